@@ -1,0 +1,24 @@
+import type { Services } from "../../src/app";
+import { registerCompany } from "../../domain/usecases/register-company";
+
+/** The demo login printed at start-up and shown in the README. */
+export const DEMO_LOGIN = { uid: "DEMO-PLATFORM", pw: "tripswitch-demo-2026" } as const;
+
+const DEMO_COMPANIES = [
+  { netid: "DEMO-PLATFORM", name: "Demo Booking Platform", coType: "CO", mainEmail: "demo@tripswitch.example", mainPhone: "+12025550100" },
+  { netid: "ACME-LIMO", name: "Acme Limousine", coType: "IO", mainEmail: "dispatch@acme-limo.example", mainPhone: "+12125550101" },
+  { netid: "BLUE-SKY-CARS", name: "Blue Sky Cars", coType: "IO", mainEmail: "ops@bluesky-cars.example", mainPhone: "+442079460102" },
+  { netid: "EUROCHAUFFEUR", name: "EuroChauffeur", coType: "IO", mainEmail: "booking@eurochauffeur.example", mainPhone: "+33142680103" },
+] as const;
+
+/** Loads the demo companies (all with the demo password) unless they exist. Returns true when it wrote anything. */
+export async function seedDemo(services: Services): Promise<boolean> {
+  let wrote = false;
+  for (const c of DEMO_COMPANIES) {
+    if (await services.companies.findByNetid(c.netid)) continue;
+    await registerCompany(services.registration, { ...c, password: DEMO_LOGIN.pw, confirmPassword: DEMO_LOGIN.pw });
+    wrote = true;
+  }
+  await services.companies.setPlan("DEMO-PLATFORM", "PROFESSIONAL");
+  return wrote;
+}

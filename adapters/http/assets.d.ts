@@ -1,0 +1,9 @@
+// Static assets imported with `with { type: "file" }`: Bun gives their path (embedded in the compiled binary).
+declare module "swagger-ui-dist/swagger-ui-bundle.js" {
+  const path: string;
+  export default path;
+}
+declare module "swagger-ui-dist/swagger-ui.css" {
+  const path: string;
+  export default path;
+}

@@ -1,0 +1,90 @@
+import { Elysia } from "elysia";
+import { NotFoundError, UnauthorizedError } from "../../domain/errors";
+import type { Caller, PlatformTokenRepository, UserRepository } from "../../domain/ports";
+import { hashPlatformToken, type CoreTokens } from "../security/tokens";
+
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+const MAX_CREDENTIAL_LENGTH = 4096;
+
+/** Turns the credentials of a request into the Caller behind them. */
+export class Authenticator {
+  constructor(
+    private readonly tokens: CoreTokens,
+    private readonly users: UserRepository,
+    private readonly platformTokens: PlatformTokenRepository,
+  ) {}
+
+  /**
+   * Core bearer JWT. A valid token whose user was removed is 401, or 404 "user profile not found"
+   * where the spec says so (fleet search).
+   */
+  async core(authorization: string | null, profileMissing: "unauthorized" | "not-found" = "unauthorized"): Promise<Caller> {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
+    if (!match) throw new UnauthorizedError("Missing bearer token: send Authorization: Bearer <token>", "MISSING_TOKEN");
+    return this.fromJwt(match[1], profileMissing);
+  }
+
+  /** Platform `token` header from getToken2. */
+  async platform(token: string | null): Promise<Caller> {
+    if (!token) throw new UnauthorizedError("Missing platform token: send the header token", "MISSING_TOKEN");
+    return this.fromPlatformToken(token.trim());
+  }
+
+  /** Booking lookup: `Bearer <JWT>`, a bare JWT, or a platform token with or without `Bearer`. */
+  async any(authorization: string | null, platformHeader: string | null): Promise<Caller> {
+    const raw = (authorization ?? "").trim().replace(/^Bearer\s+/i, "");
+    if (!raw) {
+      if (platformHeader) return this.platform(platformHeader);
+      throw new UnauthorizedError("Missing credentials: send Authorization: Bearer <token>", "MISSING_TOKEN");
+    }
+    return JWT_SHAPE.test(raw) ? this.fromJwt(raw, "unauthorized") : this.fromPlatformToken(raw);
+  }
+
+  private async fromJwt(token: string, profileMissing: "unauthorized" | "not-found"): Promise<Caller> {
+    if (token.length > MAX_CREDENTIAL_LENGTH) throw invalidToken();
+    const claims = await this.tokens.verify(token);
+    if (!claims) throw invalidToken();
+    const caller = await this.users.findCaller(claims.sub);
+    if (caller) return caller;
+    if (profileMissing === "not-found") throw new NotFoundError("User profile not found", "USER_PROFILE_NOT_FOUND");
+    throw invalidToken();
+  }
+
+  private async fromPlatformToken(token: string): Promise<Caller> {
+    if (token.length === 0 || token.length > MAX_CREDENTIAL_LENGTH) throw invalidToken();
+    const uid = await this.platformTokens.findActiveUid(hashPlatformToken(token));
+    const caller = uid ? await this.users.findCaller(uid) : undefined;
+    if (!caller) throw invalidToken();
+    return caller;
+  }
+}
+
+function invalidToken(): UnauthorizedError {
+  return new UnauthorizedError("Invalid, expired or released token", "INVALID_TOKEN");
+}
+
+/**
+ * Route options that authenticate: `{ coreAuth: true }` (bearer JWT), `{ coreProfileAuth: true }`
+ * (bearer JWT, 404 when the user profile is gone), `{ platformAuth: true }` (header token),
+ * `{ anyAuth: true }` (either). Each resolves `caller`.
+ */
+export function authMacros(auth: Authenticator) {
+  return new Elysia({ name: "tripswitch-auth" }).macro({
+    coreAuth: { resolve: async ({ request }) => ({ caller: await auth.core(request.headers.get("authorization")) }) },
+    coreProfileAuth: { resolve: async ({ request }) => ({ caller: await auth.core(request.headers.get("authorization"), "not-found") }) },
+    platformAuth: { resolve: async ({ request }) => ({ caller: await auth.platform(request.headers.get("token")) }) },
+    anyAuth: {
+      resolve: async ({ request }) => ({ caller: await auth.any(request.headers.get("authorization"), request.headers.get("token")) }),
+    },
+  });
+}
+
+/** The paths under which a platform operation answers: plain, `/V1` and `/v1`. */
+export function versioned(path: string): string[] {
+  return [path, `${path}/V1`, `${path}/v1`];
+}
+
+/** A JSON string body (the platform's "OK" and token answers). */
+export function jsonString(value: string, status = 200): Response {
+  return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
+}

@@ -1,0 +1,98 @@
+import { Elysia, t } from "elysia";
+import { registerCompany, type RegisterCompanyDeps } from "../../../domain/usecases/register-company";
+import { login, type LoginDeps } from "../../../domain/usecases/login";
+import type { CoreTokens } from "../../security/tokens";
+import { Credentials, errors } from "../schemas";
+
+const optionalString = (max: number, description: string, example?: string) =>
+  t.Optional(t.String({ maxLength: max, description, ...(example ? { examples: [example] } : {}) }));
+
+export const RegistrationBody = t.Object(
+  {
+    name: optionalString(1000, "Company name, 1–250 characters after trimming. Required.", "Acme Limousine"),
+    netid: optionalString(
+      100,
+      "Optional company id: 3–32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit, unique case-insensitively. Generated from the name when absent.",
+      "ACME-LIMO",
+    ),
+    mainEmail: optionalString(1000, "Main e-mail; trimmed and lower-cased. Required, unique.", "dispatch@acme-limo.example"),
+    password: optionalString(1000, "8–100 characters, not the e-mail or netid, not a common password. Required.", "<PASSWORD>"),
+    confirmPassword: optionalString(1000, "Must equal password. Required.", "<PASSWORD>"),
+    mainPhone: optionalString(100, "Main phone; normalised to E.164. A national number needs countryCode. Required, unique.", "+12125550123"),
+    countryCode: optionalString(10, "ISO 3166 alpha-2 country of a national mainPhone", "US"),
+    notes: optionalString(5000, "Free text, at most 2000 characters"),
+    address: optionalString(2000, "Postal address, at most 500 characters"),
+    mode: optionalString(10, "`dry` validates only and saves nothing; `live` (default) registers", "live"),
+    coType: optionalString(10, "IO (operator that runs vehicles) or CO (company that books rides), case-insensitive. Required.", "IO"),
+  },
+  { description: "Company registration. Required: name, mainEmail, password, confirmPassword, mainPhone, coType." },
+);
+
+const RegistrationData = t.Object({
+  netid: t.String(),
+  name: t.String(),
+  coType: t.String({ examples: ["IO"] }),
+  plan: t.String({ examples: ["FREE"] }),
+  uid: t.String({ description: "The first user's uid (the netid); log in with it or the e-mail" }),
+});
+
+export interface AccountsDeps {
+  registration: RegisterCompanyDeps;
+  login: LoginDeps;
+  coreTokens: CoreTokens;
+}
+
+/** Resolves the client address; app.handle() in tests has no server. */
+export type AddressOf = (request: Request) => string;
+
+/** Core accounts: company registration and the core token. */
+export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf) {
+  return new Elysia({ name: "core-accounts", prefix: "/api" })
+    .post(
+      "/company/register",
+      async ({ body }) => {
+        const result = await registerCompany(deps.registration, body);
+        const data = { ...result.company, uid: result.uid };
+        return result.dryRun ? { success: true as const, dryRun: true as const, data } : { success: true as const, data };
+      },
+      {
+        body: RegistrationBody,
+        response: {
+          200: t.Object({ success: t.Literal(true), dryRun: t.Optional(t.Literal(true)), data: RegistrationData }),
+          ...errors(400, 409, 413),
+        },
+        detail: {
+          tags: ["Accounts"],
+          summary: "Register a company",
+          description:
+            "Creates a company and its first user (uid = netid) in one transaction. With `mode: dry` every check runs, uniqueness included, and nothing is saved (`dryRun: true`). 400 lists every failing field; 409 names the field already registered (`field`: netid, mainEmail or mainPhone).",
+        },
+      },
+    )
+    .post(
+      "/token",
+      async ({ body, request, set }) => {
+        const user = await login(deps.login, { login: body.uid, password: body.pw, clientAddress: addressOf(request) });
+        const { token, exp } = await deps.coreTokens.issue(user.uid, user.netid, deps.login.clock.now());
+        set.headers.authorization = `Bearer ${token}`;
+        return { success: true as const, exp, token };
+      },
+      {
+        body: Credentials,
+        response: {
+          200: t.Object({
+            success: t.Literal(true),
+            exp: t.Number({ description: "Expiry, Unix time in seconds" }),
+            token: t.String({ description: "HS256 JWT; also sent in the Authorization response header as `Bearer <token>`" }),
+          }),
+          ...errors(400, 401, 429),
+        },
+        detail: {
+          tags: ["Accounts"],
+          summary: "Get a core access token",
+          description:
+            "Logs in with uid (or e-mail) and password. Unknown user and wrong password answer the same 401. After 10 failures in 15 minutes for a uid (50 for a client address) every attempt is 429 with Retry-After (seconds) until the window passes.",
+        },
+      },
+    );
+}

@@ -1,0 +1,46 @@
+import { Elysia } from "elysia";
+import { openapi } from "@elysiajs/openapi";
+// Embedded with the code (also inside the compiled binary), so the docs UI needs no network.
+import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
+import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
+
+const ASSETS = "/docs/assets";
+
+/** OpenAPI 3 at /docs/json and a Swagger UI at /docs whose assets are served locally. */
+export function docs() {
+  return new Elysia({ name: "tripswitch-docs" })
+    .get(`${ASSETS}/swagger-ui-bundle.js`, () => new Response(Bun.file(swaggerBundle), { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), {
+      detail: { hide: true },
+    })
+    .get(`${ASSETS}/swagger-ui.css`, () => new Response(Bun.file(swaggerCss), { headers: { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=86400" } }), {
+      detail: { hide: true },
+    })
+    .use(
+      openapi({
+        path: "/docs",
+        specPath: "/docs/json",
+        provider: "swagger-ui",
+        swagger: { cdn: `${ASSETS}/swagger-ui-bundle.js`, theme: `${ASSETS}/swagger-ui.css`, autoDarkMode: false },
+        documentation: {
+          info: {
+            title: "TripSwitch API",
+            version: "1.0.0",
+            description:
+              "Trip exchange for chauffeured ground transportation. Core API under /api (bearer JWT from POST /api/token); platform API under /Platform.svc (header `token` from getToken2; the /V1 path segment is accepted, not required). Every error is `{success:false, message, code}` (+ `errors[]` on validation); every response carries X-Request-Id.",
+          },
+          tags: [
+            { name: "Accounts", description: "Company registration and core tokens" },
+            { name: "Platform", description: "Platform tokens and trip operations" },
+            { name: "Health", description: "Liveness and readiness" },
+          ],
+          components: {
+            securitySchemes: {
+              bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+              platformToken: { type: "apiKey", in: "header", name: "token" },
+            },
+          },
+        },
+        exclude: { paths: [`${ASSETS}/swagger-ui-bundle.js`, `${ASSETS}/swagger-ui.css`] },
+      }),
+    );
+}

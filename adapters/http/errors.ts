@@ -1,0 +1,193 @@
+import { Elysia } from "elysia";
+import {
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  NotFoundError,
+  TooManyRequestsError,
+  UnauthorizedError,
+  ValidationError,
+  type FieldError,
+} from "../../domain/errors";
+import type { Logger } from "../logging";
+
+/** Errors that only exist at the HTTP edge. */
+export class HttpError extends Error {
+  constructor(readonly status: number, readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+export interface ErrorBody {
+  success: false;
+  message: string;
+  code: string;
+  errors?: FieldError[];
+  requestId?: string;
+  [extra: string]: unknown;
+}
+
+/** The one place where errors become HTTP statuses and bodies. */
+export function toErrorResponse(error: unknown, requestId: string): { status: number; body: ErrorBody; headers?: Record<string, string> } {
+  if (error instanceof ValidationError) return { status: 400, body: { success: false, message: error.message, code: error.code, errors: error.errors } };
+  if (error instanceof UnauthorizedError)
+    return { status: 401, body: { success: false, message: error.message, code: error.code }, headers: { "www-authenticate": "Bearer" } };
+  if (error instanceof ForbiddenError) return { status: 403, body: { success: false, message: error.message, code: error.code } };
+  if (error instanceof NotFoundError) return { status: 404, body: { success: false, message: error.message, code: error.code } };
+  if (error instanceof ConflictError) return { status: 409, body: { success: false, message: error.message, code: error.code, ...error.details } };
+  if (error instanceof TooManyRequestsError)
+    return {
+      status: 429,
+      body: { success: false, message: error.message, code: error.code, retryAfter: error.retryAfterSeconds },
+      headers: { "retry-after": String(error.retryAfterSeconds) },
+    };
+  if (error instanceof DomainError) return { status: 400, body: { success: false, message: error.message, code: error.code } };
+  if (error instanceof HttpError) return { status: error.status, body: { success: false, message: error.message, code: error.code } };
+  return { status: 500, body: { success: false, message: "Internal error", code: "INTERNAL", requestId } };
+}
+
+interface TypeboxIssue {
+  path: string;
+  message: string;
+  schema?: { description?: string; error?: string };
+}
+
+/** Elysia's validation issues as field errors; never echoes the submitted value. */
+export function fieldErrorsOf(issues: TypeboxIssue[], where: string): FieldError[] {
+  const seen = new Set<string>();
+  const out: FieldError[] = [];
+  for (const issue of issues) {
+    const path = issue.path.replace(/^\//, "").replace(/\//g, ".");
+    const field = path || where;
+    if (seen.has(field)) continue;
+    seen.add(field);
+    out.push({ field, message: issue.schema?.error ?? issue.message.replace(/^Expected/, "must be").toLowerCase() });
+  }
+  return out;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** The request id of a request: a valid incoming X-Request-Id, else a new UUID. */
+export function requestIdOf(request: Request): string {
+  const incoming = request.headers.get("x-request-id");
+  return incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+}
+
+export interface EdgeOptions {
+  maxBodyBytes: number;
+  /** Larger limits for specific paths (exact match, without query). */
+  bodyLimits?: Record<string, number>;
+  logger: Logger;
+}
+
+const WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** Reads a request body as text, refusing it as soon as it grows past `limit` bytes. */
+async function readLimited(request: Request, limit: number): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (declared > limit) throw tooLarge(limit);
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const bytes = Buffer.concat(chunks);
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new HttpError(400, "INVALID_ENCODING", "The request body is not valid UTF-8");
+  }
+}
+
+function tooLarge(limit: number): HttpError {
+  return new HttpError(413, "PAYLOAD_TOO_LARGE", `The request body exceeds the limit of ${limit} bytes`);
+}
+
+/**
+ * The shared HTTP edge of both surfaces: request ids, size-limited JSON parsing,
+ * the error envelope, JSON 404s and one log line per request.
+ */
+export function edge(options: EdgeOptions) {
+  const { logger } = options;
+  const limitFor = (path: string) => options.bodyLimits?.[path] ?? options.maxBodyBytes;
+  const started = new WeakMap<Request, number>();
+
+  return new Elysia({ name: "tripswitch-edge" })
+    .onRequest(({ request, set }) => {
+      started.set(request, performance.now());
+      set.headers["x-request-id"] = requestIdOf(request);
+      if (WITH_BODY.has(request.method)) {
+        const declared = Number(request.headers.get("content-length") ?? "NaN");
+        const limit = limitFor(new URL(request.url).pathname);
+        if (declared > limit) {
+          set.status = 413;
+          return { success: false, message: `The request body exceeds the limit of ${limit} bytes`, code: "PAYLOAD_TOO_LARGE" };
+        }
+      }
+    })
+    .onParse({ as: "global" }, async ({ request, contentType, path }) => {
+      const type = (contentType ?? "").split(";")[0].trim().toLowerCase();
+      if (type && type !== "application/json" && !type.endsWith("+json") && type !== "text/plain")
+        throw new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", "The request body must be JSON (Content-Type: application/json)");
+      const text = await readLimited(request, limitFor(path));
+      if (text.trim() === "") return undefined;
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new HttpError(400, "MALFORMED_JSON", "The request body is not valid JSON");
+      }
+    })
+    .onError({ as: "global" }, ({ code, error, set, request, path }) => {
+      const requestId = String(set.headers["x-request-id"] ?? requestIdOf(request));
+      set.headers["x-request-id"] = requestId;
+      set.headers["content-type"] = "application/json";
+      if (code === "VALIDATION") {
+        const v = error as unknown as { type: string; all: TypeboxIssue[] };
+        const errors = fieldErrorsOf(v.all ?? [], v.type);
+        set.status = 400;
+        return { success: false, message: describe(errors, v.type), code: "VALIDATION_FAILED", errors };
+      }
+      if (code === "PARSE") {
+        set.status = 400;
+        return { success: false, message: "The request body is not valid JSON", code: "MALFORMED_JSON" };
+      }
+      if (code === "NOT_FOUND") {
+        set.status = 404;
+        return { success: false, message: `No route for ${request.method} ${path}`, code: "ROUTE_NOT_FOUND" };
+      }
+      const mapped = toErrorResponse(error, requestId);
+      if (mapped.status >= 500) logger.error({ requestId, method: request.method, path, err: error }, "unhandled error");
+      set.status = mapped.status;
+      for (const [k, v] of Object.entries(mapped.headers ?? {})) set.headers[k] = v;
+      return mapped.body;
+    })
+    .onAfterResponse({ as: "global" }, ({ request, set, path }) => {
+      const t0 = started.get(request);
+      logger.info(
+        {
+          requestId: set.headers["x-request-id"],
+          method: request.method,
+          route: path,
+          status: typeof set.status === "number" ? set.status : 200,
+          ms: t0 === undefined ? undefined : Math.round((performance.now() - t0) * 100) / 100,
+        },
+        "request",
+      );
+    });
+}
+
+function describe(errors: FieldError[], where: string): string {
+  if (errors.length === 0) return `Invalid ${where}`;
+  if (errors.length === 1) return `Invalid input: ${errors[0].field} ${errors[0].message}`;
+  return `Invalid input in ${errors.length} fields: ${errors.map((e) => e.field).join(", ")}`;
+}

@@ -1,0 +1,52 @@
+import { Elysia, t } from "elysia";
+import { login, type LoginDeps } from "../../../domain/usecases/login";
+import { UnauthorizedError } from "../../../domain/errors";
+import type { PlatformTokenRepository } from "../../../domain/ports";
+import { hashPlatformToken, newPlatformToken } from "../../security/tokens";
+import { jsonString, versioned } from "../auth";
+import { Credentials, errors } from "../schemas";
+import type { AddressOf } from "../core/accounts";
+
+export interface PlatformTokenDeps {
+  login: LoginDeps;
+  platformTokens: PlatformTokenRepository;
+}
+
+/** Platform tokens: getToken2 issues an opaque token, releaseToken ends it. */
+export function platformTokens(deps: PlatformTokenDeps, addressOf: AddressOf) {
+  const release = async ({ request }: { request: Request }) => {
+    const token = request.headers.get("token")?.trim();
+    if (!token) throw new UnauthorizedError("Missing platform token: send the header token", "MISSING_TOKEN");
+    const released = await deps.platformTokens.release(hashPlatformToken(token), deps.login.clock.now());
+    if (!released) throw new UnauthorizedError("Invalid, expired or released token", "INVALID_TOKEN");
+    return jsonString("OK");
+  };
+  const releaseDoc = {
+    headers: t.Object({ token: t.Optional(t.String({ description: "The platform token to release" })) }),
+    response: { 200: t.String({ examples: ["OK"] }), ...errors(401) },
+    detail: { tags: ["Platform"], summary: "Release a platform token", description: "The token gets 401 everywhere afterwards. Answers the JSON string \"OK\"." },
+  };
+
+  let app = new Elysia({ name: "platform-tokens", prefix: "/Platform.svc" });
+  for (const path of versioned("/getToken2")) {
+    app = app.post(
+      path,
+      async ({ body, request }) => {
+        const user = await login(deps.login, { login: body.uid, password: body.pw, clientAddress: addressOf(request) });
+        const token = newPlatformToken();
+        await deps.platformTokens.save(hashPlatformToken(token), user.uid, deps.login.clock.now());
+        return jsonString(token);
+      },
+      {
+        body: Credentials,
+        response: { 200: t.String({ description: "The token (a JSON string). Send it as header `token`; active until released." }), ...errors(400, 401, 429) },
+        detail: { tags: ["Platform"], summary: "Get a platform token", hide: path !== "/getToken2" },
+      },
+    ) as unknown as typeof app;
+  }
+  for (const path of versioned("/releaseToken")) {
+    app = app.get(path, release, { ...releaseDoc, detail: { ...releaseDoc.detail, hide: path !== "/releaseToken/V1" } }) as unknown as typeof app;
+    app = app.post(path, release, { ...releaseDoc, detail: { ...releaseDoc.detail, hide: path !== "/releaseToken/V1" } }) as unknown as typeof app;
+  }
+  return app;
+}

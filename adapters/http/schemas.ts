@@ -1,0 +1,23 @@
+import { t } from "elysia";
+
+/** The error envelope of both surfaces (CONTRACT §2). */
+export const ErrorBody = t.Object(
+  {
+    success: t.Literal(false),
+    message: t.String({ description: "A human sentence saying what is wrong" }),
+    code: t.String({ description: "A stable machine-readable code", examples: ["VALIDATION_FAILED"] }),
+    errors: t.Optional(t.Array(t.Object({ field: t.String(), message: t.String() }), { description: "Every failing field (validation errors only)" })),
+    requestId: t.Optional(t.String({ description: "On 500 only: quote it when reporting the problem" })),
+  },
+  { additionalProperties: true },
+);
+
+/** Response schemas for the error statuses a route can answer. */
+export function errors(...statuses: number[]): Record<number, typeof ErrorBody> {
+  return Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
+}
+
+export const Credentials = t.Object({
+  uid: t.String({ minLength: 1, maxLength: 254, description: "User id (the netid for a company's first user) or the user's e-mail", examples: ["ACME-LIMO"] }),
+  pw: t.String({ minLength: 1, maxLength: 200, description: "Password", examples: ["<PASSWORD>"] }),
+});

@@ -1,0 +1,155 @@
+import { and, eq, gte, isNull, or, sql } from "drizzle-orm";
+import { ConflictError } from "../../domain/errors";
+import type { Company } from "../../domain/company/registration";
+import type { Plan } from "../../domain/company/plan";
+import type { Caller, CompanyRepository, LoginThrottle, PlatformTokenRepository, User, UserRepository } from "../../domain/ports";
+import type { Db } from "./db";
+import { companies, loginFailures, platformTokens, users } from "./schema";
+
+/** Whether a write touched any row (drizzle types bun:sqlite's run() result as void; it is bun's Changes). */
+export function changed(result: unknown): boolean {
+  return ((result as { changes?: number } | undefined)?.changes ?? 0) > 0;
+}
+
+type CompanyRow = typeof companies.$inferSelect;
+
+function toCompany(row: CompanyRow): Company {
+  return {
+    netid: row.netid,
+    name: row.name,
+    coType: row.coType as Company["coType"],
+    plan: row.plan as Plan,
+    mainEmail: row.mainEmail,
+    mainPhone: row.mainPhone,
+    address: row.address,
+    notes: row.notes,
+    createdAt: row.createdAt,
+  };
+}
+
+/** Which unique field a SQLite constraint message is about, if any. */
+function uniqueFieldOf(error: unknown): "netid" | "mainEmail" | "mainPhone" | undefined {
+  const message = error instanceof Error ? error.message : "";
+  if (!message.includes("UNIQUE")) return undefined;
+  if (message.includes("main_email") || message.includes("users.email")) return "mainEmail";
+  if (message.includes("main_phone")) return "mainPhone";
+  return "netid";
+}
+
+export class SqliteCompanyRepository implements CompanyRepository {
+  constructor(private readonly db: Db) {}
+
+  async findByNetid(netid: string): Promise<Company | undefined> {
+    const row = this.db.select().from(companies).where(eq(companies.netidLower, netid.toLowerCase())).get();
+    return row ? toCompany(row) : undefined;
+  }
+
+  async findTaken(c: { netid?: string; mainEmail: string; mainPhone: string }) {
+    const taken: Array<"netid" | "mainEmail" | "mainPhone"> = [];
+    if (c.netid) {
+      const lower = c.netid.toLowerCase();
+      const hit =
+        this.db.select({ n: companies.netid }).from(companies).where(eq(companies.netidLower, lower)).get() ??
+        this.db.select({ n: users.uid }).from(users).where(eq(users.uidLower, lower)).get();
+      if (hit) taken.push("netid");
+    }
+    const email =
+      this.db.select({ n: companies.netid }).from(companies).where(eq(companies.mainEmail, c.mainEmail)).get() ??
+      this.db.select({ n: users.uid }).from(users).where(eq(users.email, c.mainEmail)).get();
+    if (email) taken.push("mainEmail");
+    if (this.db.select({ n: companies.netid }).from(companies).where(eq(companies.mainPhone, c.mainPhone)).get()) taken.push("mainPhone");
+    return taken;
+  }
+
+  async createWithFirstUser(company: Company, user: User): Promise<void> {
+    try {
+      this.db.transaction((tx) => {
+        tx.insert(companies).values({ ...company, netidLower: company.netid.toLowerCase() }).run();
+        tx.insert(users).values({ ...user, uidLower: user.uid.toLowerCase() }).run();
+      });
+    } catch (error) {
+      const field = uniqueFieldOf(error);
+      if (field) throw new ConflictError(`This ${field} is already registered`, "ALREADY_REGISTERED", { field, fields: [field] });
+      throw error;
+    }
+  }
+
+  async setPlan(netid: string, plan: Plan): Promise<boolean> {
+    return changed(this.db.update(companies).set({ plan }).where(eq(companies.netidLower, netid.toLowerCase())).run());
+  }
+}
+
+export class SqliteUserRepository implements UserRepository {
+  constructor(private readonly db: Db) {}
+
+  async findByLogin(login: string): Promise<User | undefined> {
+    const lower = login.toLowerCase();
+    const row = this.db
+      .select()
+      .from(users)
+      .where(or(eq(users.uidLower, lower), eq(users.email, lower)))
+      .get();
+    return row ? { uid: row.uid, netid: row.netid, email: row.email, passwordHash: row.passwordHash, createdAt: row.createdAt } : undefined;
+  }
+
+  async findCaller(uid: string): Promise<Caller | undefined> {
+    return this.db
+      .select({ uid: users.uid, netid: users.netid, plan: sql<Plan>`${companies.plan}` })
+      .from(users)
+      .innerJoin(companies, eq(companies.netid, users.netid))
+      .where(eq(users.uidLower, uid.toLowerCase()))
+      .get();
+  }
+
+  async remove(uid: string): Promise<boolean> {
+    return changed(this.db.delete(users).where(eq(users.uidLower, uid.toLowerCase())).run());
+  }
+}
+
+export class SqlitePlatformTokenRepository implements PlatformTokenRepository {
+  constructor(private readonly db: Db) {}
+
+  async save(tokenHash: string, uid: string, createdAt: number): Promise<void> {
+    this.db.insert(platformTokens).values({ tokenHash, uid, createdAt }).run();
+  }
+
+  async findActiveUid(tokenHash: string): Promise<string | undefined> {
+    return this.db
+      .select({ uid: platformTokens.uid })
+      .from(platformTokens)
+      .where(and(eq(platformTokens.tokenHash, tokenHash), isNull(platformTokens.releasedAt)))
+      .get()?.uid;
+  }
+
+  async release(tokenHash: string, at: number): Promise<boolean> {
+    return changed(
+      this.db
+        .update(platformTokens)
+        .set({ releasedAt: at })
+        .where(and(eq(platformTokens.tokenHash, tokenHash), isNull(platformTokens.releasedAt)))
+        .run(),
+    );
+  }
+}
+
+export class SqliteLoginThrottle implements LoginThrottle {
+  constructor(private readonly db: Db) {}
+
+  async failuresSince(key: string, since: number): Promise<number[]> {
+    return this.db
+      .select({ at: loginFailures.at })
+      .from(loginFailures)
+      .where(and(eq(loginFailures.key, key), gte(loginFailures.at, since)))
+      .orderBy(loginFailures.at)
+      .all()
+      .map((r) => r.at);
+  }
+
+  async recordFailure(keys: string[], at: number): Promise<void> {
+    this.db.transaction((tx) => {
+      for (const key of keys) tx.insert(loginFailures).values({ key, at }).run();
+      // Old failures no longer matter to any window; prune them as we go.
+      tx.delete(loginFailures).where(sql`${loginFailures.at} < ${at - 24 * 3600}`).run();
+    });
+  }
+}

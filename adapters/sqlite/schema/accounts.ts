@@ -1,0 +1,60 @@
+import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const companies = sqliteTable(
+  "companies",
+  {
+    netid: text("netid").primaryKey(),
+    netidLower: text("netid_lower").notNull(),
+    name: text("name").notNull(),
+    coType: text("co_type").notNull(),
+    plan: text("plan").notNull().default("FREE"),
+    mainEmail: text("main_email").notNull(),
+    mainPhone: text("main_phone").notNull(),
+    address: text("address"),
+    notes: text("notes"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("companies_netid_lower").on(t.netidLower),
+    uniqueIndex("companies_main_email").on(t.mainEmail),
+    uniqueIndex("companies_main_phone").on(t.mainPhone),
+  ],
+);
+
+export const users = sqliteTable(
+  "users",
+  {
+    uid: text("uid").primaryKey(),
+    uidLower: text("uid_lower").notNull(),
+    netid: text("netid")
+      .notNull()
+      .references(() => companies.netid, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("users_uid_lower").on(t.uidLower), uniqueIndex("users_email").on(t.email), index("users_netid").on(t.netid)],
+);
+
+export const platformTokens = sqliteTable(
+  "platform_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    uid: text("uid")
+      .notNull()
+      .references(() => users.uid, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull(),
+    releasedAt: integer("released_at"),
+  },
+  (t) => [index("platform_tokens_uid").on(t.uid)],
+);
+
+export const loginFailures = sqliteTable(
+  "login_failures",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    key: text("key").notNull(),
+    at: integer("at").notNull(),
+  },
+  (t) => [index("login_failures_key_at").on(t.key, t.at)],
+);

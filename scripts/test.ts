@@ -1,0 +1,27 @@
+export {};
+// Runs `bun test` (forwarding arguments), streams its output, then prints the line CI reads:
+// "N passed, N failed" — and exits with bun's own exit code.
+const proc = Bun.spawn([process.execPath, "test", ...process.argv.slice(2)], {
+  stdout: "pipe",
+  stderr: "pipe",
+  stdin: "ignore",
+  env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },
+});
+
+let tail = "";
+async function pump(stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream) {
+  const decoder = new TextDecoder();
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
+    const text = decoder.decode(chunk, { stream: true });
+    out.write(text);
+    tail = (tail + text).slice(-4096);
+  }
+}
+await Promise.all([pump(proc.stdout, process.stdout), pump(proc.stderr, process.stderr)]);
+const code = await proc.exited;
+
+const count = (word: string) => Number(/^\s*(\d+) (?:pass|fail)\s*$/m.exec(tail.split("\n").filter((l) => new RegExp(`^\\s*\\d+ ${word}\\s*$`).test(l)).pop() ?? "")?.[1] ?? 0);
+const passed = count("pass");
+const failed = count("fail");
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(code === 0 && passed === 0 ? 1 : code);

@@ -1,0 +1,76 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+
+export interface Config {
+  port: number;
+  platformPort: number | undefined;
+  host: string;
+  dbPath: string;
+  jwtSecret: string;
+  tokenTtlSeconds: number;
+  demoData: boolean | undefined;
+  logLevel: string;
+  maxBodyBytes: number;
+  production: boolean;
+}
+
+/** A configuration problem; the process exits with its message, which names the variable. */
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+export const IMPORT_BODY_BYTES = 16 * 1024 * 1024;
+
+function integer(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(`${name} must be from ${min} to ${max}, got ${value}`);
+  return value;
+}
+
+/**
+ * Reads and validates the configuration. Without JWT_SECRET outside production, a random secret is
+ * generated once and kept next to the database, so a restart keeps tokens valid.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const production = env.NODE_ENV === "production";
+  const port = integer(env, "PORT", 3000, 0, 65535);
+  const platformPort = env.PLATFORM_PORT ? integer(env, "PLATFORM_PORT", 0, 0, 65535) : undefined;
+  const host = env.HOST?.trim() || "0.0.0.0";
+  const dbPath = env.DB_PATH?.trim() || "./data/tripswitch.sqlite";
+  const tokenTtlSeconds = integer(env, "TOKEN_TTL_SECONDS", 3600, 60, 30 * 24 * 3600);
+  const maxBodyBytes = integer(env, "MAX_BODY_BYTES", 1048576, 1024, IMPORT_BODY_BYTES);
+  const logLevel = (env.LOG_LEVEL?.trim() || "info").toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${env.LOG_LEVEL}"`);
+  let demoData: boolean | undefined;
+  if (env.DEMO_DATA !== undefined && env.DEMO_DATA !== "") {
+    if (env.DEMO_DATA !== "0" && env.DEMO_DATA !== "1") throw new ConfigError(`DEMO_DATA must be 1 or 0, got "${env.DEMO_DATA}"`);
+    demoData = env.DEMO_DATA === "1";
+  }
+
+  let jwtSecret = env.JWT_SECRET ?? "";
+  if (jwtSecret) {
+    if (Buffer.byteLength(jwtSecret, "utf8") < 32) throw new ConfigError("JWT_SECRET must be at least 32 bytes");
+  } else if (production) {
+    throw new ConfigError("JWT_SECRET is required when NODE_ENV=production (at least 32 bytes)");
+  } else {
+    jwtSecret = developmentSecret(dbPath);
+  }
+  return { port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, production };
+}
+
+/** The development JWT secret kept beside the database (or a fresh one for an in-memory database). */
+function developmentSecret(dbPath: string): string {
+  const fresh = () => Buffer.from(crypto.getRandomValues(new Uint8Array(48))).toString("base64url");
+  if (dbPath === ":memory:") return fresh();
+  const file = join(dirname(resolve(dbPath)), ".jwt-secret");
+  if (existsSync(file)) {
+    const kept = readFileSync(file, "utf8").trim();
+    if (kept.length >= 32) return kept;
+  }
+  const secret = fresh();
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

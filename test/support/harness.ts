@@ -1,0 +1,95 @@
+import { buildApp, createServices, type Services } from "../../src/app";
+import { migrate, openDatabase, type Db } from "../../adapters/sqlite/db";
+import { createLogger } from "../../adapters/logging";
+import type { Clock } from "../../domain/ports";
+
+export const TEST_JWT_SECRET = "test-secret-that-is-at-least-32-bytes-long!";
+
+/** A clock the test moves by hand. */
+export class ManualClock implements Clock {
+  constructor(public t = 1_790_000_000) {}
+  now(): number {
+    return this.t;
+  }
+  advance(seconds: number): void {
+    this.t += seconds;
+  }
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** A raw body, sent as is. */
+  raw?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/**
+ * The whole service on a real SQLite database (`:memory:` unless a path is given), driven through HTTP
+ * with app.handle — the same routes, validation and error mapping as production.
+ */
+export function createHarness(options: { dbPath?: string; clock?: Clock; maxBodyBytes?: number } = {}) {
+  const db: Db = openDatabase(options.dbPath ?? ":memory:");
+  migrate(db);
+  const services: Services = createServices(db, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600 }, options.clock);
+  const app = buildApp(services, { logger: createLogger("silent"), maxBodyBytes: options.maxBodyBytes ?? 1048576, readiness: { ready: true } });
+
+  async function request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {
+    const headers: Record<string, string> = { ...opts.headers };
+    let body: BodyInit | undefined = opts.raw;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const response = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {}
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  }
+
+  let counter = 0;
+  /** Registers a company (live) and returns its netid and password. */
+  async function registerCompany(overrides: Record<string, string> = {}) {
+    counter++;
+    const n = `${Date.now() % 100000}${counter}`;
+    const password = "correct horse battery staple";
+    const payload = {
+      name: `Test Company ${n}`,
+      netid: `TEST-${n}`,
+      mainEmail: `ops${n}@example.com`,
+      password,
+      confirmPassword: password,
+      mainPhone: `+1212555${String(1000 + counter).slice(-4)}`,
+      coType: "IO",
+      ...overrides,
+    };
+    const res = await request("POST", "/api/company/register", { body: payload });
+    if (res.status !== 200) throw new Error(`registration failed: ${res.status} ${res.text}`);
+    return { netid: res.body.data.netid as string, password: payload.password, email: payload.mainEmail };
+  }
+
+  async function coreToken(uid: string, pw: string): Promise<string> {
+    const res = await request("POST", "/api/token", { body: { uid, pw } });
+    if (res.status !== 200) throw new Error(`token failed: ${res.status} ${res.text}`);
+    return res.body.token;
+  }
+
+  async function platformToken(uid: string, pw: string): Promise<string> {
+    const res = await request("POST", "/Platform.svc/getToken2", { body: { uid, pw } });
+    if (res.status !== 200) throw new Error(`getToken2 failed: ${res.status} ${res.text}`);
+    return res.body;
+  }
+
+  return { db, services, app, request, registerCompany, coreToken, platformToken, close: () => db.$client.close() };
+}
+
+export type Harness = ReturnType<typeof createHarness>;
