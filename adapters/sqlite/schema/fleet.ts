@@ -1,0 +1,29 @@
+import { sqliteTable, text, integer, real, index } from "drizzle-orm/sqlite-core";
+import { companies } from "./accounts";
+
+/** Fleet entries (CONTRACT §4). Rates are decimal strings; airports a comma-separated list of upper-case IATA codes. */
+export const fleetEntries = sqliteTable(
+  "fleet_entries",
+  {
+    slug: text("slug").primaryKey(),
+    netid: text("netid")
+      .notNull()
+      .references(() => companies.netid, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    imageUrl: text("image_url"),
+    maxPassengers: integer("max_passengers").notNull(),
+    maxLuggage: integer("max_luggage"),
+    lat: real("lat"),
+    lon: real("lon"),
+    airports: text("airports").notNull().default(""),
+    minimumRate: text("minimum_rate").notNull().default("0"),
+    hourlyRate: text("hourly_rate").notNull().default("0"),
+    currency: text("currency").notNull().default("USD"),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("fleet_entries_netid").on(t.netid), index("fleet_entries_updated_at").on(t.updatedAt)],
+);
