@@ -45,7 +45,7 @@ export interface PlatformTokenRepository {
 
 /** Failed-login bookkeeping; keys are per uid and per client address. */
 export interface LoginThrottle {
-  /** Timestamps (seconds) of failures recorded for `key` since `since`, oldest first. */
+  /** Timestamps (seconds) of failures recorded for `key` after `since` (exclusive), oldest first. */
   failuresSince(key: string, since: number): Promise<number[]>;
   recordFailure(keys: string[], at: number): Promise<void>;
 }

@@ -147,7 +147,8 @@ export function edge(options: EdgeOptions) {
         throw new HttpError(400, "MALFORMED_JSON", "The request body is not valid JSON");
       }
     })
-    .onError({ as: "global" }, ({ code, error, set, request, path }) => {
+    .onError({ as: "global" }, ({ code, error: thrown, set, request, path }) => {
+      let error: unknown = thrown;
       const requestId = String(set.headers["x-request-id"] ?? requestIdOf(request));
       set.headers["x-request-id"] = requestId;
       set.headers["content-type"] = "application/json";
@@ -157,7 +158,8 @@ export function edge(options: EdgeOptions) {
         set.status = 400;
         return { success: false, message: describe(errors, v.type), code: "VALIDATION_FAILED", errors };
       }
-      if (code === "PARSE") {
+      if (code === "PARSE" && (error as Error).cause instanceof HttpError) error = (error as Error).cause as HttpError;
+      else if (code === "PARSE") {
         set.status = 400;
         return { success: false, message: "The request body is not valid JSON", code: "MALFORMED_JSON" };
       }

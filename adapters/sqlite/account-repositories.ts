@@ -1,4 +1,4 @@
-import { and, eq, gte, isNull, or, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { ConflictError } from "../../domain/errors";
 import type { Company } from "../../domain/company/registration";
 import type { Plan } from "../../domain/company/plan";
@@ -139,7 +139,7 @@ export class SqliteLoginThrottle implements LoginThrottle {
     return this.db
       .select({ at: loginFailures.at })
       .from(loginFailures)
-      .where(and(eq(loginFailures.key, key), gte(loginFailures.at, since)))
+      .where(and(eq(loginFailures.key, key), gt(loginFailures.at, since)))
       .orderBy(loginFailures.at)
       .all()
       .map((r) => r.at);

@@ -1,0 +1,89 @@
+import { describe, expect, test } from "bun:test";
+import { Elysia } from "elysia";
+import { createHarness } from "../../support/harness";
+
+const h = createHarness({ maxBodyBytes: 2048 });
+
+function expectEnvelope(body: any, code: string) {
+  expect(body.success).toBe(false);
+  expect(typeof body.message).toBe("string");
+  expect(body.message.length).toBeGreaterThan(0);
+  expect(body.code).toBe(code);
+}
+
+describe("the error envelope", () => {
+  test("malformed JSON is a 400, not a 422", async () => {
+    const res = await h.request("POST", "/api/token", { raw: '{"uid": "a", ', headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(400);
+    expectEnvelope(res.body, "MALFORMED_JSON");
+  });
+
+  test("a body over MAX_BODY_BYTES is 413, whether declared or streamed", async () => {
+    const big = JSON.stringify({ uid: "x".repeat(4000), pw: "y" });
+    const declared = await h.request("POST", "/api/token", { raw: big, headers: { "content-type": "application/json", "content-length": String(big.length) } });
+    expect(declared.status).toBe(413);
+    expectEnvelope(declared.body, "PAYLOAD_TOO_LARGE");
+    const stream = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(big));
+        c.close();
+      },
+    });
+    const streamed = await h.app.handle(new Request("http://localhost/api/token", { method: "POST", body: stream, headers: { "content-type": "application/json" } }));
+    expect(streamed.status).toBe(413);
+    expectEnvelope(await streamed.json(), "PAYLOAD_TOO_LARGE");
+  });
+
+  test("an unknown route is a JSON 404 on both surfaces", async () => {
+    for (const path of ["/api/nothing-here", "/Platform.svc/nothingHere", "/"]) {
+      const res = await h.request("GET", path);
+      expect(res.status).toBe(404);
+      expect(res.headers.get("content-type")).toStartWith("application/json");
+      expectEnvelope(res.body, "ROUTE_NOT_FOUND");
+    }
+  });
+
+  test("a non-JSON content type is refused with a 4xx envelope", async () => {
+    const res = await h.request("POST", "/api/token", { raw: "uid=a&pw=b", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(res.status).toBe(415);
+    expectEnvelope(res.body, "UNSUPPORTED_MEDIA_TYPE");
+  });
+
+  test("invalid UTF-8 is a 400", async () => {
+    const res = await h.request("POST", "/api/token", { raw: new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]), headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(400);
+    expectEnvelope(res.body, "INVALID_ENCODING");
+  });
+
+  test("a JSON body of the wrong shape is a 400 listing the fields", async () => {
+    const res = await h.request("POST", "/api/token", { body: [1, 2, 3] });
+    expect(res.status).toBe(400);
+    expectEnvelope(res.body, "VALIDATION_FAILED");
+  });
+
+  test("an unexpected error is a 500 carrying only the request id; details stay out of the response", async () => {
+    const app = new Elysia().use(h.app).get("/boom", () => {
+      throw new Error("SQLITE_ERROR: no such table: secret_table at /srv/app/file.ts:12");
+    });
+    const res = await app.handle(new Request("http://localhost/boom", { headers: { "x-request-id": "req-123" } }));
+    expect(res.status).toBe(500);
+    const body = await res.json();
+    expect(body).toEqual({ success: false, message: "Internal error", code: "INTERNAL", requestId: "req-123" });
+    expect(res.headers.get("x-request-id")).toBe("req-123");
+  });
+});
+
+describe("X-Request-Id", () => {
+  test("a valid incoming id is echoed, on success and on error", async () => {
+    for (const path of ["/healthz", "/api/nope"]) {
+      const res = await h.request("GET", path, { headers: { "x-request-id": "abc.DEF_123-x" } });
+      expect(res.headers.get("x-request-id")).toBe("abc.DEF_123-x");
+    }
+  });
+  test("an invalid one is replaced by a new UUID", async () => {
+    for (const bad of ["has space", "x".repeat(129), "semi;colon"]) {
+      const res = await h.request("GET", "/healthz", { headers: { "x-request-id": bad } });
+      expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    }
+  });
+});
