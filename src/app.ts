@@ -56,27 +56,42 @@ export interface AppOptions {
 
 const localAddress: AddressOf = () => "local";
 
-/** The core surface (/api, health, docs). */
-export function buildCoreApp(services: Services, options: AppOptions) {
+function edgeOf(options: AppOptions) {
+  return edge({ maxBodyBytes: options.maxBodyBytes, bodyLimits: { "/api/fleet/import": IMPORT_BODY_BYTES }, logger: options.logger });
+}
+
+/** The core surface (/api, health). */
+function coreRoutes(services: Services, options: AppOptions) {
   const addressOf = options.addressOf ?? localAddress;
   return new Elysia({ name: "core" })
-    .use(edge({ maxBodyBytes: options.maxBodyBytes, bodyLimits: { "/api/fleet/import": IMPORT_BODY_BYTES }, logger: options.logger }))
-    .use(docs())
+    .use(edgeOf(options))
     .use(authMacros(services.authenticator))
     .use(health(options.readiness))
     .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens }, addressOf));
 }
 
 /** The platform surface (/Platform.svc). */
-export function buildPlatformApp(services: Services, options: AppOptions) {
+function platformRoutes(services: Services, options: AppOptions) {
   const addressOf = options.addressOf ?? localAddress;
   return new Elysia({ name: "platform" })
-    .use(edge({ maxBodyBytes: options.maxBodyBytes, logger: options.logger }))
+    .use(edgeOf(options))
     .use(authMacros(services.authenticator))
     .use(platformTokens({ login: services.login, platformTokens: services.platformTokens }, addressOf));
 }
 
+// The docs plugin documents the routes of the app it is mounted on, so it goes on the outermost app.
+
+/** The core surface alone, with its docs (served on PORT when PLATFORM_PORT is set). */
+export function buildCoreApp(services: Services, options: AppOptions) {
+  return new Elysia().use(edgeOf(options)).use(docs()).use(coreRoutes(services, options));
+}
+
+/** The platform surface alone, with its docs (served on PLATFORM_PORT when set). */
+export function buildPlatformApp(services: Services, options: AppOptions) {
+  return new Elysia().use(edgeOf(options)).use(docs()).use(platformRoutes(services, options));
+}
+
 /** Both surfaces in one app, as served on PORT when PLATFORM_PORT is not set. */
 export function buildApp(services: Services, options: AppOptions) {
-  return new Elysia().use(buildCoreApp(services, options)).use(buildPlatformApp(services, options));
+  return new Elysia().use(edgeOf(options)).use(docs()).use(coreRoutes(services, options)).use(platformRoutes(services, options));
 }

@@ -7,3 +7,7 @@ declare module "swagger-ui-dist/swagger-ui.css" {
   const path: string;
   export default path;
 }
+declare module "fxa-common-password-list" {
+  const list: { test(password: string): boolean };
+  export default list;
+}

@@ -1,0 +1,50 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { BUN, ROOT, postJson, runCli, startServer, tempDir } from "../support/process";
+
+describe("the compiled binary", () => {
+  test("runs from an empty directory: creates its database, registers, issues both tokens and serves offline docs", async () => {
+    const out = join(tempDir("tripswitch-build-"), "tripswitch");
+    const build = await runCli(["build", "--compile", join(ROOT, "src/main.ts"), "--outfile", out], {}, { command: [BUN], timeoutMs: 120_000 });
+    expect(build.code).toBe(0);
+
+    const cwd = tempDir("tripswitch-empty-");
+    expect(readdirSync(cwd)).toEqual([]);
+    const server = await startServer({ DEMO_DATA: "0" }, { command: [out], cwd });
+    try {
+      expect(existsSync(join(cwd, "data", "tripswitch.sqlite"))).toBe(true);
+      const password = "correct horse battery staple";
+      const reg = await postJson(`${server.base}/api/company/register`, {
+        name: "Binary Cars", mainEmail: "bin@cars.example", password, confirmPassword: password, mainPhone: "+12125550188", coType: "IO",
+      });
+      expect(reg.status).toBe(200);
+      const netid = reg.body.data.netid;
+      const core = await postJson(`${server.base}/api/token`, { uid: netid, pw: password });
+      expect(core.status).toBe(200);
+      expect(core.body.token.split(".")).toHaveLength(3);
+      const platform = await postJson(`${server.base}/Platform.svc/getToken2/V1`, { uid: netid, pw: password });
+      expect(platform.status).toBe(200);
+      expect(typeof platform.body).toBe("string");
+
+      const html = await (await fetch(`${server.base}/docs`)).text();
+      expect(html).toContain("swagger-ui");
+      const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+      expect(refs.length).toBeGreaterThan(0);
+      for (const ref of refs) {
+        expect(ref).not.toMatch(/^(https?:)?\/\//);
+        const asset = await fetch(new URL(ref, `${server.base}/docs`));
+        expect(asset.status).toBe(200);
+        expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+      }
+      expect(html).not.toMatch(/https?:\/\/(?!localhost)[a-z0-9.-]+\.[a-z]{2,}/i);
+
+      const spec = await (await fetch(`${server.base}/docs/json`)).json();
+      expect(spec.openapi).toStartWith("3.");
+      expect(spec.info.version).toBe("1.0.0");
+      expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(["/api/token", "/api/company/register", "/Platform.svc/getToken2"]));
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});

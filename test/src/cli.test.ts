@@ -1,0 +1,80 @@
+import { describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { join } from "node:path";
+import { postJson, runCli, startServer, tempDir } from "../support/process";
+
+const password = "correct horse battery staple";
+const registration = { name: "Acme Limousine", netid: "ACME-LIMO", mainEmail: "ops@acme.example", password, confirmPassword: password, mainPhone: "+12125550123", coType: "IO" };
+
+describe("CLI", () => {
+  test("an unknown command or bad arguments print usage on stderr and exit 2", async () => {
+    const env = { DB_PATH: join(tempDir(), "db.sqlite") };
+    for (const args of [["bogus"], ["company", "set-plan", "ACME"], ["company", "set-plan", "ACME", "GOLD"], ["user", "remove"], ["migrate", "extra"]]) {
+      const r = await runCli(args, env);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("Usage: tripswitch");
+    }
+  });
+
+  test("an invalid environment variable stops the process with a message naming it", async () => {
+    const r = await runCli(["migrate"], { DB_PATH: join(tempDir(), "db.sqlite"), PORT: "eighty" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("PORT");
+  });
+
+  test("migrate creates the database; set-plan and user remove act on it", async () => {
+    const dir = tempDir();
+    const env = { DB_PATH: join(dir, "data", "db.sqlite"), DEMO_DATA: "0" };
+    expect((await runCli(["migrate"], env)).code).toBe(0);
+    const server = await startServer(env);
+    try {
+      expect((await postJson(`${server.base}/api/company/register`, registration)).status).toBe(200);
+      const token = await postJson(`${server.base}/api/token`, { uid: "ACME-LIMO", pw: password });
+      expect(token.status).toBe(200);
+
+      const plan = await runCli(["company", "set-plan", "acme-limo", "enterprise"], env);
+      expect(plan.code).toBe(0);
+      const db = new Database(env.DB_PATH, { readonly: true });
+      expect(db.query("SELECT plan FROM companies WHERE netid = 'ACME-LIMO'").get()).toEqual({ plan: "ENTERPRISE" });
+      db.close();
+      expect((await runCli(["company", "set-plan", "NOBODY", "FREE"], env)).code).toBe(1);
+
+      const platform = await postJson(`${server.base}/Platform.svc/getToken2`, { uid: "ACME-LIMO", pw: password });
+      expect(platform.status).toBe(200);
+      expect((await runCli(["user", "remove", "ACME-LIMO"], env)).code).toBe(0);
+      const released = await fetch(`${server.base}/Platform.svc/releaseToken`, { headers: { token: platform.body } });
+      expect(released.status).toBe(401);
+      expect((await postJson(`${server.base}/api/token`, { uid: "ACME-LIMO", pw: password })).status).toBe(401);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
+  test("with PLATFORM_PORT the platform surface moves to that port and leaves PORT", async () => {
+    const env = { DB_PATH: join(tempDir(), "db.sqlite"), DEMO_DATA: "0", PLATFORM_PORT: "0" };
+    const server = await startServer(env);
+    try {
+      expect(server.platformPort).toBeGreaterThan(0);
+      expect((await postJson(`${server.base}/api/company/register`, registration)).status).toBe(200);
+      const onCore = await postJson(`${server.base}/Platform.svc/getToken2`, { uid: "ACME-LIMO", pw: password });
+      expect(onCore.status).toBe(404);
+      const onPlatform = await postJson(`http://127.0.0.1:${server.platformPort}/Platform.svc/getToken2`, { uid: "ACME-LIMO", pw: password });
+      expect(onPlatform.status).toBe(200);
+      expect(typeof onPlatform.body).toBe("string");
+      expect((await fetch(`http://127.0.0.1:${server.platformPort}/api/token`, { method: "POST" })).status).toBe(404);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("serve loads the demo data on an empty database and prints the demo login", async () => {
+    const server = await startServer({ DB_PATH: join(tempDir(), "db.sqlite") });
+    try {
+      expect(server.stderr()).toContain("Demo login: uid DEMO-PLATFORM");
+      const token = await postJson(`${server.base}/api/token`, { uid: "DEMO-PLATFORM", pw: "tripswitch-demo-2026" });
+      expect(token.status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+});

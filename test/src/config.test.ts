@@ -1,0 +1,44 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ConfigError, loadConfig } from "../../src/config";
+import { tempDir } from "../support/process";
+
+const secret = "s".repeat(32);
+
+describe("loadConfig", () => {
+  test("defaults", () => {
+    const c = loadConfig({ JWT_SECRET: secret });
+    expect(c).toMatchObject({ port: 3000, platformPort: undefined, host: "0.0.0.0", dbPath: "./data/tripswitch.sqlite", tokenTtlSeconds: 3600, maxBodyBytes: 1048576, logLevel: "info", demoData: undefined });
+  });
+
+  test.each([
+    ["PORT", { PORT: "abc" }],
+    ["PORT", { PORT: "70000" }],
+    ["PLATFORM_PORT", { PLATFORM_PORT: "-1" }],
+    ["TOKEN_TTL_SECONDS", { TOKEN_TTL_SECONDS: "1.5" }],
+    ["MAX_BODY_BYTES", { MAX_BODY_BYTES: "10" }],
+    ["LOG_LEVEL", { LOG_LEVEL: "loud" }],
+    ["DEMO_DATA", { DEMO_DATA: "yes" }],
+    ["JWT_SECRET", { JWT_SECRET: "short" }],
+  ])("an invalid %s is an error naming the variable", (name, env) => {
+    expect(() => loadConfig({ JWT_SECRET: secret, ...env })).toThrow(ConfigError);
+    expect(() => loadConfig({ JWT_SECRET: secret, ...env })).toThrow(name);
+  });
+
+  test("production requires a JWT_SECRET of at least 32 bytes", () => {
+    expect(() => loadConfig({ NODE_ENV: "production" })).toThrow("JWT_SECRET");
+    expect(() => loadConfig({ NODE_ENV: "production", JWT_SECRET: "x".repeat(31) })).toThrow("JWT_SECRET");
+    expect(loadConfig({ NODE_ENV: "production", JWT_SECRET: secret }).jwtSecret).toBe(secret);
+  });
+
+  test("development generates a secret once and keeps it next to the database", () => {
+    const dir = tempDir();
+    const dbPath = join(dir, "sub", "db.sqlite");
+    const first = loadConfig({ DB_PATH: dbPath }).jwtSecret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(join(dir, "sub", ".jwt-secret"), "utf8")).toBe(first);
+    expect(loadConfig({ DB_PATH: dbPath }).jwtSecret).toBe(first);
+    expect(existsSync(join(dir, "sub"))).toBe(true);
+  });
+});

@@ -1,0 +1,94 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dir, "../..");
+export const BUN = process.execPath;
+
+export function tempDir(prefix = "tripswitch-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Runs the CLI to completion (bounded by `timeoutMs`). */
+export async function runCli(args: string[], env: Record<string, string>, opts: { cwd?: string; command?: string[]; timeoutMs?: number } = {}) {
+  const proc = Bun.spawn([...(opts.command ?? [BUN, join(ROOT, "src/main.ts")]), ...args], {
+    cwd: opts.cwd ?? ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", LOG_LEVEL: "silent", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+    stdin: "ignore",
+  });
+  const timer = setTimeout(() => proc.kill("SIGKILL"), opts.timeoutMs ?? 30_000);
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+/** A running server process; `stop()` sends SIGTERM and waits (then SIGKILL if it hangs). */
+export interface RunningServer {
+  port: number;
+  platformPort?: number;
+  base: string;
+  proc: ReturnType<typeof Bun.spawn>;
+  stderr: () => string;
+  stop(): Promise<number>;
+}
+
+/**
+ * Starts `serve` (PORT=0 unless given) and waits until /readyz answers 200, reading the port from the
+ * start-up line on stderr. Bounded by `timeoutMs`.
+ */
+export async function startServer(env: Record<string, string>, opts: { cwd?: string; command?: string[]; args?: string[]; timeoutMs?: number } = {}): Promise<RunningServer> {
+  const proc = Bun.spawn([...(opts.command ?? [BUN, join(ROOT, "src/main.ts")]), ...(opts.args ?? ["serve"])], {
+    cwd: opts.cwd ?? ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", ...env },
+    stdout: "ignore",
+    stderr: "pipe",
+    stdin: "ignore",
+  });
+  let err = "";
+  const decoder = new TextDecoder();
+  (async () => {
+    for await (const chunk of proc.stderr as unknown as AsyncIterable<Uint8Array>) err += decoder.decode(chunk);
+  })();
+  const deadline = Date.now() + (opts.timeoutMs ?? 20_000);
+  let ports: number[] = [];
+  while (Date.now() < deadline) {
+    const m = /listening on [^:]+:(\d+)(?: and (\d+))?/.exec(err);
+    if (m) {
+      ports = [Number(m[1]), ...(m[2] ? [Number(m[2])] : [])];
+      const ready = await fetch(`http://127.0.0.1:${ports[0]}/readyz`).then((r) => r.status, () => 0);
+      if (ready === 200) break;
+    }
+    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}: ${err}`);
+    await Bun.sleep(50);
+  }
+  if (ports.length === 0) {
+    proc.kill("SIGKILL");
+    throw new Error(`server did not start in time: ${err}`);
+  }
+  return {
+    port: ports[0],
+    platformPort: ports[1],
+    base: `http://127.0.0.1:${ports[0]}`,
+    proc,
+    stderr: () => err,
+    async stop() {
+      proc.kill("SIGTERM");
+      const killer = setTimeout(() => proc.kill("SIGKILL"), 10_000);
+      const code = await proc.exited;
+      clearTimeout(killer);
+      return code;
+    },
+  };
+}
+
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const text = await res.text();
+  let json: any = text;
+  try {
+    json = JSON.parse(text);
+  } catch {}
+  return { status: res.status, body: json, headers: res.headers };
+}
