@@ -17,13 +17,25 @@ import { docs } from "../adapters/http/docs";
 import { health, type Readiness } from "../adapters/http/health";
 import { coreAccounts, type AddressOf } from "../adapters/http/core/accounts";
 import { platformTokens } from "../adapters/http/platform/tokens";
-import type { Logger } from "../adapters/logging";
+import { createLogger, type Logger } from "../adapters/logging";
+import { SqliteIntegrationRepository, SqliteOutbox } from "../adapters/sqlite/delivery-repositories";
+import { DeliveryWorker, type DeliveryHooks, type WorkerOptions } from "../adapters/delivery/worker";
+import { newWebhookSecret } from "../adapters/delivery/signing";
+import { coreIntegration } from "../adapters/http/core/integration";
+import { retryDelaySeconds } from "../domain/delivery/retry";
 import type { Clock } from "../domain/ports";
 
 export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
 
+export interface ServiceOptions {
+  logger?: Logger;
+  /** Delivery worker tuning; production uses CONTRACT §10.14 (10 s timeout, doubling backoff, 10 attempts). */
+  delivery?: Partial<WorkerOptions>;
+}
+
 /** Every port wired to its adapter: the one place that knows which implementation serves which port. */
-export function createServices(db: Db, config: Pick<Config, "jwtSecret" | "tokenTtlSeconds">, clock: Clock = systemClock) {
+export function createServices(db: Db, config: Pick<Config, "jwtSecret" | "tokenTtlSeconds">, clock: Clock = systemClock, options: ServiceOptions = {}) {
+  const logger = options.logger ?? createLogger("silent");
   const companies = new SqliteCompanyRepository(db);
   const users = new SqliteUserRepository(db);
   const platformTokenRepo = new SqlitePlatformTokenRepository(db);
@@ -31,7 +43,25 @@ export function createServices(db: Db, config: Pick<Config, "jwtSecret" | "token
   const coreTokens = new CoreTokens(config.jwtSecret, config.tokenTtlSeconds);
   const decoyHash = Bun.password.hashSync(crypto.randomUUID(), { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 });
   const loginDeps = { users, hasher, throttle: new SqliteLoginThrottle(db), clock, decoyHash };
+  const integrations = new SqliteIntegrationRepository(db);
+  const outbox = new SqliteOutbox(db);
+  // Booking effects of delivery outcomes (provider reservation number, errors, FAILED) are registered by the trips feature.
+  const deliveryHooks: DeliveryHooks = {};
+  const worker = new DeliveryWorker(
+    db,
+    outbox,
+    integrations,
+    deliveryHooks,
+    { retryDelay: (n) => retryDelaySeconds(n), timeoutMs: 10_000, concurrency: 8, idleMs: 1000, ...options.delivery },
+    logger,
+  );
   return {
+    logger,
+    integrations,
+    outbox,
+    deliveryHooks,
+    worker,
+    integration: { integrations, clock, newSecret: newWebhookSecret },
     db,
     clock,
     companies,
@@ -67,7 +97,8 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(edgeOf(options))
     .use(authMacros(services.authenticator))
     .use(health(options.readiness))
-    .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens }, addressOf));
+    .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens }, addressOf))
+    .use(coreIntegration(services.authenticator, services.integration, services.outbox, () => services.worker.wake()));
 }
 
 /** The platform surface (/Platform.svc). */

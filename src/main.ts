@@ -6,6 +6,8 @@ import { createLogger } from "../adapters/logging";
 import { parsePlan } from "../domain/company/plan";
 import { DEMO_LOGIN, seedDemo } from "../adapters/demo/seed";
 import type { Readiness } from "../adapters/http/health";
+import { updateIntegration } from "../domain/usecases/integration";
+import { ValidationError } from "../domain/errors";
 
 const USAGE = `Usage: tripswitch <command> [arguments]
 
@@ -14,6 +16,9 @@ Commands:
   migrate                               apply database migrations and exit
   seed-demo                             load the demo companies and fleet
   company set-plan <netid> <FREE|PROFESSIONAL|ENTERPRISE>
+  company set-integration <netid> [--delivery-url URL] [--luggage native|notes] [--webhook-url URL]
+                                        set a company's delivery endpoint, luggage support, webhook URL
+                                        ("" clears a URL)
   user remove <uid>                     delete a user's profile; its tokens stop working
 
 Configuration comes from the environment: PORT, PLATFORM_PORT, HOST, DB_PATH, JWT_SECRET,
@@ -54,6 +59,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case "company": {
+      if (args[0] === "set-integration") return setIntegration(config, args.slice(1));
       const [sub, netid, planName, ...rest] = args;
       if (sub !== "set-plan" || !netid || !planName || rest.length) throw new UsageError("usage: company set-plan <netid> <FREE|PROFESSIONAL|ENTERPRISE>");
       const plan = parsePlan(planName);
@@ -86,6 +92,39 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+async function setIntegration(config: Config, args: string[]): Promise<number> {
+  const [netid, ...flags] = args;
+  if (!netid || netid.startsWith("--") || flags.length === 0 || flags.length % 2)
+    throw new UsageError("usage: company set-integration <netid> [--delivery-url URL] [--luggage native|notes] [--webhook-url URL]");
+  const input: { deliveryUrl?: string | null; luggage?: string; webhookUrl?: string | null } = {};
+  for (let i = 0; i < flags.length; i += 2) {
+    const [flag, value] = [flags[i], flags[i + 1]];
+    if (flag === "--delivery-url") input.deliveryUrl = value === "" ? null : value;
+    else if (flag === "--webhook-url") input.webhookUrl = value === "" ? null : value;
+    else if (flag === "--luggage") input.luggage = value;
+    else throw new UsageError(`company set-integration: unknown option ${flag}`);
+  }
+  const { services, close } = open(config);
+  try {
+    const company = await services.companies.findByNetid(netid);
+    if (!company) {
+      console.error(`no company with netid ${netid}`);
+      return 1;
+    }
+    const view = await updateIntegration(services.integration, company.netid, input);
+    console.log(JSON.stringify(view, null, 2));
+    return 0;
+  } catch (error) {
+    if (error instanceof ValidationError) {
+      for (const e of error.errors) console.error(`${e.field}: ${e.message}`);
+      return 2;
+    }
+    throw error;
+  } finally {
+    close();
+  }
+}
+
 function open(config: Config) {
   const db = openDatabase(config.dbPath);
   migrate(db);
@@ -97,7 +136,10 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   const logger = createLogger(config.logLevel);
   const readiness: Readiness = { ready: false };
   const db = openDatabase(config.dbPath);
-  const services = createServices(db, config);
+  // Repositories prepare statements against the schema, so migrations run before anything else.
+  const applied = migrate(db);
+  if (applied.length) logger.info({ migrations: applied }, "migrated");
+  const services = createServices(db, config, undefined, { logger });
   let server: { stop(): Promise<void> | void; requestIP(r: Request): { address: string } | null } | undefined;
   const addressOf = (request: Request) => server?.requestIP(request)?.address ?? "unknown";
   const options = { logger, maxBodyBytes: config.maxBodyBytes, readiness, addressOf };
@@ -109,10 +151,9 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   ];
   server = apps[0].server as unknown as typeof server;
 
-  const applied = migrate(db);
-  if (applied.length) logger.info({ migrations: applied }, "migrated");
   const wantDemo = config.demoData ?? (demoFlag || !isCompiled());
   if (wantDemo && (await seedDemo(services))) logger.info("demo data loaded");
+  services.worker.start();
   readiness.ready = true;
 
   const ports = apps.map((a) => a.server?.port).join(" and ");
@@ -127,6 +168,7 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   });
   logger.info("shutting down");
   await Promise.all(apps.map((a) => a.stop()));
+  await services.worker.stop();
   db.$client.close();
   logger.flush();
   return 0;

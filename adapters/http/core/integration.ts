@@ -1,0 +1,102 @@
+import { Elysia, t } from "elysia";
+import { NotFoundError } from "../../../domain/errors";
+import { getIntegration, rotateWebhookSecret, updateIntegration, type IntegrationDeps } from "../../../domain/usecases/integration";
+import type { OutboxMessage } from "../../../domain/delivery/ports";
+import type { SqliteOutbox } from "../../sqlite/delivery-repositories";
+import { errors } from "../schemas";
+import { authMacros, type Authenticator } from "../auth";
+import { Paging, parsePaging } from "../paging";
+
+const IntegrationView = t.Object({
+  deliveryUrl: t.Union([t.String(), t.Null()], { description: "Your farm-in endpoint: every NEW/UPDATE/CANCEL/QUOTE sent to you is POSTed here" }),
+  deliveryAuth: t.Union([t.Object({ username: t.String() }), t.Null()], { description: "Basic auth user sent with deliveries (the password is never shown)" }),
+  luggage: t.Union([t.Literal("native"), t.Literal("notes")], { description: "notes (default): the delivered copy's notes also get `Luggage Count : <n>`" }),
+  webhookUrl: t.Union([t.String(), t.Null()], { description: "Receives the new state of your bookings on every change" }),
+  webhookSecretSet: t.Boolean(),
+  webhookSecret: t.Optional(t.String({ description: "The signing secret — shown only when created or rotated" })),
+});
+
+const Delivery = t.Object({
+  id: t.Number(),
+  eventId: t.String(),
+  eventType: t.String(),
+  transactionId: t.String(),
+  url: t.String(),
+  status: t.Union([t.Literal("pending"), t.Literal("delivered"), t.Literal("failed")]),
+  attempts: t.Number(),
+  lastStatus: t.Union([t.Number(), t.Null()]),
+  lastError: t.Union([t.String(), t.Null()]),
+  createdAt: t.Number({ description: "Unix seconds" }),
+  deliveredAt: t.Union([t.Number(), t.Null()]),
+});
+
+const toDelivery = (m: OutboxMessage) => ({
+  id: m.id, eventId: m.eventId, eventType: m.eventType, transactionId: m.transactionId, url: m.url, status: m.status,
+  attempts: m.attempts, lastStatus: m.lastStatus, lastError: m.lastError, createdAt: m.createdAt, deliveredAt: m.deliveredAt,
+});
+
+/** Integration settings and the webhook delivery log of the caller's company. */
+export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, outbox: SqliteOutbox, wake: () => void) {
+  return new Elysia({ name: "core-integration", prefix: "/api" })
+    .use(authMacros(auth))
+    .get("/company/integration", async ({ caller }) => ({ success: true as const, data: await getIntegration(deps, caller.netid) }), {
+      coreAuth: true,
+      response: { 200: t.Object({ success: t.Literal(true), data: IntegrationView }), ...errors(401) },
+      detail: { tags: ["Integration"], summary: "Your delivery endpoint and webhook settings (without secrets)", security: [{ bearer: [] }] },
+    })
+    .put("/company/integration", async ({ caller, body }) => ({ success: true as const, data: await updateIntegration(deps, caller.netid, body) }), {
+      coreAuth: true,
+      body: t.Object(
+        {
+          deliveryUrl: t.Optional(t.Union([t.String({ maxLength: 4096 }), t.Null()])),
+          deliveryAuth: t.Optional(t.Union([t.Object({ username: t.String({ maxLength: 1000 }), password: t.String({ maxLength: 1000 }) }), t.Null()])),
+          luggage: t.Optional(t.String({ maxLength: 20, examples: ["notes"] })),
+          webhookUrl: t.Optional(t.Union([t.String({ maxLength: 4096 }), t.Null()])),
+        },
+        { description: "Each field optional: absent keeps the current value, null clears it" },
+      ),
+      response: { 200: t.Object({ success: t.Literal(true), data: IntegrationView }), ...errors(400, 401) },
+      detail: {
+        tags: ["Integration"],
+        summary: "Set your delivery endpoint, luggage support and webhook URL",
+        description: "The first time a webhook URL is set, the answer carries `webhookSecret` — store it: it is never shown again (rotate to get a new one).",
+        security: [{ bearer: [] }],
+      },
+    })
+    .post("/company/integration/webhook-secret", async ({ caller }) => ({ success: true as const, data: await rotateWebhookSecret(deps, caller.netid) }), {
+      coreAuth: true,
+      response: { 200: t.Object({ success: t.Literal(true), data: IntegrationView }), ...errors(401) },
+      detail: { tags: ["Integration"], summary: "Rotate the webhook signing secret (the new one is in this answer only)", security: [{ bearer: [] }] },
+    })
+    .get(
+      "/webhooks/deliveries",
+      ({ caller, query }) => {
+        const { limit, offset } = parsePaging(query);
+        const { items, total } = outbox.list(caller.netid, "webhook", limit, offset);
+        return { success: true as const, data: { items: items.map(toDelivery), total, limit, offset } };
+      },
+      {
+        coreAuth: true,
+        query: Paging,
+        response: { 200: t.Object({ success: t.Literal(true), data: t.Object({ items: t.Array(Delivery), total: t.Number(), limit: t.Number(), offset: t.Number() }) }), ...errors(400, 401) },
+        detail: { tags: ["Integration"], summary: "Your webhook deliveries, newest first", security: [{ bearer: [] }] },
+      },
+    )
+    .post(
+      "/webhooks/deliveries/:id/replay",
+      ({ caller, params }) => {
+        const id = /^\d{1,15}$/.test(params.id) ? Number(params.id) : NaN;
+        const message = Number.isSafeInteger(id) ? outbox.get(id) : undefined;
+        if (!message || message.channel !== "webhook" || message.targetNetid !== caller.netid) throw new NotFoundError("No such webhook delivery", "DELIVERY_NOT_FOUND");
+        outbox.requeue(message.id, Date.now() / 1000);
+        wake();
+        return { success: true as const, data: toDelivery(outbox.get(message.id)!) };
+      },
+      {
+        coreAuth: true,
+        params: t.Object({ id: t.String({ maxLength: 20 }) }),
+        response: { 200: t.Object({ success: t.Literal(true), data: Delivery }), ...errors(401, 404) },
+        detail: { tags: ["Integration"], summary: "Send a webhook delivery again, with the same event id", security: [{ bearer: [] }] },
+      },
+    );
+}

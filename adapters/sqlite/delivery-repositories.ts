@@ -1,0 +1,135 @@
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { Integration, LuggageMode } from "../../domain/delivery/integration";
+import type { Channel, IntegrationRepository, NewOutboxMessage, OutboxMessage, OutboxStatus } from "../../domain/delivery/ports";
+import type { Db } from "./db";
+import { companyIntegrations, outboxMessages } from "./schema";
+
+export class SqliteIntegrationRepository implements IntegrationRepository {
+  constructor(private readonly db: Db) {}
+
+  async get(netid: string): Promise<Integration | undefined> {
+    return this.getSync(netid);
+  }
+
+  /** For use inside a synchronous transaction. */
+  getSync(netid: string): Integration | undefined {
+    const row = this.db.select().from(companyIntegrations).where(eq(companyIntegrations.netid, netid)).get();
+    if (!row) return undefined;
+    return {
+      netid: row.netid,
+      deliveryUrl: row.deliveryUrl,
+      deliveryAuth: row.deliveryUsername && row.deliveryPassword ? { username: row.deliveryUsername, password: row.deliveryPassword } : null,
+      luggage: row.luggage as LuggageMode,
+      webhookUrl: row.webhookUrl,
+      webhookSecret: row.webhookSecret,
+    };
+  }
+
+  async save(i: Integration, at: number): Promise<void> {
+    const values = {
+      deliveryUrl: i.deliveryUrl,
+      deliveryUsername: i.deliveryAuth?.username ?? null,
+      deliveryPassword: i.deliveryAuth?.password ?? null,
+      luggage: i.luggage,
+      webhookUrl: i.webhookUrl,
+      webhookSecret: i.webhookSecret,
+      updatedAt: at,
+    };
+    this.db.insert(companyIntegrations).values({ netid: i.netid, ...values }).onConflictDoUpdate({ target: companyIntegrations.netid, set: values }).run();
+  }
+}
+
+type Row = typeof outboxMessages.$inferSelect;
+const toMessage = (r: Row): OutboxMessage => ({ ...r, channel: r.channel as Channel, status: r.status as OutboxStatus });
+
+/** The outbox table. Writes are synchronous so they can join the booking change's transaction. */
+export class SqliteOutbox {
+  private readonly dueStatement;
+
+  constructor(private readonly db: Db) {
+    // In order per booking and channel: a message waits while an older one of its booking is still pending.
+    this.dueStatement = db.$client.query<Row & Record<string, unknown>, [number, number]>(`
+      SELECT id, event_id AS eventId, channel, event_type AS eventType, transaction_id AS transactionId,
+             target_netid AS targetNetid, url, body, status, attempts, next_attempt_at AS nextAttemptAt,
+             last_error AS lastError, last_status AS lastStatus, created_at AS createdAt, delivered_at AS deliveredAt
+      FROM outbox_messages m
+      WHERE m.status = 'pending' AND m.next_attempt_at <= ?
+        AND NOT EXISTS (SELECT 1 FROM outbox_messages p
+                        WHERE p.transaction_id = m.transaction_id AND p.channel = m.channel
+                          AND p.status = 'pending' AND p.id < m.id)
+      ORDER BY m.next_attempt_at, m.id
+      LIMIT ?`);
+  }
+
+  /** Adds a message; call inside the transaction of the change it announces. */
+  enqueue(message: NewOutboxMessage, at: number): void {
+    this.db.insert(outboxMessages).values({ ...message, status: "pending", attempts: 0, nextAttemptAt: at, createdAt: at }).run();
+  }
+
+  due(now: number, limit: number): OutboxMessage[] {
+    return this.dueStatement.all(now, limit).map((r) => toMessage(r as Row));
+  }
+
+  /** Seconds until the earliest pending message is due, or undefined when none is pending. */
+  nextDueAt(): number | undefined {
+    const row = this.db.select({ at: sql<number>`min(${outboxMessages.nextAttemptAt})` }).from(outboxMessages).where(eq(outboxMessages.status, "pending")).get();
+    return row?.at ?? undefined;
+  }
+
+  markDelivered(id: number, status: number, at: number): void {
+    this.db.update(outboxMessages).set({ status: "delivered", attempts: sql`${outboxMessages.attempts} + 1`, lastStatus: status, lastError: null, deliveredAt: at }).where(eq(outboxMessages.id, id)).run();
+  }
+
+  /** Records a failed attempt: rescheduled at `retryAt`, or failed for good when undefined. */
+  markAttemptFailed(id: number, error: string, status: number | null, retryAt: number | undefined): void {
+    this.db
+      .update(outboxMessages)
+      .set({
+        status: retryAt === undefined ? "failed" : "pending",
+        attempts: sql`${outboxMessages.attempts} + 1`,
+        lastError: error,
+        lastStatus: status,
+        ...(retryAt === undefined ? {} : { nextAttemptAt: retryAt }),
+      })
+      .where(eq(outboxMessages.id, id))
+      .run();
+  }
+
+  /** Puts failed messages of a booking and channel back in the queue, attempts reset. Returns how many. */
+  requeueFailed(transactionId: string, channel: Channel, at: number): number {
+    const result = this.db
+      .update(outboxMessages)
+      .set({ status: "pending", attempts: 0, nextAttemptAt: at })
+      .where(and(eq(outboxMessages.transactionId, transactionId), eq(outboxMessages.channel, channel), eq(outboxMessages.status, "failed")))
+      .run() as unknown as { changes: number };
+    return result.changes;
+  }
+
+  /** Sends a message again with the same event id (a replay). */
+  requeue(id: number, at: number): void {
+    this.db.update(outboxMessages).set({ status: "pending", attempts: 0, nextAttemptAt: at, deliveredAt: null }).where(eq(outboxMessages.id, id)).run();
+  }
+
+  get(id: number): OutboxMessage | undefined {
+    const row = this.db.select().from(outboxMessages).where(eq(outboxMessages.id, id)).get();
+    return row ? toMessage(row) : undefined;
+  }
+
+  byEventId(eventId: string): OutboxMessage | undefined {
+    const row = this.db.select().from(outboxMessages).where(eq(outboxMessages.eventId, eventId)).get();
+    return row ? toMessage(row) : undefined;
+  }
+
+  /** A company's messages on a channel, newest first. */
+  list(netid: string, channel: Channel, limit: number, offset: number): { items: OutboxMessage[]; total: number } {
+    const where = and(eq(outboxMessages.targetNetid, netid), eq(outboxMessages.channel, channel));
+    const items = this.db.select().from(outboxMessages).where(where).orderBy(desc(outboxMessages.id)).limit(limit).offset(offset).all().map(toMessage);
+    const total = this.db.select({ n: sql<number>`count(*)` }).from(outboxMessages).where(where).get()?.n ?? 0;
+    return { items, total };
+  }
+
+  /** Every message of a booking, oldest first. */
+  forBooking(transactionId: string): OutboxMessage[] {
+    return this.db.select().from(outboxMessages).where(eq(outboxMessages.transactionId, transactionId)).orderBy(asc(outboxMessages.id)).all().map(toMessage);
+  }
+}

@@ -1,0 +1,78 @@
+import type { FieldError } from "../errors";
+
+/** How a partner receives luggage: as a field it stores natively, or (default) also as a line in the trip notes. */
+export type LuggageMode = "native" | "notes";
+
+/** A company's integration settings (CONTRACT §8). Secrets are part of it but never shown after creation. */
+export interface Integration {
+  netid: string;
+  deliveryUrl: string | null;
+  deliveryAuth: { username: string; password: string } | null;
+  luggage: LuggageMode;
+  webhookUrl: string | null;
+  webhookSecret: string | null;
+}
+
+/** A requested change: absent = keep, null = clear. */
+export interface IntegrationPatch {
+  deliveryUrl?: string | null;
+  deliveryAuth?: { username: string; password: string } | null;
+  luggage?: LuggageMode;
+  webhookUrl?: string | null;
+}
+
+const MAX_URL = 2048;
+
+/** Checks that a URL is absolute http(s) without credentials in it; returns a message when it is not. */
+export function urlProblem(value: string): string | undefined {
+  if (value.length > MAX_URL) return `must be at most ${MAX_URL} characters`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "must be an absolute http or https URL";
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return "must be an absolute http or https URL";
+  if (url.username || url.password) return "must not carry credentials; use deliveryAuth";
+  return undefined;
+}
+
+/**
+ * Validates an integration update and reports every failing field. Unknown luggage modes, non-http URLs
+ * and incomplete credentials are refused.
+ */
+export function validateIntegrationPatch(input: {
+  deliveryUrl?: string | null;
+  deliveryAuth?: { username?: string; password?: string } | null;
+  luggage?: string;
+  webhookUrl?: string | null;
+}): { ok: true; patch: IntegrationPatch } | { ok: false; errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const patch: IntegrationPatch = {};
+  for (const field of ["deliveryUrl", "webhookUrl"] as const) {
+    const value = input[field];
+    if (value === undefined) continue;
+    if (value === null || value.trim() === "") {
+      patch[field] = null;
+      continue;
+    }
+    const problem = urlProblem(value.trim());
+    if (problem) errors.push({ field, message: problem });
+    else patch[field] = value.trim();
+  }
+  if (input.deliveryAuth !== undefined) {
+    if (input.deliveryAuth === null) patch.deliveryAuth = null;
+    else {
+      const { username = "", password = "" } = input.deliveryAuth;
+      if (!username || username.length > 200 || username.includes(":")) errors.push({ field: "deliveryAuth.username", message: "must be 1–200 characters without ':'" });
+      if (!password || password.length > 200) errors.push({ field: "deliveryAuth.password", message: "must be 1–200 characters" });
+      if (username && password) patch.deliveryAuth = { username, password };
+    }
+  }
+  if (input.luggage !== undefined) {
+    const mode = input.luggage.trim().toLowerCase();
+    if (mode !== "native" && mode !== "notes") errors.push({ field: "luggage", message: "must be native or notes" });
+    else patch.luggage = mode;
+  }
+  return errors.length ? { ok: false, errors } : { ok: true, patch };
+}

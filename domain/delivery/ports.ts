@@ -1,0 +1,39 @@
+import type { Integration } from "./integration";
+
+export type Channel = "delivery" | "webhook";
+export type OutboxStatus = "pending" | "delivered" | "failed";
+
+/** One message of the outbox: a delivery to a provider's endpoint or a webhook to a requester. */
+export interface OutboxMessage {
+  id: number;
+  eventId: string;
+  channel: Channel;
+  eventType: string;
+  transactionId: string;
+  targetNetid: string;
+  url: string;
+  body: string;
+  status: OutboxStatus;
+  attempts: number;
+  nextAttemptAt: number;
+  lastError: string | null;
+  lastStatus: number | null;
+  createdAt: number;
+  deliveredAt: number | null;
+}
+
+/** A message to write in the same transaction as the booking change it announces. */
+export interface NewOutboxMessage {
+  eventId: string;
+  channel: Channel;
+  eventType: string;
+  transactionId: string;
+  targetNetid: string;
+  url: string;
+  body: string;
+}
+
+export interface IntegrationRepository {
+  get(netid: string): Promise<Integration | undefined>;
+  save(integration: Integration, at: number): Promise<void>;
+}

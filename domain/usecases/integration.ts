@@ -1,0 +1,64 @@
+import { ValidationError } from "../errors";
+import { validateIntegrationPatch, type Integration } from "../delivery/integration";
+import type { IntegrationRepository } from "../delivery/ports";
+import type { Clock } from "../ports";
+
+export interface IntegrationDeps {
+  integrations: IntegrationRepository;
+  clock: Clock;
+  /** A new webhook signing secret. */
+  newSecret: () => string;
+}
+
+/** What a company sees of its settings: never the delivery password, the webhook secret only when just created. */
+export interface IntegrationView {
+  deliveryUrl: string | null;
+  deliveryAuth: { username: string } | null;
+  luggage: Integration["luggage"];
+  webhookUrl: string | null;
+  webhookSecretSet: boolean;
+  webhookSecret?: string;
+}
+
+export function emptyIntegration(netid: string): Integration {
+  return { netid, deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookSecret: null };
+}
+
+export function viewOf(i: Integration, revealSecret = false): IntegrationView {
+  return {
+    deliveryUrl: i.deliveryUrl,
+    deliveryAuth: i.deliveryAuth ? { username: i.deliveryAuth.username } : null,
+    luggage: i.luggage,
+    webhookUrl: i.webhookUrl,
+    webhookSecretSet: i.webhookSecret !== null,
+    ...(revealSecret && i.webhookSecret ? { webhookSecret: i.webhookSecret } : {}),
+  };
+}
+
+/** The company's settings, defaults when it never set any. */
+export async function getIntegration(deps: IntegrationDeps, netid: string): Promise<IntegrationView> {
+  return viewOf((await deps.integrations.get(netid)) ?? emptyIntegration(netid));
+}
+
+/**
+ * Update integration settings: validate, merge (absent keeps, null clears), and create the webhook signing
+ * secret the first time a webhook URL is set — that response is the only one that shows it.
+ */
+export async function updateIntegration(deps: IntegrationDeps, netid: string, input: Parameters<typeof validateIntegrationPatch>[0]): Promise<IntegrationView> {
+  const checked = validateIntegrationPatch(input);
+  if (!checked.ok) throw new ValidationError(checked.errors);
+  const current = (await deps.integrations.get(netid)) ?? emptyIntegration(netid);
+  const next: Integration = { ...current, ...checked.patch };
+  const created = next.webhookUrl !== null && next.webhookSecret === null;
+  if (created) next.webhookSecret = deps.newSecret();
+  await deps.integrations.save(next, deps.clock.now());
+  return viewOf(next, created);
+}
+
+/** Replace the webhook signing secret; the new one is shown once, in this answer. */
+export async function rotateWebhookSecret(deps: IntegrationDeps, netid: string): Promise<IntegrationView> {
+  const current = (await deps.integrations.get(netid)) ?? emptyIntegration(netid);
+  const next = { ...current, webhookSecret: deps.newSecret() };
+  await deps.integrations.save(next, deps.clock.now());
+  return viewOf(next, true);
+}
