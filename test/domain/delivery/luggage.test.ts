@@ -32,7 +32,7 @@ describe("partnerCopy", () => {
     expect(partnerCopy(trip, "notes")).toEqual({ ...trip, specialInstructions: "Wait at door 6\nLuggage Count : 3" });
   });
   test("unspecified luggage: no field and no line", () => {
-    const copy = partnerCopy({ reservationType: "REGULAR", luggageCount: "", specialInstructions: "x" }, "notes");
+    const copy: Record<string, unknown> = partnerCopy({ reservationType: "REGULAR", luggageCount: "", specialInstructions: "x" }, "notes");
     expect(copy).toEqual({ reservationType: "REGULAR", specialInstructions: "x" });
     expect("luggageCount" in copy).toBe(false);
   });
