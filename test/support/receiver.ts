@@ -22,7 +22,9 @@ export function startReceiver(respond?: (r: Received, n: number) => Response | P
       try {
         json = JSON.parse(body);
       } catch {}
-      const r: Received = { path: new URL(request.url).pathname, headers: Object.fromEntries(request.headers), body, json };
+      const headers: Record<string, string> = {};
+      request.headers.forEach((value, key) => (headers[key] = value));
+      const r: Received = { path: new URL(request.url).pathname, headers, body, json };
       received.push(r);
       if (state.hang) return new Promise<Response>(() => {});
       return state.respond ? state.respond(r, received.length) : Response.json({});
