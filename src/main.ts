@@ -2,6 +2,7 @@
 import { ConfigError, loadConfig, type Config } from "./config";
 import { buildApp, buildCoreApp, buildPlatformApp, createServices } from "./app";
 import { migrate, openDatabase } from "../adapters/sqlite/db";
+import { backupTo, restoreFrom } from "../adapters/sqlite/backup";
 import { createLogger } from "../adapters/logging";
 import { parsePlan } from "../domain/company/plan";
 import { DEMO_LOGIN, seedDemo } from "../adapters/demo/seed";
@@ -20,6 +21,8 @@ Commands:
                                         set a company's delivery endpoint, luggage support, webhook URL
                                         ("" clears a URL)
   user remove <uid>                     delete a user's profile; its tokens stop working
+  backup <file>                         consistent online backup of the database (the service may run)
+  restore <file>                        replace the database with a checked backup (stop the service first)
 
 Configuration comes from the environment: PORT, PLATFORM_PORT, HOST, DB_PATH, JWT_SECRET,
 TOKEN_TTL_SECONDS, DEMO_DATA, LOG_LEVEL, MAX_BODY_BYTES (see README.md).`;
@@ -85,6 +88,31 @@ async function main(argv: string[]): Promise<number> {
         return 1;
       }
       console.log(`user ${uid} removed; its tokens no longer work`);
+      return 0;
+    }
+    case "backup": {
+      if (args.length !== 1) throw new UsageError("usage: backup <file>");
+      const db = openDatabase(config.dbPath);
+      try {
+        backupTo(db, args[0]);
+      } catch (error) {
+        console.error(`backup failed: ${error instanceof Error ? error.message : error}`);
+        return 1;
+      } finally {
+        db.$client.close();
+      }
+      console.log(`backed up ${config.dbPath} to ${args[0]}`);
+      return 0;
+    }
+    case "restore": {
+      if (args.length !== 1) throw new UsageError("usage: restore <file>");
+      try {
+        restoreFrom(args[0], config.dbPath);
+      } catch (error) {
+        console.error(`restore failed: ${error instanceof Error ? error.message : error}`);
+        return 1;
+      }
+      console.log(`restored ${config.dbPath} from ${args[0]}`);
       return 0;
     }
     default:
