@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { NotFoundError, UnauthorizedError } from "../../domain/errors";
 import type { Caller, PlatformTokenRepository, UserRepository } from "../../domain/ports";
 import { hashPlatformToken, type CoreTokens } from "../security/tokens";
+import { companyOfRequest } from "./request-context";
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 const MAX_CREDENTIAL_LENGTH = 4096;
@@ -69,12 +70,16 @@ function invalidToken(): UnauthorizedError {
  * `{ anyAuth: true }` (either). Each resolves `caller`.
  */
 export function authMacros(auth: Authenticator) {
+  const remember = (request: Request, caller: Caller) => {
+    companyOfRequest.set(request, caller.netid);
+    return { caller };
+  };
   return new Elysia({ name: "tripswitch-auth" }).macro({
-    coreAuth: { resolve: async ({ request }) => ({ caller: await auth.core(request.headers.get("authorization")) }) },
-    coreProfileAuth: { resolve: async ({ request }) => ({ caller: await auth.core(request.headers.get("authorization"), "not-found") }) },
-    platformAuth: { resolve: async ({ request }) => ({ caller: await auth.platform(request.headers.get("token")) }) },
+    coreAuth: { resolve: async ({ request }) => remember(request, await auth.core(request.headers.get("authorization"))) },
+    coreProfileAuth: { resolve: async ({ request }) => remember(request, await auth.core(request.headers.get("authorization"), "not-found")) },
+    platformAuth: { resolve: async ({ request }) => remember(request, await auth.platform(request.headers.get("token"))) },
     anyAuth: {
-      resolve: async ({ request }) => ({ caller: await auth.any(request.headers.get("authorization"), request.headers.get("token")) }),
+      resolve: async ({ request }) => remember(request, await auth.any(request.headers.get("authorization"), request.headers.get("token"))),
     },
   });
 }

@@ -10,6 +10,7 @@ import {
   type FieldError,
 } from "../../domain/errors";
 import type { Logger } from "../logging";
+import { companyOfRequest } from "./request-context";
 
 /** Errors that only exist at the HTTP edge. */
 export class HttpError extends Error {
@@ -173,13 +174,15 @@ export function edge(options: EdgeOptions) {
       for (const [k, v] of Object.entries(mapped.headers ?? {})) set.headers[k] = v;
       return mapped.body;
     })
-    .onAfterResponse({ as: "global" }, ({ request, set, path }) => {
+    .onAfterResponse({ as: "global" }, ({ request, set, path, route }) => {
       const t0 = started.get(request);
       logger.info(
         {
           requestId: set.headers["x-request-id"],
           method: request.method,
-          route: path,
+          route: route || path,
+          path,
+          company: companyOfRequest.get(request),
           status: typeof set.status === "number" ? set.status : 200,
           ms: t0 === undefined ? undefined : Math.round((performance.now() - t0) * 100) / 100,
         },
