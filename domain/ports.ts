@@ -59,3 +59,28 @@ export interface Clock {
   /** Unix time in seconds. */
   now(): number;
 }
+
+/** Kinds of security event kept in the audit trail. */
+export type AuditEventType =
+  | "login.succeeded"
+  | "login.failed"
+  | "login.throttled"
+  | "token.released"
+  | "company.registered"
+  | "plan.changed"
+  | "integration.changed"
+  | "access.denied";
+
+export interface AuditEvent {
+  type: AuditEventType;
+  netid?: string;
+  uid?: string;
+  /** Client address, where known. */
+  address?: string;
+  detail?: string;
+}
+
+/** The audit trail: append-only, queried by operators. Never given a password, token or secret. */
+export interface AuditLog {
+  record(event: AuditEvent, at: number): void;
+}

@@ -17,12 +17,14 @@ import { docs } from "../adapters/http/docs";
 import { health, type Readiness } from "../adapters/http/health";
 import { coreAccounts, type AddressOf } from "../adapters/http/core/accounts";
 import { platformTokens } from "../adapters/http/platform/tokens";
+import { companyOfRequest } from "../adapters/http/request-context";
 import { createLogger, type Logger } from "../adapters/logging";
 import { SqliteIntegrationRepository, SqliteOutbox } from "../adapters/sqlite/delivery-repositories";
 import { DeliveryWorker, type DeliveryHooks, type WorkerOptions } from "../adapters/delivery/worker";
 import { newWebhookSecret } from "../adapters/delivery/signing";
 import { coreIntegration } from "../adapters/http/core/integration";
 import { retryDelaySeconds } from "../domain/delivery/retry";
+import { SqliteAuditLog } from "../adapters/sqlite/audit-log";
 import type { Clock } from "../domain/ports";
 
 export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
@@ -42,7 +44,8 @@ export function createServices(db: Db, config: Pick<Config, "jwtSecret" | "token
   const hasher = new Argon2idHasher();
   const coreTokens = new CoreTokens(config.jwtSecret, config.tokenTtlSeconds);
   const decoyHash = Bun.password.hashSync(crypto.randomUUID(), { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 });
-  const loginDeps = { users, hasher, throttle: new SqliteLoginThrottle(db), clock, decoyHash };
+  const audit = new SqliteAuditLog(db);
+  const loginDeps = { users, hasher, throttle: new SqliteLoginThrottle(db), clock, decoyHash, audit };
   const integrations = new SqliteIntegrationRepository(db);
   const outbox = new SqliteOutbox(db);
   // Booking effects of delivery outcomes (provider reservation number, errors, FAILED) are registered by the trips feature.
@@ -61,7 +64,8 @@ export function createServices(db: Db, config: Pick<Config, "jwtSecret" | "token
     outbox,
     deliveryHooks,
     worker,
-    integration: { integrations, clock, newSecret: newWebhookSecret },
+    audit,
+    integration: { integrations, clock, newSecret: newWebhookSecret, audit },
     db,
     clock,
     companies,
@@ -69,7 +73,7 @@ export function createServices(db: Db, config: Pick<Config, "jwtSecret" | "token
     platformTokens: platformTokenRepo,
     coreTokens,
     authenticator: new Authenticator(coreTokens, users, platformTokenRepo),
-    registration: { companies, hasher, clock, isCommonPassword },
+    registration: { companies, hasher, clock, isCommonPassword, audit },
     login: loginDeps,
   };
 }
@@ -86,15 +90,22 @@ export interface AppOptions {
 
 const localAddress: AddressOf = () => "local";
 
-function edgeOf(options: AppOptions) {
-  return edge({ maxBodyBytes: options.maxBodyBytes, bodyLimits: { "/api/fleet/import": IMPORT_BODY_BYTES }, logger: options.logger });
+function edgeOf(services: Services, options: AppOptions) {
+  const addressOf = options.addressOf ?? localAddress;
+  return edge({
+    maxBodyBytes: options.maxBodyBytes,
+    bodyLimits: { "/api/fleet/import": IMPORT_BODY_BYTES },
+    logger: options.logger,
+    onDenied: (request, status, code) =>
+      services.audit.record({ type: "access.denied", address: addressOf(request), netid: companyOfRequest.get(request), detail: `${status} ${code} ${request.method} ${new URL(request.url).pathname}` }, services.clock.now()),
+  });
 }
 
 /** The core surface (/api, health). */
 function coreRoutes(services: Services, options: AppOptions) {
   const addressOf = options.addressOf ?? localAddress;
   return new Elysia({ name: "core" })
-    .use(edgeOf(options))
+    .use(edgeOf(services, options))
     .use(authMacros(services.authenticator))
     .use(health(options.readiness))
     .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens }, addressOf))
@@ -105,7 +116,7 @@ function coreRoutes(services: Services, options: AppOptions) {
 function platformRoutes(services: Services, options: AppOptions) {
   const addressOf = options.addressOf ?? localAddress;
   return new Elysia({ name: "platform" })
-    .use(edgeOf(options))
+    .use(edgeOf(services, options))
     .use(authMacros(services.authenticator))
     .use(platformTokens({ login: services.login, platformTokens: services.platformTokens }, addressOf));
 }
@@ -114,15 +125,15 @@ function platformRoutes(services: Services, options: AppOptions) {
 
 /** The core surface alone, with its docs (served on PORT when PLATFORM_PORT is set). */
 export function buildCoreApp(services: Services, options: AppOptions) {
-  return new Elysia().use(edgeOf(options)).use(docs()).use(coreRoutes(services, options));
+  return new Elysia().use(edgeOf(services, options)).use(docs()).use(coreRoutes(services, options));
 }
 
 /** The platform surface alone, with its docs (served on PLATFORM_PORT when set). */
 export function buildPlatformApp(services: Services, options: AppOptions) {
-  return new Elysia().use(edgeOf(options)).use(docs()).use(platformRoutes(services, options));
+  return new Elysia().use(edgeOf(services, options)).use(docs()).use(platformRoutes(services, options));
 }
 
 /** Both surfaces in one app, as served on PORT when PLATFORM_PORT is not set. */
 export function buildApp(services: Services, options: AppOptions) {
-  return new Elysia().use(edgeOf(options)).use(docs()).use(coreRoutes(services, options)).use(platformRoutes(services, options));
+  return new Elysia().use(edgeOf(services, options)).use(docs()).use(coreRoutes(services, options)).use(platformRoutes(services, options));
 }

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig, type Config } from "./config";
 import { buildApp, buildCoreApp, buildPlatformApp, createServices } from "./app";
 import { migrate, openDatabase } from "../adapters/sqlite/db";
 import { backupTo, restoreFrom } from "../adapters/sqlite/backup";
+import { SqliteAuditLog } from "../adapters/sqlite/audit-log";
 import { createLogger } from "../adapters/logging";
 import { parsePlan } from "../domain/company/plan";
 import { DEMO_LOGIN, seedDemo } from "../adapters/demo/seed";
@@ -21,6 +22,8 @@ Commands:
                                         set a company's delivery endpoint, luggage support, webhook URL
                                         ("" clears a URL)
   user remove <uid>                     delete a user's profile; its tokens stop working
+  audit [--type T] [--netid N] [--since UNIX] [--limit N]
+                                        print security events (newest first) as JSON lines
   backup <file>                         consistent online backup of the database (the service may run)
   restore <file>                        replace the database with a checked backup (stop the service first)
 
@@ -69,6 +72,7 @@ async function main(argv: string[]): Promise<number> {
       if (!plan) throw new UsageError(`unknown plan ${planName}: use FREE, PROFESSIONAL or ENTERPRISE`);
       const { services, close } = open(config);
       const ok = await services.companies.setPlan(netid, plan);
+      if (ok) services.audit.record({ type: "plan.changed", netid, detail: `plan ${plan} (CLI)` }, services.clock.now());
       close();
       if (!ok) {
         console.error(`no company with netid ${netid}`);
@@ -88,6 +92,23 @@ async function main(argv: string[]): Promise<number> {
         return 1;
       }
       console.log(`user ${uid} removed; its tokens no longer work`);
+      return 0;
+    }
+    case "audit": {
+      const filter: { type?: string; netid?: string; since?: number; limit: number } = { limit: 100 };
+      for (let i = 0; i < args.length; i += 2) {
+        const [flag, value] = [args[i], args[i + 1]];
+        if (value === undefined) throw new UsageError(`audit: ${flag} needs a value`);
+        if (flag === "--type") filter.type = value;
+        else if (flag === "--netid") filter.netid = value;
+        else if (flag === "--since" && /^\d+$/.test(value)) filter.since = Number(value);
+        else if (flag === "--limit" && /^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 10000) filter.limit = Number(value);
+        else throw new UsageError(`audit: bad option ${flag} ${value}`);
+      }
+      const db = openDatabase(config.dbPath);
+      migrate(db);
+      for (const event of new SqliteAuditLog(db).query(filter)) console.log(JSON.stringify(event));
+      db.$client.close();
       return 0;
     }
     case "backup": {

@@ -80,6 +80,8 @@ export interface EdgeOptions {
   /** Larger limits for specific paths (exact match, without query). */
   bodyLimits?: Record<string, number>;
   logger: Logger;
+  /** Called for every 401 and 403 answer (the audit trail's "denied access"). */
+  onDenied?: (request: Request, status: number, code: string) => void;
 }
 
 const WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -170,6 +172,7 @@ export function edge(options: EdgeOptions) {
       }
       const mapped = toErrorResponse(error, requestId);
       if (mapped.status >= 500) logger.error({ requestId, method: request.method, path, err: error }, "unhandled error");
+      if ((mapped.status === 401 || mapped.status === 403) && mapped.body.code !== "INVALID_CREDENTIALS") options.onDenied?.(request, mapped.status, mapped.body.code);
       set.status = mapped.status;
       for (const [k, v] of Object.entries(mapped.headers ?? {})) set.headers[k] = v;
       return mapped.body;

@@ -1,13 +1,14 @@
 import { ValidationError } from "../errors";
 import { validateIntegrationPatch, type Integration } from "../delivery/integration";
 import type { IntegrationRepository } from "../delivery/ports";
-import type { Clock } from "../ports";
+import type { AuditLog, Clock } from "../ports";
 
 export interface IntegrationDeps {
   integrations: IntegrationRepository;
   clock: Clock;
   /** A new webhook signing secret. */
   newSecret: () => string;
+  audit: AuditLog;
 }
 
 /** What a company sees of its settings: never the delivery password, the webhook secret only when just created. */
@@ -52,6 +53,8 @@ export async function updateIntegration(deps: IntegrationDeps, netid: string, in
   const created = next.webhookUrl !== null && next.webhookSecret === null;
   if (created) next.webhookSecret = deps.newSecret();
   await deps.integrations.save(next, deps.clock.now());
+  const changed = Object.keys(checked.patch).join(", ") || "nothing";
+  deps.audit.record({ type: "integration.changed", netid, detail: `set ${changed}${created ? "; webhook secret created" : ""}` }, deps.clock.now());
   return viewOf(next, created);
 }
 
@@ -60,5 +63,6 @@ export async function rotateWebhookSecret(deps: IntegrationDeps, netid: string):
   const current = (await deps.integrations.get(netid)) ?? emptyIntegration(netid);
   const next = { ...current, webhookSecret: deps.newSecret() };
   await deps.integrations.save(next, deps.clock.now());
+  deps.audit.record({ type: "integration.changed", netid, detail: "webhook secret rotated" }, deps.clock.now());
   return viewOf(next, true);
 }

@@ -1,5 +1,5 @@
 import { TooManyRequestsError, UnauthorizedError } from "../errors";
-import type { Clock, LoginThrottle, PasswordHasher, User, UserRepository } from "../ports";
+import type { AuditLog, Clock, LoginThrottle, PasswordHasher, User, UserRepository } from "../ports";
 
 /** Failed-login limits: per uid and per client address, within one sliding window. */
 export const LOGIN_LIMITS = { windowSeconds: 15 * 60, perUid: 10, perAddress: 50 } as const;
@@ -11,6 +11,7 @@ export interface LoginDeps {
   clock: Clock;
   /** A hash verified when the user is unknown, so both failures take similar time. */
   decoyHash: string;
+  audit: AuditLog;
 }
 
 /**
@@ -36,13 +37,18 @@ export async function login(deps: LoginDeps, credentials: { login: string; passw
     retryAfterSeconds(await deps.throttle.failuresSince(uidKey, since), LOGIN_LIMITS.perUid, now, LOGIN_LIMITS.windowSeconds),
     retryAfterSeconds(await deps.throttle.failuresSince(addressKey, since), LOGIN_LIMITS.perAddress, now, LOGIN_LIMITS.windowSeconds),
   );
-  if (wait > 0) throw new TooManyRequestsError(wait, "Too many failed logins; try again later", "LOGIN_THROTTLED");
+  if (wait > 0) {
+    deps.audit.record({ type: "login.throttled", uid: credentials.login.trim().slice(0, 254), address: credentials.clientAddress }, now);
+    throw new TooManyRequestsError(wait, "Too many failed logins; try again later", "LOGIN_THROTTLED");
+  }
 
   const user = await deps.users.findByLogin(credentials.login.trim());
   const valid = await deps.hasher.verify(credentials.password, user?.passwordHash ?? deps.decoyHash);
   if (!user || !valid) {
     await deps.throttle.recordFailure([uidKey, addressKey], now);
+    deps.audit.record({ type: "login.failed", uid: credentials.login.trim().slice(0, 254), netid: user?.netid, address: credentials.clientAddress }, now);
     throw new UnauthorizedError("Invalid user id or password", "INVALID_CREDENTIALS");
   }
+  deps.audit.record({ type: "login.succeeded", uid: user.uid, netid: user.netid, address: credentials.clientAddress }, now);
   return user;
 }

@@ -1,12 +1,13 @@
 import { ConflictError, ValidationError } from "../errors";
 import { netidCandidates, validateRegistration, type Company, type RegistrationInput } from "../company/registration";
-import type { Clock, CompanyRepository, PasswordHasher } from "../ports";
+import type { AuditLog, Clock, CompanyRepository, PasswordHasher } from "../ports";
 
 export interface RegisterCompanyDeps {
   companies: CompanyRepository;
   hasher: PasswordHasher;
   clock: Clock;
   isCommonPassword: (password: string) => boolean;
+  audit: AuditLog;
 }
 
 export interface RegistrationResult {
@@ -55,6 +56,7 @@ export async function registerCompany(deps: RegisterCompanyDeps, input: Registra
     passwordHash,
     createdAt: company.createdAt,
   });
+  deps.audit.record({ type: "company.registered", netid, uid: netid, detail: `coType ${reg.coType}` }, company.createdAt);
   return result;
 }
 

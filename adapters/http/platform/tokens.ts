@@ -17,8 +17,11 @@ export function platformTokens(deps: PlatformTokenDeps, addressOf: AddressOf) {
   const release = async ({ request }: { request: Request }) => {
     const token = request.headers.get("token")?.trim();
     if (!token) throw new UnauthorizedError("Missing platform token: send the header token", "MISSING_TOKEN");
-    const released = await deps.platformTokens.release(hashPlatformToken(token), deps.login.clock.now());
+    const hash = hashPlatformToken(token);
+    const uid = await deps.platformTokens.findActiveUid(hash);
+    const released = await deps.platformTokens.release(hash, deps.login.clock.now());
     if (!released) throw new UnauthorizedError("Invalid, expired or released token", "INVALID_TOKEN");
+    deps.login.audit.record({ type: "token.released", uid }, deps.login.clock.now());
     return jsonString("OK");
   };
   const releaseDoc = {

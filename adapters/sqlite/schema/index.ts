@@ -1,3 +1,4 @@
 export * from "./accounts";
 export * from "./fleet";
 export * from "./delivery";
+export * from "./audit";

@@ -1,0 +1,17 @@
+import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";
+
+/** Security events (logins, failures, releases, registrations, plan and integration changes, denied access). */
+export const auditEvents = sqliteTable(
+  "audit_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: integer("at").notNull(),
+    type: text("type").notNull(),
+    netid: text("netid"),
+    uid: text("uid"),
+    address: text("address"),
+    requestId: text("request_id"),
+    detail: text("detail"),
+  },
+  (t) => [index("audit_events_at").on(t.at), index("audit_events_type_at").on(t.type, t.at), index("audit_events_netid_at").on(t.netid, t.at)],
+);
