@@ -224,7 +224,11 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  // Let the event loop drain rather than exit at once: responses still being flushed reach their clients.
+  (code) => {
+    process.exitCode = code;
+    setTimeout(() => process.exit(code), 2000).unref();
+  },
   (error) => {
     if (error instanceof UsageError) {
       console.error(`${error.message}\n\n${USAGE}`);
