@@ -17,6 +17,11 @@ import { docs } from "../adapters/http/docs";
 import { health, type Readiness } from "../adapters/http/health";
 import { coreAccounts, type AddressOf } from "../adapters/http/core/accounts";
 import { platformTokens } from "../adapters/http/platform/tokens";
+import { coreReservations } from "../adapters/http/core/reservations";
+import { platformTrips } from "../adapters/http/platform/trips";
+import { SqliteBookingRepository, SqliteIdempotencyStore, SqliteProviderFleet } from "../adapters/sqlite/trip-repositories";
+import { PackagedAirportDirectory } from "../adapters/airports/directory";
+import { PackagedTimeZones } from "../adapters/airports/time-zones";
 import type { Logger } from "../adapters/logging";
 import type { Clock } from "../domain/ports";
 
@@ -31,6 +36,21 @@ export function createServices(db: Db, config: Pick<Config, "jwtSecret" | "token
   const coreTokens = new CoreTokens(config.jwtSecret, config.tokenTtlSeconds);
   const decoyHash = Bun.password.hashSync(crypto.randomUUID(), { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 });
   const loginDeps = { users, hasher, throttle: new SqliteLoginThrottle(db), clock, decoyHash };
+  const airports = new PackagedAirportDirectory();
+  const bookings = new SqliteBookingRepository(db);
+  const trips = {
+    send: {
+      bookings,
+      companies,
+      fleet: new SqliteProviderFleet(db),
+      airports,
+      timeZones: new PackagedTimeZones(),
+      clock,
+      newTransactionId: () => crypto.randomUUID(),
+    },
+    manage: { bookings, clock },
+    idempotency: new SqliteIdempotencyStore(db),
+  };
   return {
     db,
     clock,
@@ -41,6 +61,8 @@ export function createServices(db: Db, config: Pick<Config, "jwtSecret" | "token
     authenticator: new Authenticator(coreTokens, users, platformTokenRepo),
     registration: { companies, hasher, clock, isCommonPassword },
     login: loginDeps,
+    airports,
+    trips,
   };
 }
 
@@ -64,7 +86,8 @@ export function buildCoreApp(services: Services, options: AppOptions) {
     .use(docs())
     .use(authMacros(services.authenticator))
     .use(health(options.readiness))
-    .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens }, addressOf));
+    .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens }, addressOf))
+    .use(coreReservations(services.trips.manage, services.authenticator));
 }
 
 /** The platform surface (/Platform.svc). */
@@ -73,7 +96,8 @@ export function buildPlatformApp(services: Services, options: AppOptions) {
   return new Elysia({ name: "platform" })
     .use(edge({ maxBodyBytes: options.maxBodyBytes, logger: options.logger }))
     .use(authMacros(services.authenticator))
-    .use(platformTokens({ login: services.login, platformTokens: services.platformTokens }, addressOf));
+    .use(platformTokens({ login: services.login, platformTokens: services.platformTokens }, addressOf))
+    .use(platformTrips({ ...services.trips, auth: services.authenticator }));
 }
 
 /** Both surfaces in one app, as served on PORT when PLATFORM_PORT is not set. */

@@ -2,9 +2,11 @@
 
 import m0 from "./0000_overrated_gertrude_yorkes.sql" with { type: "text" };
 import m1 from "./0001_tearful_luke_cage.sql" with { type: "text" };
+import m2 from "./0002_petite_sunspot.sql" with { type: "text" };
 
 /** Every migration, oldest first: drizzle-kit's tag, creation time and SQL text. */
 export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string }> = [
   { tag: "0000_overrated_gertrude_yorkes", when: 1795380031833, sql: m0 },
   { tag: "0001_tearful_luke_cage", when: 1795380258916, sql: m1 },
+  { tag: "0002_petite_sunspot", when: 1795380677659, sql: m2 },
 ];
