@@ -41,7 +41,8 @@ export function docs() {
             },
           },
         },
-        exclude: { paths: [`${ASSETS}/swagger-ui-bundle.js`, `${ASSETS}/swagger-ui.css`] },
+        // "/Platform.svc" contains a dot, which the plugin would otherwise take for a static file.
+        exclude: { staticFile: false, paths: [`${ASSETS}/swagger-ui-bundle.js`, `${ASSETS}/swagger-ui.css`] },
       }),
     );
 }
