@@ -124,6 +124,7 @@ export function assertTransition(from: TripStatus, to: TripStatus, actor?: TripA
   throw new ConflictError(`Cannot change status ${from} → ${to}; ${options}`, "INVALID_TRANSITION", { from, to, allowed });
 }
 
+/** Whether a status is final (CLOSE, CANCEL, REJECT, NO_SHOW). */
 export function isTerminal(status: TripStatus): boolean {
   return TERMINAL_STATUSES.has(status);
 }
