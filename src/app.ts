@@ -25,6 +25,11 @@ import { newWebhookSecret } from "../adapters/delivery/signing";
 import { coreIntegration } from "../adapters/http/core/integration";
 import { retryDelaySeconds } from "../domain/delivery/retry";
 import { SqliteAuditLog } from "../adapters/sqlite/audit-log";
+import { coreReservations } from "../adapters/http/core/reservations";
+import { platformTrips } from "../adapters/http/platform/trips";
+import { SqliteBookingRepository, SqliteIdempotencyStore, SqliteProviderFleet } from "../adapters/sqlite/trip-repositories";
+import { PackagedAirportDirectory } from "../adapters/airports/directory";
+import { PackagedTimeZones } from "../adapters/airports/time-zones";
 import type { Clock } from "../domain/ports";
 
 export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
@@ -58,6 +63,21 @@ export function createServices(db: Db, config: Pick<Config, "jwtSecret" | "token
     { retryDelay: (n) => retryDelaySeconds(n), timeoutMs: 10_000, concurrency: 8, idleMs: 1000, ...options.delivery },
     logger,
   );
+  const airports = new PackagedAirportDirectory();
+  const bookings = new SqliteBookingRepository(db);
+  const trips = {
+    send: {
+      bookings,
+      companies,
+      fleet: new SqliteProviderFleet(db),
+      airports,
+      timeZones: new PackagedTimeZones(),
+      clock,
+      newTransactionId: () => crypto.randomUUID(),
+    },
+    manage: { bookings, clock },
+    idempotency: new SqliteIdempotencyStore(db),
+  };
   return {
     logger,
     integrations,
@@ -75,6 +95,8 @@ export function createServices(db: Db, config: Pick<Config, "jwtSecret" | "token
     authenticator: new Authenticator(coreTokens, users, platformTokenRepo),
     registration: { companies, hasher, clock, isCommonPassword, audit },
     login: loginDeps,
+    airports,
+    trips,
   };
 }
 
@@ -109,7 +131,8 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(authMacros(services.authenticator))
     .use(health(options.readiness))
     .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens }, addressOf))
-    .use(coreIntegration(services.authenticator, services.integration, services.outbox, () => services.worker.wake()));
+    .use(coreIntegration(services.authenticator, services.integration, services.outbox, () => services.worker.wake()))
+    .use(coreReservations(services.trips.manage, services.authenticator));
 }
 
 /** The platform surface (/Platform.svc). */
@@ -118,7 +141,8 @@ function platformRoutes(services: Services, options: AppOptions) {
   return new Elysia({ name: "platform" })
     .use(edgeOf(services, options))
     .use(authMacros(services.authenticator))
-    .use(platformTokens({ login: services.login, platformTokens: services.platformTokens }, addressOf));
+    .use(platformTokens({ login: services.login, platformTokens: services.platformTokens }, addressOf))
+    .use(platformTrips({ ...services.trips, auth: services.authenticator }));
 }
 
 // The docs plugin documents the routes of the app it is mounted on, so it goes on the outermost app.

@@ -30,7 +30,8 @@ export function docs() {
           },
           tags: [
             { name: "Accounts", description: "Company registration and core tokens" },
-            { name: "Platform", description: "Platform tokens and trip operations" },
+            { name: "Platform", description: "Platform tokens" },
+            { name: "Trips", description: "sendTrip, quotes, the status lifecycle and booking lookup" },
             { name: "Health", description: "Liveness and readiness" },
           ],
           components: {

@@ -4,6 +4,7 @@ import m0 from "./0000_overrated_gertrude_yorkes.sql" with { type: "text" };
 import m1 from "./0001_tearful_luke_cage.sql" with { type: "text" };
 import m2 from "./0002_flippant_dakota_north.sql" with { type: "text" };
 import m3 from "./0003_pale_stingray.sql" with { type: "text" };
+import m4 from "./0004_slippery_masque.sql" with { type: "text" };
 
 /** Every migration, oldest first: drizzle-kit's tag, creation time and SQL text. */
 export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string }> = [
@@ -11,4 +12,5 @@ export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string 
   { tag: "0001_tearful_luke_cage", when: 1795380258916, sql: m1 },
   { tag: "0002_flippant_dakota_north", when: 1795380680961, sql: m2 },
   { tag: "0003_pale_stingray", when: 1795381044624, sql: m3 },
+  { tag: "0004_slippery_masque", when: 1795381233254, sql: m4 },
 ];

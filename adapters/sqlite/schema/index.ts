@@ -2,3 +2,4 @@ export * from "./accounts";
 export * from "./fleet";
 export * from "./delivery";
 export * from "./audit";
+export * from "./trips";

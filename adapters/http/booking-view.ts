@@ -1,0 +1,67 @@
+import type { Booking } from "../../domain/trips/booking";
+import { STATUS_LABELS } from "../../domain/trips/lifecycle";
+import type { BookingSummary } from "../../domain/trips/ports";
+
+/** A booking as the lookup answers it (spec "Booking"; CONTRACT §7): Unix seconds, spec field names. */
+export function bookingView(b: Booking) {
+  const trip = b.trip;
+  return {
+    transactionId: b.transactionId,
+    fromConextId: b.requesterId,
+    toConextId: b.providerId,
+    timestamp: b.updatedAt,
+    userid: b.userid,
+    sourcePlatform: b.sourcePlatform,
+    targetPlatform: b.targetPlatform,
+    sourceResNo: b.requesterResNo,
+    targetResNo: b.providerResNo,
+    lastStatus: b.status,
+    submitDate: b.submitDate,
+    pickupDate: b.pickupDate,
+    tripPacket: {
+      reservationType: trip.reservationType,
+      runType: trip.runType ?? "",
+      reservationDate: trip.reservationDate ?? "",
+      passengerCount: trip.passengerCount,
+      ...(trip.luggageCount !== undefined ? { luggageCount: trip.luggageCount } : {}),
+      preferredVehicleType: trip.preferredVehicleType ?? "",
+      specialInstructions: trip.specialInstructions ?? "",
+      status: b.status,
+      resStatus: STATUS_LABELS[b.status],
+      locations: trip.locations,
+      passengers: trip.passengers,
+      affiliateReservation: {
+        requesterId: b.requesterId,
+        requesterResNo: b.requesterResNo,
+        providerId: b.providerId,
+        ...(b.providerResNo !== null ? { providerResNo: b.providerResNo } : {}),
+        action: b.action,
+        status: b.status,
+        notes: b.notes,
+        ...(b.providerNote !== undefined ? { providerNote: b.providerNote } : {}),
+      },
+      transactionErrors: b.transactionErrors,
+      changeLogs: b.changeLogs,
+      account: trip.account ?? {},
+      fees: trip.fees,
+      totalAmount: b.totalAmount,
+      ...(b.vehicle !== undefined ? { vehicle: b.vehicle } : {}),
+      ...(b.chauffeur !== undefined ? { chauffeur: b.chauffeur } : {}),
+    },
+  };
+}
+
+/** One line of the reservations list (CONTRACT §7). */
+export function bookingSummaryView(s: BookingSummary) {
+  return {
+    transactionId: s.transactionId,
+    fromConextId: s.requesterId,
+    toConextId: s.providerId,
+    sourceResNo: s.requesterResNo,
+    targetResNo: s.providerResNo,
+    lastStatus: s.status,
+    submitDate: s.submitDate,
+    pickupDate: s.pickupDate,
+    reservationType: s.reservationType,
+  };
+}

@@ -1,0 +1,102 @@
+import { Elysia, t } from "elysia";
+import { findBooking, listBookings, type ManageTripDeps } from "../../../domain/usecases/manage-trip";
+import { LEGACY_STATUSES, STATUS_LABELS, TERMINAL_STATUSES, TRANSITIONS, TRIP_STATUSES } from "../../../domain/trips/lifecycle";
+import { authMacros, type Authenticator } from "../auth";
+import { bookingSummaryView, bookingView } from "../booking-view";
+import { errors } from "../schemas";
+import { BookingResponse, TransactionIdParams } from "../trip-schemas";
+
+const TripStates = t.Object({
+  success: t.Literal(true),
+  data: t.Object({
+    states: t.Array(
+      t.Object({
+        status: t.String(),
+        label: t.String({ description: "The human label shown as tripPacket.resStatus" }),
+        terminal: t.Boolean(),
+        next: t.Array(t.String(), { description: "Statuses this one may move to" }),
+      }),
+    ),
+    initial: t.Array(t.String(), { description: "Statuses a new booking starts in: QUOTE for a quote, BOOKING_REQUEST otherwise" }),
+    legacy: t.Record(t.String(), t.String(), { description: "Older spellings accepted and read as the current names" }),
+  }),
+});
+
+// Computed once: the table is constant.
+const tripStates = {
+  success: true as const,
+  data: {
+    states: TRIP_STATUSES.map((status) => ({ status, label: STATUS_LABELS[status], terminal: TERMINAL_STATUSES.has(status), next: [...TRANSITIONS[status]] })),
+    initial: ["QUOTE", "BOOKING_REQUEST"],
+    legacy: { ...LEGACY_STATUSES },
+  },
+};
+
+const Summary = t.Object({
+  transactionId: t.String({ format: "uuid" }),
+  fromConextId: t.String(),
+  toConextId: t.String(),
+  sourceResNo: t.Union([t.String(), t.Null()]),
+  targetResNo: t.Union([t.String(), t.Null()]),
+  lastStatus: t.String(),
+  submitDate: t.Number({ description: "Unix seconds" }),
+  pickupDate: t.Number({ description: "Unix seconds" }),
+  reservationType: t.String(),
+});
+
+/** Core booking lookup and the published lifecycle (CONTRACT §6–7). */
+export function coreReservations(deps: ManageTripDeps, auth: Authenticator) {
+  return new Elysia({ name: "core-reservations", prefix: "/api" })
+    .use(authMacros(auth))
+    .get("/trip-states", () => tripStates, {
+      response: { 200: TripStates },
+      detail: {
+        tags: ["Trips"],
+        summary: "The trip lifecycle",
+        description: "Every status, its resStatus label, whether it is final, and the statuses it may move to. No credential needed.",
+      },
+    })
+    .get(
+      "/reservations",
+      async ({ caller, query }) => {
+        const page = await listBookings(deps, caller, query);
+        return { success: true as const, data: { items: page.items.map(bookingSummaryView), total: page.total, limit: page.limit, offset: page.offset } };
+      },
+      {
+        coreAuth: true,
+        query: t.Object({
+          limit: t.Optional(t.String({ description: "1–100, default 20", examples: ["20"] })),
+          offset: t.Optional(t.String({ description: "≥ 0, default 0", examples: ["0"] })),
+          status: t.Optional(t.String({ description: "Only bookings in this status" })),
+          requesterResNo: t.Optional(t.String({ maxLength: 100 })),
+          role: t.Optional(t.String({ description: "requester or provider; both when absent" })),
+        }),
+        response: {
+          200: t.Object({ success: t.Literal(true), data: t.Object({ items: t.Array(Summary), total: t.Integer(), limit: t.Integer(), offset: t.Integer() }) }),
+          ...errors(400, 401),
+        },
+        detail: {
+          tags: ["Trips"],
+          summary: "List your company's bookings",
+          description: "Bookings where your company is the requester or the provider, newest first. Out-of-range limit or offset, an unknown status or role: 400 naming the parameter.",
+          security: [{ bearer: [] }],
+        },
+      },
+    )
+    .get(
+      "/reservation/:transactionId",
+      async ({ caller, params }) => ({ success: true as const, data: bookingView(await findBooking(deps, caller, params.transactionId)) }),
+      {
+        anyAuth: true,
+        params: TransactionIdParams,
+        response: { 200: BookingResponse, ...errors(400, 401, 404) },
+        detail: {
+          tags: ["Trips"],
+          summary: "Get a booking",
+          description:
+            "`Authorization: Bearer <core JWT>`, a bare core JWT, or a platform token (with or without Bearer). Only the requester's and the provider's users see it; anyone else and an unknown id get the same 404. A transactionId that is not a UUID: 400.",
+          security: [{ bearer: [] }, { platformToken: [] }],
+        },
+      },
+    );
+}

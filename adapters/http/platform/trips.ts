@@ -1,0 +1,117 @@
+import { Elysia, t } from "elysia";
+import { sendTrip, type SendTripDeps } from "../../../domain/usecases/send-trip";
+import { cancelTrip, findBooking, providerUpdateStatus, type ManageTripDeps } from "../../../domain/usecases/manage-trip";
+import type { SqliteIdempotencyStore } from "../../sqlite/trip-repositories";
+import { authMacros, versioned, type Authenticator } from "../auth";
+import { bookingView } from "../booking-view";
+import { idempotent } from "../idempotency";
+import { errors } from "../schemas";
+import { BookingResponse, IdempotencyHeaders, ProviderUpdateBody, SendTripBody, SendTripResponse, TransactionIdParams } from "../trip-schemas";
+
+export interface PlatformTripDeps {
+  send: SendTripDeps;
+  manage: ManageTripDeps;
+  idempotency: SqliteIdempotencyStore;
+  auth: Authenticator;
+}
+
+const OK = t.String({ examples: ["OK"], description: 'The JSON string "OK"' });
+
+/** Platform trip operations (CONTRACT §6): sendTrip, provider status updates, requester cancel, lookup. */
+export function platformTrips(deps: PlatformTripDeps) {
+  const clock = deps.send.clock;
+  let app = new Elysia({ name: "platform-trips", prefix: "/Platform.svc" }).use(authMacros(deps.auth));
+
+  for (const path of versioned("/sendTrip")) {
+    app = app.post(
+      path,
+      ({ body, caller, request }) =>
+        idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: "sendTrip", body }, async () => ({
+          success: true as const,
+          ...(await sendTrip(deps.send, caller, body)),
+        })),
+      {
+        platformAuth: true,
+        body: SendTripBody,
+        headers: IdempotencyHeaders,
+        response: { 200: SendTripResponse, ...errors(400, 401, 403, 404, 409, 413) },
+        detail: {
+          tags: ["Trips"],
+          summary: "Send a trip, a quote request, an update or a cancellation",
+          description:
+            "Header `token`. `affiliateReservation.action` NEW, UPDATE or CANCEL; `reservationType` REGULAR or QUOTE. A QUOTE is answered with vehicle options from the provider's fleet in `fees` (cheapest first, at most 20, each valid 24 h); resubmitting the same requesterResNo as REGULAR (optionally naming the option in `fees[0].code`) converts it into a booking with the same transactionId (409 QUOTE_EXPIRED after validUntil). 400 lists every failing field; 403 when requesterId is not your netid; 400 when providerId is not a registered company; 404 for UPDATE/CANCEL of an unknown booking; 409 for a requesterResNo reused with different content, an invalid status change or an expired quote. Supports `Idempotency-Key`.",
+          hide: path !== "/sendTrip/V1",
+        },
+      },
+    ) as unknown as typeof app;
+  }
+
+  for (const path of versioned("/providerUpdateStatusByTransactionId/:transactionId")) {
+    app = app.post(
+      path,
+      // The answer is the JSON string "OK" (fine point 3).
+      ({ body, caller, params, request }) =>
+        idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: `providerUpdateStatus:${params.transactionId.toLowerCase()}`, body }, async () => {
+          await providerUpdateStatus(deps.manage, caller, params.transactionId, body);
+          return "OK";
+        }),
+      {
+        platformAuth: true,
+        params: TransactionIdParams,
+        body: ProviderUpdateBody,
+        headers: IdempotencyHeaders,
+        response: { 200: OK, ...errors(400, 401, 403, 404, 409) },
+        detail: {
+          tags: ["Trips"],
+          summary: "Provider: update a booking's status and details",
+          description:
+            "By the provider's token. Moves the booking along the lifecycle (GET /api/trip-states; legacy ENROUTE, AT_LOCATION, ACCEPTED accepted) and records providerResNo, providerNote, totalAmount, fees, vehicle and chauffeur; every change appends a changeLogs entry. Sending the current status changes only the details. 409 INVALID_TRANSITION lists the `allowed` next states; 403 when the requester calls it; 404 for anyone else or an unknown id. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
+          hide: path !== "/providerUpdateStatusByTransactionId/:transactionId/V1",
+        },
+      },
+    ) as unknown as typeof app;
+  }
+
+  for (const path of versioned("/cancelTripByTransactionId/:transactionId")) {
+    app = app.post(
+      path,
+      ({ caller, params, request }) =>
+        idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: `cancelTrip:${params.transactionId.toLowerCase()}`, body: null }, async () => {
+          await cancelTrip(deps.manage, caller, params.transactionId);
+          return "OK";
+        }),
+      {
+        platformAuth: true,
+        params: TransactionIdParams,
+        headers: IdempotencyHeaders,
+        response: { 200: OK, ...errors(400, 401, 403, 404, 409) },
+        detail: {
+          tags: ["Trips"],
+          summary: "Requester: cancel a trip",
+          description:
+            "By the requester's token; allowed from any state before PASSENGER_ON_BOARD (409 INVALID_TRANSITION otherwise). 403 when the provider calls it (the provider sets CANCEL through providerUpdateStatus); 404 for anyone else or an unknown id. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
+          hide: path !== "/cancelTripByTransactionId/:transactionId/V1",
+        },
+      },
+    ) as unknown as typeof app;
+  }
+
+  for (const path of versioned("/getReservationByTransactionId/:transactionId")) {
+    app = app.get(
+      path,
+      async ({ caller, params }) => ({ success: true as const, data: bookingView(await findBooking(deps.manage, caller, params.transactionId)) }),
+      {
+        platformAuth: true,
+        params: TransactionIdParams,
+        response: { 200: BookingResponse, ...errors(400, 401, 404) },
+        detail: {
+          tags: ["Trips"],
+          summary: "Get a booking by transactionId",
+          description: "The same booking as GET /api/reservation/{transactionId}. Only the requester and the provider see it; anyone else and an unknown id get the same 404; a non-UUID id is 400.",
+          hide: path !== "/getReservationByTransactionId/:transactionId/V1",
+        },
+      },
+    ) as unknown as typeof app;
+  }
+  return app;
+}

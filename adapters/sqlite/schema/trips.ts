@@ -1,0 +1,52 @@
+import { sqliteTable, text, integer, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
+
+/**
+ * Bookings and quotes. The columns are what lookups, listings and uniqueness need; the trip as sent
+ * (tripPacket fields, affiliate notes, provider details) is one JSON column, change logs and transaction
+ * errors one JSON column each — so every change is one row written and every lookup one row read.
+ */
+export const bookings = sqliteTable(
+  "bookings",
+  {
+    transactionId: text("transaction_id").primaryKey(),
+    requesterId: text("requester_id").notNull(),
+    requesterResNo: text("requester_res_no").notNull(),
+    providerId: text("provider_id").notNull(),
+    providerResNo: text("provider_res_no"),
+    status: text("status").notNull(),
+    reservationType: text("reservation_type").notNull(),
+    userid: text("userid").notNull(),
+    sourcePlatform: text("source_platform").notNull(),
+    targetPlatform: text("target_platform").notNull(),
+    submitDate: integer("submit_date").notNull(),
+    pickupDate: integer("pickup_date").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    totalAmount: text("total_amount"),
+    quoteValidUntil: integer("quote_valid_until"),
+    contentHash: text("content_hash").notNull(),
+    /** Bumped on every change; a write whose version moved underneath it is refused. */
+    version: integer("version").notNull(),
+    tripPacket: text("trip_packet").notNull(),
+    changeLogs: text("change_logs").notNull(),
+    transactionErrors: text("transaction_errors").notNull(),
+  },
+  (t) => [
+    uniqueIndex("bookings_requester_res_no").on(t.requesterId, t.requesterResNo),
+    index("bookings_requester_submit").on(t.requesterId, t.submitDate),
+    index("bookings_provider_submit").on(t.providerId, t.submitDate),
+  ],
+);
+
+/** Idempotency-Key results, per company, replayed for 24 h (CONTRACT §6). */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    netid: text("netid").notNull(),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    status: integer("status").notNull(),
+    body: text("body").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.netid, t.key] }), index("idempotency_keys_created_at").on(t.createdAt)],
+);

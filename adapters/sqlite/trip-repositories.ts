@@ -1,0 +1,244 @@
+import { and, count, desc, eq, getTableColumns, lte, or, sql, type SQL } from "drizzle-orm";
+import type { Booking, BookingEvent, Trip } from "../../domain/trips/booking";
+import type { FleetEntry } from "../../domain/fleet/entry";
+import type { TripStatus } from "../../domain/trips/lifecycle";
+import type { BookingListQuery, BookingRepository, BookingSummary, Decision, ProviderFleet } from "../../domain/trips/ports";
+import type { BookingRef } from "../../domain/trips/send-trip-request";
+import type { Db } from "./db";
+import { changed } from "./account-repositories";
+import { bookings, fleetEntries, idempotencyKeys } from "./schema";
+
+type BookingRow = typeof bookings.$inferSelect;
+
+/** What the trip_packet JSON column holds besides the trip itself. */
+interface StoredPacket {
+  trip: Trip;
+  action: Booking["action"];
+  notes: string;
+  providerNote?: string;
+  vehicle?: Booking["vehicle"];
+  chauffeur?: Booking["chauffeur"];
+}
+
+function toBooking(row: BookingRow): Booking {
+  const packet = JSON.parse(row.tripPacket) as StoredPacket;
+  return {
+    transactionId: row.transactionId,
+    requesterId: row.requesterId,
+    requesterResNo: row.requesterResNo,
+    providerId: row.providerId,
+    providerResNo: row.providerResNo,
+    status: row.status as TripStatus,
+    userid: row.userid,
+    sourcePlatform: row.sourcePlatform,
+    targetPlatform: row.targetPlatform,
+    submitDate: row.submitDate,
+    pickupDate: row.pickupDate,
+    updatedAt: row.updatedAt,
+    totalAmount: row.totalAmount,
+    quoteValidUntil: row.quoteValidUntil,
+    contentHash: row.contentHash,
+    action: packet.action,
+    notes: packet.notes,
+    ...(packet.providerNote !== undefined ? { providerNote: packet.providerNote } : {}),
+    ...(packet.vehicle !== undefined ? { vehicle: packet.vehicle } : {}),
+    ...(packet.chauffeur !== undefined ? { chauffeur: packet.chauffeur } : {}),
+    trip: packet.trip,
+    changeLogs: JSON.parse(row.changeLogs),
+    transactionErrors: JSON.parse(row.transactionErrors),
+  };
+}
+
+function toRow(b: Booking, version: number): BookingRow {
+  const packet: StoredPacket = { trip: b.trip, action: b.action, notes: b.notes, providerNote: b.providerNote, vehicle: b.vehicle, chauffeur: b.chauffeur };
+  return {
+    transactionId: b.transactionId,
+    requesterId: b.requesterId,
+    requesterResNo: b.requesterResNo,
+    providerId: b.providerId,
+    providerResNo: b.providerResNo,
+    status: b.status,
+    reservationType: b.trip.reservationType,
+    userid: b.userid,
+    sourcePlatform: b.sourcePlatform,
+    targetPlatform: b.targetPlatform,
+    submitDate: b.submitDate,
+    pickupDate: b.pickupDate,
+    updatedAt: b.updatedAt,
+    totalAmount: b.totalAmount,
+    quoteValidUntil: b.quoteValidUntil,
+    contentHash: b.contentHash,
+    version,
+    tripPacket: JSON.stringify(packet),
+    changeLogs: JSON.stringify(b.changeLogs),
+    transactionErrors: JSON.stringify(b.transactionErrors),
+  };
+}
+
+/**
+ * Called inside the transaction of every booking change with the events the change produced. The
+ * seam for the delivery outbox (issue 5): write outbox rows here, synchronously, through the same database,
+ * and they commit or roll back together with the booking.
+ */
+export type BookingEventSink = (events: BookingEvent[], booking: Booking) => void;
+
+const ph = (name: string) => sql.placeholder(name);
+
+/** Bookings in SQLite: one row per booking, every change decided and written in one IMMEDIATE transaction. */
+export class SqliteBookingRepository implements BookingRepository {
+  private readonly byId;
+  private readonly byResNo;
+  private readonly insertRow;
+  private readonly updateRow;
+
+  constructor(
+    private readonly db: Db,
+    private readonly onEvents: BookingEventSink = () => {},
+  ) {
+    this.byId = db.select().from(bookings).where(eq(bookings.transactionId, ph("id"))).prepare();
+    this.byResNo = db
+      .select()
+      .from(bookings)
+      .where(and(eq(bookings.requesterId, ph("requesterId")), eq(bookings.requesterResNo, ph("requesterResNo"))))
+      .prepare();
+    const columns = Object.fromEntries(Object.keys(getTableColumns(bookings)).map((k) => [k, ph(k)]));
+    this.insertRow = db.insert(bookings).values(columns as never).prepare();
+    const { transactionId: _id, requesterId: _r, requesterResNo: _n, submitDate: _s, userid: _u, ...mutable } = columns;
+    this.updateRow = db
+      .update(bookings)
+      .set(mutable as never)
+      .where(and(eq(bookings.transactionId, ph("transactionId")), eq(bookings.version, ph("previousVersion"))))
+      .prepare();
+  }
+
+  async findById(transactionId: string): Promise<Booking | undefined> {
+    const row = this.byId.get({ id: transactionId });
+    return row ? toBooking(row) : undefined;
+  }
+
+  async list(q: BookingListQuery): Promise<{ items: BookingSummary[]; total: number }> {
+    const party =
+      q.role === "requester"
+        ? eq(bookings.requesterId, q.netid)
+        : q.role === "provider"
+          ? eq(bookings.providerId, q.netid)
+          : or(eq(bookings.requesterId, q.netid), eq(bookings.providerId, q.netid));
+    const filters: SQL[] = [party!];
+    if (q.status) filters.push(eq(bookings.status, q.status));
+    if (q.requesterResNo) filters.push(eq(bookings.requesterResNo, q.requesterResNo));
+    const where = and(...filters);
+    const total = this.db.select({ n: count() }).from(bookings).where(where).get()?.n ?? 0;
+    const rows = this.db
+      .select({
+        transactionId: bookings.transactionId,
+        requesterId: bookings.requesterId,
+        providerId: bookings.providerId,
+        requesterResNo: bookings.requesterResNo,
+        providerResNo: bookings.providerResNo,
+        status: bookings.status,
+        submitDate: bookings.submitDate,
+        pickupDate: bookings.pickupDate,
+        reservationType: bookings.reservationType,
+      })
+      .from(bookings)
+      .where(where)
+      // rowid breaks ties between bookings submitted in the same second: later insert first.
+      .orderBy(desc(bookings.submitDate), desc(sql`rowid`))
+      .limit(q.limit)
+      .offset(q.offset)
+      .all();
+    return { items: rows as BookingSummary[], total };
+  }
+
+  async change<R>(ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): Promise<R> {
+    // One retry covers a writer in another process taking the same requesterResNo between our read and write.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return this.db.transaction(() => this.decideAndWrite(ref, decide), { behavior: "immediate" });
+      } catch (error) {
+        if (attempt === 0 && error instanceof Error && /UNIQUE constraint failed: bookings/.test(error.message)) continue;
+        throw error;
+      }
+    }
+  }
+
+  private decideAndWrite<R>(ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): R {
+    const row = "transactionId" in ref ? this.byId.get({ id: ref.transactionId }) : this.byResNo.get(ref);
+    const decision = decide(row ? toBooking(row) : undefined);
+    if (!decision.write) return decision.result;
+    const { booking, events } = decision.write;
+    if (!row) {
+      this.insertRow.run(toRow(booking, 1));
+    } else {
+      const next = { ...toRow(booking, row.version + 1), previousVersion: row.version };
+      if (!changed(this.updateRow.run(next))) throw new Error(`booking ${booking.transactionId} changed concurrently`);
+    }
+    this.onEvents(events, booking);
+    return decision.result;
+  }
+}
+
+/** The provider fleet as quotes read it, straight from fleet_entries (the fleet feature owns its writes). */
+export class SqliteProviderFleet implements ProviderFleet {
+  private readonly active;
+
+  constructor(db: Db) {
+    this.active = db
+      .select()
+      .from(fleetEntries)
+      .where(and(eq(fleetEntries.netid, ph("netid")), eq(fleetEntries.active, true)))
+      .prepare();
+  }
+
+  async activeEntries(netid: string): Promise<FleetEntry[]> {
+    return this.active.all({ netid }).map((r) => ({
+      ...r,
+      airports: r.airports === "" ? [] : r.airports.split(","),
+    }));
+  }
+}
+
+export interface StoredResult {
+  requestHash: string;
+  status: number;
+  body: string;
+}
+
+/** Idempotency-Key results, scoped per company, kept for `ttlSeconds`. */
+export class SqliteIdempotencyStore {
+  private readonly find;
+  private readonly insert;
+
+  constructor(
+    private readonly db: Db,
+    private readonly ttlSeconds = 24 * 3600,
+  ) {
+    this.find = db
+      .select({ requestHash: idempotencyKeys.requestHash, status: idempotencyKeys.status, body: idempotencyKeys.body, createdAt: idempotencyKeys.createdAt })
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.netid, ph("netid")), eq(idempotencyKeys.key, ph("key"))))
+      .prepare();
+    this.insert = db
+      .insert(idempotencyKeys)
+      .values({ netid: ph("netid"), key: ph("key"), requestHash: ph("requestHash"), status: ph("status"), body: ph("body"), createdAt: ph("createdAt") } as never)
+      .onConflictDoNothing()
+      .prepare();
+  }
+
+  /** The stored result of (netid, key), unless it is older than the TTL. */
+  lookup(netid: string, key: string, now: number): StoredResult | undefined {
+    const hit = this.find.get({ netid, key });
+    return hit && hit.createdAt > now - this.ttlSeconds ? hit : undefined;
+  }
+
+  /** Stores the first result for (netid, key); a concurrent first writer wins. Expired keys are pruned on the way. */
+  save(netid: string, key: string, result: StoredResult, now: number): void {
+    this.db.transaction(
+      (tx) => {
+        tx.delete(idempotencyKeys).where(lte(idempotencyKeys.createdAt, now - this.ttlSeconds)).run();
+        this.insert.run({ netid, key, ...result, createdAt: now });
+      },
+      { behavior: "immediate" },
+    );
+  }
+}

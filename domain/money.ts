@@ -1,0 +1,21 @@
+const DECIMAL = /^(\d{1,12})(?:\.(\d{1,2}))?$/;
+
+/** A decimal amount string ("125", "125.5", "125.50") in integer cents; undefined when it is not one. */
+export function toCents(amount: string): number | undefined {
+  const m = DECIMAL.exec(amount.trim());
+  if (!m) return undefined;
+  return Number(m[1]) * 100 + Number((m[2] ?? "0").padEnd(2, "0"));
+}
+
+/** Integer cents as a decimal string with two decimals: 12500 → "125.00". */
+export function formatCents(cents: number): string {
+  const whole = Math.floor(cents / 100);
+  const rest = cents % 100;
+  return `${whole}.${rest < 10 ? "0" : ""}${rest}`;
+}
+
+/** A valid amount string normalised to two decimals; undefined when it is not an amount. */
+export function normaliseAmount(amount: string): string | undefined {
+  const cents = toCents(amount);
+  return cents === undefined ? undefined : formatCents(cents);
+}

@@ -1,0 +1,318 @@
+import { createHash } from "node:crypto";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
+import { isoAt, isProvider, isRequester, roleOf, type Booking, type BookingEvent, type Chauffeur, type Fee, type QuoteOption, type Trip, type Vehicle } from "./booking";
+import { allowedNext, assertTransition, CANCELLABLE_STATUSES, type TripActor, type TripStatus } from "./lifecycle";
+import type { Decision } from "./ports";
+import type { NewTripRequest, TripChanges } from "./send-trip-request";
+
+/** Who makes a change and when. */
+export interface ChangeContext {
+  /** Unix seconds. */
+  now: number;
+  /** The calling company and user. */
+  netid: string;
+  uid: string;
+}
+
+/** The answer of sendTrip (CONTRACT §6). */
+export interface SendTripResult {
+  transactionId: string;
+  status: TripStatus;
+  fees: Fee[];
+  totalAmount: string | null;
+}
+
+/** sendTrip's answer for a booking's current state. */
+export function sendTripResult(b: Booking): SendTripResult {
+  return { transactionId: b.transactionId, status: b.status, fees: b.trip.fees, totalAmount: b.totalAmount };
+}
+
+/** What the use case prepared outside the transaction for a NEW. */
+export interface NewTripFacts {
+  transactionId: string;
+  pickupDate: number;
+  /** Vehicle options when the request is a QUOTE. */
+  options: QuoteOption[];
+  sourcePlatform: string;
+  targetPlatform: string;
+}
+
+/** 404 for a booking that does not exist or that the caller may not see — the two are indistinguishable. */
+export function bookingNotFound(): NotFoundError {
+  return new NotFoundError("No booking with this transactionId", "BOOKING_NOT_FOUND");
+}
+
+/**
+ * The fingerprint of a NEW request's content: equal fingerprints make a repeat idempotent, different ones
+ * make it a conflict. Canonical JSON (sorted keys), so key order does not matter.
+ */
+export function contentFingerprint(req: NewTripRequest, providerId: string): string {
+  const content = { requesterId: req.requesterId, requesterResNo: req.requesterResNo, providerId, providerResNo: req.providerResNo ?? null, notes: req.notes ?? "", trip: req.trip };
+  return createHash("sha256").update(canonicalJson(content)).digest("base64url");
+}
+
+/** JSON with object keys sorted and undefined members dropped, so equal content serialises equally. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+}
+
+function log(ctx: ChangeContext, actor: TripActor, changeDesc: string) {
+  return { timestamp: isoAt(ctx.now), changeSource: `${actor}:${ctx.uid}`, changeDesc };
+}
+
+function event(b: Booking, type: BookingEvent["type"], actor: TripActor, ctx: ChangeContext, previousStatus?: TripStatus): BookingEvent {
+  return { type, transactionId: b.transactionId, actor, at: ctx.now, status: b.status, ...(previousStatus ? { previousStatus } : {}) };
+}
+
+/**
+ * A NEW arrives for (requesterId, requesterResNo): create the booking or quote; repeat the existing one when
+ * the content is the same; convert a quote into a booking when it comes back as REGULAR; else 409.
+ */
+export function decideNewTrip(
+  current: Booking | undefined,
+  req: NewTripRequest,
+  fingerprint: string,
+  facts: NewTripFacts,
+  ctx: ChangeContext,
+): Decision<SendTripResult> {
+  if (!current) return createBooking(req, fingerprint, facts, ctx);
+  if (current.contentHash === fingerprint) return { result: sendTripResult(current) };
+  if (current.status === "QUOTE" && req.trip.reservationType === "REGULAR") return convertQuote(current, req, fingerprint, facts, ctx);
+  throw new ConflictError(
+    `requesterResNo ${req.requesterResNo} is already used by booking ${current.transactionId} with different content; send an UPDATE to change it`,
+    "DUPLICATE_RESERVATION",
+    { transactionId: current.transactionId },
+  );
+}
+
+function createBooking(req: NewTripRequest, fingerprint: string, facts: NewTripFacts, ctx: ChangeContext): Decision<SendTripResult> {
+  const isQuote = req.trip.reservationType === "QUOTE";
+  const status: TripStatus = isQuote ? "QUOTE" : "BOOKING_REQUEST";
+  const trip: Trip = isQuote ? { ...req.trip, fees: facts.options } : req.trip;
+  const booking: Booking = {
+    transactionId: facts.transactionId,
+    requesterId: ctx.netid,
+    requesterResNo: req.requesterResNo,
+    providerId: req.providerId,
+    providerResNo: req.providerResNo ?? null,
+    status,
+    userid: ctx.uid,
+    sourcePlatform: facts.sourcePlatform,
+    targetPlatform: facts.targetPlatform,
+    submitDate: ctx.now,
+    pickupDate: facts.pickupDate,
+    updatedAt: ctx.now,
+    totalAmount: isQuote ? (facts.options[0]?.fee ?? null) : null,
+    quoteValidUntil: isQuote ? ctx.now + 24 * 3600 : null,
+    contentHash: fingerprint,
+    action: "NEW",
+    notes: req.notes ?? "",
+    trip,
+    changeLogs: [
+      log(
+        ctx,
+        "requester",
+        isQuote ? `quote requested from ${req.providerId}: ${facts.options.length} vehicle option(s)` : `trip sent to ${req.providerId}: status ${status}`,
+      ),
+    ],
+    transactionErrors: [],
+  };
+  return { result: sendTripResult(booking), write: { booking, events: [event(booking, isQuote ? "QUOTE_REQUESTED" : "TRIP_SENT", "requester", ctx)] } };
+}
+
+function convertQuote(quote: Booking, req: NewTripRequest, fingerprint: string, facts: NewTripFacts, ctx: ChangeContext): Decision<SendTripResult> {
+  if (quote.quoteValidUntil !== null && ctx.now > quote.quoteValidUntil)
+    throw new ConflictError(`The quote expired at ${isoAt(quote.quoteValidUntil)}; request a new quote`, "QUOTE_EXPIRED", {
+      transactionId: quote.transactionId,
+      validUntil: isoAt(quote.quoteValidUntil),
+    });
+  assertTransition(quote.status, "BOOKING_REQUEST", "requester");
+  const code = req.trip.fees[0]?.code;
+  let chosen: Fee | undefined;
+  if (code) {
+    chosen = quote.trip.fees.find((o) => o.code === code);
+    if (!chosen) throw new ValidationError([{ field: "fees[0].code", message: `is not one of the quote's vehicle options` }]);
+  }
+  const trip: Trip = { ...req.trip, fees: chosen ? [chosen] : req.trip.fees };
+  const described = describeTripChanges(quote.trip, trip);
+  const booking: Booking = {
+    ...quote,
+    status: "BOOKING_REQUEST",
+    providerResNo: req.providerResNo ?? quote.providerResNo,
+    updatedAt: ctx.now,
+    pickupDate: facts.pickupDate,
+    totalAmount: chosen?.fee ?? null,
+    quoteValidUntil: null,
+    contentHash: fingerprint,
+    action: "NEW",
+    notes: req.notes ?? quote.notes,
+    trip,
+    changeLogs: [
+      ...quote.changeLogs,
+      log(ctx, "requester", `status QUOTE → BOOKING_REQUEST (quote converted into a booking${chosen ? `, option ${chosen.code} at ${chosen.fee} ${chosen.currency ?? ""}`.trimEnd() : ""})`),
+      ...described.filter((d) => !d.startsWith("fees") && !d.startsWith("reservationType")).map((d) => log(ctx, "requester", d)),
+    ],
+  };
+  return { result: sendTripResult(booking), write: { booking, events: [event(booking, "TRIP_SENT", "requester", ctx, "QUOTE")] } };
+}
+
+/** The caller's view of a booking it wants to change: 404 when it is not a party, 403 when it has the wrong role. */
+export function requireRole(current: Booking | undefined, netid: string, role: TripActor): Booking {
+  if (!current || !roleOf(current, netid)) throw bookingNotFound();
+  const ok = role === "provider" ? isProvider(current, netid) : isRequester(current, netid);
+  if (!ok) throw new ForbiddenError(`Only the ${role} of this booking may do this`, role === "provider" ? "PROVIDER_ONLY" : "REQUESTER_ONLY");
+  return current;
+}
+
+/** The requester changes trip details (action UPDATE). Quotes are not updated: request a new one. */
+export function decideUpdateTrip(
+  current: Booking | undefined,
+  changes: TripChanges,
+  extra: { providerId?: string; notes?: string; pickupDate?: number },
+  ctx: ChangeContext,
+): Decision<SendTripResult> {
+  const b = requireRole(current, ctx.netid, "requester");
+  if (extra.providerId && extra.providerId.toLowerCase() !== b.providerId.toLowerCase())
+    throw new ValidationError([{ field: "affiliateReservation.providerId", message: "cannot change on UPDATE; cancel and send a new trip" }]);
+  if (b.status === "QUOTE") throw new ConflictError("A quote cannot be updated; request a new quote or resubmit it as REGULAR", "QUOTE_NOT_UPDATABLE");
+  if (!CANCELLABLE_STATUSES.has(b.status))
+    throw new ConflictError(`A booking in status ${b.status} can no longer be updated`, "NOT_UPDATABLE", { status: b.status });
+
+  const trip = applyChanges(b.trip, changes);
+  const descriptions = describeTripChanges(b.trip, trip);
+  const notes = extra.notes ?? b.notes;
+  if (notes !== b.notes) descriptions.push("notes changed");
+  if (descriptions.length === 0) return { result: sendTripResult(b) };
+  const booking: Booking = {
+    ...b,
+    trip,
+    notes,
+    action: "UPDATE",
+    updatedAt: ctx.now,
+    pickupDate: extra.pickupDate ?? b.pickupDate,
+    changeLogs: [...b.changeLogs, ...descriptions.map((d) => log(ctx, "requester", d))],
+  };
+  return { result: sendTripResult(booking), write: { booking, events: [event(booking, "TRIP_UPDATED", "requester", ctx)] } };
+}
+
+/** The requester cancels (cancelTrip or action CANCEL): allowed from any state before the passenger is on board. */
+export function decideCancelTrip(current: Booking | undefined, notes: string | undefined, ctx: ChangeContext): Decision<SendTripResult> {
+  const b = requireRole(current, ctx.netid, "requester");
+  assertTransition(b.status, "CANCEL", "requester");
+  const booking: Booking = {
+    ...b,
+    status: "CANCEL",
+    action: "CANCEL",
+    notes: notes ?? b.notes,
+    updatedAt: ctx.now,
+    changeLogs: [...b.changeLogs, log(ctx, "requester", `status ${b.status} → CANCEL`)],
+  };
+  return { result: sendTripResult(booking), write: { booking, events: [event(booking, "TRIP_CANCELLED", "requester", ctx, b.status)] } };
+}
+
+/** A provider's status update with optional details (providerUpdateStatusByTransactionId). */
+export interface ProviderUpdate {
+  status: TripStatus;
+  providerResNo?: string;
+  providerNote?: string;
+  totalAmount?: string;
+  fees?: Fee[];
+  vehicle?: Vehicle;
+  chauffeur?: Chauffeur;
+}
+
+/**
+ * The provider moves its booking along the lifecycle and may add its reservation number, a note, the price,
+ * fees, the vehicle and the chauffeur. Repeating the current status changes only the details (STOP → STOP is a
+ * real transition: another stop); nothing changes in a final state.
+ */
+export function decideProviderUpdate(current: Booking | undefined, update: ProviderUpdate, ctx: ChangeContext): Decision<void> {
+  const b = requireRole(current, ctx.netid, "provider");
+  const statusChange = update.status !== b.status || b.status === "STOP";
+  if (statusChange) assertTransition(b.status, update.status, "provider");
+
+  const descriptions: string[] = [];
+  if (statusChange) descriptions.push(`status ${b.status} → ${update.status}`);
+  const next: Booking = { ...b, status: update.status };
+  if (update.providerResNo !== undefined && update.providerResNo !== (b.providerResNo ?? "")) {
+    descriptions.push(`providerResNo ${b.providerResNo ?? "(none)"} → ${update.providerResNo}`);
+    next.providerResNo = update.providerResNo;
+  }
+  if (update.totalAmount !== undefined && update.totalAmount !== b.totalAmount) {
+    descriptions.push(`totalAmount ${b.totalAmount ?? "(none)"} → ${update.totalAmount}`);
+    next.totalAmount = update.totalAmount;
+  }
+  if (update.providerNote !== undefined && update.providerNote !== (b.providerNote ?? "")) {
+    descriptions.push("providerNote changed");
+    next.providerNote = update.providerNote;
+  }
+  if (update.fees !== undefined && canonicalJson(update.fees) !== canonicalJson(b.trip.fees)) {
+    descriptions.push(`fees changed (${b.trip.fees.length} → ${update.fees.length} line(s))`);
+    next.trip = { ...b.trip, fees: update.fees };
+  }
+  if (update.vehicle !== undefined && canonicalJson(update.vehicle) !== canonicalJson(b.vehicle ?? {})) {
+    descriptions.push("vehicle assigned");
+    next.vehicle = update.vehicle;
+  }
+  if (update.chauffeur !== undefined && canonicalJson(update.chauffeur) !== canonicalJson(b.chauffeur ?? {})) {
+    descriptions.push("chauffeur assigned");
+    next.chauffeur = update.chauffeur;
+  }
+  if (descriptions.length === 0) return { result: undefined };
+  if (!statusChange && allowedNext(b.status).length === 0)
+    throw new ConflictError(`A booking in status ${b.status} can no longer change`, "INVALID_TRANSITION", { from: b.status, to: update.status, allowed: [] });
+
+  next.updatedAt = ctx.now;
+  next.changeLogs = [...b.changeLogs, ...descriptions.map((d) => log(ctx, "provider", d))];
+  const events: BookingEvent[] = [];
+  if (statusChange) events.push(event(next, "STATUS_CHANGED", "provider", ctx, b.status));
+  if (descriptions.length > (statusChange ? 1 : 0)) events.push(event(next, "PROVIDER_DETAILS_CHANGED", "provider", ctx));
+  return { result: undefined, write: { booking: next, events } };
+}
+
+/** An UPDATE's changes applied to a trip: fields sent replace the stored ones; an empty luggageCount clears it. */
+export function applyChanges(trip: Trip, changes: TripChanges): Trip {
+  const next: Trip = { ...trip };
+  for (const [key, value] of Object.entries(changes) as Array<[keyof TripChanges, unknown]>) {
+    if (value === undefined) delete (next as unknown as Record<string, unknown>)[key];
+    else (next as unknown as Record<string, unknown>)[key] = value;
+  }
+  return next;
+}
+
+const SCALARS = ["reservationType", "runType", "reservationDate", "passengerCount", "luggageCount", "preferredVehicleType", "specialInstructions"] as const;
+const LOCATION_FIELDS = ["locationType", "landmark", "lat", "lon", "address", "city", "state", "zipCode", "country", "time"] as const;
+
+const shown = (v: string | undefined) => (v === undefined || v === "" ? "(not specified)" : v);
+
+/**
+ * What differs between two versions of a trip, one line per change ("luggageCount 2 → 3",
+ * "locations.pickup.time A → B", "passengers changed"). Personal data is named, never quoted.
+ */
+export function describeTripChanges(before: Trip, after: Trip): string[] {
+  const out: string[] = [];
+  for (const key of SCALARS) {
+    if ((before[key] ?? "") !== (after[key] ?? "")) {
+      out.push(key === "specialInstructions" ? "specialInstructions changed" : `${key} ${shown(before[key])} → ${shown(after[key])}`);
+    }
+  }
+  for (const end of ["pickup", "dropOff"] as const) {
+    const a = before.locations?.[end] ?? {};
+    const z = after.locations?.[end] ?? {};
+    for (const f of LOCATION_FIELDS) {
+      if ((a[f] ?? "") !== (z[f] ?? "")) out.push(`locations.${end}.${f} ${shown(a[f])} → ${shown(z[f])}`);
+    }
+    if (canonicalJson(a.flightInfo ?? {}) !== canonicalJson(z.flightInfo ?? {})) out.push(`locations.${end}.flightInfo changed`);
+  }
+  if (canonicalJson(before.passengers) !== canonicalJson(after.passengers)) {
+    out.push(before.passengers.length === after.passengers.length ? "passengers changed" : `passengers changed (${before.passengers.length} → ${after.passengers.length})`);
+  }
+  if (canonicalJson(before.account ?? {}) !== canonicalJson(after.account ?? {})) out.push("account changed");
+  if (canonicalJson(before.fees) !== canonicalJson(after.fees)) out.push(`fees changed (${before.fees.length} → ${after.fees.length} line(s))`);
+  return out;
+}

@@ -1,0 +1,130 @@
+import { ConflictError } from "../errors";
+
+/** Every status a booking can be in (CONTRACT §6). */
+export const TRIP_STATUSES = [
+  "QUOTE",
+  "BOOKING_REQUEST",
+  "PENDING",
+  "CONFIRMED",
+  "REJECT",
+  "FAILED",
+  "ACKNOWLEDGED",
+  "ASSIGNED",
+  "EN_ROUTE",
+  "ON_LOCATION",
+  "PASSENGER_ON_BOARD",
+  "NO_SHOW",
+  "STOP",
+  "COMPLETE",
+  "CLOSE",
+  "CANCEL",
+] as const;
+
+export type TripStatus = (typeof TRIP_STATUSES)[number];
+
+/** Who moves a booking: the company that sent it, or the operator that runs it. */
+export type TripActor = "requester" | "provider";
+
+/** Older spellings still sent by some platforms, read as the current names. */
+export const LEGACY_STATUSES: Readonly<Record<string, TripStatus>> = {
+  ENROUTE: "EN_ROUTE",
+  AT_LOCATION: "ON_LOCATION",
+  ACCEPTED: "CONFIRMED",
+};
+
+export const TERMINAL_STATUSES: ReadonlySet<TripStatus> = new Set(["CLOSE", "CANCEL", "REJECT", "NO_SHOW"]);
+
+// The lifecycle without CANCEL; CANCEL is added below for every state before PASSENGER_ON_BOARD.
+const FORWARD: Readonly<Record<TripStatus, readonly TripStatus[]>> = {
+  QUOTE: ["BOOKING_REQUEST"],
+  BOOKING_REQUEST: ["PENDING", "CONFIRMED", "REJECT", "FAILED"],
+  PENDING: ["CONFIRMED", "REJECT"],
+  CONFIRMED: ["ACKNOWLEDGED", "ASSIGNED"],
+  ACKNOWLEDGED: ["ASSIGNED"],
+  ASSIGNED: ["ACKNOWLEDGED", "EN_ROUTE"],
+  EN_ROUTE: ["ON_LOCATION"],
+  ON_LOCATION: ["PASSENGER_ON_BOARD", "NO_SHOW"],
+  PASSENGER_ON_BOARD: ["STOP", "COMPLETE"],
+  STOP: ["PASSENGER_ON_BOARD", "STOP", "COMPLETE"],
+  COMPLETE: ["CLOSE"],
+  FAILED: ["BOOKING_REQUEST"],
+  REJECT: [],
+  NO_SHOW: [],
+  CLOSE: [],
+  CANCEL: [],
+};
+
+/** States from which a trip can still be cancelled: every non-terminal state before the passenger is on board. */
+export const CANCELLABLE_STATUSES: ReadonlySet<TripStatus> = new Set([
+  "QUOTE",
+  "BOOKING_REQUEST",
+  "PENDING",
+  "CONFIRMED",
+  "ACKNOWLEDGED",
+  "ASSIGNED",
+  "EN_ROUTE",
+  "ON_LOCATION",
+  "FAILED",
+]);
+
+/** The one transition table: status → the statuses it may move to next. */
+export const TRANSITIONS: Readonly<Record<TripStatus, readonly TripStatus[]>> = Object.fromEntries(
+  TRIP_STATUSES.map((s) => [s, CANCELLABLE_STATUSES.has(s) ? [...FORWARD[s], "CANCEL"] : [...FORWARD[s]]]),
+) as unknown as Record<TripStatus, readonly TripStatus[]>;
+
+/** The human label shown as `resStatus`. */
+export const STATUS_LABELS: Readonly<Record<TripStatus, string>> = {
+  QUOTE: "Quoted",
+  BOOKING_REQUEST: "Pending",
+  PENDING: "Pending",
+  CONFIRMED: "Confirmed",
+  REJECT: "Rejected",
+  FAILED: "Failed",
+  ACKNOWLEDGED: "Acknowledged",
+  ASSIGNED: "Assigned",
+  EN_ROUTE: "En Route",
+  ON_LOCATION: "On Location",
+  PASSENGER_ON_BOARD: "Passenger On Board",
+  NO_SHOW: "No Show",
+  STOP: "Stop",
+  COMPLETE: "Complete",
+  CLOSE: "Closed",
+  CANCEL: "Cancelled",
+};
+
+// Entering BOOKING_REQUEST is the requester's act (converting its quote) or the exchange's (retrying a failed delivery).
+const NOT_BY_PROVIDER: ReadonlySet<TripStatus> = new Set(["BOOKING_REQUEST"]);
+
+/**
+ * Reads a status as sent by a client: trimmed, case-insensitive, legacy spellings mapped.
+ * Returns undefined for anything that is not a status.
+ */
+export function parseTripStatus(raw: string): TripStatus | undefined {
+  const s = raw.trim().toUpperCase();
+  if ((TRIP_STATUSES as readonly string[]).includes(s)) return s as TripStatus;
+  return LEGACY_STATUSES[s];
+}
+
+/** Whether the table allows `from` → `to`. */
+export function canTransition(from: TripStatus, to: TripStatus): boolean {
+  return TRANSITIONS[from].includes(to);
+}
+
+/** The statuses `actor` may move a booking to from `from`. */
+export function allowedNext(from: TripStatus, actor?: TripActor): TripStatus[] {
+  const next = TRANSITIONS[from];
+  return actor === "provider" ? next.filter((s) => !NOT_BY_PROVIDER.has(s)) : [...next];
+}
+
+/** Throws 409 INVALID_TRANSITION, listing the allowed next states, unless `actor` may move `from` → `to`. */
+export function assertTransition(from: TripStatus, to: TripStatus, actor?: TripActor): void {
+  const allowed = allowedNext(from, actor);
+  if (allowed.includes(to)) return;
+  const options = allowed.length > 0 ? `allowed next: ${allowed.join(", ")}` : `${from} is final`;
+  throw new ConflictError(`Cannot change status ${from} → ${to}; ${options}`, "INVALID_TRANSITION", { from, to, allowed });
+}
+
+/** Whether a status is final (CLOSE, CANCEL, REJECT, NO_SHOW). */
+export function isTerminal(status: TripStatus): boolean {
+  return TERMINAL_STATUSES.has(status);
+}

@@ -1,0 +1,55 @@
+import type { FleetEntry } from "../fleet/entry";
+import type { Booking, BookingEvent, ReservationType } from "./booking";
+import type { TripActor, TripStatus } from "./lifecycle";
+import type { BookingRef } from "./send-trip-request";
+
+/** What a decision writes: the booking's new state and what happened, persisted together or not at all. */
+export interface BookingWrite {
+  booking: Booking;
+  events: BookingEvent[];
+}
+
+/** The outcome of deciding on a booking: an answer for the caller, and the write it needs (none for a no-op). */
+export interface Decision<R> {
+  result: R;
+  write?: BookingWrite;
+}
+
+export interface BookingListQuery {
+  netid: string;
+  role?: TripActor;
+  status?: TripStatus;
+  requesterResNo?: string;
+  limit: number;
+  offset: number;
+}
+
+export interface BookingSummary {
+  transactionId: string;
+  requesterId: string;
+  providerId: string;
+  requesterResNo: string;
+  providerResNo: string | null;
+  status: TripStatus;
+  submitDate: number;
+  pickupDate: number;
+  reservationType: ReservationType;
+}
+
+export interface BookingRepository {
+  findById(transactionId: string): Promise<Booking | undefined>;
+  /** The company's bookings as requester and/or provider, newest first. */
+  list(query: BookingListQuery): Promise<{ items: BookingSummary[]; total: number }>;
+  /**
+   * Reads the booking `ref` names (undefined when there is none), runs `decide` on it and persists the
+   * write it returns — booking and events — all in ONE transaction, so check-then-write is atomic.
+   * `decide` must be synchronous and pure: it runs inside the transaction. Errors it throws roll back.
+   */
+  change<R>(ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): Promise<R>;
+}
+
+/** The provider's fleet as quotes see it. */
+export interface ProviderFleet {
+  /** The provider's active fleet entries. */
+  activeEntries(netid: string): Promise<FleetEntry[]>;
+}

@@ -1,0 +1,72 @@
+import type { AirportDirectory } from "../airports";
+import { ForbiddenError, ValidationError } from "../errors";
+import type { Caller, Clock, CompanyRepository } from "../ports";
+import { contentFingerprint, decideCancelTrip, decideNewTrip, decideUpdateTrip, type ChangeContext, type SendTripResult } from "../trips/decisions";
+import type { QuoteOption } from "../trips/booking";
+import { pickupInstant, positionOf, type TimeZones } from "../trips/places";
+import type { BookingRepository, ProviderFleet } from "../trips/ports";
+import { buildQuoteOptions } from "../trips/quote";
+import { validateSendTrip, type NewTripRequest, type SendTripInput } from "../trips/send-trip-request";
+
+export interface SendTripDeps {
+  bookings: BookingRepository;
+  companies: Pick<CompanyRepository, "findByNetid">;
+  fleet: ProviderFleet;
+  airports: AirportDirectory;
+  timeZones: TimeZones;
+  clock: Clock;
+  newTransactionId: () => string;
+}
+
+/** Platform names of the parties (CONTRACT §10.15); per-company names arrive with the integration settings. */
+const SOURCE_PLATFORM = "API";
+const TARGET_PLATFORM = "TRIPSWITCH";
+
+/**
+ * Send trip: check every rule, make sure the caller is the requester, then NEW (create, repeat, or
+ * convert a quote), UPDATE or CANCEL the booking — each decided and written in one transaction.
+ */
+export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTripInput): Promise<SendTripResult> {
+  const checked = validateSendTrip(input);
+  if (!checked.ok) throw new ValidationError(checked.errors);
+  const req = checked.value;
+  if (req.requesterId.toLowerCase() !== caller.netid.toLowerCase())
+    throw new ForbiddenError("affiliateReservation.requesterId must be your own netid", "NOT_YOUR_NETID");
+
+  const ctx: ChangeContext = { now: deps.clock.now(), netid: caller.netid, uid: caller.uid };
+  if (req.action === "NEW") return sendNewTrip(deps, req, ctx);
+
+  // A requesterResNo is the caller's own: look it up under the caller's canonical netid.
+  const ref = "transactionId" in req.ref ? { transactionId: req.ref.transactionId.toLowerCase() } : { requesterId: caller.netid, requesterResNo: req.ref.requesterResNo };
+  if (req.action === "CANCEL") return deps.bookings.change(ref, (current) => decideCancelTrip(current, req.notes, ctx));
+  const pickup = req.changes.locations?.pickup;
+  const pickupDate = pickup ? pickupInstant(pickup, deps.airports, deps.timeZones) : undefined;
+  return deps.bookings.change(ref, (current) => decideUpdateTrip(current, req.changes, { providerId: req.providerId, notes: req.notes, pickupDate }, ctx));
+}
+
+async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeContext): Promise<SendTripResult> {
+  const provider = await deps.companies.findByNetid(req.providerId);
+  if (!provider) throw new ValidationError([{ field: "affiliateReservation.providerId", message: `no registered company has netid ${req.providerId}` }]);
+  const request: NewTripRequest = { ...req, requesterId: ctx.netid, providerId: provider.netid };
+
+  const pickup = request.trip.locations.pickup;
+  const pickupDate = pickupInstant(pickup, deps.airports, deps.timeZones);
+  if (pickupDate === undefined) throw new ValidationError([{ field: "locations.pickup.time", message: "must be an ISO 8601 date-time" }]);
+
+  let options: QuoteOption[] = [];
+  if (request.trip.reservationType === "QUOTE") {
+    options = buildQuoteOptions(await deps.fleet.activeEntries(provider.netid), {
+      passengerCount: request.passengerCount,
+      luggageCount: request.luggageCount,
+      pickup: positionOf(pickup, deps.airports),
+      dropOff: positionOf(request.trip.locations.dropOff, deps.airports),
+      now: ctx.now,
+    });
+  }
+
+  const fingerprint = contentFingerprint(request, provider.netid);
+  const facts = { transactionId: deps.newTransactionId(), pickupDate, options, sourcePlatform: SOURCE_PLATFORM, targetPlatform: TARGET_PLATFORM };
+  return deps.bookings.change({ requesterId: ctx.netid, requesterResNo: request.requesterResNo }, (current) =>
+    decideNewTrip(current, request, fingerprint, facts, ctx),
+  );
+}

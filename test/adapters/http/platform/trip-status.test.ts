@@ -1,0 +1,180 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import { createHarness, type Harness } from "../../../support/harness";
+import { lookup, parties, providerUpdate, quoteTrip, regularTrip, sendTrip, type Party } from "../../../support/trips";
+
+let h: Harness;
+let requester: Party, provider: Party, stranger: Party;
+
+beforeAll(async () => {
+  h = createHarness();
+  ({ requester, provider, stranger } = await parties(h));
+});
+
+/** A fresh booking, moved by the provider along `path` (each step must succeed). */
+async function bookingAt(path: string[]): Promise<string> {
+  const sent = await sendTrip(h, requester, regularTrip(requester.netid, provider.netid));
+  const id = sent.body.transactionId as string;
+  for (const status of path) {
+    const res = await providerUpdate(h, provider, id, { status });
+    if (res.status !== 200) throw new Error(`${status}: ${res.status} ${res.text}`);
+  }
+  return id;
+}
+
+const statusOf = async (id: string) => (await lookup(h, requester, id)).body.data.lastStatus;
+
+describe("provider status updates", () => {
+  // Every allowed move of the lifecycle that a provider makes, each from a booking brought to its start state.
+  const ROUTES: Array<[string[], string]> = [
+    [[], "PENDING"],
+    [[], "CONFIRMED"],
+    [[], "REJECT"],
+    [[], "FAILED"],
+    [["PENDING"], "CONFIRMED"],
+    [["PENDING"], "REJECT"],
+    [["CONFIRMED"], "ACKNOWLEDGED"],
+    [["CONFIRMED"], "ASSIGNED"],
+    [["CONFIRMED", "ACKNOWLEDGED"], "ASSIGNED"],
+    [["CONFIRMED", "ASSIGNED"], "ACKNOWLEDGED"],
+    [["CONFIRMED", "ASSIGNED"], "EN_ROUTE"],
+    [["CONFIRMED", "ASSIGNED", "EN_ROUTE"], "ON_LOCATION"],
+    [["CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION"], "PASSENGER_ON_BOARD"],
+    [["CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION"], "NO_SHOW"],
+    [["CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD"], "STOP"],
+    [["CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD"], "COMPLETE"],
+    [["CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD", "STOP"], "STOP"],
+    [["CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD", "STOP"], "PASSENGER_ON_BOARD"],
+    [["CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD", "STOP"], "COMPLETE"],
+    [["CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD", "COMPLETE"], "CLOSE"],
+    [["CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION"], "CANCEL"],
+  ];
+
+  test("each allowed move answers \"OK\" (a JSON string), changes the status and logs it", async () => {
+    for (const [path, to] of ROUTES) {
+      const id = await bookingAt(path);
+      const from = path.at(-1) ?? "BOOKING_REQUEST";
+      const res = await providerUpdate(h, provider, id, { status: to });
+      expect({ path, to, status: res.status, text: res.text }).toEqual({ path, to, status: 200, text: '"OK"' });
+      expect(res.headers.get("content-type")).toContain("application/json");
+      const got = (await lookup(h, requester, id)).body.data;
+      expect(got.lastStatus).toBe(to);
+      expect(got.tripPacket.status).toBe(to);
+      expect(got.tripPacket.affiliateReservation.status).toBe(to);
+      expect(got.tripPacket.changeLogs.at(-1)).toEqual({ timestamp: expect.any(String), changeSource: `provider:${provider.netid}`, changeDesc: `status ${from} → ${to}` });
+    }
+  });
+
+  test("forbidden moves are 409 INVALID_TRANSITION listing the allowed next states, and change nothing", async () => {
+    const SAMPLE: Array<[string[], string, string[]]> = [
+      [[], "COMPLETE", ["PENDING", "CONFIRMED", "REJECT", "FAILED", "CANCEL"]],
+      [["CONFIRMED"], "PASSENGER_ON_BOARD", ["ACKNOWLEDGED", "ASSIGNED", "CANCEL"]],
+      [["REJECT"], "CONFIRMED", []],
+      [["CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD"], "CANCEL", ["STOP", "COMPLETE"]],
+      [["FAILED"], "BOOKING_REQUEST", ["CANCEL"]],
+    ];
+    for (const [path, to, allowed] of SAMPLE) {
+      const id = await bookingAt(path);
+      const res = await providerUpdate(h, provider, id, { status: to });
+      expect({ path, to, status: res.status, code: res.body.code, allowed: res.body.allowed }).toEqual({ path, to, status: 409, code: "INVALID_TRANSITION", allowed });
+      for (const s of allowed) expect(res.body.message).toContain(s);
+      expect(await statusOf(id)).toBe(path.at(-1) ?? "BOOKING_REQUEST");
+    }
+  });
+
+  test("legacy spellings are accepted; an unknown status is 400 naming status", async () => {
+    const id = await bookingAt([]);
+    expect((await providerUpdate(h, provider, id, { status: "ACCEPTED" })).status).toBe(200);
+    expect(await statusOf(id)).toBe("CONFIRMED");
+    const bad = await providerUpdate(h, provider, id, { status: "DONE" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].field).toBe("status");
+  });
+
+  test("details are recorded: providerResNo becomes targetResNo, totalAmount, vehicle and chauffeur, each logged", async () => {
+    const id = await bookingAt([]);
+    const res = await providerUpdate(h, provider, id, {
+      status: "CONFIRMED",
+      providerResNo: "AC-55102",
+      totalAmount: "240",
+      vehicle: { vehType: "SUV", licensePlate: "7ABC123" },
+      chauffeur: { firstName: "<NAME>", phoneNumber: "<PHONE>" },
+    });
+    expect(res.status).toBe(200);
+    const got = (await lookup(h, requester, id)).body.data;
+    expect(got.targetResNo).toBe("AC-55102");
+    expect(got.tripPacket.affiliateReservation.providerResNo).toBe("AC-55102");
+    expect(got.tripPacket.totalAmount).toBe("240.00");
+    expect(got.tripPacket.vehicle).toEqual({ vehType: "SUV", licensePlate: "7ABC123" });
+    expect(got.tripPacket.changeLogs.slice(-5).map((c: any) => c.changeDesc)).toEqual([
+      "status BOOKING_REQUEST → CONFIRMED",
+      "providerResNo (none) → AC-55102",
+      "totalAmount (none) → 240.00",
+      "vehicle assigned",
+      "chauffeur assigned",
+    ]);
+    // The same status again with nothing new is a no-op, not a 409.
+    expect((await providerUpdate(h, provider, id, { status: "CONFIRMED", providerResNo: "AC-55102" })).status).toBe(200);
+    expect((await lookup(h, requester, id)).body.data.tripPacket.changeLogs).toHaveLength(got.tripPacket.changeLogs.length);
+  });
+
+  test("the requester calling the provider's operation: 403; a third company: 404, byte-identical to an unknown id", async () => {
+    const id = await bookingAt([]);
+    const mine = await providerUpdate(h, requester, id, { status: "CONFIRMED" });
+    expect(mine.status).toBe(403);
+    const theirs = await providerUpdate(h, stranger, id, { status: "CONFIRMED" });
+    const unknown = await providerUpdate(h, stranger, crypto.randomUUID(), { status: "CONFIRMED" });
+    expect(theirs.status).toBe(404);
+    expect(theirs.text).toBe(unknown.text);
+    expect(await statusOf(id)).toBe("BOOKING_REQUEST");
+  });
+
+  test("a provider cannot turn the requester's quote into a booking", async () => {
+    const q = await sendTrip(h, requester, quoteTrip(requester.netid, provider.netid));
+    const res = await providerUpdate(h, provider, q.body.transactionId, { status: "BOOKING_REQUEST" });
+    expect(res.status).toBe(409);
+    expect(res.body.allowed).toEqual(["CANCEL"]);
+  });
+
+  test("Idempotency-Key on a status update replays \"OK\" instead of a 409 for the repeated move", async () => {
+    const id = await bookingAt(["CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD"]);
+    const key = { "Idempotency-Key": crypto.randomUUID() };
+    expect((await providerUpdate(h, provider, id, { status: "COMPLETE" }, key)).text).toBe('"OK"');
+    const replay = await providerUpdate(h, provider, id, { status: "COMPLETE" }, key);
+    expect(replay.status).toBe(200);
+    expect(replay.text).toBe('"OK"');
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect((await providerUpdate(h, provider, id, { status: "CLOSE" }, key)).status).toBe(409);
+  });
+});
+
+describe("cancelTripByTransactionId", () => {
+  const cancel = (who: Party, id: string) => h.request("POST", `/Platform.svc/cancelTripByTransactionId/${id}/V1`, { headers: { token: who.token } });
+
+  test("the requester cancels before the passenger is on board: \"OK\", status CANCEL, logged", async () => {
+    const id = await bookingAt(["CONFIRMED", "ASSIGNED"]);
+    const res = await cancel(requester, id);
+    expect(res.status).toBe(200);
+    expect(res.body).toBe("OK");
+    const got = (await lookup(h, provider, id)).body.data;
+    expect(got.lastStatus).toBe("CANCEL");
+    expect(got.tripPacket.resStatus).toBe("Cancelled");
+    expect(got.tripPacket.changeLogs.at(-1).changeDesc).toBe("status ASSIGNED → CANCEL");
+  });
+
+  test("after the passenger is on board it is 409; the provider calling it is 403; a stranger gets 404", async () => {
+    const late = await bookingAt(["CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD"]);
+    const res = await cancel(requester, late);
+    expect(res.status).toBe(409);
+    expect(res.body.allowed).toEqual(["STOP", "COMPLETE"]);
+    const id = await bookingAt([]);
+    expect((await cancel(provider, id)).status).toBe(403);
+    expect((await cancel(stranger, id)).status).toBe(404);
+    expect(await statusOf(id)).toBe("BOOKING_REQUEST");
+  });
+
+  test("a transactionId that is not a UUID is 400", async () => {
+    const res = await cancel(requester, "not-a-uuid");
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].field).toBe("transactionId");
+  });
+});

@@ -1,0 +1,101 @@
+import { fleetEntries } from "../../adapters/sqlite/schema";
+import example from "../../adapters/http/examples/sendtrip-new.json";
+import quoteExample from "../../adapters/http/examples/sendtrip-quote.json";
+import type { Harness } from "./harness";
+
+export interface Party {
+  netid: string;
+  /** Platform token (header `token`). */
+  token: string;
+  /** Core JWT. */
+  jwt: string;
+}
+
+/** Registers a company and logs it in on both surfaces. */
+export async function party(h: Harness, netid: string, coType: "CO" | "IO"): Promise<Party> {
+  const c = await h.registerCompany({ netid, coType });
+  return { netid: c.netid, token: await h.platformToken(c.netid, c.password), jwt: await h.coreToken(c.netid, c.password) };
+}
+
+/** A requester, a provider and a company that is neither. */
+export async function parties(h: Harness, suffix = "") {
+  const [requester, provider, stranger] = await Promise.all([party(h, `BOOKWELL${suffix}`, "CO"), party(h, `ACME-LIMO${suffix}`, "IO"), party(h, `OTHER-OPS${suffix}`, "IO")]);
+  return { requester, provider, stranger };
+}
+
+let resNo = 0;
+/** A fresh requester reservation number. */
+export function nextResNo(): string {
+  return `RES-${process.pid}-${++resNo}`;
+}
+
+type Json = Record<string, any>;
+
+/** The shared REGULAR example, addressed from `requester` to `provider`, with a fresh requesterResNo and overrides. */
+export function regularTrip(requester: string, provider: string, over: Json = {}, affiliate: Json = {}): Json {
+  const body = structuredClone(example) as Json;
+  body.affiliateReservation = { ...body.affiliateReservation, requesterId: requester, providerId: provider, requesterResNo: nextResNo(), ...affiliate };
+  return { ...body, ...over };
+}
+
+/** The shared QUOTE example, addressed from `requester` to `provider`, with a fresh requesterResNo and overrides. */
+export function quoteTrip(requester: string, provider: string, over: Json = {}, affiliate: Json = {}): Json {
+  const body = structuredClone(quoteExample) as Json;
+  body.affiliateReservation = { ...body.affiliateReservation, requesterId: requester, providerId: provider, requesterResNo: nextResNo(), ...affiliate };
+  return { ...body, ...over };
+}
+
+export interface FleetFixture {
+  slug: string;
+  type?: string;
+  name?: string;
+  maxPassengers: number;
+  maxLuggage: number | null;
+  minimumRate?: string;
+  hourlyRate?: string;
+  imageUrl?: string | null;
+  active?: boolean;
+}
+
+/** Inserts fleet entries straight into fleet_entries (the fleet API lives on another branch). */
+export function insertFleet(h: Harness, netid: string, entries: FleetFixture[]): void {
+  for (const e of entries) {
+    h.db
+      .insert(fleetEntries)
+      .values({
+        slug: e.slug,
+        netid,
+        type: e.type ?? "SEDAN",
+        name: e.name ?? e.slug,
+        description: `${e.slug} description`,
+        imageUrl: e.imageUrl ?? null,
+        maxPassengers: e.maxPassengers,
+        maxLuggage: e.maxLuggage,
+        lat: 37.6213,
+        lon: -122.379,
+        airports: "SFO",
+        minimumRate: e.minimumRate ?? "0",
+        hourlyRate: e.hourlyRate ?? "100.00",
+        currency: "USD",
+        active: e.active ?? true,
+        createdAt: 0,
+        updatedAt: 0,
+      })
+      .run();
+  }
+}
+
+/** POST sendTrip with the party's platform token. */
+export function sendTrip(h: Harness, who: Party, body: unknown, headers: Record<string, string> = {}) {
+  return h.request("POST", "/Platform.svc/sendTrip/V1", { body, headers: { token: who.token, ...headers } });
+}
+
+/** Provider status update. */
+export function providerUpdate(h: Harness, who: Party, transactionId: string, body: unknown, headers: Record<string, string> = {}) {
+  return h.request("POST", `/Platform.svc/providerUpdateStatusByTransactionId/${transactionId}/V1`, { body, headers: { token: who.token, ...headers } });
+}
+
+/** Core lookup with the party's JWT. */
+export function lookup(h: Harness, who: Party, transactionId: string) {
+  return h.request("GET", `/api/reservation/${transactionId}`, { headers: { authorization: `Bearer ${who.jwt}` } });
+}
