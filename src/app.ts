@@ -19,8 +19,19 @@ import { coreAccounts, type AddressOf } from "../adapters/http/core/accounts";
 import { platformTokens } from "../adapters/http/platform/tokens";
 import type { Logger } from "../adapters/logging";
 import type { Clock } from "../domain/ports";
+import { SqliteFleetRepository } from "../adapters/sqlite/fleet-repository";
+import { KdFleetSearchIndex } from "../adapters/geo/fleet-index";
+import { PackagedAirportDirectory } from "../adapters/airports/directory";
+import { coreFleet } from "../adapters/http/core/fleet";
+import { coreFleetSearch } from "../adapters/http/core/fleet-search";
 
 export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
+
+let sharedAirports: PackagedAirportDirectory | undefined;
+/** The airport directory is read-only reference data: load it once per process. */
+function airportDirectory(): PackagedAirportDirectory {
+  return (sharedAirports ??= new PackagedAirportDirectory());
+}
 
 /** Every port wired to its adapter: the one place that knows which implementation serves which port. */
 export function createServices(db: Db, config: Pick<Config, "jwtSecret" | "tokenTtlSeconds">, clock: Clock = systemClock) {
@@ -31,6 +42,9 @@ export function createServices(db: Db, config: Pick<Config, "jwtSecret" | "token
   const coreTokens = new CoreTokens(config.jwtSecret, config.tokenTtlSeconds);
   const decoyHash = Bun.password.hashSync(crypto.randomUUID(), { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 });
   const loginDeps = { users, hasher, throttle: new SqliteLoginThrottle(db), clock, decoyHash };
+  const airports = airportDirectory();
+  const fleet = new SqliteFleetRepository(db);
+  const fleetIndex = new KdFleetSearchIndex({ load: () => fleet.activeEntries() });
   return {
     db,
     clock,
@@ -41,6 +55,11 @@ export function createServices(db: Db, config: Pick<Config, "jwtSecret" | "token
     authenticator: new Authenticator(coreTokens, users, platformTokenRepo),
     registration: { companies, hasher, clock, isCommonPassword },
     login: loginDeps,
+    airports,
+    fleet,
+    fleetIndex,
+    manageFleet: { fleet, index: fleetIndex, airports, clock },
+    searchFleet: { index: fleetIndex, airports },
   };
 }
 
@@ -64,7 +83,9 @@ export function buildCoreApp(services: Services, options: AppOptions) {
     .use(docs())
     .use(authMacros(services.authenticator))
     .use(health(options.readiness))
-    .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens }, addressOf));
+    .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens }, addressOf))
+    .use(coreFleet(services.manageFleet, services.authenticator))
+    .use(coreFleetSearch(services.searchFleet, services.authenticator));
 }
 
 /** The platform surface (/Platform.svc). */
