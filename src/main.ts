@@ -6,6 +6,7 @@ import { createLogger } from "../adapters/logging";
 import { parsePlan } from "../domain/company/plan";
 import { DEMO_LOGIN, seedDemo } from "../adapters/demo/seed";
 import type { Readiness } from "../adapters/http/health";
+import { fleetImportCommand } from "./fleet-import-command";
 
 const USAGE = `Usage: tripswitch <command> [arguments]
 
@@ -15,6 +16,8 @@ Commands:
   seed-demo                             load the demo companies and fleet
   company set-plan <netid> <FREE|PROFESSIONAL|ENTERPRISE>
   user remove <uid>                     delete a user's profile; its tokens stop working
+  fleet import <netid> <file.csv|file.json>
+                                        import up to 10,000 fleet entries, all or nothing
 
 Configuration comes from the environment: PORT, PLATFORM_PORT, HOST, DB_PATH, JWT_SECRET,
 TOKEN_TTL_SECONDS, DEMO_DATA, LOG_LEVEL, MAX_BODY_BYTES (see README.md).`;
@@ -81,6 +84,17 @@ async function main(argv: string[]): Promise<number> {
       console.log(`user ${uid} removed; its tokens no longer work`);
       return 0;
     }
+    case "fleet": {
+      const [sub, netid, file, ...rest] = args;
+      if (sub !== "import" || !netid || !file || rest.length) throw new UsageError("usage: fleet import <netid> <file.csv|file.json>");
+      if (!/\.(csv|json)$/i.test(file)) throw new UsageError(`fleet import: ${file} must be a .csv or .json file`);
+      const { services, close } = open(config);
+      try {
+        return await fleetImportCommand(services, netid, file);
+      } finally {
+        close();
+      }
+    }
     default:
       throw new UsageError(`unknown command: ${command}`);
   }
@@ -90,7 +104,13 @@ function open(config: Config) {
   const db = openDatabase(config.dbPath);
   migrate(db);
   const services = createServices(db, config);
-  return { services, close: () => db.$client.close() };
+  return {
+    services,
+    close: () => {
+      services.fleetIndex.close();
+      db.$client.close();
+    },
+  };
 }
 
 async function serve(config: Config, demoFlag: boolean): Promise<number> {
@@ -113,6 +133,8 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   if (applied.length) logger.info({ migrations: applied }, "migrated");
   const wantDemo = config.demoData ?? (demoFlag || !isCompiled());
   if (wantDemo && (await seedDemo(services))) logger.info("demo data loaded");
+  await services.fleetIndex.rebuildNow();
+  logger.info({ entries: services.fleetIndex.size }, "fleet index built");
   readiness.ready = true;
 
   const ports = apps.map((a) => a.server?.port).join(" and ");
@@ -127,6 +149,7 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   });
   logger.info("shutting down");
   await Promise.all(apps.map((a) => a.stop()));
+  services.fleetIndex.close();
   db.$client.close();
   logger.flush();
   return 0;
