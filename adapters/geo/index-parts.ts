@@ -11,6 +11,8 @@ export interface IndexInput {
   names: string[];
   descriptions: string[];
   types: string[];
+  /** kd-tree leaf size; NODE_SIZE unless given (tests use tiny leaves to exercise every branch). */
+  nodeSize?: number;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface IndexParts {
 /** Builds the kd-tree and the filter payload. Pure and synchronous: runs in the build worker or in-process. */
 export function buildIndexParts(input: IndexInput): IndexParts {
   const n = input.lons.length;
-  const kd = new KDBush(n, NODE_SIZE, Float64Array);
+  const kd = new KDBush(n, input.nodeSize ?? NODE_SIZE, Float64Array);
   for (let i = 0; i < n; i++) kd.add(input.lons[i], input.lats[i]);
   kd.finish();
 
