@@ -31,8 +31,18 @@ import { SqliteBookingRepository, SqliteIdempotencyStore, SqliteProviderFleet } 
 import { PackagedAirportDirectory } from "../adapters/airports/directory";
 import { PackagedTimeZones } from "../adapters/airports/time-zones";
 import type { Clock } from "../domain/ports";
+import { SqliteFleetRepository } from "../adapters/sqlite/fleet-repository";
+import { KdFleetSearchIndex } from "../adapters/geo/fleet-index";
+import { coreFleet } from "../adapters/http/core/fleet";
+import { coreFleetSearch } from "../adapters/http/core/fleet-search";
 
 export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
+
+let sharedAirports: PackagedAirportDirectory | undefined;
+/** The airport directory is read-only reference data: load it once per process. */
+function airportDirectory(): PackagedAirportDirectory {
+  return (sharedAirports ??= new PackagedAirportDirectory());
+}
 
 export interface ServiceOptions {
   logger?: Logger;
@@ -63,7 +73,9 @@ export function createServices(db: Db, config: Pick<Config, "jwtSecret" | "token
     { retryDelay: (n) => retryDelaySeconds(n), timeoutMs: 10_000, concurrency: 8, idleMs: 1000, ...options.delivery },
     logger,
   );
-  const airports = new PackagedAirportDirectory();
+  const airports = airportDirectory();
+  const fleet = new SqliteFleetRepository(db);
+  const fleetIndex = new KdFleetSearchIndex({ load: () => fleet.activeEntries() });
   const bookings = new SqliteBookingRepository(db);
   const trips = {
     send: {
@@ -97,6 +109,10 @@ export function createServices(db: Db, config: Pick<Config, "jwtSecret" | "token
     login: loginDeps,
     airports,
     trips,
+    fleet,
+    fleetIndex,
+    manageFleet: { fleet, index: fleetIndex, airports, clock },
+    searchFleet: { index: fleetIndex, airports },
   };
 }
 
@@ -132,7 +148,9 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(health(options.readiness))
     .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens }, addressOf))
     .use(coreIntegration(services.authenticator, services.integration, services.outbox, () => services.worker.wake()))
-    .use(coreReservations(services.trips.manage, services.authenticator));
+    .use(coreReservations(services.trips.manage, services.authenticator))
+    .use(coreFleet(services.manageFleet, services.authenticator))
+    .use(coreFleetSearch(services.searchFleet, services.authenticator));
 }
 
 /** The platform surface (/Platform.svc). */

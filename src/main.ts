@@ -10,6 +10,7 @@ import { DEMO_LOGIN, seedDemo } from "../adapters/demo/seed";
 import type { Readiness } from "../adapters/http/health";
 import { updateIntegration } from "../domain/usecases/integration";
 import { ValidationError } from "../domain/errors";
+import { fleetImportCommand } from "./fleet-import-command";
 
 const USAGE = `Usage: tripswitch <command> [arguments]
 
@@ -26,6 +27,8 @@ Commands:
                                         print security events (newest first) as JSON lines
   backup <file>                         consistent online backup of the database (the service may run)
   restore <file>                        replace the database with a checked backup (stop the service first)
+  fleet import <netid> <file.csv|file.json>
+                                        import up to 10,000 fleet entries, all or nothing
 
 Configuration comes from the environment: PORT, PLATFORM_PORT, HOST, DB_PATH, JWT_SECRET,
 TOKEN_TTL_SECONDS, DEMO_DATA, LOG_LEVEL, MAX_BODY_BYTES (see README.md).`;
@@ -136,6 +139,17 @@ async function main(argv: string[]): Promise<number> {
       console.log(`restored ${config.dbPath} from ${args[0]}`);
       return 0;
     }
+    case "fleet": {
+      const [sub, netid, file, ...rest] = args;
+      if (sub !== "import" || !netid || !file || rest.length) throw new UsageError("usage: fleet import <netid> <file.csv|file.json>");
+      if (!/\.(csv|json)$/i.test(file)) throw new UsageError(`fleet import: ${file} must be a .csv or .json file`);
+      const { services, close } = open(config);
+      try {
+        return await fleetImportCommand(services, netid, file);
+      } finally {
+        close();
+      }
+    }
     default:
       throw new UsageError(`unknown command: ${command}`);
   }
@@ -178,7 +192,13 @@ function open(config: Config) {
   const db = openDatabase(config.dbPath);
   migrate(db);
   const services = createServices(db, config);
-  return { services, close: () => db.$client.close() };
+  return {
+    services,
+    close: () => {
+      services.fleetIndex.close();
+      db.$client.close();
+    },
+  };
 }
 
 async function serve(config: Config, demoFlag: boolean): Promise<number> {
@@ -202,6 +222,8 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
 
   const wantDemo = config.demoData ?? (demoFlag || !isCompiled());
   if (wantDemo && (await seedDemo(services))) logger.info("demo data loaded");
+  await services.fleetIndex.rebuildNow();
+  logger.info({ entries: services.fleetIndex.size }, "fleet index built");
   services.worker.start();
   readiness.ready = true;
 
@@ -218,6 +240,7 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   logger.info("shutting down");
   await Promise.all(apps.map((a) => a.stop()));
   await services.worker.stop();
+  services.fleetIndex.close();
   db.$client.close();
   logger.flush();
   return 0;

@@ -1,5 +1,7 @@
 import type { Services } from "../../src/app";
 import { registerCompany } from "../../domain/usecases/register-company";
+import { importFleet } from "../../domain/usecases/manage-fleet";
+import { DEMO_FLEET_AIRPORTS, demoFleet } from "./fleet";
 
 /** The demo login printed at start-up and shown in the README. */
 export const DEMO_LOGIN = { uid: "DEMO-PLATFORM", pw: "tripswitch-demo-2026" } as const;
@@ -20,5 +22,12 @@ export async function seedDemo(services: Services): Promise<boolean> {
     wrote = true;
   }
   await services.companies.setPlan("DEMO-PLATFORM", "PROFESSIONAL");
+  for (const netid of Object.keys(DEMO_FLEET_AIRPORTS)) {
+    const { total } = await services.fleet.listByNetid(netid, { limit: 1, offset: 0 });
+    if (total > 0) continue;
+    // Through the import use case, so the demo fleet obeys every rule a real one does.
+    await importFleet(services.manageFleet, netid, demoFleet(netid, services.airports));
+    wrote = true;
+  }
   return wrote;
 }

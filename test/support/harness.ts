@@ -89,7 +89,17 @@ export function createHarness(options: { dbPath?: string; clock?: Clock; maxBody
     return res.body;
   }
 
-  return { db, services, app, request, registerCompany, coreToken, platformToken, close: () => db.$client.close() };
+  /** Resolves once every fleet change made so far is visible to search (the index rebuilds off the request path). */
+  async function indexed(): Promise<void> {
+    await services.fleetIndex.whenFresh();
+  }
+
+  function close(): void {
+    services.fleetIndex.close();
+    db.$client.close();
+  }
+
+  return { db, services, app, request, registerCompany, coreToken, platformToken, indexed, close };
 }
 
 export type Harness = ReturnType<typeof createHarness>;

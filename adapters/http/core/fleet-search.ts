@@ -1,0 +1,113 @@
+import { Elysia, t } from "elysia";
+import { searchFleet, type SearchFleetDeps } from "../../../domain/usecases/search-fleet";
+import { errors } from "../schemas";
+import { authMacros, type Authenticator } from "../auth";
+
+const param = (description: string, example?: string) => t.Optional(t.String({ maxLength: 2000, description, ...(example ? { examples: [example] } : {}) }));
+
+/** Query parameters arrive as strings; one domain function checks them all and names every failing one (400). */
+export const FleetSearchQuerySchema = t.Object({
+  airports: param("Comma-separated IATA codes, at most 25, trimmed and case-insensitive. Required unless lat and lon are both sent; with lat/lon the centres are the union.", "JFK,LGA"),
+  lat: param("Latitude of an extra centre, -90 to 90; send together with lon", "40.7128"),
+  lon: param("Longitude of an extra centre, -180 to 180; send together with lat", "-74.006"),
+  types: param("Comma-separated vehicle types, case-insensitive; default all types", "SUV,SEDAN"),
+  q: param("Search text (≤ 200 chars): every word must occur, case- and accent-insensitively, in name, description or type. Blank matches all.", "leather"),
+  radius_km: param("Search radius in km around each centre: greater than 0, at most 1000; default 50", "50"),
+  limit: param("Page size, whole number 1–100, default 20. Honoured on PROFESSIONAL and ENTERPRISE; FREE always gets 20 (out-of-range values are 400 on every plan).", "20"),
+  offset: param("Matches to skip, whole number ≥ 0, default 0", "0"),
+});
+
+const FleetItem = t.Object({
+  netid: t.String({ description: "Owner of the vehicle entry", examples: ["ACME-LIMO"] }),
+  type: t.String({ examples: ["SUV"] }),
+  name: t.String({ examples: ["Cadillac Escalade"] }),
+  description: t.String(),
+  imageUrl: t.Nullable(t.String()),
+  maxPassengers: t.Number({ examples: [6] }),
+  maxLuggage: t.Nullable(t.Number({ description: "null when the luggage capacity is unknown", examples: [5] })),
+  lat: t.Number(),
+  lon: t.Number(),
+  distanceKm: t.Number({ description: "Great-circle distance to the nearest centre, km, rounded to 2 decimals", examples: [3.42] }),
+  score: t.Number({ description: "1 − distance / radius_km (unrounded distance), rounded to 4 decimals: 1 at a centre, 0 at the radius", examples: [0.9316] }),
+  minimum_rate: t.Number({ description: "Minimum fare in the entry's currency", examples: [95] }),
+  hourly_rate: t.Number({ description: "Hourly rate in the entry's currency", examples: [85.5] }),
+  slug: t.String({ examples: ["acme-limo-cadillac-escalade"] }),
+});
+
+const SearchWarning = t.Object(
+  {
+    code: t.Union([t.Literal("UNRESOLVABLE_AIRPORT"), t.Literal("MISSING_GPS")], {
+      description: "UNRESOLVABLE_AIRPORT: a requested code is not a known IATA code (one per code, netid \"\", airport = the code). MISSING_GPS: a company has matching entries serving a requested airport without a position (one per company; they are not in items).",
+    }),
+    netid: t.String({ description: "The company concerned; \"\" for UNRESOLVABLE_AIRPORT" }),
+    airport: t.Optional(t.String({ description: "UNRESOLVABLE_AIRPORT only: the code" })),
+    detail: t.String(),
+  },
+  { additionalProperties: true },
+);
+
+const EXAMPLE = {
+  success: true,
+  data: {
+    items: [
+      {
+        netid: "ACME-LIMO",
+        type: "SUV",
+        name: "Cadillac Escalade",
+        description: "Black SUV, leather seats, Wi-Fi",
+        imageUrl: null,
+        maxPassengers: 6,
+        maxLuggage: 5,
+        lat: 40.6501,
+        lon: -73.7902,
+        distanceKm: 1.35,
+        score: 0.973,
+        minimum_rate: 95,
+        hourly_rate: 85.5,
+        slug: "acme-limo-cadillac-escalade",
+      },
+    ],
+    total: 1,
+    limit: 20,
+    offset: 0,
+    warnings: [
+      { code: "UNRESOLVABLE_AIRPORT", netid: "", airport: "XQZ", detail: "Airport code XQZ is not a known IATA code; it was ignored" },
+      { code: "MISSING_GPS", netid: "BLUE-SKY-CARS", detail: "3 entries of BLUE-SKY-CARS serving JFK have no GPS position and are not in the results" },
+    ],
+  },
+};
+
+/** Cross-operator fleet search (spec "GET /api/search/fleet", CONTRACT §5). */
+export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator) {
+  return new Elysia({ name: "core-fleet-search", prefix: "/api" }).use(authMacros(auth)).get(
+    "/search/fleet",
+    ({ query, caller }) => ({ success: true as const, data: searchFleet(deps, caller, query) }),
+    {
+      coreProfileAuth: true,
+      query: FleetSearchQuerySchema,
+      response: {
+        200: t.Object(
+          {
+            success: t.Literal(true),
+            data: t.Object({
+              items: t.Array(FleetItem, { description: "The page [offset, offset + limit) ordered by distanceKm, then slug (byte order)" }),
+              total: t.Number({ description: "All matches, not just this page" }),
+              limit: t.Number({ description: "The page size applied (20 on FREE whatever was asked)" }),
+              offset: t.Number({ description: "The offset applied" }),
+              warnings: t.Array(SearchWarning),
+            }),
+          },
+          { examples: [EXAMPLE] },
+        ),
+        ...errors(400, 401, 404),
+      },
+      detail: {
+        tags: ["Fleet"],
+        summary: "Search fleets across operators",
+        description:
+          "Finds active vehicles with a position within radius_km of any centre: every resolvable airport in `airports` plus (lat, lon) when sent. An item matches when its type is in `types` (all when absent) and every word of `q` occurs in its name, description or type (case- and accent-insensitive). Order: distance, then slug. 400 (naming the parameter): no location, lat or lon alone, non-numeric or out-of-range lat/lon/radius_km, limit outside 1–100, negative offset, more than 25 airports. 401: missing or invalid token. 404 USER_PROFILE_NOT_FOUND: the token's user was removed.",
+        security: [{ bearer: [] }],
+      },
+    },
+  );
+}

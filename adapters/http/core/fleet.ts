@@ -1,0 +1,172 @@
+import { Elysia, t } from "elysia";
+import type { FleetEntry } from "../../../domain/fleet/entry";
+import {
+  addFleetEntry,
+  getFleetEntry,
+  importFleet,
+  listFleet,
+  removeFleetEntry,
+  updateFleetEntry,
+  type ManageFleetDeps,
+} from "../../../domain/usecases/manage-fleet";
+import { errors } from "../schemas";
+import { authMacros, type Authenticator } from "../auth";
+
+/** A fleet entry as sent by its owner. Types are checked here; ranges and formats by the domain rules (400 names each field). */
+export const FleetEntryInput = t.Object(
+  {
+    type: t.Optional(t.String({ maxLength: 100, description: "Vehicle code, upper-cased: letters, digits, _ (≤ 32), e.g. SEDAN, SUV, SPRINTER, LIMO, VAN_MINI, BUS, COACH. Required.", examples: ["SUV"] })),
+    name: t.Optional(t.String({ maxLength: 1000, description: "Display name, 1–200 characters. Required.", examples: ["Cadillac Escalade"] })),
+    description: t.Optional(t.String({ maxLength: 10000, description: "At most 2000 characters; default empty", examples: ["Black SUV, leather, Wi-Fi"] })),
+    imageUrl: t.Optional(t.Nullable(t.String({ maxLength: 4096, description: "http or https URL, or null", examples: ["https://images.example/escalade.jpg"] }))),
+    maxPassengers: t.Optional(t.Number({ description: "Whole number 1–1000. Required.", examples: [6] })),
+    maxLuggage: t.Optional(t.Nullable(t.Number({ description: "Whole number 0–1000, or null when unknown", examples: [5] }))),
+    lat: t.Optional(t.Nullable(t.Number({ description: "-90..90; send with lon (both or neither). Without a position the entry is not found by search (MISSING_GPS warning).", examples: [40.6413] }))),
+    lon: t.Optional(t.Nullable(t.Number({ description: "-180..180; send with lat", examples: [-73.7781] }))),
+    airports: t.Optional(t.Array(t.String({ maxLength: 10 }), { maxItems: 100, description: "IATA codes it serves (case-insensitive, ≤ 50). An unknown code is 400 naming it.", examples: [["JFK", "LGA"]] })),
+    minimum_rate: t.Optional(t.Number({ description: "JSON number ≥ 0 with at most 2 decimals (≤ 1,000,000). Required.", examples: [95] })),
+    hourly_rate: t.Optional(t.Number({ description: "JSON number ≥ 0 with at most 2 decimals (≤ 1,000,000). Required.", examples: [85.5] })),
+    currency: t.Optional(t.String({ maxLength: 10, description: "ISO 4217 code; default USD", examples: ["USD"] })),
+    active: t.Optional(t.Boolean({ description: "Listed in search; default true", examples: [true] })),
+  },
+  { description: "A fleet entry. Required on create: type, name, maxPassengers, minimum_rate, hourly_rate. On PATCH send only the fields to change (null clears imageUrl, maxLuggage, lat+lon)." },
+);
+
+export const FleetEntryOutput = t.Object({
+  slug: t.String({ description: "Unique id, generated from netid and name", examples: ["acme-limo-cadillac-escalade"] }),
+  netid: t.String({ examples: ["ACME-LIMO"] }),
+  type: t.String({ examples: ["SUV"] }),
+  name: t.String(),
+  description: t.String(),
+  imageUrl: t.Nullable(t.String()),
+  maxPassengers: t.Number(),
+  maxLuggage: t.Nullable(t.Number({ description: "null when unknown" })),
+  lat: t.Nullable(t.Number()),
+  lon: t.Nullable(t.Number()),
+  airports: t.Array(t.String()),
+  minimum_rate: t.Number({ examples: [95] }),
+  hourly_rate: t.Number({ examples: [85.5] }),
+  currency: t.String({ examples: ["USD"] }),
+  active: t.Boolean(),
+  createdAt: t.Number({ description: "Unix seconds" }),
+  updatedAt: t.Number({ description: "Unix seconds" }),
+});
+
+/** Domain entry → API shape (rates as JSON numbers, API field names). */
+export function fleetEntryOutput(e: FleetEntry) {
+  return {
+    slug: e.slug,
+    netid: e.netid,
+    type: e.type,
+    name: e.name,
+    description: e.description,
+    imageUrl: e.imageUrl,
+    maxPassengers: e.maxPassengers,
+    maxLuggage: e.maxLuggage,
+    lat: e.lat,
+    lon: e.lon,
+    airports: e.airports,
+    minimum_rate: Number(e.minimumRate),
+    hourly_rate: Number(e.hourlyRate),
+    currency: e.currency,
+    active: e.active,
+    createdAt: e.createdAt,
+    updatedAt: e.updatedAt,
+  };
+}
+
+const SlugParams = t.Object({ slug: t.String({ minLength: 1, maxLength: 200, description: "The entry's slug" }) });
+const Entry = t.Object({ success: t.Literal(true), data: FleetEntryOutput });
+const security = [{ bearer: [] }];
+
+/** Fleet management: the caller's own company's vehicles. Another company's slug answers 404, like an unknown one. */
+export function coreFleet(deps: ManageFleetDeps, auth: Authenticator) {
+  return new Elysia({ name: "core-fleet", prefix: "/api/fleet" })
+    .use(authMacros(auth))
+    .get(
+      "",
+      async ({ query, caller }) => {
+        const page = await listFleet(deps, caller, query);
+        return { success: true as const, data: { ...page, items: page.items.map(fleetEntryOutput) } };
+      },
+      {
+        coreAuth: true,
+        query: t.Object({
+          limit: t.Optional(t.String({ description: "Page size, whole number 1–100 (default 20); out of range is 400", examples: ["20"] })),
+          offset: t.Optional(t.String({ description: "Entries to skip, whole number ≥ 0 (default 0)", examples: ["0"] })),
+        }),
+        response: {
+          200: t.Object({ success: t.Literal(true), data: t.Object({ items: t.Array(FleetEntryOutput), total: t.Number(), limit: t.Number(), offset: t.Number() }) }),
+          ...errors(400, 401),
+        },
+        detail: { tags: ["Fleet"], summary: "List your fleet", description: "Your company's entries ordered by slug, paged.", security },
+      },
+    )
+    .post("", async ({ body, caller }) => ({ success: true as const, data: fleetEntryOutput(await addFleetEntry(deps, caller, body)) }), {
+      coreAuth: true,
+      body: FleetEntryInput,
+      response: { 200: Entry, ...errors(400, 401, 413) },
+      detail: {
+        tags: ["Fleet"],
+        summary: "Add a vehicle",
+        description: "Validates every field (400 lists each failing one) and gives the entry a unique slug from netid and name (-2, -3… on collision). Search sees it within a second.",
+        security,
+      },
+    })
+    .post(
+      "/import",
+      async ({ body, caller }) => {
+        const saved = await importFleet(deps, caller.netid, body as unknown[]);
+        return { success: true as const, data: { imported: saved.length, slugs: saved.map((e) => e.slug) } };
+      },
+      {
+        coreAuth: true,
+        body: t.Array(t.Unknown({ description: "A fleet entry with the fields of POST /api/fleet" }), {
+          maxItems: 10000,
+          description: "At most 10,000 fleet entries (body up to 16 MiB)",
+          examples: [[{ type: "SEDAN", name: "Lincoln Continental", maxPassengers: 3, maxLuggage: 3, lat: 40.64, lon: -73.78, airports: ["JFK"], minimum_rate: 80, hourly_rate: 70 }]],
+        }),
+        response: {
+          200: t.Object({ success: t.Literal(true), data: t.Object({ imported: t.Number(), slugs: t.Array(t.String(), { description: "The new slugs, in the order sent" }) }) }),
+          ...errors(400, 401, 413),
+        },
+        detail: {
+          tags: ["Fleet"],
+          summary: "Import vehicles (all or nothing)",
+          description:
+            "Adds up to 10,000 entries in one transaction. If any row is invalid nothing is saved and the 400 lists the failures per row as `errors[].field` = `[<row index>].<field>` (e.g. `[12].maxPassengers`; at most 1000 listed, the message gives the totals).",
+          security,
+        },
+      },
+    )
+    .get("/:slug", async ({ params, caller }) => ({ success: true as const, data: fleetEntryOutput(await getFleetEntry(deps, caller, params.slug)) }), {
+      coreAuth: true,
+      params: SlugParams,
+      response: { 200: Entry, ...errors(401, 404) },
+      detail: { tags: ["Fleet"], summary: "Get one of your vehicles", security },
+    })
+    .patch(
+      "/:slug",
+      async ({ params, body, caller }) => ({ success: true as const, data: fleetEntryOutput(await updateFleetEntry(deps, caller, params.slug, body)) }),
+      {
+        coreAuth: true,
+        params: SlugParams,
+        body: FleetEntryInput,
+        response: { 200: Entry, ...errors(400, 401, 404) },
+        detail: { tags: ["Fleet"], summary: "Change one of your vehicles", description: "Send only the fields to change; the result must satisfy every rule. The slug never changes.", security },
+      },
+    )
+    .delete(
+      "/:slug",
+      async ({ params, caller }) => {
+        await removeFleetEntry(deps, caller, params.slug);
+        return { success: true as const };
+      },
+      {
+        coreAuth: true,
+        params: SlugParams,
+        response: { 200: t.Object({ success: t.Literal(true) }), ...errors(401, 404) },
+        detail: { tags: ["Fleet"], summary: "Remove one of your vehicles", security },
+      },
+    );
+}

@@ -1,0 +1,113 @@
+import { and, asc, count, eq, gte, lt } from "drizzle-orm";
+import type { FleetEntry } from "../../domain/fleet/entry";
+import type { FleetRepository, NewFleetEntry } from "../../domain/fleet/ports";
+import { firstFreeSlug } from "../../domain/fleet/slug";
+import { changed } from "./account-repositories";
+import type { Db } from "./db";
+import { fleetEntries } from "./schema";
+
+type FleetRow = typeof fleetEntries.$inferSelect;
+
+/** Row → domain entry. Airports are stored as a comma-separated list of upper-case codes. */
+export function toFleetEntry(row: FleetRow): FleetEntry {
+  return {
+    slug: row.slug,
+    netid: row.netid,
+    type: row.type,
+    name: row.name,
+    description: row.description,
+    imageUrl: row.imageUrl,
+    maxPassengers: row.maxPassengers,
+    maxLuggage: row.maxLuggage,
+    lat: row.lat,
+    lon: row.lon,
+    airports: row.airports ? row.airports.split(",") : [],
+    minimumRate: row.minimumRate,
+    hourlyRate: row.hourlyRate,
+    currency: row.currency,
+    active: row.active,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+function toRow(e: FleetEntry): FleetRow {
+  return { ...e, airports: e.airports.join(",") };
+}
+
+export class SqliteFleetRepository implements FleetRepository {
+  constructor(private readonly db: Db) {}
+
+  async listByNetid(netid: string, page: { limit: number; offset: number }) {
+    const items = this.db
+      .select()
+      .from(fleetEntries)
+      .where(eq(fleetEntries.netid, netid))
+      .orderBy(asc(fleetEntries.slug))
+      .limit(page.limit)
+      .offset(page.offset)
+      .all()
+      .map(toFleetEntry);
+    const total = this.db.select({ n: count() }).from(fleetEntries).where(eq(fleetEntries.netid, netid)).get()?.n ?? 0;
+    return { items, total };
+  }
+
+  async find(netid: string, slug: string): Promise<FleetEntry | undefined> {
+    const row = this.db
+      .select()
+      .from(fleetEntries)
+      .where(and(eq(fleetEntries.slug, slug.trim().toLowerCase()), eq(fleetEntries.netid, netid)))
+      .get();
+    return row ? toFleetEntry(row) : undefined;
+  }
+
+  async insertAll(entries: NewFleetEntry[], onProgress?: (done: number) => void): Promise<FleetEntry[]> {
+    const saved: FleetEntry[] = [];
+    // Slugs are chosen inside the write transaction, so two writers can never pick the same one.
+    this.db.transaction((tx) => {
+      const takenByBase = new Map<string, Set<string>>();
+      for (let i = 0; i < entries.length; i++) {
+        const { slugBase, ...fields } = entries[i];
+        let taken = takenByBase.get(slugBase);
+        if (!taken) {
+          taken = new Set(
+            tx
+              .select({ slug: fleetEntries.slug })
+              .from(fleetEntries)
+              .where(and(gte(fleetEntries.slug, slugBase), lt(fleetEntries.slug, `${slugBase}\uffff`)))
+              .all()
+              .map((r) => r.slug),
+          );
+          takenByBase.set(slugBase, taken);
+        }
+        const slug = firstFreeSlug(slugBase, taken);
+        // Every family whose base is a prefix of the new slug ("acme-sedan" for "acme-sedan-2") must see it.
+        for (let len = 1; len <= slug.length; len++) takenByBase.get(slug.slice(0, len))?.add(slug);
+        const entry: FleetEntry = { ...fields, slug };
+        tx.insert(fleetEntries).values(toRow(entry)).run();
+        saved.push(entry);
+        if (onProgress && (i % 500 === 499 || i === entries.length - 1)) onProgress(i + 1);
+      }
+    });
+    return saved;
+  }
+
+  async update(entry: FleetEntry): Promise<boolean> {
+    const { slug, netid, createdAt, ...fields } = toRow(entry);
+    return changed(
+      this.db
+        .update(fleetEntries)
+        .set(fields)
+        .where(and(eq(fleetEntries.slug, slug), eq(fleetEntries.netid, netid)))
+        .run(),
+    );
+  }
+
+  async remove(netid: string, slug: string): Promise<boolean> {
+    return changed(this.db.delete(fleetEntries).where(and(eq(fleetEntries.slug, slug.trim().toLowerCase()), eq(fleetEntries.netid, netid))).run());
+  }
+
+  async activeEntries(): Promise<FleetEntry[]> {
+    return this.db.select().from(fleetEntries).where(eq(fleetEntries.active, true)).all().map(toFleetEntry);
+  }
+}

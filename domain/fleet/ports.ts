@@ -1,0 +1,66 @@
+import type { FleetEntry } from "./entry";
+import type { FleetEntryDraft } from "./validation";
+
+/** A valid entry ready to be saved; the repository picks a free slug starting from `slugBase`. */
+export interface NewFleetEntry extends FleetEntryDraft {
+  netid: string;
+  slugBase: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Where fleet entries are kept. */
+export interface FleetRepository {
+  /** The company's entries ordered by slug, with the company's total. */
+  listByNetid(netid: string, page: { limit: number; offset: number }): Promise<{ items: FleetEntry[]; total: number }>;
+  /** One entry of the company; undefined for an unknown slug or another company's. */
+  find(netid: string, slug: string): Promise<FleetEntry | undefined>;
+  /**
+   * Saves every entry in one transaction (all or nothing), each under the first free slug of
+   * `base`, `base-2`, …; returns them as saved, in order.
+   */
+  insertAll(entries: NewFleetEntry[], onProgress?: (done: number) => void): Promise<FleetEntry[]>;
+  /** Replaces the stored fields of an existing entry (same slug and owner). */
+  update(entry: FleetEntry): Promise<boolean>;
+  remove(netid: string, slug: string): Promise<boolean>;
+  /** Every active entry, for the search index. */
+  activeEntries(): Promise<FleetEntry[]>;
+}
+
+/** A geo search on the index: centres, radius and filters, and how many of the nearest matches to return. */
+export interface GeoSearch {
+  centres: Array<{ lat: number; lon: number }>;
+  radiusKm: number;
+  /** Upper-case types; undefined means every type. */
+  types: string[] | undefined;
+  /** Normalised words, each of which must occur in the entry's search text. */
+  words: string[];
+  /** Return the matches ranked [offset, offset + limit) by (distance, slug). */
+  offset: number;
+  limit: number;
+}
+
+/** One match: the entry and its unrounded great-circle distance to the nearest centre. */
+export interface GeoHit {
+  entry: FleetEntry;
+  distanceKm: number;
+}
+
+/** Active entries without a position serving one of the requested airports, counted per company. */
+export interface UnlocatedCount {
+  netid: string;
+  count: number;
+  /** The requested airports those entries serve. */
+  airports: string[];
+}
+
+/**
+ * The search index over the active fleet. It answers from a complete snapshot and never waits for a
+ * rebuild; `fleetChanged` asks for a rebuild off the request path (visible within a second).
+ */
+export interface FleetSearchIndex {
+  search(query: GeoSearch): { total: number; hits: GeoHit[] };
+  /** Entries that match the filters and serve one of `airports` but have no position, per company. */
+  unlocated(airports: string[], filter: { types: string[] | undefined; words: string[] }): UnlocatedCount[];
+  fleetChanged(): void;
+}

@@ -1,0 +1,140 @@
+import { NotFoundError, ValidationError, type FieldError } from "../errors";
+import type { AirportDirectory } from "../airports";
+import type { Caller, Clock } from "../ports";
+import type { FleetEntry } from "../fleet/entry";
+import type { FleetRepository, FleetSearchIndex, NewFleetEntry } from "../fleet/ports";
+import { inputOf, validateFleetEntry, type FleetEntryDraft, type FleetEntryInput } from "../fleet/validation";
+import { slugBase } from "../fleet/slug";
+
+export interface ManageFleetDeps {
+  fleet: FleetRepository;
+  index: FleetSearchIndex;
+  airports: AirportDirectory;
+  clock: Clock;
+}
+
+export const MAX_IMPORT_ENTRIES = 10_000;
+/** At most this many row errors are reported; the message still says how many there were. */
+export const MAX_REPORTED_ERRORS = 1000;
+
+/** One failing field of one imported row (0-based `row`). */
+export interface RowError {
+  row: number;
+  field: string;
+  message: string;
+}
+
+/** An import refused because rows are invalid; nothing was saved. Fields read `[12].maxPassengers`. */
+export class FleetImportError extends ValidationError {
+  constructor(readonly rows: RowError[]) {
+    const rowCount = new Set(rows.map((r) => r.row)).size;
+    super(
+      rows.slice(0, MAX_REPORTED_ERRORS).map((r) => ({ field: `[${r.row}].${r.field}`, message: r.message })),
+      `Import refused, nothing saved: ${rows.length} error${rows.length === 1 ? "" : "s"} in ${rowCount} row${rowCount === 1 ? "" : "s"}`,
+    );
+  }
+}
+
+const PAGE = { limitDefault: 20, limitMax: 100, offsetMax: 10_000_000 };
+
+/** Checks a management page request (query strings): limit 1–100 (default 20), offset ≥ 0 (default 0). */
+export function fleetPage(limit: string | undefined, offset: string | undefined): { limit: number; offset: number } {
+  const errors: FieldError[] = [];
+  const parsedLimit = wholeNumber(limit);
+  const parsedOffset = wholeNumber(offset);
+  if (parsedLimit !== undefined && (Number.isNaN(parsedLimit) || parsedLimit < 1 || parsedLimit > PAGE.limitMax))
+    errors.push({ field: "limit", message: `must be a whole number from 1 to ${PAGE.limitMax}` });
+  if (parsedOffset !== undefined && (Number.isNaN(parsedOffset) || parsedOffset > PAGE.offsetMax))
+    errors.push({ field: "offset", message: `must be a whole number from 0 to ${PAGE.offsetMax}` });
+  if (errors.length) throw new ValidationError(errors);
+  return { limit: parsedLimit ?? PAGE.limitDefault, offset: parsedOffset ?? 0 };
+}
+
+/** undefined when absent or blank, NaN when not a whole number. */
+function wholeNumber(text: string | undefined): number | undefined {
+  if (text === undefined || text.trim() === "") return undefined;
+  return /^\+?\d{1,12}$/.test(text.trim()) ? Number(text.trim()) : NaN;
+}
+
+/** List fleet: the caller's own company's entries, one page. */
+export async function listFleet(deps: ManageFleetDeps, caller: Caller, page: { limit?: string; offset?: string }) {
+  const applied = fleetPage(page.limit, page.offset);
+  const { items, total } = await deps.fleet.listByNetid(caller.netid, applied);
+  return { items, total, ...applied };
+}
+
+/** Add a vehicle: validate, give it a fresh slug, save, let search see it. */
+export async function addFleetEntry(deps: ManageFleetDeps, caller: Caller, input: FleetEntryInput): Promise<FleetEntry> {
+  const checked = validateFleetEntry(input, { isKnownAirport: knownAirport(deps) });
+  if (!checked.ok) throw new ValidationError(checked.errors);
+  const [saved] = await deps.fleet.insertAll([newEntry(caller.netid, checked.value, deps.clock.now())]);
+  deps.index.fleetChanged();
+  return saved;
+}
+
+/** One of the caller's vehicles; another company's slug is as unknown as a missing one. */
+export async function getFleetEntry(deps: ManageFleetDeps, caller: Caller, slug: string): Promise<FleetEntry> {
+  const entry = await deps.fleet.find(caller.netid, slug);
+  if (!entry) throw notFound(slug);
+  return entry;
+}
+
+/** Change a vehicle: merge the sent fields over the stored ones, validate the whole, save. The slug never changes. */
+export async function updateFleetEntry(deps: ManageFleetDeps, caller: Caller, slug: string, patch: FleetEntryInput): Promise<FleetEntry> {
+  const current = await getFleetEntry(deps, caller, slug);
+  const merged: FleetEntryInput = { ...inputOf(current) };
+  for (const [key, value] of Object.entries(patch ?? {})) if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
+  // Clearing one coordinate alone must fail the pair rule, not silently keep the other.
+  const checked = validateFleetEntry(merged, { isKnownAirport: knownAirport(deps) });
+  if (!checked.ok) throw new ValidationError(checked.errors);
+  const updated: FleetEntry = { ...current, ...checked.value, updatedAt: deps.clock.now() };
+  if (!(await deps.fleet.update(updated))) throw notFound(slug);
+  deps.index.fleetChanged();
+  return updated;
+}
+
+/** Remove a vehicle of the caller's company. */
+export async function removeFleetEntry(deps: ManageFleetDeps, caller: Caller, slug: string): Promise<void> {
+  if (!(await deps.fleet.remove(caller.netid, slug))) throw notFound(slug);
+  deps.index.fleetChanged();
+}
+
+/**
+ * Import a fleet: at most 10,000 entries, every row validated first; one invalid row refuses the
+ * whole import (FleetImportError lists every failing row and field). Otherwise all are saved together.
+ */
+export async function importFleet(
+  deps: ManageFleetDeps,
+  netid: string,
+  rows: unknown[],
+  onProgress?: (phase: "validate" | "save", done: number, total: number) => void,
+): Promise<FleetEntry[]> {
+  if (rows.length > MAX_IMPORT_ENTRIES)
+    throw new ValidationError([{ field: "body", message: `must hold at most ${MAX_IMPORT_ENTRIES} entries, got ${rows.length}` }]);
+  const isKnownAirport = knownAirport(deps);
+  const now = deps.clock.now();
+  const rowErrors: RowError[] = [];
+  const entries: NewFleetEntry[] = [];
+  for (let row = 0; row < rows.length; row++) {
+    const checked = validateFleetEntry(rows[row] as FleetEntryInput, { isKnownAirport });
+    if (checked.ok) entries.push(newEntry(netid, checked.value, now));
+    else for (const e of checked.errors) rowErrors.push({ row, field: e.field, message: e.message });
+    if (onProgress && (row % 500 === 499 || row === rows.length - 1)) onProgress("validate", row + 1, rows.length);
+  }
+  if (rowErrors.length > 0) throw new FleetImportError(rowErrors);
+  const saved = await deps.fleet.insertAll(entries, onProgress && ((done) => onProgress("save", done, entries.length)));
+  deps.index.fleetChanged();
+  return saved;
+}
+
+function newEntry(netid: string, draft: FleetEntryDraft, now: number): NewFleetEntry {
+  return { ...draft, netid, slugBase: slugBase(netid, draft.name), createdAt: now, updatedAt: now };
+}
+
+function knownAirport(deps: ManageFleetDeps) {
+  return (code: string) => deps.airports.lookup(code) !== undefined;
+}
+
+function notFound(slug: string): NotFoundError {
+  return new NotFoundError(`No fleet entry ${slug} in your fleet`, "FLEET_ENTRY_NOT_FOUND");
+}

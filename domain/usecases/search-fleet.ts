@@ -1,0 +1,92 @@
+import type { AirportDirectory } from "../airports";
+import type { Caller } from "../ports";
+import type { FleetSearchIndex } from "../fleet/ports";
+import { appliedLimit, parseFleetSearchQuery, round, scoreOf, type RawFleetSearchQuery } from "../fleet/search";
+
+export interface SearchFleetDeps {
+  index: FleetSearchIndex;
+  airports: AirportDirectory;
+}
+
+/** A fleet item of the search result (spec "Fleet item"); rates are JSON numbers. */
+export interface FleetItem {
+  netid: string;
+  type: string;
+  name: string;
+  description: string;
+  imageUrl: string | null;
+  maxPassengers: number;
+  maxLuggage: number | null;
+  lat: number;
+  lon: number;
+  distanceKm: number;
+  score: number;
+  minimum_rate: number;
+  hourly_rate: number;
+  slug: string;
+}
+
+/** A non-fatal problem reported with status 200 (spec "Search warning"). */
+export type SearchWarning =
+  | { code: "UNRESOLVABLE_AIRPORT"; netid: ""; airport: string; detail: string }
+  | { code: "MISSING_GPS"; netid: string; detail: string };
+
+export interface FleetSearchResult {
+  items: FleetItem[];
+  total: number;
+  limit: number;
+  offset: number;
+  warnings: SearchWarning[];
+}
+
+/**
+ * Search fleet: check the parameters, resolve the airport centres (warning on unknown codes), add the
+ * explicit position, search the index within the radius with the type and text filters, page by the
+ * plan's limit, and warn about companies whose matching vehicles at a requested airport have no position.
+ */
+export function searchFleet(deps: SearchFleetDeps, caller: Caller, raw: RawFleetSearchQuery): FleetSearchResult {
+  const query = parseFleetSearchQuery(raw);
+  const limit = appliedLimit(caller.plan, query.limit);
+  const warnings: SearchWarning[] = [];
+
+  const centres: Array<{ lat: number; lon: number }> = [];
+  for (const code of query.airports) {
+    const airport = deps.airports.lookup(code);
+    if (airport) centres.push({ lat: airport.lat, lon: airport.lon });
+    else
+      warnings.push({ code: "UNRESOLVABLE_AIRPORT", netid: "", airport: code, detail: `Airport code ${code} is not a known IATA code; it was ignored` });
+  }
+  if (query.position) centres.push(query.position);
+
+  const { total, hits } =
+    centres.length === 0
+      ? { total: 0, hits: [] }
+      : deps.index.search({ centres, radiusKm: query.radiusKm, types: query.types, words: query.words, offset: query.offset, limit });
+
+  const filter = { types: query.types, words: query.words };
+  for (const { netid, count, airports } of deps.index.unlocated(query.airports, filter)) {
+    warnings.push({
+      code: "MISSING_GPS",
+      netid,
+      detail: `${count} ${count === 1 ? "entry" : "entries"} of ${netid} serving ${airports.join(", ")} ${count === 1 ? "has" : "have"} no GPS position and ${count === 1 ? "is" : "are"} not in the results`,
+    });
+  }
+
+  const items: FleetItem[] = hits.map(({ entry, distanceKm }) => ({
+    netid: entry.netid,
+    type: entry.type,
+    name: entry.name,
+    description: entry.description,
+    imageUrl: entry.imageUrl,
+    maxPassengers: entry.maxPassengers,
+    maxLuggage: entry.maxLuggage,
+    lat: entry.lat!,
+    lon: entry.lon!,
+    distanceKm: round(distanceKm, 2),
+    score: scoreOf(distanceKm, query.radiusKm),
+    minimum_rate: Number(entry.minimumRate),
+    hourly_rate: Number(entry.hourlyRate),
+    slug: entry.slug,
+  }));
+  return { items, total, limit, offset: query.offset, warnings };
+}

@@ -1,0 +1,64 @@
+import { SingleBar, Presets } from "cli-progress";
+import type { Services } from "./app";
+import { FleetFileError, readFleetFile } from "../adapters/fleet-file/read";
+import { FleetImportError, importFleet } from "../domain/usecases/manage-fleet";
+import { ValidationError } from "../domain/errors";
+
+/** Row errors printed before the summary; the rest are counted. */
+const MAX_PRINTED_ERRORS = 200;
+
+/**
+ * `fleet import <netid> <file>`: reads the file, imports all rows or none, reports each invalid row by
+ * line (CSV) or index (JSON). Exit 0 imported, 1 rows invalid or unknown company (nothing imported),
+ * 2 for an unreadable file (bad argument).
+ */
+export async function fleetImportCommand(services: Services, netid: string, path: string): Promise<number> {
+  const company = await services.companies.findByNetid(netid);
+  if (!company) {
+    console.error(`no company with netid ${netid}`);
+    return 1;
+  }
+  let file;
+  try {
+    file = readFleetFile(path);
+  } catch (error) {
+    if (error instanceof FleetFileError) {
+      console.error(error.message);
+      return 2;
+    }
+    throw error;
+  }
+
+  const bar = process.stdout.isTTY ? new SingleBar({ format: "{phase} [{bar}] {value}/{total} rows", hideCursor: true }, Presets.shades_classic) : undefined;
+  let phase = "";
+  try {
+    const saved = await importFleet(services.manageFleet, company.netid, file.rows, (next, done, total) => {
+      if (!bar) return;
+      if (next !== phase) {
+        if (phase) bar.stop();
+        phase = next;
+        bar.start(total, 0, { phase: next === "validate" ? "checking" : "saving  " });
+      }
+      bar.update(done, { phase: next === "validate" ? "checking" : "saving  " });
+    });
+    bar?.stop();
+    console.log(`imported ${saved.length} fleet entries for ${company.netid}`);
+    return 0;
+  } catch (error) {
+    bar?.stop();
+    if (error instanceof FleetImportError) {
+      for (const e of error.rows.slice(0, MAX_PRINTED_ERRORS)) {
+        const line = file.lineOf(e.row);
+        console.error(`${line !== undefined ? `line ${line}` : `entry [${e.row}]`}: ${e.field}: ${e.message}`);
+      }
+      if (error.rows.length > MAX_PRINTED_ERRORS) console.error(`… and ${error.rows.length - MAX_PRINTED_ERRORS} more errors`);
+      console.error(`${error.message}`);
+      return 1;
+    }
+    if (error instanceof ValidationError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { createHarness, type Harness } from "../../support/harness";
+import { addVehicle, company } from "../../support/fleet";
+import { slugBase } from "../../../domain/fleet/slug";
+import type { NewFleetEntry } from "../../../domain/fleet/ports";
+
+let h: Harness;
+afterEach(() => h?.close());
+
+function rows(netid: string, count: number, name: string): NewFleetEntry[] {
+  return Array.from({ length: count }, (_, i) => ({
+    netid,
+    slugBase: slugBase(netid, `${name} ${i}`),
+    type: "SEDAN",
+    name: `${name} ${i}`,
+    description: "",
+    imageUrl: null,
+    maxPassengers: 3,
+    maxLuggage: null,
+    lat: 40.64 + ((i * 7919) % 1000) / 5000,
+    lon: -73.78 + ((i * 104729) % 1000) / 5000,
+    airports: [],
+    minimumRate: "10.00",
+    hourlyRate: "10.00",
+    currency: "USD",
+    active: true,
+    createdAt: 0,
+    updatedAt: 0,
+  }));
+}
+
+describe("fleet index freshness", () => {
+  test("a new vehicle is found by search within 1 second", async () => {
+    h = createHarness();
+    const op = await company(h);
+    await h.indexed();
+    const slug = await addVehicle(h, op.auth, { name: "Fresh Arrival" });
+    const added = performance.now();
+    let seenAfter = Infinity;
+    // Bounded poll: at most 1 s, every 10 ms.
+    while (performance.now() - added < 1000) {
+      const res = await h.request("GET", "/api/search/fleet?airports=JFK&q=fresh", { headers: op.auth });
+      if (res.body.data.items.some((i: { slug: string }) => i.slug === slug)) {
+        seenAfter = performance.now() - added;
+        break;
+      }
+      await Bun.sleep(10);
+    }
+    expect(seenAfter).toBeLessThan(1000);
+  });
+
+  test("searches keep answering with the old or the new fleet while the index rebuilds", async () => {
+    h = createHarness();
+    const op = await company(h);
+    await h.services.fleet.insertAll(rows(op.netid, 10_000, "Old"));
+    h.services.fleetIndex.fleetChanged();
+    await h.indexed();
+    const search = () => h.request("GET", "/api/search/fleet?airports=JFK&radius_km=100", { headers: op.auth });
+    const before = (await search()).body.data.total;
+    expect(before).toBe(10_000);
+
+    await h.services.fleet.insertAll(rows(op.netid, 2_000, "New"));
+    h.services.fleetIndex.fleetChanged();
+    const totals: number[] = [];
+    const deadline = performance.now() + 3000;
+    // Search continuously until the new fleet shows up (bounded by the deadline).
+    while (performance.now() < deadline) {
+      const res = await search();
+      expect(res.status).toBe(200);
+      totals.push(res.body.data.total);
+      if (res.body.data.total === 12_000) break;
+      await Bun.sleep(1);
+    }
+    expect(totals[0]).toBe(10_000);
+    expect(totals.at(-1)).toBe(12_000);
+    expect(totals.every((t) => t === 10_000 || t === 12_000)).toBe(true);
+  });
+});

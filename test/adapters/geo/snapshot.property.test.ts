@@ -1,0 +1,76 @@
+import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { buildIndexParts } from "../../../adapters/geo/index-parts";
+import { FleetSnapshot, splitForIndex } from "../../../adapters/geo/snapshot";
+import { greatCircleKm } from "../../../domain/geo";
+import { matchesAllWords, queryWords, searchTextOf } from "../../../domain/fleet/text";
+import type { FleetEntry } from "../../../domain/fleet/entry";
+
+// Clusters that cross the antimeridian and touch a pole, with grid positions so ties are common.
+const HUBS = [
+  { lat: 40.64, lon: -73.78 },
+  { lat: 0, lon: 179.8 },
+  { lat: 88, lon: 0 },
+];
+const TYPES = ["SEDAN", "SUV", "BUS"];
+const NAMES = ["Mercédès S", "Escalade", "Blue Sedan"];
+const wrapLon = (lon: number) => (lon > 180 ? lon - 360 : lon < -180 ? lon + 360 : lon);
+const grid = (max: number) => fc.integer({ min: -max, max }).map((n) => n / 4);
+
+const entries = fc.array(
+  fc.record({ hub: fc.integer({ min: 0, max: 2 }), dLat: grid(16), dLon: grid(16), type: fc.constantFrom(...TYPES), name: fc.constantFrom(...NAMES), active: fc.integer({ min: 0, max: 9 }) }),
+  { minLength: 1, maxLength: 600, size: "max" },
+);
+const query = fc.record({
+  centres: fc.array(fc.record({ hub: fc.integer({ min: 0, max: 2 }), dLat: grid(8), dLon: grid(8) }), { minLength: 1, maxLength: 3 }),
+  radiusKm: fc.integer({ min: 1, max: 1000 }),
+  types: fc.option(fc.subarray(TYPES, { minLength: 1 }), { nil: undefined }),
+  q: fc.constantFrom("", "merc", "sedan", "esc"),
+  offset: fc.integer({ min: 0, max: 50 }),
+  limit: fc.integer({ min: 1, max: 100 }),
+});
+
+describe("kd-tree fleet snapshot against brute force", () => {
+  test("count, page and order agree for tiny and normal leaf sizes", () => {
+    fc.assert(
+      fc.property(entries, fc.array(query, { minLength: 1, maxLength: 5 }), fc.constantFrom(2, 3, 8, 32), (specs, queries, nodeSize) => {
+        const fleet: FleetEntry[] = specs.map((s, i) => ({
+          slug: `e-${String(i % 7)}-${i}`,
+          netid: "OP",
+          type: s.type,
+          name: s.name,
+          description: "",
+          imageUrl: null,
+          maxPassengers: 1,
+          maxLuggage: null,
+          lat: Math.max(-90, Math.min(90, HUBS[s.hub].lat + s.dLat)),
+          lon: wrapLon(HUBS[s.hub].lon + s.dLon),
+          airports: [],
+          minimumRate: "0.00",
+          hourlyRate: "0.00",
+          currency: "USD",
+          active: s.active > 0,
+          createdAt: 0,
+          updatedAt: 0,
+        }));
+        const { located, unlocated, input } = splitForIndex(fleet);
+        const snapshot = new FleetSnapshot(located, buildIndexParts({ ...input, nodeSize }), unlocated);
+        for (const q of queries) {
+          const centres = q.centres.map((c) => ({ lat: Math.max(-90, Math.min(90, HUBS[c.hub].lat + c.dLat)), lon: wrapLon(HUBS[c.hub].lon + c.dLon) }));
+          const words = queryWords(q.q);
+          const expected = fleet
+            .filter((e) => e.active && (!q.types || q.types.includes(e.type)) && matchesAllWords(searchTextOf(e), words))
+            .map((e) => ({ slug: e.slug, d: Math.min(...centres.map((c) => greatCircleKm(c.lat, c.lon, e.lat!, e.lon!))) }))
+            .filter((m) => m.d <= q.radiusKm)
+            .sort((a, b) => a.d - b.d || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+          const got = snapshot.search({ centres, radiusKm: q.radiusKm, types: q.types, words, offset: q.offset, limit: q.limit });
+          expect(got.total).toBe(expected.length);
+          const page = expected.slice(q.offset, q.offset + q.limit);
+          expect(got.hits.map((hit) => hit.entry.slug)).toEqual(page.map((m) => m.slug));
+          got.hits.forEach((hit, i) => expect(Math.abs(hit.distanceKm - page[i].d)).toBeLessThan(0.001));
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
