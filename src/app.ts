@@ -75,7 +75,11 @@ export function createServices(db: Db, config: Pick<Config, "jwtSecret" | "token
   );
   const airports = airportDirectory();
   const fleet = new SqliteFleetRepository(db);
-  const fleetIndex = new KdFleetSearchIndex({ load: () => fleet.activeEntries() });
+  const fleetIndex = new KdFleetSearchIndex({
+    load: () => fleet.activeEntries(),
+    onWorkerFailure: (err) => logger.warn({ err }, "fleet index worker failed; building in-process"),
+    onError: (err) => logger.error({ err }, "fleet index rebuild failed; the previous index keeps answering"),
+  });
   const bookings = new SqliteBookingRepository(db);
   const trips = {
     send: {

@@ -8,6 +8,10 @@ export interface FleetIndexOptions {
   load: () => Promise<FleetEntry[]>;
   /** Build the kd-tree in a Bun Worker (default true); false builds in-process. */
   useWorker?: boolean;
+  /** The worker's code (tests point it elsewhere); defaults to index-builder.worker.ts. */
+  workerUrl?: string;
+  /** Told when the worker fails and builds move in-process (for the log). */
+  onWorkerFailure?: (error: unknown) => void;
   /** Coalesces bursts of changes into one rebuild. */
   debounceMs?: number;
   /** Called when a rebuild fails; the previous snapshot keeps answering. */
@@ -101,23 +105,25 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
     const generation = this.changes;
     const entries = await this.options.load();
     const { located, unlocated, input } = splitForIndex(entries);
-    const parts = await this.buildParts(input);
+    // The worker takes the coordinate buffers (transferred), so a fallback build needs a fresh copy.
+    const parts = await this.buildParts(input, () => splitForIndex(entries).input);
     if (this.closed) return;
     this.snapshot = new FleetSnapshot(located, parts, unlocated);
     this.built = Math.max(this.built, generation);
   }
 
-  private async buildParts(input: IndexInput): Promise<IndexParts> {
+  private async buildParts(input: IndexInput, freshInput: () => IndexInput): Promise<IndexParts> {
     if (this.options.useWorker === false || this.workerBroken) return buildIndexParts(input);
     try {
       return await this.inWorker(input);
     } catch (error) {
       if (this.closed) throw error;
       // A worker that cannot start (or died) must not stop the service: build in-process from now on.
+      this.options.onWorkerFailure?.(error);
       this.workerBroken = true;
       this.worker?.terminate();
       this.worker = undefined;
-      return buildIndexParts(input);
+      return buildIndexParts(freshInput());
     }
   }
 
@@ -145,7 +151,7 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(new URL("./index-builder.worker.ts", import.meta.url).href);
+    const worker = new Worker(this.options.workerUrl ?? workerEntry());
     // The build worker must not keep a finished CLI command or test process alive.
     (worker as unknown as { unref(): void }).unref();
     worker.onmessage = (event: MessageEvent<{ id: number; parts?: IndexParts; error?: string }>) => {
@@ -162,4 +168,12 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
     this.worker = worker;
     return worker;
   }
+}
+
+/**
+ * Where the build worker's code is. In the compiled binary every module is bundled into the entry file, so
+ * import.meta.url no longer points here; the worker is a separate entrypoint addressed from the bundle root.
+ */
+function workerEntry(): string {
+  return import.meta.url.includes("$bunfs") ? "./adapters/geo/index-builder.worker.ts" : new URL("./index-builder.worker.ts", import.meta.url).href;
 }

@@ -6,7 +6,7 @@ import { BUN, ROOT, postJson, runCli, startServer, tempDir } from "../support/pr
 describe("the compiled binary", () => {
   test("runs from an empty directory: creates its database, registers, issues both tokens and serves offline docs", async () => {
     const out = join(tempDir("tripswitch-build-"), "tripswitch");
-    const build = await runCli(["build", "--compile", join(ROOT, "src/main.ts"), "--outfile", out], {}, { command: [BUN], timeoutMs: 120_000 });
+    const build = await runCli(["build", "--compile", join(ROOT, "src/main.ts"), join(ROOT, "adapters/geo/index-builder.worker.ts"), "--outfile", out], {}, { command: [BUN], timeoutMs: 120_000 });
     expect(build.code).toBe(0);
 
     const cwd = tempDir("tripswitch-empty-");
@@ -26,6 +26,18 @@ describe("the compiled binary", () => {
       const platform = await postJson(`${server.base}/Platform.svc/getToken2/V1`, { uid: netid, pw: password });
       expect(platform.status).toBe(200);
       expect(typeof platform.body).toBe("string");
+
+      // The fleet index is built by a worker that must also run inside the binary.
+      const auth = { authorization: `Bearer ${core.body.token}` };
+      const added = await postJson(`${server.base}/api/fleet`, { type: "SUV", name: "Binary Escalade", maxPassengers: 5, maxLuggage: 4, lat: 40.65, lon: -73.79, airports: ["JFK"], minimum_rate: 90, hourly_rate: 80 }, auth);
+      expect(added.status).toBe(200);
+      let found: any[] = [];
+      for (let i = 0; i < 50 && found.length === 0; i++) {
+        const search = await (await fetch(`${server.base}/api/search/fleet?airports=JFK`, { headers: auth })).json();
+        found = search.data.items;
+        if (found.length === 0) await Bun.sleep(20);
+      }
+      expect(found.map((f) => f.slug)).toEqual([added.body.data.slug]);
 
       const html = await (await fetch(`${server.base}/docs`)).text();
       expect(html).toContain("swagger-ui");

@@ -3,6 +3,7 @@ import { createHarness, type Harness } from "../../support/harness";
 import { addVehicle, company } from "../../support/fleet";
 import { slugBase } from "../../../domain/fleet/slug";
 import type { NewFleetEntry } from "../../../domain/fleet/ports";
+import { KdFleetSearchIndex } from "../../../adapters/geo/fleet-index";
 
 let h: Harness;
 afterEach(() => h?.close());
@@ -74,5 +75,26 @@ describe("fleet index freshness", () => {
     expect(totals[0]).toBe(10_000);
     expect(totals.at(-1)).toBe(12_000);
     expect(totals.every((t) => t === 10_000 || t === 12_000)).toBe(true);
+  });
+});
+
+describe("fleet index build fallback", () => {
+  test("when the build worker cannot start, the index is built in-process from the full fleet", async () => {
+    const entries = rows("FALLBACK", 500, "Fallback").map((e, i) => ({ ...e, slug: `fallback-${i}` }));
+    const failures: unknown[] = [];
+    const index = new KdFleetSearchIndex({
+      load: async () => entries as never,
+      workerUrl: "./does-not-exist.worker.ts",
+      onWorkerFailure: (e) => failures.push(e),
+    });
+    try {
+      await index.rebuildNow();
+      expect(failures).toHaveLength(1);
+      const result = index.search({ centres: [{ lat: 40.64, lon: -73.78 }], radiusKm: 100, types: undefined, words: [], offset: 0, limit: 5 } as never);
+      expect(result.total).toBe(500);
+      expect(result.hits).toHaveLength(5);
+    } finally {
+      index.close();
+    }
   });
 });
