@@ -2,6 +2,7 @@ import { buildApp, createServices, type Services } from "../../src/app";
 import { migrate, openDatabase, type Db } from "../../adapters/sqlite/db";
 import { createLogger } from "../../adapters/logging";
 import type { Clock } from "../../domain/ports";
+import type { RateLimits } from "../../adapters/http/rate-limit";
 
 export const TEST_JWT_SECRET = "test-secret-that-is-at-least-32-bytes-long!";
 
@@ -34,10 +35,10 @@ export interface TestResponse<T = any> {
  * The whole service on a real SQLite database (`:memory:` unless a path is given), driven through HTTP
  * with app.handle — the same routes, validation and error mapping as production.
  */
-export function createHarness(options: { dbPath?: string; clock?: Clock; maxBodyBytes?: number } = {}) {
+export function createHarness(options: { dbPath?: string; clock?: Clock; maxBodyBytes?: number; rateLimits?: RateLimits } = {}) {
   const db: Db = openDatabase(options.dbPath ?? ":memory:");
   migrate(db);
-  const services: Services = createServices(db, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600 }, options.clock);
+  const services: Services = createServices(db, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, rateLimits: options.rateLimits }, options.clock);
   const app = buildApp(services, { logger: createLogger("silent"), maxBodyBytes: options.maxBodyBytes ?? 1048576, readiness: { ready: true } });
 
   async function request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {
