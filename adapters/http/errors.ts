@@ -143,13 +143,16 @@ export function edge(options: EdgeOptions) {
       if (type && type !== "application/json" && !type.endsWith("+json") && type !== "text/plain")
         throw new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", "The request body must be JSON (Content-Type: application/json)");
       const text = await readLimited(request, limitFor(path));
-      if (text.trim() === "") return undefined;
+      // null, not undefined: the body is handled here, so Elysia's own JSON parser (below) never runs.
+      if (text.trim() === "") return null;
       try {
         return JSON.parse(text);
       } catch {
         throw new HttpError(400, "MALFORMED_JSON", "The request body is not valid JSON");
       }
     })
+    // Never reached (the parser above always answers); it tells the OpenAPI generator that bodies are JSON.
+    .onParse({ as: "global" }, { fn: "json" } as never)
     .onError({ as: "global" }, ({ code, error: thrown, set, request, path }) => {
       let error: unknown = thrown;
       const requestId = String(set.headers["x-request-id"] ?? requestIdOf(request));
