@@ -43,13 +43,14 @@ export function bookingOutboxSink(outbox: SqliteOutbox, integrations: SqliteInte
         outbox.enqueue({ eventId, channel: "delivery", eventType: delivery.eventType, transactionId: booking.transactionId, targetNetid: booking.providerId, url: provider.deliveryUrl, body }, e.at);
         wrote = true;
       }
-      if (requester?.webhookUrl) {
-        const eventId = crypto.randomUUID();
-        const type = WEBHOOK_TYPE[e.type];
-        const body = JSON.stringify({ eventId, type, createdAt: e.at, data: bookingView(booking) });
-        outbox.enqueue({ eventId, channel: "webhook", eventType: type, transactionId: booking.transactionId, targetNetid: booking.requesterId, url: requester.webhookUrl, body }, e.at);
-        wrote = true;
-      }
+    }
+    // One change, one webhook: the booking's new state, typed by the change's first (main) event.
+    if (requester?.webhookUrl) {
+      const eventId = crypto.randomUUID();
+      const type = WEBHOOK_TYPE[events[0].type];
+      const body = JSON.stringify({ eventId, type, createdAt: events[0].at, data: bookingView(booking) });
+      outbox.enqueue({ eventId, channel: "webhook", eventType: type, transactionId: booking.transactionId, targetNetid: booking.requesterId, url: requester.webhookUrl, body }, events[0].at);
+      wrote = true;
     }
     if (wrote) wake();
   };
