@@ -7,12 +7,14 @@ import { bookingView } from "../booking-view";
 import { idempotent } from "../idempotency";
 import { errors } from "../schemas";
 import type { RateLimiter } from "../rate-limit";
+import { awaitDelivery, type DeliveryDeps } from "./delivery";
 import { BookingResponse, IdempotencyHeaders, ProviderUpdateBody, SendTripBody, SendTripResponse, TransactionIdParams } from "../trip-schemas";
 
 export interface PlatformTripDeps {
   send: SendTripDeps;
   manage: ManageTripDeps;
   idempotency: SqliteIdempotencyStore;
+  delivery: DeliveryDeps;
   auth: Authenticator;
   rateLimiter: RateLimiter;
 }
@@ -29,10 +31,12 @@ export function platformTrips(deps: PlatformTripDeps) {
       path,
       ({ body, caller, request, set }) => {
         deps.rateLimiter.check("sendTripPerMinute", caller.netid, set.headers as Record<string, string>);
-        return idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: "sendTrip", body }, async () => ({
-          success: true as const,
-          ...(await sendTrip(deps.send, caller, body)),
-        }));
+        return idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: "sendTrip", body }, async () => {
+          const result = await sendTrip(deps.send, caller, body);
+          if (body.submitMode?.trim().toUpperCase() !== "WAIT") return { success: true as const, ...result };
+          const reservationId = await awaitDelivery(deps.delivery, result.transactionId);
+          return { success: true as const, ...result, ...(reservationId !== undefined ? { reservationId } : {}) };
+        });
       },
       {
         platformAuth: true,
