@@ -115,16 +115,22 @@ async function readLimited(request: Request, limit: number): Promise<string> {
 /** Deepest nesting of arrays and objects a request body may have. */
 export const MAX_JSON_DEPTH = 32;
 
-/** Whether a parsed JSON value nests arrays/objects deeper than `max` (iterative: no recursion to overflow). */
-export function nestsDeeperThan(value: unknown, max: number): boolean {
+const RESERVED_KEYS = new Set(["__proto__", "constructor", "prototype", "toString", "valueOf", "toJSON"]);
+
+/**
+ * What is wrong with the shape of a parsed JSON value: nesting deeper than `max` arrays/objects, or an object
+ * key that shadows a built-in method. Iterative, so a deep value cannot overflow the stack.
+ */
+export function jsonShapeProblem(value: unknown, max: number): "too-deep" | { key: string } | undefined {
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length) {
     const [v, depth] = stack.pop()!;
     if (v === null || typeof v !== "object") continue;
-    if (depth + 1 > max) return true;
+    if (depth + 1 > max) return "too-deep";
+    if (!Array.isArray(v)) for (const key of Object.keys(v)) if (RESERVED_KEYS.has(key)) return { key };
     for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
   }
-  return false;
+  return undefined;
 }
 
 function tooLarge(limit: number): HttpError {
@@ -168,7 +174,11 @@ export function edge(options: EdgeOptions) {
       }
       // The validator's error report serialises the value with indentation, quadratic in depth: a 120 KB body
       // nested 20,000 deep took seconds and gigabytes. No request of ours nests deeper than a handful of levels.
-      if (nestsDeeperThan(parsed, MAX_JSON_DEPTH)) throw new HttpError(400, "JSON_TOO_DEEP", `The request body nests deeper than ${MAX_JSON_DEPTH} levels`);
+      const problem = jsonShapeProblem(parsed, MAX_JSON_DEPTH);
+      if (problem === "too-deep") throw new HttpError(400, "JSON_TOO_DEEP", `The request body nests deeper than ${MAX_JSON_DEPTH} levels`);
+      // The validator's error report turns values into strings: an object whose "toString" is a number made it
+      // throw (a 500). No field of ours has such a name.
+      if (problem) throw new HttpError(400, "RESERVED_KEY", `The request body uses the reserved key "${problem.key}"`);
       return parsed;
     })
     // Never reached (the parser above always answers); it tells the OpenAPI generator that bodies are JSON.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
+import { writeFileSync } from "node:fs";
 import { createHarness, type Harness } from "../support/harness";
 import { addVehicle, vehicle } from "../support/fleet";
 import { parties, regularTrip, sendTrip, type Party } from "../support/trips";
@@ -193,6 +194,8 @@ describe("hostile input, generated from the OpenAPI document", () => {
         await fc.assert(
           fc.asyncProperty(caseArb(op), async (c) => {
             const problems = await send(route, c);
+            // FUZZ_DUMP=<file> keeps the whole failing case for replay.
+            if (problems.length && process.env.FUZZ_DUMP) writeFileSync(process.env.FUZZ_DUMP, JSON.stringify(c));
             if (problems.length) throw new Error(`${problems.join("\n")}\nbody: ${String(c.body).slice(0, 500)}\nheaders: ${JSON.stringify(c.headers)}`);
           }),
           { numRuns: RUNS, endOnFailure: true },
@@ -216,6 +219,7 @@ describe("hostile input, generated from the OpenAPI document", () => {
         ["oversized", oversized],
         ["huge numbers", '{"maxPassengers":1e999999,"lat":-1e400,"lon":123456789012345678901234567890,"limit":1e308,"passengerCount":1e999}'],
         ["prototype keys", '{"__proto__":{"admin":true},"constructor":{"prototype":{"admin":true}},"uid":"a","pw":"b"}'],
+        ["method keys", '{"uid":{"toString":1,"valueOf":2},"name":{"toString":"x"},"type":{"toJSON":1},"pw":"b"}'],
         ["duplicate keys", '{"uid":"a","uid":"b","pw":"c","pw":"d"}'],
         ["BOM", "\uFEFF{}"],
         ["NUL", '{"name":"a\\u0000b"}'],

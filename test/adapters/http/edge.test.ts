@@ -77,6 +77,17 @@ describe("the error envelope", () => {
     big.close();
   });
 
+  test("a key that shadows a built-in method is a 400 (an object with a numeric toString used to be a 500)", async () => {
+    const token = await h.request("POST", "/api/company/register", { raw: '{"name":{"toString":1},"mainEmail":"x"}', headers: { "content-type": "application/json" } });
+    expect(token.status).toBe(400);
+    expectEnvelope(token.body, "RESERVED_KEY");
+    for (const key of ["__proto__", "constructor", "valueOf"]) {
+      const res = await h.request("POST", "/api/token", { raw: `{"uid":"a","pw":"b","x":{"${key}":{"admin":true}}}`, headers: { "content-type": "application/json" } });
+      expect(res.status).toBe(400);
+      expectEnvelope(res.body, "RESERVED_KEY");
+    }
+  });
+
   test("an unexpected error is a 500 carrying only the request id; details stay out of the response", async () => {
     const app = new Elysia().use(h.app).get("/boom", () => {
       throw new Error("SQLITE_ERROR: no such table: secret_table at /srv/app/file.ts:12");
