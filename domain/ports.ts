@@ -45,9 +45,21 @@ export interface PlatformTokenRepository {
 
 /** Failed-login bookkeeping; keys are per uid and per client address. */
 export interface LoginThrottle {
-  /** Timestamps (seconds) of failures recorded for `key` after `since` (exclusive), oldest first. */
-  failuresSince(key: string, since: number): Promise<number[]>;
-  recordFailure(keys: string[], at: number): Promise<void>;
+  /**
+   * In one atomic step: reads, for each key, the failure timestamps after `since` (seconds, oldest first) and how
+   * many admitted attempts are still being checked; asks `admit` whether this attempt may go ahead and, if so,
+   * counts it as being checked — so that concurrent attempts see each other. `admitted` tells which.
+   */
+  begin(keys: string[], since: number, admit: (seen: LoginAttemptsSeen[]) => boolean): Promise<{ seen: LoginAttemptsSeen[]; admitted: boolean }>;
+  /** An admitted attempt is over: it stops being "checked" and, when it failed, is recorded as a failure of every key. */
+  end(keys: string[], failed: boolean, at: number): Promise<void>;
+}
+
+/** What the throttle knows about one key. */
+export interface LoginAttemptsSeen {
+  failures: number[];
+  /** Admitted attempts whose password is still being checked. */
+  pending: number;
 }
 
 export interface PasswordHasher {

@@ -38,6 +38,7 @@ import { SqliteFleetRepository } from "../adapters/sqlite/fleet-repository";
 import { KdFleetSearchIndex } from "../adapters/geo/fleet-index";
 import { coreFleet } from "../adapters/http/core/fleet";
 import { coreFleetSearch } from "../adapters/http/core/fleet-search";
+import { RateLimiter, type RateLimits } from "../adapters/http/rate-limit";
 
 export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
 
@@ -54,7 +55,12 @@ export interface ServiceOptions {
 }
 
 /** Every port wired to its adapter: the one place that knows which implementation serves which port. */
-export function createServices(db: Db, config: Pick<Config, "jwtSecret" | "tokenTtlSeconds">, clock: Clock = systemClock, options: ServiceOptions = {}) {
+export function createServices(
+  db: Db,
+  config: Pick<Config, "jwtSecret" | "tokenTtlSeconds"> & { rateLimits?: RateLimits },
+  clock: Clock = systemClock,
+  options: ServiceOptions = {},
+) {
   const logger = options.logger ?? createLogger("silent");
   const companies = new SqliteCompanyRepository(db);
   const users = new SqliteUserRepository(db);
@@ -91,6 +97,8 @@ export function createServices(db: Db, config: Pick<Config, "jwtSecret" | "token
     onError: (err) => logger.error({ err }, "fleet index rebuild failed; the previous index keeps answering"),
   });
   const bookings = new SqliteBookingRepository(db, bookingOutboxSink(outbox, integrations, () => worker.wake()));
+  // Without configured limits (tests, CLI) nothing is limited; `serve` passes the validated environment.
+  const rateLimiter = new RateLimiter(config.rateLimits ?? { searchPerMinute: 0, sendTripPerMinute: 0 }, clock === systemClock ? undefined : () => clock.now());
   const trips = {
     send: {
       bookings,
@@ -126,6 +134,7 @@ export function createServices(db: Db, config: Pick<Config, "jwtSecret" | "token
     trips,
     fleet,
     fleetIndex,
+    rateLimiter,
     manageFleet: { fleet, index: fleetIndex, airports, clock },
     searchFleet: { index: fleetIndex, airports },
   };
@@ -165,7 +174,7 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(coreIntegration(services.authenticator, services.integration, services.outbox, () => services.worker.wake()))
     .use(coreReservations(services.trips.manage, services.authenticator))
     .use(coreFleet(services.manageFleet, services.authenticator))
-    .use(coreFleetSearch(services.searchFleet, services.authenticator));
+    .use(coreFleetSearch(services.searchFleet, services.authenticator, services.rateLimiter));
 }
 
 /** The platform surface (/Platform.svc). */
@@ -175,7 +184,7 @@ function platformRoutes(services: Services, options: AppOptions) {
     .use(edgeOf(services, options))
     .use(authMacros(services.authenticator))
     .use(platformTokens({ login: services.login, platformTokens: services.platformTokens }, addressOf))
-    .use(platformTrips({ ...services.trips, auth: services.authenticator }))
+    .use(platformTrips({ ...services.trips, auth: services.authenticator, rateLimiter: services.rateLimiter }))
     .use(platformDelivery(services.trips.delivery, services.authenticator));
 }
 

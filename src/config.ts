@@ -11,6 +11,12 @@ export interface Config {
   demoData: boolean | undefined;
   logLevel: string;
   maxBodyBytes: number;
+  /** Per-company budgets per minute; 0 disables one. */
+  rateLimits: { searchPerMinute: number; sendTripPerMinute: number };
+  /** Seconds a connection may stay silent (a slow client is cut off after it). */
+  idleTimeoutSeconds: number;
+  /** Take the client address from the last X-Forwarded-For entry (only behind a proxy that sets it). */
+  trustProxy: boolean;
   production: boolean;
 }
 
@@ -29,6 +35,13 @@ function integer(env: Record<string, string | undefined>, name: string, fallback
   return value;
 }
 
+function flag(env: Record<string, string | undefined>, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return fallback;
+  if (raw !== "0" && raw !== "1") throw new ConfigError(`${name} must be 1 or 0, got "${env[name]}"`);
+  return raw === "1";
+}
+
 /**
  * Reads and validates the configuration. Without JWT_SECRET outside production, a random secret is
  * generated once and kept next to the database, so a restart keeps tokens valid.
@@ -43,6 +56,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const maxBodyBytes = integer(env, "MAX_BODY_BYTES", 1048576, 1024, IMPORT_BODY_BYTES);
   const logLevel = (env.LOG_LEVEL?.trim() || "info").toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${env.LOG_LEVEL}"`);
+  const rateLimits = {
+    searchPerMinute: integer(env, "RATE_LIMIT_SEARCH_PER_MIN", 6000, 0, 1_000_000),
+    sendTripPerMinute: integer(env, "RATE_LIMIT_SENDTRIP_PER_MIN", 6000, 0, 1_000_000),
+  };
+  // Bun allows 0 (no timeout) to 255 s; 0 would let a silent client hold a connection forever.
+  const idleTimeoutSeconds = integer(env, "IDLE_TIMEOUT_SECONDS", 30, 1, 255);
+  const trustProxy = flag(env, "TRUST_PROXY", false);
   let demoData: boolean | undefined;
   if (env.DEMO_DATA !== undefined && env.DEMO_DATA !== "") {
     if (env.DEMO_DATA !== "0" && env.DEMO_DATA !== "1") throw new ConfigError(`DEMO_DATA must be 1 or 0, got "${env.DEMO_DATA}"`);
@@ -57,7 +77,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } else {
     jwtSecret = developmentSecret(dbPath);
   }
-  return { port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, production };
+  return { port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits, idleTimeoutSeconds, trustProxy, production };
 }
 
 /** The development JWT secret kept beside the database (or a fresh one for an in-memory database). */

@@ -11,6 +11,7 @@ import type { Readiness } from "../adapters/http/health";
 import { updateIntegration } from "../domain/usecases/integration";
 import { ValidationError } from "../domain/errors";
 import { fleetImportCommand } from "./fleet-import-command";
+import { clientAddress } from "../adapters/http/client-address";
 
 const USAGE = `Usage: tripswitch <command> [arguments]
 
@@ -31,7 +32,8 @@ Commands:
                                         import up to 10,000 fleet entries, all or nothing
 
 Configuration comes from the environment: PORT, PLATFORM_PORT, HOST, DB_PATH, JWT_SECRET,
-TOKEN_TTL_SECONDS, DEMO_DATA, LOG_LEVEL, MAX_BODY_BYTES (see README.md).`;
+TOKEN_TTL_SECONDS, DEMO_DATA, LOG_LEVEL, MAX_BODY_BYTES, RATE_LIMIT_SEARCH_PER_MIN,
+RATE_LIMIT_SENDTRIP_PER_MIN, IDLE_TIMEOUT_SECONDS, TRUST_PROXY (see README.md).`;
 
 class UsageError extends Error {}
 
@@ -210,9 +212,9 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   if (applied.length) logger.info({ migrations: applied }, "migrated");
   const services = createServices(db, config, undefined, { logger });
   let server: { stop(): Promise<void> | void; requestIP(r: Request): { address: string } | null } | undefined;
-  const addressOf = (request: Request) => server?.requestIP(request)?.address ?? "unknown";
+  const addressOf = (request: Request) => clientAddress(request, server?.requestIP(request)?.address, config.trustProxy);
   const options = { logger, maxBodyBytes: config.maxBodyBytes, readiness, addressOf };
-  const listen = { hostname: config.host, maxRequestBodySize: 17 * 1024 * 1024 };
+  const listen = { hostname: config.host, maxRequestBodySize: 17 * 1024 * 1024, idleTimeout: config.idleTimeoutSeconds };
 
   const apps = config.platformPort === undefined ? [buildApp(services, options).listen({ ...listen, port: config.port })] : [
     buildCoreApp(services, options).listen({ ...listen, port: config.port }),

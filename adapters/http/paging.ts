@@ -3,8 +3,8 @@ import { ValidationError, type FieldError } from "../../domain/errors";
 
 /** `limit` (1–100, default 20) and `offset` (≥ 0, default 0) as query strings, checked by parsePaging. */
 export const Paging = t.Object({
-  limit: t.Optional(t.String({ description: "Page size, 1–100", default: "20" })),
-  offset: t.Optional(t.String({ description: "Items to skip, ≥ 0", default: "0" })),
+  limit: t.Optional(t.String({ maxLength: 20, description: "Page size, 1–100", default: "20" })),
+  offset: t.Optional(t.String({ maxLength: 20, description: "Items to skip, ≥ 0", default: "0" })),
 });
 
 /** Parses limit and offset; 400 naming the parameter when out of bounds (CONTRACT §10.13). */

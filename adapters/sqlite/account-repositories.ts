@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { ConflictError } from "../../domain/errors";
 import type { Company } from "../../domain/company/registration";
 import type { Plan } from "../../domain/company/plan";
-import type { Caller, CompanyRepository, LoginThrottle, PlatformTokenRepository, User, UserRepository } from "../../domain/ports";
+import type { Caller, CompanyRepository, LoginAttemptsSeen, LoginThrottle, PlatformTokenRepository, User, UserRepository } from "../../domain/ports";
 import type { Db } from "./db";
 import { companies, loginFailures, platformTokens, users } from "./schema";
 
@@ -135,17 +135,27 @@ export class SqlitePlatformTokenRepository implements PlatformTokenRepository {
 export class SqliteLoginThrottle implements LoginThrottle {
   constructor(private readonly db: Db) {}
 
-  async failuresSince(key: string, since: number): Promise<number[]> {
-    return this.db
-      .select({ at: loginFailures.at })
-      .from(loginFailures)
-      .where(and(eq(loginFailures.key, key), gt(loginFailures.at, since)))
-      .orderBy(loginFailures.at)
-      .all()
-      .map((r) => r.at);
+  /** Attempts admitted and not yet ended, per key: one process serves the database file. */
+  private readonly pending = new Map<string, number>();
+
+  async begin(keys: string[], since: number, admit: (seen: LoginAttemptsSeen[]) => boolean): Promise<{ seen: LoginAttemptsSeen[]; admitted: boolean }> {
+    // Synchronous from read to decision: no other request runs in between.
+    const seen = keys.map((key) => ({
+      failures: this.db.select({ at: loginFailures.at }).from(loginFailures).where(and(eq(loginFailures.key, key), gt(loginFailures.at, since))).orderBy(loginFailures.at).all().map((r) => r.at),
+      pending: this.pending.get(key) ?? 0,
+    }));
+    const admitted = admit(seen);
+    if (admitted) for (const key of keys) this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
+    return { seen, admitted };
   }
 
-  async recordFailure(keys: string[], at: number): Promise<void> {
+  async end(keys: string[], failed: boolean, at: number): Promise<void> {
+    for (const key of keys) {
+      const left = (this.pending.get(key) ?? 1) - 1;
+      if (left > 0) this.pending.set(key, left);
+      else this.pending.delete(key);
+    }
+    if (!failed) return;
     this.db.transaction((tx) => {
       for (const key of keys) tx.insert(loginFailures).values({ key, at }).run();
       // Old failures no longer matter to any window; prune them as we go.

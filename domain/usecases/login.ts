@@ -1,5 +1,5 @@
 import { TooManyRequestsError, UnauthorizedError } from "../errors";
-import type { AuditLog, Clock, LoginThrottle, PasswordHasher, User, UserRepository } from "../ports";
+import type { AuditLog, Clock, LoginAttemptsSeen, LoginThrottle, PasswordHasher, User, UserRepository } from "../ports";
 
 /** Failed-login limits: per uid and per client address, within one sliding window. */
 export const LOGIN_LIMITS = { windowSeconds: 15 * 60, perUid: 10, perAddress: 50 } as const;
@@ -25,27 +25,42 @@ export function retryAfterSeconds(failures: number[], limit: number, now: number
 }
 
 /**
+ * Seconds to wait before one more attempt for a key: until enough failures leave the window, or 1 s when only
+ * attempts still being checked fill the budget (they may yet succeed). 0 when the attempt may go ahead.
+ */
+export function throttleWait(seen: LoginAttemptsSeen, limit: number, now: number, windowSeconds: number): number {
+  const wait = retryAfterSeconds(seen.failures, limit, now, windowSeconds);
+  if (wait > 0) return wait;
+  return seen.failures.length + seen.pending >= limit ? 1 : 0;
+}
+
+/**
  * Log in: refuse throttled uids and addresses before any hashing, then check the password.
  * Unknown user and wrong password fail alike.
  */
 export async function login(deps: LoginDeps, credentials: { login: string; password: string; clientAddress: string }): Promise<User> {
   const now = deps.clock.now();
   const since = now - LOGIN_LIMITS.windowSeconds;
-  const uidKey = `uid:${credentials.login.trim().toLowerCase()}`;
-  const addressKey = `ip:${credentials.clientAddress}`;
-  const wait = Math.max(
-    retryAfterSeconds(await deps.throttle.failuresSince(uidKey, since), LOGIN_LIMITS.perUid, now, LOGIN_LIMITS.windowSeconds),
-    retryAfterSeconds(await deps.throttle.failuresSince(addressKey, since), LOGIN_LIMITS.perAddress, now, LOGIN_LIMITS.windowSeconds),
-  );
-  if (wait > 0) {
+  const keys = [`uid:${credentials.login.trim().toLowerCase()}`, `ip:${credentials.clientAddress}`];
+  const waitFor = ([uid, address]: LoginAttemptsSeen[]) =>
+    Math.max(throttleWait(uid, LOGIN_LIMITS.perUid, now, LOGIN_LIMITS.windowSeconds), throttleWait(address, LOGIN_LIMITS.perAddress, now, LOGIN_LIMITS.windowSeconds));
+  // Attempts still being hashed count against the budget: a burst of concurrent guesses cannot all slip in
+  // before the first failures are recorded.
+  const { seen, admitted } = await deps.throttle.begin(keys, since, (s) => waitFor(s) === 0);
+  if (!admitted) {
     deps.audit.record({ type: "login.throttled", uid: credentials.login.trim().slice(0, 254), address: credentials.clientAddress }, now);
-    throw new TooManyRequestsError(wait, "Too many failed logins; try again later", "LOGIN_THROTTLED");
+    throw new TooManyRequestsError(waitFor(seen), "Too many failed logins; try again later", "LOGIN_THROTTLED");
   }
 
-  const user = await deps.users.findByLogin(credentials.login.trim());
-  const valid = await deps.hasher.verify(credentials.password, user?.passwordHash ?? deps.decoyHash);
+  let user: User | undefined;
+  let valid = false;
+  try {
+    user = await deps.users.findByLogin(credentials.login.trim());
+    valid = await deps.hasher.verify(credentials.password, user?.passwordHash ?? deps.decoyHash);
+  } finally {
+    await deps.throttle.end(keys, !user || !valid, now);
+  }
   if (!user || !valid) {
-    await deps.throttle.recordFailure([uidKey, addressKey], now);
     deps.audit.record({ type: "login.failed", uid: credentials.login.trim().slice(0, 254), netid: user?.netid, address: credentials.clientAddress }, now);
     throw new UnauthorizedError("Invalid user id or password", "INVALID_CREDENTIALS");
   }

@@ -21,9 +21,23 @@ describe("loadConfig", () => {
     ["LOG_LEVEL", { LOG_LEVEL: "loud" }],
     ["DEMO_DATA", { DEMO_DATA: "yes" }],
     ["JWT_SECRET", { JWT_SECRET: "short" }],
+    ["RATE_LIMIT_SEARCH_PER_MIN", { RATE_LIMIT_SEARCH_PER_MIN: "-5" }],
+    ["RATE_LIMIT_SENDTRIP_PER_MIN", { RATE_LIMIT_SENDTRIP_PER_MIN: "lots" }],
+    ["IDLE_TIMEOUT_SECONDS", { IDLE_TIMEOUT_SECONDS: "0" }],
+    ["IDLE_TIMEOUT_SECONDS", { IDLE_TIMEOUT_SECONDS: "256" }],
+    ["TRUST_PROXY", { TRUST_PROXY: "yes" }],
   ])("an invalid %s is an error naming the variable", (name, env) => {
     expect(() => loadConfig({ JWT_SECRET: secret, ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ JWT_SECRET: secret, ...env })).toThrow(name);
+  });
+
+  test("abuse limits: generous rate limits, a 30 s idle timeout and no proxy trust by default; 0 disables a rate limit", () => {
+    expect(loadConfig({ JWT_SECRET: secret })).toMatchObject({ rateLimits: { searchPerMinute: 6000, sendTripPerMinute: 6000 }, idleTimeoutSeconds: 30, trustProxy: false });
+    expect(loadConfig({ JWT_SECRET: secret, RATE_LIMIT_SEARCH_PER_MIN: "0", RATE_LIMIT_SENDTRIP_PER_MIN: "12", IDLE_TIMEOUT_SECONDS: "5", TRUST_PROXY: "1" })).toMatchObject({
+      rateLimits: { searchPerMinute: 0, sendTripPerMinute: 12 },
+      idleTimeoutSeconds: 5,
+      trustProxy: true,
+    });
   });
 
   test("production requires a JWT_SECRET of at least 32 bytes", () => {

@@ -2,6 +2,7 @@ import { buildApp, createServices, type Services } from "../../src/app";
 import { migrate, openDatabase, type Db } from "../../adapters/sqlite/db";
 import { createLogger } from "../../adapters/logging";
 import type { Clock } from "../../domain/ports";
+import type { RateLimits } from "../../adapters/http/rate-limit";
 import type { WorkerOptions } from "../../adapters/delivery/worker";
 
 /** A fast delivery schedule for tests: 4 attempts 50 ms apart, a 500 ms partner timeout. */
@@ -38,10 +39,10 @@ export interface TestResponse<T = any> {
  * The whole service on a real SQLite database (`:memory:` unless a path is given), driven through HTTP
  * with app.handle — the same routes, validation and error mapping as production.
  */
-export function createHarness(options: { dbPath?: string; clock?: Clock; maxBodyBytes?: number; delivery?: Partial<WorkerOptions> } = {}) {
+export function createHarness(options: { dbPath?: string; clock?: Clock; maxBodyBytes?: number; delivery?: Partial<WorkerOptions>; rateLimits?: RateLimits } = {}) {
   const db: Db = openDatabase(options.dbPath ?? ":memory:");
   migrate(db);
-  const services: Services = createServices(db, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600 }, options.clock, { delivery: options.delivery });
+  const services: Services = createServices(db, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, rateLimits: options.rateLimits }, options.clock, { delivery: options.delivery });
   const app = buildApp(services, { logger: createLogger("silent"), maxBodyBytes: options.maxBodyBytes ?? 1048576, readiness: { ready: true } });
 
   async function request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {

@@ -31,6 +31,8 @@ export interface RunningServer {
   base: string;
   proc: ReturnType<typeof Bun.spawn>;
   stderr: () => string;
+  /** What the process wrote on stdout (the JSON logs); empty unless started with `captureStdout`. */
+  stdout: () => string;
   stop(): Promise<number>;
 }
 
@@ -38,19 +40,29 @@ export interface RunningServer {
  * Starts `serve` (PORT=0 unless given) and waits until /readyz answers 200, reading the port from the
  * start-up line on stderr. Bounded by `timeoutMs`.
  */
-export async function startServer(env: Record<string, string>, opts: { cwd?: string; command?: string[]; args?: string[]; timeoutMs?: number } = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string>,
+  opts: { cwd?: string; command?: string[]; args?: string[]; timeoutMs?: number; captureStdout?: boolean } = {},
+): Promise<RunningServer> {
   const proc = Bun.spawn([...(opts.command ?? [BUN, join(ROOT, "src/main.ts")]), ...(opts.args ?? ["serve"])], {
     cwd: opts.cwd ?? ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", ...env },
-    stdout: "ignore",
+    stdout: opts.captureStdout ? "pipe" : "ignore",
     stderr: "pipe",
     stdin: "ignore",
   });
   let err = "";
+  let out = "";
   const decoder = new TextDecoder();
   (async () => {
     for await (const chunk of proc.stderr as unknown as AsyncIterable<Uint8Array>) err += decoder.decode(chunk);
   })();
+  if (opts.captureStdout) {
+    const outDecoder = new TextDecoder();
+    (async () => {
+      for await (const chunk of proc.stdout as unknown as AsyncIterable<Uint8Array>) out += outDecoder.decode(chunk, { stream: true });
+    })();
+  }
   const deadline = Date.now() + (opts.timeoutMs ?? 20_000);
   let ports: number[] = [];
   while (Date.now() < deadline) {
@@ -73,6 +85,7 @@ export async function startServer(env: Record<string, string>, opts: { cwd?: str
     base: `http://127.0.0.1:${ports[0]}`,
     proc,
     stderr: () => err,
+    stdout: () => out,
     async stop() {
       proc.kill("SIGTERM");
       const killer = setTimeout(() => proc.kill("SIGKILL"), 10_000);

@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import { searchFleet, type SearchFleetDeps } from "../../../domain/usecases/search-fleet";
 import { errors } from "../schemas";
 import { authMacros, type Authenticator } from "../auth";
+import type { RateLimiter } from "../rate-limit";
 
 const param = (description: string, example?: string) => t.Optional(t.String({ maxLength: 2000, description, ...(example ? { examples: [example] } : {}) }));
 
@@ -78,10 +79,13 @@ const EXAMPLE = {
 };
 
 /** Cross-operator fleet search (spec "GET /api/search/fleet", CONTRACT §5). */
-export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator) {
+export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator, limiter: RateLimiter) {
   return new Elysia({ name: "core-fleet-search", prefix: "/api" }).use(authMacros(auth)).get(
     "/search/fleet",
-    ({ query, caller }) => ({ success: true as const, data: searchFleet(deps, caller, query) }),
+    ({ query, caller, set }) => {
+      limiter.check("searchPerMinute", caller.netid, set.headers as Record<string, string>);
+      return { success: true as const, data: searchFleet(deps, caller, query) };
+    },
     {
       coreProfileAuth: true,
       query: FleetSearchQuerySchema,
@@ -99,13 +103,13 @@ export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator) {
           },
           { examples: [EXAMPLE] },
         ),
-        ...errors(400, 401, 404),
+        ...errors(400, 401, 404, 429),
       },
       detail: {
         tags: ["Fleet"],
         summary: "Search fleets across operators",
         description:
-          "Finds active vehicles with a position within radius_km of any centre: every resolvable airport in `airports` plus (lat, lon) when sent. An item matches when its type is in `types` (all when absent) and every word of `q` occurs in its name, description or type (case- and accent-insensitive). Order: distance, then slug. 400 (naming the parameter): no location, lat or lon alone, non-numeric or out-of-range lat/lon/radius_km, limit outside 1–100, negative offset, more than 25 airports. 401: missing or invalid token. 404 USER_PROFILE_NOT_FOUND: the token's user was removed.",
+          "Finds active vehicles with a position within radius_km of any centre: every resolvable airport in `airports` plus (lat, lon) when sent. An item matches when its type is in `types` (all when absent) and every word of `q` occurs in its name, description or type (case- and accent-insensitive). Order: distance, then slug. 400 (naming the parameter): no location, lat or lon alone, non-numeric or out-of-range lat/lon/radius_km, limit outside 1–100, negative offset, more than 25 airports. 401: missing or invalid token. 404 USER_PROFILE_NOT_FOUND: the token's user was removed. 429 RATE_LIMITED when your company's searches per minute are spent (Retry-After; RateLimit-Limit, -Remaining and -Reset on every answer).",
         security: [{ bearer: [] }],
       },
     },

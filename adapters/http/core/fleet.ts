@@ -92,8 +92,8 @@ export function coreFleet(deps: ManageFleetDeps, auth: Authenticator) {
       {
         coreAuth: true,
         query: t.Object({
-          limit: t.Optional(t.String({ description: "Page size, whole number 1–100 (default 20); out of range is 400", examples: ["20"] })),
-          offset: t.Optional(t.String({ description: "Entries to skip, whole number ≥ 0 (default 0)", examples: ["0"] })),
+          limit: t.Optional(t.String({ maxLength: 20, description: "Page size, whole number 1–100 (default 20); out of range is 400", examples: ["20"] })),
+          offset: t.Optional(t.String({ maxLength: 20, description: "Entries to skip, whole number ≥ 0 (default 0)", examples: ["0"] })),
         }),
         response: {
           200: t.Object({ success: t.Literal(true), data: t.Object({ items: t.Array(FleetEntryOutput), total: t.Number(), limit: t.Number(), offset: t.Number() }) }),

@@ -65,11 +65,11 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator) {
       {
         coreAuth: true,
         query: t.Object({
-          limit: t.Optional(t.String({ description: "1–100, default 20", examples: ["20"] })),
-          offset: t.Optional(t.String({ description: "≥ 0, default 0", examples: ["0"] })),
-          status: t.Optional(t.String({ description: "Only bookings in this status" })),
+          limit: t.Optional(t.String({ maxLength: 20, description: "1–100, default 20", examples: ["20"] })),
+          offset: t.Optional(t.String({ maxLength: 20, description: "≥ 0, default 0", examples: ["0"] })),
+          status: t.Optional(t.String({ maxLength: 32, description: "Only bookings in this status" })),
           requesterResNo: t.Optional(t.String({ maxLength: 100 })),
-          role: t.Optional(t.String({ description: "requester or provider; both when absent" })),
+          role: t.Optional(t.String({ maxLength: 16, description: "requester or provider; both when absent" })),
         }),
         response: {
           200: t.Object({ success: t.Literal(true), data: t.Object({ items: t.Array(Summary), total: t.Integer(), limit: t.Integer(), offset: t.Integer() }) }),

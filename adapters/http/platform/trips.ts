@@ -6,6 +6,7 @@ import { authMacros, versioned, type Authenticator } from "../auth";
 import { bookingView } from "../booking-view";
 import { idempotent } from "../idempotency";
 import { errors } from "../schemas";
+import type { RateLimiter } from "../rate-limit";
 import { awaitDelivery, type DeliveryDeps } from "./delivery";
 import { BookingResponse, IdempotencyHeaders, ProviderUpdateBody, SendTripBody, SendTripResponse, TransactionIdParams } from "../trip-schemas";
 
@@ -15,6 +16,7 @@ export interface PlatformTripDeps {
   idempotency: SqliteIdempotencyStore;
   delivery: DeliveryDeps;
   auth: Authenticator;
+  rateLimiter: RateLimiter;
 }
 
 const OK = t.String({ examples: ["OK"], description: 'The JSON string "OK"' });
@@ -27,23 +29,25 @@ export function platformTrips(deps: PlatformTripDeps) {
   for (const path of versioned("/sendTrip")) {
     app = app.post(
       path,
-      ({ body, caller, request }) =>
-        idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: "sendTrip", body }, async () => {
+      ({ body, caller, request, set }) => {
+        deps.rateLimiter.check("sendTripPerMinute", caller.netid, set.headers as Record<string, string>);
+        return idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: "sendTrip", body }, async () => {
           const result = await sendTrip(deps.send, caller, body);
           if (body.submitMode?.trim().toUpperCase() !== "WAIT") return { success: true as const, ...result };
           const reservationId = await awaitDelivery(deps.delivery, result.transactionId);
           return { success: true as const, ...result, ...(reservationId !== undefined ? { reservationId } : {}) };
-        }),
+        });
+      },
       {
         platformAuth: true,
         body: SendTripBody,
         headers: IdempotencyHeaders,
-        response: { 200: SendTripResponse, ...errors(400, 401, 403, 404, 409, 413) },
+        response: { 200: SendTripResponse, ...errors(400, 401, 403, 404, 409, 413, 429) },
         detail: {
           tags: ["Trips"],
           summary: "Send a trip, a quote request, an update or a cancellation",
           description:
-            "Header `token`. `affiliateReservation.action` NEW, UPDATE or CANCEL; `reservationType` REGULAR or QUOTE. A QUOTE is answered with vehicle options from the provider's fleet in `fees` (cheapest first, at most 20, each valid 24 h); resubmitting the same requesterResNo as REGULAR (optionally naming the option in `fees[0].code`) converts it into a booking with the same transactionId (409 QUOTE_EXPIRED after validUntil). 400 lists every failing field; 403 when requesterId is not your netid; 400 when providerId is not a registered company; 404 for UPDATE/CANCEL of an unknown booking; 409 for a requesterResNo reused with different content, an invalid status change or an expired quote. Supports `Idempotency-Key`.",
+            "Header `token`. `affiliateReservation.action` NEW, UPDATE or CANCEL; `reservationType` REGULAR or QUOTE. A QUOTE is answered with vehicle options from the provider's fleet in `fees` (cheapest first, at most 20, each valid 24 h); resubmitting the same requesterResNo as REGULAR (optionally naming the option in `fees[0].code`) converts it into a booking with the same transactionId (409 QUOTE_EXPIRED after validUntil). 400 lists every failing field; 403 when requesterId is not your netid; 400 when providerId is not a registered company; 404 for UPDATE/CANCEL of an unknown booking; 409 for a requesterResNo reused with different content, an invalid status change or an expired quote. Supports `Idempotency-Key`. 429 RATE_LIMITED when your company's sendTrip calls per minute are spent (Retry-After; RateLimit-Limit, -Remaining and -Reset on every answer).",
           hide: path !== "/sendTrip/V1",
         },
       },

@@ -61,6 +61,33 @@ describe("the error envelope", () => {
     expectEnvelope(res.body, "VALIDATION_FAILED");
   });
 
+  test("deeply nested JSON is refused at once (it used to cost seconds, gigabytes and sometimes a 500)", async () => {
+    const big = createHarness();
+    const deep = '{"a":'.repeat(20_000) + "1" + "}".repeat(20_000);
+    for (const [path, body] of [["/api/token", `{"uid":${deep},"pw":"x"}`], ["/api/fleet/import", deep], ["/api/company/register", `[${"[".repeat(50_000)}${"]".repeat(50_000)}]`]]) {
+      const t0 = performance.now();
+      const res = await big.request("POST", path, { raw: body, headers: { "content-type": "application/json" } });
+      expect(res.status).toBe(400);
+      expectEnvelope(res.body, "JSON_TOO_DEEP");
+      expect(performance.now() - t0).toBeLessThan(1000);
+    }
+    // Real bodies nest a few levels and pass.
+    const shallow = await big.request("POST", "/api/token", { body: { uid: "nobody", pw: "x", extra: { a: { b: { c: [[[1]]] } } } } });
+    expect(shallow.status).toBe(401);
+    big.close();
+  });
+
+  test("a key that shadows a built-in method is a 400 (an object with a numeric toString used to be a 500)", async () => {
+    const token = await h.request("POST", "/api/company/register", { raw: '{"name":{"toString":1},"mainEmail":"x"}', headers: { "content-type": "application/json" } });
+    expect(token.status).toBe(400);
+    expectEnvelope(token.body, "RESERVED_KEY");
+    for (const key of ["__proto__", "constructor", "valueOf"]) {
+      const res = await h.request("POST", "/api/token", { raw: `{"uid":"a","pw":"b","x":{"${key}":{"admin":true}}}`, headers: { "content-type": "application/json" } });
+      expect(res.status).toBe(400);
+      expectEnvelope(res.body, "RESERVED_KEY");
+    }
+  });
+
   test("an unexpected error is a 500 carrying only the request id; details stay out of the response", async () => {
     const app = new Elysia().use(h.app).get("/boom", () => {
       throw new Error("SQLITE_ERROR: no such table: secret_table at /srv/app/file.ts:12");

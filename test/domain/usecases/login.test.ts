@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { retryAfterSeconds } from "../../../domain/usecases/login";
+import { retryAfterSeconds, throttleWait } from "../../../domain/usecases/login";
 
 describe("retryAfterSeconds", () => {
   test("zero below the limit", () => {
@@ -13,5 +13,16 @@ describe("retryAfterSeconds", () => {
   });
   test("never less than one second", () => {
     expect(retryAfterSeconds([100, 200, 300], 3, 999.5, 900)).toBe(1);
+  });
+});
+
+describe("throttleWait", () => {
+  test("attempts still being checked fill the budget for a second, not for the window", () => {
+    expect(throttleWait({ failures: [100, 200], pending: 0 }, 3, 300, 900)).toBe(0);
+    expect(throttleWait({ failures: [100, 200], pending: 1 }, 3, 300, 900)).toBe(1);
+    expect(throttleWait({ failures: [], pending: 3 }, 3, 300, 900)).toBe(1);
+  });
+  test("recorded failures over the limit decide the wait", () => {
+    expect(throttleWait({ failures: [100, 200, 300], pending: 2 }, 3, 400, 900)).toBe(600);
   });
 });
