@@ -63,6 +63,8 @@ export interface IndexParts {
   /** Slugs as ASCII bytes, entry i at [slugStart[i], slugStart[i + 1]). */
   slugBytes: Uint8Array;
   slugStart: Uint32Array;
+  /** The same slugs as one string, so a slug for output is a cheap substring. */
+  slugText: string;
   /** Open-addressing table (size a power of two) of global id + 1 by slug hash; 0 is empty. */
   slugTable: Int32Array;
   /** Interned (name, description, type) triples with their normalised search text. */
@@ -220,6 +222,7 @@ export function buildIndexParts(rows: Iterable<IndexRow>, nodeSize = NODE_SIZE):
 
   const slugStartArr = Uint32Array.from(slugStart);
   const slugBytes = slugs.data.slice(0, slugs.length);
+  const slugText = new TextDecoder("latin1").decode(slugBytes);
   let tableSize = 16;
   while (tableSize < 2 * n) tableSize *= 2;
   const slugTable = new Int32Array(tableSize);
@@ -237,6 +240,7 @@ export function buildIndexParts(rows: Iterable<IndexRow>, nodeSize = NODE_SIZE):
     lat: latArr,
     lon: lonArr,
     slugBytes,
+    slugText,
     slugStart: slugStartArr,
     slugTable,
     textId: Uint32Array.from(textIds),

@@ -276,8 +276,8 @@ export class FleetSnapshot {
   }
 
   slug(id: number): string {
-    const { slugBytes, slugStart } = this.parts;
-    return String.fromCharCode.apply(null, slugBytes.subarray(slugStart[id], slugStart[id + 1]) as unknown as number[]);
+    const { slugText, slugStart } = this.parts;
+    return slugText.substring(slugStart[id], slugStart[id + 1]);
   }
 
   /** Byte order of two entries' slugs (ASCII, so the same as string order). */
