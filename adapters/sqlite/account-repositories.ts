@@ -80,7 +80,17 @@ export class SqliteCompanyRepository implements CompanyRepository {
 }
 
 export class SqliteUserRepository implements UserRepository {
-  constructor(private readonly db: Db) {}
+  // Every authenticated request asks for its caller: prepared once, not rebuilt and re-prepared per call.
+  private readonly callerByUid;
+
+  constructor(private readonly db: Db) {
+    this.callerByUid = db
+      .select({ uid: users.uid, netid: users.netid, plan: sql<Plan>`${companies.plan}` })
+      .from(users)
+      .innerJoin(companies, eq(companies.netid, users.netid))
+      .where(eq(users.uidLower, sql.placeholder("uidLower")))
+      .prepare();
+  }
 
   async findByLogin(login: string): Promise<User | undefined> {
     const lower = login.toLowerCase();
@@ -93,12 +103,7 @@ export class SqliteUserRepository implements UserRepository {
   }
 
   async findCaller(uid: string): Promise<Caller | undefined> {
-    return this.db
-      .select({ uid: users.uid, netid: users.netid, plan: sql<Plan>`${companies.plan}` })
-      .from(users)
-      .innerJoin(companies, eq(companies.netid, users.netid))
-      .where(eq(users.uidLower, uid.toLowerCase()))
-      .get();
+    return this.callerByUid.get({ uidLower: uid.toLowerCase() });
   }
 
   async remove(uid: string): Promise<boolean> {

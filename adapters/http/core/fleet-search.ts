@@ -77,11 +77,17 @@ const EXAMPLE = {
   },
 };
 
+function json(body: unknown): Response {
+  return new Response(JSON.stringify(body), { headers: { "content-type": "application/json" } });
+}
+
 /** Cross-operator fleet search (spec "GET /api/search/fleet", CONTRACT §5). */
 export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator) {
   return new Elysia({ name: "core-fleet-search", prefix: "/api" }).use(authMacros(auth)).get(
     "/search/fleet",
-    ({ query, caller }) => ({ success: true as const, data: searchFleet(deps, caller, query) }),
+    // Serialised here: the answer's shape is fixed by the domain's FleetSearchResult type, and a ready Response
+    // skips Elysia's per-request response check of up to 100 items (the schema below stays for the docs).
+    ({ query, caller }) => json({ success: true as const, data: searchFleet(deps, caller, query) }),
     {
       coreProfileAuth: true,
       query: FleetSearchQuerySchema,
