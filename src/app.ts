@@ -25,6 +25,9 @@ import { newWebhookSecret } from "../adapters/delivery/signing";
 import { coreIntegration } from "../adapters/http/core/integration";
 import { retryDelaySeconds } from "../domain/delivery/retry";
 import { SqliteAuditLog } from "../adapters/sqlite/audit-log";
+import { bookingOutboxSink } from "../adapters/delivery/booking-outbox";
+import { platformDelivery } from "../adapters/http/platform/delivery";
+import { recordDelivered, recordDeliveryFailure } from "../domain/delivery/outcomes";
 import { coreReservations } from "../adapters/http/core/reservations";
 import { platformTrips } from "../adapters/http/platform/trips";
 import { SqliteBookingRepository, SqliteIdempotencyStore, SqliteProviderFleet } from "../adapters/sqlite/trip-repositories";
@@ -63,9 +66,16 @@ export function createServices(db: Db, config: Pick<Config, "jwtSecret" | "token
   const loginDeps = { users, hasher, throttle: new SqliteLoginThrottle(db), clock, decoyHash, audit };
   const integrations = new SqliteIntegrationRepository(db);
   const outbox = new SqliteOutbox(db);
-  // Booking effects of delivery outcomes (provider reservation number, errors, FAILED) are registered by the trips feature.
-  const deliveryHooks: DeliveryHooks = {};
-  const worker = new DeliveryWorker(
+  // Delivery outcomes change the booking in the transaction that records the attempt.
+  const deliveryHooks: DeliveryHooks = {
+    delivered: (m, reply, at) => {
+      if (m.channel === "delivery") bookings.changeInTransaction({ transactionId: m.transactionId }, (b) => recordDelivered(b, reply, m.eventType, at));
+    },
+    attemptFailed: (m, error, at, final) => {
+      if (m.channel === "delivery") bookings.changeInTransaction({ transactionId: m.transactionId }, (b) => recordDeliveryFailure(b, error, at, final));
+    },
+  };
+  const worker: DeliveryWorker = new DeliveryWorker(
     db,
     outbox,
     integrations,
@@ -83,7 +93,7 @@ export function createServices(db: Db, config: Pick<Config, "jwtSecret" | "token
     onWorkerFailure: (err) => logger.warn({ err }, "fleet index worker failed; building in-process"),
     onError: (err) => logger.error({ err }, "fleet index rebuild failed; the previous index keeps answering"),
   });
-  const bookings = new SqliteBookingRepository(db);
+  const bookings = new SqliteBookingRepository(db, bookingOutboxSink(outbox, integrations, () => worker.wake()));
   const trips = {
     send: {
       bookings,
@@ -96,6 +106,7 @@ export function createServices(db: Db, config: Pick<Config, "jwtSecret" | "token
     },
     manage: { bookings, clock },
     idempotency: new SqliteIdempotencyStore(db),
+    delivery: { db, bookings, outbox, worker, integrations, clock },
   };
   return {
     logger,
@@ -167,7 +178,8 @@ function platformRoutes(services: Services, options: AppOptions) {
     .use(edgeOf(services, options))
     .use(authMacros(services.authenticator))
     .use(platformTokens({ login: services.login, platformTokens: services.platformTokens }, addressOf))
-    .use(platformTrips({ ...services.trips, auth: services.authenticator }));
+    .use(platformTrips({ ...services.trips, auth: services.authenticator }))
+    .use(platformDelivery(services.trips.delivery, services.authenticator));
 }
 
 // The docs plugin documents the routes of the app it is mounted on, so it goes on the outermost app.

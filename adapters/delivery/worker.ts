@@ -62,8 +62,11 @@ export class DeliveryWorker {
     if (this.running) this.schedule(0);
   }
 
-  /** Resolves with the message once its next attempt is recorded (or undefined after `timeoutMs`). */
-  waitForAttempt(eventId: string, timeoutMs: number): Promise<OutboxMessage | undefined> {
+  /**
+   * Resolves with the message once its next attempt is recorded (or undefined after `timeoutMs`). `settled`
+   * is checked after subscribing, so an attempt that finished just before the call is not waited for.
+   */
+  waitForAttempt(eventId: string, timeoutMs: number, settled?: () => OutboxMessage | undefined): Promise<OutboxMessage | undefined> {
     return new Promise((resolve) => {
       const timer = setTimeout(() => done(undefined), timeoutMs);
       const done = (m: OutboxMessage | undefined) => {
@@ -73,6 +76,8 @@ export class DeliveryWorker {
         resolve(m);
       };
       this.attemptWaiters.set(eventId, [...(this.attemptWaiters.get(eventId) ?? []), done]);
+      const already = settled?.();
+      if (already) done(already);
     });
   }
 

@@ -36,8 +36,9 @@ export function bookingView(b: Booking) {
         providerId: b.providerId,
         ...(b.providerResNo !== null ? { providerResNo: b.providerResNo } : {}),
         action: b.action,
-        status: b.status,
-        notes: b.notes,
+        // A final delivery failure shows here until retried (CONTRACT §8), with its reason in the notes.
+        status: b.deliveryFailure !== undefined ? "FAILED" : b.status,
+        notes: b.deliveryFailure !== undefined ? [b.notes, b.deliveryFailure].filter(Boolean).join("\n") : b.notes,
         ...(b.providerNote !== undefined ? { providerNote: b.providerNote } : {}),
       },
       transactionErrors: b.transactionErrors,

@@ -31,7 +31,13 @@ export function docs() {
           tags: [
             { name: "Accounts", description: "Company registration and core tokens" },
             { name: "Platform", description: "Platform tokens" },
+            { name: "Fleet", description: "Your fleet entries, and the cross-operator fleet search" },
             { name: "Trips", description: "sendTrip, quotes, the status lifecycle and booking lookup" },
+            {
+              name: "Integration",
+              description:
+                "Your delivery endpoint (bookings for you are POSTed there, retried with backoff) and webhooks (your bookings' new state, signed with HMAC-SHA256 over `<t>.<body>` in the X-TripSwitch-Signature header `t=<unix>,v1=<hex>`)",
+            },
             { name: "Health", description: "Liveness and readiness" },
           ],
           components: {

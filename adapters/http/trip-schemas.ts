@@ -116,6 +116,9 @@ export const SendTripResponse = t.Object(
     status: t.String({ description: "QUOTE for a quote, BOOKING_REQUEST for a new booking, else the booking's current status" }),
     fees: t.Array(FeeOut, { description: "On a QUOTE: the vehicle options, cheapest first (at most 20)" }),
     totalAmount: t.Union([t.String(), t.Null()], { description: "QUOTE: the cheapest option's fee; booking: the chosen option's fee or the provider's latest totalAmount; null while unknown" }),
+    reservationId: t.Optional(
+      t.String({ description: "submitMode WAIT only: the provider's reservation number, when its delivery endpoint answered one within the wait (at most 12 s)" }),
+    ),
   },
   { examples: [quoteResponse] },
 );

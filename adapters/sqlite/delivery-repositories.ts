@@ -95,11 +95,14 @@ export class SqliteOutbox {
       .run();
   }
 
-  /** Puts failed messages of a booking and channel back in the queue, attempts reset. Returns how many. */
-  requeueFailed(transactionId: string, channel: Channel, at: number): number {
+  /**
+   * Puts failed messages of a booking and channel back in the queue, attempts reset, aimed at `url` when given
+   * (the partner may have fixed its endpoint). Returns how many.
+   */
+  requeueFailed(transactionId: string, channel: Channel, at: number, url?: string): number {
     const result = this.db
       .update(outboxMessages)
-      .set({ status: "pending", attempts: 0, nextAttemptAt: at })
+      .set({ status: "pending", attempts: 0, nextAttemptAt: at, ...(url ? { url } : {}) })
       .where(and(eq(outboxMessages.transactionId, transactionId), eq(outboxMessages.channel, channel), eq(outboxMessages.status, "failed")))
       .run() as unknown as { changes: number };
     return result.changes;
@@ -126,6 +129,18 @@ export class SqliteOutbox {
     const items = this.db.select().from(outboxMessages).where(where).orderBy(desc(outboxMessages.id)).limit(limit).offset(offset).all().map(toMessage);
     const total = this.db.select({ n: sql<number>`count(*)` }).from(outboxMessages).where(where).get()?.n ?? 0;
     return { items, total };
+  }
+
+  /** The newest message of a booking on a channel. */
+  latest(transactionId: string, channel: Channel): OutboxMessage | undefined {
+    const row = this.db
+      .select()
+      .from(outboxMessages)
+      .where(and(eq(outboxMessages.transactionId, transactionId), eq(outboxMessages.channel, channel)))
+      .orderBy(desc(outboxMessages.id))
+      .limit(1)
+      .get();
+    return row ? toMessage(row) : undefined;
   }
 
   /** Every message of a booking, oldest first. */

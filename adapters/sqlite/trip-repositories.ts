@@ -18,6 +18,7 @@ interface StoredPacket {
   providerNote?: string;
   vehicle?: Booking["vehicle"];
   chauffeur?: Booking["chauffeur"];
+  deliveryFailure?: string;
 }
 
 function toBooking(row: BookingRow): Booking {
@@ -43,6 +44,7 @@ function toBooking(row: BookingRow): Booking {
     ...(packet.providerNote !== undefined ? { providerNote: packet.providerNote } : {}),
     ...(packet.vehicle !== undefined ? { vehicle: packet.vehicle } : {}),
     ...(packet.chauffeur !== undefined ? { chauffeur: packet.chauffeur } : {}),
+    ...(packet.deliveryFailure !== undefined ? { deliveryFailure: packet.deliveryFailure } : {}),
     trip: packet.trip,
     changeLogs: JSON.parse(row.changeLogs),
     transactionErrors: JSON.parse(row.transactionErrors),
@@ -50,7 +52,15 @@ function toBooking(row: BookingRow): Booking {
 }
 
 function toRow(b: Booking, version: number): BookingRow {
-  const packet: StoredPacket = { trip: b.trip, action: b.action, notes: b.notes, providerNote: b.providerNote, vehicle: b.vehicle, chauffeur: b.chauffeur };
+  const packet: StoredPacket = {
+    trip: b.trip,
+    action: b.action,
+    notes: b.notes,
+    providerNote: b.providerNote,
+    vehicle: b.vehicle,
+    chauffeur: b.chauffeur,
+    deliveryFailure: b.deliveryFailure,
+  };
   return {
     transactionId: b.transactionId,
     requesterId: b.requesterId,
@@ -112,6 +122,11 @@ export class SqliteBookingRepository implements BookingRepository {
   }
 
   async findById(transactionId: string): Promise<Booking | undefined> {
+    return this.findByIdSync(transactionId);
+  }
+
+  /** For use inside a synchronous transaction. */
+  findByIdSync(transactionId: string): Booking | undefined {
     const row = this.byId.get({ id: transactionId });
     return row ? toBooking(row) : undefined;
   }
@@ -160,6 +175,14 @@ export class SqliteBookingRepository implements BookingRepository {
         throw error;
       }
     }
+  }
+
+  /**
+   * The same read–decide–write as `change`, for a caller that already holds a transaction (the delivery
+   * worker records an attempt and its effect on the booking together).
+   */
+  changeInTransaction<R>(ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): R {
+    return this.decideAndWrite(ref, decide);
   }
 
   private decideAndWrite<R>(ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): R {

@@ -4,15 +4,8 @@ export type Channel = "delivery" | "webhook";
 export type OutboxStatus = "pending" | "delivered" | "failed";
 
 /** One message of the outbox: a delivery to a provider's endpoint or a webhook to a requester. */
-export interface OutboxMessage {
+export interface OutboxMessage extends NewOutboxMessage {
   id: number;
-  eventId: string;
-  channel: Channel;
-  eventType: string;
-  transactionId: string;
-  targetNetid: string;
-  url: string;
-  body: string;
   status: OutboxStatus;
   attempts: number;
   nextAttemptAt: number;

@@ -143,6 +143,8 @@ export interface Booking {
   providerNote?: string;
   vehicle?: Vehicle;
   chauffeur?: Chauffeur;
+  /** Why delivery to the provider finally failed; set until a retry (shown as affiliateReservation FAILED). */
+  deliveryFailure?: string;
   trip: Trip;
   changeLogs: ChangeLog[];
   transactionErrors: TransactionError[];
@@ -153,7 +155,16 @@ export interface Booking {
  * delivery to the provider and webhooks to the requester (issue 5) can be driven from an outbox.
  */
 export interface BookingEvent {
-  type: "TRIP_SENT" | "QUOTE_REQUESTED" | "TRIP_UPDATED" | "TRIP_CANCELLED" | "STATUS_CHANGED" | "PROVIDER_DETAILS_CHANGED";
+  type:
+    | "TRIP_SENT"
+    | "QUOTE_REQUESTED"
+    | "TRIP_UPDATED"
+    | "TRIP_CANCELLED"
+    | "STATUS_CHANGED"
+    | "PROVIDER_DETAILS_CHANGED"
+    | "DELIVERED"
+    | "DELIVERY_FAILED"
+    | "DELIVERY_RETRIED";
   transactionId: string;
   actor: TripActor;
   /** Unix seconds. */

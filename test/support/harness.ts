@@ -2,6 +2,10 @@ import { buildApp, createServices, type Services } from "../../src/app";
 import { migrate, openDatabase, type Db } from "../../adapters/sqlite/db";
 import { createLogger } from "../../adapters/logging";
 import type { Clock } from "../../domain/ports";
+import type { WorkerOptions } from "../../adapters/delivery/worker";
+
+/** A fast delivery schedule for tests: 4 attempts 50 ms apart, a 500 ms partner timeout. */
+export const FAST_DELIVERY: Partial<WorkerOptions> = { retryDelay: (n) => (n < 4 ? 0.05 : undefined), timeoutMs: 500, idleMs: 50 };
 
 export const TEST_JWT_SECRET = "test-secret-that-is-at-least-32-bytes-long!";
 
@@ -34,10 +38,10 @@ export interface TestResponse<T = any> {
  * The whole service on a real SQLite database (`:memory:` unless a path is given), driven through HTTP
  * with app.handle — the same routes, validation and error mapping as production.
  */
-export function createHarness(options: { dbPath?: string; clock?: Clock; maxBodyBytes?: number } = {}) {
+export function createHarness(options: { dbPath?: string; clock?: Clock; maxBodyBytes?: number; delivery?: Partial<WorkerOptions> } = {}) {
   const db: Db = openDatabase(options.dbPath ?? ":memory:");
   migrate(db);
-  const services: Services = createServices(db, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600 }, options.clock);
+  const services: Services = createServices(db, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600 }, options.clock, { delivery: options.delivery });
   const app = buildApp(services, { logger: createLogger("silent"), maxBodyBytes: options.maxBodyBytes ?? 1048576, readiness: { ready: true } });
 
   async function request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {
@@ -95,6 +99,7 @@ export function createHarness(options: { dbPath?: string; clock?: Clock; maxBody
   }
 
   function close(): void {
+    void services.worker.stop();
     services.fleetIndex.close();
     db.$client.close();
   }

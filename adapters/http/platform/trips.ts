@@ -6,12 +6,14 @@ import { authMacros, versioned, type Authenticator } from "../auth";
 import { bookingView } from "../booking-view";
 import { idempotent } from "../idempotency";
 import { errors } from "../schemas";
+import { awaitDelivery, type DeliveryDeps } from "./delivery";
 import { BookingResponse, IdempotencyHeaders, ProviderUpdateBody, SendTripBody, SendTripResponse, TransactionIdParams } from "../trip-schemas";
 
 export interface PlatformTripDeps {
   send: SendTripDeps;
   manage: ManageTripDeps;
   idempotency: SqliteIdempotencyStore;
+  delivery: DeliveryDeps;
   auth: Authenticator;
 }
 
@@ -26,10 +28,12 @@ export function platformTrips(deps: PlatformTripDeps) {
     app = app.post(
       path,
       ({ body, caller, request }) =>
-        idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: "sendTrip", body }, async () => ({
-          success: true as const,
-          ...(await sendTrip(deps.send, caller, body)),
-        })),
+        idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: "sendTrip", body }, async () => {
+          const result = await sendTrip(deps.send, caller, body);
+          if (body.submitMode?.trim().toUpperCase() !== "WAIT") return { success: true as const, ...result };
+          const reservationId = await awaitDelivery(deps.delivery, result.transactionId);
+          return { success: true as const, ...result, ...(reservationId !== undefined ? { reservationId } : {}) };
+        }),
       {
         platformAuth: true,
         body: SendTripBody,

@@ -1,0 +1,57 @@
+import type { Booking, BookingEvent, TripAction } from "../../domain/trips/booking";
+import { partnerTripMessage } from "../../domain/delivery/partner-message";
+import type { SqliteIntegrationRepository, SqliteOutbox } from "../sqlite/delivery-repositories";
+import { bookingView } from "../http/booking-view";
+
+/** What the provider's endpoint is sent for each requester action (CONTRACT §8: NEW/UPDATE/CANCEL/QUOTE). */
+const TO_PROVIDER: Partial<Record<BookingEvent["type"], { action: TripAction; eventType: string }>> = {
+  TRIP_SENT: { action: "NEW", eventType: "trip.new" },
+  QUOTE_REQUESTED: { action: "NEW", eventType: "quote.new" },
+  TRIP_UPDATED: { action: "UPDATE", eventType: "trip.update" },
+  TRIP_CANCELLED: { action: "CANCEL", eventType: "trip.cancel" },
+};
+
+/** The webhook event type the requester receives for each booking event. */
+const WEBHOOK_TYPE: Record<BookingEvent["type"], string> = {
+  TRIP_SENT: "booking.created",
+  QUOTE_REQUESTED: "quote.created",
+  TRIP_UPDATED: "booking.updated",
+  TRIP_CANCELLED: "booking.cancelled",
+  STATUS_CHANGED: "booking.status_changed",
+  PROVIDER_DETAILS_CHANGED: "booking.details_changed",
+  DELIVERED: "booking.provider_reference",
+  DELIVERY_FAILED: "booking.delivery_failed",
+  DELIVERY_RETRIED: "booking.delivery_retried",
+};
+
+/**
+ * The booking repository's event sink: inside the transaction of every booking change, writes the outbox rows
+ * that announce it — a delivery to the provider's endpoint for what the requester sent, and a webhook with the
+ * booking's new state to the requester. They commit or roll back together with the booking.
+ */
+export function bookingOutboxSink(outbox: SqliteOutbox, integrations: SqliteIntegrationRepository, wake: () => void) {
+  return (events: BookingEvent[], booking: Booking): void => {
+    if (events.length === 0) return;
+    const provider = integrations.getSync(booking.providerId);
+    const requester = integrations.getSync(booking.requesterId);
+    let wrote = false;
+    for (const e of events) {
+      const delivery = TO_PROVIDER[e.type];
+      if (delivery && provider?.deliveryUrl) {
+        const eventId = crypto.randomUUID();
+        const body = JSON.stringify(partnerTripMessage(booking, delivery.action, provider.luggage, eventId));
+        outbox.enqueue({ eventId, channel: "delivery", eventType: delivery.eventType, transactionId: booking.transactionId, targetNetid: booking.providerId, url: provider.deliveryUrl, body }, e.at);
+        wrote = true;
+      }
+    }
+    // One change, one webhook: the booking's new state, typed by the change's first (main) event.
+    if (requester?.webhookUrl) {
+      const eventId = crypto.randomUUID();
+      const type = WEBHOOK_TYPE[events[0].type];
+      const body = JSON.stringify({ eventId, type, createdAt: events[0].at, data: bookingView(booking) });
+      outbox.enqueue({ eventId, channel: "webhook", eventType: type, transactionId: booking.transactionId, targetNetid: booking.requesterId, url: requester.webhookUrl, body }, events[0].at);
+      wrote = true;
+    }
+    if (wrote) wake();
+  };
+}
