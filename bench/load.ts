@@ -23,7 +23,17 @@ export interface LoadResult {
  * Runs wrk against `base` for `seconds` with `connections` connections, cycling through `paths`
  * (a Lua script picks them in order) with the given headers. Bounded by wrk's own duration plus a timeout.
  */
-export async function wrk(base: string, paths: string[], options: { seconds: number; connections: number; threads?: number; headers?: Record<string, string>; method?: string; body?: string }): Promise<LoadResult> {
+export interface WrkOptions {
+  seconds: number;
+  connections: number;
+  threads?: number;
+  headers?: Record<string, string>;
+  method?: string;
+  /** A body made unique per request: `before` + a per-connection-thread counter + `after`. */
+  uniqueBody?: { before: string; after: string };
+}
+
+export async function wrk(base: string, paths: string[], options: WrkOptions): Promise<LoadResult> {
   const exe = wrkPath();
   if (!exe) throw new Error(WRK_HELP);
   const script = join(BENCH_DIR, `wrk-${process.pid}-${Math.random().toString(36).slice(2)}.lua`);
@@ -31,11 +41,16 @@ export async function wrk(base: string, paths: string[], options: { seconds: num
     `local paths = {${paths.map((p) => JSON.stringify(p)).join(",")}}`,
     "local i = 0",
     `wrk.method = ${JSON.stringify(options.method ?? "GET")}`,
-    ...(options.body !== undefined ? [`wrk.body = ${JSON.stringify(options.body)}`] : []),
     ...Object.entries(options.headers ?? {}).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`),
+    `local run = ${JSON.stringify(`${process.pid}-${Date.now()}`)}`,
+    "local tid = 0",
+    "local threads = 0",
+    "setup = function(thread) threads = threads + 1; thread:set(\"tid\", threads) end",
     "request = function()",
     "  i = i + 1",
-    "  return wrk.format(nil, paths[(i % #paths) + 1])",
+    options.uniqueBody
+      ? `  return wrk.format(nil, paths[(i % #paths) + 1], nil, ${JSON.stringify(options.uniqueBody.before)} .. run .. "-" .. tostring(tid) .. "-" .. tostring(i) .. ${JSON.stringify(options.uniqueBody.after)})`
+      : "  return wrk.format(nil, paths[(i % #paths) + 1])",
     "end",
     "done = function(summary, latency, requests)",
     '  io.write(string.format("RESULT %d %d %d %f\\n", summary.requests, summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout, summary.duration, latency:percentile(99)))',
