@@ -257,7 +257,11 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
     try {
       const path = this.options.dbPath;
       const request: BuildJob = path && path !== ":memory:" ? { dbPath: path, nodeSize } : { rows: [...(await this.options.load())], nodeSize };
-      return await this.inWorker(request);
+      const parts = await this.inWorker(request);
+      // A build leaves a big heap behind in the worker; ending it gives that memory back (builds are rare).
+      this.worker?.terminate();
+      this.worker = undefined;
+      return parts;
     } catch (error) {
       if (this.closed) throw error;
       // A worker that cannot start (or died) must not stop the service: build in-process from now on.

@@ -120,6 +120,8 @@ function slugHashOfBytes(bytes: Uint8Array, start: number, end: number): number 
   return h >>> 0;
 }
 
+const noop = () => {};
+
 /** Growable byte buffer for the packed slugs. */
 class Bytes {
   data = new Uint8Array(1 << 16);
@@ -170,13 +172,17 @@ export function buildIndexParts(rows: Iterable<IndexRow>, nodeSize = NODE_SIZE):
   const descriptions: string[] = [];
   const textTypes: string[] = [];
   const searchTexts: string[] = [];
-  const texts = new Interner<string>();
+  const texts = new Interner<number>();
+  const nameOf = new Interner<string>();
+  const descriptionOf = new Interner<string>();
+  const minimumOf = new Interner<string>();
+  const hourlyOf = new Interner<string>();
   const netids: string[] = [];
   const netidOf = new Interner<string>();
   const imageUrls: Array<string | null> = [null];
   const imageOf = new Interner<string>();
   const rates: string[] = [];
-  const rateOf = new Interner<string>();
+  const rateOf = new Interner<number>();
   const typeNames: string[] = [];
   const typeOf = new Interner<string>();
 
@@ -190,22 +196,29 @@ export function buildIndexParts(rows: Iterable<IndexRow>, nodeSize = NODE_SIZE):
     lon.push(row.lon);
     slugs.pushAscii(row.slug);
     slugStart.push(slugs.length);
-    // \u0000 cannot occur in validated text, so it separates the interned fields unambiguously.
+    // Intern each field by itself (no per-row key strings), then the (name, description, type) triple by number.
+    const typeId = typeOf.id(row.type, () => typeNames.push(row.type));
+    const nameId = nameOf.id(row.name, noop);
+    const descriptionId = descriptionOf.id(row.description, noop);
     textIds.push(
-      texts.id(`${row.name}\u0000${row.description}\u0000${row.type}`, () => {
+      texts.id(nameId * 2 ** 22 * 2 ** 9 + descriptionId * 2 ** 9 + typeId, () => {
         names.push(row.name);
         descriptions.push(row.description);
         textTypes.push(row.type);
         searchTexts.push(searchTextOf(row));
       }),
     );
+    types.push(typeId);
     netidIds.push(netidOf.id(row.netid, () => netids.push(row.netid)));
     imageIds.push(row.imageUrl === null ? 0 : imageOf.id(row.imageUrl, () => imageUrls.push(row.imageUrl)) + 1);
-    rateIds.push(rateOf.id(`${row.minimumRate}/${row.hourlyRate}`, () => rates.push(row.minimumRate, row.hourlyRate)));
+    const minimumId = minimumOf.id(row.minimumRate, noop);
+    rateIds.push(rateOf.id(minimumId * 2 ** 24 + hourlyOf.id(row.hourlyRate, noop), () => rates.push(row.minimumRate, row.hourlyRate)));
     pax.push(row.maxPassengers);
     luggage.push(row.maxLuggage ?? -1);
-    types.push(typeOf.id(row.type, () => typeNames.push(row.type)));
   }
+  // The numeric keys above are exact while every table stays below its bit width (far above real fleets).
+  if (nameOf.count >= 2 ** 22 || descriptionOf.count >= 2 ** 22 || typeOf.count >= 2 ** 9 || minimumOf.count >= 2 ** 24 || hourlyOf.count >= 2 ** 24)
+    throw new Error("fleet index: too many distinct names, descriptions, types or rates to intern");
 
   const n = lat.length;
   const latArr = Float64Array.from(lat);
