@@ -39,7 +39,8 @@ export async function runBench(parts: string[] = Object.keys(PARTS)): Promise<Fi
 
 if (import.meta.main) {
   const started = performance.now();
-  const figures = await runBench(process.argv.slice(2));
+  const asked = process.argv.slice(2);
+  const figures = await runBench(asked.length > 0 ? asked : undefined);
   const table = markdownTable(figures);
   console.log(`\n${table}\n\nAll parts: ${((performance.now() - started) / 1000).toFixed(0)} s on ${navigator.hardwareConcurrency} cores.`);
   if (!SMOKE) writeFileSync(join(ROOT, "bench/last-run.md"), `${table}\n`);
