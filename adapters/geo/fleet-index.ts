@@ -85,6 +85,9 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
   private viewSeq = 0;
   /** Slugs changed since the base was read, with the change count of their latest change. */
   private readonly dirty = new Map<string, number>();
+  /** The current rows of dirty slugs as last read (null: gone or inactive), and the slugs changed since. */
+  private readonly overlayRows = new Map<string, IndexRow | null>();
+  private readonly stale = new Set<string>();
   private building: Promise<void> | undefined;
   private buildTimer: ReturnType<typeof setTimeout> | undefined;
   private overlayTimer: ReturnType<typeof setTimeout> | undefined;
@@ -119,13 +122,20 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
     if (this.closed) return;
     const compactAfter = this.options.compactAfterChanges ?? 5000;
     if (!slugs || !this.options.loadSlugs || this.dirty.size + slugs.length > compactAfter) {
-      if (slugs) for (const slug of slugs) this.dirty.set(slug, this.seq);
+      if (slugs)
+        for (const slug of slugs) {
+          this.dirty.set(slug, this.seq);
+          this.stale.add(slug);
+        }
       this.fullWanted = this.seq;
       this.scheduleBuild(this.options.debounceMs ?? 20);
       if (slugs) this.scheduleOverlay();
       return;
     }
-    for (const slug of slugs) this.dirty.set(slug, this.seq);
+    for (const slug of slugs) {
+      this.dirty.set(slug, this.seq);
+      this.stale.add(slug);
+    }
     this.scheduleOverlay();
     if (!this.compactTimer)
       this.compactTimer = setTimeout(() => {
@@ -178,7 +188,7 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
       } catch (error) {
         this.options.onError?.(error);
       }
-    }, this.options.overlayDelayMs ?? 5);
+    }, this.options.overlayDelayMs ?? 50);
   }
 
   /** Re-reads the changed entries and composes a new view over the current base. */
@@ -197,8 +207,17 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
    */
   private compose(base: FleetSnapshot): void {
     const seq = this.seq;
+    // Only slugs changed since the last read are read again; the others' rows are still current.
+    for (const slug of this.overlayRows.keys()) if (!this.dirty.has(slug)) this.overlayRows.delete(slug);
+    const stale = [...this.stale].filter((slug) => this.dirty.has(slug));
+    this.stale.clear();
+    if (stale.length > 0 && this.options.loadSlugs) {
+      for (const slug of stale) this.overlayRows.set(slug, null);
+      for (const row of this.options.loadSlugs(stale)) this.overlayRows.set(row.slug, row);
+    }
     const slugs = [...this.dirty.keys()];
-    const rows = slugs.length > 0 && this.options.loadSlugs ? this.options.loadSlugs(slugs) : [];
+    const rows: IndexRow[] = [];
+    for (const row of this.overlayRows.values()) if (row) rows.push(row);
     const excluded = new Set<number>();
     for (const slug of slugs) {
       const id = base.idOf(slug);
