@@ -34,7 +34,7 @@ import { SqliteBookingRepository, SqliteIdempotencyStore, SqliteProviderFleet } 
 import { PackagedAirportDirectory } from "../adapters/airports/directory";
 import { PackagedTimeZones } from "../adapters/airports/time-zones";
 import type { Clock } from "../domain/ports";
-import { SqliteFleetRepository } from "../adapters/sqlite/fleet-repository";
+import { activeIndexRows, activeIndexRowsBySlug, SqliteFleetRepository } from "../adapters/sqlite/fleet-repository";
 import { KdFleetSearchIndex } from "../adapters/geo/fleet-index";
 import { coreFleet } from "../adapters/http/core/fleet";
 import { coreFleetSearch } from "../adapters/http/core/fleet-search";
@@ -92,7 +92,10 @@ export function createServices(
   const airports = airportDirectory();
   const fleet = new SqliteFleetRepository(db);
   const fleetIndex = new KdFleetSearchIndex({
-    load: () => fleet.activeEntries(),
+    // The worker reads a database file itself; an in-memory database is read here and sent to it.
+    dbPath: db.$client.filename,
+    load: async () => activeIndexRows(db.$client),
+    loadSlugs: (slugs) => activeIndexRowsBySlug(db.$client, slugs),
     onWorkerFailure: (err) => logger.warn({ err }, "fleet index worker failed; building in-process"),
     onError: (err) => logger.error({ err }, "fleet index rebuild failed; the previous index keeps answering"),
   });

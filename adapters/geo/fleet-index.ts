@@ -1,36 +1,97 @@
-import type { FleetEntry } from "../../domain/fleet/entry";
-import type { FleetSearchIndex, GeoSearch } from "../../domain/fleet/ports";
-import { buildIndexParts, type IndexInput, type IndexParts } from "./index-parts";
-import { FleetSnapshot, splitForIndex } from "./snapshot";
+import type { FleetSearchIndex, GeoHit, GeoSearch, UnlocatedCount } from "../../domain/fleet/ports";
+import { buildIndexParts, NODE_SIZE, type IndexParts, type IndexRow } from "./index-parts";
+import { byDistanceThenSlug, FleetSnapshot, prepare, toHits, UnlocatedIndex } from "./snapshot";
+import type { BuildJob } from "./index-builder.worker";
 
 export interface FleetIndexOptions {
-  /** Reads the active fleet (the repository). */
-  load: () => Promise<FleetEntry[]>;
+  /** Reads the whole active fleet in-process (an in-memory database, or when the worker cannot run). */
+  load: () => Promise<Iterable<IndexRow>>;
+  /**
+   * Reads the current active rows among `slugs` (synchronously, so a view is composed in one step).
+   * Without it every change waits for a full rebuild.
+   */
+  loadSlugs?: (slugs: string[]) => IndexRow[];
+  /** The SQLite file: the build worker then reads the fleet itself on a read-only connection. */
+  dbPath?: string;
   /** Build the kd-tree in a Bun Worker (default true); false builds in-process. */
   useWorker?: boolean;
   /** The worker's code (tests point it elsewhere); defaults to index-builder.worker.ts. */
   workerUrl?: string;
   /** Told when the worker fails and builds move in-process (for the log). */
   onWorkerFailure?: (error: unknown) => void;
-  /** Coalesces bursts of changes into one rebuild. */
+  /** Coalesces bursts of changes without slugs into one full rebuild. */
   debounceMs?: number;
+  /** Coalesces bursts of changes to known slugs into one overlay refresh. */
+  overlayDelayMs?: number;
+  /** Recent changes are folded into a new full build after this long (ms) … */
+  compactAfterMs?: number;
+  /** … or once this many entries have changed since the last full build. */
+  compactAfterChanges?: number;
   /** Called when a rebuild fails; the previous snapshot keeps answering. */
   onError?: (error: unknown) => void;
+  /** kd-tree leaf size (tests use tiny leaves). */
+  nodeSize?: number;
 }
 
 const BUILD_TIMEOUT_MS = 60_000;
 
 /**
- * The fleet search index on kdbush. Searches read the current snapshot and never wait; a change
- * schedules a rebuild (coalesced, one at a time) whose kd-tree is built in a worker and swapped in whole.
+ * What searches read: a full build (the base) with the entries changed since then left out and
+ * answered from a small overlay snapshot of their current rows. Immutable; replaced whole.
+ */
+class FleetView {
+  readonly size: number;
+
+  constructor(
+    readonly base: FleetSnapshot,
+    private readonly excluded: ReadonlySet<number>,
+    private readonly overlay: FleetSnapshot | undefined,
+    private readonly withoutPosition: UnlocatedIndex,
+  ) {
+    this.size = base.size - excluded.size + (overlay?.size ?? 0);
+  }
+
+  search(query: GeoSearch): { total: number; hits: GeoHit[] } {
+    const q = prepare(query);
+    const excluded = this.excluded.size > 0 ? this.excluded : undefined;
+    const total = this.base.count(q, excluded) + (this.overlay ? this.overlay.count(q) : 0);
+    const k = query.offset + query.limit;
+    if (total === 0 || query.limit === 0 || query.offset >= total) return { total, hits: [] };
+    let found = this.base.nearest(q, k, excluded);
+    if (this.overlay) {
+      const recent = this.overlay.nearest(q, k);
+      if (recent.length > 0) found = found.concat(recent).sort(byDistanceThenSlug);
+    }
+    return { total, hits: toHits(found.slice(query.offset, k)) };
+  }
+
+  unlocated(airports: string[], filter: { types: string[] | undefined; words: string[] }): UnlocatedCount[] {
+    return this.withoutPosition.unlocated(airports, filter);
+  }
+}
+
+/**
+ * The fleet search index on kdbush. Searches read the current view and never wait. A change to known
+ * slugs is visible after a quick overlay refresh (its rows re-read, a tiny snapshot built); a full
+ * rebuild (coalesced, one at a time, in a worker that reads SQLite itself) folds the overlay back in.
  */
 export class KdFleetSearchIndex implements FleetSearchIndex {
-  private snapshot: FleetSnapshot;
-  /** Bumped by every change; `built` is the change count the current snapshot reflects. */
-  private changes = 0;
-  private built = 0;
+  private view: FleetView;
+  private baseUnlocated: { index: UnlocatedIndex; slugs: Set<string> };
+  /** Bumped by every change; the base reflects every change up to `baseSeq`, the view every slug change up to `viewSeq`. */
+  private seq = 0;
+  private fullWanted = 0;
+  private baseSeq = 0;
+  private viewSeq = 0;
+  /** Slugs changed since the base was read, with the change count of their latest change. */
+  private readonly dirty = new Map<string, number>();
+  /** The current rows of dirty slugs as last read (null: gone or inactive), and the slugs changed since. */
+  private readonly overlayRows = new Map<string, IndexRow | null>();
+  private readonly stale = new Set<string>();
   private building: Promise<void> | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private buildTimer: ReturnType<typeof setTimeout> | undefined;
+  private overlayTimer: ReturnType<typeof setTimeout> | undefined;
+  private compactTimer: ReturnType<typeof setTimeout> | undefined;
   private worker: Worker | undefined;
   private workerBroken = false;
   private nextRequest = 1;
@@ -38,57 +99,142 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
   private closed = false;
 
   constructor(private readonly options: FleetIndexOptions) {
-    const empty = splitForIndex([]);
-    this.snapshot = new FleetSnapshot(empty.located, buildIndexParts(empty.input), empty.unlocated);
+    const empty = new FleetSnapshot(buildIndexParts([]));
+    this.baseUnlocated = { index: new UnlocatedIndex([]), slugs: new Set() };
+    this.view = new FleetView(empty, new Set(), undefined, this.baseUnlocated.index);
   }
 
   search(query: GeoSearch) {
-    return this.snapshot.search(query);
+    return this.view.search(query);
   }
 
   unlocated(airports: string[], filter: { types: string[] | undefined; words: string[] }) {
-    return this.snapshot.unlocated(airports, filter);
+    return this.view.unlocated(airports, filter);
   }
 
-  /** Number of located active entries in the current snapshot. */
+  /** Number of located active entries in the current view. */
   get size(): number {
-    return this.snapshot.size;
+    return this.view.size;
   }
 
-  fleetChanged(): void {
-    this.changes++;
-    if (this.closed || this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.rebuild().catch((error) => this.options.onError?.(error));
-    }, this.options.debounceMs ?? 20);
+  fleetChanged(slugs?: readonly string[]): void {
+    this.seq++;
+    if (this.closed) return;
+    const compactAfter = this.options.compactAfterChanges ?? 5000;
+    if (!slugs || !this.options.loadSlugs || this.dirty.size + slugs.length > compactAfter) {
+      if (slugs)
+        for (const slug of slugs) {
+          this.dirty.set(slug, this.seq);
+          this.stale.add(slug);
+        }
+      this.fullWanted = this.seq;
+      this.scheduleBuild(this.options.debounceMs ?? 20);
+      if (slugs) this.scheduleOverlay();
+      return;
+    }
+    for (const slug of slugs) {
+      this.dirty.set(slug, this.seq);
+      this.stale.add(slug);
+    }
+    this.scheduleOverlay();
+    if (!this.compactTimer)
+      this.compactTimer = setTimeout(() => {
+        this.compactTimer = undefined;
+        this.fullWanted = this.seq;
+        this.scheduleBuild(0);
+      }, this.options.compactAfterMs ?? 30_000);
   }
 
   /** Rebuilds now (waiting for a running build first) and resolves once the new snapshot is live. */
   async rebuildNow(): Promise<void> {
-    this.changes++;
+    this.fullWanted = ++this.seq;
     await this.whenFresh();
   }
 
   /** Resolves once every change made before the call is visible to search. */
   async whenFresh(): Promise<void> {
-    const target = this.changes;
+    const target = this.seq;
+    const fullTarget = this.fullWanted;
     // Bounded: each round either builds the target generation or fails.
-    for (let round = 0; this.built < target && round < 5 && !this.closed; round++) await this.rebuild();
-    if (this.built < target && !this.closed) throw new Error("fleet index did not catch up");
+    for (let round = 0; this.baseSeq < fullTarget && round < 5 && !this.closed; round++) await this.rebuild();
+    if (this.baseSeq < fullTarget && !this.closed) throw new Error("fleet index did not catch up");
+    if (this.viewSeq < target && !this.closed) this.refreshOverlay();
   }
 
-  /** Stops the build worker; searches keep answering from the last snapshot. */
+  /** Stops the build worker; searches keep answering from the last view. */
   close(): void {
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
+    for (const timer of [this.buildTimer, this.overlayTimer, this.compactTimer]) if (timer) clearTimeout(timer);
     this.worker?.terminate();
     this.worker = undefined;
     for (const p of this.pending.values()) p.reject(new Error("fleet index closed"));
     this.pending.clear();
   }
 
-  /** Queues one build after any running one; it reads the fleet afresh and swaps the snapshot in whole. */
+  private scheduleBuild(delayMs: number): void {
+    if (this.buildTimer) return;
+    this.buildTimer = setTimeout(() => {
+      this.buildTimer = undefined;
+      void this.rebuild().catch((error) => this.options.onError?.(error));
+    }, delayMs);
+  }
+
+  private scheduleOverlay(): void {
+    if (this.overlayTimer) return;
+    this.overlayTimer = setTimeout(() => {
+      this.overlayTimer = undefined;
+      try {
+        this.refreshOverlay();
+      } catch (error) {
+        this.options.onError?.(error);
+      }
+    }, this.options.overlayDelayMs ?? 50);
+  }
+
+  /** Re-reads the changed entries and composes a new view over the current base. */
+  private refreshOverlay(): void {
+    if (this.closed) return;
+    if (this.overlayTimer) {
+      clearTimeout(this.overlayTimer);
+      this.overlayTimer = undefined;
+    }
+    this.compose(this.view.base);
+  }
+
+  /**
+   * The view of `base` plus the current rows of every slug changed since it was read. Synchronous, so
+   * the rows read and the view swapped in belong to the same moment.
+   */
+  private compose(base: FleetSnapshot): void {
+    const seq = this.seq;
+    // Only slugs changed since the last read are read again; the others' rows are still current.
+    for (const slug of this.overlayRows.keys()) if (!this.dirty.has(slug)) this.overlayRows.delete(slug);
+    const stale = [...this.stale].filter((slug) => this.dirty.has(slug));
+    this.stale.clear();
+    if (stale.length > 0 && this.options.loadSlugs) {
+      for (const slug of stale) this.overlayRows.set(slug, null);
+      for (const row of this.options.loadSlugs(stale)) this.overlayRows.set(row.slug, row);
+    }
+    const slugs = [...this.dirty.keys()];
+    const rows: IndexRow[] = [];
+    for (const row of this.overlayRows.values()) if (row) rows.push(row);
+    const excluded = new Set<number>();
+    for (const slug of slugs) {
+      const id = base.idOf(slug);
+      if (id >= 0) excluded.add(id);
+    }
+    const overlay = rows.length > 0 ? new FleetSnapshot(buildIndexParts(rows, this.options.nodeSize ?? NODE_SIZE)) : undefined;
+    let unlocated = this.baseUnlocated.index;
+    const touched = slugs.some((s) => this.baseUnlocated.slugs.has(s));
+    if (touched || (overlay && overlay.unlocatedEntries.length > 0)) {
+      const changed = new Set(slugs);
+      unlocated = new UnlocatedIndex([...base.unlocatedEntries.filter((e) => !changed.has(e.slug)), ...(overlay?.unlocatedEntries ?? [])]);
+    }
+    this.view = new FleetView(base, excluded, overlay, unlocated);
+    this.viewSeq = seq;
+  }
+
+  /** Queues one build after any running one; it reads the fleet afresh and swaps the view in whole. */
   private rebuild(): Promise<void> {
     const run = (this.building ?? Promise.resolve()).catch(() => {}).then(() => this.buildOnce());
     this.building = run;
@@ -101,21 +247,40 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
   }
 
   private async buildOnce(): Promise<void> {
-    if (this.closed || this.built >= this.changes) return;
-    const generation = this.changes;
-    const entries = await this.options.load();
-    const { located, unlocated, input } = splitForIndex(entries);
-    // The worker takes the coordinate buffers (transferred), so a fallback build needs a fresh copy.
-    const parts = await this.buildParts(input, () => splitForIndex(entries).input);
+    if (this.closed || this.baseSeq >= this.fullWanted) return;
+    const generation = this.seq;
+    if (this.compactTimer) {
+      clearTimeout(this.compactTimer);
+      this.compactTimer = undefined;
+    }
+    const parts = await this.buildParts();
     if (this.closed) return;
-    this.snapshot = new FleetSnapshot(located, parts, unlocated);
-    this.built = Math.max(this.built, generation);
+    const base = new FleetSnapshot(parts);
+    // Changes up to `generation` were committed before the build read the fleet: the base has them.
+    for (const [slug, seq] of this.dirty) if (seq <= generation) this.dirty.delete(slug);
+    this.baseUnlocated = { index: new UnlocatedIndex(base.unlocatedEntries), slugs: new Set(base.unlocatedEntries.map((e) => e.slug)) };
+    this.compose(base);
+    this.baseSeq = Math.max(this.baseSeq, generation);
+    if (this.dirty.size > 0 && !this.compactTimer)
+      this.compactTimer = setTimeout(() => {
+        this.compactTimer = undefined;
+        this.fullWanted = this.seq;
+        this.scheduleBuild(0);
+      }, this.options.compactAfterMs ?? 30_000);
   }
 
-  private async buildParts(input: IndexInput, freshInput: () => IndexInput): Promise<IndexParts> {
-    if (this.options.useWorker === false || this.workerBroken) return buildIndexParts(input);
+  private async buildParts(): Promise<IndexParts> {
+    const nodeSize = this.options.nodeSize;
+    const inProcess = async () => buildIndexParts(await this.options.load(), nodeSize);
+    if (this.options.useWorker === false || this.workerBroken) return inProcess();
     try {
-      return await this.inWorker(input);
+      const path = this.options.dbPath;
+      const request: BuildJob = path && path !== ":memory:" ? { dbPath: path, nodeSize } : { rows: [...(await this.options.load())], nodeSize };
+      const parts = await this.inWorker(request);
+      // A build leaves a big heap behind in the worker; ending it gives that memory back (builds are rare).
+      this.worker?.terminate();
+      this.worker = undefined;
+      return parts;
     } catch (error) {
       if (this.closed) throw error;
       // A worker that cannot start (or died) must not stop the service: build in-process from now on.
@@ -123,11 +288,11 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
       this.workerBroken = true;
       this.worker?.terminate();
       this.worker = undefined;
-      return buildIndexParts(freshInput());
+      return inProcess();
     }
   }
 
-  private inWorker(input: IndexInput): Promise<IndexParts> {
+  private inWorker(request: BuildJob): Promise<IndexParts> {
     const worker = this.ensureWorker();
     const id = this.nextRequest++;
     return new Promise<IndexParts>((resolve, reject) => {
@@ -145,7 +310,7 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
           reject(error);
         },
       });
-      worker.postMessage({ id, input }, [input.lons.buffer, input.lats.buffer]);
+      worker.postMessage({ ...request, id });
     });
   }
 

@@ -1,15 +1,35 @@
 /// <reference lib="webworker" />
-// Builds the fleet index off the main thread; the kd-tree buffer and type ids are transferred, not copied.
-import { buildIndexParts, type IndexInput } from "./index-parts";
+// Builds the fleet index off the main thread. Given the database path it reads the active fleet itself
+// on a read-only connection, so a million rows never become objects on the main thread; the built
+// columns and trees are transferred back, not copied.
+import { Database } from "bun:sqlite";
+import { activeIndexRows } from "../sqlite/fleet-repository";
+import { buildIndexParts, transferablesOf, type IndexRow } from "./index-parts";
 
 declare const self: Worker;
 
-self.onmessage = (event: MessageEvent<{ id: number; input: IndexInput }>) => {
-  const { id, input } = event.data;
+/** What to build from: the database file (read here), or rows read by the caller. */
+export type BuildJob = { dbPath: string; nodeSize?: number } | { rows: IndexRow[]; nodeSize?: number };
+export type BuildRequest = BuildJob & { id: number };
+
+self.onmessage = (event: MessageEvent<BuildRequest>) => {
+  const request = event.data;
   try {
-    const parts = buildIndexParts(input);
-    self.postMessage({ id, parts }, [parts.kd, parts.typeIds.buffer]);
+    let parts;
+    if ("dbPath" in request) {
+      const db = new Database(request.dbPath, { readonly: true });
+      try {
+        db.exec("PRAGMA busy_timeout = 5000");
+        // One read transaction: the whole fleet as of one moment.
+        db.exec("BEGIN");
+        parts = buildIndexParts(activeIndexRows(db), request.nodeSize);
+        db.exec("COMMIT");
+      } finally {
+        db.close();
+      }
+    } else parts = buildIndexParts(request.rows, request.nodeSize);
+    self.postMessage({ id: request.id, parts }, transferablesOf(parts));
   } catch (error) {
-    self.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+    self.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) });
   }
 };

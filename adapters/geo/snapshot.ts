@@ -1,116 +1,350 @@
-import KDBush from "kdbush";
-import type { FleetEntry } from "../../domain/fleet/entry";
-import type { GeoHit, GeoSearch, UnlocatedCount } from "../../domain/fleet/ports";
+import type { GeoHit, GeoSearch, IndexedEntry, UnlocatedCount } from "../../domain/fleet/ports";
 import { EARTH_RADIUS_KM, greatCircleKm } from "../../domain/geo";
-import { matchesAllWords, searchTextOf } from "../../domain/fleet/text";
-import type { IndexInput, IndexParts } from "./index-parts";
+import { matchesAllWords } from "../../domain/fleet/text";
+import { slugHash, type IndexParts, type TreeParts, type UnlocatedEntry } from "./index-parts";
 
 const RAD = Math.PI / 180;
-/** Safety margin (1 mm) for box tests, so float noise never lets a box decision disagree with the per-point test. */
-const EPS_KM = 1e-6;
+/**
+ * Slack on unit-sphere chords: float32 coordinates put a point at most ~1.04e-7 from its true position,
+ * so a chord lower bound minus this is a lower bound of the true chord (≈ 6 m on the Earth).
+ */
+const CHORD_SLACK = 1e-6;
 
-/** The active fleet split for the index: entries with a position (aligned with index ids) and those without. */
-export function splitForIndex(entries: FleetEntry[]): { located: FleetEntry[]; unlocated: FleetEntry[]; input: IndexInput } {
-  const located: FleetEntry[] = [];
-  const unlocated: FleetEntry[] = [];
-  for (const e of entries) {
-    if (!e.active) continue;
-    if (e.lat === null || e.lon === null) unlocated.push(e);
-    else located.push(e);
-  }
-  const n = located.length;
-  const input: IndexInput = { lons: new Float64Array(n), lats: new Float64Array(n), names: new Array(n), descriptions: new Array(n), types: new Array(n) };
-  for (let i = 0; i < n; i++) {
-    const e = located[i];
-    input.lons[i] = e.lon!;
-    input.lats[i] = e.lat!;
-    input.names[i] = e.name;
-    input.descriptions[i] = e.description;
-    input.types[i] = e.type;
-  }
-  return { located, unlocated, input };
+/** A query prepared once for every tree it visits: centres on the unit sphere, and radius thresholds. */
+export interface PreparedQuery {
+  n: number;
+  lat: Float64Array;
+  lon: Float64Array;
+  x: Float64Array;
+  y: Float64Array;
+  z: Float64Array;
+  radiusKm: number;
+  /** Squared chord of the radius on the unit sphere, and the band around it where the float32 test defers to haversine. */
+  chord2: number;
+  margin: number;
+  /** Chord of the radius plus slack: nodes and points beyond it are never pushed. */
+  chordLimit: number;
+  types: string[] | undefined;
+  words: string[];
 }
 
-interface Box {
-  left: number;
-  right: number;
-  axis: number;
-  minLon: number;
-  minLat: number;
-  maxLon: number;
-  maxLat: number;
+/** Prepares the centres and thresholds of a search (shared by the base and the overlay snapshot). */
+export function prepare(query: GeoSearch): PreparedQuery {
+  const n = query.centres.length;
+  const halfChord = Math.sin(Math.min(Math.PI, query.radiusKm / EARTH_RADIUS_KM) / 2);
+  const chord2 = 4 * halfChord * halfChord;
+  const q: PreparedQuery = {
+    n,
+    lat: new Float64Array(n),
+    lon: new Float64Array(n),
+    x: new Float64Array(n),
+    y: new Float64Array(n),
+    z: new Float64Array(n),
+    radiusKm: query.radiusKm,
+    chord2,
+    // float32 coordinates are off by ≤ 6e-8 each; the squared chord by ≤ ~2.1e-7 × chord. Keep 5× that as margin.
+    margin: 1e-6 * Math.sqrt(chord2) + 1e-15,
+    chordLimit: 2 * halfChord + CHORD_SLACK,
+    types: query.types,
+    words: query.words,
+  };
+  query.centres.forEach((c, i) => {
+    const cosLat = Math.cos(c.lat * RAD);
+    q.lat[i] = c.lat;
+    q.lon[i] = c.lon;
+    q.x[i] = cosLat * Math.cos(c.lon * RAD);
+    q.y[i] = cosLat * Math.sin(c.lon * RAD);
+    q.z[i] = Math.sin(c.lat * RAD);
+  });
+  return q;
 }
 
-interface QueueItem {
-  key: number;
-  /** Index id for a point; -1 for a node. */
+/** One match found by a snapshot: its global id there and its exact distance. */
+export interface Found {
+  snapshot: FleetSnapshot;
   id: number;
-  box: Box | undefined;
+  dist: number;
 }
 
-/** A prepared centre: degrees plus cos(lat), reused by every box test. */
-interface Centre {
-  lat: number;
-  lon: number;
-  cosLat: number;
-}
+// Scratch space reused by every search (searches are synchronous and never interleave).
+let stack = new Int32Array(3 * 256);
+let heapKey = new Float64Array(1024);
+let heapVal = new Int32Array(1024);
+let nodeRec = new Int32Array(4 * 1024);
 
 /**
- * One immutable generation of the fleet search index. Searches read it without locks; a rebuild
- * produces a new snapshot that replaces this one in a single assignment.
+ * One immutable generation of the fleet search index, columnar. Searches read it without locks; a
+ * rebuild produces a new snapshot that replaces this one in a single assignment.
  */
 export class FleetSnapshot {
-  private readonly kd: KDBush;
-  private readonly unlocatedByAirport = new Map<string, number[]>();
-  private readonly unlocatedText: string[];
+  readonly size: number;
+  readonly unlocatedEntries: UnlocatedEntry[];
+  private readonly all: TreeParts;
+  private readonly typeTrees = new Map<string, TreeParts>();
+  private readonly memoGen: Uint32Array;
+  private readonly memoVal: Uint8Array;
+  private generation = 0;
 
-  constructor(
-    private readonly located: FleetEntry[],
-    parts: IndexParts,
-    private readonly withoutPosition: FleetEntry[],
-  ) {
-    this.kd = KDBush.from(parts.kd);
-    this.searchText = parts.searchText;
-    this.typeIds = parts.typeIds;
-    this.typeNames = parts.typeNames;
-    this.unlocatedText = withoutPosition.map(searchTextOf);
-    withoutPosition.forEach((e, i) => {
-      for (const code of e.airports) {
-        const list = this.unlocatedByAirport.get(code);
-        if (list) list.push(i);
-        else this.unlocatedByAirport.set(code, [i]);
-      }
-    });
-  }
-
-  private readonly searchText: string[];
-  private readonly typeIds: Uint16Array;
-  private readonly typeNames: string[];
-
-  get size(): number {
-    return this.located.length;
+  constructor(private readonly parts: IndexParts) {
+    this.size = parts.size;
+    this.all = parts.all;
+    parts.typeNames.forEach((name, i) => this.typeTrees.set(name, parts.typeTrees[i]));
+    this.memoGen = new Uint32Array(parts.searchTexts.length);
+    this.memoVal = new Uint8Array(parts.searchTexts.length);
+    this.unlocatedEntries = parts.unlocated;
   }
 
   /** Counts every match and returns the ranked page [offset, offset + limit) by (unrounded distance, slug). */
   search(query: GeoSearch): { total: number; hits: GeoHit[] } {
-    const centres: Centre[] = query.centres.map((c) => ({ lat: c.lat, lon: c.lon, cosLat: Math.cos(c.lat * RAD) }));
-    const filter = this.filterFor(query.types, query.words);
-    const total = this.count(centres, query.radiusKm, filter);
+    const q = prepare(query);
+    const total = this.count(q);
     const k = query.offset + query.limit;
     if (total === 0 || query.limit === 0 || query.offset >= total) return { total, hits: [] };
-    const best = this.nearest(centres, query.radiusKm, filter, k);
-    return { total, hits: best.slice(query.offset, k).map((h) => ({ entry: this.located[h.id], distanceKm: h.dist })) };
+    return { total, hits: toHits(this.nearest(q, k).slice(query.offset, k)) };
   }
 
-  /** Active entries without a position serving one of `airports` and passing the filters, per company (netid order). */
+  /** The trees a query visits: the all-types tree, or the tree of each requested type that exists. */
+  private treesFor(types: string[] | undefined): TreeParts[] {
+    if (!types) return [this.all];
+    const trees: TreeParts[] = [];
+    for (const t of types) {
+      const tree = this.typeTrees.get(t);
+      if (tree) trees.push(tree);
+    }
+    return trees;
+  }
+
+  /** A fresh memo generation for the q filter (every word, per interned text, computed once per query). */
+  private textFilter(words: string[]): ((id: number) => boolean) | undefined {
+    if (words.length === 0) return undefined;
+    if (++this.generation === 0xffffffff) {
+      this.memoGen.fill(0);
+      this.generation = 1;
+    }
+    const gen = this.generation;
+    const { memoGen, memoVal } = this;
+    const { textId, searchTexts } = this.parts;
+    return (id) => {
+      const t = textId[id];
+      if (memoGen[t] !== gen) {
+        memoGen[t] = gen;
+        memoVal[t] = matchesAllWords(searchTexts[t], words) ? 1 : 0;
+      }
+      return memoVal[t] === 1;
+    };
+  }
+
+  /** True when the entry passes the type and text filters (used for the few tombstoned entries). */
+  private passes(q: PreparedQuery, id: number, text: ((id: number) => boolean) | undefined): boolean {
+    if (q.types && !q.types.includes(this.parts.textTypes[this.parts.textId[id]])) return false;
+    return !text || text(id);
+  }
+
+  /** Counts every match, leaving out the global ids in `excluded`, without materialising any. */
+  count(q: PreparedQuery, excluded?: ReadonlySet<number>): number {
+    const text = this.textFilter(q.words);
+    let total = 0;
+    for (const tree of this.treesFor(q.types)) total += countTree(tree, q, text, this.parts);
+    if (excluded) {
+      for (const id of excluded) if (this.passes(q, id, text) && pointDistanceKm(q, this.parts.lat[id], this.parts.lon[id]) <= q.radiusKm) total--;
+    }
+    return total;
+  }
+
+  /**
+   * The k best matches by (distance, slug), ties at the k-th distance included: best-first traversal
+   * (geokdbush's approach, over several centres and trees) keyed by a lower bound of the unit-sphere
+   * chord; exact distances are computed only for points taken out, and the search stops once k are
+   * out and the next candidate's lower bound is beyond the k-th distance.
+   */
+  nearest(q: PreparedQuery, k: number, excluded?: ReadonlySet<number>): Found[] {
+    const text = this.textFilter(q.words);
+    const trees = this.treesFor(q.types);
+    const { lat, lon } = this.parts;
+    const found: Found[] = [];
+    let heapSize = 0;
+    let nodes = 0;
+    const push = (key: number, val: number) => {
+      if (heapSize === heapKey.length) {
+        heapKey = grow(heapKey);
+        heapVal = grow(heapVal);
+      }
+      let i = heapSize++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (heapKey[parent] <= key) break;
+        heapKey[i] = heapKey[parent];
+        heapVal[i] = heapVal[parent];
+        i = parent;
+      }
+      heapKey[i] = key;
+      heapVal[i] = val;
+    };
+    const pushNode = (t: number, node: number, left: number, right: number) => {
+      if (left > right) return;
+      const key = boxChordLowerBound(trees[t].boxes, node, q);
+      if (key > q.chordLimit) return;
+      if (4 * nodes + 4 > nodeRec.length) nodeRec = grow(nodeRec);
+      nodeRec[4 * nodes] = t;
+      nodeRec[4 * nodes + 1] = node;
+      nodeRec[4 * nodes + 2] = left;
+      nodeRec[4 * nodes + 3] = right;
+      push(key, nodes++);
+    };
+    const pushPoint = (tree: TreeParts, i: number) => {
+      const id = tree.ids[i];
+      if (excluded && excluded.has(id)) return;
+      if (text && !text(id)) return;
+      const key = pointChordLowerBound(tree.xyz, i, q);
+      // Points are encoded as −1 − id, nodes as their record index.
+      if (key <= q.chordLimit) push(key, -1 - id);
+    };
+    trees.forEach((tree, t) => pushNode(t, 0, 0, tree.ids.length - 1));
+    let limit = Infinity;
+    // Bounded: every node and point enters the heap at most once.
+    while (heapSize > 0) {
+      const key = heapKey[0];
+      const val = heapVal[0];
+      const lastKey = heapKey[--heapSize];
+      const lastVal = heapVal[heapSize];
+      if (heapSize > 0) {
+        let i = 0;
+        for (;;) {
+          let child = 2 * i + 1;
+          if (child >= heapSize) break;
+          if (child + 1 < heapSize && heapKey[child + 1] < heapKey[child]) child++;
+          if (heapKey[child] >= lastKey) break;
+          heapKey[i] = heapKey[child];
+          heapVal[i] = heapVal[child];
+          i = child;
+        }
+        heapKey[i] = lastKey;
+        heapVal[i] = lastVal;
+      }
+      if (key > limit) break;
+      if (val < 0) {
+        const id = -1 - val;
+        const dist = pointDistanceKm(q, lat[id], lon[id]);
+        if (dist > q.radiusKm) continue;
+        found.push({ snapshot: this, id, dist });
+        if (found.length === k) {
+          // Every point nearer than the k-th so far has a key below this chord, so it is still taken out.
+          let kth = 0;
+          for (const f of found) kth = Math.max(kth, f.dist);
+          limit = 2 * Math.sin(Math.min(Math.PI, kth / EARTH_RADIUS_KM) / 2) + 1e-12;
+        }
+        continue;
+      }
+      const t = nodeRec[4 * val];
+      const node = nodeRec[4 * val + 1];
+      const left = nodeRec[4 * val + 2];
+      const right = nodeRec[4 * val + 3];
+      const tree = trees[t];
+      if (right - left <= tree.nodeSize) {
+        for (let i = left; i <= right; i++) pushPoint(tree, i);
+        continue;
+      }
+      const m = (left + right) >> 1;
+      pushPoint(tree, m);
+      pushNode(t, 2 * node + 1, left, m - 1);
+      pushNode(t, 2 * node + 2, m + 1, right);
+    }
+    found.sort((a, b) => a.dist - b.dist || this.compareSlugs(a.id, b.id));
+    return found;
+  }
+
+  /** The entry with global id `id`, as search results show it. */
+  entry(id: number): IndexedEntry {
+    const p = this.parts;
+    const t = p.textId[id];
+    const r = p.rateId[id];
+    const luggage = p.maxLuggage[id];
+    return {
+      slug: this.slug(id),
+      netid: p.netids[p.netidId[id]],
+      type: p.textTypes[t],
+      name: p.names[t],
+      description: p.descriptions[t],
+      imageUrl: p.imageUrls[p.imageId[id]],
+      maxPassengers: p.maxPassengers[id],
+      maxLuggage: luggage < 0 ? null : luggage,
+      lat: p.lat[id],
+      lon: p.lon[id],
+      minimumRate: p.rates[2 * r],
+      hourlyRate: p.rates[2 * r + 1],
+    };
+  }
+
+  slug(id: number): string {
+    const { slugText, slugStart } = this.parts;
+    return slugText.substring(slugStart[id], slugStart[id + 1]);
+  }
+
+  /** Byte order of two entries' slugs (ASCII, so the same as string order). */
+  compareSlugs(a: number, b: number): number {
+    const { slugBytes, slugStart } = this.parts;
+    let i = slugStart[a];
+    let j = slugStart[b];
+    const endA = slugStart[a + 1];
+    const endB = slugStart[b + 1];
+    for (; i < endA && j < endB; i++, j++) if (slugBytes[i] !== slugBytes[j]) return slugBytes[i] - slugBytes[j];
+    return endA - i - (endB - j);
+  }
+
+  /** The global id of a located entry by slug, or −1. */
+  idOf(slug: string): number {
+    const { slugTable, slugBytes, slugStart } = this.parts;
+    const mask = slugTable.length - 1;
+    // Bounded: the table is at most half full, so an empty slot is always reached.
+    for (let h = slugHash(slug) & mask; slugTable[h] !== 0; h = (h + 1) & mask) {
+      const id = slugTable[h] - 1;
+      const start = slugStart[id];
+      if (slugStart[id + 1] - start !== slug.length) continue;
+      let same = true;
+      for (let i = 0; i < slug.length && same; i++) same = slugBytes[start + i] === slug.charCodeAt(i);
+      if (same) return id;
+    }
+    return -1;
+  }
+}
+
+/** Merges the pages of several snapshots by (distance, slug). */
+export function byDistanceThenSlug(a: Found, b: Found): number {
+  if (a.dist !== b.dist) return a.dist - b.dist;
+  if (a.snapshot === b.snapshot) return a.snapshot.compareSlugs(a.id, b.id);
+  const sa = a.snapshot.slug(a.id);
+  const sb = b.snapshot.slug(b.id);
+  return sa < sb ? -1 : sa > sb ? 1 : 0;
+}
+
+/** Results of a snapshot search as the port shows them. */
+export function toHits(found: Found[]): GeoHit[] {
+  return found.map((f) => ({ entry: f.snapshot.entry(f.id), distanceKm: f.dist }));
+}
+
+/** Active entries without a position, by airport served, for MISSING_GPS warnings. */
+export class UnlocatedIndex {
+  private readonly byAirport = new Map<string, number[]>();
+
+  constructor(private readonly entries: UnlocatedEntry[]) {
+    entries.forEach((e, i) => {
+      for (const code of e.airports) {
+        const list = this.byAirport.get(code);
+        if (list) list.push(i);
+        else this.byAirport.set(code, [i]);
+      }
+    });
+  }
+
+  /** Entries serving one of `airports` and passing the filters, per company (netid order). */
   unlocated(airports: string[], filter: { types: string[] | undefined; words: string[] }): UnlocatedCount[] {
     const wanted = filter.types ? new Set(filter.types) : undefined;
     const perCompany = new Map<string, { entries: Set<number>; airports: Set<string> }>();
     for (const code of airports) {
-      for (const i of this.unlocatedByAirport.get(code) ?? []) {
-        const e = this.withoutPosition[i];
+      for (const i of this.byAirport.get(code) ?? []) {
+        const e = this.entries[i];
         if (wanted && !wanted.has(e.type)) continue;
-        if (!matchesAllWords(this.unlocatedText[i], filter.words)) continue;
+        if (!matchesAllWords(e.searchText, filter.words)) continue;
         let company = perCompany.get(e.netid);
         if (!company) perCompany.set(e.netid, (company = { entries: new Set(), airports: new Set() }));
         company.entries.add(i);
@@ -119,224 +353,145 @@ export class FleetSnapshot {
     }
     return [...perCompany]
       .map(([netid, c]) => ({ netid, count: c.entries.size, airports: [...c.airports] }))
-      .sort((a, b) => compareBytes(a.netid, b.netid));
-  }
-
-  /** The per-id filter for types and words; undefined when nothing filters (so whole subtrees can be counted). */
-  private filterFor(types: string[] | undefined, words: string[]): ((id: number) => boolean) | undefined {
-    let typeMask: Uint8Array | undefined;
-    if (types) {
-      typeMask = new Uint8Array(this.typeNames.length);
-      const wanted = new Set(types);
-      this.typeNames.forEach((name, i) => (typeMask![i] = wanted.has(name) ? 1 : 0));
-    }
-    if (!typeMask && words.length === 0) return undefined;
-    const typeIds = this.typeIds;
-    const text = this.searchText;
-    return (id) => (!typeMask || typeMask[typeIds[id]] === 1) && (words.length === 0 || matchesAllWords(text[id], words));
-  }
-
-  /** Distance from the nearest centre, in km. */
-  private pointDistance(centres: Centre[], i: number): number {
-    const lon = this.kd.coords[2 * i];
-    const lat = this.kd.coords[2 * i + 1];
-    let best = Infinity;
-    for (const c of centres) {
-      const d = greatCircleKm(c.lat, c.lon, lat, lon);
-      if (d < best) best = d;
-    }
-    return best;
-  }
-
-  /**
-   * Counts matches without materialising them: a kd-tree node entirely inside one centre's circle
-   * adds its size (or, with filters, its passing points) without any distance computation; a node
-   * entirely outside every circle is skipped.
-   */
-  private count(centres: Centre[], radiusKm: number, filter: ((id: number) => boolean) | undefined): number {
-    const { ids, nodeSize } = this.kd;
-    if (ids.length === 0) return 0;
-    const outside = haverSin((radiusKm + EPS_KM) / EARTH_RADIUS_KM);
-    const inside = radiusKm - EPS_KM;
-    let total = 0;
-    const stack: Box[] = [{ left: 0, right: ids.length - 1, axis: 0, minLon: -180, minLat: -90, maxLon: 180, maxLat: 90 }];
-    // Bounded: each node is pushed at most once, and there are fewer nodes than points.
-    while (stack.length > 0) {
-      const box = stack.pop()!;
-      let near = false;
-      let covered = false;
-      for (const c of centres) {
-        if (boxHaverSin(c, box) > outside) continue;
-        near = true;
-        if (boxInside(c, box, inside)) {
-          covered = true;
-          break;
-        }
-      }
-      if (!near) continue;
-      const { left, right } = box;
-      if (covered) {
-        if (!filter) total += right - left + 1;
-        else for (let i = left; i <= right; i++) if (filter(ids[i])) total++;
-        continue;
-      }
-      if (right - left <= nodeSize) {
-        for (let i = left; i <= right; i++) if ((!filter || filter(ids[i])) && this.pointDistance(centres, i) <= radiusKm) total++;
-        continue;
-      }
-      const m = (left + right) >> 1;
-      if ((!filter || filter(ids[m])) && this.pointDistance(centres, m) <= radiusKm) total++;
-      stack.push(...children(box, m, this.kd.coords));
-    }
-    return total;
-  }
-
-  /**
-   * The k best matches by (distance, slug): best-first traversal (geokdbush's approach, with several
-   * centres) that stops once k points are out and the next candidate is farther than the k-th.
-   */
-  private nearest(centres: Centre[], radiusKm: number, filter: ((id: number) => boolean) | undefined, k: number): Array<{ id: number; dist: number }> {
-    const { ids, coords, nodeSize } = this.kd;
-    const queue = new MinQueue();
-    const found: Array<{ id: number; dist: number }> = [];
-    const pushPoint = (i: number) => {
-      const id = ids[i];
-      if (filter && !filter(id)) return;
-      const d = this.pointDistance(centres, i);
-      if (d <= radiusKm) queue.push({ key: d, id, box: undefined });
-    };
-    queue.push({ key: 0, id: -1, box: { left: 0, right: ids.length - 1, axis: 0, minLon: -180, minLat: -90, maxLon: 180, maxLat: 90 } });
-    let kth = Infinity;
-    while (queue.length > 0) {
-      const item = queue.pop()!;
-      if (item.key > radiusKm + EPS_KM || item.key > kth) break;
-      if (item.box === undefined) {
-        found.push({ id: item.id, dist: item.key });
-        if (found.length === k) kth = item.key;
-        continue;
-      }
-      const { left, right } = item.box;
-      if (right - left <= nodeSize) {
-        for (let i = left; i <= right; i++) pushPoint(i);
-        continue;
-      }
-      const m = (left + right) >> 1;
-      pushPoint(m);
-      for (const child of children(item.box, m, coords)) {
-        if (child.left > child.right) continue;
-        let h = Infinity;
-        for (const c of centres) h = Math.min(h, boxHaverSin(c, child));
-        // A lower bound, nudged down so float noise never ranks a node after a point it contains.
-        const key = 2 * EARTH_RADIUS_KM * Math.asin(Math.sqrt(Math.min(1, h))) - EPS_KM;
-        if (key <= radiusKm + EPS_KM) queue.push({ key, id: -1, box: child });
-      }
-    }
-    const located = this.located;
-    found.sort((a, b) => a.dist - b.dist || compareBytes(located[a.id].slug, located[b.id].slug));
-    return found.slice(0, k);
+      .sort((a, b) => (a.netid < b.netid ? -1 : a.netid > b.netid ? 1 : 0));
   }
 }
 
-/** Plain byte-order comparison (slugs are ASCII, so UTF-16 order is byte order). */
-function compareBytes(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+function grow<T extends Float64Array | Int32Array>(a: T): T {
+  const next = new (a.constructor as { new (n: number): T })(a.length * 2);
+  next.set(a);
+  return next;
 }
 
-function children(box: Box, m: number, coords: ArrayLike<number>): [Box, Box] {
-  const midLon = coords[2 * m];
-  const midLat = coords[2 * m + 1];
-  const axis = (box.axis + 1) % 2;
-  return [
-    { left: box.left, right: m - 1, axis, minLon: box.minLon, minLat: box.minLat, maxLon: box.axis === 0 ? midLon : box.maxLon, maxLat: box.axis === 1 ? midLat : box.maxLat },
-    { left: m + 1, right: box.right, axis, minLon: box.axis === 0 ? midLon : box.minLon, minLat: box.axis === 1 ? midLat : box.minLat, maxLon: box.maxLon, maxLat: box.maxLat },
-  ];
+/** Exact great-circle distance (the oracle's formula) from the nearest centre, in km. */
+function pointDistanceKm(q: PreparedQuery, lat: number, lon: number): number {
+  let best = Infinity;
+  for (let c = 0; c < q.n; c++) {
+    const d = greatCircleKm(q.lat[c], q.lon[c], lat, lon);
+    if (d < best) best = d;
+  }
+  return best;
 }
 
 /**
- * True when the whole box lies within `radiusKm` of the centre. On a sphere the farthest point of a
- * lat/lon box from a centre is a corner as long as no longitude in the box is more than 180° away
- * (distance grows with |Δlon| along a parallel, and along a meridian it peaks at an end of the segment).
+ * In-radius test for point i of a tree: the float32 unit-sphere chord decides clear cases; within the
+ * float error band it defers to the exact haversine, so it always agrees with the brute-force answer.
  */
-function boxInside(c: Centre, box: Box, radiusKm: number): boolean {
-  if (Math.abs(c.lon - box.minLon) > 180 || Math.abs(c.lon - box.maxLon) > 180) return false;
-  return (
-    greatCircleKm(c.lat, c.lon, box.minLat, box.minLon) <= radiusKm &&
-    greatCircleKm(c.lat, c.lon, box.minLat, box.maxLon) <= radiusKm &&
-    greatCircleKm(c.lat, c.lon, box.maxLat, box.minLon) <= radiusKm &&
-    greatCircleKm(c.lat, c.lon, box.maxLat, box.maxLon) <= radiusKm
-  );
-}
-
-// The lower bound below follows geokdbush (ISC, Vladimir Agafonkin), which does not export it.
-
-function haverSin(theta: number): number {
-  const s = Math.sin(theta / 2);
-  return s * s;
-}
-
-function haverSinDistPartial(haverSinDLng: number, cosLat1: number, lat1: number, lat2: number): number {
-  return cosLat1 * Math.cos(lat2 * RAD) * haverSinDLng + haverSin((lat1 - lat2) * RAD);
-}
-
-function vertexLat(lat: number, haverSinDLng: number): number {
-  const cosDLng = 1 - 2 * haverSinDLng;
-  if (cosDLng <= 0) return lat > 0 ? 90 : -90;
-  return Math.atan(Math.tan(lat * RAD) / cosDLng) / RAD;
-}
-
-/** Lower bound of the haversine of the distance from the centre to any point of the box. */
-function boxHaverSin(c: Centre, box: Box): number {
-  const { lon, lat, cosLat } = c;
-  if (lon >= box.minLon && lon <= box.maxLon) {
-    if (lat < box.minLat) return haverSin((lat - box.minLat) * RAD);
-    if (lat > box.maxLat) return haverSin((lat - box.maxLat) * RAD);
-    return 0;
+function inside(tree: TreeParts, i: number, q: PreparedQuery, parts: IndexParts): boolean {
+  const x = tree.xyz[3 * i];
+  const y = tree.xyz[3 * i + 1];
+  const z = tree.xyz[3 * i + 2];
+  for (let c = 0; c < q.n; c++) {
+    const dx = x - q.x[c];
+    const dy = y - q.y[c];
+    const dz = z - q.z[c];
+    const d2 = dx * dx + dy * dy + dz * dz;
+    if (d2 <= q.chord2 - q.margin) return true;
+    if (d2 > q.chord2 + q.margin) continue;
+    const id = tree.ids[i];
+    if (greatCircleKm(q.lat[c], q.lon[c], parts.lat[id], parts.lon[id]) <= q.radiusKm) return true;
   }
-  const haverSinDLng = Math.min(haverSin((lon - box.minLon) * RAD), haverSin((lon - box.maxLon) * RAD));
-  const extremumLat = vertexLat(lat, haverSinDLng);
-  if (extremumLat > box.minLat && extremumLat < box.maxLat) return haverSinDistPartial(haverSinDLng, cosLat, lat, extremumLat);
-  return Math.min(haverSinDistPartial(haverSinDLng, cosLat, lat, box.minLat), haverSinDistPartial(haverSinDLng, cosLat, lat, box.maxLat));
+  return false;
 }
 
-/** A binary min-heap on `key`. */
-class MinQueue {
-  private readonly items: QueueItem[] = [];
-
-  get length(): number {
-    return this.items.length;
+/** A lower bound of the true chord from the nearest centre to point i (never above it). */
+function pointChordLowerBound(xyz: Float32Array, i: number, q: PreparedQuery): number {
+  const x = xyz[3 * i];
+  const y = xyz[3 * i + 1];
+  const z = xyz[3 * i + 2];
+  let best = Infinity;
+  for (let c = 0; c < q.n; c++) {
+    const dx = x - q.x[c];
+    const dy = y - q.y[c];
+    const dz = z - q.z[c];
+    const d2 = dx * dx + dy * dy + dz * dz;
+    if (d2 < best) best = d2;
   }
+  return Math.max(0, Math.sqrt(best) - CHORD_SLACK);
+}
 
-  push(item: QueueItem): void {
-    const a = this.items;
-    a.push(item);
-    let i = a.length - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (a[parent].key <= item.key) break;
-      a[i] = a[parent];
-      i = parent;
-    }
-    a[i] = item;
+/** A lower bound of the true chord from the nearest centre to any point of the node's box. */
+function boxChordLowerBound(boxes: Float32Array, node: number, q: PreparedQuery): number {
+  const o = 6 * node;
+  const minX = boxes[o], minY = boxes[o + 1], minZ = boxes[o + 2], maxX = boxes[o + 3], maxY = boxes[o + 4], maxZ = boxes[o + 5];
+  let best = Infinity;
+  for (let c = 0; c < q.n; c++) {
+    const cx = q.x[c], cy = q.y[c], cz = q.z[c];
+    const dx = cx < minX ? minX - cx : cx > maxX ? cx - maxX : 0;
+    const dy = cy < minY ? minY - cy : cy > maxY ? cy - maxY : 0;
+    const dz = cz < minZ ? minZ - cz : cz > maxZ ? cz - maxZ : 0;
+    const d2 = dx * dx + dy * dy + dz * dz;
+    if (d2 < best) best = d2;
   }
+  return Math.max(0, Math.sqrt(best) - CHORD_SLACK);
+}
 
-  pop(): QueueItem | undefined {
-    const a = this.items;
-    if (a.length === 0) return undefined;
-    const top = a[0];
-    const last = a.pop()!;
-    if (a.length > 0) {
-      let i = 0;
-      const n = a.length;
-      for (;;) {
-        let child = 2 * i + 1;
-        if (child >= n) break;
-        if (child + 1 < n && a[child + 1].key < a[child].key) child++;
-        if (a[child].key >= last.key) break;
-        a[i] = a[child];
-        i = child;
+/**
+ * Counts matches in one tree without materialising them: a node whose 3-D box lies entirely inside one
+ * centre's sphere of the radius chord adds its size (or, with a text filter, its passing points) without
+ * any distance computation; a node entirely outside every one is skipped. Nodes are contiguous ranges.
+ */
+function countTree(tree: TreeParts, q: PreparedQuery, text: ((id: number) => boolean) | undefined, parts: IndexParts): number {
+  const { ids, boxes, nodeSize } = tree;
+  if (ids.length === 0) return 0;
+  const inner = q.chord2 - q.margin;
+  const outer = q.chord2 + q.margin;
+  let total = 0;
+  let sp = 0;
+  stack[0] = 0;
+  stack[1] = 0;
+  stack[2] = ids.length - 1;
+  sp = 1;
+  // Bounded: each node is pushed at most once, and there are fewer nodes than points.
+  while (sp > 0) {
+    sp--;
+    const node = stack[3 * sp];
+    const left = stack[3 * sp + 1];
+    const right = stack[3 * sp + 2];
+    const o = 6 * node;
+    const minX = boxes[o], minY = boxes[o + 1], minZ = boxes[o + 2], maxX = boxes[o + 3], maxY = boxes[o + 4], maxZ = boxes[o + 5];
+    let near = false;
+    let covered = false;
+    for (let c = 0; c < q.n; c++) {
+      const cx = q.x[c], cy = q.y[c], cz = q.z[c];
+      const nx = cx < minX ? minX - cx : cx > maxX ? cx - maxX : 0;
+      const ny = cy < minY ? minY - cy : cy > maxY ? cy - maxY : 0;
+      const nz = cz < minZ ? minZ - cz : cz > maxZ ? cz - maxZ : 0;
+      if (nx * nx + ny * ny + nz * nz > outer) continue;
+      near = true;
+      const fx = Math.max(cx - minX, maxX - cx);
+      const fy = Math.max(cy - minY, maxY - cy);
+      const fz = Math.max(cz - minZ, maxZ - cz);
+      if (fx * fx + fy * fy + fz * fz <= inner) {
+        covered = true;
+        break;
       }
-      a[i] = last;
     }
-    return top;
+    if (!near) continue;
+    if (covered) {
+      if (!text) total += right - left + 1;
+      else for (let i = left; i <= right; i++) if (text(ids[i])) total++;
+      continue;
+    }
+    if (right - left <= nodeSize) {
+      for (let i = left; i <= right; i++) if ((!text || text(ids[i])) && inside(tree, i, q, parts)) total++;
+      continue;
+    }
+    const m = (left + right) >> 1;
+    if ((!text || text(ids[m])) && inside(tree, m, q, parts)) total++;
+    if (3 * sp + 6 > stack.length) stack = grow(stack);
+    if (m - 1 >= left) {
+      stack[3 * sp] = 2 * node + 1;
+      stack[3 * sp + 1] = left;
+      stack[3 * sp + 2] = m - 1;
+      sp++;
+    }
+    if (right >= m + 1) {
+      stack[3 * sp] = 2 * node + 2;
+      stack[3 * sp + 1] = m + 1;
+      stack[3 * sp + 2] = right;
+      sp++;
+    }
   }
+  return total;
 }

@@ -9,9 +9,13 @@ export interface CoreTokenClaims {
   exp: number;
 }
 
+/** How many verified tokens are remembered (oldest forgotten first). */
+const VERIFIED_TOKENS_KEPT = 10_000;
+
 /** Issues and verifies core JWTs: HS256 only, with issuer, audience and exp always checked. */
 export class CoreTokens {
   private readonly codec;
+  private readonly verified = new Map<string, CoreTokenClaims>();
 
   constructor(secret: string, private readonly ttlSeconds: number) {
     this.codec = jwt({ secret, alg: "HS256", iss: JWT_ISSUER, aud: JWT_AUDIENCE }).decorator.jwt;
@@ -23,8 +27,26 @@ export class CoreTokens {
     return { token, exp };
   }
 
-  /** The claims of a valid token, or undefined for anything else (bad signature, algorithm, issuer, audience, expiry). */
+  /**
+   * The claims of a valid token, or undefined for anything else (bad signature, algorithm, issuer, audience, expiry).
+   * A token that verified once is remembered (bounded) and only its expiry is checked again: the HMAC check
+   * costs more than the rest of a fleet search.
+   */
   async verify(token: string): Promise<CoreTokenClaims | undefined> {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.exp > Math.floor(Date.now() / 1000)) return known;
+      this.verified.delete(token);
+    }
+    const claims = await this.verifySignature(token);
+    if (claims) {
+      if (this.verified.size >= VERIFIED_TOKENS_KEPT) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(token, claims);
+    }
+    return claims;
+  }
+
+  private async verifySignature(token: string): Promise<CoreTokenClaims | undefined> {
     const payload = await this.codec.verify(token, {
       algorithms: ["HS256"],
       issuer: JWT_ISSUER,

@@ -37,10 +37,15 @@ function uniqueFieldOf(error: unknown): "netid" | "mainEmail" | "mainPhone" | un
 }
 
 export class SqliteCompanyRepository implements CompanyRepository {
-  constructor(private readonly db: Db) {}
+  // Asked on every sendTrip: prepared once.
+  private readonly byNetid;
+
+  constructor(private readonly db: Db) {
+    this.byNetid = db.select().from(companies).where(eq(companies.netidLower, sql.placeholder("netidLower"))).prepare();
+  }
 
   async findByNetid(netid: string): Promise<Company | undefined> {
-    const row = this.db.select().from(companies).where(eq(companies.netidLower, netid.toLowerCase())).get();
+    const row = this.byNetid.get({ netidLower: netid.toLowerCase() });
     return row ? toCompany(row) : undefined;
   }
 
@@ -80,7 +85,17 @@ export class SqliteCompanyRepository implements CompanyRepository {
 }
 
 export class SqliteUserRepository implements UserRepository {
-  constructor(private readonly db: Db) {}
+  // Every authenticated request asks for its caller: prepared once, not rebuilt and re-prepared per call.
+  private readonly callerByUid;
+
+  constructor(private readonly db: Db) {
+    this.callerByUid = db
+      .select({ uid: users.uid, netid: users.netid, plan: sql<Plan>`${companies.plan}` })
+      .from(users)
+      .innerJoin(companies, eq(companies.netid, users.netid))
+      .where(eq(users.uidLower, sql.placeholder("uidLower")))
+      .prepare();
+  }
 
   async findByLogin(login: string): Promise<User | undefined> {
     const lower = login.toLowerCase();
@@ -93,12 +108,7 @@ export class SqliteUserRepository implements UserRepository {
   }
 
   async findCaller(uid: string): Promise<Caller | undefined> {
-    return this.db
-      .select({ uid: users.uid, netid: users.netid, plan: sql<Plan>`${companies.plan}` })
-      .from(users)
-      .innerJoin(companies, eq(companies.netid, users.netid))
-      .where(eq(users.uidLower, uid.toLowerCase()))
-      .get();
+    return this.callerByUid.get({ uidLower: uid.toLowerCase() });
   }
 
   async remove(uid: string): Promise<boolean> {
@@ -107,18 +117,23 @@ export class SqliteUserRepository implements UserRepository {
 }
 
 export class SqlitePlatformTokenRepository implements PlatformTokenRepository {
-  constructor(private readonly db: Db) {}
+  // Every platform request looks its token up: prepared once.
+  private readonly activeUid;
+
+  constructor(private readonly db: Db) {
+    this.activeUid = db
+      .select({ uid: platformTokens.uid })
+      .from(platformTokens)
+      .where(and(eq(platformTokens.tokenHash, sql.placeholder("tokenHash")), isNull(platformTokens.releasedAt)))
+      .prepare();
+  }
 
   async save(tokenHash: string, uid: string, createdAt: number): Promise<void> {
     this.db.insert(platformTokens).values({ tokenHash, uid, createdAt }).run();
   }
 
   async findActiveUid(tokenHash: string): Promise<string | undefined> {
-    return this.db
-      .select({ uid: platformTokens.uid })
-      .from(platformTokens)
-      .where(and(eq(platformTokens.tokenHash, tokenHash), isNull(platformTokens.releasedAt)))
-      .get()?.uid;
+    return this.activeUid.get({ tokenHash })?.uid;
   }
 
   async release(tokenHash: string, at: number): Promise<boolean> {

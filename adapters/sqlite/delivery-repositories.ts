@@ -5,7 +5,12 @@ import type { Db } from "./db";
 import { companyIntegrations, outboxMessages } from "./schema";
 
 export class SqliteIntegrationRepository implements IntegrationRepository {
-  constructor(private readonly db: Db) {}
+  // Read twice inside every booking change (provider and requester): prepared once.
+  private readonly byNetid;
+
+  constructor(private readonly db: Db) {
+    this.byNetid = db.select().from(companyIntegrations).where(eq(companyIntegrations.netid, sql.placeholder("netid"))).prepare();
+  }
 
   async get(netid: string): Promise<Integration | undefined> {
     return this.getSync(netid);
@@ -13,7 +18,7 @@ export class SqliteIntegrationRepository implements IntegrationRepository {
 
   /** For use inside a synchronous transaction. */
   getSync(netid: string): Integration | undefined {
-    const row = this.db.select().from(companyIntegrations).where(eq(companyIntegrations.netid, netid)).get();
+    const row = this.byNetid.get({ netid });
     if (!row) return undefined;
     return {
       netid: row.netid,

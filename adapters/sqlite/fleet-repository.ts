@@ -1,3 +1,4 @@
+import type { Database } from "bun:sqlite";
 import { and, asc, count, eq, gte, lt } from "drizzle-orm";
 import type { FleetEntry } from "../../domain/fleet/entry";
 import type { FleetRepository, NewFleetEntry } from "../../domain/fleet/ports";
@@ -110,4 +111,43 @@ export class SqliteFleetRepository implements FleetRepository {
   async activeEntries(): Promise<FleetEntry[]> {
     return this.db.select().from(fleetEntries).where(eq(fleetEntries.active, true)).all().map(toFleetEntry);
   }
+}
+
+/** An active entry as the search index reads it: the fields it shows and filters by, airports as stored. */
+export interface FleetIndexRow {
+  slug: string;
+  netid: string;
+  type: string;
+  name: string;
+  description: string;
+  imageUrl: string | null;
+  maxPassengers: number;
+  maxLuggage: number | null;
+  lat: number | null;
+  lon: number | null;
+  airports: string;
+  minimumRate: string;
+  hourlyRate: string;
+}
+
+const INDEX_COLUMNS =
+  "slug, netid, type, name, description, image_url AS imageUrl, max_passengers AS maxPassengers, max_luggage AS maxLuggage, lat, lon, airports, minimum_rate AS minimumRate, hourly_rate AS hourlyRate";
+
+/**
+ * Every active entry, streamed row by row in storage order, without drizzle's mapping: the index
+ * build reads a million rows this way (in its worker, on its own read-only connection).
+ */
+export function* activeIndexRows(sqlite: Database): Generator<FleetIndexRow> {
+  yield* sqlite.query<FleetIndexRow, []>(`SELECT ${INDEX_COLUMNS} FROM fleet_entries WHERE active = 1`).iterate();
+}
+
+/** The active entries among `slugs` (a missing or inactive slug is simply absent). */
+export function activeIndexRowsBySlug(sqlite: Database, slugs: readonly string[]): FleetIndexRow[] {
+  const rows: FleetIndexRow[] = [];
+  const bySlug = sqlite.query<FleetIndexRow, [string]>(`SELECT ${INDEX_COLUMNS} FROM fleet_entries WHERE slug = ? AND active = 1`);
+  for (const slug of slugs) {
+    const row = bySlug.get(slug);
+    if (row) rows.push(row);
+  }
+  return rows;
 }

@@ -94,6 +94,17 @@ export type BookingEventSink = (events: BookingEvent[], booking: Booking) => voi
 
 const ph = (name: string) => sql.placeholder(name);
 
+/** A change waiting for the next group commit. */
+interface PendingChange {
+  ref: BookingRef;
+  decide: (current: Booking | undefined) => Decision<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** At most this many changes share one transaction (a bound on how long one commit holds the thread). */
+const MAX_GROUP = 256;
+
 /** Bookings in SQLite: one row per booking, every change decided and written in one IMMEDIATE transaction. */
 export class SqliteBookingRepository implements BookingRepository {
   private readonly byId;
@@ -165,14 +176,67 @@ export class SqliteBookingRepository implements BookingRepository {
     return { items: rows as BookingSummary[], total };
   }
 
-  async change<R>(ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): Promise<R> {
+  /**
+   * Group commit: changes asked for in the same turn of the event loop are decided and written in ONE
+   * synchronous IMMEDIATE transaction, each inside its own savepoint (a failing change rolls back alone and
+   * cannot poison the others), and every caller is answered only after that transaction has committed —
+   * so one fsync acknowledges many bookings, and no acknowledgement ever precedes durability.
+   */
+  change<R>(ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({ ref, decide, resolve: resolve as (value: unknown) => void, reject });
+      this.scheduleFlush();
+    });
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  private queue: PendingChange[] = [];
+  private flushScheduled = false;
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const group = this.queue.splice(0, MAX_GROUP);
+    if (group.length === 0) return;
+    if (this.queue.length > 0) this.scheduleFlush();
+    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    try {
+      this.db.transaction(
+        () => {
+          for (const change of group) outcomes.push(this.inSavepoint(change));
+        },
+        { behavior: "immediate" },
+      );
+    } catch (error) {
+      // BEGIN or COMMIT failed: nothing of the group is durable, so no caller is told otherwise.
+      for (const change of group) change.reject(error);
+      return;
+    }
+    group.forEach((change, i) => {
+      const outcome = outcomes[i];
+      if (outcome.ok) change.resolve(outcome.value);
+      else change.reject(outcome.error);
+    });
+  }
+
+  private inSavepoint(change: PendingChange): { ok: true; value: unknown } | { ok: false; error: unknown } {
+    const sqlite = this.db.$client;
     // One retry covers a writer in another process taking the same requesterResNo between our read and write.
     for (let attempt = 0; ; attempt++) {
+      sqlite.run("SAVEPOINT booking_change");
       try {
-        return this.db.transaction(() => this.decideAndWrite(ref, decide), { behavior: "immediate" });
+        const value = this.decideAndWrite(change.ref, change.decide);
+        sqlite.run("RELEASE booking_change");
+        return { ok: true, value };
       } catch (error) {
+        sqlite.run("ROLLBACK TO booking_change");
+        sqlite.run("RELEASE booking_change");
         if (attempt === 0 && error instanceof Error && /UNIQUE constraint failed: bookings/.test(error.message)) continue;
-        throw error;
+        return { ok: false, error };
       }
     }
   }

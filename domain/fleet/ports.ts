@@ -40,9 +40,15 @@ export interface GeoSearch {
   limit: number;
 }
 
+/** What a search hit carries of its entry: the fields a fleet item shows, with its position. */
+export type IndexedEntry = Pick<FleetEntry, "slug" | "netid" | "type" | "name" | "description" | "imageUrl" | "maxPassengers" | "maxLuggage" | "minimumRate" | "hourlyRate"> & {
+  lat: number;
+  lon: number;
+};
+
 /** One match: the entry and its unrounded great-circle distance to the nearest centre. */
 export interface GeoHit {
-  entry: FleetEntry;
+  entry: IndexedEntry;
   distanceKm: number;
 }
 
@@ -62,5 +68,9 @@ export interface FleetSearchIndex {
   search(query: GeoSearch): { total: number; hits: GeoHit[] };
   /** Entries that match the filters and serve one of `airports` but have no position, per company. */
   unlocated(airports: string[], filter: { types: string[] | undefined; words: string[] }): UnlocatedCount[];
-  fleetChanged(): void;
+  /**
+   * The fleet changed: the entries with these slugs (added, changed or removed), or anything when no
+   * slugs are given. Either way the change becomes visible to search within a second.
+   */
+  fleetChanged(slugs?: readonly string[]): void;
 }

@@ -54,11 +54,24 @@ export function contentFingerprint(req: NewTripRequest, providerId: string): str
 /** JSON with object keys sorted and undefined members dropped, so equal content serialises equally. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  // Plain loops: this runs on every sendTrip, and the intermediate arrays of entries/filter/map cost more than the hash.
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) out += (i > 0 ? "," : "") + canonicalJson(value[i]);
+    return `${out}]`;
+  }
+  const record = value as Record<string, unknown>;
+  // The default sort compares UTF-16 code units, the same order as `<`.
+  const keys = Object.keys(record).sort();
+  let out = "{";
+  let first = true;
+  for (const key of keys) {
+    const v = record[key];
+    if (v === undefined) continue;
+    out += `${first ? "" : ","}${JSON.stringify(key)}:${canonicalJson(v)}`;
+    first = false;
+  }
+  return `${out}}`;
 }
 
 function log(ctx: ChangeContext, actor: TripActor, changeDesc: string) {

@@ -68,7 +68,7 @@ export async function addFleetEntry(deps: ManageFleetDeps, caller: Caller, input
   const checked = validateFleetEntry(input, { isKnownAirport: knownAirport(deps) });
   if (!checked.ok) throw new ValidationError(checked.errors);
   const [saved] = await deps.fleet.insertAll([newEntry(caller.netid, checked.value, deps.clock.now())]);
-  deps.index.fleetChanged();
+  deps.index.fleetChanged([saved.slug]);
   return saved;
 }
 
@@ -89,14 +89,15 @@ export async function updateFleetEntry(deps: ManageFleetDeps, caller: Caller, sl
   if (!checked.ok) throw new ValidationError(checked.errors);
   const updated: FleetEntry = { ...current, ...checked.value, updatedAt: deps.clock.now() };
   if (!(await deps.fleet.update(updated))) throw notFound();
-  deps.index.fleetChanged();
+  deps.index.fleetChanged([updated.slug]);
   return updated;
 }
 
 /** Remove a vehicle of the caller's company. */
 export async function removeFleetEntry(deps: ManageFleetDeps, caller: Caller, slug: string): Promise<void> {
-  if (!(await deps.fleet.remove(caller.netid, slug))) throw notFound();
-  deps.index.fleetChanged();
+  const entry = await getFleetEntry(deps, caller, slug);
+  if (!(await deps.fleet.remove(caller.netid, entry.slug))) throw notFound();
+  deps.index.fleetChanged([entry.slug]);
 }
 
 /**
@@ -123,7 +124,7 @@ export async function importFleet(
   }
   if (rowErrors.length > 0) throw new FleetImportError(rowErrors);
   const saved = await deps.fleet.insertAll(entries, onProgress && ((done) => onProgress("save", done, entries.length)));
-  deps.index.fleetChanged();
+  deps.index.fleetChanged(saved.map((e) => e.slug));
   return saved;
 }
 

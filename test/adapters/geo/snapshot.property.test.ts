@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { buildIndexParts } from "../../../adapters/geo/index-parts";
-import { FleetSnapshot, splitForIndex } from "../../../adapters/geo/snapshot";
+import { FleetSnapshot } from "../../../adapters/geo/snapshot";
 import { greatCircleKm } from "../../../domain/geo";
 import { matchesAllWords, queryWords, searchTextOf } from "../../../domain/fleet/text";
 import type { FleetEntry } from "../../../domain/fleet/entry";
@@ -53,8 +53,7 @@ describe("kd-tree fleet snapshot against brute force", () => {
           createdAt: 0,
           updatedAt: 0,
         }));
-        const { located, unlocated, input } = splitForIndex(fleet);
-        const snapshot = new FleetSnapshot(located, buildIndexParts({ ...input, nodeSize }), unlocated);
+        const snapshot = new FleetSnapshot(buildIndexParts(fleet.filter((e) => e.active), nodeSize));
         for (const q of queries) {
           const centres = q.centres.map((c) => ({ lat: Math.max(-90, Math.min(90, HUBS[c.hub].lat + c.dLat)), lon: wrapLon(HUBS[c.hub].lon + c.dLon) }));
           const words = queryWords(q.q);

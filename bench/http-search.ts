@@ -1,0 +1,108 @@
+// Part 2: GET /api/search/fleet over loopback under wrk, against a bare Bun.serve answering a prebuilt
+// body of the same size in the same run (the ceiling for this payload on this runtime).
+import { join } from "node:path";
+import { BENCH_PASSWORD, BENCH_PLATFORM, fixtureDatabase } from "./fixtures";
+import { freePort, ROOT, spawnChild, waitFor200, wrk, type Child } from "./load";
+import { median, printFigure, SMOKE, type Figure } from "./report";
+import { searchQueries, sizesFromEnv, VARIANTS } from "./search";
+
+export interface HttpBenchOptions {
+  sizes: number[];
+  runs: number;
+  seconds: number;
+  connections: number;
+}
+
+export const DEFAULT_HTTP_OPTIONS: HttpBenchOptions = SMOKE
+  ? { sizes: [2_000], runs: 1, seconds: 1, connections: 50 }
+  : { sizes: sizesFromEnv()?.filter((n) => n >= 100_000) ?? [100_000, 1_000_000], runs: 3, seconds: 5, connections: 64 };
+
+/** The service on a fixture database (`serve`, demo data off, rate limits off, request log at the production level into /dev/null). */
+export async function startService(dbPath: string, extraEnv: Record<string, string> = {}): Promise<{ child: Child; base: string }> {
+  const port = freePort();
+  const child = spawnChild([process.execPath, join(ROOT, "src/main.ts"), "serve"], {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DB_PATH: dbPath,
+    DEMO_DATA: "0",
+    JWT_SECRET: "bench-jwt-secret-that-is-at-least-32-bytes",
+    LOG_LEVEL: "info",
+    // The per-company rate limits would turn a load test into a test of the limiter.
+    RATE_LIMIT_SEARCH_PER_MIN: "0",
+    RATE_LIMIT_SENDTRIP_PER_MIN: "0",
+    ...extraEnv,
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor200(`${base}/readyz`, child, 120_000, performance.now(), 50);
+  return { child, base };
+}
+
+export async function coreToken(base: string): Promise<string> {
+  const res = await fetch(`${base}/api/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ uid: BENCH_PLATFORM, pw: BENCH_PASSWORD }) });
+  if (res.status !== 200) throw new Error(`token: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+export async function benchHttpSearch(options: HttpBenchOptions = DEFAULT_HTTP_OPTIONS): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  for (const size of options.sizes) {
+    const dbPath = await fixtureDatabase(size);
+    const { child, base } = await startService(dbPath);
+    let ceiling: Child | undefined;
+    try {
+      const token = await coreToken(base);
+      const headers = { authorization: `Bearer ${token}` };
+      const paths = searchQueries(500, VARIANTS[0], 11).map((q) => `/api/search/fleet?${new URLSearchParams(q)}`);
+      // The ceiling's body has the median size of the service's answers to these queries.
+      const sizes: number[] = [];
+      for (const p of paths.slice(0, 50)) {
+        const res = await fetch(base + p, { headers });
+        if (res.status !== 200) throw new Error(`search: ${res.status} ${await res.text()}`);
+        sizes.push((await res.arrayBuffer()).byteLength);
+      }
+      const bytes = Math.round(median(sizes));
+      const ceilingPort = freePort();
+      ceiling = spawnChild([process.execPath, join(ROOT, "bench/ceiling-server.ts"), String(ceilingPort), String(bytes)], {});
+      await waitFor200(`http://127.0.0.1:${ceilingPort}/`, ceiling, 10_000, performance.now(), 20);
+
+      const load = { seconds: options.seconds, connections: options.connections, headers };
+      if (!SMOKE) await wrk(base, paths, { ...load, seconds: 1 });
+      if (!SMOKE) await wrk(`http://127.0.0.1:${ceilingPort}`, ["/"], { ...load, seconds: 1 });
+      const service: Array<{ rps: number; p99Ms: number; errors: number }> = [];
+      const bare: Array<{ rps: number; p99Ms: number }> = [];
+      // Alternate, so background noise lands on both sides alike.
+      for (let r = 0; r < options.runs; r++) {
+        service.push(await wrk(base, paths, load));
+        bare.push(await wrk(`http://127.0.0.1:${ceilingPort}`, ["/"], load));
+      }
+      if (service.some((s) => s.errors > 0)) throw new Error(`search answered errors under load: ${JSON.stringify(service)}`);
+      const label = size.toLocaleString("en-US");
+      const target = size >= 1_000_000 ? 0.35 : size >= 100_000 ? 0.5 : undefined;
+      figures.push({
+        part: "http",
+        name: `GET /api/search/fleet at ${label} (${options.connections} connections, ${bytes}-byte answers)`,
+        unit: "requests/s",
+        measured: service.map((s) => s.rps),
+        baseline: { name: `bare Bun.serve, prebuilt ${bytes}-byte body`, runs: bare.map((s) => s.rps) },
+        better: "higher",
+        target: target ? { ratio: target, text: `≥ ${target * 100}% of the Bun.serve ceiling` } : undefined,
+      });
+      figures.push({
+        part: "http",
+        name: `GET /api/search/fleet p99 at ${label}`,
+        unit: "ms",
+        measured: service.map((s) => s.p99Ms),
+        baseline: { name: "bare Bun.serve", runs: bare.map((s) => s.p99Ms) },
+        better: "lower",
+      });
+      printFigure(figures[figures.length - 2]);
+      printFigure(figures[figures.length - 1]);
+    } finally {
+      await ceiling?.stop();
+      await child.stop();
+    }
+  }
+  return figures;
+}
+
+if (import.meta.main) await benchHttpSearch();

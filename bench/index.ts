@@ -1,0 +1,47 @@
+// `npm run bench`: every part in turn, then the table of figures (median, baseline, ratio, target).
+// Each part also runs alone: `npm run bench:search`, `bench:http`, `bench:intake`, `bench:freshness`, `bench:startup`.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { benchSearch } from "./search";
+import { benchHttpSearch } from "./http-search";
+import { benchIntake } from "./intake";
+import { benchFreshness } from "./freshness";
+import { benchStartup } from "./startup";
+import { ROOT, WRK_HELP, wrkPath } from "./load";
+import { markdownTable, SMOKE, type Figure } from "./report";
+
+const PARTS: Record<string, () => Promise<Figure[]>> = {
+  search: () => benchSearch(),
+  http: () => benchHttpSearch(),
+  intake: () => benchIntake(),
+  freshness: () => benchFreshness(),
+  startup: () => benchStartup(),
+};
+const NEEDS_WRK = new Set(["http", "intake", "freshness"]);
+
+/** Runs the named parts (all by default) and returns their figures. */
+export async function runBench(parts: string[] = Object.keys(PARTS)): Promise<Figure[]> {
+  const unknown = parts.filter((p) => !(p in PARTS));
+  if (unknown.length) throw new Error(`unknown bench part(s) ${unknown.join(", ")}; parts: ${Object.keys(PARTS).join(", ")}`);
+  if (parts.some((p) => NEEDS_WRK.has(p)) && !wrkPath()) {
+    console.error(WRK_HELP);
+    process.exit(2);
+  }
+  const figures: Figure[] = [];
+  for (const part of parts) {
+    const started = performance.now();
+    console.log(`\n== ${part} ==`);
+    figures.push(...(await PARTS[part]()));
+    console.log(`== ${part}: ${((performance.now() - started) / 1000).toFixed(1)} s ==`);
+  }
+  return figures;
+}
+
+if (import.meta.main) {
+  const started = performance.now();
+  const asked = process.argv.slice(2);
+  const figures = await runBench(asked.length > 0 ? asked : undefined);
+  const table = markdownTable(figures);
+  console.log(`\n${table}\n\nAll parts: ${((performance.now() - started) / 1000).toFixed(0)} s on ${navigator.hardwareConcurrency} cores.`);
+  if (!SMOKE) writeFileSync(join(ROOT, "bench/last-run.md"), `${table}\n`);
+}

@@ -1,0 +1,124 @@
+// Part 5: start-up and memory of the compiled binary — launch to /readyz = 200, and resident memory once
+// ready and after some searches — with the fixture fleet in the database, against the same binary on an
+// empty fleet (the runtime's own floor) in the same run.
+import { copyFileSync, existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { migrate, openDatabase } from "../adapters/sqlite/db";
+import { BENCH_DIR, fixtureDatabase } from "./fixtures";
+import { freePort, ROOT, spawnChild, waitFor200 } from "./load";
+import { printFigure, SMOKE, type Figure } from "./report";
+import { coreToken } from "./http-search";
+import { searchQueries, VARIANTS } from "./search";
+
+export interface StartupBenchOptions {
+  size: number;
+  runs: number;
+}
+
+export const DEFAULT_STARTUP_OPTIONS: StartupBenchOptions = SMOKE ? { size: 2_000, runs: 1 } : { size: 1_000_000, runs: 3 };
+
+const BINARY = join(ROOT, "dist/tripswitch");
+
+/** Builds dist/tripswitch (npm run build) unless it is newer than every source it compiles. */
+export async function ensureBinary(): Promise<void> {
+  if (existsSync(BINARY) && !process.env.BENCH_REBUILD) {
+    const built = statSync(BINARY).mtimeMs;
+    const newest = Math.max(...[...new Bun.Glob("{src,domain,adapters}/**/*.ts").scanSync(ROOT)].map((f) => statSync(join(ROOT, f)).mtimeMs));
+    if (built > newest) return;
+  }
+  console.log("[startup] building dist/tripswitch (npm run build)");
+  const proc = Bun.spawn(["npm", "run", "build"], { cwd: ROOT, stdout: "ignore", stderr: "pipe" });
+  const killer = setTimeout(() => proc.kill("SIGKILL"), 180_000);
+  const err = await new Response(proc.stderr).text();
+  const code = await proc.exited;
+  clearTimeout(killer);
+  if (code !== 0) throw new Error(`npm run build failed: ${err}`);
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+/** One start: launch, poll /readyz every 5 ms, read RSS, run a few searches, read RSS again, stop. */
+async function startOnce(dbPath: string, command: string[]): Promise<{ readyMs: number; rssReady: number; rssAfter: number }> {
+  const port = freePort();
+  const started = performance.now();
+  const child = spawnChild([...command, "serve"], { PORT: String(port), HOST: "127.0.0.1", DB_PATH: dbPath, DEMO_DATA: "0", JWT_SECRET: "bench-jwt-secret-that-is-at-least-32-bytes", LOG_LEVEL: "warn" });
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    const readyMs = await waitFor200(`${base}/readyz`, child, 60_000, started, 5);
+    const rssReady = rssMb(child.proc.pid);
+    const headers = { authorization: `Bearer ${await coreToken(base)}` };
+    for (const q of searchQueries(200, VARIANTS[0], 17)) {
+      const res = await fetch(`${base}/api/search/fleet?${new URLSearchParams(q)}`, { headers });
+      await res.arrayBuffer();
+    }
+    return { readyMs, rssReady, rssAfter: rssMb(child.proc.pid) };
+  } finally {
+    await child.stop();
+  }
+}
+
+export async function benchStartup(options: StartupBenchOptions = DEFAULT_STARTUP_OPTIONS): Promise<Figure[]> {
+  // The smoke run exercises this code without the slow compile: it starts `bun src/main.ts` instead.
+  if (!SMOKE) await ensureBinary();
+  const command = SMOKE ? [process.execPath, join(ROOT, "src/main.ts")] : [BINARY];
+  const fixture = await fixtureDatabase(options.size);
+  // The empty-fleet floor: the same companies and schema, no fleet entries.
+  const emptyPath = join(BENCH_DIR, `startup-empty-${process.pid}.sqlite`);
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(emptyPath + suffix, { force: true });
+  copyFileSync(await fixtureDatabase(SMOKE ? 2_000 : 10_000), emptyPath);
+  const db = openDatabase(emptyPath);
+  migrate(db);
+  db.$client.exec("DELETE FROM fleet_entries");
+  db.$client.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  db.$client.close();
+  const full: Array<{ readyMs: number; rssReady: number; rssAfter: number }> = [];
+  const empty: Array<{ readyMs: number; rssReady: number; rssAfter: number }> = [];
+  try {
+    // Warm the page cache once, so every measured start reads the file from memory alike.
+    if (!SMOKE) await startOnce(fixture, command);
+    for (let r = 0; r < options.runs; r++) {
+      full.push(await startOnce(fixture, command));
+      empty.push(await startOnce(emptyPath, command));
+    }
+  } finally {
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(emptyPath + suffix, { force: true });
+  }
+  const label = options.size.toLocaleString("en-US");
+  const figures: Figure[] = [
+    {
+      part: "startup",
+      name: `compiled binary: launch to /readyz 200 with ${label} fleet entries`,
+      unit: "ms",
+      measured: full.map((f) => f.readyMs),
+      baseline: { name: "same binary, empty fleet", runs: empty.map((e) => e.readyMs) },
+      better: "lower",
+      target: { value: 2000, text: "≤ 2 s" },
+    },
+    {
+      part: "startup",
+      name: `resident memory when ready with ${label} entries`,
+      unit: "MB",
+      measured: full.map((f) => f.rssReady),
+      baseline: { name: "same binary, empty fleet", runs: empty.map((e) => e.rssReady) },
+      better: "lower",
+      target: { value: 400, text: "≤ 400 MB" },
+    },
+    {
+      part: "startup",
+      name: `resident memory after 200 searches with ${label} entries`,
+      unit: "MB",
+      measured: full.map((f) => f.rssAfter),
+      baseline: { name: "same binary, empty fleet", runs: empty.map((e) => e.rssAfter) },
+      better: "lower",
+      target: { value: 400, text: "≤ 400 MB" },
+    },
+  ];
+  figures.forEach(printFigure);
+  return figures;
+}
+
+if (import.meta.main) await benchStartup();
