@@ -1,3 +1,4 @@
+import type { FleetIndexRow } from "../adapters/sqlite/fleet-repository";
 // Deterministic benchmark fixtures: fleets clustered around real airports, with uniform noise and a
 // realistic mix of vehicle types, written straight into a migrated SQLite file.
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
@@ -40,21 +41,8 @@ export const BENCH_PASSWORD = "bench password that is long enough";
 const NOISE_SHARE = 0.05;
 const SEED = 20260611;
 
-export interface FleetRowFixture {
-  slug: string;
-  netid: string;
-  type: string;
-  name: string;
-  description: string;
-  imageUrl: string | null;
-  maxPassengers: number;
-  maxLuggage: number | null;
-  lat: number | null;
-  lon: number | null;
-  airports: string;
-  minimumRate: string;
-  hourlyRate: string;
-}
+/** A fixture row has the shape the index reads from SQLite. */
+export type FleetRowFixture = FleetIndexRow;
 
 /** Airport centres of the fixture (lat, lon), in BENCH_AIRPORTS order. */
 export function benchCentres(): Array<{ code: string; lat: number; lon: number }> {

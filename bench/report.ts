@@ -81,14 +81,5 @@ export function markdownTable(figures: Figure[]): string {
 /** Bench sizes and durations: full by default, tiny with BENCH_SMOKE=1 (the smoke test). */
 export const SMOKE = process.env.BENCH_SMOKE === "1";
 
-/** A seeded PRNG for query offsets (mulberry32). */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded PRNG for query offsets: the demo fleet's mulberry32. */
+export { mulberry32 as seeded } from "../adapters/demo/fleet";

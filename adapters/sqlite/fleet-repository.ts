@@ -1,3 +1,4 @@
+import type { IndexRow } from "../geo/index-parts";
 import type { Database } from "bun:sqlite";
 import { and, asc, count, eq, gte, lt } from "drizzle-orm";
 import type { FleetEntry } from "../../domain/fleet/entry";
@@ -113,22 +114,8 @@ export class SqliteFleetRepository implements FleetRepository {
   }
 }
 
-/** An active entry as the search index reads it: the fields it shows and filters by, airports as stored. */
-export interface FleetIndexRow {
-  slug: string;
-  netid: string;
-  type: string;
-  name: string;
-  description: string;
-  imageUrl: string | null;
-  maxPassengers: number;
-  maxLuggage: number | null;
-  lat: number | null;
-  lon: number | null;
-  airports: string;
-  minimumRate: string;
-  hourlyRate: string;
-}
+/** An active entry as the search index reads it straight from SQLite: airports as the stored comma-separated list. */
+export type FleetIndexRow = IndexRow & { airports: string };
 
 const INDEX_COLUMNS =
   "slug, netid, type, name, description, image_url AS imageUrl, max_passengers AS maxPassengers, max_luggage AS maxLuggage, lat, lon, airports, minimum_rate AS minimumRate, hourly_rate AS hourlyRate";
