@@ -1,5 +1,6 @@
 import KDBush from "kdbush";
 import { searchTextOf } from "../../domain/fleet/text";
+import type { FleetEntry } from "../../domain/fleet/entry";
 
 /** kd-tree leaf size; small leaves make the count traversal skip more points. */
 export const NODE_SIZE = 32;
@@ -7,22 +8,13 @@ export const NODE_SIZE = 32;
 const RAD = Math.PI / 180;
 
 /** One active fleet entry as the index reads it (a FleetEntry, or a row read straight from SQLite). */
-export interface IndexRow {
-  slug: string;
-  netid: string;
-  type: string;
-  name: string;
-  description: string;
-  imageUrl: string | null;
-  maxPassengers: number;
-  maxLuggage: number | null;
-  lat: number | null;
-  lon: number | null;
+export type IndexRow = Pick<
+  FleetEntry,
+  "slug" | "netid" | "type" | "name" | "description" | "imageUrl" | "maxPassengers" | "maxLuggage" | "lat" | "lon" | "minimumRate" | "hourlyRate"
+> & {
   /** IATA codes served: an array, or the stored comma-separated list. */
   airports: readonly string[] | string;
-  minimumRate: string;
-  hourlyRate: string;
-}
+};
 
 /** An active entry without a position: only what MISSING_GPS warnings need. */
 export interface UnlocatedEntry {

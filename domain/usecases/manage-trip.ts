@@ -1,7 +1,7 @@
 import { ValidationError, type FieldError } from "../errors";
 import { normaliseAmount } from "../money";
 import type { Caller, Clock } from "../ports";
-import { roleOf, type Booking, type Chauffeur, type Fee, type Vehicle } from "../trips/booking";
+import { roleOf, type Booking } from "../trips/booking";
 import { bookingNotFound, decideCancelTrip, decideProviderUpdate, type ChangeContext, type ProviderUpdate } from "../trips/decisions";
 import { parseTripStatus, TRIP_STATUSES, type TripActor, type TripStatus } from "../trips/lifecycle";
 import type { BookingRepository, BookingSummary } from "../trips/ports";
@@ -12,16 +12,8 @@ export interface ManageTripDeps {
   clock: Clock;
 }
 
-/** A provider's status update as received. */
-export interface ProviderUpdateInput {
-  status?: string;
-  providerResNo?: string;
-  providerNote?: string;
-  totalAmount?: string;
-  fees?: Fee[];
-  vehicle?: Vehicle;
-  chauffeur?: Chauffeur;
-}
+/** A provider's status update as received: the checked shape, with the status still a raw string. */
+export type ProviderUpdateInput = Omit<ProviderUpdate, "status"> & { status?: string };
 
 /** 400 unless the transactionId is a UUID. */
 export function requireTransactionId(transactionId: string): string {

@@ -2,6 +2,7 @@ import type { AirportDirectory } from "../airports";
 import type { Caller } from "../ports";
 import type { FleetSearchIndex } from "../fleet/ports";
 import { appliedLimit, parseFleetSearchQuery, round, scoreOf, type RawFleetSearchQuery } from "../fleet/search";
+import type { FleetEntry } from "../fleet/entry";
 
 export interface SearchFleetDeps {
   index: FleetSearchIndex;
@@ -9,22 +10,14 @@ export interface SearchFleetDeps {
 }
 
 /** A fleet item of the search result (spec "Fleet item"); rates are JSON numbers. */
-export interface FleetItem {
-  netid: string;
-  type: string;
-  name: string;
-  description: string;
-  imageUrl: string | null;
-  maxPassengers: number;
-  maxLuggage: number | null;
+export type FleetItem = Pick<FleetEntry, "netid" | "type" | "name" | "description" | "imageUrl" | "maxPassengers" | "maxLuggage" | "slug"> & {
   lat: number;
   lon: number;
   distanceKm: number;
   score: number;
   minimum_rate: number;
   hourly_rate: number;
-  slug: string;
-}
+};
 
 /** A non-fatal problem reported with status 200 (spec "Search warning"). */
 export type SearchWarning =

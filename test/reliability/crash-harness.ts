@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { postJson, startServer, tempDir, type RunningServer } from "../support/process";
 import { startReceiver } from "../support/receiver";
 import { regularTrip } from "../support/trips";
+import { mulberry32 } from "../../adapters/demo/fleet";
 
 /**
  * Crash consistency (issue 7): concurrent sendTrip NEW load against the real service process, SIGKILL at random
@@ -44,17 +45,8 @@ export interface CrashReport {
 const PASSWORD = "correct horse battery staple";
 const JWT_SECRET = "crash-test-secret-that-is-at-least-32-bytes";
 
-/** A small seeded PRNG (mulberry32), so a failing run can be repeated with its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded PRNG (the demo fleet's mulberry32), so a failing run can be repeated with its seed. */
+const random = mulberry32;
 
 export async function runCrashCycles(options: CrashOptions): Promise<CrashReport> {
   const log = options.log ?? (() => {});
