@@ -33,6 +33,12 @@ describe("audit trail", () => {
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatchObject({ type: "login.failed", uid: "AUDIT", netid: "AUDIT" });
       expect((await runCli(["audit", "--limit", "0"], { DB_PATH: dbPath })).code).toBe(2);
+      const latest = Math.max(...events.map((e) => e.at));
+      const since = await runCli(["audit", "--since", String(latest)], { DB_PATH: dbPath });
+      const recent = since.stdout.trim().split("\n").map((l) => JSON.parse(l));
+      expect(recent.length).toBeGreaterThan(0);
+      expect(recent.every((e) => e.at >= latest)).toBe(true);
+      expect((await runCli(["audit", "--since", String(latest + 3600)], { DB_PATH: dbPath })).stdout.trim()).toBe("");
     } finally {
       await server.stop();
     }

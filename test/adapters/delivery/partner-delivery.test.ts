@@ -175,3 +175,24 @@ describe("delivery to a partner's endpoint", () => {
     expect(h.services.outbox.forBooking(sent.body.transactionId)).toEqual([]);
   });
 });
+
+describe("retryTransaction after the partner moved its endpoint", () => {
+  test("the re-queued delivery goes to the provider's current deliveryUrl, not the one that failed", async () => {
+    const { h, rx, requester, provider } = await setup("notes");
+    rx.state.hang = true;
+    const sent = await sendTrip(h, requester, regularTrip(requester.netid, provider.netid));
+    const id = sent.body.transactionId;
+    await until(async () => (await booking(h, requester, id)).lastStatus === "FAILED", 8000);
+    const moved = startReceiver();
+    cleanups.push(moved.stop);
+    const put = await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${provider.jwt}` }, body: { deliveryUrl: `${moved.url}/new-farm-in` } });
+    expect(put.status).toBe(200);
+    const before = rx.received.length;
+    expect((await h.request("GET", `/Platform.svc/retryTransaction/${id}`, { headers: { token: requester.token } })).status).toBe(200);
+    const [got] = await moved.waitFor(1);
+    expect(got.path).toBe("/new-farm-in");
+    expect(got.json.transactionId).toBe(id);
+    await until(async () => h.services.outbox.latest(id, "delivery")?.status === "delivered");
+    expect(rx.received.length).toBe(before);
+  });
+});
