@@ -434,6 +434,7 @@ function boxChordLowerBound(boxes: Float32Array, node: number, q: PreparedQuery)
 function countTree(tree: TreeParts, q: PreparedQuery, text: ((id: number) => boolean) | undefined, parts: IndexParts): number {
   const { ids, boxes, nodeSize } = tree;
   if (ids.length === 0) return 0;
+  if (q.n === 1 && !text) return countTreeOneCentre(tree, q, parts);
   const inner = q.chord2 - q.margin;
   const outer = q.chord2 + q.margin;
   let total = 0;
@@ -491,6 +492,76 @@ function countTree(tree: TreeParts, q: PreparedQuery, text: ((id: number) => boo
       stack[3 * sp + 1] = m + 1;
       stack[3 * sp + 2] = right;
       sp++;
+    }
+  }
+  return total;
+}
+
+/**
+ * countTree for the common case (one centre, no text filter), with the centre and thresholds in locals:
+ * the same decisions, about twice as fast.
+ */
+function countTreeOneCentre(tree: TreeParts, q: PreparedQuery, parts: IndexParts): number {
+  const { ids, boxes, nodeSize, xyz } = tree;
+  const inner = q.chord2 - q.margin;
+  const outer = q.chord2 + q.margin;
+  const cx = q.x[0], cy = q.y[0], cz = q.z[0];
+  const clat = q.lat[0], clon = q.lon[0], radiusKm = q.radiusKm;
+  const { lat, lon } = parts;
+  let s = stack;
+  let total = 0;
+  s[0] = 0;
+  s[1] = 0;
+  s[2] = ids.length - 1;
+  let sp = 1;
+  // Bounded: each node is pushed at most once, and there are fewer nodes than points.
+  while (sp > 0) {
+    sp--;
+    const node = s[3 * sp];
+    const left = s[3 * sp + 1];
+    const right = s[3 * sp + 2];
+    const o = 6 * node;
+    const minX = boxes[o], minY = boxes[o + 1], minZ = boxes[o + 2], maxX = boxes[o + 3], maxY = boxes[o + 4], maxZ = boxes[o + 5];
+    const nx = cx < minX ? minX - cx : cx > maxX ? cx - maxX : 0;
+    const ny = cy < minY ? minY - cy : cy > maxY ? cy - maxY : 0;
+    const nz = cz < minZ ? minZ - cz : cz > maxZ ? cz - maxZ : 0;
+    if (nx * nx + ny * ny + nz * nz > outer) continue;
+    const fx = cx - minX > maxX - cx ? cx - minX : maxX - cx;
+    const fy = cy - minY > maxY - cy ? cy - minY : maxY - cy;
+    const fz = cz - minZ > maxZ - cz ? cz - minZ : maxZ - cz;
+    if (fx * fx + fy * fy + fz * fz <= inner) {
+      total += right - left + 1;
+      continue;
+    }
+    let from = left;
+    let to = right;
+    if (right - left > nodeSize) {
+      const m = (left + right) >> 1;
+      from = to = m;
+      if (3 * sp + 6 > s.length) s = stack = grow(s);
+      if (m - 1 >= left) {
+        s[3 * sp] = 2 * node + 1;
+        s[3 * sp + 1] = left;
+        s[3 * sp + 2] = m - 1;
+        sp++;
+      }
+      if (right >= m + 1) {
+        s[3 * sp] = 2 * node + 2;
+        s[3 * sp + 1] = m + 1;
+        s[3 * sp + 2] = right;
+        sp++;
+      }
+    }
+    for (let i = from; i <= to; i++) {
+      const dx = xyz[3 * i] - cx;
+      const dy = xyz[3 * i + 1] - cy;
+      const dz = xyz[3 * i + 2] - cz;
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 <= inner) total++;
+      else if (d2 <= outer) {
+        const id = ids[i];
+        if (greatCircleKm(clat, clon, lat[id], lon[id]) <= radiusKm) total++;
+      }
     }
   }
   return total;
