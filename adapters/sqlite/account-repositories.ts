@@ -3,8 +3,68 @@ import { ConflictError } from "../../domain/errors";
 import type { Company } from "../../domain/company/registration";
 import type { Plan } from "../../domain/company/plan";
 import type { Caller, CompanyRepository, LoginAttemptsSeen, LoginThrottle, PlatformTokenRepository, User, UserRepository } from "../../domain/ports";
+import type { Database, Statement } from "bun:sqlite";
 import type { Db } from "./db";
 import { companies, loginFailures, platformTokens, users } from "./schema";
+
+/** Entries kept per map before the cache starts over (bounds memory under many distinct callers). */
+const ACCOUNT_CACHE_LIMIT = 10_000;
+/** A commit by another process (a CLI command) is seen by requests starting this long after it, at most. */
+const EXTERNAL_CHECK_MS = 1;
+
+/**
+ * Callers and platform-token owners, read on every authenticated request and changed rarely, cached per
+ * connection (shared by the repositories on it). This process's own writes clear it as they commit; commits
+ * by other connections (`tripswitch user remove`, `company set-plan`) are noticed through SQLite's
+ * `PRAGMA data_version`, looked at no more than once a millisecond.
+ */
+export class AccountCache {
+  private static readonly byConnection = new WeakMap<Database, AccountCache>();
+  readonly callers = new Map<string, Caller>();
+  readonly tokenUids = new Map<string, string>();
+  private readonly dataVersion: Statement<{ data_version: number }, []>;
+  private version: number;
+  private checkedAt = -Infinity;
+
+  private constructor(sqlite: Database) {
+    this.dataVersion = sqlite.query<{ data_version: number }, []>("PRAGMA data_version");
+    this.version = this.readVersion();
+  }
+
+  static of(db: Db): AccountCache {
+    let cache = AccountCache.byConnection.get(db.$client);
+    if (!cache) AccountCache.byConnection.set(db.$client, (cache = new AccountCache(db.$client)));
+    return cache;
+  }
+
+  /** Drops every entry when another connection has committed since the last look. */
+  fresh(): this {
+    const now = performance.now();
+    if (now - this.checkedAt < EXTERNAL_CHECK_MS) return this;
+    this.checkedAt = now;
+    const version = this.readVersion();
+    if (version !== this.version) {
+      this.version = version;
+      this.clear();
+    }
+    return this;
+  }
+
+  clear(): void {
+    this.callers.clear();
+    this.tokenUids.clear();
+  }
+
+  remember<V>(map: Map<string, V>, key: string, value: V): V {
+    if (map.size >= ACCOUNT_CACHE_LIMIT) map.clear();
+    map.set(key, value);
+    return value;
+  }
+
+  private readVersion(): number {
+    return this.dataVersion.get()?.data_version ?? 0;
+  }
+}
 
 /** Whether a write touched any row (drizzle types bun:sqlite's run() result as void; it is bun's Changes). */
 export function changed(result: unknown): boolean {
@@ -80,7 +140,9 @@ export class SqliteCompanyRepository implements CompanyRepository {
   }
 
   async setPlan(netid: string, plan: Plan): Promise<boolean> {
-    return changed(this.db.update(companies).set({ plan }).where(eq(companies.netidLower, netid.toLowerCase())).run());
+    const done = changed(this.db.update(companies).set({ plan }).where(eq(companies.netidLower, netid.toLowerCase())).run());
+    AccountCache.of(this.db).clear();
+    return done;
   }
 }
 
@@ -108,11 +170,19 @@ export class SqliteUserRepository implements UserRepository {
   }
 
   async findCaller(uid: string): Promise<Caller | undefined> {
-    return this.callerByUid.get({ uidLower: uid.toLowerCase() });
+    const cache = AccountCache.of(this.db).fresh();
+    const key = uid.toLowerCase();
+    const cached = cache.callers.get(key);
+    if (cached) return cached;
+    const caller = this.callerByUid.get({ uidLower: key });
+    // Only found callers are kept: a removed or unknown uid is looked up every time.
+    return caller ? cache.remember(cache.callers, key, caller) : undefined;
   }
 
   async remove(uid: string): Promise<boolean> {
-    return changed(this.db.delete(users).where(eq(users.uidLower, uid.toLowerCase())).run());
+    const done = changed(this.db.delete(users).where(eq(users.uidLower, uid.toLowerCase())).run());
+    AccountCache.of(this.db).clear();
+    return done;
   }
 }
 
@@ -133,17 +203,23 @@ export class SqlitePlatformTokenRepository implements PlatformTokenRepository {
   }
 
   async findActiveUid(tokenHash: string): Promise<string | undefined> {
-    return this.activeUid.get({ tokenHash })?.uid;
+    const cache = AccountCache.of(this.db).fresh();
+    const cached = cache.tokenUids.get(tokenHash);
+    if (cached) return cached;
+    const uid = this.activeUid.get({ tokenHash })?.uid;
+    return uid ? cache.remember(cache.tokenUids, tokenHash, uid) : undefined;
   }
 
   async release(tokenHash: string, at: number): Promise<boolean> {
-    return changed(
+    const done = changed(
       this.db
         .update(platformTokens)
         .set({ releasedAt: at })
         .where(and(eq(platformTokens.tokenHash, tokenHash), isNull(platformTokens.releasedAt)))
         .run(),
     );
+    AccountCache.of(this.db).clear();
+    return done;
   }
 }
 

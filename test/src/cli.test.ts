@@ -31,9 +31,17 @@ describe("CLI", () => {
       expect((await postJson(`${server.base}/api/company/register`, registration)).status).toBe(200);
       const token = await postJson(`${server.base}/api/token`, { uid: "ACME-LIMO", pw: password });
       expect(token.status).toBe(200);
+      const auth = { authorization: `Bearer ${(token.body as { token: string }).token}` };
+      const searchLimit = async () => {
+        const res = await fetch(`${server.base}/api/search/fleet?airports=JFK&limit=5`, { headers: auth });
+        return { status: res.status, body: (await res.json()) as { data?: { limit: number }; code?: string } };
+      };
+      // The service caches callers; a change committed by the CLI (another process) must still show at once.
+      expect((await searchLimit()).body.data?.limit).toBe(20);
 
       const plan = await runCli(["company", "set-plan", "acme-limo", "enterprise"], env);
       expect(plan.code).toBe(0);
+      expect((await searchLimit()).body.data?.limit).toBe(5);
       const db = new Database(env.DB_PATH, { readonly: true });
       expect(db.query("SELECT plan FROM companies WHERE netid = 'ACME-LIMO'").get()).toEqual({ plan: "ENTERPRISE" });
       db.close();
@@ -41,7 +49,13 @@ describe("CLI", () => {
 
       const platform = await postJson(`${server.base}/Platform.svc/getToken2`, { uid: "ACME-LIMO", pw: password });
       expect(platform.status).toBe(200);
+      const lookup = () => fetch(`${server.base}/Platform.svc/getReservationByTransactionId/${crypto.randomUUID()}`, { headers: { token: platform.body as string } });
+      expect((await lookup()).status).toBe(404);
       expect((await runCli(["user", "remove", "ACME-LIMO"], env)).code).toBe(0);
+      const removed = await searchLimit();
+      expect(removed.status).toBe(404);
+      expect(removed.body.code).toBe("USER_PROFILE_NOT_FOUND");
+      expect((await lookup()).status).toBe(401);
       const released = await fetch(`${server.base}/Platform.svc/releaseToken`, { headers: { token: platform.body } });
       expect(released.status).toBe(401);
       expect((await postJson(`${server.base}/api/token`, { uid: "ACME-LIMO", pw: password })).status).toBe(401);
