@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import { searchFleet, type SearchFleetDeps } from "../../../domain/usecases/search-fleet";
-import { errors } from "../schemas";
+import { documentedResponses, errors } from "../schemas";
 import { authMacros, type Authenticator } from "../auth";
 import type { RateLimiter } from "../rate-limit";
 
@@ -78,25 +78,26 @@ const EXAMPLE = {
   },
 };
 
-function json(body: unknown): Response {
-  return new Response(JSON.stringify(body), { headers: { "content-type": "application/json" } });
-}
 
 /** Cross-operator fleet search (spec "GET /api/search/fleet", CONTRACT §5). */
 export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator, limiter: RateLimiter) {
   return new Elysia({ name: "core-fleet-search", prefix: "/api" }).use(authMacros(auth)).get(
     "/search/fleet",
-    // Serialised here: the answer's shape is fixed by the domain's FleetSearchResult type, and a ready Response
-    // skips Elysia's per-request response check of up to 100 items (the schema below stays for the docs).
+    // Serialised here, as a string: the answer's shape is fixed by the domain's FleetSearchResult type. The
+    // responses are documented in `detail` rather than declared as `response`, so Elysia neither checks nor
+    // cleans up to 100 items per request (~30% of the route's time); a string body is what Bun sends fastest.
     ({ query, caller, set }) => {
       limiter.check("searchPerMinute", caller.netid, set.headers as Record<string, string>);
-      return json({ success: true as const, data: searchFleet(deps, caller, query) });
+      const body = JSON.stringify({ success: true as const, data: searchFleet(deps, caller, query) });
+      set.headers["content-type"] = "application/json";
+      return body;
     },
     {
       coreProfileAuth: true,
       query: FleetSearchQuerySchema,
-      response: {
-        200: t.Object(
+      detail: {
+        responses: documentedResponses({
+          200: t.Object(
           {
             success: t.Literal(true),
             data: t.Object({
@@ -110,8 +111,7 @@ export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator, limi
           { examples: [EXAMPLE] },
         ),
         ...errors(400, 401, 404, 429),
-      },
-      detail: {
+        }),
         tags: ["Fleet"],
         summary: "Search fleets across operators",
         description:
