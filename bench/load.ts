@@ -1,5 +1,5 @@
 // Load generation on loopback with wrk (Debian package `wrk`), and the processes the benches start.
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { BENCH_DIR } from "./fixtures";
 
@@ -59,8 +59,10 @@ export async function wrk(base: string, paths: string[], options: WrkOptions): P
   writeFileSync(script, lua);
   const proc = Bun.spawn([exe, `-t${options.threads ?? 1}`, `-c${options.connections}`, `-d${options.seconds}s`, "--timeout", "5s", "-s", script, base], { stdout: "pipe", stderr: "pipe" });
   const killer = setTimeout(() => proc.kill("SIGKILL"), (options.seconds + 15) * 1000);
-  const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  clearTimeout(killer);
+  const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).finally(() => {
+    clearTimeout(killer);
+    rmSync(script, { force: true });
+  });
   const m = /RESULT (\d+) (\d+) (\d+) ([\d.]+)/.exec(out);
   if (!m) throw new Error(`wrk failed: ${out} ${err}`);
   const [requests, errors, durationUs, p99Us] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])];
