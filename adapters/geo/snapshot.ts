@@ -71,6 +71,67 @@ let stack = new Int32Array(3 * 256);
 let heapKey = new Float64Array(1024);
 let heapVal = new Int32Array(1024);
 let nodeRec = new Int32Array(4 * 1024);
+let heapSize = 0;
+let nodes = 0;
+
+/** Adds (key, val) to the min-heap of the running nearest() (nodes: record index ≥ 0; points: −1 − id). */
+function pushHeap(key: number, val: number): void {
+  if (heapSize === heapKey.length) {
+    heapKey = grow(heapKey);
+    heapVal = grow(heapVal);
+  }
+  let i = heapSize++;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (heapKey[parent] <= key) break;
+    heapKey[i] = heapKey[parent];
+    heapVal[i] = heapVal[parent];
+    i = parent;
+  }
+  heapKey[i] = key;
+  heapVal[i] = val;
+}
+
+/** Removes the heap's top (read heapKey[0] and heapVal[0] first). */
+function popHeap(): void {
+  const lastKey = heapKey[--heapSize];
+  const lastVal = heapVal[heapSize];
+  if (heapSize === 0) return;
+  let i = 0;
+  for (;;) {
+    let child = 2 * i + 1;
+    if (child >= heapSize) break;
+    if (child + 1 < heapSize && heapKey[child + 1] < heapKey[child]) child++;
+    if (heapKey[child] >= lastKey) break;
+    heapKey[i] = heapKey[child];
+    heapVal[i] = heapVal[child];
+    i = child;
+  }
+  heapKey[i] = lastKey;
+  heapVal[i] = lastVal;
+}
+
+/** Queues node `node` (points left…right) of tree t unless its box lies beyond the radius. */
+function pushNode(trees: TreeParts[], t: number, node: number, left: number, right: number, q: PreparedQuery): void {
+  if (left > right) return;
+  const key = boxChordLowerBound(trees[t].boxes, node, q);
+  if (key > q.chordLimit) return;
+  if (4 * nodes + 4 > nodeRec.length) nodeRec = grow(nodeRec);
+  nodeRec[4 * nodes] = t;
+  nodeRec[4 * nodes + 1] = node;
+  nodeRec[4 * nodes + 2] = left;
+  nodeRec[4 * nodes + 3] = right;
+  pushHeap(key, nodes++);
+}
+
+/** Queues point i of a tree when it passes the filters and may lie within the radius. */
+function pushPoint(tree: TreeParts, i: number, q: PreparedQuery, text: ((id: number) => boolean) | undefined, excluded: ReadonlySet<number> | undefined): void {
+  const id = tree.ids[i];
+  if (excluded !== undefined && excluded.has(id)) return;
+  if (text !== undefined && !text(id)) return;
+  const key = pointChordLowerBound(tree.xyz, i, q);
+  if (key <= q.chordLimit) pushHeap(key, -1 - id);
+}
 
 /**
  * One immutable generation of the fleet search index, columnar. Searches read it without locks; a
@@ -162,65 +223,15 @@ export class FleetSnapshot {
     const trees = this.treesFor(q.types);
     const { lat, lon } = this.parts;
     const found: Found[] = [];
-    let heapSize = 0;
-    let nodes = 0;
-    const push = (key: number, val: number) => {
-      if (heapSize === heapKey.length) {
-        heapKey = grow(heapKey);
-        heapVal = grow(heapVal);
-      }
-      let i = heapSize++;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (heapKey[parent] <= key) break;
-        heapKey[i] = heapKey[parent];
-        heapVal[i] = heapVal[parent];
-        i = parent;
-      }
-      heapKey[i] = key;
-      heapVal[i] = val;
-    };
-    const pushNode = (t: number, node: number, left: number, right: number) => {
-      if (left > right) return;
-      const key = boxChordLowerBound(trees[t].boxes, node, q);
-      if (key > q.chordLimit) return;
-      if (4 * nodes + 4 > nodeRec.length) nodeRec = grow(nodeRec);
-      nodeRec[4 * nodes] = t;
-      nodeRec[4 * nodes + 1] = node;
-      nodeRec[4 * nodes + 2] = left;
-      nodeRec[4 * nodes + 3] = right;
-      push(key, nodes++);
-    };
-    const pushPoint = (tree: TreeParts, i: number) => {
-      const id = tree.ids[i];
-      if (excluded && excluded.has(id)) return;
-      if (text && !text(id)) return;
-      const key = pointChordLowerBound(tree.xyz, i, q);
-      // Points are encoded as −1 − id, nodes as their record index.
-      if (key <= q.chordLimit) push(key, -1 - id);
-    };
-    trees.forEach((tree, t) => pushNode(t, 0, 0, tree.ids.length - 1));
+    heapSize = 0;
+    nodes = 0;
+    for (let t = 0; t < trees.length; t++) pushNode(trees, t, 0, 0, trees[t].ids.length - 1, q);
     let limit = Infinity;
     // Bounded: every node and point enters the heap at most once.
     while (heapSize > 0) {
       const key = heapKey[0];
       const val = heapVal[0];
-      const lastKey = heapKey[--heapSize];
-      const lastVal = heapVal[heapSize];
-      if (heapSize > 0) {
-        let i = 0;
-        for (;;) {
-          let child = 2 * i + 1;
-          if (child >= heapSize) break;
-          if (child + 1 < heapSize && heapKey[child + 1] < heapKey[child]) child++;
-          if (heapKey[child] >= lastKey) break;
-          heapKey[i] = heapKey[child];
-          heapVal[i] = heapVal[child];
-          i = child;
-        }
-        heapKey[i] = lastKey;
-        heapVal[i] = lastVal;
-      }
+      popHeap();
       if (key > limit) break;
       if (val < 0) {
         const id = -1 - val;
@@ -241,13 +252,13 @@ export class FleetSnapshot {
       const right = nodeRec[4 * val + 3];
       const tree = trees[t];
       if (right - left <= tree.nodeSize) {
-        for (let i = left; i <= right; i++) pushPoint(tree, i);
+        for (let i = left; i <= right; i++) pushPoint(tree, i, q, text, excluded);
         continue;
       }
       const m = (left + right) >> 1;
-      pushPoint(tree, m);
-      pushNode(t, 2 * node + 1, left, m - 1);
-      pushNode(t, 2 * node + 2, m + 1, right);
+      pushPoint(tree, m, q, text, excluded);
+      pushNode(trees, t, 2 * node + 1, left, m - 1, q);
+      pushNode(trees, t, 2 * node + 2, m + 1, right, q);
     }
     found.sort((a, b) => a.dist - b.dist || this.compareSlugs(a.id, b.id));
     return found;
