@@ -4,6 +4,7 @@ import type { FleetEntry } from "../../domain/fleet/entry";
 import type { TripStatus } from "../../domain/trips/lifecycle";
 import type { BookingListQuery, BookingRepository, BookingSummary, Decision, ProviderFleet } from "../../domain/trips/ports";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
+import type { SQLQueryBindings, Statement } from "bun:sqlite";
 import type { Db } from "./db";
 import { changed } from "./account-repositories";
 import { bookings, fleetEntries, idempotencyKeys } from "./schema";
@@ -108,28 +109,37 @@ const MAX_GROUP = 256;
 /** Bookings in SQLite: one row per booking, every change decided and written in one IMMEDIATE transaction. */
 export class SqliteBookingRepository implements BookingRepository {
   private readonly byId;
-  private readonly byResNo;
-  private readonly insertRow;
   private readonly updateRow;
+  // The group commit's hot path in plain prepared bun:sqlite statements (drizzle's mapping cost ~5 µs a call).
+  private readonly rowByResNo: Statement<BookingRow, [string, string]>;
+  private readonly insertValues: Statement<unknown, SQLQueryBindings[]>;
+  private readonly columnKeys: Array<keyof BookingRow>;
+  private readonly savepoint: Statement;
+  private readonly release: Statement;
+  private readonly rollbackTo: Statement;
 
   constructor(
     private readonly db: Db,
     private readonly onEvents: BookingEventSink = () => {},
   ) {
     this.byId = db.select().from(bookings).where(eq(bookings.transactionId, ph("id"))).prepare();
-    this.byResNo = db
-      .select()
-      .from(bookings)
-      .where(and(eq(bookings.requesterId, ph("requesterId")), eq(bookings.requesterResNo, ph("requesterResNo"))))
-      .prepare();
     const columns = Object.fromEntries(Object.keys(getTableColumns(bookings)).map((k) => [k, ph(k)]));
-    this.insertRow = db.insert(bookings).values(columns as never).prepare();
     const { transactionId: _id, requesterId: _r, requesterResNo: _n, submitDate: _s, userid: _u, ...mutable } = columns;
     this.updateRow = db
       .update(bookings)
       .set(mutable as never)
       .where(and(eq(bookings.transactionId, ph("transactionId")), eq(bookings.version, ph("previousVersion"))))
       .prepare();
+    // Every column is plain TEXT or INTEGER, so raw rows aliased to the property names are what drizzle returns.
+    const table = Object.entries(getTableColumns(bookings));
+    this.columnKeys = table.map(([key]) => key as keyof BookingRow);
+    const sqlite = db.$client;
+    const list = table.map(([key, column]) => `"${column.name}" AS "${key}"`).join(", ");
+    this.rowByResNo = sqlite.prepare(`SELECT ${list} FROM bookings WHERE requester_id = ? AND requester_res_no = ?`);
+    this.insertValues = sqlite.prepare(`INSERT INTO bookings (${table.map(([, c]) => `"${c.name}"`).join(", ")}) VALUES (${table.map(() => "?").join(", ")})`);
+    this.savepoint = sqlite.prepare("SAVEPOINT booking_change");
+    this.release = sqlite.prepare("RELEASE booking_change");
+    this.rollbackTo = sqlite.prepare("ROLLBACK TO booking_change");
   }
 
   async findById(transactionId: string): Promise<Booking | undefined> {
@@ -224,17 +234,16 @@ export class SqliteBookingRepository implements BookingRepository {
   }
 
   private inSavepoint(change: PendingChange): { ok: true; value: unknown } | { ok: false; error: unknown } {
-    const sqlite = this.db.$client;
     // One retry covers a writer in another process taking the same requesterResNo between our read and write.
     for (let attempt = 0; ; attempt++) {
-      sqlite.run("SAVEPOINT booking_change");
+      this.savepoint.run();
       try {
         const value = this.decideAndWrite(change.ref, change.decide);
-        sqlite.run("RELEASE booking_change");
+        this.release.run();
         return { ok: true, value };
       } catch (error) {
-        sqlite.run("ROLLBACK TO booking_change");
-        sqlite.run("RELEASE booking_change");
+        this.rollbackTo.run();
+        this.release.run();
         if (attempt === 0 && error instanceof Error && /UNIQUE constraint failed: bookings/.test(error.message)) continue;
         return { ok: false, error };
       }
@@ -250,12 +259,16 @@ export class SqliteBookingRepository implements BookingRepository {
   }
 
   private decideAndWrite<R>(ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): R {
-    const row = "transactionId" in ref ? this.byId.get({ id: ref.transactionId }) : this.byResNo.get(ref);
+    const row = "transactionId" in ref ? this.byId.get({ id: ref.transactionId }) : this.rowByResNo.get(ref.requesterId, ref.requesterResNo);
     const decision = decide(row ? toBooking(row) : undefined);
     if (!decision.write) return decision.result;
     const { booking, events } = decision.write;
     if (!row) {
-      this.insertRow.run(toRow(booking, 1));
+      const values = toRow(booking, 1);
+      const keys = this.columnKeys;
+      const args: SQLQueryBindings[] = new Array(keys.length);
+      for (let i = 0; i < keys.length; i++) args[i] = values[keys[i]];
+      this.insertValues.run(...args);
     } else {
       const next = { ...toRow(booking, row.version + 1), previousVersion: row.version };
       if (!changed(this.updateRow.run(next))) throw new Error(`booking ${booking.transactionId} changed concurrently`);
