@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { ConflictError } from "../../domain/errors";
 import type { Company } from "../../domain/company/registration";
 import type { Plan } from "../../domain/company/plan";
+import type { Integration } from "../../domain/delivery/integration";
 import type { Caller, CompanyRepository, LoginAttemptsSeen, LoginThrottle, PlatformTokenRepository, User, UserRepository } from "../../domain/ports";
 import type { Database, Statement } from "bun:sqlite";
 import type { Db } from "./db";
@@ -13,7 +14,8 @@ const ACCOUNT_CACHE_LIMIT = 10_000;
 const EXTERNAL_CHECK_MS = 1;
 
 /**
- * Callers and platform-token owners, read on every authenticated request and changed rarely, cached per
+ * Callers, platform-token owners, companies and their integration settings, read on every authenticated
+ * request or booking change and changed rarely, cached per
  * connection (shared by the repositories on it). This process's own writes clear it as they commit; commits
  * by other connections (`tripswitch user remove`, `company set-plan`) are noticed through SQLite's
  * `PRAGMA data_version`, looked at no more than once a millisecond.
@@ -22,6 +24,9 @@ export class AccountCache {
   private static readonly byConnection = new WeakMap<Database, AccountCache>();
   readonly callers = new Map<string, Caller>();
   readonly tokenUids = new Map<string, string>();
+  readonly companies = new Map<string, Readonly<Company>>();
+  /** A company's integration settings; null when it has none. */
+  readonly integrations = new Map<string, Readonly<Integration> | null>();
   private readonly dataVersion: Statement<{ data_version: number }, []>;
   private version: number;
   private checkedAt = -Infinity;
@@ -53,6 +58,8 @@ export class AccountCache {
   clear(): void {
     this.callers.clear();
     this.tokenUids.clear();
+    this.companies.clear();
+    this.integrations.clear();
   }
 
   remember<V>(map: Map<string, V>, key: string, value: V): V {
@@ -105,8 +112,12 @@ export class SqliteCompanyRepository implements CompanyRepository {
   }
 
   async findByNetid(netid: string): Promise<Company | undefined> {
-    const row = this.byNetid.get({ netidLower: netid.toLowerCase() });
-    return row ? toCompany(row) : undefined;
+    const cache = AccountCache.of(this.db).fresh();
+    const key = netid.toLowerCase();
+    const cached = cache.companies.get(key);
+    if (cached) return cached;
+    const row = this.byNetid.get({ netidLower: key });
+    return row ? cache.remember(cache.companies, key, Object.freeze(toCompany(row))) : undefined;
   }
 
   async findTaken(c: { netid?: string; mainEmail: string; mainPhone: string }) {

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Integration, LuggageMode } from "../../domain/delivery/integration";
 import type { Channel, IntegrationRepository, NewOutboxMessage, OutboxMessage, OutboxStatus } from "../../domain/delivery/ports";
+import { AccountCache } from "./account-repositories";
 import type { Db } from "./db";
 import { companyIntegrations, outboxMessages } from "./schema";
 
@@ -18,16 +19,11 @@ export class SqliteIntegrationRepository implements IntegrationRepository {
 
   /** For use inside a synchronous transaction. */
   getSync(netid: string): Integration | undefined {
+    const cache = AccountCache.of(this.db).fresh();
+    const cached = cache.integrations.get(netid);
+    if (cached !== undefined) return cached ?? undefined;
     const row = this.byNetid.get({ netid });
-    if (!row) return undefined;
-    return {
-      netid: row.netid,
-      deliveryUrl: row.deliveryUrl,
-      deliveryAuth: row.deliveryUsername && row.deliveryPassword ? { username: row.deliveryUsername, password: row.deliveryPassword } : null,
-      luggage: row.luggage as LuggageMode,
-      webhookUrl: row.webhookUrl,
-      webhookSecret: row.webhookSecret,
-    };
+    return cache.remember(cache.integrations, netid, row ? Object.freeze(toIntegration(row)) : null) ?? undefined;
   }
 
   async save(i: Integration, at: number): Promise<void> {
@@ -41,7 +37,19 @@ export class SqliteIntegrationRepository implements IntegrationRepository {
       updatedAt: at,
     };
     this.db.insert(companyIntegrations).values({ netid: i.netid, ...values }).onConflictDoUpdate({ target: companyIntegrations.netid, set: values }).run();
+    AccountCache.of(this.db).clear();
   }
+}
+
+function toIntegration(row: typeof companyIntegrations.$inferSelect): Integration {
+  return {
+    netid: row.netid,
+    deliveryUrl: row.deliveryUrl,
+    deliveryAuth: row.deliveryUsername && row.deliveryPassword ? { username: row.deliveryUsername, password: row.deliveryPassword } : null,
+    luggage: row.luggage as LuggageMode,
+    webhookUrl: row.webhookUrl,
+    webhookSecret: row.webhookSecret,
+  };
 }
 
 type Row = typeof outboxMessages.$inferSelect;

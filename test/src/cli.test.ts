@@ -42,6 +42,10 @@ describe("CLI", () => {
       const plan = await runCli(["company", "set-plan", "acme-limo", "enterprise"], env);
       expect(plan.code).toBe(0);
       expect((await searchLimit()).body.data?.limit).toBe(5);
+      const integration = async () => ((await (await fetch(`${server.base}/api/company/integration`, { headers: auth })).json()) as { data: { deliveryUrl: string | null } }).data;
+      expect((await integration()).deliveryUrl).toBeNull();
+      expect((await runCli(["company", "set-integration", "ACME-LIMO", "--delivery-url", "http://127.0.0.1:9/farm-in"], env)).code).toBe(0);
+      expect((await integration()).deliveryUrl).toBe("http://127.0.0.1:9/farm-in");
       const db = new Database(env.DB_PATH, { readonly: true });
       expect(db.query("SELECT plan FROM companies WHERE netid = 'ACME-LIMO'").get()).toEqual({ plan: "ENTERPRISE" });
       db.close();
