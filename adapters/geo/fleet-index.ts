@@ -1,7 +1,8 @@
 import type { FleetSearchIndex, GeoHit, GeoSearch, UnlocatedCount } from "../../domain/fleet/ports";
-import { buildIndexParts, NODE_SIZE, type IndexParts, type IndexRow } from "./index-parts";
+import { buildIndexParts, chunkTransferables, NODE_SIZE, pointBuffers, type ChunkPoints, type ColumnChunk, type IndexParts, type IndexRow } from "./index-parts";
 import { byDistanceThenSlug, FleetSnapshot, prepare, toHits, UnlocatedIndex } from "./snapshot";
-import type { BuildJob } from "./index-builder.worker";
+import { Database } from "bun:sqlite";
+import type { BuildJob, BuildReply, BuildStep } from "./index-builder.worker";
 
 export interface FleetIndexOptions {
   /** Reads the whole active fleet in-process (an in-memory database, or when the worker cannot run). */
@@ -31,9 +32,16 @@ export interface FleetIndexOptions {
   onError?: (error: unknown) => void;
   /** kd-tree leaf size (tests use tiny leaves). */
   nodeSize?: number;
+  /**
+   * A fleet file with at least this many rows (by rowid span) is built by two workers, each reading half
+   * (default 50,000); below it one worker does everything. Tests set 0 to exercise the shared build.
+   */
+  parallelMinRows?: number;
 }
 
 const BUILD_TIMEOUT_MS = 60_000;
+/** How long a build waits for its ended workers' threads to exit (they normally take well under 100 ms). */
+const WORKER_EXIT_WAIT_MS = 1_000;
 
 /**
  * What searches read: a full build (the base) with the entries changed since then left out and
@@ -92,10 +100,11 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
   private buildTimer: ReturnType<typeof setTimeout> | undefined;
   private overlayTimer: ReturnType<typeof setTimeout> | undefined;
   private compactTimer: ReturnType<typeof setTimeout> | undefined;
-  private worker: Worker | undefined;
+  /** Build workers (two for a shared build), alive only while a build runs. */
+  private workers: Worker[] = [];
   private workerBroken = false;
   private nextRequest = 1;
-  private readonly pending = new Map<number, { resolve: (p: IndexParts) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (reply: BuildReply) => void; reject: (e: Error) => void; progress?: (reply: BuildReply) => void }>();
   private closed = false;
 
   constructor(private readonly options: FleetIndexOptions) {
@@ -165,8 +174,7 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
   close(): void {
     this.closed = true;
     for (const timer of [this.buildTimer, this.overlayTimer, this.compactTimer]) if (timer) clearTimeout(timer);
-    this.worker?.terminate();
-    this.worker = undefined;
+    void this.stopWorkers();
     for (const p of this.pending.values()) p.reject(new Error("fleet index closed"));
     this.pending.clear();
   }
@@ -275,63 +283,144 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
     if (this.options.useWorker === false || this.workerBroken) return inProcess();
     try {
       const path = this.options.dbPath;
-      const request: BuildJob = path && path !== ":memory:" ? { dbPath: path, nodeSize } : { rows: [...(await this.options.load())], nodeSize };
-      const parts = await this.inWorker(request);
-      // A build leaves a big heap behind in the worker; ending it gives that memory back (builds are rare).
-      this.worker?.terminate();
-      this.worker = undefined;
+      const onFile = path !== undefined && path !== ":memory:";
+      let parts = onFile ? await this.sharedBuild(path, nodeSize) : undefined;
+      if (!parts) {
+        const request: BuildJob = onFile ? { dbPath: path, nodeSize } : { rows: [...(await this.options.load())], nodeSize };
+        parts = (await this.call(0, request)).parts;
+        if (!parts) throw new Error("fleet index build returned nothing");
+      }
+      // A build leaves a big heap behind in the workers; ending them gives that memory back (builds are rare).
+      await this.stopWorkers();
       return parts;
     } catch (error) {
       if (this.closed) throw error;
       // A worker that cannot start (or died) must not stop the service: build in-process from now on.
       this.options.onWorkerFailure?.(error);
       this.workerBroken = true;
-      this.worker?.terminate();
-      this.worker = undefined;
+      void this.stopWorkers();
       return inProcess();
     }
   }
 
-  private inWorker(request: BuildJob): Promise<IndexParts> {
-    const worker = this.ensureWorker();
+  /**
+   * A big fleet built by two workers: each reads half the rows (by rowid) on its own connection, one merges
+   * the halves and builds the all-types tree while the other builds the per-type trees. The halves must be
+   * read from the same snapshot: a third connection's data_version, read before both reads start and again
+   * once both snapshots are fixed, proves no write committed in between (else the reads are retried).
+   * Undefined when the fleet is small (or writes kept landing in between): one worker builds it instead.
+   */
+  private async sharedBuild(path: string, nodeSize: number | undefined): Promise<IndexParts | undefined> {
+    const probe = new Database(path, { readonly: true });
+    try {
+      const span = probe.query<{ lo: number | null; hi: number | null }, []>("SELECT min(rowid) AS lo, max(rowid) AS hi FROM fleet_entries").get();
+      if (!span || span.lo === null || span.hi === null || span.hi - span.lo + 1 < (this.options.parallelMinRows ?? 50_000)) return undefined;
+      const mid = Math.floor(span.lo / 2 + span.hi / 2);
+      const half = Math.ceil((span.hi - span.lo + 1) / 2);
+      const dataVersion = () => probe.query<{ data_version: number }, []>("PRAGMA data_version").get()?.data_version;
+      for (let attempt = 0; attempt < 3 && !this.closed; attempt++) {
+        const before = dataVersion();
+        let started = 0;
+        let bothStarted!: () => void;
+        const fixed = new Promise<void>((resolve) => (bothStarted = resolve));
+        const onStarted = (reply: BuildReply) => {
+          if (reply.started && ++started === 2) bothStarted();
+        };
+        const reads = [
+          this.call(0, { read: { dbPath: path, upTo: mid, capacityHint: half } }, [], onStarted),
+          this.call(1, { read: { dbPath: path, after: mid, capacityHint: half } }, [], onStarted),
+        ];
+        // A read that fails before it starts must not leave this waiting: the failure wins the race.
+        await Promise.race([fixed, Promise.all(reads)]);
+        const after = dataVersion();
+        const replies = await Promise.all(reads);
+        const chunks = replies.map((r) => r.chunk);
+        if (replies.some((r) => !r.chunk || !r.points)) throw new Error("fleet index read returned nothing");
+        if (before !== after) continue;
+        const shares = chunks as ColumnChunk[];
+        const points = replies.map((r) => r.points as ChunkPoints);
+        const [merged, all] = await Promise.all([
+          this.call(0, { merge: shares, nodeSize }, shares.flatMap(chunkTransferables)),
+          this.call(1, { allTree: points, nodeSize }, points.flatMap(pointBuffers)),
+        ]);
+        if (!merged.parts || !all.tree) throw new Error("fleet index build returned nothing");
+        return { ...merged.parts, all: all.tree };
+      }
+      return undefined;
+    } finally {
+      probe.close();
+    }
+  }
+
+  /** Sends a request to build worker `slot` (started on demand); resolves with its final reply. */
+  private call(slot: number, request: BuildJob | BuildStep, transfer: ArrayBuffer[] = [], progress?: (reply: BuildReply) => void): Promise<BuildReply> {
+    const worker = this.ensureWorker(slot);
     const id = this.nextRequest++;
-    return new Promise<IndexParts>((resolve, reject) => {
+    return new Promise<BuildReply>((resolve, reject) => {
       const timeout = setTimeout(() => {
         this.pending.delete(id);
         reject(new Error("fleet index build timed out"));
       }, BUILD_TIMEOUT_MS);
       this.pending.set(id, {
-        resolve: (parts) => {
+        resolve: (reply) => {
           clearTimeout(timeout);
-          resolve(parts);
+          resolve(reply);
         },
         reject: (error) => {
           clearTimeout(timeout);
           reject(error);
         },
+        progress,
       });
-      worker.postMessage({ ...request, id });
+      worker.postMessage({ ...request, id }, transfer);
     });
   }
 
-  private ensureWorker(): Worker {
-    if (this.worker) return this.worker;
+  private ensureWorker(slot: number): Worker {
+    const existing = this.workers[slot];
+    if (existing) return existing;
     const worker = new Worker(this.options.workerUrl ?? workerEntry());
     // The build worker must not keep a finished CLI command or test process alive.
     (worker as unknown as { unref(): void }).unref();
-    worker.onmessage = (event: MessageEvent<{ id: number; parts?: IndexParts; error?: string }>) => {
-      const waiting = this.pending.get(event.data.id);
+    worker.onmessage = (event: MessageEvent<BuildReply>) => {
+      const reply = event.data;
+      const waiting = this.pending.get(reply.id);
       if (!waiting) return;
-      this.pending.delete(event.data.id);
-      if (event.data.parts) waiting.resolve(event.data.parts);
-      else waiting.reject(new Error(event.data.error ?? "fleet index build failed"));
+      if (reply.started) {
+        waiting.progress?.(reply);
+        return;
+      }
+      this.pending.delete(reply.id);
+      if (reply.error !== undefined) waiting.reject(new Error(reply.error || "fleet index build failed"));
+      else waiting.resolve(reply);
     };
     worker.onerror = (event) => {
       for (const p of this.pending.values()) p.reject(new Error(`fleet index worker failed: ${event.message}`));
       this.pending.clear();
     };
-    this.worker = worker;
+    this.workers[slot] = worker;
     return worker;
+  }
+
+  /**
+   * Ends the build workers; resolves once their threads have exited (or after a bounded wait), which is
+   * when the memory of their heaps goes back to the system: the first build's peak is not still held
+   * when the service turns ready.
+   */
+  private stopWorkers(): Promise<void> {
+    const exits = this.workers.filter(Boolean).map(
+      (worker) =>
+        new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, WORKER_EXIT_WAIT_MS);
+          worker.addEventListener("close", () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          worker.terminate();
+        }),
+    );
+    this.workers = [];
+    return Promise.all(exits).then(() => {});
   }
 }
 

@@ -2,34 +2,147 @@
 // Builds the fleet index off the main thread. Given the database path it reads the active fleet itself
 // on a read-only connection, so a million rows never become objects on the main thread; the built
 // columns and trees are transferred back, not copied.
+//
+// A big fleet is built by two of these workers in steps (see KdFleetSearchIndex): each reads its share of
+// the rows (`read`) and returns it with a copy of its points; then one merges the shares and builds the
+// slug table and the per-type trees (`merge`) while the other builds the all-types tree from the points
+// (`allTree`).
 import { Database } from "bun:sqlite";
 import { activeIndexRows } from "../sqlite/fleet-repository";
-import { buildIndexParts, transferablesOf, type IndexRow } from "./index-parts";
+import {
+  assembleParts,
+  buildAllTree,
+  buildIndexParts,
+  buildTypeTrees,
+  ChunkBuilder,
+  chunkTransferables,
+  concatPoints,
+  mergeChunks,
+  NODE_SIZE,
+  pointBuffers,
+  pointsOf,
+  slugLookup,
+  transferablesOf,
+  type ChunkPoints,
+  type ColumnChunk,
+  type IndexParts,
+  type IndexRow,
+  type TreeParts,
+} from "./index-parts";
 
 declare const self: Worker;
 
+const COLLECT_EVERY_ROWS = 16_384;
+
+/**
+ * Frees this worker's garbage now: called before a final reply, so the memory is back with the system by
+ * the time the caller (which then ends the worker) turns ready, not ~100 ms after the thread exits.
+ */
+function collectNow(): void {
+  Bun.gc(true);
+}
+
 /** What to build from: the database file (read here), or rows read by the caller. */
 export type BuildJob = { dbPath: string; nodeSize?: number } | { rows: IndexRow[]; nodeSize?: number };
-export type BuildRequest = BuildJob & { id: number };
+
+/** One step of a build shared by two workers. */
+export type BuildStep =
+  /** Read the active rows with rowid in (after, upTo] into a chunk; says `started` once its snapshot is fixed. */
+  | { read: { dbPath: string; after?: number; upTo?: number; capacityHint?: number } }
+  /** Merge the chunks (in order) and build everything but the all-types tree. */
+  | { merge: ColumnChunk[]; nodeSize?: number }
+  /** Build the all-types tree over the chunks' points (in order). */
+  | { allTree: ChunkPoints[]; nodeSize?: number };
+
+export type BuildRequest = (BuildJob | BuildStep) & { id: number };
+
+/** A worker's answer: progress (`started`) first, then exactly one of the results or `error`. */
+export interface BuildReply {
+  id: number;
+  started?: true;
+  parts?: IndexParts;
+  chunk?: ColumnChunk;
+  points?: ChunkPoints;
+  tree?: TreeParts;
+  error?: string;
+}
+
+function reply(message: BuildReply, transfer: ArrayBuffer[] = []): void {
+  self.postMessage(message, transfer);
+}
+
+/** Reads, in one read transaction, the rows of (after, upTo]; `onStarted` runs once the snapshot is fixed. */
+function readChunk(job: { dbPath: string; after?: number; upTo?: number; capacityHint?: number }, onStarted: () => void): ColumnChunk {
+  const db = new Database(job.dbPath, { readonly: true });
+  try {
+    db.exec("PRAGMA busy_timeout = 5000");
+    db.exec("BEGIN");
+    // The first read fixes the transaction's snapshot (WAL): from here on every read sees that moment.
+    db.query("SELECT 1 FROM fleet_entries LIMIT 1").get();
+    onStarted();
+    const builder = new ChunkBuilder(job.capacityHint);
+    let sinceCollect = 0;
+    for (const row of activeIndexRows(db, job)) {
+      builder.add(row);
+      // Every row leaves an object and a dozen strings behind: collecting often keeps the heap (and the
+      // process's resident memory) small instead of letting garbage pile up between rare collections.
+      if (++sinceCollect === COLLECT_EVERY_ROWS) {
+        sinceCollect = 0;
+        Bun.gc(false);
+      }
+    }
+    db.exec("COMMIT");
+    return builder.finish();
+  } finally {
+    db.close();
+  }
+}
 
 self.onmessage = (event: MessageEvent<BuildRequest>) => {
   const request = event.data;
   try {
-    let parts;
-    if ("dbPath" in request) {
-      const db = new Database(request.dbPath, { readonly: true });
-      try {
-        db.exec("PRAGMA busy_timeout = 5000");
-        // One read transaction: the whole fleet as of one moment.
-        db.exec("BEGIN");
-        parts = buildIndexParts(activeIndexRows(db), request.nodeSize);
-        db.exec("COMMIT");
-      } finally {
-        db.close();
-      }
-    } else parts = buildIndexParts(request.rows, request.nodeSize);
-    self.postMessage({ id: request.id, parts }, transferablesOf(parts));
+    if ("read" in request) {
+      const chunk = readChunk(request.read, () => reply({ id: request.id, started: true }));
+      // The copy is made here, in parallel with the other reader, rather than on the main thread.
+      const points = pointsOf(chunk);
+      reply({ id: request.id, chunk, points }, [...chunkTransferables(chunk), ...pointBuffers(points)]);
+      collectNow();
+    } else if ("merge" in request) {
+      const nodeSize = request.nodeSize ?? NODE_SIZE;
+      const columns = mergeChunks(request.merge);
+      // The shares are merged: let them go before collecting.
+      request.merge = [];
+      const typeTrees = buildTypeTrees(columns, columns.typeId, columns.typeNames.length, nodeSize);
+      const slugs = slugLookup(columns.slugBytes, columns.slugHash, columns.size);
+      // The all-types tree comes from the other worker; an empty one stands in for it here.
+      const parts = assembleParts(columns, buildAllTree({ lat: new Float64Array(0), lon: new Float64Array(0), xyz: new Float32Array(0) }, nodeSize), typeTrees, slugs);
+      collectNow();
+      reply({ id: request.id, parts }, transferablesOf(parts));
+    } else if ("allTree" in request) {
+      const points = concatPoints(request.allTree);
+      request.allTree = [];
+      const tree = buildAllTree(points, request.nodeSize ?? NODE_SIZE);
+      collectNow();
+      reply({ id: request.id, tree }, [tree.ids.buffer, tree.xyz.buffer, tree.boxes.buffer] as ArrayBuffer[]);
+    } else {
+      let parts;
+      if ("dbPath" in request) {
+        const db = new Database(request.dbPath, { readonly: true });
+        try {
+          db.exec("PRAGMA busy_timeout = 5000");
+          // One read transaction: the whole fleet as of one moment.
+          db.exec("BEGIN");
+          parts = buildIndexParts(activeIndexRows(db), request.nodeSize);
+          db.exec("COMMIT");
+        } finally {
+          db.close();
+        }
+      } else parts = buildIndexParts(request.rows, request.nodeSize);
+      if ("rows" in request) request.rows = [];
+      collectNow();
+      reply({ id: request.id, parts }, transferablesOf(parts));
+    }
   } catch (error) {
-    self.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) });
+    reply({ id: request.id, error: error instanceof Error ? error.message : String(error) });
   }
 };

@@ -1,4 +1,4 @@
-import KDBush from "kdbush";
+import { kdSort } from "./kd-sort";
 import { searchTextOf } from "../../domain/fleet/text";
 import type { FleetEntry } from "../../domain/fleet/entry";
 
@@ -106,183 +106,552 @@ export function slugHash(slug: string): number {
   return h >>> 0;
 }
 
-function slugHashOfBytes(bytes: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i], 16777619);
-  return h >>> 0;
+/**
+ * The columns of some of the active rows (all of them, or one build worker's share), numbered 0…size−1
+ * in the order read, with string tables of their own (ids assigned in order of first occurrence).
+ * Typed arrays may be views longer-lived buffers; `mergeChunks` puts shares together in order.
+ */
+export interface ColumnChunk {
+  size: number;
+  lat: Float64Array;
+  lon: Float64Array;
+  /** Index into `typeNames`: the type trees are built from it. */
+  typeId: Uint16Array;
+  slugBytes: Uint8Array;
+  /** size + 1 offsets into `slugBytes`, from 0. */
+  slugStart: Uint32Array;
+  /** slugHash of each slug, computed as it is read (for the slug table). */
+  slugHash: Uint32Array;
+  /** Each point on the unit sphere (x, y, z), computed once as it is read: the trees gather theirs from it. */
+  xyz: Float32Array;
+  textId: Uint32Array;
+  netidId: Uint32Array;
+  imageId: Uint32Array;
+  rateId: Uint32Array;
+  maxPassengers: Int32Array;
+  maxLuggage: Int32Array;
+  typeNames: string[];
+  names: string[];
+  descriptions: string[];
+  textTypes: string[];
+  searchTexts: string[];
+  netids: string[];
+  imageUrls: Array<string | null>;
+  rates: string[];
+  unlocated: UnlocatedEntry[];
 }
 
-const noop = () => {};
-
-/** Growable byte buffer for the packed slugs. */
-class Bytes {
-  data = new Uint8Array(1 << 16);
-  length = 0;
-  pushAscii(s: string): void {
-    if (this.length + s.length > this.data.length) {
-      const next = new Uint8Array(Math.max(this.data.length * 2, this.length + s.length));
-      next.set(this.data.subarray(0, this.length));
-      this.data = next;
-    }
-    for (let i = 0; i < s.length; i++) this.data[this.length++] = s.charCodeAt(i) & 0x7f;
-  }
+/** Every ArrayBuffer of a chunk, for postMessage's transfer list. */
+export function chunkTransferables(chunk: ColumnChunk): ArrayBuffer[] {
+  const arrays = [chunk.lat, chunk.lon, chunk.typeId, chunk.slugBytes, chunk.slugStart, chunk.slugHash, chunk.xyz, chunk.textId, chunk.netidId, chunk.imageId, chunk.rateId, chunk.maxPassengers, chunk.maxLuggage];
+  return [...new Set(arrays.map((a) => a.buffer))] as ArrayBuffer[];
 }
 
-class Interner<K> {
-  readonly ids = new Map<K, number>();
-  count = 0;
-  id(key: K, onNew: () => void): number {
-    let id = this.ids.get(key);
-    if (id === undefined) {
-      id = this.count++;
-      this.ids.set(key, id);
-      onNew();
-    }
-    return id;
-  }
+// The numeric intern keys below are exact while every table stays below its bit width (far above real fleets).
+const NAME_BITS = 22;
+const TYPE_BITS = 9;
+const RATE_BITS = 24;
+
+function checkTableSizes(names: number, descriptions: number, types: number, minimums: number, hourlies: number): void {
+  if (names >= 2 ** NAME_BITS || descriptions >= 2 ** NAME_BITS || types >= 2 ** TYPE_BITS || minimums >= 2 ** RATE_BITS || hourlies >= 2 ** RATE_BITS)
+    throw new Error("fleet index: too many distinct names, descriptions, types or rates to intern");
+}
+
+/** One key for an interned (name, description, type) triple. */
+function textKey(nameId: number, descriptionId: number, typeId: number): number {
+  return nameId * 2 ** NAME_BITS * 2 ** TYPE_BITS + descriptionId * 2 ** TYPE_BITS + typeId;
+}
+
+function rateKey(minimumId: number, hourlyId: number): number {
+  return minimumId * 2 ** RATE_BITS + hourlyId;
 }
 
 /**
- * Builds the whole index from the active rows, in one pass plus the kd-tree sorts. Pure and
- * synchronous: runs in the build worker (rows read there from SQLite) or in-process.
+ * The id of `key` in `map`, adding it as the next id when new. This runs per row and field: no closure per
+ * call, and string and numeric keys go through separate functions so each Map lookup site sees one key type.
  */
-export function buildIndexParts(rows: Iterable<IndexRow>, nodeSize = NODE_SIZE): IndexParts {
-  const lat: number[] = [];
-  const lon: number[] = [];
-  const slugs = new Bytes();
-  const slugStart: number[] = [0];
-  const textIds: number[] = [];
-  const netidIds: number[] = [];
-  const imageIds: number[] = [];
-  const rateIds: number[] = [];
-  const pax: number[] = [];
-  const luggage: number[] = [];
-  const types: number[] = [];
-  const unlocated: UnlocatedEntry[] = [];
+function internString(map: Map<string, number>, key: string): number {
+  const id = map.get(key);
+  if (id !== undefined) return id;
+  const next = map.size;
+  map.set(key, next);
+  return next;
+}
 
-  const names: string[] = [];
-  const descriptions: string[] = [];
-  const textTypes: string[] = [];
-  const searchTexts: string[] = [];
-  const texts = new Interner<number>();
-  const nameOf = new Interner<string>();
-  const descriptionOf = new Interner<string>();
-  const minimumOf = new Interner<string>();
-  const hourlyOf = new Interner<string>();
-  const netids: string[] = [];
-  const netidOf = new Interner<string>();
-  const imageUrls: Array<string | null> = [null];
-  const imageOf = new Interner<string>();
-  const rates: string[] = [];
-  const rateOf = new Interner<number>();
-  const typeNames: string[] = [];
-  const typeOf = new Interner<string>();
+function internNumber(map: Map<number, number>, key: number): number {
+  const id = map.get(key);
+  if (id !== undefined) return id;
+  const next = map.size;
+  map.set(key, next);
+  return next;
+}
 
-  for (const row of rows) {
+function grown<T extends Float64Array | Float32Array | Uint32Array | Uint16Array | Int32Array | Uint8Array>(array: T, length: number): T {
+  const next = new (array.constructor as new (n: number) => T)(length);
+  next.set(array);
+  return next;
+}
+
+/**
+ * Builds a ColumnChunk row by row, into preallocated typed arrays (grown by doubling when the hint was
+ * short). Per row it does the least it can: numbers straight into columns, the slug's bytes appended,
+ * each string field interned by a Map lookup; per-text work (search text) happens once per distinct text.
+ */
+export class ChunkBuilder {
+  private n = 0;
+  private capacity: number;
+  private lat: Float64Array;
+  private lon: Float64Array;
+  private typeId: Uint16Array;
+  private textId: Uint32Array;
+  private netidId: Uint32Array;
+  private imageId: Uint32Array;
+  private rateId: Uint32Array;
+  private pax: Int32Array;
+  private luggage: Int32Array;
+  private slugStart: Uint32Array;
+  private slugHash: Uint32Array;
+  private xyz: Float32Array;
+  private slugBytes: Uint8Array;
+  private slugLength = 0;
+  private readonly typeIds = new Map<string, number>();
+  private readonly typeNames: string[] = [];
+  private readonly nameIds = new Map<string, number>();
+  private readonly descriptionIds = new Map<string, number>();
+  private readonly textIds = new Map<number, number>();
+  private readonly names: string[] = [];
+  private readonly descriptions: string[] = [];
+  private readonly textTypes: string[] = [];
+  private readonly searchTexts: string[] = [];
+  private readonly netidIds = new Map<string, number>();
+  private readonly netids: string[] = [];
+  private readonly imageIds = new Map<string, number>();
+  private readonly imageUrls: Array<string | null> = [null];
+  private readonly minimumIds = new Map<string, number>();
+  private readonly hourlyIds = new Map<string, number>();
+  private readonly rateIds = new Map<number, number>();
+  private readonly rates: string[] = [];
+  private readonly unlocated: UnlocatedEntry[] = [];
+
+  constructor(capacityHint = 64) {
+    const c = Math.max(16, Math.min(capacityHint, 1 << 24));
+    this.capacity = c;
+    this.lat = new Float64Array(c);
+    this.lon = new Float64Array(c);
+    this.typeId = new Uint16Array(c);
+    this.textId = new Uint32Array(c);
+    this.netidId = new Uint32Array(c);
+    this.imageId = new Uint32Array(c);
+    this.rateId = new Uint32Array(c);
+    this.pax = new Int32Array(c);
+    this.luggage = new Int32Array(c);
+    this.slugStart = new Uint32Array(c + 1);
+    this.slugHash = new Uint32Array(c);
+    this.xyz = new Float32Array(3 * c);
+    this.slugBytes = new Uint8Array(c * 40);
+  }
+
+  private grow(): void {
+    const c = this.capacity * 2;
+    this.capacity = c;
+    this.lat = grown(this.lat, c);
+    this.lon = grown(this.lon, c);
+    this.typeId = grown(this.typeId, c);
+    this.textId = grown(this.textId, c);
+    this.netidId = grown(this.netidId, c);
+    this.imageId = grown(this.imageId, c);
+    this.rateId = grown(this.rateId, c);
+    this.pax = grown(this.pax, c);
+    this.luggage = grown(this.luggage, c);
+    this.slugStart = grown(this.slugStart, c + 1);
+    this.slugHash = grown(this.slugHash, c);
+    this.xyz = grown(this.xyz, 3 * c);
+  }
+
+  add(row: IndexRow): void {
     if (row.lat === null || row.lon === null) {
       const airports = typeof row.airports === "string" ? (row.airports ? row.airports.split(",") : []) : [...row.airports];
-      unlocated.push({ slug: row.slug, netid: row.netid, type: row.type, searchText: searchTextOf(row), airports });
-      continue;
+      this.unlocated.push({ slug: row.slug, netid: row.netid, type: row.type, searchText: searchTextOf(row), airports });
+      return;
     }
-    lat.push(row.lat);
-    lon.push(row.lon);
-    slugs.pushAscii(row.slug);
-    slugStart.push(slugs.length);
-    // Intern each field by itself (no per-row key strings), then the (name, description, type) triple by number.
-    const typeId = typeOf.id(row.type, () => typeNames.push(row.type));
-    const nameId = nameOf.id(row.name, noop);
-    const descriptionId = descriptionOf.id(row.description, noop);
-    textIds.push(
-      texts.id(nameId * 2 ** 22 * 2 ** 9 + descriptionId * 2 ** 9 + typeId, () => {
-        names.push(row.name);
-        descriptions.push(row.description);
-        textTypes.push(row.type);
-        searchTexts.push(searchTextOf(row));
-      }),
-    );
-    types.push(typeId);
-    netidIds.push(netidOf.id(row.netid, () => netids.push(row.netid)));
-    imageIds.push(row.imageUrl === null ? 0 : imageOf.id(row.imageUrl, () => imageUrls.push(row.imageUrl)) + 1);
-    const minimumId = minimumOf.id(row.minimumRate, noop);
-    rateIds.push(rateOf.id(minimumId * 2 ** 24 + hourlyOf.id(row.hourlyRate, noop), () => rates.push(row.minimumRate, row.hourlyRate)));
-    pax.push(row.maxPassengers);
-    luggage.push(row.maxLuggage ?? -1);
+    const i = this.n;
+    if (i === this.capacity) this.grow();
+    const lat = row.lat;
+    const lon = row.lon;
+    this.lat[i] = lat;
+    this.lon[i] = lon;
+    const lo = lon * RAD;
+    const la = lat * RAD;
+    const cosLat = Math.cos(la);
+    this.xyz[3 * i] = cosLat * Math.cos(lo);
+    this.xyz[3 * i + 1] = cosLat * Math.sin(lo);
+    this.xyz[3 * i + 2] = Math.sin(la);
+
+    // Slugs are ASCII: one byte per char, hashed (FNV-1a over the bytes, as slugHash over the chars) on the way.
+    const slug = row.slug;
+    let at = this.slugLength;
+    if (at + slug.length > this.slugBytes.length) this.slugBytes = grown(this.slugBytes, Math.max(2 * this.slugBytes.length, at + slug.length));
+    const bytes = this.slugBytes;
+    let h = 0x811c9dc5;
+    for (let k = 0; k < slug.length; k++) {
+      const b = slug.charCodeAt(k) & 0x7f;
+      bytes[at++] = b;
+      h = Math.imul(h ^ b, 16777619);
+    }
+    this.slugLength = at;
+    this.slugStart[i + 1] = at;
+    this.slugHash[i] = h >>> 0;
+
+    // Each field interned by itself (no per-row key strings), then the (name, description, type) triple by number.
+    const typeCount = this.typeIds.size;
+    const typeId = internString(this.typeIds, row.type);
+    if (typeId === typeCount) this.typeNames.push(row.type);
+    this.typeId[i] = typeId;
+    const textCount = this.textIds.size;
+    const textId = internNumber(this.textIds, textKey(internString(this.nameIds, row.name), internString(this.descriptionIds, row.description), typeId));
+    if (textId === textCount) {
+      this.names.push(row.name);
+      this.descriptions.push(row.description);
+      this.textTypes.push(row.type);
+      this.searchTexts.push(searchTextOf(row));
+    }
+    this.textId[i] = textId;
+    const netidCount = this.netidIds.size;
+    const netidId = internString(this.netidIds, row.netid);
+    if (netidId === netidCount) this.netids.push(row.netid);
+    this.netidId[i] = netidId;
+    const imageUrl = row.imageUrl;
+    if (imageUrl === null) this.imageId[i] = 0;
+    else {
+      const imageCount = this.imageIds.size;
+      const imageId = internString(this.imageIds, imageUrl);
+      if (imageId === imageCount) this.imageUrls.push(imageUrl);
+      this.imageId[i] = imageId + 1;
+    }
+    const rateCount = this.rateIds.size;
+    const rateId = internNumber(this.rateIds, rateKey(internString(this.minimumIds, row.minimumRate), internString(this.hourlyIds, row.hourlyRate)));
+    if (rateId === rateCount) this.rates.push(row.minimumRate, row.hourlyRate);
+    this.rateId[i] = rateId;
+    this.pax[i] = row.maxPassengers;
+    this.luggage[i] = row.maxLuggage ?? -1;
+    this.n = i + 1;
   }
-  // The numeric keys above are exact while every table stays below its bit width (far above real fleets).
-  if (nameOf.count >= 2 ** 22 || descriptionOf.count >= 2 ** 22 || typeOf.count >= 2 ** 9 || minimumOf.count >= 2 ** 24 || hourlyOf.count >= 2 ** 24)
-    throw new Error("fleet index: too many distinct names, descriptions, types or rates to intern");
 
-  const n = lat.length;
-  const latArr = Float64Array.from(lat);
-  const lonArr = Float64Array.from(lon);
-  const all = buildTree(n, (i) => i, lonArr, latArr, nodeSize);
+  /** The chunk read so far (views of the builder's arrays: add no more rows after this). */
+  finish(): ColumnChunk {
+    checkTableSizes(this.nameIds.size, this.descriptionIds.size, this.typeIds.size, this.minimumIds.size, this.hourlyIds.size);
+    const n = this.n;
+    return {
+      size: n,
+      lat: this.lat.subarray(0, n),
+      lon: this.lon.subarray(0, n),
+      typeId: this.typeId.subarray(0, n),
+      slugBytes: this.slugBytes.subarray(0, this.slugLength),
+      slugStart: this.slugStart.subarray(0, n + 1),
+      slugHash: this.slugHash.subarray(0, n),
+      xyz: this.xyz.subarray(0, 3 * n),
+      textId: this.textId.subarray(0, n),
+      netidId: this.netidId.subarray(0, n),
+      imageId: this.imageId.subarray(0, n),
+      rateId: this.rateId.subarray(0, n),
+      maxPassengers: this.pax.subarray(0, n),
+      maxLuggage: this.luggage.subarray(0, n),
+      typeNames: this.typeNames,
+      names: this.names,
+      descriptions: this.descriptions,
+      textTypes: this.textTypes,
+      searchTexts: this.searchTexts,
+      netids: this.netids,
+      imageUrls: this.imageUrls,
+      rates: this.rates,
+      unlocated: this.unlocated,
+    };
+  }
+}
 
-  // Per-type trees: group ids by type (counting sort), then build each over its members.
-  const typeCount = new Uint32Array(typeNames.length);
-  for (const t of types) typeCount[t]++;
-  const members = typeNames.map((_, t) => new Uint32Array(typeCount[t]));
-  const filled = new Uint32Array(typeNames.length);
-  for (let i = 0; i < n; i++) members[types[i]][filled[types[i]]++] = i;
-  const typeTrees = members.map((ids) => buildTree(ids.length, (k) => ids[k], lonArr, latArr, nodeSize));
+/** The array itself when it spans its whole buffer, else an exact copy (so no unused capacity is kept). */
+function exact<T extends Float64Array | Float32Array | Uint32Array | Uint16Array | Int32Array | Uint8Array>(array: T): T {
+  return array.byteOffset === 0 && array.byteLength === array.buffer.byteLength ? array : (array.slice() as T);
+}
 
-  const slugStartArr = Uint32Array.from(slugStart);
-  const slugBytes = slugs.data.slice(0, slugs.length);
+/**
+ * Puts chunks (consecutive shares of the rows, in order) together into one: entries numbered in chunk
+ * order, string tables merged in order of first occurrence — exactly what one builder fed every row in
+ * that order would have produced.
+ */
+export function mergeChunks(chunks: readonly ColumnChunk[]): ColumnChunk {
+  if (chunks.length === 1) {
+    const c = chunks[0];
+    return {
+      ...c,
+      lat: exact(c.lat),
+      lon: exact(c.lon),
+      typeId: exact(c.typeId),
+      slugBytes: exact(c.slugBytes),
+      slugStart: exact(c.slugStart),
+      slugHash: exact(c.slugHash),
+      xyz: exact(c.xyz),
+      textId: exact(c.textId),
+      netidId: exact(c.netidId),
+      imageId: exact(c.imageId),
+      rateId: exact(c.rateId),
+      maxPassengers: exact(c.maxPassengers),
+      maxLuggage: exact(c.maxLuggage),
+    };
+  }
+  let n = 0;
+  let slugTotal = 0;
+  for (const c of chunks) {
+    n += c.size;
+    slugTotal += c.slugStart[c.size];
+  }
+  const out: ColumnChunk = {
+    size: n,
+    lat: new Float64Array(n),
+    lon: new Float64Array(n),
+    typeId: new Uint16Array(n),
+    slugBytes: new Uint8Array(slugTotal),
+    slugStart: new Uint32Array(n + 1),
+    slugHash: new Uint32Array(n),
+    xyz: new Float32Array(3 * n),
+    textId: new Uint32Array(n),
+    netidId: new Uint32Array(n),
+    imageId: new Uint32Array(n),
+    rateId: new Uint32Array(n),
+    maxPassengers: new Int32Array(n),
+    maxLuggage: new Int32Array(n),
+    typeNames: [],
+    names: [],
+    descriptions: [],
+    textTypes: [],
+    searchTexts: [],
+    netids: [],
+    imageUrls: [null],
+    rates: [],
+    unlocated: [],
+  };
+  const typeIds = new Map<string, number>();
+  const nameIds = new Map<string, number>();
+  const descriptionIds = new Map<string, number>();
+  const textIds = new Map<number, number>();
+  const netidIds = new Map<string, number>();
+  const imageIds = new Map<string, number>();
+  const minimumIds = new Map<string, number>();
+  const hourlyIds = new Map<string, number>();
+  const rateIds = new Map<number, number>();
+  let at = 0;
+  let slugAt = 0;
+  for (const c of chunks) {
+    // Local id → merged id, table by table, in the chunk's own order of first occurrence.
+    const typeMap = c.typeNames.map((name) => {
+      const id = internString(typeIds, name);
+      if (id === out.typeNames.length) out.typeNames.push(name);
+      return id;
+    });
+    const textMap = c.names.map((name, t) => {
+      const type = c.textTypes[t];
+      const id = internNumber(textIds, textKey(internString(nameIds, name), internString(descriptionIds, c.descriptions[t]), internString(typeIds, type)));
+      if (id === out.names.length) {
+        out.names.push(name);
+        out.descriptions.push(c.descriptions[t]);
+        out.textTypes.push(type);
+        out.searchTexts.push(c.searchTexts[t]);
+      }
+      return id;
+    });
+    const netidMap = c.netids.map((netid) => {
+      const id = internString(netidIds, netid);
+      if (id === out.netids.length) out.netids.push(netid);
+      return id;
+    });
+    const imageMap = c.imageUrls.map((url) => {
+      if (url === null) return 0;
+      const id = internString(imageIds, url) + 1;
+      if (id === out.imageUrls.length) out.imageUrls.push(url);
+      return id;
+    });
+    const rateMap: number[] = [];
+    for (let r = 0; 2 * r < c.rates.length; r++) {
+      const minimum = c.rates[2 * r];
+      const hourly = c.rates[2 * r + 1];
+      const id = internNumber(rateIds, rateKey(internString(minimumIds, minimum), internString(hourlyIds, hourly)));
+      if (2 * id === out.rates.length) out.rates.push(minimum, hourly);
+      rateMap.push(id);
+    }
+    out.lat.set(c.lat, at);
+    out.lon.set(c.lon, at);
+    out.maxPassengers.set(c.maxPassengers, at);
+    out.maxLuggage.set(c.maxLuggage, at);
+    out.slugBytes.set(c.slugBytes.subarray(0, c.slugStart[c.size]), slugAt);
+    out.slugHash.set(c.slugHash, at);
+    out.xyz.set(c.xyz, 3 * at);
+    remap16(out.typeId, at, c.typeId, typeMap);
+    remap32(out.textId, at, c.textId, textMap);
+    remap32(out.netidId, at, c.netidId, netidMap);
+    remap32(out.imageId, at, c.imageId, imageMap);
+    remap32(out.rateId, at, c.rateId, rateMap);
+    offsetStarts(out.slugStart, at, c.slugStart, c.size, slugAt);
+    for (const e of c.unlocated) out.unlocated.push(e);
+    at += c.size;
+    slugAt += c.slugStart[c.size];
+  }
+  checkTableSizes(nameIds.size, descriptionIds.size, typeIds.size, minimumIds.size, hourlyIds.size);
+  return out;
+}
+
+function isIdentity(map: number[]): boolean {
+  for (let k = 0; k < map.length; k++) if (map[k] !== k) return false;
+  return true;
+}
+
+// One function per array type, so each loop stays monomorphic.
+function remap32(target: Uint32Array, at: number, local: Uint32Array, map: number[]): void {
+  if (isIdentity(map)) return target.set(local, at);
+  const m = Uint32Array.from(map);
+  for (let i = 0; i < local.length; i++) target[at + i] = m[local[i]];
+}
+
+function remap16(target: Uint16Array, at: number, local: Uint16Array, map: number[]): void {
+  if (isIdentity(map)) return target.set(local, at);
+  const m = Uint16Array.from(map);
+  for (let i = 0; i < local.length; i++) target[at + i] = m[local[i]];
+}
+
+function offsetStarts(target: Uint32Array, at: number, local: Uint32Array, size: number, offset: number): void {
+  for (let i = 1; i <= size; i++) target[at + i] = offset + local[i];
+}
+
+/** A chunk's points (what the all-types tree is built from), copied out for the worker that builds it. */
+export interface ChunkPoints {
+  lat: Float64Array;
+  lon: Float64Array;
+  xyz: Float32Array;
+}
+
+export function pointsOf(c: ColumnChunk): ChunkPoints {
+  return { lat: c.lat.slice(), lon: c.lon.slice(), xyz: c.xyz.slice() };
+}
+
+export function pointBuffers(p: ChunkPoints): ArrayBuffer[] {
+  return [p.lat.buffer, p.lon.buffer, p.xyz.buffer] as ArrayBuffer[];
+}
+
+/** The points of consecutive chunks, in order. */
+export function concatPoints(points: readonly ChunkPoints[]): ChunkPoints {
+  if (points.length === 1) return points[0];
+  let n = 0;
+  for (const p of points) n += p.lat.length;
+  const out: ChunkPoints = { lat: new Float64Array(n), lon: new Float64Array(n), xyz: new Float32Array(3 * n) };
+  let at = 0;
+  for (const p of points) {
+    out.lat.set(p.lat, at);
+    out.lon.set(p.lon, at);
+    out.xyz.set(p.xyz, 3 * at);
+    at += p.lat.length;
+  }
+  return out;
+}
+
+/** The tree over every located entry. */
+export function buildAllTree(p: ChunkPoints, nodeSize: number): TreeParts {
+  const ids = new Uint32Array(p.lon.length);
+  for (let i = 0; i < ids.length; i++) ids[i] = i;
+  return buildTree(ids, p, nodeSize);
+}
+
+/** One tree per vehicle type (`typeId` indexes the type names), each over its members in id order. */
+export function buildTypeTrees(p: ChunkPoints, typeId: Uint16Array, typeCount: number, nodeSize: number): TreeParts[] {
+  // Group ids by type (counting sort), then build each tree over its members.
+  const count = new Uint32Array(typeCount);
+  for (let i = 0; i < typeId.length; i++) count[typeId[i]]++;
+  const members = Array.from(count, (c) => new Uint32Array(c));
+  const filled = new Uint32Array(typeCount);
+  for (let i = 0; i < typeId.length; i++) {
+    const t = typeId[i];
+    members[t][filled[t]++] = i;
+  }
+  return members.map((ids) => buildTree(ids, p, nodeSize));
+}
+
+/** The slug lookup table and the slugs as one string (built once the columns are complete). */
+export function slugLookup(slugBytes: Uint8Array, slugHash: Uint32Array, n: number): { slugTable: Int32Array; slugText: string } {
   const slugText = new TextDecoder("latin1").decode(slugBytes);
   let tableSize = 16;
   while (tableSize < 2 * n) tableSize *= 2;
   const slugTable = new Int32Array(tableSize);
   for (let i = 0; i < n; i++) {
-    let h = slugHashOfBytes(slugBytes, slugStartArr[i], slugStartArr[i + 1]) & (tableSize - 1);
+    let h = slugHash[i] & (tableSize - 1);
     while (slugTable[h] !== 0) h = (h + 1) & (tableSize - 1);
     slugTable[h] = i + 1;
   }
+  return { slugTable, slugText };
+}
 
+/** The index parts of complete columns and their trees. */
+export function assembleParts(c: ColumnChunk, all: TreeParts, typeTrees: TreeParts[], slugs: { slugTable: Int32Array; slugText: string }): IndexParts {
   return {
-    size: n,
+    size: c.size,
     all,
-    typeNames,
+    typeNames: c.typeNames,
     typeTrees,
-    lat: latArr,
-    lon: lonArr,
-    slugBytes,
-    slugText,
-    slugStart: slugStartArr,
-    slugTable,
-    textId: Uint32Array.from(textIds),
-    names,
-    descriptions,
-    textTypes,
-    searchTexts,
-    netidId: Uint32Array.from(netidIds),
-    netids,
-    imageId: Uint32Array.from(imageIds),
-    imageUrls,
-    rateId: Uint32Array.from(rateIds),
-    rates,
-    maxPassengers: Int32Array.from(pax),
-    maxLuggage: Int32Array.from(luggage),
-    unlocated,
+    lat: c.lat,
+    lon: c.lon,
+    slugBytes: c.slugBytes,
+    slugText: slugs.slugText,
+    slugStart: c.slugStart,
+    slugTable: slugs.slugTable,
+    textId: c.textId,
+    names: c.names,
+    descriptions: c.descriptions,
+    textTypes: c.textTypes,
+    searchTexts: c.searchTexts,
+    netidId: c.netidId,
+    netids: c.netids,
+    imageId: c.imageId,
+    imageUrls: c.imageUrls,
+    rateId: c.rateId,
+    rates: c.rates,
+    maxPassengers: c.maxPassengers,
+    maxLuggage: c.maxLuggage,
+    unlocated: c.unlocated,
   };
 }
 
-function buildTree(n: number, globalOf: (k: number) => number, lon: Float64Array, lat: Float64Array, nodeSize: number): TreeParts {
-  // kdbush sorts the points into its kd layout; only its order is kept (ids mapped to global ids).
-  const kd = new KDBush(n, nodeSize, Float64Array);
+/** The whole index of complete columns, on this thread. */
+export function partsOfColumns(c: ColumnChunk, nodeSize = NODE_SIZE): IndexParts {
+  const all = buildAllTree(c, nodeSize);
+  const typeTrees = buildTypeTrees(c, c.typeId, c.typeNames.length, nodeSize);
+  return assembleParts(c, all, typeTrees, slugLookup(c.slugBytes, c.slugHash, c.size));
+}
+
+/**
+ * Builds the whole index from the active rows, in one pass plus the kd-tree sorts. Pure and
+ * synchronous: runs in a build worker (rows read there from SQLite) or in-process.
+ */
+export function buildIndexParts(rows: Iterable<IndexRow>, nodeSize = NODE_SIZE, capacityHint?: number): IndexParts {
+  const builder = new ChunkBuilder(capacityHint ?? (Array.isArray(rows) ? rows.length : undefined));
+  for (const row of rows) builder.add(row);
+  return partsOfColumns(mergeChunks([builder.finish()]), nodeSize);
+}
+
+/** A kd-tree over the points `ids` (global ids, permuted in place into tree order). */
+function buildTree(ids: Uint32Array, p: ChunkPoints, nodeSize: number): TreeParts {
+  const n = ids.length;
+  const { lon, lat } = p;
+  const coords = new Float64Array(2 * n);
   for (let k = 0; k < n; k++) {
-    const g = globalOf(k);
-    kd.add(lon[g], lat[g]);
+    const g = ids[k];
+    coords[2 * k] = lon[g];
+    coords[2 * k + 1] = lat[g];
   }
-  kd.finish();
-  const ids = new Uint32Array(n);
-  for (let i = 0; i < n; i++) ids[i] = globalOf(kd.ids[i]);
+  kdSort(ids, coords, nodeSize, 0, n - 1, 0);
   const xyz = new Float32Array(3 * n);
+  const all = p.xyz;
   for (let i = 0; i < n; i++) {
-    const lo = lon[ids[i]] * RAD;
-    const la = lat[ids[i]] * RAD;
-    const c = Math.cos(la);
-    xyz[3 * i] = c * Math.cos(lo);
-    xyz[3 * i + 1] = c * Math.sin(lo);
-    xyz[3 * i + 2] = Math.sin(la);
+    const g = 3 * ids[i];
+    xyz[3 * i] = all[g];
+    xyz[3 * i + 1] = all[g + 1];
+    xyz[3 * i + 2] = all[g + 2];
   }
   const boxes = new Float32Array(6 * nodeSlots(n, nodeSize));
   if (n > 0) fillBoxes(boxes, xyz, 0, 0, n - 1, nodeSize);

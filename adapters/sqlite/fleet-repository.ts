@@ -121,11 +121,29 @@ const INDEX_COLUMNS =
   "slug, netid, type, name, description, image_url AS imageUrl, max_passengers AS maxPassengers, max_luggage AS maxLuggage, lat, lon, airports, minimum_rate AS minimumRate, hourly_rate AS hourlyRate";
 
 /**
- * Every active entry, streamed row by row in storage order, without drizzle's mapping: the index
- * build reads a million rows this way (in its worker, on its own read-only connection).
+ * The bulk read's columns: as INDEX_COLUMNS, but the airports only of entries without a position (the
+ * only ones whose airports the index keeps), so a million located rows do not each make a string.
  */
-export function* activeIndexRows(sqlite: Database): Generator<FleetIndexRow> {
-  yield* sqlite.query<FleetIndexRow, []>(`SELECT ${INDEX_COLUMNS} FROM fleet_entries WHERE active = 1`).iterate();
+const BULK_INDEX_COLUMNS =
+  "slug, netid, type, name, description, image_url AS imageUrl, max_passengers AS maxPassengers, max_luggage AS maxLuggage, lat, lon, CASE WHEN lat IS NULL OR lon IS NULL THEN airports ELSE '' END AS airports, minimum_rate AS minimumRate, hourly_rate AS hourlyRate";
+
+/**
+ * Every active entry, streamed row by row in rowid order, without drizzle's mapping: the index build
+ * reads a million rows this way (in its workers, on their own read-only connections). With `after` /
+ * `upTo`, only the rows whose rowid is in (after, upTo]: each build worker reads its own share.
+ */
+export function activeIndexRows(sqlite: Database, range: { after?: number; upTo?: number } = {}): IterableIterator<FleetIndexRow> {
+  const where = ["active = 1"];
+  const bounds: number[] = [];
+  if (range.after !== undefined) {
+    where.push("rowid > ?");
+    bounds.push(range.after);
+  }
+  if (range.upTo !== undefined) {
+    where.push("rowid <= ?");
+    bounds.push(range.upTo);
+  }
+  return sqlite.query<FleetIndexRow, number[]>(`SELECT ${BULK_INDEX_COLUMNS} FROM fleet_entries WHERE ${where.join(" AND ")} ORDER BY rowid`).iterate(...bounds);
 }
 
 /** The active entries among `slugs` (a missing or inactive slug is simply absent). */
