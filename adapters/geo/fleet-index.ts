@@ -1,5 +1,5 @@
 import type { FleetSearchIndex, GeoHit, GeoSearch, UnlocatedCount } from "../../domain/fleet/ports";
-import { buildIndexParts, chunkTransferables, NODE_SIZE, pointBuffers, type ChunkPoints, type ColumnChunk, type IndexParts, type IndexRow } from "./index-parts";
+import { buildIndexParts, chunkTransferables, NODE_SIZE, pointBuffers, unpackTables, type ChunkPoints, type ColumnChunk, type IndexParts, type PackedTables, type IndexRow } from "./index-parts";
 import { byDistanceThenSlug, FleetSnapshot, prepare, toHits, UnlocatedIndex } from "./snapshot";
 import { Database } from "bun:sqlite";
 import type { BuildJob, BuildReply, BuildStep } from "./index-builder.worker";
@@ -287,8 +287,9 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
       let parts = onFile ? await this.sharedBuild(path, nodeSize) : undefined;
       if (!parts) {
         const request: BuildJob = onFile ? { dbPath: path, nodeSize } : { rows: [...(await this.options.load())], nodeSize };
-        parts = (await this.call(0, request)).parts;
-        if (!parts) throw new Error("fleet index build returned nothing");
+        const reply = await this.call(0, request);
+        if (!reply.parts) throw new Error("fleet index build returned nothing");
+        parts = unpackTables(reply.parts);
       }
       // A build leaves a big heap behind in the workers; ending them gives that memory back (builds are rare).
       await this.stopWorkers();
@@ -337,14 +338,14 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
         const chunks = replies.map((r) => r.chunk);
         if (replies.some((r) => !r.chunk || !r.points)) throw new Error("fleet index read returned nothing");
         if (before !== after) continue;
-        const shares = chunks as ColumnChunk[];
+        const shares = chunks as Array<PackedTables<ColumnChunk>>;
         const points = replies.map((r) => r.points as ChunkPoints);
         const [merged, all] = await Promise.all([
-          this.call(0, { merge: shares, nodeSize }, shares.flatMap(chunkTransferables)),
+          this.call(0, { merge: shares, nodeSize }, shares.flatMap((c) => [...chunkTransferables(c), c.tables.ends.buffer as ArrayBuffer])),
           this.call(1, { allTree: points, nodeSize }, points.flatMap(pointBuffers)),
         ]);
         if (!merged.parts || !all.tree) throw new Error("fleet index build returned nothing");
-        return { ...merged.parts, all: all.tree };
+        return { ...unpackTables(merged.parts), all: all.tree };
       }
       return undefined;
     } finally {

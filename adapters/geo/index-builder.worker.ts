@@ -19,6 +19,7 @@ import {
   concatPoints,
   mergeChunks,
   NODE_SIZE,
+  packTables,
   pointBuffers,
   pointsOf,
   slugLookup,
@@ -27,7 +28,9 @@ import {
   type ColumnChunk,
   type IndexParts,
   type IndexRow,
+  type PackedTables,
   type TreeParts,
+  unpackTables,
 } from "./index-parts";
 
 declare const self: Worker;
@@ -50,18 +53,21 @@ export type BuildStep =
   /** Read the active rows with rowid in (after, upTo] into a chunk; says `started` once its snapshot is fixed. */
   | { read: { dbPath: string; after?: number; upTo?: number; capacityHint?: number } }
   /** Merge the chunks (in order) and build everything but the all-types tree. */
-  | { merge: ColumnChunk[]; nodeSize?: number }
+  | { merge: Array<PackedTables<ColumnChunk>>; nodeSize?: number }
   /** Build the all-types tree over the chunks' points (in order). */
   | { allTree: ChunkPoints[]; nodeSize?: number };
 
 export type BuildRequest = (BuildJob | BuildStep) & { id: number };
 
-/** A worker's answer: progress (`started`) first, then exactly one of the results or `error`. */
+/**
+ * A worker's answer: progress (`started`) first, then exactly one of the results or `error`. String tables
+ * travel packed (see packTables); the receiver unpacks them.
+ */
 export interface BuildReply {
   id: number;
   started?: true;
-  parts?: IndexParts;
-  chunk?: ColumnChunk;
+  parts?: PackedTables<IndexParts>;
+  chunk?: PackedTables<ColumnChunk>;
   points?: ChunkPoints;
   tree?: TreeParts;
   error?: string;
@@ -69,6 +75,11 @@ export interface BuildReply {
 
 function reply(message: BuildReply, transfer: ArrayBuffer[] = []): void {
   self.postMessage(message, transfer);
+}
+
+function replyParts(id: number, parts: IndexParts): void {
+  const packed = packTables(parts);
+  reply({ id, parts: packed }, [...transferablesOf(parts), packed.tables.ends.buffer as ArrayBuffer]);
 }
 
 /** Reads, in one read transaction, the rows of (after, upTo]; `onStarted` runs once the snapshot is fixed. */
@@ -105,11 +116,12 @@ self.onmessage = (event: MessageEvent<BuildRequest>) => {
       const chunk = readChunk(request.read, () => reply({ id: request.id, started: true }));
       // The copy is made here, in parallel with the other reader, rather than on the main thread.
       const points = pointsOf(chunk);
-      reply({ id: request.id, chunk, points }, [...chunkTransferables(chunk), ...pointBuffers(points)]);
+      const packed = packTables(chunk);
+      reply({ id: request.id, chunk: packed, points }, [...chunkTransferables(chunk), ...pointBuffers(points), packed.tables.ends.buffer as ArrayBuffer]);
       collectNow();
     } else if ("merge" in request) {
       const nodeSize = request.nodeSize ?? NODE_SIZE;
-      const columns = mergeChunks(request.merge);
+      const columns = mergeChunks(request.merge.map(unpackTables));
       // The shares are merged: let them go before collecting.
       request.merge = [];
       const typeTrees = buildTypeTrees(columns, columns.typeId, columns.typeNames.length, nodeSize);
@@ -117,7 +129,7 @@ self.onmessage = (event: MessageEvent<BuildRequest>) => {
       // The all-types tree comes from the other worker; an empty one stands in for it here.
       const parts = assembleParts(columns, buildAllTree({ lat: new Float64Array(0), lon: new Float64Array(0), xyz: new Float32Array(0) }, nodeSize), typeTrees, slugs);
       collectNow();
-      reply({ id: request.id, parts }, transferablesOf(parts));
+      replyParts(request.id, parts);
     } else if ("allTree" in request) {
       const points = concatPoints(request.allTree);
       request.allTree = [];
@@ -140,7 +152,7 @@ self.onmessage = (event: MessageEvent<BuildRequest>) => {
       } else parts = buildIndexParts(request.rows, request.nodeSize);
       if ("rows" in request) request.rows = [];
       collectNow();
-      reply({ id: request.id, parts }, transferablesOf(parts));
+      replyParts(request.id, parts);
     }
   } catch (error) {
     reply({ id: request.id, error: error instanceof Error ? error.message : String(error) });
