@@ -50,12 +50,26 @@ export type BuildJob = { dbPath: string; nodeSize?: number } | { rows: IndexRow[
 
 /** One step of a build shared by two workers. */
 export type BuildStep =
-  /** Read the active rows with rowid in (after, upTo] into a chunk; says `started` once its snapshot is fixed. */
-  | { read: { dbPath: string; after?: number; upTo?: number; capacityHint?: number } }
+  /** Read blocks of the fleet into a chunk (see ReadJob); says `started` once its snapshot is fixed. */
+  | { read: ReadJob }
   /** Merge the chunks (in order) and build everything but the all-types tree. */
   | { merge: Array<PackedTables<ColumnChunk>>; nodeSize?: number }
   /** Build the all-types tree over the chunks' points (in order). */
   | { allTree: ChunkPoints[]; nodeSize?: number };
+
+/**
+ * The fleet split into `blockCount` blocks of `blockRows` rowids from `firstRowid` (the first and last open
+ * towards their end); both workers take the next block from a shared counter until none is left, so
+ * neither waits for the other at the end of the reads.
+ */
+export interface ReadJob {
+  dbPath: string;
+  queue: SharedArrayBuffer;
+  firstRowid: number;
+  blockRows: number;
+  blockCount: number;
+  capacityHint?: number;
+}
 
 export type BuildRequest = (BuildJob | BuildStep) & { id: number };
 
@@ -82,8 +96,8 @@ function replyParts(id: number, parts: IndexParts): void {
   reply({ id, parts: packed }, [...transferablesOf(parts), packed.tables.ends.buffer as ArrayBuffer]);
 }
 
-/** Reads, in one read transaction, the rows of (after, upTo]; `onStarted` runs once the snapshot is fixed. */
-function readChunk(job: { dbPath: string; after?: number; upTo?: number; capacityHint?: number }, onStarted: () => void): ColumnChunk {
+/** Reads, in one read transaction, blocks from the shared queue; `onStarted` runs once the snapshot is fixed. */
+function readChunk(job: ReadJob, onStarted: () => void): ColumnChunk {
   const db = new Database(job.dbPath, { readonly: true });
   try {
     db.exec("PRAGMA busy_timeout = 5000");
@@ -92,14 +106,20 @@ function readChunk(job: { dbPath: string; after?: number; upTo?: number; capacit
     db.query("SELECT 1 FROM fleet_entries LIMIT 1").get();
     onStarted();
     const builder = new ChunkBuilder(job.capacityHint);
+    const queue = new Int32Array(job.queue);
     let sinceCollect = 0;
-    for (const row of activeIndexRows(db, job)) {
-      builder.add(row);
-      // Every row leaves an object and a dozen strings behind: collecting often keeps the heap (and the
-      // process's resident memory) small instead of letting garbage pile up between rare collections.
-      if (++sinceCollect === COLLECT_EVERY_ROWS) {
-        sinceCollect = 0;
-        Bun.gc(false);
+    for (let block = Atomics.add(queue, 0, 1); block < job.blockCount; block = Atomics.add(queue, 0, 1)) {
+      builder.startBlock(block);
+      const after = block === 0 ? undefined : job.firstRowid - 1 + block * job.blockRows;
+      const upTo = block === job.blockCount - 1 ? undefined : job.firstRowid - 1 + (block + 1) * job.blockRows;
+      for (const row of activeIndexRows(db, { after, upTo })) {
+        builder.add(row);
+        // Every row leaves an object and a dozen strings behind: collecting often keeps the heap (and the
+        // process's resident memory) small instead of letting garbage pile up between rare collections.
+        if (++sinceCollect === COLLECT_EVERY_ROWS) {
+          sinceCollect = 0;
+          Bun.gc(false);
+        }
       }
     }
     db.exec("COMMIT");
@@ -122,8 +142,9 @@ self.onmessage = (event: MessageEvent<BuildRequest>) => {
     } else if ("merge" in request) {
       const nodeSize = request.nodeSize ?? NODE_SIZE;
       const columns = mergeChunks(request.merge.map(unpackTables));
-      // The shares are merged: let them go before collecting.
+      // The shares are merged: let them go now, so their memory is back with the system by the end.
       request.merge = [];
+      collectNow();
       const typeTrees = buildTypeTrees(columns, columns.typeId, columns.typeNames.length, nodeSize);
       const slugs = slugLookup(columns.slugBytes, columns.slugHash, columns.size);
       // The all-types tree comes from the other worker; an empty one stands in for it here.
