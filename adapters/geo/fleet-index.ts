@@ -1,5 +1,5 @@
 import type { FleetSearchIndex, GeoHit, GeoSearch, UnlocatedCount } from "../../domain/fleet/ports";
-import { buildIndexParts, chunkTransferables, NODE_SIZE, pointBuffers, type ChunkPoints, type ColumnChunk, type IndexParts, type IndexRow } from "./index-parts";
+import { buildIndexParts, chunkTransferables, NODE_SIZE, pointBuffers, unpackTables, type ChunkPoints, type ColumnChunk, type IndexParts, type PackedTables, type IndexRow } from "./index-parts";
 import { byDistanceThenSlug, FleetSnapshot, prepare, toHits, UnlocatedIndex } from "./snapshot";
 import { Database } from "bun:sqlite";
 import type { BuildJob, BuildReply, BuildStep } from "./index-builder.worker";
@@ -244,7 +244,9 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
 
   /** Queues one build after any running one; it reads the fleet afresh and swaps the view in whole. */
   private rebuild(): Promise<void> {
-    const run = (this.building ?? Promise.resolve()).catch(() => {}).then(() => this.buildOnce());
+    // With nothing running the build starts in this call (its workers are already loading when it
+    // returns: start-up sets up the HTTP apps meanwhile); otherwise it queues behind the running one.
+    const run = this.building ? this.building.catch(() => {}).then(() => this.buildOnce()) : this.buildOnce();
     this.building = run;
     run
       .finally(() => {
@@ -287,8 +289,9 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
       let parts = onFile ? await this.sharedBuild(path, nodeSize) : undefined;
       if (!parts) {
         const request: BuildJob = onFile ? { dbPath: path, nodeSize } : { rows: [...(await this.options.load())], nodeSize };
-        parts = (await this.call(0, request)).parts;
-        if (!parts) throw new Error("fleet index build returned nothing");
+        const reply = await this.call(0, request);
+        if (!reply.parts) throw new Error("fleet index build returned nothing");
+        parts = unpackTables(reply.parts);
       }
       // A build leaves a big heap behind in the workers; ending them gives that memory back (builds are rare).
       await this.stopWorkers();
@@ -304,10 +307,11 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
   }
 
   /**
-   * A big fleet built by two workers: each reads half the rows (by rowid) on its own connection, one merges
-   * the halves and builds the all-types tree while the other builds the per-type trees. The halves must be
-   * read from the same snapshot: a third connection's data_version, read before both reads start and again
-   * once both snapshots are fixed, proves no write committed in between (else the reads are retried).
+   * A big fleet built by two workers: both read blocks of rows (by rowid) from a shared queue, each on its
+   * own read-only connection; then one merges the blocks into the columns and builds the per-type trees and
+   * the slug table while the other builds the all-types tree. All blocks must be read from one snapshot: a
+   * third connection's data_version, read before the reads start and again once both workers have fixed
+   * their snapshot, proves no write committed in between (else the reads are retried).
    * Undefined when the fleet is small (or writes kept landing in between): one worker builds it instead.
    */
   private async sharedBuild(path: string, nodeSize: number | undefined): Promise<IndexParts | undefined> {
@@ -315,8 +319,10 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
     try {
       const span = probe.query<{ lo: number | null; hi: number | null }, []>("SELECT min(rowid) AS lo, max(rowid) AS hi FROM fleet_entries").get();
       if (!span || span.lo === null || span.hi === null || span.hi - span.lo + 1 < (this.options.parallelMinRows ?? 50_000)) return undefined;
-      const mid = Math.floor(span.lo / 2 + span.hi / 2);
-      const half = Math.ceil((span.hi - span.lo + 1) / 2);
+      // ~64 blocks: small enough that the worker done first waits little for the other.
+      const rows = span.hi - span.lo + 1;
+      const blockRows = Math.max(256, Math.ceil(rows / 64));
+      const blockCount = Math.ceil(rows / blockRows);
       const dataVersion = () => probe.query<{ data_version: number }, []>("PRAGMA data_version").get()?.data_version;
       for (let attempt = 0; attempt < 3 && !this.closed; attempt++) {
         const before = dataVersion();
@@ -326,10 +332,8 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
         const onStarted = (reply: BuildReply) => {
           if (reply.started && ++started === 2) bothStarted();
         };
-        const reads = [
-          this.call(0, { read: { dbPath: path, upTo: mid, capacityHint: half } }, [], onStarted),
-          this.call(1, { read: { dbPath: path, after: mid, capacityHint: half } }, [], onStarted),
-        ];
+        const job = { dbPath: path, queue: new SharedArrayBuffer(4), firstRowid: span.lo, blockRows, blockCount, capacityHint: Math.ceil(rows / 2) };
+        const reads = [this.call(0, { read: job }, [], onStarted), this.call(1, { read: job }, [], onStarted)];
         // A read that fails before it starts must not leave this waiting: the failure wins the race.
         await Promise.race([fixed, Promise.all(reads)]);
         const after = dataVersion();
@@ -337,14 +341,18 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
         const chunks = replies.map((r) => r.chunk);
         if (replies.some((r) => !r.chunk || !r.points)) throw new Error("fleet index read returned nothing");
         if (before !== after) continue;
-        const shares = chunks as ColumnChunk[];
+        const shares = chunks as Array<PackedTables<ColumnChunk>>;
         const points = replies.map((r) => r.points as ChunkPoints);
         const [merged, all] = await Promise.all([
-          this.call(0, { merge: shares, nodeSize }, shares.flatMap(chunkTransferables)),
-          this.call(1, { allTree: points, nodeSize }, points.flatMap(pointBuffers)),
+          this.call(0, { merge: shares, nodeSize }, shares.flatMap((c) => [...chunkTransferables(c), c.tables.ends.buffer as ArrayBuffer])),
+          // The all-types tree is done first: that worker ends then, its memory freed while the merge goes on.
+          this.call(1, { allTree: points, nodeSize }, points.flatMap(pointBuffers)).then((reply) => {
+            void this.stopWorker(1);
+            return reply;
+          }),
         ]);
         if (!merged.parts || !all.tree) throw new Error("fleet index build returned nothing");
-        return { ...merged.parts, all: all.tree };
+        return { ...unpackTables(merged.parts), all: all.tree };
       }
       return undefined;
     } finally {
@@ -408,19 +416,21 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
    * when the service turns ready.
    */
   private stopWorkers(): Promise<void> {
-    const exits = this.workers.filter(Boolean).map(
-      (worker) =>
-        new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, WORKER_EXIT_WAIT_MS);
-          worker.addEventListener("close", () => {
-            clearTimeout(timer);
-            resolve();
-          });
-          worker.terminate();
-        }),
-    );
-    this.workers = [];
-    return Promise.all(exits).then(() => {});
+    return Promise.all(this.workers.map((_, slot) => this.stopWorker(slot))).then(() => {});
+  }
+
+  private stopWorker(slot: number): Promise<void> {
+    const worker = this.workers[slot];
+    if (!worker) return Promise.resolve();
+    delete this.workers[slot];
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, WORKER_EXIT_WAIT_MS);
+      worker.addEventListener("close", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      worker.terminate();
+    });
   }
 }
 

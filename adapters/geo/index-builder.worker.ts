@@ -19,6 +19,7 @@ import {
   concatPoints,
   mergeChunks,
   NODE_SIZE,
+  packTables,
   pointBuffers,
   pointsOf,
   slugLookup,
@@ -27,7 +28,9 @@ import {
   type ColumnChunk,
   type IndexParts,
   type IndexRow,
+  type PackedTables,
   type TreeParts,
+  unpackTables,
 } from "./index-parts";
 
 declare const self: Worker;
@@ -47,21 +50,38 @@ export type BuildJob = { dbPath: string; nodeSize?: number } | { rows: IndexRow[
 
 /** One step of a build shared by two workers. */
 export type BuildStep =
-  /** Read the active rows with rowid in (after, upTo] into a chunk; says `started` once its snapshot is fixed. */
-  | { read: { dbPath: string; after?: number; upTo?: number; capacityHint?: number } }
+  /** Read blocks of the fleet into a chunk (see ReadJob); says `started` once its snapshot is fixed. */
+  | { read: ReadJob }
   /** Merge the chunks (in order) and build everything but the all-types tree. */
-  | { merge: ColumnChunk[]; nodeSize?: number }
+  | { merge: Array<PackedTables<ColumnChunk>>; nodeSize?: number }
   /** Build the all-types tree over the chunks' points (in order). */
   | { allTree: ChunkPoints[]; nodeSize?: number };
 
+/**
+ * The fleet split into `blockCount` blocks of `blockRows` rowids from `firstRowid` (the first and last open
+ * towards their end); both workers take the next block from a shared counter until none is left, so
+ * neither waits for the other at the end of the reads.
+ */
+export interface ReadJob {
+  dbPath: string;
+  queue: SharedArrayBuffer;
+  firstRowid: number;
+  blockRows: number;
+  blockCount: number;
+  capacityHint?: number;
+}
+
 export type BuildRequest = (BuildJob | BuildStep) & { id: number };
 
-/** A worker's answer: progress (`started`) first, then exactly one of the results or `error`. */
+/**
+ * A worker's answer: progress (`started`) first, then exactly one of the results or `error`. String tables
+ * travel packed (see packTables); the receiver unpacks them.
+ */
 export interface BuildReply {
   id: number;
   started?: true;
-  parts?: IndexParts;
-  chunk?: ColumnChunk;
+  parts?: PackedTables<IndexParts>;
+  chunk?: PackedTables<ColumnChunk>;
   points?: ChunkPoints;
   tree?: TreeParts;
   error?: string;
@@ -71,8 +91,13 @@ function reply(message: BuildReply, transfer: ArrayBuffer[] = []): void {
   self.postMessage(message, transfer);
 }
 
-/** Reads, in one read transaction, the rows of (after, upTo]; `onStarted` runs once the snapshot is fixed. */
-function readChunk(job: { dbPath: string; after?: number; upTo?: number; capacityHint?: number }, onStarted: () => void): ColumnChunk {
+function replyParts(id: number, parts: IndexParts): void {
+  const packed = packTables(parts);
+  reply({ id, parts: packed }, [...transferablesOf(parts), packed.tables.ends.buffer as ArrayBuffer]);
+}
+
+/** Reads, in one read transaction, blocks from the shared queue; `onStarted` runs once the snapshot is fixed. */
+function readChunk(job: ReadJob, onStarted: () => void): ColumnChunk {
   const db = new Database(job.dbPath, { readonly: true });
   try {
     db.exec("PRAGMA busy_timeout = 5000");
@@ -81,14 +106,20 @@ function readChunk(job: { dbPath: string; after?: number; upTo?: number; capacit
     db.query("SELECT 1 FROM fleet_entries LIMIT 1").get();
     onStarted();
     const builder = new ChunkBuilder(job.capacityHint);
+    const queue = new Int32Array(job.queue);
     let sinceCollect = 0;
-    for (const row of activeIndexRows(db, job)) {
-      builder.add(row);
-      // Every row leaves an object and a dozen strings behind: collecting often keeps the heap (and the
-      // process's resident memory) small instead of letting garbage pile up between rare collections.
-      if (++sinceCollect === COLLECT_EVERY_ROWS) {
-        sinceCollect = 0;
-        Bun.gc(false);
+    for (let block = Atomics.add(queue, 0, 1); block < job.blockCount; block = Atomics.add(queue, 0, 1)) {
+      builder.startBlock(block);
+      const after = block === 0 ? undefined : job.firstRowid - 1 + block * job.blockRows;
+      const upTo = block === job.blockCount - 1 ? undefined : job.firstRowid - 1 + (block + 1) * job.blockRows;
+      for (const row of activeIndexRows(db, { after, upTo })) {
+        builder.add(row);
+        // Every row leaves an object and a dozen strings behind: collecting often keeps the heap (and the
+        // process's resident memory) small instead of letting garbage pile up between rare collections.
+        if (++sinceCollect === COLLECT_EVERY_ROWS) {
+          sinceCollect = 0;
+          Bun.gc(false);
+        }
       }
     }
     db.exec("COMMIT");
@@ -105,19 +136,21 @@ self.onmessage = (event: MessageEvent<BuildRequest>) => {
       const chunk = readChunk(request.read, () => reply({ id: request.id, started: true }));
       // The copy is made here, in parallel with the other reader, rather than on the main thread.
       const points = pointsOf(chunk);
-      reply({ id: request.id, chunk, points }, [...chunkTransferables(chunk), ...pointBuffers(points)]);
+      const packed = packTables(chunk);
+      reply({ id: request.id, chunk: packed, points }, [...chunkTransferables(chunk), ...pointBuffers(points), packed.tables.ends.buffer as ArrayBuffer]);
       collectNow();
     } else if ("merge" in request) {
       const nodeSize = request.nodeSize ?? NODE_SIZE;
-      const columns = mergeChunks(request.merge);
-      // The shares are merged: let them go before collecting.
+      const columns = mergeChunks(request.merge.map(unpackTables));
+      // The shares are merged: let them go now, so their memory is back with the system by the end.
       request.merge = [];
+      collectNow();
       const typeTrees = buildTypeTrees(columns, columns.typeId, columns.typeNames.length, nodeSize);
       const slugs = slugLookup(columns.slugBytes, columns.slugHash, columns.size);
       // The all-types tree comes from the other worker; an empty one stands in for it here.
       const parts = assembleParts(columns, buildAllTree({ lat: new Float64Array(0), lon: new Float64Array(0), xyz: new Float32Array(0) }, nodeSize), typeTrees, slugs);
       collectNow();
-      reply({ id: request.id, parts }, transferablesOf(parts));
+      replyParts(request.id, parts);
     } else if ("allTree" in request) {
       const points = concatPoints(request.allTree);
       request.allTree = [];
@@ -140,7 +173,7 @@ self.onmessage = (event: MessageEvent<BuildRequest>) => {
       } else parts = buildIndexParts(request.rows, request.nodeSize);
       if ("rows" in request) request.rows = [];
       collectNow();
-      reply({ id: request.id, parts }, transferablesOf(parts));
+      replyParts(request.id, parts);
     }
   } catch (error) {
     reply({ id: request.id, error: error instanceof Error ? error.message : String(error) });

@@ -79,6 +79,45 @@ export interface IndexParts {
   unlocated: UnlocatedEntry[];
 }
 
+/** The string tables of the parts (and of a ColumnChunk). */
+export type StringTables = Pick<IndexParts, "typeNames" | "names" | "descriptions" | "textTypes" | "searchTexts" | "netids" | "imageUrls" | "rates">;
+const TABLES = ["typeNames", "names", "descriptions", "textTypes", "searchTexts", "netids", "imageUrls", "rates"] as const;
+
+/**
+ * `T` with its string tables packed into one string and the end offset of every entry: structured clone
+ * (postMessage) copies a few big strings in microseconds, where ~200K small ones take ~100 ms a hop.
+ */
+export type PackedTables<T extends StringTables> = Omit<T, keyof StringTables> & { tables: { text: string; ends: Uint32Array; counts: number[] } };
+
+export function packTables<T extends StringTables>(o: T): PackedTables<T> {
+  // imageUrls[0] is always null (no image): only the rest is packed.
+  const lists = TABLES.map((key) => (key === "imageUrls" ? (o.imageUrls.slice(1) as string[]) : o[key]));
+  const ends = new Uint32Array(lists.reduce((n, l) => n + l.length, 0));
+  let i = 0;
+  let end = 0;
+  for (const list of lists)
+    for (const entry of list) {
+      end += entry.length;
+      ends[i++] = end;
+    }
+  const rest: Record<string, unknown> = { ...o };
+  for (const key of TABLES) delete rest[key];
+  return { ...(rest as Omit<T, keyof StringTables>), tables: { text: lists.map((l) => l.join("")).join(""), ends, counts: lists.map((l) => l.length) } };
+}
+
+export function unpackTables<T extends StringTables>(p: PackedTables<T>): T {
+  const { text, ends, counts } = p.tables;
+  const out: Record<string, unknown> = { ...p };
+  delete out.tables;
+  let i = 0;
+  TABLES.forEach((key, t) => {
+    const list: Array<string | null> = key === "imageUrls" ? [null] : [];
+    for (let k = 0; k < counts[t]; k++, i++) list.push(text.substring(i === 0 ? 0 : ends[i - 1], ends[i]));
+    out[key] = list;
+  });
+  return out as T;
+}
+
 /** Every ArrayBuffer of the parts, for postMessage's transfer list. */
 export function transferablesOf(parts: IndexParts): ArrayBuffer[] {
   const trees = [parts.all, ...parts.typeTrees];
@@ -139,10 +178,22 @@ export interface ColumnChunk {
   imageUrls: Array<string | null>;
   rates: string[];
   unlocated: UnlocatedEntry[];
+  /**
+   * When the chunk holds several blocks of the fleet (a build worker's share, taken block by block from a
+   * queue shared with the other worker): each block's place in the fleet (`index`) and where its rows and
+   * its unlocated entries end in this chunk. Without it the chunk is one block, in chunk order.
+   */
+  blocks?: ChunkBlocks;
+}
+
+export interface ChunkBlocks {
+  index: number[];
+  rowEnd: number[];
+  unlocatedEnd: number[];
 }
 
 /** Every ArrayBuffer of a chunk, for postMessage's transfer list. */
-export function chunkTransferables(chunk: ColumnChunk): ArrayBuffer[] {
+export function chunkTransferables(chunk: Omit<ColumnChunk, keyof StringTables>): ArrayBuffer[] {
   const arrays = [chunk.lat, chunk.lon, chunk.typeId, chunk.slugBytes, chunk.slugStart, chunk.slugHash, chunk.xyz, chunk.textId, chunk.netidId, chunk.imageId, chunk.rateId, chunk.maxPassengers, chunk.maxLuggage];
   return [...new Set(arrays.map((a) => a.buffer))] as ArrayBuffer[];
 }
@@ -232,6 +283,7 @@ export class ChunkBuilder {
   private readonly rateIds = new Map<number, number>();
   private readonly rates: string[] = [];
   private readonly unlocated: UnlocatedEntry[] = [];
+  private readonly blocks: ChunkBlocks = { index: [], rowEnd: [], unlocatedEnd: [] };
 
   constructor(capacityHint = 64) {
     const c = Math.max(16, Math.min(capacityHint, 1 << 24));
@@ -337,8 +389,23 @@ export class ChunkBuilder {
     this.n = i + 1;
   }
 
+  /** Rows added from now on belong to fleet block `index` (until the next call). */
+  startBlock(index: number): void {
+    this.endBlock();
+    this.blocks.index.push(index);
+  }
+
+  private endBlock(): void {
+    const b = this.blocks;
+    if (b.index.length > b.rowEnd.length) {
+      b.rowEnd.push(this.n);
+      b.unlocatedEnd.push(this.unlocated.length);
+    }
+  }
+
   /** The chunk read so far (views of the builder's arrays: add no more rows after this). */
   finish(): ColumnChunk {
+    this.endBlock();
     checkTableSizes(this.nameIds.size, this.descriptionIds.size, this.typeIds.size, this.minimumIds.size, this.hourlyIds.size);
     const n = this.n;
     return {
@@ -365,6 +432,7 @@ export class ChunkBuilder {
       imageUrls: this.imageUrls,
       rates: this.rates,
       unlocated: this.unlocated,
+      ...(this.blocks.index.length > 0 ? { blocks: this.blocks } : {}),
     };
   }
 }
@@ -439,86 +507,112 @@ export function mergeChunks(chunks: readonly ColumnChunk[]): ColumnChunk {
   const minimumIds = new Map<string, number>();
   const hourlyIds = new Map<string, number>();
   const rateIds = new Map<number, number>();
+  // Local id → merged id per chunk and table (−1: not seen yet). Ids are assigned as the rows are copied,
+  // block by block in fleet order, so every table comes out in order of first occurrence in the fleet.
+  const maps = chunks.map((c) => ({
+    type: new Int32Array(c.typeNames.length).fill(-1),
+    text: new Int32Array(c.names.length).fill(-1),
+    netid: new Int32Array(c.netids.length).fill(-1),
+    image: new Int32Array(c.imageUrls.length).fill(-1),
+    rate: new Int32Array(c.rates.length / 2).fill(-1),
+  }));
+  const mergedType = (c: ColumnChunk, local: number): number => {
+    const name = c.typeNames[local];
+    const id = internString(typeIds, name);
+    if (id === out.typeNames.length) out.typeNames.push(name);
+    return id;
+  };
+  const mergedText = (c: ColumnChunk, local: number): number => {
+    const name = c.names[local];
+    const description = c.descriptions[local];
+    const type = c.textTypes[local];
+    const id = internNumber(textIds, textKey(internString(nameIds, name), internString(descriptionIds, description), internString(typeIds, type)));
+    if (id === out.names.length) {
+      out.names.push(name);
+      out.descriptions.push(description);
+      out.textTypes.push(type);
+      out.searchTexts.push(c.searchTexts[local]);
+    }
+    return id;
+  };
+  const mergedNetid = (c: ColumnChunk, local: number): number => {
+    const netid = c.netids[local];
+    const id = internString(netidIds, netid);
+    if (id === out.netids.length) out.netids.push(netid);
+    return id;
+  };
+  const mergedImage = (c: ColumnChunk, local: number): number => {
+    const url = c.imageUrls[local];
+    if (url === null) return 0;
+    const id = internString(imageIds, url) + 1;
+    if (id === out.imageUrls.length) out.imageUrls.push(url);
+    return id;
+  };
+  const mergedRate = (c: ColumnChunk, local: number): number => {
+    const minimum = c.rates[2 * local];
+    const hourly = c.rates[2 * local + 1];
+    const id = internNumber(rateIds, rateKey(internString(minimumIds, minimum), internString(hourlyIds, hourly)));
+    if (2 * id === out.rates.length) out.rates.push(minimum, hourly);
+    return id;
+  };
+
+  const blocks = chunks.flatMap((c, k) => {
+    const b = c.blocks ?? { index: [k], rowEnd: [c.size], unlocatedEnd: [c.unlocated.length] };
+    return b.index.map((index, j) => ({
+      index,
+      chunk: k,
+      from: j === 0 ? 0 : b.rowEnd[j - 1],
+      to: b.rowEnd[j],
+      unlocatedFrom: j === 0 ? 0 : b.unlocatedEnd[j - 1],
+      unlocatedTo: b.unlocatedEnd[j],
+    }));
+  });
+  blocks.sort((a, b) => a.index - b.index);
   let at = 0;
   let slugAt = 0;
-  for (const c of chunks) {
-    // Local id → merged id, table by table, in the chunk's own order of first occurrence.
-    const typeMap = c.typeNames.map((name) => {
-      const id = internString(typeIds, name);
-      if (id === out.typeNames.length) out.typeNames.push(name);
-      return id;
-    });
-    const textMap = c.names.map((name, t) => {
-      const type = c.textTypes[t];
-      const id = internNumber(textIds, textKey(internString(nameIds, name), internString(descriptionIds, c.descriptions[t]), internString(typeIds, type)));
-      if (id === out.names.length) {
-        out.names.push(name);
-        out.descriptions.push(c.descriptions[t]);
-        out.textTypes.push(type);
-        out.searchTexts.push(c.searchTexts[t]);
-      }
-      return id;
-    });
-    const netidMap = c.netids.map((netid) => {
-      const id = internString(netidIds, netid);
-      if (id === out.netids.length) out.netids.push(netid);
-      return id;
-    });
-    const imageMap = c.imageUrls.map((url) => {
-      if (url === null) return 0;
-      const id = internString(imageIds, url) + 1;
-      if (id === out.imageUrls.length) out.imageUrls.push(url);
-      return id;
-    });
-    const rateMap: number[] = [];
-    for (let r = 0; 2 * r < c.rates.length; r++) {
-      const minimum = c.rates[2 * r];
-      const hourly = c.rates[2 * r + 1];
-      const id = internNumber(rateIds, rateKey(internString(minimumIds, minimum), internString(hourlyIds, hourly)));
-      if (2 * id === out.rates.length) out.rates.push(minimum, hourly);
-      rateMap.push(id);
+  for (const block of blocks) {
+    const c = chunks[block.chunk];
+    const m = maps[block.chunk];
+    const { from, to } = block;
+    const count = to - from;
+    out.lat.set(c.lat.subarray(from, to), at);
+    out.lon.set(c.lon.subarray(from, to), at);
+    out.maxPassengers.set(c.maxPassengers.subarray(from, to), at);
+    out.maxLuggage.set(c.maxLuggage.subarray(from, to), at);
+    out.slugHash.set(c.slugHash.subarray(from, to), at);
+    out.xyz.set(c.xyz.subarray(3 * from, 3 * to), 3 * at);
+    const slugFrom = c.slugStart[from];
+    out.slugBytes.set(c.slugBytes.subarray(slugFrom, c.slugStart[to]), slugAt);
+    offsetStarts(out.slugStart, at, c.slugStart, from, to, slugAt - slugFrom);
+    for (let i = from; i < to; i++) {
+      // Row by row, in fleet order: a table entry gets its merged id where the fleet first uses it.
+      const o = at + i - from;
+      let t = m.type[c.typeId[i]];
+      if (t < 0) t = m.type[c.typeId[i]] = mergedType(c, c.typeId[i]);
+      out.typeId[o] = t;
+      let x = m.text[c.textId[i]];
+      if (x < 0) x = m.text[c.textId[i]] = mergedText(c, c.textId[i]);
+      out.textId[o] = x;
+      let d = m.netid[c.netidId[i]];
+      if (d < 0) d = m.netid[c.netidId[i]] = mergedNetid(c, c.netidId[i]);
+      out.netidId[o] = d;
+      let g = m.image[c.imageId[i]];
+      if (g < 0) g = m.image[c.imageId[i]] = mergedImage(c, c.imageId[i]);
+      out.imageId[o] = g;
+      let r = m.rate[c.rateId[i]];
+      if (r < 0) r = m.rate[c.rateId[i]] = mergedRate(c, c.rateId[i]);
+      out.rateId[o] = r;
     }
-    out.lat.set(c.lat, at);
-    out.lon.set(c.lon, at);
-    out.maxPassengers.set(c.maxPassengers, at);
-    out.maxLuggage.set(c.maxLuggage, at);
-    out.slugBytes.set(c.slugBytes.subarray(0, c.slugStart[c.size]), slugAt);
-    out.slugHash.set(c.slugHash, at);
-    out.xyz.set(c.xyz, 3 * at);
-    remap16(out.typeId, at, c.typeId, typeMap);
-    remap32(out.textId, at, c.textId, textMap);
-    remap32(out.netidId, at, c.netidId, netidMap);
-    remap32(out.imageId, at, c.imageId, imageMap);
-    remap32(out.rateId, at, c.rateId, rateMap);
-    offsetStarts(out.slugStart, at, c.slugStart, c.size, slugAt);
-    for (const e of c.unlocated) out.unlocated.push(e);
-    at += c.size;
-    slugAt += c.slugStart[c.size];
+    for (let u = block.unlocatedFrom; u < block.unlocatedTo; u++) out.unlocated.push(c.unlocated[u]);
+    at += count;
+    slugAt += c.slugStart[to] - slugFrom;
   }
   checkTableSizes(nameIds.size, descriptionIds.size, typeIds.size, minimumIds.size, hourlyIds.size);
   return out;
 }
 
-function isIdentity(map: number[]): boolean {
-  for (let k = 0; k < map.length; k++) if (map[k] !== k) return false;
-  return true;
-}
-
-// One function per array type, so each loop stays monomorphic.
-function remap32(target: Uint32Array, at: number, local: Uint32Array, map: number[]): void {
-  if (isIdentity(map)) return target.set(local, at);
-  const m = Uint32Array.from(map);
-  for (let i = 0; i < local.length; i++) target[at + i] = m[local[i]];
-}
-
-function remap16(target: Uint16Array, at: number, local: Uint16Array, map: number[]): void {
-  if (isIdentity(map)) return target.set(local, at);
-  const m = Uint16Array.from(map);
-  for (let i = 0; i < local.length; i++) target[at + i] = m[local[i]];
-}
-
-function offsetStarts(target: Uint32Array, at: number, local: Uint32Array, size: number, offset: number): void {
-  for (let i = 1; i <= size; i++) target[at + i] = offset + local[i];
+function offsetStarts(target: Uint32Array, at: number, local: Uint32Array, from: number, to: number, shift: number): void {
+  for (let i = from + 1; i <= to; i++) target[at + i - from] = local[i] + shift;
 }
 
 /** A chunk's points (what the all-types tree is built from), copied out for the worker that builds it. */
@@ -526,28 +620,35 @@ export interface ChunkPoints {
   lat: Float64Array;
   lon: Float64Array;
   xyz: Float32Array;
+  /** As ColumnChunk.blocks: the points are put in fleet order by block. */
+  blocks?: ChunkBlocks;
 }
 
 export function pointsOf(c: ColumnChunk): ChunkPoints {
-  return { lat: c.lat.slice(), lon: c.lon.slice(), xyz: c.xyz.slice() };
+  return { lat: c.lat.slice(), lon: c.lon.slice(), xyz: c.xyz.slice(), ...(c.blocks ? { blocks: c.blocks } : {}) };
 }
 
 export function pointBuffers(p: ChunkPoints): ArrayBuffer[] {
   return [p.lat.buffer, p.lon.buffer, p.xyz.buffer] as ArrayBuffer[];
 }
 
-/** The points of consecutive chunks, in order. */
+/** The points of chunks, in fleet order (by block, as mergeChunks puts the rows). */
 export function concatPoints(points: readonly ChunkPoints[]): ChunkPoints {
-  if (points.length === 1) return points[0];
+  if (points.length === 1 && !points[0].blocks) return points[0];
   let n = 0;
   for (const p of points) n += p.lat.length;
   const out: ChunkPoints = { lat: new Float64Array(n), lon: new Float64Array(n), xyz: new Float32Array(3 * n) };
+  const blocks = points.flatMap((p, k) => {
+    const b = p.blocks ?? { index: [k], rowEnd: [p.lat.length], unlocatedEnd: [] };
+    return b.index.map((index, j) => ({ index, p, from: j === 0 ? 0 : b.rowEnd[j - 1], to: b.rowEnd[j] }));
+  });
+  blocks.sort((a, b) => a.index - b.index);
   let at = 0;
-  for (const p of points) {
-    out.lat.set(p.lat, at);
-    out.lon.set(p.lon, at);
-    out.xyz.set(p.xyz, 3 * at);
-    at += p.lat.length;
+  for (const { p, from, to } of blocks) {
+    out.lat.set(p.lat.subarray(from, to), at);
+    out.lon.set(p.lon.subarray(from, to), at);
+    out.xyz.set(p.xyz.subarray(3 * from, 3 * to), 3 * at);
+    at += to - from;
   }
   return out;
 }
