@@ -1,5 +1,5 @@
 import type { FleetSearchIndex, GeoHit, GeoSearch, UnlocatedCount } from "../../domain/fleet/ports";
-import { buildIndexParts, chunkTransferables, NODE_SIZE, pointBuffers, unpackTables, type ChunkPoints, type ColumnChunk, type IndexParts, type PackedTables, type IndexRow } from "./index-parts";
+import { buildIndexParts, chunkTransferables, NODE_SIZE, pointBuffers, typesForAllTreeWorker, unpackTables, type TreeParts, type ChunkPoints, type ColumnChunk, type IndexParts, type PackedTables, type IndexRow } from "./index-parts";
 import { byDistanceThenSlug, FleetSnapshot, prepare, toHits, UnlocatedIndex } from "./snapshot";
 import { Database } from "bun:sqlite";
 import type { BuildJob, BuildReply, BuildStep } from "./index-builder.worker";
@@ -343,16 +343,23 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
         if (before !== after) continue;
         const shares = chunks as Array<PackedTables<ColumnChunk>>;
         const points = replies.map((r) => r.points as ChunkPoints);
+        // One worker merges the columns and builds some type trees, the other the all-types tree and the rest.
+        const types = typesForAllTreeWorker(points);
         const [merged, all] = await Promise.all([
-          this.call(0, { merge: shares, nodeSize }, shares.flatMap((c) => [...chunkTransferables(c), c.tables.ends.buffer as ArrayBuffer])),
-          // The all-types tree is done first: that worker ends then, its memory freed while the merge goes on.
-          this.call(1, { allTree: points, nodeSize }, points.flatMap(pointBuffers)).then((reply) => {
+          this.call(0, { merge: shares, notTypes: types, nodeSize }, shares.flatMap((c) => [...chunkTransferables(c), c.tables.ends.buffer as ArrayBuffer])),
+          // The worker done first ends at once: its memory is freed while the other goes on.
+          this.call(1, { allTree: points, types, nodeSize }, points.flatMap(pointBuffers)).then((reply) => {
             void this.stopWorker(1);
             return reply;
           }),
         ]);
-        if (!merged.parts || !all.tree) throw new Error("fleet index build returned nothing");
-        return { ...unpackTables(merged.parts), all: all.tree };
+        if (!merged.parts || !merged.typeTrees || !all.tree || !all.typeTrees) throw new Error("fleet index build returned nothing");
+        const parts = unpackTables(merged.parts);
+        const byName = new Map<string, TreeParts>();
+        for (const built of [merged.typeTrees, all.typeTrees]) built.names.forEach((name, i) => byName.set(name, built.trees[i]));
+        const typeTrees = parts.typeNames.map((name) => byName.get(name));
+        if (typeTrees.some((t) => !t)) throw new Error("fleet index build is missing a type tree");
+        return { ...parts, all: all.tree, typeTrees: typeTrees as TreeParts[] };
       }
       return undefined;
     } finally {

@@ -52,10 +52,10 @@ export type BuildJob = { dbPath: string; nodeSize?: number } | { rows: IndexRow[
 export type BuildStep =
   /** Read blocks of the fleet into a chunk (see ReadJob); says `started` once its snapshot is fixed. */
   | { read: ReadJob }
-  /** Merge the chunks (in order) and build everything but the all-types tree. */
-  | { merge: Array<PackedTables<ColumnChunk>>; nodeSize?: number }
-  /** Build the all-types tree over the chunks' points (in order). */
-  | { allTree: ChunkPoints[]; nodeSize?: number };
+  /** Merge the chunks into the columns, build the slug table and the trees of the types not in `notTypes`. */
+  | { merge: Array<PackedTables<ColumnChunk>>; notTypes: string[]; nodeSize?: number }
+  /** Build the all-types tree over the chunks' points, and the trees of `types`. */
+  | { allTree: ChunkPoints[]; types: string[]; nodeSize?: number };
 
 /**
  * The fleet split into `blockCount` blocks of `blockRows` rowids from `firstRowid` (the first and last open
@@ -84,7 +84,27 @@ export interface BuildReply {
   chunk?: PackedTables<ColumnChunk>;
   points?: ChunkPoints;
   tree?: TreeParts;
+  /** Type trees built by this step, by type name (the merged parts' typeTrees are left empty). */
+  typeTrees?: { names: string[]; trees: TreeParts[] };
   error?: string;
+}
+
+function treeBuffers(trees: TreeParts[]): ArrayBuffer[] {
+  return [...new Set(trees.flatMap((t) => [t.ids.buffer, t.xyz.buffer, t.boxes.buffer]))] as ArrayBuffer[];
+}
+
+/** The trees of the types `wanted` (by name), for a reply. */
+function someTypeTrees(points: ChunkPoints, nodeSize: number, wanted: (name: string) => boolean): { names: string[]; trees: TreeParts[] } {
+  const built = buildTypeTrees(points, points.typeId, points.typeNames.length, nodeSize, (t) => wanted(points.typeNames[t]));
+  const names: string[] = [];
+  const trees: TreeParts[] = [];
+  built.forEach((tree, t) => {
+    if (tree) {
+      names.push(points.typeNames[t]);
+      trees.push(tree);
+    }
+  });
+  return { names, trees };
 }
 
 function reply(message: BuildReply, transfer: ArrayBuffer[] = []): void {
@@ -145,18 +165,23 @@ self.onmessage = (event: MessageEvent<BuildRequest>) => {
       // The shares are merged: let them go now, so their memory is back with the system by the end.
       request.merge = [];
       collectNow();
-      const typeTrees = buildTypeTrees(columns, columns.typeId, columns.typeNames.length, nodeSize);
+      const notHere = new Set(request.notTypes);
+      const typeTrees = someTypeTrees(columns, nodeSize, (name) => !notHere.has(name));
       const slugs = slugLookup(columns.slugBytes, columns.slugHash, columns.size);
-      // The all-types tree comes from the other worker; an empty one stands in for it here.
-      const parts = assembleParts(columns, buildAllTree({ lat: new Float64Array(0), lon: new Float64Array(0), xyz: new Float32Array(0) }, nodeSize), typeTrees, slugs);
+      // The all-types tree comes from the other worker (an empty one stands in for it), the type trees beside.
+      const parts = assembleParts(columns, buildAllTree({ lat: new Float64Array(0), lon: new Float64Array(0), xyz: new Float32Array(0) }, nodeSize), [], slugs);
       collectNow();
-      replyParts(request.id, parts);
+      const packed = packTables(parts);
+      reply({ id: request.id, parts: packed, typeTrees }, [...transferablesOf(parts), packed.tables.ends.buffer as ArrayBuffer, ...treeBuffers(typeTrees.trees)]);
     } else if ("allTree" in request) {
+      const nodeSize = request.nodeSize ?? NODE_SIZE;
       const points = concatPoints(request.allTree);
       request.allTree = [];
-      const tree = buildAllTree(points, request.nodeSize ?? NODE_SIZE);
+      const tree = buildAllTree(points, nodeSize);
+      const here = new Set(request.types);
+      const typeTrees = someTypeTrees(points, nodeSize, (name) => here.has(name));
       collectNow();
-      reply({ id: request.id, tree }, [tree.ids.buffer, tree.xyz.buffer, tree.boxes.buffer] as ArrayBuffer[]);
+      reply({ id: request.id, tree, typeTrees }, treeBuffers([tree, ...typeTrees.trees]));
     } else {
       let parts;
       if ("dbPath" in request) {

@@ -620,48 +620,97 @@ export interface ChunkPoints {
   lat: Float64Array;
   lon: Float64Array;
   xyz: Float32Array;
+  /** Each point's vehicle type, an index into `typeNames`. */
+  typeId: Uint16Array;
+  typeNames: string[];
   /** As ColumnChunk.blocks: the points are put in fleet order by block. */
   blocks?: ChunkBlocks;
 }
 
 export function pointsOf(c: ColumnChunk): ChunkPoints {
-  return { lat: c.lat.slice(), lon: c.lon.slice(), xyz: c.xyz.slice(), ...(c.blocks ? { blocks: c.blocks } : {}) };
+  return { lat: c.lat.slice(), lon: c.lon.slice(), xyz: c.xyz.slice(), typeId: c.typeId.slice(), typeNames: c.typeNames, ...(c.blocks ? { blocks: c.blocks } : {}) };
 }
 
 export function pointBuffers(p: ChunkPoints): ArrayBuffer[] {
-  return [p.lat.buffer, p.lon.buffer, p.xyz.buffer] as ArrayBuffer[];
+  return [p.lat.buffer, p.lon.buffer, p.xyz.buffer, p.typeId.buffer] as ArrayBuffer[];
 }
 
-/** The points of chunks, in fleet order (by block, as mergeChunks puts the rows). */
+/**
+ * The points of chunks, in fleet order (by block, as mergeChunks puts the rows), with the types numbered
+ * as mergeChunks numbers them (in order of first occurrence in the fleet).
+ */
 export function concatPoints(points: readonly ChunkPoints[]): ChunkPoints {
   if (points.length === 1 && !points[0].blocks) return points[0];
   let n = 0;
   for (const p of points) n += p.lat.length;
-  const out: ChunkPoints = { lat: new Float64Array(n), lon: new Float64Array(n), xyz: new Float32Array(3 * n) };
+  const out: ChunkPoints = { lat: new Float64Array(n), lon: new Float64Array(n), xyz: new Float32Array(3 * n), typeId: new Uint16Array(n), typeNames: [] };
+  const typeIds = new Map<string, number>();
+  const maps = points.map((p) => new Int32Array(p.typeNames.length).fill(-1));
   const blocks = points.flatMap((p, k) => {
     const b = p.blocks ?? { index: [k], rowEnd: [p.lat.length], unlocatedEnd: [] };
-    return b.index.map((index, j) => ({ index, p, from: j === 0 ? 0 : b.rowEnd[j - 1], to: b.rowEnd[j] }));
+    return b.index.map((index, j) => ({ index, k, from: j === 0 ? 0 : b.rowEnd[j - 1], to: b.rowEnd[j] }));
   });
   blocks.sort((a, b) => a.index - b.index);
   let at = 0;
-  for (const { p, from, to } of blocks) {
+  for (const { k, from, to } of blocks) {
+    const p = points[k];
+    const map = maps[k];
     out.lat.set(p.lat.subarray(from, to), at);
     out.lon.set(p.lon.subarray(from, to), at);
     out.xyz.set(p.xyz.subarray(3 * from, 3 * to), 3 * at);
+    for (let i = from; i < to; i++) {
+      const local = p.typeId[i];
+      let t = map[local];
+      if (t < 0) {
+        const name = p.typeNames[local];
+        t = map[local] = internString(typeIds, name);
+        if (t === out.typeNames.length) out.typeNames.push(name);
+      }
+      out.typeId[at + i - from] = t;
+    }
     at += to - from;
   }
   return out;
 }
 
+/**
+ * Which vehicle types' trees the worker that builds the all-types tree also builds (the other worker merges
+ * the columns and builds the rest): the biggest types first, up to ~40% of the points, which about evens
+ * the two workers' work (merging costs about as much as 0.8 of a tree over every point).
+ */
+export function typesForAllTreeWorker(points: readonly ChunkPoints[]): string[] {
+  const counts = new Map<string, number>();
+  let n = 0;
+  for (const p of points) {
+    const local = new Uint32Array(p.typeNames.length);
+    for (let i = 0; i < p.typeId.length; i++) local[p.typeId[i]]++;
+    p.typeNames.forEach((name, t) => counts.set(name, (counts.get(name) ?? 0) + local[t]));
+    n += p.typeId.length;
+  }
+  const chosen: string[] = [];
+  let share = 0;
+  for (const [name, count] of [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)))
+    if (share + count <= 0.4 * n) {
+      chosen.push(name);
+      share += count;
+    }
+  return chosen;
+}
+
 /** The tree over every located entry. */
-export function buildAllTree(p: ChunkPoints, nodeSize: number): TreeParts {
+export function buildAllTree(p: Pick<ChunkPoints, "lat" | "lon" | "xyz">, nodeSize: number): TreeParts {
   const ids = new Uint32Array(p.lon.length);
   for (let i = 0; i < ids.length; i++) ids[i] = i;
   return buildTree(ids, p, nodeSize);
 }
 
-/** One tree per vehicle type (`typeId` indexes the type names), each over its members in id order. */
-export function buildTypeTrees(p: ChunkPoints, typeId: Uint16Array, typeCount: number, nodeSize: number): TreeParts[] {
+/**
+ * One tree per vehicle type (`typeId` indexes the type names), each over its members in id order; with
+ * `wanted`, only the trees of those types (the others are left undefined).
+ */
+export function buildTypeTrees(p: ChunkPoints, typeId: Uint16Array, typeCount: number, nodeSize: number): TreeParts[];
+export function buildTypeTrees(p: ChunkPoints, typeId: Uint16Array, typeCount: number, nodeSize: number, wanted: (type: number) => boolean): Array<TreeParts | undefined>;
+export function buildTypeTrees(p: ChunkPoints, typeId: Uint16Array, typeCount: number, nodeSize: number, wanted?: (type: number) => boolean): Array<TreeParts | undefined> {
   // Group ids by type (counting sort), then build each tree over its members.
   const count = new Uint32Array(typeCount);
   for (let i = 0; i < typeId.length; i++) count[typeId[i]]++;
@@ -671,7 +720,7 @@ export function buildTypeTrees(p: ChunkPoints, typeId: Uint16Array, typeCount: n
     const t = typeId[i];
     members[t][filled[t]++] = i;
   }
-  return members.map((ids) => buildTree(ids, p, nodeSize));
+  return members.map((ids, t) => (!wanted || wanted(t) ? buildTree(ids, p, nodeSize) : undefined));
 }
 
 /** The slug lookup table and the slugs as one string (built once the columns are complete). */
@@ -736,7 +785,7 @@ export function buildIndexParts(rows: Iterable<IndexRow>, nodeSize = NODE_SIZE, 
 }
 
 /** A kd-tree over the points `ids` (global ids, permuted in place into tree order). */
-function buildTree(ids: Uint32Array, p: ChunkPoints, nodeSize: number): TreeParts {
+function buildTree(ids: Uint32Array, p: Pick<ChunkPoints, "lat" | "lon" | "xyz">, nodeSize: number): TreeParts {
   const n = ids.length;
   const { lon, lat } = p;
   const coords = new Float64Array(2 * n);
