@@ -15,10 +15,10 @@ const EXTERNAL_CHECK_MS = 1;
 
 /**
  * Callers, platform-token owners, companies and their integration settings, read on every authenticated
- * request or booking change and changed rarely, cached per
- * connection (shared by the repositories on it). This process's own writes clear it as they commit; commits
- * by other connections (`tripswitch user remove`, `company set-plan`) are noticed through SQLite's
- * `PRAGMA data_version`, looked at no more than once a millisecond.
+ * request or booking change and changed rarely, cached per connection (shared by the repositories on it).
+ * This process's own writes clear it as they commit; commits by other connections (`tripswitch user remove`,
+ * `company set-plan`, `company set-integration`) are noticed through SQLite's `PRAGMA data_version`, looked
+ * at no more than once a millisecond.
  */
 export class AccountCache {
   private static readonly byConnection = new WeakMap<Database, AccountCache>();
