@@ -2,6 +2,7 @@
 import { ConfigError, loadConfig, type Config } from "./config";
 import { buildApp, buildCoreApp, buildPlatformApp, createServices } from "./app";
 import { migrate, openDatabase } from "../adapters/sqlite/db";
+import { BackgroundCheckpointer } from "../adapters/sqlite/checkpointer";
 import { backupTo, restoreFrom } from "../adapters/sqlite/backup";
 import { SqliteAuditLog } from "../adapters/sqlite/audit-log";
 import { createLogger } from "../adapters/logging";
@@ -211,6 +212,8 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   const applied = migrate(db);
   if (applied.length) logger.info({ migrations: applied }, "migrated");
   const services = createServices(db, config, undefined, { logger });
+  // WAL checkpoints run in a worker: on this connection they would stall the event loop inside a commit.
+  const checkpointer = await BackgroundCheckpointer.start(db.$client, { onProblem: (message) => logger.warn(message) });
   const wantDemo = config.demoData ?? (demoFlag || !isCompiled());
   // With no demo data to seed first, the first index build (the long part of start-up) starts now and
   // runs in its workers while the HTTP apps are set up; /readyz still waits for it.
@@ -250,6 +253,7 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   await Promise.all(apps.map((a) => a.stop()));
   await services.worker.stop();
   services.fleetIndex.close();
+  await checkpointer.stop();
   db.$client.close();
   logger.flush();
   return 0;

@@ -1,6 +1,6 @@
 import type { FleetSearchIndex, GeoHit, GeoSearch, UnlocatedCount } from "../../domain/fleet/ports";
 import { buildIndexParts, chunkTransferables, NODE_SIZE, pointBuffers, typesForAllTreeWorker, unpackTables, type TreeParts, type ChunkPoints, type ColumnChunk, type IndexParts, type PackedTables, type IndexRow } from "./index-parts";
-import { byDistanceThenSlug, FleetSnapshot, prepare, toHits, UnlocatedIndex } from "./snapshot";
+import { byDistanceThenSlug, type Exclusions, FleetSnapshot, prepare, toHits, UnlocatedIndex } from "./snapshot";
 import { Database } from "bun:sqlite";
 import type { BuildJob, BuildReply, BuildStep } from "./index-builder.worker";
 
@@ -33,7 +33,7 @@ export interface FleetIndexOptions {
   /** kd-tree leaf size (tests use tiny leaves). */
   nodeSize?: number;
   /**
-   * A fleet file with at least this many rows (by rowid span) is built by two workers, each reading half
+   * The first build of a fleet file with at least this many rows (by rowid span) is shared by two workers, each reading half
    * (default 50,000); below it one worker does everything. Tests set 0 to exercise the shared build.
    */
   parallelMinRows?: number;
@@ -52,7 +52,7 @@ class FleetView {
 
   constructor(
     readonly base: FleetSnapshot,
-    private readonly excluded: ReadonlySet<number>,
+    private readonly excluded: Exclusions,
     private readonly overlay: FleetSnapshot | undefined,
     private readonly withoutPosition: UnlocatedIndex,
   ) {
@@ -110,7 +110,7 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
   constructor(private readonly options: FleetIndexOptions) {
     const empty = new FleetSnapshot(buildIndexParts([]));
     this.baseUnlocated = { index: new UnlocatedIndex([]), slugs: new Set() };
-    this.view = new FleetView(empty, new Set(), undefined, this.baseUnlocated.index);
+    this.view = new FleetView(empty, empty.exclusions(new Set()), undefined, this.baseUnlocated.index);
   }
 
   search(query: GeoSearch) {
@@ -238,7 +238,7 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
       const changed = new Set(slugs);
       unlocated = new UnlocatedIndex([...base.unlocatedEntries.filter((e) => !changed.has(e.slug)), ...(overlay?.unlocatedEntries ?? [])]);
     }
-    this.view = new FleetView(base, excluded, overlay, unlocated);
+    this.view = new FleetView(base, base.exclusions(excluded), overlay, unlocated);
     this.viewSeq = seq;
   }
 
@@ -286,7 +286,9 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
     try {
       const path = this.options.dbPath;
       const onFile = path !== undefined && path !== ":memory:";
-      let parts = onFile ? await this.sharedBuild(path, nodeSize) : undefined;
+      // Two workers only for the first build, when nothing is served yet. A later build (a compaction) runs
+      // while searches are answered: on one worker it leaves a core to them (search p99 during changes).
+      let parts = onFile && this.baseSeq === 0 ? await this.sharedBuild(path, nodeSize) : undefined;
       if (!parts) {
         const request: BuildJob = onFile ? { dbPath: path, nodeSize } : { rows: [...(await this.options.load())], nodeSize };
         const reply = await this.call(0, request);

@@ -201,15 +201,40 @@ export class FleetSnapshot {
     return !text || text(id);
   }
 
-  /** Counts every match, leaving out the global ids in `excluded`, without materialising any. */
-  count(q: PreparedQuery, excluded?: ReadonlySet<number>): number {
+  /** Counts every match, leaving out the entries in `excluded`, without materialising any. */
+  count(q: PreparedQuery, excluded?: Exclusions): number {
     const text = this.textFilter(q.words);
     let total = 0;
     for (const tree of this.treesFor(q.types)) total += countTree(tree, q, text, this.parts);
-    if (excluded) {
-      for (const id of excluded) if (this.passes(q, id, text) && pointDistanceKm(q, this.parts.lat[id], this.parts.lon[id]) <= q.radiusKm) total--;
-    }
+    if (excluded) total -= this.countExcluded(q, excluded, text);
     return total;
+  }
+
+  /**
+   * How many of the excluded entries match: a float64 chord test against the radius plus slack drops the
+   * far ones cheaply (a view can exclude thousands), the filters and the exact distance decide the rest.
+   */
+  private countExcluded(q: PreparedQuery, excluded: Exclusions, text: ((id: number) => boolean) | undefined): number {
+    const { ids, xyz } = excluded;
+    const limit2 = q.chordLimit * q.chordLimit;
+    let n = 0;
+    for (let j = 0; j < ids.length; j++) {
+      let near = false;
+      for (let c = 0; c < q.n && !near; c++) {
+        const dx = xyz[3 * j] - q.x[c];
+        const dy = xyz[3 * j + 1] - q.y[c];
+        const dz = xyz[3 * j + 2] - q.z[c];
+        near = dx * dx + dy * dy + dz * dz <= limit2;
+      }
+      const id = ids[j];
+      if (near && this.passes(q, id, text) && pointDistanceKm(q, this.parts.lat[id], this.parts.lon[id]) <= q.radiusKm) n++;
+    }
+    return n;
+  }
+
+  /** The entries with these global ids, to leave out of searches (see Exclusions). */
+  exclusions(ids: ReadonlySet<number>): Exclusions {
+    return new Exclusions(ids, this.parts.lat, this.parts.lon);
   }
 
   /**
@@ -218,8 +243,9 @@ export class FleetSnapshot {
    * chord; exact distances are computed only for points taken out, and the search stops once k are
    * out and the next candidate's lower bound is beyond the k-th distance.
    */
-  nearest(q: PreparedQuery, k: number, excluded?: ReadonlySet<number>): Found[] {
+  nearest(q: PreparedQuery, k: number, exclusions?: Exclusions): Found[] {
     const text = this.textFilter(q.words);
+    const excluded = exclusions?.set;
     const trees = this.treesFor(q.types);
     const { lat, lon } = this.parts;
     const found: Found[] = [];
@@ -316,6 +342,30 @@ export class FleetSnapshot {
       if (same) return id;
     }
     return -1;
+  }
+}
+
+/**
+ * Entries of a snapshot left out of a view (changed since it was built): their global ids as a set (for
+ * paging) and as a list with their unit-sphere positions in float64 (for counting).
+ */
+export class Exclusions {
+  readonly ids: Int32Array;
+  readonly xyz: Float64Array;
+
+  constructor(readonly set: ReadonlySet<number>, lat: Float64Array, lon: Float64Array) {
+    this.ids = Int32Array.from(set);
+    this.xyz = new Float64Array(3 * this.ids.length);
+    this.ids.forEach((id, j) => {
+      const cosLat = Math.cos(lat[id] * RAD);
+      this.xyz[3 * j] = cosLat * Math.cos(lon[id] * RAD);
+      this.xyz[3 * j + 1] = cosLat * Math.sin(lon[id] * RAD);
+      this.xyz[3 * j + 2] = Math.sin(lat[id] * RAD);
+    });
+  }
+
+  get size(): number {
+    return this.ids.length;
   }
 }
 

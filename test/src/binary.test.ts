@@ -6,12 +6,16 @@ import { BUN, ROOT, postJson, runCli, startServer, tempDir } from "../support/pr
 describe("the compiled binary", () => {
   test("runs from an empty directory: creates its database, registers, issues both tokens and serves offline docs", async () => {
     const out = join(tempDir("tripswitch-build-"), "tripswitch");
-    const build = await runCli(["build", "--compile", join(ROOT, "src/main.ts"), join(ROOT, "adapters/geo/index-builder.worker.ts"), "--outfile", out], {}, { command: [BUN], timeoutMs: 120_000 });
+    // The entrypoints `npm run build` compiles: the service and its workers.
+    const script: string = (await Bun.file(join(ROOT, "package.json")).json()).scripts.build;
+    const entrypoints = script.split(/\s+/).filter((arg) => arg.endsWith(".ts"));
+    expect(entrypoints).toEqual(expect.arrayContaining(["src/main.ts", "adapters/geo/index-builder.worker.ts", "adapters/sqlite/checkpoint.worker.ts"]));
+    const build = await runCli(["build", "--compile", ...entrypoints.map((e) => join(ROOT, e)), "--outfile", out], {}, { command: [BUN], timeoutMs: 120_000 });
     expect(build.code).toBe(0);
 
     const cwd = tempDir("tripswitch-empty-");
     expect(readdirSync(cwd)).toEqual([]);
-    const server = await startServer({ DEMO_DATA: "0" }, { command: [out], cwd });
+    const server = await startServer({ DEMO_DATA: "0", LOG_LEVEL: "warn" }, { command: [out], cwd, captureStdout: true });
     try {
       expect(existsSync(join(cwd, "data", "tripswitch.sqlite"))).toBe(true);
       const password = "correct horse battery staple";
@@ -55,6 +59,8 @@ describe("the compiled binary", () => {
       expect(spec.openapi).toStartWith("3.");
       expect(spec.info.version).toBe("1.0.0");
       expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(["/api/token", "/api/company/register", "/Platform.svc/getToken2"]));
+      // Both workers run inside the binary: no fallback was logged.
+      expect(server.stdout() + server.stderr()).not.toMatch(/worker failed|checkpoints unavailable|checkpoint failed/);
     } finally {
       expect(await server.stop()).toBe(0);
     }
