@@ -120,6 +120,11 @@ export function* fixtureFleet(n: number, seed = SEED): Generator<FleetRowFixture
 
 export const BENCH_DIR = process.env.BENCH_DIR ?? join(tmpdir(), "tripswitch-bench");
 
+/** Removes a database file with its WAL, shared-memory file and the fleet index the service saved beside it. */
+export function removeDatabase(path: string): void {
+  for (const suffix of ["", "-wal", "-shm", ".fleet-index"]) rmSync(path + suffix, { force: true });
+}
+
 /** A copy-free path to a migrated database holding the fixture fleet of `n` entries, built once and reused. */
 export async function fixtureDatabase(n: number): Promise<string> {
   mkdirSync(BENCH_DIR, { recursive: true });

@@ -3,7 +3,7 @@
 import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
-import { BENCH_DIR, BENCH_OPERATORS, BENCH_PASSWORD, fixtureDatabase } from "./fixtures";
+import { BENCH_DIR, removeDatabase, BENCH_OPERATORS, BENCH_PASSWORD, fixtureDatabase } from "./fixtures";
 import { wrk } from "./load";
 import { median, percentile, printFigure, SMOKE, type Figure } from "./report";
 import { coreToken, startService } from "./http-search";
@@ -30,7 +30,7 @@ async function operatorToken(base: string, netid: string): Promise<string> {
 export async function benchFreshness(options: FreshnessBenchOptions = DEFAULT_FRESHNESS_OPTIONS): Promise<Figure[]> {
   const fixture = await fixtureDatabase(options.size);
   const dbPath = join(BENCH_DIR, `freshness-${process.pid}.sqlite`);
-  for (const suffix of ["", "-wal", "-shm"]) rmSync(dbPath + suffix, { force: true });
+  removeDatabase(dbPath);
   copyFileSync(fixture, dbPath);
   const owner = BENCH_OPERATORS[0];
   const reader = new Database(dbPath, { readonly: true });
@@ -95,7 +95,7 @@ export async function benchFreshness(options: FreshnessBenchOptions = DEFAULT_FR
     }
   } finally {
     await child.stop();
-    for (const suffix of ["", "-wal", "-shm"]) rmSync(dbPath + suffix, { force: true });
+    removeDatabase(dbPath);
   }
   const label = options.size.toLocaleString("en-US");
   const figures: Figure[] = [

@@ -4,7 +4,7 @@ import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import example from "../adapters/http/examples/sendtrip-new.json";
-import { BENCH_DIR, BENCH_OPERATORS, BENCH_PASSWORD, BENCH_PLATFORM, fixtureDatabase } from "./fixtures";
+import { BENCH_DIR, removeDatabase, BENCH_OPERATORS, BENCH_PASSWORD, BENCH_PLATFORM, fixtureDatabase } from "./fixtures";
 import { wrk } from "./load";
 import { printFigure, SMOKE, type Figure } from "./report";
 import { startService } from "./http-search";
@@ -46,7 +46,7 @@ export function rawInsertRate(path: string, seconds: number, payloadBytes: numbe
 export async function benchIntake(options: IntakeBenchOptions = DEFAULT_INTAKE_OPTIONS): Promise<Figure[]> {
   const fixture = await fixtureDatabase(SMOKE ? 2_000 : 10_000);
   const dbPath = join(BENCH_DIR, `intake-${process.pid}.sqlite`);
-  for (const suffix of ["", "-wal", "-shm"]) rmSync(dbPath + suffix, { force: true });
+  removeDatabase(dbPath);
   copyFileSync(fixture, dbPath);
   const { child, base } = await startService(dbPath);
   const service: Array<{ rps: number; p99Ms: number }> = [];
@@ -69,7 +69,7 @@ export async function benchIntake(options: IntakeBenchOptions = DEFAULT_INTAKE_O
     }
   } finally {
     await child.stop();
-    for (const suffix of ["", "-wal", "-shm"]) rmSync(dbPath + suffix, { force: true });
+    removeDatabase(dbPath);
   }
   const figures: Figure[] = [
     {

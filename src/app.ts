@@ -34,7 +34,7 @@ import { SqliteBookingRepository, SqliteIdempotencyStore, SqliteProviderFleet } 
 import { PackagedAirportDirectory } from "../adapters/airports/directory";
 import { PackagedTimeZones } from "../adapters/airports/time-zones";
 import type { Clock } from "../domain/ports";
-import { activeIndexRows, activeIndexRowsBySlug, SqliteFleetRepository } from "../adapters/sqlite/fleet-repository";
+import { activeIndexRows, activeIndexRowsBySlug, readFleetStamp, SqliteFleetRepository } from "../adapters/sqlite/fleet-repository";
 import { KdFleetSearchIndex } from "../adapters/geo/fleet-index";
 import { coreFleet } from "../adapters/http/core/fleet";
 import { coreFleetSearch } from "../adapters/http/core/fleet-search";
@@ -96,6 +96,9 @@ export function createServices(
     dbPath: db.$client.filename,
     load: async () => activeIndexRows(db.$client),
     loadSlugs: (slugs) => activeIndexRowsBySlug(db.$client, slugs),
+    // A restart loads the index saved beside the database when nothing in the fleet changed since.
+    indexFile: db.$client.filename && db.$client.filename !== ":memory:" ? `${db.$client.filename}.fleet-index` : undefined,
+    readStamp: () => readFleetStamp(db.$client),
     onWorkerFailure: (err) => logger.warn({ err }, "fleet index worker failed; building in-process"),
     onError: (err) => logger.error({ err }, "fleet index rebuild failed; the previous index keeps answering"),
   });

@@ -212,13 +212,13 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   const applied = migrate(db);
   if (applied.length) logger.info({ migrations: applied }, "migrated");
   const services = createServices(db, config, undefined, { logger });
-  // WAL checkpoints run in a worker: on this connection they would stall the event loop inside a commit.
-  const checkpointer = await BackgroundCheckpointer.start(db.$client, { onProblem: (message) => logger.warn(message) });
   const wantDemo = config.demoData ?? (demoFlag || !isCompiled());
   // With no demo data to seed first, the first index build (the long part of start-up) starts now and
   // runs in its workers while the HTTP apps are set up; /readyz still waits for it.
   const firstBuild = wantDemo ? undefined : services.fleetIndex.rebuildNow();
   firstBuild?.catch(() => {}); // awaited below
+  // WAL checkpoints run in a worker: on this connection they would stall the event loop inside a commit.
+  const checkpointer = await BackgroundCheckpointer.start(db.$client, { onProblem: (message) => logger.warn(message) });
   let server: { stop(): Promise<void> | void; requestIP(r: Request): { address: string } | null } | undefined;
   const addressOf = (request: Request) => clientAddress(request, server?.requestIP(request)?.address, config.trustProxy);
   const options = { logger, maxBodyBytes: config.maxBodyBytes, readiness, addressOf };
@@ -235,7 +235,7 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   // The build passed its data through this thread (transferred, but with copies of its string tables):
   // collect that garbage now, so the service starts out at its steady resident size.
   Bun.gc(true);
-  logger.info({ entries: services.fleetIndex.size }, "fleet index built");
+  logger.info({ entries: services.fleetIndex.size, from: services.fleetIndex.source === "file" ? "saved index file" : "database" }, "fleet index ready");
   services.worker.start();
   readiness.ready = true;
 
@@ -252,6 +252,8 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   logger.info("shutting down");
   await Promise.all(apps.map((a) => a.stop()));
   await services.worker.stop();
+  // The index saved now lets the next start load it instead of building it (if the fleet is unchanged).
+  await services.fleetIndex.saveNow();
   services.fleetIndex.close();
   await checkpointer.stop();
   db.$client.close();

@@ -3,6 +3,8 @@ import { buildIndexParts, chunkTransferables, NODE_SIZE, pointBuffers, typesForA
 import { byDistanceThenSlug, type Exclusions, FleetSnapshot, prepare, toHits, UnlocatedIndex } from "./snapshot";
 import { Database } from "bun:sqlite";
 import type { BuildJob, BuildReply, BuildStep } from "./index-builder.worker";
+import { loadIndexFile, saveIndexFile, type FleetStamp } from "./index-file";
+import { readFleetStamp } from "../sqlite/fleet-repository";
 
 export interface FleetIndexOptions {
   /** Reads the whole active fleet in-process (an in-memory database, or when the worker cannot run). */
@@ -37,6 +39,16 @@ export interface FleetIndexOptions {
    * (default 50,000); below it one worker does everything. Tests set 0 to exercise the shared build.
    */
   parallelMinRows?: number;
+  /**
+   * Where the built index is saved (beside the database file). The first build loads it instead when its
+   * stamp equals `readStamp()`; full builds read from the file save it again (after `saveDelayMs`, at most
+   * once per `saveEveryMs`). Unset: nothing is saved or loaded.
+   */
+  indexFile?: string;
+  /** The database's current fleet stamp (needed with indexFile). */
+  readStamp?: () => FleetStamp | undefined;
+  saveDelayMs?: number;
+  saveEveryMs?: number;
 }
 
 const BUILD_TIMEOUT_MS = 60_000;
@@ -106,6 +118,14 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
   private nextRequest = 1;
   private readonly pending = new Map<number, { resolve: (reply: BuildReply) => void; reject: (e: Error) => void; progress?: (reply: BuildReply) => void }>();
   private closed = false;
+  /** Where the current base came from: a saved file, or a build. */
+  private baseSource: "file" | "build" | undefined;
+  /** The newest base built from the database file, with its stamp (what a save writes). */
+  private latestBuilt: { parts: IndexParts; stamp: FleetStamp } | undefined;
+  private savedStamp: FleetStamp | undefined;
+  private lastSaveAt = -Infinity;
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private saving: Promise<void> | undefined;
 
   constructor(private readonly options: FleetIndexOptions) {
     const empty = new FleetSnapshot(buildIndexParts([]));
@@ -119,6 +139,25 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
 
   unlocated(airports: string[], filter: { types: string[] | undefined; words: string[] }) {
     return this.view.unlocated(airports, filter);
+  }
+
+  /** Whether the current base was loaded from the saved index file or built (undefined before the first). */
+  get source(): "file" | "build" | undefined {
+    return this.baseSource;
+  }
+
+  /**
+   * Saves the newest built base now if it is not saved yet (a save due later is brought forward) and
+   * resolves once no save is in progress: for an orderly shutdown, so the next start can load it.
+   */
+  async saveNow(): Promise<void> {
+    await this.saving;
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = undefined;
+    }
+    this.startSave();
+    await this.saving;
   }
 
   /** Number of located active entries in the current view. */
@@ -173,7 +212,7 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
   /** Stops the build worker; searches keep answering from the last view. */
   close(): void {
     this.closed = true;
-    for (const timer of [this.buildTimer, this.overlayTimer, this.compactTimer]) if (timer) clearTimeout(timer);
+    for (const timer of [this.buildTimer, this.overlayTimer, this.compactTimer, this.saveTimer]) if (timer) clearTimeout(timer);
     void this.stopWorkers();
     for (const p of this.pending.values()) p.reject(new Error("fleet index closed"));
     this.pending.clear();
@@ -263,8 +302,14 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
       clearTimeout(this.compactTimer);
       this.compactTimer = undefined;
     }
-    const parts = await this.buildParts();
+    const loaded = this.baseSource === undefined ? await this.loadSaved() : undefined;
+    const { parts, stamp } = loaded ? { parts: loaded, stamp: undefined } : await this.buildParts();
     if (this.closed) return;
+    this.baseSource = loaded ? "file" : "build";
+    if (stamp && this.options.indexFile) {
+      this.latestBuilt = { parts, stamp };
+      this.scheduleSave();
+    }
     const base = new FleetSnapshot(parts);
     // Changes up to `generation` were committed before the build read the fleet: the base has them.
     for (const [slug, seq] of this.dirty) if (seq <= generation) this.dirty.delete(slug);
@@ -279,25 +324,69 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
       }, this.options.compactAfterMs ?? 30_000);
   }
 
-  private async buildParts(): Promise<IndexParts> {
+  /** The saved index, when there is one of exactly the database's current fleet. */
+  private async loadSaved(): Promise<IndexParts | undefined> {
+    const file = this.options.indexFile;
+    const stamp = file ? this.options.readStamp?.() : undefined;
+    if (!file || !stamp) return undefined;
+    try {
+      const parts = await loadIndexFile(file, stamp);
+      if (parts) this.savedStamp = stamp;
+      return parts;
+    } catch (error) {
+      this.options.onError?.(error);
+      return undefined;
+    }
+  }
+
+  /** Saves the newest base built from the database, unless that stamp is saved already or a save is due later. */
+  private scheduleSave(): void {
+    const file = this.options.indexFile;
+    if (!file || this.saveTimer || this.saving || this.closed) return;
+    const wait = Math.max(this.options.saveDelayMs ?? 1_000, this.lastSaveAt + (this.options.saveEveryMs ?? 60_000) - Date.now());
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      this.startSave();
+    }, wait);
+    (this.saveTimer as unknown as { unref?: () => void }).unref?.();
+  }
+
+  private startSave(): void {
+    const file = this.options.indexFile;
+    const latest = this.latestBuilt;
+    if (!file || !latest || this.saving || this.closed || (this.savedStamp?.n === latest.stamp.n && this.savedStamp.token === latest.stamp.token)) return;
+    this.lastSaveAt = Date.now();
+    this.saving = saveIndexFile(file, latest.parts, latest.stamp)
+      .then(() => {
+        this.savedStamp = latest.stamp;
+      })
+      .catch((error) => this.options.onError?.(error))
+      .finally(() => {
+        this.saving = undefined;
+        // A build that ended during the save: its stamp is saved in turn.
+        if (this.latestBuilt !== latest) this.scheduleSave();
+      });
+  }
+
+  private async buildParts(): Promise<{ parts: IndexParts; stamp?: FleetStamp }> {
     const nodeSize = this.options.nodeSize;
-    const inProcess = async () => buildIndexParts(await this.options.load(), nodeSize);
+    const inProcess = async () => ({ parts: buildIndexParts(await this.options.load(), nodeSize) });
     if (this.options.useWorker === false || this.workerBroken) return inProcess();
     try {
       const path = this.options.dbPath;
       const onFile = path !== undefined && path !== ":memory:";
       // Two workers only for the first build, when nothing is served yet. A later build (a compaction) runs
       // while searches are answered: on one worker it leaves a core to them (search p99 during changes).
-      let parts = onFile && this.baseSeq === 0 ? await this.sharedBuild(path, nodeSize) : undefined;
-      if (!parts) {
+      let built = onFile && this.baseSeq === 0 ? await this.sharedBuild(path, nodeSize) : undefined;
+      if (!built) {
         const request: BuildJob = onFile ? { dbPath: path, nodeSize } : { rows: [...(await this.options.load())], nodeSize };
         const reply = await this.call(0, request);
         if (!reply.parts) throw new Error("fleet index build returned nothing");
-        parts = unpackTables(reply.parts);
+        built = { parts: unpackTables(reply.parts), stamp: reply.stamp };
       }
       // A build leaves a big heap behind in the workers; ending them gives that memory back (builds are rare).
       await this.stopWorkers();
-      return parts;
+      return built;
     } catch (error) {
       if (this.closed) throw error;
       // A worker that cannot start (or died) must not stop the service: build in-process from now on.
@@ -316,7 +405,7 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
    * their snapshot, proves no write committed in between (else the reads are retried).
    * Undefined when the fleet is small (or writes kept landing in between): one worker builds it instead.
    */
-  private async sharedBuild(path: string, nodeSize: number | undefined): Promise<IndexParts | undefined> {
+  private async sharedBuild(path: string, nodeSize: number | undefined): Promise<{ parts: IndexParts; stamp?: FleetStamp } | undefined> {
     const probe = new Database(path, { readonly: true });
     try {
       const span = probe.query<{ lo: number | null; hi: number | null }, []>("SELECT min(rowid) AS lo, max(rowid) AS hi FROM fleet_entries").get();
@@ -328,6 +417,8 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
       const dataVersion = () => probe.query<{ data_version: number }, []>("PRAGMA data_version").get()?.data_version;
       for (let attempt = 0; attempt < 3 && !this.closed; attempt++) {
         const before = dataVersion();
+        // Read between the two data_version reads: when they agree, this is the stamp of the workers' snapshot.
+        const stamp = readFleetStamp(probe);
         let started = 0;
         let bothStarted!: () => void;
         const fixed = new Promise<void>((resolve) => (bothStarted = resolve));
@@ -361,7 +452,7 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
         for (const built of [merged.typeTrees, all.typeTrees]) built.names.forEach((name, i) => byName.set(name, built.trees[i]));
         const typeTrees = parts.typeNames.map((name) => byName.get(name));
         if (typeTrees.some((t) => !t)) throw new Error("fleet index build is missing a type tree");
-        return { ...parts, all: all.tree, typeTrees: typeTrees as TreeParts[] };
+        return { parts: { ...parts, all: all.tree, typeTrees: typeTrees as TreeParts[] }, stamp };
       }
       return undefined;
     } finally {

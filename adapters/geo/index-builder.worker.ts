@@ -8,7 +8,8 @@
 // slug table and the per-type trees (`merge`) while the other builds the all-types tree from the points
 // (`allTree`).
 import { Database } from "bun:sqlite";
-import { activeIndexRows } from "../sqlite/fleet-repository";
+import { activeIndexRows, readFleetStamp } from "../sqlite/fleet-repository";
+import type { FleetStamp } from "./index-file";
 import {
   assembleParts,
   buildAllTree,
@@ -86,6 +87,8 @@ export interface BuildReply {
   tree?: TreeParts;
   /** Type trees built by this step, by type name (the merged parts' typeTrees are left empty). */
   typeTrees?: { names: string[]; trees: TreeParts[] };
+  /** With `parts` read from the database: the fleet stamp of the snapshot they were read from. */
+  stamp?: FleetStamp;
   error?: string;
 }
 
@@ -111,9 +114,9 @@ function reply(message: BuildReply, transfer: ArrayBuffer[] = []): void {
   self.postMessage(message, transfer);
 }
 
-function replyParts(id: number, parts: IndexParts): void {
+function replyParts(id: number, parts: IndexParts, stamp: FleetStamp | undefined): void {
   const packed = packTables(parts);
-  reply({ id, parts: packed }, [...transferablesOf(parts), packed.tables.ends.buffer as ArrayBuffer]);
+  reply({ id, parts: packed, stamp }, [...transferablesOf(parts), packed.tables.ends.buffer as ArrayBuffer]);
 }
 
 /** Reads, in one read transaction, blocks from the shared queue; `onStarted` runs once the snapshot is fixed. */
@@ -184,12 +187,14 @@ self.onmessage = (event: MessageEvent<BuildRequest>) => {
       reply({ id: request.id, tree, typeTrees }, treeBuffers([tree, ...typeTrees.trees]));
     } else {
       let parts;
+      let stamp: FleetStamp | undefined;
       if ("dbPath" in request) {
         const db = new Database(request.dbPath, { readonly: true });
         try {
           db.exec("PRAGMA busy_timeout = 5000");
           // One read transaction: the whole fleet as of one moment.
           db.exec("BEGIN");
+          stamp = readFleetStamp(db);
           parts = buildIndexParts(activeIndexRows(db), request.nodeSize);
           db.exec("COMMIT");
         } finally {
@@ -198,7 +203,7 @@ self.onmessage = (event: MessageEvent<BuildRequest>) => {
       } else parts = buildIndexParts(request.rows, request.nodeSize);
       if ("rows" in request) request.rows = [];
       collectNow();
-      replyParts(request.id, parts);
+      replyParts(request.id, parts, stamp);
     }
   } catch (error) {
     reply({ id: request.id, error: error instanceof Error ? error.message : String(error) });

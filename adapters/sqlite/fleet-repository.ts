@@ -156,3 +156,16 @@ export function activeIndexRowsBySlug(sqlite: Database, slugs: readonly string[]
   }
   return rows;
 }
+
+/**
+ * The fleet's stamp (fleet_generation), read on `sqlite`: inside a read transaction it belongs to that
+ * transaction's snapshot. Undefined on a database without the table (not migrated).
+ */
+export function readFleetStamp(sqlite: Database): { n: number; token: string } | undefined {
+  try {
+    return sqlite.query<{ n: number; token: string }, []>("SELECT n, token FROM fleet_generation WHERE id = 1").get() ?? undefined;
+  } catch (error) {
+    if (error instanceof Error && error.message.includes("no such table")) return undefined;
+    throw error;
+  }
+}

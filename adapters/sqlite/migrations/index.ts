@@ -5,6 +5,8 @@ import m1 from "./0001_tearful_luke_cage.sql" with { type: "text" };
 import m2 from "./0002_flippant_dakota_north.sql" with { type: "text" };
 import m3 from "./0003_pale_stingray.sql" with { type: "text" };
 import m4 from "./0004_slippery_masque.sql" with { type: "text" };
+import m5 from "./0005_tearful_komodo.sql" with { type: "text" };
+import m6 from "./0006_fleet_generation_triggers.sql" with { type: "text" };
 
 /** Every migration, oldest first: drizzle-kit's tag, creation time and SQL text. */
 export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string }> = [
@@ -13,4 +15,6 @@ export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string 
   { tag: "0002_flippant_dakota_north", when: 1795380680961, sql: m2 },
   { tag: "0003_pale_stingray", when: 1795381044624, sql: m3 },
   { tag: "0004_slippery_masque", when: 1795381233254, sql: m4 },
+  { tag: "0005_tearful_komodo", when: 1795391722971, sql: m5 },
+  { tag: "0006_fleet_generation_triggers", when: 1795391724028, sql: m6 },
 ];

@@ -27,3 +27,14 @@ export const fleetEntries = sqliteTable(
   },
   (t) => [index("fleet_entries_netid").on(t.netid), index("fleet_entries_updated_at").on(t.updatedAt)],
 );
+
+/**
+ * One row (id 1) stamping the state of fleet_entries: triggers (migration 0006) bump `n` and draw a new
+ * random `token` for every entry inserted, updated or deleted, in the same transaction. A saved fleet index
+ * whose stamp equals this row was built from exactly the current fleet.
+ */
+export const fleetGeneration = sqliteTable("fleet_generation", {
+  id: integer("id").primaryKey(),
+  n: integer("n").notNull(),
+  token: text("token").notNull(),
+});

@@ -1,12 +1,13 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { rmSync } from "node:fs";
-import { migrate, openDatabase } from "../../../adapters/sqlite/db";
+import { openDatabase } from "../../../adapters/sqlite/db";
 import { activeIndexRows } from "../../../adapters/sqlite/fleet-repository";
 import { KdFleetSearchIndex } from "../../../adapters/geo/fleet-index";
 import { buildIndexParts, type IndexParts } from "../../../adapters/geo/index-parts";
 import { mulberry32 } from "../../../adapters/demo/fleet";
 import { tempDir } from "../../support/process";
+import { TYPES, writeFleetFile } from "../../support/fleet-file";
 
 // The shared build (two workers, each reading half the rows by rowid, then one merging the halves and
 // building the type trees while the other builds the all-types tree) must give exactly the parts one
@@ -14,48 +15,7 @@ import { tempDir } from "../../support/process";
 
 const dir = tempDir("tripswitch-shared-build-");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const TYPES = ["SEDAN", "SUV", "VAN_MINI", "LIMO", "Sédan"];
-const NAMES = ["Black Sedan", "Mercédès V-Class", "Lincoln 🚘 Navigator", "", "Coach, 56 seats"];
-const WORDS = ["leather", "Wi-Fi", "naïve café", "water\u0000bottle", "tinted;windows", "x\u001fy", "🚐 van"];
-
-function fleetFile(name: string, n: number, seed: number): string {
-  const path = join(dir, `${name}.sqlite`);
-  const db = openDatabase(path);
-  migrate(db);
-  const sqlite = db.$client;
-  const random = mulberry32(seed);
-  const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
-  sqlite.exec("INSERT INTO companies (netid, netid_lower, name, co_type, main_email, main_phone, created_at) VALUES ('OP-A', 'op-a', 'A', 'OPERATOR', 'a@example.com', '+1 555 0100', 0), ('OP-B', 'op-b', 'B', 'OPERATOR', 'b@example.com', '+1 555 0101', 0)");
-  const insert = sqlite.query(
-    "INSERT INTO fleet_entries (slug, netid, type, name, description, image_url, max_passengers, max_luggage, lat, lon, airports, minimum_rate, hourly_rate, currency, active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'USD', ?, 0, 0)",
-  );
-  sqlite.transaction(() => {
-    for (let i = 0; i < n; i++) {
-      const located = random() > 0.05;
-      insert.run(
-        `op-${i % 2 ? "a" : "b"}-vehicle-${i}`,
-        i % 2 ? "OP-A" : "OP-B",
-        pick(TYPES),
-        pick(NAMES),
-        `${pick(WORDS)} ${pick(WORDS)}`,
-        random() < 0.3 ? null : `https://img.example/${Math.floor(random() * 5)}.jpg`,
-        1 + Math.floor(random() * 8),
-        random() < 0.2 ? null : Math.floor(random() * 6),
-        located ? -80 + random() * 160 : null,
-        located ? -180 + random() * 360 : null,
-        pick(["JFK", "JFK,LGA", "", "LHR,LGW,STN"]),
-        pick(["0", "75.00", "110.50"]),
-        pick(["0", "65.00", "95.25"]),
-        random() < 0.1 ? 0 : 1,
-      );
-    }
-  })();
-  // Gaps in the rowids (deleted rows), so the halves split by rowid are uneven.
-  sqlite.exec("DELETE FROM fleet_entries WHERE rowid % 7 = 3 OR (rowid > 100 AND rowid < 400)");
-  sqlite.close();
-  return path;
-}
+const fleetFile = (name: string, n: number, seed: number) => writeFleetFile(join(dir, `${name}.sqlite`), n, seed);
 
 function oneBuilder(path: string): IndexParts {
   const db = openDatabase(path);
@@ -70,7 +30,7 @@ async function sharedBuild(path: string, nodeSize?: number): Promise<IndexParts>
   const index = new KdFleetSearchIndex({ dbPath: path, load: async () => [], parallelMinRows: 0, nodeSize, onWorkerFailure: (e) => { throw e; } });
   try {
     // What a rebuild swaps in; read through the private step so the parts themselves can be compared.
-    return await (index as unknown as { buildParts(): Promise<IndexParts> }).buildParts();
+    return (await (index as unknown as { buildParts(): Promise<{ parts: IndexParts }> }).buildParts()).parts;
   } finally {
     index.close();
   }

@@ -1,0 +1,175 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { Database } from "bun:sqlite";
+import { openDatabase } from "../../../adapters/sqlite/db";
+import { activeIndexRows, readFleetStamp } from "../../../adapters/sqlite/fleet-repository";
+import { KdFleetSearchIndex } from "../../../adapters/geo/fleet-index";
+import { buildIndexParts } from "../../../adapters/geo/index-parts";
+import { INDEX_CODE, loadIndexFile, saveIndexFile } from "../../../adapters/geo/index-file";
+import { mulberry32 } from "../../../adapters/demo/fleet";
+import { tempDir } from "../../support/process";
+import { TYPES, writeFleetFile } from "../../support/fleet-file";
+
+// A restart loads the index saved beside the database instead of building it, but only when the
+// database's fleet stamp (changed by triggers with every entry written) equals the saved one.
+
+const dir = tempDir("tripswitch-saved-index-");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const fleetFile = (n: number, seed: number) => writeFleetFile(join(dir, `fleet-${files++}.sqlite`), n, seed);
+
+function stampOf(path: string) {
+  const db = new Database(path, { readonly: true });
+  try {
+    return readFleetStamp(db)!;
+  } finally {
+    db.close();
+  }
+}
+
+function builtParts(path: string) {
+  const db = new Database(path, { readonly: true });
+  try {
+    return buildIndexParts(activeIndexRows(db));
+  } finally {
+    db.close();
+  }
+}
+
+function indexOn(path: string) {
+  const db = new Database(path);
+  db.exec("PRAGMA busy_timeout = 5000");
+  const index = new KdFleetSearchIndex({ dbPath: path, load: async () => [], indexFile: `${path}.fleet-index`, readStamp: () => readFleetStamp(db), parallelMinRows: 0 });
+  return { index, close: () => (index.close(), db.close()) };
+}
+
+function queries(count: number, seed: number) {
+  const random = mulberry32(seed);
+  return Array.from({ length: count }, (_, i) => ({
+    centres: [{ lat: -60 + random() * 120, lon: -180 + random() * 360 }],
+    radiusKm: 500 + random() * 5000,
+    types: random() < 0.5 ? undefined : [TYPES[i % TYPES.length]],
+    words: random() < 0.5 ? [] : ["cafe"],
+    offset: 0,
+    limit: 20,
+  }));
+}
+
+describe("fleet stamp", () => {
+  test("every insert, update and delete of an entry changes it, in the same transaction; reads do not", () => {
+    const path = fleetFile(50, 1);
+    const db = openDatabase(path).$client;
+    try {
+      const seen = [readFleetStamp(db)!];
+      const changed = () => {
+        const now = readFleetStamp(db)!;
+        expect(seen.some((s) => s.n === now.n || s.token === now.token)).toBe(false);
+        seen.push(now);
+      };
+      db.query("SELECT count(*) FROM fleet_entries").get();
+      expect(readFleetStamp(db)).toEqual(seen[0]);
+      db.exec("UPDATE fleet_entries SET description = 'changed' WHERE slug = 'op-a-vehicle-1'");
+      changed();
+      db.exec("INSERT INTO fleet_entries (slug, netid, type, name, max_passengers, created_at, updated_at) VALUES ('op-a-new', 'OP-A', 'SUV', 'New', 4, 0, 0)");
+      changed();
+      db.exec("DELETE FROM fleet_entries WHERE slug = 'op-a-new'");
+      changed();
+      // A company's deletion removes its entries by cascade: that changes the fleet too.
+      db.exec("DELETE FROM companies WHERE netid = 'OP-B'");
+      changed();
+      // A rolled-back change leaves the stamp as it was.
+      const before = readFleetStamp(db);
+      db.exec("BEGIN; UPDATE fleet_entries SET name = 'x'; ROLLBACK");
+      expect(readFleetStamp(db)).toEqual(before);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe("saved index file", () => {
+  test("holds exactly the built parts, and is loaded only for the same stamp", async () => {
+    const path = fleetFile(1_500, 2);
+    const parts = builtParts(path);
+    const stamp = stampOf(path);
+    const file = `${path}.fleet-index`;
+    await saveIndexFile(file, parts, stamp);
+    expect(await loadIndexFile(file, stamp)).toEqual(parts);
+    expect(await loadIndexFile(file, { ...stamp, n: stamp.n + 1 })).toBeUndefined();
+    expect(await loadIndexFile(file, { ...stamp, token: "0".repeat(16) })).toBeUndefined();
+    expect(await loadIndexFile(join(dir, "missing.fleet-index"), stamp)).toBeUndefined();
+  });
+
+  test("a damaged or foreign file is ignored, never half-read", async () => {
+    const path = fleetFile(300, 3);
+    const parts = builtParts(path);
+    const stamp = stampOf(path);
+    const file = `${path}.fleet-index`;
+    await saveIndexFile(file, parts, stamp);
+    const whole = readFileSync(file);
+    writeFileSync(file, whole.subarray(0, whole.length - 100));
+    expect(await loadIndexFile(file, stamp)).toBeUndefined();
+    writeFileSync(file, whole.subarray(0, 20));
+    expect(await loadIndexFile(file, stamp)).toBeUndefined();
+    writeFileSync(file, Buffer.concat([Buffer.from("NOTFLEET"), whole.subarray(8)]));
+    expect(await loadIndexFile(file, stamp)).toBeUndefined();
+    // Written by other index code (or another runtime): its code differs, however equal the stamp.
+    const text = whole.toString("latin1");
+    const other = INDEX_CODE.slice(0, -1) + (INDEX_CODE.endsWith("0") ? "1" : "0");
+    writeFileSync(file, Buffer.from(text.replace(INDEX_CODE, other), "latin1"));
+    expect(await loadIndexFile(file, stamp)).toBeUndefined();
+    writeFileSync(file, whole);
+    expect(await loadIndexFile(file, stamp)).toEqual(parts);
+  });
+
+  test("an index saves what it built; the next one on an unchanged database loads it and answers the same", async () => {
+    const path = fleetFile(2_000, 4);
+    const first = indexOn(path);
+    await first.index.rebuildNow();
+    expect(first.index.source).toBe("build");
+    await first.index.saveNow();
+    const expected = queries(40, 5).map((q) => first.index.search(q as never));
+    first.close();
+    expect(existsSync(`${path}.fleet-index`)).toBe(true);
+
+    const second = indexOn(path);
+    try {
+      await second.index.rebuildNow();
+      expect(second.index.source).toBe("file");
+      expect(queries(40, 5).map((q) => second.index.search(q as never))).toEqual(expected);
+      expect(expected.some((r) => r.total > 0)).toBe(true);
+    } finally {
+      second.close();
+    }
+  });
+
+  test("after any change to the fleet by any connection, the saved index is not used: the index is built", async () => {
+    const path = fleetFile(800, 6);
+    const first = indexOn(path);
+    await first.index.rebuildNow();
+    await first.index.saveNow();
+    first.close();
+
+    // Another process (a CLI command, a restored copy) moves one vehicle far away.
+    const other = openDatabase(path).$client;
+    const moved = other.query<{ slug: string; lat: number; lon: number }, []>("SELECT slug, lat, lon FROM fleet_entries WHERE active = 1 AND lat IS NOT NULL LIMIT 1").get()!;
+    other.exec(`UPDATE fleet_entries SET lat = -lat, lon = CASE WHEN lon > 0 THEN lon - 180 ELSE lon + 180 END WHERE slug = '${moved.slug}'`);
+    other.close();
+
+    const second = indexOn(path);
+    try {
+      await second.index.rebuildNow();
+      expect(second.index.source).toBe("build");
+      const near = second.index.search({ centres: [{ lat: moved.lat, lon: moved.lon }], radiusKm: 1, types: undefined, words: [], offset: 0, limit: 100 });
+      expect(near.hits.map((h) => h.entry.slug)).not.toContain(moved.slug);
+      const where = second.index.search({ centres: [{ lat: -moved.lat, lon: moved.lon > 0 ? moved.lon - 180 : moved.lon + 180 }], radiusKm: 1, types: undefined, words: [], offset: 0, limit: 100 });
+      expect(where.hits.map((h) => h.entry.slug)).toContain(moved.slug);
+      // …and it saves the new build for the next start.
+      await second.index.saveNow();
+      expect(await loadIndexFile(`${path}.fleet-index`, stampOf(path))).toBeDefined();
+    } finally {
+      second.close();
+    }
+  });
+});

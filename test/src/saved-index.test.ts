@@ -1,0 +1,61 @@
+import { describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { postJson, startServer, tempDir } from "../support/process";
+import { DEMO_LOGIN } from "../../adapters/demo/seed";
+
+// The service saves its fleet index beside the database when it stops, and a restart loads it instead of
+// building it — unless anything in the fleet changed meanwhile, from any process.
+
+async function searchJfk(base: string): Promise<{ total: number; slugs: string[] }> {
+  const token = await postJson(`${base}/api/token`, DEMO_LOGIN);
+  expect(token.status).toBe(200);
+  const res = await fetch(`${base}/api/search/fleet?airports=JFK&radius_km=100&limit=100`, { headers: { authorization: `Bearer ${token.body.token}` } });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { data: { total: number; items: Array<{ slug: string }> } };
+  return { total: body.data.total, slugs: body.data.items.map((i) => i.slug) };
+}
+
+const indexLine = (stdout: string) => stdout.split("\n").find((line) => line.includes('"fleet index ready"')) ?? "";
+
+describe("saved fleet index across restarts", () => {
+  test("a restart loads the index the last stop saved; after a change by another process it builds it again", async () => {
+    const dbPath = join(tempDir("tripswitch-restart-"), "db.sqlite");
+    const env = { DB_PATH: dbPath, LOG_LEVEL: "info" };
+
+    const seeded = await startServer({ ...env, DEMO_DATA: "1" }, { captureStdout: true });
+    let before: { total: number; slugs: string[] };
+    try {
+      before = await searchJfk(seeded.base);
+      expect(before.total).toBeGreaterThan(0);
+    } finally {
+      expect(await seeded.stop()).toBe(0);
+    }
+    expect(existsSync(`${dbPath}.fleet-index`)).toBe(true);
+
+    const restarted = await startServer({ ...env, DEMO_DATA: "0" }, { captureStdout: true });
+    try {
+      expect(await searchJfk(restarted.base)).toEqual(before);
+      expect(indexLine(restarted.stdout())).toContain("saved index file");
+    } finally {
+      expect(await restarted.stop()).toBe(0);
+    }
+
+    // Another process takes the nearest vehicle out of service while the service is down.
+    const other = new Database(dbPath);
+    other.exec("PRAGMA busy_timeout = 5000");
+    other.query("UPDATE fleet_entries SET active = 0 WHERE slug = ?").run(before.slugs[0]);
+    other.close();
+
+    const rebuilt = await startServer({ ...env, DEMO_DATA: "0" }, { captureStdout: true });
+    try {
+      const after = await searchJfk(rebuilt.base);
+      expect(after.total).toBe(before.total - 1);
+      expect(after.slugs).not.toContain(before.slugs[0]);
+      expect(indexLine(rebuilt.stdout())).toContain('"from":"database"');
+    } finally {
+      expect(await rebuilt.stop()).toBe(0);
+    }
+  });
+});
