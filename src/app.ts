@@ -25,12 +25,13 @@ import { newWebhookSecret } from "../adapters/delivery/signing";
 import { coreIntegration } from "../adapters/http/core/integration";
 import { retryDelaySeconds } from "../domain/delivery/retry";
 import { SqliteAuditLog } from "../adapters/sqlite/audit-log";
-import { bookingOutboxSink } from "../adapters/delivery/booking-outbox";
+import { bookingOutboxMessages, bookingOutboxSink } from "../adapters/delivery/booking-outbox";
 import { platformDelivery } from "../adapters/http/platform/delivery";
 import { recordDelivered, recordDeliveryFailure } from "../domain/delivery/outcomes";
 import { coreReservations } from "../adapters/http/core/reservations";
 import { platformTrips } from "../adapters/http/platform/trips";
-import { SqliteBookingRepository, SqliteIdempotencyStore, SqliteProviderFleet } from "../adapters/sqlite/trip-repositories";
+import { BOOKING_WRITER_STATEMENTS, SqliteBookingRepository, SqliteIdempotencyStore, SqliteProviderFleet } from "../adapters/sqlite/trip-repositories";
+import { BookingWriter } from "../adapters/sqlite/booking-writer";
 import { PackagedAirportDirectory } from "../adapters/airports/directory";
 import { PackagedTimeZones } from "../adapters/airports/time-zones";
 import type { Clock } from "../domain/ports";
@@ -149,6 +150,23 @@ export function createServices(
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/**
+ * Moves booking group commits onto the booking writer worker, so no commit's fsync runs on the event loop
+ * (see SqliteBookingRepository.useWriter). `serve` calls it; without a database file there is nothing to do.
+ */
+export async function startBookingWriter(services: Services, onProblem: (message: string) => void): Promise<BookingWriter | undefined> {
+  const path = services.db.$client.filename;
+  if (!path || path === ":memory:") return undefined;
+  const writer = await BookingWriter.start(path, BOOKING_WRITER_STATEMENTS, { onProblem });
+  if (writer)
+    services.trips.send.bookings.useWriter(
+      writer,
+      (events, booking) => bookingOutboxMessages(services.integrations, events, booking),
+      () => services.worker.wake(),
+    );
+  return writer;
+}
 
 export interface AppOptions {
   logger: Logger;

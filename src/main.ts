@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 import { ConfigError, loadConfig, type Config } from "./config";
-import { buildApp, buildCoreApp, buildPlatformApp, createServices } from "./app";
+import { buildApp, buildCoreApp, buildPlatformApp, createServices, startBookingWriter } from "./app";
 import { migrate, openDatabase } from "../adapters/sqlite/db";
 import { BackgroundCheckpointer } from "../adapters/sqlite/checkpointer";
 import { backupTo, restoreFrom } from "../adapters/sqlite/backup";
@@ -219,6 +219,8 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   firstBuild?.catch(() => {}); // awaited below
   // WAL checkpoints run in a worker: on this connection they would stall the event loop inside a commit.
   const checkpointer = await BackgroundCheckpointer.start(db.$client, { onProblem: (message) => logger.warn(message) });
+  // So do booking commits (their fsync), on the booking writer's connection.
+  const bookingWriter = await startBookingWriter(services, (message) => logger.warn(message));
   let server: { stop(): Promise<void> | void; requestIP(r: Request): { address: string } | null } | undefined;
   const addressOf = (request: Request) => clientAddress(request, server?.requestIP(request)?.address, config.trustProxy);
   const options = { logger, maxBodyBytes: config.maxBodyBytes, readiness, addressOf };
@@ -251,6 +253,9 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   });
   logger.info("shutting down");
   await Promise.all(apps.map((a) => a.stop()));
+  // Changes still committing are answered before the connections close.
+  await services.trips.send.bookings.drain();
+  await bookingWriter?.stop();
   await services.worker.stop();
   // The index saved now lets the next start load it instead of building it (if the fleet is unchanged).
   await services.fleetIndex.saveNow();

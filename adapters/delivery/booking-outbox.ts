@@ -1,6 +1,7 @@
 import type { Booking, BookingEvent, TripAction } from "../../domain/trips/booking";
 import { partnerTripMessage } from "../../domain/delivery/partner-message";
 import type { SqliteIntegrationRepository, SqliteOutbox } from "../sqlite/delivery-repositories";
+import type { NewOutboxMessage } from "../../domain/delivery/ports";
 import { bookingView } from "../http/booking-view";
 
 /** What the provider's endpoint is sent for each requester action (CONTRACT §8: NEW/UPDATE/CANCEL/QUOTE). */
@@ -24,6 +25,30 @@ const WEBHOOK_TYPE: Record<BookingEvent["type"], string> = {
   DELIVERY_RETRIED: "booking.delivery_retried",
 };
 
+/** The outbox messages one booking change produces, with the time each is first due. */
+export function bookingOutboxMessages(integrations: SqliteIntegrationRepository, events: BookingEvent[], booking: Booking): Array<{ message: NewOutboxMessage; at: number }> {
+  if (events.length === 0) return [];
+  const provider = integrations.getSync(booking.providerId);
+  const requester = integrations.getSync(booking.requesterId);
+  const out: Array<{ message: NewOutboxMessage; at: number }> = [];
+  for (const e of events) {
+    const delivery = TO_PROVIDER[e.type];
+    if (delivery && provider?.deliveryUrl) {
+      const eventId = crypto.randomUUID();
+      const body = JSON.stringify(partnerTripMessage(booking, delivery.action, provider.luggage, eventId));
+      out.push({ message: { eventId, channel: "delivery", eventType: delivery.eventType, transactionId: booking.transactionId, targetNetid: booking.providerId, url: provider.deliveryUrl, body }, at: e.at });
+    }
+  }
+  // One change, one webhook: the booking's new state, typed by the change's first (main) event.
+  if (requester?.webhookUrl) {
+    const eventId = crypto.randomUUID();
+    const type = WEBHOOK_TYPE[events[0].type];
+    const body = JSON.stringify({ eventId, type, createdAt: events[0].at, data: bookingView(booking) });
+    out.push({ message: { eventId, channel: "webhook", eventType: type, transactionId: booking.transactionId, targetNetid: booking.requesterId, url: requester.webhookUrl, body }, at: events[0].at });
+  }
+  return out;
+}
+
 /**
  * The booking repository's event sink: inside the transaction of every booking change, writes the outbox rows
  * that announce it — a delivery to the provider's endpoint for what the requester sent, and a webhook with the
@@ -31,27 +56,8 @@ const WEBHOOK_TYPE: Record<BookingEvent["type"], string> = {
  */
 export function bookingOutboxSink(outbox: SqliteOutbox, integrations: SqliteIntegrationRepository, wake: () => void) {
   return (events: BookingEvent[], booking: Booking): void => {
-    if (events.length === 0) return;
-    const provider = integrations.getSync(booking.providerId);
-    const requester = integrations.getSync(booking.requesterId);
-    let wrote = false;
-    for (const e of events) {
-      const delivery = TO_PROVIDER[e.type];
-      if (delivery && provider?.deliveryUrl) {
-        const eventId = crypto.randomUUID();
-        const body = JSON.stringify(partnerTripMessage(booking, delivery.action, provider.luggage, eventId));
-        outbox.enqueue({ eventId, channel: "delivery", eventType: delivery.eventType, transactionId: booking.transactionId, targetNetid: booking.providerId, url: provider.deliveryUrl, body }, e.at);
-        wrote = true;
-      }
-    }
-    // One change, one webhook: the booking's new state, typed by the change's first (main) event.
-    if (requester?.webhookUrl) {
-      const eventId = crypto.randomUUID();
-      const type = WEBHOOK_TYPE[events[0].type];
-      const body = JSON.stringify({ eventId, type, createdAt: events[0].at, data: bookingView(booking) });
-      outbox.enqueue({ eventId, channel: "webhook", eventType: type, transactionId: booking.transactionId, targetNetid: booking.requesterId, url: requester.webhookUrl, body }, events[0].at);
-      wrote = true;
-    }
-    if (wrote) wake();
+    const messages = bookingOutboxMessages(integrations, events, booking);
+    for (const { message, at } of messages) outbox.enqueue(message, at);
+    if (messages.length > 0) wake();
   };
 }

@@ -79,6 +79,14 @@ export class SqliteOutbox {
     this.db.insert(outboxMessages).values({ ...message, status: "pending", attempts: 0, nextAttemptAt: at, createdAt: at }).run();
   }
 
+  /** The same insert as `enqueue`, as SQL text and its arguments (for the booking writer's connection). */
+  static readonly INSERT_SQL =
+    "INSERT INTO outbox_messages (event_id, channel, event_type, transaction_id, target_netid, url, body, status, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)";
+
+  static insertArgs(m: NewOutboxMessage, at: number): Array<string | number> {
+    return [m.eventId, m.channel, m.eventType, m.transactionId, m.targetNetid, m.url, m.body, at, at];
+  }
+
   due(now: number, limit: number): OutboxMessage[] {
     return this.dueStatement.all(now, limit).map((r) => toMessage(r as Row));
   }

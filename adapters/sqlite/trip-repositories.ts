@@ -8,6 +8,9 @@ import type { SQLQueryBindings, Statement } from "bun:sqlite";
 import type { Db } from "./db";
 import { changed } from "./account-repositories";
 import { bookings, fleetEntries, idempotencyKeys } from "./schema";
+import type { BookingWriter, WriteStep } from "./booking-writer";
+import { SqliteOutbox } from "./delivery-repositories";
+import type { NewOutboxMessage } from "../../domain/delivery/ports";
 
 type BookingRow = typeof bookings.$inferSelect;
 
@@ -101,10 +104,41 @@ interface PendingChange {
   decide: (current: Booking | undefined) => Decision<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
+  /** Times the booking writer found it decided on a stale booking. */
+  conflicts?: number;
 }
 
 /** At most this many changes share one transaction (a bound on how long one commit holds the thread). */
 const MAX_GROUP = 256;
+/** Groups sent to the booking writer and not yet committed; more changes wait (and so form bigger groups). */
+const MAX_GROUPS_IN_FLIGHT = 2;
+/** A change decided this many times on a booking that had changed again meanwhile fails (500; safe to repeat). */
+const MAX_CONFLICTS = 5;
+
+/** The statements the booking writer runs, by index (see BookingWriter). */
+const BOOKING_COLUMNS = Object.entries(getTableColumns(bookings));
+const IMMUTABLE = new Set(["transactionId", "requesterId", "requesterResNo", "submitDate", "userid"]);
+const MUTABLE_COLUMNS = BOOKING_COLUMNS.filter(([key]) => !IMMUTABLE.has(key));
+const INSERT_BOOKING_SQL = `INSERT INTO bookings (${BOOKING_COLUMNS.map(([, c]) => `"${c.name}"`).join(", ")}) VALUES (${BOOKING_COLUMNS.map(() => "?").join(", ")})`;
+const UPDATE_BOOKING_SQL = `UPDATE bookings SET ${MUTABLE_COLUMNS.map(([, c]) => `"${c.name}" = ?`).join(", ")} WHERE transaction_id = ? AND version = ?`;
+const [INSERT_BOOKING, UPDATE_BOOKING, INSERT_OUTBOX] = [0, 1, 2];
+export const BOOKING_WRITER_STATEMENTS = [INSERT_BOOKING_SQL, UPDATE_BOOKING_SQL, SqliteOutbox.INSERT_SQL];
+
+/** The key two changes of the same booking (named the same way) share. */
+function refKey(ref: BookingRef): string {
+  return "transactionId" in ref ? `t\n${ref.transactionId}` : `r\n${ref.requesterId}\n${ref.requesterResNo}`;
+}
+
+/** Changes decided for one writer transaction: each with its statements and what to answer once committed. */
+type WriterGroup = Array<{ change: PendingChange; key: string; result: unknown; steps: WriteStep[]; wake: boolean }>;
+
+/** The booking writer and what a change's events add to its transaction. */
+interface WriterLink {
+  writer: BookingWriter;
+  outbox: (events: BookingEvent[], booking: Booking) => Array<{ message: NewOutboxMessage; at: number }>;
+  /** Called after a commit that added outbox rows. */
+  wake: () => void;
+}
 
 /** Bookings in SQLite: one row per booking, every change decided and written in one IMMEDIATE transaction. */
 export class SqliteBookingRepository implements BookingRepository {
@@ -136,7 +170,7 @@ export class SqliteBookingRepository implements BookingRepository {
     const sqlite = db.$client;
     const list = table.map(([key, column]) => `"${column.name}" AS "${key}"`).join(", ");
     this.rowByResNo = sqlite.prepare(`SELECT ${list} FROM bookings WHERE requester_id = ? AND requester_res_no = ?`);
-    this.insertValues = sqlite.prepare(`INSERT INTO bookings (${table.map(([, c]) => `"${c.name}"`).join(", ")}) VALUES (${table.map(() => "?").join(", ")})`);
+    this.insertValues = sqlite.prepare(INSERT_BOOKING_SQL);
     this.savepoint = sqlite.prepare("SAVEPOINT booking_change");
     this.release = sqlite.prepare("RELEASE booking_change");
     this.rollbackTo = sqlite.prepare("ROLLBACK TO booking_change");
@@ -207,9 +241,26 @@ export class SqliteBookingRepository implements BookingRepository {
 
   private queue: PendingChange[] = [];
   private flushScheduled = false;
+  private writerLink: WriterLink | undefined;
+  /** Keys of the bookings whose changes are with the writer and not yet committed. */
+  private readonly inFlight = new Set<string>();
+
+  /**
+   * From now on, group commits run on the booking writer (its own connection and thread), so the event loop
+   * never waits for a commit's fsync: changes are decided here against the committed bookings and sent as
+   * statements with a version check; one that finds its booking changed meanwhile is decided again.
+   * `outbox` gives the outbox rows a change's events add (the sink's rows, written in the same transaction).
+   */
+  useWriter(writer: BookingWriter, outbox: WriterLink["outbox"], wake: () => void): void {
+    this.writerLink = { writer, outbox, wake };
+  }
 
   private flush(): void {
     this.flushScheduled = false;
+    if (this.writerLink?.writer.usable) {
+      this.flushToWriter(this.writerLink);
+      return;
+    }
     const group = this.queue.splice(0, MAX_GROUP);
     if (group.length === 0) return;
     if (this.queue.length > 0) this.scheduleFlush();
@@ -231,6 +282,111 @@ export class SqliteBookingRepository implements BookingRepository {
       if (outcome.ok) change.resolve(outcome.value);
       else change.reject(outcome.error);
     });
+  }
+
+  private flushToWriter(link: WriterLink): void {
+    // At most MAX_GROUPS_IN_FLIGHT groups are committing; a reply schedules the next flush.
+    if (link.writer.inFlight >= MAX_GROUPS_IN_FLIGHT) return;
+    // One read transaction for the group's lookups: after the writer's commits, the connection revalidates its
+    // page cache once for all of them instead of once per lookup.
+    const sqlite = this.db.$client;
+    sqlite.exec("BEGIN");
+    let group: WriterGroup;
+    try {
+      group = this.decideGroup(link);
+    } finally {
+      sqlite.exec("COMMIT");
+    }
+    if (group.length === 0) return;
+    for (const g of group) this.inFlight.add(g.key);
+    link.writer
+      .write(group.map((g) => g.steps))
+      .then(
+        (outcomes) => {
+          let wake = false;
+          group.forEach((g, i) => {
+            const outcome = outcomes[i];
+            if ("ok" in outcome) {
+              g.change.resolve(g.result);
+              wake ||= g.wake;
+            } else if ("conflict" in outcome) {
+              g.change.conflicts = (g.change.conflicts ?? 0) + 1;
+              if (g.change.conflicts < MAX_CONFLICTS) this.queue.unshift(g.change);
+              else g.change.reject(new Error("booking changed concurrently too often"));
+            } else g.change.reject(new Error(outcome.error));
+          });
+          if (wake) link.wake();
+        },
+        // The group's transaction failed (or the writer is gone): nothing of it is reported done.
+        (error) => group.forEach((g) => g.change.reject(error)),
+      )
+      .finally(() => {
+        for (const g of group) this.inFlight.delete(g.key);
+        if (this.queue.length > 0) this.scheduleFlush();
+      });
+    // The next group is decided while this one commits.
+    if (this.queue.length > 0) this.scheduleFlush();
+  }
+
+  /**
+   * Takes up to MAX_GROUP queued changes off the queue and decides each against its committed booking: those
+   * that write become the group (their statements, with a version check for updates); the others are
+   * answered or rejected at once. A change to a booking already in the group or committing stays queued, to
+   * be decided on that commit's result.
+   */
+  private decideGroup(link: WriterLink): WriterGroup {
+    const group: WriterGroup = [];
+    const waiting: PendingChange[] = [];
+    const taken = new Set<string>();
+    let next = 0;
+    // Bounded: each queued change is looked at once, and a group holds at most MAX_GROUP.
+    for (; next < this.queue.length && group.length < MAX_GROUP; next++) {
+      const change = this.queue[next];
+      const key = refKey(change.ref);
+      if (this.inFlight.has(key) || taken.has(key)) {
+        waiting.push(change);
+        continue;
+      }
+      let decision: Decision<unknown>;
+      let version: number | undefined;
+      try {
+        const row = "transactionId" in change.ref ? this.byId.get({ id: change.ref.transactionId }) : this.rowByResNo.get(change.ref.requesterId, change.ref.requesterResNo);
+        version = row?.version;
+        decision = change.decide(row ? toBooking(row) : undefined);
+      } catch (error) {
+        change.reject(error);
+        continue;
+      }
+      // Nothing to write (a repeated request): the booking it answers from is committed, so it is answered now.
+      if (!decision.write) {
+        change.resolve(decision.result);
+        continue;
+      }
+      taken.add(key);
+      const { booking, events } = decision.write;
+      const steps: WriteStep[] = [version === undefined ? { statement: INSERT_BOOKING, args: this.insertArgs(booking) } : { statement: UPDATE_BOOKING, args: this.updateArgs(booking, version), mustChange: true }];
+      const messages = link.outbox(events, booking);
+      for (const { message, at } of messages) steps.push({ statement: INSERT_OUTBOX, args: SqliteOutbox.insertArgs(message, at) });
+      group.push({ change, key, result: decision.result, steps, wake: messages.length > 0 });
+    }
+    this.queue = [...waiting, ...this.queue.slice(next)];
+    return group;
+  }
+
+  private insertArgs(booking: Booking): SQLQueryBindings[] {
+    const values = toRow(booking, 1);
+    return BOOKING_COLUMNS.map(([key]) => values[key as keyof BookingRow]);
+  }
+
+  private updateArgs(booking: Booking, previousVersion: number): SQLQueryBindings[] {
+    const values = toRow(booking, previousVersion + 1);
+    return [...MUTABLE_COLUMNS.map(([key]) => values[key as keyof BookingRow]), booking.transactionId, previousVersion];
+  }
+
+  /** Waits (bounded) until no change is queued or committing; for an orderly shutdown. */
+  async drain(): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    while ((this.queue.length > 0 || this.inFlight.size > 0) && Date.now() < deadline) await Bun.sleep(5);
   }
 
   private inSavepoint(change: PendingChange): { ok: true; value: unknown } | { ok: false; error: unknown } {

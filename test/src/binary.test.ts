@@ -9,7 +9,7 @@ describe("the compiled binary", () => {
     // The entrypoints `npm run build` compiles: the service and its workers.
     const script: string = (await Bun.file(join(ROOT, "package.json")).json()).scripts.build;
     const entrypoints = script.split(/\s+/).filter((arg) => arg.endsWith(".ts"));
-    expect(entrypoints).toEqual(expect.arrayContaining(["src/main.ts", "adapters/geo/index-builder.worker.ts", "adapters/sqlite/checkpoint.worker.ts"]));
+    expect(entrypoints).toEqual(expect.arrayContaining(["src/main.ts", "adapters/geo/index-builder.worker.ts", "adapters/sqlite/checkpoint.worker.ts", "adapters/sqlite/booking-writer.worker.ts"]));
     const build = await runCli(["build", "--compile", ...entrypoints.map((e) => join(ROOT, e)), "--outfile", out], {}, { command: [BUN], timeoutMs: 120_000 });
     expect(build.code).toBe(0);
 
@@ -59,8 +59,8 @@ describe("the compiled binary", () => {
       expect(spec.openapi).toStartWith("3.");
       expect(spec.info.version).toBe("1.0.0");
       expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(["/api/token", "/api/company/register", "/Platform.svc/getToken2"]));
-      // Both workers run inside the binary: no fallback was logged.
-      expect(server.stdout() + server.stderr()).not.toMatch(/worker failed|checkpoints unavailable|checkpoint failed/);
+      // Every worker runs inside the binary: no fallback was logged.
+      expect(server.stdout() + server.stderr()).not.toMatch(/worker failed|checkpoints unavailable|checkpoint failed|booking writer/);
     } finally {
       expect(await server.stop()).toBe(0);
     }

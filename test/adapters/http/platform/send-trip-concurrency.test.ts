@@ -7,14 +7,41 @@ import { count, eq } from "drizzle-orm";
 import { createHarness } from "../../../support/harness";
 import { parties, regularTrip } from "../../../support/trips";
 import { bookings } from "../../../../adapters/sqlite/schema";
+import { startBookingWriter } from "../../../../src/app";
+import type { BookingWriter } from "../../../../adapters/sqlite/booking-writer";
 
 // A real database file (WAL, synchronous=FULL), as in production.
 const dir = mkdtempSync(join(tmpdir(), "tripswitch-concurrency-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("sendTrip under concurrency", () => {
+// Both write paths: group commits on the service's own connection (an in-memory database, or when the
+// booking writer cannot start), and on the booking writer worker (what `serve` uses on a database file).
+for (const path of ["own connection", "booking writer"] as const) {
+let files = 0;
+/** A harness on a fresh database file, with the booking writer attached when this pass tests it. */
+async function harness(name: string) {
+  const h = createHarness({ dbPath: join(dir, `${name}-${path.replace(" ", "-")}-${files++}.sqlite`) });
+  let writer: BookingWriter | undefined;
+  if (path === "booking writer") {
+    writer = await startBookingWriter(h.services, (message) => {
+      throw new Error(message);
+    });
+    expect(writer).toBeDefined();
+  }
+  return {
+    ...h,
+    dbPath: h.services.db.$client.filename,
+    close: async () => {
+      await h.services.trips.send.bookings.drain();
+      await writer?.stop();
+      h.close();
+    },
+  };
+}
+
+describe(`sendTrip under concurrency (${path})`, () => {
   test("200 simultaneous identical NEW requests create exactly one booking and all answer its transactionId", async () => {
-    const h = createHarness({ dbPath: join(dir, "db.sqlite") });
+    const h = await harness("db");
     const { requester, provider } = await parties(h, "-C");
     const body = JSON.stringify(regularTrip(requester.netid, provider.netid));
 
@@ -32,20 +59,19 @@ describe("sendTrip under concurrency", () => {
     expect(rows).toBe(1);
     const [id] = ids;
     expect(h.db.select({ id: bookings.transactionId }).from(bookings).get()!.id).toBe(id);
-    h.close();
+    await h.close();
   });
 });
 
-describe("sendTrip group commit", () => {
+describe(`sendTrip group commit (${path})`, () => {
   test("concurrent trips share commits; each answer comes after its booking is durable, and a conflicting request fails alone", async () => {
-    const path = join(dir, "group.sqlite");
-    const h = createHarness({ dbPath: path });
+    const h = await harness("group");
     const { requester, provider } = await parties(h, "-G");
     const taken = regularTrip(requester.netid, provider.netid);
     const first = await h.request("POST", "/Platform.svc/sendTrip/V1", { body: taken, headers: { token: requester.token } });
     expect(first.status).toBe(200);
     // Another connection sees only what is committed.
-    const observer = new Database(path, { readonly: true });
+    const observer = new Database(h.dbPath, { readonly: true });
     const committed = observer.query<{ n: number }, [string]>("SELECT count(*) AS n FROM bookings WHERE transaction_id = ?");
     const conflicting = { ...taken, passengerCount: "7" };
     const bodies = Array.from({ length: 120 }, (_, i) => (i % 10 === 5 ? conflicting : regularTrip(requester.netid, provider.netid)));
@@ -70,6 +96,42 @@ describe("sendTrip group commit", () => {
     const rows = observer.query<{ n: number }, [string]>("SELECT count(*) AS n FROM bookings WHERE requester_id = ?").get(requester.netid)!.n;
     expect(rows).toBe(109);
     observer.close();
-    h.close();
+    await h.close();
+  });
+
+  test("simultaneous UPDATEs of one booking, named both ways, are all applied one after another; none is lost", async () => {
+    const h = await harness("updates");
+    const { requester, provider } = await parties(h, "-U");
+    const body = regularTrip(requester.netid, provider.netid, { luggageCount: "0" });
+    const sent = await h.request<any>("POST", "/Platform.svc/sendTrip/V1", { body, headers: { token: requester.token } });
+    expect(sent.status).toBe(200);
+    const id = sent.body.transactionId;
+    // The service's own connection sees another connection's commits as data_version changes: the writer's do.
+    const dataVersion = () => h.services.db.$client.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version;
+    const before = dataVersion();
+    const updates = Array.from({ length: 30 }, (_, i) =>
+      i % 2 === 0
+        ? { luggageCount: String(i + 1), affiliateReservation: { ...body.affiliateReservation, action: "UPDATE" } }
+        : { luggageCount: String(i + 1), transactionId: id, affiliateReservation: { requesterId: requester.netid, action: "UPDATE" } },
+    );
+    const answers = await Promise.all(updates.map((u) => h.request<any>("POST", "/Platform.svc/sendTrip/V1", { body: u, headers: { token: requester.token } })));
+    expect(answers.map((a) => a.status)).toEqual(updates.map(() => 200));
+    expect(new Set(answers.map((a) => a.body.transactionId))).toEqual(new Set([id]));
+    if (path === "booking writer") expect(dataVersion()).not.toBe(before);
+    else expect(dataVersion()).toBe(before);
+    const got = await h.request<any>("GET", `/api/reservation/${id}`, { headers: { authorization: `Bearer ${provider.jwt}` } });
+    const changes: string[] = got.body.data.tripPacket.changeLogs.map((c: any) => c.changeDesc).filter((d: string) => d.startsWith("luggageCount"));
+    // Each UPDATE was decided on the booking as the one before left it: 30 changes, each from the previous value.
+    expect(changes).toHaveLength(30);
+    const last = Number(/→ (\d+)$/.exec(changes.at(-1)!)![1]);
+    expect(got.body.data.tripPacket.luggageCount).toBe(String(last));
+    let value = "0";
+    for (const change of changes) {
+      const [from, to] = change.replace("luggageCount ", "").split(" → ");
+      expect(from).toBe(value);
+      value = to;
+    }
+    await h.close();
   });
 });
+}
