@@ -46,3 +46,16 @@ export function writeFleetFile(path: string, n: number, seed: number): string {
   return path;
 }
 
+
+/** Seeded searches over a fleet file's spread: wide circles anywhere, sometimes a type, sometimes the word "cafe". */
+export function randomGeoSearches(count: number, seed: number) {
+  const random = mulberry32(seed);
+  return Array.from({ length: count }, (_, i) => ({
+    centres: [{ lat: -60 + random() * 120, lon: -180 + random() * 360 }],
+    radiusKm: 500 + random() * 5000,
+    types: random() < 0.5 ? undefined : [TYPES[i % TYPES.length]],
+    words: random() < 0.5 ? [] : ["cafe"],
+    offset: 0,
+    limit: 20,
+  }));
+}

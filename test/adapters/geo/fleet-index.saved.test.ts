@@ -7,9 +7,8 @@ import { activeIndexRows, readFleetStamp } from "../../../adapters/sqlite/fleet-
 import { KdFleetSearchIndex } from "../../../adapters/geo/fleet-index";
 import { buildIndexParts } from "../../../adapters/geo/index-parts";
 import { INDEX_CODE, loadIndexFile, saveIndexFile } from "../../../adapters/geo/index-file";
-import { mulberry32 } from "../../../adapters/demo/fleet";
 import { tempDir } from "../../support/process";
-import { TYPES, writeFleetFile } from "../../support/fleet-file";
+import { randomGeoSearches, writeFleetFile } from "../../support/fleet-file";
 
 // A restart loads the index saved beside the database instead of building it, but only when the
 // database's fleet stamp (changed by triggers with every entry written) equals the saved one.
@@ -42,18 +41,6 @@ function indexOn(path: string) {
   db.exec("PRAGMA busy_timeout = 5000");
   const index = new KdFleetSearchIndex({ dbPath: path, load: async () => [], indexFile: `${path}.fleet-index`, readStamp: () => readFleetStamp(db), parallelMinRows: 0 });
   return { index, close: () => (index.close(), db.close()) };
-}
-
-function queries(count: number, seed: number) {
-  const random = mulberry32(seed);
-  return Array.from({ length: count }, (_, i) => ({
-    centres: [{ lat: -60 + random() * 120, lon: -180 + random() * 360 }],
-    radiusKm: 500 + random() * 5000,
-    types: random() < 0.5 ? undefined : [TYPES[i % TYPES.length]],
-    words: random() < 0.5 ? [] : ["cafe"],
-    offset: 0,
-    limit: 20,
-  }));
 }
 
 describe("fleet stamp", () => {
@@ -129,7 +116,7 @@ describe("saved index file", () => {
     await first.index.rebuildNow();
     expect(first.index.source).toBe("build");
     await first.index.saveNow();
-    const expected = queries(40, 5).map((q) => first.index.search(q as never));
+    const expected = randomGeoSearches(40, 5).map((q) => first.index.search(q as never));
     first.close();
     expect(existsSync(`${path}.fleet-index`)).toBe(true);
 
@@ -137,7 +124,7 @@ describe("saved index file", () => {
     try {
       await second.index.rebuildNow();
       expect(second.index.source).toBe("file");
-      expect(queries(40, 5).map((q) => second.index.search(q as never))).toEqual(expected);
+      expect(randomGeoSearches(40, 5).map((q) => second.index.search(q as never))).toEqual(expected);
       expect(expected.some((r) => r.total > 0)).toBe(true);
     } finally {
       second.close();

@@ -5,9 +5,8 @@ import { openDatabase } from "../../../adapters/sqlite/db";
 import { activeIndexRows } from "../../../adapters/sqlite/fleet-repository";
 import { KdFleetSearchIndex } from "../../../adapters/geo/fleet-index";
 import { buildIndexParts, type IndexParts } from "../../../adapters/geo/index-parts";
-import { mulberry32 } from "../../../adapters/demo/fleet";
 import { tempDir } from "../../support/process";
-import { TYPES, writeFleetFile } from "../../support/fleet-file";
+import { randomGeoSearches, writeFleetFile } from "../../support/fleet-file";
 
 // The shared build (two workers, each reading half the rows by rowid, then one merging the halves and
 // building the type trees while the other builds the all-types tree) must give exactly the parts one
@@ -67,18 +66,7 @@ describe("shared index build", () => {
     try {
       await Promise.all([shared.rebuildNow(), local.rebuildNow()]);
       expect(shared.size).toBe(local.size);
-      const random = mulberry32(7);
-      for (let i = 0; i < 50; i++) {
-        const query = {
-          centres: [{ lat: -60 + random() * 120, lon: -180 + random() * 360 }],
-          radiusKm: 500 + random() * 5000,
-          types: random() < 0.5 ? undefined : [TYPES[i % TYPES.length]],
-          words: random() < 0.5 ? [] : ["cafe"],
-          offset: 0,
-          limit: 20,
-        };
-        expect(shared.search(query as never)).toEqual(local.search(query as never));
-      }
+      for (const query of randomGeoSearches(50, 7)) expect(shared.search(query as never)).toEqual(local.search(query as never));
     } finally {
       shared.close();
       local.close();
