@@ -155,10 +155,10 @@ export type Services = ReturnType<typeof createServices>;
  * Moves booking group commits onto the booking writer worker, so no commit's fsync runs on the event loop
  * (see SqliteBookingRepository.useWriter). `serve` calls it; without a database file there is nothing to do.
  */
-export async function startBookingWriter(services: Services, onProblem: (message: string) => void): Promise<BookingWriter | undefined> {
+export async function startBookingWriter(services: Services, onProblem: (message: string) => void, options: { backgroundCheckpoints?: boolean } = {}): Promise<BookingWriter | undefined> {
   const path = services.db.$client.filename;
   if (!path || path === ":memory:") return undefined;
-  const writer = await BookingWriter.start(path, BOOKING_WRITER_STATEMENTS, { onProblem });
+  const writer = await BookingWriter.start(path, BOOKING_WRITER_STATEMENTS, { onProblem, autoCheckpoint: !options.backgroundCheckpoints });
   if (writer)
     services.trips.send.bookings.useWriter(
       writer,

@@ -220,7 +220,7 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   // WAL checkpoints run in a worker: on this connection they would stall the event loop inside a commit.
   const checkpointer = await BackgroundCheckpointer.start(db.$client, { onProblem: (message) => logger.warn(message) });
   // So do booking commits (their fsync), on the booking writer's connection.
-  const bookingWriter = await startBookingWriter(services, (message) => logger.warn(message));
+  const bookingWriter = await startBookingWriter(services, (message) => logger.warn(message), { backgroundCheckpoints: checkpointer.running });
   let server: { stop(): Promise<void> | void; requestIP(r: Request): { address: string } | null } | undefined;
   const addressOf = (request: Request) => clientAddress(request, server?.requestIP(request)?.address, config.trustProxy);
   const options = { logger, maxBodyBytes: config.maxBodyBytes, readiness, addressOf };

@@ -37,7 +37,11 @@ export class BookingWriter {
    * Starts the worker on `dbPath` with the statements changes refer to by index; undefined (and a message
    * to `onProblem`) when it cannot start — the caller then writes on its own connection.
    */
-  static async start(dbPath: string, statements: string[], options: { workerUrl?: string; onProblem?: (message: string) => void } = {}): Promise<BookingWriter | undefined> {
+  static async start(
+    dbPath: string,
+    statements: string[],
+    options: { workerUrl?: string; onProblem?: (message: string) => void; /** Whether its commits checkpoint (default true; false when a BackgroundCheckpointer runs). */ autoCheckpoint?: boolean } = {},
+  ): Promise<BookingWriter | undefined> {
     const onProblem = options.onProblem ?? (() => {});
     const worker = new Worker(options.workerUrl ?? workerEntry());
     (worker as unknown as { unref(): void }).unref();
@@ -53,7 +57,7 @@ export class BookingWriter {
           if ("opened" in event.data) resolve();
           else reject(new Error("error" in event.data ? event.data.error : "booking writer did not open"));
         };
-        worker.postMessage({ open: { dbPath, statements } } satisfies WriterRequest);
+        worker.postMessage({ open: { dbPath, statements, autoCheckpoint: options.autoCheckpoint ?? true } } satisfies WriterRequest);
       });
     } catch (error) {
       worker.terminate();

@@ -15,7 +15,7 @@ export interface WriteStep {
   mustChange?: boolean;
 }
 
-export type WriterRequest = { open: { dbPath: string; statements: string[] } } | { id: number; changes: WriteStep[][] };
+export type WriterRequest = { open: { dbPath: string; statements: string[]; autoCheckpoint: boolean } } | { id: number; changes: WriteStep[][] };
 
 export type ChangeOutcome = { ok: true } | { conflict: true } | { error: string };
 
@@ -57,8 +57,9 @@ self.onmessage = (event: MessageEvent<WriterRequest>) => {
       db.exec("PRAGMA busy_timeout = 5000");
       db.exec("PRAGMA synchronous = FULL");
       db.exec("PRAGMA foreign_keys = ON");
-      // The service's connection checkpoints in the background (or itself): this one never does.
-      db.exec("PRAGMA wal_autocheckpoint = 0");
+      // Checkpoints run in the background (BackgroundCheckpointer); without it, this connection — which makes
+      // most commits — must checkpoint itself, or the WAL would grow without bound.
+      if (!request.open.autoCheckpoint) db.exec("PRAGMA wal_autocheckpoint = 0");
       statements = request.open.statements.map((sql) => db!.prepare(sql));
       savepoint = db.prepare("SAVEPOINT booking_change");
       release = db.prepare("RELEASE booking_change");

@@ -347,27 +347,24 @@ export class SqliteBookingRepository implements BookingRepository {
         waiting.push(change);
         continue;
       }
-      let decision: Decision<unknown>;
-      let version: number | undefined;
+      // Whatever fails here (the decision, the outbox rows) fails this change alone, as a rolled-back savepoint would.
       try {
         const row = "transactionId" in change.ref ? this.byId.get({ id: change.ref.transactionId }) : this.rowByResNo.get(change.ref.requesterId, change.ref.requesterResNo);
-        version = row?.version;
-        decision = change.decide(row ? toBooking(row) : undefined);
+        const decision = change.decide(row ? toBooking(row) : undefined);
+        // Nothing to write (a repeated request): the booking it answers from is committed, so it is answered now.
+        if (!decision.write) {
+          change.resolve(decision.result);
+          continue;
+        }
+        const { booking, events } = decision.write;
+        const steps: WriteStep[] = [row ? { statement: UPDATE_BOOKING, args: this.updateArgs(booking, row.version), mustChange: true } : { statement: INSERT_BOOKING, args: this.insertArgs(booking) }];
+        const messages = link.outbox(events, booking);
+        for (const { message, at } of messages) steps.push({ statement: INSERT_OUTBOX, args: SqliteOutbox.insertArgs(message, at) });
+        taken.add(key);
+        group.push({ change, key, result: decision.result, steps, wake: messages.length > 0 });
       } catch (error) {
         change.reject(error);
-        continue;
       }
-      // Nothing to write (a repeated request): the booking it answers from is committed, so it is answered now.
-      if (!decision.write) {
-        change.resolve(decision.result);
-        continue;
-      }
-      taken.add(key);
-      const { booking, events } = decision.write;
-      const steps: WriteStep[] = [version === undefined ? { statement: INSERT_BOOKING, args: this.insertArgs(booking) } : { statement: UPDATE_BOOKING, args: this.updateArgs(booking, version), mustChange: true }];
-      const messages = link.outbox(events, booking);
-      for (const { message, at } of messages) steps.push({ statement: INSERT_OUTBOX, args: SqliteOutbox.insertArgs(message, at) });
-      group.push({ change, key, result: decision.result, steps, wake: messages.length > 0 });
     }
     this.queue = [...waiting, ...this.queue.slice(next)];
     return group;

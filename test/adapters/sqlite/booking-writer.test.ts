@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
+import { statSync } from "node:fs";
 import { openDatabase } from "../../../adapters/sqlite/db";
 import { BookingWriter } from "../../../adapters/sqlite/booking-writer";
 import { tempDir } from "../../support/process";
@@ -12,7 +13,7 @@ import { tempDir } from "../../support/process";
 function database(): string {
   const path = join(tempDir("tripswitch-writer-"), "db.sqlite");
   const db = openDatabase(path).$client;
-  db.exec("CREATE TABLE bookings (k TEXT PRIMARY KEY, v INTEGER NOT NULL)");
+  db.exec("CREATE TABLE bookings (k TEXT PRIMARY KEY, v NOT NULL)");
   db.close();
   return path;
 }
@@ -59,6 +60,24 @@ describe("booking writer", () => {
     } finally {
       await writer.stop();
     }
+  });
+
+  test("its commits checkpoint the WAL into the file unless background checkpoints run", async () => {
+    const sizes: Record<string, number> = {};
+    for (const autoCheckpoint of [true, false]) {
+      const path = database();
+      const writer = (await BookingWriter.start(path, STATEMENTS, { autoCheckpoint }))!;
+      try {
+        // ~1,300 pages, past SQLite's automatic checkpoint threshold of 1,000.
+        const blob = "x".repeat(4000);
+        for (let g = 0; g < 13; g++) await writer.write(Array.from({ length: 100 }, (_, i) => [{ statement: 0, args: [`k${g}-${i}`, blob] }]));
+      } finally {
+        await writer.stop();
+      }
+      sizes[String(autoCheckpoint)] = statSync(path).size;
+    }
+    expect(sizes.true).toBeGreaterThan(3 * 1024 * 1024);
+    expect(sizes.false).toBeLessThan(1024 * 1024);
   });
 
   test("a writer that cannot start says so and is not used", async () => {
