@@ -3,6 +3,7 @@ import { ConfigError, loadConfig, type Config } from "./config";
 import { buildApp, buildCoreApp, buildPlatformApp, createServices, startBookingWriter } from "./app";
 import { migrate, openDatabase } from "../adapters/sqlite/db";
 import { BackgroundCheckpointer } from "../adapters/sqlite/checkpointer";
+import { COMPILED } from "../adapters/runtime";
 import { backupTo, restoreFrom } from "../adapters/sqlite/backup";
 import { SqliteAuditLog } from "../adapters/sqlite/audit-log";
 import { createLogger } from "../adapters/logging";
@@ -37,11 +38,6 @@ TOKEN_TTL_SECONDS, DEMO_DATA, LOG_LEVEL, MAX_BODY_BYTES, RATE_LIMIT_SEARCH_PER_M
 RATE_LIMIT_SENDTRIP_PER_MIN, IDLE_TIMEOUT_SECONDS, TRUST_PROXY (see README.md).`;
 
 class UsageError extends Error {}
-
-/** True when running as the compiled binary rather than `bun src/main.ts`. */
-function isCompiled(): boolean {
-  return import.meta.path.startsWith("/$bunfs/") || import.meta.path.includes("~BUN");
-}
 
 async function main(argv: string[]): Promise<number> {
   const [command = "serve", ...args] = argv;
@@ -212,7 +208,7 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   const applied = migrate(db);
   if (applied.length) logger.info({ migrations: applied }, "migrated");
   const services = createServices(db, config, undefined, { logger });
-  const wantDemo = config.demoData ?? (demoFlag || !isCompiled());
+  const wantDemo = config.demoData ?? (demoFlag || !COMPILED);
   // With no demo data to seed first, the first index build (the long part of start-up) starts now and
   // runs in its workers while the HTTP apps are set up; /readyz still waits for it.
   const firstBuild = wantDemo ? undefined : services.fleetIndex.rebuildNow();

@@ -5,6 +5,7 @@ import { Database } from "bun:sqlite";
 import type { BuildJob, BuildReply, BuildStep } from "./index-builder.worker";
 import { loadIndexFile, saveIndexFile, type FleetStamp } from "./index-file";
 import { readFleetStamp } from "../sqlite/fleet-repository";
+import { workerEntry } from "../runtime";
 
 export interface FleetIndexOptions {
   /** Reads the whole active fleet in-process (an in-memory database, or when the worker cannot run). */
@@ -487,7 +488,7 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
   private ensureWorker(slot: number): Worker {
     const existing = this.workers[slot];
     if (existing) return existing;
-    const worker = new Worker(this.options.workerUrl ?? workerEntry());
+    const worker = new Worker(this.options.workerUrl ?? workerEntry("adapters/geo/index-builder.worker.ts"));
     // The build worker must not keep a finished CLI command or test process alive.
     (worker as unknown as { unref(): void }).unref();
     worker.onmessage = (event: MessageEvent<BuildReply>) => {
@@ -532,12 +533,4 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
       worker.terminate();
     });
   }
-}
-
-/**
- * Where the build worker's code is. In the compiled binary every module is bundled into the entry file, so
- * import.meta.url no longer points here; the worker is a separate entrypoint addressed from the bundle root.
- */
-function workerEntry(): string {
-  return import.meta.url.includes("$bunfs") ? "./adapters/geo/index-builder.worker.ts" : new URL("./index-builder.worker.ts", import.meta.url).href;
 }

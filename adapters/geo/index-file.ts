@@ -4,6 +4,7 @@
 // written by the same index code on the same runtime; anything else is ignored and the index is built.
 import { readFileSync, statSync } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
+import { COMPILED } from "../runtime";
 import { packTables, unpackTables, type IndexParts, type TreeParts, type UnlocatedEntry } from "./index-parts";
 /** The database's fleet stamp (fleet_generation's row). */
 export interface FleetStamp {
@@ -22,7 +23,7 @@ const MAGIC = "TSFLEET1";
 export const INDEX_CODE = indexCode();
 
 function indexCode(): string {
-  if (import.meta.url.includes("$bunfs")) {
+  if (COMPILED) {
     const binary = statSync(process.execPath);
     return `binary:${binary.size}:${binary.mtimeMs}:${Bun.version}`;
   }

@@ -1,4 +1,5 @@
 import type { ChangeOutcome, WriteStep, WriterReply, WriterRequest } from "./booking-writer.worker";
+import { workerEntry } from "../runtime";
 
 export type { ChangeOutcome, WriteStep } from "./booking-writer.worker";
 
@@ -43,7 +44,7 @@ export class BookingWriter {
     options: { workerUrl?: string; onProblem?: (message: string) => void; /** Whether its commits checkpoint (default true; false when a BackgroundCheckpointer runs). */ autoCheckpoint?: boolean } = {},
   ): Promise<BookingWriter | undefined> {
     const onProblem = options.onProblem ?? (() => {});
-    const worker = new Worker(options.workerUrl ?? workerEntry());
+    const worker = new Worker(options.workerUrl ?? workerEntry("adapters/sqlite/booking-writer.worker.ts"));
     (worker as unknown as { unref(): void }).unref();
     try {
       await new Promise<void>((resolve, reject) => {
@@ -112,9 +113,4 @@ export class BookingWriter {
     this.pending.clear();
     this.worker.terminate();
   }
-}
-
-/** Where the worker's code is: in the compiled binary it is a separate entrypoint addressed from the bundle root. */
-function workerEntry(): string {
-  return import.meta.url.includes("$bunfs") ? "./adapters/sqlite/booking-writer.worker.ts" : new URL("./booking-writer.worker.ts", import.meta.url).href;
 }

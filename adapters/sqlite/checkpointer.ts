@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { CheckpointJob, CheckpointReply } from "./checkpoint.worker";
+import { workerEntry } from "../runtime";
 
 export interface CheckpointerOptions {
   /** How often the worker checkpoints (default 500 ms). */
@@ -69,7 +70,7 @@ export class BackgroundCheckpointer {
 }
 
 function startWorker(dbPath: string, options: CheckpointerOptions, onDied: () => void): Promise<Worker> {
-  const worker = new Worker(options.workerUrl ?? workerEntry());
+  const worker = new Worker(options.workerUrl ?? workerEntry("adapters/sqlite/checkpoint.worker.ts"));
   // It must never keep a finished process alive.
   (worker as unknown as { unref(): void }).unref();
   return new Promise<Worker>((resolve, reject) => {
@@ -98,9 +99,4 @@ function startWorker(dbPath: string, options: CheckpointerOptions, onDied: () =>
     };
     worker.postMessage({ dbPath, intervalMs: options.intervalMs ?? 500 } satisfies CheckpointJob);
   });
-}
-
-/** Where the worker's code is: in the compiled binary it is a separate entrypoint addressed from the bundle root. */
-function workerEntry(): string {
-  return import.meta.url.includes("$bunfs") ? "./adapters/sqlite/checkpoint.worker.ts" : new URL("./checkpoint.worker.ts", import.meta.url).href;
 }
