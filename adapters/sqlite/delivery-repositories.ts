@@ -58,6 +58,7 @@ const toMessage = (r: Row): OutboxMessage => ({ ...r, channel: r.channel as Chan
 /** The outbox table. Writes are synchronous so they can join the booking change's transaction. */
 export class SqliteOutbox {
   private readonly dueStatement;
+  private readonly insertStatement;
 
   constructor(private readonly db: Db) {
     // In order per booking and channel: a message waits while an older one of its booking is still pending.
@@ -72,14 +73,15 @@ export class SqliteOutbox {
                           AND p.status = 'pending' AND p.id < m.id)
       ORDER BY m.next_attempt_at, m.id
       LIMIT ?`);
+    this.insertStatement = db.$client.prepare(SqliteOutbox.INSERT_SQL);
   }
 
   /** Adds a message; call inside the transaction of the change it announces. */
   enqueue(message: NewOutboxMessage, at: number): void {
-    this.db.insert(outboxMessages).values({ ...message, status: "pending", attempts: 0, nextAttemptAt: at, createdAt: at }).run();
+    this.insertStatement.run(...SqliteOutbox.insertArgs(message, at));
   }
 
-  /** The same insert as `enqueue`, as SQL text and its arguments (for the booking writer's connection). */
+  /** The insert `enqueue` runs, as SQL text and its arguments (the booking writer runs it on its own connection). */
   static readonly INSERT_SQL =
     "INSERT INTO outbox_messages (event_id, channel, event_type, transaction_id, target_netid, url, body, status, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)";
 
