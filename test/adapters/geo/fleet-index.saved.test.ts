@@ -131,6 +131,34 @@ describe("saved index file", () => {
     }
   });
 
+  test("a build is saved once saveDelayMs has passed, and the next not within saveEveryMs (but at saveNow)", async () => {
+    const path = fleetFile(300, 7);
+    const file = `${path}.fleet-index`;
+    const db = new Database(path);
+    db.exec("PRAGMA busy_timeout = 5000");
+    const index = new KdFleetSearchIndex({ dbPath: path, load: async () => [], indexFile: file, readStamp: () => readFleetStamp(db), saveDelayMs: 10, saveEveryMs: 60_000 });
+    try {
+      await index.rebuildNow();
+      const deadline = Date.now() + 5_000;
+      while (!existsSync(file) && Date.now() < deadline) await Bun.sleep(10);
+      await index.saveNow();
+      const first = stampOf(path);
+      expect(await loadIndexFile(file, first)).toBeDefined();
+
+      db.exec("UPDATE fleet_entries SET name = 'Renamed' WHERE rowid = (SELECT min(rowid) FROM fleet_entries)");
+      await index.rebuildNow();
+      await Bun.sleep(100);
+      // The newer build waits for its turn: the file still holds the first stamp.
+      expect(await loadIndexFile(file, stampOf(path))).toBeUndefined();
+      expect(await loadIndexFile(file, first)).toBeDefined();
+      await index.saveNow();
+      expect(await loadIndexFile(file, stampOf(path))).toBeDefined();
+    } finally {
+      index.close();
+      db.close();
+    }
+  });
+
   test("after any change to the fleet by any connection, the saved index is not used: the index is built", async () => {
     const path = fleetFile(800, 6);
     const first = indexOn(path);

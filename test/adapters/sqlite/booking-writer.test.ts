@@ -80,6 +80,17 @@ describe("booking writer", () => {
     expect(sizes.false).toBeLessThan(1024 * 1024);
   });
 
+  test("a writer that dies fails the groups waiting on it, says so, and is not used again", async () => {
+    const problems: string[] = [];
+    const workerUrl = new URL("../../support/workers/crashing-writer.worker.ts", import.meta.url).href;
+    const writer = (await BookingWriter.start(database(), STATEMENTS, { workerUrl, onProblem: (m) => problems.push(m) }))!;
+    expect(writer.usable).toBe(true);
+    await expect(writer.write([[{ statement: 0, args: ["a", 1] }]])).rejects.toThrow("booking writer failed");
+    expect(writer.usable).toBe(false);
+    expect(problems).toEqual([expect.stringContaining("bookings are written on the main connection from now on")]);
+    await expect(writer.write([[{ statement: 0, args: ["b", 1] }]])).rejects.toThrow("booking writer failed");
+  });
+
   test("a writer that cannot start says so and is not used", async () => {
     const problems: string[] = [];
     const writer = await BookingWriter.start(database(), STATEMENTS, { workerUrl: join(tempDir("tripswitch-writer-"), "missing.worker.ts"), onProblem: (m) => problems.push(m) });

@@ -68,6 +68,21 @@ describe("background WAL checkpoints", () => {
     sqlite.close();
   });
 
+  test("a worker that dies after starting gives the connection its automatic checkpoints back, and says so", async () => {
+    const { sqlite } = fileDb();
+    const problems: string[] = [];
+    const workerUrl = new URL("../../support/workers/crashing-checkpoint.worker.ts", import.meta.url).href;
+    const checkpointer = await BackgroundCheckpointer.start(sqlite, { workerUrl, onProblem: (m) => problems.push(m) });
+    expect(checkpointer.running).toBe(true);
+    expect(autoCheckpoint(sqlite)).toBe(0);
+    const deadline = Date.now() + 5_000;
+    while (checkpointer.running && Date.now() < deadline) await Bun.sleep(10);
+    expect(checkpointer.running).toBe(false);
+    expect(autoCheckpoint(sqlite)).toBe(1000);
+    expect(problems).toEqual([expect.stringContaining("the connection checkpoints itself")]);
+    sqlite.close();
+  });
+
   test("an in-memory database has no WAL: nothing is started", async () => {
     const sqlite = openDatabase(":memory:").$client;
     const checkpointer = await BackgroundCheckpointer.start(sqlite);

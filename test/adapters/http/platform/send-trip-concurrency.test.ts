@@ -8,7 +8,8 @@ import { createHarness } from "../../../support/harness";
 import { parties, regularTrip } from "../../../support/trips";
 import { bookings } from "../../../../adapters/sqlite/schema";
 import { startBookingWriter } from "../../../../src/app";
-import type { BookingWriter } from "../../../../adapters/sqlite/booking-writer";
+import { BookingWriter } from "../../../../adapters/sqlite/booking-writer";
+import { BOOKING_WRITER_STATEMENTS } from "../../../../adapters/sqlite/trip-repositories";
 
 // A real database file (WAL, synchronous=FULL), as in production.
 const dir = mkdtempSync(join(tmpdir(), "tripswitch-concurrency-"));
@@ -135,3 +136,24 @@ describe(`sendTrip group commit (${path})`, () => {
   });
 });
 }
+
+describe("sendTrip when the booking writer dies", () => {
+  test("the changes it held fail with 500 and nothing written; repeated, they commit on the service's own connection", async () => {
+    const h = createHarness({ dbPath: join(dir, "writer-dies.sqlite") });
+    const { requester, provider } = await parties(h, "-D");
+    const workerUrl = new URL("../../../support/workers/crashing-writer.worker.ts", import.meta.url).href;
+    const writer = (await BookingWriter.start(h.services.db.$client.filename, BOOKING_WRITER_STATEMENTS, { workerUrl }))!;
+    expect(writer).toBeDefined();
+    h.services.trips.send.bookings.useWriter(writer, () => [], () => {});
+    const body = regularTrip(requester.netid, provider.netid);
+    const stored = () => h.db.select({ n: count() }).from(bookings).where(eq(bookings.requesterId, requester.netid)).get()!.n;
+
+    const lost = await h.request<any>("POST", "/Platform.svc/sendTrip/V1", { body, headers: { token: requester.token } });
+    expect(lost.status).toBe(500);
+    expect(stored()).toBe(0);
+    const repeated = await h.request<any>("POST", "/Platform.svc/sendTrip/V1", { body, headers: { token: requester.token } });
+    expect(repeated.status).toBe(200);
+    expect(stored()).toBe(1);
+    h.close();
+  });
+});
