@@ -47,7 +47,8 @@ export function bookingNotFound(): NotFoundError {
  * make it a conflict. Canonical JSON (sorted keys), so key order does not matter.
  */
 export function contentFingerprint(req: NewTripRequest, providerId: string): string {
-  const content = { requesterId: req.requesterId, requesterResNo: req.requesterResNo, providerId, providerResNo: req.providerResNo ?? null, notes: req.notes ?? "", trip: req.trip };
+  // Keys in sorted order, so canonicalJson need not copy this object.
+  const content = { notes: req.notes ?? "", providerId, providerResNo: req.providerResNo ?? null, requesterId: req.requesterId, requesterResNo: req.requesterResNo, trip: req.trip };
   return createHash("sha256").update(canonicalJson(content)).digest("base64url");
 }
 

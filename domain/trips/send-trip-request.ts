@@ -232,9 +232,20 @@ function trimLocation(location: TripLocation): TripLocation {
   return out;
 }
 
-/** A copy with every top-level string trimmed (other values kept). */
+/**
+ * A copy with every top-level string trimmed (other values kept). The copy has its keys in sorted order, the order
+ * the content fingerprint's canonical JSON wants, so that fingerprint does not copy these objects a second time.
+ */
 function trimStrings<T extends object>(o: T): T {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o)) out[k] = typeof v === "string" ? v.trim() : Array.isArray(v) ? v.map((x) => (typeof x === "string" ? x.trim() : x)) : v;
+  const record = o as Record<string, unknown>;
+  const keys = Object.keys(record);
+  let sorted = true;
+  for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1] < keys[i];
+  if (!sorted) keys.sort();
+  for (let i = 0; i < keys.length; i++) {
+    const v = record[keys[i]];
+    out[keys[i]] = typeof v === "string" ? v.trim() : Array.isArray(v) ? v.map((x) => (typeof x === "string" ? x.trim() : x)) : v;
+  }
   return out as T;
 }

@@ -1,6 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { canonicalJson, canonicalJsonWalk } from "../../../domain/trips/decisions";
+import { canonicalJson, canonicalJsonWalk, contentFingerprint } from "../../../domain/trips/decisions";
+import { validateSendTrip, type SendTripInput } from "../../../domain/trips/send-trip-request";
+import newExample from "../../../adapters/http/examples/sendtrip-new.json";
+import quoteExample from "../../../adapters/http/examples/sendtrip-quote.json";
 import { NAUGHTY } from "../../support/fuzz";
 
 // canonicalJson has a fast path (sorted copy + native JSON.stringify); stored content hashes depend on its exact
@@ -49,3 +52,43 @@ describe("canonicalJson", () => {
     expect(canonicalJson([undefined, () => 1])).toBe("[null,null]");
   });
 });
+
+// Stored bookings keep the fingerprint of their NEW request: a repeat is idempotent only if today's code computes
+// the same bytes. These values were computed by the code that stored the first bookings; a change that alters
+// them breaks repeats of every booking stored before it.
+describe("contentFingerprint", () => {
+  const cases = [
+    { name: "the NEW example", body: newExample, fingerprint: "9vfCl-dsr7DZkpgJZULRrUfoHBKAjWhuNjiTMobIbug" },
+    { name: "the QUOTE example", body: quoteExample, fingerprint: "qsE2y477U4uXkAhQaqd-XmpU0UYjEM6LKfaoltD3uAs" },
+  ];
+  for (const c of cases) {
+    test(`is unchanged for ${c.name}`, () => {
+      const checked = validateSendTrip(structuredClone(c.body) as SendTripInput);
+      if (!checked.ok || checked.value.action !== "NEW") throw new Error(`example rejected: ${JSON.stringify(checked)}`);
+      expect(contentFingerprint(checked.value, "ACME-LIMO")).toBe(c.fingerprint);
+    });
+
+    test(`does not depend on the order of the keys in ${c.name}`, () => {
+      const checked = validateSendTrip(reversedKeys(structuredClone(c.body)) as SendTripInput);
+      if (!checked.ok || checked.value.action !== "NEW") throw new Error(`example rejected: ${JSON.stringify(checked)}`);
+      expect(contentFingerprint(checked.value, "ACME-LIMO")).toBe(c.fingerprint);
+    });
+  }
+
+  test("changes when the content changes", () => {
+    const body = structuredClone(newExample) as Record<string, any>;
+    body.passengers[0].firstName = `${body.passengers[0].firstName}x`;
+    const checked = validateSendTrip(body as SendTripInput);
+    if (!checked.ok || checked.value.action !== "NEW") throw new Error("example rejected");
+    expect(contentFingerprint(checked.value, "ACME-LIMO")).not.toBe(cases[0].fingerprint);
+  });
+});
+
+/** The same value with every object's keys in reverse order. */
+function reversedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reversedKeys);
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).reverse()) out[key] = reversedKeys((value as Record<string, unknown>)[key]);
+  return out;
+}
