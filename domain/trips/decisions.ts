@@ -3,6 +3,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from ".
 import { isoAt, isProvider, isRequester, roleOf, type Booking, type BookingEvent, type Chauffeur, type Fee, type QuoteOption, type Trip, type Vehicle } from "./booking";
 import { allowedNext, assertTransition, CANCELLABLE_STATUSES, type TripActor, type TripStatus } from "./lifecycle";
 import type { Decision } from "./ports";
+import { sortKeys } from "../shared/sorted-keys";
 import type { NewTripRequest, TripChanges } from "./send-trip-request";
 
 /** Who makes a change and when. */
@@ -96,8 +97,8 @@ function sortedForJson(value: unknown): unknown {
     if ((c >= 48 && c <= 57 && INDEX_KEY.test(key)) || key === "__proto__") return UNSUPPORTED;
     if (i > 0 && keys[i - 1] > key) inOrder = false;
   }
-  // The default sort compares UTF-16 code units, the same order as `<`.
-  if (!inOrder) keys.sort();
+  // Sorted by UTF-16 code units, the order `<` and canonicalJsonWalk use.
+  if (!inOrder) sortKeys(keys);
   let out: Record<string, unknown> | undefined = inOrder ? undefined : {};
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];
@@ -124,8 +125,8 @@ export function canonicalJsonWalk(value: unknown): string {
     return `${out}]`;
   }
   const record = value as Record<string, unknown>;
-  // The default sort compares UTF-16 code units, the same order as `<`.
-  const keys = Object.keys(record).sort();
+  // Sorted by UTF-16 code units, the order `<` and canonicalJsonWalk use.
+  const keys = sortKeys(Object.keys(record));
   let out = "{";
   let first = true;
   for (const key of keys) {

@@ -3,6 +3,7 @@ import { normaliseAmount } from "../money";
 import type { Fee, Passenger, ReservationType, Trip, TripAccount, TripAction, TripLocation } from "./booking";
 import { readLuggageCount, readPassengerCount } from "./luggage";
 import { parseDateTime, readCoordinate } from "./places";
+import { sortKeys } from "../shared/sorted-keys";
 
 /** A sendTrip body as received: shapes and sizes already checked at the edge, rules not yet. */
 export interface SendTripInput {
@@ -242,7 +243,7 @@ function trimStrings<T extends object>(o: T): T {
   const keys = Object.keys(record);
   let sorted = true;
   for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1] < keys[i];
-  if (!sorted) keys.sort();
+  if (!sorted) sortKeys(keys);
   for (let i = 0; i < keys.length; i++) {
     const v = record[keys[i]];
     out[keys[i]] = typeof v === "string" ? v.trim() : Array.isArray(v) ? v.map((x) => (typeof x === "string" ? x.trim() : x)) : v;
