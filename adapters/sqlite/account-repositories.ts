@@ -18,7 +18,9 @@ const EXTERNAL_CHECK_MS = 1;
  * request or booking change and changed rarely, cached per connection (shared by the repositories on it).
  * This process's own writes clear it as they commit; commits by other connections (`tripswitch user remove`,
  * `company set-plan`, `company set-integration`) are noticed through SQLite's `PRAGMA data_version`, looked
- * at no more than once a millisecond.
+ * at no more than once a millisecond. A commit elsewhere clears the cache only when it changed an account table:
+ * the account stamp (account_generation, kept by triggers) tells, so the booking writer's commits, about one a
+ * millisecond under load, leave it alone.
  */
 export class AccountCache {
   private static readonly byConnection = new WeakMap<Database, AccountCache>();
@@ -28,12 +30,18 @@ export class AccountCache {
   /** A company's integration settings; null when it has none. */
   readonly integrations = new Map<string, Readonly<Integration> | null>();
   private readonly dataVersion: Statement<{ data_version: number }, []>;
+  private readonly accountStamp: Statement<{ n: number }, []> | undefined;
   private version: number;
+  private stamp: number | undefined;
   private checkedAt = -Infinity;
+  /** How many times another connection's account change emptied the cache (for tests and diagnostics). */
+  externalClears = 0;
 
   private constructor(sqlite: Database) {
     this.dataVersion = sqlite.query<{ data_version: number }, []>("PRAGMA data_version");
+    this.accountStamp = accountStampQuery(sqlite);
     this.version = this.readVersion();
+    this.stamp = this.readStamp();
   }
 
   static of(db: Db): AccountCache {
@@ -48,8 +56,13 @@ export class AccountCache {
     if (now - this.checkedAt < EXTERNAL_CHECK_MS) return this;
     this.checkedAt = now;
     const version = this.readVersion();
-    if (version !== this.version) {
-      this.version = version;
+    if (version === this.version) return this;
+    this.version = version;
+    // Without the stamp (a database from before migration 0008) every commit elsewhere clears the cache.
+    const stamp = this.readStamp();
+    if (stamp === undefined || stamp !== this.stamp) {
+      this.stamp = stamp;
+      this.externalClears++;
       this.clear();
     }
     return this;
@@ -70,6 +83,20 @@ export class AccountCache {
 
   private readVersion(): number {
     return this.dataVersion.get()?.data_version ?? 0;
+  }
+
+  private readStamp(): number | undefined {
+    return this.accountStamp?.get()?.n;
+  }
+}
+
+/** The account stamp's query, or undefined on a database without the table (not migrated yet). */
+function accountStampQuery(sqlite: Database): Statement<{ n: number }, []> | undefined {
+  try {
+    return sqlite.query<{ n: number }, []>("SELECT n FROM account_generation WHERE id = 1");
+  } catch (error) {
+    if (error instanceof Error && error.message.includes("no such table")) return undefined;
+    throw error;
   }
 }
 

@@ -7,6 +7,8 @@ import m3 from "./0003_pale_stingray.sql" with { type: "text" };
 import m4 from "./0004_slippery_masque.sql" with { type: "text" };
 import m5 from "./0005_tearful_komodo.sql" with { type: "text" };
 import m6 from "./0006_fleet_generation_triggers.sql" with { type: "text" };
+import m7 from "./0007_account_generation.sql" with { type: "text" };
+import m8 from "./0008_account_generation_triggers.sql" with { type: "text" };
 
 /** Every migration, oldest first: drizzle-kit's tag, creation time and SQL text. */
 export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string }> = [
@@ -17,4 +19,6 @@ export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string 
   { tag: "0004_slippery_masque", when: 1795381233254, sql: m4 },
   { tag: "0005_tearful_komodo", when: 1795391722971, sql: m5 },
   { tag: "0006_fleet_generation_triggers", when: 1795391724028, sql: m6 },
+  { tag: "0007_account_generation", when: 1795395794126, sql: m7 },
+  { tag: "0008_account_generation_triggers", when: 1795395794492, sql: m8 },
 ];

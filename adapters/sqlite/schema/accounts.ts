@@ -58,3 +58,14 @@ export const loginFailures = sqliteTable(
   },
   (t) => [index("login_failures_key_at").on(t.key, t.at)],
 );
+
+/**
+ * One row (id 1) counting changes to the tables the account caches read (companies, users, platform_tokens,
+ * company_integrations): triggers (migration 0008) add one for every row inserted, updated or deleted, in the
+ * same transaction, whichever process writes. A cache notices another connection's account change by this
+ * number, so the booking writer's commits (which change none of these tables) do not empty it.
+ */
+export const accountGeneration = sqliteTable("account_generation", {
+  id: integer("id").primaryKey(),
+  n: integer("n").notNull(),
+});
