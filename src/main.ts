@@ -217,6 +217,8 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   const checkpointer = await BackgroundCheckpointer.start(db.$client, { onProblem: (message) => logger.warn(message) });
   // So do booking commits (their fsync), on the booking writer's connection.
   const bookingWriter = await startBookingWriter(services, (message) => logger.warn(message), { backgroundCheckpoints: checkpointer.running });
+  // The writer was opened without automatic checkpoints only because the worker runs; if it dies, both resume.
+  if (bookingWriter && checkpointer.running) checkpointer.onWorkerLost(() => bookingWriter.resumeAutoCheckpoints());
   let server: { stop(): Promise<void> | void; requestIP(r: Request): { address: string } | null } | undefined;
   const addressOf = (request: Request) => clientAddress(request, server?.requestIP(request)?.address, config.trustProxy);
   const options = { logger, maxBodyBytes: config.maxBodyBytes, readiness, addressOf };

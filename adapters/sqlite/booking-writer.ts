@@ -89,6 +89,15 @@ export class BookingWriter {
     });
   }
 
+  /**
+   * Turns the writer connection's automatic checkpoints on (it was started without them because a
+   * BackgroundCheckpointer ran, and that has stopped). Takes effect before the next group is written.
+   */
+  resumeAutoCheckpoints(): void {
+    if (this.failure) return;
+    this.worker.postMessage({ autoCheckpoint: true } satisfies WriterRequest);
+  }
+
   /** Resolves once every group sent has been answered (bounded), then ends the worker. */
   async stop(): Promise<void> {
     const deadline = Date.now() + GROUP_TIMEOUT_MS;

@@ -15,7 +15,14 @@ export interface WriteStep {
   mustChange?: boolean;
 }
 
-export type WriterRequest = { open: { dbPath: string; statements: string[]; autoCheckpoint: boolean } } | { id: number; changes: WriteStep[][] };
+export type WriterRequest =
+  | { open: { dbPath: string; statements: string[]; autoCheckpoint: boolean } }
+  /** The background checkpoints stopped: this connection checkpoints itself from now on. */
+  | { autoCheckpoint: true }
+  | { id: number; changes: WriteStep[][] };
+
+/** SQLite's default threshold, as on every connection that checkpoints itself. */
+const AUTO_CHECKPOINT_PAGES = 1000;
 
 export type ChangeOutcome = { ok: true } | { conflict: true } | { error: string };
 
@@ -68,6 +75,10 @@ self.onmessage = (event: MessageEvent<WriterRequest>) => {
     } catch (error) {
       self.postMessage({ error: error instanceof Error ? error.message : String(error) } satisfies WriterReply);
     }
+    return;
+  }
+  if ("autoCheckpoint" in request) {
+    db?.exec(`PRAGMA wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
     return;
   }
   const connection = db;

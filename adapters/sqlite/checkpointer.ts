@@ -23,6 +23,7 @@ const STOP_WAIT_MS = 2_000;
  */
 export class BackgroundCheckpointer {
   private worker: Worker | undefined;
+  private readonly lostListeners: Array<() => void> = [];
 
   private constructor(private readonly db: Database) {}
 
@@ -36,12 +37,21 @@ export class BackgroundCheckpointer {
         // A worker that died after starting: the connection checkpoints itself again.
         checkpointer.worker = undefined;
         db.exec(`PRAGMA wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
+        for (const listener of checkpointer.lostListeners) listener();
       });
     } catch (error) {
       db.exec(`PRAGMA wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
       options.onProblem?.(`background checkpoints unavailable (${error instanceof Error ? error.message : String(error)}); the connection checkpoints itself`);
     }
     return checkpointer;
+  }
+
+  /**
+   * `listener` runs if the worker dies after starting. Other connections that turned their automatic
+   * checkpoints off because this ran (the booking writer's) must turn them on again then, as `db`'s are.
+   */
+  onWorkerLost(listener: () => void): void {
+    this.lostListeners.push(listener);
   }
 
   /** True while the worker checkpoints (false after a fallback or stop). */

@@ -80,6 +80,21 @@ describe("booking writer", () => {
     expect(sizes.false).toBeLessThan(1024 * 1024);
   });
 
+  test("a writer started without automatic checkpoints checkpoints its commits again once told to", async () => {
+    const path = database();
+    const writer = (await BookingWriter.start(path, STATEMENTS, { autoCheckpoint: false }))!;
+    try {
+      // What the service does when its background checkpointer dies.
+      writer.resumeAutoCheckpoints();
+      const blob = "x".repeat(4000);
+      for (let g = 0; g < 13; g++) await writer.write(Array.from({ length: 100 }, (_, i) => [{ statement: 0, args: [`k${g}-${i}`, blob] }]));
+    } finally {
+      await writer.stop();
+    }
+    // As with automatic checkpoints from the start (the test above), unlike without them (< 1 MB).
+    expect(statSync(path).size).toBeGreaterThan(3 * 1024 * 1024);
+  });
+
   test("a writer that dies fails the groups waiting on it, says so, and is not used again", async () => {
     const problems: string[] = [];
     const workerUrl = new URL("../../support/workers/crashing-writer.worker.ts", import.meta.url).href;

@@ -73,12 +73,16 @@ describe("background WAL checkpoints", () => {
     const problems: string[] = [];
     const workerUrl = new URL("../../support/workers/crashing-checkpoint.worker.ts", import.meta.url).href;
     const checkpointer = await BackgroundCheckpointer.start(sqlite, { workerUrl, onProblem: (m) => problems.push(m) });
+    // The service's booking writer listens here, to turn its own automatic checkpoints back on.
+    let lost = 0;
+    checkpointer.onWorkerLost(() => lost++);
     expect(checkpointer.running).toBe(true);
     expect(autoCheckpoint(sqlite)).toBe(0);
     const deadline = Date.now() + 5_000;
     while (checkpointer.running && Date.now() < deadline) await Bun.sleep(10);
     expect(checkpointer.running).toBe(false);
     expect(autoCheckpoint(sqlite)).toBe(1000);
+    expect(lost).toBe(1);
     expect(problems).toEqual([expect.stringContaining("the connection checkpoints itself")]);
     sqlite.close();
   });
