@@ -35,7 +35,7 @@ import { BookingWriter } from "../adapters/sqlite/booking-writer";
 import { PackagedAirportDirectory } from "../adapters/airports/directory";
 import { PackagedTimeZones } from "../adapters/airports/time-zones";
 import type { Clock } from "../domain/ports";
-import { activeIndexRows, activeIndexRowsBySlug, readFleetStamp, SqliteFleetRepository } from "../adapters/sqlite/fleet-repository";
+import { activeIndexRows, activeIndexRowsBySlug, fleetChangesSince, markFleetIndexSaved, readFleetStamp, SqliteFleetRepository } from "../adapters/sqlite/fleet-repository";
 import { KdFleetSearchIndex } from "../adapters/geo/fleet-index";
 import { coreFleet } from "../adapters/http/core/fleet";
 import { coreFleetSearch } from "../adapters/http/core/fleet-search";
@@ -100,6 +100,9 @@ export function createServices(
     // A restart loads the index saved beside the database when nothing in the fleet changed since.
     indexFile: db.$client.filename && db.$client.filename !== ":memory:" ? `${db.$client.filename}.fleet-index` : undefined,
     readStamp: () => readFleetStamp(db.$client),
+    // A restart after fleet changes loads the saved index too, and re-reads the entries changed since.
+    changesSince: (saved, maxSlugs) => fleetChangesSince(db.$client, saved, maxSlugs),
+    onSaved: (stamp) => markFleetIndexSaved(db.$client, stamp),
     onWorkerFailure: (err) => logger.warn({ err }, "fleet index worker failed; building in-process"),
     onError: (err) => logger.error({ err }, "fleet index rebuild failed; the previous index keeps answering"),
   });

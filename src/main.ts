@@ -235,7 +235,10 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   // The build passed its data through this thread (transferred, but with copies of its string tables):
   // collect that garbage now, so the service starts out at its steady resident size.
   Bun.gc(true);
-  logger.info({ entries: services.fleetIndex.size, from: services.fleetIndex.source === "file" ? "saved index file" : "database" }, "fleet index ready");
+  logger.info(
+    { entries: services.fleetIndex.size, from: services.fleetIndex.source === "file" ? "saved index file" : "database", changedSinceSaved: services.fleetIndex.changedSinceSaved },
+    "fleet index ready",
+  );
   services.worker.start();
   readiness.ready = true;
 

@@ -48,6 +48,14 @@ export interface FleetIndexOptions {
   indexFile?: string;
   /** The database's current fleet stamp (needed with indexFile). */
   readStamp?: () => FleetStamp | undefined;
+  /**
+   * The slugs changed since a saved index's stamp, when the database's change log covers every change since
+   * and there are at most `maxSlugs`; undefined otherwise. With it, the first build loads a saved index that
+   * is behind and re-reads just those entries (they are served from the overlay until the next compaction).
+   */
+  changesSince?: (saved: FleetStamp, maxSlugs: number) => string[] | undefined;
+  /** Told once the index of `stamp` is saved (the database's change log then starts there). */
+  onSaved?: (stamp: FleetStamp) => void;
   saveDelayMs?: number;
   saveEveryMs?: number;
 }
@@ -146,6 +154,9 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
   get source(): "file" | "build" | undefined {
     return this.baseSource;
   }
+
+  /** Entries changed since the saved index that the first build loaded (re-read into the overlay); 0 otherwise. */
+  changedSinceSaved = 0;
 
   /**
    * Saves the newest built base now if it is not saved yet (a save due later is brought forward) and
@@ -304,7 +315,7 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
       this.compactTimer = undefined;
     }
     const loaded = this.baseSource === undefined ? await this.loadSaved() : undefined;
-    const { parts, stamp } = loaded ? { parts: loaded, stamp: undefined } : await this.buildParts();
+    const { parts, stamp } = loaded ? { parts: loaded.parts, stamp: undefined } : await this.buildParts();
     if (this.closed) return;
     this.baseSource = loaded ? "file" : "build";
     if (stamp && this.options.indexFile) {
@@ -314,6 +325,16 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
     const base = new FleetSnapshot(parts);
     // Changes up to `generation` were committed before the build read the fleet: the base has them.
     for (const [slug, seq] of this.dirty) if (seq <= generation) this.dirty.delete(slug);
+    if (loaded && loaded.changed.length > 0) {
+      // Entries changed after the saved index was written: left out of it and read afresh into the overlay,
+      // as changes made while running are, until the compaction scheduled below builds from the database.
+      const seq = ++this.seq;
+      for (const slug of loaded.changed) {
+        this.dirty.set(slug, seq);
+        this.stale.add(slug);
+      }
+      this.changedSinceSaved = loaded.changed.length;
+    }
     this.baseUnlocated = { index: new UnlocatedIndex(base.unlocatedEntries), slugs: new Set(base.unlocatedEntries.map((e) => e.slug)) };
     this.compose(base);
     this.baseSeq = Math.max(this.baseSeq, generation);
@@ -325,15 +346,29 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
       }, this.options.compactAfterMs ?? 30_000);
   }
 
-  /** The saved index, when there is one of exactly the database's current fleet. */
-  private async loadSaved(): Promise<IndexParts | undefined> {
+  /**
+   * The saved index, when there is one of exactly the database's current fleet, or of an earlier state the
+   * database's change log leads on from (with the slugs changed since, at most compactAfterChanges of them).
+   */
+  private async loadSaved(): Promise<{ parts: IndexParts; changed: string[] } | undefined> {
     const file = this.options.indexFile;
-    const stamp = file ? this.options.readStamp?.() : undefined;
-    if (!file || !stamp) return undefined;
+    const current = file ? this.options.readStamp?.() : undefined;
+    if (!file || !current) return undefined;
     try {
-      const parts = await loadIndexFile(file, stamp);
-      if (parts) this.savedStamp = stamp;
-      return parts;
+      let changed: string[] = [];
+      let stamp: FleetStamp | undefined;
+      const parts = await loadIndexFile(file, (saved) => {
+        if (saved.n !== current.n || saved.token !== current.token) {
+          const slugs = this.options.changesSince?.(saved, this.options.compactAfterChanges ?? 5000);
+          if (!slugs) return false;
+          changed = slugs;
+        }
+        stamp = saved;
+        return true;
+      });
+      if (!parts) return undefined;
+      this.savedStamp = stamp;
+      return { parts, changed };
     } catch (error) {
       this.options.onError?.(error);
       return undefined;
@@ -360,6 +395,7 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
     this.saving = saveIndexFile(file, latest.parts, latest.stamp)
       .then(() => {
         this.savedStamp = latest.stamp;
+        this.options.onSaved?.(latest.stamp);
       })
       .catch((error) => this.options.onError?.(error))
       .finally(() => {

@@ -140,11 +140,11 @@ async function writeAll(file: Awaited<ReturnType<typeof open>>, bytes: Uint8Arra
 }
 
 /**
- * The parts saved in `path` if it holds an index of exactly `stamp`, written by this code on this
- * runtime; undefined when there is no such file (missing, older, other code, damaged). Arrays are views
- * into the one buffer read.
+ * The parts saved in `path` if it holds an index of exactly `stamp` (or, given a function, of a stamp it
+ * accepts), written by this code on this runtime; undefined when there is no such file (missing, older, other
+ * code, damaged). Arrays are views into the one buffer read.
  */
-export async function loadIndexFile(path: string, stamp: FleetStamp): Promise<IndexParts | undefined> {
+export async function loadIndexFile(path: string, stamp: FleetStamp | ((saved: FleetStamp) => boolean)): Promise<IndexParts | undefined> {
   const file = Bun.file(path);
   if (!(await file.exists())) return undefined;
   const buffer = await file.arrayBuffer();
@@ -158,7 +158,9 @@ export async function loadIndexFile(path: string, stamp: FleetStamp): Promise<In
   } catch {
     return undefined;
   }
-  if (header.code !== INDEX_CODE || header.stamp?.n !== stamp.n || header.stamp?.token !== stamp.token) return undefined;
+  if (header.code !== INDEX_CODE || typeof header.stamp?.n !== "number" || typeof header.stamp.token !== "string") return undefined;
+  const saved = { n: header.stamp.n, token: header.stamp.token };
+  if (typeof stamp === "function" ? !stamp(saved) : saved.n !== stamp.n || saved.token !== stamp.token) return undefined;
   const arrays = new Map<string, AnyArray>();
   for (const { name, kind, offset, length } of header.arrays) {
     const Type = ARRAY_TYPES[kind];

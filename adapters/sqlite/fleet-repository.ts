@@ -157,6 +157,53 @@ export function activeIndexRowsBySlug(sqlite: Database, slugs: readonly string[]
   return rows;
 }
 
+/** Changes logged after the saved index's stamp, at most (the triggers of migration 0010 use the same number). */
+export const FLEET_CHANGE_LOG_LIMIT = 50_000;
+
+/**
+ * The slugs of the entries changed since `saved` (the stamp of a saved fleet index), read in one snapshot:
+ * [] when nothing changed; undefined when the change log does not cover every change since (it starts at
+ * another stamp, has a gap, or the changes passed its limit) or more than `maxSlugs` slugs changed — the
+ * caller then builds from the database.
+ */
+export function fleetChangesSince(sqlite: Database, saved: { n: number; token: string }, maxSlugs: number): string[] | undefined {
+  const own = !sqlite.inTransaction;
+  if (own) sqlite.exec("BEGIN");
+  try {
+    const row = sqlite
+      .query<{ n: number; token: string; base: number; baseToken: string | null }, []>("SELECT n, token, log_base AS base, log_base_token AS baseToken FROM fleet_generation WHERE id = 1")
+      .get();
+    if (!row) return undefined;
+    if (row.n === saved.n && row.token === saved.token) return [];
+    if (row.base < 0 || row.base !== saved.n || row.baseToken !== saved.token || row.n - row.base > FLEET_CHANGE_LOG_LIMIT) return undefined;
+    // Every change after the base adds at least one row with its own n: a missing n is an unlogged change.
+    const logged = sqlite.query<{ c: number }, [number]>("SELECT count(DISTINCT n) AS c FROM fleet_changes WHERE n > ?").get(row.base)?.c ?? 0;
+    if (logged !== row.n - row.base) return undefined;
+    const slugs = sqlite
+      .query<{ slug: string }, [number, number]>("SELECT DISTINCT slug FROM fleet_changes WHERE n > ? LIMIT ?")
+      .all(row.base, maxSlugs + 1)
+      .map((r) => r.slug);
+    return slugs.length <= maxSlugs ? slugs : undefined;
+  } catch (error) {
+    // A database from before migration 0010 has no change log.
+    if (error instanceof Error && /no such (table|column)/.test(error.message)) return undefined;
+    throw error;
+  } finally {
+    if (own) sqlite.exec("COMMIT");
+  }
+}
+
+/**
+ * Records that the fleet index of `stamp` was saved: the change log now starts there (changes after it are
+ * logged; rows up to it, no longer needed, are deleted — at most FLEET_CHANGE_LOG_LIMIT of them).
+ */
+export function markFleetIndexSaved(sqlite: Database, stamp: { n: number; token: string }): void {
+  sqlite.transaction(() => {
+    sqlite.query("UPDATE fleet_generation SET log_base = ?, log_base_token = ? WHERE id = 1").run(stamp.n, stamp.token);
+    sqlite.query("DELETE FROM fleet_changes WHERE n <= ?").run(stamp.n);
+  })();
+}
+
 /**
  * The fleet's stamp (fleet_generation), read on `sqlite`: inside a read transaction it belongs to that
  * transaction's snapshot. Undefined on a database without the table (not migrated).

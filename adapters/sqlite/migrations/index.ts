@@ -9,6 +9,8 @@ import m5 from "./0005_tearful_komodo.sql" with { type: "text" };
 import m6 from "./0006_fleet_generation_triggers.sql" with { type: "text" };
 import m7 from "./0007_account_generation.sql" with { type: "text" };
 import m8 from "./0008_account_generation_triggers.sql" with { type: "text" };
+import m9 from "./0009_fleet_change_log.sql" with { type: "text" };
+import m10 from "./0010_fleet_change_log_triggers.sql" with { type: "text" };
 
 /** Every migration, oldest first: drizzle-kit's tag, creation time and SQL text. */
 export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string }> = [
@@ -21,4 +23,6 @@ export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string 
   { tag: "0006_fleet_generation_triggers", when: 1795391724028, sql: m6 },
   { tag: "0007_account_generation", when: 1795395794126, sql: m7 },
   { tag: "0008_account_generation_triggers", when: 1795395794492, sql: m8 },
+  { tag: "0009_fleet_change_log", when: 1795397100069, sql: m9 },
+  { tag: "0010_fleet_change_log_triggers", when: 1795397100590, sql: m10 },
 ];

@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, real, index } from "drizzle-orm/sqlite-core";
+import { sqliteTable, text, integer, real, index, primaryKey } from "drizzle-orm/sqlite-core";
 import { companies } from "./accounts";
 
 /** Fleet entries (CONTRACT §4). Rates are decimal strings; airports a comma-separated list of upper-case IATA codes. */
@@ -37,4 +37,25 @@ export const fleetGeneration = sqliteTable("fleet_generation", {
   id: integer("id").primaryKey(),
   n: integer("n").notNull(),
   token: text("token").notNull(),
+  /**
+   * The stamp of the last saved fleet index (−1: none yet): fleet_changes logs the changes made after it, so
+   * a restart can load that index and re-read just the entries changed since (migration 0010).
+   */
+  logBase: integer("log_base").notNull().default(-1),
+  logBaseToken: text("log_base_token"),
 });
+
+/**
+ * The slugs changed after the saved index (fleet_generation.log_base): a trigger adds (n, slug) for every
+ * entry inserted, updated (both slugs if the slug changed) or deleted, while n − log_base ≤ 50,000 — beyond
+ * that (a mass import) nothing is logged and the next start builds from the database. Rows up to the base
+ * are deleted when a newer index is saved.
+ */
+export const fleetChanges = sqliteTable(
+  "fleet_changes",
+  {
+    n: integer("n").notNull(),
+    slug: text("slug").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.n, t.slug] })],
+);

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Database } from "bun:sqlite";
 import { openDatabase } from "../../../adapters/sqlite/db";
-import { activeIndexRows, readFleetStamp } from "../../../adapters/sqlite/fleet-repository";
+import { activeIndexRows, activeIndexRowsBySlug, fleetChangesSince, FLEET_CHANGE_LOG_LIMIT, markFleetIndexSaved, readFleetStamp } from "../../../adapters/sqlite/fleet-repository";
 import { KdFleetSearchIndex } from "../../../adapters/geo/fleet-index";
 import { buildIndexParts } from "../../../adapters/geo/index-parts";
 import { INDEX_CODE, loadIndexFile, saveIndexFile } from "../../../adapters/geo/index-file";
@@ -36,10 +36,19 @@ function builtParts(path: string) {
   }
 }
 
-function indexOn(path: string) {
+function indexOn(path: string, options: { changeLog?: boolean } = {}) {
   const db = new Database(path);
   db.exec("PRAGMA busy_timeout = 5000");
-  const index = new KdFleetSearchIndex({ dbPath: path, load: async () => [], indexFile: `${path}.fleet-index`, readStamp: () => readFleetStamp(db), parallelMinRows: 0 });
+  const index = new KdFleetSearchIndex({
+    dbPath: path,
+    load: async () => [],
+    loadSlugs: (slugs) => activeIndexRowsBySlug(db, slugs),
+    indexFile: `${path}.fleet-index`,
+    readStamp: () => readFleetStamp(db),
+    // As the service wires it (src/app.ts).
+    ...(options.changeLog ? { changesSince: (saved, max) => fleetChangesSince(db, saved, max), onSaved: (stamp) => markFleetIndexSaved(db, stamp) } : {}),
+    parallelMinRows: 0,
+  });
   return { index, close: () => (index.close(), db.close()) };
 }
 
@@ -159,7 +168,7 @@ describe("saved index file", () => {
     }
   });
 
-  test("after any change to the fleet by any connection, the saved index is not used: the index is built", async () => {
+  test("after any change to the fleet by any connection, a saved index no change log leads on from is not used: the index is built", async () => {
     const path = fleetFile(800, 6);
     const first = indexOn(path);
     await first.index.rebuildNow();
@@ -185,6 +194,124 @@ describe("saved index file", () => {
       expect(await loadIndexFile(`${path}.fleet-index`, stampOf(path))).toBeDefined();
     } finally {
       second.close();
+    }
+  });
+});
+
+describe("fleet change log", () => {
+  const changed = (db: Database, since: { n: number; token: string }, max = 1_000) => fleetChangesSince(db, since, max)?.sort();
+
+  test("logs the slugs changed after the saved index: inserts, updates (both slugs of a rename), deletes, cascades", () => {
+    const path = fleetFile(60, 11);
+    const db = openDatabase(path).$client;
+    try {
+      const before = readFleetStamp(db)!;
+      expect(changed(db, before)).toEqual([]);
+      // No index saved yet: nothing is logged, so nothing is covered.
+      db.exec("UPDATE fleet_entries SET description = 'x' WHERE slug = 'op-a-vehicle-1'");
+      expect(changed(db, before)).toBeUndefined();
+
+      const saved = readFleetStamp(db)!;
+      markFleetIndexSaved(db, saved);
+      expect(changed(db, saved)).toEqual([]);
+      db.exec("UPDATE fleet_entries SET description = 'y' WHERE slug = 'op-a-vehicle-1'");
+      db.exec("UPDATE fleet_entries SET description = 'z' WHERE slug = 'op-a-vehicle-1'");
+      db.exec("INSERT INTO fleet_entries (slug, netid, type, name, max_passengers, created_at, updated_at) VALUES ('op-a-new', 'OP-A', 'SUV', 'New', 4, 0, 0)");
+      db.exec("DELETE FROM fleet_entries WHERE slug = 'op-a-vehicle-5'");
+      db.exec("UPDATE fleet_entries SET slug = 'op-a-renamed' WHERE slug = 'op-a-vehicle-7'");
+      expect(changed(db, saved)).toEqual(["op-a-new", "op-a-renamed", "op-a-vehicle-1", "op-a-vehicle-5", "op-a-vehicle-7"]);
+      // More slugs than the caller takes: not covered (it builds instead).
+      expect(changed(db, saved, 4)).toBeUndefined();
+      // A company's deletion removes its entries by cascade: each is logged.
+      const opB = db.query<{ slug: string }, []>("SELECT slug FROM fleet_entries WHERE netid = 'OP-B'").all().map((r) => r.slug);
+      db.exec("DELETE FROM companies WHERE netid = 'OP-B'");
+      expect(changed(db, saved)).toEqual(["op-a-new", "op-a-renamed", "op-a-vehicle-1", "op-a-vehicle-5", "op-a-vehicle-7", ...opB].sort());
+      // A rolled-back change logs nothing.
+      db.exec("BEGIN; UPDATE fleet_entries SET name = 'x' WHERE slug = 'op-a-vehicle-9'; ROLLBACK");
+      expect(changed(db, saved)).not.toContain("op-a-vehicle-9");
+    } finally {
+      db.close();
+    }
+  });
+
+  test("only the last saved stamp is a starting point; saving a newer one drops the older rows", () => {
+    const path = fleetFile(40, 12);
+    const db = openDatabase(path).$client;
+    try {
+      const first = readFleetStamp(db)!;
+      markFleetIndexSaved(db, first);
+      db.exec("UPDATE fleet_entries SET name = 'a' WHERE slug = 'op-a-vehicle-1'");
+      const second = readFleetStamp(db)!;
+      markFleetIndexSaved(db, second);
+      expect(db.query<{ c: number }, []>("SELECT count(*) AS c FROM fleet_changes").get()!.c).toBe(0);
+      db.exec("UPDATE fleet_entries SET name = 'b' WHERE slug = 'op-a-vehicle-3'");
+      expect(changed(db, second)).toEqual(["op-a-vehicle-3"]);
+      // The older index's changes are gone from the log: it is not covered any more.
+      expect(changed(db, first)).toBeUndefined();
+      // Nor is a stamp this database never had.
+      expect(changed(db, { n: second.n, token: "0000000000000000" })).toBeUndefined();
+    } finally {
+      db.close();
+    }
+  });
+
+  test(`past ${FLEET_CHANGE_LOG_LIMIT.toLocaleString("en-US")} changes since the saved index nothing is logged, and the log covers nothing`, () => {
+    const path = fleetFile(40, 13);
+    const db = openDatabase(path).$client;
+    try {
+      const saved = readFleetStamp(db)!;
+      markFleetIndexSaved(db, saved);
+      db.exec("UPDATE fleet_entries SET name = 'a' WHERE slug = 'op-a-vehicle-1'");
+      expect(changed(db, saved)).toEqual(["op-a-vehicle-1"]);
+      // As if a mass import had made 50,000 changes (the counter alone, to keep the test quick).
+      db.exec(`UPDATE fleet_generation SET n = log_base + ${FLEET_CHANGE_LOG_LIMIT} WHERE id = 1`);
+      db.exec("UPDATE fleet_entries SET name = 'b' WHERE slug = 'op-a-vehicle-3'");
+      expect(db.query<{ c: number }, [string]>("SELECT count(*) AS c FROM fleet_changes WHERE slug = ?").get("op-a-vehicle-3")!.c).toBe(0);
+      expect(changed(db, saved)).toBeUndefined();
+    } finally {
+      db.close();
+    }
+  });
+
+  test("a restart after changes by another process loads the saved index, re-reads just those entries, and answers as a fresh build", async () => {
+    const path = fleetFile(2_000, 14);
+    const first = indexOn(path, { changeLog: true });
+    await first.index.rebuildNow();
+    await first.index.saveNow();
+    first.close();
+
+    // Another process (a CLI command) moves one vehicle to the other side of the world, takes one out of
+    // service, renames one and adds one.
+    const other = openDatabase(path).$client;
+    const located = other.query<{ slug: string }, []>("SELECT slug FROM fleet_entries WHERE active = 1 AND lat IS NOT NULL ORDER BY rowid LIMIT 3").all();
+    other.exec(`UPDATE fleet_entries SET lat = -lat, lon = CASE WHEN lon > 0 THEN lon - 180 ELSE lon + 180 END WHERE slug = '${located[0].slug}'`);
+    other.exec(`UPDATE fleet_entries SET active = 0 WHERE slug = '${located[1].slug}'`);
+    other.exec(`UPDATE fleet_entries SET slug = 'op-x-renamed', name = 'Renamed café' WHERE slug = '${located[2].slug}'`);
+    other.exec("INSERT INTO fleet_entries (slug, netid, type, name, description, max_passengers, lat, lon, airports, created_at, updated_at) VALUES ('op-a-added', 'OP-A', 'LIMO', 'Added', 'cafe', 6, 10, 20, 'JFK', 0, 0)");
+    other.close();
+
+    const restarted = indexOn(path, { changeLog: true });
+    const freshDb = new Database(path, { readonly: true });
+    try {
+      await restarted.index.rebuildNow();
+      expect(restarted.index.source).toBe("file");
+      expect(restarted.index.changedSinceSaved).toBe(5);
+      const rows = [...activeIndexRows(freshDb)];
+      const reference = new KdFleetSearchIndex({ dbPath: ":memory:", load: async () => rows, useWorker: false });
+      await reference.rebuildNow();
+      const searches = [
+        ...randomGeoSearches(60, 15),
+        { centres: [{ lat: 10, lon: 20 }], radiusKm: 5, types: undefined, words: [], offset: 0, limit: 20 },
+        { centres: [{ lat: 10, lon: 20 }], radiusKm: 5, types: ["LIMO"], words: ["cafe"], offset: 0, limit: 20 },
+      ];
+      const answers = (index: KdFleetSearchIndex) => searches.map((q) => index.search(q as never));
+      expect(answers(restarted.index)).toEqual(answers(reference));
+      expect(restarted.index.search(searches[60] as never).hits.map((h) => h.entry.slug)).toContain("op-a-added");
+      expect(restarted.index.size).toBe(reference.size);
+      reference.close();
+    } finally {
+      freshDb.close();
+      restarted.close();
     }
   });
 });
