@@ -125,11 +125,25 @@ export function removeDatabase(path: string): void {
   for (const suffix of ["", "-wal", "-shm", ".fleet-index"]) rmSync(path + suffix, { force: true });
 }
 
-/** A copy-free path to a migrated database holding the fixture fleet of `n` entries, built once and reused. */
+/**
+ * A copy-free path to a migrated database holding the fixture fleet of `n` entries, built once and reused.
+ * It is built by a child process: building leaves the connection's prepared statements behind, which keeps the
+ * file open in the builder, and a later connection to the renamed file in that same process could not read it.
+ */
 export async function fixtureDatabase(n: number): Promise<string> {
   mkdirSync(BENCH_DIR, { recursive: true });
   const path = join(BENCH_DIR, `fleet-${n}-v1.sqlite`);
   if (existsSync(path)) return path;
+  const proc = Bun.spawn([process.execPath, import.meta.path, String(n), path], { env: { ...process.env, BENCH_DIR }, stdout: "inherit", stderr: "pipe" });
+  const killer = setTimeout(() => proc.kill("SIGKILL"), 15 * 60_000);
+  const [err, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+  clearTimeout(killer);
+  if (code !== 0 || !existsSync(path)) throw new Error(`building the ${n}-entry fixture failed (${code}): ${err}`);
+  return path;
+}
+
+/** Builds the fixture of `n` entries at `path` (through a temporary name, so a half-built file is never used). */
+async function buildFixture(n: number, path: string): Promise<void> {
   const building = `${path}.building`;
   for (const suffix of ["", "-wal", "-shm"]) rmSync(building + suffix, { force: true });
   const db = openDatabase(building);
@@ -140,7 +154,12 @@ export async function fixtureDatabase(n: number): Promise<string> {
   db.$client.close();
   for (const suffix of ["-wal", "-shm"]) rmSync(building + suffix, { force: true });
   renameSync(building, path);
-  return path;
+}
+
+if (import.meta.main) {
+  const [n, path] = process.argv.slice(2);
+  await buildFixture(Number(n), path);
+  process.exit(0);
 }
 
 /** The operators and the searching platform (PROFESSIONAL), registered through the real use case; password BENCH_PASSWORD. */

@@ -1,9 +1,11 @@
 // Part 5: start-up and memory of the compiled binary — launch to /readyz = 200, and resident memory once
 // ready and after some searches — with the fixture fleet in the database, against the same binary on an
-// empty fleet (the runtime's own floor) in the same run. Two kinds of start are measured: the first start
-// (no saved index: every entry read and sorted) and a restart (the index the last stop saved, loaded).
+// empty fleet (the runtime's own floor) in the same run. Three kinds of start are measured: the first start
+// (no saved index: every entry read and sorted), a restart (the index the last stop saved, loaded), and a
+// restart after fleet changes made by another process (the saved index loaded, the changed entries re-read).
 import { copyFileSync, existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { Database } from "bun:sqlite";
 import { migrate, openDatabase } from "../adapters/sqlite/db";
 import { BENCH_DIR, removeDatabase, fixtureDatabase } from "./fixtures";
 import { freePort, ROOT, spawnChild, waitFor200 } from "./load";
@@ -14,9 +16,39 @@ import { searchQueries, VARIANTS } from "./search";
 export interface StartupBenchOptions {
   size: number;
   runs: number;
+  /** Fleet entries changed by another process before the third kind of start. */
+  changes: number;
 }
 
-export const DEFAULT_STARTUP_OPTIONS: StartupBenchOptions = SMOKE ? { size: 2_000, runs: 1 } : { size: 1_000_000, runs: 3 };
+export const DEFAULT_STARTUP_OPTIONS: StartupBenchOptions = SMOKE ? { size: 2_000, runs: 1, changes: 100 } : { size: 1_000_000, runs: 3, changes: 1_000 };
+
+/**
+ * Changes `count` active entries spread over the fixture, as another process would (a CLI command): a space
+ * appended to their description, or (undo) taken off again, so the fixture's content is the same afterwards.
+ */
+function touchEntries(dbPath: string, count: number, undo: boolean): void {
+  const sqlite = new Database(dbPath);
+  // Statements are prepared (not the connection's cached queries) and finalized here: a connection closed with
+  // a live statement lingers open in this process, and the next connection to the file then fails to read it.
+  const spanQuery = sqlite.prepare<{ lo: number; hi: number }, []>("SELECT min(rowid) AS lo, max(rowid) AS hi FROM fleet_entries");
+  const change = sqlite.prepare<unknown, [number]>(
+    undo
+      ? "UPDATE fleet_entries SET description = substr(description, 1, length(description) - 1) WHERE rowid = ?"
+      : "UPDATE fleet_entries SET description = description || ' ' WHERE rowid = ?",
+  );
+  try {
+    sqlite.exec("PRAGMA busy_timeout = 5000");
+    const span = spanQuery.get()!;
+    const step = Math.max(1, Math.floor((span.hi - span.lo) / count));
+    sqlite.transaction(() => {
+      for (let i = 0; i < count; i++) change.run(span.lo + i * step);
+    })();
+  } finally {
+    spanQuery.finalize();
+    change.finalize();
+    sqlite.close(true);
+  }
+}
 
 const BINARY = join(ROOT, "dist/tripswitch");
 
@@ -85,6 +117,7 @@ export async function benchStartup(options: StartupBenchOptions = DEFAULT_STARTU
   const indexFile = `${fixture}.fleet-index`;
   const first: StartResult[] = [];
   const restart: StartResult[] = [];
+  const changed: StartResult[] = [];
   const empty: StartResult[] = [];
   try {
     // Warm the page cache once, so every measured start reads the files from memory alike.
@@ -95,6 +128,12 @@ export async function benchStartup(options: StartupBenchOptions = DEFAULT_STARTU
       // The stop saved the index; the next start must find it (else the restart figure would be another first start).
       if (!existsSync(indexFile)) throw new Error(`the service saved no index at stop (${indexFile})`);
       restart.push(await startOnce(fixture, command));
+      touchEntries(fixture, options.changes, false);
+      try {
+        changed.push(await startOnce(fixture, command));
+      } finally {
+        touchEntries(fixture, options.changes, true);
+      }
       empty.push(await startOnce(emptyPath, command));
     }
   } finally {
@@ -104,6 +143,11 @@ export async function benchStartup(options: StartupBenchOptions = DEFAULT_STARTU
   const kinds = [
     { runs: first, short: "first start", what: "first start (no saved index: built from the database)" },
     { runs: restart, short: "restart", what: "restart (the index saved at the last stop, loaded)" },
+    {
+      runs: changed,
+      short: `restart after ${options.changes.toLocaleString("en-US")} changes`,
+      what: `restart after ${options.changes.toLocaleString("en-US")} fleet changes by another process (the saved index loaded, the changed entries re-read)`,
+    },
   ];
   const memory = [
     { when: "when ready", of: (r: StartResult) => r.rssReady },

@@ -56,5 +56,7 @@ describe("benchmark smoke run", () => {
       expect(out).toMatch(new RegExp(`launch to /readyz 200 with 2,000 fleet entries, ${start} \\([^)]*\\): [\\d,.]+ ms`));
       expect(out).toMatch(new RegExp(`resident memory when ready with 2,000 entries, ${start}: [\\d,.]+ MB`));
     }
+    expect(out).toMatch(/launch to \/readyz 200 with 2,000 fleet entries, restart after 100 fleet changes by another process \([^)]*\): [\d,.]+ ms/);
+    expect(out).toMatch(/resident memory when ready with 2,000 entries, restart after 100 changes: [\d,.]+ MB/);
   });
 });
