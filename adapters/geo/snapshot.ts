@@ -66,6 +66,9 @@ export interface Found {
   dist: number;
 }
 
+/** `q` words whose per-text answers a snapshot keeps (see FleetSnapshot.wordMemos): ~1 byte per distinct text each. */
+const WORD_MEMOS = 64;
+
 // Scratch space reused by every search (searches are synchronous and never interleave).
 let stack = new Int32Array(3 * 256);
 let heapKey = new Float64Array(1024);
@@ -142,16 +145,18 @@ export class FleetSnapshot {
   readonly unlocatedEntries: UnlocatedEntry[];
   private readonly all: TreeParts;
   private readonly typeTrees = new Map<string, TreeParts>();
-  private readonly memoGen: Uint32Array;
-  private readonly memoVal: Uint8Array;
-  private generation = 0;
+  /**
+   * Per `q` word, whether each interned text contains it (0 not looked at yet, 1 no, 2 yes), kept across
+   * queries (the texts of a snapshot never change): a word searched again costs a byte read per entry instead
+   * of a substring search per distinct text. At most WORD_MEMOS words, the least recently used dropped first.
+   */
+  private readonly wordMemos = new Map<string, Uint8Array>();
+  private readonly treeTexts = new Map<TreeParts, Uint32Array>();
 
   constructor(private readonly parts: IndexParts) {
     this.size = parts.size;
     this.all = parts.all;
     parts.typeNames.forEach((name, i) => this.typeTrees.set(name, parts.typeTrees[i]));
-    this.memoGen = new Uint32Array(parts.searchTexts.length);
-    this.memoVal = new Uint8Array(parts.searchTexts.length);
     this.unlocatedEntries = parts.unlocated;
   }
 
@@ -175,24 +180,50 @@ export class FleetSnapshot {
     return trees;
   }
 
-  /** A fresh memo generation for the q filter (every word, per interned text, computed once per query). */
+  /** The q filter by entry id, or undefined without words. */
   private textFilter(words: string[]): ((id: number) => boolean) | undefined {
+    const match = this.textMatch(words);
+    if (!match) return undefined;
+    const { textId } = this.parts;
+    return (id) => match.has(textId[id]);
+  }
+
+  /** The q filter by interned text, its words' memos kept across queries (see wordMemos). */
+  private textMatch(words: string[]): TextMatch | undefined {
     if (words.length === 0) return undefined;
-    if (++this.generation === 0xffffffff) {
-      this.memoGen.fill(0);
-      this.generation = 1;
+    return new TextMatch(
+      words,
+      words.map((w) => this.wordMemo(w)),
+      this.parts.searchTexts,
+    );
+  }
+
+  private wordMemo(word: string): Uint8Array {
+    let memo = this.wordMemos.get(word);
+    if (memo) this.wordMemos.delete(word);
+    else {
+      memo = new Uint8Array(this.parts.searchTexts.length);
+      if (this.wordMemos.size >= WORD_MEMOS) this.wordMemos.delete(this.wordMemos.keys().next().value!);
     }
-    const gen = this.generation;
-    const { memoGen, memoVal } = this;
-    const { textId, searchTexts } = this.parts;
-    return (id) => {
-      const t = textId[id];
-      if (memoGen[t] !== gen) {
-        memoGen[t] = gen;
-        memoVal[t] = matchesAllWords(searchTexts[t], words) ? 1 : 0;
-      }
-      return memoVal[t] === 1;
-    };
+    // Re-inserted: the Map's order is the order of last use.
+    this.wordMemos.set(word, memo);
+    return memo;
+  }
+
+  /**
+   * The interned text of each point of `tree`, in tree order, made on first use: counting with `q` then reads
+   * them in sequence instead of one random read into the entry columns per point.
+   */
+  private textsOf(tree: TreeParts): Uint32Array {
+    let texts = this.treeTexts.get(tree);
+    if (!texts) {
+      const { ids } = tree;
+      const { textId } = this.parts;
+      texts = new Uint32Array(ids.length);
+      for (let i = 0; i < ids.length; i++) texts[i] = textId[ids[i]];
+      this.treeTexts.set(tree, texts);
+    }
+    return texts;
   }
 
   /** True when the entry passes the type and text filters (used for the few tombstoned entries). */
@@ -203,9 +234,13 @@ export class FleetSnapshot {
 
   /** Counts every match, leaving out the entries in `excluded`, without materialising any. */
   count(q: PreparedQuery, excluded?: Exclusions): number {
+    const match = this.textMatch(q.words);
     const text = this.textFilter(q.words);
     let total = 0;
-    for (const tree of this.treesFor(q.types)) total += countTree(tree, q, text, this.parts);
+    for (const tree of this.treesFor(q.types)) {
+      if (tree.ids.length === 0) continue;
+      total += match && q.n === 1 ? countTreeOneCentreText(tree, q, this.parts, match, this.textsOf(tree)) : countTree(tree, q, text, this.parts);
+    }
     if (excluded) total -= this.countExcluded(q, excluded, text);
     return total;
   }
@@ -626,4 +661,93 @@ function countTreeOneCentre(tree: TreeParts, q: PreparedQuery, parts: IndexParts
     }
   }
   return total;
+}
+
+/**
+ * countTreeOneCentre with the q filter: the same traversal, each point of a covered node or a leaf checked
+ * against the words first — its text id read in tree order, then a byte of each word's memo.
+ */
+function countTreeOneCentreText(tree: TreeParts, q: PreparedQuery, parts: IndexParts, match: TextMatch, texts: Uint32Array): number {
+  const { ids, boxes, nodeSize, xyz } = tree;
+  const inner = q.chord2 - q.margin;
+  const outer = q.chord2 + q.margin;
+  const cx = q.x[0], cy = q.y[0], cz = q.z[0];
+  const clat = q.lat[0], clon = q.lon[0], radiusKm = q.radiusKm;
+  const { lat, lon } = parts;
+  let s = stack;
+  let total = 0;
+  s[0] = 0;
+  s[1] = 0;
+  s[2] = ids.length - 1;
+  let sp = 1;
+  // Bounded: each node is pushed at most once, and there are fewer nodes than points.
+  while (sp > 0) {
+    sp--;
+    const node = s[3 * sp];
+    const left = s[3 * sp + 1];
+    const right = s[3 * sp + 2];
+    const o = 6 * node;
+    const minX = boxes[o], minY = boxes[o + 1], minZ = boxes[o + 2], maxX = boxes[o + 3], maxY = boxes[o + 4], maxZ = boxes[o + 5];
+    const nx = cx < minX ? minX - cx : cx > maxX ? cx - maxX : 0;
+    const ny = cy < minY ? minY - cy : cy > maxY ? cy - maxY : 0;
+    const nz = cz < minZ ? minZ - cz : cz > maxZ ? cz - maxZ : 0;
+    if (nx * nx + ny * ny + nz * nz > outer) continue;
+    const fx = cx - minX > maxX - cx ? cx - minX : maxX - cx;
+    const fy = cy - minY > maxY - cy ? cy - minY : maxY - cy;
+    const fz = cz - minZ > maxZ - cz ? cz - minZ : maxZ - cz;
+    if (fx * fx + fy * fy + fz * fz <= inner) {
+      for (let i = left; i <= right; i++) if (match.has(texts[i])) total++;
+      continue;
+    }
+    let from = left;
+    let to = right;
+    if (right - left > nodeSize) {
+      const m = (left + right) >> 1;
+      from = to = m;
+      if (3 * sp + 6 > s.length) s = stack = grow(s);
+      if (m - 1 >= left) {
+        s[3 * sp] = 2 * node + 1;
+        s[3 * sp + 1] = left;
+        s[3 * sp + 2] = m - 1;
+        sp++;
+      }
+      if (right >= m + 1) {
+        s[3 * sp] = 2 * node + 2;
+        s[3 * sp + 1] = m + 1;
+        s[3 * sp + 2] = right;
+        sp++;
+      }
+    }
+    for (let i = from; i <= to; i++) {
+      if (!match.has(texts[i])) continue;
+      const id = ids[i];
+      const dx = xyz[3 * i] - cx;
+      const dy = xyz[3 * i + 1] - cy;
+      const dz = xyz[3 * i + 2] - cz;
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 <= inner) total++;
+      else if (d2 <= outer && greatCircleKm(clat, clon, lat[id], lon[id]) <= radiusKm) total++;
+    }
+  }
+  return total;
+}
+
+/** Whether an interned text holds every `q` word: each word's memo (0 unknown, 1 no, 2 yes) filled on demand. */
+class TextMatch {
+  constructor(
+    private readonly words: string[],
+    private readonly memos: Uint8Array[],
+    private readonly searchTexts: string[],
+  ) {}
+
+  has(t: number): boolean {
+    const memos = this.memos;
+    for (let w = 0; w < memos.length; w++) {
+      const memo = memos[w];
+      let v = memo[t];
+      if (v === 0) memo[t] = v = matchesAllWords(this.searchTexts[t], [this.words[w]]) ? 2 : 1;
+      if (v !== 2) return false;
+    }
+    return true;
+  }
 }

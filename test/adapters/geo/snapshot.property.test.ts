@@ -25,7 +25,8 @@ const query = fc.record({
   centres: fc.array(fc.record({ hub: fc.integer({ min: 0, max: 2 }), dLat: grid(8), dLon: grid(8) }), { minLength: 1, maxLength: 3 }),
   radiusKm: fc.integer({ min: 1, max: 1000 }),
   types: fc.option(fc.subarray(TYPES, { minLength: 1 }), { nil: undefined }),
-  q: fc.constantFrom("", "merc", "sedan", "esc"),
+  // Words repeat across a snapshot's queries (their memos are kept) and combine (every word must match).
+  q: fc.constantFrom("", "merc", "sedan", "esc", "blue sedan", "s merc", "sedan blue x"),
   offset: fc.integer({ min: 0, max: 50 }),
   limit: fc.integer({ min: 1, max: 100 }),
 });
@@ -71,5 +72,38 @@ describe("kd-tree fleet snapshot against brute force", () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  test("q answers stay right when more words are searched than the snapshot keeps memos for", () => {
+    const names = Array.from({ length: 90 }, (_, i) => `Vehicle w${i} blue`);
+    const fleet: FleetEntry[] = Array.from({ length: 900 }, (_, i) => ({
+      slug: `e-${i}`,
+      netid: "OP",
+      type: TYPES[i % 3],
+      name: names[i % names.length],
+      description: i % 4 === 0 ? "leather" : "",
+      imageUrl: null,
+      maxPassengers: 1,
+      maxLuggage: null,
+      lat: 40 + (i % 30) / 100,
+      lon: -73 - Math.floor(i / 30) / 100,
+      airports: [],
+      minimumRate: "0.00",
+      hourlyRate: "0.00",
+      currency: "USD",
+      active: true,
+      createdAt: 0,
+      updatedAt: 0,
+    }));
+    const snapshot = new FleetSnapshot(buildIndexParts(fleet, 8));
+    // 90 distinct words, then the first ones again (their memos evicted meanwhile), one and two words at a time.
+    const qs = [...names.map((_, i) => `w${i}`), "w0", "w1 leather", "blue leather", "w2", "blue"];
+    for (const q of qs) {
+      const words = queryWords(q);
+      const expected = fleet.filter((e) => matchesAllWords(searchTextOf(e), words)).length;
+      const got = snapshot.search({ centres: [{ lat: 40.15, lon: -73.15 }], radiusKm: 100, types: undefined, words, offset: 0, limit: 5 });
+      expect({ q, total: got.total }).toEqual({ q, total: expected });
+      expect(expected).toBeGreaterThan(0);
+    }
   });
 });
