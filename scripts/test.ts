@@ -1,7 +1,11 @@
 export {};
 // Runs `bun test` (forwarding arguments), streams its output, then prints the line CI reads:
 // "N passed, N failed" — and exits with bun's own exit code.
-const proc = Bun.spawn([process.execPath, "test", ...process.argv.slice(2)], {
+// Component tests start servers, build the binary and run the benchmark parts: they get 60 s each (bun's default
+// is 5 s; bunfig.toml has no setting for it), unless the caller passes its own --timeout.
+const args = process.argv.slice(2);
+const timeout = args.some((a) => a.startsWith("--timeout")) ? [] : ["--timeout", "60000"];
+const proc = Bun.spawn([process.execPath, "test", ...timeout, ...args], {
   stdout: "pipe",
   stderr: "pipe",
   stdin: "ignore",
