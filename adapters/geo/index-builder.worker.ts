@@ -55,8 +55,11 @@ export type BuildStep =
   | { read: ReadJob }
   /** Merge the chunks into the columns, build the slug table and the trees of the types not in `notTypes`. */
   | { merge: Array<PackedTables<ColumnChunk>>; notTypes: string[]; nodeSize?: number }
-  /** Build the all-types tree over the chunks' points, and the trees of `types`. */
-  | { allTree: ChunkPoints[]; types: string[]; nodeSize?: number };
+  /**
+   * Build the all-types tree over the chunks' points, and the trees of `types`. With `typesLater`, the
+   * all-types tree is sent first (a `partial` reply) and the type trees after it, in the final reply.
+   */
+  | { allTree: ChunkPoints[]; types: string[]; nodeSize?: number; typesLater?: boolean };
 
 /**
  * The fleet split into `blockCount` blocks of `blockRows` rowids from `firstRowid` (the first and last open
@@ -81,6 +84,8 @@ export type BuildRequest = (BuildJob | BuildStep) & { id: number };
 export interface BuildReply {
   id: number;
   started?: true;
+  /** A part of the result sent ahead of the final reply (the all-types tree of a `typesLater` step). */
+  partial?: true;
   parts?: PackedTables<IndexParts>;
   chunk?: PackedTables<ColumnChunk>;
   points?: ChunkPoints;
@@ -181,6 +186,14 @@ self.onmessage = (event: MessageEvent<BuildRequest>) => {
       const points = concatPoints(request.allTree);
       request.allTree = [];
       const tree = buildAllTree(points, nodeSize);
+      if (request.typesLater) {
+        reply({ id: request.id, partial: true, tree }, treeBuffers([tree]));
+        const here = new Set(request.types);
+        const typeTrees = someTypeTrees(points, nodeSize, (name) => here.has(name));
+        collectNow();
+        reply({ id: request.id, typeTrees }, treeBuffers(typeTrees.trees));
+        return;
+      }
       const here = new Set(request.types);
       const typeTrees = someTypeTrees(points, nodeSize, (name) => here.has(name));
       collectNow();

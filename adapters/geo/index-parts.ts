@@ -673,30 +673,6 @@ export function concatPoints(points: readonly ChunkPoints[]): ChunkPoints {
   return out;
 }
 
-/**
- * Which vehicle types' trees the worker that builds the all-types tree also builds (the other worker merges
- * the columns and builds the rest): the biggest types first, up to ~40% of the points, which about evens
- * the two workers' work (merging costs about as much as 0.8 of a tree over every point).
- */
-export function typesForAllTreeWorker(points: readonly ChunkPoints[]): string[] {
-  const counts = new Map<string, number>();
-  let n = 0;
-  for (const p of points) {
-    const local = new Uint32Array(p.typeNames.length);
-    for (let i = 0; i < p.typeId.length; i++) local[p.typeId[i]]++;
-    p.typeNames.forEach((name, t) => counts.set(name, (counts.get(name) ?? 0) + local[t]));
-    n += p.typeId.length;
-  }
-  const chosen: string[] = [];
-  let share = 0;
-  for (const [name, count] of [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)))
-    if (share + count <= 0.4 * n) {
-      chosen.push(name);
-      share += count;
-    }
-  return chosen;
-}
-
 /** The tree over every located entry. */
 export function buildAllTree(p: Pick<ChunkPoints, "lat" | "lon" | "xyz">, nodeSize: number): TreeParts {
   const ids = new Uint32Array(p.lon.length);

@@ -138,7 +138,9 @@ function pushPoint(tree: TreeParts, i: number, q: PreparedQuery, text: ((id: num
 
 /**
  * One immutable generation of the fleet search index, columnar. Searches read it without locks; a
- * rebuild produces a new snapshot that replaces this one in a single assignment.
+ * rebuild produces a new snapshot that replaces this one in a single assignment. A snapshot can start
+ * without its per-type trees (the first build at start-up brings them a moment later, see attachTypeTrees):
+ * until then a `types` search walks the all-types tree and checks each entry's type — the same answers, slower.
  */
 export class FleetSnapshot {
   readonly size: number;
@@ -152,11 +154,14 @@ export class FleetSnapshot {
    */
   private readonly wordMemos = new Map<string, Uint8Array>();
   private readonly treeTexts = new Map<TreeParts, Uint32Array>();
+  /** True while the per-type trees are still being built (parts.typeTrees is empty meanwhile). */
+  private typeTreesPending: boolean;
 
   constructor(private readonly parts: IndexParts) {
     this.size = parts.size;
     this.all = parts.all;
-    parts.typeNames.forEach((name, i) => this.typeTrees.set(name, parts.typeTrees[i]));
+    this.typeTreesPending = parts.typeTrees.length < parts.typeNames.length;
+    if (!this.typeTreesPending) parts.typeNames.forEach((name, i) => this.typeTrees.set(name, parts.typeTrees[i]));
     this.unlocatedEntries = parts.unlocated;
   }
 
@@ -169,9 +174,33 @@ export class FleetSnapshot {
     return { total, hits: toHits(this.nearest(q, k).slice(query.offset, k)) };
   }
 
+  /** Adds the per-type trees of a snapshot made without them (`trees[i]` is the tree of parts.typeNames[i]). */
+  attachTypeTrees(trees: TreeParts[]): void {
+    if (!this.typeTreesPending || trees.length !== this.parts.typeNames.length) throw new Error("fleet index: type trees do not fit this snapshot");
+    this.parts.typeTrees = trees;
+    this.parts.typeNames.forEach((name, i) => this.typeTrees.set(name, trees[i]));
+    this.typeTreesPending = false;
+  }
+
+  /** The entries of `types`, checked one by one: while the per-type trees are pending. */
+  private typeCheck(types: string[] | undefined): ((id: number) => boolean) | undefined {
+    if (!types || !this.typeTreesPending) return undefined;
+    const wanted = new Set(types);
+    const { textId, textTypes } = this.parts;
+    return (id) => wanted.has(textTypes[textId[id]]);
+  }
+
+  /** The filter of a query by entry id: its types while their trees are pending, and its q words. */
+  private filterOf(q: PreparedQuery): ((id: number) => boolean) | undefined {
+    const text = this.textFilter(q.words);
+    const type = this.typeCheck(q.types);
+    if (!type) return text;
+    return text ? (id) => type(id) && text(id) : type;
+  }
+
   /** The trees a query visits: the all-types tree, or the tree of each requested type that exists. */
   private treesFor(types: string[] | undefined): TreeParts[] {
-    if (!types) return [this.all];
+    if (!types || this.typeTreesPending) return [this.all];
     const trees: TreeParts[] = [];
     for (const t of types) {
       const tree = this.typeTrees.get(t);
@@ -234,14 +263,15 @@ export class FleetSnapshot {
 
   /** Counts every match, leaving out the entries in `excluded`, without materialising any. */
   count(q: PreparedQuery, excluded?: Exclusions): number {
-    const match = this.textMatch(q.words);
-    const text = this.textFilter(q.words);
+    const byType = this.typeCheck(q.types) !== undefined;
+    const match = byType ? undefined : this.textMatch(q.words);
+    const filter = this.filterOf(q);
     let total = 0;
     for (const tree of this.treesFor(q.types)) {
       if (tree.ids.length === 0) continue;
-      total += match && q.n === 1 ? countTreeOneCentreText(tree, q, this.parts, match, this.textsOf(tree)) : countTree(tree, q, text, this.parts);
+      total += match && q.n === 1 ? countTreeOneCentreText(tree, q, this.parts, match, this.textsOf(tree)) : countTree(tree, q, filter, this.parts);
     }
-    if (excluded) total -= this.countExcluded(q, excluded, text);
+    if (excluded) total -= this.countExcluded(q, excluded, this.textFilter(q.words));
     return total;
   }
 
@@ -279,7 +309,7 @@ export class FleetSnapshot {
    * out and the next candidate's lower bound is beyond the k-th distance.
    */
   nearest(q: PreparedQuery, k: number, exclusions?: Exclusions): Found[] {
-    const text = this.textFilter(q.words);
+    const text = this.filterOf(q);
     const excluded = exclusions?.set;
     const trees = this.treesFor(q.types);
     const { lat, lon } = this.parts;

@@ -28,8 +28,14 @@ function oneBuilder(path: string): IndexParts {
 async function sharedBuild(path: string, nodeSize?: number): Promise<IndexParts> {
   const index = new KdFleetSearchIndex({ dbPath: path, load: async () => [], parallelMinRows: 0, nodeSize, onWorkerFailure: (e) => { throw e; } });
   try {
-    // What a rebuild swaps in; read through the private step so the parts themselves can be compared.
-    return (await (index as unknown as { buildParts(): Promise<{ parts: IndexParts }> }).buildParts()).parts;
+    // What a rebuild swaps in; read through the private step so the parts themselves can be compared. The
+    // shared build hands its type trees over after the rest (the index serves meanwhile): wait for them.
+    const built = await (index as unknown as { buildParts(): Promise<{ parts: IndexParts; typeTrees?: Promise<IndexParts["typeTrees"]> }> }).buildParts();
+    if (built.typeTrees) {
+      expect(built.parts.typeTrees).toEqual([]);
+      built.parts.typeTrees = await built.typeTrees;
+    }
+    return built.parts;
   } finally {
     index.close();
   }
