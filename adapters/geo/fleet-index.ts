@@ -349,9 +349,13 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
           base.attachTypeTrees(trees);
           saveWhenComplete();
         },
-        // The snapshot keeps answering without them (checking types entry by entry); the next build brings them.
+        // The snapshot keeps answering without them (checking types entry by entry); a full build (on one
+        // worker) brings them.
         (error) => {
-          if (!this.closed) this.options.onError?.(error);
+          if (this.closed) return;
+          this.options.onError?.(error);
+          this.fullWanted = ++this.seq;
+          this.scheduleBuild(this.options.debounceMs ?? 20);
         },
       );
     else saveWhenComplete();
@@ -536,6 +540,8 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
           })
           // The worker ends once they are in: its memory is freed.
           .finally(() => void this.stopWorker(1));
+        // buildOnce handles a failure; this keeps one that comes before it looks from counting as unhandled.
+        typeTrees.catch(() => {});
         return { parts: { ...parts, all: tree, typeTrees: [] }, stamp, typeTrees };
       }
       return undefined;

@@ -79,4 +79,30 @@ describe("shared index build", () => {
       db.$client.close();
     }
   });
+
+  test("if the type trees fail after the all-types tree came, the index answers without them, then builds them again", async () => {
+    const path = fleetFile("type-trees-fail", 2_000, 8);
+    const errors: string[] = [];
+    const workerUrl = new URL("../../support/workers/failing-type-trees.worker.ts", import.meta.url).href;
+    const index = new KdFleetSearchIndex({ dbPath: path, load: async () => [], parallelMinRows: 0, workerUrl, debounceMs: 10, onError: (e) => errors.push(String(e)) });
+    const db = openDatabase(path);
+    const local = new KdFleetSearchIndex({ load: async () => activeIndexRows(db.$client), useWorker: false });
+    const pending = () => (index as unknown as { view: { base: { typeTreesPending: boolean } } }).view.base.typeTreesPending;
+    const searches = randomGeoSearches(50, 9);
+    try {
+      await Promise.all([index.rebuildNow(), local.rebuildNow()]);
+      expect(searches.some((q) => q.types)).toBe(true);
+      for (const query of searches) expect(index.search(query as never)).toEqual(local.search(query as never));
+      // Bounded: the failure schedules a build on one worker, which brings every tree.
+      const deadline = Date.now() + 10_000;
+      while ((errors.length === 0 || pending()) && Date.now() < deadline) await Bun.sleep(20);
+      expect(errors).toEqual([expect.stringContaining("type trees failed")]);
+      expect(pending()).toBe(false);
+      for (const query of searches) expect(index.search(query as never)).toEqual(local.search(query as never));
+    } finally {
+      index.close();
+      local.close();
+      db.$client.close();
+    }
+  });
 });
