@@ -190,10 +190,8 @@ export class FleetSnapshot {
     return (id) => wanted.has(textTypes[textId[id]]);
   }
 
-  /** The filter of a query by entry id: its types while their trees are pending, and its q words. */
-  private filterOf(q: PreparedQuery): ((id: number) => boolean) | undefined {
-    const text = this.textFilter(q.words);
-    const type = this.typeCheck(q.types);
+  /** One filter by entry id from a query's type check (while the type trees are pending) and q filter. */
+  private static both(type: ((id: number) => boolean) | undefined, text: ((id: number) => boolean) | undefined): ((id: number) => boolean) | undefined {
     if (!type) return text;
     return text ? (id) => type(id) && text(id) : type;
   }
@@ -210,8 +208,7 @@ export class FleetSnapshot {
   }
 
   /** The q filter by entry id, or undefined without words. */
-  private textFilter(words: string[]): ((id: number) => boolean) | undefined {
-    const match = this.textMatch(words);
+  private textFilter(match: TextMatch | undefined): ((id: number) => boolean) | undefined {
     if (!match) return undefined;
     const { textId } = this.parts;
     return (id) => match.has(textId[id]);
@@ -263,15 +260,16 @@ export class FleetSnapshot {
 
   /** Counts every match, leaving out the entries in `excluded`, without materialising any. */
   count(q: PreparedQuery, excluded?: Exclusions): number {
-    const byType = this.typeCheck(q.types) !== undefined;
-    const match = byType ? undefined : this.textMatch(q.words);
-    const filter = this.filterOf(q);
+    const match = this.textMatch(q.words);
+    const text = this.textFilter(match);
+    const type = this.typeCheck(q.types);
+    const filter = FleetSnapshot.both(type, text);
     let total = 0;
     for (const tree of this.treesFor(q.types)) {
       if (tree.ids.length === 0) continue;
-      total += match && q.n === 1 ? countTreeOneCentre(tree, q, this.parts, match, this.textsOf(tree)) : countTree(tree, q, filter, this.parts);
+      total += match && !type && q.n === 1 ? countTreeOneCentre(tree, q, this.parts, match, this.textsOf(tree)) : countTree(tree, q, filter, this.parts);
     }
-    if (excluded) total -= this.countExcluded(q, excluded, this.textFilter(q.words));
+    if (excluded) total -= this.countExcluded(q, excluded, text);
     return total;
   }
 
@@ -309,7 +307,7 @@ export class FleetSnapshot {
    * out and the next candidate's lower bound is beyond the k-th distance.
    */
   nearest(q: PreparedQuery, k: number, exclusions?: Exclusions): Found[] {
-    const text = this.filterOf(q);
+    const text = FleetSnapshot.both(this.typeCheck(q.types), this.textFilter(this.textMatch(q.words)));
     const excluded = exclusions?.set;
     const trees = this.treesFor(q.types);
     const { lat, lon } = this.parts;
