@@ -66,8 +66,12 @@ export interface Found {
   dist: number;
 }
 
-/** `q` words whose per-text answers a snapshot keeps (see FleetSnapshot.wordMemos): ~1 byte per distinct text each. */
+/**
+ * `q` words whose per-text answers a snapshot keeps (see FleetSnapshot.wordMemos), a byte per distinct text
+ * each: 64, or fewer when the texts are many, so the memos stay within WORD_MEMO_BYTES (at least 4 words).
+ */
 const WORD_MEMOS = 64;
+const WORD_MEMO_BYTES = 16 * 1024 * 1024;
 
 // Scratch space reused by every search (searches are synchronous and never interleave).
 let stack = new Int32Array(3 * 256);
@@ -150,9 +154,10 @@ export class FleetSnapshot {
   /**
    * Per `q` word, whether each interned text contains it (0 not looked at yet, 1 no, 2 yes), kept across
    * queries (the texts of a snapshot never change): a word searched again costs a byte read per entry instead
-   * of a substring search per distinct text. At most WORD_MEMOS words, the least recently used dropped first.
+   * of a substring search per distinct text. At most `memoWords` words, the least recently used dropped first.
    */
   private readonly wordMemos = new Map<string, Uint8Array>();
+  private readonly memoWords: number;
   private readonly treeTexts = new Map<TreeParts, Uint32Array>();
   /** True while the per-type trees are still being built (parts.typeTrees is empty meanwhile). */
   private typeTreesPending: boolean;
@@ -160,6 +165,7 @@ export class FleetSnapshot {
   constructor(private readonly parts: IndexParts) {
     this.size = parts.size;
     this.all = parts.all;
+    this.memoWords = Math.max(4, Math.min(WORD_MEMOS, Math.floor(WORD_MEMO_BYTES / Math.max(1, parts.searchTexts.length))));
     this.typeTreesPending = parts.typeTrees.length < parts.typeNames.length;
     if (!this.typeTreesPending) parts.typeNames.forEach((name, i) => this.typeTrees.set(name, parts.typeTrees[i]));
     this.unlocatedEntries = parts.unlocated;
@@ -229,7 +235,7 @@ export class FleetSnapshot {
     if (memo) this.wordMemos.delete(word);
     else {
       memo = new Uint8Array(this.parts.searchTexts.length);
-      if (this.wordMemos.size >= WORD_MEMOS) this.wordMemos.delete(this.wordMemos.keys().next().value!);
+      if (this.wordMemos.size >= this.memoWords) this.wordMemos.delete(this.wordMemos.keys().next().value!);
     }
     // Re-inserted: the Map's order is the order of last use.
     this.wordMemos.set(word, memo);
