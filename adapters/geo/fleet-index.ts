@@ -395,6 +395,8 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
       let stamp: FleetStamp | undefined;
       const parts = await loadIndexFile(file, (saved) => {
         if (saved.n !== current.n || saved.token !== current.token) {
+          // The changed entries are re-read through loadSlugs: without it a behind index cannot be brought up to date.
+          if (!this.options.loadSlugs) return false;
           const slugs = this.options.changesSince?.(saved, this.options.compactAfterChanges ?? 5000);
           if (!slugs) return false;
           changed = slugs;

@@ -314,4 +314,32 @@ describe("fleet change log", () => {
       restarted.close();
     }
   });
+
+  test("an index that cannot re-read entries (no loadSlugs) builds instead of loading a saved index that is behind", async () => {
+    const path = fleetFile(300, 16);
+    const first = indexOn(path, { changeLog: true });
+    await first.index.rebuildNow();
+    await first.index.saveNow();
+    first.close();
+    const other = openDatabase(path).$client;
+    other.exec("UPDATE fleet_entries SET name = 'Renamed' WHERE rowid = (SELECT min(rowid) FROM fleet_entries WHERE active = 1)");
+    other.close();
+
+    const db = new Database(path);
+    db.exec("PRAGMA busy_timeout = 5000");
+    const index = new KdFleetSearchIndex({
+      dbPath: path,
+      load: async () => [],
+      indexFile: `${path}.fleet-index`,
+      readStamp: () => readFleetStamp(db),
+      changesSince: (saved, max) => fleetChangesSince(db, saved, max),
+    });
+    try {
+      await index.rebuildNow();
+      expect(index.source).toBe("build");
+    } finally {
+      index.close();
+      db.close();
+    }
+  });
 });
