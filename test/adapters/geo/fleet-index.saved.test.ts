@@ -52,6 +52,23 @@ function indexOn(path: string, options: { changeLog?: boolean } = {}) {
   return { index, close: () => (index.close(), db.close()) };
 }
 
+/**
+ * An index built and saved on `path` and stopped; then `change` runs on another connection (a CLI command, a
+ * restored copy), with what it returns handed back.
+ */
+async function savedThenChanged<T>(path: string, changeLog: boolean, change: (other: Database) => T): Promise<T> {
+  const first = indexOn(path, { changeLog });
+  await first.index.rebuildNow();
+  await first.index.saveNow();
+  first.close();
+  const other = openDatabase(path).$client;
+  try {
+    return change(other);
+  } finally {
+    other.close();
+  }
+}
+
 describe("fleet stamp", () => {
   test("every insert, update and delete of an entry changes it, in the same transaction; reads do not", () => {
     const path = fleetFile(50, 1);
@@ -170,16 +187,12 @@ describe("saved index file", () => {
 
   test("after any change to the fleet by any connection, a saved index no change log leads on from is not used: the index is built", async () => {
     const path = fleetFile(800, 6);
-    const first = indexOn(path);
-    await first.index.rebuildNow();
-    await first.index.saveNow();
-    first.close();
-
-    // Another process (a CLI command, a restored copy) moves one vehicle far away.
-    const other = openDatabase(path).$client;
-    const moved = other.query<{ slug: string; lat: number; lon: number }, []>("SELECT slug, lat, lon FROM fleet_entries WHERE active = 1 AND lat IS NOT NULL LIMIT 1").get()!;
-    other.exec(`UPDATE fleet_entries SET lat = -lat, lon = CASE WHEN lon > 0 THEN lon - 180 ELSE lon + 180 END WHERE slug = '${moved.slug}'`);
-    other.close();
+    // Another process moves one vehicle far away.
+    const moved = await savedThenChanged(path, false, (other) => {
+      const row = other.query<{ slug: string; lat: number; lon: number }, []>("SELECT slug, lat, lon FROM fleet_entries WHERE active = 1 AND lat IS NOT NULL LIMIT 1").get()!;
+      other.exec(`UPDATE fleet_entries SET lat = -lat, lon = CASE WHEN lon > 0 THEN lon - 180 ELSE lon + 180 END WHERE slug = '${row.slug}'`);
+      return row;
+    });
 
     const second = indexOn(path);
     try {
@@ -275,20 +288,15 @@ describe("fleet change log", () => {
 
   test("a restart after changes by another process loads the saved index, re-reads just those entries, and answers as a fresh build", async () => {
     const path = fleetFile(2_000, 14);
-    const first = indexOn(path, { changeLog: true });
-    await first.index.rebuildNow();
-    await first.index.saveNow();
-    first.close();
-
-    // Another process (a CLI command) moves one vehicle to the other side of the world, takes one out of
-    // service, renames one and adds one.
-    const other = openDatabase(path).$client;
-    const located = other.query<{ slug: string }, []>("SELECT slug FROM fleet_entries WHERE active = 1 AND lat IS NOT NULL ORDER BY rowid LIMIT 3").all();
-    other.exec(`UPDATE fleet_entries SET lat = -lat, lon = CASE WHEN lon > 0 THEN lon - 180 ELSE lon + 180 END WHERE slug = '${located[0].slug}'`);
-    other.exec(`UPDATE fleet_entries SET active = 0 WHERE slug = '${located[1].slug}'`);
-    other.exec(`UPDATE fleet_entries SET slug = 'op-x-renamed', name = 'Renamed café' WHERE slug = '${located[2].slug}'`);
-    other.exec("INSERT INTO fleet_entries (slug, netid, type, name, description, max_passengers, lat, lon, airports, created_at, updated_at) VALUES ('op-a-added', 'OP-A', 'LIMO', 'Added', 'cafe', 6, 10, 20, 'JFK', 0, 0)");
-    other.close();
+    // Another process moves one vehicle to the other side of the world, takes one out of service, renames one
+    // and adds one.
+    await savedThenChanged(path, true, (other) => {
+      const located = other.query<{ slug: string }, []>("SELECT slug FROM fleet_entries WHERE active = 1 AND lat IS NOT NULL ORDER BY rowid LIMIT 3").all();
+      other.exec(`UPDATE fleet_entries SET lat = -lat, lon = CASE WHEN lon > 0 THEN lon - 180 ELSE lon + 180 END WHERE slug = '${located[0].slug}'`);
+      other.exec(`UPDATE fleet_entries SET active = 0 WHERE slug = '${located[1].slug}'`);
+      other.exec(`UPDATE fleet_entries SET slug = 'op-x-renamed', name = 'Renamed café' WHERE slug = '${located[2].slug}'`);
+      other.exec("INSERT INTO fleet_entries (slug, netid, type, name, description, max_passengers, lat, lon, airports, created_at, updated_at) VALUES ('op-a-added', 'OP-A', 'LIMO', 'Added', 'cafe', 6, 10, 20, 'JFK', 0, 0)");
+    });
 
     const restarted = indexOn(path, { changeLog: true });
     const freshDb = new Database(path, { readonly: true });
@@ -317,13 +325,7 @@ describe("fleet change log", () => {
 
   test("an index that cannot re-read entries (no loadSlugs) builds instead of loading a saved index that is behind", async () => {
     const path = fleetFile(300, 16);
-    const first = indexOn(path, { changeLog: true });
-    await first.index.rebuildNow();
-    await first.index.saveNow();
-    first.close();
-    const other = openDatabase(path).$client;
-    other.exec("UPDATE fleet_entries SET name = 'Renamed' WHERE rowid = (SELECT min(rowid) FROM fleet_entries WHERE active = 1)");
-    other.close();
+    await savedThenChanged(path, true, (other) => other.exec("UPDATE fleet_entries SET name = 'Renamed' WHERE rowid = (SELECT min(rowid) FROM fleet_entries WHERE active = 1)"));
 
     const db = new Database(path);
     db.exec("PRAGMA busy_timeout = 5000");
