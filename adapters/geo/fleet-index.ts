@@ -141,6 +141,7 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
   private baseSource: "file" | "build" | undefined;
   /** The newest base built from the database file, with its stamp (what a save writes). */
   private latestBuilt: { parts: IndexParts; stamp: FleetStamp } | undefined;
+  private loadedChanges = 0;
   /** Builds swapped in so far (a late part of an older build must not be saved over a newer one). */
   private builds = 0;
   /** Settles once the newest build's type trees are in (or failed): what saveNow waits for. */
@@ -170,7 +171,9 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
   }
 
   /** Entries changed since the saved index that the first build loaded (re-read into the overlay); 0 otherwise. */
-  changedSinceSaved = 0;
+  get changedSinceSaved(): number {
+    return this.loadedChanges;
+  }
 
   /**
    * Saves the newest built base now if it is not saved yet (a save due later is brought forward) and
@@ -369,7 +372,7 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
         this.dirty.set(slug, seq);
         this.stale.add(slug);
       }
-      this.changedSinceSaved = loaded.changed.length;
+      this.loadedChanges = loaded.changed.length;
     }
     this.baseUnlocated = { index: new UnlocatedIndex(base.unlocatedEntries), slugs: new Set(base.unlocatedEntries.map((e) => e.slug)) };
     this.compose(base);
