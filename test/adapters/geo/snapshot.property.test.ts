@@ -120,4 +120,23 @@ describe("kd-tree fleet snapshot against brute force", () => {
       expect(expected).toBeGreaterThan(0);
     }
   });
+
+  test("the q memos stay within 16 MB: a snapshot with very many distinct texts keeps fewer words", () => {
+    const fleet: FleetEntry[] = ["alpha", "beta"].map((name, i) => ({
+      slug: `e-${i}`, netid: "OP", type: "SEDAN", name, description: "", imageUrl: null, maxPassengers: 1, maxLuggage: null,
+      lat: 40, lon: -73, airports: [], minimumRate: "0.00", hourlyRate: "0.00", currency: "USD", active: true, createdAt: 0, updatedAt: 0,
+    }));
+    const kept = (textCount: number) => {
+      const parts = buildIndexParts(fleet, 8);
+      // As many distinct texts as a big fleet with unique descriptions has (the extra ones belong to no entry).
+      parts.searchTexts = [...parts.searchTexts, ...Array.from({ length: textCount - parts.searchTexts.length }, (_, i) => `text ${i}`)];
+      const snapshot = new FleetSnapshot(parts);
+      for (let w = 0; w < 80; w++) snapshot.search({ centres: [{ lat: 40, lon: -73 }], radiusKm: 10, types: undefined, words: [`w${w}`], offset: 0, limit: 5 });
+      return (snapshot as unknown as { wordMemos: Map<string, Uint8Array> }).wordMemos;
+    };
+    expect(kept(1_000).size).toBe(64);
+    const many = kept(4_000_000);
+    expect(many.size).toBe(4);
+    expect([...many.values()].reduce((n, m) => n + m.length, 0)).toBeLessThanOrEqual(16 * 1024 * 1024);
+  });
 });
