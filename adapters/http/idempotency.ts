@@ -15,16 +15,22 @@ export interface IdempotentCall {
   /** Names the operation and its target, e.g. "sendTrip" or "cancelTrip:<id>", so a key reused elsewhere is a conflict. */
   operation: string;
   body: unknown;
+  /** The route's response status and headers: the answer's are set there (see `idempotent`). */
+  set: { status?: number | string; headers: Record<string, string | number> };
 }
 
 /**
  * Runs an operation under the request's `Idempotency-Key` (CONTRACT §6): without a key it just runs; with one,
  * the first result — success or refusal — is stored for 24 h and replayed for the same key and body
  * (header `Idempotent-Replayed: true`); the same key with another body is 409. Results of 5xx are not stored.
+ *
+ * Resolves with the answer's JSON text, its status and content type set on `call.set`: a string is what Elysia
+ * sends as it is, where a Response of our own would be copied into a new one (a stream of its body) to take
+ * the route's headers (request id, rate limits).
  */
-export async function idempotent(store: SqliteIdempotencyStore, clock: Clock, call: IdempotentCall, run: () => Promise<unknown>): Promise<Response> {
+export async function idempotent(store: SqliteIdempotencyStore, clock: Clock, call: IdempotentCall, run: () => Promise<unknown>): Promise<string> {
   const key = call.request.headers.get("idempotency-key");
-  if (key === null) return json(200, await run());
+  if (key === null) return answer(call.set, 200, JSON.stringify(await run()));
   if (key.trim() === "" || key.length > MAX_IDEMPOTENCY_KEY)
     throw new ValidationError([{ field: "Idempotency-Key", message: `must be 1–${MAX_IDEMPOTENCY_KEY} characters` }]);
 
@@ -33,12 +39,13 @@ export async function idempotent(store: SqliteIdempotencyStore, clock: Clock, ca
   if (stored) {
     if (stored.requestHash !== requestHash)
       throw new ConflictError("This Idempotency-Key was already used with a different request", "IDEMPOTENCY_KEY_REUSED");
-    return new Response(stored.body, { status: stored.status, headers: { "content-type": "application/json", "idempotent-replayed": "true" } });
+    call.set.headers["idempotent-replayed"] = "true";
+    return answer(call.set, stored.status, stored.body);
   }
   try {
-    const result = await run();
-    store.save(call.netid, key, { requestHash, status: 200, body: JSON.stringify(result) }, clock.now());
-    return json(200, result);
+    const body = JSON.stringify(await run());
+    store.save(call.netid, key, { requestHash, status: 200, body }, clock.now());
+    return answer(call.set, 200, body);
   } catch (error) {
     if (error instanceof DomainError) {
       const mapped = toErrorResponse(error, requestIdOf(call.request));
@@ -48,6 +55,8 @@ export async function idempotent(store: SqliteIdempotencyStore, clock: Clock, ca
   }
 }
 
-function json(status: number, value: unknown): Response {
-  return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
+function answer(set: IdempotentCall["set"], status: number, body: string): string {
+  set.status = status;
+  set.headers["content-type"] = "application/json";
+  return body;
 }

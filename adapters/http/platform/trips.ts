@@ -5,7 +5,7 @@ import type { SqliteIdempotencyStore } from "../../sqlite/trip-repositories";
 import { authMacros, versioned, type Authenticator } from "../auth";
 import { bookingView } from "../booking-view";
 import { idempotent } from "../idempotency";
-import { errors } from "../schemas";
+import { documentedResponses, errors } from "../schemas";
 import type { RateLimiter } from "../rate-limit";
 import { awaitDelivery, type DeliveryDeps } from "./delivery";
 import { BookingResponse, IdempotencyHeaders, ProviderUpdateBody, SendTripBody, SendTripResponse, TransactionIdParams } from "../trip-schemas";
@@ -31,7 +31,7 @@ export function platformTrips(deps: PlatformTripDeps) {
       path,
       ({ body, caller, request, set }) => {
         deps.rateLimiter.check("sendTripPerMinute", caller.netid, set.headers as Record<string, string>);
-        return idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: "sendTrip", body }, async () => {
+        return idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: "sendTrip", body, set }, async () => {
           const result = await sendTrip(deps.send, caller, body);
           if (body.submitMode?.trim().toUpperCase() !== "WAIT") return { success: true as const, ...result };
           const reservationId = await awaitDelivery(deps.delivery, result.transactionId);
@@ -42,8 +42,8 @@ export function platformTrips(deps: PlatformTripDeps) {
         platformAuth: true,
         body: SendTripBody,
         headers: IdempotencyHeaders,
-        response: { 200: SendTripResponse, ...errors(400, 401, 403, 404, 409, 413, 429) },
         detail: {
+          responses: documentedResponses({ 200: SendTripResponse, ...errors(400, 401, 403, 404, 409, 413, 429) }),
           tags: ["Trips"],
           summary: "Send a trip, a quote request, an update or a cancellation",
           description:
@@ -58,8 +58,8 @@ export function platformTrips(deps: PlatformTripDeps) {
     app = app.post(
       path,
       // The answer is the JSON string "OK" (fine point 3).
-      ({ body, caller, params, request }) =>
-        idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: `providerUpdateStatus:${params.transactionId.toLowerCase()}`, body }, async () => {
+      ({ body, caller, params, request, set }) =>
+        idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: `providerUpdateStatus:${params.transactionId.toLowerCase()}`, body, set }, async () => {
           await providerUpdateStatus(deps.manage, caller, params.transactionId, body);
           return "OK";
         }),
@@ -68,8 +68,8 @@ export function platformTrips(deps: PlatformTripDeps) {
         params: TransactionIdParams,
         body: ProviderUpdateBody,
         headers: IdempotencyHeaders,
-        response: { 200: OK, ...errors(400, 401, 403, 404, 409) },
         detail: {
+          responses: documentedResponses({ 200: OK, ...errors(400, 401, 403, 404, 409) }),
           tags: ["Trips"],
           summary: "Provider: update a booking's status and details",
           description:
@@ -83,8 +83,8 @@ export function platformTrips(deps: PlatformTripDeps) {
   for (const path of versioned("/cancelTripByTransactionId/:transactionId")) {
     app = app.post(
       path,
-      ({ caller, params, request }) =>
-        idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: `cancelTrip:${params.transactionId.toLowerCase()}`, body: null }, async () => {
+      ({ caller, params, request, set }) =>
+        idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: `cancelTrip:${params.transactionId.toLowerCase()}`, body: null, set }, async () => {
           await cancelTrip(deps.manage, caller, params.transactionId);
           return "OK";
         }),
@@ -92,8 +92,8 @@ export function platformTrips(deps: PlatformTripDeps) {
         platformAuth: true,
         params: TransactionIdParams,
         headers: IdempotencyHeaders,
-        response: { 200: OK, ...errors(400, 401, 403, 404, 409) },
         detail: {
+          responses: documentedResponses({ 200: OK, ...errors(400, 401, 403, 404, 409) }),
           tags: ["Trips"],
           summary: "Requester: cancel a trip",
           description:

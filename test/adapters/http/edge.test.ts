@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
+import { pathOf } from "../../../adapters/http/errors";
 import { createHarness } from "../../support/harness";
 
 const h = createHarness({ maxBodyBytes: 2048 });
@@ -97,6 +98,21 @@ describe("the error envelope", () => {
     const body = await res.json();
     expect(body).toEqual({ success: false, message: "Internal error", code: "INTERNAL", requestId: "req-123" });
     expect(res.headers.get("x-request-id")).toBe("req-123");
+  });
+});
+
+describe("pathOf", () => {
+  test("is URL's pathname for the URLs requests carry", () => {
+    for (const url of [
+      "http://localhost/Platform.svc/sendTrip/V1",
+      "http://127.0.0.1:8080/api/search/fleet?lat=1&lon=2",
+      "https://example.com:443/a/b#frag",
+      "http://localhost/a?b=/c#d",
+      "http://localhost/api/%7Efleet/x%20y",
+      "http://localhost/",
+      "http://[::1]:3000/api/token?x",
+    ])
+      expect({ url, path: pathOf(url) }).toEqual({ url, path: new URL(url).pathname });
   });
 });
 

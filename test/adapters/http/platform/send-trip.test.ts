@@ -229,6 +229,19 @@ describe("idempotency", () => {
     expect(theirs.body.transactionId).not.toBe(first.body.transactionId);
   });
 
+  test("answers, first and replayed, carry the JSON content type and the request id", async () => {
+    const key = { "Idempotency-Key": `key-${crypto.randomUUID()}` };
+    const keyed = regularTrip(requester.netid, provider.netid);
+    const answers = [await sendTrip(h, requester, regularTrip(requester.netid, provider.netid)), await sendTrip(h, requester, keyed, key), await sendTrip(h, requester, keyed, key)];
+    expect(answers.map((a) => a.headers.get("idempotent-replayed"))).toEqual([null, null, "true"]);
+    for (const res of answers) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("application/json");
+      expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.body.success).toBe(true);
+    }
+  });
+
   test("a refusal is replayed too, and the key expires after 24 h", async () => {
     const key = { "Idempotency-Key": `key-${crypto.randomUUID()}` };
     const body = regularTrip(requester.netid, "NO-SUCH-OPERATOR");
