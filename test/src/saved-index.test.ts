@@ -18,7 +18,15 @@ async function searchJfk(base: string): Promise<{ total: number; slugs: string[]
   return { total: body.data.total, slugs: body.data.items.map((i) => i.slug) };
 }
 
-const indexLine = (stdout: string) => stdout.split("\n").find((line) => line.includes('"fleet index ready"')) ?? "";
+/** The "fleet index ready" log line, once stdout has it (info lines reach stdout within 200 ms, in batches). */
+async function indexLine(server: { stdout(): string }): Promise<string> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const line = server.stdout().split("\n").find((l) => l.includes('"fleet index ready"'));
+    if (line !== undefined || Date.now() > deadline) return line ?? "";
+    await Bun.sleep(20);
+  }
+}
 
 describe("saved fleet index across restarts", () => {
   test("a restart loads the index the last stop saved; after changes by another process it loads it too and re-reads just those entries", async () => {
@@ -38,8 +46,8 @@ describe("saved fleet index across restarts", () => {
     const restarted = await startServer({ ...env, DEMO_DATA: "0" }, { captureStdout: true });
     try {
       expect(await searchJfk(restarted.base)).toEqual(before);
-      expect(indexLine(restarted.stdout())).toContain("saved index file");
-      expect(indexLine(restarted.stdout())).toContain('"changedSinceSaved":0');
+      expect(await indexLine(restarted)).toContain("saved index file");
+      expect(await indexLine(restarted)).toContain('"changedSinceSaved":0');
     } finally {
       expect(await restarted.stop()).toBe(0);
     }
@@ -59,8 +67,8 @@ describe("saved fleet index across restarts", () => {
       expect(after.total).toBe(before.total - 1);
       expect(after.slugs).not.toContain(before.slugs[0]);
       expect(after.slugs[0]).toBe(farthest);
-      expect(indexLine(again.stdout())).toContain("saved index file");
-      expect(indexLine(again.stdout())).toContain('"changedSinceSaved":2');
+      expect(await indexLine(again)).toContain("saved index file");
+      expect(await indexLine(again)).toContain('"changedSinceSaved":2');
     } finally {
       expect(await again.stop()).toBe(0);
     }
@@ -77,7 +85,7 @@ describe("saved fleet index across restarts", () => {
       const after = await searchJfk(rebuilt.base);
       expect(after.total).toBe(before.total);
       expect(after.slugs).toContain(before.slugs[0]);
-      expect(indexLine(rebuilt.stdout())).toContain('"from":"database"');
+      expect(await indexLine(rebuilt)).toContain('"from":"database"');
     } finally {
       expect(await rebuilt.stop()).toBe(0);
     }
