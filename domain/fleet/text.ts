@@ -3,8 +3,14 @@
  * (lower-case, accents removed) text of name + description + type.
  */
 
+/** Only ASCII characters: their NFKD form is themselves, and none is a combining mark. */
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Lower-cases and strips accents (NFKD, combining marks removed), so "Mercédès" matches "mercedes". */
 export function normalizeText(text: string): string {
+  // The index normalises every distinct name + description + type as it builds: ~50k texts at 1M entries,
+  // nearly all ASCII, for which this is the same result several times faster.
+  if (ASCII.test(text)) return text.toLowerCase();
   return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { appliedLimit, parseFleetSearchQuery, scoreOf } from "../../../domain/fleet/search";
 import { ValidationError } from "../../../domain/errors";
-import { matchesAllWords, queryWords, searchTextOf } from "../../../domain/fleet/text";
+import { matchesAllWords, normalizeText, queryWords, searchTextOf } from "../../../domain/fleet/text";
 
 function failing(raw: Record<string, string>): string[] {
   try {
@@ -57,5 +57,14 @@ describe("search text", () => {
     expect(matchesAllWords(text, queryWords("sedan_lux wi-fi"))).toBe(true);
     expect(matchesAllWords(text, queryWords("mercedes leather"))).toBe(false);
     expect(matchesAllWords(text, queryWords("   "))).toBe(true);
+  });
+
+  test("ASCII text takes a short cut to the same normalised form as every other text", () => {
+    const full = (text: string) => text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
+    // Every ASCII character, alone and in a mixed-case sentence; then texts just past ASCII.
+    const ascii = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c));
+    for (const text of [...ascii, ascii.join(""), "Black Audi A6 near BOS; leather seats.", ""]) expect(normalizeText(text)).toBe(full(text));
+    for (const text of ["Mercédès", "ﬁat Ｔｅｓｌａ", "Ångström\u0080", "İstanbul", "Œuvre ½"]) expect(normalizeText(text)).toBe(full(text));
+    expect(normalizeText("Mercédès ＳＵＶ")).toBe("mercedes suv");
   });
 });
