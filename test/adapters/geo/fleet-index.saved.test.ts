@@ -36,6 +36,16 @@ function builtParts(path: string) {
   }
 }
 
+/** A fleet of `n` entries with its index built and saved beside it. */
+async function savedFleet(n: number, seed: number) {
+  const path = fleetFile(n, seed);
+  const parts = builtParts(path);
+  const stamp = stampOf(path);
+  const file = `${path}.fleet-index`;
+  await saveIndexFile(file, parts, stamp);
+  return { parts, stamp, file };
+}
+
 function indexOn(path: string, options: { changeLog?: boolean } = {}) {
   const db = new Database(path);
   db.exec("PRAGMA busy_timeout = 5000");
@@ -103,11 +113,7 @@ describe("fleet stamp", () => {
 
 describe("saved index file", () => {
   test("holds exactly the built parts, and is loaded only for the same stamp", async () => {
-    const path = fleetFile(1_500, 2);
-    const parts = builtParts(path);
-    const stamp = stampOf(path);
-    const file = `${path}.fleet-index`;
-    await saveIndexFile(file, parts, stamp);
+    const { parts, stamp, file } = await savedFleet(1_500, 2);
     expect(await loadIndexFile(file, stamp)).toEqual(parts);
     expect(await loadIndexFile(file, { ...stamp, n: stamp.n + 1 })).toBeUndefined();
     expect(await loadIndexFile(file, { ...stamp, token: "0".repeat(16) })).toBeUndefined();
@@ -115,11 +121,7 @@ describe("saved index file", () => {
   });
 
   test("a damaged or foreign file is ignored, never half-read", async () => {
-    const path = fleetFile(300, 3);
-    const parts = builtParts(path);
-    const stamp = stampOf(path);
-    const file = `${path}.fleet-index`;
-    await saveIndexFile(file, parts, stamp);
+    const { parts, stamp, file } = await savedFleet(300, 3);
     const whole = readFileSync(file);
     writeFileSync(file, whole.subarray(0, whole.length - 100));
     expect(await loadIndexFile(file, stamp)).toBeUndefined();

@@ -22,13 +22,18 @@ const nextLook = () => Bun.sleep(3);
 
 const stamp = (db: Db) => db.$client.query<{ n: number }, []>("SELECT n FROM account_generation WHERE id = 1").get()?.n;
 
+/** The service connection's cache holding ACME's caller, and its count of clears for other connections' commits. */
+async function cachedCaller() {
+  const { service, other } = twoConnections();
+  const users = new SqliteUserRepository(service);
+  expect((await users.findCaller("acme"))?.plan).toBe("FREE");
+  const cache = AccountCache.of(service);
+  return { other, users, cache, before: cache.externalClears };
+}
+
 describe("account cache and commits by other connections", () => {
   test("a commit elsewhere that changes no account table leaves the cache as it is", async () => {
-    const { service, other } = twoConnections();
-    const users = new SqliteUserRepository(service);
-    expect((await users.findCaller("acme"))?.plan).toBe("FREE");
-    const cache = AccountCache.of(service);
-    const before = cache.externalClears;
+    const { other, users, cache, before } = await cachedCaller();
     // What the booking writer and the delivery worker commit: rows of other tables.
     other.$client.exec("INSERT INTO login_failures (key, at) VALUES ('x', 1)");
     other.$client.exec("INSERT INTO audit_events (type, at, detail) VALUES ('test', 1, 'not an account change')");
@@ -38,11 +43,7 @@ describe("account cache and commits by other connections", () => {
   });
 
   test("an account change committed elsewhere is seen by the next request", async () => {
-    const { service, other } = twoConnections();
-    const users = new SqliteUserRepository(service);
-    expect((await users.findCaller("acme"))?.plan).toBe("FREE");
-    const cache = AccountCache.of(service);
-    const before = cache.externalClears;
+    const { other, users, cache, before } = await cachedCaller();
     other.$client.exec("UPDATE companies SET plan = 'ENTERPRISE' WHERE netid = 'ACME-LIMO'");
     await nextLook();
     expect((await users.findCaller("acme"))?.plan).toBe("ENTERPRISE");
