@@ -36,6 +36,7 @@ describe("benchmark smoke run", () => {
     const out = await runPart("http");
     expect(out).toMatch(/GET \/api\/search\/fleet at 2,000 .*requests\/s/);
     expect(out).toContain("baseline bare Bun.serve");
+    expect(out).toMatch(/an Elysia route answering the same prebuilt \d+-byte body .*requests\/s/);
   });
 
   test.skipIf(!hasWrk)("intake: sendTrip NEW under wrk against raw SQLite inserts", async () => {
