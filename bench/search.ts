@@ -152,10 +152,15 @@ export async function benchSearch(options: SearchBenchOptions = DEFAULT_SEARCH_O
       return Array.from({ length: options.runs }, () => timed(queries, options.runMs, (q) => searchFleet(services.searchFleet, caller, q)));
     });
     // The port alone (count + first page, no parameter parsing or item mapping): the figure the target names.
-    const portRuns = Array.from({ length: options.runs }, () => {
-      const queries = searchQueries(2000, VARIANTS[0]).map((q) => ({ centres: [{ lat: Number(q.lat), lon: Number(q.lon) }], radiusKm: 50, types: undefined, words: [], offset: 0, limit: 20 }));
-      return timed(queries, options.runMs, (q) => services.fleetIndex.search(q));
-    });
+    // Alternated with the same work on 4 of those queries only, whose index data stays in the CPU caches: the
+    // ratio of the two is what cache misses cost (each of the 2,000 queries lands near another airport).
+    const portQueries = searchQueries(2000, VARIANTS[0]).map((q) => ({ centres: [{ lat: Number(q.lat), lon: Number(q.lon) }], radiusKm: 50, types: undefined, words: [], offset: 0, limit: 20 }));
+    const portRuns: Array<{ qps: number; p99: number }> = [];
+    const cachedRuns: Array<{ qps: number; p99: number }> = [];
+    for (let r = 0; r < options.runs; r++) {
+      portRuns.push(timed(portQueries, options.runMs, (q) => services.fleetIndex.search(q)));
+      cachedRuns.push(timed(portQueries.slice(0, 4), options.runMs, (q) => services.fleetIndex.search(q)));
+    }
     let brute: BruteForce | undefined = new BruteForce(path);
     VARIANTS.forEach((variant, v) => {
       const queries = searchQueries(2000, variant);
@@ -179,6 +184,16 @@ export async function benchSearch(options: SearchBenchOptions = DEFAULT_SEARCH_O
           better: "higher",
           target: at1M ? { value: 50_000, ratio: 100, text: "≥ 50,000 q/s and ≥ 100× brute force" } : undefined,
         });
+        // Not a target: what limits the one above.
+        figures.push({
+          part: "search",
+          name: `index count + first page at ${label}, 4 of the queries only (their data stays in cache; for comparison)`,
+          unit: "queries/s",
+          measured: cachedRuns.map((r) => r.qps),
+          baseline: { name: "the 2,000 queries above", runs: portRuns.map((r) => r.qps) },
+          better: "higher",
+        });
+        printFigure(figures[figures.length - 2]);
         printFigure(figures[figures.length - 1]);
       }
       figures.push({

@@ -28,6 +28,7 @@ describe("benchmark smoke run", () => {
   test("search: in-process queries against the brute-force scan, every variant", async () => {
     const out = await runPart("search");
     expect(out).toContain("index count + first page at 2,000, no types, no q");
+    expect(out).toMatch(/index count \+ first page at 2,000, 4 of the queries only .*queries\/s[\s\S]*baseline the 2,000 queries above/);
     for (const variant of ["no types, no q", "types", "q", "types + q"]) expect(out).toContain(`use case qps at 2,000, ${variant}:`);
     expect(out).toContain("baseline brute-force haversine scan");
   });
