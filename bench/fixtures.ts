@@ -10,6 +10,7 @@ import { createServices } from "../src/app";
 import { registerCompany } from "../domain/usecases/register-company";
 import { PackagedAirportDirectory } from "../adapters/airports/directory";
 import { mulberry32 } from "../adapters/demo/fleet";
+import { tracked } from "./processes";
 
 /** Busy airports the fixture fleets cluster around (weights follow their rank: the first are the busiest). */
 export const BENCH_AIRPORTS = [
@@ -134,7 +135,7 @@ export async function fixtureDatabase(n: number): Promise<string> {
   mkdirSync(BENCH_DIR, { recursive: true });
   const path = join(BENCH_DIR, `fleet-${n}-v1.sqlite`);
   if (existsSync(path)) return path;
-  const proc = Bun.spawn([process.execPath, import.meta.path, String(n), path], { env: { ...process.env, BENCH_DIR }, stdout: "inherit", stderr: "pipe" });
+  const proc = tracked(Bun.spawn([process.execPath, import.meta.path, String(n), path], { env: { ...process.env, BENCH_DIR }, stdout: "inherit", stderr: "pipe" }));
   const killer = setTimeout(() => proc.kill("SIGKILL"), 15 * 60_000);
   const [err, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
   clearTimeout(killer);

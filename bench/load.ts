@@ -2,6 +2,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { BENCH_DIR } from "./fixtures";
+import { tracked } from "./processes";
 
 export const ROOT = resolve(import.meta.dir, "..");
 
@@ -57,7 +58,7 @@ export async function wrk(base: string, paths: string[], options: WrkOptions): P
     "end",
   ].join("\n");
   writeFileSync(script, lua);
-  const proc = Bun.spawn([exe, `-t${options.threads ?? 1}`, `-c${options.connections}`, `-d${options.seconds}s`, "--timeout", "5s", "-s", script, base], { stdout: "pipe", stderr: "pipe" });
+  const proc = tracked(Bun.spawn([exe, `-t${options.threads ?? 1}`, `-c${options.connections}`, `-d${options.seconds}s`, "--timeout", "5s", "-s", script, base], { stdout: "pipe", stderr: "pipe" }));
   const killer = setTimeout(() => proc.kill("SIGKILL"), (options.seconds + 15) * 1000);
   const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).finally(() => {
     clearTimeout(killer);
@@ -78,7 +79,7 @@ export interface Child {
 
 /** Starts a process, collecting its stderr, and returns once `ready` resolves (bounded by `timeoutMs`). */
 export function spawnChild(cmd: string[], env: Record<string, string>): Child {
-  const proc = Bun.spawn(cmd, { cwd: ROOT, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env }, stdout: "ignore", stderr: "pipe", stdin: "ignore" });
+  const proc = tracked(Bun.spawn(cmd, { cwd: ROOT, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env }, stdout: "ignore", stderr: "pipe", stdin: "ignore" }));
   let err = "";
   const decoder = new TextDecoder();
   void (async () => {

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import { migrate, openDatabase } from "../adapters/sqlite/db";
 import { BENCH_DIR, removeDatabase, fixtureDatabase } from "./fixtures";
+import { tracked } from "./processes";
 import { freePort, ROOT, spawnChild, waitFor200 } from "./load";
 import { printFigure, SMOKE, type Figure } from "./report";
 import { coreToken } from "./http-search";
@@ -60,7 +61,7 @@ export async function ensureBinary(): Promise<void> {
     if (built > newest) return;
   }
   console.log("[startup] building dist/tripswitch (npm run build)");
-  const proc = Bun.spawn(["npm", "run", "build"], { cwd: ROOT, stdout: "ignore", stderr: "pipe" });
+  const proc = tracked(Bun.spawn(["npm", "run", "build"], { cwd: ROOT, stdout: "ignore", stderr: "pipe" }));
   const killer = setTimeout(() => proc.kill("SIGKILL"), 180_000);
   const err = await new Response(proc.stderr).text();
   const code = await proc.exited;

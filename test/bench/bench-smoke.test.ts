@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BUN, ROOT } from "../support/process";
@@ -10,14 +10,22 @@ const dir = mkdtempSync(join(tmpdir(), "tripswitch-bench-smoke-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const hasWrk = Bun.which("wrk") !== null;
 
-async function runPart(part: string): Promise<string> {
-  const proc = Bun.spawn([BUN, join(ROOT, "bench/index.ts"), part], {
+function startPart(part: string) {
+  return Bun.spawn([BUN, join(ROOT, "bench/index.ts"), part], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", BENCH_SMOKE: "1", BENCH_DIR: dir },
     stdout: "pipe",
     stderr: "pipe",
   });
-  const timer = setTimeout(() => proc.kill("SIGKILL"), 50_000);
+}
+
+async function runPart(part: string): Promise<string> {
+  const proc = startPart(part);
+  // SIGTERM first: the bench then ends the processes it started (a SIGKILL would leave them running).
+  const timer = setTimeout(() => {
+    proc.kill("SIGTERM");
+    setTimeout(() => proc.kill("SIGKILL"), 5_000).unref();
+  }, 50_000);
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   clearTimeout(timer);
   if (code !== 0) throw new Error(`bench ${part} exited ${code}:\n${out}\n${err}`);
@@ -50,6 +58,54 @@ describe("benchmark smoke run", () => {
     const out = await runPart("freshness");
     expect(out).toMatch(/change visible in search at 2,000/);
     expect(out).toContain("baseline idle search p99");
+  });
+
+  /** The pids of the running processes whose parent is `pid` (from /proc). */
+  function childrenOf(pid: number): number[] {
+    const out: number[] = [];
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        // The fields after the command's closing parenthesis: state, ppid, …
+        const [state, ppid] = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1].split(" ");
+        if (Number(ppid) === pid && state !== "Z") out.push(Number(entry));
+      } catch {
+        // The process ended meanwhile.
+      }
+    }
+    return out;
+  }
+  const alive = (pid: number) => {
+    try {
+      return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1][0] !== "Z";
+    } catch {
+      return false;
+    }
+  };
+
+  test.skipIf(!hasWrk || process.platform !== "linux")("a bench stopped by SIGTERM ends the processes it started", async () => {
+    const proc = startPart("http");
+    let started: number[] = [];
+    try {
+      // Bounded: the http part starts the service, then the two ceiling servers, within seconds.
+      for (let i = 0; i < 400 && started.length < 3; i++) {
+        await Bun.sleep(25);
+        started = childrenOf(proc.pid);
+      }
+      expect(started.length).toBeGreaterThanOrEqual(3);
+      proc.kill("SIGTERM");
+      expect(await proc.exited).toBe(143);
+      let left = started;
+      for (let i = 0; i < 200 && left.length > 0; i++) {
+        await Bun.sleep(25);
+        left = left.filter(alive);
+      }
+      expect(left).toEqual([]);
+    } finally {
+      proc.kill("SIGKILL");
+      // Whatever the outcome, this test leaves nothing running.
+      for (const pid of started.filter(alive)) process.kill(pid, "SIGKILL");
+    }
   });
 
   test("startup: time to /readyz and resident memory against an empty fleet", async () => {
