@@ -60,28 +60,26 @@ describe("benchmark smoke run", () => {
     expect(out).toContain("baseline idle search p99");
   });
 
-  /** The pids of the running processes whose parent is `pid` (from /proc). */
-  function childrenOf(pid: number): number[] {
-    const out: number[] = [];
-    for (const entry of readdirSync("/proc")) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        // The fields after the command's closing parenthesis: state, ppid, …
-        const [state, ppid] = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1].split(" ");
-        if (Number(ppid) === pid && state !== "Z") out.push(Number(entry));
-      } catch {
-        // The process ended meanwhile.
-      }
+  /** A process's state letter and parent pid from /proc, or undefined once it is gone. */
+  function processOf(pid: number | string): { state: string; ppid: number } | undefined {
+    try {
+      // The fields after the command's closing parenthesis: state, ppid, …
+      const [state, ppid] = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      return { state, ppid: Number(ppid) };
+    } catch {
+      return undefined;
     }
-    return out;
   }
   const alive = (pid: number) => {
-    try {
-      return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1][0] !== "Z";
-    } catch {
-      return false;
-    }
+    const p = processOf(pid);
+    return p !== undefined && p.state !== "Z";
   };
+  /** The pids of the running processes whose parent is `pid`. */
+  const childrenOf = (pid: number) =>
+    readdirSync("/proc")
+      .filter((entry) => /^\d+$/.test(entry) && processOf(entry)?.ppid === pid)
+      .map(Number)
+      .filter(alive);
 
   test.skipIf(!hasWrk || process.platform !== "linux")("a bench stopped by SIGTERM ends the processes it started", async () => {
     const proc = startPart("http");
