@@ -12,6 +12,8 @@ export const companyIntegrations = sqliteTable("company_integrations", {
   luggage: text("luggage").notNull().default("notes"),
   webhookUrl: text("webhook_url"),
   webhookSecret: text("webhook_secret"),
+  /** "events" (the exchange's envelope) or "gnet" (GNet's callback body at the top level). */
+  webhookFormat: text("webhook_format").notNull().default("events"),
   updatedAt: integer("updated_at").notNull(),
 });
 
