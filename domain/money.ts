@@ -19,3 +19,15 @@ export function normaliseAmount(amount: string): string | undefined {
   const cents = toCents(amount);
   return cents === undefined ? undefined : formatCents(cents);
 }
+
+const TRIP_AMOUNT = /^(\d{1,12})(?:\.(\d{1,2})0*)?$/;
+
+/**
+ * An amount as a trip's parties send it (GNet sends "1.50000"): zeros past the cents are accepted and dropped,
+ * any other digit past the cents is not. Normalised to two decimals; undefined when it is not an amount.
+ */
+export function normaliseTripAmount(amount: string): string | undefined {
+  const m = TRIP_AMOUNT.exec(amount.trim());
+  if (!m) return undefined;
+  return formatCents(Number(m[1]) * 100 + Number((m[2] ?? "0").padEnd(2, "0")));
+}

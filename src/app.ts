@@ -13,6 +13,7 @@ import { CoreTokens } from "../adapters/security/tokens";
 import { isCommonPassword } from "../adapters/security/common-passwords";
 import { Authenticator, authMacros } from "../adapters/http/auth";
 import { edge } from "../adapters/http/errors";
+import { platformPathFolding } from "../adapters/http/platform-paths";
 import { docs } from "../adapters/http/docs";
 import { health, type Readiness } from "../adapters/http/health";
 import { coreAccounts, type AddressOf } from "../adapters/http/core/accounts";
@@ -121,7 +122,7 @@ export function createServices(
       // index instead of dirtying a random page each, which halves the insert and commit cost of a group.
       newTransactionId: () => Bun.randomUUIDv7(),
     },
-    manage: { bookings, clock },
+    manage: { bookings, companies, clock },
     idempotency: new SqliteIdempotencyStore(db),
     delivery: { db, bookings, outbox, worker, integrations, clock },
   };
@@ -224,12 +225,23 @@ export function buildCoreApp(services: Services, options: AppOptions) {
   return new Elysia().use(edgeOf(services, options)).use(docs()).use(coreRoutes(services, options));
 }
 
-/** The platform surface alone, with its docs (served on PLATFORM_PORT when set). */
+/** The platform surface alone, with its docs (served on PLATFORM_PORT when set); its paths match in any letter case. */
 export function buildPlatformApp(services: Services, options: AppOptions) {
-  return new Elysia().use(edgeOf(services, options)).use(docs()).use(platformRoutes(services, options));
+  const app: Elysia = new Elysia()
+    .use(edgeOf(services, options))
+    .use(platformPathFolding(() => app))
+    .use(docs())
+    .use(platformRoutes(services, options)) as unknown as Elysia;
+  return app;
 }
 
-/** Both surfaces in one app, as served on PORT when PLATFORM_PORT is not set. */
+/** Both surfaces in one app, as served on PORT when PLATFORM_PORT is not set; platform paths match in any letter case. */
 export function buildApp(services: Services, options: AppOptions) {
-  return new Elysia().use(edgeOf(services, options)).use(docs()).use(coreRoutes(services, options)).use(platformRoutes(services, options));
+  const app: Elysia = new Elysia()
+    .use(edgeOf(services, options))
+    .use(platformPathFolding(() => app))
+    .use(docs())
+    .use(coreRoutes(services, options))
+    .use(platformRoutes(services, options)) as unknown as Elysia;
+  return app;
 }

@@ -3,6 +3,7 @@ import { partnerTripMessage } from "../../domain/delivery/partner-message";
 import type { SqliteIntegrationRepository, SqliteOutbox } from "../sqlite/delivery-repositories";
 import type { NewOutboxMessage } from "../../domain/delivery/ports";
 import { bookingView } from "../http/booking-view";
+import { gnetCallback } from "../../domain/delivery/gnet-callback";
 
 /** What the provider's endpoint is sent for each requester action (CONTRACT §8: NEW/UPDATE/CANCEL/QUOTE). */
 const TO_PROVIDER: Partial<Record<BookingEvent["type"], { action: TripAction; eventType: string }>> = {
@@ -39,11 +40,12 @@ export function bookingOutboxMessages(integrations: SqliteIntegrationRepository,
       out.push({ message: { eventId, channel: "delivery", eventType: delivery.eventType, transactionId: booking.transactionId, targetNetid: booking.providerId, url: provider.deliveryUrl, body }, at: e.at });
     }
   }
-  // One change, one webhook: the booking's new state, typed by the change's first (main) event.
+  // One change, one webhook: the booking's new state, typed by the change's first (main) event; GNet-shaped
+  // listeners get GNet's callback body (the event id and type travel in the headers either way).
   if (requester?.webhookUrl) {
     const eventId = crypto.randomUUID();
     const type = WEBHOOK_TYPE[events[0].type];
-    const body = JSON.stringify({ eventId, type, createdAt: events[0].at, data: bookingView(booking) });
+    const body = JSON.stringify(requester.webhookFormat === "gnet" ? gnetCallback(booking) : { eventId, type, createdAt: events[0].at, data: bookingView(booking) });
     out.push({ message: { eventId, channel: "webhook", eventType: type, transactionId: booking.transactionId, targetNetid: booking.requesterId, url: requester.webhookUrl, body }, at: events[0].at });
   }
   return out;

@@ -4,6 +4,7 @@ import type { SqliteIntegrationRepository } from "../sqlite/delivery-repositorie
 import type { OutboxMessage } from "../../domain/delivery/ports";
 import type { Logger } from "../logging";
 import { postJson, type SendResult } from "./http-sender";
+import { partnerRefusal } from "../../domain/delivery/partner-message";
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signatureHeader } from "./signing";
 
 /** What the booking side does when a delivery succeeds or fails; runs inside the transaction recording it. */
@@ -116,6 +117,9 @@ export class DeliveryWorker {
     } catch {
       result = { ok: false, status: null, error: "delivery failed" };
     }
+    // A GNet partner refuses a trip with a 2xx whose JSON says success: false (CONTRACT §11.7).
+    const refusal = result.ok && message.channel === "delivery" ? partnerRefusal(result.reply) : undefined;
+    if (refusal !== undefined) result = { ok: false, status: result.status, error: `refused the trip: ${refusal}` };
     const at = now();
     this.db.$client.transaction(() => {
       if (result.ok) {

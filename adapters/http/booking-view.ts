@@ -2,9 +2,17 @@ import type { Booking } from "../../domain/trips/booking";
 import { STATUS_LABELS } from "../../domain/trips/lifecycle";
 import type { BookingSummary } from "../../domain/trips/ports";
 
-/** A booking as the lookup answers it (spec "Booking"; CONTRACT §7): Unix seconds, spec field names. */
+/** GNet's trip fields beyond the spec's table, shown when the trip has them. */
+const GNET_TRIP_FIELDS = ["notes", "namesignInstructions", "eventName", "sourceVendor", "origination", "totalTripDuration"] as const;
+
+/**
+ * A booking as the lookup answers it (spec "Booking"; CONTRACT §7, §11.3): Unix seconds, spec field names, and
+ * everything the requester sent — GNet's fields and members no schema names — in the tripPacket.
+ */
 export function bookingView(b: Booking) {
   const trip = b.trip;
+  const gnet: Record<string, unknown> = {};
+  for (const key of GNET_TRIP_FIELDS) if (trip[key] !== undefined) gnet[key] = trip[key];
   return {
     transactionId: b.transactionId,
     fromConextId: b.requesterId,
@@ -19,6 +27,8 @@ export function bookingView(b: Booking) {
     submitDate: b.submitDate,
     pickupDate: b.pickupDate,
     tripPacket: {
+      // Members no schema names first: the exchange's own fields below win a clash of names.
+      ...trip.extra,
       reservationType: trip.reservationType,
       runType: trip.runType ?? "",
       reservationDate: trip.reservationDate ?? "",
@@ -31,6 +41,7 @@ export function bookingView(b: Booking) {
       locations: trip.locations,
       passengers: trip.passengers,
       affiliateReservation: {
+        ...b.affiliateExtra,
         requesterId: b.requesterId,
         requesterResNo: b.requesterResNo,
         providerId: b.providerId,
@@ -46,8 +57,11 @@ export function bookingView(b: Booking) {
       account: trip.account ?? {},
       fees: trip.fees,
       totalAmount: b.totalAmount,
+      ...gnet,
       ...(b.vehicle !== undefined ? { vehicle: b.vehicle } : {}),
       ...(b.chauffeur !== undefined ? { chauffeur: b.chauffeur } : {}),
+      ...(b.location !== undefined ? { location: b.location } : {}),
+      ...(b.providerUpdate !== undefined ? { providerUpdate: b.providerUpdate } : {}),
     },
   };
 }

@@ -69,6 +69,9 @@ export function fieldErrorsOf(issues: TypeboxIssue[], where: string): FieldError
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
+/** Requests answered by handling a rewritten copy of them (see platform-paths.ts): the copy's pass logs them. */
+export const forwardedRequests = new WeakSet<Request>();
+
 /** The request id of a request: a valid incoming X-Request-Id, else a new UUID. */
 export function requestIdOf(request: Request): string {
   const incoming = request.headers.get("x-request-id");
@@ -238,6 +241,7 @@ export function edge(options: EdgeOptions) {
       return mapped.body;
     })
     .onAfterResponse({ as: "global" }, ({ request, set, path, route }) => {
+      if (forwardedRequests.has(request)) return;
       const t0 = started.get(request);
       accessLog.info(
         {

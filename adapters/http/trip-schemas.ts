@@ -2,6 +2,7 @@ import { t } from "elysia";
 import sendTripNew from "./examples/sendtrip-new.json";
 import sendTripQuote from "./examples/sendtrip-quote.json";
 import quoteResponse from "./examples/quote-response.json";
+import sendTripGnet from "./examples/sendtrip-gnet-style.json";
 import { TRIP_STATUSES } from "../../domain/trips/lifecycle";
 
 // Shapes and size bounds only: the rules (required fields, counts, dates, amounts) run in the domain
@@ -9,36 +10,73 @@ import { TRIP_STATUSES } from "../../domain/trips/lifecycle";
 const str = (max: number, description?: string, example?: string) =>
   t.Optional(t.String({ maxLength: max, ...(description ? { description } : {}), ...(example !== undefined ? { examples: [example] } : {}) }));
 
+/** A number GNet clients send as a JSON number or a string (stored as a string). */
+const numberOrText = (max: number, description: string, example?: string | number) =>
+  t.Optional(t.Union([t.String({ maxLength: max }), t.Number()], { description, ...(example !== undefined ? { examples: [example] } : {}) }));
+
+/** GNet's flags: "True"/"False" strings, or booleans. */
+const flag = (description: string) => t.Optional(t.Union([t.String({ maxLength: 16 }), t.Boolean()], { description, examples: ["True"] }));
+
+/** Objects keep the members no schema names (CONTRACT §11.3): they are stored and delivered verbatim. */
+const open = (description?: string) => ({ additionalProperties: true, ...(description ? { description } : {}) });
+
 export const MAX_PASSENGERS = 50;
 export const MAX_FEES = 50;
 export const MAX_IMAGES = 10;
+export const MAX_STOPS = 25;
+export const MAX_NOTES = 50;
+export const MAX_PHONES = 10;
 
-export const Location = t.Object(
-  {
-    locationType: str(50, "e.g. airport, address. With `airport` and an IATA code in address or landmark, the pickup time is read in that airport's time zone.", "airport"),
-    landmark: str(500),
-    lat: str(32, "Decimal latitude as a string", "40.6413"),
-    lon: str(32, "Decimal longitude as a string", "-73.7781"),
-    address: str(500),
-    city: str(200),
-    state: str(100),
-    zipCode: str(32),
-    country: str(64),
-    time: str(64, "Pickup: ISO 8601 date-time. Without an offset it is local time of the pickup place.", "2026-12-03T18:45:00"),
-    flightInfo: t.Optional(t.Object({ airlineCode: str(16), flightNumber: str(16) })),
-  },
-  { description: "All strings (lat and lon too, as in the spec). At most 500 characters per text field." },
+const locationFields = {
+  locationType: str(50, "e.g. airport, address. With `airport` and an IATA code in address or landmark, the pickup time is read in that airport's time zone.", "airport"),
+  landmark: str(500),
+  lat: numberOrText(32, "Decimal latitude, -90 to 90: a string or a JSON number; stored and shown as a string", "40.6413"),
+  lon: numberOrText(32, "Decimal longitude, -180 to 180: a string or a JSON number; stored and shown as a string", "-73.7781"),
+  address: str(500),
+  address1: str(500, "GNet: first address line"),
+  address2: str(500, "GNet: second address line"),
+  city: str(200),
+  state: str(100),
+  zipCode: str(32),
+  country: str(64),
+  time: str(64, "Pickup: ISO 8601 date-time. Without an offset it is local time of the pickup place.", "2026-12-03T18:45:00"),
+  flightInfo: t.Optional(t.Object({ airlineCode: str(16), flightNumber: str(16) }, open())),
+  specialInstructions: str(2000, "Instructions for this place (e.g. baggage claim 5)"),
+  meetAndGreet: flag("GNet: meet and greet at this place"),
+  FBO: flag("GNet: a fixed-base operator (private aviation terminal)"),
+  pointOnLocation: str(500, "GNet: where exactly to meet at this place"),
+};
+
+export const Location = t.Object(locationFields, open("A place of the trip. Text fields at most 500 characters; members not named here are kept verbatim."));
+
+const Stop = t.Object(
+  { ...locationFields, stopNumber: numberOrText(4, "The stop's order, 1–999", 1) },
+  open("An intermediate stop: the location fields (address required) and stopNumber."),
 );
 
-export const PassengerSchema = t.Object({
-  firstName: str(100, "Required on NEW"),
-  lastName: str(100, "Required on NEW"),
-  email: str(254),
-  phoneNumber: str(64),
-  accountNumber: str(100),
-});
+const Phone = t.Object({ number: str(64, "Required"), type: str(32, "e.g. mobile, landline", "mobile") }, open());
 
-export const AccountSchema = t.Object({ accountNumber: str(100), accountName: str(250), callerName: str(200), callerNumber: str(64) });
+export const PassengerSchema = t.Object(
+  {
+    firstName: str(100, "Required on NEW"),
+    lastName: str(100, "Required on NEW"),
+    email: str(254),
+    phoneNumber: str(64),
+    accountNumber: str(100),
+    phones: t.Optional(t.Array(Phone, { maxItems: MAX_PHONES, description: `GNet: at most ${MAX_PHONES} phone numbers`, error: `at most ${MAX_PHONES} phones` })),
+  },
+  open(),
+);
+
+export const AccountSchema = t.Object({ accountNumber: str(100), accountName: str(250), callerName: str(200), callerNumber: str(64), callerEmail: str(254) }, open());
+
+const Note = t.Object(
+  {
+    message: str(4000, "Required"),
+    context: str(16, "AFFILIATE (for the provider's office) or DRIVER (for the chauffeur)", "DRIVER"),
+  },
+  open(),
+);
 
 export const FeeSchema = t.Object(
   {
@@ -46,52 +84,70 @@ export const FeeSchema = t.Object(
     code: str(200, "On a quote option: the option's code (the fleet entry's slug). Send the chosen one as fees[0].code when converting a quote."),
     name: str(250),
     description: str(2000),
-    fee: str(32, "Decimal amount, two decimals", "125.00"),
+    fee: numberOrText(32, "Decimal amount (string or number); zeros past the cents are dropped (\"1.50000\" → \"1.50\"); shown with two decimals", "125.00"),
     currency: str(8, "ISO 4217", "USD"),
     vehType: str(50),
     passengerCount: str(10, "On a quote option: the vehicle's passenger capacity"),
     luggageCount: str(10, "On a quote option: the vehicle's luggage capacity; omitted when unknown"),
     images: t.Optional(t.Array(t.String({ maxLength: 2048 }), { maxItems: MAX_IMAGES })),
     validUntil: str(64, "On a quote option: ISO 8601 UTC date-time until which it can be booked"),
+    percent: numberOrText(16, "GNet: a percentage (e.g. gratuity), 0–100", "20"),
+    reimbursable: flag("GNet: whether the amount is reimbursed"),
   },
-  { description: "A fee line; on a QUOTE, one vehicle option." },
+  open("A fee line; on a QUOTE, one vehicle option."),
 );
 
-const Affiliate = t.Object({
-  requesterId: str(64, "Your netid (must be the caller's company)", "BOOKWELL"),
-  requesterResNo: str(100, "Your reservation number; required on NEW; with requesterId it identifies the booking", "BW-883120"),
-  providerId: str(64, "netid of the operator that runs the trip; required on NEW", "ACME-LIMO"),
-  providerResNo: str(100, "The provider's reservation number, when known"),
-  action: str(16, "NEW, UPDATE or CANCEL", "NEW"),
-  notes: str(4000),
-});
+const Affiliate = t.Object(
+  {
+    requesterId: str(64, "Your netid (must be the caller's company)", "BOOKWELL"),
+    requesterResNo: str(100, "Your reservation number; required on NEW; with requesterId it identifies the booking", "BW-883120"),
+    providerId: str(64, "netid of the operator that runs the trip; required on NEW", "ACME-LIMO"),
+    providerResNo: str(100, "The provider's reservation number, when known"),
+    action: str(16, "NEW, UPDATE or CANCEL", "NEW"),
+    notes: str(4000),
+    status: str(32, "Ignored: the exchange sets the status (GNet clients send BOOKING_REQUEST)"),
+  },
+  open(),
+);
 
 export const SendTripBody = t.Object(
   {
-    reservationType: str(16, "REGULAR (default) or QUOTE", "REGULAR"),
+    reservationType: str(16, "REGULAR (default), ONDEMAND (booked like REGULAR; the type is kept) or QUOTE", "REGULAR"),
     runType: str(50, "e.g. Airport"),
-    reservationDate: str(64, "ISO 8601 date-time"),
-    passengerCount: str(10, "A whole number ≥ 1, as a string; required on NEW", "3"),
-    luggageCount: t.Optional(
-      t.Union([t.String({ maxLength: 10 }), t.Null()], {
-        description: "Pieces of luggage, a whole number ≥ 0 as a string. Optional; missing, null or empty means not specified (never 0).",
-        examples: ["4"],
-      }),
-    ),
+    reservationDate: str(64, "An ISO 8601 date-time or a bare UTC offset such as -08:00 (as GNet sends it); kept as sent", "2026-11-20T14:05:00-05:00"),
+    passengerCount: numberOrText(10, "A whole number ≥ 1 (string or number); required on NEW", "3"),
+    luggageCount: numberOrText(10, "Pieces of luggage, a whole number ≥ 0 (string or number). Optional; missing, null or empty means not specified (never 0).", "4"),
     preferredVehicleType: str(50, "e.g. SPRINTER"),
     specialInstructions: str(4000),
-    locations: t.Optional(t.Object({ pickup: t.Optional(Location), dropOff: t.Optional(Location) })),
-    passengers: t.Optional(t.Array(PassengerSchema, { maxItems: MAX_PASSENGERS, description: `1–${MAX_PASSENGERS} passengers; NEW needs at least one with firstName and lastName` })),
+    locations: t.Optional(
+      t.Object(
+        {
+          pickup: t.Optional(Location),
+          dropOff: t.Optional(Location),
+          stops: t.Optional(t.Array(Stop, { maxItems: MAX_STOPS, description: `Intermediate stops, at most ${MAX_STOPS}, each with an address`, error: `at most ${MAX_STOPS} stops` })),
+        },
+        open(),
+      ),
+    ),
+    passengers: t.Optional(t.Array(PassengerSchema, { maxItems: MAX_PASSENGERS, description: `1–${MAX_PASSENGERS} passengers; NEW needs at least one with firstName and lastName`, error: `at most ${MAX_PASSENGERS} passengers` })),
     account: t.Optional(AccountSchema),
-    fees: t.Optional(t.Array(FeeSchema, { maxItems: MAX_FEES, description: `At most ${MAX_FEES}` })),
+    fees: t.Optional(t.Array(FeeSchema, { maxItems: MAX_FEES, description: `At most ${MAX_FEES}`, error: `at most ${MAX_FEES} fee lines` })),
+    notes: t.Optional(t.Array(Note, { maxItems: MAX_NOTES, description: `GNet trip notes, at most ${MAX_NOTES}: for the provider's office (AFFILIATE) or the chauffeur (DRIVER)`, error: `at most ${MAX_NOTES} notes` })),
+    namesignInstructions: str(500, "What the chauffeur's name sign says", "Ms. Hopper - Harbour Gala"),
+    eventName: str(250),
+    sourceVendor: str(100),
+    origination: str(100, "e.g. web, app"),
+    totalTripDuration: numberOrText(16, "Booked duration in minutes (string or number; empty = not specified); an hourly quote is priced on it instead of the distance", "180"),
     affiliateReservation: t.Optional(Affiliate),
     transactionId: str(64, "UPDATE/CANCEL: the booking's transactionId (or name it by requesterResNo). Ignored on NEW: the exchange assigns it."),
-    submitMode: str(16, "ASYNC (default) or WAIT"),
+    submitMode: str(16, "ASYNC (default) or WAIT: wait (at most 12 s) for the provider's delivery endpoint and answer its reservationId, totalAmount and fees"),
+    status: str(32, "Ignored: the exchange sets the status"),
   },
   {
+    additionalProperties: true,
     description:
-      "The reservation itself: tripPacket fields at the top level plus affiliateReservation. NEW needs requesterResNo, providerId, passengerCount, ≥ 1 passenger with first and last name and locations.pickup.time. UPDATE sends only the fields to change. A NEW repeating (requesterId, requesterResNo) with the same content answers the same transactionId; with different content it is 409 — except a REGULAR resubmission of a QUOTE, which converts it.",
-    examples: [sendTripNew, sendTripQuote],
+      "The reservation itself: tripPacket fields at the top level plus affiliateReservation, in GNet's reservation model. NEW needs requesterResNo, providerId, passengerCount, ≥ 1 passenger with first and last name and locations.pickup.time. UPDATE sends only the fields to change. `null` on any optional field means absent. Members no schema names are kept verbatim: stored, shown in the booking and delivered to the provider. A NEW repeating (requesterId, requesterResNo) with the same content answers the same transactionId; with different content it is 409 — except a REGULAR or ONDEMAND resubmission of a QUOTE, which converts it.",
+    examples: [sendTripNew, sendTripQuote, sendTripGnet],
   },
 );
 
@@ -107,7 +163,9 @@ const FeeOut = t.Object({
   luggageCount: t.Optional(t.String()),
   images: t.Optional(t.Array(t.String())),
   validUntil: t.Optional(t.String()),
-});
+  percent: t.Optional(t.Union([t.String(), t.Number()])),
+  reimbursable: t.Optional(t.Union([t.String(), t.Boolean()])),
+}, open());
 
 export const SendTripResponse = t.Object(
   {
@@ -119,41 +177,108 @@ export const SendTripResponse = t.Object(
     reservationId: t.Optional(
       t.String({ description: "submitMode WAIT only: the provider's reservation number, when its delivery endpoint answered one within the wait (at most 12 s)" }),
     ),
+    deliveryError: t.Optional(
+      t.String({ description: "submitMode WAIT only: why the first delivery attempt failed (e.g. the partner answered success: false with its message); it is retried on the usual schedule" }),
+    ),
   },
   { examples: [quoteResponse] },
 );
 
-const VehicleSchema = t.Object({ vehType: str(50), make: str(100), model: str(100), color: str(50), licensePlate: str(32), description: str(500) });
-const ChauffeurSchema = t.Object({ firstName: str(100), lastName: str(100), phoneNumber: str(64), chauffeurId: str(100) });
+const VehicleSchema = t.Object(
+  {
+    vehicleId: str(100),
+    vehicleType: str(50, "GNet's name for the vehicle type", "SUV"),
+    make: str(100),
+    model: str(100),
+    year: numberOrText(8, "Model year", "2024"),
+    vin: str(32),
+    plateNo: str(32, "GNet's name for the licence plate", "7ABC123"),
+    vColor: str(50, "GNet's name for the colour"),
+    passengerCount: numberOrText(10, "Seats for passengers"),
+    mileage: numberOrText(16, "Odometer reading"),
+    vehType: str(50, "Older name of vehicleType (still accepted)"),
+    color: str(50, "Older name of vColor (still accepted)"),
+    licensePlate: str(32, "Older name of plateNo (still accepted)"),
+    description: str(500),
+  },
+  open("The assigned vehicle, kept as sent (GNet's names or the older ones)."),
+);
+const ChauffeurSchema = t.Object(
+  {
+    chauffeurId: str(100),
+    firstName: str(100),
+    lastName: str(100),
+    email: str(254),
+    phoneNumber: str(64),
+    picURL: str(2048, "A photo of the chauffeur"),
+    phones: t.Optional(t.Array(Phone, { maxItems: MAX_PHONES, error: `at most ${MAX_PHONES} phones` })),
+  },
+  open(),
+);
 
 export const ProviderUpdateBody = t.Object(
   {
-    status: t.String({ maxLength: 32, description: `The new status: ${TRIP_STATUSES.join(", ")}; legacy ENROUTE, AT_LOCATION, ACCEPTED accepted`, examples: ["CONFIRMED"] }),
+    status: t.String({ maxLength: 32, description: `The new status: ${TRIP_STATUSES.join(", ")}; legacy ENROUTE, AT_LOCATION, ACCEPTED accepted. A forward move along the main path may skip states (GET /api/trip-states).`, examples: ["CONFIRMED"] }),
+    resNo: str(100, "GNet: your reservation number (= providerResNo); shown as targetResNo", "AC-55102"),
     providerResNo: str(100, "Your reservation number; shown as targetResNo"),
+    LocalTimestamp: str(64, "GNet: when the event happened, local time; kept and shown"),
+    UTCtimestamp: str(64, "GNet: when the event happened, UTC; kept and shown"),
+    griddID: str(100, "GNet: your dispatch system's id; kept and shown"),
+    requesterResNo: str(100, "When sent, must be the booking's requesterResNo (400 otherwise)"),
+    transactionId: str(64, "When sent, must be the booking's transactionId (400 otherwise)"),
     providerNote: str(4000),
-    totalAmount: str(32, "Decimal amount", "240.00"),
-    fees: t.Optional(t.Array(FeeSchema, { maxItems: MAX_FEES })),
+    totalAmount: numberOrText(32, "Decimal amount (string or number)", "240.00"),
+    fees: t.Optional(t.Array(FeeSchema, { maxItems: MAX_FEES, error: `at most ${MAX_FEES} fee lines` })),
     vehicle: t.Optional(VehicleSchema),
     chauffeur: t.Optional(ChauffeurSchema),
+    lat: numberOrText(32, "The chauffeur's position (with lon), kept as the booking's location while the trip is under way", "42.3656"),
+    lon: numberOrText(32, "The chauffeur's position (with lat)", "-71.0096"),
   },
-  { examples: [{ status: "CONFIRMED", providerResNo: "AC-55102", totalAmount: "240.00" }] },
+  {
+    additionalProperties: true,
+    description: "`null` on any optional field means absent; members no schema names are kept and shown in tripPacket.providerUpdate.",
+    examples: [
+      { status: "CONFIRMED", providerResNo: "AC-55102", totalAmount: "240.00" },
+      {
+        status: "ON_LOCATION",
+        resNo: "AC-55102",
+        LocalTimestamp: "2026-12-11T16:05:00",
+        UTCtimestamp: "2026-12-11T21:05:00Z",
+        griddID: "GRD-7781",
+        chauffeur: { chauffeurId: "CH-12", firstName: "<NAME>", lastName: "<NAME>", phoneNumber: "<PHONE>", picURL: "https://acme-limo.example/ch-12.jpg" },
+        vehicle: { vehicleId: "V-9", vehicleType: "SUV", make: "Cadillac", model: "Escalade", year: "2024", plateNo: "7ABC123", vColor: "Black" },
+        fees: [{ type: "GRATUITY", name: "Gratuity", fee: "40.00", percent: "20", reimbursable: "False" }],
+        lat: 42.3656,
+        lon: -71.0096,
+      },
+    ],
+  },
 );
 
-const LocationOut = t.Object({
-  locationType: t.Optional(t.String()),
-  landmark: t.Optional(t.String()),
-  lat: t.Optional(t.String()),
-  lon: t.Optional(t.String()),
-  address: t.Optional(t.String()),
-  city: t.Optional(t.String()),
-  state: t.Optional(t.String()),
-  zipCode: t.Optional(t.String()),
-  country: t.Optional(t.String()),
-  time: t.Optional(t.String()),
-  flightInfo: t.Optional(t.Object({ airlineCode: t.Optional(t.String()), flightNumber: t.Optional(t.String()) })),
-});
-
 const o = () => t.Optional(t.String());
+const anyOut = () => t.Optional(t.Union([t.String(), t.Number(), t.Boolean()]));
+
+const locationOut = {
+  locationType: o(),
+  landmark: o(),
+  lat: t.Optional(t.String({ description: "Always a string, whatever JSON type was sent" })),
+  lon: t.Optional(t.String({ description: "Always a string, whatever JSON type was sent" })),
+  address: o(),
+  address1: o(),
+  address2: o(),
+  city: o(),
+  state: o(),
+  zipCode: o(),
+  country: o(),
+  time: o(),
+  flightInfo: t.Optional(t.Object({ airlineCode: o(), flightNumber: o() }, open())),
+  specialInstructions: o(),
+  meetAndGreet: anyOut(),
+  FBO: anyOut(),
+  pointOnLocation: o(),
+};
+const LocationOut = t.Object(locationOut, open("As sent (lat/lon as strings), with any member no schema names"));
+const PhoneOut = t.Object({ number: o(), type: o() }, open());
 
 export const BookingData = t.Object({
   transactionId: t.String({ format: "uuid" }),
@@ -168,39 +293,61 @@ export const BookingData = t.Object({
   lastStatus: t.String({ examples: ["BOOKING_REQUEST"] }),
   submitDate: t.Number({ description: "Unix seconds" }),
   pickupDate: t.Number({ description: "Unix seconds; a pickup time without offset is read in the pickup place's time zone" }),
-  tripPacket: t.Object({
-    reservationType: t.String({ examples: ["REGULAR"] }),
-    runType: t.String(),
-    reservationDate: t.String(),
-    passengerCount: t.String(),
-    luggageCount: t.Optional(t.String({ description: "Only when specified" })),
-    preferredVehicleType: t.String(),
-    specialInstructions: t.String(),
-    status: t.String(),
-    resStatus: t.String({ description: "Human label, e.g. Pending" }),
-    locations: t.Object({ pickup: LocationOut, dropOff: t.Optional(LocationOut) }),
-    passengers: t.Array(t.Object({ firstName: o(), lastName: o(), email: o(), phoneNumber: o(), accountNumber: o() })),
-    affiliateReservation: t.Object({
-      requesterId: t.String(),
-      requesterResNo: t.String(),
-      providerId: t.String(),
-      providerResNo: t.Optional(t.String()),
-      action: t.String(),
+  tripPacket: t.Object(
+    {
+      reservationType: t.String({ examples: ["REGULAR"], description: "REGULAR, ONDEMAND or QUOTE" }),
+      runType: t.String(),
+      reservationDate: t.String({ description: "As sent: a date-time or a bare offset" }),
+      passengerCount: t.String(),
+      luggageCount: t.Optional(t.String({ description: "Only when specified" })),
+      preferredVehicleType: t.String(),
+      specialInstructions: t.String(),
       status: t.String(),
-      notes: t.String(),
-      providerNote: t.Optional(t.String()),
-    }),
-    transactionErrors: t.Array(t.Object({ timestamp: t.String(), errCode: t.String(), errDesc: t.String() })),
-    changeLogs: t.Array(t.Object({ timestamp: t.String(), changeSource: t.String(), changeDesc: t.String() })),
-    account: t.Object({ accountNumber: o(), accountName: o(), callerName: o(), callerNumber: o() }),
-    fees: t.Array(FeeOut, { description: "On a QUOTE: the vehicle options" }),
-    totalAmount: t.Union([t.String(), t.Null()]),
-    vehicle: t.Optional(t.Object({ vehType: o(), make: o(), model: o(), color: o(), licensePlate: o(), description: o() })),
-    chauffeur: t.Optional(t.Object({ firstName: o(), lastName: o(), phoneNumber: o(), chauffeurId: o() })),
-  }),
+      resStatus: t.String({ description: "Human label, e.g. Pending" }),
+      locations: t.Object(
+        { pickup: LocationOut, dropOff: t.Optional(LocationOut), stops: t.Optional(t.Array(t.Object({ ...locationOut, stopNumber: anyOut() }, open()))) },
+        open(),
+      ),
+      passengers: t.Array(t.Object({ firstName: o(), lastName: o(), email: o(), phoneNumber: o(), accountNumber: o(), phones: t.Optional(t.Array(PhoneOut)) }, open())),
+      affiliateReservation: t.Object(
+        {
+          requesterId: t.String(),
+          requesterResNo: t.String(),
+          providerId: t.String(),
+          providerResNo: t.Optional(t.String()),
+          action: t.String(),
+          status: t.String(),
+          notes: t.String(),
+          providerNote: t.Optional(t.String()),
+        },
+        open("With any member the requester sent that no schema names"),
+      ),
+      transactionErrors: t.Array(t.Object({ timestamp: t.String(), errCode: t.String(), errDesc: t.String() })),
+      changeLogs: t.Array(t.Object({ timestamp: t.String(), changeSource: t.String(), changeDesc: t.String() })),
+      account: t.Object({ accountNumber: o(), accountName: o(), callerName: o(), callerNumber: o(), callerEmail: o() }, open()),
+      fees: t.Array(FeeOut, { description: "On a QUOTE: the vehicle options" }),
+      totalAmount: t.Union([t.String(), t.Null()]),
+      notes: t.Optional(t.Array(t.Object({ message: t.String(), context: t.String({ description: "AFFILIATE or DRIVER" }) }, open()))),
+      namesignInstructions: o(),
+      eventName: o(),
+      sourceVendor: o(),
+      origination: o(),
+      totalTripDuration: t.Optional(t.Union([t.String(), t.Number()], { description: "Minutes, as sent" })),
+      vehicle: t.Optional(t.Object({ vehicleId: o(), vehicleType: o(), make: o(), model: o(), plateNo: o(), vColor: o(), vehType: o(), color: o(), licensePlate: o(), description: o() }, open("As the provider sent it"))),
+      chauffeur: t.Optional(t.Object({ chauffeurId: o(), firstName: o(), lastName: o(), email: o(), phoneNumber: o(), picURL: o(), phones: t.Optional(t.Array(PhoneOut)) }, open())),
+      location: t.Optional(t.Object({ lat: t.String(), lon: t.String(), timestamp: t.String({ description: "ISO 8601 UTC, when received" }) }, { description: "The chauffeur's last position, while the trip is under way" })),
+      providerUpdate: t.Optional(t.Object({ LocalTimestamp: o(), UTCtimestamp: o(), griddID: o() }, open("GNet metadata of the provider's last update, and any member of it no schema names"))),
+    },
+    open("The trip as stored. Top-level members the requester sent that no schema names appear here too."),
+  ),
 });
 
 export const BookingResponse = t.Object({ success: t.Literal(true), data: BookingData });
+
+export const ResNoParams = t.Object({
+  netid: t.String({ minLength: 1, maxLength: 64, description: "A party's netid (any letter case)", examples: ["ACME-LIMO"] }),
+  resNo: t.String({ minLength: 1, maxLength: 100, description: "That party's own reservation number for the booking", examples: ["AC-55102"] }),
+});
 
 export const TransactionIdParams = t.Object({ transactionId: t.String({ maxLength: 64, description: "The booking's transactionId (UUID)" }) });
 

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
-import type { Integration, LuggageMode } from "../../domain/delivery/integration";
+import type { Integration, LuggageMode, WebhookFormat } from "../../domain/delivery/integration";
 import type { Channel, IntegrationRepository, NewOutboxMessage, OutboxMessage, OutboxStatus } from "../../domain/delivery/ports";
 import { AccountCache } from "./account-repositories";
 import type { Db } from "./db";
@@ -34,6 +34,7 @@ export class SqliteIntegrationRepository implements IntegrationRepository {
       luggage: i.luggage,
       webhookUrl: i.webhookUrl,
       webhookSecret: i.webhookSecret,
+      webhookFormat: i.webhookFormat,
       updatedAt: at,
     };
     this.db.insert(companyIntegrations).values({ netid: i.netid, ...values }).onConflictDoUpdate({ target: companyIntegrations.netid, set: values }).run();
@@ -49,6 +50,7 @@ function toIntegration(row: typeof companyIntegrations.$inferSelect): Integratio
     luggage: row.luggage as LuggageMode,
     webhookUrl: row.webhookUrl,
     webhookSecret: row.webhookSecret,
+    webhookFormat: row.webhookFormat as WebhookFormat,
   };
 }
 

@@ -21,6 +21,9 @@ interface StoredPacket {
   providerNote?: string;
   vehicle?: Booking["vehicle"];
   chauffeur?: Booking["chauffeur"];
+  location?: Booking["location"];
+  providerUpdate?: Booking["providerUpdate"];
+  affiliateExtra?: Booking["affiliateExtra"];
   deliveryFailure?: string;
 }
 
@@ -47,6 +50,9 @@ function toBooking(row: BookingRow): Booking {
     ...(packet.providerNote !== undefined ? { providerNote: packet.providerNote } : {}),
     ...(packet.vehicle !== undefined ? { vehicle: packet.vehicle } : {}),
     ...(packet.chauffeur !== undefined ? { chauffeur: packet.chauffeur } : {}),
+    ...(packet.location !== undefined ? { location: packet.location } : {}),
+    ...(packet.providerUpdate !== undefined ? { providerUpdate: packet.providerUpdate } : {}),
+    ...(packet.affiliateExtra !== undefined ? { affiliateExtra: packet.affiliateExtra } : {}),
     ...(packet.deliveryFailure !== undefined ? { deliveryFailure: packet.deliveryFailure } : {}),
     trip: packet.trip,
     changeLogs: JSON.parse(row.changeLogs),
@@ -62,6 +68,9 @@ function toRow(b: Booking, version: number): BookingRow {
     providerNote: b.providerNote,
     vehicle: b.vehicle,
     chauffeur: b.chauffeur,
+    location: b.location,
+    providerUpdate: b.providerUpdate,
+    affiliateExtra: b.affiliateExtra,
     deliveryFailure: b.deliveryFailure,
   };
   return {
@@ -145,6 +154,7 @@ export class SqliteBookingRepository implements BookingRepository {
   // The group commit's hot path in plain prepared bun:sqlite statements (drizzle's mapping cost ~5 µs a call);
   // the inserts and updates are the statements the booking writer runs, with the same arguments.
   private readonly rowByResNo: Statement<BookingRow, [string, string]>;
+  private readonly rowByProviderResNo: Statement<BookingRow, [string, string]>;
   private readonly insertValues: Statement<unknown, SQLQueryBindings[]>;
   private readonly updateValues: Statement<unknown, SQLQueryBindings[]>;
   private readonly savepoint: Statement;
@@ -160,6 +170,7 @@ export class SqliteBookingRepository implements BookingRepository {
     const sqlite = db.$client;
     const list = BOOKING_COLUMNS.map(([key, column]) => `"${column.name}" AS "${key}"`).join(", ");
     this.rowByResNo = sqlite.prepare(`SELECT ${list} FROM bookings WHERE requester_id = ? AND requester_res_no = ?`);
+    this.rowByProviderResNo = sqlite.prepare(`SELECT ${list} FROM bookings WHERE provider_id = ? AND provider_res_no = ? ORDER BY submit_date DESC, rowid DESC LIMIT 1`);
     this.insertValues = sqlite.prepare(INSERT_BOOKING_SQL);
     this.updateValues = sqlite.prepare(UPDATE_BOOKING_SQL);
     this.savepoint = sqlite.prepare("SAVEPOINT booking_change");
@@ -169,6 +180,11 @@ export class SqliteBookingRepository implements BookingRepository {
 
   async findById(transactionId: string): Promise<Booking | undefined> {
     return this.findByIdSync(transactionId);
+  }
+
+  async findByResNo(side: "requester" | "provider", netid: string, resNo: string): Promise<Booking | undefined> {
+    const row = side === "requester" ? this.rowByResNo.get(netid, resNo) : this.rowByProviderResNo.get(netid, resNo);
+    return row ? toBooking(row) : undefined;
   }
 
   /** For use inside a synchronous transaction. */

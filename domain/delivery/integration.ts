@@ -3,6 +3,9 @@ import type { FieldError } from "../errors";
 /** How a partner receives luggage: as a field it stores natively, or (default) also as a line in the trip notes. */
 export type LuggageMode = "native" | "notes";
 
+/** The body webhooks carry: the exchange's event envelope, or GNet's callback body at the top level (CONTRACT §11.8). */
+export type WebhookFormat = "events" | "gnet";
+
 /** A company's integration settings (CONTRACT §8). Secrets are part of it but never shown after creation. */
 export interface Integration {
   netid: string;
@@ -11,6 +14,7 @@ export interface Integration {
   luggage: LuggageMode;
   webhookUrl: string | null;
   webhookSecret: string | null;
+  webhookFormat: WebhookFormat;
 }
 
 /** A requested change: absent = keep, null = clear. */
@@ -19,6 +23,7 @@ export interface IntegrationPatch {
   deliveryAuth?: { username: string; password: string } | null;
   luggage?: LuggageMode;
   webhookUrl?: string | null;
+  webhookFormat?: WebhookFormat;
 }
 
 const MAX_URL = 2048;
@@ -46,6 +51,7 @@ export function validateIntegrationPatch(input: {
   deliveryAuth?: { username?: string; password?: string } | null;
   luggage?: string;
   webhookUrl?: string | null;
+  webhookFormat?: string;
 }): { ok: true; patch: IntegrationPatch } | { ok: false; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const patch: IntegrationPatch = {};
@@ -73,6 +79,11 @@ export function validateIntegrationPatch(input: {
     const mode = input.luggage.trim().toLowerCase();
     if (mode !== "native" && mode !== "notes") errors.push({ field: "luggage", message: "must be native or notes" });
     else patch.luggage = mode;
+  }
+  if (input.webhookFormat !== undefined) {
+    const format = input.webhookFormat.trim().toLowerCase();
+    if (format !== "events" && format !== "gnet") errors.push({ field: "webhookFormat", message: "must be events or gnet" });
+    else patch.webhookFormat = format;
   }
   return errors.length ? { ok: false, errors } : { ok: true, patch };
 }

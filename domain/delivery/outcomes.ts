@@ -2,7 +2,8 @@ import { ConflictError } from "../errors";
 import { isoAt, type Booking, type BookingEvent } from "../trips/booking";
 import { canTransition } from "../trips/lifecycle";
 import type { Decision } from "../trips/ports";
-import { reservationIdOf } from "./partner-message";
+import { partnerTermsOf } from "./partner-message";
+import { canonicalJson } from "../trips/decisions";
 
 const source = "exchange:delivery";
 
@@ -11,21 +12,29 @@ function event(b: Booking, type: BookingEvent["type"], at: number, previousStatu
 }
 
 /**
- * The provider's endpoint took a message: record it, and keep the provider's reservation number when the
- * reply carried one (it becomes providerResNo / targetResNo).
+ * The provider's endpoint took a message: record it, and keep what its reply carried (CONTRACT §10.14, §11.7):
+ * `reservationId` becomes providerResNo / targetResNo, `totalAmount` the booking's price, `fees` its fee lines.
  */
 export function recordDelivered(b: Booking | undefined, reply: unknown, eventType: string, at: number): Decision<void> {
   if (!b) return { result: undefined };
-  const reservationId = reservationIdOf(reply);
-  const newNumber = reservationId !== undefined && reservationId !== b.providerResNo;
-  const desc = `delivered ${eventType} to the provider${newNumber ? `; providerResNo ${b.providerResNo ?? "none"} → ${reservationId}` : ""}`;
-  const next: Booking = {
-    ...b,
-    ...(newNumber ? { providerResNo: reservationId! } : {}),
-    updatedAt: at,
-    changeLogs: [...b.changeLogs, { timestamp: isoAt(at), changeSource: source, changeDesc: desc }],
-  };
-  return { result: undefined, write: { booking: next, events: newNumber ? [event(next, "DELIVERED", at)] : [] } };
+  const terms = partnerTermsOf(reply);
+  const changes: string[] = [];
+  const next: Booking = { ...b, updatedAt: at };
+  if (terms.reservationId !== undefined && terms.reservationId !== b.providerResNo) {
+    changes.push(`providerResNo ${b.providerResNo ?? "none"} → ${terms.reservationId}`);
+    next.providerResNo = terms.reservationId;
+  }
+  if (terms.totalAmount !== undefined && terms.totalAmount !== b.totalAmount) {
+    changes.push(`totalAmount ${b.totalAmount ?? "(none)"} → ${terms.totalAmount}`);
+    next.totalAmount = terms.totalAmount;
+  }
+  if (terms.fees !== undefined && canonicalJson(terms.fees) !== canonicalJson(b.trip.fees)) {
+    changes.push(`fees changed (${b.trip.fees.length} → ${terms.fees.length} line(s))`);
+    next.trip = { ...b.trip, fees: terms.fees };
+  }
+  const desc = `delivered ${eventType} to the provider${changes.length ? `; ${changes.join("; ")}` : ""}`;
+  next.changeLogs = [...b.changeLogs, { timestamp: isoAt(at), changeSource: source, changeDesc: desc }];
+  return { result: undefined, write: { booking: next, events: changes.length ? [event(next, "DELIVERED", at)] : [] } };
 }
 
 /**

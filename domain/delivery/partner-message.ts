@@ -1,22 +1,31 @@
 import type { Booking, TripAction } from "../trips/booking";
 import type { LuggageMode } from "./integration";
 import { partnerCopy } from "./luggage";
+import type { Fee } from "../trips/booking";
+import { normaliseTripAmount } from "../money";
+import { checkFees, numberText } from "../trips/trip-fields";
 
 /**
  * The body POSTed to a provider's delivery endpoint (CONTRACT §10.14): the same shape as sendTrip —
  * reservation fields at the top level, `affiliateReservation`, `transactionId` — plus the `eventId` a
  * receiver de-duplicates by. Luggage follows the provider's setting (spec rule 3); the booking is not changed.
+ * Everything the requester sent travels: GNet's fields (stops, notes, phones…) and members no schema names.
  */
 export function partnerTripMessage(booking: Booking, action: TripAction, luggage: LuggageMode, eventId: string) {
-  const trip = partnerCopy(booking.trip, luggage);
+  const { extra, ...trip } = partnerCopy(booking.trip, luggage);
   return {
+    // Members no schema names travel with the trip (CONTRACT §11.3); the exchange's own fields win a clash.
+    ...extra,
     ...trip,
+    status: booking.status,
     affiliateReservation: {
+      ...booking.affiliateExtra,
       requesterId: booking.requesterId,
       requesterResNo: booking.requesterResNo,
       providerId: booking.providerId,
       ...(booking.providerResNo !== null ? { providerResNo: booking.providerResNo } : {}),
       action,
+      status: booking.status,
       notes: booking.notes,
     },
     transactionId: booking.transactionId,
@@ -24,11 +33,52 @@ export function partnerTripMessage(booking: Booking, action: TripAction, luggage
   };
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const MAX_MESSAGE = 500;
+
 /** A partner's reservation number from its JSON reply, when it gave one (string or number, bounded). */
 export function reservationIdOf(reply: unknown): string | undefined {
-  if (!reply || typeof reply !== "object") return undefined;
-  const value = (reply as Record<string, unknown>).reservationId;
+  if (!isObject(reply)) return undefined;
+  const value = reply.reservationId;
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   if (typeof value === "string" && value.trim() !== "" && value.length <= 100) return value.trim();
   return undefined;
 }
+
+/**
+ * Why a partner refused a trip in a 2xx reply, GNet style: `{"success": false, "message": …}` (CONTRACT §11.7).
+ * Undefined when the reply does not refuse it. The message is bounded; it is the partner's own words.
+ */
+export function partnerRefusal(reply: unknown): string | undefined {
+  if (!isObject(reply) || (reply.success !== false && reply.success !== "false")) return undefined;
+  const message = typeof reply.message === "string" ? reply.message.trim().slice(0, MAX_MESSAGE) : "";
+  return message === "" ? "the partner answered success: false without a message" : message;
+}
+
+/** What an accepting partner's reply sets on the booking: its reservation number, the price and the fee lines. */
+export interface PartnerTerms {
+  reservationId?: string;
+  totalAmount?: string;
+  fees?: Fee[];
+}
+
+/** The terms of an accepting reply; a malformed amount or fee list is ignored (the delivery itself succeeded). */
+export function partnerTermsOf(reply: unknown): PartnerTerms {
+  if (!isObject(reply)) return {};
+  const terms: PartnerTerms = {};
+  const reservationId = reservationIdOf(reply);
+  if (reservationId !== undefined) terms.reservationId = reservationId;
+  const amount = reply.totalAmount;
+  if ((typeof amount === "string" && amount.length <= 32) || typeof amount === "number") {
+    const total = normaliseTripAmount(numberText(amount));
+    if (total !== undefined) terms.totalAmount = total;
+  }
+  if (Array.isArray(reply.fees) && reply.fees.length <= MAX_FEE_LINES && reply.fees.every(isObject)) {
+    let ok = true;
+    const fees = checkFees(reply.fees, "fees", () => (ok = false));
+    if (ok) terms.fees = fees;
+  }
+  return terms;
+}
+
+const MAX_FEE_LINES = 50;

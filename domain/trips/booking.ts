@@ -1,22 +1,54 @@
 import type { TripActor, TripStatus } from "./lifecycle";
 
-export type ReservationType = "REGULAR" | "QUOTE";
+export type ReservationType = "REGULAR" | "ONDEMAND" | "QUOTE";
 export type TripAction = "NEW" | "UPDATE" | "CANCEL";
 
-/** A place of the trip as sent; every field a string (lat and lon too, per the spec). */
+/**
+ * Fields a client sent that no schema of ours names. They are kept verbatim and travel with the trip
+ * (CONTRACT §11.3): a GNet integration's payload reaches the provider whole.
+ */
+export type ExtraFields = Record<string, unknown>;
+
+export interface FlightInfo {
+  airlineCode?: string;
+  flightNumber?: string;
+  [field: string]: unknown;
+}
+
+/**
+ * A place of the trip as sent (pickup, drop-off or a stop). lat and lon are stored as strings (spec), whatever
+ * JSON type they arrived as; GNet's own fields (address1/2, meetAndGreet, FBO…) and any other field are kept.
+ */
 export interface TripLocation {
   locationType?: string;
   landmark?: string;
   lat?: string;
   lon?: string;
   address?: string;
+  address1?: string;
+  address2?: string;
   city?: string;
   state?: string;
   zipCode?: string;
   country?: string;
   /** Pickup only: ISO 8601 date-time, with or without an offset. */
   time?: string;
-  flightInfo?: { airlineCode?: string; flightNumber?: string };
+  flightInfo?: FlightInfo;
+  /** Instructions for this place (GNet's per-location specialInstructions). */
+  specialInstructions?: string;
+  /** GNet sends "True"/"False" strings; booleans are kept as booleans. */
+  meetAndGreet?: string | boolean;
+  FBO?: string | boolean;
+  pointOnLocation?: string;
+  /** Stops only: the stop's order, as sent. */
+  stopNumber?: string | number;
+  [field: string]: unknown;
+}
+
+export interface Phone {
+  number?: string;
+  type?: string;
+  [field: string]: unknown;
 }
 
 export interface Passenger {
@@ -25,6 +57,8 @@ export interface Passenger {
   email?: string;
   phoneNumber?: string;
   accountNumber?: string;
+  phones?: Phone[];
+  [field: string]: unknown;
 }
 
 export interface TripAccount {
@@ -32,6 +66,25 @@ export interface TripAccount {
   accountName?: string;
   callerName?: string;
   callerNumber?: string;
+  callerEmail?: string;
+  [field: string]: unknown;
+}
+
+/** Who a trip note is for: the provider's office (AFFILIATE) or the chauffeur (DRIVER). */
+export type NoteContext = "AFFILIATE" | "DRIVER";
+
+export interface TripNote {
+  message: string;
+  context: NoteContext;
+  [field: string]: unknown;
+}
+
+export interface TripLocations {
+  pickup: TripLocation;
+  dropOff?: TripLocation;
+  /** Intermediate stops, in the order sent. */
+  stops?: TripLocation[];
+  [field: string]: unknown;
 }
 
 /** A fee line; on a quote, one vehicle option (spec "Quote vehicle option"). */
@@ -47,6 +100,10 @@ export interface Fee {
   luggageCount?: string;
   images?: string[];
   validUntil?: string;
+  /** GNet fee lines: a percentage (e.g. gratuity) and whether the amount is reimbursable. */
+  percent?: string | number;
+  reimbursable?: string | boolean;
+  [field: string]: unknown;
 }
 
 /** A vehicle option of a quote, as built by the exchange from the provider's fleet. */
@@ -63,26 +120,57 @@ export interface QuoteOption extends Fee {
   validUntil: string;
 }
 
+/** The assigned vehicle, as the provider sent it: GNet's names (plateNo, vColor, vehicleType…) or the older ones. */
 export interface Vehicle {
-  vehType?: string;
+  vehicleId?: string;
+  vehicleType?: string;
   make?: string;
   model?: string;
+  year?: string | number;
+  vin?: string;
+  plateNo?: string;
+  vColor?: string;
+  passengerCount?: string | number;
+  mileage?: string | number;
+  vehType?: string;
   color?: string;
   licensePlate?: string;
   description?: string;
+  [field: string]: unknown;
 }
 
 export interface Chauffeur {
+  chauffeurId?: string;
   firstName?: string;
   lastName?: string;
+  email?: string;
   phoneNumber?: string;
-  chauffeurId?: string;
+  picURL?: string;
+  phones?: Phone[];
+  [field: string]: unknown;
 }
 
-/** The trip itself: the tripPacket fields a requester sends (CONTRACT §6), as stored. */
+/** The chauffeur's last reported position (lat/lon as strings, like every position of the trip). */
+export interface ChauffeurPosition {
+  lat: string;
+  lon: string;
+  /** ISO 8601 UTC date-time the exchange received it. */
+  timestamp: string;
+}
+
+/** What a provider's last status update carried besides the fields the booking keeps (GNet's timestamps, griddID…). */
+export interface ProviderUpdateInfo {
+  LocalTimestamp?: string;
+  UTCtimestamp?: string;
+  griddID?: string;
+  [field: string]: unknown;
+}
+
+/** The trip itself: the tripPacket fields a requester sends (CONTRACT §6, §11.3), as stored. */
 export interface Trip {
   reservationType: ReservationType;
   runType?: string;
+  /** An ISO 8601 date-time or a bare offset such as "-08:00" (GNet's samples), kept as sent. */
   reservationDate?: string;
   /** A whole number ≥ 1, as a string (spec). */
   passengerCount: string;
@@ -90,10 +178,19 @@ export interface Trip {
   luggageCount?: string;
   preferredVehicleType?: string;
   specialInstructions?: string;
-  locations: { pickup: TripLocation; dropOff?: TripLocation };
+  locations: TripLocations;
   passengers: Passenger[];
   account?: TripAccount;
   fees: Fee[];
+  notes?: TripNote[];
+  namesignInstructions?: string;
+  eventName?: string;
+  sourceVendor?: string;
+  origination?: string;
+  /** Minutes, as sent (string or number); an hourly quote is priced on it. */
+  totalTripDuration?: string | number;
+  /** Top-level fields no schema names, kept verbatim. */
+  extra?: ExtraFields;
 }
 
 /** Timestamped record of a change, kept inside the booking (spec changeLogs). */
@@ -143,6 +240,12 @@ export interface Booking {
   providerNote?: string;
   vehicle?: Vehicle;
   chauffeur?: Chauffeur;
+  /** The chauffeur's last position, from a provider update's lat/lon. */
+  location?: ChauffeurPosition;
+  /** GNet metadata of the provider's last update (timestamps, griddID, fields no schema names). */
+  providerUpdate?: ProviderUpdateInfo;
+  /** affiliateReservation fields no schema names, kept verbatim. */
+  affiliateExtra?: ExtraFields;
   /** Why delivery to the provider finally failed; set until a retry (shown as affiliateReservation FAILED). */
   deliveryFailure?: string;
   trip: Trip;

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
-import { isoAt, isProvider, isRequester, roleOf, type Booking, type BookingEvent, type Chauffeur, type Fee, type QuoteOption, type Trip, type Vehicle } from "./booking";
-import { allowedNext, assertTransition, CANCELLABLE_STATUSES, type TripActor, type TripStatus } from "./lifecycle";
+import { isoAt, isProvider, isRequester, roleOf, type Booking, type BookingEvent, type ExtraFields, type Fee, type QuoteOption, type Trip } from "./booking";
+import { assertTransition, CANCELLABLE_STATUSES, type TripActor, type TripStatus } from "./lifecycle";
 import type { Decision } from "./ports";
 import { sortKeys } from "../shared/sorted-keys";
 import type { NewTripRequest, TripChanges } from "./send-trip-request";
@@ -49,7 +49,15 @@ export function bookingNotFound(): NotFoundError {
  */
 export function contentFingerprint(req: NewTripRequest, providerId: string): string {
   // Keys in sorted order, so canonicalJson need not copy this object.
-  const content = { notes: req.notes ?? "", providerId, providerResNo: req.providerResNo ?? null, requesterId: req.requesterId, requesterResNo: req.requesterResNo, trip: req.trip };
+  const content = {
+    affiliateExtra: req.affiliateExtra,
+    notes: req.notes ?? "",
+    providerId,
+    providerResNo: req.providerResNo ?? null,
+    requesterId: req.requesterId,
+    requesterResNo: req.requesterResNo,
+    trip: req.trip,
+  };
   return createHash("sha256").update(canonicalJson(content)).digest("base64url");
 }
 
@@ -138,11 +146,13 @@ export function canonicalJsonWalk(value: unknown): string {
   return `${out}}`;
 }
 
-function log(ctx: ChangeContext, actor: TripActor, changeDesc: string) {
+/** A changeLogs entry by `actor`, now. */
+export function log(ctx: ChangeContext, actor: TripActor, changeDesc: string) {
   return { timestamp: isoAt(ctx.now), changeSource: `${actor}:${ctx.uid}`, changeDesc };
 }
 
-function event(b: Booking, type: BookingEvent["type"], actor: TripActor, ctx: ChangeContext, previousStatus?: TripStatus): BookingEvent {
+/** A booking event for the outbox, stamped with the change's time. */
+export function event(b: Booking, type: BookingEvent["type"], actor: TripActor, ctx: ChangeContext, previousStatus?: TripStatus): BookingEvent {
   return { type, transactionId: b.transactionId, actor, at: ctx.now, status: b.status, ...(previousStatus ? { previousStatus } : {}) };
 }
 
@@ -159,7 +169,7 @@ export function decideNewTrip(
 ): Decision<SendTripResult> {
   if (!current) return createBooking(req, fingerprint, facts, ctx);
   if (current.contentHash === fingerprint) return { result: sendTripResult(current) };
-  if (current.status === "QUOTE" && req.trip.reservationType === "REGULAR") return convertQuote(current, req, fingerprint, facts, ctx);
+  if (current.status === "QUOTE" && req.trip.reservationType !== "QUOTE") return convertQuote(current, req, fingerprint, facts, ctx);
   throw new ConflictError(
     `requesterResNo ${req.requesterResNo} is already used by booking ${current.transactionId} with different content; send an UPDATE to change it`,
     "DUPLICATE_RESERVATION",
@@ -189,6 +199,7 @@ function createBooking(req: NewTripRequest, fingerprint: string, facts: NewTripF
     contentHash: fingerprint,
     action: "NEW",
     notes: req.notes ?? "",
+    ...(req.affiliateExtra ? { affiliateExtra: req.affiliateExtra } : {}),
     trip,
     changeLogs: [
       log(
@@ -228,6 +239,7 @@ function convertQuote(quote: Booking, req: NewTripRequest, fingerprint: string, 
     contentHash: fingerprint,
     action: "NEW",
     notes: req.notes ?? quote.notes,
+    affiliateExtra: req.affiliateExtra ?? quote.affiliateExtra,
     trip,
     changeLogs: [
       ...quote.changeLogs,
@@ -250,7 +262,7 @@ export function requireRole(current: Booking | undefined, netid: string, role: T
 export function decideUpdateTrip(
   current: Booking | undefined,
   changes: TripChanges,
-  extra: { providerId?: string; notes?: string; pickupDate?: number },
+  extra: { providerId?: string; notes?: string; pickupDate?: number; affiliateExtra?: ExtraFields },
   ctx: ChangeContext,
 ): Decision<SendTripResult> {
   const b = requireRole(current, ctx.netid, "requester");
@@ -264,11 +276,14 @@ export function decideUpdateTrip(
   const descriptions = describeTripChanges(b.trip, trip);
   const notes = extra.notes ?? b.notes;
   if (notes !== b.notes) descriptions.push("notes changed");
+  const affiliateExtra = extra.affiliateExtra ? { ...b.affiliateExtra, ...extra.affiliateExtra } : b.affiliateExtra;
+  for (const key of changedKeys(b.affiliateExtra, affiliateExtra)) descriptions.push(`affiliateReservation.${key} changed`);
   if (descriptions.length === 0) return { result: sendTripResult(b) };
   const booking: Booking = {
     ...b,
     trip,
     notes,
+    ...(affiliateExtra ? { affiliateExtra } : {}),
     action: "UPDATE",
     updatedAt: ctx.now,
     pickupDate: extra.pickupDate ?? b.pickupDate,
@@ -292,104 +307,64 @@ export function decideCancelTrip(current: Booking | undefined, notes: string | u
   return { result: sendTripResult(booking), write: { booking, events: [event(booking, "TRIP_CANCELLED", "requester", ctx, b.status)] } };
 }
 
-/** A provider's status update with optional details (providerUpdateStatusByTransactionId). */
-export interface ProviderUpdate {
-  status: TripStatus;
-  providerResNo?: string;
-  providerNote?: string;
-  totalAmount?: string;
-  fees?: Fee[];
-  vehicle?: Vehicle;
-  chauffeur?: Chauffeur;
-}
-
 /**
- * The provider moves its booking along the lifecycle and may add its reservation number, a note, the price,
- * fees, the vehicle and the chauffeur. Repeating the current status changes only the details (STOP → STOP is a
- * real transition: another stop); nothing changes in a final state.
+ * An UPDATE's changes applied to a trip: fields sent replace the stored ones; an empty luggageCount clears it;
+ * extra (unnamed) fields are merged member by member.
  */
-export function decideProviderUpdate(current: Booking | undefined, update: ProviderUpdate, ctx: ChangeContext): Decision<void> {
-  const b = requireRole(current, ctx.netid, "provider");
-  const statusChange = update.status !== b.status || b.status === "STOP";
-  if (statusChange) assertTransition(b.status, update.status, "provider");
-
-  const descriptions: string[] = [];
-  if (statusChange) descriptions.push(`status ${b.status} → ${update.status}`);
-  const next: Booking = { ...b, status: update.status };
-  if (update.providerResNo !== undefined && update.providerResNo !== (b.providerResNo ?? "")) {
-    descriptions.push(`providerResNo ${b.providerResNo ?? "(none)"} → ${update.providerResNo}`);
-    next.providerResNo = update.providerResNo;
-  }
-  if (update.totalAmount !== undefined && update.totalAmount !== b.totalAmount) {
-    descriptions.push(`totalAmount ${b.totalAmount ?? "(none)"} → ${update.totalAmount}`);
-    next.totalAmount = update.totalAmount;
-  }
-  if (update.providerNote !== undefined && update.providerNote !== (b.providerNote ?? "")) {
-    descriptions.push("providerNote changed");
-    next.providerNote = update.providerNote;
-  }
-  if (update.fees !== undefined && canonicalJson(update.fees) !== canonicalJson(b.trip.fees)) {
-    descriptions.push(`fees changed (${b.trip.fees.length} → ${update.fees.length} line(s))`);
-    next.trip = { ...b.trip, fees: update.fees };
-  }
-  if (update.vehicle !== undefined && canonicalJson(update.vehicle) !== canonicalJson(b.vehicle ?? {})) {
-    descriptions.push("vehicle assigned");
-    next.vehicle = update.vehicle;
-  }
-  if (update.chauffeur !== undefined && canonicalJson(update.chauffeur) !== canonicalJson(b.chauffeur ?? {})) {
-    descriptions.push("chauffeur assigned");
-    next.chauffeur = update.chauffeur;
-  }
-  if (descriptions.length === 0) return { result: undefined };
-  if (!statusChange && allowedNext(b.status).length === 0)
-    throw new ConflictError(`A booking in status ${b.status} can no longer change`, "INVALID_TRANSITION", { from: b.status, to: update.status, allowed: [] });
-
-  next.updatedAt = ctx.now;
-  next.changeLogs = [...b.changeLogs, ...descriptions.map((d) => log(ctx, "provider", d))];
-  const events: BookingEvent[] = [];
-  if (statusChange) events.push(event(next, "STATUS_CHANGED", "provider", ctx, b.status));
-  if (descriptions.length > (statusChange ? 1 : 0)) events.push(event(next, "PROVIDER_DETAILS_CHANGED", "provider", ctx));
-  return { result: undefined, write: { booking: next, events } };
-}
-
-/** An UPDATE's changes applied to a trip: fields sent replace the stored ones; an empty luggageCount clears it. */
 export function applyChanges(trip: Trip, changes: TripChanges): Trip {
   const next: Trip = { ...trip };
   for (const [key, value] of Object.entries(changes) as Array<[keyof TripChanges, unknown]>) {
-    if (value === undefined) delete (next as unknown as Record<string, unknown>)[key];
+    if (key === "extra") next.extra = { ...trip.extra, ...(value as ExtraFields) };
+    else if (value === undefined) delete (next as unknown as Record<string, unknown>)[key];
     else (next as unknown as Record<string, unknown>)[key] = value;
   }
   return next;
 }
 
-const SCALARS = ["reservationType", "runType", "reservationDate", "passengerCount", "luggageCount", "preferredVehicleType", "specialInstructions"] as const;
+const SCALARS = ["reservationType", "runType", "reservationDate", "passengerCount", "luggageCount", "preferredVehicleType", "totalTripDuration", "eventName", "sourceVendor", "origination"] as const;
+// Free text and personal data: a change is named, never quoted.
+const NAMED_TEXT = ["specialInstructions", "namesignInstructions"] as const;
+const NAMED_PARTS = ["passengers", "account", "notes"] as const;
 const LOCATION_FIELDS = ["locationType", "landmark", "lat", "lon", "address", "city", "state", "zipCode", "country", "time"] as const;
 
-const shown = (v: string | undefined) => (v === undefined || v === "" ? "(not specified)" : v);
+const shown = (v: string | number | undefined) => (v === undefined || v === "" ? "(not specified)" : String(v));
+const same = (a: unknown, b: unknown) => canonicalJson(a ?? null) === canonicalJson(b ?? null);
+
+/** The members whose values differ between two records of extra fields. */
+function changedKeys(before: ExtraFields | undefined, after: ExtraFields | undefined): string[] {
+  const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
+  return [...keys].filter((k) => !same(before?.[k], after?.[k])).sort();
+}
 
 /**
  * What differs between two versions of a trip, one line per change ("luggageCount 2 → 3",
- * "locations.pickup.time A → B", "passengers changed"). Personal data is named, never quoted.
+ * "locations.pickup.time A → B", "passengers changed"). Personal data and free text are named, never quoted.
  */
 export function describeTripChanges(before: Trip, after: Trip): string[] {
   const out: string[] = [];
   for (const key of SCALARS) {
-    if ((before[key] ?? "") !== (after[key] ?? "")) {
-      out.push(key === "specialInstructions" ? "specialInstructions changed" : `${key} ${shown(before[key])} → ${shown(after[key])}`);
-    }
+    if ((before[key] ?? "") !== (after[key] ?? "")) out.push(`${key} ${shown(before[key])} → ${shown(after[key])}`);
   }
+  for (const key of NAMED_TEXT) if ((before[key] ?? "") !== (after[key] ?? "")) out.push(`${key} changed`);
   for (const end of ["pickup", "dropOff"] as const) {
     const a = before.locations?.[end] ?? {};
     const z = after.locations?.[end] ?? {};
     for (const f of LOCATION_FIELDS) {
       if ((a[f] ?? "") !== (z[f] ?? "")) out.push(`locations.${end}.${f} ${shown(a[f])} → ${shown(z[f])}`);
     }
-    if (canonicalJson(a.flightInfo ?? {}) !== canonicalJson(z.flightInfo ?? {})) out.push(`locations.${end}.flightInfo changed`);
+    const rest = new Set([...Object.keys(a), ...Object.keys(z)].filter((k) => !(LOCATION_FIELDS as readonly string[]).includes(k)));
+    for (const k of [...rest].sort()) if (!same(a[k], z[k])) out.push(`locations.${end}.${k} changed`);
   }
-  if (canonicalJson(before.passengers) !== canonicalJson(after.passengers)) {
-    out.push(before.passengers.length === after.passengers.length ? "passengers changed" : `passengers changed (${before.passengers.length} → ${after.passengers.length})`);
+  const stopsBefore = before.locations?.stops ?? [];
+  const stopsAfter = after.locations?.stops ?? [];
+  if (!same(stopsBefore, stopsAfter)) out.push(stopsBefore.length === stopsAfter.length ? "locations.stops changed" : `locations.stops changed (${stopsBefore.length} → ${stopsAfter.length})`);
+  for (const key of NAMED_PARTS) {
+    if (same(before[key], after[key])) continue;
+    const a = before[key];
+    const z = after[key];
+    out.push(Array.isArray(a) && Array.isArray(z) && a.length !== z.length ? `${key} changed (${a.length} → ${z.length})` : `${key} changed`);
   }
-  if (canonicalJson(before.account ?? {}) !== canonicalJson(after.account ?? {})) out.push("account changed");
-  if (canonicalJson(before.fees) !== canonicalJson(after.fees)) out.push(`fees changed (${before.fees.length} → ${after.fees.length} line(s))`);
+  if (!same(before.fees, after.fees)) out.push(`fees changed (${before.fees.length} → ${after.fees.length} line(s))`);
+  for (const key of changedKeys(before.extra, after.extra)) out.push(`${key} changed`);
   return out;
 }

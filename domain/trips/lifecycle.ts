@@ -105,15 +105,41 @@ export function parseTripStatus(raw: string): TripStatus | undefined {
   return LEGACY_STATUSES[s];
 }
 
-/** Whether the table allows `from` → `to`. */
+/** Whether the table allows `from` → `to` directly (without skipping states). */
 export function canTransition(from: TripStatus, to: TripStatus): boolean {
   return TRANSITIONS[from].includes(to);
 }
 
-/** The statuses `actor` may move a booking to from `from`. */
+/**
+ * The main path a dispatch system reports along (CONTRACT §11.5). A forward move along it may skip states,
+ * as GNet providers send them (CONFIRMED → ON_LOCATION without an EN_ROUTE event).
+ */
+export const MAIN_PATH: readonly TripStatus[] = ["BOOKING_REQUEST", "PENDING", "CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD", "COMPLETE", "CLOSE"];
+
+// The side states sit at a main-path position: ACKNOWLEDGED is a confirmed booking, STOP a passenger on board.
+const PATH_POSITION: Partial<Record<TripStatus, number>> = {
+  ...Object.fromEntries(MAIN_PATH.map((s, i) => [s, i])),
+  ACKNOWLEDGED: MAIN_PATH.indexOf("CONFIRMED"),
+  STOP: MAIN_PATH.indexOf("PASSENGER_ON_BOARD"),
+};
+
+/** The main-path states a forward move `from` → `to` passes over; undefined when it is not such a skip. */
+export function skippedStates(from: TripStatus, to: TripStatus): TripStatus[] | undefined {
+  const a = PATH_POSITION[from];
+  const z = MAIN_PATH.indexOf(to);
+  if (a === undefined || z < 0 || z <= a + 1 || canTransition(from, to)) return undefined;
+  return MAIN_PATH.slice(a + 1, z);
+}
+
+/** The main-path states reachable from `from` only by skipping (published with the lifecycle). */
+export function skipTargets(from: TripStatus): TripStatus[] {
+  return MAIN_PATH.filter((to) => skippedStates(from, to) !== undefined);
+}
+
+/** The statuses `actor` may move a booking to from `from`: the table's next states, then the forward skips. */
 export function allowedNext(from: TripStatus, actor?: TripActor): TripStatus[] {
-  const next = TRANSITIONS[from];
-  return actor === "provider" ? next.filter((s) => !NOT_BY_PROVIDER.has(s)) : [...next];
+  const next = [...TRANSITIONS[from], ...skipTargets(from)];
+  return actor === "provider" ? next.filter((s) => !NOT_BY_PROVIDER.has(s)) : next;
 }
 
 /** Throws 409 INVALID_TRANSITION, listing the allowed next states, unless `actor` may move `from` → `to`. */

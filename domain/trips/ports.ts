@@ -38,6 +38,11 @@ export interface BookingSummary {
 
 export interface BookingRepository {
   findById(transactionId: string): Promise<Booking | undefined>;
+  /**
+   * The booking `netid` (its exact stored netid) knows by its own reservation number: the requester's
+   * requesterResNo, or the provider's providerResNo (the newest, should a provider have reused one).
+   */
+  findByResNo(side: TripActor, netid: string, resNo: string): Promise<Booking | undefined>;
   /** The company's bookings as requester and/or provider, newest first. */
   list(query: BookingListQuery): Promise<{ items: BookingSummary[]; total: number }>;
   /**

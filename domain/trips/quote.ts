@@ -16,6 +16,8 @@ export interface QuoteRequest {
   luggageCount: number | undefined;
   pickup: Position | undefined;
   dropOff: Position | undefined;
+  /** The trip's booked duration (GNet's totalTripDuration), when given: the quote is priced on it, not the distance. */
+  tripMinutes?: number;
   /** Unix seconds; options are valid for 24 h from now. */
   now: number;
 }
@@ -29,6 +31,11 @@ export function estimatedQuarterHours(pickup: Position | undefined, dropOff: Pos
   const hours = (distanceKm(pickup, dropOff) * ROAD_FACTOR) / AVERAGE_SPEED_KMH;
   // The epsilon keeps an exact quarter (e.g. 2.0000000001 from float noise) from rounding up a further ¼ h.
   return Math.max(4, Math.ceil(hours * 4 - 1e-9));
+}
+
+/** A booked duration in quarter hours: at least 1 h, rounded up to ¼ h (as the distance estimate is). */
+export function bookedQuarterHours(minutes: number): number {
+  return Math.max(4, Math.ceil(minutes / 15 - 1e-9));
 }
 
 /**
@@ -45,10 +52,11 @@ export function vehicleFeeCents(entry: Pick<FleetEntry, "minimumRate" | "hourlyR
 /**
  * The vehicle options of a quote (CONTRACT §6): every active entry that seats the passengers and — only
  * when luggage is specified — holds the luggage; one option per entry, cheapest first (then by code),
- * at most 20, each valid for 24 h.
+ * at most 20, each valid for 24 h. Priced on the booked duration when the trip gives one (an hourly trip),
+ * else on the pickup → drop-off distance.
  */
 export function buildQuoteOptions(fleet: readonly FleetEntry[], request: QuoteRequest): QuoteOption[] {
-  const quarterHours = estimatedQuarterHours(request.pickup, request.dropOff);
+  const quarterHours = request.tripMinutes ? bookedQuarterHours(request.tripMinutes) : estimatedQuarterHours(request.pickup, request.dropOff);
   const validUntil = isoAt(request.now + QUOTE_VALIDITY_SECONDS);
   const priced: Array<{ cents: number; entry: FleetEntry }> = [];
   for (const entry of fleet) {

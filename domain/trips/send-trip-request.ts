@@ -1,23 +1,35 @@
 import type { FieldError } from "../errors";
-import { normaliseAmount } from "../money";
-import type { Fee, Passenger, ReservationType, Trip, TripAccount, TripAction, TripLocation } from "./booking";
+import type { ExtraFields, ReservationType, Trip, TripAccount } from "./booking";
 import { readLuggageCount, readPassengerCount } from "./luggage";
-import { parseDateTime, readCoordinate } from "./places";
-import { sortKeys } from "../shared/sorted-keys";
+import { parseDateTime } from "./places";
+import { checkFees, extraFields, numberText, readAccount, readLocation, readNotes, readPassengers, readStops, readTripMinutes, type Fail } from "./trip-fields";
 
-/** A sendTrip body as received: shapes and sizes already checked at the edge, rules not yet. */
+type Json = Record<string, unknown>;
+/** A count or amount as GNet clients send it: a string or a JSON number. */
+type WireNumber = string | number;
+
+/**
+ * A sendTrip body as received: shapes and sizes already checked at the edge (nulls of optional fields removed
+ * there), rules not yet. Members not named here are kept verbatim (CONTRACT §11.3).
+ */
 export interface SendTripInput {
   reservationType?: string;
   runType?: string;
   reservationDate?: string;
-  passengerCount?: string;
-  luggageCount?: string | null;
+  passengerCount?: WireNumber;
+  luggageCount?: WireNumber | null;
   preferredVehicleType?: string;
   specialInstructions?: string;
-  locations?: { pickup?: TripLocation; dropOff?: TripLocation };
-  passengers?: Passenger[];
+  locations?: { pickup?: Json; dropOff?: Json; stops?: unknown[]; [field: string]: unknown };
+  passengers?: unknown[];
   account?: TripAccount;
-  fees?: Fee[];
+  fees?: unknown[];
+  notes?: unknown[];
+  namesignInstructions?: string;
+  eventName?: string;
+  sourceVendor?: string;
+  origination?: string;
+  totalTripDuration?: WireNumber;
   affiliateReservation?: {
     requesterId?: string;
     requesterResNo?: string;
@@ -25,10 +37,25 @@ export interface SendTripInput {
     providerResNo?: string;
     action?: string;
     notes?: string;
+    [field: string]: unknown;
   };
   transactionId?: string;
   submitMode?: string;
+  [field: string]: unknown;
 }
+
+/** Top-level members with a meaning of their own; every other member is an extra field, kept verbatim. */
+const KNOWN_TOP: ReadonlySet<string> = new Set([
+  "reservationType", "runType", "reservationDate", "passengerCount", "luggageCount", "preferredVehicleType", "specialInstructions",
+  "locations", "passengers", "account", "fees", "notes", "namesignInstructions", "eventName", "sourceVendor", "origination",
+  "totalTripDuration", "affiliateReservation", "transactionId", "submitMode",
+  // Set by the exchange, never by the sender (GNet clients echo them): not stored from the request.
+  "status", "resStatus",
+]);
+/** affiliateReservation members with a meaning of their own (`status` is the exchange's). */
+const KNOWN_AFFILIATE: ReadonlySet<string> = new Set(["requesterId", "requesterResNo", "providerId", "providerResNo", "action", "notes", "status"]);
+const KNOWN_LOCATIONS: ReadonlySet<string> = new Set(["pickup", "dropOff", "stops"]);
+const TOP_TEXT = ["runType", "preferredVehicleType", "specialInstructions", "namesignInstructions", "eventName", "sourceVendor", "origination"] as const;
 
 /** How UPDATE and CANCEL name a booking. */
 export type BookingRef = { transactionId: string } | { requesterId: string; requesterResNo: string };
@@ -39,6 +66,8 @@ interface Common {
   requesterId: string;
   submitMode: SubmitMode;
   notes: string | undefined;
+  /** affiliateReservation members no schema names, kept verbatim. */
+  affiliateExtra: ExtraFields | undefined;
 }
 
 export interface NewTripRequest extends Common {
@@ -50,6 +79,8 @@ export interface NewTripRequest extends Common {
   /** Parsed for the quote and the pickup date; the trip holds the strings as stored. */
   passengerCount: number;
   luggageCount: number | undefined;
+  /** totalTripDuration in minutes, when given: an hourly quote is priced on it. */
+  tripMinutes: number | undefined;
 }
 
 /** The trip fields an UPDATE sends; absent fields keep their stored value. */
@@ -78,6 +109,7 @@ export function isUuid(s: string): boolean {
 
 const blank = (s: string | undefined | null) => (s ?? "").trim() === "";
 const trimmed = (s: string | undefined) => (blank(s) ? undefined : s!.trim());
+const countText = (v: WireNumber | null | undefined) => (typeof v === "number" ? numberText(v) : v);
 
 /**
  * Checks a sendTrip body against every rule of CONTRACT §6 and reports every failing field at once;
@@ -115,7 +147,7 @@ export function validateSendTrip(input: SendTripInput): { ok: true; value: SendT
 
   if (errors.length > 0) return { ok: false, errors };
 
-  const common: Common = { requesterId: requesterId!, submitMode: submitMode as SubmitMode, notes: ar.notes?.trim() };
+  const common: Common = { requesterId: requesterId!, submitMode: submitMode as SubmitMode, notes: ar.notes?.trim(), affiliateExtra: extraFields(ar, KNOWN_AFFILIATE) };
   const ref: BookingRef = transactionId ? { transactionId } : { requesterId: requesterId!, requesterResNo: requesterResNo! };
   if (action === "CANCEL") return { ok: true, value: { ...common, action: "CANCEL", ref } };
   if (action === "UPDATE") return { ok: true, value: { ...common, action: "UPDATE", ref, providerId, changes: trip.changes } };
@@ -130,6 +162,7 @@ export function validateSendTrip(input: SendTripInput): { ok: true; value: SendT
       trip: { reservationType: trip.reservationType, ...trip.changes } as Trip,
       passengerCount: trip.passengerCount!,
       luggageCount: trip.luggageCount,
+      tripMinutes: trip.tripMinutes,
     },
   };
 }
@@ -139,30 +172,37 @@ interface CheckedTrip {
   changes: TripChanges;
   passengerCount: number | undefined;
   luggageCount: number | undefined;
+  tripMinutes: number | undefined;
 }
+
+const RESERVATION_TYPES: readonly string[] = ["REGULAR", "ONDEMAND", "QUOTE"];
+const BARE_OFFSET = /^(?:Z|[+-]\d{2}:?\d{2})$/i;
 
 /**
  * Checks the trip fields. `all`: a NEW, where passengerCount, passengers and the pickup time are required;
- * `present`: an UPDATE, where only the fields sent are checked (and changed).
+ * `present`: an UPDATE, where only the fields sent are checked (and changed). Members no schema names are
+ * carried in `changes.extra`, verbatim.
  */
-function checkTripFields(input: SendTripInput, mode: "all" | "present", fail: (field: string, message: string) => void): CheckedTrip {
+function checkTripFields(input: SendTripInput, mode: "all" | "present", fail: Fail): CheckedTrip {
   const changes: TripChanges = {};
   const sent = (v: unknown) => mode === "all" || v !== undefined;
 
   const type = (input.reservationType ?? "").trim().toUpperCase() || "REGULAR";
-  if (type !== "REGULAR" && type !== "QUOTE") fail("reservationType", "must be REGULAR or QUOTE");
+  if (!RESERVATION_TYPES.includes(type)) fail("reservationType", "must be REGULAR, ONDEMAND or QUOTE");
 
-  for (const key of ["runType", "preferredVehicleType", "specialInstructions"] as const) {
+  for (const key of TOP_TEXT) {
     if (input[key] !== undefined) changes[key] = input[key]!.trim();
   }
-  if (input.reservationDate !== undefined && !blank(input.reservationDate)) {
-    if (!parseDateTime(input.reservationDate)) fail("reservationDate", "must be an ISO 8601 date-time, e.g. 2026-11-20T14:05:00-05:00");
+  if (input.reservationDate !== undefined) {
+    const date = input.reservationDate.trim();
+    if (date !== "" && !BARE_OFFSET.test(date) && !parseDateTime(date))
+      fail("reservationDate", "must be an ISO 8601 date-time (2026-11-20T14:05:00-05:00) or a UTC offset (-05:00)");
+    changes.reservationDate = date;
   }
-  if (input.reservationDate !== undefined) changes.reservationDate = input.reservationDate.trim();
 
   let passengerCount: number | undefined;
   if (sent(input.passengerCount)) {
-    const read = readPassengerCount(input.passengerCount);
+    const read = readPassengerCount(countText(input.passengerCount));
     if (!read.ok) fail("passengerCount", read.message);
     else {
       passengerCount = read.value;
@@ -171,7 +211,7 @@ function checkTripFields(input: SendTripInput, mode: "all" | "present", fail: (f
   }
 
   let luggageCount: number | undefined;
-  const luggage = readLuggageCount(input.luggageCount);
+  const luggage = readLuggageCount(countText(input.luggageCount));
   if (!luggage.ok) fail("luggageCount", luggage.message);
   else {
     luggageCount = luggage.value;
@@ -181,72 +221,32 @@ function checkTripFields(input: SendTripInput, mode: "all" | "present", fail: (f
   if (mode === "all" && changes.luggageCount === undefined) delete changes.luggageCount;
 
   if (sent(input.locations)) {
-    const pickup = input.locations?.pickup;
+    const locations = input.locations ?? {};
+    const pickup = locations.pickup;
     if (!pickup) fail("locations.pickup", "is required");
     else {
-      if (blank(pickup.time)) fail("locations.pickup.time", "is required: an ISO 8601 date-time");
-      else if (!parseDateTime(pickup.time!)) fail("locations.pickup.time", "must be an ISO 8601 date-time, e.g. 2026-12-03T18:45:00");
+      if (blank(pickup.time as string | undefined)) fail("locations.pickup.time", "is required: an ISO 8601 date-time");
+      else if (typeof pickup.time !== "string" || !parseDateTime(pickup.time)) fail("locations.pickup.time", "must be an ISO 8601 date-time, e.g. 2026-12-03T18:45:00");
     }
-    checkPosition(pickup, "locations.pickup", fail);
-    checkPosition(input.locations?.dropOff, "locations.dropOff", fail);
-    if (pickup) changes.locations = { pickup: trimLocation(pickup), ...(input.locations?.dropOff ? { dropOff: trimLocation(input.locations.dropOff) } : {}) };
+    const read = {
+      ...extraFields(locations, KNOWN_LOCATIONS),
+      pickup: readLocation(pickup ?? {}, "locations.pickup", fail, "pickup"),
+      ...(locations.dropOff ? { dropOff: readLocation(locations.dropOff, "locations.dropOff", fail, "dropOff") } : {}),
+      ...(locations.stops ? { stops: readStops(locations.stops, fail) } : {}),
+    };
+    if (pickup) changes.locations = read;
   }
 
-  if (sent(input.passengers)) {
-    const passengers = input.passengers ?? [];
-    if (passengers.length === 0) fail("passengers", "needs at least one passenger with firstName and lastName");
-    passengers.forEach((p, i) => {
-      if (blank(p.firstName)) fail(`passengers[${i}].firstName`, "is required");
-      if (blank(p.lastName)) fail(`passengers[${i}].lastName`, "is required");
-    });
-    changes.passengers = passengers.map((p) => trimStrings(p));
-  }
-
-  if (input.account !== undefined) changes.account = trimStrings(input.account);
+  if (sent(input.passengers)) changes.passengers = readPassengers(input.passengers ?? [], fail, true);
+  if (input.account !== undefined) changes.account = readAccount(input.account);
   if (sent(input.fees)) changes.fees = checkFees(input.fees ?? [], "fees", fail);
+  if (input.notes !== undefined) changes.notes = readNotes(input.notes, fail);
+  const tripMinutes = readTripMinutes(input.totalTripDuration, fail);
+  if (input.totalTripDuration !== undefined) changes.totalTripDuration = typeof input.totalTripDuration === "string" ? input.totalTripDuration.trim() : input.totalTripDuration;
+  const extra = extraFields(input, KNOWN_TOP);
+  if (extra) changes.extra = extra;
 
-  return { reservationType: type as ReservationType, changes, passengerCount, luggageCount };
+  return { reservationType: type as ReservationType, changes, passengerCount, luggageCount, tripMinutes };
 }
 
-/** Checks fee lines: a `fee` amount, when sent, is a decimal amount (normalised to two decimals). */
-export function checkFees(fees: Fee[], field: string, fail: (field: string, message: string) => void): Fee[] {
-  return fees.map((f, i) => {
-    const fee = trimStrings(f);
-    if (fee.fee !== undefined && fee.fee !== "") {
-      const amount = normaliseAmount(fee.fee);
-      if (amount === undefined) fail(`${field}[${i}].fee`, "must be a decimal amount with at most 2 decimals, e.g. 125.00");
-      else fee.fee = amount;
-    }
-    return fee;
-  });
-}
-
-function checkPosition(location: TripLocation | undefined, field: string, fail: (field: string, message: string) => void) {
-  if (!location) return;
-  if (!blank(location.lat) && readCoordinate(location.lat, 90) === undefined) fail(`${field}.lat`, "must be a decimal latitude between -90 and 90");
-  if (!blank(location.lon) && readCoordinate(location.lon, 180) === undefined) fail(`${field}.lon`, "must be a decimal longitude between -180 and 180");
-}
-
-function trimLocation(location: TripLocation): TripLocation {
-  const out = trimStrings(location) as TripLocation;
-  if (location.flightInfo) out.flightInfo = trimStrings(location.flightInfo);
-  return out;
-}
-
-/**
- * A copy with every top-level string trimmed (other values kept). The copy has its keys in sorted order, the order
- * the content fingerprint's canonical JSON wants, so that fingerprint does not copy these objects a second time.
- */
-function trimStrings<T extends object>(o: T): T {
-  const out: Record<string, unknown> = {};
-  const record = o as Record<string, unknown>;
-  const keys = Object.keys(record);
-  let sorted = true;
-  for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1] < keys[i];
-  if (!sorted) sortKeys(keys);
-  for (let i = 0; i < keys.length; i++) {
-    const v = record[keys[i]];
-    out[keys[i]] = typeof v === "string" ? v.trim() : Array.isArray(v) ? v.map((x) => (typeof x === "string" ? x.trim() : x)) : v;
-  }
-  return out as T;
-}
+export { checkFees };

@@ -17,12 +17,13 @@ export interface IntegrationView {
   deliveryAuth: { username: string } | null;
   luggage: Integration["luggage"];
   webhookUrl: string | null;
+  webhookFormat: Integration["webhookFormat"];
   webhookSecretSet: boolean;
   webhookSecret?: string;
 }
 
 export function emptyIntegration(netid: string): Integration {
-  return { netid, deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookSecret: null };
+  return { netid, deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookSecret: null, webhookFormat: "events" };
 }
 
 export function viewOf(i: Integration, revealSecret = false): IntegrationView {
@@ -31,6 +32,7 @@ export function viewOf(i: Integration, revealSecret = false): IntegrationView {
     deliveryAuth: i.deliveryAuth ? { username: i.deliveryAuth.username } : null,
     luggage: i.luggage,
     webhookUrl: i.webhookUrl,
+    webhookFormat: i.webhookFormat,
     webhookSecretSet: i.webhookSecret !== null,
     ...(revealSecret && i.webhookSecret ? { webhookSecret: i.webhookSecret } : {}),
   };

@@ -1,19 +1,18 @@
 import { ValidationError, type FieldError } from "../errors";
-import { normaliseAmount } from "../money";
-import type { Caller, Clock } from "../ports";
+import type { Caller, Clock, CompanyRepository } from "../ports";
 import { roleOf, type Booking } from "../trips/booking";
-import { bookingNotFound, decideCancelTrip, decideProviderUpdate, type ChangeContext, type ProviderUpdate } from "../trips/decisions";
+import { bookingNotFound, decideCancelTrip, type ChangeContext } from "../trips/decisions";
+import { checkProviderUpdate, decideProviderUpdate, type ProviderUpdateInput } from "../trips/provider-update";
 import { parseTripStatus, TRIP_STATUSES, type TripActor, type TripStatus } from "../trips/lifecycle";
 import type { BookingRepository, BookingSummary } from "../trips/ports";
-import { checkFees, isUuid } from "../trips/send-trip-request";
+import { isUuid } from "../trips/send-trip-request";
 
 export interface ManageTripDeps {
   bookings: BookingRepository;
+  companies: Pick<CompanyRepository, "findByNetid">;
   clock: Clock;
 }
 
-/** A provider's status update as received: the checked shape, with the status still a raw string. */
-export type ProviderUpdateInput = Omit<ProviderUpdate, "status"> & { status?: string };
 
 /** 400 unless the transactionId is a UUID. */
 export function requireTransactionId(transactionId: string): string {
@@ -30,6 +29,45 @@ export async function providerUpdateStatus(deps: ManageTripDeps, caller: Caller,
   const update = checkProviderUpdate(input);
   const ctx: ChangeContext = { now: deps.clock.now(), netid: caller.netid, uid: caller.uid };
   await deps.bookings.change({ transactionId: id }, (current) => decideProviderUpdate(current, update, ctx));
+}
+
+/**
+ * The booking a party's reservation number names (CONTRACT §11.4, §11.6): `netid` is the party's netid (any
+ * letter case), `resNo` its own number for the booking. Undefined when there is none.
+ */
+async function bookingByResNo(deps: Pick<ManageTripDeps, "bookings" | "companies">, netid: string, resNo: string, sides: readonly TripActor[]): Promise<Booking | undefined> {
+  const company = await deps.companies.findByNetid(netid.trim());
+  const number = resNo.trim();
+  if (!company || number === "") return undefined;
+  for (const side of sides) {
+    const booking = await deps.bookings.findByResNo(side, company.netid, number);
+    if (booking) return booking;
+  }
+  return undefined;
+}
+
+/** Provider updates status, naming the booking by its own netid and reservation number (GNet's providerUpdateStatusByResNo). */
+export async function providerUpdateStatusByResNo(deps: ManageTripDeps, caller: Caller, netid: string, resNo: string, input: ProviderUpdateInput): Promise<void> {
+  const update = checkProviderUpdate(input);
+  const found = await bookingByResNo(deps, netid, resNo, ["provider"]);
+  if (!found) throw bookingNotFound();
+  const ctx: ChangeContext = { now: deps.clock.now(), netid: caller.netid, uid: caller.uid };
+  await deps.bookings.change({ transactionId: found.transactionId }, (current) => decideProviderUpdate(current, update, ctx));
+}
+
+/** Requester cancels a trip named by its own netid and reservation number (GNet's cancelTripByResNo). */
+export async function cancelTripByResNo(deps: ManageTripDeps, caller: Caller, netid: string, resNo: string): Promise<void> {
+  const found = await bookingByResNo(deps, netid, resNo, ["requester"]);
+  if (!found) throw bookingNotFound();
+  const ctx: ChangeContext = { now: deps.clock.now(), netid: caller.netid, uid: caller.uid };
+  await deps.bookings.change({ transactionId: found.transactionId }, (current) => decideCancelTrip(current, undefined, ctx));
+}
+
+/** Look up a booking by either party's netid and that party's reservation number; non-parties get the same 404. */
+export async function findBookingByResNo(deps: Pick<ManageTripDeps, "bookings" | "companies">, caller: Caller, netid: string, resNo: string): Promise<Booking> {
+  const booking = await bookingByResNo(deps, netid, resNo, ["requester", "provider"]);
+  if (!booking || !roleOf(booking, caller.netid)) throw bookingNotFound();
+  return booking;
 }
 
 /** Requester cancels a trip by its transactionId. */
@@ -85,32 +123,4 @@ export async function listBookings(
 function readWhole(raw: string | undefined, fallback: number): number | undefined {
   if (raw === undefined || raw.trim() === "") return fallback;
   return /^\d{1,10}$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
-}
-
-/** Checks a provider update, every failing field at once. */
-export function checkProviderUpdate(input: ProviderUpdateInput): ProviderUpdate {
-  const errors: FieldError[] = [];
-  const fail = (field: string, message: string) => errors.push({ field, message });
-  let status: TripStatus | undefined;
-  if ((input.status ?? "").trim() === "") fail("status", "is required");
-  else {
-    status = parseTripStatus(input.status!);
-    if (!status) fail("status", `must be one of ${TRIP_STATUSES.join(", ")} (legacy ENROUTE, AT_LOCATION, ACCEPTED accepted)`);
-  }
-  let totalAmount: string | undefined;
-  if (input.totalAmount !== undefined && input.totalAmount.trim() !== "") {
-    totalAmount = normaliseAmount(input.totalAmount);
-    if (totalAmount === undefined) fail("totalAmount", "must be a decimal amount with at most 2 decimals, e.g. 125.00");
-  }
-  const fees = input.fees === undefined ? undefined : checkFees(input.fees, "fees", fail);
-  if (errors.length > 0) throw new ValidationError(errors);
-  return {
-    status: status!,
-    ...(input.providerResNo !== undefined ? { providerResNo: input.providerResNo.trim() } : {}),
-    ...(input.providerNote !== undefined ? { providerNote: input.providerNote.trim() } : {}),
-    ...(totalAmount !== undefined ? { totalAmount } : {}),
-    ...(fees !== undefined ? { fees } : {}),
-    ...(input.vehicle !== undefined ? { vehicle: input.vehicle } : {}),
-    ...(input.chauffeur !== undefined ? { chauffeur: input.chauffeur } : {}),
-  };
 }

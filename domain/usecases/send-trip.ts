@@ -41,7 +41,7 @@ export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTr
   if (req.action === "CANCEL") return deps.bookings.change(ref, (current) => decideCancelTrip(current, req.notes, ctx));
   const pickup = req.changes.locations?.pickup;
   const pickupDate = pickup ? pickupInstant(pickup, deps.airports, deps.timeZones) : undefined;
-  return deps.bookings.change(ref, (current) => decideUpdateTrip(current, req.changes, { providerId: req.providerId, notes: req.notes, pickupDate }, ctx));
+  return deps.bookings.change(ref, (current) => decideUpdateTrip(current, req.changes, { providerId: req.providerId, notes: req.notes, pickupDate, affiliateExtra: req.affiliateExtra }, ctx));
 }
 
 async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeContext): Promise<SendTripResult> {
@@ -60,6 +60,7 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
       luggageCount: request.luggageCount,
       pickup: positionOf(pickup, deps.airports),
       dropOff: positionOf(request.trip.locations.dropOff, deps.airports),
+      tripMinutes: request.tripMinutes,
       now: ctx.now,
     });
   }

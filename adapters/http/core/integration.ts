@@ -12,6 +12,9 @@ const IntegrationView = t.Object({
   deliveryAuth: t.Union([t.Object({ username: t.String() }), t.Null()], { description: "Basic auth user sent with deliveries (the password is never shown)" }),
   luggage: t.Union([t.Literal("native"), t.Literal("notes")], { description: "notes (default): the delivered copy's notes also get `Luggage Count : <n>`" }),
   webhookUrl: t.Union([t.String(), t.Null()], { description: "Receives the new state of your bookings on every change" }),
+  webhookFormat: t.Union([t.Literal("events"), t.Literal("gnet")], {
+    description: "events (default): {eventId, type, createdAt, data: booking}; gnet: GNet's callback body at the top level (transactionId, status, totalAmount, affiliateReservation, fees, vehicle, location, chauffeur, providerNote). Both signed the same way.",
+  }),
   webhookSecretSet: t.Boolean(),
   webhookSecret: t.Optional(t.String({ description: "The signing secret — shown only when created or rotated" })),
 });
@@ -52,6 +55,7 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, outb
           deliveryAuth: t.Optional(t.Union([t.Object({ username: t.String({ maxLength: 1000 }), password: t.String({ maxLength: 1000 }) }), t.Null()])),
           luggage: t.Optional(t.String({ maxLength: 20, examples: ["notes"] })),
           webhookUrl: t.Optional(t.Union([t.String({ maxLength: 4096 }), t.Null()])),
+          webhookFormat: t.Optional(t.String({ maxLength: 20, description: "events (default) or gnet: the body your webhook URL receives", examples: ["gnet"] })),
         },
         { description: "Each field optional: absent keeps the current value, null clears it" },
       ),

@@ -1,9 +1,9 @@
 import { Elysia, t } from "elysia";
 import { findBooking, listBookings, type ManageTripDeps } from "../../../domain/usecases/manage-trip";
-import { LEGACY_STATUSES, STATUS_LABELS, TERMINAL_STATUSES, TRANSITIONS, TRIP_STATUSES } from "../../../domain/trips/lifecycle";
+import { LEGACY_STATUSES, MAIN_PATH, skipTargets, STATUS_LABELS, TERMINAL_STATUSES, TRANSITIONS, TRIP_STATUSES } from "../../../domain/trips/lifecycle";
 import { authMacros, type Authenticator } from "../auth";
 import { bookingSummaryView, bookingView } from "../booking-view";
-import { errors } from "../schemas";
+import { documentedResponses, errors } from "../schemas";
 import { BookingResponse, TransactionIdParams } from "../trip-schemas";
 
 const TripStates = t.Object({
@@ -14,9 +14,13 @@ const TripStates = t.Object({
         status: t.String(),
         label: t.String({ description: "The human label shown as tripPacket.resStatus" }),
         terminal: t.Boolean(),
-        next: t.Array(t.String(), { description: "Statuses this one may move to" }),
+        next: t.Array(t.String(), { description: "Statuses this one may move to directly" }),
+        skipTo: t.Array(t.String(), { description: "Main-path statuses this one may also move to by skipping the states between (CONTRACT §11.5)" }),
       }),
     ),
+    mainPath: t.Array(t.String(), {
+      description: "The main path: a forward move along it may skip states (CONFIRMED → ON_LOCATION); the changeLogs entry names the skipped ones. Backward moves and moves out of a final state are 409.",
+    }),
     initial: t.Array(t.String(), { description: "Statuses a new booking starts in: QUOTE for a quote, BOOKING_REQUEST otherwise" }),
     legacy: t.Record(t.String(), t.String(), { description: "Older spellings accepted and read as the current names" }),
   }),
@@ -26,7 +30,14 @@ const TripStates = t.Object({
 const tripStates = {
   success: true as const,
   data: {
-    states: TRIP_STATUSES.map((status) => ({ status, label: STATUS_LABELS[status], terminal: TERMINAL_STATUSES.has(status), next: [...TRANSITIONS[status]] })),
+    states: TRIP_STATUSES.map((status) => ({
+      status,
+      label: STATUS_LABELS[status],
+      terminal: TERMINAL_STATUSES.has(status),
+      next: [...TRANSITIONS[status]],
+      skipTo: skipTargets(status),
+    })),
+    mainPath: [...MAIN_PATH],
     initial: ["QUOTE", "BOOKING_REQUEST"],
     legacy: { ...LEGACY_STATUSES },
   },
@@ -53,7 +64,7 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator) {
       detail: {
         tags: ["Trips"],
         summary: "The trip lifecycle",
-        description: "Every status, its resStatus label, whether it is final, and the statuses it may move to. No credential needed.",
+        description: "Every status, its resStatus label, whether it is final, the statuses it may move to directly (`next`) and by a forward skip along `mainPath` (`skipTo`). No credential needed.",
       },
     })
     .get(
@@ -89,8 +100,9 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator) {
       {
         anyAuth: true,
         params: TransactionIdParams,
-        response: { 200: BookingResponse, ...errors(400, 401, 404) },
         detail: {
+          // Documented, not checked: a run-time check would drop the members no schema names (CONTRACT §11.3).
+          responses: documentedResponses({ 200: BookingResponse, ...errors(400, 401, 404) }),
           tags: ["Trips"],
           summary: "Get a booking",
           description:

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { roleOf } from "../../../domain/trips/booking";
+import { roleOf, type Booking } from "../../../domain/trips/booking";
 import { retryDelivery } from "../../../domain/delivery/outcomes";
 import { bookingNotFound } from "../../../domain/trips/decisions";
 import { requireTransactionId } from "../../../domain/usecases/manage-trip";
@@ -24,19 +24,29 @@ export interface DeliveryDeps {
 /** How long `submitMode: WAIT` waits for the first delivery attempt: the 10 s partner timeout plus margin. */
 export const WAIT_FOR_DELIVERY_MS = 12_000;
 
+/** What submitMode WAIT adds to sendTrip's answer once the provider's endpoint answered (CONTRACT §11.7). */
+export interface WaitOutcome {
+  booking: Booking | undefined;
+  /** Why the first attempt failed (the partner refused, timed out, answered an error), when it did. */
+  deliveryError?: string;
+}
+
 /**
  * submitMode WAIT: waits (bounded) for the first attempt to deliver the booking's newest message to the
- * provider, then answers the provider's reservation number when it gave one.
+ * provider, then gives the booking as that attempt left it (the provider's reservation number, totalAmount and
+ * fees from its reply) and, when the attempt failed, why.
  */
-export async function awaitDelivery(deps: DeliveryDeps, transactionId: string, timeoutMs = WAIT_FOR_DELIVERY_MS): Promise<string | undefined> {
+export async function awaitDelivery(deps: DeliveryDeps, transactionId: string, timeoutMs = WAIT_FOR_DELIVERY_MS): Promise<WaitOutcome> {
   const message = deps.outbox.latest(transactionId, "delivery");
+  let attempt = message;
   if (message && message.status === "pending" && message.attempts === 0) {
-    await deps.worker.waitForAttempt(message.eventId, timeoutMs, () => {
+    attempt = await deps.worker.waitForAttempt(message.eventId, timeoutMs, () => {
       const now = deps.outbox.get(message.id);
       return now && (now.attempts > 0 || now.status !== "pending") ? now : undefined;
     });
   }
-  return (await deps.bookings.findById(transactionId))?.providerResNo ?? undefined;
+  const failed = attempt && attempt.status !== "delivered" && attempt.attempts > 0 && attempt.lastError;
+  return { booking: await deps.bookings.findById(transactionId), ...(failed ? { deliveryError: attempt!.lastError! } : {}) };
 }
 
 /** retryTransaction: queue a booking's failed deliveries again (either party may ask). */

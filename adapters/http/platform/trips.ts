@@ -1,6 +1,14 @@
 import { Elysia, t } from "elysia";
 import { sendTrip, type SendTripDeps } from "../../../domain/usecases/send-trip";
-import { cancelTrip, findBooking, providerUpdateStatus, type ManageTripDeps } from "../../../domain/usecases/manage-trip";
+import {
+  cancelTrip,
+  cancelTripByResNo,
+  findBooking,
+  findBookingByResNo,
+  providerUpdateStatus,
+  providerUpdateStatusByResNo,
+  type ManageTripDeps,
+} from "../../../domain/usecases/manage-trip";
 import type { SqliteIdempotencyStore } from "../../sqlite/trip-repositories";
 import { authMacros, versioned, type Authenticator } from "../auth";
 import { bookingView } from "../booking-view";
@@ -8,7 +16,8 @@ import { idempotent } from "../idempotency";
 import { documentedResponses, errors } from "../schemas";
 import type { RateLimiter } from "../rate-limit";
 import { awaitDelivery, type DeliveryDeps } from "./delivery";
-import { BookingResponse, IdempotencyHeaders, ProviderUpdateBody, SendTripBody, SendTripResponse, TransactionIdParams } from "../trip-schemas";
+import { BookingResponse, IdempotencyHeaders, ProviderUpdateBody, ResNoParams, SendTripBody, SendTripResponse, TransactionIdParams } from "../trip-schemas";
+import { dropNullOptionals } from "../null-fields";
 
 export interface PlatformTripDeps {
   send: SendTripDeps;
@@ -34,12 +43,21 @@ export function platformTrips(deps: PlatformTripDeps) {
         return idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: "sendTrip", body, set }, async () => {
           const result = await sendTrip(deps.send, caller, body);
           if (body.submitMode?.trim().toUpperCase() !== "WAIT") return { success: true as const, ...result };
-          const reservationId = await awaitDelivery(deps.delivery, result.transactionId);
-          return { success: true as const, ...result, ...(reservationId !== undefined ? { reservationId } : {}) };
+          // WAIT answers what the provider's endpoint answered: its reservation number, price and fees.
+          const { booking, deliveryError } = await awaitDelivery(deps.delivery, result.transactionId);
+          return {
+            success: true as const,
+            ...result,
+            ...(booking ? { status: booking.status, fees: booking.trip.fees, totalAmount: booking.totalAmount } : {}),
+            ...(booking?.providerResNo ? { reservationId: booking.providerResNo } : {}),
+            ...(deliveryError !== undefined ? { deliveryError } : {}),
+          };
         });
       },
       {
         platformAuth: true,
+        // GNet clients send null for "absent": removed before validation, so null never fails a type check.
+        transform: ({ body }) => dropNullOptionals(SendTripBody, body),
         body: SendTripBody,
         headers: IdempotencyHeaders,
         detail: {
@@ -66,6 +84,7 @@ export function platformTrips(deps: PlatformTripDeps) {
       {
         platformAuth: true,
         params: TransactionIdParams,
+        transform: ({ body }) => dropNullOptionals(ProviderUpdateBody, body),
         body: ProviderUpdateBody,
         headers: IdempotencyHeaders,
         detail: {
@@ -73,7 +92,7 @@ export function platformTrips(deps: PlatformTripDeps) {
           tags: ["Trips"],
           summary: "Provider: update a booking's status and details",
           description:
-            "By the provider's token. Moves the booking along the lifecycle (GET /api/trip-states; legacy ENROUTE, AT_LOCATION, ACCEPTED accepted) and records providerResNo, providerNote, totalAmount, fees, vehicle and chauffeur; every change appends a changeLogs entry. Sending the current status changes only the details. 409 INVALID_TRANSITION lists the `allowed` next states; 403 when the requester calls it; 404 for anyone else or an unknown id. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
+            "By the provider's token. Moves the booking along the lifecycle (GET /api/trip-states; legacy ENROUTE, AT_LOCATION, ACCEPTED accepted; a forward move along the main path may skip states, and the changeLogs entry names them) and records providerResNo (or GNet's resNo), providerNote, totalAmount, fees, vehicle, chauffeur, the chauffeur's position (lat/lon) and GNet's LocalTimestamp/UTCtimestamp/griddID; every change appends a changeLogs entry. Sending the current status changes only the details. 409 INVALID_TRANSITION lists the `allowed` next states; 403 when the requester calls it; 404 for anyone else or an unknown id. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
           hide: path !== "/providerUpdateStatusByTransactionId/:transactionId/V1",
         },
       },
@@ -111,8 +130,9 @@ export function platformTrips(deps: PlatformTripDeps) {
       {
         platformAuth: true,
         params: TransactionIdParams,
-        response: { 200: BookingResponse, ...errors(400, 401, 404) },
         detail: {
+          // Documented, not checked: a run-time check would drop the members no schema names (CONTRACT §11.3).
+          responses: documentedResponses({ 200: BookingResponse, ...errors(400, 401, 404) }),
           tags: ["Trips"],
           summary: "Get a booking by transactionId",
           description: "The same booking as GET /api/reservation/{transactionId}. Only the requester and the provider see it; anyone else and an unknown id get the same 404; a non-UUID id is 400.",
@@ -120,6 +140,76 @@ export function platformTrips(deps: PlatformTripDeps) {
         },
       },
     ) as unknown as typeof app;
+  }
+  for (const path of versioned("/providerUpdateStatusByResNo/:netid/:resNo")) {
+    app = app.post(
+      path,
+      ({ body, caller, params, request, set }) =>
+        idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: `providerUpdateStatusByResNo:${params.netid.toLowerCase()}:${params.resNo}`, body, set }, async () => {
+          await providerUpdateStatusByResNo(deps.manage, caller, params.netid, params.resNo, body);
+          return "OK";
+        }),
+      {
+        platformAuth: true,
+        params: ResNoParams,
+        transform: ({ body }) => dropNullOptionals(ProviderUpdateBody, body),
+        body: ProviderUpdateBody,
+        headers: IdempotencyHeaders,
+        detail: {
+          responses: documentedResponses({ 200: OK, ...errors(400, 401, 403, 404, 409) }),
+          tags: ["Trips"],
+          summary: "Provider: update a booking named by your netid and your reservation number (GNet)",
+          description:
+            "GNet's provider update: the booking is the one whose provider is `netid` (your netid, any letter case) and whose providerResNo (targetResNo) is `resNo`. Same body, rules and answers as providerUpdateStatusByTransactionId. 404 when no booking of yours has that number (or you are not its party); 403 when the requester calls it. Supports `Idempotency-Key`.",
+          hide: path !== "/providerUpdateStatusByResNo/:netid/:resNo/V1",
+        },
+      },
+    ) as unknown as typeof app;
+  }
+
+  for (const path of versioned("/getReservationByReservationId/:netid/:resNo")) {
+    app = app.get(
+      path,
+      async ({ caller, params }) => ({ success: true as const, data: bookingView(await findBookingByResNo(deps.manage, caller, params.netid, params.resNo)) }),
+      {
+        platformAuth: true,
+        params: ResNoParams,
+        detail: {
+          responses: documentedResponses({ 200: BookingResponse, ...errors(400, 401, 404) }),
+          tags: ["Trips"],
+          summary: "Get a booking by a party's reservation number (GNet)",
+          description:
+            "`netid` is either party's netid (any letter case) and `resNo` that party's own reservation number: the requester's requesterResNo or the provider's providerResNo. The same booking as getReservationByTransactionId; only the two parties see it; anyone else and an unknown number get the same 404.",
+          hide: path !== "/getReservationByReservationId/:netid/:resNo/V1",
+        },
+      },
+    ) as unknown as typeof app;
+  }
+
+  for (const method of ["get", "post"] as const) {
+    for (const path of versioned("/cancelTripByResNo/:netid/:resNo")) {
+      app = app[method](
+        path,
+        ({ caller, params, request, set }) =>
+          idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: `cancelTripByResNo:${params.netid.toLowerCase()}:${params.resNo}`, body: null, set }, async () => {
+            await cancelTripByResNo(deps.manage, caller, params.netid, params.resNo);
+            return "OK";
+          }),
+        {
+          platformAuth: true,
+          params: ResNoParams,
+          headers: IdempotencyHeaders,
+          detail: {
+            responses: documentedResponses({ 200: OK, ...errors(400, 401, 403, 404, 409) }),
+            tags: ["Trips"],
+            summary: "Requester: cancel a trip named by your netid and your reservation number (GNet)",
+            description:
+              "GET or POST. `netid` is your netid (any letter case) and `resNo` your requesterResNo. Same rules and answers as cancelTripByTransactionId: allowed from any state before PASSENGER_ON_BOARD (409 INVALID_TRANSITION otherwise); 403 when the provider calls it; 404 for anyone else or an unknown number. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
+            hide: path !== "/cancelTripByResNo/:netid/:resNo/V1",
+          },
+        },
+      ) as unknown as typeof app;
+    }
   }
   return app;
 }

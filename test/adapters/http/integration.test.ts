@@ -19,7 +19,7 @@ describe("company integration settings", () => {
   test("defaults: nothing set, luggage as notes", async () => {
     const res = await h.request("GET", "/api/company/integration", { headers: auth });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookSecretSet: false });
+    expect(res.body.data).toEqual({ deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookFormat: "events", webhookSecretSet: false });
   });
 
   test("set, read back without secrets, and clear with null", async () => {
@@ -28,7 +28,7 @@ describe("company integration settings", () => {
       body: { deliveryUrl: "https://partner.example/farm-in", deliveryAuth: { username: "tripswitch", password: "s3cret-basic" }, luggage: "native" },
     });
     expect(put.status).toBe(200);
-    expect(put.body.data).toEqual({ deliveryUrl: "https://partner.example/farm-in", deliveryAuth: { username: "tripswitch" }, luggage: "native", webhookUrl: null, webhookSecretSet: false });
+    expect(put.body.data).toEqual({ deliveryUrl: "https://partner.example/farm-in", deliveryAuth: { username: "tripswitch" }, luggage: "native", webhookUrl: null, webhookFormat: "events", webhookSecretSet: false });
     expect(put.text).not.toContain("s3cret-basic");
     const get = await h.request("GET", "/api/company/integration", { headers: auth });
     expect(get.body.data).toEqual(put.body.data);
@@ -36,6 +36,15 @@ describe("company integration settings", () => {
 
     const cleared = await h.request("PUT", "/api/company/integration", { headers: auth, body: { deliveryUrl: null, deliveryAuth: null } });
     expect(cleared.body.data).toMatchObject({ deliveryUrl: null, deliveryAuth: null, luggage: "native" });
+  });
+
+  test("webhookFormat: events by default, gnet on request (any case), back to events", async () => {
+    const gnet = await h.request("PUT", "/api/company/integration", { headers: auth, body: { webhookFormat: "GNet" } });
+    expect(gnet.status).toBe(200);
+    expect(gnet.body.data.webhookFormat).toBe("gnet");
+    expect((await h.request("GET", "/api/company/integration", { headers: auth })).body.data.webhookFormat).toBe("gnet");
+    const back = await h.request("PUT", "/api/company/integration", { headers: auth, body: { webhookFormat: "events" } });
+    expect(back.body.data.webhookFormat).toBe("events");
   });
 
   test("the webhook secret is shown once when created, then only on rotation", async () => {
@@ -54,9 +63,9 @@ describe("company integration settings", () => {
   });
 
   test("invalid settings are a 400 naming every field, and change nothing", async () => {
-    const res = await h.request("PUT", "/api/company/integration", { headers: auth, body: { deliveryUrl: "javascript:alert(1)", luggage: "suitcase" } });
+    const res = await h.request("PUT", "/api/company/integration", { headers: auth, body: { deliveryUrl: "javascript:alert(1)", luggage: "suitcase", webhookFormat: "xml" } });
     expect(res.status).toBe(400);
-    expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(["deliveryUrl", "luggage"]);
+    expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(["deliveryUrl", "luggage", "webhookFormat"]);
     const get = await h.request("GET", "/api/company/integration", { headers: auth });
     expect(get.body.data.deliveryUrl).toBeNull();
   });

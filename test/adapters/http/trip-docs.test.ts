@@ -22,11 +22,15 @@ describe("OpenAPI for the trip operations", () => {
     const spec = await (await app.handle(new Request("http://localhost/docs/json"))).json();
     const paths = Object.keys(spec.paths).filter((p) => p.startsWith("/Platform.svc")).sort();
     expect(paths).toEqual([
+      "/Platform.svc/cancelTripByResNo/{netid}/{resNo}/V1",
       "/Platform.svc/cancelTripByTransactionId/{transactionId}/V1",
+      "/Platform.svc/getReservationByReservationId/{netid}/{resNo}/V1",
       "/Platform.svc/getReservationByTransactionId/{transactionId}/V1",
+      "/Platform.svc/providerUpdateStatusByResNo/{netid}/{resNo}/V1",
       "/Platform.svc/providerUpdateStatusByTransactionId/{transactionId}/V1",
       "/Platform.svc/sendTrip/V1",
     ]);
+    expect(Object.keys(spec.paths["/Platform.svc/cancelTripByResNo/{netid}/{resNo}/V1"]).sort()).toEqual(["get", "post"]);
     const send = spec.paths["/Platform.svc/sendTrip/V1"].post;
     expect(JSON.stringify(send.requestBody)).toContain(JSON.stringify(sendTripNew.affiliateReservation));
     expect(JSON.stringify(send.requestBody)).toContain(JSON.stringify(sendTripQuote.affiliateReservation));

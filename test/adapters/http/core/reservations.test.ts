@@ -181,8 +181,16 @@ describe("GET /api/trip-states", () => {
     const res = await h.request("GET", "/api/trip-states");
     expect(res.status).toBe(200);
     const states = Object.fromEntries(res.body.data.states.map((s: any) => [s.status, s]));
-    expect(states.BOOKING_REQUEST).toEqual({ status: "BOOKING_REQUEST", label: "Pending", terminal: false, next: ["PENDING", "CONFIRMED", "REJECT", "FAILED", "CANCEL"] });
-    expect(states.CLOSE).toMatchObject({ terminal: true, next: [] });
+    expect(states.BOOKING_REQUEST).toEqual({
+      status: "BOOKING_REQUEST",
+      label: "Pending",
+      terminal: false,
+      next: ["PENDING", "CONFIRMED", "REJECT", "FAILED", "CANCEL"],
+      skipTo: ["ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD", "COMPLETE", "CLOSE"],
+    });
+    expect(states.CONFIRMED.skipTo).toEqual(["EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD", "COMPLETE", "CLOSE"]);
+    expect(states.CLOSE).toMatchObject({ terminal: true, next: [], skipTo: [] });
+    expect(res.body.data.mainPath).toEqual(["BOOKING_REQUEST", "PENDING", "CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD", "COMPLETE", "CLOSE"]);
     expect(res.body.data.legacy).toEqual({ ENROUTE: "EN_ROUTE", AT_LOCATION: "ON_LOCATION", ACCEPTED: "CONFIRMED" });
   });
 });

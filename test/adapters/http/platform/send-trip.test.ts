@@ -78,7 +78,7 @@ describe("sendTrip NEW", () => {
   });
 
   test("a body that is not the right shape is 400 with the field named, never 422", async () => {
-    const res = await sendTrip(h, requester, regularTrip(requester.netid, provider.netid, { passengerCount: 3 }));
+    const res = await sendTrip(h, requester, regularTrip(requester.netid, provider.netid, { passengerCount: true }));
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([{ field: "passengerCount", message: expect.any(String) }]);
   });

@@ -66,10 +66,13 @@ describe("provider status updates", () => {
 
   test("forbidden moves are 409 INVALID_TRANSITION listing the allowed next states, and change nothing", async () => {
     const SAMPLE: Array<[string[], string, string[]]> = [
-      [[], "COMPLETE", ["PENDING", "CONFIRMED", "REJECT", "FAILED", "CANCEL"]],
-      [["CONFIRMED"], "PASSENGER_ON_BOARD", ["ACKNOWLEDGED", "ASSIGNED", "CANCEL"]],
+      [[], "QUOTE", ["PENDING", "CONFIRMED", "REJECT", "FAILED", "CANCEL", "ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD", "COMPLETE", "CLOSE"]],
+      [["CONFIRMED"], "PENDING", ["ACKNOWLEDGED", "ASSIGNED", "CANCEL", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD", "COMPLETE", "CLOSE"]],
+      [["CONFIRMED", "ASSIGNED", "EN_ROUTE"], "ASSIGNED", ["ON_LOCATION", "CANCEL", "PASSENGER_ON_BOARD", "COMPLETE", "CLOSE"]],
+      [["CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION"], "EN_ROUTE", ["PASSENGER_ON_BOARD", "NO_SHOW", "CANCEL", "COMPLETE", "CLOSE"]],
       [["REJECT"], "CONFIRMED", []],
-      [["CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD"], "CANCEL", ["STOP", "COMPLETE"]],
+      [["CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD"], "CANCEL", ["STOP", "COMPLETE", "CLOSE"]],
+      [["CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD", "COMPLETE", "CLOSE"], "COMPLETE", []],
       [["FAILED"], "BOOKING_REQUEST", ["CANCEL"]],
     ];
     for (const [path, to, allowed] of SAMPLE) {
@@ -165,7 +168,7 @@ describe("cancelTripByTransactionId", () => {
     const late = await bookingAt(["CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD"]);
     const res = await cancel(requester, late);
     expect(res.status).toBe(409);
-    expect(res.body.allowed).toEqual(["STOP", "COMPLETE"]);
+    expect(res.body.allowed).toEqual(["STOP", "COMPLETE", "CLOSE"]);
     const id = await bookingAt([]);
     expect((await cancel(provider, id)).status).toBe(403);
     expect((await cancel(stranger, id)).status).toBe(404);

@@ -1,0 +1,181 @@
+import { ConflictError, ValidationError, type FieldError } from "../errors";
+import { normaliseTripAmount } from "../money";
+import { isoAt, type Booking, type BookingEvent, type Chauffeur, type ChauffeurPosition, type Fee, type ProviderUpdateInfo, type Vehicle } from "./booking";
+import { canonicalJson, event, log, requireRole, type ChangeContext } from "./decisions";
+import { allowedNext, assertTransition, isTerminal, parseTripStatus, skippedStates, TRIP_STATUSES, type TripStatus } from "./lifecycle";
+import type { Decision } from "./ports";
+import { isUuid } from "./send-trip-request";
+import { checkFees, copyTrimming, extraFields, numberText, readCoordinateField, readPhones } from "./trip-fields";
+
+/**
+ * A provider's status update as received (providerUpdateStatusByTransactionId / …ByResNo): GNet's body
+ * (resNo, LocalTimestamp, UTCtimestamp, griddID, chauffeur, vehicle with GNet's names, fees, lat/lon) or the
+ * older names (providerResNo, licensePlate, color, vehType). Members no schema names are kept.
+ */
+export interface ProviderUpdateInput {
+  status?: string;
+  resNo?: string;
+  providerResNo?: string;
+  LocalTimestamp?: string;
+  UTCtimestamp?: string;
+  griddID?: string;
+  requesterResNo?: string;
+  transactionId?: string;
+  providerNote?: string;
+  totalAmount?: string | number;
+  fees?: unknown[];
+  vehicle?: Record<string, unknown>;
+  chauffeur?: Record<string, unknown>;
+  lat?: string | number;
+  lon?: string | number;
+  [field: string]: unknown;
+}
+
+/** A provider's update, checked: the new status and the details it brings. */
+export interface ProviderUpdate {
+  status: TripStatus;
+  providerResNo?: string;
+  providerNote?: string;
+  totalAmount?: string;
+  fees?: Fee[];
+  vehicle?: Vehicle;
+  chauffeur?: Chauffeur;
+  /** The chauffeur's position (lat/lon as strings). */
+  position?: { lat: string; lon: string };
+  /** GNet's timestamps, griddID and any member no schema names. */
+  info?: ProviderUpdateInfo;
+  /** When the body names the booking too, it must be this one. */
+  names?: { transactionId?: string; requesterResNo?: string };
+}
+
+const KNOWN: ReadonlySet<string> = new Set([
+  "status", "resNo", "providerResNo", "requesterResNo", "transactionId", "providerNote", "totalAmount", "fees", "vehicle", "chauffeur", "lat", "lon",
+]);
+const VEHICLE_TEXT = ["vehicleId", "vehicleType", "make", "model", "vin", "plateNo", "vColor", "vehType", "color", "licensePlate", "description"];
+const CHAUFFEUR_TEXT = ["chauffeurId", "firstName", "lastName", "email", "phoneNumber", "picURL"];
+const INFO_TEXT = ["LocalTimestamp", "UTCtimestamp", "griddID"];
+
+const text = (v: string | undefined) => (v === undefined ? undefined : v.trim());
+
+/** Checks a provider update and reports every failing field at once (400). */
+export function checkProviderUpdate(input: ProviderUpdateInput): ProviderUpdate {
+  const errors: FieldError[] = [];
+  const fail = (field: string, message: string) => errors.push({ field, message });
+  let status: TripStatus | undefined;
+  if ((input.status ?? "").trim() === "") fail("status", "is required");
+  else {
+    status = parseTripStatus(input.status!);
+    if (!status) fail("status", `must be one of ${TRIP_STATUSES.join(", ")} (legacy ENROUTE, AT_LOCATION, ACCEPTED accepted)`);
+  }
+  const resNo = text(input.resNo);
+  const providerResNo = text(input.providerResNo);
+  if (resNo !== undefined && providerResNo !== undefined && resNo !== providerResNo) fail("resNo", "must equal providerResNo when both are sent (they name the same number)");
+
+  let totalAmount: string | undefined;
+  const amount = typeof input.totalAmount === "number" ? numberText(input.totalAmount) : text(input.totalAmount);
+  if (amount !== undefined && amount !== "") {
+    totalAmount = normaliseTripAmount(amount);
+    if (totalAmount === undefined) fail("totalAmount", "must be a decimal amount of at most 2 significant decimals, e.g. 125.00");
+  }
+  const fees = input.fees === undefined ? undefined : checkFees(input.fees, "fees", fail);
+
+  const lat = readCoordinateField(input.lat, 90, "lat", fail);
+  const lon = readCoordinateField(input.lon, 180, "lon", fail);
+  if ((lat === undefined) !== (lon === undefined) && errors.every((e) => e.field !== "lat" && e.field !== "lon"))
+    fail(lat === undefined ? "lat" : "lon", "is required with the other coordinate: send lat and lon together");
+
+  const transactionId = text(input.transactionId);
+  if (transactionId && !isUuid(transactionId)) fail("transactionId", "must be a UUID");
+
+  let chauffeur: Chauffeur | undefined;
+  if (input.chauffeur !== undefined) {
+    chauffeur = copyTrimming(input.chauffeur, CHAUFFEUR_TEXT) as Chauffeur;
+    if (Array.isArray(input.chauffeur.phones)) chauffeur.phones = readPhones(input.chauffeur.phones, "chauffeur.phones", fail);
+  }
+  if (errors.length > 0) throw new ValidationError(errors);
+
+  const extra = extraFields(input, KNOWN);
+  const info = extra ? (copyTrimming(extra, INFO_TEXT) as ProviderUpdateInfo) : undefined;
+  const requesterResNo = text(input.requesterResNo);
+  return {
+    status: status!,
+    ...(resNo ?? providerResNo) !== undefined ? { providerResNo: (resNo ?? providerResNo)! } : {},
+    ...(input.providerNote !== undefined ? { providerNote: input.providerNote.trim() } : {}),
+    ...(totalAmount !== undefined ? { totalAmount } : {}),
+    ...(fees !== undefined ? { fees } : {}),
+    ...(input.vehicle !== undefined ? { vehicle: copyTrimming(input.vehicle, VEHICLE_TEXT) as Vehicle } : {}),
+    ...(chauffeur !== undefined ? { chauffeur } : {}),
+    ...(lat !== undefined && lon !== undefined ? { position: { lat, lon } } : {}),
+    ...(info !== undefined ? { info } : {}),
+    ...(transactionId || requesterResNo ? { names: { ...(transactionId ? { transactionId: transactionId.toLowerCase() } : {}), ...(requesterResNo ? { requesterResNo } : {}) } } : {}),
+  };
+}
+
+/** A status move in words: "status CONFIRMED → ON_LOCATION (skipped ASSIGNED, EN_ROUTE)". */
+function describeMove(from: TripStatus, to: TripStatus): string {
+  const skipped = skippedStates(from, to);
+  return `status ${from} → ${to}${skipped ? ` (skipped ${skipped.join(", ")})` : ""}`;
+}
+
+/**
+ * The provider moves its booking along the lifecycle (forward skips along the main path included) and may add
+ * its reservation number, a note, the price, fees, the vehicle, the chauffeur and the chauffeur's position.
+ * Repeating the current status changes only the details (STOP → STOP is a real transition: another stop);
+ * nothing changes in a final state. A position is kept only while the trip is under way.
+ */
+export function decideProviderUpdate(current: Booking | undefined, update: ProviderUpdate, ctx: ChangeContext): Decision<void> {
+  const b = requireRole(current, ctx.netid, "provider");
+  if (update.names?.transactionId !== undefined && update.names.transactionId !== b.transactionId.toLowerCase())
+    throw new ValidationError([{ field: "transactionId", message: "names another booking than the one being updated" }]);
+  if (update.names?.requesterResNo !== undefined && update.names.requesterResNo !== b.requesterResNo)
+    throw new ValidationError([{ field: "requesterResNo", message: "is not this booking's requesterResNo" }]);
+  const statusChange = update.status !== b.status || b.status === "STOP";
+  if (statusChange) assertTransition(b.status, update.status, "provider");
+
+  const descriptions: string[] = [];
+  if (statusChange) descriptions.push(describeMove(b.status, update.status));
+  const next: Booking = { ...b, status: update.status };
+  if (update.providerResNo !== undefined && update.providerResNo !== (b.providerResNo ?? "")) {
+    descriptions.push(`providerResNo ${b.providerResNo ?? "(none)"} → ${update.providerResNo}`);
+    next.providerResNo = update.providerResNo;
+  }
+  if (update.totalAmount !== undefined && update.totalAmount !== b.totalAmount) {
+    descriptions.push(`totalAmount ${b.totalAmount ?? "(none)"} → ${update.totalAmount}`);
+    next.totalAmount = update.totalAmount;
+  }
+  if (update.providerNote !== undefined && update.providerNote !== (b.providerNote ?? "")) {
+    descriptions.push("providerNote changed");
+    next.providerNote = update.providerNote;
+  }
+  if (update.fees !== undefined && canonicalJson(update.fees) !== canonicalJson(b.trip.fees)) {
+    descriptions.push(`fees changed (${b.trip.fees.length} → ${update.fees.length} line(s))`);
+    next.trip = { ...b.trip, fees: update.fees };
+  }
+  if (update.vehicle !== undefined && canonicalJson(update.vehicle) !== canonicalJson(b.vehicle ?? {})) {
+    descriptions.push("vehicle assigned");
+    next.vehicle = update.vehicle;
+  }
+  if (update.chauffeur !== undefined && canonicalJson(update.chauffeur) !== canonicalJson(b.chauffeur ?? {})) {
+    descriptions.push("chauffeur assigned");
+    next.chauffeur = update.chauffeur;
+  }
+  // Positions and GNet's update metadata are kept without a changeLogs line each (a dispatch system sends many).
+  const underWay = !isTerminal(update.status) && update.status !== "COMPLETE";
+  const position: ChauffeurPosition | undefined = update.position && underWay ? { ...update.position, timestamp: isoAt(ctx.now) } : undefined;
+  const moved = position !== undefined && (position.lat !== b.location?.lat || position.lon !== b.location?.lon);
+  if (position) next.location = position;
+  const infoChanged = update.info !== undefined && canonicalJson(update.info) !== canonicalJson(b.providerUpdate ?? {});
+  if (update.info) next.providerUpdate = update.info;
+
+  if (descriptions.length === 0 && !moved && !infoChanged) return { result: undefined };
+  if (descriptions.length > 0 && !statusChange && allowedNext(b.status).length === 0)
+    throw new ConflictError(`A booking in status ${b.status} can no longer change`, "INVALID_TRANSITION", { from: b.status, to: update.status, allowed: [] });
+  if (descriptions.length === 0 && allowedNext(b.status).length === 0) return { result: undefined };
+
+  next.updatedAt = ctx.now;
+  next.changeLogs = [...b.changeLogs, ...descriptions.map((d) => log(ctx, "provider", d))];
+  const events: BookingEvent[] = [];
+  if (statusChange) events.push(event(next, "STATUS_CHANGED", "provider", ctx, b.status));
+  if (descriptions.length > (statusChange ? 1 : 0)) events.push(event(next, "PROVIDER_DETAILS_CHANGED", "provider", ctx));
+  return { result: undefined, write: { booking: next, events } };
+}
