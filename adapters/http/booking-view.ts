@@ -58,6 +58,7 @@ export function bookingView(b: Booking) {
       fees: trip.fees,
       totalAmount: b.totalAmount,
       ...gnet,
+      ...(b.submitMode !== undefined ? { submitMode: b.submitMode } : {}),
       ...(b.vehicle !== undefined ? { vehicle: b.vehicle } : {}),
       ...(b.chauffeur !== undefined ? { chauffeur: b.chauffeur } : {}),
       ...(b.location !== undefined ? { location: b.location } : {}),

@@ -333,6 +333,7 @@ export const BookingData = t.Object({
       sourceVendor: o(),
       origination: o(),
       totalTripDuration: t.Optional(t.Union([t.String(), t.Number()], { description: "Minutes, as sent" })),
+      submitMode: t.Optional(t.String({ description: "How the NEW asked to be answered (ASYNC or WAIT), when it said" })),
       vehicle: t.Optional(t.Object({ vehicleId: o(), vehicleType: o(), make: o(), model: o(), plateNo: o(), vColor: o(), vehType: o(), color: o(), licensePlate: o(), description: o() }, open("As the provider sent it"))),
       chauffeur: t.Optional(t.Object({ chauffeurId: o(), firstName: o(), lastName: o(), email: o(), phoneNumber: o(), picURL: o(), phones: t.Optional(t.Array(PhoneOut)) }, open())),
       location: t.Optional(t.Object({ lat: t.String(), lon: t.String(), timestamp: t.String({ description: "ISO 8601 UTC, when received" }) }, { description: "The chauffeur's last position, while the trip is under way" })),

@@ -24,6 +24,7 @@ interface StoredPacket {
   location?: Booking["location"];
   providerUpdate?: Booking["providerUpdate"];
   affiliateExtra?: Booking["affiliateExtra"];
+  submitMode?: Booking["submitMode"];
   deliveryFailure?: string;
 }
 
@@ -53,6 +54,7 @@ function toBooking(row: BookingRow): Booking {
     ...(packet.location !== undefined ? { location: packet.location } : {}),
     ...(packet.providerUpdate !== undefined ? { providerUpdate: packet.providerUpdate } : {}),
     ...(packet.affiliateExtra !== undefined ? { affiliateExtra: packet.affiliateExtra } : {}),
+    ...(packet.submitMode !== undefined ? { submitMode: packet.submitMode } : {}),
     ...(packet.deliveryFailure !== undefined ? { deliveryFailure: packet.deliveryFailure } : {}),
     trip: packet.trip,
     changeLogs: JSON.parse(row.changeLogs),
@@ -71,6 +73,7 @@ function toRow(b: Booking, version: number): BookingRow {
     location: b.location,
     providerUpdate: b.providerUpdate,
     affiliateExtra: b.affiliateExtra,
+    submitMode: b.submitMode,
     deliveryFailure: b.deliveryFailure,
   };
   return {

@@ -18,6 +18,7 @@ export function partnerTripMessage(booking: Booking, action: TripAction, luggage
     ...extra,
     ...trip,
     status: booking.status,
+    ...(booking.submitMode !== undefined ? { submitMode: booking.submitMode } : {}),
     affiliateReservation: {
       ...booking.affiliateExtra,
       requesterId: booking.requesterId,

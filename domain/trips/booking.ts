@@ -246,6 +246,8 @@ export interface Booking {
   providerUpdate?: ProviderUpdateInfo;
   /** affiliateReservation fields no schema names, kept verbatim. */
   affiliateExtra?: ExtraFields;
+  /** How the requester's NEW asked to be answered (ASYNC or WAIT), when it said; shown with the trip. */
+  submitMode?: "ASYNC" | "WAIT";
   /** Why delivery to the provider finally failed; set until a retry (shown as affiliateReservation FAILED). */
   deliveryFailure?: string;
   trip: Trip;

@@ -200,6 +200,7 @@ function createBooking(req: NewTripRequest, fingerprint: string, facts: NewTripF
     action: "NEW",
     notes: req.notes ?? "",
     ...(req.affiliateExtra ? { affiliateExtra: req.affiliateExtra } : {}),
+    ...(req.sentSubmitMode ? { submitMode: req.sentSubmitMode } : {}),
     trip,
     changeLogs: [
       log(

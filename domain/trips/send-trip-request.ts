@@ -81,6 +81,8 @@ export interface NewTripRequest extends Common {
   luggageCount: number | undefined;
   /** totalTripDuration in minutes, when given: an hourly quote is priced on it. */
   tripMinutes: number | undefined;
+  /** submitMode as the request sent it (kept with the booking, not part of its content). */
+  sentSubmitMode: SubmitMode | undefined;
 }
 
 /** The trip fields an UPDATE sends; absent fields keep their stored value. */
@@ -163,6 +165,7 @@ export function validateSendTrip(input: SendTripInput): { ok: true; value: SendT
       passengerCount: trip.passengerCount!,
       luggageCount: trip.luggageCount,
       tripMinutes: trip.tripMinutes,
+      sentSubmitMode: input.submitMode !== undefined ? (submitMode as SubmitMode) : undefined,
     },
   };
 }
