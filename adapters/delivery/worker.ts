@@ -117,7 +117,7 @@ export class DeliveryWorker {
     } catch {
       result = { ok: false, status: null, error: "delivery failed" };
     }
-    // A GNet partner refuses a trip with a 2xx whose JSON says success: false (CONTRACT §11.7).
+    // A GNet partner refuses a trip with a 2xx whose JSON says success: false.
     const refusal = result.ok && message.channel === "delivery" ? partnerRefusal(result.reply) : undefined;
     if (refusal !== undefined) result = { ok: false, status: result.status, error: `refused the trip: ${refusal}` };
     const at = now();

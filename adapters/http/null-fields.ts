@@ -8,9 +8,9 @@ interface SchemaShape {
 }
 
 /**
- * Removes, in place, every `null` member that `schema` declares optional — GNet clients send null for "absent"
- * (CONTRACT §11.2) — at every depth the schema describes. Members the schema does not name are left as sent
- * (they are kept verbatim); a null on a required member stays, so validation names it.
+ * Removes, in place, every `null` member that `schema` declares optional (GNet clients send null for "absent"),
+ * at every depth the schema describes. Members the schema does not name are left as sent (they are kept
+ * verbatim); a null on a required member stays, so validation names it.
  */
 export function dropNullOptionals(schema: TSchema, value: unknown): void {
   if (value === null || typeof value !== "object") return;

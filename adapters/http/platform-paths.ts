@@ -41,7 +41,7 @@ interface Root {
 }
 
 /**
- * GNet's WCF host matches `/Platform.svc` and its operation names in any letter case (CONTRACT §11.1); Elysia's
+ * GNet's WCF host matches `/Platform.svc` and its operation names in any letter case; Elysia's
  * router matches exactly, and reads the path before any hook runs. So a request whose platform path differs from
  * a registered one only in case is handled again by `root` under the registered spelling (same method, headers,
  * body and request id); its own access line is left to that second pass.

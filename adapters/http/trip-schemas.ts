@@ -17,7 +17,7 @@ const numberOrText = (max: number, description: string, example?: string | numbe
 /** GNet's flags: "True"/"False" strings, or booleans. */
 const flag = (description: string) => t.Optional(t.Union([t.String({ maxLength: 16 }), t.Boolean()], { description, examples: ["True"] }));
 
-/** Objects keep the members no schema names (CONTRACT §11.3): they are stored and delivered verbatim. */
+/** Objects keep the members no schema names: they are stored and delivered verbatim. */
 const open = (description?: string) => ({ additionalProperties: true, ...(description ? { description } : {}) });
 
 export const MAX_PASSENGERS = 50;

@@ -11,7 +11,7 @@ export function gnetVehicle(v: Vehicle): Vehicle {
 }
 
 /**
- * The body of a GNet-shaped webhook (CONTRACT §11.8): GNet's callback at the top level, for requesters whose
+ * The body of a GNet-shaped webhook: GNet's callback at the top level, for requesters whose
  * listeners were written for GNet. Absent details are null, as GNet sends them.
  */
 export function gnetCallback(b: Booking) {

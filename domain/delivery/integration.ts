@@ -3,7 +3,7 @@ import type { FieldError } from "../errors";
 /** How a partner receives luggage: as a field it stores natively, or (default) also as a line in the trip notes. */
 export type LuggageMode = "native" | "notes";
 
-/** The body webhooks carry: the exchange's event envelope, or GNet's callback body at the top level (CONTRACT §11.8). */
+/** The body webhooks carry: the exchange's event envelope, or GNet's callback body at the top level. */
 export type WebhookFormat = "events" | "gnet";
 
 /** A company's integration settings (CONTRACT §8). Secrets are part of it but never shown after creation. */

@@ -12,7 +12,7 @@ function event(b: Booking, type: BookingEvent["type"], at: number, previousStatu
 }
 
 /**
- * The provider's endpoint took a message: record it, and keep what its reply carried (CONTRACT §10.14, §11.7):
+ * The provider's endpoint took a message: record it, and keep what its reply carried:
  * `reservationId` becomes providerResNo / targetResNo, `totalAmount` the booking's price, `fees` its fee lines.
  */
 export function recordDelivered(b: Booking | undefined, reply: unknown, eventType: string, at: number): Decision<void> {

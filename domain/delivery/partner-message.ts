@@ -14,7 +14,7 @@ import { checkFees, numberText } from "../trips/trip-fields";
 export function partnerTripMessage(booking: Booking, action: TripAction, luggage: LuggageMode, eventId: string) {
   const { extra, ...trip } = partnerCopy(booking.trip, luggage);
   return {
-    // Members no schema names travel with the trip (CONTRACT §11.3); the exchange's own fields win a clash.
+    // Members no schema names travel with the trip; the exchange's own fields win a clash.
     ...extra,
     ...trip,
     status: booking.status,
@@ -47,7 +47,7 @@ export function reservationIdOf(reply: unknown): string | undefined {
 }
 
 /**
- * Why a partner refused a trip in a 2xx reply, GNet style: `{"success": false, "message": …}` (CONTRACT §11.7).
+ * Why a partner refused a trip in a 2xx reply, GNet style: `{"success": false, "message": …}`.
  * Undefined when the reply does not refuse it. The message is bounded; it is the partner's own words.
  */
 export function partnerRefusal(reply: unknown): string | undefined {

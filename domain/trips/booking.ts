@@ -4,8 +4,8 @@ export type ReservationType = "REGULAR" | "ONDEMAND" | "QUOTE";
 export type TripAction = "NEW" | "UPDATE" | "CANCEL";
 
 /**
- * Fields a client sent that no schema of ours names. They are kept verbatim and travel with the trip
- * (CONTRACT §11.3): a GNet integration's payload reaches the provider whole.
+ * Fields a client sent that no schema of ours names. They are kept verbatim and travel with the trip, so a
+ * GNet integration's payload reaches the provider whole.
  */
 export type ExtraFields = Record<string, unknown>;
 
@@ -166,7 +166,7 @@ export interface ProviderUpdateInfo {
   [field: string]: unknown;
 }
 
-/** The trip itself: the tripPacket fields a requester sends (CONTRACT §6, §11.3), as stored. */
+/** The trip itself: the tripPacket fields a requester sends, as stored. */
 export interface Trip {
   reservationType: ReservationType;
   runType?: string;

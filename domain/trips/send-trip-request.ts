@@ -10,7 +10,7 @@ type WireNumber = string | number;
 
 /**
  * A sendTrip body as received: shapes and sizes already checked at the edge (nulls of optional fields removed
- * there), rules not yet. Members not named here are kept verbatim (CONTRACT §11.3).
+ * there), rules not yet. Members not named here are kept verbatim.
  */
 export interface SendTripInput {
   reservationType?: string;

@@ -32,7 +32,7 @@ export async function providerUpdateStatus(deps: ManageTripDeps, caller: Caller,
 }
 
 /**
- * The booking a party's reservation number names (CONTRACT §11.4, §11.6): `netid` is the party's netid (any
+ * The booking a party's reservation number names: `netid` is the party's netid (any
  * letter case), `resNo` its own number for the booking. Undefined when there is none.
  */
 async function bookingByResNo(deps: Pick<ManageTripDeps, "bookings" | "companies">, netid: string, resNo: string, sides: readonly TripActor[]): Promise<Booking | undefined> {

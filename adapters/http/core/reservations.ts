@@ -15,7 +15,7 @@ const TripStates = t.Object({
         label: t.String({ description: "The human label shown as tripPacket.resStatus" }),
         terminal: t.Boolean(),
         next: t.Array(t.String(), { description: "Statuses this one may move to directly" }),
-        skipTo: t.Array(t.String(), { description: "Main-path statuses this one may also move to by skipping the states between (CONTRACT §11.5)" }),
+        skipTo: t.Array(t.String(), { description: "Main-path statuses this one may also move to by skipping the states between" }),
       }),
     ),
     mainPath: t.Array(t.String(), {
@@ -101,7 +101,7 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator) {
         anyAuth: true,
         params: TransactionIdParams,
         detail: {
-          // Documented, not checked: a run-time check would drop the members no schema names (CONTRACT §11.3).
+          // Documented, not checked: a run-time check would drop the members no schema names.
           responses: documentedResponses({ 200: BookingResponse, ...errors(400, 401, 404) }),
           tags: ["Trips"],
           summary: "Get a booking",

@@ -24,7 +24,7 @@ export interface DeliveryDeps {
 /** How long `submitMode: WAIT` waits for the first delivery attempt: the 10 s partner timeout plus margin. */
 export const WAIT_FOR_DELIVERY_MS = 12_000;
 
-/** What submitMode WAIT adds to sendTrip's answer once the provider's endpoint answered (CONTRACT §11.7). */
+/** What submitMode WAIT adds to sendTrip's answer once the provider's endpoint answered. */
 export interface WaitOutcome {
   booking: Booking | undefined;
   /** Why the first attempt failed (the partner refused, timed out, answered an error), when it did. */

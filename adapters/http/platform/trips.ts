@@ -131,7 +131,7 @@ export function platformTrips(deps: PlatformTripDeps) {
         platformAuth: true,
         params: TransactionIdParams,
         detail: {
-          // Documented, not checked: a run-time check would drop the members no schema names (CONTRACT §11.3).
+          // Documented, not checked: a run-time check would drop the members no schema names.
           responses: documentedResponses({ 200: BookingResponse, ...errors(400, 401, 404) }),
           tags: ["Trips"],
           summary: "Get a booking by transactionId",

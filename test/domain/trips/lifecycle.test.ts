@@ -72,7 +72,7 @@ describe("trip lifecycle", () => {
   });
 });
 
-describe("forward skips along the main path (CONTRACT §11.5)", () => {
+describe("forward skips along the main path", () => {
   const PATH = ["BOOKING_REQUEST", "PENDING", "CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD", "COMPLETE", "CLOSE"] as const;
 
   test("every forward move along the main path is allowed, naming exactly the states in between", () => {

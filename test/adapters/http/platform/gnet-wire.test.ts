@@ -153,7 +153,7 @@ describe("GNet's sample reservation, sent verbatim", () => {
   });
 });
 
-describe("inputs as GNet sends them (CONTRACT §11.2)", () => {
+describe("inputs as GNet sends them", () => {
   test("lat/lon as numbers, strings or null; null on optional fields means absent; ONDEMAND; amounts with trailing zeros", async () => {
     const body = regularTrip(requester.netid, provider.netid, {
       reservationType: "ONDEMAND",
@@ -216,7 +216,7 @@ describe("inputs as GNet sends them (CONTRACT §11.2)", () => {
   });
 });
 
-describe("platform paths in any letter case (CONTRACT §11.1)", () => {
+describe("platform paths in any letter case", () => {
   test("/platform.svc/sendtrip/v1 is sendTrip/V1; getToken2, lookups and unknown operations too", async () => {
     for (const path of ["/platform.svc/sendtrip/v1", "/PLATFORM.SVC/SENDTRIP", "/Platform.svc/SendTrip/V1"]) {
       const res = await h.request("POST", path, { body: regularTrip(requester.netid, provider.netid), headers: { token: requester.token, "x-request-id": "gnet-case-1" } });
@@ -237,7 +237,7 @@ describe("platform paths in any letter case (CONTRACT §11.1)", () => {
   });
 });
 
-describe("provider updates as GNet providers send them (CONTRACT §11.4–11.5)", () => {
+describe("provider updates as GNet providers send them", () => {
   async function confirmedTrip() {
     const sent = await sendTrip(h, requester, regularTrip(requester.netid, provider.netid));
     const id = sent.body.transactionId as string;
@@ -313,7 +313,7 @@ describe("provider updates as GNet providers send them (CONTRACT §11.4–11.5)"
   });
 });
 
-describe("requester operations by reservation number (CONTRACT §11.6)", () => {
+describe("requester operations by reservation number", () => {
   test("getReservationByReservationId by either party's pair; strangers get the same 404 as an unknown number", async () => {
     const body = regularTrip(requester.netid, provider.netid);
     const resNo = body.affiliateReservation.requesterResNo;
@@ -347,7 +347,7 @@ describe("requester operations by reservation number (CONTRACT §11.6)", () => {
   });
 });
 
-describe("farm-in replies as GNet partners answer (CONTRACT §11.7)", () => {
+describe("farm-in replies as GNet partners answer", () => {
   test("success:false in a 200 is a failed attempt with the partner's message, retried, then FAILED", async () => {
     const body = regularTrip(requester.netid, provider.netid, { submitMode: "WAIT" });
     const resNo = body.affiliateReservation.requesterResNo;
@@ -378,7 +378,7 @@ describe("farm-in replies as GNet partners answer (CONTRACT §11.7)", () => {
   });
 });
 
-describe("GNet-shaped webhooks (CONTRACT §11.8)", () => {
+describe("GNet-shaped webhooks", () => {
   test("the requester's listener gets GNet's callback body at the top level, signed, with the event id header", async () => {
     const sent = await sendTrip(h, requester, regularTrip(requester.netid, provider.netid));
     const id = sent.body.transactionId;
