@@ -41,6 +41,10 @@ import { KdFleetSearchIndex } from "../adapters/geo/fleet-index";
 import { coreFleet } from "../adapters/http/core/fleet";
 import { coreFleetSearch } from "../adapters/http/core/fleet-search";
 import { RateLimiter, type RateLimits } from "../adapters/http/rate-limit";
+import { SqlitePositionStore } from "../adapters/sqlite/position-store";
+import { ChauffeurTracking } from "../domain/usecases/track-chauffeur";
+import { coreTracking } from "../adapters/http/core/tracking";
+import { platformTracking } from "../adapters/http/platform/tracking";
 
 export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
 
@@ -107,7 +111,9 @@ export function createServices(
     onWorkerFailure: (err) => logger.warn({ err }, "fleet index worker failed; building in-process"),
     onError: (err) => logger.error({ err }, "fleet index rebuild failed; the previous index keeps answering"),
   });
-  const bookings = new SqliteBookingRepository(db, bookingOutboxSink(outbox, integrations, () => worker.wake()));
+  const positions = new SqlitePositionStore(db, (err) => logger.error({ err }, "writing chauffeur positions failed; kept for the next attempt"));
+  const bookings = new SqliteBookingRepository(db, bookingOutboxSink(outbox, integrations, positions, () => worker.wake()));
+  const tracking = new ChauffeurTracking({ bookings, companies, integrations, positions, nowMs: clock === systemClock ? () => Date.now() : () => clock.now() * 1000 });
   // Without configured limits (tests, CLI) nothing is limited; `serve` passes the validated environment.
   const rateLimiter = new RateLimiter(config.rateLimits ?? { searchPerMinute: 0, sendTripPerMinute: 0 }, clock === systemClock ? undefined : () => clock.now());
   const trips = {
@@ -122,12 +128,14 @@ export function createServices(
       // index instead of dirtying a random page each, which halves the insert and commit cost of a group.
       newTransactionId: () => Bun.randomUUIDv7(),
     },
-    manage: { bookings, companies, clock },
+    manage: { bookings, companies, clock, tracking },
     idempotency: new SqliteIdempotencyStore(db),
     delivery: { db, bookings, outbox, worker, integrations, clock },
   };
   return {
     logger,
+    positions,
+    tracking,
     integrations,
     outbox,
     deliveryHooks,
@@ -166,7 +174,7 @@ export async function startBookingWriter(services: Services, onProblem: (message
   if (writer)
     services.trips.send.bookings.useWriter(
       writer,
-      (events, booking) => bookingOutboxMessages(services.integrations, events, booking),
+      (events, booking) => bookingOutboxMessages(services.integrations, services.positions, events, booking),
       () => services.worker.wake(),
     );
   return writer;
@@ -202,9 +210,10 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(health(options.readiness))
     .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens }, addressOf))
     .use(coreIntegration(services.authenticator, services.integration, services.outbox, () => services.worker.wake()))
-    .use(coreReservations(services.trips.manage, services.authenticator))
+    .use(coreReservations(services.trips.manage, services.authenticator, services.positions))
     .use(coreFleet(services.manageFleet, services.authenticator))
-    .use(coreFleetSearch(services.searchFleet, services.authenticator, services.rateLimiter));
+    .use(coreFleetSearch(services.searchFleet, services.authenticator, services.rateLimiter))
+    .use(coreTracking(services.tracking, services.authenticator));
 }
 
 /** The platform surface (/Platform.svc). */
@@ -214,8 +223,9 @@ function platformRoutes(services: Services, options: AppOptions) {
     .use(edgeOf(services, options))
     .use(authMacros(services.authenticator))
     .use(platformTokens({ login: services.login, platformTokens: services.platformTokens }, addressOf))
-    .use(platformTrips({ ...services.trips, auth: services.authenticator, rateLimiter: services.rateLimiter }))
-    .use(platformDelivery(services.trips.delivery, services.authenticator));
+    .use(platformTrips({ ...services.trips, auth: services.authenticator, rateLimiter: services.rateLimiter, positions: services.positions }))
+    .use(platformDelivery(services.trips.delivery, services.authenticator))
+    .use(platformTracking(services.tracking, services.authenticator));
 }
 
 // The docs plugin documents the routes of the app it is mounted on, so it goes on the outermost app.

@@ -260,6 +260,7 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   await services.trips.send.bookings.drain();
   await bookingWriter?.stop();
   await services.worker.stop();
+  services.positions.close();
   // The index saved now lets the next start load it instead of building it (if the fleet is unchanged).
   await services.fleetIndex.saveNow();
   services.fleetIndex.close();

@@ -4,6 +4,8 @@ import type { SqliteIntegrationRepository, SqliteOutbox } from "../sqlite/delive
 import type { NewOutboxMessage } from "../../domain/delivery/ports";
 import { bookingView } from "../http/booking-view";
 import { gnetCallback } from "../../domain/delivery/gnet-callback";
+import type { PositionStore } from "../../domain/tracking/position";
+import { shownPosition } from "../../domain/usecases/track-chauffeur";
 
 /** What the provider's endpoint is sent for each requester action (CONTRACT §8: NEW/UPDATE/CANCEL/QUOTE). */
 const TO_PROVIDER: Partial<Record<BookingEvent["type"], { action: TripAction; eventType: string }>> = {
@@ -24,10 +26,16 @@ const WEBHOOK_TYPE: Record<BookingEvent["type"], string> = {
   DELIVERED: "booking.provider_reference",
   DELIVERY_FAILED: "booking.delivery_failed",
   DELIVERY_RETRIED: "booking.delivery_retried",
+  LOCATION_CHANGED: "booking.location_changed",
 };
 
 /** The outbox messages one booking change produces, with the time each is first due. */
-export function bookingOutboxMessages(integrations: SqliteIntegrationRepository, events: BookingEvent[], booking: Booking): Array<{ message: NewOutboxMessage; at: number }> {
+export function bookingOutboxMessages(
+  integrations: SqliteIntegrationRepository,
+  positions: PositionStore,
+  events: BookingEvent[],
+  booking: Booking,
+): Array<{ message: NewOutboxMessage; at: number }> {
   if (events.length === 0) return [];
   const provider = integrations.getSync(booking.providerId);
   const requester = integrations.getSync(booking.requesterId);
@@ -45,7 +53,10 @@ export function bookingOutboxMessages(integrations: SqliteIntegrationRepository,
   if (requester?.webhookUrl) {
     const eventId = crypto.randomUUID();
     const type = WEBHOOK_TYPE[events[0].type];
-    const body = JSON.stringify(requester.webhookFormat === "gnet" ? gnetCallback(booking) : { eventId, type, createdAt: events[0].at, data: bookingView(booking) });
+    const location = shownPosition(positions, booking, "requester");
+    const body = JSON.stringify(
+      requester.webhookFormat === "gnet" ? gnetCallback(booking, location) : { eventId, type, createdAt: events[0].at, data: bookingView(booking, location) },
+    );
     out.push({ message: { eventId, channel: "webhook", eventType: type, transactionId: booking.transactionId, targetNetid: booking.requesterId, url: requester.webhookUrl, body }, at: events[0].at });
   }
   return out;
@@ -56,9 +67,9 @@ export function bookingOutboxMessages(integrations: SqliteIntegrationRepository,
  * that announce it — a delivery to the provider's endpoint for what the requester sent, and a webhook with the
  * booking's new state to the requester. They commit or roll back together with the booking.
  */
-export function bookingOutboxSink(outbox: SqliteOutbox, integrations: SqliteIntegrationRepository, wake: () => void) {
+export function bookingOutboxSink(outbox: SqliteOutbox, integrations: SqliteIntegrationRepository, positions: PositionStore, wake: () => void) {
   return (events: BookingEvent[], booking: Booking): void => {
-    const messages = bookingOutboxMessages(integrations, events, booking);
+    const messages = bookingOutboxMessages(integrations, positions, events, booking);
     for (const { message, at } of messages) outbox.enqueue(message, at);
     if (messages.length > 0) wake();
   };

@@ -1,15 +1,27 @@
-import type { Booking } from "../../domain/trips/booking";
+import { roleOf, type Booking } from "../../domain/trips/booking";
+import type { PositionStore } from "../../domain/tracking/position";
+import { shownPosition } from "../../domain/usecases/track-chauffeur";
+import type { positionView } from "../../domain/tracking/position";
+
+/** The chauffeur's position as the viewer may see it (none for a requester once the trip is over). */
+type PositionView = ReturnType<typeof positionView>;
 import { STATUS_LABELS } from "../../domain/trips/lifecycle";
 import type { BookingSummary } from "../../domain/trips/ports";
+
+/** The booking as `caller` sees it: with the chauffeur's position when that party may see it. */
+export function bookingViewFor(b: Booking, caller: { netid: string }, positions: PositionStore) {
+  return bookingView(b, shownPosition(positions, b, roleOf(b, caller.netid) ?? "requester"));
+}
 
 /** GNet's trip fields beyond the spec's table, shown when the trip has them. */
 const GNET_TRIP_FIELDS = ["notes", "namesignInstructions", "eventName", "sourceVendor", "origination", "totalTripDuration"] as const;
 
 /**
  * A booking as the lookup answers it (spec "Booking"; CONTRACT §7, §11.3): Unix seconds, spec field names, and
- * everything the requester sent — GNet's fields and members no schema names — in the tripPacket.
+ * everything the requester sent — GNet's fields and members no schema names — in the tripPacket, and the
+ * chauffeur's last position when the viewer may see it.
  */
-export function bookingView(b: Booking) {
+export function bookingView(b: Booking, location?: PositionView) {
   const trip = b.trip;
   const gnet: Record<string, unknown> = {};
   for (const key of GNET_TRIP_FIELDS) if (trip[key] !== undefined) gnet[key] = trip[key];
@@ -61,7 +73,7 @@ export function bookingView(b: Booking) {
       ...(b.submitMode !== undefined ? { submitMode: b.submitMode } : {}),
       ...(b.vehicle !== undefined ? { vehicle: b.vehicle } : {}),
       ...(b.chauffeur !== undefined ? { chauffeur: b.chauffeur } : {}),
-      ...(b.location !== undefined ? { location: b.location } : {}),
+      ...(location !== undefined ? { location } : {}),
       ...(b.providerUpdate !== undefined ? { providerUpdate: b.providerUpdate } : {}),
     },
   };

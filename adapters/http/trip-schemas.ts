@@ -336,7 +336,12 @@ export const BookingData = t.Object({
       submitMode: t.Optional(t.String({ description: "How the NEW asked to be answered (ASYNC or WAIT), when it said" })),
       vehicle: t.Optional(t.Object({ vehicleId: o(), vehicleType: o(), make: o(), model: o(), plateNo: o(), vColor: o(), vehType: o(), color: o(), licensePlate: o(), description: o() }, open("As the provider sent it"))),
       chauffeur: t.Optional(t.Object({ chauffeurId: o(), firstName: o(), lastName: o(), email: o(), phoneNumber: o(), picURL: o(), phones: t.Optional(t.Array(PhoneOut)) }, open())),
-      location: t.Optional(t.Object({ lat: t.String(), lon: t.String(), timestamp: t.String({ description: "ISO 8601 UTC, when received" }) }, { description: "The chauffeur's last position, while the trip is under way" })),
+      location: t.Optional(
+        t.Object(
+          { lat: t.Number(), lon: t.Number(), timestamp: t.String({ description: "ISO 8601: when the fix was taken (or received)" }) },
+          { description: "The chauffeur's last position (pushed, or sent with a status update). The requester sees it only while the trip is under way." },
+        ),
+      ),
       providerUpdate: t.Optional(t.Object({ LocalTimestamp: o(), UTCtimestamp: o(), griddID: o() }, open("GNet metadata of the provider's last update, and any member of it no schema names"))),
     },
     open("The trip as stored. Top-level members the requester sent that no schema names appear here too."),

@@ -21,7 +21,6 @@ interface StoredPacket {
   providerNote?: string;
   vehicle?: Booking["vehicle"];
   chauffeur?: Booking["chauffeur"];
-  location?: Booking["location"];
   providerUpdate?: Booking["providerUpdate"];
   affiliateExtra?: Booking["affiliateExtra"];
   submitMode?: Booking["submitMode"];
@@ -51,7 +50,6 @@ function toBooking(row: BookingRow): Booking {
     ...(packet.providerNote !== undefined ? { providerNote: packet.providerNote } : {}),
     ...(packet.vehicle !== undefined ? { vehicle: packet.vehicle } : {}),
     ...(packet.chauffeur !== undefined ? { chauffeur: packet.chauffeur } : {}),
-    ...(packet.location !== undefined ? { location: packet.location } : {}),
     ...(packet.providerUpdate !== undefined ? { providerUpdate: packet.providerUpdate } : {}),
     ...(packet.affiliateExtra !== undefined ? { affiliateExtra: packet.affiliateExtra } : {}),
     ...(packet.submitMode !== undefined ? { submitMode: packet.submitMode } : {}),
@@ -70,7 +68,6 @@ function toRow(b: Booking, version: number): BookingRow {
     providerNote: b.providerNote,
     vehicle: b.vehicle,
     chauffeur: b.chauffeur,
-    location: b.location,
     providerUpdate: b.providerUpdate,
     affiliateExtra: b.affiliateExtra,
     submitMode: b.submitMode,

@@ -14,7 +14,7 @@ export function gnetVehicle(v: Vehicle): Vehicle {
  * The body of a GNet-shaped webhook: GNet's callback at the top level, for requesters whose
  * listeners were written for GNet. Absent details are null, as GNet sends them.
  */
-export function gnetCallback(b: Booking) {
+export function gnetCallback(b: Booking, location?: { lat: number; lon: number; timestamp: string }) {
   const failed = b.deliveryFailure !== undefined;
   return {
     transactionId: b.transactionId,
@@ -35,7 +35,7 @@ export function gnetCallback(b: Booking) {
     },
     fees: b.trip.fees,
     vehicle: b.vehicle ? gnetVehicle(b.vehicle) : null,
-    location: b.location ?? null,
+    location: location ?? null,
     chauffeur: b.chauffeur ?? null,
     providerNote: b.providerNote ?? "",
   };

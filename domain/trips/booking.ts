@@ -150,14 +150,6 @@ export interface Chauffeur {
   [field: string]: unknown;
 }
 
-/** The chauffeur's last reported position (lat/lon as strings, like every position of the trip). */
-export interface ChauffeurPosition {
-  lat: string;
-  lon: string;
-  /** ISO 8601 UTC date-time the exchange received it. */
-  timestamp: string;
-}
-
 /** What a provider's last status update carried besides the fields the booking keeps (GNet's timestamps, griddID…). */
 export interface ProviderUpdateInfo {
   LocalTimestamp?: string;
@@ -240,8 +232,6 @@ export interface Booking {
   providerNote?: string;
   vehicle?: Vehicle;
   chauffeur?: Chauffeur;
-  /** The chauffeur's last position, from a provider update's lat/lon. */
-  location?: ChauffeurPosition;
   /** GNet metadata of the provider's last update (timestamps, griddID, fields no schema names). */
   providerUpdate?: ProviderUpdateInfo;
   /** affiliateReservation fields no schema names, kept verbatim. */
@@ -269,7 +259,8 @@ export interface BookingEvent {
     | "PROVIDER_DETAILS_CHANGED"
     | "DELIVERED"
     | "DELIVERY_FAILED"
-    | "DELIVERY_RETRIED";
+    | "DELIVERY_RETRIED"
+    | "LOCATION_CHANGED";
   transactionId: string;
   actor: TripActor;
   /** Unix seconds. */

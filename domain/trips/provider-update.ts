@@ -1,8 +1,8 @@
 import { ConflictError, ValidationError, type FieldError } from "../errors";
 import { normaliseTripAmount } from "../money";
-import { isoAt, type Booking, type BookingEvent, type Chauffeur, type ChauffeurPosition, type Fee, type ProviderUpdateInfo, type Vehicle } from "./booking";
+import type { Booking, BookingEvent, Chauffeur, Fee, ProviderUpdateInfo, Vehicle } from "./booking";
 import { canonicalJson, event, log, requireRole, type ChangeContext } from "./decisions";
-import { allowedNext, assertTransition, isTerminal, parseTripStatus, skippedStates, TRIP_STATUSES, type TripStatus } from "./lifecycle";
+import { allowedNext, assertTransition, parseTripStatus, skippedStates, TRIP_STATUSES, type TripStatus } from "./lifecycle";
 import type { Decision } from "./ports";
 import { isUuid } from "./send-trip-request";
 import { checkFees, copyTrimming, extraFields, numberText, readCoordinateField, readPhones } from "./trip-fields";
@@ -40,8 +40,8 @@ export interface ProviderUpdate {
   fees?: Fee[];
   vehicle?: Vehicle;
   chauffeur?: Chauffeur;
-  /** The chauffeur's position (lat/lon as strings). */
-  position?: { lat: string; lon: string };
+  /** The chauffeur's position, kept by the tracking store (not in the booking). */
+  position?: { lat: number; lon: number };
   /** GNet's timestamps, griddID and any member no schema names. */
   info?: ProviderUpdateInfo;
   /** When the body names the booking too, it must be this one. */
@@ -105,7 +105,7 @@ export function checkProviderUpdate(input: ProviderUpdateInput): ProviderUpdate 
     ...(fees !== undefined ? { fees } : {}),
     ...(input.vehicle !== undefined ? { vehicle: copyTrimming(input.vehicle, VEHICLE_TEXT) as Vehicle } : {}),
     ...(chauffeur !== undefined ? { chauffeur } : {}),
-    ...(lat !== undefined && lon !== undefined ? { position: { lat, lon } } : {}),
+    ...(lat !== undefined && lon !== undefined ? { position: { lat: Number(lat), lon: Number(lon) } } : {}),
     ...(info !== undefined ? { info } : {}),
     ...(transactionId || requesterResNo ? { names: { ...(transactionId ? { transactionId: transactionId.toLowerCase() } : {}), ...(requesterResNo ? { requesterResNo } : {}) } } : {}),
   };
@@ -119,11 +119,11 @@ function describeMove(from: TripStatus, to: TripStatus): string {
 
 /**
  * The provider moves its booking along the lifecycle (forward skips along the main path included) and may add
- * its reservation number, a note, the price, fees, the vehicle, the chauffeur and the chauffeur's position.
- * Repeating the current status changes only the details (STOP → STOP is a real transition: another stop);
- * nothing changes in a final state. A position is kept only while the trip is under way.
+ * its reservation number, a note, the price, fees, the vehicle and the chauffeur. Repeating the current status
+ * changes only the details (STOP → STOP is a real transition: another stop); nothing changes in a final state.
+ * Answers the booking's status after the update (the caller keeps a position only while the trip is under way).
  */
-export function decideProviderUpdate(current: Booking | undefined, update: ProviderUpdate, ctx: ChangeContext): Decision<void> {
+export function decideProviderUpdate(current: Booking | undefined, update: ProviderUpdate, ctx: ChangeContext): Decision<TripStatus> {
   const b = requireRole(current, ctx.netid, "provider");
   if (update.names?.transactionId !== undefined && update.names.transactionId !== b.transactionId.toLowerCase())
     throw new ValidationError([{ field: "transactionId", message: "names another booking than the one being updated" }]);
@@ -159,23 +159,19 @@ export function decideProviderUpdate(current: Booking | undefined, update: Provi
     descriptions.push("chauffeur assigned");
     next.chauffeur = update.chauffeur;
   }
-  // Positions and GNet's update metadata are kept without a changeLogs line each (a dispatch system sends many).
-  const underWay = !isTerminal(update.status) && update.status !== "COMPLETE";
-  const position: ChauffeurPosition | undefined = update.position && underWay ? { ...update.position, timestamp: isoAt(ctx.now) } : undefined;
-  const moved = position !== undefined && (position.lat !== b.location?.lat || position.lon !== b.location?.lon);
-  if (position) next.location = position;
+  // GNet's update metadata is kept without a changeLogs line (a dispatch system sends it with every update).
   const infoChanged = update.info !== undefined && canonicalJson(update.info) !== canonicalJson(b.providerUpdate ?? {});
   if (update.info) next.providerUpdate = update.info;
 
-  if (descriptions.length === 0 && !moved && !infoChanged) return { result: undefined };
+  if (descriptions.length === 0 && !infoChanged) return { result: b.status };
   if (descriptions.length > 0 && !statusChange && allowedNext(b.status).length === 0)
     throw new ConflictError(`A booking in status ${b.status} can no longer change`, "INVALID_TRANSITION", { from: b.status, to: update.status, allowed: [] });
-  if (descriptions.length === 0 && allowedNext(b.status).length === 0) return { result: undefined };
+  if (descriptions.length === 0 && allowedNext(b.status).length === 0) return { result: b.status };
 
   next.updatedAt = ctx.now;
   next.changeLogs = [...b.changeLogs, ...descriptions.map((d) => log(ctx, "provider", d))];
   const events: BookingEvent[] = [];
   if (statusChange) events.push(event(next, "STATUS_CHANGED", "provider", ctx, b.status));
   if (descriptions.length > (statusChange ? 1 : 0)) events.push(event(next, "PROVIDER_DETAILS_CHANGED", "provider", ctx));
-  return { result: undefined, write: { booking: next, events } };
+  return { result: next.status, write: { booking: next, events } };
 }

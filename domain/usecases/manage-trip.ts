@@ -2,7 +2,9 @@ import { ValidationError, type FieldError } from "../errors";
 import type { Caller, Clock, CompanyRepository } from "../ports";
 import { roleOf, type Booking } from "../trips/booking";
 import { bookingNotFound, decideCancelTrip, type ChangeContext } from "../trips/decisions";
-import { checkProviderUpdate, decideProviderUpdate, type ProviderUpdateInput } from "../trips/provider-update";
+import { checkProviderUpdate, decideProviderUpdate, type ProviderUpdate, type ProviderUpdateInput } from "../trips/provider-update";
+import { tripEnded } from "../tracking/position";
+import type { ChauffeurTracking } from "./track-chauffeur";
 import { parseTripStatus, TRIP_STATUSES, type TripActor, type TripStatus } from "../trips/lifecycle";
 import type { BookingRepository, BookingSummary } from "../trips/ports";
 import { isUuid } from "../trips/send-trip-request";
@@ -11,6 +13,25 @@ export interface ManageTripDeps {
   bookings: BookingRepository;
   companies: Pick<CompanyRepository, "findByNetid">;
   clock: Clock;
+  /** Keeps the chauffeur's position a provider update carries. */
+  tracking?: Pick<ChauffeurTracking, "recordFromUpdate">;
+}
+
+/**
+ * The provider's update decided, and its position kept while the trip is under way (with the chauffeur and
+ * dispatch ids it names) — once the caller is known to be the provider, and before the change's webhook is
+ * written, so that the webhook carries it.
+ */
+function decideAndKeepPosition(deps: ManageTripDeps, update: ProviderUpdate, ctx: ChangeContext) {
+  return (current: Booking | undefined) => {
+    const decision = decideProviderUpdate(current, update, ctx);
+    if (update.position && !tripEnded(decision.result)) {
+      const c = update.chauffeur;
+      const name = [c?.firstName, c?.lastName].filter(Boolean).join(" ");
+      deps.tracking?.recordFromUpdate(current!.transactionId, update.position, { chfId: c?.chauffeurId, chfName: name || undefined, griddID: update.info?.griddID });
+    }
+    return decision;
+  };
 }
 
 
@@ -28,7 +49,7 @@ export async function providerUpdateStatus(deps: ManageTripDeps, caller: Caller,
   const id = requireTransactionId(transactionId);
   const update = checkProviderUpdate(input);
   const ctx: ChangeContext = { now: deps.clock.now(), netid: caller.netid, uid: caller.uid };
-  await deps.bookings.change({ transactionId: id }, (current) => decideProviderUpdate(current, update, ctx));
+  await deps.bookings.change({ transactionId: id }, decideAndKeepPosition(deps, update, ctx));
 }
 
 /**
@@ -52,7 +73,7 @@ export async function providerUpdateStatusByResNo(deps: ManageTripDeps, caller: 
   const found = await bookingByResNo(deps, netid, resNo, ["provider"]);
   if (!found) throw bookingNotFound();
   const ctx: ChangeContext = { now: deps.clock.now(), netid: caller.netid, uid: caller.uid };
-  await deps.bookings.change({ transactionId: found.transactionId }, (current) => decideProviderUpdate(current, update, ctx));
+  await deps.bookings.change({ transactionId: found.transactionId }, decideAndKeepPosition(deps, update, ctx));
 }
 
 /** Requester cancels a trip named by its own netid and reservation number (GNet's cancelTripByResNo). */

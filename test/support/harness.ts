@@ -99,8 +99,10 @@ export function createHarness(options: { dbPath?: string; clock?: Clock; maxBody
     await services.fleetIndex.whenFresh();
   }
 
-  function close(): void {
-    void services.worker.stop();
+  /** Stops the delivery worker (its attempts under way are recorded first), then closes the database. */
+  async function close(): Promise<void> {
+    await services.worker.stop();
+    services.positions.close();
     services.fleetIndex.close();
     db.$client.close();
   }

@@ -2,7 +2,8 @@ import { Elysia, t } from "elysia";
 import { findBooking, listBookings, type ManageTripDeps } from "../../../domain/usecases/manage-trip";
 import { LEGACY_STATUSES, MAIN_PATH, skipTargets, STATUS_LABELS, TERMINAL_STATUSES, TRANSITIONS, TRIP_STATUSES } from "../../../domain/trips/lifecycle";
 import { authMacros, type Authenticator } from "../auth";
-import { bookingSummaryView, bookingView } from "../booking-view";
+import { bookingSummaryView, bookingViewFor } from "../booking-view";
+import type { PositionStore } from "../../../domain/tracking/position";
 import { documentedResponses, errors } from "../schemas";
 import { BookingResponse, TransactionIdParams } from "../trip-schemas";
 
@@ -56,7 +57,7 @@ const Summary = t.Object({
 });
 
 /** Core booking lookup and the published lifecycle (CONTRACT §6–7). */
-export function coreReservations(deps: ManageTripDeps, auth: Authenticator) {
+export function coreReservations(deps: ManageTripDeps, auth: Authenticator, positions: PositionStore) {
   return new Elysia({ name: "core-reservations", prefix: "/api" })
     .use(authMacros(auth))
     .get("/trip-states", () => tripStates, {
@@ -96,7 +97,7 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator) {
     )
     .get(
       "/reservation/:transactionId",
-      async ({ caller, params }) => ({ success: true as const, data: bookingView(await findBooking(deps, caller, params.transactionId)) }),
+      async ({ caller, params }) => ({ success: true as const, data: bookingViewFor(await findBooking(deps, caller, params.transactionId), caller, positions) }),
       {
         anyAuth: true,
         params: TransactionIdParams,

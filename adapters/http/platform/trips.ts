@@ -11,7 +11,8 @@ import {
 } from "../../../domain/usecases/manage-trip";
 import type { SqliteIdempotencyStore } from "../../sqlite/trip-repositories";
 import { authMacros, versioned, type Authenticator } from "../auth";
-import { bookingView } from "../booking-view";
+import { bookingViewFor } from "../booking-view";
+import type { PositionStore } from "../../../domain/tracking/position";
 import { idempotent } from "../idempotency";
 import { documentedResponses, errors } from "../schemas";
 import type { RateLimiter } from "../rate-limit";
@@ -26,6 +27,7 @@ export interface PlatformTripDeps {
   delivery: DeliveryDeps;
   auth: Authenticator;
   rateLimiter: RateLimiter;
+  positions: PositionStore;
 }
 
 const OK = t.String({ examples: ["OK"], description: 'The JSON string "OK"' });
@@ -126,7 +128,7 @@ export function platformTrips(deps: PlatformTripDeps) {
   for (const path of versioned("/getReservationByTransactionId/:transactionId")) {
     app = app.get(
       path,
-      async ({ caller, params }) => ({ success: true as const, data: bookingView(await findBooking(deps.manage, caller, params.transactionId)) }),
+      async ({ caller, params }) => ({ success: true as const, data: bookingViewFor(await findBooking(deps.manage, caller, params.transactionId), caller, deps.positions) }),
       {
         platformAuth: true,
         params: TransactionIdParams,
@@ -170,7 +172,7 @@ export function platformTrips(deps: PlatformTripDeps) {
   for (const path of versioned("/getReservationByReservationId/:netid/:resNo")) {
     app = app.get(
       path,
-      async ({ caller, params }) => ({ success: true as const, data: bookingView(await findBookingByResNo(deps.manage, caller, params.netid, params.resNo)) }),
+      async ({ caller, params }) => ({ success: true as const, data: bookingViewFor(await findBookingByResNo(deps.manage, caller, params.netid, params.resNo), caller, deps.positions) }),
       {
         platformAuth: true,
         params: ResNoParams,

@@ -122,7 +122,7 @@ describe("DeliveryWorker", () => {
     w1.start();
     await rx.waitFor(3);
     await w1.stop();
-    first.close();
+    await first.close();
     const deliveredBefore = rx.received.length;
     expect(deliveredBefore).toBeLessThan(20);
 
@@ -137,6 +137,6 @@ describe("DeliveryWorker", () => {
     expect([...byEvent.keys()].sort()).toEqual([...ids].sort());
     expect([...byEvent.values()].every((n) => n === 1)).toBe(true);
     expect(rx.received.map((r) => r.json.seq)).toEqual([...Array(20).keys()]);
-    second.close();
+    await second.close();
   });
 });

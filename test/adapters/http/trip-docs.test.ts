@@ -18,7 +18,7 @@ describe("OpenAPI for the trip operations", () => {
 
   test("platform: sendTrip carries the shared REGULAR and QUOTE examples and the quote response; every operation is documented once", async () => {
     const h = createHarness();
-    const app = new Elysia().use(docs()).use(platformTrips({ ...h.services.trips, auth: h.services.authenticator, rateLimiter: h.services.rateLimiter }));
+    const app = new Elysia().use(docs()).use(platformTrips({ ...h.services.trips, auth: h.services.authenticator, rateLimiter: h.services.rateLimiter, positions: h.services.positions }));
     const spec = await (await app.handle(new Request("http://localhost/docs/json"))).json();
     const paths = Object.keys(spec.paths).filter((p) => p.startsWith("/Platform.svc")).sort();
     expect(paths).toEqual([

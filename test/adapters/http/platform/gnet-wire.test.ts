@@ -274,7 +274,7 @@ describe("provider updates as GNet providers send them", () => {
     expect(data.tripPacket.fees).toEqual([update.fees[0]]);
     expect(data.tripPacket.chauffeur).toEqual(update.chauffeur);
     expect(data.tripPacket.vehicle).toEqual(update.vehicle);
-    expect(data.tripPacket.location).toMatchObject({ lat: "42.3656", lon: "-71.0096" });
+    expect(data.tripPacket.location).toMatchObject({ lat: 42.3656, lon: -71.0096 });
     expect(data.tripPacket.providerUpdate).toEqual({ LocalTimestamp: update.LocalTimestamp, UTCtimestamp: update.UTCtimestamp, griddID: "GRD-7781", dispatcherName: "Night desk" });
     expect(data.tripPacket.changeLogs.map((c: Json) => c.changeDesc)).toContain("status CONFIRMED → ON_LOCATION (skipped ASSIGNED, EN_ROUTE)");
   });
@@ -403,7 +403,7 @@ describe("GNet-shaped webhooks", () => {
       updateTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
     });
     expect(last.json.vehicle).toMatchObject({ vehicleType: "SUV", plateNo: "7ABC123", vColor: "Black" });
-    expect(last.json.location).toMatchObject({ lat: "42.36", lon: "-71.05" });
+    expect(last.json.location).toMatchObject({ lat: 42.36, lon: -71.05 });
     expect(last.json.chauffeur).toEqual(update.chauffeur);
     expect(last.headers["x-tripswitch-event-id"]).toMatch(/^[0-9a-f-]{36}$/);
     expect(verifySignature(webhookSecret, last.body, last.headers["x-tripswitch-signature"], Math.floor(Date.now() / 1000))).toBe(true);

@@ -35,7 +35,7 @@ async function harness(name: string) {
     close: async () => {
       await h.services.trips.send.bookings.drain();
       await writer?.stop();
-      h.close();
+      await h.close();
     },
   };
 }
@@ -154,6 +154,6 @@ describe("sendTrip when the booking writer dies", () => {
     const repeated = await h.request<any>("POST", "/Platform.svc/sendTrip/V1", { body, headers: { token: requester.token } });
     expect(repeated.status).toBe(200);
     expect(stored()).toBe(1);
-    h.close();
+    await h.close();
   });
 });

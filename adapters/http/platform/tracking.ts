@@ -1,0 +1,69 @@
+import { Elysia, t } from "elysia";
+import type { ChauffeurTracking } from "../../../domain/usecases/track-chauffeur";
+import { authMacros, versioned, type Authenticator } from "../auth";
+import { documentedResponses, errors } from "../schemas";
+import { ResNoParams, TransactionIdParams } from "../trip-schemas";
+
+const Location = t.Object({
+  transactionId: t.String(),
+  chfId: t.String({ description: "The chauffeur's id (driverId of the push, or the chauffeur assigned)" }),
+  chfName: t.String(),
+  code: t.String({ description: "The booking's status", examples: ["EN_ROUTE"] }),
+  griddID: t.String(),
+  location: t.Object({ lat: t.Number(), lon: t.Number() }),
+  picURL: t.String(),
+  timestamp: t.String({ description: "ISO 8601: when the fix was taken (or received)" }),
+});
+
+const example = { transactionId: "0194f1c2-7a1e-7c3b-9a51-2f6f4b8e1d20", chfId: "CH-12", chfName: "Sam Lee", code: "EN_ROUTE", griddID: "GRD-7781", location: { lat: 42.3656, lon: -71.0096 }, picURL: "", timestamp: "2026-12-11T21:10:00Z" };
+
+const pullNote =
+  "Either party of the booking (`token` header). 404 NO_POSITION before any position — and for the requester once the trip is COMPLETE or ended; anyone else and an unknown booking get the same 404 as for a booking lookup.";
+
+/** GNet's position pulls: where the chauffeur of a booking is. */
+export function platformTracking(tracking: ChauffeurTracking, auth: Authenticator) {
+  let app = new Elysia({ name: "platform-tracking", prefix: "/Platform.svc" }).use(authMacros(auth));
+  for (const path of versioned("/getChauffeurLocationByTransactionId/:transactionId")) {
+    app = app.get(path, ({ caller, params }) => tracking.locate(caller, params.transactionId), {
+      platformAuth: true,
+      params: TransactionIdParams,
+      detail: {
+        responses: documentedResponses({ 200: t.Object(Location.properties, { examples: [example] }), ...errors(400, 401, 404) }),
+        tags: ["Tracking"],
+        summary: "The chauffeur's last position, by transactionId",
+        description: pullNote,
+        hide: path !== "/getChauffeurLocationByTransactionId/:transactionId/V1",
+      },
+    }) as unknown as typeof app;
+  }
+  for (const path of versioned("/getChauffeurLocationByResNo/:netid/:resNo")) {
+    app = app.get(path, ({ caller, params }) => tracking.locateByResNo(caller, params.netid, params.resNo), {
+      platformAuth: true,
+      params: ResNoParams,
+      detail: {
+        responses: documentedResponses({ 200: Location, ...errors(400, 401, 404) }),
+        tags: ["Tracking"],
+        summary: "The chauffeur's last position, by a party's reservation number",
+        description: `\`netid\` is either party's netid and \`resNo\` that party's reservation number. ${pullNote}`,
+        hide: path !== "/getChauffeurLocationByResNo/:netid/:resNo/V1",
+      },
+    }) as unknown as typeof app;
+  }
+  for (const path of versioned("/getChauffeurLocationByResNoArray/:netid/:resNos")) {
+    app = app.get(path, ({ caller, params }) => tracking.locateByResNos(caller, params.netid, params.resNos), {
+      platformAuth: true,
+      params: t.Object({
+        netid: ResNoParams.properties.netid,
+        resNos: t.String({ minLength: 1, maxLength: 4000, description: "1–50 reservation numbers of that party, separated by commas", examples: ["BW-1,BW-2"] }),
+      }),
+      detail: {
+        responses: documentedResponses({ 200: t.Array(t.Object({ resNo: t.String(), ...Location.properties })), ...errors(400, 401, 404) }),
+        tags: ["Tracking"],
+        summary: "The chauffeurs' last positions of several bookings",
+        description: `One entry (with its \`resNo\`) for each booking that has a position to show; bookings without one, or not yours, are left out; 404 when none has. ${pullNote}`,
+        hide: path !== "/getChauffeurLocationByResNoArray/:netid/:resNos/V1",
+      },
+    }) as unknown as typeof app;
+  }
+  return app;
+}

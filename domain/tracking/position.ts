@@ -1,0 +1,51 @@
+import { isTerminal, type TripStatus } from "../trips/lifecycle";
+import type { TripActor } from "../trips/lifecycle";
+
+/** A chauffeur's reported position for one booking. */
+export interface ChauffeurPosition {
+  lat: number;
+  lon: number;
+  /** ISO 8601 date-time of the fix: the device's locationDateTime when sent, else when the exchange received it. */
+  timestamp: string;
+  /** Unix milliseconds the exchange received it. */
+  receivedAt: number;
+  chfId?: string;
+  chfName?: string;
+  phoneNo?: string;
+  griddID?: string;
+}
+
+/**
+ * Where positions live: the last one per booking and a bounded trail. Reads are synchronous (they are answered
+ * from memory) so that a webhook written inside a booking transaction can carry the last position.
+ */
+export interface PositionStore {
+  /** The booking's last position, if any. */
+  last(transactionId: string): ChauffeurPosition | undefined;
+  /** The booking's recent positions, oldest first (bounded). */
+  trail(transactionId: string): ChauffeurPosition[];
+  /** Keeps a position as the booking's last one and adds it to the trail. */
+  save(transactionId: string, position: ChauffeurPosition): void;
+}
+
+/** At most one pushed position per booking per this many milliseconds. */
+export const MIN_PUSH_INTERVAL_MS = 1000;
+
+/** Whether the trip is over for the requester's eyes: complete, or in a final state. */
+export function tripEnded(status: TripStatus): boolean {
+  return status === "COMPLETE" || isTerminal(status);
+}
+
+/**
+ * The position a party may see: the provider always sees its chauffeur; the requester only while the trip is
+ * under way — once it is complete or ended, where the chauffeur goes is no longer the requester's business.
+ */
+export function visiblePosition(status: TripStatus, role: TripActor, position: ChauffeurPosition | undefined): ChauffeurPosition | undefined {
+  if (!position) return undefined;
+  return role === "requester" && tripEnded(status) ? undefined : position;
+}
+
+/** The position as bookings and webhooks show it. */
+export function positionView(p: ChauffeurPosition): { lat: number; lon: number; timestamp: string } {
+  return { lat: p.lat, lon: p.lon, timestamp: p.timestamp };
+}
