@@ -1,5 +1,6 @@
 // `npm run bench`: every part in turn, then the table of figures (median, baseline, ratio, target).
-// Each part also runs alone: `npm run bench:search`, `bench:http`, `bench:intake`, `bench:freshness`, `bench:startup`.
+// Each part also runs alone: `npm run bench:search`, `bench:http`, `bench:intake`, `bench:freshness`, `bench:startup`,
+// `bench:tracking`.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { benchSearch } from "./search";
@@ -7,6 +8,7 @@ import { benchHttpSearch } from "./http-search";
 import { benchIntake } from "./intake";
 import { benchFreshness } from "./freshness";
 import { benchStartup } from "./startup";
+import { benchTracking } from "./tracking";
 import { ROOT, WRK_HELP, wrkPath } from "./load";
 import { markdownTable, SMOKE, type Figure } from "./report";
 
@@ -16,6 +18,7 @@ const PARTS: Record<string, () => Promise<Figure[]>> = {
   intake: () => benchIntake(),
   freshness: () => benchFreshness(),
   startup: () => benchStartup(),
+  tracking: () => benchTracking(),
 };
 const NEEDS_WRK = new Set(["http", "intake", "freshness"]);
 

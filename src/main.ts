@@ -9,6 +9,7 @@ import { SqliteAuditLog } from "../adapters/sqlite/audit-log";
 import { createLogger } from "../adapters/logging";
 import { parsePlan } from "../domain/company/plan";
 import { DEMO_LOGIN, seedDemo } from "../adapters/demo/seed";
+import { startDemoChauffeur } from "../adapters/demo/moving-chauffeur";
 import type { Readiness } from "../adapters/http/health";
 import { updateIntegration } from "../domain/usecases/integration";
 import { ValidationError } from "../domain/errors";
@@ -233,6 +234,8 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   server = apps[0].server as unknown as typeof server;
 
   if (wantDemo && (await seedDemo(services))) logger.info("demo data loaded");
+  // The demo trip's chauffeur moves while the service runs, so the tracking operations answer at once.
+  const stopDemoChauffeur = wantDemo ? await startDemoChauffeur(services) : () => {};
   await (firstBuild ?? services.fleetIndex.rebuildNow());
   // The build passed its data through this thread (transferred, but with copies of its string tables):
   // collect that garbage now, so the service starts out at its steady resident size.
@@ -255,6 +258,7 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
     process.once("SIGINT", stop);
   });
   logger.info("shutting down");
+  stopDemoChauffeur();
   await Promise.all(apps.map((a) => a.stop()));
   // Changes still committing are answered before the connections close.
   await services.trips.send.bookings.drain();

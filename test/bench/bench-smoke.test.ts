@@ -41,6 +41,13 @@ describe("benchmark smoke run", () => {
     expect(out).toContain("baseline brute-force haversine scan");
   });
 
+  test("tracking: positions pushed by the bookings' provider against one upsert per transaction", async () => {
+    const out = await runPart("tracking");
+    expect(out).toMatch(/positions absorbed, 300 bookings pushing once a second, GPSgrab batches of 100 .*positions\/s/);
+    expect(out).toMatch(/positions absorbed, 300 bookings, one saveGPScache per position.*positions\/s/);
+    expect(out).toContain("baseline naive: one position upserted per transaction (FULL)");
+  });
+
   test.skipIf(!hasWrk)("http: fleet search under wrk against the bare Bun.serve ceiling", async () => {
     const out = await runPart("http");
     expect(out).toMatch(/GET \/api\/search\/fleet at 2,000 .*requests\/s/);
