@@ -12,6 +12,7 @@ import m8 from "./0008_account_generation_triggers.sql" with { type: "text" };
 import m9 from "./0009_fleet_change_log.sql" with { type: "text" };
 import m10 from "./0010_fleet_change_log_triggers.sql" with { type: "text" };
 import m11 from "./0011_gnet_wire.sql" with { type: "text" };
+import m12 from "./0012_partnerships.sql" with { type: "text" };
 
 /** Every migration, oldest first: drizzle-kit's tag, creation time and SQL text. */
 export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string }> = [
@@ -27,4 +28,5 @@ export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string 
   { tag: "0009_fleet_change_log", when: 1795397100069, sql: m9 },
   { tag: "0010_fleet_change_log_triggers", when: 1795397100590, sql: m10 },
   { tag: "0011_gnet_wire", when: 1795459402281, sql: m11 },
+  { tag: "0012_partnerships", when: 1795461006827, sql: m12 },
 ];

@@ -3,3 +3,4 @@ export * from "./fleet";
 export * from "./delivery";
 export * from "./audit";
 export * from "./trips";
+export * from "./partners";
