@@ -41,6 +41,8 @@ import { KdFleetSearchIndex } from "../adapters/geo/fleet-index";
 import { coreFleet } from "../adapters/http/core/fleet";
 import { coreFleetSearch } from "../adapters/http/core/fleet-search";
 import { RateLimiter, type RateLimits } from "../adapters/http/rate-limit";
+import { SqlitePartnershipRepository } from "../adapters/sqlite/partnership-repository";
+import { corePartners } from "../adapters/http/core/partners";
 
 export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
 
@@ -107,7 +109,8 @@ export function createServices(
     onWorkerFailure: (err) => logger.warn({ err }, "fleet index worker failed; building in-process"),
     onError: (err) => logger.error({ err }, "fleet index rebuild failed; the previous index keeps answering"),
   });
-  const bookings = new SqliteBookingRepository(db, bookingOutboxSink(outbox, integrations, () => worker.wake()));
+  const partnerships = new SqlitePartnershipRepository(db);
+  const bookings = new SqliteBookingRepository(db, bookingOutboxSink(outbox, integrations, partnerships, () => worker.wake()));
   // Without configured limits (tests, CLI) nothing is limited; `serve` passes the validated environment.
   const rateLimiter = new RateLimiter(config.rateLimits ?? { searchPerMinute: 0, sendTripPerMinute: 0 }, clock === systemClock ? undefined : () => clock.now());
   const trips = {
@@ -117,6 +120,7 @@ export function createServices(
       fleet: new SqliteProviderFleet(db),
       airports,
       timeZones: new PackagedTimeZones(),
+      admission: { integrations, partnerships },
       clock,
       // Time-ordered UUIDs (v7: 48-bit ms timestamp, 74 random bits): new bookings append to the primary-key
       // index instead of dirtying a random page each, which halves the insert and commit cost of a group.
@@ -134,6 +138,8 @@ export function createServices(
     worker,
     audit,
     integration: { integrations, clock, newSecret: newWebhookSecret, audit },
+    partnerships,
+    partners: { partnerships, companies, clock, audit },
     db,
     clock,
     companies,
@@ -166,7 +172,7 @@ export async function startBookingWriter(services: Services, onProblem: (message
   if (writer)
     services.trips.send.bookings.useWriter(
       writer,
-      (events, booking) => bookingOutboxMessages(services.integrations, events, booking),
+      (events, booking) => bookingOutboxMessages(services.integrations, services.partnerships, events, booking),
       () => services.worker.wake(),
     );
   return writer;
@@ -202,6 +208,7 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(health(options.readiness))
     .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens }, addressOf))
     .use(coreIntegration(services.authenticator, services.integration, services.outbox, () => services.worker.wake()))
+    .use(corePartners(services.partners, services.authenticator))
     .use(coreReservations(services.trips.manage, services.authenticator))
     .use(coreFleet(services.manageFleet, services.authenticator))
     .use(coreFleetSearch(services.searchFleet, services.authenticator, services.rateLimiter));

@@ -7,6 +7,7 @@ import { pickupInstant, positionOf, type TimeZones } from "../trips/places";
 import type { BookingRepository, ProviderFleet } from "../trips/ports";
 import { buildQuoteOptions } from "../trips/quote";
 import { validateSendTrip, type NewTripRequest, type SendTripInput } from "../trips/send-trip-request";
+import { assertAcceptsTripsFrom, providerVehicleType, type TripAdmissionDeps } from "./partnerships";
 
 export interface SendTripDeps {
   bookings: BookingRepository;
@@ -14,6 +15,8 @@ export interface SendTripDeps {
   fleet: ProviderFleet;
   airports: AirportDirectory;
   timeZones: TimeZones;
+  /** Who a provider takes trips from, and how it reads a partner's vehicle types. */
+  admission: TripAdmissionDeps;
   clock: Clock;
   newTransactionId: () => string;
 }
@@ -25,6 +28,8 @@ const TARGET_PLATFORM = "TRIPSWITCH";
 /**
  * Send trip: check every rule, make sure the caller is the requester, then NEW (create, repeat, or
  * convert a quote), UPDATE or CANCEL the booking — each decided and written in one transaction.
+ * A provider that takes trips only from partners refuses a NEW (quotes included) from anyone else; UPDATE and
+ * CANCEL of a booking already made stay open to its requester.
  */
 export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTripInput): Promise<SendTripResult> {
   const checked = validateSendTrip(input);
@@ -47,6 +52,7 @@ export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTr
 async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeContext): Promise<SendTripResult> {
   const provider = await deps.companies.findByNetid(req.providerId);
   if (!provider) throw new ValidationError([{ field: "affiliateReservation.providerId", message: `no registered company has netid ${req.providerId}` }]);
+  await assertAcceptsTripsFrom(deps.admission, ctx.netid, provider.netid);
   const request: NewTripRequest = { ...req, requesterId: ctx.netid, providerId: provider.netid };
 
   const pickup = request.trip.locations.pickup;
@@ -62,6 +68,7 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
       dropOff: positionOf(request.trip.locations.dropOff, deps.airports),
       tripMinutes: request.tripMinutes,
       now: ctx.now,
+      preferredVehType: await providerVehicleType(deps.admission, ctx.netid, provider.netid, request.trip.preferredVehicleType),
     });
   }
 
