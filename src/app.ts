@@ -44,6 +44,9 @@ import { RateLimiter, type RateLimits } from "../adapters/http/rate-limit";
 import { SqlitePartnershipRepository } from "../adapters/sqlite/partnership-repository";
 import { corePartners } from "../adapters/http/core/partners";
 
+/** Account checks need no credential: a client address may make 20 a minute, so the check cannot enumerate accounts. */
+const ACCOUNT_CHECKS_PER_MINUTE = 20;
+
 export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
 
 let sharedAirports: PackagedAirportDirectory | undefined;
@@ -112,7 +115,10 @@ export function createServices(
   const partnerships = new SqlitePartnershipRepository(db);
   const bookings = new SqliteBookingRepository(db, bookingOutboxSink(outbox, integrations, partnerships, () => worker.wake()));
   // Without configured limits (tests, CLI) nothing is limited; `serve` passes the validated environment.
-  const rateLimiter = new RateLimiter(config.rateLimits ?? { searchPerMinute: 0, sendTripPerMinute: 0 }, clock === systemClock ? undefined : () => clock.now());
+  const rateLimiter = new RateLimiter(
+    { accountCheckPerMinute: ACCOUNT_CHECKS_PER_MINUTE, ...(config.rateLimits ?? { searchPerMinute: 0, sendTripPerMinute: 0 }) },
+    clock === systemClock ? undefined : () => clock.now(),
+  );
   const trips = {
     send: {
       bookings,
@@ -206,7 +212,7 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(edgeOf(services, options))
     .use(authMacros(services.authenticator))
     .use(health(options.readiness))
-    .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens }, addressOf))
+    .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens, accountChecks: { companies: services.companies, limiter: services.rateLimiter } }, addressOf))
     .use(coreIntegration(services.authenticator, services.integration, services.outbox, () => services.worker.wake()))
     .use(corePartners(services.partners, services.authenticator))
     .use(coreReservations(services.trips.manage, services.authenticator))
