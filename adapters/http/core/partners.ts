@@ -15,7 +15,8 @@ import { errors } from "../schemas";
 const Status = t.Union([t.Literal("active"), t.Literal("outgoing"), t.Literal("incoming")], {
   description: "active: both accepted; outgoing: you asked, the partner has not accepted yet; incoming: the partner asked, you may accept",
 });
-const VehicleTypes = t.Record(t.String(), t.String(), {
+const VehicleTypes = t.Record(t.String({ maxLength: 100 }), t.String({ maxLength: 100 }), {
+  maxProperties: MAX_VEHICLE_TYPE_ENTRIES,
   description: `Requester vehicle type → provider vehicle type, upper-case codes (1–50 letters, digits, _ or -), at most ${MAX_VEHICLE_TYPE_ENTRIES} entries`,
   examples: [{ SUV_LUX: "SUV", EXEC_SEDAN: "SEDAN" }],
 });
