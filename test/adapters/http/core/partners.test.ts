@@ -164,3 +164,25 @@ describe("PUT /api/partners/{netid}/vehicle-types", () => {
     expect((await list(provider, "full")).body.data[0]).toMatchObject({ vehicleTypes: {}, partnerVehicleTypes: {} });
   });
 });
+
+test("the OpenAPI document describes every partnership route and the account check, with examples and error answers", async () => {
+  const spec = (await h.request("GET", "/docs/json")).body;
+  const ops = [
+    ["post", "/api/partners"],
+    ["post", "/api/partners/{netid}/accept"],
+    ["delete", "/api/partners/{netid}"],
+    ["put", "/api/partners/{netid}/vehicle-types"],
+    ["get", "/api/partner/{netid}"],
+    ["get", "/api/user/check"],
+  ] as const;
+  for (const [method, path] of ops) {
+    const op = spec.paths[path]?.[method];
+    expect(op?.summary).toBeString();
+    expect(op.responses["200"]).toBeDefined();
+    expect(op.responses["400"]).toBeDefined();
+    expect(JSON.stringify(op)).toContain('"examples"');
+  }
+  expect(spec.paths["/api/partner/{netid}"].get.responses["403"]).toBeDefined();
+  expect(spec.paths["/api/user/check"].get.responses["429"]).toBeDefined();
+  expect(spec.paths["/api/user/check"].get.security).toBeUndefined();
+});
