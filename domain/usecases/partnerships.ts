@@ -130,15 +130,16 @@ export interface TripAdmissionDeps {
 }
 
 /**
- * Whether a provider takes new trips and quote requests from this requester: always, unless its integration
- * says `acceptTripsFrom: partners` and the two are not active partners (403 NOT_PARTNER).
+ * Why a provider would refuse new trips and quote requests from this requester (403 NOT_PARTNER): its integration
+ * says `acceptTripsFrom: partners` and the two are not active partners. Undefined when it takes them.
  */
-export async function assertAcceptsTripsFrom(deps: TripAdmissionDeps, requester: string, provider: string): Promise<void> {
-  if (requester.toLowerCase() === provider.toLowerCase()) return;
+export async function tripRefusal(deps: TripAdmissionDeps, requester: string, provider: string): Promise<ForbiddenError | undefined> {
+  if (requester.toLowerCase() === provider.toLowerCase()) return undefined;
   const integration = await deps.integrations.get(provider);
-  if (integration?.acceptTripsFrom !== "partners") return;
+  if (integration?.acceptTripsFrom !== "partners") return undefined;
   const partnership = await deps.partnerships.find(requester, provider);
-  if (partnership?.state !== "active") throw new ForbiddenError(`${provider} takes trips only from its partners; ask it to partner with you first`, "NOT_PARTNER");
+  if (partnership?.state === "active") return undefined;
+  return new ForbiddenError(`${provider} takes trips only from its partners; ask it to partner with you first`, "NOT_PARTNER");
 }
 
 /** The provider's vehicle type for a requester's preferred type, when the two are active partners and the provider mapped it. */

@@ -60,13 +60,21 @@ describe("acceptTripsFrom", () => {
     expect((await sendTrip(h, stranger, regularTrip(stranger.netid, provider.netid))).status).toBe(403);
   });
 
-  test("after the partnership ends, the requester's existing booking stays manageable, but new trips are refused", async () => {
+  test("after the partnership ends, the requester's existing booking stays manageable, but new trips and booking a quote are refused", async () => {
     await acceptFrom(provider, "partners");
     await partners(requester, provider);
     const body = regularTrip(requester.netid, provider.netid);
     const booked = await sendTrip(h, requester, body);
     expect(booked.status).toBe(200);
+    const quote = quoteTrip(requester.netid, provider.netid);
+    expect((await sendTrip(h, requester, quote)).status).toBe(200);
     expect((await h.request("DELETE", `/api/partners/${requester.netid}`, { headers: bearer(provider) })).status).toBe(200);
+
+    // A retried NEW answers as before; booking the earlier quote is a new commitment and is refused.
+    const repeated = await sendTrip(h, requester, body);
+    expect([repeated.status, repeated.body.transactionId]).toEqual([200, booked.body.transactionId]);
+    const converted = await sendTrip(h, requester, { ...quote, reservationType: "REGULAR" });
+    expect([converted.status, converted.body.code]).toEqual([403, "NOT_PARTNER"]);
 
     const update = await sendTrip(h, requester, { ...body, passengerCount: "3", affiliateReservation: { ...body.affiliateReservation, action: "UPDATE" } });
     expect(update.status).toBe(200);
