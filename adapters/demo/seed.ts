@@ -1,7 +1,7 @@
 import type { Services } from "../../src/app";
 import { registerCompany } from "../../domain/usecases/register-company";
 import { importFleet } from "../../domain/usecases/manage-fleet";
-import { acceptPartnership, requestPartnership } from "../../domain/usecases/partnerships";
+import { acceptPartnership, requestPartnership, setPartnerVehicleTypes } from "../../domain/usecases/partnerships";
 import type { Caller } from "../../domain/ports";
 import { DEMO_FLEET_AIRPORTS, demoFleet } from "./fleet";
 
@@ -17,6 +17,8 @@ const DEMO_COMPANIES = [
 
 /** The demo platform's partners (EuroChauffeur is not one: it shows how a non-partner looks). */
 const DEMO_PARTNERS = ["ACME-LIMO", "BLUE-SKY-CARS"] as const;
+/** How the demo operators read the platform's vehicle codes (its booking form says EXEC_SEDAN, LUXURY_SUV…). */
+const DEMO_VEHICLE_TYPES = { EXEC_SEDAN: "SEDAN_LUXURY", LUXURY_SUV: "SUV", MINIVAN: "VAN_MINI", STRETCH: "LIMO" } as const;
 
 /** Loads the demo companies (all with the demo password) unless they exist. Returns true when it wrote anything. */
 export async function seedDemo(services: Services): Promise<boolean> {
@@ -45,5 +47,6 @@ async function partner(services: Services, requester: string, provider: string):
   const as = (netid: string): Caller => ({ uid: netid, netid, plan: "FREE" });
   await requestPartnership(deps, as(requester), provider);
   await acceptPartnership(deps, as(provider), requester);
+  await setPartnerVehicleTypes(deps, as(provider), requester, DEMO_VEHICLE_TYPES);
   return true;
 }

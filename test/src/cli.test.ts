@@ -97,6 +97,8 @@ describe("CLI", () => {
         { netid: "ACME-LIMO", name: "Acme Limousine", status: "active" },
         { netid: "BLUE-SKY-CARS", name: "Blue Sky Cars", status: "active" },
       ]);
+      const full = await fetch(`${server.base}/api/partner/DEMO-PLATFORM?format=full`, { headers: { authorization: `Bearer ${token.body.token}` } });
+      expect((await full.json()).data[0].partnerVehicleTypes).toMatchObject({ LUXURY_SUV: "SUV" });
     } finally {
       await server.stop();
     }
