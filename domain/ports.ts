@@ -81,6 +81,7 @@ export type AuditEventType =
   | "company.registered"
   | "plan.changed"
   | "integration.changed"
+  | "partnership.changed"
   | "access.denied";
 
 export interface AuditEvent {

@@ -45,6 +45,11 @@ import { SqlitePositionStore } from "../adapters/sqlite/position-store";
 import { ChauffeurTracking } from "../domain/usecases/track-chauffeur";
 import { coreTracking } from "../adapters/http/core/tracking";
 import { platformTracking } from "../adapters/http/platform/tracking";
+import { SqlitePartnershipRepository } from "../adapters/sqlite/partnership-repository";
+import { corePartners } from "../adapters/http/core/partners";
+
+/** Account checks need no credential: a client address may make 20 a minute, so the check cannot enumerate accounts. */
+const ACCOUNT_CHECKS_PER_MINUTE = 20;
 
 export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
 
@@ -111,11 +116,15 @@ export function createServices(
     onWorkerFailure: (err) => logger.warn({ err }, "fleet index worker failed; building in-process"),
     onError: (err) => logger.error({ err }, "fleet index rebuild failed; the previous index keeps answering"),
   });
+  const partnerships = new SqlitePartnershipRepository(db);
   const positions = new SqlitePositionStore(db, (err) => logger.error({ err }, "writing chauffeur positions failed; kept for the next attempt"));
-  const bookings = new SqliteBookingRepository(db, bookingOutboxSink(outbox, integrations, positions, () => worker.wake()));
+  const bookings = new SqliteBookingRepository(db, bookingOutboxSink(outbox, { integrations, partnerships, positions }, () => worker.wake()));
   const tracking = new ChauffeurTracking({ bookings, companies, integrations, positions, nowMs: clock === systemClock ? () => Date.now() : () => clock.now() * 1000 });
   // Without configured limits (tests, CLI) nothing is limited; `serve` passes the validated environment.
-  const rateLimiter = new RateLimiter(config.rateLimits ?? { searchPerMinute: 0, sendTripPerMinute: 0 }, clock === systemClock ? undefined : () => clock.now());
+  const rateLimiter = new RateLimiter(
+    { accountCheckPerMinute: ACCOUNT_CHECKS_PER_MINUTE, ...(config.rateLimits ?? { searchPerMinute: 0, sendTripPerMinute: 0 }) },
+    clock === systemClock ? undefined : () => clock.now(),
+  );
   const trips = {
     send: {
       bookings,
@@ -123,6 +132,7 @@ export function createServices(
       fleet: new SqliteProviderFleet(db),
       airports,
       timeZones: new PackagedTimeZones(),
+      admission: { integrations, partnerships },
       clock,
       // Time-ordered UUIDs (v7: 48-bit ms timestamp, 74 random bits): new bookings append to the primary-key
       // index instead of dirtying a random page each, which halves the insert and commit cost of a group.
@@ -142,6 +152,8 @@ export function createServices(
     worker,
     audit,
     integration: { integrations, clock, newSecret: newWebhookSecret, audit },
+    partnerships,
+    partners: { partnerships, companies, clock, audit },
     db,
     clock,
     companies,
@@ -174,7 +186,7 @@ export async function startBookingWriter(services: Services, onProblem: (message
   if (writer)
     services.trips.send.bookings.useWriter(
       writer,
-      (events, booking) => bookingOutboxMessages(services.integrations, services.positions, events, booking),
+      (events, booking) => bookingOutboxMessages(services, events, booking),
       () => services.worker.wake(),
     );
   return writer;
@@ -208,8 +220,9 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(edgeOf(services, options))
     .use(authMacros(services.authenticator))
     .use(health(options.readiness))
-    .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens }, addressOf))
+    .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens, accountChecks: { companies: services.companies, limiter: services.rateLimiter } }, addressOf))
     .use(coreIntegration(services.authenticator, services.integration, services.outbox, () => services.worker.wake()))
+    .use(corePartners(services.partners, services.authenticator))
     .use(coreReservations(services.trips.manage, services.authenticator, services.positions))
     .use(coreFleet(services.manageFleet, services.authenticator))
     .use(coreFleetSearch(services.searchFleet, services.authenticator, services.rateLimiter))

@@ -24,9 +24,10 @@ Commands:
   seed-demo                             load the demo companies and fleet
   company set-plan <netid> <FREE|PROFESSIONAL|ENTERPRISE>
   company set-integration <netid> [--delivery-url URL] [--luggage native|notes] [--webhook-url URL]
-                          [--webhook-format events|gnet]
+                          [--webhook-format events|gnet] [--accept-trips-from anyone|partners]
                                         set a company's delivery endpoint, luggage support, webhook URL
-                                        ("" clears a URL) and webhook body format
+                                        ("" clears a URL), webhook body format and who
+                                        may send it trips (anyone, or only partners)
   user remove <uid>                     delete a user's profile; its tokens stop working
   audit [--type T] [--netid N] [--since UNIX] [--limit N]
                                         print security events (newest first) as JSON lines
@@ -159,14 +160,15 @@ async function main(argv: string[]): Promise<number> {
 async function setIntegration(config: Config, args: string[]): Promise<number> {
   const [netid, ...flags] = args;
   if (!netid || netid.startsWith("--") || flags.length === 0 || flags.length % 2)
-    throw new UsageError("usage: company set-integration <netid> [--delivery-url URL] [--luggage native|notes] [--webhook-url URL] [--webhook-format events|gnet]");
-  const input: { deliveryUrl?: string | null; luggage?: string; webhookUrl?: string | null; webhookFormat?: string } = {};
+    throw new UsageError("usage: company set-integration <netid> [--delivery-url URL] [--luggage native|notes] [--webhook-url URL] [--webhook-format events|gnet] [--accept-trips-from anyone|partners]");
+  const input: { deliveryUrl?: string | null; luggage?: string; webhookUrl?: string | null; webhookFormat?: string; acceptTripsFrom?: string } = {};
   for (let i = 0; i < flags.length; i += 2) {
     const [flag, value] = [flags[i], flags[i + 1]];
     if (flag === "--delivery-url") input.deliveryUrl = value === "" ? null : value;
     else if (flag === "--webhook-url") input.webhookUrl = value === "" ? null : value;
     else if (flag === "--luggage") input.luggage = value;
     else if (flag === "--webhook-format") input.webhookFormat = value;
+    else if (flag === "--accept-trips-from") input.acceptTripsFrom = value;
     else throw new UsageError(`company set-integration: unknown option ${flag}`);
   }
   const { services, close } = open(config);

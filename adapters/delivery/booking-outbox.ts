@@ -1,6 +1,8 @@
 import type { Booking, BookingEvent, TripAction } from "../../domain/trips/booking";
 import { partnerTripMessage } from "../../domain/delivery/partner-message";
 import type { SqliteIntegrationRepository, SqliteOutbox } from "../sqlite/delivery-repositories";
+import type { SqlitePartnershipRepository } from "../sqlite/partnership-repository";
+import { translateVehicleType } from "../../domain/partners/partnership";
 import type { NewOutboxMessage } from "../../domain/delivery/ports";
 import { bookingView } from "../http/booking-view";
 import { gnetCallback } from "../../domain/delivery/gnet-callback";
@@ -29,22 +31,28 @@ const WEBHOOK_TYPE: Record<BookingEvent["type"], string> = {
   LOCATION_CHANGED: "booking.location_changed",
 };
 
+/** What the messages of a change are made from, all read synchronously inside the change's transaction. */
+export interface OutboxSources {
+  integrations: SqliteIntegrationRepository;
+  partnerships: SqlitePartnershipRepository;
+  positions: PositionStore;
+}
+
 /** The outbox messages one booking change produces, with the time each is first due. */
-export function bookingOutboxMessages(
-  integrations: SqliteIntegrationRepository,
-  positions: PositionStore,
-  events: BookingEvent[],
-  booking: Booking,
-): Array<{ message: NewOutboxMessage; at: number }> {
+export function bookingOutboxMessages(sources: OutboxSources, events: BookingEvent[], booking: Booking): Array<{ message: NewOutboxMessage; at: number }> {
   if (events.length === 0) return [];
+  const { integrations, partnerships, positions } = sources;
   const provider = integrations.getSync(booking.providerId);
   const requester = integrations.getSync(booking.requesterId);
   const out: Array<{ message: NewOutboxMessage; at: number }> = [];
+  // The provider reads the requester's preferred vehicle type in its own words when it mapped it for this partner.
+  const preferred = booking.trip.preferredVehicleType;
+  const vehicleType = preferred && provider?.deliveryUrl ? translateVehicleType(partnerships.activeVehicleTypesSync(booking.providerId, booking.requesterId), preferred) : undefined;
   for (const e of events) {
     const delivery = TO_PROVIDER[e.type];
     if (delivery && provider?.deliveryUrl) {
       const eventId = crypto.randomUUID();
-      const body = JSON.stringify(partnerTripMessage(booking, delivery.action, provider.luggage, eventId));
+      const body = JSON.stringify(partnerTripMessage(booking, delivery.action, provider.luggage, eventId, vehicleType));
       out.push({ message: { eventId, channel: "delivery", eventType: delivery.eventType, transactionId: booking.transactionId, targetNetid: booking.providerId, url: provider.deliveryUrl, body }, at: e.at });
     }
   }
@@ -67,9 +75,9 @@ export function bookingOutboxMessages(
  * that announce it — a delivery to the provider's endpoint for what the requester sent, and a webhook with the
  * booking's new state to the requester. They commit or roll back together with the booking.
  */
-export function bookingOutboxSink(outbox: SqliteOutbox, integrations: SqliteIntegrationRepository, positions: PositionStore, wake: () => void) {
+export function bookingOutboxSink(outbox: SqliteOutbox, sources: OutboxSources, wake: () => void) {
   return (events: BookingEvent[], booking: Booking): void => {
-    const messages = bookingOutboxMessages(integrations, positions, events, booking);
+    const messages = bookingOutboxMessages(sources, events, booking);
     for (const { message, at } of messages) outbox.enqueue(message, at);
     if (messages.length > 0) wake();
   };

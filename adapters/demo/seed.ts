@@ -1,6 +1,8 @@
 import type { Services } from "../../src/app";
 import { registerCompany } from "../../domain/usecases/register-company";
 import { importFleet } from "../../domain/usecases/manage-fleet";
+import { acceptPartnership, requestPartnership, setPartnerVehicleTypes } from "../../domain/usecases/partnerships";
+import type { Caller } from "../../domain/ports";
 import { DEMO_FLEET_AIRPORTS, demoFleet } from "./fleet";
 
 /** The demo login printed at start-up and shown in the README. */
@@ -12,6 +14,11 @@ const DEMO_COMPANIES = [
   { netid: "BLUE-SKY-CARS", name: "Blue Sky Cars", coType: "IO", mainEmail: "ops@bluesky-cars.example", mainPhone: "+442079460102" },
   { netid: "EUROCHAUFFEUR", name: "EuroChauffeur", coType: "IO", mainEmail: "booking@eurochauffeur.example", mainPhone: "+33142680103" },
 ] as const;
+
+/** The demo platform's partners (EuroChauffeur is not one: it shows how a non-partner looks). */
+const DEMO_PARTNERS = ["ACME-LIMO", "BLUE-SKY-CARS"] as const;
+/** How the demo operators read the platform's vehicle codes (its booking form says EXEC_SEDAN, LUXURY_SUV…). */
+const DEMO_VEHICLE_TYPES = { EXEC_SEDAN: "SEDAN_LUXURY", LUXURY_SUV: "SUV", MINIVAN: "VAN_MINI", STRETCH: "LIMO" } as const;
 
 /** Loads the demo companies (all with the demo password) unless they exist. Returns true when it wrote anything. */
 export async function seedDemo(services: Services): Promise<boolean> {
@@ -29,5 +36,17 @@ export async function seedDemo(services: Services): Promise<boolean> {
     await importFleet(services.manageFleet, netid, demoFleet(netid, services.airports));
     wrote = true;
   }
+  for (const netid of DEMO_PARTNERS) if (await partner(services, "DEMO-PLATFORM", netid)) wrote = true;
   return wrote;
+}
+
+/** Makes two demo companies partners (the platform asks, the operator accepts) unless they are already. */
+async function partner(services: Services, requester: string, provider: string): Promise<boolean> {
+  const deps = services.partners;
+  if (await deps.partnerships.find(requester, provider)) return false;
+  const as = (netid: string): Caller => ({ uid: netid, netid, plan: "FREE" });
+  await requestPartnership(deps, as(requester), provider);
+  await acceptPartnership(deps, as(provider), requester);
+  await setPartnerVehicleTypes(deps, as(provider), requester, DEMO_VEHICLE_TYPES);
+  return true;
 }

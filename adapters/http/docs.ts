@@ -29,7 +29,7 @@ export function docs() {
               "Trip exchange for chauffeured ground transportation. Core API under /api (bearer JWT from POST /api/token); platform API under /Platform.svc (header `token` from getToken2; the /V1 path segment is accepted, not required). Every error is `{success:false, message, code}` (+ `errors[]` on validation); every response carries X-Request-Id.",
           },
           tags: [
-            { name: "Accounts", description: "Company registration and core tokens" },
+            { name: "Accounts", description: "Company registration, core tokens, and the account check" },
             { name: "Platform", description: "Platform tokens" },
             { name: "Fleet", description: "Your fleet entries, and the cross-operator fleet search" },
             { name: "Trips", description: "sendTrip, quotes, the status lifecycle and booking lookup" },
@@ -37,6 +37,11 @@ export function docs() {
               name: "Integration",
               description:
                 "Your delivery endpoint (bookings for you are POSTed there, retried with backoff) and webhooks (your bookings' new state, signed with HMAC-SHA256 over `<t>.<body>` in the X-TripSwitch-Signature header `t=<unix>,v1=<hex>`)",
+            },
+            {
+              name: "Partnerships",
+              description:
+                "Partnerships between companies (request, accept, end), who may send you trips (integration `acceptTripsFrom`), and how each partner's vehicle types read in your fleet",
             },
             { name: "Health", description: "Liveness and readiness" },
           ],

@@ -7,6 +7,8 @@ export interface RateLimits {
   searchPerMinute: number;
   /** sendTrip calls per minute per company. */
   sendTripPerMinute: number;
+  /** Unauthenticated account checks per minute per client address (absent: unlimited). */
+  accountCheckPerMinute?: number;
 }
 
 type Kind = keyof RateLimits;
@@ -21,7 +23,7 @@ export class RateLimiter {
 
   constructor(private readonly limits: RateLimits, private readonly now: () => number = () => Date.now() / 1000) {}
 
-  /** Spends one request of `netid`'s budget for `kind`; throws 429 when none is left. */
+  /** Spends one request of `netid`'s (or a client address's) budget for `kind`; throws 429 when none is left. */
   check(kind: Kind, netid: string, headers: Record<string, string | number>): void {
     const capacity = this.limits[kind];
     if (!capacity) return;

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
-import type { Integration, LuggageMode, WebhookFormat } from "../../domain/delivery/integration";
+import type { AcceptTripsFrom, Integration, LuggageMode, WebhookFormat } from "../../domain/delivery/integration";
 import type { Channel, IntegrationRepository, NewOutboxMessage, OutboxMessage, OutboxStatus } from "../../domain/delivery/ports";
 import { AccountCache } from "./account-repositories";
 import type { Db } from "./db";
@@ -35,6 +35,7 @@ export class SqliteIntegrationRepository implements IntegrationRepository {
       webhookUrl: i.webhookUrl,
       webhookSecret: i.webhookSecret,
       webhookFormat: i.webhookFormat,
+      acceptTripsFrom: i.acceptTripsFrom,
       updatedAt: at,
     };
     this.db.insert(companyIntegrations).values({ netid: i.netid, ...values }).onConflictDoUpdate({ target: companyIntegrations.netid, set: values }).run();
@@ -51,6 +52,7 @@ function toIntegration(row: typeof companyIntegrations.$inferSelect): Integratio
     webhookUrl: row.webhookUrl,
     webhookSecret: row.webhookSecret,
     webhookFormat: row.webhookFormat as WebhookFormat,
+    acceptTripsFrom: row.acceptTripsFrom as AcceptTripsFrom,
   };
 }
 

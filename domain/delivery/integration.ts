@@ -6,6 +6,9 @@ export type LuggageMode = "native" | "notes";
 /** The body webhooks carry: the exchange's event envelope, or GNet's callback body at the top level. */
 export type WebhookFormat = "events" | "gnet";
 
+/** Who may send a provider new trips and quote requests: anyone registered, or only its active partners. */
+export type AcceptTripsFrom = "anyone" | "partners";
+
 /** A company's integration settings (CONTRACT §8). Secrets are part of it but never shown after creation. */
 export interface Integration {
   netid: string;
@@ -15,6 +18,7 @@ export interface Integration {
   webhookUrl: string | null;
   webhookSecret: string | null;
   webhookFormat: WebhookFormat;
+  acceptTripsFrom: AcceptTripsFrom;
 }
 
 /** A requested change: absent = keep, null = clear. */
@@ -24,6 +28,7 @@ export interface IntegrationPatch {
   luggage?: LuggageMode;
   webhookUrl?: string | null;
   webhookFormat?: WebhookFormat;
+  acceptTripsFrom?: AcceptTripsFrom;
 }
 
 const MAX_URL = 2048;
@@ -52,6 +57,7 @@ export function validateIntegrationPatch(input: {
   luggage?: string;
   webhookUrl?: string | null;
   webhookFormat?: string;
+  acceptTripsFrom?: string;
 }): { ok: true; patch: IntegrationPatch } | { ok: false; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const patch: IntegrationPatch = {};
@@ -84,6 +90,11 @@ export function validateIntegrationPatch(input: {
     const format = input.webhookFormat.trim().toLowerCase();
     if (format !== "events" && format !== "gnet") errors.push({ field: "webhookFormat", message: "must be events or gnet" });
     else patch.webhookFormat = format;
+  }
+  if (input.acceptTripsFrom !== undefined) {
+    const who = input.acceptTripsFrom.trim().toLowerCase();
+    if (who !== "anyone" && who !== "partners") errors.push({ field: "acceptTripsFrom", message: "must be anyone or partners" });
+    else patch.acceptTripsFrom = who;
   }
   return errors.length ? { ok: false, errors } : { ok: true, patch };
 }

@@ -10,13 +10,15 @@ import { checkFees, numberText } from "../trips/trip-fields";
  * reservation fields at the top level, `affiliateReservation`, `transactionId` — plus the `eventId` a
  * receiver de-duplicates by. Luggage follows the provider's setting (spec rule 3); the booking is not changed.
  * Everything the requester sent travels: GNet's fields (stops, notes, phones…) and members no schema names.
+ * `vehicleType`, when given, is the provider's own code for the requester's preferred vehicle type.
  */
-export function partnerTripMessage(booking: Booking, action: TripAction, luggage: LuggageMode, eventId: string) {
+export function partnerTripMessage(booking: Booking, action: TripAction, luggage: LuggageMode, eventId: string, vehicleType?: string) {
   const { extra, ...trip } = partnerCopy(booking.trip, luggage);
   return {
     // Members no schema names travel with the trip; the exchange's own fields win a clash.
     ...extra,
     ...trip,
+    ...(vehicleType !== undefined ? { preferredVehicleType: vehicleType } : {}),
     status: booking.status,
     ...(booking.submitMode !== undefined ? { submitMode: booking.submitMode } : {}),
     affiliateReservation: {

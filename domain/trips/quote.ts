@@ -20,6 +20,8 @@ export interface QuoteRequest {
   tripMinutes?: number;
   /** Unix seconds; options are valid for 24 h from now. */
   now: number;
+  /** The provider's own type for the requester's preferred vehicle (from the partnership's map): its options come first. */
+  preferredVehType?: string;
 }
 
 /**
@@ -53,7 +55,8 @@ export function vehicleFeeCents(entry: Pick<FleetEntry, "minimumRate" | "hourlyR
  * The vehicle options of a quote (CONTRACT §6): every active entry that seats the passengers and — only
  * when luggage is specified — holds the luggage; one option per entry, cheapest first (then by code),
  * at most 20, each valid for 24 h. Priced on the booked duration when the trip gives one (an hourly trip),
- * else on the pickup → drop-off distance.
+ * else on the pickup → drop-off distance. With a `preferredVehType`, the options of that type come first
+ * (cheapest first among them), then the others.
  */
 export function buildQuoteOptions(fleet: readonly FleetEntry[], request: QuoteRequest): QuoteOption[] {
   const quarterHours = request.tripMinutes ? bookedQuarterHours(request.tripMinutes) : estimatedQuarterHours(request.pickup, request.dropOff);
@@ -65,7 +68,8 @@ export function buildQuoteOptions(fleet: readonly FleetEntry[], request: QuoteRe
     if (!holdsLuggage(entry.maxLuggage, request.luggageCount)) continue;
     priced.push({ cents: vehicleFeeCents(entry, quarterHours), entry });
   }
-  priced.sort((a, b) => a.cents - b.cents || (a.entry.slug < b.entry.slug ? -1 : a.entry.slug > b.entry.slug ? 1 : 0));
+  const rank = (entry: FleetEntry) => (request.preferredVehType !== undefined && entry.type === request.preferredVehType ? 0 : 1);
+  priced.sort((a, b) => rank(a.entry) - rank(b.entry) || a.cents - b.cents || (a.entry.slug < b.entry.slug ? -1 : a.entry.slug > b.entry.slug ? 1 : 0));
   return priced.slice(0, MAX_QUOTE_OPTIONS).map(({ cents, entry }) => ({
     type: "OTHER",
     code: entry.slug,

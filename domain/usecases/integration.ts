@@ -18,12 +18,13 @@ export interface IntegrationView {
   luggage: Integration["luggage"];
   webhookUrl: string | null;
   webhookFormat: Integration["webhookFormat"];
+  acceptTripsFrom: Integration["acceptTripsFrom"];
   webhookSecretSet: boolean;
   webhookSecret?: string;
 }
 
 export function emptyIntegration(netid: string): Integration {
-  return { netid, deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookSecret: null, webhookFormat: "events" };
+  return { netid, deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookSecret: null, webhookFormat: "events", acceptTripsFrom: "anyone" };
 }
 
 export function viewOf(i: Integration, revealSecret = false): IntegrationView {
@@ -33,6 +34,7 @@ export function viewOf(i: Integration, revealSecret = false): IntegrationView {
     luggage: i.luggage,
     webhookUrl: i.webhookUrl,
     webhookFormat: i.webhookFormat,
+    acceptTripsFrom: i.acceptTripsFrom,
     webhookSecretSet: i.webhookSecret !== null,
     ...(revealSecret && i.webhookSecret ? { webhookSecret: i.webhookSecret } : {}),
   };

@@ -7,6 +7,7 @@ import { pickupInstant, positionOf, type TimeZones } from "../trips/places";
 import type { BookingRepository, ProviderFleet } from "../trips/ports";
 import { buildQuoteOptions } from "../trips/quote";
 import { validateSendTrip, type NewTripRequest, type SendTripInput } from "../trips/send-trip-request";
+import { providerVehicleType, tripRefusal, type TripAdmissionDeps } from "./partnerships";
 
 export interface SendTripDeps {
   bookings: BookingRepository;
@@ -14,6 +15,8 @@ export interface SendTripDeps {
   fleet: ProviderFleet;
   airports: AirportDirectory;
   timeZones: TimeZones;
+  /** Who a provider takes trips from, and how it reads a partner's vehicle types. */
+  admission: TripAdmissionDeps;
   clock: Clock;
   newTransactionId: () => string;
 }
@@ -25,6 +28,8 @@ const TARGET_PLATFORM = "TRIPSWITCH";
 /**
  * Send trip: check every rule, make sure the caller is the requester, then NEW (create, repeat, or
  * convert a quote), UPDATE or CANCEL the booking — each decided and written in one transaction.
+ * A provider that takes trips only from partners refuses a new trip, quote or quote booking from anyone else;
+ * a repeated NEW of a booking already made, UPDATE and CANCEL stay open to its requester.
  */
 export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTripInput): Promise<SendTripResult> {
   const checked = validateSendTrip(input);
@@ -47,6 +52,7 @@ export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTr
 async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeContext): Promise<SendTripResult> {
   const provider = await deps.companies.findByNetid(req.providerId);
   if (!provider) throw new ValidationError([{ field: "affiliateReservation.providerId", message: `no registered company has netid ${req.providerId}` }]);
+  const refusal = await tripRefusal(deps.admission, ctx.netid, provider.netid);
   const request: NewTripRequest = { ...req, requesterId: ctx.netid, providerId: provider.netid };
 
   const pickup = request.trip.locations.pickup;
@@ -54,7 +60,7 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
   if (pickupDate === undefined) throw new ValidationError([{ field: "locations.pickup.time", message: "must be an ISO 8601 date-time" }]);
 
   let options: QuoteOption[] = [];
-  if (request.trip.reservationType === "QUOTE") {
+  if (request.trip.reservationType === "QUOTE" && !refusal) {
     options = buildQuoteOptions(await deps.fleet.activeEntries(provider.netid), {
       passengerCount: request.passengerCount,
       luggageCount: request.luggageCount,
@@ -62,12 +68,15 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
       dropOff: positionOf(request.trip.locations.dropOff, deps.airports),
       tripMinutes: request.tripMinutes,
       now: ctx.now,
+      preferredVehType: await providerVehicleType(deps.admission, ctx.netid, provider.netid, request.trip.preferredVehicleType),
     });
   }
 
   const fingerprint = contentFingerprint(request, provider.netid);
   const facts = { transactionId: deps.newTransactionId(), pickupDate, options, sourcePlatform: SOURCE_PLATFORM, targetPlatform: TARGET_PLATFORM };
-  return deps.bookings.change({ requesterId: ctx.netid, requesterResNo: request.requesterResNo }, (current) =>
-    decideNewTrip(current, request, fingerprint, facts, ctx),
-  );
+  return deps.bookings.change({ requesterId: ctx.netid, requesterResNo: request.requesterResNo }, (current) => {
+    // A repeat of what is booked already answers as before; anything it would create or convert is refused.
+    if (refusal && current?.contentHash !== fingerprint) throw refusal;
+    return decideNewTrip(current, request, fingerprint, facts, ctx);
+  });
 }

@@ -1,6 +1,8 @@
 import { Elysia, t } from "elysia";
 import { registerCompany, type RegisterCompanyDeps } from "../../../domain/usecases/register-company";
 import { login, type LoginDeps } from "../../../domain/usecases/login";
+import { checkAccounts, type CheckAccountsDeps } from "../../../domain/usecases/check-accounts";
+import type { RateLimiter } from "../rate-limit";
 import type { CoreTokens } from "../../security/tokens";
 import { Credentials, errors } from "../schemas";
 
@@ -36,16 +38,24 @@ const RegistrationData = t.Object({
   uid: t.String({ description: "The first user's uid (the netid); log in with it or the e-mail" }),
 });
 
+const AccountCheck = t.Object({
+  query: t.Union([t.Literal("username"), t.Literal("email"), t.Literal("phone")], { description: "Which key this answer is for" }),
+  found: t.Boolean({ description: "Whether a company or user holds it" }),
+  result: t.String({ description: "The value as compared: the username lower-cased, the e-mail trimmed and lower-cased, the phone in E.164. Nothing about the account found.", examples: ["+12125550101"] }),
+});
+
 export interface AccountsDeps {
   registration: RegisterCompanyDeps;
   login: LoginDeps;
   coreTokens: CoreTokens;
+  /** The account check and its per-address throttle. */
+  accountChecks: CheckAccountsDeps & { limiter: RateLimiter };
 }
 
 /** Resolves the client address; app.handle() in tests has no server. */
 export type AddressOf = (request: Request) => string;
 
-/** Core accounts: company registration and the core token. */
+/** Core accounts: company registration, the core token, and the unauthenticated account check. */
 export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf) {
   return new Elysia({ name: "core-accounts", prefix: "/api" })
     .post(
@@ -92,6 +102,28 @@ export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf) {
           summary: "Get a core access token",
           description:
             "Logs in with uid (or e-mail) and password. Unknown user and wrong password answer the same 401. After 10 failures in 15 minutes for a uid (50 for a client address) every attempt is 429 with Retry-After (seconds) until the window passes.",
+        },
+      },
+    )
+    .get(
+      "/user/check",
+      async ({ query, request, set }) => {
+        deps.accountChecks.limiter.check("accountCheckPerMinute", `address:${addressOf(request)}`, set.headers as Record<string, string>);
+        return { success: true as const, data: await checkAccounts(deps.accountChecks, query) };
+      },
+      {
+        query: t.Object({
+          username: t.Optional(t.String({ maxLength: 200, description: "A login (uid or netid), case-insensitive", examples: ["ACME-LIMO"] })),
+          email: t.Optional(t.String({ maxLength: 300, description: "Trimmed and lower-cased, as registration stores it", examples: ["dispatch@acme-limo.example"] })),
+          phone: t.Optional(t.String({ maxLength: 60, description: "Any formatting; compared in E.164 (a national number needs countryCode)", examples: ["+1 (212) 555-0101"] })),
+          countryCode: t.Optional(t.String({ maxLength: 10, description: "ISO 3166 alpha-2 country of a national phone number", examples: ["US"] })),
+        }),
+        response: { 200: t.Object({ success: t.Literal(true), data: t.Array(AccountCheck) }), ...errors(400, 429) },
+        detail: {
+          tags: ["Accounts"],
+          summary: "Is a username, e-mail or phone registered already?",
+          description:
+            "No credential. One answer per key given (username, email, phone — in that order): found or not, and the normalised value compared; never which company holds it. Throttled per client address: 20 checks a minute, then 429 `RATE_LIMITED` with Retry-After. 400 when no key is given or the phone is not a phone number.",
         },
       },
     );

@@ -15,6 +15,9 @@ const IntegrationView = t.Object({
   webhookFormat: t.Union([t.Literal("events"), t.Literal("gnet")], {
     description: "events (default): {eventId, type, createdAt, data: booking}; gnet: GNet's callback body at the top level (transactionId, status, totalAmount, affiliateReservation, fees, vehicle, location, chauffeur, providerNote). Both signed the same way.",
   }),
+  acceptTripsFrom: t.Union([t.Literal("anyone"), t.Literal("partners")], {
+    description: "anyone (default): every registered company may send you trips and quote requests; partners: only your active partners (others get 403 NOT_PARTNER). Bookings already made stay manageable (UPDATE, CANCEL) when a partnership ends.",
+  }),
   webhookSecretSet: t.Boolean(),
   webhookSecret: t.Optional(t.String({ description: "The signing secret — shown only when created or rotated" })),
 });
@@ -56,13 +59,14 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, outb
           luggage: t.Optional(t.String({ maxLength: 20, examples: ["notes"] })),
           webhookUrl: t.Optional(t.Union([t.String({ maxLength: 4096 }), t.Null()])),
           webhookFormat: t.Optional(t.String({ maxLength: 20, description: "events (default) or gnet: the body your webhook URL receives", examples: ["gnet"] })),
+          acceptTripsFrom: t.Optional(t.String({ maxLength: 20, description: "anyone (default) or partners: who may send you new trips and quote requests", examples: ["partners"] })),
         },
         { description: "Each field optional: absent keeps the current value, null clears it" },
       ),
       response: { 200: t.Object({ success: t.Literal(true), data: IntegrationView }), ...errors(400, 401) },
       detail: {
         tags: ["Integration"],
-        summary: "Set your delivery endpoint, luggage support and webhook URL",
+        summary: "Set your delivery endpoint, luggage support, webhook URL and who may send you trips",
         description: "The first time a webhook URL is set, the answer carries `webhookSecret` — store it: it is never shown again (rotate to get a new one).",
         security: [{ bearer: [] }],
       },

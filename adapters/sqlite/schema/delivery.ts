@@ -14,6 +14,8 @@ export const companyIntegrations = sqliteTable("company_integrations", {
   webhookSecret: text("webhook_secret"),
   /** "events" (the exchange's envelope) or "gnet" (GNet's callback body at the top level). */
   webhookFormat: text("webhook_format").notNull().default("events"),
+  /** "anyone" (default) or "partners": who may send this company trips and quote requests. */
+  acceptTripsFrom: text("accept_trips_from").notNull().default("anyone"),
   updatedAt: integer("updated_at").notNull(),
 });
 

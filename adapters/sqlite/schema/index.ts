@@ -4,3 +4,4 @@ export * from "./delivery";
 export * from "./audit";
 export * from "./trips";
 export * from "./tracking";
+export * from "./partners";

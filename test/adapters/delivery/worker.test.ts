@@ -33,7 +33,7 @@ describe("DeliveryWorker", () => {
   test("delivers each message once, in order per booking, with event headers and Basic auth", async () => {
     const h = createHarness();
     const c = await h.registerCompany();
-    await h.services.integrations.save({ netid: c.netid, deliveryUrl: "x", deliveryAuth: { username: "ts", password: "pw" }, luggage: "notes", webhookUrl: null, webhookSecret: null, webhookFormat: "events" }, 0);
+    await h.services.integrations.save({ netid: c.netid, deliveryUrl: "x", deliveryAuth: { username: "ts", password: "pw" }, luggage: "notes", webhookUrl: null, webhookSecret: null, webhookFormat: "events", acceptTripsFrom: "anyone" }, 0);
     const rx = startReceiver();
     cleanups.push(rx.stop);
     enqueue(h, `${rx.url}/a`, 5, "tx-a", "delivery", c.netid);
@@ -97,7 +97,7 @@ describe("DeliveryWorker", () => {
     const h = createHarness();
     const c = await h.registerCompany();
     const secret = "whsec_test_secret_value";
-    await h.services.integrations.save({ netid: c.netid, deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: "x", webhookSecret: secret, webhookFormat: "events" }, 0);
+    await h.services.integrations.save({ netid: c.netid, deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: "x", webhookSecret: secret, webhookFormat: "events", acceptTripsFrom: "anyone" }, 0);
     const rx = startReceiver();
     cleanups.push(rx.stop);
     enqueue(h, rx.url, 2, "tx-w", "webhook", c.netid);

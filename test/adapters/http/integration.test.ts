@@ -19,7 +19,7 @@ describe("company integration settings", () => {
   test("defaults: nothing set, luggage as notes", async () => {
     const res = await h.request("GET", "/api/company/integration", { headers: auth });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookFormat: "events", webhookSecretSet: false });
+    expect(res.body.data).toEqual({ deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookFormat: "events", acceptTripsFrom: "anyone", webhookSecretSet: false });
   });
 
   test("set, read back without secrets, and clear with null", async () => {
@@ -28,7 +28,7 @@ describe("company integration settings", () => {
       body: { deliveryUrl: "https://partner.example/farm-in", deliveryAuth: { username: "tripswitch", password: "s3cret-basic" }, luggage: "native" },
     });
     expect(put.status).toBe(200);
-    expect(put.body.data).toEqual({ deliveryUrl: "https://partner.example/farm-in", deliveryAuth: { username: "tripswitch" }, luggage: "native", webhookUrl: null, webhookFormat: "events", webhookSecretSet: false });
+    expect(put.body.data).toEqual({ deliveryUrl: "https://partner.example/farm-in", deliveryAuth: { username: "tripswitch" }, luggage: "native", webhookUrl: null, webhookFormat: "events", acceptTripsFrom: "anyone", webhookSecretSet: false });
     expect(put.text).not.toContain("s3cret-basic");
     const get = await h.request("GET", "/api/company/integration", { headers: auth });
     expect(get.body.data).toEqual(put.body.data);
@@ -96,6 +96,9 @@ describe("CLI company set-integration", () => {
     const db = new Database(dbPath, { readonly: true });
     expect(db.query("SELECT delivery_url, luggage FROM company_integrations WHERE netid = 'ACME-LIMO'").get()).toEqual({ delivery_url: "http://127.0.0.1:9/farm-in", luggage: "native" });
     db.close();
+    const partnersOnly = await runCli(["company", "set-integration", "ACME-LIMO", "--accept-trips-from", "partners"], env);
+    expect([partnersOnly.code, JSON.parse(partnersOnly.stdout).acceptTripsFrom]).toEqual([0, "partners"]);
+    expect((await runCli(["company", "set-integration", "ACME-LIMO", "--accept-trips-from", "friends"], env)).code).toBe(2);
     expect((await runCli(["company", "set-integration", "ACME-LIMO", "--luggage", "bags"], env)).code).toBe(2);
     expect((await runCli(["company", "set-integration", "ACME-LIMO", "--colour", "red"], env)).code).toBe(2);
     expect((await runCli(["company", "set-integration", "NOBODY", "--luggage", "notes"], env)).code).toBe(1);

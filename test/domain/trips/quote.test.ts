@@ -62,4 +62,16 @@ describe("quote options", () => {
     expect(fees).toEqual([...fees].sort((a, b) => a - b));
     expect(options.slice(0, 3).map((o) => o.code)).toEqual(["car-09", "car-19", "car-29"]);
   });
+
+  test("a preferred provider type puts its options first, each group cheapest first, before the cap of 20", () => {
+    const fleet = [
+      ...Array.from({ length: 25 }, (_, i) => entry(`sedan-${String(i).padStart(2, "0")}`, { hourlyRate: "50.00" })),
+      entry("suv-dear", { type: "SUV", hourlyRate: "300.00" }),
+      entry("suv-cheap", { type: "SUV", hourlyRate: "200.00" }),
+    ];
+    const options = buildQuoteOptions(fleet, { ...base, preferredVehType: "SUV" });
+    expect(options).toHaveLength(20);
+    expect(options.slice(0, 3).map((o) => o.code)).toEqual(["suv-cheap", "suv-dear", "sedan-00"]);
+    expect(buildQuoteOptions(fleet, base).some((o) => o.vehType === "SUV")).toBe(false);
+  });
 });
