@@ -81,6 +81,10 @@ export function corePartners(p: PartnershipDeps, auth: Authenticator) {
       {
         anyAuth: true,
         params: NetidParams,
+        // Elysia's record check takes an array for an object ({"0": …}); the map must be an object.
+        transform: ({ body }) => {
+          if (Array.isArray(body)) throw new ValidationError([{ field: "body", message: 'must be an object of requester type → your type, e.g. {"SUV_LUX":"SUV"}' }]);
+        },
         body: VehicleTypes,
         response: { 200: ok(t.Object({ netid: t.String(), vehicleTypes: VehicleTypes })), ...errors(400, 401, 404) },
         detail: {

@@ -148,6 +148,8 @@ describe("PUT /api/partners/{netid}/vehicle-types", () => {
     expect(bad.body.errors.map((e: { field: string }) => e.field)).toEqual(["NO SPACES", "LONG", "SUV"]);
     const many = await setMap(provider, requester.netid, Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`T${i}`, "SEDAN"])));
     expect([many.status, many.body.errors[0].field]).toEqual([400, "body"]);
+    const list_ = await setMap(provider, requester.netid, ["SUV"]);
+    expect([list_.status, list_.body.errors[0].field]).toEqual([400, "body"]);
     expect((await list(provider, "full")).body.data[0].vehicleTypes).toEqual({ SUV_LUX: "SUV" });
     expect((await setMap(provider, requester.netid, Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`T${i}`, "SEDAN"])))).status).toBe(200);
   });
