@@ -40,6 +40,7 @@ import { KdFleetSearchIndex } from "../adapters/geo/fleet-index";
 import { coreFleet } from "../adapters/http/core/fleet";
 import { coreFleetSearch } from "../adapters/http/core/fleet-search";
 import { RateLimiter, type RateLimits } from "../adapters/http/rate-limit";
+import { OutboundGuard, type Resolver } from "../adapters/delivery/outbound-guard";
 
 export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
 
@@ -53,12 +54,17 @@ export interface ServiceOptions {
   logger?: Logger;
   /** Delivery worker tuning; production uses CONTRACT §10.14 (10 s timeout, doubling backoff, 10 attempts). */
   delivery?: Partial<WorkerOptions>;
+  /** How delivery and webhook host names are resolved (tests give a fixed answer); the system resolver otherwise. */
+  resolver?: Resolver;
 }
+
+/** What decides where the service may send: the guard refuses private targets unless allowed, and http in production. */
+export type OutboundSettings = Partial<Pick<Config, "outboundAllowPrivate" | "production">>;
 
 /** Every port wired to its adapter: the one place that knows which implementation serves which port. */
 export function createServices(
   db: Db,
-  config: Pick<Config, "jwtSecret" | "tokenTtlSeconds"> & { rateLimits?: RateLimits },
+  config: Pick<Config, "jwtSecret" | "tokenTtlSeconds"> & { rateLimits?: RateLimits } & OutboundSettings,
   clock: Clock = systemClock,
   options: ServiceOptions = {},
 ) {
@@ -72,6 +78,8 @@ export function createServices(
   const audit = new SqliteAuditLog(db);
   const loginDeps = { users, hasher, throttle: new SqliteLoginThrottle(db), clock, decoyHash, audit };
   const integrations = new SqliteIntegrationRepository(db);
+  // Without an explicit OUTBOUND_ALLOW_PRIVATE, private and special addresses are refused (CLI, tests, serve).
+  const guard = new OutboundGuard({ allowPrivate: config.outboundAllowPrivate === true, requireHttps: config.production === true, resolver: options.resolver });
   const outbox = new SqliteOutbox(db);
   // Delivery outcomes change the booking in the transaction that records the attempt.
   const deliveryHooks: DeliveryHooks = {
@@ -87,7 +95,7 @@ export function createServices(
     outbox,
     integrations,
     deliveryHooks,
-    { retryDelay: (n) => retryDelaySeconds(n), timeoutMs: 10_000, concurrency: 8, idleMs: 1000, ...options.delivery },
+    { retryDelay: (n) => retryDelaySeconds(n), timeoutMs: 10_000, concurrency: 8, idleMs: 1000, guard, ...options.delivery },
     logger,
   );
   const airports = airportDirectory();
@@ -132,7 +140,8 @@ export function createServices(
     deliveryHooks,
     worker,
     audit,
-    integration: { integrations, clock, newSecret: newWebhookSecret, audit },
+    guard,
+    integration: { integrations, clock, newSecret: newWebhookSecret, audit, targets: guard },
     db,
     clock,
     companies,

@@ -35,7 +35,7 @@ Commands:
 
 Configuration comes from the environment: PORT, PLATFORM_PORT, HOST, DB_PATH, JWT_SECRET,
 TOKEN_TTL_SECONDS, DEMO_DATA, LOG_LEVEL, MAX_BODY_BYTES, RATE_LIMIT_SEARCH_PER_MIN,
-RATE_LIMIT_SENDTRIP_PER_MIN, IDLE_TIMEOUT_SECONDS, TRUST_PROXY (see README.md).`;
+RATE_LIMIT_SENDTRIP_PER_MIN, IDLE_TIMEOUT_SECONDS, TRUST_PROXY, OUTBOUND_ALLOW_PRIVATE (see README.md).`;
 
 class UsageError extends Error {}
 
@@ -208,6 +208,10 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   const applied = migrate(db);
   if (applied.length) logger.info({ migrations: applied }, "migrated");
   const services = createServices(db, config, undefined, { logger });
+  if (config.outboundAllowPrivate) {
+    logger.warn("OUTBOUND_ALLOW_PRIVATE=1: delivery and webhook URLs may reach this machine and its private network");
+    console.error("warning: OUTBOUND_ALLOW_PRIVATE=1 lets delivery and webhook URLs reach private addresses (development and tests only)");
+  }
   const wantDemo = config.demoData ?? (demoFlag || !COMPILED);
   // With no demo data to seed first, the first index build (the long part of start-up) starts now and
   // runs in its workers while the HTTP apps are set up; /readyz still waits for it.

@@ -62,7 +62,7 @@ export class SqliteOutbox {
 
   constructor(private readonly db: Db) {
     // In order per booking and channel: a message waits while an older one of its booking is still pending.
-    this.dueStatement = db.$client.query<Row & Record<string, unknown>, [number, number]>(`
+    this.dueStatement = db.$client.query<Row & Record<string, unknown>, [number, number, number]>(`
       SELECT id, event_id AS eventId, channel, event_type AS eventType, transaction_id AS transactionId,
              target_netid AS targetNetid, url, body, status, attempts, next_attempt_at AS nextAttemptAt,
              last_error AS lastError, last_status AS lastStatus, created_at AS createdAt, delivered_at AS deliveredAt
@@ -72,7 +72,7 @@ export class SqliteOutbox {
                         WHERE p.transaction_id = m.transaction_id AND p.channel = m.channel
                           AND p.status = 'pending' AND p.id < m.id)
       ORDER BY m.next_attempt_at, m.id
-      LIMIT ?`);
+      LIMIT ? OFFSET ?`);
     this.insertStatement = db.$client.prepare(SqliteOutbox.INSERT_SQL);
   }
 
@@ -89,8 +89,13 @@ export class SqliteOutbox {
     return [m.eventId, m.channel, m.eventType, m.transactionId, m.targetNetid, m.url, m.body, at, at];
   }
 
-  due(now: number, limit: number): OutboxMessage[] {
-    return this.dueStatement.all(now, limit).map((r) => toMessage(r as Row));
+  due(now: number, limit: number, offset = 0): OutboxMessage[] {
+    return this.dueStatement.all(now, limit, offset).map((r) => toMessage(r as Row));
+  }
+
+  /** Holds a pending message back until `at` without counting an attempt (its target's circuit is open). */
+  putOff(id: number, at: number): void {
+    this.db.update(outboxMessages).set({ nextAttemptAt: at }).where(and(eq(outboxMessages.id, id), eq(outboxMessages.status, "pending"))).run();
   }
 
   /** Seconds until the earliest pending message is due, or undefined when none is pending. */

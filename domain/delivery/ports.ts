@@ -30,3 +30,8 @@ export interface IntegrationRepository {
   get(netid: string): Promise<Integration | undefined>;
   save(integration: Integration, at: number): Promise<void>;
 }
+
+/** Decides whether the service may send to a URL (not into its own network); the reason when it may not. */
+export interface OutboundTargets {
+  problem(url: string): Promise<string | undefined>;
+}
