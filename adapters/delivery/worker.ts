@@ -25,13 +25,13 @@ export interface WorkerOptions {
   guard: OutboundGuard;
   /** One partner's share of the workers and its circuit breaker (defaults: a quarter of them, 5 failures, 30 s). */
   gate?: Partial<GateOptions>;
+  /** Seconds before a message whose outcome could not be recorded (disk full, database busy) is tried again. */
+  recordRetrySeconds?: number;
 }
 
 /** Due messages read per page while looking for ones whose target has room; pages per tick. */
 const PAGE = 64;
 const MAX_PAGES = 8;
-/** Seconds before a message whose outcome could not be recorded (disk full, database busy) is tried again. */
-const RECORD_RETRY_SECONDS = 5;
 
 const now = () => Date.now() / 1000;
 
@@ -101,11 +101,9 @@ export class DeliveryWorker {
     });
   }
 
-  /** Waiters registered and not yet resolved (each resolves or times out; none is kept after that). */
-  get waiting(): number {
-    let n = 0;
-    for (const list of this.attemptWaiters.values()) n += list.length;
-    return n;
+  /** Events with someone waiting for their next attempt (each waiter resolves or times out, and leaves no entry). */
+  get waitingEvents(): number {
+    return this.attemptWaiters.size;
   }
 
   private schedule(ms: number): void {
@@ -190,7 +188,7 @@ export class DeliveryWorker {
       })();
     } catch (error) {
       // The message stays pending as it was; it is sent again (same event id) once the database takes writes.
-      this.cooldown.set(message.id, at + RECORD_RETRY_SECONDS);
+      this.cooldown.set(message.id, at + (this.options.recordRetrySeconds ?? 5));
       this.logger.error({ err: error, eventId: message.eventId }, "delivery outcome could not be recorded; will retry");
       return;
     }
