@@ -386,6 +386,8 @@ export class SqliteBookingRepository implements BookingRepository {
         this.release.run();
         return { ok: true, value };
       } catch (error) {
+        // SQLITE_FULL and I/O errors roll the whole transaction back: the group fails with that error.
+        if (!this.db.$client.inTransaction) throw error;
         this.rollbackTo.run();
         this.release.run();
         if (attempt === 0 && error instanceof Error && /UNIQUE constraint failed: bookings/.test(error.message)) continue;
