@@ -70,6 +70,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (env.DEMO_DATA !== undefined && env.DEMO_DATA !== "") {
     if (env.DEMO_DATA !== "0" && env.DEMO_DATA !== "1") throw new ConfigError(`DEMO_DATA must be 1 or 0, got "${env.DEMO_DATA}"`);
     demoData = env.DEMO_DATA === "1";
+    // The demo companies share a published password: never in production.
+    if (demoData && production) throw new ConfigError("DEMO_DATA=1 is not allowed with NODE_ENV=production (the demo accounts' password is public)");
   }
 
   let jwtSecret = env.JWT_SECRET ?? "";

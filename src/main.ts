@@ -60,8 +60,16 @@ async function main(argv: string[]): Promise<number> {
     }
     case "seed-demo": {
       if (args.length) throw new UsageError("seed-demo takes no arguments");
+      if (config.production) {
+        console.error("seed-demo: refused with NODE_ENV=production (the demo accounts' password is public)");
+        return 1;
+      }
       const { services, close } = open(config);
-      await seedDemo(services);
+      if (!(await seedDemo(services))) {
+        console.error("seed-demo: the database already has companies; demo data is loaded only into an empty database");
+        close();
+        return 1;
+      }
       console.log(`demo data loaded; log in with uid ${DEMO_LOGIN.uid} and password ${DEMO_LOGIN.pw}`);
       close();
       return 0;
@@ -212,7 +220,9 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
     logger.warn("OUTBOUND_ALLOW_PRIVATE=1: delivery and webhook URLs may reach this machine and its private network");
     console.error("warning: OUTBOUND_ALLOW_PRIVATE=1 lets delivery and webhook URLs reach private addresses (development and tests only)");
   }
-  const wantDemo = config.demoData ?? (demoFlag || !COMPILED);
+  // Never in production (the demo password is public); seedDemo also writes only into an empty database.
+  if (config.production && demoFlag) logger.warn("--demo ignored: NODE_ENV=production");
+  const wantDemo = !config.production && (config.demoData ?? (demoFlag || !COMPILED));
   // With no demo data to seed first, the first index build (the long part of start-up) starts now and
   // runs in its workers while the HTTP apps are set up; /readyz still waits for it.
   const firstBuild = wantDemo ? undefined : services.fleetIndex.rebuildNow();
@@ -234,7 +244,8 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   ];
   server = apps[0].server as unknown as typeof server;
 
-  if (wantDemo && (await seedDemo(services))) logger.info("demo data loaded");
+  const seeded = wantDemo && (await seedDemo(services));
+  if (seeded) logger.info("demo data loaded");
   await (firstBuild ?? services.fleetIndex.rebuildNow());
   // The build passed its data through this thread (transferred, but with copies of its string tables):
   // collect that garbage now, so the service starts out at its steady resident size.
@@ -249,7 +260,7 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   const ports = apps.map((a) => a.server?.port).join(" and ");
   logger.info({ ports }, "ready");
   console.error(`TripSwitch listening on ${config.host}:${ports}; docs at http://localhost:${apps[0].server?.port}/docs`);
-  if (wantDemo) console.error(`Demo login: uid ${DEMO_LOGIN.uid}, password ${DEMO_LOGIN.pw}`);
+  if (wantDemo && (seeded || (await services.companies.findByNetid(DEMO_LOGIN.uid)))) console.error(`Demo login: uid ${DEMO_LOGIN.uid}, password ${DEMO_LOGIN.pw}`);
 
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

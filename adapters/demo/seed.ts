@@ -13,8 +13,12 @@ const DEMO_COMPANIES = [
   { netid: "EUROCHAUFFEUR", name: "EuroChauffeur", coType: "IO", mainEmail: "booking@eurochauffeur.example", mainPhone: "+33142680103" },
 ] as const;
 
-/** Loads the demo companies (all with the demo password) unless they exist. Returns true when it wrote anything. */
+/**
+ * Loads the demo companies (all with the published demo password) and their fleets — only into an empty
+ * database, so a real installation never gets accounts anyone can log into. Returns true when it wrote anything.
+ */
 export async function seedDemo(services: Services): Promise<boolean> {
+  if (!databaseIsEmpty(services)) return false;
   let wrote = false;
   for (const c of DEMO_COMPANIES) {
     if (await services.companies.findByNetid(c.netid)) continue;
@@ -30,4 +34,9 @@ export async function seedDemo(services: Services): Promise<boolean> {
     wrote = true;
   }
   return wrote;
+}
+
+/** No company registered yet (the demo data's own companies included). */
+export function databaseIsEmpty(services: Services): boolean {
+  return services.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM (SELECT 1 FROM companies LIMIT 1)").get()!.n === 0;
 }
