@@ -41,6 +41,8 @@ import { coreFleet } from "../adapters/http/core/fleet";
 import { coreFleetSearch } from "../adapters/http/core/fleet-search";
 import { RateLimiter, type RateLimits } from "../adapters/http/rate-limit";
 import { OutboundGuard, type Resolver } from "../adapters/delivery/outbound-guard";
+import { SecretBox } from "../adapters/security/secrets";
+import { sealStoredSecrets } from "../adapters/sqlite/seal-secrets";
 
 export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
 
@@ -64,7 +66,7 @@ export type OutboundSettings = Partial<Pick<Config, "outboundAllowPrivate" | "pr
 /** Every port wired to its adapter: the one place that knows which implementation serves which port. */
 export function createServices(
   db: Db,
-  config: Pick<Config, "jwtSecret" | "tokenTtlSeconds"> & { rateLimits?: RateLimits } & OutboundSettings,
+  config: Pick<Config, "jwtSecret" | "tokenTtlSeconds"> & { rateLimits?: RateLimits; secretsKey?: string } & OutboundSettings,
   clock: Clock = systemClock,
   options: ServiceOptions = {},
 ) {
@@ -77,7 +79,12 @@ export function createServices(
   const decoyHash = Bun.password.hashSync(crypto.randomUUID(), { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 });
   const audit = new SqliteAuditLog(db);
   const loginDeps = { users, hasher, throttle: new SqliteLoginThrottle(db), clock, decoyHash, audit };
-  const integrations = new SqliteIntegrationRepository(db);
+  // Without a key (benchmarks, throwaway databases) secrets are sealed with one that lives as long as the process.
+  const secrets = new SecretBox(config.secretsKey ?? SecretBox.newKey());
+  const integrations = new SqliteIntegrationRepository(db, secrets);
+  // Rows written before encryption at rest are sealed now; until then they read as they are.
+  const sealed = sealStoredSecrets(db, secrets);
+  if (sealed) logger.info({ companies: sealed }, "sealed stored secrets");
   // Without an explicit OUTBOUND_ALLOW_PRIVATE, private and special addresses are refused (CLI, tests, serve).
   const guard = new OutboundGuard({ allowPrivate: config.outboundAllowPrivate === true, requireHttps: config.production === true, resolver: options.resolver });
   const outbox = new SqliteOutbox(db);

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Integration, LuggageMode } from "../../domain/delivery/integration";
-import type { Channel, IntegrationRepository, NewOutboxMessage, OutboxMessage, OutboxStatus } from "../../domain/delivery/ports";
+import type { Channel, IntegrationRepository, NewOutboxMessage, OutboxMessage, OutboxStatus, SecretSealer } from "../../domain/delivery/ports";
 import { AccountCache } from "./account-repositories";
 import type { Db } from "./db";
 import { companyIntegrations, outboxMessages } from "./schema";
@@ -9,7 +9,11 @@ export class SqliteIntegrationRepository implements IntegrationRepository {
   // Read twice inside every booking change (provider and requester): prepared once.
   private readonly byNetid;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** Delivery passwords and webhook secrets are stored sealed. */
+    private readonly secrets: SecretSealer,
+  ) {
     this.byNetid = db.select().from(companyIntegrations).where(eq(companyIntegrations.netid, sql.placeholder("netid"))).prepare();
   }
 
@@ -23,17 +27,17 @@ export class SqliteIntegrationRepository implements IntegrationRepository {
     const cached = cache.integrations.get(netid);
     if (cached !== undefined) return cached ?? undefined;
     const row = this.byNetid.get({ netid });
-    return cache.remember(cache.integrations, netid, row ? Object.freeze(toIntegration(row)) : null) ?? undefined;
+    return cache.remember(cache.integrations, netid, row ? Object.freeze(toIntegration(row, this.secrets)) : null) ?? undefined;
   }
 
   async save(i: Integration, at: number): Promise<void> {
     const values = {
       deliveryUrl: i.deliveryUrl,
       deliveryUsername: i.deliveryAuth?.username ?? null,
-      deliveryPassword: i.deliveryAuth?.password ?? null,
+      deliveryPassword: i.deliveryAuth ? this.secrets.seal(i.deliveryAuth.password, secretContext("deliveryPassword", i.netid)) : null,
       luggage: i.luggage,
       webhookUrl: i.webhookUrl,
-      webhookSecret: i.webhookSecret,
+      webhookSecret: i.webhookSecret === null ? null : this.secrets.seal(i.webhookSecret, secretContext("webhookSecret", i.netid)),
       updatedAt: at,
     };
     this.db.insert(companyIntegrations).values({ netid: i.netid, ...values }).onConflictDoUpdate({ target: companyIntegrations.netid, set: values }).run();
@@ -41,14 +45,18 @@ export class SqliteIntegrationRepository implements IntegrationRepository {
   }
 }
 
-function toIntegration(row: typeof companyIntegrations.$inferSelect): Integration {
+/** Where a sealed secret belongs: its column and company (a value moved elsewhere does not open). */
+export const secretContext = (column: "deliveryPassword" | "webhookSecret", netid: string) => `${column}:${netid}`;
+
+function toIntegration(row: typeof companyIntegrations.$inferSelect, secrets: SecretSealer): Integration {
+  const password = row.deliveryPassword && secrets.open(row.deliveryPassword, secretContext("deliveryPassword", row.netid));
   return {
     netid: row.netid,
     deliveryUrl: row.deliveryUrl,
-    deliveryAuth: row.deliveryUsername && row.deliveryPassword ? { username: row.deliveryUsername, password: row.deliveryPassword } : null,
+    deliveryAuth: row.deliveryUsername && password ? { username: row.deliveryUsername, password } : null,
     luggage: row.luggage as LuggageMode,
     webhookUrl: row.webhookUrl,
-    webhookSecret: row.webhookSecret,
+    webhookSecret: row.webhookSecret && secrets.open(row.webhookSecret, secretContext("webhookSecret", row.netid)),
   };
 }
 

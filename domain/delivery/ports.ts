@@ -35,3 +35,10 @@ export interface IntegrationRepository {
 export interface OutboundTargets {
   problem(url: string): Promise<string | undefined>;
 }
+
+/** Encrypts a secret for storage and back; `context` names where it is kept (a sealed value opens only there). */
+export interface SecretSealer {
+  seal(plain: string, context: string): string;
+  /** The plain value of a sealed one; a value stored before encryption is returned as it is. */
+  open(stored: string, context: string): string;
+}

@@ -4,7 +4,7 @@ import { postJson, runCli, startServer, tempDir } from "../support/process";
 import { DEMO_LOGIN } from "../../adapters/demo/seed";
 
 const password = "correct horse battery staple";
-const production = { NODE_ENV: "production", JWT_SECRET: "production-secret-that-is-at-least-32-bytes" };
+const production = { NODE_ENV: "production", JWT_SECRET: "production-secret-that-is-at-least-32-bytes", SECRETS_KEY: "2e".repeat(32) };
 
 describe("demo data", () => {
   test("NODE_ENV=production refuses DEMO_DATA=1 at start and ignores --demo: the published demo login never works", async () => {

@@ -1,4 +1,5 @@
 import { buildApp, createServices, type Services } from "../../src/app";
+import { developmentSecretsKey } from "../../src/config";
 import { migrate, openDatabase, type Db } from "../../adapters/sqlite/db";
 import { createLogger } from "../../adapters/logging";
 import type { Clock } from "../../domain/ports";
@@ -10,6 +11,7 @@ import type { Resolver } from "../../adapters/delivery/outbound-guard";
 export const FAST_DELIVERY: Partial<WorkerOptions> = { retryDelay: (n) => (n < 4 ? 0.05 : undefined), timeoutMs: 500, idleMs: 50 };
 
 export const TEST_JWT_SECRET = "test-secret-that-is-at-least-32-bytes-long!";
+export const TEST_SECRETS_KEY = "0f".repeat(32);
 
 /** A clock the test moves by hand. */
 export class ManualClock implements Clock {
@@ -47,7 +49,9 @@ export function createHarness(
   migrate(db);
   // Test partners listen on 127.0.0.1: the outbound guard is lifted explicitly unless a test checks it.
   const outboundAllowPrivate = options.outboundAllowPrivate ?? true;
-  const services: Services = createServices(db, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, rateLimits: options.rateLimits, outboundAllowPrivate }, options.clock, {
+  // The key the CLI would use for this database file, so a CLI run on it reads what the harness sealed.
+  const secretsKey = options.dbPath ? developmentSecretsKey(options.dbPath) : TEST_SECRETS_KEY;
+  const services: Services = createServices(db, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, rateLimits: options.rateLimits, outboundAllowPrivate, secretsKey }, options.clock, {
     delivery: options.delivery,
     resolver: options.resolver,
   });
