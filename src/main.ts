@@ -14,6 +14,7 @@ import { updateIntegration } from "../domain/usecases/integration";
 import { ValidationError } from "../domain/errors";
 import { fleetImportCommand } from "./fleet-import-command";
 import { clientAddress } from "../adapters/http/client-address";
+import { watchFleetChanges } from "../adapters/sqlite/fleet-watch";
 
 const USAGE = `Usage: tripswitch <command> [arguments]
 
@@ -40,6 +41,8 @@ RATE_LIMIT_SENDTRIP_PER_MIN, IDLE_TIMEOUT_SECONDS, TRUST_PROXY, OUTBOUND_ALLOW_P
 class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<number> {
+  // Every file this process creates (database, WAL, key files, backups, saved index) is its owner's alone.
+  process.umask(0o077);
   const [command = "serve", ...args] = argv;
   if (command === "--help" || command === "-h" || command === "help") {
     console.log(USAGE);
@@ -255,6 +258,12 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
     "fleet index ready",
   );
   services.worker.start();
+  // Fleet changes committed by other processes (the CLI's fleet import, another instance) reach search within 1 s.
+  const stopFleetWatch = watchFleetChanges(
+    db.$client,
+    (slugs) => services.fleetIndex.fleetChanged(slugs),
+    (err) => logger.warn({ err }, "fleet change watch failed; trying again"),
+  );
   readiness.ready = true;
 
   const ports = apps.map((a) => a.server?.port).join(" and ");
@@ -268,6 +277,7 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
     process.once("SIGINT", stop);
   });
   logger.info("shutting down");
+  stopFleetWatch();
   await Promise.all(apps.map((a) => a.stop()));
   // Changes still committing are answered before the connections close.
   await services.trips.send.bookings.drain();
