@@ -163,7 +163,7 @@ export function createServices(
     fleet,
     fleetIndex,
     rateLimiter,
-    manageFleet: { fleet, index: fleetIndex, airports, clock },
+    manageFleet: { fleet, index: fleetIndex, airports, clock, companies },
     searchFleet: { index: fleetIndex, airports },
   };
 }

@@ -1,4 +1,6 @@
-import { NotFoundError, ValidationError, type FieldError } from "../errors";
+import { ForbiddenError, NotFoundError, ValidationError, type FieldError } from "../errors";
+import { FLEET_QUOTA } from "../company/plan";
+import type { CompanyRepository } from "../ports";
 import type { AirportDirectory } from "../airports";
 import type { Caller, Clock } from "../ports";
 import type { FleetEntry } from "../fleet/entry";
@@ -11,6 +13,8 @@ export interface ManageFleetDeps {
   index: FleetSearchIndex;
   airports: AirportDirectory;
   clock: Clock;
+  /** Where a company's plan (and so its fleet quota) is read. */
+  companies: Pick<CompanyRepository, "findByNetid">;
 }
 
 export const MAX_IMPORT_ENTRIES = 10_000;
@@ -67,6 +71,7 @@ export async function listFleet(deps: ManageFleetDeps, caller: Caller, page: { l
 export async function addFleetEntry(deps: ManageFleetDeps, caller: Caller, input: FleetEntryInput): Promise<FleetEntry> {
   const checked = validateFleetEntry(input, { isKnownAirport: knownAirport(deps) });
   if (!checked.ok) throw new ValidationError(checked.errors);
+  await ensureRoom(deps, caller.netid, 1);
   const [saved] = await deps.fleet.insertAll([newEntry(caller.netid, checked.value, deps.clock.now())]);
   deps.index.fleetChanged([saved.slug]);
   return saved;
@@ -123,9 +128,26 @@ export async function importFleet(
     if (onProgress && (row % 500 === 499 || row === rows.length - 1)) onProgress("validate", row + 1, rows.length);
   }
   if (rowErrors.length > 0) throw new FleetImportError(rowErrors);
+  await ensureRoom(deps, netid, entries.length);
   const saved = await deps.fleet.insertAll(entries, onProgress && ((done) => onProgress("save", done, entries.length)));
   deps.index.fleetChanged(saved.map((e) => e.slug));
   return saved;
+}
+
+/**
+ * Refuses a change that would take the company's fleet past its plan's quota (FREE 2,000, PROFESSIONAL 50,000,
+ * ENTERPRISE unlimited): 403 FLEET_QUOTA_EXCEEDED, nothing saved.
+ */
+async function ensureRoom(deps: ManageFleetDeps, netid: string, adding: number): Promise<void> {
+  const plan = (await deps.companies.findByNetid(netid))?.plan ?? "FREE";
+  const quota = FLEET_QUOTA[plan];
+  if (quota === undefined) return;
+  const { total } = await deps.fleet.listByNetid(netid, { limit: 1, offset: 0 });
+  if (total + adding > quota)
+    throw new ForbiddenError(
+      `The ${plan} plan allows ${quota.toLocaleString("en-US")} fleet entries; you have ${total.toLocaleString("en-US")} and this would add ${adding.toLocaleString("en-US")}. Remove entries or change plan`,
+      "FLEET_QUOTA_EXCEEDED",
+    );
 }
 
 function newEntry(netid: string, draft: FleetEntryDraft, now: number): NewFleetEntry {
