@@ -39,7 +39,7 @@ import { activeIndexRows, activeIndexRowsBySlug, fleetChangesSince, markFleetInd
 import { KdFleetSearchIndex } from "../adapters/geo/fleet-index";
 import { coreFleet } from "../adapters/http/core/fleet";
 import { coreFleetSearch } from "../adapters/http/core/fleet-search";
-import { RateLimiter, type RateLimits } from "../adapters/http/rate-limit";
+import { RateLimiter, writeRateLimit, type RateLimits } from "../adapters/http/rate-limit";
 import { OutboundGuard, type Resolver } from "../adapters/delivery/outbound-guard";
 import { SecretBox } from "../adapters/security/secrets";
 import { sealStoredSecrets } from "../adapters/sqlite/seal-secrets";
@@ -213,9 +213,10 @@ function coreRoutes(services: Services, options: AppOptions) {
   const addressOf = options.addressOf ?? localAddress;
   return new Elysia({ name: "core" })
     .use(edgeOf(services, options))
+    .use(writeRateLimit(services.rateLimiter, addressOf))
     .use(authMacros(services.authenticator))
     .use(health(options.readiness))
-    .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens }, addressOf))
+    .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens }, addressOf, services.rateLimiter))
     .use(coreIntegration(services.authenticator, services.integration, services.outbox, () => services.worker.wake()))
     .use(coreReservations(services.trips.manage, services.authenticator))
     .use(coreFleet(services.manageFleet, services.authenticator))
@@ -227,6 +228,7 @@ function platformRoutes(services: Services, options: AppOptions) {
   const addressOf = options.addressOf ?? localAddress;
   return new Elysia({ name: "platform" })
     .use(edgeOf(services, options))
+    .use(writeRateLimit(services.rateLimiter, addressOf))
     .use(authMacros(services.authenticator))
     .use(platformTokens({ login: services.login, platformTokens: services.platformTokens }, addressOf))
     .use(platformTrips({ ...services.trips, auth: services.authenticator, rateLimiter: services.rateLimiter }))

@@ -13,7 +13,7 @@ export interface Config {
   logLevel: string;
   maxBodyBytes: number;
   /** Per-company budgets per minute; 0 disables one. */
-  rateLimits: { searchPerMinute: number; sendTripPerMinute: number };
+  rateLimits: { searchPerMinute: number; sendTripPerMinute: number; registrationsPerHour: number; writesPerMinute: number };
   /** Seconds a connection may stay silent (a slow client is cut off after it). */
   idleTimeoutSeconds: number;
   /** Take the client address from the last X-Forwarded-For entry (only behind a proxy that sets it). */
@@ -64,6 +64,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const rateLimits = {
     searchPerMinute: integer(env, "RATE_LIMIT_SEARCH_PER_MIN", 6000, 0, 1_000_000),
     sendTripPerMinute: integer(env, "RATE_LIMIT_SENDTRIP_PER_MIN", 6000, 0, 1_000_000),
+    registrationsPerHour: integer(env, "RATE_LIMIT_REGISTER_PER_HOUR", 20, 0, 1_000_000),
+    writesPerMinute: integer(env, "RATE_LIMIT_WRITES_PER_MIN", 1200, 0, 1_000_000),
   };
   // Bun allows 0 (no timeout) to 255 s; 0 would let a silent client hold a connection forever.
   const idleTimeoutSeconds = integer(env, "IDLE_TIMEOUT_SECONDS", 30, 1, 255);
