@@ -15,6 +15,7 @@ import { ValidationError } from "../domain/errors";
 import { fleetImportCommand } from "./fleet-import-command";
 import { clientAddress } from "../adapters/http/client-address";
 import { watchFleetChanges } from "../adapters/sqlite/fleet-watch";
+import { scheduleRetention } from "../adapters/sqlite/retention";
 
 const USAGE = `Usage: tripswitch <command> [arguments]
 
@@ -265,6 +266,12 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
     (slugs) => services.fleetIndex.fleetChanged(slugs),
     (err) => logger.warn({ err }, "fleet change watch failed; trying again"),
   );
+  // Delivered outbox rows, old audit rows, released tokens, stale login failures and idempotency keys: pruned hourly.
+  const stopRetention = scheduleRetention(
+    db.$client,
+    (deleted) => logger.info({ deleted }, "retention: old rows pruned"),
+    (err) => logger.warn({ err }, "retention run failed; trying again next hour"),
+  );
   readiness.ready = true;
 
   const ports = apps.map((a) => a.server?.port).join(" and ");
@@ -279,6 +286,7 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   });
   logger.info("shutting down");
   stopFleetWatch();
+  stopRetention();
   await Promise.all(apps.map((a) => a.stop()));
   // Changes still committing are answered before the connections close.
   await services.trips.send.bookings.drain();
