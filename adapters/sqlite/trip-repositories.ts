@@ -1,5 +1,6 @@
 import { and, count, desc, eq, getTableColumns, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Booking, BookingEvent, Trip } from "../../domain/trips/booking";
+import { capChangeLogs, capTransactionErrors } from "../../domain/history-cap";
 import type { FleetEntry } from "../../domain/fleet/entry";
 import type { TripStatus } from "../../domain/trips/lifecycle";
 import type { BookingListQuery, BookingRepository, BookingSummary, Decision, ProviderFleet } from "../../domain/trips/ports";
@@ -83,8 +84,9 @@ function toRow(b: Booking, version: number): BookingRow {
     contentHash: b.contentHash,
     version,
     tripPacket: JSON.stringify(packet),
-    changeLogs: JSON.stringify(b.changeLogs),
-    transactionErrors: JSON.stringify(b.transactionErrors),
+    // Bounded history: a booking changed forever keeps the newest entries and a count of the rest.
+    changeLogs: JSON.stringify(capChangeLogs(b.changeLogs)),
+    transactionErrors: JSON.stringify(capTransactionErrors(b.transactionErrors)),
   };
 }
 
