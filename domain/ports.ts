@@ -81,7 +81,8 @@ export type AuditEventType =
   | "company.registered"
   | "plan.changed"
   | "integration.changed"
-  | "access.denied";
+  | "access.denied"
+  | "audit.dropped";
 
 export interface AuditEvent {
   type: AuditEventType;

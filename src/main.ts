@@ -207,6 +207,7 @@ function open(config: Config) {
   return {
     services,
     close: () => {
+      services.audit.flush();
       services.fleetIndex.close();
       db.$client.close();
     },
@@ -296,6 +297,7 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   await services.fleetIndex.saveNow();
   services.fleetIndex.close();
   await checkpointer.stop();
+  services.audit.flush();
   db.$client.close();
   logger.flush();
   return 0;

@@ -25,7 +25,7 @@ describe("fleet changes by another process", () => {
       for (let i = 0; i < 25; i++) rows.push(`SEDAN,"Zeppelin Sedan ${i}","quiet",,3,3,${(40.64 + i / 1000).toFixed(4)},-73.78,JFK,95.00,80,USD,true`);
       writeFileSync(csv, rows.join("\n") + "\n");
       const imported = await runCli(["fleet", "import", "IMPORT-OPS", csv], env);
-      expect(imported.code).toBe(0);
+      expect({ code: imported.code, stderr: imported.stderr }).toEqual({ code: 0, stderr: "" });
       const committed = performance.now();
 
       let found = 0;

@@ -112,6 +112,7 @@ export function createHarness(
   }
 
   function close(): void {
+    services.audit.flush();
     void services.worker.stop();
     services.fleetIndex.close();
     db.$client.close();
