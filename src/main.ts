@@ -42,6 +42,9 @@ TRUST_PROXY, SECRETS_KEY, OUTBOUND_ALLOW_PRIVATE (see README.md).`;
 
 class UsageError extends Error {}
 
+/** Between a stop signal and closing the listeners. */
+const SHUTDOWN_GRACE_MS = 250;
+
 async function main(argv: string[]): Promise<number> {
   // Every file this process creates (database, WAL, key files, backups, saved index) is its owner's alone.
   process.umask(0o077);
@@ -288,6 +291,10 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   logger.info("shutting down");
   stopFleetWatch();
   stopRetention();
+  // Not ready any more (a load balancer stops sending), and a moment for requests whose connections are already
+  // open to be read: stopping the server closes connections it has not read a request from yet.
+  readiness.ready = false;
+  await Bun.sleep(SHUTDOWN_GRACE_MS);
   await Promise.all(apps.map((a) => a.stop()));
   // Changes still committing are answered before the connections close.
   await services.trips.send.bookings.drain();
