@@ -45,17 +45,21 @@ export class RateLimiter {
 }
 
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+/** Platform operations that change state although the reference system has them as GET. */
+const GET_WRITES = /^\/Platform\.svc\/(retryTransaction\/[^/]+|releaseToken)(\/V1)?\/?$/i;
 /** Writes with a budget or throttle of their own: sendTrip, registration, and the logins' failure throttle. */
 const OWN_BUDGET = /^\/(api\/(company\/register|token)|Platform\.svc\/(sendTrip|getToken2?)(\/V1)?)\/?$/i;
 
 /**
- * The write budget of every other write route, spent before the route runs (so a refused request does no work):
+ * The write budget of every other write route (retryTransaction and releaseToken included, GETs that change
+ * state), spent before the route runs (so a refused request does no work):
  * per credential (a hash of the bearer or platform token, so one company's clients share it) or, without one,
  * per client address.
  */
 export function writeRateLimit(limiter: RateLimiter, addressOf: (request: Request) => string) {
   return new Elysia({ name: "write-rate-limit" }).onRequest(({ request, set }) => {
-    if (!WRITES.has(request.method) || OWN_BUDGET.test(pathOf(request.url))) return;
+    const path = pathOf(request.url);
+    if (WRITES.has(request.method) ? OWN_BUDGET.test(path) : !GET_WRITES.test(path)) return;
     const credential = request.headers.get("authorization") ?? request.headers.get("token");
     const who = credential ? `c:${createHash("sha256").update(credential).digest("base64url").slice(0, 22)}` : `a:${addressOf(request)}`;
     limiter.check("writesPerMinute", who, set.headers as Record<string, string | number>);

@@ -98,8 +98,13 @@ describe("per-company rate limits", () => {
     expect(refused.body.code).toBe("RATE_LIMITED");
     expect(refused.headers.get("ratelimit-limit")).toBe("3");
     expect((await h.request("GET", "/api/company/integration", { headers: auth })).body.data.luggage).toBe("native");
-    // Another company's writes and every read are untouched.
+    // Another company's writes and every read are untouched; a GET that changes state (retryTransaction) is a write.
     expect((await put("notes", { authorization: `Bearer ${stranger.jwt}` })).status).toBe(200);
+    expect((await h.request("GET", "/api/fleet", { headers: auth })).status).toBe(200);
+    expect((await h.request("GET", `/Platform.svc/retryTransaction/${crypto.randomUUID()}`, { headers: { token: provider.token } })).status).not.toBe(429);
+    expect((await h.request("GET", `/Platform.svc/retryTransaction/${crypto.randomUUID()}`, { headers: { token: provider.token } })).status).not.toBe(429);
+    expect((await h.request("GET", `/Platform.svc/retryTransaction/${crypto.randomUUID()}`, { headers: { token: provider.token } })).status).not.toBe(429);
+    expect((await h.request("GET", `/Platform.svc/retryTransaction/${crypto.randomUUID()}`, { headers: { token: provider.token } })).status).toBe(429);
     clock.advance(20);
     expect((await put("notes")).status).toBe(200);
   });
