@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { createHarness } from "../../../support/harness";
-import { tempDir } from "../../../support/process";
+import { postJson, startServer, tempDir } from "../../../support/process";
 import { parties, regularTrip } from "../../../support/trips";
 import { startBookingWriter } from "../../../../src/app";
 
@@ -58,4 +58,28 @@ describe("Idempotency-Key under concurrency", () => {
     // A process that died holding a key: after the lease (120 s) the next request takes it over.
     expect(store.reserve("ACME", "k-1", "hash", 1002 + 121)).toEqual({ kind: "reserved" });
   });
+
+  test("over real sockets against serve: two simultaneous requests with one key make one change", async () => {
+    const server = await startServer({ DB_PATH: join(tempDir(), "db.sqlite"), DEMO_DATA: "0" });
+    try {
+      const password = "correct horse battery staple";
+      for (const [netid, coType, phone] of [["IDEM-REQ", "CO", "+12125550186"], ["IDEM-OPS", "IO", "+12125550187"]])
+        expect((await postJson(`${server.base}/api/company/register`, { name: netid, netid, mainEmail: `${netid.toLowerCase()}@idem.example`, password, confirmPassword: password, mainPhone: phone, coType })).status).toBe(200);
+      const token = (await postJson(`${server.base}/Platform.svc/getToken2`, { uid: "IDEM-REQ", pw: password })).body as string;
+      const body = regularTrip("IDEM-REQ", "IDEM-OPS", { luggageCount: "0" });
+      const sent = await postJson(`${server.base}/Platform.svc/sendTrip/V1`, body, { token });
+      expect(sent.status).toBe(200);
+      const update = { ...body, luggageCount: "7", affiliateReservation: { ...body.affiliateReservation, action: "UPDATE" } };
+      const headers = { token, "idempotency-key": crypto.randomUUID() };
+      const answers = await Promise.all([0, 1].map(() => postJson(`${server.base}/Platform.svc/sendTrip/V1`, update, headers)));
+      const ran = answers.filter((a) => a.status === 200 && a.headers.get("idempotent-replayed") === null);
+      expect(ran).toHaveLength(1);
+      for (const a of answers.filter((x) => x !== ran[0])) expect(a.status === 409 ? a.body.code : a.headers.get("idempotent-replayed")).toBeOneOf(["IDEMPOTENCY_IN_PROGRESS", "true"]);
+      const got = await fetch(`${server.base}/Platform.svc/getReservationByTransactionId/${sent.body.transactionId}/V1`, { headers: { token } });
+      const logs = ((await got.json()) as { data: { tripPacket: { changeLogs: Array<{ changeDesc: string }> } } }).data.tripPacket.changeLogs;
+      expect(logs.filter((c) => c.changeDesc.startsWith("luggageCount")).map((c) => c.changeDesc)).toEqual(["luggageCount 0 → 7"]);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 });
