@@ -31,6 +31,8 @@ describe("demo data", () => {
       await server.stop();
       server = await startServer({ DB_PATH: dbPath, DEMO_DATA: "1" });
       expect(server.stderr()).not.toContain("Demo login");
+      // The test servers lift the outbound guard (their partners listen on loopback): the service says so at start.
+      expect(server.stderr()).toContain("warning: OUTBOUND_ALLOW_PRIVATE=1");
       expect((await postJson(`${server.base}/api/token`, DEMO_LOGIN)).status).toBe(401);
       expect((await postJson(`${server.base}/api/token`, { uid: "REAL", pw: password })).status).toBe(200);
     } finally {

@@ -43,7 +43,7 @@ export interface TestResponse<T = any> {
  * with app.handle — the same routes, validation and error mapping as production.
  */
 export function createHarness(
-  options: { dbPath?: string; clock?: Clock; maxBodyBytes?: number; delivery?: Partial<WorkerOptions>; rateLimits?: RateLimits; outboundAllowPrivate?: boolean; resolver?: Resolver } = {},
+  options: { dbPath?: string; clock?: Clock; maxBodyBytes?: number; delivery?: Partial<WorkerOptions>; rateLimits?: RateLimits; outboundAllowPrivate?: boolean; resolver?: Resolver; production?: boolean } = {},
 ) {
   const db: Db = openDatabase(options.dbPath ?? ":memory:");
   migrate(db);
@@ -51,7 +51,7 @@ export function createHarness(
   const outboundAllowPrivate = options.outboundAllowPrivate ?? true;
   // The key the CLI would use for this database file, so a CLI run on it reads what the harness sealed.
   const secretsKey = options.dbPath ? developmentSecretsKey(options.dbPath) : TEST_SECRETS_KEY;
-  const services: Services = createServices(db, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, rateLimits: options.rateLimits, outboundAllowPrivate, secretsKey }, options.clock, {
+  const services: Services = createServices(db, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, rateLimits: options.rateLimits, outboundAllowPrivate, secretsKey, production: options.production }, options.clock, {
     delivery: options.delivery,
     resolver: options.resolver,
   });

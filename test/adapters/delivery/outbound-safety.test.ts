@@ -84,6 +84,16 @@ describe("outbound guard (OUTBOUND_ALLOW_PRIVATE off)", () => {
     expect(rx.received).toHaveLength(0);
   });
 
+  test("with NODE_ENV=production a public delivery URL must be https (400 naming the field)", async () => {
+    const h = harness({ outboundAllowPrivate: false, production: true, resolver: async () => [{ address: "93.184.216.34", family: 4 }] });
+    const { provider } = await parties(h);
+    const auth = { authorization: `Bearer ${provider.jwt}` };
+    const plain = await h.request("PUT", "/api/company/integration", { headers: auth, body: { webhookUrl: "http://partner.example/hooks" } });
+    expect(plain.status).toBe(400);
+    expect(plain.body.errors).toEqual([{ field: "webhookUrl", message: "must use https" }]);
+    expect((await h.request("PUT", "/api/company/integration", { headers: auth, body: { webhookUrl: "https://partner.example/hooks" } })).status).toBe(200);
+  });
+
   test("the CLI refuses a loopback delivery URL, naming the field (exit 2)", async () => {
     const dbPath = join(tempDir(), "db.sqlite");
     const h = createHarness({ dbPath });
