@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHarness, type Harness } from "../../../support/harness";
 import { company, vehicle } from "../../../support/fleet";
+import { importFleet } from "../../../../domain/usecases/manage-fleet";
 
 let h: Harness;
 afterEach(() => h?.close());
@@ -25,5 +26,18 @@ describe("fleet quota per plan", () => {
     expect(await count()).toBe(2000);
     await h.services.companies.setPlan(op.netid, "PROFESSIONAL");
     expect((await h.request("POST", "/api/fleet", { body: vehicle({ name: "Room Now" }), headers: op.auth })).status).toBe(200);
+  }, 30_000);
+
+  test("simultaneous imports cannot pass the quota together: the count is checked in the insert's transaction", async () => {
+    h = createHarness();
+    const op = await company(h);
+    const rows = (n: number, from: number) => Array.from({ length: n }, (_, i) => vehicle({ name: `Van ${from + i}` }));
+    // Started together through the use case: all three pass the quick check before any of them inserts.
+    const outcomes = await Promise.allSettled([0, 1, 2].map((k) => importFleet(h.services.manageFleet, op.netid, rows(800, k * 1000))));
+    expect(outcomes.map((o) => o.status).sort()).toEqual(["fulfilled", "fulfilled", "rejected"]);
+    const refused = outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult;
+    expect(refused.reason).toMatchObject({ code: "FLEET_QUOTA_EXCEEDED" });
+    expect(refused.reason.message).toContain("you have 1,600 and this would add 800");
+    expect((await h.request("GET", "/api/fleet?limit=1", { headers: op.auth })).body.data.total).toBe(1600);
   }, 30_000);
 });
