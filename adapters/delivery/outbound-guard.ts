@@ -27,6 +27,8 @@ export interface OutboundPolicy {
   /** Public targets must use https (NODE_ENV=production). */
   requireHttps: boolean;
   resolver?: Resolver;
+  /** Longest wait for a host name's addresses (a partner's slow DNS must not hold a worker); default 5 s. */
+  resolveTimeoutMs?: number;
 }
 
 const systemResolver: Resolver = async (host) =>
@@ -181,7 +183,7 @@ export class OutboundGuard {
     if (literal) addresses = [literal];
     else {
       try {
-        addresses = await this.resolver(host.replace(/\.$/, ""));
+        addresses = await withTimeout(this.resolver(host.replace(/\.$/, "")), this.policy.resolveTimeoutMs ?? 5000);
       } catch {
         return { ok: false, reason: "has a host name that does not resolve", unresolved: true };
       }
@@ -205,4 +207,13 @@ export class OutboundGuard {
     const result = await this.check(url);
     return result.ok || result.unresolved ? undefined : result.reason;
   }
+}
+
+/** The promise's value, or a rejection once `ms` have passed. */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("lookup timed out")), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -70,4 +70,11 @@ describe("OutboundGuard", () => {
     expect(await guard.check("http://no-such-host.invalid/")).toMatchObject({ ok: false, reason: "has a host name that does not resolve" });
     expect(await guard.problem("http://no-such-host.invalid/")).toBeUndefined();
   });
+
+  test("a host name whose lookup never answers is refused after the lookup timeout", async () => {
+    const guard = new OutboundGuard({ allowPrivate: false, requireHttps: false, resolveTimeoutMs: 100, resolver: () => new Promise(() => {}) });
+    const started = performance.now();
+    expect(await guard.check("https://slow-dns.example/")).toMatchObject({ ok: false, reason: "has a host name that does not resolve" });
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
 });
