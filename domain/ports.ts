@@ -82,7 +82,8 @@ export type AuditEventType =
   | "plan.changed"
   | "integration.changed"
   | "partnership.changed"
-  | "access.denied";
+  | "access.denied"
+  | "audit.dropped";
 
 export interface AuditEvent {
   type: AuditEventType;

@@ -40,7 +40,10 @@ import { activeIndexRows, activeIndexRowsBySlug, fleetChangesSince, markFleetInd
 import { KdFleetSearchIndex } from "../adapters/geo/fleet-index";
 import { coreFleet } from "../adapters/http/core/fleet";
 import { coreFleetSearch } from "../adapters/http/core/fleet-search";
-import { RateLimiter, type RateLimits } from "../adapters/http/rate-limit";
+import { RateLimiter, writeRateLimit, type RateLimits } from "../adapters/http/rate-limit";
+import { OutboundGuard, type Resolver } from "../adapters/delivery/outbound-guard";
+import { SecretBox } from "../adapters/security/secrets";
+import { sealStoredSecrets } from "../adapters/sqlite/seal-secrets";
 import { SqlitePositionStore } from "../adapters/sqlite/position-store";
 import { ChauffeurTracking } from "../domain/usecases/track-chauffeur";
 import { coreTracking } from "../adapters/http/core/tracking";
@@ -63,12 +66,17 @@ export interface ServiceOptions {
   logger?: Logger;
   /** Delivery worker tuning; production uses CONTRACT §10.14 (10 s timeout, doubling backoff, 10 attempts). */
   delivery?: Partial<WorkerOptions>;
+  /** How delivery and webhook host names are resolved (tests give a fixed answer); the system resolver otherwise. */
+  resolver?: Resolver;
 }
+
+/** What decides where the service may send: the guard refuses private targets unless allowed, and http in production. */
+export type OutboundSettings = Partial<Pick<Config, "outboundAllowPrivate" | "production">>;
 
 /** Every port wired to its adapter: the one place that knows which implementation serves which port. */
 export function createServices(
   db: Db,
-  config: Pick<Config, "jwtSecret" | "tokenTtlSeconds"> & { rateLimits?: RateLimits },
+  config: Pick<Config, "jwtSecret" | "tokenTtlSeconds"> & { rateLimits?: RateLimits; secretsKey?: string } & OutboundSettings,
   clock: Clock = systemClock,
   options: ServiceOptions = {},
 ) {
@@ -81,7 +89,14 @@ export function createServices(
   const decoyHash = Bun.password.hashSync(crypto.randomUUID(), { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 });
   const audit = new SqliteAuditLog(db);
   const loginDeps = { users, hasher, throttle: new SqliteLoginThrottle(db), clock, decoyHash, audit };
-  const integrations = new SqliteIntegrationRepository(db);
+  // Without a key (benchmarks, throwaway databases) secrets are sealed with one that lives as long as the process.
+  const secrets = new SecretBox(config.secretsKey ?? SecretBox.newKey());
+  const integrations = new SqliteIntegrationRepository(db, secrets);
+  // Rows written before encryption at rest are sealed now; until then they read as they are.
+  const sealed = sealStoredSecrets(db, secrets);
+  if (sealed) logger.info({ companies: sealed }, "sealed stored secrets");
+  // Without an explicit OUTBOUND_ALLOW_PRIVATE, private and special addresses are refused (CLI, tests, serve).
+  const guard = new OutboundGuard({ allowPrivate: config.outboundAllowPrivate === true, requireHttps: config.production === true, resolver: options.resolver });
   const outbox = new SqliteOutbox(db);
   // Delivery outcomes change the booking in the transaction that records the attempt.
   const deliveryHooks: DeliveryHooks = {
@@ -97,7 +112,7 @@ export function createServices(
     outbox,
     integrations,
     deliveryHooks,
-    { retryDelay: (n) => retryDelaySeconds(n), timeoutMs: 10_000, concurrency: 8, idleMs: 1000, ...options.delivery },
+    { retryDelay: (n) => retryDelaySeconds(n), timeoutMs: 10_000, concurrency: 8, idleMs: 1000, guard, ...options.delivery },
     logger,
   );
   const airports = airportDirectory();
@@ -151,7 +166,8 @@ export function createServices(
     deliveryHooks,
     worker,
     audit,
-    integration: { integrations, clock, newSecret: newWebhookSecret, audit },
+    guard,
+    integration: { integrations, clock, newSecret: newWebhookSecret, audit, targets: guard },
     partnerships,
     partners: { partnerships, companies, clock, audit },
     db,
@@ -168,7 +184,7 @@ export function createServices(
     fleet,
     fleetIndex,
     rateLimiter,
-    manageFleet: { fleet, index: fleetIndex, airports, clock },
+    manageFleet: { fleet, index: fleetIndex, airports, clock, companies },
     searchFleet: { index: fleetIndex, airports },
   };
 }
@@ -218,9 +234,10 @@ function coreRoutes(services: Services, options: AppOptions) {
   const addressOf = options.addressOf ?? localAddress;
   return new Elysia({ name: "core" })
     .use(edgeOf(services, options))
+    .use(writeRateLimit(services.rateLimiter, addressOf))
     .use(authMacros(services.authenticator))
     .use(health(options.readiness))
-    .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens, accountChecks: { companies: services.companies, limiter: services.rateLimiter } }, addressOf))
+    .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens, accountChecks: { companies: services.companies, limiter: services.rateLimiter } }, addressOf, services.rateLimiter))
     .use(coreIntegration(services.authenticator, services.integration, services.outbox, () => services.worker.wake()))
     .use(corePartners(services.partners, services.authenticator))
     .use(coreReservations(services.trips.manage, services.authenticator, services.positions))
@@ -234,6 +251,7 @@ function platformRoutes(services: Services, options: AppOptions) {
   const addressOf = options.addressOf ?? localAddress;
   return new Elysia({ name: "platform" })
     .use(edgeOf(services, options))
+    .use(writeRateLimit(services.rateLimiter, addressOf))
     .use(authMacros(services.authenticator))
     .use(platformTokens({ login: services.login, platformTokens: services.platformTokens }, addressOf))
     .use(platformTrips({ ...services.trips, auth: services.authenticator, rateLimiter: services.rateLimiter, positions: services.positions }))

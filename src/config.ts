@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { SECRETS_KEY_PATTERN, SecretBox } from "../adapters/security/secrets";
 
 export interface Config {
   port: number;
@@ -12,12 +13,16 @@ export interface Config {
   logLevel: string;
   maxBodyBytes: number;
   /** Per-company budgets per minute; 0 disables one. */
-  rateLimits: { searchPerMinute: number; sendTripPerMinute: number };
+  rateLimits: { searchPerMinute: number; sendTripPerMinute: number; registrationsPerHour: number; writesPerMinute: number };
   /** Seconds a connection may stay silent (a slow client is cut off after it). */
   idleTimeoutSeconds: number;
   /** Take the client address from the last X-Forwarded-For entry (only behind a proxy that sets it). */
   trustProxy: boolean;
   production: boolean;
+  /** 32 bytes as 64 hex characters: seals delivery passwords and webhook secrets at rest. */
+  secretsKey: string;
+  /** OUTBOUND_ALLOW_PRIVATE=1: delivery and webhook URLs may reach private addresses, over http (development, tests). */
+  outboundAllowPrivate: boolean;
 }
 
 /** A configuration problem; the process exits with its message, which names the variable. */
@@ -59,14 +64,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const rateLimits = {
     searchPerMinute: integer(env, "RATE_LIMIT_SEARCH_PER_MIN", 6000, 0, 1_000_000),
     sendTripPerMinute: integer(env, "RATE_LIMIT_SENDTRIP_PER_MIN", 6000, 0, 1_000_000),
+    registrationsPerHour: integer(env, "RATE_LIMIT_REGISTER_PER_HOUR", 20, 0, 1_000_000),
+    writesPerMinute: integer(env, "RATE_LIMIT_WRITES_PER_MIN", 1200, 0, 1_000_000),
   };
   // Bun allows 0 (no timeout) to 255 s; 0 would let a silent client hold a connection forever.
   const idleTimeoutSeconds = integer(env, "IDLE_TIMEOUT_SECONDS", 30, 1, 255);
   const trustProxy = flag(env, "TRUST_PROXY", false);
+  const outboundAllowPrivate = flag(env, "OUTBOUND_ALLOW_PRIVATE", false);
   let demoData: boolean | undefined;
   if (env.DEMO_DATA !== undefined && env.DEMO_DATA !== "") {
     if (env.DEMO_DATA !== "0" && env.DEMO_DATA !== "1") throw new ConfigError(`DEMO_DATA must be 1 or 0, got "${env.DEMO_DATA}"`);
     demoData = env.DEMO_DATA === "1";
+    // The demo companies share a published password: never in production.
+    if (demoData && production) throw new ConfigError("DEMO_DATA=1 is not allowed with NODE_ENV=production (the demo accounts' password is public)");
   }
 
   let jwtSecret = env.JWT_SECRET ?? "";
@@ -77,20 +87,41 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } else {
     jwtSecret = developmentSecret(dbPath);
   }
-  return { port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits, idleTimeoutSeconds, trustProxy, production };
+  let secretsKey = env.SECRETS_KEY?.trim() ?? "";
+  if (secretsKey) {
+    if (!SECRETS_KEY_PATTERN.test(secretsKey)) throw new ConfigError("SECRETS_KEY must be 64 hexadecimal characters (32 bytes), e.g. from `openssl rand -hex 32`");
+  } else if (production) {
+    throw new ConfigError("SECRETS_KEY is required when NODE_ENV=production (64 hexadecimal characters, e.g. from `openssl rand -hex 32`)");
+  } else {
+    secretsKey = developmentSecretsKey(dbPath);
+  }
+  return { port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits, idleTimeoutSeconds, trustProxy, production, outboundAllowPrivate, secretsKey };
 }
 
 /** The development JWT secret kept beside the database (or a fresh one for an in-memory database). */
 function developmentSecret(dbPath: string): string {
-  const fresh = () => Buffer.from(crypto.getRandomValues(new Uint8Array(48))).toString("base64url");
+  return keptBeside(dbPath, ".jwt-secret", () => Buffer.from(crypto.getRandomValues(new Uint8Array(48))).toString("base64url"), (kept) => kept.length >= 32);
+}
+
+/** The development secrets key kept beside the database (`.secrets-key`, mode 0600), created on first use. */
+export function developmentSecretsKey(dbPath: string): string {
+  return keptBeside(dbPath, ".secrets-key", SecretBox.newKey, (kept) => SECRETS_KEY_PATTERN.test(kept));
+}
+
+/** A value kept in a file beside the database (mode 0600), created on first use; fresh for an in-memory database. */
+function keptBeside(dbPath: string, name: string, fresh: () => string, valid: (kept: string) => boolean): string {
   if (dbPath === ":memory:") return fresh();
-  const file = join(dirname(resolve(dbPath)), ".jwt-secret");
+  const file = join(dirname(resolve(dbPath)), name);
   if (existsSync(file)) {
     const kept = readFileSync(file, "utf8").trim();
-    if (kept.length >= 32) return kept;
+    if (valid(kept)) {
+      chmodSync(file, 0o600);
+      return kept;
+    }
   }
-  const secret = fresh();
+  const value = fresh();
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  writeFileSync(file, value, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return value;
 }

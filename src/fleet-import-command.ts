@@ -2,7 +2,7 @@ import { SingleBar, Presets } from "cli-progress";
 import type { Services } from "./app";
 import { FleetFileError, readFleetFile } from "../adapters/fleet-file/read";
 import { FleetImportError, importFleet } from "../domain/usecases/manage-fleet";
-import { ValidationError } from "../domain/errors";
+import { ForbiddenError, ValidationError } from "../domain/errors";
 
 /** Row errors printed before the summary; the rest are counted. */
 const MAX_PRINTED_ERRORS = 200;
@@ -55,7 +55,7 @@ export async function fleetImportCommand(services: Services, netid: string, path
       console.error(`${error.message}`);
       return 1;
     }
-    if (error instanceof ValidationError) {
+    if (error instanceof ValidationError || error instanceof ForbiddenError) {
       console.error(error.message);
       return 1;
     }

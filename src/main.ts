@@ -15,6 +15,8 @@ import { updateIntegration } from "../domain/usecases/integration";
 import { ValidationError } from "../domain/errors";
 import { fleetImportCommand } from "./fleet-import-command";
 import { clientAddress } from "../adapters/http/client-address";
+import { watchFleetChanges } from "../adapters/sqlite/fleet-watch";
+import { scheduleRetention } from "../adapters/sqlite/retention";
 
 const USAGE = `Usage: tripswitch <command> [arguments]
 
@@ -38,11 +40,17 @@ Commands:
 
 Configuration comes from the environment: PORT, PLATFORM_PORT, HOST, DB_PATH, JWT_SECRET,
 TOKEN_TTL_SECONDS, DEMO_DATA, LOG_LEVEL, MAX_BODY_BYTES, RATE_LIMIT_SEARCH_PER_MIN,
-RATE_LIMIT_SENDTRIP_PER_MIN, IDLE_TIMEOUT_SECONDS, TRUST_PROXY (see README.md).`;
+RATE_LIMIT_SENDTRIP_PER_MIN, RATE_LIMIT_REGISTER_PER_HOUR, RATE_LIMIT_WRITES_PER_MIN, IDLE_TIMEOUT_SECONDS,
+TRUST_PROXY, SECRETS_KEY, OUTBOUND_ALLOW_PRIVATE (see README.md).`;
 
 class UsageError extends Error {}
 
+/** Between a stop signal and closing the listeners. */
+const SHUTDOWN_GRACE_MS = 250;
+
 async function main(argv: string[]): Promise<number> {
+  // Every file this process creates (database, WAL, key files, backups, saved index) is its owner's alone.
+  process.umask(0o077);
   const [command = "serve", ...args] = argv;
   if (command === "--help" || command === "-h" || command === "help") {
     console.log(USAGE);
@@ -63,8 +71,16 @@ async function main(argv: string[]): Promise<number> {
     }
     case "seed-demo": {
       if (args.length) throw new UsageError("seed-demo takes no arguments");
+      if (config.production) {
+        console.error("seed-demo: refused with NODE_ENV=production (the demo accounts' password is public)");
+        return 1;
+      }
       const { services, close } = open(config);
-      await seedDemo(services);
+      if (!(await seedDemo(services))) {
+        console.error("seed-demo: the database already has companies; demo data is loaded only into an empty database");
+        close();
+        return 1;
+      }
       console.log(`demo data loaded; log in with uid ${DEMO_LOGIN.uid} and password ${DEMO_LOGIN.pw}`);
       close();
       return 0;
@@ -199,6 +215,7 @@ function open(config: Config) {
   return {
     services,
     close: () => {
+      services.audit.flush();
       services.fleetIndex.close();
       db.$client.close();
     },
@@ -213,7 +230,13 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   const applied = migrate(db);
   if (applied.length) logger.info({ migrations: applied }, "migrated");
   const services = createServices(db, config, undefined, { logger });
-  const wantDemo = config.demoData ?? (demoFlag || !COMPILED);
+  if (config.outboundAllowPrivate) {
+    logger.warn("OUTBOUND_ALLOW_PRIVATE=1: delivery and webhook URLs may reach this machine and its private network");
+    console.error("warning: OUTBOUND_ALLOW_PRIVATE=1 lets delivery and webhook URLs reach private addresses (development and tests only)");
+  }
+  // Never in production (the demo password is public); seedDemo also writes only into an empty database.
+  if (config.production && demoFlag) logger.warn("--demo ignored: NODE_ENV=production");
+  const wantDemo = !config.production && (config.demoData ?? (demoFlag || !COMPILED));
   // With no demo data to seed first, the first index build (the long part of start-up) starts now and
   // runs in its workers while the HTTP apps are set up; /readyz still waits for it.
   const firstBuild = wantDemo ? undefined : services.fleetIndex.rebuildNow();
@@ -235,7 +258,8 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   ];
   server = apps[0].server as unknown as typeof server;
 
-  if (wantDemo && (await seedDemo(services))) logger.info("demo data loaded");
+  const seeded = wantDemo && (await seedDemo(services));
+  if (seeded) logger.info("demo data loaded");
   // The demo trip's chauffeur moves while the service runs, so the tracking operations answer at once.
   const stopDemoChauffeur = wantDemo ? await startDemoChauffeur(services) : () => {};
   await (firstBuild ?? services.fleetIndex.rebuildNow());
@@ -247,12 +271,24 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
     "fleet index ready",
   );
   services.worker.start();
+  // Fleet changes committed by other processes (the CLI's fleet import, another instance) reach search within 1 s.
+  const stopFleetWatch = watchFleetChanges(
+    db.$client,
+    (slugs) => services.fleetIndex.fleetChanged(slugs),
+    (err) => logger.warn({ err }, "fleet change watch failed; trying again"),
+  );
+  // Delivered outbox rows, old audit rows, released tokens, stale login failures and idempotency keys: pruned hourly.
+  const stopRetention = scheduleRetention(
+    db.$client,
+    (deleted) => logger.info({ deleted }, "retention: old rows pruned"),
+    (err) => logger.warn({ err }, "retention run failed; trying again next hour"),
+  );
   readiness.ready = true;
 
   const ports = apps.map((a) => a.server?.port).join(" and ");
   logger.info({ ports }, "ready");
   console.error(`TripSwitch listening on ${config.host}:${ports}; docs at http://localhost:${apps[0].server?.port}/docs`);
-  if (wantDemo) console.error(`Demo login: uid ${DEMO_LOGIN.uid}, password ${DEMO_LOGIN.pw}`);
+  if (wantDemo && (seeded || (await services.companies.findByNetid(DEMO_LOGIN.uid)))) console.error(`Demo login: uid ${DEMO_LOGIN.uid}, password ${DEMO_LOGIN.pw}`);
 
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
@@ -260,6 +296,12 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
     process.once("SIGINT", stop);
   });
   logger.info("shutting down");
+  stopFleetWatch();
+  stopRetention();
+  // Not ready any more (a load balancer stops sending), and a moment for requests whose connections are already
+  // open to be read: stopping the server closes connections it has not read a request from yet.
+  readiness.ready = false;
+  await Bun.sleep(SHUTDOWN_GRACE_MS);
   stopDemoChauffeur();
   await Promise.all(apps.map((a) => a.stop()));
   // Changes still committing are answered before the connections close.
@@ -271,6 +313,7 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   await services.fleetIndex.saveNow();
   services.fleetIndex.close();
   await checkpointer.stop();
+  services.audit.flush();
   db.$client.close();
   logger.flush();
   return 0;

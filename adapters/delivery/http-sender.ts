@@ -1,45 +1,77 @@
+import http from "node:http";
+import https from "node:https";
+import { isIP } from "node:net";
+import type { CheckedTarget } from "./outbound-guard";
+
 /** The outcome of one HTTP delivery attempt. */
 export interface SendResult {
   ok: boolean;
   status: number | null;
-  /** Why it failed, in words safe to show the booking's parties (no credentials). */
+  /** Why it failed, in words safe to show the booking's parties (no credentials, no internal address). */
   error?: string;
   /** The parsed JSON reply of a 2xx answer, when it was JSON. */
   reply?: unknown;
 }
 
-const MAX_REPLY_BYTES = 64 * 1024;
+/** The most of a reply that is read; the rest is never received (the connection is closed). */
+export const MAX_REPLY_BYTES = 64 * 1024;
 
-/** POSTs a JSON body with a timeout; any 2xx is success. Never throws. */
-export async function postJson(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<SendResult> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
+/**
+ * POSTs a JSON body to a checked target, connecting to the address the guard approved (no second DNS
+ * lookup, so a rebinding name cannot switch it) while the Host header and TLS server name stay the URL's.
+ * Redirects are not followed. The reply is read as a stream and cut at 64 KiB; the whole exchange, reply
+ * included, ends within `timeoutMs`. Any 2xx is success. Never throws.
+ */
+export function postJson(target: CheckedTarget, body: string, headers: Record<string, string>, timeoutMs: number): Promise<SendResult> {
+  return new Promise<SendResult>((resolve) => {
+    let settled = false;
+    const finish = (result: SendResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      request.destroy();
+      resolve(result);
+    };
+    const { url } = target;
+    const client = url.protocol === "https:" ? https : http;
+    const request = client.request({
       method: "POST",
-      headers: { "content-type": "application/json", "user-agent": "TripSwitch-Delivery/1.0", ...headers },
-      body,
-      signal: AbortSignal.timeout(timeoutMs),
-      redirect: "manual",
+      host: target.host,
+      port: url.port || (url.protocol === "https:" ? 443 : 80),
+      path: `${url.pathname}${url.search}`,
+      // SNI carries a host name, never an address.
+      servername: isIP(target.host) ? undefined : target.host,
+      headers: { "content-type": "application/json", "user-agent": "TripSwitch-Delivery/1.0", "content-length": String(Buffer.byteLength(body)), ...headers },
+      lookup: (_host: string, options: { all?: boolean }, callback: (...args: any[]) => void) => {
+        if (options?.all) callback(null, [{ address: target.address, family: target.family }]);
+        else callback(null, target.address, target.family);
+      },
+    } as http.RequestOptions);
+    const timer = setTimeout(() => finish({ ok: false, status: null, error: `no answer within ${timeoutMs / 1000} s` }), timeoutMs);
+    request.on("error", () => finish({ ok: false, status: null, error: "connection failed" }));
+    request.on("response", (response) => {
+      const status = response.statusCode ?? 0;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const done = () => {
+        if (status < 200 || status > 299) return finish({ ok: false, status, error: `answered HTTP ${status}` });
+        let reply: unknown;
+        try {
+          const text = Buffer.concat(chunks).toString("utf8");
+          reply = text ? JSON.parse(text) : undefined;
+        } catch {}
+        finish({ ok: true, status, reply });
+      };
+      response.on("data", (chunk: Buffer) => {
+        if (settled) return;
+        const room = MAX_REPLY_BYTES - size;
+        chunks.push(chunk.byteLength > room ? chunk.subarray(0, room) : chunk);
+        size += Math.min(chunk.byteLength, room);
+        if (size >= MAX_REPLY_BYTES) done();
+      });
+      response.on("end", done);
+      response.on("error", done);
     });
-  } catch (error) {
-    const name = error instanceof Error ? error.name : "";
-    if (name === "TimeoutError" || name === "AbortError") return { ok: false, status: null, error: `no answer within ${timeoutMs / 1000} s` };
-    return { ok: false, status: null, error: "connection failed" };
-  }
-  const text = await readBounded(response);
-  if (response.status < 200 || response.status > 299) return { ok: false, status: response.status, error: `answered HTTP ${response.status}` };
-  let reply: unknown;
-  try {
-    reply = text ? JSON.parse(text) : undefined;
-  } catch {}
-  return { ok: true, status: response.status, reply };
-}
-
-async function readBounded(response: Response): Promise<string> {
-  try {
-    const buffer = await response.arrayBuffer();
-    return new TextDecoder().decode(buffer.slice(0, MAX_REPLY_BYTES));
-  } catch {
-    return "";
-  }
+    request.end(body);
+  });
 }

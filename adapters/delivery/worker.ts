@@ -4,6 +4,8 @@ import type { SqliteIntegrationRepository } from "../sqlite/delivery-repositorie
 import type { OutboxMessage } from "../../domain/delivery/ports";
 import type { Logger } from "../logging";
 import { postJson, type SendResult } from "./http-sender";
+import type { OutboundGuard } from "./outbound-guard";
+import { TargetGate, targetKey, type GateOptions } from "./target-gate";
 import { partnerRefusal } from "../../domain/delivery/partner-message";
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signatureHeader } from "./signing";
 
@@ -20,7 +22,17 @@ export interface WorkerOptions {
   concurrency: number;
   /** Longest sleep between polls (new messages also wake the worker). */
   idleMs: number;
+  /** Decides, at each send, whether a URL may be reached and at which address. */
+  guard: OutboundGuard;
+  /** One partner's share of the workers and its circuit breaker (defaults: a quarter of them, 5 failures, 30 s). */
+  gate?: Partial<GateOptions>;
+  /** Seconds before a message whose outcome could not be recorded (disk full, database busy) is tried again. */
+  recordRetrySeconds?: number;
 }
+
+/** Due messages read per page while looking for ones whose target has room; pages per tick. */
+const PAGE = 64;
+const MAX_PAGES = 8;
 
 const now = () => Date.now() / 1000;
 
@@ -34,6 +46,9 @@ export class DeliveryWorker {
   private readonly inFlight = new Map<number, Promise<void>>();
   private readonly attemptWaiters = new Map<string, Array<(m: OutboxMessage | undefined) => void>>();
   private loop: Promise<void> | undefined;
+  private readonly gate: TargetGate;
+  /** Messages whose last outcome could not be recorded, and when they may be tried again. */
+  private readonly cooldown = new Map<number, number>();
 
   constructor(
     private readonly db: Db,
@@ -42,7 +57,10 @@ export class DeliveryWorker {
     private readonly hooks: DeliveryHooks,
     private readonly options: WorkerOptions,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    const perTarget = Math.max(1, Math.ceil(options.concurrency / 4));
+    this.gate = new TargetGate({ perTarget, failureThreshold: 5, openSeconds: 30, ...options.gate });
+  }
 
   start(): void {
     if (this.running) return;
@@ -72,8 +90,10 @@ export class DeliveryWorker {
       const timer = setTimeout(() => done(undefined), timeoutMs);
       const done = (m: OutboxMessage | undefined) => {
         clearTimeout(timer);
-        const list = this.attemptWaiters.get(eventId) ?? [];
-        this.attemptWaiters.set(eventId, list.filter((f) => f !== done));
+        const rest = (this.attemptWaiters.get(eventId) ?? []).filter((f) => f !== done);
+        // An event nobody waits for any more leaves no entry behind.
+        if (rest.length) this.attemptWaiters.set(eventId, rest);
+        else this.attemptWaiters.delete(eventId);
         resolve(m);
       };
       this.attemptWaiters.set(eventId, [...(this.attemptWaiters.get(eventId) ?? []), done]);
@@ -82,38 +102,73 @@ export class DeliveryWorker {
     });
   }
 
+  /** Events with someone waiting for their next attempt (each waiter resolves or times out, and leaves no entry). */
+  get waitingEvents(): number {
+    return this.attemptWaiters.size;
+  }
+
   private schedule(ms: number): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      this.loop = this.tick().catch((error) => this.logger.error({ err: error }, "delivery worker tick failed"));
+      this.loop = this.tick();
     }, ms);
   }
 
+  /** One poll. Whatever fails in it (a busy or full database included) is logged and the next poll still comes. */
   private async tick(): Promise<void> {
     if (!this.running) return;
-    const free = this.options.concurrency - this.inFlight.size;
-    if (free > 0) {
-      for (const message of this.outbox.due(now(), free + this.inFlight.size)) {
+    let wait = this.options.idleMs;
+    try {
+      this.startDue();
+      const next = this.outbox.nextDueAt();
+      // A message due now that could not start (its target full, in flight) waits for a wake or the idle poll.
+      if (next !== undefined && next > now()) wait = Math.min(this.options.idleMs, (next - now()) * 1000);
+    } catch (error) {
+      this.logger.error({ err: error }, "delivery worker poll failed; polling again");
+    }
+    if (this.running) this.schedule(wait);
+  }
+
+  /**
+   * Starts the due messages that have a free worker and whose target has room. Messages of a target whose
+   * circuit is open are put off until it may be tried again, so they stop filling the head of the queue.
+   */
+  private startDue(): void {
+    const at = now();
+    for (const [id, until] of this.cooldown) if (until <= at) this.cooldown.delete(id);
+    const putOff: Array<[number, number]> = [];
+    for (let page = 0; page < MAX_PAGES && this.inFlight.size < this.options.concurrency; page++) {
+      const rows = this.outbox.due(at, PAGE, page * PAGE);
+      for (const message of rows) {
         if (this.inFlight.size >= this.options.concurrency) break;
         // The due query already holds back a message while an older one of its booking is pending (in flight included).
-        if (this.inFlight.has(message.id)) continue;
-        const attempt = this.attempt(message).finally(() => {
+        if (this.inFlight.has(message.id) || this.cooldown.has(message.id)) continue;
+        const key = targetKey(message.url);
+        const admission = this.gate.admit(key, at);
+        if (!admission.go) {
+          if (!admission.busy) putOff.push([message.id, admission.until]);
+          continue;
+        }
+        this.gate.acquire(key);
+        const attempt = this.attempt(message, key).finally(() => {
           this.inFlight.delete(message.id);
           this.wake();
         });
         this.inFlight.set(message.id, attempt);
       }
+      if (rows.length < PAGE) break;
     }
-    if (!this.running) return;
-    const next = this.outbox.nextDueAt();
-    const wait = next === undefined ? this.options.idleMs : Math.max(0, Math.min(this.options.idleMs, (next - now()) * 1000));
-    this.schedule(wait);
+    if (putOff.length) this.db.$client.transaction(() => putOff.forEach(([id, until]) => this.outbox.putOff(id, until)))();
   }
 
-  private async attempt(message: OutboxMessage): Promise<void> {
+  /** Sends one message and records the outcome; never rejects. */
+  private async attempt(message: OutboxMessage, key: string): Promise<void> {
     let result: SendResult;
     try {
-      result = await postJson(message.url, message.body, this.headersFor(message), this.options.timeoutMs);
+      const checked = await this.options.guard.check(message.url);
+      result = checked.ok
+        ? await postJson(checked.target, message.body, this.headersFor(message), this.options.timeoutMs)
+        : { ok: false, status: null, error: `refused: the URL ${checked.reason}` };
     } catch {
       result = { ok: false, status: null, error: "delivery failed" };
     }
@@ -121,20 +176,33 @@ export class DeliveryWorker {
     const refusal = result.ok && message.channel === "delivery" ? partnerRefusal(result.reply) : undefined;
     if (refusal !== undefined) result = { ok: false, status: result.status, error: `refused the trip: ${refusal}` };
     const at = now();
-    this.db.$client.transaction(() => {
-      if (result.ok) {
-        this.outbox.markDelivered(message.id, result.status ?? 200, Math.floor(at));
-        this.hooks.delivered?.(message, result.reply, Math.floor(at));
-      } else {
-        const delay = this.options.retryDelay(message.attempts + 1);
-        const error = `${message.channel === "delivery" ? "Delivery" : "Webhook"} to ${hostOf(message.url)} failed: ${result.error}`;
-        this.outbox.markAttemptFailed(message.id, error, result.status, delay === undefined ? undefined : at + delay);
-        this.hooks.attemptFailed?.(message, error, Math.floor(at), delay === undefined);
-      }
-    })();
-    const recorded = this.outbox.get(message.id);
-    for (const resolve of this.attemptWaiters.get(message.eventId) ?? []) resolve(recorded);
+    // Only silence trips the breaker: an error answer comes back at once and holds no worker for long.
+    this.gate.release(key, result.status !== null, at);
+    try {
+      this.db.$client.transaction(() => {
+        if (result.ok) {
+          this.outbox.markDelivered(message.id, result.status ?? 200, Math.floor(at));
+          this.hooks.delivered?.(message, result.reply, Math.floor(at));
+        } else {
+          const delay = this.options.retryDelay(message.attempts + 1);
+          const error = `${message.channel === "delivery" ? "Delivery" : "Webhook"} to ${hostOf(message.url)} failed: ${result.error}`;
+          this.outbox.markAttemptFailed(message.id, error, result.status, delay === undefined ? undefined : at + delay);
+          this.hooks.attemptFailed?.(message, error, Math.floor(at), delay === undefined);
+        }
+      })();
+    } catch (error) {
+      // The message stays pending as it was; it is sent again (same event id) once the database takes writes.
+      this.cooldown.set(message.id, at + (this.options.recordRetrySeconds ?? 5));
+      this.logger.error({ err: error, eventId: message.eventId }, "delivery outcome could not be recorded; will retry");
+      return;
+    }
     if (!result.ok) this.logger.warn({ eventId: message.eventId, channel: message.channel, status: result.status }, "delivery attempt failed");
+    try {
+      const recorded = this.outbox.get(message.id);
+      for (const resolve of this.attemptWaiters.get(message.eventId) ?? []) resolve(recorded);
+    } catch (error) {
+      this.logger.error({ err: error, eventId: message.eventId }, "delivery waiters could not be told");
+    }
   }
 
   private headersFor(message: OutboxMessage): Record<string, string> {

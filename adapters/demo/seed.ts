@@ -20,8 +20,12 @@ const DEMO_PARTNERS = ["ACME-LIMO", "BLUE-SKY-CARS"] as const;
 /** How the demo operators read the platform's vehicle codes (its booking form says EXEC_SEDAN, LUXURY_SUV…). */
 const DEMO_VEHICLE_TYPES = { EXEC_SEDAN: "SEDAN_LUXURY", LUXURY_SUV: "SUV", MINIVAN: "VAN_MINI", STRETCH: "LIMO" } as const;
 
-/** Loads the demo companies (all with the demo password) unless they exist. Returns true when it wrote anything. */
+/**
+ * Loads the demo companies (all with the published demo password) and their fleets — only into an empty
+ * database, so a real installation never gets accounts anyone can log into. Returns true when it wrote anything.
+ */
 export async function seedDemo(services: Services): Promise<boolean> {
+  if (!databaseIsEmpty(services)) return false;
   let wrote = false;
   for (const c of DEMO_COMPANIES) {
     if (await services.companies.findByNetid(c.netid)) continue;
@@ -38,6 +42,11 @@ export async function seedDemo(services: Services): Promise<boolean> {
   }
   for (const netid of DEMO_PARTNERS) if (await partner(services, "DEMO-PLATFORM", netid)) wrote = true;
   return wrote;
+}
+
+/** No company registered yet (the demo data's own companies included). */
+export function databaseIsEmpty(services: Services): boolean {
+  return services.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM (SELECT 1 FROM companies LIMIT 1)").get()!.n === 0;
 }
 
 /** Makes two demo companies partners (the platform asks, the operator accepts) unless they are already. */

@@ -26,7 +26,7 @@ export function docs() {
             title: "TripSwitch API",
             version: "1.0.0",
             description:
-              "Trip exchange for chauffeured ground transportation. Core API under /api (bearer JWT from POST /api/token); platform API under /Platform.svc (header `token` from getToken2; the /V1 path segment is accepted, not required). Every error is `{success:false, message, code}` (+ `errors[]` on validation); every response carries X-Request-Id.",
+              "Trip exchange for chauffeured ground transportation. Core API under /api (bearer JWT from POST /api/token); platform API under /Platform.svc (header `token` from getToken2; the /V1 path segment is accepted, not required). Every error is `{success:false, message, code}` (+ `errors[]` on validation); every response carries X-Request-Id. Codes every route may answer: 429 RATE_LIMITED (Retry-After); 503 DATABASE_BUSY or STORAGE_FULL (Retry-After: the change was not made, send it again later); 409 IDEMPOTENCY_IN_PROGRESS (a request with the same Idempotency-Key is still running). A booking keeps at most 200 changeLogs and 100 transactionErrors entries: past that the oldest are dropped and the first entry (changeSource or errCode `TRIMMED`) says how many.",
           },
           tags: [
             { name: "Accounts", description: "Company registration, core tokens, and the account check" },

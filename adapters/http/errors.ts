@@ -44,7 +44,33 @@ export function toErrorResponse(error: unknown, requestId: string): { status: nu
     };
   if (error instanceof DomainError) return { status: 400, body: { success: false, message: error.message, code: error.code } };
   if (error instanceof HttpError) return { status: error.status, body: { success: false, message: error.message, code: error.code } };
+  const storage = storageTrouble(error);
+  if (storage)
+    return {
+      status: 503,
+      body: { success: false, message: STORAGE_MESSAGES[storage.code], code: storage.code, retryAfter: storage.retryAfter },
+      headers: { "retry-after": String(storage.retryAfter) },
+    };
   return { status: 500, body: { success: false, message: "Internal error", code: "INTERNAL", requestId } };
+}
+
+const STORAGE_MESSAGES = {
+  DATABASE_BUSY: "The database is busy; nothing was changed. Send the request again shortly",
+  STORAGE_FULL: "The service cannot store anything at the moment; nothing was changed. Send the request again later",
+} as const;
+
+/**
+ * The storage trouble an error reports, if any: the database locked by another writer (SQLITE_BUSY/LOCKED) or
+ * no room left (SQLITE_FULL, or the disk's I/O error), by SQLite's code or — for errors relayed from the booking
+ * writer thread, which keep only the message — by SQLite's message. Either way nothing was written.
+ */
+export function storageTrouble(error: unknown): { code: keyof typeof STORAGE_MESSAGES; retryAfter: number } | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const code = String((error as { code?: unknown }).code ?? "");
+  const message = error.message;
+  if (/^SQLITE_(BUSY|LOCKED)/.test(code) || /database (table )?is (locked|busy)/i.test(message)) return { code: "DATABASE_BUSY", retryAfter: 1 };
+  if (/^SQLITE_(FULL|IOERR)/.test(code) || /database or disk is full|disk I\/O error|no space left/i.test(message)) return { code: "STORAGE_FULL", retryAfter: 30 };
+  return undefined;
 }
 
 interface TypeboxIssue {
@@ -234,7 +260,8 @@ export function edge(options: EdgeOptions) {
         return { success: false, message: `No route for ${request.method} ${path}`, code: "ROUTE_NOT_FOUND" };
       }
       const mapped = toErrorResponse(error, requestId);
-      if (mapped.status >= 500) logger.error({ requestId, method: request.method, path, err: error }, "unhandled error");
+      if (mapped.status === 503) logger.warn({ requestId, method: request.method, path, code: mapped.body.code, err: error }, "storage unavailable");
+      else if (mapped.status >= 500) logger.error({ requestId, method: request.method, path, err: error }, "unhandled error");
       if ((mapped.status === 401 || mapped.status === 403) && mapped.body.code !== "INVALID_CREDENTIALS") options.onDenied?.(request, mapped.status, mapped.body.code);
       set.status = mapped.status;
       for (const [k, v] of Object.entries(mapped.headers ?? {})) set.headers[k] = v;

@@ -21,8 +21,10 @@ export interface IdempotentCall {
 
 /**
  * Runs an operation under the request's `Idempotency-Key` (CONTRACT §6): without a key it just runs; with one,
- * the first result — success or refusal — is stored for 24 h and replayed for the same key and body
- * (header `Idempotent-Replayed: true`); the same key with another body is 409. Results of 5xx are not stored.
+ * the key is reserved before the operation runs (a second request with it meanwhile is 409
+ * IDEMPOTENCY_IN_PROGRESS), then the first result — success or refusal — is stored for 24 h and replayed for the
+ * same key and body (header `Idempotent-Replayed: true`); the same key with another body is 409. Results of 5xx
+ * are not stored.
  *
  * Resolves with the answer's JSON text, its status and content type set on `call.set`: a string is what Elysia
  * sends as it is, where a Response of our own would be copied into a new one (a stream of its body) to take
@@ -35,25 +37,36 @@ export async function idempotent(store: SqliteIdempotencyStore, clock: Clock, ca
     throw new ValidationError([{ field: "Idempotency-Key", message: `must be 1–${MAX_IDEMPOTENCY_KEY} characters` }]);
 
   const requestHash = createHash("sha256").update(`${call.operation}\n${canonicalJson(call.body ?? null)}`).digest("base64url");
-  const stored = store.lookup(call.netid, key, clock.now());
-  if (stored) {
-    if (stored.requestHash !== requestHash)
-      throw new ConflictError("This Idempotency-Key was already used with a different request", "IDEMPOTENCY_KEY_REUSED");
-    call.set.headers["idempotent-replayed"] = "true";
-    return answer(call.set, stored.status, stored.body);
+  // Reserved before the change runs: a second request with the key while this one runs is refused, not run.
+  const reservation = store.reserve(call.netid, key, requestHash, clock.now());
+  if (reservation.kind === "in-progress") {
+    if (reservation.requestHash !== requestHash) throw reused();
+    throw new ConflictError("A request with this Idempotency-Key is still being processed; retry after it has finished", "IDEMPOTENCY_IN_PROGRESS");
   }
+  if (reservation.kind === "stored") {
+    if (reservation.result.requestHash !== requestHash) throw reused();
+    call.set.headers["idempotent-replayed"] = "true";
+    return answer(call.set, reservation.result.status, reservation.result.body);
+  }
+  let result: { status: number; body: string } | undefined;
   try {
     const body = JSON.stringify(await run());
-    store.save(call.netid, key, { requestHash, status: 200, body }, clock.now());
+    result = { status: 200, body };
     return answer(call.set, 200, body);
   } catch (error) {
     if (error instanceof DomainError) {
       const mapped = toErrorResponse(error, requestIdOf(call.request));
-      if (mapped.status < 500) store.save(call.netid, key, { requestHash, status: mapped.status, body: JSON.stringify(mapped.body) }, clock.now());
+      if (mapped.status < 500) result = { status: mapped.status, body: JSON.stringify(mapped.body) };
     }
     throw error;
+  } finally {
+    // Results of 5xx are not kept: the key is free again for a retry.
+    if (result) store.complete(call.netid, key, { requestHash, ...result }, clock.now());
+    else store.release(call.netid, key);
   }
 }
+
+const reused = () => new ConflictError("This Idempotency-Key was already used with a different request", "IDEMPOTENCY_KEY_REUSED");
 
 function answer(set: IdempotentCall["set"], status: number, body: string): string {
   set.status = status;

@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { existsSync, renameSync, rmSync, copyFileSync } from "node:fs";
+import { chmodSync, existsSync, renameSync, rmSync, copyFileSync, writeFileSync } from "node:fs";
 import { dirname, join, basename } from "node:path";
 import { mkdirSync } from "node:fs";
 import type { Db } from "./db";
@@ -11,7 +11,15 @@ import type { Db } from "./db";
 export function backupTo(db: Db, file: string): void {
   if (existsSync(file)) throw new Error(`${file} exists already; choose a new file`);
   mkdirSync(dirname(file), { recursive: true });
-  db.$client.query("VACUUM INTO ?").run(file);
+  // Created empty and owner-only first (VACUUM INTO accepts an empty file), so the copy is never readable by others.
+  writeFileSync(file, "", { mode: 0o600 });
+  chmodSync(file, 0o600);
+  try {
+    db.$client.query("VACUUM INTO ?").run(file);
+  } catch (error) {
+    rmSync(file, { force: true });
+    throw error;
+  }
 }
 
 /** Runs SQLite's integrity check on a database file; returns the problems found (empty when ok). */
@@ -36,6 +44,7 @@ export function restoreFrom(file: string, target: string): void {
   mkdirSync(dirname(target), { recursive: true });
   const staging = join(dirname(target), `.${basename(target)}.restoring`);
   copyFileSync(file, staging);
+  chmodSync(staging, 0o600);
   for (const suffix of ["-wal", "-shm"]) rmSync(`${target}${suffix}`, { force: true });
   renameSync(staging, target);
 }

@@ -49,6 +49,8 @@ function applyChange(steps: WriteStep[]): ChangeOutcome {
     release.run();
     return { ok: true };
   } catch (error) {
+    // SQLITE_FULL and I/O errors roll the whole transaction back: the group fails with that error.
+    if (!db?.inTransaction) throw error;
     rollbackTo.run();
     release.run();
     if (error instanceof Conflict || (error instanceof Error && TAKEN.test(error.message))) return { conflict: true };

@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { chmodSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import * as schema from "./schema";
@@ -14,11 +14,24 @@ export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 export function openDatabase(path: string): Db {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path, { create: true, strict: true });
+  if (path !== ":memory:") restrictFiles(path);
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA synchronous = FULL");
   sqlite.exec("PRAGMA busy_timeout = 5000");
   sqlite.exec("PRAGMA foreign_keys = ON");
   return drizzle({ client: sqlite, schema }) as Db;
+}
+
+/**
+ * Database, WAL and shared-memory files readable by their owner only (0600): they hold password hashes and
+ * bookings. SQLite gives the WAL and SHM files it creates the database file's mode.
+ */
+function restrictFiles(path: string): void {
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      chmodSync(file, 0o600);
+    } catch {}
+  }
 }
 
 /** Applies every embedded migration not yet applied, each in its own transaction. Returns the tags applied. */

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { AcceptTripsFrom, Integration, LuggageMode, WebhookFormat } from "../../domain/delivery/integration";
-import type { Channel, IntegrationRepository, NewOutboxMessage, OutboxMessage, OutboxStatus } from "../../domain/delivery/ports";
+import type { Channel, IntegrationRepository, NewOutboxMessage, OutboxMessage, OutboxStatus, SecretSealer } from "../../domain/delivery/ports";
 import { AccountCache } from "./account-repositories";
 import type { Db } from "./db";
 import { companyIntegrations, outboxMessages } from "./schema";
@@ -9,7 +9,11 @@ export class SqliteIntegrationRepository implements IntegrationRepository {
   // Read twice inside every booking change (provider and requester): prepared once.
   private readonly byNetid;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** Delivery passwords and webhook secrets are stored sealed. */
+    private readonly secrets: SecretSealer,
+  ) {
     this.byNetid = db.select().from(companyIntegrations).where(eq(companyIntegrations.netid, sql.placeholder("netid"))).prepare();
   }
 
@@ -23,17 +27,17 @@ export class SqliteIntegrationRepository implements IntegrationRepository {
     const cached = cache.integrations.get(netid);
     if (cached !== undefined) return cached ?? undefined;
     const row = this.byNetid.get({ netid });
-    return cache.remember(cache.integrations, netid, row ? Object.freeze(toIntegration(row)) : null) ?? undefined;
+    return cache.remember(cache.integrations, netid, row ? Object.freeze(toIntegration(row, this.secrets)) : null) ?? undefined;
   }
 
   async save(i: Integration, at: number): Promise<void> {
     const values = {
       deliveryUrl: i.deliveryUrl,
       deliveryUsername: i.deliveryAuth?.username ?? null,
-      deliveryPassword: i.deliveryAuth?.password ?? null,
+      deliveryPassword: i.deliveryAuth ? this.secrets.seal(i.deliveryAuth.password, secretContext("deliveryPassword", i.netid)) : null,
       luggage: i.luggage,
       webhookUrl: i.webhookUrl,
-      webhookSecret: i.webhookSecret,
+      webhookSecret: i.webhookSecret === null ? null : this.secrets.seal(i.webhookSecret, secretContext("webhookSecret", i.netid)),
       webhookFormat: i.webhookFormat,
       acceptTripsFrom: i.acceptTripsFrom,
       updatedAt: at,
@@ -43,14 +47,18 @@ export class SqliteIntegrationRepository implements IntegrationRepository {
   }
 }
 
-function toIntegration(row: typeof companyIntegrations.$inferSelect): Integration {
+/** Where a sealed secret belongs: its column and company (a value moved elsewhere does not open). */
+export const secretContext = (column: "deliveryPassword" | "webhookSecret", netid: string) => `${column}:${netid}`;
+
+function toIntegration(row: typeof companyIntegrations.$inferSelect, secrets: SecretSealer): Integration {
+  const password = row.deliveryPassword && secrets.open(row.deliveryPassword, secretContext("deliveryPassword", row.netid));
   return {
     netid: row.netid,
     deliveryUrl: row.deliveryUrl,
-    deliveryAuth: row.deliveryUsername && row.deliveryPassword ? { username: row.deliveryUsername, password: row.deliveryPassword } : null,
+    deliveryAuth: row.deliveryUsername && password ? { username: row.deliveryUsername, password } : null,
     luggage: row.luggage as LuggageMode,
     webhookUrl: row.webhookUrl,
-    webhookSecret: row.webhookSecret,
+    webhookSecret: row.webhookSecret && secrets.open(row.webhookSecret, secretContext("webhookSecret", row.netid)),
     webhookFormat: row.webhookFormat as WebhookFormat,
     acceptTripsFrom: row.acceptTripsFrom as AcceptTripsFrom,
   };
@@ -66,7 +74,7 @@ export class SqliteOutbox {
 
   constructor(private readonly db: Db) {
     // In order per booking and channel: a message waits while an older one of its booking is still pending.
-    this.dueStatement = db.$client.query<Row & Record<string, unknown>, [number, number]>(`
+    this.dueStatement = db.$client.query<Row & Record<string, unknown>, [number, number, number]>(`
       SELECT id, event_id AS eventId, channel, event_type AS eventType, transaction_id AS transactionId,
              target_netid AS targetNetid, url, body, status, attempts, next_attempt_at AS nextAttemptAt,
              last_error AS lastError, last_status AS lastStatus, created_at AS createdAt, delivered_at AS deliveredAt
@@ -76,7 +84,7 @@ export class SqliteOutbox {
                         WHERE p.transaction_id = m.transaction_id AND p.channel = m.channel
                           AND p.status = 'pending' AND p.id < m.id)
       ORDER BY m.next_attempt_at, m.id
-      LIMIT ?`);
+      LIMIT ? OFFSET ?`);
     this.insertStatement = db.$client.prepare(SqliteOutbox.INSERT_SQL);
   }
 
@@ -93,8 +101,13 @@ export class SqliteOutbox {
     return [m.eventId, m.channel, m.eventType, m.transactionId, m.targetNetid, m.url, m.body, at, at];
   }
 
-  due(now: number, limit: number): OutboxMessage[] {
-    return this.dueStatement.all(now, limit).map((r) => toMessage(r as Row));
+  due(now: number, limit: number, offset = 0): OutboxMessage[] {
+    return this.dueStatement.all(now, limit, offset).map((r) => toMessage(r as Row));
+  }
+
+  /** Holds a pending message back until `at` without counting an attempt (its target's circuit is open). */
+  putOff(id: number, at: number): void {
+    this.db.update(outboxMessages).set({ nextAttemptAt: at }).where(and(eq(outboxMessages.id, id), eq(outboxMessages.status, "pending"))).run();
   }
 
   /** Seconds until the earliest pending message is due, or undefined when none is pending. */

@@ -2,7 +2,7 @@ import type { IndexRow } from "../geo/index-parts";
 import type { Database } from "bun:sqlite";
 import { and, asc, count, eq, gte, lt } from "drizzle-orm";
 import type { FleetEntry } from "../../domain/fleet/entry";
-import type { FleetRepository, NewFleetEntry } from "../../domain/fleet/ports";
+import { FleetFullError, type FleetRepository, type NewFleetEntry } from "../../domain/fleet/ports";
 import { firstFreeSlug } from "../../domain/fleet/slug";
 import { changed } from "./account-repositories";
 import type { Db } from "./db";
@@ -63,10 +63,15 @@ export class SqliteFleetRepository implements FleetRepository {
     return row ? toFleetEntry(row) : undefined;
   }
 
-  async insertAll(entries: NewFleetEntry[], onProgress?: (done: number) => void): Promise<FleetEntry[]> {
+  async insertAll(entries: NewFleetEntry[], onProgress?: (done: number) => void, maxEntries?: number): Promise<FleetEntry[]> {
     const saved: FleetEntry[] = [];
     // Slugs are chosen inside the write transaction, so two writers can never pick the same one.
     this.db.transaction((tx) => {
+      // The quota is counted in the same transaction, so simultaneous imports cannot pass it together.
+      if (maxEntries !== undefined && entries.length > 0) {
+        const current = tx.select({ n: count() }).from(fleetEntries).where(eq(fleetEntries.netid, entries[0].netid)).get()?.n ?? 0;
+        if (current + entries.length > maxEntries) throw new FleetFullError(current);
+      }
       const takenByBase = new Map<string, Set<string>>();
       for (let i = 0; i < entries.length; i++) {
         const { slugBase, ...fields } = entries[i];

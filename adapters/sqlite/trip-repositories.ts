@@ -1,12 +1,13 @@
-import { and, count, desc, eq, getTableColumns, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, or, sql, type SQL } from "drizzle-orm";
 import type { Booking, BookingEvent, Trip } from "../../domain/trips/booking";
+import { capChangeLogs, capTransactionErrors } from "../../domain/history-cap";
 import type { FleetEntry } from "../../domain/fleet/entry";
 import type { TripStatus } from "../../domain/trips/lifecycle";
 import type { BookingListQuery, BookingRepository, BookingSummary, Decision, ProviderFleet } from "../../domain/trips/ports";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
 import type { SQLQueryBindings, Statement } from "bun:sqlite";
 import type { Db } from "./db";
-import { bookings, fleetEntries, idempotencyKeys } from "./schema";
+import { bookings, fleetEntries } from "./schema";
 import type { BookingWriter, WriteStep } from "./booking-writer";
 import { SqliteOutbox } from "./delivery-repositories";
 import type { NewOutboxMessage } from "../../domain/delivery/ports";
@@ -92,8 +93,9 @@ function toRow(b: Booking, version: number): BookingRow {
     contentHash: b.contentHash,
     version,
     tripPacket: JSON.stringify(packet),
-    changeLogs: JSON.stringify(b.changeLogs),
-    transactionErrors: JSON.stringify(b.transactionErrors),
+    // Bounded history: a booking changed forever keeps the newest entries and a count of the rest.
+    changeLogs: JSON.stringify(capChangeLogs(b.changeLogs)),
+    transactionErrors: JSON.stringify(capTransactionErrors(b.transactionErrors)),
   };
 }
 
@@ -402,6 +404,8 @@ export class SqliteBookingRepository implements BookingRepository {
         this.release.run();
         return { ok: true, value };
       } catch (error) {
+        // SQLITE_FULL and I/O errors roll the whole transaction back: the group fails with that error.
+        if (!this.db.$client.inTransaction) throw error;
         this.rollbackTo.run();
         this.release.run();
         if (attempt === 0 && error instanceof Error && /UNIQUE constraint failed: bookings/.test(error.message)) continue;
@@ -450,47 +454,4 @@ export class SqliteProviderFleet implements ProviderFleet {
   }
 }
 
-export interface StoredResult {
-  requestHash: string;
-  status: number;
-  body: string;
-}
-
-/** Idempotency-Key results, scoped per company, kept for `ttlSeconds`. */
-export class SqliteIdempotencyStore {
-  private readonly find;
-  private readonly insert;
-
-  constructor(
-    private readonly db: Db,
-    private readonly ttlSeconds = 24 * 3600,
-  ) {
-    this.find = db
-      .select({ requestHash: idempotencyKeys.requestHash, status: idempotencyKeys.status, body: idempotencyKeys.body, createdAt: idempotencyKeys.createdAt })
-      .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.netid, ph("netid")), eq(idempotencyKeys.key, ph("key"))))
-      .prepare();
-    this.insert = db
-      .insert(idempotencyKeys)
-      .values({ netid: ph("netid"), key: ph("key"), requestHash: ph("requestHash"), status: ph("status"), body: ph("body"), createdAt: ph("createdAt") } as never)
-      .onConflictDoNothing()
-      .prepare();
-  }
-
-  /** The stored result of (netid, key), unless it is older than the TTL. */
-  lookup(netid: string, key: string, now: number): StoredResult | undefined {
-    const hit = this.find.get({ netid, key });
-    return hit && hit.createdAt > now - this.ttlSeconds ? hit : undefined;
-  }
-
-  /** Stores the first result for (netid, key); a concurrent first writer wins. Expired keys are pruned on the way. */
-  save(netid: string, key: string, result: StoredResult, now: number): void {
-    this.db.transaction(
-      (tx) => {
-        tx.delete(idempotencyKeys).where(lte(idempotencyKeys.createdAt, now - this.ttlSeconds)).run();
-        this.insert.run({ netid, key, ...result, createdAt: now });
-      },
-      { behavior: "immediate" },
-    );
-  }
-}
+export { SqliteIdempotencyStore, type Reservation, type StoredResult } from "./idempotency-store";

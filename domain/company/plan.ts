@@ -12,3 +12,6 @@ export function parsePlan(value: string): Plan | undefined {
   const upper = value.trim().toUpperCase();
   return (PLANS as readonly string[]).includes(upper) ? (upper as Plan) : undefined;
 }
+
+/** Fleet entries a company may keep on each plan; undefined is unlimited. */
+export const FLEET_QUOTA: Record<Plan, number | undefined> = { FREE: 2_000, PROFESSIONAL: 50_000, ENTERPRISE: undefined };

@@ -30,3 +30,15 @@ export interface IntegrationRepository {
   get(netid: string): Promise<Integration | undefined>;
   save(integration: Integration, at: number): Promise<void>;
 }
+
+/** Decides whether the service may send to a URL (not into its own network); the reason when it may not. */
+export interface OutboundTargets {
+  problem(url: string): Promise<string | undefined>;
+}
+
+/** Encrypts a secret for storage and back; `context` names where it is kept (a sealed value opens only there). */
+export interface SecretSealer {
+  seal(plain: string, context: string): string;
+  /** The plain value of a sealed one; a value stored before encryption is returned as it is. */
+  open(stored: string, context: string): string;
+}

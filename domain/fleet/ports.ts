@@ -17,9 +17,10 @@ export interface FleetRepository {
   find(netid: string, slug: string): Promise<FleetEntry | undefined>;
   /**
    * Saves every entry in one transaction (all or nothing), each under the first free slug of
-   * `base`, `base-2`, …; returns them as saved, in order.
+   * `base`, `base-2`, …; returns them as saved, in order. With `maxEntries`, the company's count is checked in
+   * that transaction and FleetFullError thrown (nothing saved) when the entries would take it past the number.
    */
-  insertAll(entries: NewFleetEntry[], onProgress?: (done: number) => void): Promise<FleetEntry[]>;
+  insertAll(entries: NewFleetEntry[], onProgress?: (done: number) => void, maxEntries?: number): Promise<FleetEntry[]>;
   /** Replaces the stored fields of an existing entry (same slug and owner). */
   update(entry: FleetEntry): Promise<boolean>;
   remove(netid: string, slug: string): Promise<boolean>;
@@ -73,4 +74,11 @@ export interface FleetSearchIndex {
    * slugs are given. Either way the change becomes visible to search within a second.
    */
   fleetChanged(slugs?: readonly string[]): void;
+}
+
+/** An insert that would take a company's fleet past its maximum; `current` is how many entries it has. */
+export class FleetFullError extends Error {
+  constructor(readonly current: number) {
+    super(`the fleet already has ${current} entries`);
+  }
 }

@@ -1,6 +1,6 @@
-import { ValidationError } from "../errors";
+import { ValidationError, type FieldError } from "../errors";
 import { validateIntegrationPatch, type Integration } from "../delivery/integration";
-import type { IntegrationRepository } from "../delivery/ports";
+import type { IntegrationRepository, OutboundTargets } from "../delivery/ports";
 import type { AuditLog, Clock } from "../ports";
 
 export interface IntegrationDeps {
@@ -9,6 +9,8 @@ export interface IntegrationDeps {
   /** A new webhook signing secret. */
   newSecret: () => string;
   audit: AuditLog;
+  /** Refuses URLs that reach private or special addresses; checked on save (and again at each send). */
+  targets: OutboundTargets;
 }
 
 /** What a company sees of its settings: never the delivery password, the webhook secret only when just created. */
@@ -46,12 +48,15 @@ export async function getIntegration(deps: IntegrationDeps, netid: string): Prom
 }
 
 /**
- * Update integration settings: validate, merge (absent keeps, null clears), and create the webhook signing
- * secret the first time a webhook URL is set — that response is the only one that shows it.
+ * Update integration settings: validate, check that each new URL stays out of the service's own network,
+ * merge (absent keeps, null clears), and create the webhook signing secret the first time a webhook URL is
+ * set — that response is the only one that shows it.
  */
 export async function updateIntegration(deps: IntegrationDeps, netid: string, input: Parameters<typeof validateIntegrationPatch>[0]): Promise<IntegrationView> {
   const checked = validateIntegrationPatch(input);
   if (!checked.ok) throw new ValidationError(checked.errors);
+  const unreachable = await targetProblems(deps.targets, checked.patch);
+  if (unreachable.length) throw new ValidationError(unreachable);
   const current = (await deps.integrations.get(netid)) ?? emptyIntegration(netid);
   const next: Integration = { ...current, ...checked.patch };
   const created = next.webhookUrl !== null && next.webhookSecret === null;
@@ -69,4 +74,15 @@ export async function rotateWebhookSecret(deps: IntegrationDeps, netid: string):
   await deps.integrations.save(next, deps.clock.now());
   deps.audit.record({ type: "integration.changed", netid, detail: "webhook secret rotated" }, deps.clock.now());
   return viewOf(next, true);
+}
+
+async function targetProblems(targets: OutboundTargets, patch: { deliveryUrl?: string | null; webhookUrl?: string | null }): Promise<FieldError[]> {
+  const errors: FieldError[] = [];
+  for (const field of ["deliveryUrl", "webhookUrl"] as const) {
+    const url = patch[field];
+    if (!url) continue;
+    const problem = await targets.problem(url);
+    if (problem) errors.push({ field, message: problem });
+  }
+  return errors;
 }

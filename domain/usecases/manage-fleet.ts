@@ -1,8 +1,10 @@
-import { NotFoundError, ValidationError, type FieldError } from "../errors";
+import { ForbiddenError, NotFoundError, ValidationError, type FieldError } from "../errors";
+import { FLEET_QUOTA, type Plan } from "../company/plan";
+import type { CompanyRepository } from "../ports";
 import type { AirportDirectory } from "../airports";
 import type { Caller, Clock } from "../ports";
 import type { FleetEntry } from "../fleet/entry";
-import type { FleetRepository, FleetSearchIndex, NewFleetEntry } from "../fleet/ports";
+import { FleetFullError, type FleetRepository, type FleetSearchIndex, type NewFleetEntry } from "../fleet/ports";
 import { inputOf, validateFleetEntry, type FleetEntryDraft, type FleetEntryInput } from "../fleet/validation";
 import { slugBase } from "../fleet/slug";
 
@@ -11,6 +13,8 @@ export interface ManageFleetDeps {
   index: FleetSearchIndex;
   airports: AirportDirectory;
   clock: Clock;
+  /** Where a company's plan (and so its fleet quota) is read. */
+  companies: Pick<CompanyRepository, "findByNetid">;
 }
 
 export const MAX_IMPORT_ENTRIES = 10_000;
@@ -67,7 +71,8 @@ export async function listFleet(deps: ManageFleetDeps, caller: Caller, page: { l
 export async function addFleetEntry(deps: ManageFleetDeps, caller: Caller, input: FleetEntryInput): Promise<FleetEntry> {
   const checked = validateFleetEntry(input, { isKnownAirport: knownAirport(deps) });
   if (!checked.ok) throw new ValidationError(checked.errors);
-  const [saved] = await deps.fleet.insertAll([newEntry(caller.netid, checked.value, deps.clock.now())]);
+  const quota = await ensureRoom(deps, caller.netid, 1);
+  const [saved] = await withinQuota(quota, 1, () => deps.fleet.insertAll([newEntry(caller.netid, checked.value, deps.clock.now())], undefined, quota?.max));
   deps.index.fleetChanged([saved.slug]);
   return saved;
 }
@@ -123,9 +128,38 @@ export async function importFleet(
     if (onProgress && (row % 500 === 499 || row === rows.length - 1)) onProgress("validate", row + 1, rows.length);
   }
   if (rowErrors.length > 0) throw new FleetImportError(rowErrors);
-  const saved = await deps.fleet.insertAll(entries, onProgress && ((done) => onProgress("save", done, entries.length)));
+  const quota = await ensureRoom(deps, netid, entries.length);
+  const saved = await withinQuota(quota, entries.length, () => deps.fleet.insertAll(entries, onProgress && ((done) => onProgress("save", done, entries.length)), quota?.max));
   deps.index.fleetChanged(saved.map((e) => e.slug));
   return saved;
+}
+
+/**
+ * Refuses a change that would take the company's fleet past its plan's quota (FREE 2,000, PROFESSIONAL 50,000,
+ * ENTERPRISE unlimited): 403 FLEET_QUOTA_EXCEEDED, nothing saved. Checked here for a quick answer, and again
+ * inside the insert's transaction (simultaneous imports); returns the quota for that second check.
+ */
+async function ensureRoom(deps: ManageFleetDeps, netid: string, adding: number): Promise<{ plan: Plan; max: number } | undefined> {
+  const plan = (await deps.companies.findByNetid(netid))?.plan ?? "FREE";
+  const max = FLEET_QUOTA[plan];
+  if (max === undefined) return undefined;
+  const { total } = await deps.fleet.listByNetid(netid, { limit: 1, offset: 0 });
+  if (total + adding > max) throw quotaExceeded(plan, max, total, adding);
+  return { plan, max };
+}
+
+async function withinQuota<T>(quota: { plan: Plan; max: number } | undefined, adding: number, insert: () => Promise<T>): Promise<T> {
+  try {
+    return await insert();
+  } catch (error) {
+    if (quota && error instanceof FleetFullError) throw quotaExceeded(quota.plan, quota.max, error.current, adding);
+    throw error;
+  }
+}
+
+function quotaExceeded(plan: Plan, max: number, current: number, adding: number): ForbiddenError {
+  const n = (v: number) => v.toLocaleString("en-US");
+  return new ForbiddenError(`The ${plan} plan allows ${n(max)} fleet entries; you have ${n(current)} and this would add ${n(adding)}. Remove entries or change plan`, "FLEET_QUOTA_EXCEEDED");
 }
 
 function newEntry(netid: string, draft: FleetEntryDraft, now: number): NewFleetEntry {

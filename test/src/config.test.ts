@@ -43,7 +43,7 @@ describe("loadConfig", () => {
   test("production requires a JWT_SECRET of at least 32 bytes", () => {
     expect(() => loadConfig({ NODE_ENV: "production" })).toThrow("JWT_SECRET");
     expect(() => loadConfig({ NODE_ENV: "production", JWT_SECRET: "x".repeat(31) })).toThrow("JWT_SECRET");
-    expect(loadConfig({ NODE_ENV: "production", JWT_SECRET: secret }).jwtSecret).toBe(secret);
+    expect(loadConfig({ NODE_ENV: "production", JWT_SECRET: secret, SECRETS_KEY: "1f".repeat(32) }).jwtSecret).toBe(secret);
   });
 
   test("development generates a secret once and keeps it next to the database", () => {

@@ -50,6 +50,8 @@ beforeAll(async () => {
   const services = createServices(db, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600 });
   const pw = "correct horse battery staple";
   await registerCompany(services.registration, { name: "CSV Limo", netid: NETID, mainEmail: "ops@csv-limo.example", password: pw, confirmPassword: pw, mainPhone: "+12125550199", coType: "IO" });
+  // 10,000 entries are past the FREE plan's fleet quota (2,000).
+  await services.companies.setPlan(NETID, "PROFESSIONAL");
   services.fleetIndex.close();
   db.$client.close();
 });

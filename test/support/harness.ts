@@ -1,14 +1,17 @@
 import { buildApp, createServices, type Services } from "../../src/app";
+import { developmentSecretsKey } from "../../src/config";
 import { migrate, openDatabase, type Db } from "../../adapters/sqlite/db";
 import { createLogger } from "../../adapters/logging";
 import type { Clock } from "../../domain/ports";
 import type { RateLimits } from "../../adapters/http/rate-limit";
 import type { WorkerOptions } from "../../adapters/delivery/worker";
+import type { Resolver } from "../../adapters/delivery/outbound-guard";
 
 /** A fast delivery schedule for tests: 4 attempts 50 ms apart, a 500 ms partner timeout. */
 export const FAST_DELIVERY: Partial<WorkerOptions> = { retryDelay: (n) => (n < 4 ? 0.05 : undefined), timeoutMs: 500, idleMs: 50 };
 
 export const TEST_JWT_SECRET = "test-secret-that-is-at-least-32-bytes-long!";
+export const TEST_SECRETS_KEY = "0f".repeat(32);
 
 /** A clock the test moves by hand. */
 export class ManualClock implements Clock {
@@ -39,10 +42,19 @@ export interface TestResponse<T = any> {
  * The whole service on a real SQLite database (`:memory:` unless a path is given), driven through HTTP
  * with app.handle — the same routes, validation and error mapping as production.
  */
-export function createHarness(options: { dbPath?: string; clock?: Clock; maxBodyBytes?: number; delivery?: Partial<WorkerOptions>; rateLimits?: RateLimits } = {}) {
+export function createHarness(
+  options: { dbPath?: string; clock?: Clock; maxBodyBytes?: number; delivery?: Partial<WorkerOptions>; rateLimits?: RateLimits; outboundAllowPrivate?: boolean; resolver?: Resolver; production?: boolean } = {},
+) {
   const db: Db = openDatabase(options.dbPath ?? ":memory:");
   migrate(db);
-  const services: Services = createServices(db, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, rateLimits: options.rateLimits }, options.clock, { delivery: options.delivery });
+  // Test partners listen on 127.0.0.1: the outbound guard is lifted explicitly unless a test checks it.
+  const outboundAllowPrivate = options.outboundAllowPrivate ?? true;
+  // The key the CLI would use for this database file, so a CLI run on it reads what the harness sealed.
+  const secretsKey = options.dbPath ? developmentSecretsKey(options.dbPath) : TEST_SECRETS_KEY;
+  const services: Services = createServices(db, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, rateLimits: options.rateLimits, outboundAllowPrivate, secretsKey, production: options.production }, options.clock, {
+    delivery: options.delivery,
+    resolver: options.resolver,
+  });
   const app = buildApp(services, { logger: createLogger("silent"), maxBodyBytes: options.maxBodyBytes ?? 1048576, readiness: { ready: true } });
 
   async function request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {
@@ -101,6 +113,7 @@ export function createHarness(options: { dbPath?: string; clock?: Clock; maxBody
 
   /** Stops the delivery worker (its attempts under way are recorded first), then closes the database. */
   async function close(): Promise<void> {
+    services.audit.flush();
     await services.worker.stop();
     services.positions.close();
     services.fleetIndex.close();

@@ -13,7 +13,8 @@ export function tempDir(prefix = "tripswitch-"): string {
 export async function runCli(args: string[], env: Record<string, string>, opts: { cwd?: string; command?: string[]; timeoutMs?: number } = {}) {
   const proc = Bun.spawn([...(opts.command ?? [BUN, join(ROOT, "src/main.ts")]), ...args], {
     cwd: opts.cwd ?? ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", LOG_LEVEL: "silent", ...env },
+    // Test partners listen on loopback: the outbound guard is lifted explicitly (a test may set "0").
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", LOG_LEVEL: "silent", OUTBOUND_ALLOW_PRIVATE: "1", ...env },
     stdout: "pipe",
     stderr: "pipe",
     stdin: "ignore",
@@ -46,7 +47,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const proc = Bun.spawn([...(opts.command ?? [BUN, join(ROOT, "src/main.ts")]), ...(opts.args ?? ["serve"])], {
     cwd: opts.cwd ?? ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", ...env },
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", OUTBOUND_ALLOW_PRIVATE: "1", ...env },
     stdout: opts.captureStdout ? "pipe" : "ignore",
     stderr: "pipe",
     stdin: "ignore",

@@ -55,12 +55,13 @@ export interface AccountsDeps {
 /** Resolves the client address; app.handle() in tests has no server. */
 export type AddressOf = (request: Request) => string;
 
-/** Core accounts: company registration, the core token, and the unauthenticated account check. */
-export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf) {
+/** Core accounts: company registration (throttled per client address), the core token, and the unauthenticated account check. */
+export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf, limiter?: RateLimiter) {
   return new Elysia({ name: "core-accounts", prefix: "/api" })
     .post(
       "/company/register",
-      async ({ body }) => {
+      async ({ body, request, set }) => {
+        limiter?.check("registrationsPerHour", addressOf(request), set.headers as Record<string, string | number>);
         const result = await registerCompany(deps.registration, body);
         const data = { ...result.company, uid: result.uid };
         return result.dryRun ? { success: true as const, dryRun: true as const, data } : { success: true as const, data };
@@ -69,13 +70,13 @@ export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf) {
         body: RegistrationBody,
         response: {
           200: t.Object({ success: t.Literal(true), dryRun: t.Optional(t.Literal(true)), data: RegistrationData }),
-          ...errors(400, 409, 413),
+          ...errors(400, 409, 413, 429),
         },
         detail: {
           tags: ["Accounts"],
           summary: "Register a company",
           description:
-            "Creates a company and its first user (uid = netid) in one transaction. With `mode: dry` every check runs, uniqueness included, and nothing is saved (`dryRun: true`). 400 lists every failing field; 409 names the field already registered (`field`: netid, mainEmail or mainPhone).",
+            "Creates a company and its first user (uid = netid) in one transaction. With `mode: dry` every check runs, uniqueness included, and nothing is saved (`dryRun: true`). 400 lists every failing field; 409 names the field already registered (`field`: netid, mainEmail or mainPhone). 429 RATE_LIMITED (Retry-After) after RATE_LIMIT_REGISTER_PER_HOUR registrations (default 20, dry runs included) from one client address within an hour.",
         },
       },
     )

@@ -105,11 +105,12 @@ export function coreFleet(deps: ManageFleetDeps, auth: Authenticator) {
     .post("", async ({ body, caller }) => ({ success: true as const, data: fleetEntryOutput(await addFleetEntry(deps, caller, body)) }), {
       coreAuth: true,
       body: FleetEntryInput,
-      response: { 200: Entry, ...errors(400, 401, 413) },
+      response: { 200: Entry, ...errors(400, 401, 403, 413) },
       detail: {
         tags: ["Fleet"],
         summary: "Add a vehicle",
-        description: "Validates every field (400 lists each failing one) and gives the entry a unique slug from netid and name (-2, -3… on collision). Search sees it within a second.",
+        description:
+          "Validates every field (400 lists each failing one) and gives the entry a unique slug from netid and name (-2, -3… on collision). Search sees it within a second. 403 FLEET_QUOTA_EXCEEDED when your plan's fleet is full (FREE 2,000 entries, PROFESSIONAL 50,000, ENTERPRISE unlimited).",
         security,
       },
     })
@@ -128,13 +129,13 @@ export function coreFleet(deps: ManageFleetDeps, auth: Authenticator) {
         }),
         response: {
           200: t.Object({ success: t.Literal(true), data: t.Object({ imported: t.Number(), slugs: t.Array(t.String(), { description: "The new slugs, in the order sent" }) }) }),
-          ...errors(400, 401, 413),
+          ...errors(400, 401, 403, 413),
         },
         detail: {
           tags: ["Fleet"],
           summary: "Import vehicles (all or nothing)",
           description:
-            "Adds up to 10,000 entries in one transaction. If any row is invalid nothing is saved and the 400 lists the failures per row as `errors[].field` = `[<row index>].<field>` (e.g. `[12].maxPassengers`; at most 1000 listed, the message gives the totals).",
+            "Adds up to 10,000 entries in one transaction. If any row is invalid nothing is saved and the 400 lists the failures per row as `errors[].field` = `[<row index>].<field>` (e.g. `[12].maxPassengers`; at most 1000 listed, the message gives the totals). 403 FLEET_QUOTA_EXCEEDED, nothing saved, when the import would take your fleet past your plan's quota (FREE 2,000 entries, PROFESSIONAL 50,000, ENTERPRISE unlimited).",
           security,
         },
       },

@@ -67,7 +67,8 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, outb
       detail: {
         tags: ["Integration"],
         summary: "Set your delivery endpoint, luggage support, webhook URL and who may send you trips",
-        description: "The first time a webhook URL is set, the answer carries `webhookSecret` — store it: it is never shown again (rotate to get a new one).",
+        description:
+          "The first time a webhook URL is set, the answer carries `webhookSecret` — store it: it is never shown again (rotate to get a new one). A URL whose host is or resolves to a loopback, private, link-local (169.254.169.254), CGNAT, unique-local or other special address, in any spelling, is a 400 naming `deliveryUrl` or `webhookUrl` (checked again at each send; redirects are not followed); with NODE_ENV=production public targets must use https.",
         security: [{ bearer: [] }],
       },
     })

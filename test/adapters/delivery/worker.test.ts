@@ -6,8 +6,10 @@ import { tempDir } from "../../support/process";
 import { DeliveryWorker, type DeliveryHooks } from "../../../adapters/delivery/worker";
 import { verifySignature } from "../../../adapters/delivery/signing";
 import { createLogger } from "../../../adapters/logging";
+import { OutboundGuard } from "../../../adapters/delivery/outbound-guard";
 
-const fast = { retryDelay: (n: number) => (n < 4 ? 0.05 : undefined), timeoutMs: 300, concurrency: 4, idleMs: 50 };
+// The receivers listen on 127.0.0.1, so the guard is told to allow private targets.
+const fast = { retryDelay: (n: number) => (n < 4 ? 0.05 : undefined), timeoutMs: 300, concurrency: 4, idleMs: 50, guard: new OutboundGuard({ allowPrivate: true, requireHttps: false }) };
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();

@@ -67,4 +67,45 @@ describe("per-company rate limits", () => {
       expect(res.headers.get("ratelimit-limit")).toBeNull();
     }
   });
+
+  test("registration is throttled per client address: past the hourly budget 429 with Retry-After, and nothing is saved", async () => {
+    const clock = new ManualClock(Math.floor(Date.now() / 1000));
+    h = createHarness({ clock, rateLimits: { searchPerMinute: 0, sendTripPerMinute: 0, registrationsPerHour: 3 } });
+    for (let i = 0; i < 3; i++) await h.registerCompany();
+    const password = "correct horse battery staple";
+    const body = { name: "Burst Cars", netid: "BURST-CARS", mainEmail: "burst@example.com", password, confirmPassword: password, mainPhone: "+12125550177", coType: "IO" };
+    const refused = await h.request("POST", "/api/company/register", { body });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ success: false, code: "RATE_LIMITED" });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect((await h.request("POST", "/api/token", { body: { uid: "BURST-CARS", pw: password } })).status).toBe(401);
+    // One registration per 20 minutes refills.
+    clock.advance(1200);
+    expect((await h.request("POST", "/api/company/register", { body })).status).toBe(200);
+  });
+
+  test("every other write route shares a per-credential budget; the refused write does nothing", async () => {
+    const clock = new ManualClock(Math.floor(Date.now() / 1000));
+    h = createHarness({ clock, rateLimits: { searchPerMinute: 0, sendTripPerMinute: 0, writesPerMinute: 3 } });
+    const { provider, stranger } = await parties(h);
+    const auth = { authorization: `Bearer ${provider.jwt}` };
+    const put = (luggage: string, headers = auth) => h.request("PUT", "/api/company/integration", { headers, body: { luggage } });
+    expect((await put("native")).status).toBe(200);
+    expect((await h.request("POST", "/api/fleet", { headers: auth, body: { type: "SEDAN", name: "Budget Sedan", maxPassengers: 3, minimum_rate: 50, hourly_rate: 40 } })).status).toBe(200);
+    expect((await h.request("POST", "/api/company/integration/webhook-secret", { headers: auth })).status).toBe(200);
+    const refused = await put("notes");
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe("RATE_LIMITED");
+    expect(refused.headers.get("ratelimit-limit")).toBe("3");
+    expect((await h.request("GET", "/api/company/integration", { headers: auth })).body.data.luggage).toBe("native");
+    // Another company's writes and every read are untouched; a GET that changes state (retryTransaction) is a write.
+    expect((await put("notes", { authorization: `Bearer ${stranger.jwt}` })).status).toBe(200);
+    expect((await h.request("GET", "/api/fleet", { headers: auth })).status).toBe(200);
+    expect((await h.request("GET", `/Platform.svc/retryTransaction/${crypto.randomUUID()}`, { headers: { token: provider.token } })).status).not.toBe(429);
+    expect((await h.request("GET", `/Platform.svc/retryTransaction/${crypto.randomUUID()}`, { headers: { token: provider.token } })).status).not.toBe(429);
+    expect((await h.request("GET", `/Platform.svc/retryTransaction/${crypto.randomUUID()}`, { headers: { token: provider.token } })).status).not.toBe(429);
+    expect((await h.request("GET", `/Platform.svc/retryTransaction/${crypto.randomUUID()}`, { headers: { token: provider.token } })).status).toBe(429);
+    clock.advance(20);
+    expect((await put("notes")).status).toBe(200);
+  });
 });

@@ -1,0 +1,72 @@
+import type { Database } from "bun:sqlite";
+
+/** How long finished rows are kept, in seconds. */
+export interface Retention {
+  /** Delivered outbox messages (failed ones stay: they can be re-queued). */
+  deliveredOutbox: number;
+  /** Security events (the audit CLI reads them). */
+  audit: number;
+  /** Released platform tokens (401 either way; the row only says when). */
+  releasedTokens: number;
+  /** Failed logins: only the last 15 minutes count for throttling. */
+  loginFailures: number;
+  /** Idempotency-Key results (replayed for 24 h). */
+  idempotencyKeys: number;
+}
+
+export const DEFAULT_RETENTION: Retention = {
+  deliveredOutbox: 7 * 86400,
+  audit: 90 * 86400,
+  releasedTokens: 86400,
+  loginFailures: 3600,
+  idempotencyKeys: 86400,
+};
+
+/** Rows deleted per statement: each batch is its own short write transaction, so requests keep flowing. */
+const BATCH = 5000;
+/** Batches per table per run; the rest waits for the next run. */
+const MAX_BATCHES = 200;
+
+const JOBS: Array<[keyof Retention, string, string]> = [
+  ["deliveredOutbox", "outbox_messages", "status = 'delivered' AND delivered_at < ?"],
+  ["audit", "audit_events", "at < ?"],
+  ["releasedTokens", "platform_tokens", "released_at IS NOT NULL AND released_at < ?"],
+  ["loginFailures", "login_failures", "at < ?"],
+  ["idempotencyKeys", "idempotency_keys", "created_at < ?"],
+];
+
+/** Deletes the rows past their retention; returns how many per table. */
+export function pruneExpired(sqlite: Database, now: number, retention: Retention = DEFAULT_RETENTION): Record<string, number> {
+  const deleted: Record<string, number> = {};
+  for (const [kind, table, condition] of JOBS) {
+    const statement = sqlite.query(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE ${condition} LIMIT ${BATCH})`);
+    let total = 0;
+    for (let batch = 0; batch < MAX_BATCHES; batch++) {
+      const { changes } = statement.run(now - retention[kind]);
+      total += changes;
+      if (changes < BATCH) break;
+    }
+    deleted[table] = total;
+  }
+  return deleted;
+}
+
+/** Runs `pruneExpired` now and then every `intervalMs` (unref'd: it never keeps the process alive). Returns a stop function. */
+export function scheduleRetention(sqlite: Database, log: (deleted: Record<string, number>) => void, onError: (error: unknown) => void, intervalMs = 3600_000): () => void {
+  const run = () => {
+    try {
+      const deleted = pruneExpired(sqlite, Math.floor(Date.now() / 1000));
+      if (Object.values(deleted).some((n) => n > 0)) log(deleted);
+    } catch (error) {
+      onError(error);
+    }
+  };
+  const first = setTimeout(run, 5000);
+  const timer = setInterval(run, intervalMs);
+  first.unref?.();
+  timer.unref?.();
+  return () => {
+    clearTimeout(first);
+    clearInterval(timer);
+  };
+}
