@@ -49,8 +49,11 @@ export class RateLimiter {
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** Platform operations that change state although the reference system has them as GET. */
 const GET_WRITES = /^\/Platform\.svc\/(retryTransaction\/[^/]+|releaseToken)(\/V1)?\/?$/i;
-/** Writes with a budget or throttle of their own: sendTrip, registration, and the logins' failure throttle. */
-const OWN_BUDGET = /^\/(api\/(company\/register|token)|Platform\.svc\/(sendTrip|getToken2?)(\/V1)?)\/?$/i;
+/**
+ * Writes with a budget or throttle of their own: sendTrip, registration, the logins' failure throttle, and the
+ * chauffeur position pushes (one a second per booking: a provider tracking 10,000 cars pushes 10,000 a second).
+ */
+const OWN_BUDGET = /^\/(api\/(company\/register|token|GGPS\.svc\/(saveGPScache|GPSgrab))|Platform\.svc\/(sendTrip|getToken2?)(\/V1)?)\/?$/i;
 
 /**
  * The write budget of every other write route (retryTransaction and releaseToken included, GETs that change

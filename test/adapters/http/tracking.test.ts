@@ -138,3 +138,27 @@ describe("chauffeur tracking", () => {
     expect(tooMany.status).toBe(400);
   });
 });
+
+describe("tracking and the write budget", () => {
+  test("position pushes have their own throttle (one a second per booking), not the per-credential write budget", async () => {
+    const clock2 = new ManualClock(Math.floor(Date.now() / 1000));
+    const h2 = createHarness({ clock: clock2, rateLimits: { searchPerMinute: 0, sendTripPerMinute: 0, writesPerMinute: 2 } });
+    try {
+      const p = await parties(h2, "-BUDGET");
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) ids.push((await sendTrip(h2, p.requester, regularTrip(p.requester.netid, p.provider.netid))).body.transactionId);
+      for (const transactionId of ids) {
+        const res = await h2.request("POST", "/api/GGPS.svc/saveGPScache", { body: { transactionId, latitude: 40, longitude: -73 }, headers: { token: p.provider.token } });
+        expect(res.status).toBe(200);
+      }
+      const bulk = await h2.request("POST", "/api/GGPS.svc/GPSgrab", { body: [{ transactionId: ids[0], latitude: 41, longitude: -73 }], headers: { token: p.provider.token } });
+      expect(bulk.status).toBe(200);
+      // Other writes of the same credential do spend it.
+      const codes: number[] = [];
+      for (let i = 0; i < 3; i++) codes.push((await providerUpdate(h2, p.provider, ids[i], { status: "CONFIRMED" })).status);
+      expect(codes).toEqual([200, 200, 429]);
+    } finally {
+      await h2.close();
+    }
+  });
+});
