@@ -93,12 +93,12 @@ describe("CLI", () => {
       expect(token.status).toBe(200);
       // The demo platform is partnered with two of the three demo operators.
       const partners = await fetch(`${server.base}/api/partner/DEMO-PLATFORM`, { headers: { authorization: `Bearer ${token.body.token}` } });
-      expect((await partners.json()).data).toEqual([
+      expect(await partners.json()).toEqual([
         { netid: "ACME-LIMO", name: "Acme Limousine", status: "active" },
         { netid: "BLUE-SKY-CARS", name: "Blue Sky Cars", status: "active" },
       ]);
       const full = await fetch(`${server.base}/api/partner/DEMO-PLATFORM?format=full`, { headers: { authorization: `Bearer ${token.body.token}` } });
-      expect((await full.json()).data[0].partnerVehicleTypes).toMatchObject({ LUXURY_SUV: "SUV" });
+      expect((await full.json())[0].partnerVehicleTypes).toMatchObject({ LUXURY_SUV: "SUV" });
     } finally {
       await server.stop();
     }

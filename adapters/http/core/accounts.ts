@@ -110,7 +110,8 @@ export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf, limiter?:
       "/user/check",
       async ({ query, request, set }) => {
         deps.accountChecks.limiter.check("accountCheckPerMinute", `address:${addressOf(request)}`, set.headers as Record<string, string>);
-        return { success: true as const, data: await checkAccounts(deps.accountChecks, query) };
+        // The bare array GNet's account check answers, one entry per key asked.
+        return checkAccounts(deps.accountChecks, query);
       },
       {
         query: t.Object({
@@ -119,7 +120,7 @@ export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf, limiter?:
           phone: t.Optional(t.String({ maxLength: 60, description: "Any formatting; compared in E.164 (a national number needs countryCode)", examples: ["+1 (212) 555-0101"] })),
           countryCode: t.Optional(t.String({ maxLength: 10, description: "ISO 3166 alpha-2 country of a national phone number", examples: ["US"] })),
         }),
-        response: { 200: t.Object({ success: t.Literal(true), data: t.Array(AccountCheck) }), ...errors(400, 429) },
+        response: { 200: t.Array(AccountCheck), ...errors(400, 429) },
         detail: {
           tags: ["Accounts"],
           summary: "Is a username, e-mail or phone registered already?",

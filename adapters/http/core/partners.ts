@@ -101,13 +101,14 @@ export function corePartners(p: PartnershipDeps, auth: Authenticator) {
       async ({ caller, params, query }) => {
         const format = (query.format ?? "short").trim().toLowerCase();
         if (format !== "short" && format !== "full") throw new ValidationError([{ field: "format", message: "must be full or short" }]);
-        return { success: true as const, data: await listPartnerships(p, caller, params.netid, format) };
+        // The bare array GNet's partner list answers.
+        return listPartnerships(p, caller, params.netid, format);
       },
       {
         anyAuth: true,
         params: t.Object({ netid: t.String({ maxLength: 100, description: "Your own netid", examples: ["DEMO-PLATFORM"] }) }),
         query: t.Object({ format: t.Optional(t.String({ maxLength: 10, description: "short (default): netid, name, status; full: adds company facts, contact and both vehicle-type maps", examples: ["full"] })) }),
-        response: { 200: ok(t.Array(t.Union([PartnerFull, Partner]))), ...errors(400, 401, 403) },
+        response: { 200: t.Array(t.Union([PartnerFull, Partner])), ...errors(400, 401, 403) },
         detail: {
           tags: ["Partnerships"],
           summary: "Your partnerships and pending requests, oldest first",

@@ -25,15 +25,15 @@ describe("partnership lifecycle", () => {
     const asked = await ask(requester, provider.netid.toLowerCase());
     expect(asked.status).toBe(200);
     expect(asked.body.data).toEqual({ netid: provider.netid, name: expect.any(String), status: "outgoing" });
-    expect((await list(requester)).body.data).toEqual([{ netid: provider.netid, name: asked.body.data.name, status: "outgoing" }]);
-    expect((await list(provider)).body.data).toEqual([{ netid: requester.netid, name: expect.any(String), status: "incoming" }]);
+    expect((await list(requester)).body).toEqual([{ netid: provider.netid, name: asked.body.data.name, status: "outgoing" }]);
+    expect((await list(provider)).body).toEqual([{ netid: requester.netid, name: expect.any(String), status: "incoming" }]);
 
     const accepted = await accept(provider, requester.netid);
     expect(accepted.status).toBe(200);
     expect(accepted.body.data.status).toBe("active");
-    expect((await list(requester)).body.data[0].status).toBe("active");
-    expect((await list(provider)).body.data[0].status).toBe("active");
-    expect((await list(stranger)).body.data).toEqual([]);
+    expect((await list(requester)).body[0].status).toBe("active");
+    expect((await list(provider)).body[0].status).toBe("active");
+    expect((await list(stranger)).body).toEqual([]);
   });
 
   test("either side ends it; afterwards neither lists it and ending again is 404", async () => {
@@ -42,8 +42,8 @@ describe("partnership lifecycle", () => {
     const ended = await end(provider, requester.netid);
     expect(ended.status).toBe(200);
     expect(ended.body.data).toEqual({ netid: requester.netid, status: "ended" });
-    expect((await list(requester)).body.data).toEqual([]);
-    expect((await list(provider)).body.data).toEqual([]);
+    expect((await list(requester)).body).toEqual([]);
+    expect((await list(provider)).body).toEqual([]);
     const again = await end(requester, provider.netid);
     expect(again.status).toBe(404);
     expect(again.body.code).toBe("PARTNERSHIP_NOT_FOUND");
@@ -94,7 +94,7 @@ describe("GET /api/partner/{netid}", () => {
     await ask(requester, provider.netid);
     const viaToken = await list(requester, "short", { token: requester.token });
     expect(viaToken.status).toBe(200);
-    expect(viaToken.body.data).toHaveLength(1);
+    expect(viaToken.body).toHaveLength(1);
     const foreign = await h.request("GET", `/api/partner/${provider.netid}`, { headers: bearer(requester) });
     expect([foreign.status, foreign.body.code]).toEqual([403, "NOT_YOUR_NETID"]);
     expect((await list(requester, "long")).body.errors[0].field).toBe("format");
@@ -102,14 +102,14 @@ describe("GET /api/partner/{netid}", () => {
 
   test("full adds company facts, contact and both maps; a company you merely asked keeps its contact to itself", async () => {
     await ask(requester, provider.netid);
-    const pending = (await list(requester, "full")).body.data[0];
+    const pending = (await list(requester, "full")).body[0];
     expect(pending).toMatchObject({ netid: provider.netid, status: "outgoing", coType: "IO", plan: "FREE", mainEmail: null, mainPhone: null });
     // The one who asked offered its contact with the request.
-    expect((await list(provider, "full")).body.data[0]).toMatchObject({ netid: requester.netid, status: "incoming", coType: "CO", mainEmail: expect.stringContaining("@"), mainPhone: expect.stringMatching(/^\+\d+$/) });
+    expect((await list(provider, "full")).body[0]).toMatchObject({ netid: requester.netid, status: "incoming", coType: "CO", mainEmail: expect.stringContaining("@"), mainPhone: expect.stringMatching(/^\+\d+$/) });
 
     await accept(provider, requester.netid);
     expect((await setMap(provider, requester.netid, { suv_lux: "suv" })).status).toBe(200);
-    const full = (await list(requester, "FULL")).body.data[0];
+    const full = (await list(requester, "FULL")).body[0];
     expect(full).toEqual({
       netid: provider.netid,
       name: expect.any(String),
@@ -121,7 +121,7 @@ describe("GET /api/partner/{netid}", () => {
       vehicleTypes: {},
       partnerVehicleTypes: { SUV_LUX: "SUV" },
     });
-    expect((await list(provider, "full")).body.data[0].vehicleTypes).toEqual({ SUV_LUX: "SUV" });
+    expect((await list(provider, "full")).body[0].vehicleTypes).toEqual({ SUV_LUX: "SUV" });
   });
 });
 
@@ -136,9 +136,9 @@ describe("PUT /api/partners/{netid}/vehicle-types", () => {
     expect(first.status).toBe(200);
     expect(first.body.data).toEqual({ netid: requester.netid, vehicleTypes: { SUV_LUX: "SUV", EXEC: "SEDAN" } });
     await setMap(provider, requester.netid, { VAN12: "SPRINTER" });
-    expect((await list(provider, "full")).body.data[0].vehicleTypes).toEqual({ VAN12: "SPRINTER" });
+    expect((await list(provider, "full")).body[0].vehicleTypes).toEqual({ VAN12: "SPRINTER" });
     await setMap(provider, requester.netid, {});
-    expect((await list(provider, "full")).body.data[0].vehicleTypes).toEqual({});
+    expect((await list(provider, "full")).body[0].vehicleTypes).toEqual({});
   });
 
   test("bad codes, repeated keys and too many entries are 400 naming the entry; nothing changes", async () => {
@@ -150,7 +150,7 @@ describe("PUT /api/partners/{netid}/vehicle-types", () => {
     expect([many.status, many.body.errors[0].field]).toEqual([400, "body"]);
     const list_ = await setMap(provider, requester.netid, ["SUV"]);
     expect([list_.status, list_.body.errors[0].field]).toEqual([400, "body"]);
-    expect((await list(provider, "full")).body.data[0].vehicleTypes).toEqual({ SUV_LUX: "SUV" });
+    expect((await list(provider, "full")).body[0].vehicleTypes).toEqual({ SUV_LUX: "SUV" });
     expect((await setMap(provider, requester.netid, Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`T${i}`, "SEDAN"])))).status).toBe(200);
   });
 
@@ -163,7 +163,7 @@ describe("PUT /api/partners/{netid}/vehicle-types", () => {
     await end(requester, provider.netid);
     await ask(requester, provider.netid);
     await accept(provider, requester.netid);
-    expect((await list(provider, "full")).body.data[0]).toMatchObject({ vehicleTypes: {}, partnerVehicleTypes: {} });
+    expect((await list(provider, "full")).body[0]).toMatchObject({ vehicleTypes: {}, partnerVehicleTypes: {} });
   });
 });
 

@@ -18,26 +18,23 @@ describe("GET /api/user/check", () => {
   test("finds a registered e-mail in any case and spacing, and a phone in any formatting", async () => {
     const res = await check(`email=${encodeURIComponent("  DISPATCH@acme-limo.EXAMPLE ")}&phone=${encodeURIComponent("(212) 555-0101")}&countryCode=us`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({
-      success: true,
-      data: [
-        { query: "email", found: true, result: "dispatch@acme-limo.example" },
-        { query: "phone", found: true, result: "+12125550101" },
-      ],
-    });
+    expect(res.body).toEqual([
+      { query: "email", found: true, result: "dispatch@acme-limo.example" },
+      { query: "phone", found: true, result: "+12125550101" },
+    ]);
     for (const phone of ["+1 212-555-0101", "+1.212.555.0101", "+12125550101"])
-      expect((await check(`phone=${encodeURIComponent(phone)}`)).body.data).toEqual([{ query: "phone", found: true, result: "+12125550101" }]);
+      expect((await check(`phone=${encodeURIComponent(phone)}`)).body).toEqual([{ query: "phone", found: true, result: "+12125550101" }]);
   });
 
   test("a username is a login (netid or uid), case-insensitive; unknown keys are not found and nothing about the account is shown", async () => {
     const res = await check(`username=${company.netid.toLowerCase()}&email=nobody@example.com&phone=${encodeURIComponent("+1 212 555 0199")}`);
-    expect(res.body.data).toEqual([
+    expect(res.body).toEqual([
       { query: "username", found: true, result: company.netid.toLowerCase() },
       { query: "email", found: false, result: "nobody@example.com" },
       { query: "phone", found: false, result: "+12125550199" },
     ]);
     expect(res.text).not.toContain(company.netid);
-    expect((await check("username=NO-SUCH-USER")).body.data).toEqual([{ query: "username", found: false, result: "no-such-user" }]);
+    expect((await check("username=NO-SUCH-USER")).body).toEqual([{ query: "username", found: false, result: "no-such-user" }]);
   });
 
   test("no key, or a phone that is not one, is 400 naming the field", async () => {
@@ -57,6 +54,6 @@ describe("GET /api/user/check", () => {
     // Refused checks are still refused while the minute lasts.
     expect((await check(`email=${encodeURIComponent(company.email)}`)).status).toBe(429);
     clock.advance(60);
-    expect((await check(`email=${encodeURIComponent(company.email)}`)).body.data[0].found).toBe(true);
+    expect((await check(`email=${encodeURIComponent(company.email)}`)).body[0].found).toBe(true);
   });
 });
