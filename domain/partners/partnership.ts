@@ -13,18 +13,18 @@ export interface Partnership {
   acceptedAt: number | null;
 }
 
-/**
- * How the caller sees one of its partnerships: active, `outgoing` (it asked, the partner has not accepted yet)
- * or `incoming` (the partner asked; the caller may accept).
- */
-export type PartnershipStatus = "active" | "outgoing" | "incoming";
+/** A partnership's status as both sides see it: pending until the other side accepts, then active. */
+export type PartnershipStatus = PartnershipState;
 
-/** The partner's netid and the caller's view of the partnership's status. */
-export function partnerSide(p: Partnership, netid: string): { partner: string; status: PartnershipStatus } {
+/** Who asked, on a pending partnership: `outgoing` (the caller asked) or `incoming` (the partner asked; the caller may accept). */
+export type RequestDirection = "outgoing" | "incoming";
+
+/** The partner's netid and the caller's view of the partnership: its status and, while pending, who asked. */
+export function partnerSide(p: Partnership, netid: string): { partner: string; status: PartnershipStatus; direction?: RequestDirection } {
   const mine = netid.toLowerCase();
   const partner = p.companies[0].toLowerCase() === mine ? p.companies[1] : p.companies[0];
   if (p.state === "active") return { partner, status: "active" };
-  return { partner, status: p.requestedBy.toLowerCase() === mine ? "outgoing" : "incoming" };
+  return { partner, status: "pending", direction: p.requestedBy.toLowerCase() === mine ? "outgoing" : "incoming" };
 }
 
 /** A provider's translation of a requester's vehicle types into its own: requester type → provider type. */

@@ -1,7 +1,7 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { NETID_PATTERN, type Company } from "../company/registration";
 import type { IntegrationRepository } from "../delivery/ports";
-import { partnerSide, translateVehicleType, validateVehicleTypeMap, type PartnershipStatus, type VehicleTypeMap } from "../partners/partnership";
+import { partnerSide, translateVehicleType, validateVehicleTypeMap, type PartnershipStatus, type RequestDirection, type VehicleTypeMap } from "../partners/partnership";
 import type { PartnershipRepository } from "../partners/ports";
 import type { AuditLog, Caller, Clock, CompanyRepository } from "../ports";
 
@@ -17,6 +17,8 @@ export interface PartnerView {
   netid: string;
   name: string;
   status: PartnershipStatus;
+  /** While pending: who asked. */
+  direction?: RequestDirection;
 }
 
 /** The full listing adds the partner's company facts, its contact (once it is not just a request of yours) and both maps. */
@@ -59,7 +61,7 @@ export async function requestPartnership(deps: PartnershipDeps, caller: Caller, 
   }
   await deps.partnerships.create(caller.netid, other.netid, deps.clock.now());
   record(deps, caller, `asked ${other.netid}`);
-  return { netid: other.netid, name: other.name, status: "outgoing" };
+  return { netid: other.netid, name: other.name, status: "pending", direction: "outgoing" };
 }
 
 /** Accept a partnership the other company asked for; accepting nothing (no request, your own, already active) is a conflict. */
@@ -87,16 +89,16 @@ export async function listPartnerships(deps: PartnershipDeps, caller: Caller, ne
   if (netid.toLowerCase() !== caller.netid.toLowerCase()) throw new ForbiddenError("You can list only your own company's partnerships", "NOT_YOUR_NETID");
   const out: Array<PartnerView | PartnerDetails> = [];
   for (const p of await deps.partnerships.listFor(caller.netid)) {
-    const { partner, status } = partnerSide(p, caller.netid);
+    const { partner, status, direction } = partnerSide(p, caller.netid);
     const company = await deps.companies.findByNetid(partner);
     if (!company) continue;
-    const view: PartnerView = { netid: company.netid, name: company.name, status };
+    const view: PartnerView = { netid: company.netid, name: company.name, status, ...(direction ? { direction } : {}) };
     if (format === "short") {
       out.push(view);
       continue;
     }
     // A company you merely asked has not agreed to share its contact with you yet.
-    const shared = status !== "outgoing";
+    const shared = direction !== "outgoing";
     out.push({
       ...view,
       coType: company.coType,

@@ -12,19 +12,21 @@ import {
 import { authMacros, type Authenticator } from "../auth";
 import { errors } from "../schemas";
 
-const Status = t.Union([t.Literal("active"), t.Literal("outgoing"), t.Literal("incoming")], {
-  description: "active: both accepted; outgoing: you asked, the partner has not accepted yet; incoming: the partner asked, you may accept",
-});
+const Status = t.Union([t.Literal("pending"), t.Literal("active")], { description: "pending until the other side accepts; active once both have" });
+const Direction = t.Optional(
+  t.Union([t.Literal("outgoing"), t.Literal("incoming")], { description: "While pending: outgoing (you asked) or incoming (the partner asked; you may accept)" }),
+);
 const VehicleTypes = t.Record(t.String({ maxLength: 100 }), t.String({ maxLength: 100 }), {
   maxProperties: MAX_VEHICLE_TYPE_ENTRIES,
   description: `Requester vehicle type → provider vehicle type, upper-case codes (1–50 letters, digits, _ or -), at most ${MAX_VEHICLE_TYPE_ENTRIES} entries`,
   examples: [{ SUV_LUX: "SUV", EXEC_SEDAN: "SEDAN" }],
 });
-const Partner = t.Object({ netid: t.String({ examples: ["ACME-LIMO"] }), name: t.String({ examples: ["Acme Limousine"] }), status: Status });
+const Partner = t.Object({ netid: t.String({ examples: ["ACME-LIMO"] }), name: t.String({ examples: ["Acme Limousine"] }), status: Status, direction: Direction });
 const PartnerFull = t.Object({
   netid: t.String({ examples: ["ACME-LIMO"] }),
   name: t.String({ examples: ["Acme Limousine"] }),
   status: Status,
+  direction: Direction,
   coType: t.String({ examples: ["IO"] }),
   plan: t.String({ examples: ["PROFESSIONAL"] }),
   mainEmail: t.Union([t.String(), t.Null()], { description: "The partner's contact e-mail; null while it has not accepted your request", examples: ["dispatch@acme-limo.example"] }),
@@ -48,7 +50,7 @@ export function corePartners(p: PartnershipDeps, auth: Authenticator) {
         tags: ["Partnerships"],
         summary: "Ask a company to partner with you",
         description:
-          "Records your request (`status: outgoing`) until the other company accepts. When it had already asked you, both have now accepted and the answer is `status: active`. 404 unknown netid; 409 `ALREADY_PARTNERS` or `PARTNERSHIP_ALREADY_REQUESTED`; 400 your own netid.",
+          "Records your request (`status: pending`, `direction: outgoing`) until the other company accepts. When it had already asked you, both have now accepted and the answer is `status: active`. 404 unknown netid; 409 `ALREADY_PARTNERS` or `PARTNERSHIP_ALREADY_REQUESTED`; 400 your own netid.",
         security,
       },
     })

@@ -22,9 +22,9 @@ describe("vehicle-type maps", () => {
 
 describe("a partnership as each side sees it", () => {
   const p: Partnership = { companies: ["ACME", "BOOKWELL"], requestedBy: "BOOKWELL", state: "pending", createdAt: 0, acceptedAt: null };
-  test("pending: outgoing for the side that asked, incoming for the other; active for both once accepted", () => {
-    expect(partnerSide(p, "bookwell")).toEqual({ partner: "ACME", status: "outgoing" });
-    expect(partnerSide(p, "ACME")).toEqual({ partner: "BOOKWELL", status: "incoming" });
+  test("pending (outgoing for the side that asked, incoming for the other), active for both once accepted", () => {
+    expect(partnerSide(p, "bookwell")).toEqual({ partner: "ACME", status: "pending", direction: "outgoing" });
+    expect(partnerSide(p, "ACME")).toEqual({ partner: "BOOKWELL", status: "pending", direction: "incoming" });
     expect(partnerSide({ ...p, state: "active" }, "ACME")).toEqual({ partner: "BOOKWELL", status: "active" });
   });
 });

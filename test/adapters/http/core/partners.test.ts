@@ -21,12 +21,12 @@ const list = (who: Party, format = "short", headers: Record<string, string> = be
 const setMap = (by: Party, netid: string, body: unknown) => h.request("PUT", `/api/partners/${netid}/vehicle-types`, { headers: bearer(by), body });
 
 describe("partnership lifecycle", () => {
-  test("a request is outgoing for the asker and incoming for the other until accepted; then both see it active", async () => {
+  test("a request is pending (outgoing for the asker, incoming for the other) until accepted; then both see it active", async () => {
     const asked = await ask(requester, provider.netid.toLowerCase());
     expect(asked.status).toBe(200);
-    expect(asked.body.data).toEqual({ netid: provider.netid, name: expect.any(String), status: "outgoing" });
-    expect((await list(requester)).body).toEqual([{ netid: provider.netid, name: asked.body.data.name, status: "outgoing" }]);
-    expect((await list(provider)).body).toEqual([{ netid: requester.netid, name: expect.any(String), status: "incoming" }]);
+    expect(asked.body.data).toEqual({ netid: provider.netid, name: expect.any(String), status: "pending", direction: "outgoing" });
+    expect((await list(requester)).body).toEqual([{ netid: provider.netid, name: asked.body.data.name, status: "pending", direction: "outgoing" }]);
+    expect((await list(provider)).body).toEqual([{ netid: requester.netid, name: expect.any(String), status: "pending", direction: "incoming" }]);
 
     const accepted = await accept(provider, requester.netid);
     expect(accepted.status).toBe(200);
@@ -103,9 +103,9 @@ describe("GET /api/partner/{netid}", () => {
   test("full adds company facts, contact and both maps; a company you merely asked keeps its contact to itself", async () => {
     await ask(requester, provider.netid);
     const pending = (await list(requester, "full")).body[0];
-    expect(pending).toMatchObject({ netid: provider.netid, status: "outgoing", coType: "IO", plan: "FREE", mainEmail: null, mainPhone: null });
+    expect(pending).toMatchObject({ netid: provider.netid, status: "pending", direction: "outgoing", coType: "IO", plan: "FREE", mainEmail: null, mainPhone: null });
     // The one who asked offered its contact with the request.
-    expect((await list(provider, "full")).body[0]).toMatchObject({ netid: requester.netid, status: "incoming", coType: "CO", mainEmail: expect.stringContaining("@"), mainPhone: expect.stringMatching(/^\+\d+$/) });
+    expect((await list(provider, "full")).body[0]).toMatchObject({ netid: requester.netid, status: "pending", direction: "incoming", coType: "CO", mainEmail: expect.stringContaining("@"), mainPhone: expect.stringMatching(/^\+\d+$/) });
 
     await accept(provider, requester.netid);
     expect((await setMap(provider, requester.netid, { suv_lux: "suv" })).status).toBe(200);
