@@ -47,6 +47,8 @@ import { coreTracking } from "../adapters/http/core/tracking";
 import { platformTracking } from "../adapters/http/platform/tracking";
 import { SqlitePartnershipRepository } from "../adapters/sqlite/partnership-repository";
 import { corePartners } from "../adapters/http/core/partners";
+import { ServiceMetrics } from "../adapters/metrics/prometheus";
+import { metricsRoute } from "../adapters/http/metrics";
 
 /** Account checks need no credential: a client address may make 20 a minute, so the check cannot enumerate accounts. */
 const ACCOUNT_CHECKS_PER_MINUTE = 20;
@@ -89,6 +91,7 @@ export function createServices(
       if (m.channel === "delivery") bookings.changeInTransaction({ transactionId: m.transactionId }, (b) => recordDelivered(b, reply, m.eventType, at));
     },
     attemptFailed: (m, error, at, final) => {
+      metrics.deliveryAttemptFailed(m.channel, final);
       if (m.channel === "delivery") bookings.changeInTransaction({ transactionId: m.transactionId }, (b) => recordDeliveryFailure(b, error, at, final));
     },
   };
@@ -121,6 +124,11 @@ export function createServices(
   const bookings = new SqliteBookingRepository(db, bookingOutboxSink(outbox, { integrations, partnerships, positions }, () => worker.wake()));
   const tracking = new ChauffeurTracking({ bookings, companies, integrations, positions, nowMs: clock === systemClock ? () => Date.now() : () => clock.now() * 1000 });
   // Without configured limits (tests, CLI) nothing is limited; `serve` passes the validated environment.
+  const metrics: ServiceMetrics = new ServiceMetrics({
+    outbox: () => outbox.backlog(),
+    fleetIndex: () => ({ size: fleetIndex.size, builtAtMs: fleetIndex.viewBuiltAtMs }),
+    bookingWriterQueue: () => bookings.pendingChanges,
+  });
   const rateLimiter = new RateLimiter(
     { accountCheckPerMinute: ACCOUNT_CHECKS_PER_MINUTE, ...(config.rateLimits ?? { searchPerMinute: 0, sendTripPerMinute: 0 }) },
     clock === systemClock ? undefined : () => clock.now(),
@@ -144,6 +152,7 @@ export function createServices(
   };
   return {
     logger,
+    metrics,
     positions,
     tracking,
     integrations,
@@ -198,6 +207,8 @@ export interface AppOptions {
   readiness: Readiness;
   /** Client address for throttling; the server's requestIP when listening. */
   addressOf?: AddressOf;
+  /** When set, GET /metrics wants `Authorization: Bearer <metricsToken>`. */
+  metricsToken?: string;
 }
 
 const localAddress: AddressOf = () => "local";
@@ -208,6 +219,7 @@ function edgeOf(services: Services, options: AppOptions) {
     maxBodyBytes: options.maxBodyBytes,
     bodyLimits: { "/api/fleet/import": IMPORT_BODY_BYTES },
     logger: options.logger,
+    onResponse: (method, route, status, seconds) => services.metrics.observeRequest(method, route, status, seconds),
     onDenied: (request, status, code) =>
       services.audit.record({ type: "access.denied", address: addressOf(request), netid: companyOfRequest.get(request), detail: `${status} ${code} ${request.method} ${new URL(request.url).pathname}` }, services.clock.now()),
   });
@@ -220,6 +232,7 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(edgeOf(services, options))
     .use(authMacros(services.authenticator))
     .use(health(options.readiness))
+    .use(metricsRoute(services.metrics, options.metricsToken))
     .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens, accountChecks: { companies: services.companies, limiter: services.rateLimiter } }, addressOf))
     .use(coreIntegration(services.authenticator, services.integration, services.outbox, () => services.worker.wake()))
     .use(corePartners(services.partners, services.authenticator))

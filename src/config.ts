@@ -18,6 +18,8 @@ export interface Config {
   /** Take the client address from the last X-Forwarded-For entry (only behind a proxy that sets it). */
   trustProxy: boolean;
   production: boolean;
+  /** When set, GET /metrics answers only `Authorization: Bearer <metricsToken>`. */
+  metricsToken: string | undefined;
 }
 
 /** A configuration problem; the process exits with its message, which names the variable. */
@@ -63,6 +65,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // Bun allows 0 (no timeout) to 255 s; 0 would let a silent client hold a connection forever.
   const idleTimeoutSeconds = integer(env, "IDLE_TIMEOUT_SECONDS", 30, 1, 255);
   const trustProxy = flag(env, "TRUST_PROXY", false);
+  const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
+  if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError("METRICS_TOKEN must be at least 16 characters");
   let demoData: boolean | undefined;
   if (env.DEMO_DATA !== undefined && env.DEMO_DATA !== "") {
     if (env.DEMO_DATA !== "0" && env.DEMO_DATA !== "1") throw new ConfigError(`DEMO_DATA must be 1 or 0, got "${env.DEMO_DATA}"`);
@@ -77,7 +81,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } else {
     jwtSecret = developmentSecret(dbPath);
   }
-  return { port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits, idleTimeoutSeconds, trustProxy, production };
+  return { port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits, idleTimeoutSeconds, trustProxy, production, metricsToken };
 }
 
 /** The development JWT secret kept beside the database (or a fresh one for an in-memory database). */

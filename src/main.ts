@@ -38,7 +38,7 @@ Commands:
 
 Configuration comes from the environment: PORT, PLATFORM_PORT, HOST, DB_PATH, JWT_SECRET,
 TOKEN_TTL_SECONDS, DEMO_DATA, LOG_LEVEL, MAX_BODY_BYTES, RATE_LIMIT_SEARCH_PER_MIN,
-RATE_LIMIT_SENDTRIP_PER_MIN, IDLE_TIMEOUT_SECONDS, TRUST_PROXY (see README.md).`;
+RATE_LIMIT_SENDTRIP_PER_MIN, IDLE_TIMEOUT_SECONDS, TRUST_PROXY, METRICS_TOKEN (see README.md).`;
 
 class UsageError extends Error {}
 
@@ -226,7 +226,7 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   if (bookingWriter && checkpointer.running) checkpointer.onWorkerLost(() => bookingWriter.resumeAutoCheckpoints());
   let server: { stop(): Promise<void> | void; requestIP(r: Request): { address: string } | null } | undefined;
   const addressOf = (request: Request) => clientAddress(request, server?.requestIP(request)?.address, config.trustProxy);
-  const options = { logger, maxBodyBytes: config.maxBodyBytes, readiness, addressOf };
+  const options = { logger, maxBodyBytes: config.maxBodyBytes, readiness, addressOf, metricsToken: config.metricsToken };
   const listen = { hostname: config.host, maxRequestBodySize: 17 * 1024 * 1024, idleTimeout: config.idleTimeoutSeconds };
 
   const apps = config.platformPort === undefined ? [buildApp(services, options).listen({ ...listen, port: config.port })] : [

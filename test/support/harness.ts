@@ -39,11 +39,11 @@ export interface TestResponse<T = any> {
  * The whole service on a real SQLite database (`:memory:` unless a path is given), driven through HTTP
  * with app.handle — the same routes, validation and error mapping as production.
  */
-export function createHarness(options: { dbPath?: string; clock?: Clock; maxBodyBytes?: number; delivery?: Partial<WorkerOptions>; rateLimits?: RateLimits } = {}) {
+export function createHarness(options: { dbPath?: string; clock?: Clock; maxBodyBytes?: number; delivery?: Partial<WorkerOptions>; rateLimits?: RateLimits; metricsToken?: string } = {}) {
   const db: Db = openDatabase(options.dbPath ?? ":memory:");
   migrate(db);
   const services: Services = createServices(db, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, rateLimits: options.rateLimits }, options.clock, { delivery: options.delivery });
-  const app = buildApp(services, { logger: createLogger("silent"), maxBodyBytes: options.maxBodyBytes ?? 1048576, readiness: { ready: true } });
+  const app = buildApp(services, { logger: createLogger("silent"), maxBodyBytes: options.maxBodyBytes ?? 1048576, readiness: { ready: true }, metricsToken: options.metricsToken });
 
   async function request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {
     const headers: Record<string, string> = { ...opts.headers };
