@@ -49,6 +49,8 @@ import { SqlitePartnershipRepository } from "../adapters/sqlite/partnership-repo
 import { corePartners } from "../adapters/http/core/partners";
 import { ServiceMetrics } from "../adapters/metrics/prometheus";
 import { metricsRoute } from "../adapters/http/metrics";
+import { SqliteSandboxRepository } from "../adapters/sqlite/sandbox-repository";
+import { DEFAULT_SANDBOX_SCHEDULE, SandboxDispatcher, type SandboxSchedule, type SandboxTrip } from "../domain/usecases/sandbox-dispatch";
 
 /** Account checks need no credential: a client address may make 20 a minute, so the check cannot enumerate accounts. */
 const ACCOUNT_CHECKS_PER_MINUTE = 20;
@@ -65,6 +67,10 @@ export interface ServiceOptions {
   logger?: Logger;
   /** Delivery worker tuning; production uses CONTRACT §10.14 (10 s timeout, doubling backoff, 10 attempts). */
   delivery?: Partial<WorkerOptions>;
+  /** The sandbox dispatcher's pace (tests use a fast one). */
+  sandbox?: Partial<SandboxSchedule>;
+  /** Bookings the sandbox dispatcher leaves alone. */
+  sandboxSkip?: (trip: SandboxTrip) => boolean;
 }
 
 /** Every port wired to its adapter: the one place that knows which implementation serves which port. */
@@ -150,9 +156,24 @@ export function createServices(
     idempotency: new SqliteIdempotencyStore(db),
     delivery: { db, bookings, outbox, worker, integrations, clock },
   };
+  const sandboxes = new SqliteSandboxRepository(db);
+  const sandbox = new SandboxDispatcher({
+    trips: sandboxes,
+    bookings,
+    manage: trips.manage,
+    tracking,
+    callerOf: (netid) => users.findCaller(netid),
+    airports,
+    nowMs: () => Date.now(),
+    schedule: { ...DEFAULT_SANDBOX_SCHEDULE, ...options.sandbox },
+    skip: options.sandboxSkip,
+    onError: (err, trip) => logger.warn({ err, transactionId: trip.transactionId }, "sandbox dispatcher move failed; retried on the next tick"),
+  });
   return {
     logger,
     metrics,
+    sandboxes,
+    sandbox,
     positions,
     tracking,
     integrations,
@@ -199,6 +220,18 @@ export async function startBookingWriter(services: Services, onProblem: (message
       () => services.worker.wake(),
     );
   return writer;
+}
+
+/**
+ * Runs the sandbox dispatcher on a timer (a few ticks per move, at most every 50 ms and at least every second).
+ * Returns a stop function.
+ */
+export function startSandboxDispatcher(services: Services): () => void {
+  const { schedule } = services.sandbox;
+  const everyMs = Math.min(1000, Math.max(50, Math.min(schedule.stepMs, schedule.positionMs) / 4));
+  const timer = setInterval(() => void services.sandbox.tick().catch((err) => services.logger.error({ err }, "sandbox tick failed")), everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 export interface AppOptions {

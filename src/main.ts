@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 import { ConfigError, loadConfig, type Config } from "./config";
-import { buildApp, buildCoreApp, buildPlatformApp, createServices, startBookingWriter } from "./app";
+import { buildApp, buildCoreApp, buildPlatformApp, createServices, startBookingWriter, startSandboxDispatcher } from "./app";
 import { migrate, openDatabase } from "../adapters/sqlite/db";
 import { BackgroundCheckpointer } from "../adapters/sqlite/checkpointer";
 import { COMPILED } from "../adapters/runtime";
@@ -9,7 +9,7 @@ import { SqliteAuditLog } from "../adapters/sqlite/audit-log";
 import { createLogger } from "../adapters/logging";
 import { parsePlan } from "../domain/company/plan";
 import { DEMO_LOGIN, seedDemo } from "../adapters/demo/seed";
-import { startDemoChauffeur } from "../adapters/demo/moving-chauffeur";
+import { DEMO_TRIP, startDemoChauffeur } from "../adapters/demo/moving-chauffeur";
 import type { Readiness } from "../adapters/http/health";
 import { updateIntegration } from "../domain/usecases/integration";
 import { ValidationError } from "../domain/errors";
@@ -23,6 +23,7 @@ Commands:
   migrate                               apply database migrations and exit
   seed-demo                             load the demo companies and fleet
   company set-plan <netid> <FREE|PROFESSIONAL|ENTERPRISE>
+  company set-sandbox <netid> on|off   a sandbox company's trips are answered by a simulated dispatcher
   company set-integration <netid> [--delivery-url URL] [--luggage native|notes] [--webhook-url URL]
                           [--webhook-format events|gnet] [--accept-trips-from anyone|partners]
                                         set a company's delivery endpoint, luggage support, webhook URL
@@ -71,6 +72,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case "company": {
       if (args[0] === "set-integration") return setIntegration(config, args.slice(1));
+      if (args[0] === "set-sandbox") return setSandbox(config, args.slice(1));
       const [sub, netid, planName, ...rest] = args;
       if (sub !== "set-plan" || !netid || !planName || rest.length) throw new UsageError("usage: company set-plan <netid> <FREE|PROFESSIONAL|ENTERPRISE>");
       const plan = parsePlan(planName);
@@ -157,6 +159,23 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+async function setSandbox(config: Config, args: string[]): Promise<number> {
+  const [netid, mode, ...rest] = args;
+  if (!netid || (mode !== "on" && mode !== "off") || rest.length) throw new UsageError("usage: company set-sandbox <netid> on|off");
+  const { services, close } = open(config);
+  try {
+    if (!services.sandboxes.setSandbox(netid, mode === "on")) {
+      console.error(`no company with netid ${netid}`);
+      return 1;
+    }
+    services.audit.record({ type: "sandbox.changed", netid, detail: `sandbox ${mode} (CLI)` }, services.clock.now());
+    console.log(mode === "on" ? `${netid} is now a sandbox: a simulated dispatcher answers its trips` : `${netid} is no longer a sandbox`);
+    return 0;
+  } finally {
+    close();
+  }
+}
+
 async function setIntegration(config: Config, args: string[]): Promise<number> {
   const [netid, ...flags] = args;
   if (!netid || netid.startsWith("--") || flags.length === 0 || flags.length % 2)
@@ -212,7 +231,9 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   // Repositories prepare statements against the schema, so migrations run before anything else.
   const applied = migrate(db);
   if (applied.length) logger.info({ migrations: applied }, "migrated");
-  const services = createServices(db, config, undefined, { logger });
+  // The demo trip's chauffeur is moved by the demo itself (below), not by the sandbox dispatcher.
+  const sandboxSkip = (trip: { requesterId: string; requesterResNo: string }) => trip.requesterId === DEMO_TRIP.requesterId && trip.requesterResNo === DEMO_TRIP.requesterResNo;
+  const services = createServices(db, config, undefined, { logger, sandboxSkip });
   const wantDemo = config.demoData ?? (demoFlag || !COMPILED);
   // With no demo data to seed first, the first index build (the long part of start-up) starts now and
   // runs in its workers while the HTTP apps are set up; /readyz still waits for it.
@@ -247,6 +268,7 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
     "fleet index ready",
   );
   services.worker.start();
+  const stopSandbox = startSandboxDispatcher(services);
   readiness.ready = true;
 
   const ports = apps.map((a) => a.server?.port).join(" and ");
@@ -261,6 +283,7 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   });
   logger.info("shutting down");
   stopDemoChauffeur();
+  stopSandbox();
   await Promise.all(apps.map((a) => a.stop()));
   // Changes still committing are answered before the connections close.
   await services.trips.send.bookings.drain();

@@ -37,6 +37,8 @@ export async function seedDemo(services: Services): Promise<boolean> {
     wrote = true;
   }
   for (const netid of DEMO_PARTNERS) if (await partner(services, "DEMO-PLATFORM", netid)) wrote = true;
+  // The demo operators answer trips by themselves (the simulated dispatcher), so a demo booking runs its whole course.
+  for (const c of DEMO_COMPANIES) if (c.coType === "IO" && !services.sandboxes.isSandbox(c.netid)) wrote = services.sandboxes.setSandbox(c.netid, true) || wrote;
   return wrote;
 }
 

@@ -4,6 +4,7 @@ import { createLogger } from "../../adapters/logging";
 import type { Clock } from "../../domain/ports";
 import type { RateLimits } from "../../adapters/http/rate-limit";
 import type { WorkerOptions } from "../../adapters/delivery/worker";
+import type { SandboxSchedule } from "../../domain/usecases/sandbox-dispatch";
 
 /** A fast delivery schedule for tests: 4 attempts 50 ms apart, a 500 ms partner timeout. */
 export const FAST_DELIVERY: Partial<WorkerOptions> = { retryDelay: (n) => (n < 4 ? 0.05 : undefined), timeoutMs: 500, idleMs: 50 };
@@ -39,10 +40,10 @@ export interface TestResponse<T = any> {
  * The whole service on a real SQLite database (`:memory:` unless a path is given), driven through HTTP
  * with app.handle — the same routes, validation and error mapping as production.
  */
-export function createHarness(options: { dbPath?: string; clock?: Clock; maxBodyBytes?: number; delivery?: Partial<WorkerOptions>; rateLimits?: RateLimits; metricsToken?: string } = {}) {
+export function createHarness(options: { dbPath?: string; clock?: Clock; maxBodyBytes?: number; delivery?: Partial<WorkerOptions>; rateLimits?: RateLimits; metricsToken?: string; sandbox?: Partial<SandboxSchedule> } = {}) {
   const db: Db = openDatabase(options.dbPath ?? ":memory:");
   migrate(db);
-  const services: Services = createServices(db, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, rateLimits: options.rateLimits }, options.clock, { delivery: options.delivery });
+  const services: Services = createServices(db, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, rateLimits: options.rateLimits }, options.clock, { delivery: options.delivery, sandbox: options.sandbox });
   const app = buildApp(services, { logger: createLogger("silent"), maxBodyBytes: options.maxBodyBytes ?? 1048576, readiness: { ready: true }, metricsToken: options.metricsToken });
 
   async function request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {
