@@ -49,6 +49,7 @@ import { SqlitePartnershipRepository } from "../adapters/sqlite/partnership-repo
 import { corePartners } from "../adapters/http/core/partners";
 import { ServiceMetrics } from "../adapters/metrics/prometheus";
 import { metricsRoute } from "../adapters/http/metrics";
+import { consoleApp } from "../adapters/http/console";
 import { SqliteSandboxRepository } from "../adapters/sqlite/sandbox-repository";
 import { DEFAULT_SANDBOX_SCHEDULE, SandboxDispatcher, type SandboxSchedule, type SandboxTrip } from "../domain/usecases/sandbox-dispatch";
 
@@ -266,6 +267,7 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(authMacros(services.authenticator))
     .use(health(options.readiness))
     .use(metricsRoute(services.metrics, options.metricsToken))
+    .use(consoleApp())
     .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens, accountChecks: { companies: services.companies, limiter: services.rateLimiter } }, addressOf))
     .use(coreIntegration(services.authenticator, services.integration, services.outbox, () => services.worker.wake()))
     .use(corePartners(services.partners, services.authenticator))

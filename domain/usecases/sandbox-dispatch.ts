@@ -161,8 +161,8 @@ export class SandboxDispatcher {
     if (!booking) return;
     const route = this.routeOf(booking);
     const where = status === "EN_ROUTE" ? route?.[0] : status === "ON_LOCATION" ? route?.[route.length - 1] : undefined;
-    const input: Record<string, unknown> = { status, providerNote: `Sandbox dispatcher: ${status}` };
-    if (status === "CONFIRMED") input.providerResNo = `SBX-${trip.transactionId.slice(-8).toUpperCase()}`;
+    const input: Record<string, unknown> = { status };
+    if (status === "CONFIRMED") Object.assign(input, { providerResNo: `SBX-${trip.transactionId.slice(-8).toUpperCase()}`, providerNote: "Answered by the sandbox's simulated dispatcher" });
     if (status === "ASSIGNED") {
       input.chauffeur = { chauffeurId: "SBX-CH-1", firstName: "Sandy", lastName: "Box", phoneNumber: "+15555550100" };
       input.vehicle = { vehicleId: "SBX-V-1", vehicleType: booking.trip.preferredVehicleType || "SEDAN", make: "Lincoln", model: "Continental", plateNo: "SANDBOX", vColor: "Black" };
