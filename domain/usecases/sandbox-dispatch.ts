@@ -71,7 +71,10 @@ interface Progress {
 /** At most this many bookings are looked at per tick, so one tick stays short. */
 const PER_TICK = 200;
 
-/** A deterministic starting point about 4–6 km from the pickup, so each trip's chauffeur approaches from its own side. */
+/**
+ * The chauffeur's way in: a start 4–6 km from the pickup (its side chosen by the transaction id, so each trip differs),
+ * `steps` positions in between, and the pickup itself.
+ */
 export function approachRoute(pickup: Position, transactionId: string, steps: number): Position[] {
   let h = 0;
   for (const ch of transactionId) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
@@ -79,7 +82,7 @@ export function approachRoute(pickup: Position, transactionId: string, steps: nu
   const km = 4 + (h % 3);
   const start = { lat: pickup.lat + (km / 111) * Math.sin(angle), lon: pickup.lon + (km / (111 * Math.max(0.2, Math.cos((pickup.lat * Math.PI) / 180)))) * Math.cos(angle) };
   const round = (n: number) => Math.round(n * 1e5) / 1e5;
-  return Array.from({ length: steps + 1 }, (_, i) => ({ lat: round(start.lat + ((pickup.lat - start.lat) * i) / (steps + 1)), lon: round(start.lon + ((pickup.lon - start.lon) * i) / (steps + 1)) }));
+  return Array.from({ length: steps + 2 }, (_, i) => ({ lat: round(start.lat + ((pickup.lat - start.lat) * i) / (steps + 1)), lon: round(start.lon + ((pickup.lon - start.lon) * i) / (steps + 1)) }));
 }
 
 /**
