@@ -73,8 +73,16 @@ export async function bookingPage(main, id) {
 
   const logs = t.changeLogs ?? [];
   const errors = t.transactionErrors ?? [];
+  // The requester watches a trip under way: the page follows it every 5 s while it shows this booking.
+  if (requester && !provider && current && !current.terminal) {
+    const shown = location.hash;
+    setTimeout(() => {
+      const typing = main.contains(document.activeElement) && /^(INPUT|SELECT|TEXTAREA)$/.test(document.activeElement.tagName);
+      if (main.isConnected && location.hash === shown && !typing) reload().catch(() => {});
+    }, 5000);
+  }
   main.replaceChildren(
-    h("p", {}, h("a", { href: "#/bookings" }, "← Bookings")),
+    h("p", {}, h("a", { href: "#/bookings" }, "← Bookings"), " ", h("button", { type: "button", onClick: () => reload() }, "Refresh")),
     h("h1", {}, `Booking ${b.sourceResNo}`),
     status,
     h("p", {}, h("span", { class: `badge s-${b.lastStatus}` }, b.lastStatus), ` ${t.resStatus ?? ""} · ${provider ? "you are the provider" : "you are the requester"} · ${b.fromConextId} → ${b.toConextId}`),
