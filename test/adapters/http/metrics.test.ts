@@ -51,6 +51,13 @@ describe("GET /metrics", () => {
     }
     expect(after.count - before.count).toBe(3);
     expect(after.observed - before.observed).toBe(3);
+    // The histogram's buckets are cumulative and end at the count.
+    const text = (await h.request("GET", "/metrics")).text;
+    const series = 'method="GET",route="/api/reservation/:transactionId",status="401"';
+    const buckets = text.split("\n").filter((l) => l.startsWith(`tripswitch_http_request_duration_seconds_bucket{${series},le=`)).map((l) => Number(l.split(" ").pop()));
+    expect(buckets.length).toBeGreaterThan(10);
+    for (let i = 1; i < buckets.length; i++) expect(buckets[i]).toBeGreaterThanOrEqual(buckets[i - 1]);
+    expect(buckets.at(-1)).toBe(after.observed);
     // Unknown paths share one series, so a scanner cannot grow the label set.
     await h.request("GET", "/no/such/path/1");
     await h.request("GET", "/no/such/path/2");
