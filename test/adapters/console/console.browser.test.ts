@@ -46,6 +46,9 @@ beforeAll(async () => {
   const confirmed = await postJson(`${server.base}/Platform.svc/providerUpdateStatusByTransactionId/${transactionId}/V1`, { status: "CONFIRMED", providerResNo: "ACME-77" }, { token: acme });
   expect(confirmed.status).toBe(200);
   await rx.waitFor(2);
+  // A booking with a sandbox operator, which its simulated dispatcher moves along by itself.
+  const sandboxed = await postJson(`${server.base}/Platform.svc/sendTrip/V1`, regularTrip("DEMO-PLATFORM", "BLUE-SKY-CARS", {}, { requesterResNo: "CONSOLE-SBX" }), { token: platform });
+  expect(sandboxed.status).toBe(200);
   browser = await startBrowser();
   page = browser.pages()[0] ?? (await browser.newPage());
   page.setDefaultTimeout(15_000);
@@ -123,12 +126,23 @@ describe("the console in a real browser", () => {
     await table.waitFor();
     await shot("deliveries");
     const count = rx.received.length;
-    const replay = table.getByRole("button", { name: /^Replay booking\.created / });
+    // The oldest (CONSOLE-1's): the list is newest first.
+    const replay = table.getByRole("button", { name: /^Replay booking\.created / }).last();
     const eventId = (await replay.getAttribute("aria-label"))!.split(" ").pop();
     await replay.click();
     await page.getByText(/^Replaying booking\.created/).waitFor();
     const got = await rx.waitFor(count + 1);
     expect(got.slice(count).some((r) => r.json.eventId === eventId && r.json.type === "booking.created")).toBe(true);
+  }, 60_000);
+
+  test("the requester watches a sandbox operator's booking move along by itself", async () => {
+    await page.getByRole("link", { name: "Bookings" }).click();
+    await page.getByRole("table", { name: "Bookings" }).getByRole("link", { name: "Open booking CONSOLE-SBX" }).click();
+    await page.getByRole("list", { name: "Timeline" }).waitFor();
+    // Confirmed within seconds and assigned soon after; the page follows without a click.
+    await page.getByText("status CONFIRMED → ASSIGNED").waitFor({ timeout: 25_000 });
+    expect(await page.getByText("Sandy Box").count()).toBe(1);
+    await shot("booking-sandbox");
   }, 60_000);
 
   test("integration and partners pages show the company's settings and partnerships", async () => {
