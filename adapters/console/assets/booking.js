@@ -41,7 +41,9 @@ export async function bookingPage(main, id) {
     }
   };
 
-  if (provider && current && !current.terminal) {
+  if ((provider || requester) && current && !current.terminal && !api.canMoveTrips())
+    actions.append(h("p", { class: "muted" }, "Status changes go through the platform API, which this server serves on another port (PLATFORM_PORT)."));
+  else if (provider && current && !current.terminal) {
     const targets = [...new Set([...current.next, ...(current.skipTo ?? [])])].filter((s) => s !== "CANCEL");
     const chfFirst = h("input", { name: "chauffeurFirstName" });
     const chfLast = h("input", { name: "chauffeurLastName" });
@@ -62,7 +64,7 @@ export async function bookingPage(main, id) {
         h("div", { class: "toolbar" }, targets.map((s) => h("button", { type: "button", class: "primary", onClick: () => act(`Move to ${s}`, () => api.platform("POST", `/Platform.svc/providerUpdateStatusByTransactionId/${b.transactionId}/V1`, { status: s, ...details() })) }, `Move to ${s}`)))),
     );
   }
-  if (requester && current?.next.includes("CANCEL"))
+  if (requester && api.canMoveTrips() && current?.next.includes("CANCEL"))
     actions.append(h("button", { type: "button", class: "danger", onClick: () => confirm("Cancel this trip?") && act("Cancel trip", () => api.platform("POST", `/Platform.svc/cancelTripByTransactionId/${b.transactionId}/V1`)) }, "Cancel trip"));
 
   const pickup = t.locations?.pickup, drop = t.locations?.dropOff;

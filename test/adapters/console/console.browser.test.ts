@@ -63,8 +63,8 @@ afterAll(async () => {
 describe("the console in a real browser", () => {
   test("sign in with the demo login; the fleet is a table with a map; a fleet search draws its matches", async () => {
     await signIn("DEMO-PLATFORM");
-    await expect(page.getByRole("table", { name: "Fleet" }).isVisible()).resolves.toBe(true);
-    await expect(page.getByRole("img", { name: "Map" }).first().isVisible()).resolves.toBe(true);
+    await page.getByRole("table", { name: "Fleet" }).waitFor();
+    await page.getByRole("img", { name: "Map" }).first().waitFor();
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await page.getByText(/^Search: \d+ matches/).waitFor();
     expect(await page.locator("svg.map circle.hit").count()).toBeGreaterThan(10);
