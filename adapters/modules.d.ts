@@ -11,3 +11,15 @@ declare module "fxa-common-password-list" {
   const list: { test(password: string): boolean };
   export default list;
 }
+declare module "topojson-client" {
+  export function feature(topology: unknown, object: unknown): unknown;
+}
+// The console's assets, imported `with { type: "text" }`: their contents.
+declare module "*.js" {
+  const text: string;
+  export default text;
+}
+declare module "*.css" {
+  const text: string;
+  export default text;
+}

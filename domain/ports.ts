@@ -82,6 +82,7 @@ export type AuditEventType =
   | "plan.changed"
   | "integration.changed"
   | "partnership.changed"
+  | "sandbox.changed"
   | "access.denied"
   | "audit.dropped";
 

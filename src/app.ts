@@ -50,6 +50,11 @@ import { coreTracking } from "../adapters/http/core/tracking";
 import { platformTracking } from "../adapters/http/platform/tracking";
 import { SqlitePartnershipRepository } from "../adapters/sqlite/partnership-repository";
 import { corePartners } from "../adapters/http/core/partners";
+import { ServiceMetrics } from "../adapters/metrics/prometheus";
+import { metricsRoute } from "../adapters/http/metrics";
+import { consoleApp } from "../adapters/http/console";
+import { SqliteSandboxRepository } from "../adapters/sqlite/sandbox-repository";
+import { DEFAULT_SANDBOX_SCHEDULE, SandboxDispatcher, type SandboxSchedule, type SandboxTrip } from "../domain/usecases/sandbox-dispatch";
 
 /** Account checks need no credential: a client address may make 20 a minute, so the check cannot enumerate accounts. */
 const ACCOUNT_CHECKS_PER_MINUTE = 20;
@@ -68,6 +73,10 @@ export interface ServiceOptions {
   delivery?: Partial<WorkerOptions>;
   /** How delivery and webhook host names are resolved (tests give a fixed answer); the system resolver otherwise. */
   resolver?: Resolver;
+  /** The sandbox dispatcher's pace (tests use a fast one). */
+  sandbox?: Partial<SandboxSchedule>;
+  /** Bookings the sandbox dispatcher leaves alone. */
+  sandboxSkip?: (trip: SandboxTrip) => boolean;
 }
 
 /** What decides where the service may send: the guard refuses private targets unless allowed, and http in production. */
@@ -104,6 +113,7 @@ export function createServices(
       if (m.channel === "delivery") bookings.changeInTransaction({ transactionId: m.transactionId }, (b) => recordDelivered(b, reply, m.eventType, at));
     },
     attemptFailed: (m, error, at, final) => {
+      metrics.deliveryAttemptFailed(m.channel, final);
       if (m.channel === "delivery") bookings.changeInTransaction({ transactionId: m.transactionId }, (b) => recordDeliveryFailure(b, error, at, final));
     },
   };
@@ -136,6 +146,11 @@ export function createServices(
   const bookings = new SqliteBookingRepository(db, bookingOutboxSink(outbox, { integrations, partnerships, positions }, () => worker.wake()));
   const tracking = new ChauffeurTracking({ bookings, companies, integrations, positions, nowMs: clock === systemClock ? () => Date.now() : () => clock.now() * 1000 });
   // Without configured limits (tests, CLI) nothing is limited; `serve` passes the validated environment.
+  const metrics: ServiceMetrics = new ServiceMetrics({
+    outbox: () => outbox.backlog(),
+    fleetIndex: () => ({ size: fleetIndex.size, builtAtMs: fleetIndex.viewBuiltAtMs }),
+    bookingWriterQueue: () => bookings.pendingChanges,
+  });
   const rateLimiter = new RateLimiter(
     { accountCheckPerMinute: ACCOUNT_CHECKS_PER_MINUTE, ...(config.rateLimits ?? { searchPerMinute: 0, sendTripPerMinute: 0 }) },
     clock === systemClock ? undefined : () => clock.now(),
@@ -157,8 +172,24 @@ export function createServices(
     idempotency: new SqliteIdempotencyStore(db),
     delivery: { db, bookings, outbox, worker, integrations, clock },
   };
+  const sandboxes = new SqliteSandboxRepository(db);
+  const sandbox = new SandboxDispatcher({
+    trips: sandboxes,
+    bookings,
+    manage: trips.manage,
+    tracking,
+    callerOf: (netid) => users.findCaller(netid),
+    airports,
+    nowMs: () => Date.now(),
+    schedule: { ...DEFAULT_SANDBOX_SCHEDULE, ...options.sandbox },
+    skip: options.sandboxSkip,
+    onError: (err, trip) => logger.warn({ err, transactionId: trip.transactionId }, "sandbox dispatcher move failed; retried on the next tick"),
+  });
   return {
     logger,
+    metrics,
+    sandboxes,
+    sandbox,
     positions,
     tracking,
     integrations,
@@ -208,12 +239,26 @@ export async function startBookingWriter(services: Services, onProblem: (message
   return writer;
 }
 
+/**
+ * Runs the sandbox dispatcher on a timer (a few ticks per move, at most every 50 ms and at least every second).
+ * Returns a stop function.
+ */
+export function startSandboxDispatcher(services: Services): () => void {
+  const { schedule } = services.sandbox;
+  const everyMs = Math.min(1000, Math.max(50, Math.min(schedule.stepMs, schedule.positionMs) / 4));
+  const timer = setInterval(() => void services.sandbox.tick().catch((err) => services.logger.error({ err }, "sandbox tick failed")), everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 export interface AppOptions {
   logger: Logger;
   maxBodyBytes: number;
   readiness: Readiness;
   /** Client address for throttling; the server's requestIP when listening. */
   addressOf?: AddressOf;
+  /** When set, GET /metrics wants `Authorization: Bearer <metricsToken>`. */
+  metricsToken?: string;
 }
 
 const localAddress: AddressOf = () => "local";
@@ -224,6 +269,7 @@ function edgeOf(services: Services, options: AppOptions) {
     maxBodyBytes: options.maxBodyBytes,
     bodyLimits: { "/api/fleet/import": IMPORT_BODY_BYTES },
     logger: options.logger,
+    onResponse: (method, route, status, seconds) => services.metrics.observeRequest(method, route, status, seconds),
     onDenied: (request, status, code) =>
       services.audit.record({ type: "access.denied", address: addressOf(request), netid: companyOfRequest.get(request), detail: `${status} ${code} ${request.method} ${new URL(request.url).pathname}` }, services.clock.now()),
   });
@@ -237,6 +283,8 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(writeRateLimit(services.rateLimiter, addressOf))
     .use(authMacros(services.authenticator))
     .use(health(options.readiness))
+    .use(metricsRoute(services.metrics, options.metricsToken))
+    .use(consoleApp())
     .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens, accountChecks: { companies: services.companies, limiter: services.rateLimiter } }, addressOf, services.rateLimiter))
     .use(coreIntegration(services.authenticator, services.integration, services.outbox, () => services.worker.wake()))
     .use(corePartners(services.partners, services.authenticator))

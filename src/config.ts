@@ -23,6 +23,8 @@ export interface Config {
   secretsKey: string;
   /** OUTBOUND_ALLOW_PRIVATE=1: delivery and webhook URLs may reach private addresses, over http (development, tests). */
   outboundAllowPrivate: boolean;
+  /** When set, GET /metrics answers only `Authorization: Bearer <metricsToken>`. */
+  metricsToken: string | undefined;
 }
 
 /** A configuration problem; the process exits with its message, which names the variable. */
@@ -71,6 +73,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const idleTimeoutSeconds = integer(env, "IDLE_TIMEOUT_SECONDS", 30, 1, 255);
   const trustProxy = flag(env, "TRUST_PROXY", false);
   const outboundAllowPrivate = flag(env, "OUTBOUND_ALLOW_PRIVATE", false);
+  const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
+  if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError("METRICS_TOKEN must be at least 16 characters");
   let demoData: boolean | undefined;
   if (env.DEMO_DATA !== undefined && env.DEMO_DATA !== "") {
     if (env.DEMO_DATA !== "0" && env.DEMO_DATA !== "1") throw new ConfigError(`DEMO_DATA must be 1 or 0, got "${env.DEMO_DATA}"`);
@@ -95,7 +99,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } else {
     secretsKey = developmentSecretsKey(dbPath);
   }
-  return { port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits, idleTimeoutSeconds, trustProxy, production, outboundAllowPrivate, secretsKey };
+  return { port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits, idleTimeoutSeconds, trustProxy, production, outboundAllowPrivate, secretsKey, metricsToken };
 }
 
 /** The development JWT secret kept beside the database (or a fresh one for an in-memory database). */

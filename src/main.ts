@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 import { ConfigError, loadConfig, type Config } from "./config";
-import { buildApp, buildCoreApp, buildPlatformApp, createServices, startBookingWriter } from "./app";
+import { buildApp, buildCoreApp, buildPlatformApp, createServices, startBookingWriter, startSandboxDispatcher } from "./app";
 import { migrate, openDatabase } from "../adapters/sqlite/db";
 import { BackgroundCheckpointer } from "../adapters/sqlite/checkpointer";
 import { COMPILED } from "../adapters/runtime";
@@ -9,7 +9,7 @@ import { SqliteAuditLog } from "../adapters/sqlite/audit-log";
 import { createLogger } from "../adapters/logging";
 import { parsePlan } from "../domain/company/plan";
 import { DEMO_LOGIN, seedDemo } from "../adapters/demo/seed";
-import { startDemoChauffeur } from "../adapters/demo/moving-chauffeur";
+import { DEMO_TRIP, startDemoChauffeur } from "../adapters/demo/moving-chauffeur";
 import type { Readiness } from "../adapters/http/health";
 import { updateIntegration } from "../domain/usecases/integration";
 import { ValidationError } from "../domain/errors";
@@ -25,6 +25,7 @@ Commands:
   migrate                               apply database migrations and exit
   seed-demo                             load the demo companies and fleet
   company set-plan <netid> <FREE|PROFESSIONAL|ENTERPRISE>
+  company set-sandbox <netid> on|off   a sandbox company's trips are answered by a simulated dispatcher
   company set-integration <netid> [--delivery-url URL] [--luggage native|notes] [--webhook-url URL]
                           [--webhook-format events|gnet] [--accept-trips-from anyone|partners]
                                         set a company's delivery endpoint, luggage support, webhook URL
@@ -41,7 +42,7 @@ Commands:
 Configuration comes from the environment: PORT, PLATFORM_PORT, HOST, DB_PATH, JWT_SECRET,
 TOKEN_TTL_SECONDS, DEMO_DATA, LOG_LEVEL, MAX_BODY_BYTES, RATE_LIMIT_SEARCH_PER_MIN,
 RATE_LIMIT_SENDTRIP_PER_MIN, RATE_LIMIT_REGISTER_PER_HOUR, RATE_LIMIT_WRITES_PER_MIN, IDLE_TIMEOUT_SECONDS,
-TRUST_PROXY, SECRETS_KEY, OUTBOUND_ALLOW_PRIVATE (see README.md).`;
+TRUST_PROXY, SECRETS_KEY, OUTBOUND_ALLOW_PRIVATE, METRICS_TOKEN (see README.md).`;
 
 class UsageError extends Error {}
 
@@ -87,6 +88,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case "company": {
       if (args[0] === "set-integration") return setIntegration(config, args.slice(1));
+      if (args[0] === "set-sandbox") return setSandbox(config, args.slice(1));
       const [sub, netid, planName, ...rest] = args;
       if (sub !== "set-plan" || !netid || !planName || rest.length) throw new UsageError("usage: company set-plan <netid> <FREE|PROFESSIONAL|ENTERPRISE>");
       const plan = parsePlan(planName);
@@ -173,6 +175,23 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+async function setSandbox(config: Config, args: string[]): Promise<number> {
+  const [netid, mode, ...rest] = args;
+  if (!netid || (mode !== "on" && mode !== "off") || rest.length) throw new UsageError("usage: company set-sandbox <netid> on|off");
+  const { services, close } = open(config);
+  try {
+    if (!services.sandboxes.setSandbox(netid, mode === "on")) {
+      console.error(`no company with netid ${netid}`);
+      return 1;
+    }
+    services.audit.record({ type: "sandbox.changed", netid, detail: `sandbox ${mode} (CLI)` }, services.clock.now());
+    console.log(mode === "on" ? `${netid} is now a sandbox: a simulated dispatcher answers its trips` : `${netid} is no longer a sandbox`);
+    return 0;
+  } finally {
+    close();
+  }
+}
+
 async function setIntegration(config: Config, args: string[]): Promise<number> {
   const [netid, ...flags] = args;
   if (!netid || netid.startsWith("--") || flags.length === 0 || flags.length % 2)
@@ -229,7 +248,9 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   // Repositories prepare statements against the schema, so migrations run before anything else.
   const applied = migrate(db);
   if (applied.length) logger.info({ migrations: applied }, "migrated");
-  const services = createServices(db, config, undefined, { logger });
+  // The demo trip's chauffeur is moved by the demo itself (below), not by the sandbox dispatcher.
+  const sandboxSkip = (trip: { requesterId: string; requesterResNo: string }) => trip.requesterId === DEMO_TRIP.requesterId && trip.requesterResNo === DEMO_TRIP.requesterResNo;
+  const services = createServices(db, config, undefined, { logger, sandboxSkip });
   if (config.outboundAllowPrivate) {
     logger.warn("OUTBOUND_ALLOW_PRIVATE=1: delivery and webhook URLs may reach this machine and its private network");
     console.error("warning: OUTBOUND_ALLOW_PRIVATE=1 lets delivery and webhook URLs reach private addresses (development and tests only)");
@@ -249,7 +270,7 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   if (bookingWriter && checkpointer.running) checkpointer.onWorkerLost(() => bookingWriter.resumeAutoCheckpoints());
   let server: { stop(): Promise<void> | void; requestIP(r: Request): { address: string } | null } | undefined;
   const addressOf = (request: Request) => clientAddress(request, server?.requestIP(request)?.address, config.trustProxy);
-  const options = { logger, maxBodyBytes: config.maxBodyBytes, readiness, addressOf };
+  const options = { logger, maxBodyBytes: config.maxBodyBytes, readiness, addressOf, metricsToken: config.metricsToken };
   const listen = { hostname: config.host, maxRequestBodySize: 17 * 1024 * 1024, idleTimeout: config.idleTimeoutSeconds };
 
   const apps = config.platformPort === undefined ? [buildApp(services, options).listen({ ...listen, port: config.port })] : [
@@ -283,6 +304,7 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
     (deleted) => logger.info({ deleted }, "retention: old rows pruned"),
     (err) => logger.warn({ err }, "retention run failed; trying again next hour"),
   );
+  const stopSandbox = startSandboxDispatcher(services);
   readiness.ready = true;
 
   const ports = apps.map((a) => a.server?.port).join(" and ");
@@ -303,6 +325,7 @@ async function serve(config: Config, demoFlag: boolean): Promise<number> {
   readiness.ready = false;
   await Bun.sleep(SHUTDOWN_GRACE_MS);
   stopDemoChauffeur();
+  stopSandbox();
   await Promise.all(apps.map((a) => a.stop()));
   // Changes still committing are answered before the connections close.
   await services.trips.send.bookings.drain();

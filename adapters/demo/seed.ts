@@ -30,6 +30,9 @@ export async function seedDemo(services: Services): Promise<boolean> {
   for (const c of DEMO_COMPANIES) {
     if (await services.companies.findByNetid(c.netid)) continue;
     await registerCompany(services.registration, { ...c, password: DEMO_LOGIN.pw, confirmPassword: DEMO_LOGIN.pw });
+    // The demo operators answer trips by themselves (the simulated dispatcher), so a demo booking runs its course;
+    // only when created, so `company set-sandbox <netid> off` sticks across restarts.
+    if (c.coType === "IO") services.sandboxes.setSandbox(c.netid, true);
     wrote = true;
   }
   await services.companies.setPlan("DEMO-PLATFORM", "PROFESSIONAL");

@@ -148,6 +148,7 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
   private typeTreesDue: Promise<void> | undefined;
   private savedStamp: FleetStamp | undefined;
   private lastSaveAt = -Infinity;
+  private viewAtMs = 0;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private saving: Promise<void> | undefined;
 
@@ -189,6 +190,11 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
     }
     this.startSave();
     await this.saving;
+  }
+
+  /** When the view answering searches was swapped in (Unix ms; 0 before the first build). */
+  get viewBuiltAtMs(): number {
+    return this.viewAtMs;
   }
 
   /** Number of located active entries in the current view. */
@@ -310,6 +316,7 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
     }
     this.view = new FleetView(base, base.exclusions(excluded), overlay, unlocated);
     this.viewSeq = seq;
+    this.viewAtMs = Date.now();
   }
 
   /** Queues one build after any running one; it reads the fleet afresh and swaps the view in whole. */

@@ -109,6 +109,8 @@ export interface EdgeOptions {
   /** Larger limits for specific paths (exact match, without query). */
   bodyLimits?: Record<string, number>;
   logger: Logger;
+  /** Called once per answered request with its route template (empty when no route matched) and duration. */
+  onResponse?: (method: string, route: string, status: number, seconds: number) => void;
   /** Called for every 401 and 403 answer (the audit trail's "denied access"). */
   onDenied?: (request: Request, status: number, code: string) => void;
 }
@@ -270,6 +272,8 @@ export function edge(options: EdgeOptions) {
     .onAfterResponse({ as: "global" }, ({ request, set, path, route }) => {
       if (forwardedRequests.has(request)) return;
       const t0 = started.get(request);
+      const status = typeof set.status === "number" ? set.status : 200;
+      if (t0 !== undefined) options.onResponse?.(request.method, route, status, (performance.now() - t0) / 1000);
       accessLog.info(
         {
           requestId: set.headers["x-request-id"],
@@ -277,7 +281,7 @@ export function edge(options: EdgeOptions) {
           route: route || path,
           path,
           company: companyOfRequest.get(request),
-          status: typeof set.status === "number" ? set.status : 200,
+          status,
           ms: t0 === undefined ? undefined : Math.round((performance.now() - t0) * 100) / 100,
         },
         "request",

@@ -93,6 +93,13 @@ export class SqliteOutbox {
     this.insertStatement.run(...SqliteOutbox.insertArgs(message, at));
   }
 
+  /** Messages not delivered, per channel and status (pending: the backlog; failed: given up). */
+  backlog(): Array<{ channel: string; status: string; count: number }> {
+    return this.db.$client
+      .query<{ channel: string; status: string; count: number }, []>("SELECT channel, status, count(*) AS count FROM outbox_messages WHERE status IN ('pending', 'failed') GROUP BY channel, status")
+      .all();
+  }
+
   /** The insert `enqueue` runs, as SQL text and its arguments (the booking writer runs it on its own connection). */
   static readonly INSERT_SQL =
     "INSERT INTO outbox_messages (event_id, channel, event_type, transaction_id, target_netid, url, body, status, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)";

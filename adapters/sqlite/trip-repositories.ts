@@ -242,6 +242,11 @@ export class SqliteBookingRepository implements BookingRepository {
     });
   }
 
+  /** Changes queued or committing (the booking writer's queue depth). */
+  get pendingChanges(): number {
+    return this.queue.length + this.inFlight.size;
+  }
+
   private scheduleFlush(): void {
     if (this.flushScheduled) return;
     this.flushScheduled = true;

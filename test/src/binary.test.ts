@@ -59,6 +59,13 @@ describe("the compiled binary", () => {
       expect(spec.openapi).toStartWith("3.");
       expect(spec.info.version).toBe("1.0.0");
       expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(["/api/token", "/api/company/register", "/Platform.svc/getToken2"]));
+      // The console and its basemap are embedded too, and so is the metrics library.
+      const consolePage = await fetch(`${server.base}/console`);
+      expect(consolePage.status).toBe(200);
+      expect(await consolePage.text()).toContain("/console/assets/app.js");
+      for (const asset of ["app.js", "fleet.js", "style.css"]) expect((await fetch(`${server.base}/console/assets/${asset}`)).status).toBe(200);
+      expect(JSON.parse(await (await fetch(`${server.base}/console/assets/world.json`)).text()).path.length).toBeGreaterThan(100_000);
+      expect(await (await fetch(`${server.base}/metrics`)).text()).toContain("tripswitch_http_requests_total");
       // Every worker runs inside the binary: no fallback was logged.
       expect(server.stdout() + server.stderr()).not.toMatch(/worker failed|checkpoints unavailable|checkpoint failed|booking writer/);
     } finally {

@@ -104,3 +104,22 @@ describe("CLI", () => {
     }
   });
 });
+
+describe("CLI company set-sandbox", () => {
+  test("turns a company's sandbox on and off; an unknown netid is 1, bad arguments are usage errors", async () => {
+    const env = { DB_PATH: join(tempDir(), "db.sqlite"), DEMO_DATA: "0" };
+    expect((await runCli(["migrate"], env)).code).toBe(0);
+    const db = new Database(env.DB_PATH);
+    db.run("INSERT INTO companies (netid, netid_lower, name, co_type, main_email, main_phone, created_at) VALUES ('ACME-LIMO', 'acme-limo', 'Acme', 'IO', 'a@x.example', '+12125550123', 0)");
+    const flag = () => (db.query("SELECT sandbox FROM companies WHERE netid = 'ACME-LIMO'").get() as { sandbox: number }).sandbox;
+    expect(flag()).toBe(0);
+    const on = await runCli(["company", "set-sandbox", "acme-limo", "on"], env);
+    expect(on.code).toBe(0);
+    expect(flag()).toBe(1);
+    expect((await runCli(["company", "set-sandbox", "ACME-LIMO", "off"], env)).code).toBe(0);
+    expect(flag()).toBe(0);
+    expect((await runCli(["company", "set-sandbox", "NOBODY", "on"], env)).code).toBe(1);
+    for (const args of [["company", "set-sandbox", "ACME-LIMO"], ["company", "set-sandbox", "ACME-LIMO", "yes"]]) expect((await runCli(args, env)).code).toBe(2);
+    db.close();
+  });
+});

@@ -6,6 +6,7 @@ import type { Clock } from "../../domain/ports";
 import type { RateLimits } from "../../adapters/http/rate-limit";
 import type { WorkerOptions } from "../../adapters/delivery/worker";
 import type { Resolver } from "../../adapters/delivery/outbound-guard";
+import type { SandboxSchedule } from "../../domain/usecases/sandbox-dispatch";
 
 /** A fast delivery schedule for tests: 4 attempts 50 ms apart, a 500 ms partner timeout. */
 export const FAST_DELIVERY: Partial<WorkerOptions> = { retryDelay: (n) => (n < 4 ? 0.05 : undefined), timeoutMs: 500, idleMs: 50 };
@@ -43,7 +44,18 @@ export interface TestResponse<T = any> {
  * with app.handle — the same routes, validation and error mapping as production.
  */
 export function createHarness(
-  options: { dbPath?: string; clock?: Clock; maxBodyBytes?: number; delivery?: Partial<WorkerOptions>; rateLimits?: RateLimits; outboundAllowPrivate?: boolean; resolver?: Resolver; production?: boolean } = {},
+  options: {
+    dbPath?: string;
+    clock?: Clock;
+    maxBodyBytes?: number;
+    delivery?: Partial<WorkerOptions>;
+    rateLimits?: RateLimits;
+    outboundAllowPrivate?: boolean;
+    resolver?: Resolver;
+    production?: boolean;
+    metricsToken?: string;
+    sandbox?: Partial<SandboxSchedule>;
+  } = {},
 ) {
   const db: Db = openDatabase(options.dbPath ?? ":memory:");
   migrate(db);
@@ -54,8 +66,9 @@ export function createHarness(
   const services: Services = createServices(db, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, rateLimits: options.rateLimits, outboundAllowPrivate, secretsKey, production: options.production }, options.clock, {
     delivery: options.delivery,
     resolver: options.resolver,
+    sandbox: options.sandbox,
   });
-  const app = buildApp(services, { logger: createLogger("silent"), maxBodyBytes: options.maxBodyBytes ?? 1048576, readiness: { ready: true } });
+  const app = buildApp(services, { logger: createLogger("silent"), maxBodyBytes: options.maxBodyBytes ?? 1048576, readiness: { ready: true }, metricsToken: options.metricsToken });
 
   async function request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {
     const headers: Record<string, string> = { ...opts.headers };

@@ -13,6 +13,8 @@ export const companies = sqliteTable(
     address: text("address"),
     notes: text("notes"),
     createdAt: integer("created_at").notNull(),
+    /** A sandbox company's trips are answered by the simulated dispatcher. */
+    sandbox: integer("sandbox", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
     uniqueIndex("companies_netid_lower").on(t.netidLower),

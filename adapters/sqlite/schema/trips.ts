@@ -34,6 +34,7 @@ export const bookings = sqliteTable(
     uniqueIndex("bookings_requester_res_no").on(t.requesterId, t.requesterResNo),
     index("bookings_requester_submit").on(t.requesterId, t.submitDate),
     index("bookings_provider_submit").on(t.providerId, t.submitDate),
+    index("bookings_provider_status").on(t.providerId, t.status),
     // GNet providers name a booking by their own reservation number (providerUpdateStatusByResNo).
     index("bookings_provider_res_no").on(t.providerId, t.providerResNo),
   ],

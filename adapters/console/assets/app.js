@@ -1,0 +1,85 @@
+// The console's shell: sign-in, navigation and the hash router (#/fleet, #/bookings, #/bookings/<id>, …).
+import { h, field, showError } from "./dom.js";
+import * as api from "./api.js";
+import { fleetPage } from "./fleet.js";
+import { bookingsPage } from "./bookings.js";
+import { bookingPage } from "./booking.js";
+import { integrationPage, deliveriesPage } from "./settings.js";
+import { partnersPage } from "./partners.js";
+
+const PAGES = [
+  ["fleet", "Fleet", fleetPage],
+  ["bookings", "Bookings", bookingsPage],
+  ["integration", "Integration", integrationPage],
+  ["deliveries", "Deliveries", deliveriesPage],
+  ["partners", "Partners", partnersPage],
+];
+
+const root = document.getElementById("app");
+
+function signInForm(message) {
+  const uid = h("input", { name: "uid", autocomplete: "username", required: true });
+  const pw = h("input", { name: "pw", type: "password", autocomplete: "current-password", required: true });
+  const problem = h("div");
+  const form = h(
+    "form",
+    {
+      class: "card signin",
+      "aria-labelledby": "signin-title",
+      onSubmit: async (e) => {
+        e.preventDefault();
+        problem.replaceChildren();
+        button.disabled = true;
+        try {
+          await api.signIn(uid.value.trim(), pw.value);
+          pw.value = "";
+          if (!location.hash || location.hash === "#/") location.hash = "#/fleet";
+          render();
+        } catch (error) {
+          showError(problem, error.status === 401 ? { message: "Wrong user ID or password" } : error);
+        } finally {
+          button.disabled = false;
+        }
+      },
+    },
+    h("h1", { id: "signin-title" }, "TripSwitch console"),
+    message ? h("p", { role: "status" }, message) : null,
+    field("User ID", uid, "Your uid (the netid for a company's first user) or e-mail"),
+    field("Password", pw),
+    problem,
+  );
+  const button = h("button", { type: "submit", class: "primary" }, "Sign in");
+  form.append(button);
+  root.replaceChildren(h("main", { id: "main" }, form));
+  uid.focus();
+}
+
+function shell(current) {
+  const { netid, uid } = api.me();
+  const nav = h(
+    "nav",
+    { "aria-label": "Console" },
+    h("ul", {}, PAGES.map(([key, label]) => h("li", {}, h("a", { href: `#/${key}`, "aria-current": key === current ? "page" : null }, label)))),
+  );
+  const signOut = h("button", { type: "button", onClick: async () => { await api.signOut(); signInForm("Signed out."); } }, "Sign out");
+  const main = h("main", { id: "main", tabindex: "-1" });
+  root.replaceChildren(h("header", { class: "top" }, h("strong", {}, "TripSwitch"), nav, h("span", { class: "who" }, `${uid} · ${netid}`), signOut), main);
+  return main;
+}
+
+async function render() {
+  if (!api.signedIn()) return signInForm();
+  const [, key = "fleet", ...rest] = location.hash.replace(/^#/, "").split("/");
+  const page = PAGES.find(([k]) => k === key) ?? PAGES[0];
+  const main = shell(page[0]);
+  try {
+    if (page[0] === "bookings" && rest[0]) await bookingPage(main, decodeURIComponent(rest[0]));
+    else await page[2](main);
+  } catch (error) {
+    showError(main, error);
+  }
+}
+
+api.whenExpired(() => signInForm("Your session ended; sign in again."));
+window.addEventListener("hashchange", () => render());
+render();

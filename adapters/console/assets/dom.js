@@ -1,0 +1,69 @@
+// Tiny DOM helpers: the console builds its pages with these instead of a framework (no build step, nothing to vendor).
+
+/** An HTML element: h("button", { onClick, class: "primary" }, "Save"). Strings become text nodes (never HTML). */
+export function h(tag, props, ...children) {
+  const el = document.createElement(tag);
+  setProps(el, props);
+  append(el, children);
+  return el;
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** An SVG element with attributes. */
+export function s(tag, attrs, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs ?? {})) if (v != null) el.setAttribute(k, String(v));
+  append(el, children);
+  return el;
+}
+
+function setProps(el, props) {
+  for (const [k, v] of Object.entries(props ?? {})) {
+    if (v == null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2).toLowerCase(), v);
+    else if (k === "class") el.className = v;
+    else if (k === "value" || k === "checked" || k === "selected") el[k] = v;
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+}
+
+function append(el, children) {
+  for (const c of children.flat(Infinity)) if (c != null && c !== false) el.append(c instanceof Node ? c : String(c));
+}
+
+let fieldSeq = 0;
+/** A labelled form field; `control` is an input, select or textarea (its id is set here). */
+export function field(label, control, hint) {
+  const id = control.id || `f${++fieldSeq}`;
+  control.id = id;
+  const hintId = hint ? `${id}-hint` : undefined;
+  if (hintId) control.setAttribute("aria-describedby", hintId);
+  return h("div", { class: "field" }, h("label", { for: id }, label), control, hint ? h("small", { id: hintId, class: "muted" }, hint) : null);
+}
+
+/** A select with options given as [value, label] pairs or plain values. */
+export function select(name, options, value) {
+  return h("select", { name }, options.map((o) => {
+    const [v, l] = Array.isArray(o) ? o : [o, o];
+    return h("option", { value: v, selected: v === value }, l);
+  }));
+}
+
+/** A status line that screen readers announce. */
+export function statusLine() {
+  return h("p", { role: "status", "aria-live": "polite", class: "status" });
+}
+
+/** Shows an API error (its message, and each failing field) in `where`. */
+export function showError(where, error) {
+  where.replaceChildren(
+    h("div", { role: "alert", class: "error" }, error?.message ?? String(error), error?.errors?.length ? h("ul", {}, error.errors.slice(0, 50).map((e) => h("li", {}, `${e.field}: ${e.message}`))) : null),
+  );
+}
+
+/** Unix seconds → "2027-01-15 08:00 UTC". */
+export function when(unix) {
+  if (unix == null) return "";
+  return new Date(unix * 1000).toISOString().slice(0, 16).replace("T", " ") + " UTC";
+}

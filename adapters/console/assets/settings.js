@@ -1,0 +1,102 @@
+// Integration (delivery endpoint, luggage mode, webhook URL and format, who may send trips, secret rotation) and
+// the webhook delivery log with replay.
+import { h, field, select, showError, statusLine, when } from "./dom.js";
+import * as api from "./api.js";
+
+function secretBox(secret) {
+  return h("div", { role: "alert", class: "card secret" },
+    h("p", {}, "Your webhook signing secret — store it now, it is not shown again:"),
+    h("code", { class: "secret-value" }, secret));
+}
+
+export async function integrationPage(main) {
+  const v = (await api.core("GET", "/api/company/integration")).data;
+  const status = statusLine();
+  const secret = h("div");
+  const deliveryUrl = h("input", { name: "deliveryUrl", type: "url", value: v.deliveryUrl ?? "", placeholder: "https://you.example/farm-in" });
+  const user = h("input", { name: "deliveryUser", value: v.deliveryAuth?.username ?? "", autocomplete: "off" });
+  const pass = h("input", { name: "deliveryPassword", type: "password", autocomplete: "new-password", placeholder: v.deliveryAuth ? "(unchanged)" : "" });
+  const luggage = select("luggage", [["notes", "notes — also as a line in the notes"], ["native", "native — the luggageCount field only"]], v.luggage);
+  const webhookUrl = h("input", { name: "webhookUrl", type: "url", value: v.webhookUrl ?? "", placeholder: "https://you.example/hooks" });
+  const format = select("webhookFormat", [["events", "events — TripSwitch envelope"], ["gnet", "gnet — GNet's callback body"]], v.webhookFormat);
+  const accept = select("acceptTripsFrom", [["anyone", "anyone"], ["partners", "partners only"]], v.acceptTripsFrom);
+
+  const form = h("form", {
+    class: "card", "aria-label": "Integration settings",
+    onSubmit: async (e) => {
+      e.preventDefault();
+      const body = { deliveryUrl: deliveryUrl.value.trim() || null, luggage: luggage.value, webhookUrl: webhookUrl.value.trim() || null, webhookFormat: format.value, acceptTripsFrom: accept.value };
+      if (!user.value.trim()) body.deliveryAuth = null;
+      else if (pass.value) body.deliveryAuth = { username: user.value.trim(), password: pass.value };
+      try {
+        const saved = (await api.core("PUT", "/api/company/integration", body)).data;
+        pass.value = "";
+        status.textContent = "Integration saved.";
+        secret.replaceChildren(saved.webhookSecret ? secretBox(saved.webhookSecret) : "");
+      } catch (error) {
+        showError(status, error);
+      }
+    },
+  },
+    h("fieldset", {}, h("legend", {}, "Trips sent to you (farm-in)"),
+      field("Delivery URL", deliveryUrl, "Every NEW, UPDATE, CANCEL and QUOTE for you is POSTed here; empty = none"),
+      field("Delivery user", user, "Basic auth; empty = none"), field("Delivery password", pass, "Leave empty to keep the stored one"),
+      field("Luggage", luggage), field("Accept trips from", accept)),
+    h("fieldset", {}, h("legend", {}, "Webhooks (your bookings' changes)"),
+      field("Webhook URL", webhookUrl, "Receives each booking change, signed (X-TripSwitch-Signature)"), field("Webhook format", format),
+      h("p", { class: "muted" }, v.webhookSecretSet ? "A signing secret is set." : "No signing secret yet: saving a webhook URL creates one.")),
+    h("button", { type: "submit", class: "primary" }, "Save integration"),
+  );
+  const rotate = h("button", {
+    type: "button",
+    onClick: async () => {
+      if (!confirm("Rotate the webhook secret? The old one stops verifying at once.")) return;
+      try {
+        secret.replaceChildren(secretBox((await api.core("POST", "/api/company/integration/webhook-secret")).data.webhookSecret));
+        status.textContent = "Webhook secret rotated.";
+      } catch (error) {
+        showError(status, error);
+      }
+    },
+  }, "Rotate webhook secret");
+  main.replaceChildren(h("h1", {}, "Integration"), status, secret, form, h("p", {}, rotate));
+}
+
+export async function deliveriesPage(main) {
+  const status = statusLine();
+  const list = h("div", { class: "tablebox" });
+  let offset = 0;
+  async function load() {
+    const data = (await api.core("GET", `/api/webhooks/deliveries?limit=50&offset=${offset}`)).data;
+    list.replaceChildren(
+      h("table", { "aria-label": "Deliveries" },
+        h("caption", {}, `${data.total} webhook deliveries, newest first`),
+        h("thead", {}, h("tr", {}, ["Created", "Event", "Booking", "Status", "Attempts", "Last answer", "Delivered", ""].map((c) => h("th", { scope: "col" }, c)))),
+        h("tbody", {}, data.items.map((d) =>
+          h("tr", {},
+            h("td", {}, when(d.createdAt)), h("td", {}, d.eventType, h("br"), h("small", { class: "muted" }, d.eventId)),
+            h("td", {}, h("a", { href: `#/bookings/${d.transactionId}` }, d.transactionId.slice(0, 8))),
+            h("td", {}, h("span", { class: `badge d-${d.status}` }, d.status)), h("td", { class: "num" }, d.attempts),
+            h("td", {}, d.lastStatus ?? "", d.lastError ? h("div", { class: "muted" }, d.lastError) : null), h("td", {}, when(d.deliveredAt)),
+            h("td", {}, h("button", {
+              type: "button", "aria-label": `Replay ${d.eventType} ${d.eventId}`,
+              onClick: async () => {
+                try {
+                  await api.core("POST", `/api/webhooks/deliveries/${d.id}/replay`);
+                  status.textContent = `Replaying ${d.eventType} (same event id ${d.eventId}).`;
+                  setTimeout(load, 500);
+                } catch (error) {
+                  showError(status, error);
+                }
+              },
+            }, "Replay")),
+          )))),
+      h("div", { class: "toolbar" },
+        h("button", { type: "button", disabled: offset === 0, onClick: () => ((offset = Math.max(0, offset - 50)), load()) }, "Previous page"),
+        h("button", { type: "button", disabled: offset + 50 >= data.total, onClick: () => ((offset += 50), load()) }, "Next page"),
+        h("button", { type: "button", onClick: load }, "Refresh")),
+    );
+  }
+  main.replaceChildren(h("h1", {}, "Deliveries"), h("p", { class: "muted" }, "Webhooks sent to your webhook URL. Replay sends one again with the same event id."), status, list);
+  await load();
+}
