@@ -1,4 +1,4 @@
-import { and, count, desc, eq, getTableColumns, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, gte, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Booking, BookingEvent, Trip } from "../../domain/trips/booking";
 import { capChangeLogs, capTransactionErrors } from "../../domain/history-cap";
 import type { FleetEntry } from "../../domain/fleet/entry";
@@ -205,6 +205,8 @@ export class SqliteBookingRepository implements BookingRepository {
     const filters: SQL[] = [party!];
     if (q.status) filters.push(eq(bookings.status, q.status));
     if (q.requesterResNo) filters.push(eq(bookings.requesterResNo, q.requesterResNo));
+    if (q.pickupFrom !== undefined) filters.push(gte(bookings.pickupDate, q.pickupFrom));
+    if (q.pickupTo !== undefined) filters.push(lte(bookings.pickupDate, q.pickupTo));
     const where = and(...filters);
     const total = this.db.select({ n: count() }).from(bookings).where(where).get()?.n ?? 0;
     const rows = this.db

@@ -20,6 +20,9 @@ export interface BookingListQuery {
   role?: TripActor;
   status?: TripStatus;
   requesterResNo?: string;
+  /** Pickup between these Unix seconds, both included. */
+  pickupFrom?: number;
+  pickupTo?: number;
   limit: number;
   offset: number;
 }

@@ -8,6 +8,7 @@ import type { ChauffeurTracking } from "./track-chauffeur";
 import { parseTripStatus, TRIP_STATUSES, type TripActor, type TripStatus } from "../trips/lifecycle";
 import type { BookingRepository, BookingSummary } from "../trips/ports";
 import { isUuid } from "../trips/send-trip-request";
+import { parseDateTime } from "../trips/places";
 
 export interface ManageTripDeps {
   bookings: BookingRepository;
@@ -111,6 +112,21 @@ export interface ListBookingsInput {
   status?: string;
   requesterResNo?: string;
   role?: string;
+  pickupFrom?: string;
+  pickupTo?: string;
+}
+
+/**
+ * A pickup-date bound: Unix seconds, an ISO 8601 date-time, or a date (`YYYY-MM-DD`, its first second in UTC for
+ * `from`, its last for `to`). Undefined when absent; NaN when it is none of those.
+ */
+function readInstant(raw: string | undefined, end: "from" | "to"): number | undefined {
+  const s = (raw ?? "").trim();
+  if (s === "") return undefined;
+  if (/^\d{1,12}$/.test(s)) return Number(s);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(s)) return Date.parse(`${s}T${end === "from" ? "00:00:00" : "23:59:59"}Z`) / 1000;
+  const parts = parseDateTime(s);
+  return parts ? parts.naiveUnix - (parts.offsetMinutes ?? 0) * 60 : NaN;
 }
 
 /** The caller's company's bookings (as requester or provider), newest first, paged and filtered (CONTRACT §7). */
@@ -135,9 +151,13 @@ export async function listBookings(
     if (r === "requester" || r === "provider") role = r;
     else errors.push({ field: "role", message: "must be requester or provider" });
   }
+  const pickupFrom = readInstant(input.pickupFrom, "from");
+  const pickupTo = readInstant(input.pickupTo, "to");
+  for (const [field, value] of [["pickupFrom", pickupFrom], ["pickupTo", pickupTo]] as const)
+    if (value !== undefined && !Number.isFinite(value)) errors.push({ field, message: "must be Unix seconds, a date (2026-12-03) or an ISO 8601 date-time" });
   if (errors.length > 0) throw new ValidationError(errors);
   const requesterResNo = input.requesterResNo?.trim() || undefined;
-  const page = await deps.bookings.list({ netid: caller.netid, role, status, requesterResNo, limit: limit!, offset: offset! });
+  const page = await deps.bookings.list({ netid: caller.netid, role, status, requesterResNo, pickupFrom, pickupTo, limit: limit!, offset: offset! });
   return { ...page, limit: limit!, offset: offset! };
 }
 

@@ -82,6 +82,8 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
           status: t.Optional(t.String({ maxLength: 32, description: "Only bookings in this status" })),
           requesterResNo: t.Optional(t.String({ maxLength: 100 })),
           role: t.Optional(t.String({ maxLength: 16, description: "requester or provider; both when absent" })),
+          pickupFrom: t.Optional(t.String({ maxLength: 40, description: "Only pickups at or after: Unix seconds, a date (its first second, UTC) or an ISO 8601 date-time", examples: ["2026-12-01"] })),
+          pickupTo: t.Optional(t.String({ maxLength: 40, description: "Only pickups at or before: Unix seconds, a date (its last second, UTC) or an ISO 8601 date-time", examples: ["2026-12-31"] })),
         }),
         response: {
           200: t.Object({ success: t.Literal(true), data: t.Object({ items: t.Array(Summary), total: t.Integer(), limit: t.Integer(), offset: t.Integer() }) }),
@@ -90,7 +92,7 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
         detail: {
           tags: ["Trips"],
           summary: "List your company's bookings",
-          description: "Bookings where your company is the requester or the provider, newest first. Out-of-range limit or offset, an unknown status or role: 400 naming the parameter.",
+          description: "Bookings where your company is the requester or the provider, newest first; filters status, role, requesterResNo and a pickup window (pickupFrom, pickupTo). Out-of-range limit or offset, an unknown status or role, an unreadable date: 400 naming the parameter.",
           security: [{ bearer: [] }],
         },
       },

@@ -137,6 +137,7 @@ describe("GET /api/reservations", () => {
 
   const list = (who: Party, query = "") => h2.request("GET", `/api/reservations${query}`, { headers: { authorization: `Bearer ${who.jwt}` } });
 
+
   test("the company's bookings as requester or provider, newest first, with summary fields", async () => {
     const res = await list(a);
     expect(res.status).toBe(200);
@@ -192,5 +193,30 @@ describe("GET /api/trip-states", () => {
     expect(states.CLOSE).toMatchObject({ terminal: true, next: [], skipTo: [] });
     expect(res.body.data.mainPath).toEqual(["BOOKING_REQUEST", "PENDING", "CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD", "COMPLETE", "CLOSE"]);
     expect(res.body.data.legacy).toEqual({ ENROUTE: "EN_ROUTE", AT_LOCATION: "ON_LOCATION", ACCEPTED: "CONFIRMED" });
+  });
+});
+
+describe("GET /api/reservations by pickup date", () => {
+  let h3: Harness;
+  let a: Party, b: Party;
+  beforeAll(async () => {
+    h3 = createHarness();
+    ({ requester: a, provider: b } = await parties(h3, "-D"));
+    for (let i = 0; i < 2; i++) await sendTrip(h3, a, regularTrip(a.netid, b.netid));
+  });
+  const list3 = (who: Party, query = "") => h3.request("GET", `/api/reservations${query}`, { headers: { authorization: `Bearer ${who.jwt}` } });
+
+  test("a pickup window: Unix seconds, dates or date-times, both ends included; an unreadable bound is 400 naming it", async () => {
+    const all = (await list3(a, "?limit=100")).body.data.items as Array<{ transactionId: string; pickupDate: number }>;
+    const early = await sendTrip(h3, a, regularTrip(a.netid, b.netid, { locations: { pickup: { locationType: "address", address: "1 Main St", time: "2027-03-01T10:00:00Z" } } }));
+    const late = await sendTrip(h3, a, regularTrip(a.netid, b.netid, { locations: { pickup: { locationType: "address", address: "1 Main St", time: "2027-03-02T23:30:00Z" } } }));
+    const ids2 = (q: string) => list3(a, q).then((r) => r.body.data.items.map((i: { transactionId: string }) => i.transactionId));
+    expect(await ids2("?pickupFrom=2027-03-01&pickupTo=2027-03-02")).toEqual([late.body.transactionId, early.body.transactionId]);
+    expect(await ids2("?pickupFrom=2027-03-02")).toEqual([late.body.transactionId]);
+    expect(await ids2(`?pickupTo=${Date.parse("2027-03-01T10:00:00Z") / 1000}&pickupFrom=2027-03-01T09:00:00-01:00`)).toEqual([early.body.transactionId]);
+    expect((await list3(a, "?pickupTo=2027-03-01")).body.data.total).toBe(all.filter((x) => x.pickupDate <= Date.parse("2027-03-01T23:59:59Z") / 1000).length + 1);
+    const bad = await list3(a, "?pickupFrom=soon&pickupTo=2027-13-45");
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { field: string }) => e.field)).toEqual(["pickupFrom", "pickupTo"]);
   });
 });
