@@ -4,6 +4,8 @@ export {};
 // Component tests start servers, build the binary and run the benchmark parts: they get 60 s each (bun's default
 // is 5 s; bunfig.toml has no setting for it), unless the caller passes its own --timeout.
 const args = process.argv.slice(2);
+// The Debian packages the suite drives (wrk, chromium), installed when missing and possible.
+if (process.env.TRIPSWITCH_SKIP_TOOLS !== "1") Bun.spawnSync(["bash", `${import.meta.dir}/ensure-tools.sh`], { stdout: "inherit", stderr: "inherit", stdin: "ignore" });
 const timeout = args.some((a) => a.startsWith("--timeout")) ? [] : ["--timeout", "60000"];
 const proc = Bun.spawn([process.execPath, "test", ...timeout, ...args], {
   stdout: "pipe",

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { chromium, type BrowserContext } from "playwright-core";
 import { ROOT, tempDir } from "./process";
 
-/** Debian's chromium (installed by .ci/run); CHROMIUM_PATH points elsewhere. */
+/** Debian's chromium (npm test installs it when missing: scripts/ensure-tools.sh); CHROMIUM_PATH points elsewhere. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** Where browser tests leave their screenshots (git-ignored). */
@@ -15,7 +15,7 @@ export const ARTIFACTS = join(ROOT, "artifacts", "console");
  */
 export async function startBrowser(): Promise<BrowserContext> {
   if (!existsSync(CHROMIUM))
-    throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's "chromium" package (.ci/run does) or set CHROMIUM_PATH`);
+    throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's "chromium" package (scripts/ensure-tools.sh does, as root) or set CHROMIUM_PATH`);
   mkdirSync(ARTIFACTS, { recursive: true });
   return chromium.launchPersistentContext(tempDir("tripswitch-chromium-"), {
     executablePath: CHROMIUM,
