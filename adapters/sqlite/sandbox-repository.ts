@@ -7,22 +7,33 @@ import { companies } from "./schema";
 
 const OPEN = Object.keys(SANDBOX_NEXT);
 
+/**
+ * A sandbox provider's open bookings, through bookings_provider_status: never a scan of all bookings (the
+ * dispatcher asks several times a second, also while real trips pour in).
+ */
+export const OPEN_BOOKINGS_SQL = `
+  SELECT transaction_id AS transactionId, provider_id AS providerId, requester_id AS requesterId,
+         requester_res_no AS requesterResNo, status, submit_date AS submitDate
+    FROM bookings INDEXED BY bookings_provider_status
+   WHERE provider_id = ? AND status IN (${OPEN.map((s) => `'${s}'`).join(", ")})
+   ORDER BY submit_date, transaction_id
+   LIMIT ?`;
+
 /** Sandbox flags, and the open bookings of sandbox providers (read through bookings_provider_status). */
 export class SqliteSandboxRepository implements SandboxTrips {
-  private readonly openStatement;
+  private readonly sandboxes;
+  private readonly openFor;
 
   constructor(private readonly db: Db) {
-    this.openStatement = db.$client.query<SandboxTrip, [number]>(`
-      SELECT b.transaction_id AS transactionId, b.provider_id AS providerId, b.requester_id AS requesterId,
-             b.requester_res_no AS requesterResNo, b.status AS status
-        FROM companies c JOIN bookings b ON b.provider_id = c.netid AND b.status IN (${OPEN.map((s) => `'${s}'`).join(", ")})
-       WHERE c.sandbox = 1
-       ORDER BY b.submit_date, b.transaction_id
-       LIMIT ?`);
+    this.sandboxes = db.$client.query<{ netid: string }, []>("SELECT netid FROM companies WHERE sandbox = 1");
+    this.openFor = db.$client.query<SandboxTrip & { submitDate: number }, [string, number]>(OPEN_BOOKINGS_SQL);
   }
 
   async open(limit: number): Promise<SandboxTrip[]> {
-    return this.openStatement.all(limit);
+    const trips: Array<SandboxTrip & { submitDate: number }> = [];
+    for (const { netid } of this.sandboxes.all()) trips.push(...this.openFor.all(netid, limit));
+    trips.sort((a, b) => a.submitDate - b.submitDate || (a.transactionId < b.transactionId ? -1 : a.transactionId > b.transactionId ? 1 : 0));
+    return trips.slice(0, limit).map(({ submitDate: _, ...trip }) => trip);
   }
 
   /** Turns the sandbox on or off for a company (netid in any letter case); false when there is no such company. */
