@@ -13,7 +13,7 @@ import type { SqliteIdempotencyStore } from "../../sqlite/trip-repositories";
 import { authMacros, versioned, type Authenticator } from "../auth";
 import { bookingViewFor } from "../booking-view";
 import type { PositionStore } from "../../../domain/tracking/position";
-import { idempotent } from "../idempotency";
+import { idempotent, type IdempotentCall } from "../idempotency";
 import { documentedResponses, errors } from "../schemas";
 import type { RateLimiter } from "../rate-limit";
 import { awaitDelivery, type DeliveryDeps } from "./delivery";
@@ -36,6 +36,12 @@ const OK = t.String({ examples: ["OK"], description: 'The JSON string "OK"' });
 export function platformTrips(deps: PlatformTripDeps) {
   const clock = deps.send.clock;
   let app = new Elysia({ name: "platform-trips", prefix: "/Platform.svc" }).use(authMacros(deps.auth));
+  // Operations the reference system answers with the JSON string "OK", under the request's Idempotency-Key.
+  const answerOk = (call: IdempotentCall, run: () => Promise<unknown>) =>
+    idempotent(deps.idempotency, clock, call, async () => {
+      await run();
+      return "OK";
+    });
 
   for (const path of versioned("/sendTrip")) {
     app = app.post(
@@ -79,10 +85,7 @@ export function platformTrips(deps: PlatformTripDeps) {
       path,
       // The answer is the JSON string "OK" (fine point 3).
       ({ body, caller, params, request, set }) =>
-        idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: `providerUpdateStatus:${params.transactionId.toLowerCase()}`, body, set }, async () => {
-          await providerUpdateStatus(deps.manage, caller, params.transactionId, body);
-          return "OK";
-        }),
+        answerOk({ netid: caller.netid, request, operation: `providerUpdateStatus:${params.transactionId.toLowerCase()}`, body, set }, () => providerUpdateStatus(deps.manage, caller, params.transactionId, body)),
       {
         platformAuth: true,
         params: TransactionIdParams,
@@ -105,10 +108,7 @@ export function platformTrips(deps: PlatformTripDeps) {
     app = app.post(
       path,
       ({ caller, params, request, set }) =>
-        idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: `cancelTrip:${params.transactionId.toLowerCase()}`, body: null, set }, async () => {
-          await cancelTrip(deps.manage, caller, params.transactionId);
-          return "OK";
-        }),
+        answerOk({ netid: caller.netid, request, operation: `cancelTrip:${params.transactionId.toLowerCase()}`, body: null, set }, () => cancelTrip(deps.manage, caller, params.transactionId)),
       {
         platformAuth: true,
         params: TransactionIdParams,
@@ -147,10 +147,7 @@ export function platformTrips(deps: PlatformTripDeps) {
     app = app.post(
       path,
       ({ body, caller, params, request, set }) =>
-        idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: `providerUpdateStatusByResNo:${params.netid.toLowerCase()}:${params.resNo}`, body, set }, async () => {
-          await providerUpdateStatusByResNo(deps.manage, caller, params.netid, params.resNo, body);
-          return "OK";
-        }),
+        answerOk({ netid: caller.netid, request, operation: `providerUpdateStatusByResNo:${params.netid.toLowerCase()}:${params.resNo}`, body, set }, () => providerUpdateStatusByResNo(deps.manage, caller, params.netid, params.resNo, body)),
       {
         platformAuth: true,
         params: ResNoParams,
@@ -193,10 +190,7 @@ export function platformTrips(deps: PlatformTripDeps) {
       app = app[method](
         path,
         ({ caller, params, request, set }) =>
-          idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: `cancelTripByResNo:${params.netid.toLowerCase()}:${params.resNo}`, body: null, set }, async () => {
-            await cancelTripByResNo(deps.manage, caller, params.netid, params.resNo);
-            return "OK";
-          }),
+          answerOk({ netid: caller.netid, request, operation: `cancelTripByResNo:${params.netid.toLowerCase()}:${params.resNo}`, body: null, set }, () => cancelTripByResNo(deps.manage, caller, params.netid, params.resNo)),
         {
           platformAuth: true,
           params: ResNoParams,
