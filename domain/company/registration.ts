@@ -51,6 +51,11 @@ export interface Company {
 export const NETID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{2,31}$/;
 const LIMITS = { name: 250, email: 254, passwordMin: 8, passwordMax: 100, address: 500, notes: 2000 } as const;
 
+/** validator's isEmail, which throws (URIError) on text that is not well-formed UTF-16, such as a lone surrogate. */
+function validEmail(email: string): boolean {
+  return email.isWellFormed() && isEmail(email);
+}
+
 /** Lower-cases and trims an e-mail address, the form used for validation, uniqueness and login. */
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -99,7 +104,7 @@ export function validateRegistration(
   const mainEmail = normalizeEmail(input.mainEmail ?? "");
   if (mainEmail.length === 0) fail("mainEmail", "is required");
   else if (mainEmail.length > LIMITS.email) fail("mainEmail", `must be at most ${LIMITS.email} characters`);
-  else if (!isEmail(mainEmail)) fail("mainEmail", "must be a valid e-mail address");
+  else if (!validEmail(mainEmail)) fail("mainEmail", "must be a valid e-mail address");
 
   const password = input.password ?? "";
   if (password.length === 0) fail("password", "is required");

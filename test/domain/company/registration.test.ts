@@ -39,6 +39,7 @@ describe("validateRegistration", () => {
     ["netid", { netid: "has space" }],
     ["mainEmail", { mainEmail: "not-an-email" }],
     ["mainEmail", { mainEmail: `${"a".repeat(250)}@b.co` }],
+    ["mainEmail", { mainEmail: "\ud800@b.co" }],
     ["password", { password: "short", confirmPassword: "short" }],
     ["password", { password: "x".repeat(101), confirmPassword: "x".repeat(101) }],
     ["password", { password: "dispatch@acme-limo.example", confirmPassword: "dispatch@acme-limo.example" }],
