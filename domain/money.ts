@@ -14,12 +14,6 @@ export function formatCents(cents: number): string {
   return `${whole}.${rest < 10 ? "0" : ""}${rest}`;
 }
 
-/** A valid amount string normalised to two decimals; undefined when it is not an amount. */
-export function normaliseAmount(amount: string): string | undefined {
-  const cents = toCents(amount);
-  return cents === undefined ? undefined : formatCents(cents);
-}
-
 const TRIP_AMOUNT = /^(\d{1,12})(?:\.(\d{1,2})0*)?$/;
 
 /**

@@ -252,4 +252,3 @@ function checkTripFields(input: SendTripInput, mode: "all" | "present", fail: Fa
   return { reservationType: type as ReservationType, changes, passengerCount, luggageCount, tripMinutes };
 }
 
-export { checkFees };

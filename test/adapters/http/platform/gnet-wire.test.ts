@@ -306,6 +306,8 @@ describe("provider updates as GNet providers send them", () => {
     const other = await platform("POST", path, provider, { status: "ASSIGNED", transactionId: crypto.randomUUID() });
     expect(other.status).toBe(400);
     expect(other.body.errors[0].field).toBe("transactionId");
+    const twoNumbers = await platform("POST", path, provider, { status: "ASSIGNED", resNo: "A-1", providerResNo: "A-2" });
+    expect([twoNumbers.status, twoNumbers.body.errors[0].field]).toEqual([400, "resNo"]);
     const half = await platform("POST", path, provider, { status: "ASSIGNED", lat: 42.1 });
     expect(half.status).toBe(400);
     expect(half.body.errors[0].field).toBe("lon");
@@ -411,6 +413,16 @@ describe("GNet-shaped webhooks", () => {
 });
 
 describe("quotes priced on GNet's totalTripDuration", () => {
+  test("an ONDEMAND resubmission of a quote books it, like a REGULAR one, and keeps its type", async () => {
+    insertFleet(h, provider.netid, [{ slug: "gnet-ondemand-suv", type: "SUV", maxPassengers: 6, maxLuggage: 6, hourlyRate: "90.00" }]);
+    const body = gnetTrip(requester, provider, { reservationType: "QUOTE", submitMode: "ASYNC" });
+    const quote = await sendTrip(h, requester, body);
+    expect(quote.body.status).toBe("QUOTE");
+    const booked = await sendTrip(h, requester, { ...body, reservationType: "ONDEMAND", fees: [{ code: "gnet-ondemand-suv" }] });
+    expect(booked.body).toMatchObject({ transactionId: quote.body.transactionId, status: "BOOKING_REQUEST" });
+    expect((await booking(requester, quote.body.transactionId)).tripPacket).toMatchObject({ reservationType: "ONDEMAND", fees: [{ code: "gnet-ondemand-suv" }] });
+  });
+
   test("an hourly quote uses the booked minutes instead of the distance", async () => {
     insertFleet(h, provider.netid, [{ slug: "gnet-hourly-sedan", maxPassengers: 4, maxLuggage: 3, hourlyRate: "100.00" }]);
     const quote = await sendTrip(h, requester, gnetTrip(requester, provider, { reservationType: "QUOTE", submitMode: "ASYNC", totalTripDuration: "195", passengerCount: "1" }));
