@@ -69,7 +69,7 @@ function airportDirectory(): PackagedAirportDirectory {
 
 export interface ServiceOptions {
   logger?: Logger;
-  /** Delivery worker tuning; production uses CONTRACT §10.14 (10 s timeout, doubling backoff, 10 attempts). */
+  /** Delivery worker tuning; production uses a 10 s timeout, doubling backoff and 10 attempts. */
   delivery?: Partial<WorkerOptions>;
   /** How delivery and webhook host names are resolved (tests give a fixed answer); the system resolver otherwise. */
   resolver?: Resolver;

@@ -1,4 +1,4 @@
-/** One listed vehicle or vehicle class of an operator (CONTRACT §4). */
+/** One listed vehicle or vehicle class of an operator. */
 export interface FleetEntry {
   slug: string;
   netid: string;

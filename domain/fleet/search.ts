@@ -2,7 +2,7 @@ import { ValidationError, type FieldError } from "../errors";
 import { planAtLeast, type Plan } from "../company/plan";
 import { queryWords } from "./text";
 
-/** Bounds of the fleet search parameters (spec "Limits", CONTRACT §5). */
+/** Bounds of the fleet search parameters (the service's published limits). */
 export const SEARCH_LIMITS = {
   airports: 25,
   radiusKmDefault: 50,

@@ -1,5 +1,5 @@
 /**
- * Search text rules (CONTRACT §5, §10.8): `q` words match as substrings of the normalised
+ * Search text rules: `q` words match as substrings of the normalised
  * (lower-case, accents removed) text of name + description + type.
  */
 

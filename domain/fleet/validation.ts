@@ -50,7 +50,7 @@ export interface FleetValidationOptions {
 const isAbsent = (v: unknown) => v === undefined || v === null;
 
 /**
- * Checks a fleet entry against every rule of CONTRACT §4 and reports all failing fields at once:
+ * Checks a fleet entry against every fleet-entry rule and reports all failing fields at once:
  * type an upper-case code, name 1–200 chars, description ≤ 2000, imageUrl http(s) or null,
  * maxPassengers 1–1000, maxLuggage 0–1000 or null, lat/lon both or neither and in range,
  * airports known IATA codes, rates numbers ≥ 0 with at most 2 decimals, currency ISO 4217 (default USD),

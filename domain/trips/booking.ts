@@ -219,7 +219,7 @@ export interface Booking {
   pickupDate: number;
   /** Unix seconds of the last change. */
   updatedAt: number;
-  /** Decimal string; null while unknown (CONTRACT §10.16). */
+  /** Decimal string; null while unknown. */
   totalAmount: string | null;
   /** Unix seconds until which a quote may be converted into a booking; null when not a quote. */
   quoteValidUntil: number | null;
@@ -247,7 +247,7 @@ export interface Booking {
 
 /**
  * Something that happened to a booking, persisted in the same transaction as the change, so that
- * delivery to the provider and webhooks to the requester (issue 5) can be driven from an outbox.
+ * delivery to the provider and webhooks to the requester can be driven from an outbox.
  */
 export interface BookingEvent {
   type:

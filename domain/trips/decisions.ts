@@ -15,7 +15,7 @@ export interface ChangeContext {
   uid: string;
 }
 
-/** The answer of sendTrip (CONTRACT §6). */
+/** The answer of sendTrip. */
 export interface SendTripResult {
   transactionId: string;
   status: TripStatus;

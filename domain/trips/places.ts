@@ -107,7 +107,7 @@ export function parseDateTime(raw: string): DateTimeParts | undefined {
 
 /**
  * The pickup instant in Unix seconds: the offset when the time carries one, else the wall-clock time
- * read in the pickup place's own zone (CONTRACT §7). Undefined when the time is not a date-time.
+ * read in the pickup place's own zone. Undefined when the time is not a date-time.
  */
 export function pickupInstant(pickup: TripLocation, airports: AirportDirectory, zones: TimeZones): number | undefined {
   const parts = parseDateTime(pickup.time ?? "");

@@ -52,7 +52,7 @@ export function vehicleFeeCents(entry: Pick<FleetEntry, "minimumRate" | "hourlyR
 }
 
 /**
- * The vehicle options of a quote (CONTRACT §6): every active entry that seats the passengers and — only
+ * The vehicle options of a quote: every active entry that seats the passengers and — only
  * when luggage is specified — holds the luggage; one option per entry, cheapest first (then by code),
  * at most 20, each valid for 24 h. Priced on the booked duration when the trip gives one (an hourly trip),
  * else on the pickup → drop-off distance. With a `preferredVehType`, the options of that type come first

@@ -114,7 +114,7 @@ const trimmed = (s: string | undefined) => (blank(s) ? undefined : s!.trim());
 const countText = (v: WireNumber | null | undefined) => (typeof v === "number" ? numberText(v) : v);
 
 /**
- * Checks a sendTrip body against every rule of CONTRACT §6 and reports every failing field at once;
+ * Checks a sendTrip body against every sendTrip rule and reports every failing field at once;
  * on success returns the request normalised (trimmed ids, upper-case enums, counts as whole-number strings).
  */
 export function validateSendTrip(input: SendTripInput): { ok: true; value: SendTripRequest } | { ok: false; errors: FieldError[] } {

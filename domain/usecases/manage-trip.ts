@@ -129,7 +129,7 @@ function readInstant(raw: string | undefined, end: "from" | "to"): number | unde
   return parts ? parts.naiveUnix - (parts.offsetMinutes ?? 0) * 60 : NaN;
 }
 
-/** The caller's company's bookings (as requester or provider), newest first, paged and filtered (CONTRACT §7). */
+/** The caller's company's bookings (as requester or provider), newest first, paged and filtered. */
 export async function listBookings(
   deps: Pick<ManageTripDeps, "bookings">,
   caller: Caller,

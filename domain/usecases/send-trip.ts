@@ -21,7 +21,7 @@ export interface SendTripDeps {
   newTransactionId: () => string;
 }
 
-/** Platform names of the parties (CONTRACT §10.15); per-company names arrive with the integration settings. */
+/** Platform names of the parties; per-company names arrive with the integration settings. */
 const SOURCE_PLATFORM = "API";
 const TARGET_PLATFORM = "TRIPSWITCH";
 

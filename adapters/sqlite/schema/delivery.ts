@@ -1,7 +1,7 @@
 import { sqliteTable, text, integer, real, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { companies } from "./accounts";
 
-/** A company's delivery endpoint ("farm-in"), luggage support and webhook settings (CONTRACT §8). */
+/** A company's delivery endpoint ("farm-in"), luggage support and webhook settings. */
 export const companyIntegrations = sqliteTable("company_integrations", {
   netid: text("netid")
     .primaryKey()

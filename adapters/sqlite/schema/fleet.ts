@@ -1,7 +1,7 @@
 import { sqliteTable, text, integer, real, index, primaryKey } from "drizzle-orm/sqlite-core";
 import { companies } from "./accounts";
 
-/** Fleet entries (CONTRACT §4). Rates are decimal strings; airports a comma-separated list of upper-case IATA codes. */
+/** Fleet entries. Rates are decimal strings; airports a comma-separated list of upper-case IATA codes. */
 export const fleetEntries = sqliteTable(
   "fleet_entries",
   {

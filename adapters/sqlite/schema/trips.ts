@@ -40,7 +40,7 @@ export const bookings = sqliteTable(
   ],
 );
 
-/** Idempotency-Key results, per company, replayed for 24 h (CONTRACT §6). */
+/** Idempotency-Key results, per company, replayed for 24 h. */
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",
   {
