@@ -2,7 +2,7 @@ import pino from "pino";
 
 export type Logger = pino.Logger;
 
-/** Bytes of log lines gathered before a write to stdout: at thousands of requests a second, one write per line cost ~10% of a sendTrip. */
+/** Bytes of log lines gathered before a write to stdout: at thousands of requests a second, one write per line is a noticeable share of a sendTrip. */
 const STDOUT_BUFFER_BYTES = 4096;
 /** A line waits at most this long for the buffer to fill. */
 const STDOUT_FLUSH_MS = 200;

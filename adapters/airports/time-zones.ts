@@ -11,7 +11,7 @@ export class PackagedTimeZones implements TimeZones {
   /**
    * `zone\nYYYY-MM-DD` → the zone's UTC offset in seconds throughout that local day, or null when the day has a
    * daylight-saving change (or cannot be converted), in which case every time of it goes through the package.
-   * The package formats dates with Intl on every call (~15 µs); sendTrip asks once per trip.
+   * The package formats dates with Intl on every call, which is slow; sendTrip asks once per trip.
    */
   private readonly dayOffsets = new Map<string, number | null>();
 

@@ -29,7 +29,7 @@ type Sample = { metricName?: string; labels: Record<string, string | number>; va
 /**
  * The service's Prometheus metrics, on a registry of its own (one per service instance, so tests do not share).
  * Request metrics are plain numbers per (method, route template, status) — a request costs one map lookup, two
- * additions and a bucket search (prom-client's own histogram hashes the labels on every observation, ~1.5 µs) — and
+ * additions and a bucket search (prom-client's own histogram hashes the labels on every observation) — and
  * are handed to the registry as a counter and a histogram when scraped.
  */
 export class ServiceMetrics {

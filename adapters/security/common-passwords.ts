@@ -1,4 +1,4 @@
-// A static import, so the list is bundled into the compiled binary too (~20 ms to decode at start-up).
+// A static import, so the list is bundled into the compiled binary too.
 import commonPasswordList from "fxa-common-password-list";
 
 /** True for a password on Mozilla's common-password list (fxa-common-password-list, ~50k entries), compared case-insensitively. */
