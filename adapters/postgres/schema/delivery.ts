@@ -1,0 +1,54 @@
+import { pgTable, text, integer, bigint, doublePrecision, index, uniqueIndex } from "drizzle-orm/pg-core";
+import { companies } from "./accounts";
+import { time } from "./columns";
+
+/** A company's delivery endpoint ("farm-in"), luggage support and webhook settings. */
+export const companyIntegrations = pgTable("company_integrations", {
+  netid: text("netid")
+    .primaryKey()
+    .references(() => companies.netid, { onDelete: "cascade" }),
+  deliveryUrl: text("delivery_url"),
+  deliveryUsername: text("delivery_username"),
+  deliveryPassword: text("delivery_password"),
+  luggage: text("luggage").notNull().default("notes"),
+  webhookUrl: text("webhook_url"),
+  webhookSecret: text("webhook_secret"),
+  /** "events" (the exchange's envelope) or "gnet" (GNet's callback body at the top level). */
+  webhookFormat: text("webhook_format").notNull().default("events"),
+  /** "anyone" (default) or "partners": who may send this company trips and quote requests. */
+  acceptTripsFrom: text("accept_trips_from").notNull().default("anyone"),
+  updatedAt: time("updated_at").notNull(),
+});
+
+/**
+ * The transactional outbox: rows are written in the same transaction as the booking change they announce,
+ * and a background worker delivers them in order per booking and channel.
+ */
+export const outboxMessages = pgTable(
+  "outbox_messages",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    eventId: text("event_id").notNull(),
+    /** "delivery" (to the provider's endpoint) or "webhook" (to the requester). */
+    channel: text("channel").notNull(),
+    eventType: text("event_type").notNull(),
+    transactionId: text("transaction_id").notNull(),
+    targetNetid: text("target_netid").notNull(),
+    url: text("url").notNull(),
+    body: text("body").notNull(),
+    /** pending | delivered | failed */
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: doublePrecision("next_attempt_at").notNull(),
+    lastError: text("last_error"),
+    lastStatus: integer("last_status"),
+    createdAt: time("created_at").notNull(),
+    deliveredAt: time("delivered_at"),
+  },
+  (t) => [
+    uniqueIndex("outbox_event_id").on(t.eventId),
+    index("outbox_due").on(t.status, t.nextAttemptAt),
+    index("outbox_booking").on(t.transactionId, t.channel, t.id),
+    index("outbox_owner").on(t.targetNetid, t.channel, t.id),
+  ],
+);

@@ -1,0 +1,62 @@
+import { pgTable, text, integer, bigint, doublePrecision, boolean, index, primaryKey } from "drizzle-orm/pg-core";
+import { companies } from "./accounts";
+import { time } from "./columns";
+
+/** Fleet entries. Rates are decimal strings; airports a comma-separated list of upper-case IATA codes. */
+export const fleetEntries = pgTable(
+  "fleet_entries",
+  {
+    slug: text("slug").primaryKey(),
+    netid: text("netid")
+      .notNull()
+      .references(() => companies.netid, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    imageUrl: text("image_url"),
+    maxPassengers: integer("max_passengers").notNull(),
+    maxLuggage: integer("max_luggage"),
+    lat: doublePrecision("lat"),
+    lon: doublePrecision("lon"),
+    airports: text("airports").notNull().default(""),
+    minimumRate: text("minimum_rate").notNull().default("0"),
+    hourlyRate: text("hourly_rate").notNull().default("0"),
+    currency: text("currency").notNull().default("USD"),
+    active: boolean("active").notNull().default(true),
+    createdAt: time("created_at").notNull(),
+    updatedAt: time("updated_at").notNull(),
+  },
+  (t) => [index("fleet_entries_netid").on(t.netid), index("fleet_entries_updated_at").on(t.updatedAt)],
+);
+
+/**
+ * One row (id 1) stamping the state of fleet_entries: a trigger (migration 0001) bumps `n` and draws a new
+ * random `token` for every entry inserted, updated or deleted, in the same transaction. A saved fleet index
+ * whose stamp equals this row was built from exactly the current fleet.
+ */
+export const fleetGeneration = pgTable("fleet_generation", {
+  id: integer("id").primaryKey(),
+  n: bigint("n", { mode: "number" }).notNull(),
+  token: text("token").notNull(),
+  /**
+   * The stamp of the last saved fleet index (−1: none yet): fleet_changes logs the changes made after it, so
+   * a restart can load that index and re-read just the entries changed since.
+   */
+  logBase: bigint("log_base", { mode: "number" }).notNull().default(-1),
+  logBaseToken: text("log_base_token"),
+});
+
+/**
+ * The slugs changed after the saved index (fleet_generation.log_base): the trigger adds (n, slug) for every
+ * entry inserted, updated (both slugs if the slug changed) or deleted, while n − log_base ≤ 50,000 — beyond
+ * that (a mass import) nothing is logged and the next start builds from the database. Rows up to the base
+ * are deleted when a newer index is saved.
+ */
+export const fleetChanges = pgTable(
+  "fleet_changes",
+  {
+    n: bigint("n", { mode: "number" }).notNull(),
+    slug: text("slug").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.n, t.slug] })],
+);

@@ -1,0 +1,57 @@
+import { pgTable, text, integer, index, uniqueIndex, primaryKey } from "drizzle-orm/pg-core";
+import { time } from "./columns";
+
+/**
+ * Bookings and quotes. The columns are what lookups, listings and uniqueness need; the trip as sent
+ * (tripPacket fields, affiliate notes, provider details) is one JSON text column, change logs and transaction
+ * errors one each — so every change is one row written and every lookup one row read. They stay text (not
+ * jsonb) so both adapters hand the same strings to the same mappers.
+ */
+export const bookings = pgTable(
+  "bookings",
+  {
+    transactionId: text("transaction_id").primaryKey(),
+    requesterId: text("requester_id").notNull(),
+    requesterResNo: text("requester_res_no").notNull(),
+    providerId: text("provider_id").notNull(),
+    providerResNo: text("provider_res_no"),
+    status: text("status").notNull(),
+    reservationType: text("reservation_type").notNull(),
+    userid: text("userid").notNull(),
+    sourcePlatform: text("source_platform").notNull(),
+    targetPlatform: text("target_platform").notNull(),
+    submitDate: time("submit_date").notNull(),
+    pickupDate: time("pickup_date").notNull(),
+    updatedAt: time("updated_at").notNull(),
+    totalAmount: text("total_amount"),
+    quoteValidUntil: time("quote_valid_until"),
+    contentHash: text("content_hash").notNull(),
+    /** Bumped on every change; a write whose version moved underneath it is refused. */
+    version: integer("version").notNull(),
+    tripPacket: text("trip_packet").notNull(),
+    changeLogs: text("change_logs").notNull(),
+    transactionErrors: text("transaction_errors").notNull(),
+  },
+  (t) => [
+    uniqueIndex("bookings_requester_res_no").on(t.requesterId, t.requesterResNo),
+    index("bookings_requester_submit").on(t.requesterId, t.submitDate),
+    index("bookings_provider_submit").on(t.providerId, t.submitDate),
+    index("bookings_provider_status").on(t.providerId, t.status),
+    // GNet providers name a booking by their own reservation number (providerUpdateStatusByResNo).
+    index("bookings_provider_res_no").on(t.providerId, t.providerResNo),
+  ],
+);
+
+/** Idempotency-Key results, per company, replayed for 24 h. */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    netid: text("netid").notNull(),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    status: integer("status").notNull(),
+    body: text("body").notNull(),
+    createdAt: time("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.netid, t.key] }), index("idempotency_keys_created_at").on(t.createdAt)],
+);

@@ -1,0 +1,227 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { SQL } from "bun";
+import { existsSync } from "node:fs";
+import { eq } from "drizzle-orm";
+import { startCluster, type PgCluster } from "../../../scripts/pg-cluster";
+import { migrate, openPostgres } from "../../../adapters/postgres/db";
+import { migrations } from "../../../adapters/postgres/migrations";
+import { migrations as sqliteMigrations } from "../../../adapters/sqlite/migrations";
+import { bookings, companies, fleetEntries, fleetGeneration } from "../../../adapters/postgres/schema";
+import { processAlive } from "./process";
+
+// One cluster for the whole file: the tests run in order, and the last one stops it.
+let cluster: PgCluster;
+let sql: SQL;
+beforeAll(async () => {
+  cluster = await startCluster();
+  sql = new SQL(cluster.url, { max: 2 });
+}, 60_000);
+afterAll(async () => {
+  await sql?.close();
+  await cluster?.stop();
+}, 60_000);
+
+const count = async (query: string, params: unknown[] = []) => Number((await sql.unsafe(query, params))[0].n);
+
+describe("PostgreSQL migrations", () => {
+  test("ten instances migrating at once: every migration is applied exactly once, by one of them", async () => {
+    const clients = Array.from({ length: 10 }, () => new SQL(cluster.url, { max: 1 }));
+    try {
+      const results = await Promise.all(clients.map((c) => migrate(c)));
+      expect(results.flat().sort()).toEqual(migrations.map((m) => m.tag).sort());
+      // Migrations are applied in order, so one instance (the first to take the lock) did them all.
+      expect(results.filter((r) => r.length > 0)).toHaveLength(1);
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+    }
+    expect(await count("SELECT count(*) AS n FROM __migrations")).toBe(migrations.length);
+    expect(await count("SELECT count(*) AS n FROM account_generation")).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM fleet_generation")).toBe(1);
+  }, 30_000);
+
+  test("migrating again applies nothing and changes nothing", async () => {
+    const before = await sql`SELECT tag, applied_at FROM __migrations ORDER BY tag`;
+    expect(await migrate(sql)).toEqual([]);
+    expect(await sql`SELECT tag, applied_at FROM __migrations ORDER BY tag`).toEqual(before);
+    expect(await count("SELECT count(*) AS n FROM account_generation")).toBe(1);
+  });
+
+  test("the migration lock is free again afterwards (no session keeps it)", async () => {
+    expect(await count("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory'")).toBe(0);
+  });
+});
+
+describe("PostgreSQL schema", () => {
+  test("has every table, column and index of the SQLite schema", async () => {
+    const lite = new Database(":memory:");
+    for (const m of sqliteMigrations) {
+      for (const statement of m.sql.split("--> statement-breakpoint")) if (statement.trim()) lite.exec(statement);
+    }
+    const liteTables = lite
+      .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .all()
+      .map((r) => r.name);
+    const pgTables = (await sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> '__migrations' ORDER BY table_name`).map((r: { name: string }) => r.name);
+    expect(pgTables).toEqual(liteTables);
+    for (const table of liteTables) {
+      const liteColumns = lite.query<{ name: string; notnull: number }, []>(`PRAGMA table_info(${table})`).all().map((c) => `${c.name}${c.notnull ? " not null" : ""}`).sort();
+      const pgColumns = (await sql`SELECT column_name AS name, is_nullable AS nullable FROM information_schema.columns WHERE table_schema = 'public' AND table_name = ${table}`)
+        .map((c: { name: string; nullable: string }) => `${c.name}${c.nullable === "NO" ? " not null" : ""}`)
+        .sort();
+      expect({ table, columns: pgColumns }).toEqual({ table, columns: liteColumns });
+    }
+    const liteIndexes = lite
+      .query<{ name: string; unique: number }, []>("SELECT name, sql LIKE 'CREATE UNIQUE%' AS \"unique\" FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+      .all()
+      .map((r) => `${r.name}${r.unique ? " unique" : ""}`);
+    const pgIndexes = (await sql`SELECT indexname AS name, indexdef LIKE 'CREATE UNIQUE%' AS "unique" FROM pg_indexes i WHERE schemaname = 'public' AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname AND c.contype = 'p') ORDER BY indexname`).map(
+      (r: { name: string; unique: boolean }) => `${r.name}${r.unique ? " unique" : ""}`,
+    );
+    expect(pgIndexes).toEqual(liteIndexes);
+    lite.close();
+  });
+
+  test("(requester_id, requester_res_no) is unique, and a company's fleet entries go with it", async () => {
+    const db = openPostgres(cluster.url, { max: 2 });
+    try {
+      await db.insert(companies).values({ netid: "ACME", netidLower: "acme", name: "Acme", coType: "PROVIDER", mainEmail: "a@acme.example", mainPhone: "+15550000001", createdAt: 1_800_000_000_000 });
+      const booking = (transactionId: string, requesterResNo: string) => ({
+        transactionId,
+        requesterId: "ACME",
+        requesterResNo,
+        providerId: "OTHER",
+        status: "NEW",
+        reservationType: "BOOKING",
+        userid: "u",
+        sourcePlatform: "API",
+        targetPlatform: "API",
+        submitDate: 1_800_000_000,
+        pickupDate: 1_800_086_400,
+        updatedAt: 1_800_000_000,
+        contentHash: "h",
+        version: 1,
+        tripPacket: "{}",
+        changeLogs: "[]",
+        transactionErrors: "[]",
+      });
+      await db.insert(bookings).values(booking("TX1", "R1"));
+      await db.insert(bookings).values(booking("TX2", "R2"));
+      const duplicate = await db
+        .insert(bookings)
+        .values(booking("TX3", "R1"))
+        .then(() => undefined, (e: unknown) => e);
+      expect(String((duplicate as { cause?: unknown })?.cause ?? duplicate)).toContain("bookings_requester_res_no");
+      const [row] = await db.select().from(bookings).where(eq(bookings.transactionId, "TX1"));
+      expect(row.submitDate).toBe(1_800_000_000);
+      expect(row.requesterResNo).toBe("R1");
+
+      await db.insert(fleetEntries).values({ slug: "acme-sedan", netid: "ACME", type: "SEDAN", name: "Sedan", maxPassengers: 3, lat: 40.7, lon: -74, createdAt: 1, updatedAt: 1 });
+      await db.delete(companies).where(eq(companies.netid, "ACME"));
+      expect(await count("SELECT count(*) AS n FROM fleet_entries")).toBe(0);
+    } finally {
+      await db.$client.close();
+    }
+  });
+
+  test("every change to an account table adds one to the account stamp, in the same transaction", async () => {
+    const n = () => count("SELECT n FROM account_generation WHERE id = 1");
+    const before = await n();
+    await sql.begin(async (tx) => {
+      await tx`INSERT INTO companies (netid, netid_lower, name, co_type, main_email, main_phone, created_at) VALUES ('STAMP', 'stamp', 'Stamp', 'PROVIDER', 's@x.example', '+15550000002', 0)`;
+      await tx`INSERT INTO users (uid, uid_lower, netid, email, password_hash, created_at) VALUES ('stamp.u', 'stamp.u', 'STAMP', 'u@x.example', 'h', 0)`;
+      await tx`INSERT INTO platform_tokens (token_hash, uid, created_at) VALUES ('t1', 'stamp.u', 0)`;
+      await tx`INSERT INTO company_integrations (netid, updated_at) VALUES ('STAMP', 0)`;
+    });
+    expect(await n()).toBe(before + 4);
+    await sql`UPDATE companies SET plan = 'GOLD' WHERE netid = 'STAMP'`;
+    expect(await n()).toBe(before + 5);
+    // Deleting the company cascades to its user, token and integration: one more for each row.
+    await sql`DELETE FROM companies WHERE netid = 'STAMP'`;
+    expect(await n()).toBe(before + 9);
+    // A rolled-back change leaves the stamp where it was.
+    await sql
+      .begin(async (tx) => {
+        await tx`INSERT INTO companies (netid, netid_lower, name, co_type, main_email, main_phone, created_at) VALUES ('GONE', 'gone', 'Gone', 'PROVIDER', 'g@x.example', '+15550000003', 0)`;
+        throw new Error("roll back");
+      })
+      .catch(() => {});
+    expect(await n()).toBe(before + 9);
+    // Other tables do not move it.
+    await sql`INSERT INTO audit_events (at, type) VALUES (0, 'login.ok')`;
+    expect(await n()).toBe(before + 9);
+  });
+
+  test("fleet changes bump the stamp with a new token, log the slugs after a saved index, and notify listeners", async () => {
+    const db = openPostgres(cluster.url, { max: 2 });
+    const notified: string[] = [];
+    const listener = new SQL(cluster.url, { max: 1 });
+    const subscription = await listener.listen("tripswitch_fleet", (payload: string) => notified.push(payload));
+    try {
+      const stamp = async () => (await db.select().from(fleetGeneration))[0];
+      await sql`INSERT INTO companies (netid, netid_lower, name, co_type, main_email, main_phone, created_at) VALUES ('FLEET', 'fleet', 'Fleet', 'PROVIDER', 'f@x.example', '+15550000004', 0)`;
+      const start = await stamp();
+      expect(start.logBase).toBe(-1);
+      const entry = (slug: string) => ({ slug, netid: "FLEET", type: "SEDAN", name: slug, maxPassengers: 3, createdAt: 1, updatedAt: 1 });
+      await db.insert(fleetEntries).values([entry("f-1"), entry("f-2")]);
+      const afterInsert = await stamp();
+      expect(afterInsert.n).toBe(start.n + 2);
+      expect(afterInsert.token).not.toBe(start.token);
+      expect(afterInsert.token).toMatch(/^[0-9a-f]{16}$/);
+      // No saved index yet (log_base −1): nothing is logged.
+      expect(await count("SELECT count(*) AS n FROM fleet_changes")).toBe(0);
+
+      await db.update(fleetGeneration).set({ logBase: afterInsert.n, logBaseToken: afterInsert.token }).where(eq(fleetGeneration.id, 1));
+      await db.update(fleetEntries).set({ slug: "f-1-renamed" }).where(eq(fleetEntries.slug, "f-1"));
+      await db.delete(fleetEntries).where(eq(fleetEntries.slug, "f-2"));
+      await db.insert(fleetEntries).values(entry("f-3"));
+      const log = await sql`SELECT n, slug FROM fleet_changes ORDER BY n, slug`;
+      const base = afterInsert.n;
+      expect(log).toEqual([
+        { n: String(base + 1), slug: "f-1" },
+        { n: String(base + 1), slug: "f-1-renamed" },
+        { n: String(base + 2), slug: "f-2" },
+        { n: String(base + 3), slug: "f-3" },
+      ]);
+      expect((await stamp()).n).toBe(base + 3);
+
+      // Beyond 50,000 changes after the saved index, the log stops (the next start rebuilds from the table).
+      await db.update(fleetGeneration).set({ n: base + 50_000 }).where(eq(fleetGeneration.id, 1));
+      await db.update(fleetEntries).set({ name: "Sedan" }).where(eq(fleetEntries.slug, "f-3"));
+      expect(await count("SELECT count(*) AS n FROM fleet_changes")).toBe(4);
+
+      // One notification per committed transaction: 5 transactions changed fleet entries above.
+      for (let i = 0; i < 50 && notified.length < 5; i++) await Bun.sleep(20);
+      expect(notified).toHaveLength(5);
+      // A transaction changing many entries notifies once, at commit; a rolled-back one not at all.
+      await sql.begin(async (tx) => {
+        await tx`UPDATE fleet_entries SET name = 'x' WHERE netid = 'FLEET'`;
+        await tx`UPDATE fleet_entries SET name = 'y' WHERE netid = 'FLEET'`;
+      });
+      await sql.begin(async (tx) => {
+        await tx`UPDATE fleet_entries SET name = 'z' WHERE netid = 'FLEET'`;
+        throw new Error("roll back");
+      }).catch(() => {});
+      await Bun.sleep(200);
+      expect(notified).toHaveLength(6);
+    } finally {
+      await subscription.unlisten();
+      await listener.close();
+      await db.$client.close();
+    }
+  });
+});
+
+describe("the throwaway cluster", () => {
+  test("stopping it ends the server and removes its directory", async () => {
+    const { pid, dir } = cluster;
+    expect(processAlive(pid)).toBe(true);
+    expect(existsSync(dir)).toBe(true);
+    await sql.close();
+    await cluster.stop();
+    expect(processAlive(pid)).toBe(false);
+    expect(existsSync(dir)).toBe(false);
+    // A second stop (afterAll's) is harmless.
+    await cluster.stop();
+  }, 30_000);
+});
