@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { SQL } from "bun";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { startCluster, type PgCluster } from "../../../scripts/pg-cluster";
 import { migrate, openPostgres } from "../../../adapters/postgres/db";
@@ -210,6 +212,32 @@ describe("PostgreSQL schema", () => {
       await db.$client.close();
     }
   });
+});
+
+describe("the compiled binary", () => {
+  test("runs the embedded migrations (no SQL files beside it)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tripswitch-pg-binary-"));
+    try {
+      const binary = join(dir, "migrate");
+      const build = Bun.spawnSync([process.execPath, "build", "--compile", join(import.meta.dir, "migrate-binary.ts"), "--outfile", binary], { stdout: "pipe", stderr: "pipe" });
+      expect(build.stderr.toString()).not.toContain("error");
+      expect(build.exitCode).toBe(0);
+      await sql`CREATE DATABASE binary_check`;
+      const url = cluster.url.replace(/\/tripswitch$/, "/binary_check");
+      const run = () => {
+        const r = Bun.spawnSync([binary, url], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+        expect(r.stderr.toString()).toBe("");
+        return JSON.parse(r.stdout.toString());
+      };
+      expect(run()).toEqual(migrations.map((m) => m.tag));
+      expect(run()).toEqual([]);
+      const check = new SQL(url, { max: 1 });
+      expect(Number((await check`SELECT count(*) AS n FROM information_schema.triggers WHERE event_object_table = 'fleet_entries'`)[0].n)).toBe(3);
+      await check.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe("the throwaway cluster", () => {
