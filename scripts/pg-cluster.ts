@@ -32,7 +32,7 @@ export interface PgCluster {
 }
 
 export interface ClusterOptions {
-  /** Directory holding initdb, pg_ctl and postgres; found automatically when absent. */
+  /** Directory holding initdb, pg_ctl and postgres (default: $PG_BINDIR, else found automatically). */
   binDir?: string;
   /** Database created for the caller (default "tripswitch"). */
   database?: string;
@@ -42,7 +42,7 @@ const USER = "tripswitch";
 
 /** Starts a cluster; throws with the reason (and postgres's log) when it cannot. */
 export async function startCluster(options: ClusterOptions = {}): Promise<PgCluster> {
-  const binDir = options.binDir ?? findBinDir() ?? (installPostgres(), findBinDir());
+  const binDir = options.binDir ?? process.env.PG_BINDIR ?? findBinDir() ?? (installPostgres(), findBinDir());
   if (!binDir) throw new Error("PostgreSQL not found: install Debian's `postgresql` package (apt-get install postgresql), or run as root so it is installed");
   for (const tool of ["initdb", "pg_ctl", "postgres"]) {
     if (!existsSync(join(binDir, tool))) throw new Error(`PostgreSQL tool missing: ${join(binDir, tool)}`);
@@ -112,11 +112,21 @@ export function findBinDir(): string | undefined {
 function installPostgres(): void {
   if (process.getuid?.() !== 0 || !Bun.which("apt-get")) return;
   console.error("installing postgresql (Debian package) for the PostgreSQL tests…");
-  const install = () => Bun.spawnSync(["timeout", "300", "apt-get", "install", "-y", "--no-install-recommends", "postgresql"], { stdout: "ignore", stderr: "pipe", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  // postgresql-common first: its createcluster.conf then tells the server package not to create and start a
+  // system cluster on port 5432 that nothing here uses.
+  aptInstall("postgresql-common");
+  const conf = "/etc/postgresql-common/createcluster.conf";
+  if (existsSync(conf)) writeFileSync(conf, readFileSync(conf, "utf8").replace(/^#?\s*create_main_cluster\s*=.*$/m, "create_main_cluster = false"));
+  aptInstall("postgresql");
+}
+
+function aptInstall(pkg: string): void {
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  const install = () => Bun.spawnSync(["timeout", "300", "apt-get", "install", "-y", "--no-install-recommends", pkg], { stdout: "ignore", stderr: "pipe", stdin: "ignore", env });
   if (install().exitCode === 0) return;
-  Bun.spawnSync(["timeout", "120", "apt-get", "update"], { stdout: "ignore", stderr: "ignore" });
+  Bun.spawnSync(["timeout", "120", "apt-get", "update"], { stdout: "ignore", stderr: "ignore", stdin: "ignore" });
   const second = install();
-  if (second.exitCode !== 0) throw new Error(`apt-get install postgresql failed: ${second.stderr.toString().slice(-500)}`);
+  if (second.exitCode !== 0) throw new Error(`apt-get install ${pkg} failed: ${second.stderr.toString().slice(-500)}`);
 }
 
 interface RunAs {
