@@ -4,11 +4,13 @@ import { SQL } from "bun";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, is } from "drizzle-orm";
+import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { startCluster, type PgCluster } from "../../../scripts/pg-cluster";
 import { migrate, openPostgres } from "../../../adapters/postgres/db";
 import { migrations } from "../../../adapters/postgres/migrations";
 import { migrations as sqliteMigrations } from "../../../adapters/sqlite/migrations";
+import * as schema from "../../../adapters/postgres/schema";
 import { bookings, companies, fleetEntries, fleetGeneration } from "../../../adapters/postgres/schema";
 import { processAlive } from "./process";
 
@@ -82,6 +84,23 @@ describe("PostgreSQL schema", () => {
     );
     expect(pgIndexes).toEqual(liteIndexes);
     lite.close();
+  });
+
+  test("the drizzle schema and the migrations agree (a schema edit without a generated migration fails here)", async () => {
+    const declared = Object.values(schema)
+      .filter((value): value is PgTable => is(value, PgTable))
+      .map((table) => getTableConfig(table))
+      .map((c) => `${c.name}: ${c.columns.map((col) => `${col.name} ${col.getSQLType()}${col.notNull ? " not null" : ""}`).sort().join(", ")}`)
+      .sort();
+    const rows = await sql`SELECT table_name AS t, column_name AS c, format_type(a.atttypid, a.atttypmod) AS type, is_nullable AS nullable
+      FROM information_schema.columns ic JOIN pg_attribute a ON a.attrelid = ('public.' || quote_ident(ic.table_name))::regclass AND a.attname = ic.column_name
+      WHERE table_schema = 'public' AND table_name <> '__migrations'`;
+    const byTable = new Map<string, string[]>();
+    for (const r of rows as Array<{ t: string; c: string; type: string; nullable: string }>) {
+      byTable.set(r.t, [...(byTable.get(r.t) ?? []), `${r.c} ${r.type}${r.nullable === "NO" ? " not null" : ""}`]);
+    }
+    const migrated = [...byTable].map(([t, cols]) => `${t}: ${cols.sort().join(", ")}`).sort();
+    expect(migrated).toEqual(declared);
   });
 
   test("(requester_id, requester_res_no) is unique, and a company's fleet entries go with it", async () => {
