@@ -87,7 +87,7 @@ describe("PostgreSQL schema", () => {
   });
 
   test("the drizzle schema and the migrations agree (a schema edit without a generated migration fails here)", async () => {
-    const declared = Object.values(schema)
+    const declared = (Object.values(schema) as unknown[])
       .filter((value): value is PgTable => is(value, PgTable))
       .map((table) => getTableConfig(table))
       .map((c) => `${c.name}: ${c.columns.map((col) => `${col.name} ${col.getSQLType()}${col.notNull ? " not null" : ""}`).sort().join(", ")}`)
