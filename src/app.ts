@@ -128,7 +128,7 @@ export function createServices(
   const partnerships = new SqlitePartnershipRepository(db);
   const positions = new SqlitePositionStore(db, (err) => logger.error({ err }, "writing chauffeur positions failed; kept for the next attempt"));
   // Every booking change, on either commit path, writes the outbox rows that announce it in its transaction.
-  const bookings = new SqliteBookingRepository(db, changeAnnouncer({ integrations, partnerships, positions, delivery: { wake: () => worker.wake() }, newEventId: () => crypto.randomUUID() }));
+  const bookings = new SqliteBookingRepository(db, changeAnnouncer({ integrations, partnerships, positions, runner: { wake: () => worker.wake() }, newEventId: () => crypto.randomUUID() }));
   // Delivery outcomes change the booking in the transaction that records the attempt.
   const worker: DeliveryWorker = new DeliveryWorker(
     outbox,
@@ -137,7 +137,7 @@ export function createServices(
     { retryDelay: (n) => retryDelaySeconds(n), timeoutMs: 10_000, concurrency: 8, idleMs: 1000, guard, ...options.delivery },
     logger,
   );
-  const delivery: DeliveryDeps = { outbox, bookings, integrations, delivery: worker, clock, dueNow: () => Date.now() / 1000 };
+  const delivery: DeliveryDeps = { outbox, bookings, integrations, runner: worker, clock, dueNow: () => Date.now() / 1000 };
   const tracking = new ChauffeurTracking({ bookings, companies, integrations, positions, nowMs: clock === systemClock ? () => Date.now() : () => clock.now() * 1000 });
   // Without configured limits (tests, CLI) nothing is limited; `serve` passes the validated environment.
   const metrics: ServiceMetrics = new ServiceMetrics({

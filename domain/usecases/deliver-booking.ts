@@ -48,7 +48,7 @@ export interface AnnounceDeps {
   integrations: IntegrationLookup;
   partnerships: ActiveVehicleTypes;
   positions: PositionStore;
-  delivery: Pick<DeliveryRunner, "wake">;
+  runner: Pick<DeliveryRunner, "wake">;
   newEventId: () => string;
 }
 
@@ -88,7 +88,7 @@ export function announcements(deps: AnnounceDeps, events: BookingEvent[], bookin
 export function changeAnnouncer(deps: AnnounceDeps): ChangeAnnouncer {
   return {
     messages: (events, booking) => announcements(deps, events, booking),
-    wake: () => deps.delivery.wake(),
+    wake: () => deps.runner.wake(),
   };
 }
 
@@ -113,7 +113,7 @@ export interface DeliveryDeps {
   outbox: Outbox;
   bookings: Pick<BookingRepository, "findById"> & BookingsInTransaction;
   integrations: IntegrationLookup;
-  delivery: DeliveryRunner;
+  runner: DeliveryRunner;
   clock: Clock;
   /** The outbox's time (seconds, fractional): when a replayed message is due. */
   dueNow: () => number;
@@ -135,7 +135,7 @@ export function retryFailedDelivery(deps: DeliveryDeps, caller: Caller, transact
     const booking = deps.bookings.findByIdSync(id)!;
     deps.outbox.requeueFailed(id, "delivery", now, deps.integrations.getSync(booking.providerId)?.deliveryUrl ?? undefined);
   });
-  deps.delivery.wake();
+  deps.runner.wake();
 }
 
 /** The caller's webhook deliveries, newest first. */
@@ -149,7 +149,7 @@ export function replayWebhook(deps: DeliveryDeps, netid: string, deliveryId: str
   const message = Number.isSafeInteger(id) ? deps.outbox.get(id) : undefined;
   if (!message || message.channel !== "webhook" || message.targetNetid !== netid) throw new NotFoundError("No such webhook delivery", "DELIVERY_NOT_FOUND");
   deps.outbox.requeue(message.id, deps.dueNow());
-  deps.delivery.wake();
+  deps.runner.wake();
   return deps.outbox.get(message.id)!;
 }
 
@@ -172,7 +172,7 @@ export async function awaitDelivery(deps: DeliveryDeps, transactionId: string, t
   const message = deps.outbox.latest(transactionId, "delivery");
   let attempt = message;
   if (message && message.status === "pending" && message.attempts === 0) {
-    attempt = await deps.delivery.waitForAttempt(message.eventId, timeoutMs, () => {
+    attempt = await deps.runner.waitForAttempt(message.eventId, timeoutMs, () => {
       const now = deps.outbox.get(message.id);
       return now && (now.attempts > 0 || now.status !== "pending") ? now : undefined;
     });
