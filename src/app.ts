@@ -21,17 +21,19 @@ import { platformTokens } from "../adapters/http/platform/tokens";
 import { companyOfRequest } from "../adapters/http/request-context";
 import { createLogger, type Logger } from "../adapters/logging";
 import { SqliteIntegrationRepository, SqliteOutbox } from "../adapters/sqlite/delivery-repositories";
-import { DeliveryWorker, type DeliveryHooks, type WorkerOptions } from "../adapters/delivery/worker";
+import { DeliveryWorker, type WorkerOptions } from "../adapters/delivery/worker";
 import { newWebhookSecret } from "../adapters/delivery/signing";
 import { coreIntegration } from "../adapters/http/core/integration";
 import { retryDelaySeconds } from "../domain/delivery/retry";
 import { SqliteAuditLog } from "../adapters/sqlite/audit-log";
-import { bookingOutboxMessages, bookingOutboxSink } from "../adapters/delivery/booking-outbox";
+import { attemptOutcomes, changeAnnouncer, type DeliveryDeps } from "../domain/usecases/deliver-booking";
 import { platformDelivery } from "../adapters/http/platform/delivery";
-import { recordDelivered, recordDeliveryFailure } from "../domain/delivery/outcomes";
 import { coreReservations } from "../adapters/http/core/reservations";
 import { platformTrips } from "../adapters/http/platform/trips";
-import { BOOKING_WRITER_STATEMENTS, SqliteBookingRepository, SqliteIdempotencyStore, SqliteProviderFleet } from "../adapters/sqlite/trip-repositories";
+import { SqliteBookingRepository } from "../adapters/sqlite/booking-repository";
+import { BOOKING_WRITER_STATEMENTS } from "../adapters/sqlite/booking-rows";
+import { SqliteIdempotencyStore } from "../adapters/sqlite/idempotency-store";
+import { SqliteProviderFleet } from "../adapters/sqlite/provider-fleet";
 import { BookingWriter } from "../adapters/sqlite/booking-writer";
 import { PackagedAirportDirectory } from "../adapters/airports/directory";
 import { PackagedTimeZones } from "../adapters/airports/time-zones";
@@ -107,24 +109,6 @@ export function createServices(
   // Without an explicit OUTBOUND_ALLOW_PRIVATE, private and special addresses are refused (CLI, tests, serve).
   const guard = new OutboundGuard({ allowPrivate: config.outboundAllowPrivate === true, requireHttps: config.production === true, resolver: options.resolver });
   const outbox = new SqliteOutbox(db);
-  // Delivery outcomes change the booking in the transaction that records the attempt.
-  const deliveryHooks: DeliveryHooks = {
-    delivered: (m, reply, at) => {
-      if (m.channel === "delivery") bookings.changeInTransaction({ transactionId: m.transactionId }, (b) => recordDelivered(b, reply, m.eventType, at));
-    },
-    attemptFailed: (m, error, at, final) => {
-      metrics.deliveryAttemptFailed(m.channel, final);
-      if (m.channel === "delivery") bookings.changeInTransaction({ transactionId: m.transactionId }, (b) => recordDeliveryFailure(b, error, at, final));
-    },
-  };
-  const worker: DeliveryWorker = new DeliveryWorker(
-    db,
-    outbox,
-    integrations,
-    deliveryHooks,
-    { retryDelay: (n) => retryDelaySeconds(n), timeoutMs: 10_000, concurrency: 8, idleMs: 1000, guard, ...options.delivery },
-    logger,
-  );
   const airports = airportDirectory();
   const fleet = new SqliteFleetRepository(db);
   const fleetIndex = new KdFleetSearchIndex({
@@ -143,7 +127,17 @@ export function createServices(
   });
   const partnerships = new SqlitePartnershipRepository(db);
   const positions = new SqlitePositionStore(db, (err) => logger.error({ err }, "writing chauffeur positions failed; kept for the next attempt"));
-  const bookings = new SqliteBookingRepository(db, bookingOutboxSink(outbox, { integrations, partnerships, positions }, () => worker.wake()));
+  // Every booking change, on either commit path, writes the outbox rows that announce it in its transaction.
+  const bookings = new SqliteBookingRepository(db, changeAnnouncer({ integrations, partnerships, positions, runner: { wake: () => worker.wake() }, newEventId: () => crypto.randomUUID() }));
+  // Delivery outcomes change the booking in the transaction that records the attempt.
+  const worker: DeliveryWorker = new DeliveryWorker(
+    outbox,
+    integrations,
+    attemptOutcomes({ bookings, onAttemptFailed: (channel, final) => metrics.deliveryAttemptFailed(channel, final) }),
+    { retryDelay: (n) => retryDelaySeconds(n), timeoutMs: 10_000, concurrency: 8, idleMs: 1000, guard, ...options.delivery },
+    logger,
+  );
+  const delivery: DeliveryDeps = { outbox, bookings, integrations, runner: worker, clock, dueNow: () => Date.now() / 1000 };
   const tracking = new ChauffeurTracking({ bookings, companies, integrations, positions, nowMs: clock === systemClock ? () => Date.now() : () => clock.now() * 1000 });
   // Without configured limits (tests, CLI) nothing is limited; `serve` passes the validated environment.
   const metrics: ServiceMetrics = new ServiceMetrics({
@@ -170,7 +164,7 @@ export function createServices(
     },
     manage: { bookings, companies, clock, tracking },
     idempotency: new SqliteIdempotencyStore(db),
-    delivery: { db, bookings, outbox, worker, integrations, clock },
+    delivery,
   };
   const sandboxes = new SqliteSandboxRepository(db);
   const sandbox = new SandboxDispatcher({
@@ -194,7 +188,6 @@ export function createServices(
     tracking,
     integrations,
     outbox,
-    deliveryHooks,
     worker,
     audit,
     guard,
@@ -230,12 +223,7 @@ export async function startBookingWriter(services: Services, onProblem: (message
   const path = services.db.$client.filename;
   if (!path || path === ":memory:") return undefined;
   const writer = await BookingWriter.start(path, BOOKING_WRITER_STATEMENTS, { onProblem, autoCheckpoint: !options.backgroundCheckpoints });
-  if (writer)
-    services.trips.send.bookings.useWriter(
-      writer,
-      (events, booking) => bookingOutboxMessages(services, events, booking),
-      () => services.worker.wake(),
-    );
+  if (writer) services.trips.send.bookings.useWriter(writer);
   return writer;
 }
 
@@ -286,7 +274,7 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(metricsRoute(services.metrics, options.metricsToken))
     .use(consoleApp())
     .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens, accountChecks: { companies: services.companies, limiter: services.rateLimiter } }, addressOf, services.rateLimiter))
-    .use(coreIntegration(services.authenticator, services.integration, services.outbox, () => services.worker.wake()))
+    .use(coreIntegration(services.authenticator, services.integration, services.trips.delivery))
     .use(corePartners(services.partners, services.authenticator))
     .use(coreReservations(services.trips.manage, services.authenticator, services.positions))
     .use(coreFleet(services.manageFleet, services.authenticator))

@@ -1,19 +1,10 @@
-import type { Db } from "../sqlite/db";
-import type { SqliteOutbox } from "../sqlite/delivery-repositories";
-import type { SqliteIntegrationRepository } from "../sqlite/delivery-repositories";
-import type { OutboxMessage } from "../../domain/delivery/ports";
+import type { DeliveryHooks, DeliveryRunner, IntegrationLookup, Outbox, OutboxMessage } from "../../domain/delivery/ports";
 import type { Logger } from "../logging";
 import { postJson, type SendResult } from "./http-sender";
 import type { OutboundGuard } from "./outbound-guard";
 import { TargetGate, targetKey, type GateOptions } from "./target-gate";
 import { partnerRefusal } from "../../domain/delivery/partner-message";
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signatureHeader } from "./signing";
-
-/** What the booking side does when a delivery succeeds or fails; runs inside the transaction recording it. */
-export interface DeliveryHooks {
-  delivered?(message: OutboxMessage, reply: unknown, at: number): void;
-  attemptFailed?(message: OutboxMessage, error: string, at: number, final: boolean): void;
-}
 
 export interface WorkerOptions {
   /** Seconds before the next attempt after failed attempt `n`, or undefined to give up. */
@@ -38,9 +29,10 @@ const now = () => Date.now() / 1000;
 
 /**
  * Delivers outbox messages in the background: in order per booking and channel, several bookings at once,
- * retrying with backoff. Survives restarts because all state is in the outbox table.
+ * retrying with backoff. Survives restarts because all state is in the outbox. Each outcome is recorded with
+ * what `hooks` do to the booking, in one transaction.
  */
-export class DeliveryWorker {
+export class DeliveryWorker implements DeliveryRunner {
   private running = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly inFlight = new Map<number, Promise<void>>();
@@ -51,9 +43,8 @@ export class DeliveryWorker {
   private readonly cooldown = new Map<number, number>();
 
   constructor(
-    private readonly db: Db,
-    private readonly outbox: SqliteOutbox,
-    private readonly integrations: SqliteIntegrationRepository,
+    private readonly outbox: Outbox,
+    private readonly integrations: IntegrationLookup,
     private readonly hooks: DeliveryHooks,
     private readonly options: WorkerOptions,
     private readonly logger: Logger,
@@ -158,7 +149,7 @@ export class DeliveryWorker {
       }
       if (rows.length < PAGE) break;
     }
-    if (putOff.length) this.db.$client.transaction(() => putOff.forEach(([id, until]) => this.outbox.putOff(id, until)))();
+    if (putOff.length) this.outbox.atomically(() => putOff.forEach(([id, until]) => this.outbox.putOff(id, until)));
   }
 
   /** Sends one message and records the outcome; never rejects. */
@@ -179,7 +170,7 @@ export class DeliveryWorker {
     // Only silence trips the breaker: an error answer comes back at once and holds no worker for long.
     this.gate.release(key, result.status !== null, at);
     try {
-      this.db.$client.transaction(() => {
+      this.outbox.atomically(() => {
         if (result.ok) {
           this.outbox.markDelivered(message.id, result.status ?? 200, Math.floor(at));
           this.hooks.delivered?.(message, result.reply, Math.floor(at));
@@ -189,7 +180,7 @@ export class DeliveryWorker {
           this.outbox.markAttemptFailed(message.id, error, result.status, delay === undefined ? undefined : at + delay);
           this.hooks.attemptFailed?.(message, error, Math.floor(at), delay === undefined);
         }
-      })();
+      });
     } catch (error) {
       // The message stays pending as it was; it is sent again (same event id) once the database takes writes.
       this.cooldown.set(message.id, at + (this.options.recordRetrySeconds ?? 5));

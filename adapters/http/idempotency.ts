@@ -3,7 +3,7 @@ import { DomainError, ValidationError } from "../../domain/errors";
 import { ConflictError } from "../../domain/errors";
 import { canonicalJson } from "../../domain/trips/decisions";
 import type { Clock } from "../../domain/ports";
-import type { SqliteIdempotencyStore } from "../sqlite/trip-repositories";
+import type { IdempotencyStore } from "../../domain/trips/ports";
 import { requestIdOf, toErrorResponse } from "./errors";
 
 export const MAX_IDEMPOTENCY_KEY = 255;
@@ -20,7 +20,7 @@ export interface IdempotentCall {
 }
 
 /**
- * Runs an operation under the request's `Idempotency-Key` (CONTRACT §6): without a key it just runs; with one,
+ * Runs an operation under the request's `Idempotency-Key`: without a key it just runs; with one,
  * the key is reserved before the operation runs (a second request with it meanwhile is 409
  * IDEMPOTENCY_IN_PROGRESS), then the first result — success or refusal — is stored for 24 h and replayed for the
  * same key and body (header `Idempotent-Replayed: true`); the same key with another body is 409. Results of 5xx
@@ -30,7 +30,7 @@ export interface IdempotentCall {
  * sends as it is, where a Response of our own would be copied into a new one (a stream of its body) to take
  * the route's headers (request id, rate limits).
  */
-export async function idempotent(store: SqliteIdempotencyStore, clock: Clock, call: IdempotentCall, run: () => Promise<unknown>): Promise<string> {
+export async function idempotent(store: IdempotencyStore, clock: Clock, call: IdempotentCall, run: () => Promise<unknown>): Promise<string> {
   const key = call.request.headers.get("idempotency-key");
   if (key === null) return answer(call.set, 200, JSON.stringify(await run()));
   if (key.trim() === "" || key.length > MAX_IDEMPOTENCY_KEY)

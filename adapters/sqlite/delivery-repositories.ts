@@ -1,11 +1,11 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { AcceptTripsFrom, Integration, LuggageMode, WebhookFormat } from "../../domain/delivery/integration";
-import type { Channel, IntegrationRepository, NewOutboxMessage, OutboxMessage, OutboxStatus, SecretSealer } from "../../domain/delivery/ports";
+import type { Channel, IntegrationLookup, IntegrationRepository, NewOutboxMessage, Outbox, OutboxMessage, OutboxStatus, SecretSealer } from "../../domain/delivery/ports";
 import { AccountCache } from "./account-repositories";
 import type { Db } from "./db";
 import { companyIntegrations, outboxMessages } from "./schema";
 
-export class SqliteIntegrationRepository implements IntegrationRepository {
+export class SqliteIntegrationRepository implements IntegrationRepository, IntegrationLookup {
   // Read twice inside every booking change (provider and requester): prepared once.
   private readonly byNetid;
 
@@ -68,7 +68,7 @@ type Row = typeof outboxMessages.$inferSelect;
 const toMessage = (r: Row): OutboxMessage => ({ ...r, channel: r.channel as Channel, status: r.status as OutboxStatus });
 
 /** The outbox table. Writes are synchronous so they can join the booking change's transaction. */
-export class SqliteOutbox {
+export class SqliteOutbox implements Outbox {
   private readonly dueStatement;
   private readonly insertStatement;
 
@@ -86,6 +86,11 @@ export class SqliteOutbox {
       ORDER BY m.next_attempt_at, m.id
       LIMIT ? OFFSET ?`);
     this.insertStatement = db.$client.prepare(SqliteOutbox.INSERT_SQL);
+  }
+
+  /** One transaction on the connection the bookings share (a savepoint inside one already open). */
+  atomically<T>(fn: () => T): T {
+    return this.db.$client.transaction(fn)();
   }
 
   /** Adds a message; call inside the transaction of the change it announces. */

@@ -1,17 +1,9 @@
 import { and, eq, lte, sql } from "drizzle-orm";
+import type { IdempotencyStore, Reservation, StoredResult } from "../../domain/trips/ports";
 import type { Db } from "./db";
 import { idempotencyKeys } from "./schema";
 
 const ph = (name: string) => sql.placeholder(name);
-
-export interface StoredResult {
-  requestHash: string;
-  status: number;
-  body: string;
-}
-
-/** What reserving an Idempotency-Key found. */
-export type Reservation = { kind: "reserved" } | { kind: "stored"; result: StoredResult } | { kind: "in-progress"; requestHash: string };
 
 /** A reservation's status while its request runs (no HTTP status is 0). */
 const IN_PROGRESS = 0;
@@ -21,7 +13,7 @@ const IN_PROGRESS = 0;
  * runs, in a write transaction, so a second request with the key — in this process or another — sees it at
  * once; a reservation whose process died is taken over after `leaseSeconds`.
  */
-export class SqliteIdempotencyStore {
+export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly find;
 
   constructor(
@@ -34,12 +26,6 @@ export class SqliteIdempotencyStore {
       .from(idempotencyKeys)
       .where(and(eq(idempotencyKeys.netid, ph("netid")), eq(idempotencyKeys.key, ph("key"))))
       .prepare();
-  }
-
-  /** The stored result of (netid, key), unless it is older than the TTL or still running. */
-  lookup(netid: string, key: string, now: number): StoredResult | undefined {
-    const hit = this.find.get({ netid, key });
-    return hit && hit.status !== IN_PROGRESS && hit.createdAt > now - this.ttlSeconds ? hit : undefined;
   }
 
   /** Claims (netid, key) for a request about to run, or says what holds it. Expired keys are pruned on the way. */
@@ -72,16 +58,5 @@ export class SqliteIdempotencyStore {
   /** Gives a reserved key up (its request failed unexpectedly): the next request with it runs. */
   release(netid: string, key: string): void {
     this.db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.netid, netid), eq(idempotencyKeys.key, key), eq(idempotencyKeys.status, IN_PROGRESS))).run();
-  }
-
-  /** Stores the first result for (netid, key) when none is there (a concurrent first writer wins). */
-  save(netid: string, key: string, result: StoredResult, now: number): void {
-    if (this.reserve(netid, key, result.requestHash, now).kind === "reserved") this.complete(netid, key, result, now);
-  }
-
-  /** Removes results older than the TTL; returns how many. */
-  prune(now: number): number {
-    const result = this.db.delete(idempotencyKeys).where(lte(idempotencyKeys.createdAt, now - this.ttlSeconds)).run() as unknown as { changes: number };
-    return result.changes;
   }
 }

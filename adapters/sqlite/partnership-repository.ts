@@ -1,7 +1,7 @@
 import { and, asc, eq, or } from "drizzle-orm";
 import { ConflictError } from "../../domain/errors";
 import type { Partnership, PartnershipState, VehicleTypeMap } from "../../domain/partners/partnership";
-import type { PartnershipRepository } from "../../domain/partners/ports";
+import type { ActiveVehicleTypes, PartnershipRepository } from "../../domain/partners/ports";
 import type { Db } from "./db";
 import { partnerships, partnerVehicleTypes } from "./schema";
 
@@ -18,7 +18,7 @@ const toPartnership = (row: typeof partnerships.$inferSelect): Partnership => ({
   acceptedAt: row.acceptedAt,
 });
 
-export class SqlitePartnershipRepository implements PartnershipRepository {
+export class SqlitePartnershipRepository implements PartnershipRepository, ActiveVehicleTypes {
   // Read inside booking changes that deliver a trip with a preferred vehicle type: prepared once.
   private readonly activeMapStatement;
 

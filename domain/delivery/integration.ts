@@ -9,7 +9,7 @@ export type WebhookFormat = "events" | "gnet";
 /** Who may send a provider new trips and quote requests: anyone registered, or only its active partners. */
 export type AcceptTripsFrom = "anyone" | "partners";
 
-/** A company's integration settings (CONTRACT §8). Secrets are part of it but never shown after creation. */
+/** A company's integration settings. Secrets are part of it but never shown after creation. */
 export interface Integration {
   netid: string;
   deliveryUrl: string | null;

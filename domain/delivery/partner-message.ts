@@ -6,7 +6,7 @@ import { normaliseTripAmount } from "../money";
 import { checkFees, numberText } from "../trips/trip-fields";
 
 /**
- * The body POSTed to a provider's delivery endpoint (CONTRACT §10.14): the same shape as sendTrip —
+ * The body POSTed to a provider's delivery endpoint: the same shape as sendTrip —
  * reservation fields at the top level, `affiliateReservation`, `transactionId` — plus the `eventId` a
  * receiver de-duplicates by. Luggage follows the provider's setting (spec rule 3); the booking is not changed.
  * Everything the requester sent travels: GNet's fields (stops, notes, phones…) and members no schema names.

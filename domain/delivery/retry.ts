@@ -1,4 +1,4 @@
-/** Delivery attempts in all (first try included) before a message is given up as FAILED (CONTRACT §10.14). */
+/** Delivery attempts in all (first try included) before a message is given up as FAILED. */
 export const MAX_ATTEMPTS = 10;
 const FIRST_RETRY_SECONDS = 1;
 const MAX_DELAY_SECONDS = 600;

@@ -16,3 +16,9 @@ export interface PartnershipRepository {
   /** Replaces the map `provider` set for trips from `requester`. */
   setVehicleTypes(provider: string, requester: string, map: VehicleTypeMap): Promise<void>;
 }
+
+/** The vehicle-type map of two active partners, read synchronously inside a booking change's transaction. */
+export interface ActiveVehicleTypes {
+  /** The map `provider` set for `requester`, empty unless the two are active partners. */
+  activeVehicleTypesSync(provider: string, requester: string): VehicleTypeMap;
+}

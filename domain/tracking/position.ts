@@ -1,4 +1,4 @@
-import { isTerminal, type TripStatus } from "../trips/lifecycle";
+import { TERMINAL_STATUSES, type TripStatus } from "../trips/lifecycle";
 import type { TripActor } from "../trips/lifecycle";
 
 /** A chauffeur's reported position for one booking. */
@@ -33,7 +33,7 @@ export const MIN_PUSH_INTERVAL_MS = 1000;
 
 /** Whether the trip is over for the requester's eyes: complete, or in a final state. */
 export function tripEnded(status: TripStatus): boolean {
-  return status === "COMPLETE" || isTerminal(status);
+  return status === "COMPLETE" || TERMINAL_STATUSES.has(status);
 }
 
 /**

@@ -149,8 +149,3 @@ export function assertTransition(from: TripStatus, to: TripStatus, actor?: TripA
   const options = allowed.length > 0 ? `allowed next: ${allowed.join(", ")}` : `${from} is final`;
   throw new ConflictError(`Cannot change status ${from} → ${to}; ${options}`, "INVALID_TRANSITION", { from, to, allowed });
 }
-
-/** Whether a status is final (CLOSE, CANCEL, REJECT, NO_SHOW). */
-export function isTerminal(status: TripStatus): boolean {
-  return TERMINAL_STATUSES.has(status);
-}

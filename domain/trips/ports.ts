@@ -1,3 +1,4 @@
+import type { AnnouncedMessage } from "../delivery/ports";
 import type { FleetEntry } from "../fleet/entry";
 import type { Booking, BookingEvent, ReservationType } from "./booking";
 import type { TripActor, TripStatus } from "./lifecycle";
@@ -54,6 +55,46 @@ export interface BookingRepository {
    * `decide` must be synchronous and pure: it runs inside the transaction. Errors it throws roll back.
    */
   change<R>(ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): Promise<R>;
+}
+
+/** The same reads and changes, synchronous, for a caller inside `UnitOfWork.atomically`. */
+export interface BookingsInTransaction {
+  findByIdSync(transactionId: string): Booking | undefined;
+  /** `change`'s read–decide–write (and announcement) within the caller's transaction. */
+  changeInTransaction<R>(ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): R;
+}
+
+/**
+ * What every booking change announces, on whichever path it commits: `messages` runs inside the change's
+ * transaction (reads there are synchronous) and its rows commit or roll back with the booking; `wake` is
+ * called once a change wrote some.
+ */
+export interface ChangeAnnouncer {
+  messages(events: BookingEvent[], booking: Booking): AnnouncedMessage[];
+  wake(): void;
+}
+
+/** A stored result of a request made under an Idempotency-Key. */
+export interface StoredResult {
+  requestHash: string;
+  status: number;
+  body: string;
+}
+
+/** What reserving an Idempotency-Key found. */
+export type Reservation = { kind: "reserved" } | { kind: "stored"; result: StoredResult } | { kind: "in-progress"; requestHash: string };
+
+/**
+ * Idempotency-Key results, scoped per company. A key is reserved before its request runs, so a second
+ * request with it meanwhile sees it; the result is stored when the request ends, or the key released.
+ */
+export interface IdempotencyStore {
+  /** Claims (netid, key) for a request about to run, or says what holds it. */
+  reserve(netid: string, key: string, requestHash: string, now: number): Reservation;
+  /** Stores the result of a reserved key's request (replayed from now on). */
+  complete(netid: string, key: string, result: StoredResult, now: number): void;
+  /** Gives a reserved key up: the next request with it runs. */
+  release(netid: string, key: string): void;
 }
 
 /** The provider's fleet as quotes see it. */

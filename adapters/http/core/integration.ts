@@ -1,8 +1,7 @@
 import { Elysia, t } from "elysia";
-import { NotFoundError } from "../../../domain/errors";
 import { getIntegration, rotateWebhookSecret, updateIntegration, type IntegrationDeps } from "../../../domain/usecases/integration";
+import { replayWebhook, webhookDeliveries, type DeliveryDeps } from "../../../domain/usecases/deliver-booking";
 import type { OutboxMessage } from "../../../domain/delivery/ports";
-import type { SqliteOutbox } from "../../sqlite/delivery-repositories";
 import { errors } from "../schemas";
 import { authMacros, type Authenticator } from "../auth";
 import { Paging, parsePaging } from "../paging";
@@ -42,7 +41,7 @@ const toDelivery = (m: OutboxMessage) => ({
 });
 
 /** Integration settings and the webhook delivery log of the caller's company. */
-export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, outbox: SqliteOutbox, wake: () => void) {
+export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, delivery: DeliveryDeps) {
   return new Elysia({ name: "core-integration", prefix: "/api" })
     .use(authMacros(auth))
     .get("/company/integration", async ({ caller }) => ({ success: true as const, data: await getIntegration(deps, caller.netid) }), {
@@ -81,7 +80,7 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, outb
       "/webhooks/deliveries",
       ({ caller, query }) => {
         const { limit, offset } = parsePaging(query);
-        const { items, total } = outbox.list(caller.netid, "webhook", limit, offset);
+        const { items, total } = webhookDeliveries(delivery, caller.netid, limit, offset);
         return { success: true as const, data: { items: items.map(toDelivery), total, limit, offset } };
       },
       {
@@ -93,14 +92,7 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, outb
     )
     .post(
       "/webhooks/deliveries/:id/replay",
-      ({ caller, params }) => {
-        const id = /^\d{1,15}$/.test(params.id) ? Number(params.id) : NaN;
-        const message = Number.isSafeInteger(id) ? outbox.get(id) : undefined;
-        if (!message || message.channel !== "webhook" || message.targetNetid !== caller.netid) throw new NotFoundError("No such webhook delivery", "DELIVERY_NOT_FOUND");
-        outbox.requeue(message.id, Date.now() / 1000);
-        wake();
-        return { success: true as const, data: toDelivery(outbox.get(message.id)!) };
-      },
+      ({ caller, params }) => ({ success: true as const, data: toDelivery(replayWebhook(delivery, caller.netid, params.id)) }),
       {
         coreAuth: true,
         params: t.Object({ id: t.String({ maxLength: 20 }) }),

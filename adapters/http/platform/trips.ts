@@ -9,21 +9,21 @@ import {
   providerUpdateStatusByResNo,
   type ManageTripDeps,
 } from "../../../domain/usecases/manage-trip";
-import type { SqliteIdempotencyStore } from "../../sqlite/trip-repositories";
+import type { IdempotencyStore } from "../../../domain/trips/ports";
 import { authMacros, versioned, type Authenticator } from "../auth";
-import { bookingViewFor } from "../booking-view";
+import { bookingViewFor } from "../../../domain/trips/booking-view";
 import type { PositionStore } from "../../../domain/tracking/position";
 import { idempotent, type IdempotentCall } from "../idempotency";
 import { documentedResponses, errors } from "../schemas";
 import type { RateLimiter } from "../rate-limit";
-import { awaitDelivery, type DeliveryDeps } from "./delivery";
+import { awaitDelivery, type DeliveryDeps } from "../../../domain/usecases/deliver-booking";
 import { BookingResponse, IdempotencyHeaders, ProviderUpdateBody, ResNoParams, SendTripBody, SendTripResponse, TransactionIdParams } from "../trip-schemas";
 import { dropNullOptionals } from "../null-fields";
 
 export interface PlatformTripDeps {
   send: SendTripDeps;
   manage: ManageTripDeps;
-  idempotency: SqliteIdempotencyStore;
+  idempotency: IdempotencyStore;
   delivery: DeliveryDeps;
   auth: Authenticator;
   rateLimiter: RateLimiter;

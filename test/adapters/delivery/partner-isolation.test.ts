@@ -150,7 +150,6 @@ describe("the delivery loop", () => {
     cleanups.push(rx.stop);
     let recordFailures = 1;
     const worker = new DeliveryWorker(
-      h.db,
       h.services.outbox,
       h.services.integrations,
       {
@@ -188,7 +187,7 @@ describe("the delivery loop", () => {
     cleanups.push(() => h.close());
     const rx = startReceiver();
     cleanups.push(rx.stop);
-    const worker = new DeliveryWorker(h.db, h.services.outbox, h.services.integrations, {}, { retryDelay: () => 0.05, timeoutMs: 500, concurrency: 4, idleMs: 50, guard }, createLogger("silent"));
+    const worker = new DeliveryWorker(h.services.outbox, h.services.integrations, {}, { retryDelay: () => 0.05, timeoutMs: 500, concurrency: 4, idleMs: 50, guard }, createLogger("silent"));
     cleanups.push(() => worker.stop());
     const timedOut = await Promise.all(Array.from({ length: 200 }, () => worker.waitForAttempt(crypto.randomUUID(), 10)));
     expect(timedOut.every((m) => m === undefined)).toBe(true);

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { createHarness, type Harness } from "../../support/harness";
 import { startReceiver } from "../../support/receiver";
 import { tempDir } from "../../support/process";
-import { DeliveryWorker, type DeliveryHooks } from "../../../adapters/delivery/worker";
+import { DeliveryWorker } from "../../../adapters/delivery/worker";
+import type { DeliveryHooks } from "../../../domain/delivery/ports";
 import { verifySignature } from "../../../adapters/delivery/signing";
 import { createLogger } from "../../../adapters/logging";
 import { OutboundGuard } from "../../../adapters/delivery/outbound-guard";
@@ -16,7 +17,7 @@ afterEach(async () => {
 });
 
 function workerFor(h: Harness, hooks: DeliveryHooks = {}) {
-  const w = new DeliveryWorker(h.db, h.services.outbox, h.services.integrations, hooks, fast, createLogger("silent"));
+  const w = new DeliveryWorker(h.services.outbox, h.services.integrations, hooks, fast, createLogger("silent"));
   cleanups.push(() => w.stop());
   return w;
 }
@@ -120,7 +121,7 @@ describe("DeliveryWorker", () => {
     cleanups.push(rx.stop);
     const first = createHarness({ dbPath });
     const ids = enqueue(first, rx.url, 20, "tx-r");
-    const w1 = new DeliveryWorker(first.db, first.services.outbox, first.services.integrations, {}, fast, createLogger("silent"));
+    const w1 = new DeliveryWorker(first.services.outbox, first.services.integrations, {}, fast, createLogger("silent"));
     w1.start();
     await rx.waitFor(3);
     await w1.stop();
@@ -129,7 +130,7 @@ describe("DeliveryWorker", () => {
     expect(deliveredBefore).toBeLessThan(20);
 
     const second = createHarness({ dbPath });
-    const w2 = new DeliveryWorker(second.db, second.services.outbox, second.services.integrations, {}, fast, createLogger("silent"));
+    const w2 = new DeliveryWorker(second.services.outbox, second.services.integrations, {}, fast, createLogger("silent"));
     w2.start();
     await rx.waitFor(20);
     await Bun.sleep(150);

@@ -9,7 +9,7 @@ import { parties, regularTrip } from "../../../support/trips";
 import { bookings } from "../../../../adapters/sqlite/schema";
 import { startBookingWriter } from "../../../../src/app";
 import { BookingWriter } from "../../../../adapters/sqlite/booking-writer";
-import { BOOKING_WRITER_STATEMENTS } from "../../../../adapters/sqlite/trip-repositories";
+import { BOOKING_WRITER_STATEMENTS } from "../../../../adapters/sqlite/booking-rows";
 
 // A real database file (WAL, synchronous=FULL), as in production.
 const dir = mkdtempSync(join(tmpdir(), "tripswitch-concurrency-"));
@@ -144,7 +144,7 @@ describe("sendTrip when the booking writer dies", () => {
     const workerUrl = new URL("../../../support/workers/crashing-writer.worker.ts", import.meta.url).href;
     const writer = (await BookingWriter.start(h.services.db.$client.filename, BOOKING_WRITER_STATEMENTS, { workerUrl }))!;
     expect(writer).toBeDefined();
-    h.services.trips.send.bookings.useWriter(writer, () => [], () => {});
+    h.services.trips.send.bookings.useWriter(writer);
     const body = regularTrip(requester.netid, provider.netid);
     const stored = () => h.db.select({ n: count() }).from(bookings).where(eq(bookings.requesterId, requester.netid)).get()!.n;
 

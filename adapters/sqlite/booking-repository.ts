@@ -1,110 +1,13 @@
-import { and, count, desc, eq, getTableColumns, gte, lte, or, sql, type SQL } from "drizzle-orm";
-import type { Booking, BookingEvent, Trip } from "../../domain/trips/booking";
-import { capChangeLogs, capTransactionErrors } from "../../domain/history-cap";
-import type { FleetEntry } from "../../domain/fleet/entry";
-import type { TripStatus } from "../../domain/trips/lifecycle";
-import type { BookingListQuery, BookingRepository, BookingSummary, Decision, ProviderFleet } from "../../domain/trips/ports";
+import { and, count, desc, eq, gte, lte, or, sql, type SQL } from "drizzle-orm";
+import type { Booking } from "../../domain/trips/booking";
+import type { BookingListQuery, BookingRepository, BookingsInTransaction, BookingSummary, ChangeAnnouncer, Decision } from "../../domain/trips/ports";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
 import type { SQLQueryBindings, Statement } from "bun:sqlite";
 import type { Db } from "./db";
-import { bookings, fleetEntries } from "./schema";
+import { bookings } from "./schema";
 import type { BookingWriter, WriteStep } from "./booking-writer";
 import { SqliteOutbox } from "./delivery-repositories";
-import type { NewOutboxMessage } from "../../domain/delivery/ports";
-
-type BookingRow = typeof bookings.$inferSelect;
-
-/** What the trip_packet JSON column holds besides the trip itself. */
-interface StoredPacket {
-  trip: Trip;
-  action: Booking["action"];
-  notes: string;
-  providerNote?: string;
-  vehicle?: Booking["vehicle"];
-  chauffeur?: Booking["chauffeur"];
-  providerUpdate?: Booking["providerUpdate"];
-  affiliateExtra?: Booking["affiliateExtra"];
-  submitMode?: Booking["submitMode"];
-  deliveryFailure?: string;
-}
-
-function toBooking(row: BookingRow): Booking {
-  const packet = JSON.parse(row.tripPacket) as StoredPacket;
-  return {
-    transactionId: row.transactionId,
-    requesterId: row.requesterId,
-    requesterResNo: row.requesterResNo,
-    providerId: row.providerId,
-    providerResNo: row.providerResNo,
-    status: row.status as TripStatus,
-    userid: row.userid,
-    sourcePlatform: row.sourcePlatform,
-    targetPlatform: row.targetPlatform,
-    submitDate: row.submitDate,
-    pickupDate: row.pickupDate,
-    updatedAt: row.updatedAt,
-    totalAmount: row.totalAmount,
-    quoteValidUntil: row.quoteValidUntil,
-    contentHash: row.contentHash,
-    action: packet.action,
-    notes: packet.notes,
-    ...(packet.providerNote !== undefined ? { providerNote: packet.providerNote } : {}),
-    ...(packet.vehicle !== undefined ? { vehicle: packet.vehicle } : {}),
-    ...(packet.chauffeur !== undefined ? { chauffeur: packet.chauffeur } : {}),
-    ...(packet.providerUpdate !== undefined ? { providerUpdate: packet.providerUpdate } : {}),
-    ...(packet.affiliateExtra !== undefined ? { affiliateExtra: packet.affiliateExtra } : {}),
-    ...(packet.submitMode !== undefined ? { submitMode: packet.submitMode } : {}),
-    ...(packet.deliveryFailure !== undefined ? { deliveryFailure: packet.deliveryFailure } : {}),
-    trip: packet.trip,
-    changeLogs: JSON.parse(row.changeLogs),
-    transactionErrors: JSON.parse(row.transactionErrors),
-  };
-}
-
-function toRow(b: Booking, version: number): BookingRow {
-  const packet: StoredPacket = {
-    trip: b.trip,
-    action: b.action,
-    notes: b.notes,
-    providerNote: b.providerNote,
-    vehicle: b.vehicle,
-    chauffeur: b.chauffeur,
-    providerUpdate: b.providerUpdate,
-    affiliateExtra: b.affiliateExtra,
-    submitMode: b.submitMode,
-    deliveryFailure: b.deliveryFailure,
-  };
-  return {
-    transactionId: b.transactionId,
-    requesterId: b.requesterId,
-    requesterResNo: b.requesterResNo,
-    providerId: b.providerId,
-    providerResNo: b.providerResNo,
-    status: b.status,
-    reservationType: b.trip.reservationType,
-    userid: b.userid,
-    sourcePlatform: b.sourcePlatform,
-    targetPlatform: b.targetPlatform,
-    submitDate: b.submitDate,
-    pickupDate: b.pickupDate,
-    updatedAt: b.updatedAt,
-    totalAmount: b.totalAmount,
-    quoteValidUntil: b.quoteValidUntil,
-    contentHash: b.contentHash,
-    version,
-    tripPacket: JSON.stringify(packet),
-    // Bounded history: a booking changed forever keeps the newest entries and a count of the rest.
-    changeLogs: JSON.stringify(capChangeLogs(b.changeLogs)),
-    transactionErrors: JSON.stringify(capTransactionErrors(b.transactionErrors)),
-  };
-}
-
-/**
- * Called inside the transaction of every booking change with the events the change produced. The
- * seam for the delivery outbox (issue 5): write outbox rows here, synchronously, through the same database,
- * and they commit or roll back together with the booking.
- */
-export type BookingEventSink = (events: BookingEvent[], booking: Booking) => void;
+import { BOOKING_COLUMNS, INSERT_BOOKING, INSERT_BOOKING_SQL, INSERT_OUTBOX, MUTABLE_COLUMNS, toBooking, toRow, UPDATE_BOOKING, UPDATE_BOOKING_SQL, type BookingRow } from "./booking-rows";
 
 const ph = (name: string) => sql.placeholder(name);
 
@@ -125,15 +28,6 @@ const MAX_GROUPS_IN_FLIGHT = 2;
 /** A change decided this many times on a booking that had changed again meanwhile fails (500; safe to repeat). */
 const MAX_CONFLICTS = 5;
 
-/** The statements the booking writer runs, by index (see BookingWriter). */
-const BOOKING_COLUMNS = Object.entries(getTableColumns(bookings));
-const IMMUTABLE = new Set(["transactionId", "requesterId", "requesterResNo", "submitDate", "userid"]);
-const MUTABLE_COLUMNS = BOOKING_COLUMNS.filter(([key]) => !IMMUTABLE.has(key));
-const INSERT_BOOKING_SQL = `INSERT INTO bookings (${BOOKING_COLUMNS.map(([, c]) => `"${c.name}"`).join(", ")}) VALUES (${BOOKING_COLUMNS.map(() => "?").join(", ")})`;
-const UPDATE_BOOKING_SQL = `UPDATE bookings SET ${MUTABLE_COLUMNS.map(([, c]) => `"${c.name}" = ?`).join(", ")} WHERE transaction_id = ? AND version = ?`;
-const [INSERT_BOOKING, UPDATE_BOOKING, INSERT_OUTBOX] = [0, 1, 2];
-export const BOOKING_WRITER_STATEMENTS = [INSERT_BOOKING_SQL, UPDATE_BOOKING_SQL, SqliteOutbox.INSERT_SQL];
-
 /** The key two changes of the same booking (named the same way) share. */
 function refKey(ref: BookingRef): string {
   return "transactionId" in ref ? `t\n${ref.transactionId}` : `r\n${ref.requesterId}\n${ref.requesterResNo}`;
@@ -142,30 +36,26 @@ function refKey(ref: BookingRef): string {
 /** Changes decided for one writer transaction: each with its statements and what to answer once committed. */
 type WriterGroup = Array<{ change: PendingChange; key: string; result: unknown; steps: WriteStep[]; wake: boolean }>;
 
-/** The booking writer and what a change's events add to its transaction. */
-interface WriterLink {
-  writer: BookingWriter;
-  outbox: (events: BookingEvent[], booking: Booking) => Array<{ message: NewOutboxMessage; at: number }>;
-  /** Called after a commit that added outbox rows. */
-  wake: () => void;
-}
-
-/** Bookings in SQLite: one row per booking, every change decided and written in one IMMEDIATE transaction. */
-export class SqliteBookingRepository implements BookingRepository {
+/**
+ * Bookings in SQLite: one row per booking, every change decided and written in one IMMEDIATE transaction,
+ * with the outbox rows its announcer gives for it.
+ */
+export class SqliteBookingRepository implements BookingRepository, BookingsInTransaction {
   private readonly byId;
-  // The group commit's hot path in plain prepared bun:sqlite statements (drizzle's mapping cost ~5 µs a call);
+  // The group commit's hot path in plain prepared bun:sqlite statements (drizzle's row mapping costs on every call);
   // the inserts and updates are the statements the booking writer runs, with the same arguments.
   private readonly rowByResNo: Statement<BookingRow, [string, string]>;
   private readonly rowByProviderResNo: Statement<BookingRow, [string, string]>;
   private readonly insertValues: Statement<unknown, SQLQueryBindings[]>;
   private readonly updateValues: Statement<unknown, SQLQueryBindings[]>;
+  private readonly insertOutbox: Statement<unknown, SQLQueryBindings[]>;
   private readonly savepoint: Statement;
   private readonly release: Statement;
   private readonly rollbackTo: Statement;
 
   constructor(
     private readonly db: Db,
-    private readonly onEvents: BookingEventSink = () => {},
+    private readonly announcer: ChangeAnnouncer = { messages: () => [], wake: () => {} },
   ) {
     this.byId = db.select().from(bookings).where(eq(bookings.transactionId, ph("id"))).prepare();
     // Every column is plain TEXT or INTEGER, so raw rows aliased to the property names are what drizzle returns.
@@ -175,6 +65,7 @@ export class SqliteBookingRepository implements BookingRepository {
     this.rowByProviderResNo = sqlite.prepare(`SELECT ${list} FROM bookings WHERE provider_id = ? AND provider_res_no = ? ORDER BY submit_date DESC, rowid DESC LIMIT 1`);
     this.insertValues = sqlite.prepare(INSERT_BOOKING_SQL);
     this.updateValues = sqlite.prepare(UPDATE_BOOKING_SQL);
+    this.insertOutbox = sqlite.prepare(SqliteOutbox.INSERT_SQL);
     this.savepoint = sqlite.prepare("SAVEPOINT booking_change");
     this.release = sqlite.prepare("RELEASE booking_change");
     this.rollbackTo = sqlite.prepare("ROLLBACK TO booking_change");
@@ -257,24 +148,24 @@ export class SqliteBookingRepository implements BookingRepository {
 
   private queue: PendingChange[] = [];
   private flushScheduled = false;
-  private writerLink: WriterLink | undefined;
+  private writer: BookingWriter | undefined;
   /** Keys of the bookings whose changes are with the writer and not yet committed. */
   private readonly inFlight = new Set<string>();
 
   /**
    * From now on, group commits run on the booking writer (its own connection and thread), so the event loop
    * never waits for a commit's fsync: changes are decided here against the committed bookings and sent as
-   * statements with a version check; one that finds its booking changed meanwhile is decided again.
-   * `outbox` gives the outbox rows a change's events add (the sink's rows, written in the same transaction).
+   * statements with a version check; one that finds its booking changed meanwhile is decided again. The
+   * announcer's outbox rows join each change's statements, as they join its transaction here.
    */
-  useWriter(writer: BookingWriter, outbox: WriterLink["outbox"], wake: () => void): void {
-    this.writerLink = { writer, outbox, wake };
+  useWriter(writer: BookingWriter): void {
+    this.writer = writer;
   }
 
   private flush(): void {
     this.flushScheduled = false;
-    if (this.writerLink?.writer.usable) {
-      this.flushToWriter(this.writerLink);
+    if (this.writer?.usable) {
+      this.flushToWriter(this.writer);
       return;
     }
     const group = this.queue.splice(0, MAX_GROUP);
@@ -300,22 +191,22 @@ export class SqliteBookingRepository implements BookingRepository {
     });
   }
 
-  private flushToWriter(link: WriterLink): void {
+  private flushToWriter(writer: BookingWriter): void {
     // At most MAX_GROUPS_IN_FLIGHT groups are committing; a reply schedules the next flush.
-    if (link.writer.inFlight >= MAX_GROUPS_IN_FLIGHT) return;
+    if (writer.inFlight >= MAX_GROUPS_IN_FLIGHT) return;
     // One read transaction for the group's lookups: after the writer's commits, the connection revalidates its
     // page cache once for all of them instead of once per lookup.
     const sqlite = this.db.$client;
     sqlite.exec("BEGIN");
     let group: WriterGroup;
     try {
-      group = this.decideGroup(link);
+      group = this.decideGroup();
     } finally {
       sqlite.exec("COMMIT");
     }
     if (group.length === 0) return;
     for (const g of group) this.inFlight.add(g.key);
-    link.writer
+    writer
       .write(group.map((g) => g.steps))
       .then(
         (outcomes) => {
@@ -331,7 +222,7 @@ export class SqliteBookingRepository implements BookingRepository {
               else g.change.reject(new Error("booking changed concurrently too often"));
             } else g.change.reject(new Error(outcome.error));
           });
-          if (wake) link.wake();
+          if (wake) this.announcer.wake();
         },
         // The group's transaction failed (or the writer is gone): nothing of it is reported done.
         (error) => group.forEach((g) => g.change.reject(error)),
@@ -350,7 +241,7 @@ export class SqliteBookingRepository implements BookingRepository {
    * answered or rejected at once. A change to a booking already in the group or committing stays queued, to
    * be decided on that commit's result.
    */
-  private decideGroup(link: WriterLink): WriterGroup {
+  private decideGroup(): WriterGroup {
     const group: WriterGroup = [];
     const waiting: PendingChange[] = [];
     const taken = new Set<string>();
@@ -374,7 +265,7 @@ export class SqliteBookingRepository implements BookingRepository {
         }
         const { booking, events } = decision.write;
         const steps: WriteStep[] = [row ? { statement: UPDATE_BOOKING, args: this.updateArgs(booking, row.version), mustChange: true } : { statement: INSERT_BOOKING, args: this.insertArgs(booking) }];
-        const messages = link.outbox(events, booking);
+        const messages = this.announcer.messages(events, booking);
         for (const { message, at } of messages) steps.push({ statement: INSERT_OUTBOX, args: SqliteOutbox.insertArgs(message, at) });
         taken.add(key);
         group.push({ change, key, result: decision.result, steps, wake: messages.length > 0 });
@@ -436,29 +327,10 @@ export class SqliteBookingRepository implements BookingRepository {
     const { booking, events } = decision.write;
     if (!row) this.insertValues.run(...this.insertArgs(booking));
     else if (this.updateValues.run(...this.updateArgs(booking, row.version)).changes === 0) throw new Error(`booking ${booking.transactionId} changed concurrently`);
-    this.onEvents(events, booking);
+    const messages = this.announcer.messages(events, booking);
+    for (const { message, at } of messages) this.insertOutbox.run(...SqliteOutbox.insertArgs(message, at));
+    if (messages.length > 0) this.announcer.wake();
     return decision.result;
   }
 }
 
-/** The provider fleet as quotes read it, straight from fleet_entries (the fleet feature owns its writes). */
-export class SqliteProviderFleet implements ProviderFleet {
-  private readonly active;
-
-  constructor(db: Db) {
-    this.active = db
-      .select()
-      .from(fleetEntries)
-      .where(and(eq(fleetEntries.netid, ph("netid")), eq(fleetEntries.active, true)))
-      .prepare();
-  }
-
-  async activeEntries(netid: string): Promise<FleetEntry[]> {
-    return this.active.all({ netid }).map((r) => ({
-      ...r,
-      airports: r.airports === "" ? [] : r.airports.split(","),
-    }));
-  }
-}
-
-export { SqliteIdempotencyStore, type Reservation, type StoredResult } from "./idempotency-store";

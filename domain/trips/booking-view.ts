@@ -1,12 +1,11 @@
-import { roleOf, type Booking } from "../../domain/trips/booking";
-import type { PositionStore } from "../../domain/tracking/position";
-import { shownPosition } from "../../domain/usecases/track-chauffeur";
-import type { positionView } from "../../domain/tracking/position";
+import { roleOf, type Booking } from "./booking";
+import { STATUS_LABELS } from "./lifecycle";
+import type { BookingSummary } from "./ports";
+import type { PositionStore, positionView } from "../tracking/position";
+import { shownPosition } from "../usecases/track-chauffeur";
 
 /** The chauffeur's position as the viewer may see it (none for a requester once the trip is over). */
 type PositionView = ReturnType<typeof positionView>;
-import { STATUS_LABELS } from "../../domain/trips/lifecycle";
-import type { BookingSummary } from "../../domain/trips/ports";
 
 /** The booking as `caller` sees it: with the chauffeur's position when that party may see it. */
 export function bookingViewFor(b: Booking, caller: { netid: string }, positions: PositionStore) {
@@ -17,7 +16,7 @@ export function bookingViewFor(b: Booking, caller: { netid: string }, positions:
 const GNET_TRIP_FIELDS = ["notes", "namesignInstructions", "eventName", "sourceVendor", "origination", "totalTripDuration"] as const;
 
 /**
- * A booking as the lookup answers it (spec "Booking"; CONTRACT §7, §11.3): Unix seconds, spec field names, and
+ * A booking as the lookup and the webhooks show it: Unix seconds, the exchange's field names, and
  * everything the requester sent — GNet's fields and members no schema names — in the tripPacket, and the
  * chauffeur's last position when the viewer may see it.
  */
@@ -59,7 +58,7 @@ export function bookingView(b: Booking, location?: PositionView) {
         providerId: b.providerId,
         ...(b.providerResNo !== null ? { providerResNo: b.providerResNo } : {}),
         action: b.action,
-        // A final delivery failure shows here until retried (CONTRACT §8), with its reason in the notes.
+        // A final delivery failure shows here until retried, with its reason in the notes.
         status: b.deliveryFailure !== undefined ? "FAILED" : b.status,
         notes: b.deliveryFailure !== undefined ? [b.notes, b.deliveryFailure].filter(Boolean).join("\n") : b.notes,
         ...(b.providerNote !== undefined ? { providerNote: b.providerNote } : {}),
@@ -79,7 +78,7 @@ export function bookingView(b: Booking, location?: PositionView) {
   };
 }
 
-/** One line of the reservations list (CONTRACT §7). */
+/** One line of the reservations list. */
 export function bookingSummaryView(s: BookingSummary) {
   return {
     transactionId: s.transactionId,

@@ -1,0 +1,182 @@
+import { NotFoundError } from "../errors";
+import type { Caller, Clock } from "../ports";
+import { roleOf, type Booking, type BookingEvent, type TripAction } from "../trips/booking";
+import { bookingView } from "../trips/booking-view";
+import { bookingNotFound } from "../trips/decisions";
+import type { BookingRepository, BookingsInTransaction, ChangeAnnouncer } from "../trips/ports";
+import type { PositionStore } from "../tracking/position";
+import type { ActiveVehicleTypes } from "../partners/ports";
+import { translateVehicleType } from "../partners/partnership";
+import { gnetCallback } from "../delivery/gnet-callback";
+import { partnerTripMessage } from "../delivery/partner-message";
+import { recordDelivered, recordDeliveryFailure, retryDelivery } from "../delivery/outcomes";
+import type { AnnouncedMessage, Channel, DeliveryHooks, DeliveryRunner, IntegrationLookup, Outbox, OutboxMessage } from "../delivery/ports";
+import { requireTransactionId } from "./manage-trip";
+import { shownPosition } from "./track-chauffeur";
+
+/**
+ * Delivering bookings: every change is announced — a delivery to the provider's endpoint for what the requester
+ * sent, a webhook with the booking's new state to the requester — in the change's own transaction; the worker
+ * attempts each message and each outcome is recorded on the booking; a party may retry a failed delivery, a
+ * requester replay a webhook, and sendTrip's WAIT awaits the first attempt.
+ */
+
+/** What the provider's endpoint is sent for each requester action. */
+const TO_PROVIDER: Partial<Record<BookingEvent["type"], { action: TripAction; eventType: string }>> = {
+  TRIP_SENT: { action: "NEW", eventType: "trip.new" },
+  QUOTE_REQUESTED: { action: "NEW", eventType: "quote.new" },
+  TRIP_UPDATED: { action: "UPDATE", eventType: "trip.update" },
+  TRIP_CANCELLED: { action: "CANCEL", eventType: "trip.cancel" },
+};
+
+/** The webhook event type the requester receives for each booking event. */
+const WEBHOOK_TYPE: Record<BookingEvent["type"], string> = {
+  TRIP_SENT: "booking.created",
+  QUOTE_REQUESTED: "quote.created",
+  TRIP_UPDATED: "booking.updated",
+  TRIP_CANCELLED: "booking.cancelled",
+  STATUS_CHANGED: "booking.status_changed",
+  PROVIDER_DETAILS_CHANGED: "booking.details_changed",
+  DELIVERED: "booking.provider_reference",
+  DELIVERY_FAILED: "booking.delivery_failed",
+  DELIVERY_RETRIED: "booking.delivery_retried",
+  LOCATION_CHANGED: "booking.location_changed",
+};
+
+/** What a change's messages are made from, all read synchronously inside the change's transaction. */
+export interface AnnounceDeps {
+  integrations: IntegrationLookup;
+  partnerships: ActiveVehicleTypes;
+  positions: PositionStore;
+  runner: Pick<DeliveryRunner, "wake">;
+  newEventId: () => string;
+}
+
+/** The outbox messages one booking change produces, with the time each is first due. */
+export function announcements(deps: AnnounceDeps, events: BookingEvent[], booking: Booking): AnnouncedMessage[] {
+  if (events.length === 0) return [];
+  const { integrations, partnerships, positions } = deps;
+  const provider = integrations.getSync(booking.providerId);
+  const requester = integrations.getSync(booking.requesterId);
+  const out: AnnouncedMessage[] = [];
+  // The provider reads the requester's preferred vehicle type in its own words when it mapped it for this partner.
+  const preferred = booking.trip.preferredVehicleType;
+  const vehicleType = preferred && provider?.deliveryUrl ? translateVehicleType(partnerships.activeVehicleTypesSync(booking.providerId, booking.requesterId), preferred) : undefined;
+  for (const e of events) {
+    const delivery = TO_PROVIDER[e.type];
+    if (delivery && provider?.deliveryUrl) {
+      const eventId = deps.newEventId();
+      const body = JSON.stringify(partnerTripMessage(booking, delivery.action, provider.luggage, eventId, vehicleType));
+      out.push({ message: { eventId, channel: "delivery", eventType: delivery.eventType, transactionId: booking.transactionId, targetNetid: booking.providerId, url: provider.deliveryUrl, body }, at: e.at });
+    }
+  }
+  // One change, one webhook: the booking's new state, typed by the change's first (main) event; GNet-shaped
+  // listeners get GNet's callback body (the event id and type travel in the headers either way).
+  if (requester?.webhookUrl) {
+    const eventId = deps.newEventId();
+    const type = WEBHOOK_TYPE[events[0].type];
+    const location = shownPosition(positions, booking, "requester");
+    const body = JSON.stringify(
+      requester.webhookFormat === "gnet" ? gnetCallback(booking, location) : { eventId, type, createdAt: events[0].at, data: bookingView(booking, location) },
+    );
+    out.push({ message: { eventId, channel: "webhook", eventType: type, transactionId: booking.transactionId, targetNetid: booking.requesterId, url: requester.webhookUrl, body }, at: events[0].at });
+  }
+  return out;
+}
+
+/** Announce a change: what the booking repository calls for every change, whichever path commits it. */
+export function changeAnnouncer(deps: AnnounceDeps): ChangeAnnouncer {
+  return {
+    messages: (events, booking) => announcements(deps, events, booking),
+    wake: () => deps.runner.wake(),
+  };
+}
+
+/**
+ * Record an attempt's outcome on the booking, inside the transaction that records it in the outbox: a
+ * delivery the provider took keeps what its reply carried; a failed one is noted, and the final failure marks
+ * the booking FAILED. Webhooks change no booking.
+ */
+export function attemptOutcomes(deps: { bookings: BookingsInTransaction; onAttemptFailed?: (channel: Channel, final: boolean) => void }): DeliveryHooks {
+  return {
+    delivered: (m, reply, at) => {
+      if (m.channel === "delivery") deps.bookings.changeInTransaction({ transactionId: m.transactionId }, (b) => recordDelivered(b, reply, m.eventType, at));
+    },
+    attemptFailed: (m, error, at, final) => {
+      deps.onAttemptFailed?.(m.channel, final);
+      if (m.channel === "delivery") deps.bookings.changeInTransaction({ transactionId: m.transactionId }, (b) => recordDeliveryFailure(b, error, at, final));
+    },
+  };
+}
+
+export interface DeliveryDeps {
+  outbox: Outbox;
+  bookings: Pick<BookingRepository, "findById"> & BookingsInTransaction;
+  integrations: IntegrationLookup;
+  runner: DeliveryRunner;
+  clock: Clock;
+  /** The outbox's time (seconds, fractional): when a replayed message is due. */
+  dueNow: () => number;
+}
+
+/**
+ * Retry: a party queues the booking's failed deliveries again, to the provider's current endpoint, with fresh
+ * attempts; a FAILED booking goes back to BOOKING_REQUEST. 404 for anyone else, 409 when nothing failed.
+ */
+export function retryFailedDelivery(deps: DeliveryDeps, caller: Caller, transactionId: string): void {
+  const id = requireTransactionId(transactionId);
+  const now = deps.clock.now();
+  deps.outbox.atomically(() => {
+    const failed = deps.outbox.forBooking(id).some((m) => m.channel === "delivery" && m.status === "failed");
+    deps.bookings.changeInTransaction({ transactionId: id }, (b) => {
+      if (!b || !roleOf(b, caller.netid)) throw bookingNotFound();
+      return retryDelivery(b, failed, caller.uid, now);
+    });
+    const booking = deps.bookings.findByIdSync(id)!;
+    deps.outbox.requeueFailed(id, "delivery", now, deps.integrations.getSync(booking.providerId)?.deliveryUrl ?? undefined);
+  });
+  deps.runner.wake();
+}
+
+/** The caller's webhook deliveries, newest first. */
+export function webhookDeliveries(deps: Pick<DeliveryDeps, "outbox">, netid: string, limit: number, offset: number): { items: OutboxMessage[]; total: number } {
+  return deps.outbox.list(netid, "webhook", limit, offset);
+}
+
+/** Replay: the requester has one of its webhook deliveries sent again, with the same event id; 404 for any other. */
+export function replayWebhook(deps: DeliveryDeps, netid: string, deliveryId: string): OutboxMessage {
+  const id = /^\d{1,15}$/.test(deliveryId) ? Number(deliveryId) : NaN;
+  const message = Number.isSafeInteger(id) ? deps.outbox.get(id) : undefined;
+  if (!message || message.channel !== "webhook" || message.targetNetid !== netid) throw new NotFoundError("No such webhook delivery", "DELIVERY_NOT_FOUND");
+  deps.outbox.requeue(message.id, deps.dueNow());
+  deps.runner.wake();
+  return deps.outbox.get(message.id)!;
+}
+
+/** How long `submitMode: WAIT` waits for the first delivery attempt: the 10 s partner timeout plus margin. */
+export const WAIT_FOR_DELIVERY_MS = 12_000;
+
+/** What submitMode WAIT adds to sendTrip's answer once the provider's endpoint answered. */
+export interface WaitOutcome {
+  booking: Booking | undefined;
+  /** Why the first attempt failed (the partner refused, timed out, answered an error), when it did. */
+  deliveryError?: string;
+}
+
+/**
+ * Await the first attempt (submitMode WAIT): waits (bounded) for the first attempt to deliver the booking's
+ * newest message to the provider, then gives the booking as that attempt left it (the provider's reservation
+ * number, totalAmount and fees from its reply) and, when the attempt failed, why.
+ */
+export async function awaitDelivery(deps: DeliveryDeps, transactionId: string, timeoutMs = WAIT_FOR_DELIVERY_MS): Promise<WaitOutcome> {
+  const message = deps.outbox.latest(transactionId, "delivery");
+  let attempt = message;
+  if (message && message.status === "pending" && message.attempts === 0) {
+    attempt = await deps.runner.waitForAttempt(message.eventId, timeoutMs, () => {
+      const now = deps.outbox.get(message.id);
+      return now && (now.attempts > 0 || now.status !== "pending") ? now : undefined;
+    });
+  }
+  const failed = attempt && attempt.status !== "delivered" && attempt.attempts > 0 && attempt.lastError;
+  return { booking: await deps.bookings.findById(transactionId), ...(failed ? { deliveryError: attempt!.lastError! } : {}) };
+}
