@@ -31,7 +31,7 @@ export function platformTokens(deps: PlatformTokenDeps, addressOf: AddressOf) {
     detail: { tags: ["Platform"], summary: "Release a platform token", security: [{ platformToken: [] }], description: "The token gets 401 everywhere afterwards. Answers the JSON string \"OK\"." },
   };
 
-  return new Elysia({ name: "platform-tokens", prefix: "/Platform.svc" })
+  return new Elysia({ name: "platform-tokens" })
     .use((app) =>
       platformRoute(
         "/getToken2",

@@ -23,7 +23,7 @@ const pullNote =
 
 /** GNet's position pulls: where the chauffeur of a booking is. */
 export function platformTracking(tracking: ChauffeurTracking, auth: Authenticator) {
-  return new Elysia({ name: "platform-tracking", prefix: "/Platform.svc" })
+  return new Elysia({ name: "platform-tracking" })
     .use(authMacros(auth))
     .use((app) =>
       platformRoute("/getChauffeurLocationByTransactionId/:transactionId", (path, doc) =>

@@ -62,7 +62,7 @@ export function platformTrips(deps: PlatformTripDeps) {
     }),
   };
 
-  return new Elysia({ name: "platform-trips", prefix: "/Platform.svc" })
+  return new Elysia({ name: "platform-trips" })
     .use(authMacros(deps.auth))
     .use((app) =>
       platformRoute("/sendTrip", (path, doc) =>
