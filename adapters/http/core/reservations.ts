@@ -66,6 +66,7 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
         tags: ["Trips"],
         summary: "The trip lifecycle",
         description: "Every status, its resStatus label, whether it is final, the statuses it may move to directly (`next`) and by a forward skip along `mainPath` (`skipTo`). No credential needed.",
+        security: [],
       },
     })
     .get(
