@@ -57,7 +57,7 @@ const Summary = t.Object({
   reservationType: t.String(),
 });
 
-/** Core booking lookup and the published lifecycle (CONTRACT §6–7). */
+/** Core booking lookup, the company's bookings list and the published lifecycle. */
 export function coreReservations(deps: ManageTripDeps, auth: Authenticator, positions: PositionStore) {
   return new Elysia({ name: "core-reservations", prefix: "/api" })
     .use(authMacros(auth))

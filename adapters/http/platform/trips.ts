@@ -34,7 +34,7 @@ export interface PlatformTripDeps {
 
 const OK = t.String({ examples: ["OK"], description: 'The JSON string "OK"' });
 
-/** Platform trip operations (CONTRACT §6): sendTrip, provider status updates, requester cancel, lookup. */
+/** Platform trip operations: sendTrip, provider status updates, requester cancel, booking lookup. */
 export function platformTrips(deps: PlatformTripDeps) {
   const clock = deps.send.clock;
   // Operations the reference system answers with the JSON string "OK", under the request's Idempotency-Key.
@@ -103,12 +103,11 @@ export function platformTrips(deps: PlatformTripDeps) {
         ),
       ),
     )
-
     .use((app) =>
       platformRoute("/providerUpdateStatusByTransactionId/:transactionId", (path, doc) =>
         app.post(
           path,
-          // The answer is the JSON string "OK" (fine point 3).
+          // The answer is the JSON string "OK", as GNet's platform answers it.
           ({ body, caller, params, request, set }) =>
             answerOk({ netid: caller.netid, request, operation: `providerUpdateStatus:${params.transactionId.toLowerCase()}`, body, set }, () => providerUpdateStatus(deps.manage, caller, params.transactionId, body)),
           {
@@ -130,7 +129,6 @@ export function platformTrips(deps: PlatformTripDeps) {
         ),
       ),
     )
-
     .use((app) =>
       platformRoute("/cancelTripByTransactionId/:transactionId", (path, doc) =>
         app.post(
@@ -154,7 +152,6 @@ export function platformTrips(deps: PlatformTripDeps) {
         ),
       ),
     )
-
     .use((app) =>
       platformRoute("/getReservationByTransactionId/:transactionId", (path, doc) =>
         app.get(
@@ -201,7 +198,6 @@ export function platformTrips(deps: PlatformTripDeps) {
         ),
       ),
     )
-
     .use((app) =>
       platformRoute("/getReservationByReservationId/:netid/:resNo", (path, doc) =>
         app.get(
@@ -223,7 +219,6 @@ export function platformTrips(deps: PlatformTripDeps) {
         ),
       ),
     )
-
     .use((app) => platformRoute("/cancelTripByResNo/:netid/:resNo", (path, doc) => app.get(path, cancelByResNo.handler, cancelByResNo.hook(doc))))
     .use((app) => platformRoute("/cancelTripByResNo/:netid/:resNo", (path, doc) => app.post(path, cancelByResNo.handler, cancelByResNo.hook(doc))));
 }
