@@ -52,7 +52,7 @@ import { SqlitePartnershipRepository } from "../adapters/sqlite/partnership-repo
 import { corePartners } from "../adapters/http/core/partners";
 import { ServiceMetrics } from "../adapters/metrics/prometheus";
 import { metricsRoute } from "../adapters/http/metrics";
-import { consoleApp } from "../adapters/http/console";
+import { consoleApp } from "../adapters/console/routes";
 import { SqliteSandboxRepository } from "../adapters/sqlite/sandbox-repository";
 import { DEFAULT_SANDBOX_SCHEDULE, SandboxDispatcher, type SandboxSchedule, type SandboxTrip } from "../domain/usecases/sandbox-dispatch";
 
