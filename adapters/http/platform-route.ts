@@ -20,9 +20,11 @@ export type PlatformDoc = { hide?: true };
  *
  *     new Elysia({ name: "platform-x" })
  *       .use(authMacros(auth))
- *       .use((app) => platformRoute("/sendTrip", (path, doc) => app.post(path, handler, { ...hook, detail: { ...detail, ...doc } })))
+ *       .use((app) => platformRoute("/sendTrip", (path, doc) => app.post(path, handler, { ...hook, detail: { ...detail, security: PLATFORM_SECURITY, ...doc } })))
  *
- * Elysia's route methods add to the app they are called on, so every path lands on the same app.
+ * An operation behind the `token` header says so with `security: PLATFORM_SECURITY` in its detail (the document's
+ * default is no credential). Elysia's route methods add to the app they are called on, so every path lands on the
+ * same app.
  */
 export function platformRoute<const Path extends string, App>(
   path: Path,
