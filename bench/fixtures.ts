@@ -9,7 +9,7 @@ import { migrate, openDatabase, type Db } from "../adapters/sqlite/db";
 import { createServices } from "../src/app";
 import { registerCompany } from "../domain/usecases/register-company";
 import { PackagedAirportDirectory } from "../adapters/airports/directory";
-import { mulberry32 } from "../adapters/demo/fleet";
+import { mulberry32 } from "../src/demo/fleet";
 import { tracked } from "./processes";
 
 /** Busy airports the fixture fleets cluster around (weights follow their rank: the first are the busiest). */

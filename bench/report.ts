@@ -82,4 +82,4 @@ export function markdownTable(figures: Figure[]): string {
 export const SMOKE = process.env.BENCH_SMOKE === "1";
 
 /** A seeded PRNG for query offsets: the demo fleet's mulberry32. */
-export { mulberry32 as seeded } from "../adapters/demo/fleet";
+export { mulberry32 as seeded } from "../src/demo/fleet";

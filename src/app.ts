@@ -13,7 +13,7 @@ import { CoreTokens } from "../adapters/security/tokens";
 import { isCommonPassword } from "../adapters/security/common-passwords";
 import { Authenticator, authMacros } from "../adapters/http/auth";
 import { edge } from "../adapters/http/errors";
-import { platformPathFolding } from "../adapters/http/platform-paths";
+import { platformPathFolding, type PlatformRoot } from "../adapters/http/platform-paths";
 import { docs } from "../adapters/http/docs";
 import { health, type Readiness } from "../adapters/http/health";
 import { coreAccounts, type AddressOf } from "../adapters/http/core/accounts";
@@ -54,7 +54,7 @@ import { SqlitePartnershipRepository } from "../adapters/sqlite/partnership-repo
 import { corePartners } from "../adapters/http/core/partners";
 import { ServiceMetrics } from "../adapters/metrics/prometheus";
 import { metricsRoute } from "../adapters/http/metrics";
-import { consoleApp } from "../adapters/http/console";
+import { consoleApp } from "../adapters/console/routes";
 import { SqliteSandboxRepository } from "../adapters/sqlite/sandbox-repository";
 import { DEFAULT_SANDBOX_SCHEDULE, SandboxDispatcher, type SandboxSchedule, type SandboxTrip } from "../domain/usecases/sandbox-dispatch";
 
@@ -304,21 +304,28 @@ export function buildCoreApp(services: Services, options: AppOptions) {
 
 /** The platform surface alone, with its docs (served on PLATFORM_PORT when set); its paths match in any letter case. */
 export function buildPlatformApp(services: Services, options: AppOptions) {
-  const app: Elysia = new Elysia()
+  let root: PlatformRoot | undefined;
+  const app = new Elysia()
     .use(edgeOf(services, options))
-    .use(platformPathFolding(() => app))
+    .use(platformPathFolding(() => root!))
     .use(docs())
-    .use(platformRoutes(services, options)) as unknown as Elysia;
+    .use(platformRoutes(services, options));
+  root = app;
   return app;
 }
 
 /** Both surfaces in one app, as served on PORT when PLATFORM_PORT is not set; platform paths match in any letter case. */
 export function buildApp(services: Services, options: AppOptions) {
-  const app: Elysia = new Elysia()
+  let root: PlatformRoot | undefined;
+  const app = new Elysia()
     .use(edgeOf(services, options))
-    .use(platformPathFolding(() => app))
+    .use(platformPathFolding(() => root!))
     .use(docs())
     .use(coreRoutes(services, options))
-    .use(platformRoutes(services, options)) as unknown as Elysia;
+    .use(platformRoutes(services, options));
+  root = app;
   return app;
 }
+
+/** The whole service's app: its type gives a typed client (Eden Treaty's `treaty<App>`). */
+export type App = ReturnType<typeof buildApp>;

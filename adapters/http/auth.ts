@@ -84,11 +84,6 @@ export function authMacros(auth: Authenticator) {
   });
 }
 
-/** The paths under which a platform operation answers: plain, `/V1` and `/v1`. */
-export function versioned(path: string): string[] {
-  return [path, `${path}/V1`, `${path}/v1`];
-}
-
 /** A JSON string body (the platform's "OK" and token answers). */
 export function jsonString(value: string, status = 200): Response {
   return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });

@@ -3,12 +3,41 @@ import { openapi } from "@elysiajs/openapi";
 // Embedded with the code (also inside the compiled binary), so the docs UI needs no network.
 import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
+import { ERROR_CODES } from "./error-codes";
+import { cleanOpenApi } from "./openapi-clean";
+import { webhookDocs } from "./webhook-docs";
 
 const ASSETS = "/docs/assets";
+const SPEC_PATH = "/docs/json";
 
-/** OpenAPI 3 at /docs/json and a Swagger UI at /docs whose assets are served locally. */
+/** The error-code catalogue as a table for the document's description. */
+const errorCodeTable = ["| code | status | meaning |", "| --- | --- | --- |", ...ERROR_CODES.map((e) => `| \`${e.code}\` | ${e.status} | ${e.meaning} |`)].join("\n");
+
+/**
+ * Added to the generated document (the plugin's options type has no room for them): what the service sends out,
+ * the error-code catalogue, and the default credential: none. Every operation that wants one names it
+ * (`bearer`, `platformToken` or either); public ones say `security: []` or nothing.
+ */
+const EXTRAS = {
+  security: [],
+  webhooks: webhookDocs,
+  "x-error-codes": ERROR_CODES,
+};
+
+/**
+ * OpenAPI 3.1 at /docs/json and a Swagger UI at /docs whose assets are served locally. The document also holds
+ * what the service sends out (`webhooks`) and every stable error code (`x-error-codes`).
+ */
 export function docs() {
+  // The plugin answers the same document object until the routes change; it is cleaned once per such object.
+  const cleaned = new WeakMap<object, unknown>();
   return new Elysia({ name: "tripswitch-docs" })
+    .onAfterHandle(({ path, response }) => {
+      if (path !== SPEC_PATH || response === null || typeof response !== "object" || response instanceof Response) return;
+      let document = cleaned.get(response);
+      if (!document) cleaned.set(response, (document = cleanOpenApi({ ...response, ...EXTRAS })));
+      return document;
+    })
     .get(`${ASSETS}/swagger-ui-bundle.js`, () => new Response(Bun.file(swaggerBundle), { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), {
       detail: { hide: true },
     })
@@ -18,7 +47,7 @@ export function docs() {
     .use(
       openapi({
         path: "/docs",
-        specPath: "/docs/json",
+        specPath: SPEC_PATH,
         provider: "swagger-ui",
         swagger: { cdn: `${ASSETS}/swagger-ui-bundle.js`, theme: `${ASSETS}/swagger-ui.css`, autoDarkMode: false },
         documentation: {
@@ -26,8 +55,9 @@ export function docs() {
             title: "TripSwitch API",
             version: "1.0.0",
             description:
-              "Trip exchange for chauffeured ground transportation. Core API under /api (bearer JWT from POST /api/token); platform API under /Platform.svc (header `token` from getToken2; the /V1 path segment is accepted, not required). Every error is `{success:false, message, code}` (+ `errors[]` on validation); every response carries X-Request-Id. Codes every route may answer: 429 RATE_LIMITED (Retry-After); 503 DATABASE_BUSY or STORAGE_FULL (Retry-After: the change was not made, send it again later); 409 IDEMPOTENCY_IN_PROGRESS (a request with the same Idempotency-Key is still running). A booking keeps at most 200 changeLogs and 100 transactionErrors entries: past that the oldest are dropped and the first entry (changeSource or errCode `TRIMMED`) says how many.",
+              "Trip exchange for chauffeured ground transportation. Core API under /api (bearer JWT from POST /api/token); platform API under /Platform.svc (header `token` from getToken2; the /V1 path segment is accepted, not required). Every error is `{success:false, message, code}` (+ `errors[]` on validation); every response carries X-Request-Id. Codes every route may answer: 429 RATE_LIMITED (Retry-After); 503 DATABASE_BUSY or STORAGE_FULL (Retry-After: the change was not made, send it again later); 409 IDEMPOTENCY_IN_PROGRESS (a request with the same Idempotency-Key is still running). A booking keeps at most 200 changeLogs and 100 transactionErrors entries: past that the oldest are dropped and the first entry (changeSource or errCode `TRIMMED`) says how many. What the service POSTs to your endpoints (trips for you, booking events) is under `webhooks`.\n\n## Error codes\n\nEvery stable `code` of the error envelope (also listed, as data, under `x-error-codes`):\n\n" + errorCodeTable,
           },
+          servers: [{ url: "/", description: "The host that serves this document" }],
           tags: [
             { name: "Accounts", description: "Company registration, core tokens, and the account check" },
             { name: "Platform", description: "Platform tokens" },

@@ -9,7 +9,7 @@ export function health(readiness: Readiness) {
   return new Elysia({ name: "health" })
     .get("/healthz", () => ({ success: true as const, status: "ok" as const }), {
       response: t.Object({ success: t.Literal(true), status: t.Literal("ok") }),
-      detail: { tags: ["Health"], summary: "Liveness: 200 while the process lives" },
+      detail: { tags: ["Health"], summary: "Liveness: 200 while the process lives", security: [] },
     })
     .get(
       "/readyz",
@@ -23,7 +23,7 @@ export function health(readiness: Readiness) {
           200: t.Object({ success: t.Literal(true), status: t.Literal("ready") }),
           503: t.Object({ success: t.Literal(false), status: t.Literal("starting") }),
         },
-        detail: { tags: ["Health"], summary: "Readiness: 200 once migrated and indexed, 503 before" },
+        detail: { tags: ["Health"], summary: "Readiness: 200 once migrated and indexed, 503 before", security: [] },
       },
     );
 }

@@ -1,13 +1,27 @@
-import { t } from "elysia";
+import { t, type TSchema } from "elysia";
 import { ValidationError, type FieldError } from "../../domain/errors";
 
-/** `limit` (1–100, default 20) and `offset` (≥ 0, default 0) as query strings, checked by parsePaging. */
+/**
+ * The paging query parameters of every listing: `limit` (1–100, default 20) and `offset` (≥ 0, default 0), as
+ * query strings. Their values are checked where the listing is made (parsePaging, or the use case's own
+ * rules), which answer 400 naming the parameter. Spread into a route's query: `t.Object({ ...Paging.properties, … })`.
+ */
 export const Paging = t.Object({
-  limit: t.Optional(t.String({ maxLength: 20, description: "Page size, 1–100", default: "20" })),
-  offset: t.Optional(t.String({ maxLength: 20, description: "Items to skip, ≥ 0", default: "0" })),
+  limit: t.Optional(t.String({ maxLength: 20, description: "Page size, a whole number 1–100 (default 20); out of range is 400", examples: ["20"] })),
+  offset: t.Optional(t.String({ maxLength: 20, description: "Items to skip, a whole number ≥ 0 (default 0)", examples: ["0"] })),
 });
 
-/** Parses limit and offset; 400 naming the parameter when out of bounds (CONTRACT §10.13). */
+/** One page of a listing as answered: the items, how many there are in all, and the limit and offset applied. */
+export function Page<T extends TSchema>(items: T) {
+  return t.Object({
+    items: t.Array(items),
+    total: t.Integer({ description: "All matches, not just this page" }),
+    limit: t.Integer({ description: "The page size applied" }),
+    offset: t.Integer({ description: "The offset applied" }),
+  });
+}
+
+/** Parses limit and offset; 400 naming the parameter when out of bounds. */
 export function parsePaging(query: { limit?: string; offset?: string }, maxLimit = 100): { limit: number; offset: number } {
   const errors: FieldError[] = [];
   const limit = query.limit === undefined ? 20 : wholeNumber(query.limit);

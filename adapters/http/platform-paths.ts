@@ -35,7 +35,8 @@ export function platformOperations(paths: Iterable<string>): Map<string, string>
   return operations;
 }
 
-interface Root {
+/** The app whose routes the folding looks up and that handles the re-spelled request. */
+export interface PlatformRoot {
   handle(request: Request): Promise<Response>;
   routes: ReadonlyArray<{ path: string }>;
 }
@@ -46,7 +47,7 @@ interface Root {
  * a registered one only in case is handled again by `root` under the registered spelling (same method, headers,
  * body and request id); its own access line is left to that second pass.
  */
-export function platformPathFolding(root: () => Root) {
+export function platformPathFolding(root: () => PlatformRoot) {
   let operations: Map<string, string> | undefined;
   return new Elysia().onRequest(({ request, set }) => {
     const url = request.url;

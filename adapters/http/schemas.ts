@@ -1,6 +1,6 @@
 import { t, type TSchema } from "elysia";
 
-/** The error envelope of both surfaces (CONTRACT §2). */
+/** The error envelope of both surfaces: `{success: false, message, code}`, plus `errors[]` on validation. */
 export const ErrorBody = t.Object(
   {
     success: t.Literal(false),

@@ -23,3 +23,25 @@ export interface FleetEntry {
   createdAt: number;
   updatedAt: number;
 }
+
+/**
+ * A fleet entry's own fields as the API names them (rates as JSON numbers under `minimum_rate` and
+ * `hourly_rate`): what an owner sends, and the body of what the fleet routes answer.
+ */
+export function fleetEntryFields(e: Omit<FleetEntry, "slug" | "netid" | "createdAt" | "updatedAt">) {
+  return {
+    type: e.type,
+    name: e.name,
+    description: e.description,
+    imageUrl: e.imageUrl,
+    maxPassengers: e.maxPassengers,
+    maxLuggage: e.maxLuggage,
+    lat: e.lat,
+    lon: e.lon,
+    airports: e.airports,
+    minimum_rate: Number(e.minimumRate),
+    hourly_rate: Number(e.hourlyRate),
+    currency: e.currency,
+    active: e.active,
+  };
+}

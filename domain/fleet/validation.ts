@@ -1,5 +1,5 @@
 import type { FieldError } from "../errors";
-import type { FleetEntry } from "./entry";
+import { fleetEntryFields, type FleetEntry } from "./entry";
 
 /** A fleet entry as a client sends it (API field names); every value is checked, none is trusted. */
 export interface FleetEntryInput {
@@ -170,21 +170,7 @@ export function validateFleetEntry(
 
 /** A stored entry in the API's input shape, so a PATCH can be merged over it and validated as a whole. */
 export function inputOf(entry: FleetEntryDraft): FleetEntryInput {
-  return {
-    type: entry.type,
-    name: entry.name,
-    description: entry.description,
-    imageUrl: entry.imageUrl,
-    maxPassengers: entry.maxPassengers,
-    maxLuggage: entry.maxLuggage,
-    lat: entry.lat,
-    lon: entry.lon,
-    airports: entry.airports,
-    minimum_rate: Number(entry.minimumRate),
-    hourly_rate: Number(entry.hourlyRate),
-    currency: entry.currency,
-    active: entry.active,
-  };
+  return fleetEntryFields(entry);
 }
 
 /**

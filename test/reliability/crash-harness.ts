@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { postJson, startServer, tempDir, type RunningServer } from "../support/process";
 import { startReceiver } from "../support/receiver";
 import { regularTrip } from "../support/trips";
-import { mulberry32 } from "../../adapters/demo/fleet";
+import { mulberry32 } from "../../src/demo/fleet";
 
 /**
  * Crash consistency (issue 7): concurrent sendTrip NEW load against the real service process, SIGKILL at random

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { createHarness } from "../support/harness";
-import { DEMO_TRIP, startDemoChauffeur } from "../../adapters/demo/moving-chauffeur";
+import { DEMO_TRIP, startDemoChauffeur } from "../../src/demo/moving-chauffeur";
 
 test("the demo trip is booked once, under way, and its chauffeur has a position that moves", async () => {
   const h = createHarness();

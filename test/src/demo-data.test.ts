@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { postJson, runCli, startServer, tempDir } from "../support/process";
-import { DEMO_LOGIN } from "../../adapters/demo/seed";
+import { DEMO_LOGIN } from "../../src/demo/seed";
 
 const password = "correct horse battery staple";
 const production = { NODE_ENV: "production", JWT_SECRET: "production-secret-that-is-at-least-32-bytes", SECRETS_KEY: "2e".repeat(32) };

@@ -3,7 +3,7 @@ import { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { postJson, startServer, tempDir } from "../support/process";
-import { DEMO_LOGIN } from "../../adapters/demo/seed";
+import { DEMO_LOGIN } from "../../src/demo/seed";
 
 // The service saves its fleet index beside the database when it stops, and a restart loads it instead of
 // building it; after fleet changes by any process it loads it too and re-reads the changed entries, as long as

@@ -1,5 +1,5 @@
 import { migrate, openDatabase } from "../../adapters/sqlite/db";
-import { mulberry32 } from "../../adapters/demo/fleet";
+import { mulberry32 } from "../../src/demo/fleet";
 
 export const TYPES = ["SEDAN", "SUV", "VAN_MINI", "LIMO", "Sédan"];
 const NAMES = ["Black Sedan", "Mercédès V-Class", "Lincoln 🚘 Navigator", "", "Coach, 56 seats"];

@@ -75,6 +75,7 @@ export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf, limiter?:
         detail: {
           tags: ["Accounts"],
           summary: "Register a company",
+          security: [],
           description:
             "Creates a company and its first user (uid = netid) in one transaction. With `mode: dry` every check runs, uniqueness included, and nothing is saved (`dryRun: true`). 400 lists every failing field; 409 names the field already registered (`field`: netid, mainEmail or mainPhone). 429 RATE_LIMITED (Retry-After) after RATE_LIMIT_REGISTER_PER_HOUR registrations (default 20, dry runs included) from one client address within an hour.",
         },
@@ -101,6 +102,7 @@ export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf, limiter?:
         detail: {
           tags: ["Accounts"],
           summary: "Get a core access token",
+          security: [],
           description:
             "Logs in with uid (or e-mail) and password. Unknown user and wrong password answer the same 401. After 10 failures in 15 minutes for a uid (50 for a client address) every attempt is 429 with Retry-After (seconds) until the window passes.",
         },

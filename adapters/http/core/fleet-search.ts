@@ -3,6 +3,7 @@ import { searchFleet, type SearchFleetDeps } from "../../../domain/usecases/sear
 import { documentedResponses, errors } from "../schemas";
 import { authMacros, type Authenticator } from "../auth";
 import type { RateLimiter } from "../rate-limit";
+import { FleetEntryOutput } from "../fleet-entry";
 
 const param = (description: string, example?: string) => t.Optional(t.String({ maxLength: 2000, description, ...(example ? { examples: [example] } : {}) }));
 
@@ -18,21 +19,24 @@ export const FleetSearchQuerySchema = t.Object({
   offset: param("Matches to skip, whole number ≥ 0, default 0", "0"),
 });
 
+const entry = FleetEntryOutput.properties;
+
+/** A search hit: the entry's public fields with its position, distance and score. */
 const FleetItem = t.Object({
-  netid: t.String({ description: "Owner of the vehicle entry", examples: ["ACME-LIMO"] }),
-  type: t.String({ examples: ["SUV"] }),
-  name: t.String({ examples: ["Cadillac Escalade"] }),
-  description: t.String(),
-  imageUrl: t.Nullable(t.String()),
-  maxPassengers: t.Number({ examples: [6] }),
-  maxLuggage: t.Nullable(t.Number({ description: "null when the luggage capacity is unknown", examples: [5] })),
+  netid: entry.netid,
+  type: entry.type,
+  name: entry.name,
+  description: entry.description,
+  imageUrl: entry.imageUrl,
+  maxPassengers: entry.maxPassengers,
+  maxLuggage: entry.maxLuggage,
   lat: t.Number(),
   lon: t.Number(),
   distanceKm: t.Number({ description: "Great-circle distance to the nearest centre, km, rounded to 2 decimals", examples: [3.42] }),
   score: t.Number({ description: "1 − distance / radius_km (unrounded distance), rounded to 4 decimals: 1 at a centre, 0 at the radius", examples: [0.9316] }),
-  minimum_rate: t.Number({ description: "Minimum fare in the entry's currency", examples: [95] }),
-  hourly_rate: t.Number({ description: "Hourly rate in the entry's currency", examples: [85.5] }),
-  slug: t.String({ examples: ["acme-limo-cadillac-escalade"] }),
+  minimum_rate: entry.minimum_rate,
+  hourly_rate: entry.hourly_rate,
+  slug: entry.slug,
 });
 
 const SearchWarning = t.Object(

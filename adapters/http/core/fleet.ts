@@ -1,5 +1,4 @@
 import { Elysia, t } from "elysia";
-import type { FleetEntry } from "../../../domain/fleet/entry";
 import {
   addFleetEntry,
   getFleetEntry,
@@ -10,6 +9,8 @@ import {
   type ManageFleetDeps,
 } from "../../../domain/usecases/manage-fleet";
 import { errors } from "../schemas";
+import { FleetEntryOutput, fleetEntryOutput } from "../fleet-entry";
+import { Page, Paging } from "../paging";
 import { authMacros, type Authenticator } from "../auth";
 
 /** A fleet entry as sent by its owner. Types are checked here; ranges and formats by the domain rules (400 names each field). */
@@ -32,49 +33,6 @@ export const FleetEntryInput = t.Object(
   { description: "A fleet entry. Required on create: type, name, maxPassengers, minimum_rate, hourly_rate. On PATCH send only the fields to change (null clears imageUrl, maxLuggage, lat+lon)." },
 );
 
-export const FleetEntryOutput = t.Object({
-  slug: t.String({ description: "Unique id, generated from netid and name", examples: ["acme-limo-cadillac-escalade"] }),
-  netid: t.String({ examples: ["ACME-LIMO"] }),
-  type: t.String({ examples: ["SUV"] }),
-  name: t.String(),
-  description: t.String(),
-  imageUrl: t.Nullable(t.String()),
-  maxPassengers: t.Number(),
-  maxLuggage: t.Nullable(t.Number({ description: "null when unknown" })),
-  lat: t.Nullable(t.Number()),
-  lon: t.Nullable(t.Number()),
-  airports: t.Array(t.String()),
-  minimum_rate: t.Number({ examples: [95] }),
-  hourly_rate: t.Number({ examples: [85.5] }),
-  currency: t.String({ examples: ["USD"] }),
-  active: t.Boolean(),
-  createdAt: t.Number({ description: "Unix seconds" }),
-  updatedAt: t.Number({ description: "Unix seconds" }),
-});
-
-/** Domain entry → API shape (rates as JSON numbers, API field names). */
-export function fleetEntryOutput(e: FleetEntry) {
-  return {
-    slug: e.slug,
-    netid: e.netid,
-    type: e.type,
-    name: e.name,
-    description: e.description,
-    imageUrl: e.imageUrl,
-    maxPassengers: e.maxPassengers,
-    maxLuggage: e.maxLuggage,
-    lat: e.lat,
-    lon: e.lon,
-    airports: e.airports,
-    minimum_rate: Number(e.minimumRate),
-    hourly_rate: Number(e.hourlyRate),
-    currency: e.currency,
-    active: e.active,
-    createdAt: e.createdAt,
-    updatedAt: e.updatedAt,
-  };
-}
-
 const SlugParams = t.Object({ slug: t.String({ minLength: 1, maxLength: 200, description: "The entry's slug" }) });
 const Entry = t.Object({ success: t.Literal(true), data: FleetEntryOutput });
 const security = [{ bearer: [] }];
@@ -91,12 +49,9 @@ export function coreFleet(deps: ManageFleetDeps, auth: Authenticator) {
       },
       {
         coreAuth: true,
-        query: t.Object({
-          limit: t.Optional(t.String({ maxLength: 20, description: "Page size, whole number 1–100 (default 20); out of range is 400", examples: ["20"] })),
-          offset: t.Optional(t.String({ maxLength: 20, description: "Entries to skip, whole number ≥ 0 (default 0)", examples: ["0"] })),
-        }),
+        query: Paging,
         response: {
-          200: t.Object({ success: t.Literal(true), data: t.Object({ items: t.Array(FleetEntryOutput), total: t.Number(), limit: t.Number(), offset: t.Number() }) }),
+          200: t.Object({ success: t.Literal(true), data: Page(FleetEntryOutput) }),
           ...errors(400, 401),
         },
         detail: { tags: ["Fleet"], summary: "List your fleet", description: "Your company's entries ordered by slug, paged.", security },

@@ -6,6 +6,7 @@ import { bookingSummaryView, bookingViewFor } from "../../../domain/trips/bookin
 import type { PositionStore } from "../../../domain/tracking/position";
 import { documentedResponses, errors } from "../schemas";
 import { BookingResponse, TransactionIdParams } from "../trip-schemas";
+import { Page, Paging } from "../paging";
 
 const TripStates = t.Object({
   success: t.Literal(true),
@@ -56,7 +57,7 @@ const Summary = t.Object({
   reservationType: t.String(),
 });
 
-/** Core booking lookup and the published lifecycle (CONTRACT §6–7). */
+/** Core booking lookup, the company's bookings list and the published lifecycle. */
 export function coreReservations(deps: ManageTripDeps, auth: Authenticator, positions: PositionStore) {
   return new Elysia({ name: "core-reservations", prefix: "/api" })
     .use(authMacros(auth))
@@ -66,6 +67,7 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
         tags: ["Trips"],
         summary: "The trip lifecycle",
         description: "Every status, its resStatus label, whether it is final, the statuses it may move to directly (`next`) and by a forward skip along `mainPath` (`skipTo`). No credential needed.",
+        security: [],
       },
     })
     .get(
@@ -77,8 +79,7 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
       {
         coreAuth: true,
         query: t.Object({
-          limit: t.Optional(t.String({ maxLength: 20, description: "1–100, default 20", examples: ["20"] })),
-          offset: t.Optional(t.String({ maxLength: 20, description: "≥ 0, default 0", examples: ["0"] })),
+          ...Paging.properties,
           status: t.Optional(t.String({ maxLength: 32, description: "Only bookings in this status" })),
           requesterResNo: t.Optional(t.String({ maxLength: 100 })),
           role: t.Optional(t.String({ maxLength: 16, description: "requester or provider; both when absent" })),
@@ -86,7 +87,7 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
           pickupTo: t.Optional(t.String({ maxLength: 40, description: "Only pickups at or before: Unix seconds, a date (its last second, UTC) or an ISO 8601 date-time", examples: ["2026-12-31"] })),
         }),
         response: {
-          200: t.Object({ success: t.Literal(true), data: t.Object({ items: t.Array(Summary), total: t.Integer(), limit: t.Integer(), offset: t.Integer() }) }),
+          200: t.Object({ success: t.Literal(true), data: Page(Summary) }),
           ...errors(400, 401),
         },
         detail: {

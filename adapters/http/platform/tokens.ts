@@ -3,7 +3,8 @@ import { login, type LoginDeps } from "../../../domain/usecases/login";
 import { UnauthorizedError } from "../../../domain/errors";
 import type { PlatformTokenRepository } from "../../../domain/ports";
 import { hashPlatformToken, newPlatformToken } from "../../security/tokens";
-import { jsonString, versioned } from "../auth";
+import { jsonString } from "../auth";
+import { platformRoute } from "../platform-route";
 import { Credentials, errors } from "../schemas";
 import type { AddressOf } from "../core/accounts";
 
@@ -27,29 +28,34 @@ export function platformTokens(deps: PlatformTokenDeps, addressOf: AddressOf) {
   const releaseDoc = {
     headers: t.Object({ token: t.Optional(t.String({ description: "The platform token to release" })) }),
     response: { 200: t.String({ examples: ["OK"] }), ...errors(401) },
-    detail: { tags: ["Platform"], summary: "Release a platform token", description: "The token gets 401 everywhere afterwards. Answers the JSON string \"OK\"." },
+    detail: { tags: ["Platform"], summary: "Release a platform token", security: [{ platformToken: [] }], description: "The token gets 401 everywhere afterwards. Answers the JSON string \"OK\"." },
   };
 
-  let app = new Elysia({ name: "platform-tokens", prefix: "/Platform.svc" });
-  for (const path of versioned("/getToken2")) {
-    app = app.post(
-      path,
-      async ({ body, request }) => {
-        const user = await login(deps.login, { login: body.uid, password: body.pw, clientAddress: addressOf(request) });
-        const token = newPlatformToken();
-        await deps.platformTokens.save(hashPlatformToken(token), user.uid, deps.login.clock.now());
-        return jsonString(token);
-      },
-      {
-        body: Credentials,
-        response: { 200: t.String({ description: "The token (a JSON string). Send it as header `token`; active until released." }), ...errors(400, 401, 429) },
-        detail: { tags: ["Platform"], summary: "Get a platform token", hide: path !== "/getToken2" },
-      },
-    ) as unknown as typeof app;
-  }
-  for (const path of versioned("/releaseToken")) {
-    app = app.get(path, release, { ...releaseDoc, detail: { ...releaseDoc.detail, hide: path !== "/releaseToken/V1" } }) as unknown as typeof app;
-    app = app.post(path, release, { ...releaseDoc, detail: { ...releaseDoc.detail, hide: path !== "/releaseToken/V1" } }) as unknown as typeof app;
-  }
-  return app;
+  return new Elysia({ name: "platform-tokens" })
+    .use((app) =>
+      platformRoute(
+        "/getToken2",
+        (path, doc) =>
+          app.post(
+            path,
+            async ({ body, request }) => {
+              const user = await login(deps.login, { login: body.uid, password: body.pw, clientAddress: addressOf(request) });
+              const token = newPlatformToken();
+              await deps.platformTokens.save(hashPlatformToken(token), user.uid, deps.login.clock.now());
+              return jsonString(token);
+            },
+            {
+              body: Credentials,
+              response: { 200: t.String({ description: "The token (a JSON string). Send it as header `token`; active until released." }), ...errors(400, 401, 429) },
+              detail: { tags: ["Platform"], summary: "Get a platform token", security: [], ...doc },
+            },
+          ),
+        "",
+      ),
+    )
+    .use((app) =>
+      platformRoute("/releaseToken", (path, doc) =>
+        app.get(path, release, { ...releaseDoc, detail: { ...releaseDoc.detail, ...doc } }).post(path, release, { ...releaseDoc, detail: { ...releaseDoc.detail, ...doc } }),
+      ),
+    );
 }

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { ChauffeurTracking } from "../../../domain/usecases/track-chauffeur";
-import { authMacros, versioned, type Authenticator } from "../auth";
+import { authMacros, type Authenticator } from "../auth";
+import { PLATFORM_SECURITY, platformRoute } from "../platform-route";
 import { documentedResponses, errors } from "../schemas";
 import { ResNoParams, TransactionIdParams } from "../trip-schemas";
 
@@ -22,48 +23,57 @@ const pullNote =
 
 /** GNet's position pulls: where the chauffeur of a booking is. */
 export function platformTracking(tracking: ChauffeurTracking, auth: Authenticator) {
-  let app = new Elysia({ name: "platform-tracking", prefix: "/Platform.svc" }).use(authMacros(auth));
-  for (const path of versioned("/getChauffeurLocationByTransactionId/:transactionId")) {
-    app = app.get(path, ({ caller, params }) => tracking.locate(caller, params.transactionId), {
-      platformAuth: true,
-      params: TransactionIdParams,
-      detail: {
-        responses: documentedResponses({ 200: t.Object(Location.properties, { examples: [example] }), ...errors(400, 401, 404) }),
-        tags: ["Tracking"],
-        summary: "The chauffeur's last position, by transactionId",
-        description: pullNote,
-        hide: path !== "/getChauffeurLocationByTransactionId/:transactionId/V1",
-      },
-    }) as unknown as typeof app;
-  }
-  for (const path of versioned("/getChauffeurLocationByResNo/:netid/:resNo")) {
-    app = app.get(path, ({ caller, params }) => tracking.locateByResNo(caller, params.netid, params.resNo), {
-      platformAuth: true,
-      params: ResNoParams,
-      detail: {
-        responses: documentedResponses({ 200: Location, ...errors(400, 401, 404) }),
-        tags: ["Tracking"],
-        summary: "The chauffeur's last position, by a party's reservation number",
-        description: `\`netid\` is either party's netid and \`resNo\` that party's reservation number. ${pullNote}`,
-        hide: path !== "/getChauffeurLocationByResNo/:netid/:resNo/V1",
-      },
-    }) as unknown as typeof app;
-  }
-  for (const path of versioned("/getChauffeurLocationByResNoArray/:netid/:resNos")) {
-    app = app.get(path, ({ caller, params }) => tracking.locateByResNos(caller, params.netid, params.resNos), {
-      platformAuth: true,
-      params: t.Object({
-        netid: ResNoParams.properties.netid,
-        resNos: t.String({ minLength: 1, maxLength: 4000, description: "1–50 reservation numbers of that party, separated by commas", examples: ["BW-1,BW-2"] }),
-      }),
-      detail: {
-        responses: documentedResponses({ 200: t.Array(t.Object({ resNo: t.String(), ...Location.properties })), ...errors(400, 401, 404) }),
-        tags: ["Tracking"],
-        summary: "The chauffeurs' last positions of several bookings",
-        description: `One entry (with its \`resNo\`) for each booking that has a position to show; bookings without one, or not yours, are left out; 404 when none has. ${pullNote}`,
-        hide: path !== "/getChauffeurLocationByResNoArray/:netid/:resNos/V1",
-      },
-    }) as unknown as typeof app;
-  }
-  return app;
+  return new Elysia({ name: "platform-tracking" })
+    .use(authMacros(auth))
+    .use((app) =>
+      platformRoute("/getChauffeurLocationByTransactionId/:transactionId", (path, doc) =>
+        app.get(path, ({ caller, params }) => tracking.locate(caller, params.transactionId), {
+          platformAuth: true,
+          params: TransactionIdParams,
+          detail: {
+            responses: documentedResponses({ 200: t.Object(Location.properties, { examples: [example] }), ...errors(400, 401, 404) }),
+            tags: ["Tracking"],
+            summary: "The chauffeur's last position, by transactionId",
+            description: pullNote,
+            security: PLATFORM_SECURITY,
+            ...doc,
+          },
+        }),
+      ),
+    )
+    .use((app) =>
+      platformRoute("/getChauffeurLocationByResNo/:netid/:resNo", (path, doc) =>
+        app.get(path, ({ caller, params }) => tracking.locateByResNo(caller, params.netid, params.resNo), {
+          platformAuth: true,
+          params: ResNoParams,
+          detail: {
+            responses: documentedResponses({ 200: Location, ...errors(400, 401, 404) }),
+            tags: ["Tracking"],
+            summary: "The chauffeur's last position, by a party's reservation number",
+            description: `\`netid\` is either party's netid and \`resNo\` that party's reservation number. ${pullNote}`,
+            security: PLATFORM_SECURITY,
+            ...doc,
+          },
+        }),
+      ),
+    )
+    .use((app) =>
+      platformRoute("/getChauffeurLocationByResNoArray/:netid/:resNos", (path, doc) =>
+        app.get(path, ({ caller, params }) => tracking.locateByResNos(caller, params.netid, params.resNos), {
+          platformAuth: true,
+          params: t.Object({
+            netid: ResNoParams.properties.netid,
+            resNos: t.String({ minLength: 1, maxLength: 4000, description: "1–50 reservation numbers of that party, separated by commas", examples: ["BW-1,BW-2"] }),
+          }),
+          detail: {
+            responses: documentedResponses({ 200: t.Array(t.Object({ resNo: t.String(), ...Location.properties })), ...errors(400, 401, 404) }),
+            tags: ["Tracking"],
+            summary: "The chauffeurs' last positions of several bookings",
+            description: `One entry (with its \`resNo\`) for each booking that has a position to show; bookings without one, or not yours, are left out; 404 when none has. ${pullNote}`,
+            security: PLATFORM_SECURITY,
+            ...doc,
+          },
+        }),
+      ),
+    );
 }

@@ -1,4 +1,4 @@
-import { Elysia, t } from "elysia";
+import { Elysia, t, type Context } from "elysia";
 import { sendTrip, type SendTripDeps } from "../../../domain/usecases/send-trip";
 import {
   cancelTrip,
@@ -10,9 +10,11 @@ import {
   type ManageTripDeps,
 } from "../../../domain/usecases/manage-trip";
 import type { IdempotencyStore } from "../../../domain/trips/ports";
-import { authMacros, versioned, type Authenticator } from "../auth";
+import { authMacros, type Authenticator } from "../auth";
+import { PLATFORM_SECURITY, platformRoute, type PlatformDoc } from "../platform-route";
 import { bookingViewFor } from "../../../domain/trips/booking-view";
 import type { PositionStore } from "../../../domain/tracking/position";
+import type { Caller } from "../../../domain/ports";
 import { idempotent, type IdempotentCall } from "../idempotency";
 import { documentedResponses, errors } from "../schemas";
 import type { RateLimiter } from "../rate-limit";
@@ -32,180 +34,191 @@ export interface PlatformTripDeps {
 
 const OK = t.String({ examples: ["OK"], description: 'The JSON string "OK"' });
 
-/** Platform trip operations (CONTRACT §6): sendTrip, provider status updates, requester cancel, lookup. */
+/** Platform trip operations: sendTrip, provider status updates, requester cancel, booking lookup. */
 export function platformTrips(deps: PlatformTripDeps) {
   const clock = deps.send.clock;
-  let app = new Elysia({ name: "platform-trips", prefix: "/Platform.svc" }).use(authMacros(deps.auth));
   // Operations the reference system answers with the JSON string "OK", under the request's Idempotency-Key.
   const answerOk = (call: IdempotentCall, run: () => Promise<unknown>) =>
     idempotent(deps.idempotency, clock, call, async () => {
       await run();
       return "OK";
     });
+  const cancelByResNo = {
+    handler: ({ caller, params, request, set }: { caller: Caller; params: { netid: string; resNo: string }; request: Request; set: Context["set"] }) =>
+      answerOk({ netid: caller.netid, request, operation: `cancelTripByResNo:${params.netid.toLowerCase()}:${params.resNo}`, body: null, set }, () => cancelTripByResNo(deps.manage, caller, params.netid, params.resNo)),
+    hook: (doc: PlatformDoc) => ({
+      platformAuth: true as const,
+      params: ResNoParams,
+      headers: IdempotencyHeaders,
+      detail: {
+        responses: documentedResponses({ 200: OK, ...errors(400, 401, 403, 404, 409) }),
+        tags: ["Trips"],
+        summary: "Requester: cancel a trip named by your netid and your reservation number (GNet)",
+        description:
+          "GET or POST. `netid` is your netid (any letter case) and `resNo` your requesterResNo. Same rules and answers as cancelTripByTransactionId: allowed from any state before PASSENGER_ON_BOARD (409 INVALID_TRANSITION otherwise); 403 when the provider calls it; 404 for anyone else or an unknown number. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
+        security: PLATFORM_SECURITY,
+        ...doc,
+      },
+    }),
+  };
 
-  for (const path of versioned("/sendTrip")) {
-    app = app.post(
-      path,
-      ({ body, caller, request, set }) => {
-        deps.rateLimiter.check("sendTripPerMinute", caller.netid, set.headers as Record<string, string>);
-        return idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: "sendTrip", body, set }, async () => {
-          const result = await sendTrip(deps.send, caller, body);
-          if (body.submitMode?.trim().toUpperCase() !== "WAIT") return { success: true as const, ...result };
-          // WAIT answers what the provider's endpoint answered: its reservation number, price and fees.
-          const { booking, deliveryError } = await awaitDelivery(deps.delivery, result.transactionId);
-          return {
-            success: true as const,
-            ...result,
-            ...(booking ? { status: booking.status, fees: booking.trip.fees, totalAmount: booking.totalAmount } : {}),
-            ...(booking?.providerResNo ? { reservationId: booking.providerResNo } : {}),
-            ...(deliveryError !== undefined ? { deliveryError } : {}),
-          };
-        });
-      },
-      {
-        platformAuth: true,
-        // GNet clients send null for "absent": removed before validation, so null never fails a type check.
-        transform: ({ body }) => dropNullOptionals(SendTripBody, body),
-        body: SendTripBody,
-        headers: IdempotencyHeaders,
-        detail: {
-          responses: documentedResponses({ 200: SendTripResponse, ...errors(400, 401, 403, 404, 409, 413, 429) }),
-          tags: ["Trips"],
-          summary: "Send a trip, a quote request, an update or a cancellation",
-          description:
-            "Header `token`. `affiliateReservation.action` NEW, UPDATE or CANCEL; `reservationType` REGULAR or QUOTE. A QUOTE is answered with vehicle options from the provider's fleet in `fees` (cheapest first, at most 20, each valid 24 h); resubmitting the same requesterResNo as REGULAR (optionally naming the option in `fees[0].code`) converts it into a booking with the same transactionId (409 QUOTE_EXPIRED after validUntil). 400 lists every failing field; 403 when requesterId is not your netid; 403 NOT_PARTNER for a NEW or QUOTE to a provider that takes trips only from its partners (integration `acceptTripsFrom: partners`) when you are not an active partner (booking an earlier quote included) — a repeat of a NEW already booked, UPDATE and CANCEL of a booking already made are never refused for that; a QUOTE whose `preferredVehicleType` the provider mapped for you (PUT /api/partners/{netid}/vehicle-types) lists the options of the mapped type first; 400 when providerId is not a registered company; 404 for UPDATE/CANCEL of an unknown booking; 409 for a requesterResNo reused with different content, an invalid status change or an expired quote. Supports `Idempotency-Key`. 429 RATE_LIMITED when your company's sendTrip calls per minute are spent (Retry-After; RateLimit-Limit, -Remaining and -Reset on every answer).",
-          hide: path !== "/sendTrip/V1",
-        },
-      },
-    ) as unknown as typeof app;
-  }
-
-  for (const path of versioned("/providerUpdateStatusByTransactionId/:transactionId")) {
-    app = app.post(
-      path,
-      // The answer is the JSON string "OK" (fine point 3).
-      ({ body, caller, params, request, set }) =>
-        answerOk({ netid: caller.netid, request, operation: `providerUpdateStatus:${params.transactionId.toLowerCase()}`, body, set }, () => providerUpdateStatus(deps.manage, caller, params.transactionId, body)),
-      {
-        platformAuth: true,
-        params: TransactionIdParams,
-        transform: ({ body }) => dropNullOptionals(ProviderUpdateBody, body),
-        body: ProviderUpdateBody,
-        headers: IdempotencyHeaders,
-        detail: {
-          responses: documentedResponses({ 200: OK, ...errors(400, 401, 403, 404, 409) }),
-          tags: ["Trips"],
-          summary: "Provider: update a booking's status and details",
-          description:
-            "By the provider's token. Moves the booking along the lifecycle (GET /api/trip-states; legacy ENROUTE, AT_LOCATION, ACCEPTED accepted; a forward move along the main path may skip states, and the changeLogs entry names them) and records providerResNo (or GNet's resNo), providerNote, totalAmount, fees, vehicle, chauffeur, the chauffeur's position (lat/lon) and GNet's LocalTimestamp/UTCtimestamp/griddID; every change appends a changeLogs entry. Sending the current status changes only the details. 409 INVALID_TRANSITION lists the `allowed` next states; 403 when the requester calls it; 404 for anyone else or an unknown id. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
-          hide: path !== "/providerUpdateStatusByTransactionId/:transactionId/V1",
-        },
-      },
-    ) as unknown as typeof app;
-  }
-
-  for (const path of versioned("/cancelTripByTransactionId/:transactionId")) {
-    app = app.post(
-      path,
-      ({ caller, params, request, set }) =>
-        answerOk({ netid: caller.netid, request, operation: `cancelTrip:${params.transactionId.toLowerCase()}`, body: null, set }, () => cancelTrip(deps.manage, caller, params.transactionId)),
-      {
-        platformAuth: true,
-        params: TransactionIdParams,
-        headers: IdempotencyHeaders,
-        detail: {
-          responses: documentedResponses({ 200: OK, ...errors(400, 401, 403, 404, 409) }),
-          tags: ["Trips"],
-          summary: "Requester: cancel a trip",
-          description:
-            "By the requester's token; allowed from any state before PASSENGER_ON_BOARD (409 INVALID_TRANSITION otherwise). 403 when the provider calls it (the provider sets CANCEL through providerUpdateStatus); 404 for anyone else or an unknown id. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
-          hide: path !== "/cancelTripByTransactionId/:transactionId/V1",
-        },
-      },
-    ) as unknown as typeof app;
-  }
-
-  for (const path of versioned("/getReservationByTransactionId/:transactionId")) {
-    app = app.get(
-      path,
-      async ({ caller, params }) => ({ success: true as const, data: bookingViewFor(await findBooking(deps.manage, caller, params.transactionId), caller, deps.positions) }),
-      {
-        platformAuth: true,
-        params: TransactionIdParams,
-        detail: {
-          // Documented, not checked: a run-time check would drop the members no schema names.
-          responses: documentedResponses({ 200: BookingResponse, ...errors(400, 401, 404) }),
-          tags: ["Trips"],
-          summary: "Get a booking by transactionId",
-          description: "The same booking as GET /api/reservation/{transactionId}. Only the requester and the provider see it; anyone else and an unknown id get the same 404; a non-UUID id is 400.",
-          hide: path !== "/getReservationByTransactionId/:transactionId/V1",
-        },
-      },
-    ) as unknown as typeof app;
-  }
-  for (const path of versioned("/providerUpdateStatusByResNo/:netid/:resNo")) {
-    app = app.post(
-      path,
-      ({ body, caller, params, request, set }) =>
-        answerOk({ netid: caller.netid, request, operation: `providerUpdateStatusByResNo:${params.netid.toLowerCase()}:${params.resNo}`, body, set }, () => providerUpdateStatusByResNo(deps.manage, caller, params.netid, params.resNo, body)),
-      {
-        platformAuth: true,
-        params: ResNoParams,
-        transform: ({ body }) => dropNullOptionals(ProviderUpdateBody, body),
-        body: ProviderUpdateBody,
-        headers: IdempotencyHeaders,
-        detail: {
-          responses: documentedResponses({ 200: OK, ...errors(400, 401, 403, 404, 409) }),
-          tags: ["Trips"],
-          summary: "Provider: update a booking named by your netid and your reservation number (GNet)",
-          description:
-            "GNet's provider update: the booking is the one whose provider is `netid` (your netid, any letter case) and whose providerResNo (targetResNo) is `resNo`. Same body, rules and answers as providerUpdateStatusByTransactionId. 404 when no booking of yours has that number (or you are not its party); 403 when the requester calls it. Supports `Idempotency-Key`.",
-          hide: path !== "/providerUpdateStatusByResNo/:netid/:resNo/V1",
-        },
-      },
-    ) as unknown as typeof app;
-  }
-
-  for (const path of versioned("/getReservationByReservationId/:netid/:resNo")) {
-    app = app.get(
-      path,
-      async ({ caller, params }) => ({ success: true as const, data: bookingViewFor(await findBookingByResNo(deps.manage, caller, params.netid, params.resNo), caller, deps.positions) }),
-      {
-        platformAuth: true,
-        params: ResNoParams,
-        detail: {
-          responses: documentedResponses({ 200: BookingResponse, ...errors(400, 401, 404) }),
-          tags: ["Trips"],
-          summary: "Get a booking by a party's reservation number (GNet)",
-          description:
-            "`netid` is either party's netid (any letter case) and `resNo` that party's own reservation number: the requester's requesterResNo or the provider's providerResNo. The same booking as getReservationByTransactionId; only the two parties see it; anyone else and an unknown number get the same 404.",
-          hide: path !== "/getReservationByReservationId/:netid/:resNo/V1",
-        },
-      },
-    ) as unknown as typeof app;
-  }
-
-  for (const method of ["get", "post"] as const) {
-    for (const path of versioned("/cancelTripByResNo/:netid/:resNo")) {
-      app = app[method](
-        path,
-        ({ caller, params, request, set }) =>
-          answerOk({ netid: caller.netid, request, operation: `cancelTripByResNo:${params.netid.toLowerCase()}:${params.resNo}`, body: null, set }, () => cancelTripByResNo(deps.manage, caller, params.netid, params.resNo)),
-        {
-          platformAuth: true,
-          params: ResNoParams,
-          headers: IdempotencyHeaders,
-          detail: {
-            responses: documentedResponses({ 200: OK, ...errors(400, 401, 403, 404, 409) }),
-            tags: ["Trips"],
-            summary: "Requester: cancel a trip named by your netid and your reservation number (GNet)",
-            description:
-              "GET or POST. `netid` is your netid (any letter case) and `resNo` your requesterResNo. Same rules and answers as cancelTripByTransactionId: allowed from any state before PASSENGER_ON_BOARD (409 INVALID_TRANSITION otherwise); 403 when the provider calls it; 404 for anyone else or an unknown number. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
-            hide: path !== "/cancelTripByResNo/:netid/:resNo/V1",
+  return new Elysia({ name: "platform-trips" })
+    .use(authMacros(deps.auth))
+    .use((app) =>
+      platformRoute("/sendTrip", (path, doc) =>
+        app.post(
+          path,
+          ({ body, caller, request, set }) => {
+            deps.rateLimiter.check("sendTripPerMinute", caller.netid, set.headers as Record<string, string>);
+            return idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: "sendTrip", body, set }, async () => {
+              const result = await sendTrip(deps.send, caller, body);
+              if (body.submitMode?.trim().toUpperCase() !== "WAIT") return { success: true as const, ...result };
+              // WAIT answers what the provider's endpoint answered: its reservation number, price and fees.
+              const { booking, deliveryError } = await awaitDelivery(deps.delivery, result.transactionId);
+              return {
+                success: true as const,
+                ...result,
+                ...(booking ? { status: booking.status, fees: booking.trip.fees, totalAmount: booking.totalAmount } : {}),
+                ...(booking?.providerResNo ? { reservationId: booking.providerResNo } : {}),
+                ...(deliveryError !== undefined ? { deliveryError } : {}),
+              };
+            });
           },
-        },
-      ) as unknown as typeof app;
-    }
-  }
-  return app;
+          {
+            platformAuth: true,
+            // GNet clients send null for "absent": removed before validation, so null never fails a type check.
+            transform: ({ body }) => dropNullOptionals(SendTripBody, body),
+            body: SendTripBody,
+            headers: IdempotencyHeaders,
+            detail: {
+              responses: documentedResponses({ 200: SendTripResponse, ...errors(400, 401, 403, 404, 409, 413, 429) }),
+              tags: ["Trips"],
+              summary: "Send a trip, a quote request, an update or a cancellation",
+              description:
+                "Header `token`. `affiliateReservation.action` NEW, UPDATE or CANCEL; `reservationType` REGULAR or QUOTE. A QUOTE is answered with vehicle options from the provider's fleet in `fees` (cheapest first, at most 20, each valid 24 h); resubmitting the same requesterResNo as REGULAR (optionally naming the option in `fees[0].code`) converts it into a booking with the same transactionId (409 QUOTE_EXPIRED after validUntil). 400 lists every failing field; 403 when requesterId is not your netid; 403 NOT_PARTNER for a NEW or QUOTE to a provider that takes trips only from its partners (integration `acceptTripsFrom: partners`) when you are not an active partner (booking an earlier quote included) — a repeat of a NEW already booked, UPDATE and CANCEL of a booking already made are never refused for that; a QUOTE whose `preferredVehicleType` the provider mapped for you (PUT /api/partners/{netid}/vehicle-types) lists the options of the mapped type first; 400 when providerId is not a registered company; 404 for UPDATE/CANCEL of an unknown booking; 409 for a requesterResNo reused with different content, an invalid status change or an expired quote. Supports `Idempotency-Key`. 429 RATE_LIMITED when your company's sendTrip calls per minute are spent (Retry-After; RateLimit-Limit, -Remaining and -Reset on every answer).",
+              security: PLATFORM_SECURITY,
+              ...doc,
+            },
+          },
+        ),
+      ),
+    )
+    .use((app) =>
+      platformRoute("/providerUpdateStatusByTransactionId/:transactionId", (path, doc) =>
+        app.post(
+          path,
+          // The answer is the JSON string "OK", as GNet's platform answers it.
+          ({ body, caller, params, request, set }) =>
+            answerOk({ netid: caller.netid, request, operation: `providerUpdateStatus:${params.transactionId.toLowerCase()}`, body, set }, () => providerUpdateStatus(deps.manage, caller, params.transactionId, body)),
+          {
+            platformAuth: true,
+            params: TransactionIdParams,
+            transform: ({ body }) => dropNullOptionals(ProviderUpdateBody, body),
+            body: ProviderUpdateBody,
+            headers: IdempotencyHeaders,
+            detail: {
+              responses: documentedResponses({ 200: OK, ...errors(400, 401, 403, 404, 409) }),
+              tags: ["Trips"],
+              summary: "Provider: update a booking's status and details",
+              description:
+                "By the provider's token. Moves the booking along the lifecycle (GET /api/trip-states; legacy ENROUTE, AT_LOCATION, ACCEPTED accepted; a forward move along the main path may skip states, and the changeLogs entry names them) and records providerResNo (or GNet's resNo), providerNote, totalAmount, fees, vehicle, chauffeur, the chauffeur's position (lat/lon) and GNet's LocalTimestamp/UTCtimestamp/griddID; every change appends a changeLogs entry. Sending the current status changes only the details. 409 INVALID_TRANSITION lists the `allowed` next states; 403 when the requester calls it; 404 for anyone else or an unknown id. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
+              security: PLATFORM_SECURITY,
+              ...doc,
+            },
+          },
+        ),
+      ),
+    )
+    .use((app) =>
+      platformRoute("/cancelTripByTransactionId/:transactionId", (path, doc) =>
+        app.post(
+          path,
+          ({ caller, params, request, set }) =>
+            answerOk({ netid: caller.netid, request, operation: `cancelTrip:${params.transactionId.toLowerCase()}`, body: null, set }, () => cancelTrip(deps.manage, caller, params.transactionId)),
+          {
+            platformAuth: true,
+            params: TransactionIdParams,
+            headers: IdempotencyHeaders,
+            detail: {
+              responses: documentedResponses({ 200: OK, ...errors(400, 401, 403, 404, 409) }),
+              tags: ["Trips"],
+              summary: "Requester: cancel a trip",
+              description:
+                "By the requester's token; allowed from any state before PASSENGER_ON_BOARD (409 INVALID_TRANSITION otherwise). 403 when the provider calls it (the provider sets CANCEL through providerUpdateStatus); 404 for anyone else or an unknown id. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
+              security: PLATFORM_SECURITY,
+              ...doc,
+            },
+          },
+        ),
+      ),
+    )
+    .use((app) =>
+      platformRoute("/getReservationByTransactionId/:transactionId", (path, doc) =>
+        app.get(
+          path,
+          async ({ caller, params }) => ({ success: true as const, data: bookingViewFor(await findBooking(deps.manage, caller, params.transactionId), caller, deps.positions) }),
+          {
+            platformAuth: true,
+            params: TransactionIdParams,
+            detail: {
+              // Documented, not checked: a run-time check would drop the members no schema names.
+              responses: documentedResponses({ 200: BookingResponse, ...errors(400, 401, 404) }),
+              tags: ["Trips"],
+              summary: "Get a booking by transactionId",
+              description: "The same booking as GET /api/reservation/{transactionId}. Only the requester and the provider see it; anyone else and an unknown id get the same 404; a non-UUID id is 400.",
+              security: PLATFORM_SECURITY,
+              ...doc,
+            },
+          },
+        ),
+      ),
+    )
+    .use((app) =>
+      platformRoute("/providerUpdateStatusByResNo/:netid/:resNo", (path, doc) =>
+        app.post(
+          path,
+          ({ body, caller, params, request, set }) =>
+            answerOk({ netid: caller.netid, request, operation: `providerUpdateStatusByResNo:${params.netid.toLowerCase()}:${params.resNo}`, body, set }, () => providerUpdateStatusByResNo(deps.manage, caller, params.netid, params.resNo, body)),
+          {
+            platformAuth: true,
+            params: ResNoParams,
+            transform: ({ body }) => dropNullOptionals(ProviderUpdateBody, body),
+            body: ProviderUpdateBody,
+            headers: IdempotencyHeaders,
+            detail: {
+              responses: documentedResponses({ 200: OK, ...errors(400, 401, 403, 404, 409) }),
+              tags: ["Trips"],
+              summary: "Provider: update a booking named by your netid and your reservation number (GNet)",
+              description:
+                "GNet's provider update: the booking is the one whose provider is `netid` (your netid, any letter case) and whose providerResNo (targetResNo) is `resNo`. Same body, rules and answers as providerUpdateStatusByTransactionId. 404 when no booking of yours has that number (or you are not its party); 403 when the requester calls it. Supports `Idempotency-Key`.",
+              security: PLATFORM_SECURITY,
+              ...doc,
+            },
+          },
+        ),
+      ),
+    )
+    .use((app) =>
+      platformRoute("/getReservationByReservationId/:netid/:resNo", (path, doc) =>
+        app.get(
+          path,
+          async ({ caller, params }) => ({ success: true as const, data: bookingViewFor(await findBookingByResNo(deps.manage, caller, params.netid, params.resNo), caller, deps.positions) }),
+          {
+            platformAuth: true,
+            params: ResNoParams,
+            detail: {
+              responses: documentedResponses({ 200: BookingResponse, ...errors(400, 401, 404) }),
+              tags: ["Trips"],
+              summary: "Get a booking by a party's reservation number (GNet)",
+              description:
+                "`netid` is either party's netid (any letter case) and `resNo` that party's own reservation number: the requester's requesterResNo or the provider's providerResNo. The same booking as getReservationByTransactionId; only the two parties see it; anyone else and an unknown number get the same 404.",
+              security: PLATFORM_SECURITY,
+              ...doc,
+            },
+          },
+        ),
+      ),
+    )
+    .use((app) => platformRoute("/cancelTripByResNo/:netid/:resNo", (path, doc) => app.get(path, cancelByResNo.handler, cancelByResNo.hook(doc))))
+    .use((app) => platformRoute("/cancelTripByResNo/:netid/:resNo", (path, doc) => app.post(path, cancelByResNo.handler, cancelByResNo.hook(doc))));
 }

@@ -1,19 +1,19 @@
 import { Elysia } from "elysia";
 import { gzipSync } from "node:zlib";
-import { worldPath } from "../console/basemap";
+import { worldPath } from "./basemap";
 // The console's files as text, embedded with the code (also inside the compiled binary): no CDN, no network at run time.
-import indexHtml from "../console/assets/index.html" with { type: "text" };
-import styleCss from "../console/assets/style.css" with { type: "text" };
-import appJs from "../console/assets/app.js" with { type: "text" };
-import apiJs from "../console/assets/api.js" with { type: "text" };
-import domJs from "../console/assets/dom.js" with { type: "text" };
-import mapJs from "../console/assets/map.js" with { type: "text" };
-import csvJs from "../console/assets/csv.js" with { type: "text" };
-import fleetJs from "../console/assets/fleet.js" with { type: "text" };
-import bookingsJs from "../console/assets/bookings.js" with { type: "text" };
-import bookingJs from "../console/assets/booking.js" with { type: "text" };
-import settingsJs from "../console/assets/settings.js" with { type: "text" };
-import partnersJs from "../console/assets/partners.js" with { type: "text" };
+import indexHtml from "./assets/index.html" with { type: "text" };
+import styleCss from "./assets/style.css" with { type: "text" };
+import appJs from "./assets/app.js" with { type: "text" };
+import apiJs from "./assets/api.js" with { type: "text" };
+import domJs from "./assets/dom.js" with { type: "text" };
+import mapJs from "./assets/map.js" with { type: "text" };
+import csvJs from "./assets/csv.js" with { type: "text" };
+import fleetJs from "./assets/fleet.js" with { type: "text" };
+import bookingsJs from "./assets/bookings.js" with { type: "text" };
+import bookingJs from "./assets/booking.js" with { type: "text" };
+import settingsJs from "./assets/settings.js" with { type: "text" };
+import partnersJs from "./assets/partners.js" with { type: "text" };
 
 const JS = "text/javascript; charset=utf-8";
 const ASSETS: Record<string, { file: string; type: string }> = {

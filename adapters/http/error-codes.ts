@@ -1,0 +1,63 @@
+/** One stable `code` of the error envelope `{success: false, message, code}`. */
+export interface ErrorCode {
+  code: string;
+  status: number;
+  meaning: string;
+}
+
+/**
+ * Every stable `code` the service answers, with its HTTP status and what it means. Served in the OpenAPI
+ * document (`x-error-codes`, and as a table in its description); a test checks that every code the source
+ * raises is listed here.
+ */
+export const ERROR_CODES: readonly ErrorCode[] = [
+  // Requests the edge refuses before any route runs.
+  { code: "VALIDATION_FAILED", status: 400, meaning: "One or more fields break a rule; `errors[]` names each failing field and why" },
+  { code: "MALFORMED_JSON", status: 400, meaning: "The body is not valid JSON" },
+  { code: "INVALID_ENCODING", status: 400, meaning: "The body is not valid UTF-8" },
+  { code: "JSON_TOO_DEEP", status: 400, meaning: "The JSON body nests deeper than the service accepts" },
+  { code: "RESERVED_KEY", status: 400, meaning: "The JSON body uses a reserved key (such as `__proto__`)" },
+  { code: "ROUTE_NOT_FOUND", status: 404, meaning: "No route for this method and path" },
+  { code: "PAYLOAD_TOO_LARGE", status: 413, meaning: "The body exceeds the size limit (MAX_BODY_BYTES; 16 MiB for the fleet import)" },
+  { code: "UNSUPPORTED_MEDIA_TYPE", status: 415, meaning: "A body was sent that is not `application/json`" },
+  { code: "RATE_LIMITED", status: 429, meaning: "Your per-minute or per-hour budget for this kind of call is spent; retry after Retry-After seconds" },
+  { code: "DATABASE_BUSY", status: 503, meaning: "The database is busy: nothing was changed; send the request again after Retry-After seconds" },
+  { code: "STORAGE_FULL", status: 503, meaning: "The service's storage is full or failing: nothing was changed; send the request again later (Retry-After)" },
+  { code: "INTERNAL", status: 500, meaning: "An unexpected fault; quote the answer's `requestId` when reporting it" },
+  // Credentials.
+  { code: "MISSING_TOKEN", status: 401, meaning: "No credential: send `Authorization: Bearer <token>` (core) or the header `token` (platform)" },
+  { code: "INVALID_TOKEN", status: 401, meaning: "The token is malformed, expired, released, or its user no longer exists" },
+  { code: "INVALID_CREDENTIALS", status: 401, meaning: "Unknown user or wrong password (the two answer the same)" },
+  { code: "INVALID_METRICS_TOKEN", status: 401, meaning: "GET /metrics wants `Authorization: Bearer <METRICS_TOKEN>`" },
+  { code: "LOGIN_THROTTLED", status: 429, meaning: "Too many failed logins for this user or client address; retry after Retry-After seconds" },
+  { code: "USER_PROFILE_NOT_FOUND", status: 404, meaning: "Fleet search: the token is valid but its user was removed" },
+  // Accounts and partnerships.
+  { code: "ALREADY_REGISTERED", status: 409, meaning: "Registration: the netid, e-mail or phone is taken; `field` names it" },
+  { code: "COMPANY_NOT_FOUND", status: 404, meaning: "No company with this netid" },
+  { code: "ALREADY_PARTNERS", status: 409, meaning: "The two companies are partners already" },
+  { code: "PARTNERSHIP_ALREADY_REQUESTED", status: 409, meaning: "You already asked this company; it has not accepted yet" },
+  { code: "PARTNERSHIP_EXISTS", status: 409, meaning: "A partnership between the two companies was recorded at the same time by another request" },
+  { code: "NO_PARTNERSHIP_REQUEST", status: 409, meaning: "Accept: the other company has not asked you (or you asked it: only it can accept)" },
+  { code: "PARTNERSHIP_NOT_FOUND", status: 404, meaning: "No partnership (active or requested) with this company" },
+  // Fleet.
+  { code: "FLEET_ENTRY_NOT_FOUND", status: 404, meaning: "No entry of yours with this slug" },
+  { code: "FLEET_QUOTA_EXCEEDED", status: 403, meaning: "Your plan's fleet size would be exceeded; nothing was saved" },
+  // Trips.
+  { code: "NOT_YOUR_NETID", status: 403, meaning: "sendTrip: `requesterId` is not your netid" },
+  { code: "NOT_PARTNER", status: 403, meaning: "The provider takes trips only from its partners, and you are not one" },
+  { code: "REQUESTER_ONLY", status: 403, meaning: "Only the booking's requester may do this" },
+  { code: "PROVIDER_ONLY", status: 403, meaning: "Only the booking's provider may do this" },
+  { code: "BOOKING_NOT_FOUND", status: 404, meaning: "No booking with this id or number that you are a party of (the two answer the same)" },
+  { code: "DUPLICATE_RESERVATION", status: 409, meaning: "The requesterResNo is used by another booking with different content; `transactionId` names it" },
+  { code: "INVALID_TRANSITION", status: 409, meaning: "The status change is not allowed from the booking's status; `allowed` lists the next states" },
+  { code: "NOT_UPDATABLE", status: 409, meaning: "The booking's status no longer allows an UPDATE" },
+  { code: "QUOTE_EXPIRED", status: 409, meaning: "The quote's validity ended; request a new quote" },
+  { code: "QUOTE_NOT_UPDATABLE", status: 409, meaning: "A quote cannot be updated; request a new one or resubmit it as REGULAR" },
+  { code: "IDEMPOTENCY_KEY_REUSED", status: 409, meaning: "This Idempotency-Key was used with a different request body" },
+  { code: "IDEMPOTENCY_IN_PROGRESS", status: 409, meaning: "A request with this Idempotency-Key is still running; retry after it finished" },
+  // Delivery and tracking.
+  { code: "NOTHING_TO_RETRY", status: 409, meaning: "retryTransaction: no delivery of the booking failed" },
+  { code: "DELIVERY_NOT_FOUND", status: 404, meaning: "No webhook delivery of yours with this id" },
+  { code: "NO_POSITION", status: 404, meaning: "The booking has no chauffeur position to show you" },
+  { code: "POSITION_THROTTLED", status: 429, meaning: "At most one chauffeur position per booking per second" },
+];
