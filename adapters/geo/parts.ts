@@ -44,8 +44,6 @@ export interface IndexParts {
   all: TreeParts;
   typeNames: string[];
   typeTrees: TreeParts[];
-  lat: Float64Array;
-  lon: Float64Array;
   /** Slugs as ASCII bytes, entry i at [slugStart[i], slugStart[i + 1]). */
   slugBytes: Uint8Array;
   slugStart: Uint32Array;
@@ -117,8 +115,6 @@ export function transferablesOf(parts: IndexParts): ArrayBuffer[] {
   const trees = [parts.all, ...parts.typeTrees];
   const buffers: ArrayBufferLike[] = [
     ...trees.flatMap(treeBuffers),
-    parts.lat.buffer,
-    parts.lon.buffer,
     parts.slugBytes.buffer,
     parts.slugStart.buffer,
     parts.slugTable.buffer,

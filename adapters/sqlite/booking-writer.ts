@@ -4,8 +4,8 @@ import { WorkerRpc } from "../worker-rpc";
 
 export type { ChangeOutcome, WriteStep } from "./booking-writer-thread";
 
-/** The booking writer worker's entry point (its code: booking-writer-thread.ts). */
-export const BOOKING_WRITER_WORKER = "src/workers/booking-writer.worker.ts";
+/** The booking writer worker's entry point in src/workers/ (its code: booking-writer-thread.ts). */
+export const BOOKING_WRITER_WORKER = "booking-writer.worker.ts";
 
 const START_TIMEOUT_MS = 5_000;
 /** A group not answered in this long is failed (the worker is stuck or gone); its callers get an error. */

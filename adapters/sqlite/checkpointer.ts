@@ -3,8 +3,8 @@ import type { CheckpointJob, CheckpointReply, CheckpointStop } from "./checkpoin
 import { workerEntry } from "../runtime";
 import { WorkerRpc } from "../worker-rpc";
 
-/** The checkpoint worker's entry point (its code: checkpoint-thread.ts). */
-export const CHECKPOINT_WORKER = "src/workers/checkpoint.worker.ts";
+/** The checkpoint worker's entry point in src/workers/ (its code: checkpoint-thread.ts). */
+export const CHECKPOINT_WORKER = "checkpoint.worker.ts";
 
 export interface CheckpointerOptions {
   /** How often the worker checkpoints (default 500 ms). */

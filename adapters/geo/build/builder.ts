@@ -7,8 +7,8 @@ import { pointBuffers, type ChunkPoints } from "./merge";
 import type { BuildJob, BuildReply, BuildStep } from "./protocol";
 import { buildIndexParts } from "./trees";
 
-/** The build worker's entry point (its code: worker.ts, given the SQLite fleet source there). */
-export const INDEX_BUILD_WORKER = "src/workers/fleet-index-builder.worker.ts";
+/** The build worker's entry point in src/workers/ (its code: worker.ts, given the SQLite fleet source there). */
+export const INDEX_BUILD_WORKER = "fleet-index-builder.worker.ts";
 
 export interface BuilderOptions {
   source: FleetSource;

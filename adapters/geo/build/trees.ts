@@ -49,8 +49,6 @@ export function assembleParts(c: ColumnChunk, all: TreeParts, typeTrees: TreePar
     all,
     typeNames: c.typeNames,
     typeTrees,
-    lat: c.lat,
-    lon: c.lon,
     slugBytes: c.slugBytes,
     slugText: slugs.slugText,
     slugStart: c.slugStart,

@@ -17,14 +17,17 @@ export class Exclusions {
   readonly ids: Int32Array;
   readonly xyz: Float64Array;
 
-  constructor(readonly set: ReadonlySet<number>, lat: Float64Array, lon: Float64Array) {
+  /** `coords` and `position`: a snapshot's all-types tree's [lon, lat] and each entry's place in it. */
+  constructor(readonly set: ReadonlySet<number>, coords: Float64Array, position: Uint32Array) {
     this.ids = Int32Array.from(set);
     this.xyz = new Float64Array(3 * this.ids.length);
     this.ids.forEach((id, j) => {
-      const cosLat = Math.cos(lat[id] * RAD);
-      this.xyz[3 * j] = cosLat * Math.cos(lon[id] * RAD);
-      this.xyz[3 * j + 1] = cosLat * Math.sin(lon[id] * RAD);
-      this.xyz[3 * j + 2] = Math.sin(lat[id] * RAD);
+      const lon = coords[2 * position[id]];
+      const lat = coords[2 * position[id] + 1];
+      const cosLat = Math.cos(lat * RAD);
+      this.xyz[3 * j] = cosLat * Math.cos(lon * RAD);
+      this.xyz[3 * j + 1] = cosLat * Math.sin(lon * RAD);
+      this.xyz[3 * j + 2] = Math.sin(lat * RAD);
     });
   }
 

@@ -89,6 +89,8 @@ export class FleetSnapshot {
   readonly size: number;
   readonly unlocatedEntries: UnlocatedEntry[];
   private readonly all: KdTree;
+  /** Each entry's place in the all-types tree, by global id: where its [lon, lat] is. */
+  private readonly position: Uint32Array;
   private readonly typeTrees = new Map<string, KdTree>();
   /**
    * Per `q` word, whether each interned text contains it (0 not looked at yet, 1 no, 2 yes), kept across
@@ -104,6 +106,9 @@ export class FleetSnapshot {
   constructor(private readonly parts: IndexParts) {
     this.size = parts.size;
     this.all = new KdTree(parts.all);
+    const allIds = this.all.ids;
+    this.position = new Uint32Array(allIds.length);
+    for (let i = 0; i < allIds.length; i++) this.position[allIds[i]] = i;
     this.memoWords = Math.max(4, Math.min(WORD_MEMOS, Math.floor(WORD_MEMO_BYTES / Math.max(1, parts.searchTexts.length))));
     this.typeTreesPending = parts.typeTrees.length < parts.typeNames.length;
     if (!this.typeTreesPending) parts.typeNames.forEach((name, i) => this.typeTrees.set(name, new KdTree(parts.typeTrees[i])));
@@ -235,14 +240,14 @@ export class FleetSnapshot {
         near = dx * dx + dy * dy + dz * dz <= limit2;
       }
       const id = ids[j];
-      if (near && this.passes(q, id, text) && pointDistanceKm(q, this.parts.lat[id], this.parts.lon[id]) <= q.radiusKm) n++;
+      if (near && this.passes(q, id, text) && pointDistanceKm(q, this.lat(id), this.lon(id)) <= q.radiusKm) n++;
     }
     return n;
   }
 
   /** The entries with these global ids, to leave out of searches (see Exclusions). */
   exclusions(ids: ReadonlySet<number>): Exclusions {
-    return new Exclusions(ids, this.parts.lat, this.parts.lon);
+    return new Exclusions(ids, this.all.coords, this.position);
   }
 
   /**
@@ -255,7 +260,8 @@ export class FleetSnapshot {
     const text = FleetSnapshot.both(this.typeCheck(q.types), this.textFilter(this.textMatch(q.words)));
     const excluded = exclusions?.set;
     const trees = this.treesFor(q.types);
-    const { lat, lon } = this.parts;
+    const { coords } = this.all;
+    const { position } = this;
     const found: Found[] = [];
     heapSize = 0;
     nodes = 0;
@@ -269,7 +275,8 @@ export class FleetSnapshot {
       if (key > limit) break;
       if (val < 0) {
         const id = -1 - val;
-        const dist = pointDistanceKm(q, lat[id], lon[id]);
+        const at = 2 * position[id];
+        const dist = pointDistanceKm(q, coords[at + 1], coords[at]);
         if (dist > q.radiusKm) continue;
         found.push({ snapshot: this, id, dist });
         if (found.length === k) {
@@ -313,11 +320,20 @@ export class FleetSnapshot {
       imageUrl: p.imageUrls[p.imageId[id]],
       maxPassengers: p.maxPassengers[id],
       maxLuggage: luggage < 0 ? null : luggage,
-      lat: p.lat[id],
-      lon: p.lon[id],
+      lat: this.lat(id),
+      lon: this.lon(id),
       minimumRate: p.rates[2 * r],
       hourlyRate: p.rates[2 * r + 1],
     };
+  }
+
+  /** The position of the entry with global id `id` (from the all-types tree, which holds every one). */
+  lat(id: number): number {
+    return this.all.coords[2 * this.position[id] + 1];
+  }
+
+  lon(id: number): number {
+    return this.all.coords[2 * this.position[id]];
   }
 
   slug(id: number): string {
