@@ -1,8 +1,8 @@
 /// <reference lib="webworker" />
-// The checkpoint worker's code (its entry point is under src/workers/). Copies committed WAL pages back into the database file (a SQLite checkpoint) off the main thread. The
-// service's own connection has automatic checkpoints off: one of them, run inside whichever commit crossed
-// the WAL threshold, copies ~1,000 pages and syncs the file on the event loop, and every request waiting
-// behind that commit waited for it too (search p99 tripled while fleet changes arrived).
+// The checkpoint worker's code (its entry point is under src/workers/). Copies committed WAL pages back into
+// the database file (a SQLite checkpoint) off the main thread. The service's own connection has automatic
+// checkpoints off: one of them, run inside whichever commit crossed the WAL threshold, copies the WAL's pages
+// and syncs the file on the event loop, and every request waiting behind that commit waits for it too.
 import { Database } from "bun:sqlite";
 
 declare const self: Worker;

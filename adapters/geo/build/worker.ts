@@ -20,7 +20,7 @@ const COLLECT_EVERY_ROWS = 16_384;
 
 /**
  * Frees this worker's garbage now: called before a final reply, so the memory is back with the system by
- * the time the caller (which then ends the worker) turns ready, not ~100 ms after the thread exits.
+ * the time the caller (which then ends the worker) turns ready, not some time after the thread exits.
  */
 function collectNow(): void {
   Bun.gc(true);
