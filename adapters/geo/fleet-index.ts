@@ -36,7 +36,8 @@ export interface FleetIndexOptions extends BuilderOptions {
  * The fleet search index on kdbush. Searches read the current view and never wait. A change to known
  * slugs is visible after a quick overlay refresh (its rows re-read, a tiny snapshot built); a full
  * rebuild (coalesced, one at a time, in a worker that reads the fleet source itself) folds the overlay
- * back in. A new view is swapped in at one place only, `swapView`; overlay changes are applied in `compose`.
+ * back in. A new view starts answering at one place only, `swapView`, called by `compose`: for a rebuilt
+ * base from `buildOnce`, for an overlay of recent changes from `refreshOverlay`.
  */
 export class KdFleetSearchIndex implements FleetSearchIndex {
   private view: FleetView;
