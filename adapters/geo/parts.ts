@@ -17,8 +17,9 @@ export interface UnlocatedEntry {
 /**
  * One kd-tree over a set of located entries. `data` is a kdbush (v4) index, `KDBush.from(data)`: its header,
  * then its ids, then each point's [lon, lat] (float64), all in tree order (every node is a contiguous range
- * [left, right] split at m = (left + right) >> 1). kdbush's ids are positions in the tree's member list: the
- * entries of its type in id order, or for the all-types tree every entry, so there they are the global ids.
+ * [left, right] split at m = (left + right) >> 1). kdbush's ids are the entries' global ids when they are 32-bit
+ * (trees of 65,536 points or more); 16-bit ones are positions in the tree's member list (the entries of its
+ * type in id order; for the all-types tree every entry, so the global ids again).
  * Beside it, for the searches: the global ids in tree order (a view of `data` when kdbush's ids are those),
  * unit-sphere points in tree order, and each node's 3-D bounding box (nodes numbered heap-style: children of
  * i are 2i+1, 2i+2).

@@ -101,15 +101,20 @@ function buildTree(members: Uint32Array | undefined, p: Pick<ChunkPoints, "lat" 
     coords[2 * k] = lon[g];
     coords[2 * k + 1] = lat[g];
   }
-  // kdbush's ids (positions in `members`) are sorted in place when they are 32-bit; 16-bit ones through a copy.
-  const order = kd.ids instanceof Uint32Array ? kd.ids : new Uint32Array(n);
-  for (let k = 0; k < n; k++) order[k] = k;
-  kdSort(order, coords, nodeSize, 0, n - 1, 0);
-  if (order !== kd.ids) kd.ids.set(order);
-  let ids = order;
-  if (members) {
-    ids = new Uint32Array(n);
-    for (let i = 0; i < n; i++) ids[i] = members[order[i]];
+  // 32-bit kdbush ids hold the global ids, sorted in place; 16-bit ones hold positions in `members`, sorted
+  // through a copy (the sort's layout does not depend on what the ids are).
+  let ids: Uint32Array;
+  if (kd.ids instanceof Uint32Array) {
+    ids = kd.ids;
+    for (let k = 0; k < n; k++) ids[k] = members ? members[k] : k;
+    kdSort(ids, coords, nodeSize, 0, n - 1, 0);
+  } else {
+    const order = new Uint32Array(n);
+    for (let k = 0; k < n; k++) order[k] = k;
+    kdSort(order, coords, nodeSize, 0, n - 1, 0);
+    kd.ids.set(order);
+    ids = order;
+    if (members) for (let i = 0; i < n; i++) ids[i] = members[order[i]];
   }
   const xyz = new Float32Array(3 * n);
   const all = p.xyz;
