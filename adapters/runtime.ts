@@ -5,10 +5,10 @@
 export const COMPILED = import.meta.path.startsWith("/$bunfs/") || import.meta.path.includes("~BUN");
 
 /**
- * Where a Worker's code is, given its path from the project root — the same path `npm run build` lists as an
- * entrypoint. In the binary every module is bundled, so a worker is addressed from the bundle root; from
- * source it is the file itself.
+ * Where a Worker's code is, given its entry point's file name in src/workers/ (every entry point `npm run
+ * build` lists is under src/). In the binary every module is bundled and addressed from the bundle root,
+ * the folder holding all the entry points (src/); from source it is the file itself.
  */
-export function workerEntry(fromRoot: string): string {
-  return COMPILED ? `./${fromRoot}` : new URL(`../${fromRoot}`, import.meta.url).href;
+export function workerEntry(name: string): string {
+  return COMPILED ? `./workers/${name}` : new URL(`../src/workers/${name}`, import.meta.url).href;
 }

@@ -1,4 +1,4 @@
-import type { FleetIndexRow } from "../adapters/sqlite/fleet-repository";
+import type { FleetIndexRow } from "../adapters/sqlite/fleet-source";
 // Deterministic benchmark fixtures: fleets clustered around real airports, with uniform noise and a
 // realistic mix of vehicle types, written straight into a migrated SQLite file.
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";

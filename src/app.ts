@@ -38,7 +38,8 @@ import { BookingWriter } from "../adapters/sqlite/booking-writer";
 import { PackagedAirportDirectory } from "../adapters/airports/directory";
 import { PackagedTimeZones } from "../adapters/airports/time-zones";
 import type { Clock } from "../domain/ports";
-import { activeIndexRows, activeIndexRowsBySlug, fleetChangesSince, markFleetIndexSaved, readFleetStamp, SqliteFleetRepository } from "../adapters/sqlite/fleet-repository";
+import { SqliteFleetRepository } from "../adapters/sqlite/fleet-repository";
+import { SqliteFleetSource } from "../adapters/sqlite/fleet-source";
 import { KdFleetSearchIndex } from "../adapters/geo/fleet-index";
 import { coreFleet } from "../adapters/http/core/fleet";
 import { coreFleetSearch } from "../adapters/http/core/fleet-search";
@@ -112,16 +113,11 @@ export function createServices(
   const airports = airportDirectory();
   const fleet = new SqliteFleetRepository(db);
   const fleetIndex = new KdFleetSearchIndex({
-    // The worker reads a database file itself; an in-memory database is read here and sent to it.
-    dbPath: db.$client.filename,
-    load: async () => activeIndexRows(db.$client),
-    loadSlugs: (slugs) => activeIndexRowsBySlug(db.$client, slugs),
-    // A restart loads the index saved beside the database when nothing in the fleet changed since.
+    // Build workers read a database file themselves; an in-memory database is read here and sent to them.
+    source: new SqliteFleetSource(db.$client),
+    // A restart loads the index saved beside the database when nothing in the fleet changed since, or when
+    // the change log leads on from it (the entries changed since are re-read).
     indexFile: db.$client.filename && db.$client.filename !== ":memory:" ? `${db.$client.filename}.fleet-index` : undefined,
-    readStamp: () => readFleetStamp(db.$client),
-    // A restart after fleet changes loads the saved index too, and re-reads the entries changed since.
-    changesSince: (saved, maxSlugs) => fleetChangesSince(db.$client, saved, maxSlugs),
-    onSaved: (stamp) => markFleetIndexSaved(db.$client, stamp),
     onWorkerFailure: (err) => logger.warn({ err }, "fleet index worker failed; building in-process"),
     onError: (err) => logger.error({ err }, "fleet index rebuild failed; the previous index keeps answering"),
   });

@@ -1,28 +1,16 @@
-import type { FleetSearchIndex, GeoHit, GeoSearch, UnlocatedCount } from "../../domain/fleet/ports";
-import { buildIndexParts, chunkTransferables, NODE_SIZE, pointBuffers, unpackTables, type TreeParts, type ChunkPoints, type ColumnChunk, type IndexParts, type PackedTables, type IndexRow } from "./index-parts";
-import { byDistanceThenSlug, type Exclusions, FleetSnapshot, prepare, toHits, UnlocatedIndex } from "./snapshot";
-import { Database } from "bun:sqlite";
-import type { BuildJob, BuildReply, BuildStep } from "./index-builder.worker";
-import { loadIndexFile, saveIndexFile, type FleetStamp } from "./index-file";
-import { readFleetStamp } from "../sqlite/fleet-repository";
-import { workerEntry } from "../runtime";
+import type { FleetSearchIndex, GeoSearch } from "../../domain/fleet/ports";
+import type { FleetSource, IndexRow } from "../../domain/fleet/source";
+import { IndexBuilder, type BuilderOptions, type BuiltParts } from "./build/builder";
+import { buildIndexParts } from "./build/trees";
+import { NODE_SIZE } from "./parts";
+import { IndexSaver } from "./saved/saver";
+import { FleetSnapshot } from "./search/snapshot";
+import { UnlocatedIndex } from "./search/unlocated";
+import { FleetView } from "./search/view";
 
-export interface FleetIndexOptions {
-  /** Reads the whole active fleet in-process (an in-memory database, or when the worker cannot run). */
-  load: () => Promise<Iterable<IndexRow>>;
-  /**
-   * Reads the current active rows among `slugs` (synchronously, so a view is composed in one step).
-   * Without it every change waits for a full rebuild.
-   */
-  loadSlugs?: (slugs: string[]) => IndexRow[];
-  /** The SQLite file: the build worker then reads the fleet itself on a read-only connection. */
-  dbPath?: string;
-  /** Build the kd-tree in a Bun Worker (default true); false builds in-process. */
-  useWorker?: boolean;
-  /** The worker's code (tests point it elsewhere); defaults to index-builder.worker.ts. */
-  workerUrl?: string;
-  /** Told when the worker fails and builds move in-process (for the log). */
-  onWorkerFailure?: (error: unknown) => void;
+export interface FleetIndexOptions extends BuilderOptions {
+  /** Where the active fleet is read from (in build workers too, when it has a location). */
+  source: FleetSource;
   /** Coalesces bursts of changes without slugs into one full rebuild. */
   debounceMs?: number;
   /** Coalesces bursts of changes to known slugs into one overlay refresh. */
@@ -33,86 +21,23 @@ export interface FleetIndexOptions {
   compactAfterChanges?: number;
   /** Called when a rebuild fails; the previous snapshot keeps answering. */
   onError?: (error: unknown) => void;
-  /** kd-tree leaf size (tests use tiny leaves). */
-  nodeSize?: number;
-  /**
-   * The first build of a fleet file with at least this many rows (by rowid span) is shared by two workers, each reading half
-   * (default 50,000); below it one worker does everything. Tests set 0 to exercise the shared build.
-   */
-  parallelMinRows?: number;
   /**
    * Where the built index is saved (beside the database file). The first build loads it instead when its
-   * stamp equals `readStamp()`; full builds read from the file save it again (after `saveDelayMs`, at most
-   * once per `saveEveryMs`). Unset: nothing is saved or loaded.
+   * stamp equals the source's, or is one the source's change log leads on from (the entries changed since
+   * are then re-read and served from the overlay until the next compaction); full builds read from the
+   * source save it again (after `saveDelayMs`, at most once per `saveEveryMs`). Unset: nothing is saved or loaded.
    */
   indexFile?: string;
-  /** The database's current fleet stamp (needed with indexFile). */
-  readStamp?: () => FleetStamp | undefined;
-  /**
-   * The slugs changed since a saved index's stamp, when the database's change log covers every change since
-   * and there are at most `maxSlugs`; undefined otherwise. With it, the first build loads a saved index that
-   * is behind and re-reads just those entries (they are served from the overlay until the next compaction).
-   */
-  changesSince?: (saved: FleetStamp, maxSlugs: number) => string[] | undefined;
-  /** Told once the index of `stamp` is saved (the database's change log then starts there). */
-  onSaved?: (stamp: FleetStamp) => void;
   saveDelayMs?: number;
   saveEveryMs?: number;
 }
 
 /**
- * A built index; with `typeTrees`, its per-type trees are still being built (parts.typeTrees is empty until
- * they arrive, in parts.typeNames order).
- */
-interface BuiltParts {
-  parts: IndexParts;
-  stamp?: FleetStamp;
-  typeTrees?: Promise<TreeParts[]>;
-}
-
-const BUILD_TIMEOUT_MS = 60_000;
-/** How long a build waits for its ended workers' threads to exit (they normally take well under 100 ms). */
-const WORKER_EXIT_WAIT_MS = 1_000;
-
-/**
- * What searches read: a full build (the base) with the entries changed since then left out and
- * answered from a small overlay snapshot of their current rows. Immutable; replaced whole.
- */
-class FleetView {
-  readonly size: number;
-
-  constructor(
-    readonly base: FleetSnapshot,
-    private readonly excluded: Exclusions,
-    private readonly overlay: FleetSnapshot | undefined,
-    private readonly withoutPosition: UnlocatedIndex,
-  ) {
-    this.size = base.size - excluded.size + (overlay?.size ?? 0);
-  }
-
-  search(query: GeoSearch): { total: number; hits: GeoHit[] } {
-    const q = prepare(query);
-    const excluded = this.excluded.size > 0 ? this.excluded : undefined;
-    const total = this.base.count(q, excluded) + (this.overlay ? this.overlay.count(q) : 0);
-    const k = query.offset + query.limit;
-    if (total === 0 || query.limit === 0 || query.offset >= total) return { total, hits: [] };
-    let found = this.base.nearest(q, k, excluded);
-    if (this.overlay) {
-      const recent = this.overlay.nearest(q, k);
-      if (recent.length > 0) found = found.concat(recent).sort(byDistanceThenSlug);
-    }
-    return { total, hits: toHits(found.slice(query.offset, k)) };
-  }
-
-  unlocated(airports: string[], filter: { types: string[] | undefined; words: string[] }): UnlocatedCount[] {
-    return this.withoutPosition.unlocated(airports, filter);
-  }
-}
-
-/**
  * The fleet search index on kdbush. Searches read the current view and never wait. A change to known
  * slugs is visible after a quick overlay refresh (its rows re-read, a tiny snapshot built); a full
- * rebuild (coalesced, one at a time, in a worker that reads SQLite itself) folds the overlay back in.
+ * rebuild (coalesced, one at a time, in a worker that reads the fleet source itself) folds the overlay
+ * back in. A new view starts answering at one place only, `swapView`, called by `compose`: for a rebuilt
+ * base from `buildOnce`, for an overlay of recent changes from `refreshOverlay`.
  */
 export class KdFleetSearchIndex implements FleetSearchIndex {
   private view: FleetView;
@@ -131,31 +56,26 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
   private buildTimer: ReturnType<typeof setTimeout> | undefined;
   private overlayTimer: ReturnType<typeof setTimeout> | undefined;
   private compactTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Build workers (two for a shared build), alive only while a build runs. */
-  private workers: Worker[] = [];
-  private workerBroken = false;
-  private nextRequest = 1;
-  private readonly pending = new Map<number, { resolve: (reply: BuildReply) => void; reject: (e: Error) => void; progress?: (reply: BuildReply) => void }>();
+  private readonly builder: IndexBuilder;
+  private readonly saver: IndexSaver | undefined;
   private closed = false;
   /** Where the current base came from: a saved file, or a build. */
   private baseSource: "file" | "build" | undefined;
-  /** The newest base built from the database file, with its stamp (what a save writes). */
-  private latestBuilt: { parts: IndexParts; stamp: FleetStamp } | undefined;
   private loadedChanges = 0;
   /** Builds swapped in so far (a late part of an older build must not be saved over a newer one). */
   private builds = 0;
   /** Settles once the newest build's type trees are in (or failed): what saveNow waits for. */
   private typeTreesDue: Promise<void> | undefined;
-  private savedStamp: FleetStamp | undefined;
-  private lastSaveAt = -Infinity;
   private viewAtMs = 0;
-  private saveTimer: ReturnType<typeof setTimeout> | undefined;
-  private saving: Promise<void> | undefined;
 
   constructor(private readonly options: FleetIndexOptions) {
     const empty = new FleetSnapshot(buildIndexParts([]));
     this.baseUnlocated = { index: new UnlocatedIndex([]), slugs: new Set() };
     this.view = new FleetView(empty, empty.exclusions(new Set()), undefined, this.baseUnlocated.index);
+    this.builder = new IndexBuilder(options);
+    this.saver = options.indexFile
+      ? new IndexSaver({ file: options.indexFile, source: options.source, maxChanges: options.compactAfterChanges ?? 5000, saveDelayMs: options.saveDelayMs, saveEveryMs: options.saveEveryMs, onError: options.onError })
+      : undefined;
   }
 
   search(query: GeoSearch) {
@@ -183,13 +103,7 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
   async saveNow(): Promise<void> {
     // A build whose type trees are still coming is saved once they are in (bounded by the build timeout).
     await this.typeTreesDue;
-    await this.saving;
-    if (this.saveTimer) {
-      clearTimeout(this.saveTimer);
-      this.saveTimer = undefined;
-    }
-    this.startSave();
-    await this.saving;
+    await this.saver?.saveNow();
   }
 
   /** When the view answering searches was swapped in (Unix ms; 0 before the first build). */
@@ -206,7 +120,7 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
     this.seq++;
     if (this.closed) return;
     const compactAfter = this.options.compactAfterChanges ?? 5000;
-    if (!slugs || !this.options.loadSlugs || this.dirty.size + slugs.length > compactAfter) {
+    if (!slugs || !this.options.source.activeRowsBySlug || this.dirty.size + slugs.length > compactAfter) {
       if (slugs)
         for (const slug of slugs) {
           this.dirty.set(slug, this.seq);
@@ -249,10 +163,9 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
   /** Stops the build worker; searches keep answering from the last view. */
   close(): void {
     this.closed = true;
-    for (const timer of [this.buildTimer, this.overlayTimer, this.compactTimer, this.saveTimer]) if (timer) clearTimeout(timer);
-    void this.stopWorkers();
-    for (const p of this.pending.values()) p.reject(new Error("fleet index closed"));
-    this.pending.clear();
+    for (const timer of [this.buildTimer, this.overlayTimer, this.compactTimer]) if (timer) clearTimeout(timer);
+    this.saver?.close();
+    this.builder.close();
   }
 
   private scheduleBuild(delayMs: number): void {
@@ -295,9 +208,10 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
     for (const slug of this.overlayRows.keys()) if (!this.dirty.has(slug)) this.overlayRows.delete(slug);
     const stale = [...this.stale].filter((slug) => this.dirty.has(slug));
     this.stale.clear();
-    if (stale.length > 0 && this.options.loadSlugs) {
+    const readSlugs = this.options.source.activeRowsBySlug?.bind(this.options.source);
+    if (stale.length > 0 && readSlugs) {
       for (const slug of stale) this.overlayRows.set(slug, null);
-      for (const row of this.options.loadSlugs(stale)) this.overlayRows.set(row.slug, row);
+      for (const row of readSlugs(stale)) this.overlayRows.set(row.slug, row);
     }
     const slugs = [...this.dirty.keys()];
     const rows: IndexRow[] = [];
@@ -314,7 +228,12 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
       const changed = new Set(slugs);
       unlocated = new UnlocatedIndex([...base.unlocatedEntries.filter((e) => !changed.has(e.slug)), ...(overlay?.unlocatedEntries ?? [])]);
     }
-    this.view = new FleetView(base, base.exclusions(excluded), overlay, unlocated);
+    this.swapView(new FleetView(base, base.exclusions(excluded), overlay, unlocated), seq);
+  }
+
+  /** The one place a new view (a rebuilt base, or the overlay of recent changes over it) starts answering. */
+  private swapView(view: FleetView, seq: number): void {
+    this.view = view;
     this.viewSeq = seq;
     this.viewAtMs = Date.now();
   }
@@ -340,7 +259,7 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
       clearTimeout(this.compactTimer);
       this.compactTimer = undefined;
     }
-    const loaded = this.baseSource === undefined ? await this.loadSaved() : undefined;
+    const loaded = this.baseSource === undefined ? await this.saver?.load() : undefined;
     const { parts, stamp, typeTrees }: BuiltParts = loaded ? { parts: loaded.parts } : await this.buildParts();
     if (this.closed) return;
     this.baseSource = loaded ? "file" : "build";
@@ -348,9 +267,7 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
     const build = ++this.builds;
     // Saved once complete: with its type trees.
     const saveWhenComplete = () => {
-      if (!stamp || !this.options.indexFile || build !== this.builds) return;
-      this.latestBuilt = { parts, stamp };
-      this.scheduleSave();
+      if (stamp && build === this.builds) this.saver?.offer(parts, stamp);
     };
     if (typeTrees)
       this.typeTreesDue = typeTrees.then(
@@ -392,246 +309,8 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
       }, this.options.compactAfterMs ?? 30_000);
   }
 
-  /**
-   * The saved index, when there is one of exactly the database's current fleet, or of an earlier state the
-   * database's change log leads on from (with the slugs changed since, at most compactAfterChanges of them).
-   */
-  private async loadSaved(): Promise<{ parts: IndexParts; changed: string[] } | undefined> {
-    const file = this.options.indexFile;
-    const current = file ? this.options.readStamp?.() : undefined;
-    if (!file || !current) return undefined;
-    try {
-      let changed: string[] = [];
-      let stamp: FleetStamp | undefined;
-      const parts = await loadIndexFile(file, (saved) => {
-        if (saved.n !== current.n || saved.token !== current.token) {
-          // The changed entries are re-read through loadSlugs: without it a behind index cannot be brought up to date.
-          if (!this.options.loadSlugs) return false;
-          const slugs = this.options.changesSince?.(saved, this.options.compactAfterChanges ?? 5000);
-          if (!slugs) return false;
-          changed = slugs;
-        }
-        stamp = saved;
-        return true;
-      });
-      if (!parts) return undefined;
-      this.savedStamp = stamp;
-      return { parts, changed };
-    } catch (error) {
-      this.options.onError?.(error);
-      return undefined;
-    }
-  }
-
-  /** Saves the newest base built from the database, unless that stamp is saved already or a save is due later. */
-  private scheduleSave(): void {
-    const file = this.options.indexFile;
-    if (!file || this.saveTimer || this.saving || this.closed) return;
-    const wait = Math.max(this.options.saveDelayMs ?? 1_000, this.lastSaveAt + (this.options.saveEveryMs ?? 60_000) - Date.now());
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = undefined;
-      this.startSave();
-    }, wait);
-    (this.saveTimer as unknown as { unref?: () => void }).unref?.();
-  }
-
-  private startSave(): void {
-    const file = this.options.indexFile;
-    const latest = this.latestBuilt;
-    if (!file || !latest || this.saving || this.closed || (this.savedStamp?.n === latest.stamp.n && this.savedStamp.token === latest.stamp.token)) return;
-    this.lastSaveAt = Date.now();
-    this.saving = saveIndexFile(file, latest.parts, latest.stamp)
-      .then(() => {
-        this.savedStamp = latest.stamp;
-        this.options.onSaved?.(latest.stamp);
-      })
-      .catch((error) => this.options.onError?.(error))
-      .finally(() => {
-        this.saving = undefined;
-        // A build that ended during the save: its stamp is saved in turn.
-        if (this.latestBuilt !== latest) this.scheduleSave();
-      });
-  }
-
-  private async buildParts(): Promise<BuiltParts> {
-    const nodeSize = this.options.nodeSize;
-    const inProcess = async () => ({ parts: buildIndexParts(await this.options.load(), nodeSize) });
-    if (this.options.useWorker === false || this.workerBroken) return inProcess();
-    try {
-      const path = this.options.dbPath;
-      const onFile = path !== undefined && path !== ":memory:";
-      // Two workers only for the first build, when nothing is served yet. A later build (a compaction) runs
-      // while searches are answered: on one worker it leaves a core to them (search p99 during changes).
-      let built = onFile && this.baseSeq === 0 ? await this.sharedBuild(path, nodeSize) : undefined;
-      if (!built) {
-        const request: BuildJob = onFile ? { dbPath: path, nodeSize } : { rows: [...(await this.options.load())], nodeSize };
-        const reply = await this.call(0, request);
-        if (!reply.parts) throw new Error("fleet index build returned nothing");
-        built = { parts: unpackTables(reply.parts), stamp: reply.stamp };
-      }
-      // A build leaves a big heap behind in the workers; ending them gives that memory back (builds are rare).
-      // A worker still building type trees ends once they are in.
-      if (built.typeTrees) await this.stopWorker(0);
-      else await this.stopWorkers();
-      return built;
-    } catch (error) {
-      if (this.closed) throw error;
-      // A worker that cannot start (or died) must not stop the service: build in-process from now on.
-      this.options.onWorkerFailure?.(error);
-      this.workerBroken = true;
-      void this.stopWorkers();
-      return inProcess();
-    }
-  }
-
-  /**
-   * A big fleet built by two workers: both read blocks of rows (by rowid) from a shared queue, each on its
-   * own read-only connection; then one merges the blocks into the columns and builds the per-type trees and
-   * the slug table while the other builds the all-types tree. All blocks must be read from one snapshot: a
-   * third connection's data_version, read before the reads start and again once both workers have fixed
-   * their snapshot, proves no write committed in between (else the reads are retried).
-   * Undefined when the fleet is small (or writes kept landing in between): one worker builds it instead.
-   */
-  private async sharedBuild(path: string, nodeSize: number | undefined): Promise<BuiltParts | undefined> {
-    const probe = new Database(path, { readonly: true });
-    try {
-      const span = probe.query<{ lo: number | null; hi: number | null }, []>("SELECT min(rowid) AS lo, max(rowid) AS hi FROM fleet_entries").get();
-      if (!span || span.lo === null || span.hi === null || span.hi - span.lo + 1 < (this.options.parallelMinRows ?? 50_000)) return undefined;
-      // ~64 blocks: small enough that the worker done first waits little for the other.
-      const rows = span.hi - span.lo + 1;
-      const blockRows = Math.max(256, Math.ceil(rows / 64));
-      const blockCount = Math.ceil(rows / blockRows);
-      const dataVersion = () => probe.query<{ data_version: number }, []>("PRAGMA data_version").get()?.data_version;
-      for (let attempt = 0; attempt < 3 && !this.closed; attempt++) {
-        const before = dataVersion();
-        // Read between the two data_version reads: when they agree, this is the stamp of the workers' snapshot.
-        const stamp = readFleetStamp(probe);
-        let started = 0;
-        let bothStarted!: () => void;
-        const fixed = new Promise<void>((resolve) => (bothStarted = resolve));
-        const onStarted = (reply: BuildReply) => {
-          if (reply.started && ++started === 2) bothStarted();
-        };
-        const job = { dbPath: path, queue: new SharedArrayBuffer(4), firstRowid: span.lo, blockRows, blockCount, capacityHint: Math.ceil(rows / 2) };
-        const reads = [this.call(0, { read: job }, [], onStarted), this.call(1, { read: job }, [], onStarted)];
-        // A read that fails before it starts must not leave this waiting: the failure wins the race.
-        await Promise.race([fixed, Promise.all(reads)]);
-        const after = dataVersion();
-        const replies = await Promise.all(reads);
-        const chunks = replies.map((r) => r.chunk);
-        if (replies.some((r) => !r.chunk || !r.points)) throw new Error("fleet index read returned nothing");
-        if (before !== after) continue;
-        const shares = chunks as Array<PackedTables<ColumnChunk>>;
-        const points = replies.map((r) => r.points as ChunkPoints);
-        // One worker merges the columns and builds the slug table; the other builds the all-types tree, sends it,
-        // then builds every per-type tree. The index serves once the columns and the all-types tree are in; the
-        // type trees follow (~0.4 s at 1M), and a `types` search checks types entry by entry until then.
-        const allTypes = [...new Set(points.flatMap((p) => p.typeNames))];
-        let treeArrived!: (tree: TreeParts) => void;
-        const allTreeCall = this.call(1, { allTree: points, types: allTypes, nodeSize, typesLater: true }, points.flatMap(pointBuffers), (reply) => {
-          if (reply.tree) treeArrived(reply.tree);
-        });
-        const allTree = new Promise<TreeParts>((resolve, reject) => {
-          treeArrived = resolve;
-          allTreeCall.catch(reject);
-        });
-        const [merged, tree] = await Promise.all([
-          this.call(0, { merge: shares, notTypes: allTypes, nodeSize }, shares.flatMap((c) => [...chunkTransferables(c), c.tables.ends.buffer as ArrayBuffer])),
-          allTree,
-        ]);
-        if (!merged.parts) throw new Error("fleet index build returned nothing");
-        const parts = unpackTables(merged.parts);
-        const typeTrees = allTreeCall
-          .then((reply) => {
-            if (!reply.typeTrees) throw new Error("fleet index build returned no type trees");
-            const byName = new Map<string, TreeParts>();
-            reply.typeTrees.names.forEach((name, i) => byName.set(name, reply.typeTrees!.trees[i]));
-            const trees = parts.typeNames.map((name) => byName.get(name));
-            if (trees.some((t) => !t)) throw new Error("fleet index build is missing a type tree");
-            return trees as TreeParts[];
-          })
-          // The worker ends once they are in: its memory is freed.
-          .finally(() => void this.stopWorker(1));
-        // buildOnce handles a failure; this keeps one that comes before it looks from counting as unhandled.
-        typeTrees.catch(() => {});
-        return { parts: { ...parts, all: tree, typeTrees: [] }, stamp, typeTrees };
-      }
-      return undefined;
-    } finally {
-      probe.close();
-    }
-  }
-
-  /** Sends a request to build worker `slot` (started on demand); resolves with its final reply. */
-  private call(slot: number, request: BuildJob | BuildStep, transfer: ArrayBuffer[] = [], progress?: (reply: BuildReply) => void): Promise<BuildReply> {
-    const worker = this.ensureWorker(slot);
-    const id = this.nextRequest++;
-    return new Promise<BuildReply>((resolve, reject) => {
-      const timeout = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new Error("fleet index build timed out"));
-      }, BUILD_TIMEOUT_MS);
-      this.pending.set(id, {
-        resolve: (reply) => {
-          clearTimeout(timeout);
-          resolve(reply);
-        },
-        reject: (error) => {
-          clearTimeout(timeout);
-          reject(error);
-        },
-        progress,
-      });
-      worker.postMessage({ ...request, id }, transfer);
-    });
-  }
-
-  private ensureWorker(slot: number): Worker {
-    const existing = this.workers[slot];
-    if (existing) return existing;
-    const worker = new Worker(this.options.workerUrl ?? workerEntry("adapters/geo/index-builder.worker.ts"));
-    // The build worker must not keep a finished CLI command or test process alive.
-    (worker as unknown as { unref(): void }).unref();
-    worker.onmessage = (event: MessageEvent<BuildReply>) => {
-      const reply = event.data;
-      const waiting = this.pending.get(reply.id);
-      if (!waiting) return;
-      if (reply.started || reply.partial) {
-        waiting.progress?.(reply);
-        return;
-      }
-      this.pending.delete(reply.id);
-      if (reply.error !== undefined) waiting.reject(new Error(reply.error || "fleet index build failed"));
-      else waiting.resolve(reply);
-    };
-    worker.onerror = (event) => {
-      for (const p of this.pending.values()) p.reject(new Error(`fleet index worker failed: ${event.message}`));
-      this.pending.clear();
-    };
-    this.workers[slot] = worker;
-    return worker;
-  }
-
-  /**
-   * Ends the build workers; resolves once their threads have exited (or after a bounded wait), which is
-   * when the memory of their heaps goes back to the system: the first build's peak is not still held
-   * when the service turns ready.
-   */
-  private stopWorkers(): Promise<void> {
-    return Promise.all(this.workers.map((_, slot) => this.stopWorker(slot))).then(() => {});
-  }
-
-  private stopWorker(slot: number): Promise<void> {
-    const worker = this.workers[slot];
-    if (!worker) return Promise.resolve();
-    delete this.workers[slot];
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, WORKER_EXIT_WAIT_MS);
-      worker.addEventListener("close", () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      worker.terminate();
-    });
+  /** Builds the whole fleet from the source (the first build, with nothing served yet, may use two workers). */
+  private buildParts(): Promise<BuiltParts> {
+    return this.builder.build(this.baseSeq === 0);
   }
 }

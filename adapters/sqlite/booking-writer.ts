@@ -1,7 +1,11 @@
-import type { ChangeOutcome, WriteStep, WriterReply, WriterRequest } from "./booking-writer.worker";
+import type { ChangeOutcome, WriteStep, WriterReply, WriterRequest } from "./booking-writer-thread";
 import { workerEntry } from "../runtime";
+import { WorkerRpc } from "../worker-rpc";
 
-export type { ChangeOutcome, WriteStep } from "./booking-writer.worker";
+export type { ChangeOutcome, WriteStep } from "./booking-writer-thread";
+
+/** The booking writer worker's entry point in src/workers/ (its code: booking-writer-thread.ts). */
+export const BOOKING_WRITER_WORKER = "booking-writer.worker.ts";
 
 const START_TIMEOUT_MS = 5_000;
 /** A group not answered in this long is failed (the worker is stuck or gone); its callers get an error. */
@@ -13,26 +17,12 @@ const GROUP_TIMEOUT_MS = 30_000;
  * in the order sent.
  */
 export class BookingWriter {
-  private readonly pending = new Map<number, { resolve: (o: ChangeOutcome[]) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }>();
-  private nextId = 1;
   private failure: Error | undefined;
 
   private constructor(
-    private readonly worker: Worker,
+    private readonly rpc: WorkerRpc<{ changes: WriteStep[][] }, WriterReply>,
     private readonly onProblem: (message: string) => void,
-  ) {
-    worker.onmessage = (event: MessageEvent<WriterReply>) => {
-      const reply = event.data;
-      if (!("id" in reply)) return;
-      const waiting = this.pending.get(reply.id);
-      if (!waiting) return;
-      this.pending.delete(reply.id);
-      clearTimeout(waiting.timer);
-      if ("failed" in reply) waiting.reject(new Error(reply.failed));
-      else waiting.resolve(reply.outcomes);
-    };
-    worker.onerror = (event) => this.fail(new Error(`booking writer failed: ${event.message}`));
-  }
+  ) {}
 
   /**
    * Starts the worker on `dbPath` with the statements changes refer to by index; undefined (and a message
@@ -44,28 +34,25 @@ export class BookingWriter {
     options: { workerUrl?: string; onProblem?: (message: string) => void; /** Whether its commits checkpoint (default true; false when a BackgroundCheckpointer runs). */ autoCheckpoint?: boolean } = {},
   ): Promise<BookingWriter | undefined> {
     const onProblem = options.onProblem ?? (() => {});
-    const worker = new Worker(options.workerUrl ?? workerEntry("adapters/sqlite/booking-writer.worker.ts"));
-    (worker as unknown as { unref(): void }).unref();
+    let writer: BookingWriter | undefined;
     try {
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error("booking writer did not start")), START_TIMEOUT_MS);
-        worker.onerror = (event) => {
-          clearTimeout(timer);
-          reject(new Error(event.message || "booking writer failed"));
-        };
-        worker.onmessage = (event: MessageEvent<WriterReply>) => {
-          clearTimeout(timer);
-          if ("opened" in event.data) resolve();
-          else reject(new Error("error" in event.data ? event.data.error : "booking writer did not open"));
-        };
-        worker.postMessage({ open: { dbPath, statements, autoCheckpoint: options.autoCheckpoint ?? true } } satisfies WriterRequest);
-      });
+      const rpc = await WorkerRpc.start<{ changes: WriteStep[][] }, WriterReply>(
+        options.workerUrl ?? workerEntry(BOOKING_WRITER_WORKER),
+        { open: { dbPath, statements, autoCheckpoint: options.autoCheckpoint ?? true } } satisfies WriterRequest,
+        (reply) => ("opened" in reply ? true : "error" in reply ? reply.error : "booking writer did not open"),
+        START_TIMEOUT_MS,
+        {
+          name: "booking writer",
+          errorOf: (reply) => ("failed" in reply ? reply.failed : undefined),
+          onFailure: (error) => writer?.fail(error),
+        },
+      );
+      writer = new BookingWriter(rpc, onProblem);
+      return writer;
     } catch (error) {
-      worker.terminate();
       onProblem(`booking writer unavailable (${error instanceof Error ? error.message : String(error)}); bookings are written on the main connection`);
       return undefined;
     }
-    return new BookingWriter(worker, onProblem);
   }
 
   /** False once the worker failed: the caller then writes on its own connection. */
@@ -75,18 +62,18 @@ export class BookingWriter {
 
   /** Groups sent and not yet answered. */
   get inFlight(): number {
-    return this.pending.size;
+    return this.rpc.inFlight;
   }
 
   /** Writes one group in one transaction; resolves with each change's outcome after COMMIT returned. */
   write(changes: WriteStep[][]): Promise<ChangeOutcome[]> {
     if (this.failure) return Promise.reject(this.failure);
-    const id = this.nextId++;
-    return new Promise<ChangeOutcome[]>((resolve, reject) => {
-      const timer = setTimeout(() => this.fail(new Error("booking writer did not answer")), GROUP_TIMEOUT_MS);
-      this.pending.set(id, { resolve, reject, timer });
-      this.worker.postMessage({ id, changes } satisfies WriterRequest);
-    });
+    // A group not answered in time fails the writer (stuck or gone): every group waiting gets the error.
+    const timer = setTimeout(() => this.fail(new Error("booking writer did not answer")), GROUP_TIMEOUT_MS);
+    return this.rpc
+      .call({ changes })
+      .then((reply) => ("outcomes" in reply ? reply.outcomes : []))
+      .finally(() => clearTimeout(timer));
   }
 
   /**
@@ -95,16 +82,16 @@ export class BookingWriter {
    */
   resumeAutoCheckpoints(): void {
     if (this.failure) return;
-    this.worker.postMessage({ autoCheckpoint: true } satisfies WriterRequest);
+    this.rpc.post({ autoCheckpoint: true } satisfies WriterRequest);
   }
 
   /** Resolves once every group sent has been answered (bounded), then ends the worker. */
   async stop(): Promise<void> {
     const deadline = Date.now() + GROUP_TIMEOUT_MS;
     // Bounded by the deadline: answered groups leave `pending`.
-    while (this.pending.size > 0 && Date.now() < deadline && !this.failure) await Bun.sleep(5);
+    while (this.rpc.inFlight > 0 && Date.now() < deadline && !this.failure) await Bun.sleep(5);
     this.failure ??= new Error("booking writer stopped");
-    this.worker.terminate();
+    this.rpc.terminate();
   }
 
   /**
@@ -115,11 +102,7 @@ export class BookingWriter {
     if (this.failure) return;
     this.failure = error;
     this.onProblem(`${error.message}; bookings are written on the main connection from now on`);
-    for (const waiting of this.pending.values()) {
-      clearTimeout(waiting.timer);
-      waiting.reject(error);
-    }
-    this.pending.clear();
-    this.worker.terminate();
+    this.rpc.rejectAll(error);
+    this.rpc.terminate();
   }
 }

@@ -1,11 +1,15 @@
 import type { Database } from "bun:sqlite";
-import type { CheckpointJob, CheckpointReply } from "./checkpoint.worker";
+import type { CheckpointJob, CheckpointReply, CheckpointStop } from "./checkpoint-thread";
 import { workerEntry } from "../runtime";
+import { WorkerRpc } from "../worker-rpc";
+
+/** The checkpoint worker's entry point in src/workers/ (its code: checkpoint-thread.ts). */
+export const CHECKPOINT_WORKER = "checkpoint.worker.ts";
 
 export interface CheckpointerOptions {
   /** How often the worker checkpoints (default 500 ms). */
   intervalMs?: number;
-  /** The worker's code (tests point it elsewhere); defaults to checkpoint.worker.ts. */
+  /** The worker's code (tests point it elsewhere); defaults to CHECKPOINT_WORKER. */
   workerUrl?: string;
   /** Told when checkpoints move back onto the connection (the worker could not start) or one failed. */
   onProblem?: (message: string) => void;
@@ -22,7 +26,7 @@ const STOP_WAIT_MS = 2_000;
  * connection's automatic checkpoints come back on, so the WAL never grows without bound.
  */
 export class BackgroundCheckpointer {
-  private worker: Worker | undefined;
+  private worker: WorkerRpc<Omit<CheckpointStop, "id">, CheckpointReply> | undefined;
   private readonly lostListeners: Array<() => void> = [];
 
   private constructor(private readonly db: Database) {}
@@ -35,6 +39,7 @@ export class BackgroundCheckpointer {
     try {
       checkpointer.worker = await startWorker(db.filename, options, () => {
         // A worker that died after starting: the connection checkpoints itself again.
+        checkpointer.worker?.terminate();
         checkpointer.worker = undefined;
         db.exec(`PRAGMA wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
         for (const listener of checkpointer.lostListeners) listener();
@@ -64,49 +69,33 @@ export class BackgroundCheckpointer {
     const worker = this.worker;
     if (!worker) return;
     this.worker = undefined;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, STOP_WAIT_MS);
-      worker.addEventListener("message", (event: MessageEvent) => {
-        if ((event.data as { stopped?: true }).stopped) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      worker.postMessage("stop");
-    });
+    await worker.call({ stop: true }, { timeoutMs: STOP_WAIT_MS }).catch(() => {});
     worker.terminate();
     this.db.exec(`PRAGMA wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
   }
 }
 
-function startWorker(dbPath: string, options: CheckpointerOptions, onDied: () => void): Promise<Worker> {
-  const worker = new Worker(options.workerUrl ?? workerEntry("adapters/sqlite/checkpoint.worker.ts"));
-  // It must never keep a finished process alive.
-  (worker as unknown as { unref(): void }).unref();
-  return new Promise<Worker>((resolve, reject) => {
-    const fail = (error: Error) => {
-      clearTimeout(timer);
-      worker.terminate();
-      reject(error);
-    };
-    const timer = setTimeout(() => fail(new Error("checkpoint worker did not start")), START_TIMEOUT_MS);
-    worker.onerror = (event) => fail(new Error(event.message || "checkpoint worker failed"));
-    worker.onmessage = (event: MessageEvent<CheckpointReply>) => {
-      const reply = event.data;
-      if ("started" in reply) {
-        clearTimeout(timer);
-        // From now on a failed checkpoint is reported and retried at the next interval.
-        worker.onmessage = (later: MessageEvent<CheckpointReply>) => {
-          if ("error" in later.data) options.onProblem?.(`background checkpoint failed: ${later.data.error}`);
-        };
-        worker.onerror = (later) => {
-          options.onProblem?.(`checkpoint worker failed: ${later.message}; the connection checkpoints itself`);
-          worker.terminate();
-          onDied();
-        };
-        resolve(worker);
-      } else if ("error" in reply) fail(new Error(reply.error));
-    };
-    worker.postMessage({ dbPath, intervalMs: options.intervalMs ?? 500 } satisfies CheckpointJob);
+function startWorker(dbPath: string, options: CheckpointerOptions, onDied: () => void): Promise<WorkerRpc<Omit<CheckpointStop, "id">, CheckpointReply>> {
+  let started = false;
+  return WorkerRpc.start<Omit<CheckpointStop, "id">, CheckpointReply>(
+    options.workerUrl ?? workerEntry(CHECKPOINT_WORKER),
+    { dbPath, intervalMs: options.intervalMs ?? 500 } satisfies CheckpointJob,
+    (reply) => ("started" in reply ? true : "error" in reply ? reply.error : "checkpoint worker did not start"),
+    START_TIMEOUT_MS,
+    {
+      name: "checkpoint worker",
+      // From now on a failed checkpoint is reported and retried at the next interval.
+      onEvent: (reply) => {
+        if ("error" in reply) options.onProblem?.(`background checkpoint failed: ${reply.error}`);
+      },
+      onFailure: (error) => {
+        if (!started) return;
+        options.onProblem?.(`${error.message}; the connection checkpoints itself`);
+        onDied();
+      },
+    },
+  ).then((rpc) => {
+    started = true;
+    return rpc;
   });
 }

@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { readFleetStamp } from "./fleet-repository";
+import { readFleetStamp } from "./fleet-source";
 
 /** Slugs re-read at most per noticed change; more, and the index is rebuilt instead. */
 const MAX_SLUGS = 5000;

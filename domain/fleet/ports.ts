@@ -24,8 +24,6 @@ export interface FleetRepository {
   /** Replaces the stored fields of an existing entry (same slug and owner). */
   update(entry: FleetEntry): Promise<boolean>;
   remove(netid: string, slug: string): Promise<boolean>;
-  /** Every active entry, for the search index. */
-  activeEntries(): Promise<FleetEntry[]>;
 }
 
 /** A geo search on the index: centres, radius and filters, and how many of the nearest matches to return. */

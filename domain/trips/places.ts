@@ -1,5 +1,6 @@
 import type { Airport, AirportDirectory } from "../airports";
 import type { TripLocation } from "./booking";
+import { greatCircleKm } from "../geo";
 
 /** IANA time-zone facts the domain needs; the adapter uses maintained packages (no hand-rolled rules). */
 export interface TimeZones {
@@ -118,13 +119,7 @@ export function pickupInstant(pickup: TripLocation, airports: AirportDirectory, 
   return zones.localToUnix(parts.local, zone) ?? parts.naiveUnix;
 }
 
-const EARTH_RADIUS_KM = 6371.0088;
-
 /** Great-circle distance in kilometres (haversine). */
 export function distanceKm(a: Position, b: Position): number {
-  const rad = Math.PI / 180;
-  const dLat = (b.lat - a.lat) * rad;
-  const dLon = (b.lon - a.lon) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLon / 2) ** 2;
-  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
+  return greatCircleKm(a.lat, a.lon, b.lat, b.lon);
 }

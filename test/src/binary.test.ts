@@ -9,7 +9,7 @@ describe("the compiled binary", () => {
     // The entrypoints `npm run build` compiles: the service and its workers.
     const script: string = (await Bun.file(join(ROOT, "package.json")).json()).scripts.build;
     const entrypoints = script.split(/\s+/).filter((arg) => arg.endsWith(".ts"));
-    expect(entrypoints).toEqual(expect.arrayContaining(["src/main.ts", "adapters/geo/index-builder.worker.ts", "adapters/sqlite/checkpoint.worker.ts", "adapters/sqlite/booking-writer.worker.ts"]));
+    expect(entrypoints).toEqual(expect.arrayContaining(["src/main.ts", "src/workers/fleet-index-builder.worker.ts", "src/workers/checkpoint.worker.ts", "src/workers/booking-writer.worker.ts"]));
     const build = await runCli(["build", "--compile", ...entrypoints.map((e) => join(ROOT, e)), "--outfile", out], {}, { command: [BUN], timeoutMs: 120_000 });
     expect(build.code).toBe(0);
 

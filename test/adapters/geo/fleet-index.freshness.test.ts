@@ -4,6 +4,7 @@ import { addVehicle, company } from "../../support/fleet";
 import { slugBase } from "../../../domain/fleet/slug";
 import type { NewFleetEntry } from "../../../domain/fleet/ports";
 import { KdFleetSearchIndex } from "../../../adapters/geo/fleet-index";
+import { rowsSource } from "./sources";
 
 let h: Harness;
 afterEach(() => h?.close());
@@ -83,7 +84,7 @@ describe("fleet index build fallback", () => {
     const entries = rows("FALLBACK", 500, "Fallback").map((e, i) => ({ ...e, slug: `fallback-${i}` }));
     const failures: unknown[] = [];
     const index = new KdFleetSearchIndex({
-      load: async () => entries as never,
+      source: rowsSource(() => entries as never),
       workerUrl: "./does-not-exist.worker.ts",
       onWorkerFailure: (e) => failures.push(e),
     });

@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { KdFleetSearchIndex } from "../../../adapters/geo/fleet-index";
-import type { IndexRow } from "../../../adapters/geo/index-parts";
-import { greatCircleKm } from "../../../domain/geo";
+import type { IndexRow } from "../../../domain/fleet/source";
+import { rowsSource } from "./sources";
+import { distance } from "geokdbush";
 import { matchesAllWords, queryWords, searchTextOf } from "../../../domain/fleet/text";
 
 // Recent changes are answered from an overlay over the last full build; searches must not tell the difference.
@@ -69,8 +70,10 @@ describe("fleet index overlay of recent changes", () => {
         let next = 0;
         for (const s of initial) fleet.set(`e-${next % 5}-${next}`, row(`e-${next % 5}-${next++}`, s));
         const index = new KdFleetSearchIndex({
-          load: async () => [...fleet.values()],
-          loadSlugs: (slugs) => slugs.flatMap((slug) => (fleet.has(slug) ? [fleet.get(slug)!] : [])),
+          source: rowsSource(
+            () => [...fleet.values()],
+            (slugs) => slugs.flatMap((slug) => (fleet.has(slug) ? [fleet.get(slug)!] : [])),
+          ),
           useWorker: false,
           nodeSize: 4,
           compactAfterMs: 60_000,
@@ -98,7 +101,7 @@ describe("fleet index overlay of recent changes", () => {
             const words = queryWords(q.q);
             const expected = [...fleet.values()]
               .filter((e) => e.lat !== null && (!q.types || q.types.includes(e.type)) && matchesAllWords(searchTextOf(e), words))
-              .map((e) => ({ slug: e.slug, d: greatCircleKm(centre.lat, centre.lon, e.lat!, e.lon!) }))
+              .map((e) => ({ slug: e.slug, d: distance(centre.lon, centre.lat, e.lon!, e.lat!) }))
               .filter((m) => m.d <= q.radiusKm)
               .sort((a, b) => a.d - b.d || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
             const got = index.search({ centres: [centre], radiusKm: q.radiusKm, types: q.types, words, offset: q.offset, limit: q.limit });

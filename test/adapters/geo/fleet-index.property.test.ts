@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { createHarness, type Harness } from "../../support/harness";
 import { company } from "../../support/fleet";
-import { greatCircleKm } from "../../../domain/geo";
+import { distance } from "geokdbush";
 import { matchesAllWords, queryWords, searchTextOf } from "../../../domain/fleet/text";
 import { slugBase } from "../../../domain/fleet/slug";
 import type { FleetEntry } from "../../../domain/fleet/entry";
@@ -69,7 +69,7 @@ function oracle(fleet: FleetEntry[], centres: Array<{ lat: number; lon: number }
     if (!e.active || e.lat === null || e.lon === null) continue;
     if (q.types && !q.types.includes(e.type)) continue;
     if (!matchesAllWords(searchTextOf(e), words)) continue;
-    const d = Math.min(...centres.map((c) => greatCircleKm(c.lat, c.lon, e.lat!, e.lon!)));
+    const d = Math.min(...centres.map((c) => distance(c.lon, c.lat, e.lon!, e.lat!)));
     if (d <= q.radiusKm) matches.push({ slug: e.slug, d });
   }
   matches.sort((a, b) => a.d - b.d || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));

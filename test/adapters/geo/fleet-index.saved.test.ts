@@ -3,10 +3,11 @@ import { join } from "node:path";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Database } from "bun:sqlite";
 import { openDatabase } from "../../../adapters/sqlite/db";
-import { activeIndexRows, activeIndexRowsBySlug, fleetChangesSince, FLEET_CHANGE_LOG_LIMIT, markFleetIndexSaved, readFleetStamp } from "../../../adapters/sqlite/fleet-repository";
+import { activeIndexRows, fleetChangesSince, FLEET_CHANGE_LOG_LIMIT, markFleetIndexSaved, readFleetStamp } from "../../../adapters/sqlite/fleet-source";
 import { KdFleetSearchIndex } from "../../../adapters/geo/fleet-index";
-import { buildIndexParts } from "../../../adapters/geo/index-parts";
-import { INDEX_CODE, loadIndexFile, saveIndexFile } from "../../../adapters/geo/index-file";
+import { buildIndexParts } from "../../../adapters/geo/build/trees";
+import { INDEX_CODE, loadIndexFile, saveIndexFile } from "../../../adapters/geo/saved/index-file";
+import { rowsSource, sqliteSource } from "./sources";
 import { tempDir } from "../../support/process";
 import { randomGeoSearches, writeFleetFile } from "../../support/fleet-file";
 
@@ -50,13 +51,9 @@ function indexOn(path: string, options: { changeLog?: boolean } = {}) {
   const db = new Database(path);
   db.exec("PRAGMA busy_timeout = 5000");
   const index = new KdFleetSearchIndex({
-    dbPath: path,
-    load: async () => [],
-    loadSlugs: (slugs) => activeIndexRowsBySlug(db, slugs),
+    // As the service wires it (src/app.ts), or without the change log.
+    source: options.changeLog ? sqliteSource(db) : sqliteSource(db, { changesSince: false, markSaved: false }),
     indexFile: `${path}.fleet-index`,
-    readStamp: () => readFleetStamp(db),
-    // As the service wires it (src/app.ts).
-    ...(options.changeLog ? { changesSince: (saved, max) => fleetChangesSince(db, saved, max), onSaved: (stamp) => markFleetIndexSaved(db, stamp) } : {}),
     parallelMinRows: 0,
   });
   return { index, close: () => (index.close(), db.close()) };
@@ -164,7 +161,7 @@ describe("saved index file", () => {
     const file = `${path}.fleet-index`;
     const db = new Database(path);
     db.exec("PRAGMA busy_timeout = 5000");
-    const index = new KdFleetSearchIndex({ dbPath: path, load: async () => [], indexFile: file, readStamp: () => readFleetStamp(db), saveDelayMs: 10, saveEveryMs: 60_000 });
+    const index = new KdFleetSearchIndex({ source: sqliteSource(db, { bySlug: false, changesSince: false, markSaved: false }), indexFile: file, saveDelayMs: 10, saveEveryMs: 60_000 });
     try {
       await index.rebuildNow();
       const deadline = Date.now() + 5_000;
@@ -307,7 +304,7 @@ describe("fleet change log", () => {
       expect(restarted.index.source).toBe("file");
       expect(restarted.index.changedSinceSaved).toBe(5);
       const rows = [...activeIndexRows(freshDb)];
-      const reference = new KdFleetSearchIndex({ dbPath: ":memory:", load: async () => rows, useWorker: false });
+      const reference = new KdFleetSearchIndex({ source: rowsSource(() => rows), useWorker: false });
       await reference.rebuildNow();
       const searches = [
         ...randomGeoSearches(60, 15),
@@ -332,11 +329,8 @@ describe("fleet change log", () => {
     const db = new Database(path);
     db.exec("PRAGMA busy_timeout = 5000");
     const index = new KdFleetSearchIndex({
-      dbPath: path,
-      load: async () => [],
+      source: sqliteSource(db, { bySlug: false, markSaved: false }),
       indexFile: `${path}.fleet-index`,
-      readStamp: () => readFleetStamp(db),
-      changesSince: (saved, max) => fleetChangesSince(db, saved, max),
     });
     try {
       await index.rebuildNow();

@@ -2,9 +2,12 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { rmSync } from "node:fs";
 import { openDatabase } from "../../../adapters/sqlite/db";
-import { activeIndexRows } from "../../../adapters/sqlite/fleet-repository";
+import { Database } from "bun:sqlite";
+import { activeIndexRows, SqliteFleetSource } from "../../../adapters/sqlite/fleet-source";
 import { KdFleetSearchIndex } from "../../../adapters/geo/fleet-index";
-import { buildIndexParts, type IndexParts } from "../../../adapters/geo/index-parts";
+import { buildIndexParts } from "../../../adapters/geo/build/trees";
+import type { IndexParts } from "../../../adapters/geo/parts";
+import { sqliteSource } from "./sources";
 import { tempDir } from "../../support/process";
 import { randomGeoSearches, writeFleetFile } from "../../support/fleet-file";
 
@@ -25,8 +28,17 @@ function oneBuilder(path: string): IndexParts {
   }
 }
 
+/** An index whose build workers read the fleet file `path` (the first build shared by two of them). */
+function fileIndex(path: string, options: Omit<ConstructorParameters<typeof KdFleetSearchIndex>[0], "source"> = {}) {
+  const db = new Database(path, { readonly: true });
+  const index = new KdFleetSearchIndex({ source: sqliteSource(db, { bySlug: false }), parallelMinRows: 0, ...options });
+  const close = index.close.bind(index);
+  index.close = () => (close(), db.close());
+  return index;
+}
+
 async function sharedBuild(path: string, nodeSize?: number): Promise<IndexParts> {
-  const index = new KdFleetSearchIndex({ dbPath: path, load: async () => [], parallelMinRows: 0, nodeSize, onWorkerFailure: (e) => { throw e; } });
+  const index = fileIndex(path, { nodeSize, onWorkerFailure: (e) => { throw e; } });
   try {
     // What a rebuild swaps in; read through the private step so the parts themselves can be compared. The
     // shared build hands its type trees over after the rest (the index serves meanwhile): wait for them.
@@ -66,9 +78,9 @@ describe("shared index build", () => {
 
   test("searches over a shared build answer as over an in-process build", async () => {
     const path = fleetFile("search", 2_000, 6);
-    const shared = new KdFleetSearchIndex({ dbPath: path, load: async () => [], parallelMinRows: 0 });
+    const shared = fileIndex(path);
     const db = openDatabase(path);
-    const local = new KdFleetSearchIndex({ load: async () => activeIndexRows(db.$client), useWorker: false });
+    const local = new KdFleetSearchIndex({ source: new SqliteFleetSource(db.$client), useWorker: false });
     try {
       await Promise.all([shared.rebuildNow(), local.rebuildNow()]);
       expect(shared.size).toBe(local.size);
@@ -84,9 +96,9 @@ describe("shared index build", () => {
     const path = fleetFile("type-trees-fail", 2_000, 8);
     const errors: string[] = [];
     const workerUrl = new URL("../../support/workers/failing-type-trees.worker.ts", import.meta.url).href;
-    const index = new KdFleetSearchIndex({ dbPath: path, load: async () => [], parallelMinRows: 0, workerUrl, debounceMs: 10, onError: (e) => errors.push(String(e)) });
+    const index = fileIndex(path, { workerUrl, debounceMs: 10, onError: (e) => errors.push(String(e)) });
     const db = openDatabase(path);
-    const local = new KdFleetSearchIndex({ load: async () => activeIndexRows(db.$client), useWorker: false });
+    const local = new KdFleetSearchIndex({ source: new SqliteFleetSource(db.$client), useWorker: false });
     const pending = () => (index as unknown as { view: { base: { typeTreesPending: boolean } } }).view.base.typeTreesPending;
     const searches = randomGeoSearches(50, 9);
     try {

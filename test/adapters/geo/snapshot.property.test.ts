@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { buildIndexParts } from "../../../adapters/geo/index-parts";
-import { FleetSnapshot } from "../../../adapters/geo/snapshot";
-import { greatCircleKm } from "../../../domain/geo";
+import { buildIndexParts } from "../../../adapters/geo/build/trees";
+import { FleetSnapshot } from "../../../adapters/geo/search/snapshot";
+import { distance } from "geokdbush";
 import { matchesAllWords, queryWords, searchTextOf } from "../../../domain/fleet/text";
 import type { FleetEntry } from "../../../domain/fleet/entry";
 
@@ -63,7 +63,7 @@ describe("kd-tree fleet snapshot against brute force", () => {
           const words = queryWords(q.q);
           const expected = fleet
             .filter((e) => e.active && (!q.types || q.types.includes(e.type)) && matchesAllWords(searchTextOf(e), words))
-            .map((e) => ({ slug: e.slug, d: Math.min(...centres.map((c) => greatCircleKm(c.lat, c.lon, e.lat!, e.lon!))) }))
+            .map((e) => ({ slug: e.slug, d: Math.min(...centres.map((c) => distance(c.lon, c.lat, e.lon!, e.lat!))) }))
             .filter((m) => m.d <= q.radiusKm)
             .sort((a, b) => a.d - b.d || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
           const page = expected.slice(q.offset, q.offset + q.limit);

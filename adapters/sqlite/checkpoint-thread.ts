@@ -1,8 +1,8 @@
 /// <reference lib="webworker" />
-// Copies committed WAL pages back into the database file (a SQLite checkpoint) off the main thread. The
-// service's own connection has automatic checkpoints off: one of them, run inside whichever commit crossed
-// the WAL threshold, copies ~1,000 pages and syncs the file on the event loop, and every request waiting
-// behind that commit waited for it too (search p99 tripled while fleet changes arrived).
+// The checkpoint worker's code (its entry point is under src/workers/). Copies committed WAL pages back into
+// the database file (a SQLite checkpoint) off the main thread. The service's own connection has automatic
+// checkpoints off: one of them, run inside whichever commit crossed the WAL threshold, copies the WAL's pages
+// and syncs the file on the event loop, and every request waiting behind that commit waits for it too.
 import { Database } from "bun:sqlite";
 
 declare const self: Worker;
@@ -12,8 +12,14 @@ export interface CheckpointJob {
   intervalMs: number;
 }
 
-/** What the worker tells its owner: it is running (once), or a checkpoint failed (it keeps trying). */
-export type CheckpointReply = { started: true } | { error: string };
+/** Ends the checkpoints after a last one; answered with `stopped`. */
+export interface CheckpointStop {
+  id: number;
+  stop: true;
+}
+
+/** What the worker tells its owner: it is running (once), a checkpoint failed (it keeps trying), or it stopped. */
+export type CheckpointReply = { started: true } | { error: string } | { id: number; stopped: true };
 
 let db: Database | undefined;
 let timer: ReturnType<typeof setInterval> | undefined;
@@ -27,19 +33,24 @@ function checkpoint(): void {
   }
 }
 
-self.onmessage = (event: MessageEvent<CheckpointJob | "stop">) => {
-  if (event.data === "stop") {
+/** Serves the checkpointer's requests on this worker thread. */
+export function serveCheckpoints(): void {
+  self.onmessage = onRequest;
+}
+
+function onRequest(event: MessageEvent<CheckpointJob | CheckpointStop>): void {
+  if ("stop" in event.data) {
     if (timer) clearInterval(timer);
     timer = undefined;
     checkpoint();
     db?.close();
     db = undefined;
-    self.postMessage({ stopped: true });
+    self.postMessage({ id: event.data.id, stopped: true } satisfies CheckpointReply);
     return;
   }
   if (db) return;
   try {
-    const job = event.data;
+    const job = event.data as CheckpointJob;
     db = new Database(job.dbPath);
     db.exec("PRAGMA busy_timeout = 5000");
     // The copy is synced into the database file before the WAL is reused: the same guarantee as the service's.
@@ -49,4 +60,4 @@ self.onmessage = (event: MessageEvent<CheckpointJob | "stop">) => {
   } catch (error) {
     self.postMessage({ error: error instanceof Error ? error.message : String(error) } satisfies CheckpointReply);
   }
-};
+}

@@ -1,9 +1,10 @@
 /// <reference lib="webworker" />
-// Writes groups of booking changes in one IMMEDIATE transaction on its own connection (synchronous=FULL),
-// so the commit's fsync blocks this thread and not the service's event loop. The main thread decides each
-// change and sends the resulting statements; each change runs in its own savepoint, and one whose
-// precondition fails (the booking changed since it was read, or its requesterResNo was taken) is rolled back
-// alone and reported as a conflict, for the main thread to decide again.
+// The booking writer worker's code (its entry point is under src/workers/). Writes groups of booking changes
+// in one IMMEDIATE transaction on its own connection (synchronous=FULL), so the commit's fsync blocks this
+// thread and not the service's event loop. The main thread decides each change and sends the resulting
+// statements; each change runs in its own savepoint, and one whose precondition fails (the booking changed
+// since it was read, or its requesterResNo was taken) is rolled back alone and reported as a conflict, for
+// the main thread to decide again.
 import { Database, type SQLQueryBindings, type Statement } from "bun:sqlite";
 
 declare const self: Worker;
@@ -58,7 +59,12 @@ function applyChange(steps: WriteStep[]): ChangeOutcome {
   }
 }
 
-self.onmessage = (event: MessageEvent<WriterRequest>) => {
+/** Serves the booking writer's requests on this worker thread. */
+export function serveBookingWriter(): void {
+  self.onmessage = onRequest;
+}
+
+function onRequest(event: MessageEvent<WriterRequest>): void {
   const request = event.data;
   if ("open" in request) {
     try {
@@ -102,4 +108,4 @@ self.onmessage = (event: MessageEvent<WriterRequest>) => {
     return;
   }
   self.postMessage({ id: request.id, outcomes } satisfies WriterReply);
-};
+}

@@ -1,35 +1,23 @@
 // The built fleet index saved to a file beside the database, so a restart loads it in a fraction of a
 // second instead of reading and sorting every entry again. A file is used only when its stamp equals the
-// database's fleet stamp (see fleet_generation: triggers change it with every entry written) and it was
-// written by the same index code on the same runtime; anything else is ignored and the index is built.
-import { readFileSync, statSync } from "node:fs";
+// fleet source's stamp (or one its change log leads on from) and it was written in this format on this
+// runtime; anything else is ignored and the index is built.
 import { open, rename, rm } from "node:fs/promises";
-import { COMPILED } from "../runtime";
-import { packTables, unpackTables, type IndexParts, type TreeParts, type UnlocatedEntry } from "./index-parts";
-/** The database's fleet stamp (fleet_generation's row). */
-export interface FleetStamp {
-  n: number;
-  token: string;
-}
+import KDBush from "kdbush";
+import type { FleetStamp } from "../../../domain/fleet/source";
+import { packTables, unpackTables, type IndexParts, type TreeParts, type UnlocatedEntry } from "../parts";
 
-/** The file layout's name and version: change it with the layout. */
+/** The file layout's name. */
 const MAGIC = "TSFLEET1";
 
 /**
- * Which code and runtime built a file. From source: a hash of the modules that decide what a build
- * produces, and the Bun version. In the compiled binary (whose modules are not files): the binary's size
- * and modification time. Any change to either invalidates saved files.
+ * The version of what a saved index holds: bump it with any change to the file layout or to what a build
+ * produces from the same rows (the parts, the trees, search text normalisation, how rows are read).
  */
-export const INDEX_CODE = indexCode();
+export const INDEX_FORMAT_VERSION = 2;
 
-function indexCode(): string {
-  if (COMPILED) {
-    const binary = statSync(process.execPath);
-    return `binary:${binary.size}:${binary.mtimeMs}:${Bun.version}`;
-  }
-  const sources = ["./index-parts.ts", "./kd-sort.ts", "./index-file.ts", "../../domain/fleet/text.ts", "../sqlite/fleet-repository.ts"].map((path) => readFileSync(new URL(path, import.meta.url), "utf8"));
-  return `source:${Bun.hash([...sources, Bun.version].join("\u0000")).toString(16)}`;
-}
+/** What a file must have been written by: this format on this runtime (float results may differ between versions). */
+export const INDEX_CODE = `format:${INDEX_FORMAT_VERSION}:bun:${Bun.version}`;
 
 type ArrayKind = "u8" | "u32" | "i32" | "f32" | "f64";
 const ARRAY_TYPES = { u8: Uint8Array, u32: Uint32Array, i32: Int32Array, f32: Float32Array, f64: Float64Array } as const;
@@ -39,7 +27,8 @@ interface Header {
   code: string;
   stamp: FleetStamp;
   size: number;
-  trees: Array<{ nodeSize: number }>;
+  /** Per tree: its leaf size, and whether its global ids are kdbush's own (then not stored apart). */
+  trees: Array<{ nodeSize: number; idsInData: boolean }>;
   tableCounts: number[];
   unlocated: UnlocatedEntry[];
   /** Every array: name, element type, byte offset from the start of the file, element count. */
@@ -56,17 +45,20 @@ function kindOf(a: AnyArray): ArrayKind {
 
 const align8 = (n: number) => (n + 7) & ~7;
 
-/** The arrays of the parts by name; the string tables travel as their packed text (UTF-8) and end offsets. */
+const idsInData = (t: TreeParts) => t.ids.buffer === t.data;
+
+/**
+ * The arrays of the parts by name; the string tables travel as their packed text (UTF-8) and end offsets.
+ * The trees' kdbush buffers come last: each is read into a buffer of its own (KDBush.from takes a whole one).
+ */
 function arraysOf(parts: IndexParts, packedText: Uint8Array, ends: Uint32Array): Array<[string, AnyArray]> {
   const trees = [parts.all, ...parts.typeTrees];
   return [
     ...trees.flatMap((t, i): Array<[string, AnyArray]> => [
-      [`tree${i}.ids`, t.ids],
+      ...(idsInData(t) ? [] : [[`tree${i}.ids`, t.ids] as [string, AnyArray]]),
       [`tree${i}.xyz`, t.xyz],
       [`tree${i}.boxes`, t.boxes],
     ]),
-    ["lat", parts.lat],
-    ["lon", parts.lon],
     ["slugBytes", parts.slugBytes],
     ["slugStart", parts.slugStart],
     ["slugTable", parts.slugTable],
@@ -78,6 +70,7 @@ function arraysOf(parts: IndexParts, packedText: Uint8Array, ends: Uint32Array):
     ["maxLuggage", parts.maxLuggage],
     ["tables.text", packedText],
     ["tables.ends", ends],
+    ...trees.map((t, i): [string, AnyArray] => [`tree${i}.data`, new Uint8Array(t.data)]),
   ];
 }
 
@@ -94,7 +87,7 @@ export async function saveIndexFile(path: string, parts: IndexParts, stamp: Flee
     code: INDEX_CODE,
     stamp,
     size: parts.size,
-    trees: [parts.all, ...parts.typeTrees].map((t) => ({ nodeSize: t.nodeSize })),
+    trees: [parts.all, ...parts.typeTrees].map((t) => ({ nodeSize: t.nodeSize, idsInData: idsInData(t) })),
     tableCounts: packed.tables.counts,
     unlocated: parts.unlocated,
     arrays: [],
@@ -147,25 +140,39 @@ async function writeAll(file: Awaited<ReturnType<typeof open>>, bytes: Uint8Arra
 export async function loadIndexFile(path: string, stamp: FleetStamp | ((saved: FleetStamp) => boolean)): Promise<IndexParts | undefined> {
   const file = Bun.file(path);
   if (!(await file.exists())) return undefined;
-  const buffer = await file.arrayBuffer();
-  const bytes = new Uint8Array(buffer);
-  if (bytes.length < 12 || new TextDecoder().decode(bytes.subarray(0, 8)) !== MAGIC) return undefined;
-  const headLength = new DataView(buffer).getUint32(8, true);
-  if (12 + headLength > bytes.length) return undefined;
+  const size = file.size;
+  const start = new Uint8Array(await file.slice(0, 12).arrayBuffer());
+  if (start.length < 12 || new TextDecoder().decode(start.subarray(0, 8)) !== MAGIC) return undefined;
+  const headLength = new DataView(start.buffer).getUint32(8, true);
+  if (12 + headLength > size) return undefined;
   let header: Header;
   try {
-    header = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + headLength))) as Header;
+    header = JSON.parse(new TextDecoder().decode(await file.slice(12, 12 + headLength).arrayBuffer())) as Header;
   } catch {
     return undefined;
   }
-  if (header.code !== INDEX_CODE || typeof header.stamp?.n !== "number" || typeof header.stamp.token !== "string") return undefined;
+  if (header.code !== INDEX_CODE || typeof header.stamp?.n !== "number" || typeof header.stamp.token !== "string" || !Array.isArray(header.arrays)) return undefined;
   const saved = { n: header.stamp.n, token: header.stamp.token };
   if (typeof stamp === "function" ? !stamp(saved) : saved.n !== stamp.n || saved.token !== stamp.token) return undefined;
+  for (const { kind, offset, length } of header.arrays) {
+    const Type = ARRAY_TYPES[kind];
+    if (!Type || offset % 8 !== 0 || offset < 12 + headLength || offset + length * Type.BYTES_PER_ELEMENT > size) return undefined;
+  }
+  // Everything before the first kdbush buffer in one read; each kdbush buffer in a read of its own.
+  const isData = (name: string) => name.endsWith(".data");
+  const restEnd = Math.min(size, ...header.arrays.filter((a) => isData(a.name)).map((a) => a.offset));
+  const buffer = await file.slice(0, restEnd).arrayBuffer();
+  if (buffer.byteLength !== restEnd) return undefined;
   const arrays = new Map<string, AnyArray>();
+  const data = new Map<string, ArrayBuffer>();
   for (const { name, kind, offset, length } of header.arrays) {
     const Type = ARRAY_TYPES[kind];
-    if (!Type || offset % 8 !== 0 || offset < 12 + headLength || offset + length * Type.BYTES_PER_ELEMENT > bytes.length) return undefined;
-    arrays.set(name, new Type(buffer, offset, length));
+    if (isData(name)) {
+      const own = await file.slice(offset, offset + length).arrayBuffer();
+      if (kind !== "u8" || own.byteLength !== length) return undefined;
+      data.set(name, own);
+    } else if (offset + length * Type.BYTES_PER_ELEMENT > restEnd) return undefined;
+    else arrays.set(name, new Type(buffer, offset, length));
   }
   const get = <T extends AnyArray>(name: string) => {
     const a = arrays.get(name);
@@ -173,7 +180,19 @@ export async function loadIndexFile(path: string, stamp: FleetStamp | ((saved: F
     return a as T;
   };
   try {
-    const trees: TreeParts[] = header.trees.map((t, i) => ({ ids: get(`tree${i}.ids`), xyz: get(`tree${i}.xyz`), boxes: get(`tree${i}.boxes`), nodeSize: t.nodeSize }));
+    const trees: TreeParts[] = header.trees.map((t, i) => {
+      const kd = data.get(`tree${i}.data`);
+      if (!kd) throw new Error(`fleet index file: tree${i}.data missing`);
+      const index = KDBush.from(kd);
+      const xyz = get<Float32Array>(`tree${i}.xyz`);
+      if (index.numItems * 3 !== xyz.length || !(index.coords instanceof Float64Array)) throw new Error("fleet index file: a tree does not fit its kdbush data");
+      let ids: Uint32Array;
+      if (t.idsInData) {
+        if (!(index.ids instanceof Uint32Array)) throw new Error("fleet index file: tree ids are not 32-bit");
+        ids = index.ids;
+      } else ids = get(`tree${i}.ids`);
+      return { data: kd, ids, xyz, boxes: get(`tree${i}.boxes`), nodeSize: t.nodeSize };
+    });
     const slugBytes = get<Uint8Array>("slugBytes");
     const tables = unpackTables({
       tables: { text: new TextDecoder().decode(get<Uint8Array>("tables.text")), ends: get<Uint32Array>("tables.ends"), counts: header.tableCounts },
@@ -182,8 +201,6 @@ export async function loadIndexFile(path: string, stamp: FleetStamp | ((saved: F
       size: header.size,
       all: trees[0],
       typeTrees: trees.slice(1),
-      lat: get("lat"),
-      lon: get("lon"),
       slugBytes,
       slugStart: get("slugStart"),
       slugText: new TextDecoder("latin1").decode(slugBytes),

@@ -1,0 +1,40 @@
+import type { GeoHit, GeoSearch, UnlocatedCount } from "../../../domain/fleet/ports";
+import { byDistanceThenSlug, toHits, type Exclusions } from "./found";
+import { prepare } from "./query";
+import type { FleetSnapshot } from "./snapshot";
+import type { UnlocatedIndex } from "./unlocated";
+
+/**
+ * What searches read: a full build (the base) with the entries changed since then left out and
+ * answered from a small overlay snapshot of their current rows. Immutable; replaced whole.
+ */
+export class FleetView {
+  readonly size: number;
+
+  constructor(
+    readonly base: FleetSnapshot,
+    private readonly excluded: Exclusions,
+    private readonly overlay: FleetSnapshot | undefined,
+    private readonly withoutPosition: UnlocatedIndex,
+  ) {
+    this.size = base.size - excluded.size + (overlay?.size ?? 0);
+  }
+
+  search(query: GeoSearch): { total: number; hits: GeoHit[] } {
+    const q = prepare(query);
+    const excluded = this.excluded.size > 0 ? this.excluded : undefined;
+    const total = this.base.count(q, excluded) + (this.overlay ? this.overlay.count(q) : 0);
+    const k = query.offset + query.limit;
+    if (total === 0 || query.limit === 0 || query.offset >= total) return { total, hits: [] };
+    let found = this.base.nearest(q, k, excluded);
+    if (this.overlay) {
+      const recent = this.overlay.nearest(q, k);
+      if (recent.length > 0) found = found.concat(recent).sort(byDistanceThenSlug);
+    }
+    return { total, hits: toHits(found.slice(query.offset, k)) };
+  }
+
+  unlocated(airports: string[], filter: { types: string[] | undefined; words: string[] }): UnlocatedCount[] {
+    return this.withoutPosition.unlocated(airports, filter);
+  }
+}

@@ -1,0 +1,5 @@
+/// <reference lib="webworker" />
+// Worker entry point: the booking writer (adapters/sqlite/booking-writer-thread.ts).
+import { serveBookingWriter } from "../../adapters/sqlite/booking-writer-thread";
+
+serveBookingWriter();
