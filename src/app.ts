@@ -40,6 +40,7 @@ import { activeIndexRows, activeIndexRowsBySlug, fleetChangesSince, markFleetInd
 import { KdFleetSearchIndex } from "../adapters/geo/fleet-index";
 import { coreFleet } from "../adapters/http/core/fleet";
 import { coreFleetSearch } from "../adapters/http/core/fleet-search";
+import { SearchAnswerCache } from "../domain/fleet/answer-cache";
 import { RateLimiter, writeRateLimit, type RateLimits } from "../adapters/http/rate-limit";
 import { OutboundGuard, type Resolver } from "../adapters/delivery/outbound-guard";
 import { SecretBox } from "../adapters/security/secrets";
@@ -58,6 +59,8 @@ import { DEFAULT_SANDBOX_SCHEDULE, SandboxDispatcher, type SandboxSchedule, type
 
 /** Account checks need no credential: a client address may make 20 a minute, so the check cannot enumerate accounts. */
 const ACCOUNT_CHECKS_PER_MINUTE = 20;
+/** Bytes of recent fleet search answers kept (serialised) for the current index generation. */
+const SEARCH_ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
 
 export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
 
@@ -141,6 +144,7 @@ export function createServices(
     onWorkerFailure: (err) => logger.warn({ err }, "fleet index worker failed; building in-process"),
     onError: (err) => logger.error({ err }, "fleet index rebuild failed; the previous index keeps answering"),
   });
+  const searchAnswers = new SearchAnswerCache<Uint8Array>(fleetIndex, SEARCH_ANSWER_CACHE_BYTES);
   const partnerships = new SqlitePartnershipRepository(db);
   const positions = new SqlitePositionStore(db, (err) => logger.error({ err }, "writing chauffeur positions failed; kept for the next attempt"));
   const bookings = new SqliteBookingRepository(db, bookingOutboxSink(outbox, { integrations, partnerships, positions }, () => worker.wake()));
@@ -150,6 +154,7 @@ export function createServices(
     outbox: () => outbox.backlog(),
     fleetIndex: () => ({ size: fleetIndex.size, builtAtMs: fleetIndex.viewBuiltAtMs }),
     bookingWriterQueue: () => bookings.pendingChanges,
+    searchAnswers: () => ({ hits: searchAnswers.hits, misses: searchAnswers.misses, bytes: searchAnswers.sizeBytes }),
   });
   const rateLimiter = new RateLimiter(
     { accountCheckPerMinute: ACCOUNT_CHECKS_PER_MINUTE, ...(config.rateLimits ?? { searchPerMinute: 0, sendTripPerMinute: 0 }) },
@@ -217,6 +222,7 @@ export function createServices(
     rateLimiter,
     manageFleet: { fleet, index: fleetIndex, airports, clock, companies },
     searchFleet: { index: fleetIndex, airports },
+    searchAnswers,
   };
 }
 
@@ -290,7 +296,7 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(corePartners(services.partners, services.authenticator))
     .use(coreReservations(services.trips.manage, services.authenticator, services.positions))
     .use(coreFleet(services.manageFleet, services.authenticator))
-    .use(coreFleetSearch(services.searchFleet, services.authenticator, services.rateLimiter))
+    .use(coreFleetSearch(services.searchFleet, services.authenticator, services.rateLimiter, services.searchAnswers))
     .use(coreTracking(services.tracking, services.authenticator));
 }
 

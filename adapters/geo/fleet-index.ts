@@ -1,4 +1,5 @@
-import type { FleetSearchIndex, GeoHit, GeoSearch, UnlocatedCount } from "../../domain/fleet/ports";
+import type { FleetChangeListener, FleetSearchIndex, GeoHit, GeoSearch, UnlocatedCount } from "../../domain/fleet/ports";
+import { ChangeExtent } from "./change-extent";
 import { buildIndexParts, chunkTransferables, NODE_SIZE, pointBuffers, unpackTables, type TreeParts, type ChunkPoints, type ColumnChunk, type IndexParts, type PackedTables, type IndexRow } from "./index-parts";
 import { byDistanceThenSlug, type Exclusions, FleetSnapshot, prepare, toHits, UnlocatedIndex } from "./snapshot";
 import { Database } from "bun:sqlite";
@@ -151,6 +152,8 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
   private viewAtMs = 0;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private saving: Promise<void> | undefined;
+  private viewGeneration = 0;
+  private readonly listeners = new Set<FleetChangeListener>();
 
   constructor(private readonly options: FleetIndexOptions) {
     const empty = new FleetSnapshot(buildIndexParts([]));
@@ -164,6 +167,15 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
 
   unlocated(airports: string[], filter: { types: string[] | undefined; words: string[] }) {
     return this.view.unlocated(airports, filter);
+  }
+
+  get generation(): number {
+    return this.viewGeneration;
+  }
+
+  onChange(listener: FleetChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Whether the current base was loaded from the saved index file or built (undefined before the first). */
@@ -295,6 +307,8 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
     for (const slug of this.overlayRows.keys()) if (!this.dirty.has(slug)) this.overlayRows.delete(slug);
     const stale = [...this.stale].filter((slug) => this.dirty.has(slug));
     this.stale.clear();
+    const extent = base === this.view.base ? new ChangeExtent(base) : undefined;
+    extent?.add(stale, this.overlayRows);
     if (stale.length > 0 && this.options.loadSlugs) {
       for (const slug of stale) this.overlayRows.set(slug, null);
       for (const row of this.options.loadSlugs(stale)) this.overlayRows.set(row.slug, row);
@@ -314,7 +328,10 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
       const changed = new Set(slugs);
       unlocated = new UnlocatedIndex([...base.unlocatedEntries.filter((e) => !changed.has(e.slug)), ...(overlay?.unlocatedEntries ?? [])]);
     }
+    extent?.add(stale, this.overlayRows);
     this.view = new FleetView(base, base.exclusions(excluded), overlay, unlocated);
+    this.viewGeneration++;
+    for (const listener of this.listeners) listener(this.viewGeneration, extent?.change);
     this.viewSeq = seq;
     this.viewAtMs = Date.now();
   }

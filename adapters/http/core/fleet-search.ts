@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
-import { searchFleet, type SearchFleetDeps } from "../../../domain/usecases/search-fleet";
+import { planFleetSearch, runFleetSearch, type SearchFleetDeps } from "../../../domain/usecases/search-fleet";
+import type { SearchAnswerCache } from "../../../domain/fleet/answer-cache";
 import { documentedResponses, errors } from "../schemas";
 import { authMacros, type Authenticator } from "../auth";
 import type { RateLimiter } from "../rate-limit";
@@ -80,16 +81,22 @@ const EXAMPLE = {
 
 
 /** Cross-operator fleet search (spec "GET /api/search/fleet", CONTRACT §5). */
-export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator, limiter: RateLimiter) {
+export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator, limiter: RateLimiter, answers?: SearchAnswerCache<Uint8Array>) {
   return new Elysia({ name: "core-fleet-search", prefix: "/api" }).use(authMacros(auth)).get(
     "/search/fleet",
-    // Serialised here, as a string: the answer's shape is fixed by the domain's FleetSearchResult type. The
+    // Serialised here, once per answer: the answer's shape is fixed by the domain's FleetSearchResult type. The
     // responses are documented in `detail` rather than declared as `response`, so Elysia neither checks nor
-    // cleans up to 100 items per request (~30% of the route's time); a string body is what Bun sends fastest.
+    // cleans up to 100 items per request. The encoded bytes of recent answers are kept for the index generation
+    // they were computed on: a repeated search is a lookup.
     ({ query, caller, set }) => {
       limiter.check("searchPerMinute", caller.netid, set.headers as Record<string, string>);
-      const body = JSON.stringify({ success: true as const, data: searchFleet(deps, caller, query) });
+      const plan = planFleetSearch(deps, caller, query);
       set.headers["content-type"] = "application/json";
+      const kept = answers?.get(plan.key);
+      if (kept) return kept;
+      // Computed and kept in one synchronous step: the index cannot move in between.
+      const body = Buffer.from(JSON.stringify({ success: true as const, data: runFleetSearch(deps, plan) }));
+      answers?.set(plan.key, body, body.byteLength, { centres: plan.centres, radiusKm: plan.query.radiusKm, airports: plan.query.airports });
       return body;
     },
     {
