@@ -4,6 +4,7 @@ import type { SearchAnswerCache } from "../../../domain/fleet/answer-cache";
 import { documentedResponses, errors } from "../schemas";
 import { authMacros, type Authenticator } from "../auth";
 import type { RateLimiter } from "../rate-limit";
+import { SearchAnswerJson } from "./search-answer-json";
 
 const param = (description: string, example?: string) => t.Optional(t.String({ maxLength: 2000, description, ...(example ? { examples: [example] } : {}) }));
 
@@ -82,6 +83,7 @@ const EXAMPLE = {
 
 /** Cross-operator fleet search (spec "GET /api/search/fleet", CONTRACT §5). */
 export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator, limiter: RateLimiter, answers?: SearchAnswerCache<Uint8Array>) {
+  const json = new SearchAnswerJson(deps.index);
   return new Elysia({ name: "core-fleet-search", prefix: "/api" }).use(authMacros(auth)).get(
     "/search/fleet",
     // Serialised here, once per answer: the answer's shape is fixed by the domain's FleetSearchResult type. The
@@ -95,7 +97,7 @@ export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator, limi
       const kept = answers?.get(plan.key);
       if (kept) return kept;
       // Computed and kept in one synchronous step: the index cannot move in between.
-      const body = Buffer.from(JSON.stringify({ success: true as const, data: runFleetSearch(deps, plan) }));
+      const body = Buffer.from(json.encode(runFleetSearch(deps, plan)));
       answers?.set(plan.key, body, body.byteLength, { centres: plan.centres, radiusKm: plan.query.radiusKm, airports: plan.query.airports });
       return body;
     },

@@ -88,7 +88,7 @@ describe("fleet search answer cache", () => {
           else if (c.kind === "add") slugs.push(await addVehicle(harness, pro.auth, { ...position(c.place), airports: airportOf(c.place), type: c.type, name: c.name }));
           else if (!slug) continue;
           else if (c.kind === "move") expect((await patch({ ...position(c.place), airports: airportOf(c.place) })).status).toBe(200);
-          else if (c.kind === "text") expect((await patch({ name: c.name, type: c.type, description: `${c.name} ${c.type}` })).status).toBe(200);
+          else if (c.kind === "text") expect((await patch({ name: c.name, type: c.type, description: `${c.name} ${c.type} "quoted" \\ ünïcode`, maxLuggage: c.name === "Escalade" ? null : 4 })).status).toBe(200);
           else if (c.kind === "airports") expect((await patch({ airports: [c.hub === 0 ? "JFK" : "LHR"] })).status).toBe(200);
           else if (c.kind === "deactivate") expect((await patch({ active: false })).status).toBe(200);
           else {
