@@ -1,5 +1,7 @@
 import { Elysia, t } from "elysia";
-import { planFleetSearch, runFleetSearch, type SearchFleetDeps } from "../../../domain/usecases/search-fleet";
+import { planFleetSearch, runFleetSearch, type PlannedFleetSearch, type SearchFleetDeps } from "../../../domain/usecases/search-fleet";
+import type { RawFleetSearchQuery } from "../../../domain/fleet/search";
+import type { Caller } from "../../../domain/ports";
 import type { SearchAnswerCache } from "../../../domain/fleet/answer-cache";
 import { documentedResponses, errors } from "../schemas";
 import { authMacros, type Authenticator } from "../auth";
@@ -81,9 +83,37 @@ const EXAMPLE = {
 };
 
 
+/** Checked searches remembered (the set starts over beyond it). */
+const MAX_PLANS = 10_000;
+const FIELDS = ["airports", "lat", "lon", "types", "q", "radius_km", "limit", "offset"] as const;
+
+/**
+ * planFleetSearch, remembered by the exact parameters and plan: the check is a pure function of them (and of
+ * the airport directory, which does not change), so a repeated search skips it. Refused searches are not kept.
+ */
+function rememberedPlans(deps: SearchFleetDeps) {
+  let plans = new Map<string, PlannedFleetSearch>();
+  return (caller: Caller, query: RawFleetSearchQuery): PlannedFleetSearch => {
+    // Each value with its length first: no two different parameter sets share a key.
+    let key = caller.plan;
+    for (const field of FIELDS) {
+      const v = query[field];
+      key += v === undefined ? "|" : `|${v.length}:${v}`;
+    }
+    let plan = plans.get(key);
+    if (!plan) {
+      plan = planFleetSearch(deps, caller, query);
+      if (plans.size >= MAX_PLANS) plans = new Map();
+      plans.set(key, plan);
+    }
+    return plan;
+  };
+}
+
 /** Cross-operator fleet search (spec "GET /api/search/fleet", CONTRACT §5). */
 export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator, limiter: RateLimiter, answers?: SearchAnswerCache<Uint8Array>) {
   const json = new SearchAnswerJson(deps.index);
+  const planOf = rememberedPlans(deps);
   return new Elysia({ name: "core-fleet-search", prefix: "/api" }).use(authMacros(auth)).get(
     "/search/fleet",
     // Serialised here, once per answer: the answer's shape is fixed by the domain's FleetSearchResult type. The
@@ -92,7 +122,7 @@ export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator, limi
     // they were computed on: a repeated search is a lookup.
     ({ query, caller, set }) => {
       limiter.check("searchPerMinute", caller.netid, set.headers as Record<string, string>);
-      const plan = planFleetSearch(deps, caller, query);
+      const plan = planOf(caller, query);
       set.headers["content-type"] = "application/json";
       const kept = answers?.get(plan.key);
       if (kept) return kept;
