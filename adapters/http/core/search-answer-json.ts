@@ -2,7 +2,7 @@ import type { FleetSearchIndex } from "../../../domain/fleet/ports";
 import type { FleetItem, FleetSearchResult } from "../../../domain/usecases/search-fleet";
 
 /** Entries whose item JSON is kept (the set starts over beyond it). */
-const MAX_FRAGMENTS = 50_000;
+const MAX_FRAGMENTS = 20_000;
 
 /**
  * Writes a search answer as `JSON.stringify({ success: true, data })` would, byte for byte. Within one index
