@@ -22,6 +22,8 @@ interface Cached<V> {
 const KM_PER_DEGREE_LAT = 111.19;
 /** Distances compared with a little room, so rounding can only drop an answer, never keep a stale one. */
 const SLACK_KM = 1e-6;
+/** Slots of the table of recently asked keys (a power of two). */
+const SEEN_SLOTS = 1 << 16;
 
 /**
  * Recent search answers (their serialised bytes, say) keyed by the normalised query, for the index generation
@@ -29,12 +31,17 @@ const SLACK_KM = 1e-6;
  * all; a change of a few entries drops only the answers it can alter: those with a circle holding an old or
  * new position of a changed entry, and those requesting an airport served by a changed entry without a
  * position. An answer is only served for the generation the cache has followed every change up to.
+ *
+ * An answer is kept from the second time its key is asked for (a fixed table of recent keys' hashes tells):
+ * searches asked once, however many, neither evict the answers asked for again nor leave every answer behind
+ * for the garbage collector to move and free.
  */
 export class SearchAnswerCache<V> {
   private readonly answers = new Map<string, Cached<V>>();
   private bytes = 0;
   private generation: number;
   private readonly stop: () => void;
+  private readonly seen = new Uint32Array(SEEN_SLOTS);
   hits = 0;
   misses = 0;
 
@@ -61,10 +68,19 @@ export class SearchAnswerCache<V> {
     return found.value;
   }
 
-  /** Keeps an answer computed on the current generation (callers compute and store without yielding in between). */
-  set(key: string, value: V, bytes: number, scope: AnswerScope): void {
-    if (this.maxBytes <= 0 || bytes > this.maxBytes / 4) return;
+  /**
+   * Keeps an answer computed on the current generation (callers compute and store without yielding in between)
+   * if its key was asked for recently; whether it was kept.
+   */
+  set(key: string, value: V, bytes: number, scope: AnswerScope): boolean {
+    if (this.maxBytes <= 0 || bytes > this.maxBytes / 4) return false;
     if (this.generation !== this.index.generation) this.clear(this.index.generation);
+    const hash = hashOf(key);
+    const slot = hash & (SEEN_SLOTS - 1);
+    if (this.seen[slot] !== hash) {
+      this.seen[slot] = hash;
+      return false;
+    }
     this.delete(key);
     this.answers.set(key, { value, bytes, scope, latSlack: (scope.radiusKm + SLACK_KM) / KM_PER_DEGREE_LAT });
     this.bytes += bytes;
@@ -72,6 +88,7 @@ export class SearchAnswerCache<V> {
       if (this.bytes <= this.maxBytes) break;
       this.delete(oldest);
     }
+    return true;
   }
 
   get size(): number {
@@ -112,6 +129,13 @@ export class SearchAnswerCache<V> {
     this.bytes = 0;
     this.generation = generation;
   }
+}
+
+/** FNV-1a over the key's UTF-16 code units, never 0 (an empty slot). */
+function hashOf(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h >>> 0 || 1;
 }
 
 function touches(cached: Cached<unknown>, points: FleetChange["points"], airports: ReadonlySet<string>): boolean {

@@ -89,31 +89,37 @@ const FIELDS = ["airports", "lat", "lon", "types", "q", "radius_km", "limit", "o
 
 /**
  * planFleetSearch, remembered by the exact parameters and plan: the check is a pure function of them (and of
- * the airport directory, which does not change), so a repeated search skips it. Refused searches are not kept.
+ * the airport directory, which does not change), so a repeated search skips it. `keep` remembers one (the route
+ * keeps those whose answer is kept); refused searches are never kept.
  */
 function rememberedPlans(deps: SearchFleetDeps) {
   let plans = new Map<string, PlannedFleetSearch>();
-  return (caller: Caller, query: RawFleetSearchQuery): PlannedFleetSearch => {
+  const keyOf = (caller: Caller, query: RawFleetSearchQuery) => {
     // Each value with its length first: no two different parameter sets share a key.
-    let key = caller.plan;
+    let key: string = caller.plan;
     for (const field of FIELDS) {
       const v = query[field];
       key += v === undefined ? "|" : `|${v.length}:${v}`;
     }
-    let plan = plans.get(key);
-    if (!plan) {
-      plan = planFleetSearch(deps, caller, query);
+    return key;
+  };
+  return {
+    plan(caller: Caller, query: RawFleetSearchQuery): { plan: PlannedFleetSearch; key: string; known: boolean } {
+      const key = keyOf(caller, query);
+      const known = plans.get(key);
+      return known ? { plan: known, key, known: true } : { plan: planFleetSearch(deps, caller, query), key, known: false };
+    },
+    keep(key: string, plan: PlannedFleetSearch): void {
       if (plans.size >= MAX_PLANS) plans = new Map();
       plans.set(key, plan);
-    }
-    return plan;
+    },
   };
 }
 
 /** Cross-operator fleet search (spec "GET /api/search/fleet", CONTRACT §5). */
 export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator, limiter: RateLimiter, answers?: SearchAnswerCache<Uint8Array>) {
   const json = new SearchAnswerJson(deps.index);
-  const planOf = rememberedPlans(deps);
+  const plans = rememberedPlans(deps);
   return new Elysia({ name: "core-fleet-search", prefix: "/api" }).use(authMacros(auth)).get(
     "/search/fleet",
     // Serialised here, once per answer: the answer's shape is fixed by the domain's FleetSearchResult type. The
@@ -122,13 +128,14 @@ export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator, limi
     // they were computed on: a repeated search is a lookup.
     ({ query, caller, set }) => {
       limiter.check("searchPerMinute", caller.netid, set.headers as Record<string, string>);
-      const plan = planOf(caller, query);
+      const { plan, key, known } = plans.plan(caller, query);
       set.headers["content-type"] = "application/json";
-      const kept = answers?.get(plan.key);
-      if (kept) return kept;
+      const cached = answers?.get(plan.key);
+      if (cached) return cached;
       // Computed and kept in one synchronous step: the index cannot move in between.
       const body = Buffer.from(json.encode(runFleetSearch(deps, plan)));
-      answers?.set(plan.key, body, body.byteLength, { centres: plan.centres, radiusKm: plan.query.radiusKm, airports: plan.query.airports });
+      const kept = answers?.set(plan.key, body, body.byteLength, { centres: plan.centres, radiusKm: plan.query.radiusKm, airports: plan.query.airports });
+      if (kept && !known) plans.keep(key, plan);
       return body;
     },
     {
