@@ -32,6 +32,11 @@ export interface WrkOptions {
   method?: string;
   /** A body made unique per request: `before` + a per-connection-thread counter + `after`. */
   uniqueBody?: { before: string; after: string };
+  /**
+   * Every request a new path: each path's last query parameter (a number) moved by `step` × (`start` + the
+   * request's counter), written with `decimals` decimals. (Each wrk thread counts on its own: use one thread.)
+   */
+  uniquePath?: { start: number; step: number; decimals: number };
 }
 
 export async function wrk(base: string, paths: string[], options: WrkOptions): Promise<LoadResult> {
@@ -40,6 +45,9 @@ export async function wrk(base: string, paths: string[], options: WrkOptions): P
   const script = join(BENCH_DIR, `wrk-${process.pid}-${Math.random().toString(36).slice(2)}.lua`);
   const lua = [
     `local paths = {${paths.map((p) => JSON.stringify(p)).join(",")}}`,
+    // With uniquePath: each path split into the part before its last number and that number.
+    `local heads = {${options.uniquePath ? paths.map((p) => JSON.stringify(p.slice(0, p.lastIndexOf("=") + 1))).join(",") : ""}}`,
+    `local values = {${options.uniquePath ? paths.map((p) => String(Number(p.slice(p.lastIndexOf("=") + 1)))).join(",") : ""}}`,
     "local i = 0",
     `wrk.method = ${JSON.stringify(options.method ?? "GET")}`,
     ...Object.entries(options.headers ?? {}).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`),
@@ -51,7 +59,9 @@ export async function wrk(base: string, paths: string[], options: WrkOptions): P
     "  i = i + 1",
     options.uniqueBody
       ? `  return wrk.format(nil, paths[(i % #paths) + 1], nil, ${JSON.stringify(options.uniqueBody.before)} .. run .. "-" .. tostring(tid) .. "-" .. tostring(i) .. ${JSON.stringify(options.uniqueBody.after)})`
-      : "  return wrk.format(nil, paths[(i % #paths) + 1])",
+      : options.uniquePath
+        ? `  local k = (i % #paths) + 1; return wrk.format(nil, heads[k] .. string.format("%.${options.uniquePath.decimals}f", values[k] + (${options.uniquePath.start} + i) * ${options.uniquePath.step}))`
+        : "  return wrk.format(nil, paths[(i % #paths) + 1])",
     "end",
     "done = function(summary, latency, requests)",
     '  io.write(string.format("RESULT %d %d %d %f\\n", summary.requests, summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout, summary.duration, latency:percentile(99)))',

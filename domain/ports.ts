@@ -36,6 +36,26 @@ export interface UserRepository {
   remove(uid: string): Promise<boolean>;
 }
 
+/** What a verified core bearer token says: the user, the company and when it expires (Unix seconds). */
+export interface TokenClaims {
+  sub: string;
+  netid: string;
+  exp: number;
+}
+
+/** Issues core bearer tokens (signed, expiring). */
+export interface TokenIssuer {
+  issue(uid: string, netid: string, now: number): Promise<{ token: string; exp: number }>;
+}
+
+/**
+ * Verifies core bearer tokens: the claims of a valid token (signature, algorithm, issuer, audience and expiry
+ * checked), undefined for anything else. Whether its user still exists is the caller's question.
+ */
+export interface TokenVerifier {
+  verify(token: string): Promise<TokenClaims | undefined>;
+}
+
 export interface PlatformTokenRepository {
   save(tokenHash: string, uid: string, createdAt: number): Promise<void>;
   /** The uid an active (unreleased) token belongs to. */

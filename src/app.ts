@@ -43,6 +43,7 @@ import { SqliteFleetSource } from "../adapters/sqlite/fleet-source";
 import { KdFleetSearchIndex } from "../adapters/geo/fleet-index";
 import { coreFleet } from "../adapters/http/core/fleet";
 import { coreFleetSearch } from "../adapters/http/core/fleet-search";
+import { SearchAnswerCache } from "../domain/fleet/answer-cache";
 import { RateLimiter, writeRateLimit, type RateLimits } from "../adapters/http/rate-limit";
 import { OutboundGuard, type Resolver } from "../adapters/delivery/outbound-guard";
 import { SecretBox } from "../adapters/security/secrets";
@@ -61,6 +62,8 @@ import { DEFAULT_SANDBOX_SCHEDULE, SandboxDispatcher, type SandboxSchedule, type
 
 /** Account checks need no credential: a client address may make 20 a minute, so the check cannot enumerate accounts. */
 const ACCOUNT_CHECKS_PER_MINUTE = 20;
+/** Bytes of recent fleet search answers kept (serialised) for the current index generation. */
+const SEARCH_ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
 
 export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
 
@@ -121,6 +124,7 @@ export function createServices(
     onWorkerFailure: (err) => logger.warn({ err }, "fleet index worker failed; building in-process"),
     onError: (err) => logger.error({ err }, "fleet index rebuild failed; the previous index keeps answering"),
   });
+  const searchAnswers = new SearchAnswerCache<Uint8Array>(fleetIndex, SEARCH_ANSWER_CACHE_BYTES);
   const partnerships = new SqlitePartnershipRepository(db);
   const positions = new SqlitePositionStore(db, (err) => logger.error({ err }, "writing chauffeur positions failed; kept for the next attempt"));
   // Every booking change, on either commit path, writes the outbox rows that announce it in its transaction.
@@ -140,6 +144,7 @@ export function createServices(
     outbox: () => outbox.backlog(),
     fleetIndex: () => ({ size: fleetIndex.size, builtAtMs: fleetIndex.viewBuiltAtMs }),
     bookingWriterQueue: () => bookings.pendingChanges,
+    searchAnswers: () => ({ hits: searchAnswers.hits, misses: searchAnswers.misses, bytes: searchAnswers.sizeBytes }),
   });
   const rateLimiter = new RateLimiter(
     { accountCheckPerMinute: ACCOUNT_CHECKS_PER_MINUTE, ...(config.rateLimits ?? { searchPerMinute: 0, sendTripPerMinute: 0 }) },
@@ -206,6 +211,7 @@ export function createServices(
     rateLimiter,
     manageFleet: { fleet, index: fleetIndex, airports, clock, companies },
     searchFleet: { index: fleetIndex, airports },
+    searchAnswers,
   };
 }
 
@@ -274,7 +280,7 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(corePartners(services.partners, services.authenticator))
     .use(coreReservations(services.trips.manage, services.authenticator, services.positions))
     .use(coreFleet(services.manageFleet, services.authenticator))
-    .use(coreFleetSearch(services.searchFleet, services.authenticator, services.rateLimiter))
+    .use(coreFleetSearch(services.searchFleet, services.authenticator, services.rateLimiter, services.searchAnswers))
     .use(coreTracking(services.tracking, services.authenticator));
 }
 

@@ -1,4 +1,5 @@
-import type { FleetSearchIndex, GeoSearch } from "../../domain/fleet/ports";
+import type { FleetChange, FleetChangeListener, FleetSearchIndex, GeoSearch } from "../../domain/fleet/ports";
+import { ChangeExtent } from "./search/change-extent";
 import type { FleetSource, IndexRow } from "../../domain/fleet/source";
 import { IndexBuilder, type BuilderOptions, type BuiltParts } from "./build/builder";
 import { buildIndexParts } from "./build/trees";
@@ -67,6 +68,8 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
   /** Settles once the newest build's type trees are in (or failed): what saveNow waits for. */
   private typeTreesDue: Promise<void> | undefined;
   private viewAtMs = 0;
+  private viewGeneration = 0;
+  private readonly listeners = new Set<FleetChangeListener>();
 
   constructor(private readonly options: FleetIndexOptions) {
     const empty = new FleetSnapshot(buildIndexParts([]));
@@ -112,6 +115,17 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
   }
 
   /** Number of located active entries in the current view. */
+  /** Moves each time a new view starts answering. */
+  get generation(): number {
+    return this.viewGeneration;
+  }
+
+  /** `listener` hears of every new view, before any search reads it; returns the unsubscribe. */
+  onChange(listener: FleetChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   get size(): number {
     return this.view.size;
   }
@@ -208,6 +222,9 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
     for (const slug of this.overlayRows.keys()) if (!this.dirty.has(slug)) this.overlayRows.delete(slug);
     const stale = [...this.stale].filter((slug) => this.dirty.has(slug));
     this.stale.clear();
+    // Where the changed entries were (the current view, when the base stays) and, below, where they now are.
+    const extent = base === this.view.base ? new ChangeExtent(base) : undefined;
+    extent?.add(stale, this.overlayRows);
     const readSlugs = this.options.source.activeRowsBySlug?.bind(this.options.source);
     if (stale.length > 0 && readSlugs) {
       for (const slug of stale) this.overlayRows.set(slug, null);
@@ -228,14 +245,18 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
       const changed = new Set(slugs);
       unlocated = new UnlocatedIndex([...base.unlocatedEntries.filter((e) => !changed.has(e.slug)), ...(overlay?.unlocatedEntries ?? [])]);
     }
-    this.swapView(new FleetView(base, base.exclusions(excluded), overlay, unlocated), seq);
+    extent?.add(stale, this.overlayRows);
+    this.swapView(new FleetView(base, base.exclusions(excluded), overlay, unlocated), seq, extent?.change);
   }
 
   /** The one place a new view (a rebuilt base, or the overlay of recent changes over it) starts answering. */
-  private swapView(view: FleetView, seq: number): void {
+  private swapView(view: FleetView, seq: number, change: FleetChange | undefined): void {
     this.view = view;
     this.viewSeq = seq;
     this.viewAtMs = Date.now();
+    this.viewGeneration++;
+    // Without a change's extent (a new base), listeners drop everything they derived from the old view.
+    for (const listener of this.listeners) listener(this.viewGeneration, change);
   }
 
   /** Queues one build after any running one; it reads the fleet afresh and swaps the view in whole. */

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { NotFoundError, UnauthorizedError } from "../../domain/errors";
-import type { Caller, PlatformTokenRepository, UserRepository } from "../../domain/ports";
-import { hashPlatformToken, type CoreTokens } from "../security/tokens";
+import type { Caller, PlatformTokenRepository, TokenVerifier, UserRepository } from "../../domain/ports";
+import { hashPlatformToken } from "../../domain/platform-token";
 import { companyOfRequest } from "./request-context";
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -10,7 +10,7 @@ const MAX_CREDENTIAL_LENGTH = 4096;
 /** Turns the credentials of a request into the Caller behind them. */
 export class Authenticator {
   constructor(
-    private readonly tokens: CoreTokens,
+    private readonly tokens: TokenVerifier,
     private readonly users: UserRepository,
     private readonly platformTokens: PlatformTokenRepository,
   ) {}

@@ -37,8 +37,9 @@ export class RateLimiter {
     if (!capacity) return;
     const key = `${kind}:${who}`;
     const period = PERIOD_SECONDS[kind];
-    const { decision, bucket } = takeToken(this.buckets.get(key), capacity, period, this.now());
-    if (!this.buckets.has(key) && this.buckets.size >= MAX_BUCKETS) this.buckets.clear();
+    const previous = this.buckets.get(key);
+    const { decision, bucket } = takeToken(previous, capacity, period, this.now());
+    if (!previous && this.buckets.size >= MAX_BUCKETS) this.buckets.clear();
     this.buckets.set(key, bucket);
     setHeaders(headers, decision);
     if (!decision.allowed)

@@ -8,6 +8,8 @@ export interface MetricSources {
   fleetIndex(): { size: number; builtAtMs: number };
   /** Booking changes queued or committing. */
   bookingWriterQueue(): number;
+  /** Fleet search answers served from the answer cache (hits) or computed (misses), and the bytes it holds. */
+  searchAnswers?(): { hits: number; misses: number; bytes: number };
 }
 
 const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]);
@@ -88,6 +90,26 @@ export class ServiceMetrics {
       collect() {
         const { builtAtMs } = sources.fleetIndex();
         this.set(builtAtMs === 0 ? -1 : (Date.now() - builtAtMs) / 1000);
+      },
+    });
+    new Counter({
+      name: "tripswitch_search_answer_lookups_total",
+      help: "Fleet searches answered from the answer cache (hit) or computed (miss) since start",
+      labelNames: ["outcome"],
+      registers,
+      collect() {
+        const answers = sources.searchAnswers?.();
+        this.reset();
+        this.inc({ outcome: "hit" }, answers?.hits ?? 0);
+        this.inc({ outcome: "miss" }, answers?.misses ?? 0);
+      },
+    });
+    new Gauge({
+      name: "tripswitch_search_answer_cache_bytes",
+      help: "Bytes of fleet search answers kept for the current index generation",
+      registers,
+      collect() {
+        this.set(sources.searchAnswers?.().bytes ?? 0);
       },
     });
     new Gauge({

@@ -1,19 +1,16 @@
 import { jwt } from "@elysiajs/jwt";
+import type { TokenClaims, TokenIssuer, TokenVerifier } from "../../domain/ports";
 
 export const JWT_ISSUER = "tripswitch";
 export const JWT_AUDIENCE = "tripswitch-api";
 
-export interface CoreTokenClaims {
-  sub: string;
-  netid: string;
-  exp: number;
-}
+export type CoreTokenClaims = TokenClaims;
 
 /** How many verified tokens are remembered (oldest forgotten first). */
 const VERIFIED_TOKENS_KEPT = 10_000;
 
 /** Issues and verifies core JWTs: HS256 only, with issuer, audience and exp always checked. */
-export class CoreTokens {
+export class CoreTokens implements TokenIssuer, TokenVerifier {
   private readonly codec;
   private readonly verified = new Map<string, CoreTokenClaims>();
 
@@ -56,14 +53,4 @@ export class CoreTokens {
     if (!payload || typeof payload.sub !== "string" || typeof payload.exp !== "number") return undefined;
     return { sub: payload.sub, netid: String(payload.netid ?? ""), exp: payload.exp };
   }
-}
-
-/** A new opaque platform token: 256 random bits, base64url. */
-export function newPlatformToken(): string {
-  return Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
-}
-
-/** Platform tokens are stored only as their SHA-256. */
-export function hashPlatformToken(token: string): string {
-  return new Bun.CryptoHasher("sha256").update(token).digest("hex");
 }

@@ -60,10 +60,30 @@ export interface UnlocatedCount {
 }
 
 /**
+ * What a change of the searchable fleet can have altered: the positions of the changed entries before and
+ * after it (a search whose circles hold none of them answers as before), and the airports served by changed
+ * entries without a position (before or after; they count in MISSING_GPS warnings of those airports).
+ */
+export interface FleetChange {
+  points: Array<{ lat: number; lon: number }>;
+  airports: string[];
+}
+
+/**
+ * Told each time a new view of the index starts answering, with its generation: `change` says what the
+ * new view can answer differently, or is undefined when anything may differ (a rebuilt index).
+ */
+export type FleetChangeListener = (generation: number, change: FleetChange | undefined) => void;
+
+/**
  * The search index over the active fleet. It answers from a complete snapshot and never waits for a
  * rebuild; `fleetChanged` asks for a rebuild off the request path (visible within a second).
  */
 export interface FleetSearchIndex {
+  /** Moves every time the answering view is replaced; listeners are told before any search reads the new one. */
+  readonly generation: number;
+  /** Calls `listener` on every replaced view; returns the function that stops it. */
+  onChange(listener: FleetChangeListener): () => void;
   search(query: GeoSearch): { total: number; hits: GeoHit[] };
   /** Entries that match the filters and serve one of `airports` but have no position, per company. */
   unlocated(airports: string[], filter: { types: string[] | undefined; words: string[] }): UnlocatedCount[];

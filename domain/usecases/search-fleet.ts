@@ -1,7 +1,7 @@
 import type { AirportDirectory } from "../airports";
 import type { Caller } from "../ports";
 import type { FleetSearchIndex } from "../fleet/ports";
-import { appliedLimit, parseFleetSearchQuery, round, scoreOf, type RawFleetSearchQuery } from "../fleet/search";
+import { appliedLimit, parseFleetSearchQuery, round, scoreOf, type FleetSearchQuery, type RawFleetSearchQuery } from "../fleet/search";
 import type { FleetEntry } from "../fleet/entry";
 
 export interface SearchFleetDeps {
@@ -32,24 +32,49 @@ export interface FleetSearchResult {
   warnings: SearchWarning[];
 }
 
+/** A checked fleet search: the normalised query, the limit the caller's plan applies and the resolved centres. */
+export interface PlannedFleetSearch {
+  query: FleetSearchQuery;
+  limit: number;
+  centres: Array<{ lat: number; lon: number }>;
+  /**
+   * Everything the answer depends on besides the fleet: two searches with the same key get the same answer
+   * from the same index generation (the caller's plan counts only through the applied limit).
+   */
+  key: string;
+}
+
+/** Checks the parameters (400 naming each failing one), applies the plan's limit and resolves the airport centres. */
+export function planFleetSearch(deps: Pick<SearchFleetDeps, "airports">, caller: Caller, raw: RawFleetSearchQuery): PlannedFleetSearch {
+  const query = parseFleetSearchQuery(raw);
+  const limit = appliedLimit(caller.plan, query.limit);
+  const centres: Array<{ lat: number; lon: number }> = [];
+  for (const code of query.airports) {
+    const airport = deps.airports.lookup(code);
+    if (airport) centres.push({ lat: airport.lat, lon: airport.lon });
+  }
+  if (query.position) centres.push(query.position);
+  const { airports, position, types, words, radiusKm, offset } = query;
+  const key = JSON.stringify([airports, position ? [position.lat, position.lon] : null, types ?? null, words, radiusKm, offset, limit]);
+  return { query, limit, centres, key };
+}
+
 /**
  * Search fleet: check the parameters, resolve the airport centres (warning on unknown codes), add the
  * explicit position, search the index within the radius with the type and text filters, page by the
  * plan's limit, and warn about companies whose matching vehicles at a requested airport have no position.
  */
 export function searchFleet(deps: SearchFleetDeps, caller: Caller, raw: RawFleetSearchQuery): FleetSearchResult {
-  const query = parseFleetSearchQuery(raw);
-  const limit = appliedLimit(caller.plan, query.limit);
-  const warnings: SearchWarning[] = [];
+  return runFleetSearch(deps, planFleetSearch(deps, caller, raw));
+}
 
-  const centres: Array<{ lat: number; lon: number }> = [];
-  for (const code of query.airports) {
-    const airport = deps.airports.lookup(code);
-    if (airport) centres.push({ lat: airport.lat, lon: airport.lon });
-    else
+/** Answers a planned search from the index as it is now. */
+export function runFleetSearch(deps: SearchFleetDeps, plan: PlannedFleetSearch): FleetSearchResult {
+  const { query, limit, centres } = plan;
+  const warnings: SearchWarning[] = [];
+  for (const code of query.airports)
+    if (!deps.airports.lookup(code))
       warnings.push({ code: "UNRESOLVABLE_AIRPORT", netid: "", airport: code, detail: `Airport code ${code} is not a known IATA code; it was ignored` });
-  }
-  if (query.position) centres.push(query.position);
 
   const { total, hits } =
     centres.length === 0

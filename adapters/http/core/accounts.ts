@@ -3,7 +3,7 @@ import { registerCompany, type RegisterCompanyDeps } from "../../../domain/useca
 import { login, type LoginDeps } from "../../../domain/usecases/login";
 import { checkAccounts, type CheckAccountsDeps } from "../../../domain/usecases/check-accounts";
 import type { RateLimiter } from "../rate-limit";
-import type { CoreTokens } from "../../security/tokens";
+import type { TokenIssuer as CoreTokens } from "../../../domain/ports";
 import { Credentials, errors } from "../schemas";
 
 const optionalString = (max: number, description: string, example?: string) =>

@@ -1,9 +1,13 @@
 import { Elysia, t } from "elysia";
-import { searchFleet, type SearchFleetDeps } from "../../../domain/usecases/search-fleet";
+import { planFleetSearch, runFleetSearch, type PlannedFleetSearch, type SearchFleetDeps } from "../../../domain/usecases/search-fleet";
+import type { RawFleetSearchQuery } from "../../../domain/fleet/search";
+import type { Caller } from "../../../domain/ports";
+import type { SearchAnswerCache } from "../../../domain/fleet/answer-cache";
 import { documentedResponses, errors } from "../schemas";
 import { authMacros, type Authenticator } from "../auth";
 import type { RateLimiter } from "../rate-limit";
 import { FleetEntryOutput } from "../fleet-entry";
+import { SearchAnswerJson } from "./search-answer-json";
 
 const param = (description: string, example?: string) => t.Optional(t.String({ maxLength: 2000, description, ...(example ? { examples: [example] } : {}) }));
 
@@ -83,37 +87,85 @@ const EXAMPLE = {
 };
 
 
+/** Checked searches remembered (the set starts over beyond it). */
+const MAX_PLANS = 10_000;
+const FIELDS = ["airports", "lat", "lon", "types", "q", "radius_km", "limit", "offset"] as const;
+
+/**
+ * planFleetSearch, remembered by the exact parameters and plan: the check is a pure function of them (and of
+ * the airport directory, which does not change), so a repeated search skips it. `keep` remembers one (the route
+ * keeps those whose answer is kept); refused searches are never kept.
+ */
+function rememberedPlans(deps: SearchFleetDeps) {
+  let plans = new Map<string, PlannedFleetSearch>();
+  const keyOf = (caller: Caller, query: RawFleetSearchQuery) => {
+    // Each value with its length first: no two different parameter sets share a key.
+    let key: string = caller.plan;
+    for (const field of FIELDS) {
+      const v = query[field];
+      key += v === undefined ? "|" : `|${v.length}:${v}`;
+    }
+    return key;
+  };
+  return {
+    plan(caller: Caller, query: RawFleetSearchQuery): { plan: PlannedFleetSearch; key: string; known: boolean } {
+      const key = keyOf(caller, query);
+      const known = plans.get(key);
+      return known ? { plan: known, key, known: true } : { plan: planFleetSearch(deps, caller, query), key, known: false };
+    },
+    keep(key: string, plan: PlannedFleetSearch): void {
+      if (plans.size >= MAX_PLANS) plans = new Map();
+      plans.set(key, plan);
+    },
+  };
+}
+
 /** Cross-operator fleet search (spec "GET /api/search/fleet", CONTRACT §5). */
-export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator, limiter: RateLimiter) {
+/** The search's answer (documented, not declared as `response`: the handler sends bytes it encoded itself). */
+const FleetSearchAnswer = t.Object(
+  {
+    success: t.Literal(true),
+    data: t.Object({
+      items: t.Array(FleetItem, { description: "The page [offset, offset + limit) ordered by distanceKm, then slug (byte order)" }),
+      total: t.Number({ description: "All matches, not just this page" }),
+      limit: t.Number({ description: "The page size applied (20 on FREE whatever was asked)" }),
+      offset: t.Number({ description: "The offset applied" }),
+      warnings: t.Array(SearchWarning),
+    }),
+  },
+  { examples: [EXAMPLE] },
+);
+
+/** The encoded answer, typed as what it decodes to, so the app's type (and a typed client) knows the route's answer. */
+const asAnswer = (bytes: Uint8Array) => bytes as unknown as typeof FleetSearchAnswer.static;
+
+export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator, limiter: RateLimiter, answers?: SearchAnswerCache<Uint8Array>) {
+  const json = new SearchAnswerJson(deps.index);
+  const plans = rememberedPlans(deps);
   return new Elysia({ name: "core-fleet-search", prefix: "/api" }).use(authMacros(auth)).get(
     "/search/fleet",
-    // Serialised here, as a string: the answer's shape is fixed by the domain's FleetSearchResult type. The
+    // Serialised here, once per answer: the answer's shape is fixed by the domain's FleetSearchResult type. The
     // responses are documented in `detail` rather than declared as `response`, so Elysia neither checks nor
-    // cleans up to 100 items per request (~30% of the route's time); a string body is what Bun sends fastest.
+    // cleans up to 100 items per request. The encoded bytes of recent answers are kept for the index generation
+    // they were computed on: a repeated search is a lookup.
     ({ query, caller, set }) => {
       limiter.check("searchPerMinute", caller.netid, set.headers as Record<string, string>);
-      const body = JSON.stringify({ success: true as const, data: searchFleet(deps, caller, query) });
+      const { plan, key, known } = plans.plan(caller, query);
       set.headers["content-type"] = "application/json";
-      return body;
+      const cached = answers?.get(plan.key);
+      if (cached) return asAnswer(cached);
+      // Computed and kept in one synchronous step: the index cannot move in between.
+      const body = Buffer.from(json.encode(runFleetSearch(deps, plan)));
+      const kept = answers?.set(plan.key, body, body.byteLength, { centres: plan.centres, radiusKm: plan.query.radiusKm, airports: plan.query.airports });
+      if (kept && !known) plans.keep(key, plan);
+      return asAnswer(body);
     },
     {
       coreProfileAuth: true,
       query: FleetSearchQuerySchema,
       detail: {
         responses: documentedResponses({
-          200: t.Object(
-          {
-            success: t.Literal(true),
-            data: t.Object({
-              items: t.Array(FleetItem, { description: "The page [offset, offset + limit) ordered by distanceKm, then slug (byte order)" }),
-              total: t.Number({ description: "All matches, not just this page" }),
-              limit: t.Number({ description: "The page size applied (20 on FREE whatever was asked)" }),
-              offset: t.Number({ description: "The offset applied" }),
-              warnings: t.Array(SearchWarning),
-            }),
-          },
-          { examples: [EXAMPLE] },
-        ),
+          200: FleetSearchAnswer,
         ...errors(400, 401, 404, 429),
         }),
         tags: ["Fleet"],

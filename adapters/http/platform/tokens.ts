@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import { login, type LoginDeps } from "../../../domain/usecases/login";
 import { UnauthorizedError } from "../../../domain/errors";
 import type { PlatformTokenRepository } from "../../../domain/ports";
-import { hashPlatformToken, newPlatformToken } from "../../security/tokens";
+import { hashPlatformToken, newPlatformToken } from "../../../domain/platform-token";
 import { jsonString } from "../auth";
 import { platformRoute } from "../platform-route";
 import { Credentials, errors } from "../schemas";
