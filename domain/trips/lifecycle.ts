@@ -1,6 +1,6 @@
 import { ConflictError } from "../errors";
 
-/** Every status a booking can be in (CONTRACT §6). */
+/** Every status a booking can be in. */
 export const TRIP_STATUSES = [
   "QUOTE",
   "BOOKING_REQUEST",

@@ -29,7 +29,7 @@ export function readCoordinate(raw: string | undefined, limit: number): number |
 const IATA_TOKEN = /\b[A-Z]{3}\b/g;
 
 /**
- * The airport a location names (fine point 9): only for `locationType` airport (any case), when `address`
+ * The airport a location names: only for `locationType` airport (any case), when `address`
  * or `landmark` is an IATA code, or holds one as an upper-case word the directory knows ("SFO Terminal 2").
  */
 export function airportOf(location: TripLocation, airports: AirportDirectory): Airport | undefined {
@@ -59,7 +59,7 @@ export function positionOf(location: TripLocation | undefined, airports: Airport
   return airport ? { lat: airport.lat, lon: airport.lon } : undefined;
 }
 
-/** The pickup place's zone (fine point 9): the airport's zone, else the zone at lat/lon, else UTC. */
+/** The pickup place's zone: the airport's zone, else the zone at lat/lon, else UTC. */
 export function pickupZone(pickup: TripLocation, airports: AirportDirectory, zones: TimeZones): string {
   const airport = airportOf(pickup, airports);
   if (airport?.timeZone) return airport.timeZone;

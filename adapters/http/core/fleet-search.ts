@@ -120,7 +120,7 @@ function rememberedPlans(deps: SearchFleetDeps) {
   };
 }
 
-/** Cross-operator fleet search (spec "GET /api/search/fleet", CONTRACT §5). */
+/** Cross-operator fleet search (GET /api/search/fleet). */
 /** The search's answer (documented, not declared as `response`: the handler sends bytes it encoded itself). */
 const FleetSearchAnswer = t.Object(
   {
