@@ -103,6 +103,11 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
    * Saves the newest built base now if it is not saved yet (a save due later is brought forward) and
    * resolves once no save is in progress: for an orderly shutdown, so the next start can load it.
    */
+  /** Settles once the current base's per-type trees are in (searches with `types` check entries one by one until then). */
+  async typeTreesReady(): Promise<void> {
+    await this.typeTreesDue;
+  }
+
   async saveNow(): Promise<void> {
     // A build whose type trees are still coming is saved once they are in (bounded by the build timeout).
     await this.typeTreesDue;

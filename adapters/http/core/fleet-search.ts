@@ -89,6 +89,8 @@ const EXAMPLE = {
 
 /** Checked searches remembered (the set starts over beyond it). */
 const MAX_PLANS = 10_000;
+/** Longer parameter sets are checked every time: the remembered set stays within a few megabytes. */
+const MAX_PLAN_KEY = 400;
 const FIELDS = ["airports", "lat", "lon", "types", "q", "radius_km", "limit", "offset"] as const;
 
 /**
@@ -114,6 +116,7 @@ function rememberedPlans(deps: SearchFleetDeps) {
       return known ? { plan: known, key, known: true } : { plan: planFleetSearch(deps, caller, query), key, known: false };
     },
     keep(key: string, plan: PlannedFleetSearch): void {
+      if (key.length > MAX_PLAN_KEY) return;
       if (plans.size >= MAX_PLANS) plans = new Map();
       plans.set(key, plan);
     },
