@@ -91,27 +91,23 @@ const EXAMPLE = {
 const MAX_PLANS = 10_000;
 /** Longer parameter sets are checked every time: the remembered set stays within a few megabytes. */
 const MAX_PLAN_KEY = 400;
-const FIELDS = ["airports", "lat", "lon", "types", "q", "radius_km", "limit", "offset"] as const;
 
 /**
- * planFleetSearch, remembered by the exact parameters and plan: the check is a pure function of them (and of
+ * planFleetSearch, remembered by the raw query string and plan: the check is a pure function of them (and of
  * the airport directory, which does not change), so a repeated search skips it. `keep` remembers one (the route
  * keeps those whose answer is kept); refused searches are never kept.
  */
 function rememberedPlans(deps: SearchFleetDeps) {
   let plans = new Map<string, PlannedFleetSearch>();
-  const keyOf = (caller: Caller, query: RawFleetSearchQuery) => {
-    // Each value with its length first: no two different parameter sets share a key.
-    let key: string = caller.plan;
-    for (const field of FIELDS) {
-      const v = query[field];
-      key += v === undefined ? "|" : `|${v.length}:${v}`;
-    }
-    return key;
+  // The raw query string as sent: the same string always parses to the same parameters (differently written
+  // equal searches are simply remembered apart).
+  const keyOf = (caller: Caller, url: string) => {
+    const at = url.indexOf("?");
+    return at < 0 ? caller.plan : caller.plan + url.slice(at);
   };
   return {
-    plan(caller: Caller, query: RawFleetSearchQuery): { plan: PlannedFleetSearch; key: string; known: boolean } {
-      const key = keyOf(caller, query);
+    plan(caller: Caller, url: string, query: RawFleetSearchQuery): { plan: PlannedFleetSearch; key: string; known: boolean } {
+      const key = keyOf(caller, url);
       const known = plans.get(key);
       return known ? { plan: known, key, known: true } : { plan: planFleetSearch(deps, caller, query), key, known: false };
     },
@@ -151,9 +147,9 @@ export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator, limi
     // responses are documented in `detail` rather than declared as `response`, so Elysia neither checks nor
     // cleans up to 100 items per request. The encoded bytes of recent answers are kept for the index generation
     // they were computed on: a repeated search is a lookup.
-    ({ query, caller, set }) => {
+    ({ query, caller, set, request }) => {
       limiter.check("searchPerMinute", caller.netid, set.headers as Record<string, string>);
-      const { plan, key, known } = plans.plan(caller, query);
+      const { plan, key, known } = plans.plan(caller, request.url, query);
       set.headers["content-type"] = "application/json";
       const cached = answers?.get(plan.key);
       if (cached) return asAnswer(cached);
