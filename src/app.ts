@@ -160,7 +160,7 @@ export function createServices(
       admission: { integrations, partnerships },
       clock,
       // Time-ordered UUIDs (v7: 48-bit ms timestamp, 74 random bits): new bookings append to the primary-key
-      // index instead of dirtying a random page each, which halves the insert and commit cost of a group.
+      // index instead of dirtying a random page each, which makes a group's inserts and commit cheaper.
       newTransactionId: () => Bun.randomUUIDv7(),
     },
     manage: { bookings, companies, clock, tracking },
