@@ -1,0 +1,204 @@
+import { and, asc, eq, inArray, isNull, lt, or, gt, sql } from "drizzle-orm";
+import { ConflictError } from "../../domain/errors";
+import type { Company } from "../../domain/company/registration";
+import type { Plan } from "../../domain/company/plan";
+import type { Caller, CompanyRepository, LoginAttemptsSeen, LoginThrottle, PlatformTokenRepository, User, UserRepository } from "../../domain/ports";
+import type { PgDb } from "./db";
+import { companies, loginFailures, platformTokens, users } from "./schema";
+
+// No in-process account cache here, unlike the SQLite adapter: several instances write these tables, and a cache
+// would need the account stamp polled or notified across instances to stay correct. Every call asks the database.
+
+type CompanyRow = typeof companies.$inferSelect;
+
+function toCompany(row: CompanyRow): Company {
+  return {
+    netid: row.netid,
+    name: row.name,
+    coType: row.coType as Company["coType"],
+    plan: row.plan as Plan,
+    mainEmail: row.mainEmail,
+    mainPhone: row.mainPhone,
+    address: row.address,
+    notes: row.notes,
+    createdAt: row.createdAt,
+  };
+}
+
+/** The errors an error wraps (drizzle wraps the driver's error in `cause`), outermost first, a few levels deep. */
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) chain.push(e);
+  return chain;
+}
+
+/** Which unique field a PostgreSQL unique violation (SQLSTATE 23505) is about, if it is one. */
+export function uniqueFieldOf(error: unknown): "netid" | "mainEmail" | "mainPhone" | undefined {
+  for (const e of causes(error)) {
+    if (!(e instanceof Error)) continue;
+    const { errno, constraint } = e as Error & { errno?: unknown; constraint?: unknown };
+    const unique = errno === "23505" || /duplicate key value violates unique constraint/.test(e.message);
+    if (!unique) continue;
+    const name = `${typeof constraint === "string" ? constraint : ""} ${e.message}`;
+    if (name.includes("companies_main_email") || name.includes("users_email")) return "mainEmail";
+    if (name.includes("companies_main_phone")) return "mainPhone";
+    return "netid";
+  }
+  return undefined;
+}
+
+export class PgCompanyRepository implements CompanyRepository {
+  constructor(private readonly db: PgDb) {}
+
+  async findByNetid(netid: string): Promise<Company | undefined> {
+    const [row] = await this.db.select().from(companies).where(eq(companies.netidLower, netid.toLowerCase())).limit(1);
+    return row ? toCompany(row) : undefined;
+  }
+
+  async findTaken(c: { netid?: string; mainEmail: string; mainPhone: string }) {
+    // One round trip: each field is taken when a company, or for netid and e-mail a user, already holds it.
+    const lower = c.netid?.toLowerCase() ?? null;
+    const [row] = await this.db.execute<{ netid: boolean; email: boolean; phone: boolean }>(sql`
+      SELECT
+        (${lower}::text IS NOT NULL AND (EXISTS (SELECT 1 FROM ${companies} WHERE ${companies.netidLower} = ${lower}::text)
+          OR EXISTS (SELECT 1 FROM ${users} WHERE ${users.uidLower} = ${lower}::text))) AS "netid",
+        (EXISTS (SELECT 1 FROM ${companies} WHERE ${companies.mainEmail} = ${c.mainEmail})
+          OR EXISTS (SELECT 1 FROM ${users} WHERE ${users.email} = ${c.mainEmail})) AS "email",
+        EXISTS (SELECT 1 FROM ${companies} WHERE ${companies.mainPhone} = ${c.mainPhone}) AS "phone"`);
+    const taken: Array<"netid" | "mainEmail" | "mainPhone"> = [];
+    if (row?.netid) taken.push("netid");
+    if (row?.email) taken.push("mainEmail");
+    if (row?.phone) taken.push("mainPhone");
+    return taken;
+  }
+
+  async createWithFirstUser(company: Company, user: User): Promise<void> {
+    try {
+      await this.db.transaction(async (tx) => {
+        await tx.insert(companies).values({ ...company, netidLower: company.netid.toLowerCase() });
+        await tx.insert(users).values({ ...user, uidLower: user.uid.toLowerCase() });
+      });
+    } catch (error) {
+      const field = uniqueFieldOf(error);
+      if (field) throw new ConflictError(`This ${field} is already registered`, "ALREADY_REGISTERED", { field, fields: [field] });
+      throw error;
+    }
+  }
+
+  async setPlan(netid: string, plan: Plan): Promise<boolean> {
+    const rows = await this.db.update(companies).set({ plan }).where(eq(companies.netidLower, netid.toLowerCase())).returning({ netid: companies.netid });
+    return rows.length > 0;
+  }
+}
+
+export class PgUserRepository implements UserRepository {
+  constructor(private readonly db: PgDb) {}
+
+  async findByLogin(login: string): Promise<User | undefined> {
+    const lower = login.toLowerCase();
+    const [row] = await this.db
+      .select()
+      .from(users)
+      .where(or(eq(users.uidLower, lower), eq(users.email, lower)))
+      .limit(1);
+    return row ? { uid: row.uid, netid: row.netid, email: row.email, passwordHash: row.passwordHash, createdAt: row.createdAt } : undefined;
+  }
+
+  async findCaller(uid: string): Promise<Caller | undefined> {
+    const [caller] = await this.db
+      .select({ uid: users.uid, netid: users.netid, plan: sql<Plan>`${companies.plan}` })
+      .from(users)
+      .innerJoin(companies, eq(companies.netid, users.netid))
+      .where(eq(users.uidLower, uid.toLowerCase()))
+      .limit(1);
+    return caller;
+  }
+
+  async remove(uid: string): Promise<boolean> {
+    // The user's platform tokens go with it (ON DELETE CASCADE).
+    const rows = await this.db.delete(users).where(eq(users.uidLower, uid.toLowerCase())).returning({ uid: users.uid });
+    return rows.length > 0;
+  }
+}
+
+export class PgPlatformTokenRepository implements PlatformTokenRepository {
+  constructor(private readonly db: PgDb) {}
+
+  async save(tokenHash: string, uid: string, createdAt: number): Promise<void> {
+    await this.db.insert(platformTokens).values({ tokenHash, uid, createdAt });
+  }
+
+  async findActiveUid(tokenHash: string): Promise<string | undefined> {
+    const [row] = await this.db
+      .select({ uid: platformTokens.uid })
+      .from(platformTokens)
+      .where(and(eq(platformTokens.tokenHash, tokenHash), isNull(platformTokens.releasedAt)))
+      .limit(1);
+    return row?.uid;
+  }
+
+  async release(tokenHash: string, at: number): Promise<boolean> {
+    const rows = await this.db
+      .update(platformTokens)
+      .set({ releasedAt: at })
+      .where(and(eq(platformTokens.tokenHash, tokenHash), isNull(platformTokens.releasedAt)))
+      .returning({ tokenHash: platformTokens.tokenHash });
+    return rows.length > 0;
+  }
+}
+
+/** First key of the two-key advisory locks the login throttle takes (the second is a hash of the throttle key). */
+const THROTTLE_LOCK_CLASS = 0x6c6f67; // "log"
+
+/** The advisory lock keys for `keys`: 32-bit hashes, distinct and sorted, so every caller locks in one order. */
+function lockKeys(keys: string[]): number[] {
+  return [...new Set(keys.map((key) => Bun.hash.crc32(key) | 0))].sort((a, b) => a - b);
+}
+
+/**
+ * Failures live in `login_failures`, shared by every instance. `begin` reads them and decides inside one
+ * transaction holding `pg_advisory_xact_lock` on each key (in sorted order, so two callers never wait on each
+ * other in a cycle): concurrent attempts on a key, from any connection of this instance or any other instance,
+ * decide one after another, and a failure committed by any instance is seen by the next decision.
+ *
+ * Attempts admitted and still being checked are counted per instance, as in the SQLite adapter: counting them
+ * across instances needs a table of attempts in flight, which this adapter's migrations do not have yet. The
+ * count is raised before the lock is released, so concurrent callers of this instance see each other.
+ */
+export class PgLoginThrottle implements LoginThrottle {
+  constructor(private readonly db: PgDb) {}
+
+  private readonly pending = new Map<string, number>();
+
+  async begin(keys: string[], since: number, admit: (seen: LoginAttemptsSeen[]) => boolean): Promise<{ seen: LoginAttemptsSeen[]; admitted: boolean }> {
+    return this.db.transaction(async (tx) => {
+      for (const key of lockKeys(keys)) await tx.execute(sql`SELECT pg_advisory_xact_lock(${THROTTLE_LOCK_CLASS}::int, ${key}::int)`);
+      const rows =
+        keys.length === 0
+          ? []
+          : await tx
+              .select({ key: loginFailures.key, at: loginFailures.at })
+              .from(loginFailures)
+              .where(and(inArray(loginFailures.key, keys), gt(loginFailures.at, since)))
+              .orderBy(asc(loginFailures.at), asc(loginFailures.id));
+      const seen = keys.map((key) => ({ failures: rows.filter((r) => r.key === key).map((r) => r.at), pending: this.pending.get(key) ?? 0 }));
+      const admitted = admit(seen);
+      if (admitted) for (const key of keys) this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
+      return { seen, admitted };
+    });
+  }
+
+  async end(keys: string[], failed: boolean, at: number): Promise<void> {
+    for (const key of keys) {
+      const left = (this.pending.get(key) ?? 1) - 1;
+      if (left > 0) this.pending.set(key, left);
+      else this.pending.delete(key);
+    }
+    if (!failed || keys.length === 0) return;
+    await this.db.transaction(async (tx) => {
+      await tx.insert(loginFailures).values(keys.map((key) => ({ key, at })));
+      // Old failures no longer matter to any window; prune them as we go.
+      await tx.delete(loginFailures).where(lt(loginFailures.at, at - 24 * 3600));
+    });
+  }
+}
