@@ -149,6 +149,8 @@ export class PgPlatformTokenRepository implements PlatformTokenRepository {
 
 /** First key of the two-key advisory locks the login throttle takes (the second is a hash of the throttle key). */
 const THROTTLE_LOCK_CLASS = 0x6c6f67; // "log"
+/** An attempt in flight older than this (seconds) is no longer counted: its instance died while checking it. */
+const IN_FLIGHT_LEASE_S = 60;
 
 /** The advisory lock keys for `keys`: 32-bit hashes, distinct and sorted, so every caller locks in one order. */
 function lockKeys(keys: string[]): number[] {
@@ -156,46 +158,74 @@ function lockKeys(keys: string[]): number[] {
 }
 
 /**
- * Failures live in `login_failures`, shared by every instance. `begin` reads them and decides inside one
- * transaction holding `pg_advisory_xact_lock` on each key (in sorted order, so two callers never wait on each
- * other in a cycle): concurrent attempts on a key, from any connection of this instance or any other instance,
- * decide one after another, and a failure committed by any instance is seen by the next decision.
+ * The row key marking an attempt in flight on `key`. Throttle keys start with `uid:` or `ip:`, so these never
+ * match one, and the failure queries (which ask for exact keys) never count them.
+ */
+const inFlight = (key: string) => `in-flight:${key}`;
+
+/** The database's clock in whole seconds (every instance counts leases by the same clock). */
+const dbNow = sql<number>`floor(extract(epoch from clock_timestamp()))::bigint`;
+
+/**
+ * One budget across instances. Failures live in `login_failures`; so do the attempts in flight, as rows keyed
+ * `in-flight:<key>` stamped with the database's clock, which `end` deletes (a lease ignores those of an instance
+ * that died mid-check, and the failures' pruning removes them a day later). The adapter's migrations have no table
+ * of their own for attempts in flight; these rows take its place without a schema change.
  *
- * Attempts admitted and still being checked are counted per instance, as in the SQLite adapter: counting them
- * across instances needs a table of attempts in flight, which this adapter's migrations do not have yet. The
- * count is raised before the lock is released, so concurrent callers of this instance see each other.
+ * `begin` runs in one transaction holding `pg_advisory_xact_lock` on each key (in sorted order, so two callers
+ * never wait on each other in a cycle): it reads the failures and the attempts in flight, decides, and inserts its
+ * own attempts before the lock is released. Concurrent attempts on a key, from any connection of any instance,
+ * therefore decide one after another, each seeing those admitted before it.
  */
 export class PgLoginThrottle implements LoginThrottle {
   constructor(private readonly db: PgDb) {}
 
-  private readonly pending = new Map<string, number>();
+  /** This instance's in-flight rows per key (ids, oldest first), so that `end` deletes its own. */
+  private readonly mine = new Map<string, number[]>();
 
   async begin(keys: string[], since: number, admit: (seen: LoginAttemptsSeen[]) => boolean): Promise<{ seen: LoginAttemptsSeen[]; admitted: boolean }> {
-    return this.db.transaction(async (tx) => {
+    if (keys.length === 0) return { seen: [], admitted: admit([]) };
+    const markers = keys.map(inFlight);
+    const result = await this.db.transaction(async (tx) => {
       for (const key of lockKeys(keys)) await tx.execute(sql`SELECT pg_advisory_xact_lock(${THROTTLE_LOCK_CLASS}::int, ${key}::int)`);
-      const rows =
-        keys.length === 0
-          ? []
-          : await tx
-              .select({ key: loginFailures.key, at: loginFailures.at })
-              .from(loginFailures)
-              .where(and(inArray(loginFailures.key, keys), gt(loginFailures.at, since)))
-              .orderBy(asc(loginFailures.at), asc(loginFailures.id));
-      const seen = keys.map((key) => ({ failures: rows.filter((r) => r.key === key).map((r) => r.at), pending: this.pending.get(key) ?? 0 }));
+      const rows = await tx
+        .select({ key: loginFailures.key, at: loginFailures.at })
+        .from(loginFailures)
+        .where(
+          or(
+            and(inArray(loginFailures.key, keys), gt(loginFailures.at, since)),
+            and(inArray(loginFailures.key, markers), sql`${loginFailures.at} > ${dbNow} - ${IN_FLIGHT_LEASE_S}`),
+          ),
+        )
+        .orderBy(asc(loginFailures.at), asc(loginFailures.id));
+      const seen = keys.map((key, i) => ({
+        failures: rows.filter((r) => r.key === key).map((r) => r.at),
+        pending: rows.filter((r) => r.key === markers[i]).length,
+      }));
       const admitted = admit(seen);
-      if (admitted) for (const key of keys) this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
-      return { seen, admitted };
+      const ids = admitted ? await tx.insert(loginFailures).values(markers.map((key) => ({ key, at: dbNow }))).returning({ id: loginFailures.id, key: loginFailures.key }) : [];
+      return { seen, admitted, ids };
     });
+    for (const { id, key } of result.ids) {
+      const list = this.mine.get(key);
+      if (list) list.push(id);
+      else this.mine.set(key, [id]);
+    }
+    return { seen: result.seen, admitted: result.admitted };
   }
 
   async end(keys: string[], failed: boolean, at: number): Promise<void> {
-    for (const key of keys) {
-      const left = (this.pending.get(key) ?? 1) - 1;
-      if (left > 0) this.pending.set(key, left);
-      else this.pending.delete(key);
+    const ids: number[] = [];
+    for (const marker of keys.map(inFlight)) {
+      const list = this.mine.get(marker);
+      const id = list?.shift();
+      if (id !== undefined) ids.push(id);
+      if (list && list.length === 0) this.mine.delete(marker);
     }
-    if (!failed || keys.length === 0) return;
+    if (ids.length === 0 && !failed) return;
     await this.db.transaction(async (tx) => {
+      if (ids.length > 0) await tx.delete(loginFailures).where(inArray(loginFailures.id, ids));
+      if (!failed || keys.length === 0) return;
       await tx.insert(loginFailures).values(keys.map((key) => ({ key, at })));
       // Old failures no longer matter to any window; prune them as we go.
       await tx.delete(loginFailures).where(lt(loginFailures.at, at - 24 * 3600));

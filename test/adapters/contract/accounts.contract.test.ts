@@ -17,6 +17,11 @@ interface Accounts {
   throttle: LoginThrottle;
   /** A second throttle on the same database (another connection, or another instance on PostgreSQL). */
   otherThrottle: LoginThrottle;
+  /**
+   * The throttles of two instances serving one database: on PostgreSQL two pools, as two processes would have;
+   * on SQLite one process serves the file, so both are that process's throttle.
+   */
+  instances: [LoginThrottle, LoginThrottle];
 }
 
 interface Adapter {
@@ -31,12 +36,14 @@ const sqliteAdapter: Adapter = {
     const db = openDatabase(":memory:");
     migrateSqlite(db);
     this.close = async () => db.$client.close();
+    const throttle = new SqliteLoginThrottle(db);
     return {
       companies: new SqliteCompanyRepository(db),
       users: new SqliteUserRepository(db),
       tokens: new SqlitePlatformTokenRepository(db),
-      throttle: new SqliteLoginThrottle(db),
+      throttle,
       otherThrottle: new SqliteLoginThrottle(db),
+      instances: [throttle, throttle],
     };
   },
   async close() {},
@@ -52,12 +59,15 @@ const postgresAdapter: Adapter = {
     const other = openPostgres(cluster.url, { max: 4 });
     pools.push(db, other);
     await migratePostgres(db.$client);
+    const throttle = new PgLoginThrottle(db);
+    const otherThrottle = new PgLoginThrottle(other);
     return {
       companies: new PgCompanyRepository(db),
       users: new PgUserRepository(db),
       tokens: new PgPlatformTokenRepository(db),
-      throttle: new PgLoginThrottle(db),
-      otherThrottle: new PgLoginThrottle(other),
+      throttle,
+      otherThrottle,
+      instances: [throttle, otherThrottle],
     };
   },
   async close() {
@@ -272,6 +282,21 @@ for (const adapter of [sqliteAdapter, postgresAdapter]) {
           { failures: [5_000], pending: 0 },
           { failures: [5_000], pending: 0 },
         ]);
+      });
+
+      test("20 concurrent attempts spread over two instances against a limit of 5: exactly 5 admitted across both", async () => {
+        const keys = [`uid:${++serial}`, `ip:${serial}`];
+        const results = await Promise.all(Array.from({ length: 20 }, (_, i) => a.instances[i % 2]!.begin(keys, 0, under(5))));
+        const admitted = results.map((r, i) => (r.admitted ? i % 2 : -1)).filter((i) => i >= 0);
+        expect(admitted).toHaveLength(5);
+        // Each admitted attempt ends on the instance that admitted it; then nothing is in flight any more.
+        for (const i of admitted) await a.instances[i as 0 | 1].end(keys, true, 8_000);
+        expect((await a.instances[0].begin(keys, 0, () => false)).seen).toEqual([
+          { failures: [8_000, 8_000, 8_000, 8_000, 8_000], pending: 0 },
+          { failures: [8_000, 8_000, 8_000, 8_000, 8_000], pending: 0 },
+        ]);
+        expect((await a.instances[1].begin(keys, 0, under(6))).admitted).toBe(true);
+        await a.instances[1].end(keys, false, 8_001);
       });
 
       test("a failure recorded through one connection is seen by the next decision on another", async () => {
