@@ -33,7 +33,7 @@ function causes(error: unknown): unknown[] {
 }
 
 /** Which unique field a PostgreSQL unique violation (SQLSTATE 23505) is about, if it is one. */
-export function uniqueFieldOf(error: unknown): "netid" | "mainEmail" | "mainPhone" | undefined {
+function uniqueFieldOf(error: unknown): "netid" | "mainEmail" | "mainPhone" | undefined {
   for (const e of causes(error)) {
     if (!(e instanceof Error)) continue;
     const { errno, constraint } = e as Error & { errno?: unknown; constraint?: unknown };
