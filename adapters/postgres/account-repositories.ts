@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, lt, or, gt, sql } from "drizzle-orm";
 import { ConflictError } from "../../domain/errors";
-import type { Company } from "../../domain/company/registration";
+import { companyFromStored, type Company } from "../../domain/company/registration";
 import type { Plan } from "../../domain/company/plan";
 import type { Caller, CompanyRepository, LoginAttemptsSeen, LoginThrottle, PlatformTokenRepository, User, UserRepository } from "../../domain/ports";
 import type { PgDb } from "./db";
@@ -8,22 +8,6 @@ import { companies, loginFailures, platformTokens, users } from "./schema";
 
 // No in-process account cache here, unlike the SQLite adapter: several instances write these tables, and a cache
 // would need the account stamp polled or notified across instances to stay correct. Every call asks the database.
-
-type CompanyRow = typeof companies.$inferSelect;
-
-function toCompany(row: CompanyRow): Company {
-  return {
-    netid: row.netid,
-    name: row.name,
-    coType: row.coType as Company["coType"],
-    plan: row.plan as Plan,
-    mainEmail: row.mainEmail,
-    mainPhone: row.mainPhone,
-    address: row.address,
-    notes: row.notes,
-    createdAt: row.createdAt,
-  };
-}
 
 /** The errors an error wraps (drizzle wraps the driver's error in `cause`), outermost first, a few levels deep. */
 function causes(error: unknown): unknown[] {
@@ -52,7 +36,7 @@ export class PgCompanyRepository implements CompanyRepository {
 
   async findByNetid(netid: string): Promise<Company | undefined> {
     const [row] = await this.db.select().from(companies).where(eq(companies.netidLower, netid.toLowerCase())).limit(1);
-    return row ? toCompany(row) : undefined;
+    return row ? companyFromStored(row) : undefined;
   }
 
   async findTaken(c: { netid?: string; mainEmail: string; mainPhone: string }) {

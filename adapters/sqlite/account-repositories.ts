@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { ConflictError } from "../../domain/errors";
-import type { Company } from "../../domain/company/registration";
+import { companyFromStored, type Company } from "../../domain/company/registration";
 import type { Plan } from "../../domain/company/plan";
 import type { Integration } from "../../domain/delivery/integration";
 import type { Caller, CompanyRepository, LoginAttemptsSeen, LoginThrottle, PlatformTokenRepository, User, UserRepository } from "../../domain/ports";
@@ -105,22 +105,6 @@ export function changed(result: unknown): boolean {
   return ((result as { changes?: number } | undefined)?.changes ?? 0) > 0;
 }
 
-type CompanyRow = typeof companies.$inferSelect;
-
-function toCompany(row: CompanyRow): Company {
-  return {
-    netid: row.netid,
-    name: row.name,
-    coType: row.coType as Company["coType"],
-    plan: row.plan as Plan,
-    mainEmail: row.mainEmail,
-    mainPhone: row.mainPhone,
-    address: row.address,
-    notes: row.notes,
-    createdAt: row.createdAt,
-  };
-}
-
 /** Which unique field a SQLite constraint message is about, if any. */
 function uniqueFieldOf(error: unknown): "netid" | "mainEmail" | "mainPhone" | undefined {
   const message = error instanceof Error ? error.message : "";
@@ -144,7 +128,7 @@ export class SqliteCompanyRepository implements CompanyRepository {
     const cached = cache.companies.get(key);
     if (cached) return cached;
     const row = this.byNetid.get({ netidLower: key });
-    return row ? cache.remember(cache.companies, key, Object.freeze(toCompany(row))) : undefined;
+    return row ? cache.remember(cache.companies, key, Object.freeze(companyFromStored(row))) : undefined;
   }
 
   async findTaken(c: { netid?: string; mainEmail: string; mainPhone: string }) {

@@ -48,6 +48,24 @@ export interface Company {
   createdAt: number;
 }
 
+/** A company as storage keeps it: the same fields, with the type and plan as stored strings (and maybe more columns). */
+export type StoredCompany = Omit<Company, "coType" | "plan"> & { coType: string; plan: string };
+
+/** The Company of a stored row (extra columns left out); storage writes only valid types and plans. */
+export function companyFromStored(row: StoredCompany): Company {
+  return {
+    netid: row.netid,
+    name: row.name,
+    coType: row.coType as CoType,
+    plan: row.plan as Plan,
+    mainEmail: row.mainEmail,
+    mainPhone: row.mainPhone,
+    address: row.address,
+    notes: row.notes,
+    createdAt: row.createdAt,
+  };
+}
+
 export const NETID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{2,31}$/;
 const LIMITS = { name: 250, email: 254, passwordMin: 8, passwordMax: 100, address: 500, notes: 2000 } as const;
 
