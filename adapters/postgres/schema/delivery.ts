@@ -44,6 +44,12 @@ export const outboxMessages = pgTable(
     lastStatus: integer("last_status"),
     createdAt: time("created_at").notNull(),
     deliveredAt: time("delivered_at"),
+    /**
+     * PostgreSQL only: the instance whose delivery worker has claimed the message, and until when (Unix
+     * seconds). Another instance may claim it once the lease has run out (its claimer died).
+     */
+    leaseOwner: text("lease_owner"),
+    leaseUntil: doublePrecision("lease_until"),
   },
   (t) => [
     uniqueIndex("outbox_event_id").on(t.eventId),
