@@ -62,7 +62,6 @@ export const DUPLICATE_ANNOUNCEMENT = "announce twice";
 
 export class TestAnnouncer implements ChangeAnnouncer {
   wakes = 0;
-  private n = 0;
 
   constructor(private readonly integrations: IntegrationLookup) {}
 
@@ -72,8 +71,8 @@ export class TestAnnouncer implements ChangeAnnouncer {
     const requester = this.integrations.getSync(booking.requesterId);
     for (const e of events) {
       const base = { eventType: e.type, transactionId: booking.transactionId, body: JSON.stringify({ type: e.type, status: booking.status }) };
-      if (provider?.deliveryUrl) out.push({ message: { ...base, eventId: `ev-${process.pid}-${++this.n}`, channel: "delivery", targetNetid: booking.providerId, url: provider.deliveryUrl }, at: e.at });
-      if (requester?.webhookUrl) out.push({ message: { ...base, eventId: `ev-${process.pid}-${++this.n}`, channel: "webhook", targetNetid: booking.requesterId, url: requester.webhookUrl }, at: e.at });
+      if (provider?.deliveryUrl) out.push({ message: { ...base, eventId: `ev-${Bun.randomUUIDv7()}`, channel: "delivery", targetNetid: booking.providerId, url: provider.deliveryUrl }, at: e.at });
+      if (requester?.webhookUrl) out.push({ message: { ...base, eventId: `ev-${Bun.randomUUIDv7()}`, channel: "webhook", targetNetid: booking.requesterId, url: requester.webhookUrl }, at: e.at });
       if (booking.notes === DUPLICATE_ANNOUNCEMENT && out.length > 0) out.push({ ...out[out.length - 1] });
     }
     return out;
