@@ -6,6 +6,15 @@ import type { PgDb } from "./db";
 import { uniqueViolationOf } from "./errors";
 import { bookings, outboxMessages } from "./schema";
 import { mutableValues, toBooking, toRow } from "./booking-rows";
+import { GroupCommit } from "./booking-groups";
+
+export interface PgBookingOptions {
+  /**
+   * Group commit: the changes of one event-loop turn share one transaction, a savepoint each (fewer commits under
+   * load, each change waiting for its group). Off: every change is its own transaction.
+   */
+  groupCommit?: boolean;
+}
 
 /** A transaction of the PostgreSQL database (what `db.transaction` hands its callback). */
 export type PgTx = Parameters<Parameters<PgDb["transaction"]>[0]>[0];
@@ -68,23 +77,28 @@ export async function retryingConflicts<T>(attempt: () => Promise<T>): Promise<T
  * Bookings in PostgreSQL, shared by every instance: each change reads its booking under a row lock
  * (SELECT … FOR UPDATE), decides, and writes the booking and the outbox rows its announcer gives for it in one
  * transaction. An update carries a version check and an insert meets the unique (requester, requesterResNo)
- * index, so a change that lost a race with another writer is decided again on the fresh state.
+ * index, so a change that lost a race with another writer is decided again on the fresh state. With
+ * `groupCommit`, the changes of one event-loop turn share a transaction (see GroupCommit).
  */
 export class PgBookingRepository implements BookingRepository {
   private running = 0;
   /** The last change queued per booking key: this instance runs one change of a booking at a time. */
   private readonly tails = new Map<string, Promise<void>>();
   private readonly slots: Slots;
+  private readonly groups: GroupCommit | undefined;
 
   constructor(
     private readonly db: PgDb,
     private readonly announcer: ChangeAnnouncer = { messages: () => [], wake: () => {} },
     /** Reads what the announcer's synchronous lookups need for these bookings, just before it runs. */
     private readonly prefetch: (bookings: Booking[]) => Promise<void> = async () => {},
+    options: PgBookingOptions = {},
   ) {
     // A change's transaction holds a pooled connection while its prefetch reads through the pool: with every
     // connection in such a transaction the prefetches would wait forever. One connection stays out of them.
-    this.slots = new Slots(Math.max(1, (db.$client.options.max ?? 10) - 1));
+    const transactions = Math.max(1, (db.$client.options.max ?? 10) - 1);
+    this.slots = new Slots(transactions);
+    if (options.groupCommit) this.groups = new GroupCommit((fn) => this.transaction(fn), transactions, isBookingConflict, () => this.announcer.wake());
   }
 
   /**
@@ -163,6 +177,7 @@ export class PgBookingRepository implements BookingRepository {
    * commit wrote messages.
    */
   async change<R>(ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): Promise<R> {
+    if (this.groups) return (await this.groups.submit(refKey(ref), (tx) => this.changeWithin(tx, ref, decide))) as R;
     this.running++;
     try {
       const { result, announced } = await this.oneAtATime(refKey(ref), () => retryingConflicts(() => this.transaction((tx) => this.changeWithin(tx, ref, decide))));
@@ -191,13 +206,13 @@ export class PgBookingRepository implements BookingRepository {
 
   /** Changes being decided or committed. */
   get pendingChanges(): number {
-    return this.running;
+    return this.running + (this.groups?.pending ?? 0);
   }
 
   /** Waits (bounded) until no change is in progress; for an orderly shutdown. */
   async drain(): Promise<void> {
     const deadline = Date.now() + 30_000;
-    while (this.running > 0 && Date.now() < deadline) await Bun.sleep(5);
+    while (this.pendingChanges > 0 && Date.now() < deadline) await Bun.sleep(5);
   }
 
   /** Wakes the announcer's reader (after a commit of `changeWithin` that announced messages). */

@@ -112,47 +112,49 @@ const sqliteAdapter: Adapter = {
   async close() {},
 };
 
-let cluster: PgCluster | undefined;
-const pools: PgDb[] = [];
-const postgresAdapter: Adapter = {
-  name: "PostgreSQL",
-  async open() {
-    cluster = await startCluster();
-    const db = openPostgres(cluster.url, { max: 10 });
-    pools.push(db);
-    await migratePostgres(db.$client);
-    const integrations = new PgIntegrationRepository(db, secrets);
-    const announcer = new TestAnnouncer(integrations);
-    const prefetch = (netids: string[]) => integrations.prefetch(netids);
-    const bookings = new PgBookingRepository(db, announcer, (list) => prefetch(list.flatMap((b) => [b.providerId, b.requesterId])));
-    const table = pgSchema.companyIntegrations;
-    return {
-      bookings,
-      outbox: new PgOutbox(db, { owner: "instance-a", leaseSeconds: 60, bookings, integrations }),
-      idempotency: new PgIdempotencyStore(db),
-      integrations,
-      fleet: new PgProviderFleet(db),
-      companies: new PgCompanyRepository(db),
-      announcer,
-      prefetch,
-      storedSecrets: async (netid) => {
-        const [row] = await db.select({ password: table.deliveryPassword, secret: table.webhookSecret }).from(table).where(eq(table.netid, netid));
-        return row ?? { password: null, secret: null };
-      },
-      storePlainSecrets: async (netid, password, secret) => {
-        await db.update(table).set({ deliveryPassword: password, webhookSecret: secret }).where(eq(table.netid, netid));
-      },
-      sealStored: () => sealStoredSecretsPg(db, secrets),
-      insertFleet: async (netid, slug, active, airports) => {
-        await db.insert(pgSchema.fleetEntries).values(fleetRow(netid, slug, active, airports));
-      },
-    };
-  },
-  async close() {
-    for (const pool of pools.splice(0)) await pool.$client.close();
-    await cluster?.stop();
-  },
-};
+function postgresAdapter(groupCommit: boolean): Adapter {
+  let cluster: PgCluster | undefined;
+  const pools: PgDb[] = [];
+  return {
+    name: groupCommit ? "PostgreSQL with group commit" : "PostgreSQL",
+    async open() {
+      cluster = await startCluster();
+      const db = openPostgres(cluster.url, { max: 10 });
+      pools.push(db);
+      await migratePostgres(db.$client);
+      const integrations = new PgIntegrationRepository(db, secrets);
+      const announcer = new TestAnnouncer(integrations);
+      const prefetch = (netids: string[]) => integrations.prefetch(netids);
+      const bookings = new PgBookingRepository(db, announcer, (list) => prefetch(list.flatMap((b) => [b.providerId, b.requesterId])), { groupCommit });
+      const table = pgSchema.companyIntegrations;
+      return {
+        bookings,
+        outbox: new PgOutbox(db, { owner: "instance-a", leaseSeconds: 60, bookings, integrations }),
+        idempotency: new PgIdempotencyStore(db),
+        integrations,
+        fleet: new PgProviderFleet(db),
+        companies: new PgCompanyRepository(db),
+        announcer,
+        prefetch,
+        storedSecrets: async (netid) => {
+          const [row] = await db.select({ password: table.deliveryPassword, secret: table.webhookSecret }).from(table).where(eq(table.netid, netid));
+          return row ?? { password: null, secret: null };
+        },
+        storePlainSecrets: async (netid, password, secret) => {
+          await db.update(table).set({ deliveryPassword: password, webhookSecret: secret }).where(eq(table.netid, netid));
+        },
+        sealStored: () => sealStoredSecretsPg(db, secrets),
+        insertFleet: async (netid, slug, active, airports) => {
+          await db.insert(pgSchema.fleetEntries).values(fleetRow(netid, slug, active, airports));
+        },
+      };
+    },
+    async close() {
+      for (const pool of pools.splice(0)) await pool.$client.close();
+      await cluster?.stop();
+    },
+  };
+}
 
 let companySerial = 0;
 function company(netid: string): Company {
@@ -173,8 +175,10 @@ async function dueOf(outbox: Outbox, bookings: Booking[], now = LATER): Promise<
   return (await outbox.due(now, 1000)).filter((m) => ids.has(m.transactionId));
 }
 
-for (const adapter of [sqliteAdapter, postgresAdapter]) {
+for (const adapter of [sqliteAdapter, postgresAdapter(false), postgresAdapter(true)]) {
   describe(`trips repositories on ${adapter.name}`, () => {
+    /** The adapter's name as a netid part. */
+    const tag = adapter.name.replace(/\W+/g, "-");
     let a: Trips;
     beforeAll(async () => {
       a = await adapter.open();
@@ -254,8 +258,8 @@ for (const adapter of [sqliteAdapter, postgresAdapter]) {
       });
 
       test("list: by role, status, requesterResNo and pickup window; newest first, paged, with the total", async () => {
-        const me = `LISTER-${adapter.name}`;
-        const other = `PEER-${adapter.name}`;
+        const me = `LISTER-${tag}`;
+        const other = `PEER-${tag}`;
         const made: Booking[] = [];
         for (let i = 0; i < 6; i++) {
           const asRequester = i % 2 === 0;
@@ -443,7 +447,7 @@ for (const adapter of [sqliteAdapter, postgresAdapter]) {
       });
 
       test("get, byEventId, list (newest first, paged), latest, forBooking (oldest first) and backlog", async () => {
-        const requester = `LISTED-${adapter.name}`;
+        const requester = `LISTED-${tag}`;
         await a.companies.createWithFirstUser(company(requester), { uid: `u-${requester}`, netid: requester, email: `${requester.toLowerCase()}@example.com`, passwordHash: "h", createdAt: 1 });
         await a.integrations.save(integration(requester, { webhookUrl: "https://listed.example/hook" }), 1_700_000_000);
         const backlogBefore = await a.outbox.backlog();
@@ -478,7 +482,7 @@ for (const adapter of [sqliteAdapter, postgresAdapter]) {
     describe("idempotency keys", () => {
       test("reserve, in progress, complete (stored), release, takeover of a dead reservation, expiry", async () => {
         const now = 1_800_010_000;
-        const key = `key-${adapter.name}`;
+        const key = `key-${tag}`;
         expect(await a.idempotency.reserve("REQ-CO", key, "hash-1", now)).toEqual({ kind: "reserved" });
         expect(await a.idempotency.reserve("REQ-CO", key, "hash-2", now + 1)).toEqual({ kind: "in-progress", requestHash: "hash-1" });
         // Scoped per company.
@@ -500,7 +504,7 @@ for (const adapter of [sqliteAdapter, postgresAdapter]) {
       });
 
       test("of concurrent reservations of one key exactly one wins", async () => {
-        const results = await Promise.all(Array.from({ length: 10 }, (_, i) => a.idempotency.reserve("REQ-CO", `race-${adapter.name}`, `h${i}`, 1_800_020_000)));
+        const results = await Promise.all(Array.from({ length: 10 }, (_, i) => a.idempotency.reserve("REQ-CO", `race-${tag}`, `h${i}`, 1_800_020_000)));
         expect(results.filter((r) => r.kind === "reserved")).toHaveLength(1);
         expect(results.filter((r) => r.kind === "in-progress")).toHaveLength(9);
       });
@@ -508,7 +512,7 @@ for (const adapter of [sqliteAdapter, postgresAdapter]) {
 
     describe("integrations", () => {
       test("save and get, secrets sealed in storage; getSync answers after a prefetch; sealing the plain ones", async () => {
-        const netid = `INTEG-${adapter.name}`;
+        const netid = `INTEG-${tag}`;
         await a.companies.createWithFirstUser(company(netid), { uid: `u-${netid}`, netid, email: `${netid.toLowerCase()}@example.com`, passwordHash: "h", createdAt: 1 });
         expect(await a.integrations.get(netid)).toBeUndefined();
         const saved = integration(netid, { deliveryUrl: "https://x.example/in", deliveryAuth: { username: "user", password: "pass" }, webhookUrl: "https://x.example/hook", webhookSecret: "s3cret", webhookFormat: "gnet", acceptTripsFrom: "partners", luggage: "count" as Integration["luggage"] });
@@ -537,7 +541,7 @@ for (const adapter of [sqliteAdapter, postgresAdapter]) {
 
     describe("provider fleet", () => {
       test("activeEntries: the provider's active entries, airports as a list", async () => {
-        const netid = `FLEET-${adapter.name}`;
+        const netid = `FLEET-${tag}`;
         await a.companies.createWithFirstUser(company(netid), { uid: `u-${netid}`, netid, email: `${netid.toLowerCase()}@example.com`, passwordHash: "h", createdAt: 1 });
         await a.insertFleet(netid, `${netid}-a`, true, "SFO,OAK");
         await a.insertFleet(netid, `${netid}-b`, false, "SFO");
