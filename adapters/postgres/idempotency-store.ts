@@ -44,7 +44,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
         .from(idempotencyKeys)
         .where(theKey)
         .limit(1);
-      if (hit && hit.status !== IN_PROGRESS) return { kind: "stored", result: { requestHash: hit.requestHash, status: hit.status, body: hit.body } };
+      if (hit && hit.status !== IN_PROGRESS) return { kind: "stored", result: hit };
       if (hit && hit.createdAt > now - this.leaseSeconds) return { kind: "in-progress", requestHash: hit.requestHash };
       // Released (or taken over and released) meanwhile: try again, a bounded number of times.
       if (round >= MAX_ROUNDS) return hit ? { kind: "in-progress", requestHash: hit.requestHash } : { kind: "in-progress", requestHash };

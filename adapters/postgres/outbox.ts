@@ -82,7 +82,7 @@ export class PgOutbox implements Outbox {
         LIMIT ${limit}
         FOR UPDATE SKIP LOCKED)
       RETURNING ${MESSAGE_COLUMNS}`);
-    return [...rows].map(fromRaw).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
+    return [...rows].map((r) => fromRaw(r as RawRow)).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
   }
 
   async release(ids: readonly number[]): Promise<void> {

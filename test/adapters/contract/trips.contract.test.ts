@@ -11,7 +11,7 @@ import type { Company } from "../../../domain/company/registration";
 import type { CompanyRepository } from "../../../domain/ports";
 import { SecretBox } from "../../../adapters/security/secrets";
 import { migrate as migrateSqlite, openDatabase } from "../../../adapters/sqlite/db";
-import { SqliteCompanyRepository } from "../../../adapters/sqlite/account-repositories";
+import { AccountCache, SqliteCompanyRepository } from "../../../adapters/sqlite/account-repositories";
 import { SqliteBookingRepository } from "../../../adapters/sqlite/booking-repository";
 import { SqliteIntegrationRepository, SqliteOutbox } from "../../../adapters/sqlite/delivery-repositories";
 import { SqliteIdempotencyStore } from "../../../adapters/sqlite/idempotency-store";
@@ -85,12 +85,12 @@ const sqliteAdapter: Adapter = {
     const integrations = new SqliteIntegrationRepository(db, secrets);
     const announcer = new TestAnnouncer(integrations);
     const bookings = new SqliteBookingRepository(db, announcer);
-    const outbox = new SqliteOutbox(db, bookings as never);
+    const outbox = new SqliteOutbox(db, { bookings, integrations });
     const table = sqliteSchema.companyIntegrations;
     return {
       bookings,
-      outbox: outbox as unknown as Outbox,
-      idempotency: new SqliteIdempotencyStore(db) as unknown as IdempotencyStore,
+      outbox,
+      idempotency: new SqliteIdempotencyStore(db),
       integrations,
       fleet: new SqliteProviderFleet(db),
       companies: new SqliteCompanyRepository(db),
@@ -102,8 +102,13 @@ const sqliteAdapter: Adapter = {
       },
       storePlainSecrets: async (netid, password, secret) => {
         db.update(table).set({ deliveryPassword: password, webhookSecret: secret }).where(eq(table.netid, netid)).run();
+        AccountCache.of(db).clear();
       },
-      sealStored: async () => sealStoredSecrets(db, secrets),
+      sealStored: async () => {
+        const sealed = sealStoredSecrets(db, secrets);
+        AccountCache.of(db).clear();
+        return sealed;
+      },
       insertFleet: async (netid, slug, active, airports) => {
         db.insert(sqliteSchema.fleetEntries).values(fleetRow(netid, slug, active, airports)).run();
       },
@@ -266,7 +271,7 @@ for (const adapter of [sqliteAdapter, postgresAdapter(false), postgresAdapter(tr
           const b = newBooking({
             requesterId: asRequester ? me : other,
             providerId: asRequester ? other : me,
-            status: i < 3 ? "BOOKING_REQUEST" : "ACCEPTED",
+            status: i < 3 ? "BOOKING_REQUEST" : "CONFIRMED",
             submitDate: 1_800_900_000 + (i === 5 ? 4 : i),
             pickupDate: 1_801_000_000 + i * 100,
             trip: { ...newBooking().trip, reservationType: i === 1 ? "QUOTE" : "REGULAR" },
@@ -294,7 +299,7 @@ for (const adapter of [sqliteAdapter, postgresAdapter(false), postgresAdapter(tr
         expect(page.total).toBe(6);
         expect(page.items.map((s) => s.transactionId)).toEqual(order.slice(2, 4));
         expect((await a.bookings.list({ netid: me, role: "requester", limit: 50, offset: 0 })).items.map((s) => s.transactionId)).toEqual([made[4], made[2], made[0]].map((b) => b.transactionId));
-        expect((await a.bookings.list({ netid: me, role: "provider", status: "ACCEPTED", limit: 50, offset: 0 })).items.map((s) => s.transactionId)).toEqual([made[5], made[3]].map((b) => b.transactionId));
+        expect((await a.bookings.list({ netid: me, role: "provider", status: "CONFIRMED", limit: 50, offset: 0 })).items.map((s) => s.transactionId)).toEqual([made[5], made[3]].map((b) => b.transactionId));
         expect((await a.bookings.list({ netid: me, requesterResNo: made[2].requesterResNo, limit: 50, offset: 0 })).items.map((s) => s.transactionId)).toEqual([made[2].transactionId]);
         const window = await a.bookings.list({ netid: me, pickupFrom: 1_801_000_100, pickupTo: 1_801_000_300, limit: 50, offset: 0 });
         expect(window.items.map((s) => s.transactionId)).toEqual([made[3], made[2], made[1]].map((b) => b.transactionId));
@@ -488,7 +493,7 @@ for (const adapter of [sqliteAdapter, postgresAdapter(false), postgresAdapter(tr
         // Scoped per company.
         expect(await a.idempotency.reserve("PROV-CO", key, "hash-3", now + 1)).toEqual({ kind: "reserved" });
         await a.idempotency.complete("REQ-CO", key, { requestHash: "hash-1", status: 201, body: '{"ok":true}' }, now + 2);
-        expect(await a.idempotency.reserve("REQ-CO", key, "hash-1", now + 3)).toEqual({ kind: "stored", result: { requestHash: "hash-1", status: 201, body: '{"ok":true}' } });
+        expect(await a.idempotency.reserve("REQ-CO", key, "hash-1", now + 3)).toMatchObject({ kind: "stored", result: { requestHash: "hash-1", status: 201, body: '{"ok":true}' } });
         // Released: the next request with the key runs.
         await a.idempotency.release("PROV-CO", key);
         expect(await a.idempotency.reserve("PROV-CO", key, "hash-4", now + 4)).toEqual({ kind: "reserved" });
