@@ -95,7 +95,8 @@ export class PgBookingRepository implements BookingRepository {
     options: PgBookingOptions = {},
   ) {
     // A change's transaction holds a pooled connection while its prefetch reads through the pool: with every
-    // connection in such a transaction the prefetches would wait forever. One connection stays out of them.
+    // connection in such a transaction the prefetches would wait forever. One connection stays out of them (so
+    // the pool needs two or more).
     const transactions = Math.max(1, (db.$client.options.max ?? 10) - 1);
     this.slots = new Slots(transactions);
     if (options.groupCommit) this.groups = new GroupCommit((fn) => this.transaction(fn), transactions, isBookingConflict, () => this.announcer.wake());

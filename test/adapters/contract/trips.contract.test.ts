@@ -3,6 +3,7 @@
 // cannot start fails the file; it never skips. The PostgreSQL-only cases (several instances) are in
 // trips.postgres.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
 import type { Integration } from "../../../domain/delivery/integration";
 import type { IntegrationLookup, IntegrationRepository, Outbox, OutboxMessage } from "../../../domain/delivery/ports";
 import type { Booking } from "../../../domain/trips/booking";
@@ -28,7 +29,6 @@ import { PgProviderFleet } from "../../../adapters/postgres/provider-fleet";
 import * as pgSchema from "../../../adapters/postgres/schema";
 import { startCluster, type PgCluster } from "../../../scripts/pg-cluster";
 import { appendLog, create, DUPLICATE_ANNOUNCEMENT, event, newBooking, TestAnnouncer } from "./trips-fixtures";
-import { eq } from "drizzle-orm";
 
 const secrets = new SecretBox("ab".repeat(32));
 
