@@ -169,6 +169,20 @@ for (const mode of ["single", "grouped"] as const) {
       }
     }, 30_000);
 
+    test("changes asked for together: one that fails rolls back alone, the others commit with their announcements", async () => {
+      const made = Array.from({ length: 6 }, () => newBooking());
+      const refuse = () => {
+        throw new Error("refused");
+      };
+      const results = await Promise.allSettled(made.map((b, i) => one.bookings.change({ transactionId: b.transactionId }, i === 2 ? refuse : create(b))));
+      expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled", "fulfilled"]);
+      for (const [i, b] of made.entries()) {
+        expect(await two.bookings.findById(b.transactionId)).toEqual(i === 2 ? undefined : b);
+        expect(await two.outbox.forBooking(b.transactionId)).toHaveLength(i === 2 ? 0 : 2);
+      }
+      expect(one.bookings.pendingChanges).toBe(0);
+    });
+
     test("an Idempotency-Key reserved concurrently on two instances is reserved once", async () => {
       for (let round = 0; round < 5; round++) {
         const results = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? one : two).idempotency.reserve("REQ-CO", `k-${mode}-${round}`, `h-${i}`, 1_890_000_000)));
