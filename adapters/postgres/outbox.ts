@@ -35,12 +35,17 @@ const fromRaw = (r: RawRow): OutboxMessage => ({
 export interface PgOutboxOptions {
   /** This instance's name in the leases it takes (unique among the instances sharing the database). */
   owner: string;
-  /** How long a claim holds (seconds): longer than a send's timeout plus recording its outcome. */
+  /**
+   * How long a claim holds unless renewed (seconds). While this instance lives it renews its claims every third
+   * of that, so an attempt may take longer; a dead instance's claims pass to another after it.
+   */
   leaseSeconds: number;
   /** Applies an attempt's booking change in the attempt's transaction. */
   bookings: PgBookingRepository;
   /** Not needed: the provider's current delivery URL is read in the retry's own transaction. Accepted for the wiring. */
   integrations?: PgIntegrationRepository;
+  /** Told when renewing the claims failed (they are renewed again at the next turn). */
+  onError?: (error: unknown) => void;
 }
 
 /**
@@ -53,6 +58,10 @@ export class PgOutbox implements Outbox {
   private readonly owner: string;
   private readonly leaseSeconds: number;
   private readonly bookings: PgBookingRepository;
+  /** The messages this instance has claimed and not yet recorded, put off or given back. */
+  private readonly held = new Set<number>();
+  private renewal: ReturnType<typeof setInterval> | undefined;
+  private readonly onError: (error: unknown) => void;
 
   constructor(
     private readonly db: PgDb,
@@ -61,6 +70,38 @@ export class PgOutbox implements Outbox {
     this.owner = options.owner;
     this.leaseSeconds = options.leaseSeconds;
     this.bookings = options.bookings;
+    this.onError = options.onError ?? (() => {});
+  }
+
+  /** Claims of this instance are renewed while it holds any. */
+  private hold(ids: readonly number[]): void {
+    for (const id of ids) this.held.add(id);
+    if (this.held.size > 0 && !this.renewal) {
+      this.renewal = setInterval(() => void this.renew().catch(this.onError), Math.max(200, (this.leaseSeconds * 1000) / 3));
+      (this.renewal as unknown as { unref?: () => void }).unref?.();
+    }
+  }
+
+  private letGo(ids: readonly number[]): void {
+    for (const id of ids) this.held.delete(id);
+    if (this.held.size === 0 && this.renewal) {
+      clearInterval(this.renewal);
+      this.renewal = undefined;
+    }
+  }
+
+  /** Moves this instance's claims forward by a lease (only those it still holds). */
+  private async renew(): Promise<void> {
+    if (this.held.size === 0) return;
+    await this.db
+      .update(outboxMessages)
+      .set({ leaseUntil: Date.now() / 1000 + this.leaseSeconds })
+      .where(and(inArray(outboxMessages.id, [...this.held]), eq(outboxMessages.leaseOwner, this.owner)));
+  }
+
+  /** Stops renewing claims (the instance is stopping; what it still holds passes to others after the lease). */
+  close(): void {
+    this.letGo([...this.held]);
   }
 
   /**
@@ -82,11 +123,14 @@ export class PgOutbox implements Outbox {
         LIMIT ${limit}
         FOR UPDATE SKIP LOCKED)
       RETURNING ${MESSAGE_COLUMNS}`);
-    return [...rows].map((r) => fromRaw(r as RawRow)).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
+    const claimed = [...rows].map((r) => fromRaw(r as RawRow)).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
+    this.hold(claimed.map((m) => m.id));
+    return claimed;
   }
 
   async release(ids: readonly number[]): Promise<void> {
     if (ids.length === 0) return;
+    this.letGo(ids);
     await this.db
       .update(outboxMessages)
       .set({ leaseOwner: null, leaseUntil: null })
@@ -95,6 +139,7 @@ export class PgOutbox implements Outbox {
 
   async putOff(items: ReadonlyArray<{ id: number; until: number }>): Promise<void> {
     if (items.length === 0) return;
+    this.letGo(items.map((i) => i.id));
     await this.db.transaction(async (tx) => {
       for (const { id, until } of items) {
         await tx
@@ -136,6 +181,7 @@ export class PgOutbox implements Outbox {
         return { held: true, announced };
       }),
     );
+    this.letGo([message.id]);
     if (recorded.announced) this.bookings.wake();
     return recorded.held;
   }
