@@ -6,9 +6,9 @@ import type { PgDb } from "./db";
  * one statement: an upsert that refills the bucket, spends a token when one is there and returns what is left,
  * serialised per key by the row lock — the arithmetic of `takeToken` (domain/rate-limit.ts), done by the database.
  *
- * `tokens` holds what the bucket had after the last request minus one: that request's token when it was admitted,
- * a negative number when it was refused (a refused request takes nothing, so its real level is `tokens + 1`). The
- * sign is how the returned row says which it was.
+ * `tokens` holds the level the last request found (refilled) minus one: what is left when it was admitted, a
+ * negative number when it was refused (a refused request takes nothing: the bucket holds `tokens + 1`). The sign
+ * is how the returned row says which it was.
  */
 export class PgRateBudgets implements RateBudgets {
   constructor(private readonly db: PgDb) {}
