@@ -7,7 +7,10 @@ import { PgRateBudgets } from "../../../adapters/postgres/rate-budgets";
 import { prunePgExpired, RETENTION_LOCK_KEY } from "../../../adapters/postgres/retention";
 import { PgPositionStore, TRAIL_LENGTH } from "../../../adapters/postgres/position-store";
 import { LOGIN_ATTEMPT_LEASE_S, PgLoginThrottle } from "../../../adapters/postgres/account-repositories";
-import { RateLimiter } from "../../../adapters/http/rate-limit";
+import { Elysia } from "elysia";
+import { RateLimiter, writeRateLimit } from "../../../adapters/http/rate-limit";
+import { edge } from "../../../adapters/http/errors";
+import { createLogger } from "../../../adapters/logging";
 import type { ChauffeurPosition } from "../../../domain/tracking/position";
 
 let cluster: PgCluster;
@@ -52,6 +55,26 @@ describe("shared rate budgets", () => {
     await expect(limiters[0]!.check("searchPerMinute", "ACME", headers) as Promise<void>).rejects.toMatchObject({ code: "RATE_LIMITED" });
     // A disabled limit spends nothing and answers synchronously.
     expect(limiters[0]!.check("sendTripPerMinute", "ACME", headers)).toBeUndefined();
+  });
+
+
+  test("the write budget on shared budgets: a refused write is 429 before its route runs, whichever instance takes it", async () => {
+    let ran = 0;
+    const apps = [one, two].map((db) => {
+      const limiter = new RateLimiter({ searchPerMinute: 0, sendTripPerMinute: 0, writesPerMinute: 2 }, () => 12_000, new PgRateBudgets(db));
+      return new Elysia()
+        .use(edge({ maxBodyBytes: 1000, logger: createLogger("silent") }))
+        .use(writeRateLimit(limiter, () => "10.9.9.9"))
+        .post("/api/things", () => ({ ran: ++ran }));
+    });
+    const post = (i: number) => apps[i % 2]!.handle(new Request("http://localhost/api/things", { method: "POST", headers: { authorization: "Bearer shared-writes" } }));
+    const answers = await Promise.all([0, 1, 2, 3].map(post));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 429, 429]);
+    expect(ran).toBe(2);
+    const refused = answers.find((r) => r.status === 429)!;
+    expect(await refused.json()).toMatchObject({ success: false, code: "RATE_LIMITED" });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(refused.headers.get("ratelimit-remaining")).toBe("0");
   });
 });
 
