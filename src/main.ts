@@ -180,7 +180,7 @@ async function setSandbox(config: Config, args: string[]): Promise<number> {
   if (!netid || (mode !== "on" && mode !== "off") || rest.length) throw new UsageError("usage: company set-sandbox <netid> on|off");
   const { services, close } = open(config);
   try {
-    if (!services.sandboxes.setSandbox(netid, mode === "on")) {
+    if (!(await services.sandboxes.setSandbox(netid, mode === "on"))) {
       console.error(`no company with netid ${netid}`);
       return 1;
     }
