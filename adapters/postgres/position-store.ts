@@ -1,4 +1,4 @@
-import type { ChauffeurPosition } from "../../domain/tracking/position";
+import type { ChauffeurPosition, PositionLookup, PositionStore } from "../../domain/tracking/position";
 import type { PgDb } from "./db";
 
 /** Positions kept per booking besides the last one (a minute at one a second); the SQLite store's bound. */
@@ -51,7 +51,7 @@ function newestOf(batch: readonly Pending[]): Map<string, ChauffeurPosition> {
  * written yet, which `last`, `trail` and `lastSync` see at once. Nothing else is cached: another instance's
  * positions would make it stale.
  */
-export class PgPositionStore {
+export class PgPositionStore implements PositionStore, PositionLookup {
   /** Received, not yet handed to a write. */
   private pending: Pending[] = [];
   private pendingLast = new Map<string, ChauffeurPosition>();
