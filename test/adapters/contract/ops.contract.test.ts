@@ -2,7 +2,7 @@
 // against both adapters: SQLite (in memory) and PostgreSQL (a throwaway cluster for the whole file). PostgreSQL
 // that cannot start fails the file; it never skips.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { AuditEvent } from "../../../domain/ports";
+import type { AuditEvent, CompanyRepository } from "../../../domain/ports";
 import type { ChauffeurPosition } from "../../../domain/tracking/position";
 import { takeToken, type Bucket, type RateBudgets, type RateDecision } from "../../../domain/rate-limit";
 import { migrate as migrateSqlite, openDatabase } from "../../../adapters/sqlite/db";
@@ -18,7 +18,6 @@ import { PgAuditLog } from "../../../adapters/postgres/audit-log";
 import { prunePgExpired } from "../../../adapters/postgres/retention";
 import { PgRateBudgets } from "../../../adapters/postgres/rate-budgets";
 import { startCluster, type PgCluster } from "../../../scripts/pg-cluster";
-import type { CompanyRepository } from "../../../domain/ports";
 
 /** What the tests need of a position store (either adapter; awaited, so a synchronous answer does too). */
 interface Positions {
