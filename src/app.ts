@@ -86,6 +86,8 @@ export function createServices(
   const announcerFor: AnnouncerFor = (lookups) => changeAnnouncer({ ...lookups, runner: { wake: () => worker.wake() }, newEventId: () => crypto.randomUUID() });
   const storage: Storage = typeof database === "function" ? database(announcerFor, secrets, logger) : sqliteStorage(database, secrets, announcerFor, logger);
   const { companies, users, platformTokens: platformTokenRepo, audit, integrations, outbox, fleet, partnerships, positions, bookings } = storage;
+  // On SQLite this is done when the call returns; the backend awaits it before serving.
+  const started = storage.start();
   const hasher = new Argon2idHasher();
   const coreTokens = new CoreTokens(config.jwtSecret, config.tokenTtlSeconds);
   const decoyHash = Bun.password.hashSync(crypto.randomUUID(), { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 });
@@ -120,6 +122,7 @@ export function createServices(
   const rateLimiter = new RateLimiter(
     { accountCheckPerMinute: ACCOUNT_CHECKS_PER_MINUTE, ...(config.rateLimits ?? { searchPerMinute: 0, sendTripPerMinute: 0 }) },
     clock === systemClock ? undefined : () => clock.now(),
+    storage.rateBudgets,
   );
   const trips = {
     send: {
@@ -167,6 +170,8 @@ export function createServices(
     partnerships,
     partners: { partnerships, companies, clock, audit },
     storage,
+    /** Resolves once the storage's start-up work is done (rejects when it failed). */
+    started,
     /** The SQLite database, when that is the storage (CLI commands that only SQLite has use it). */
     db: storage.kind === "sqlite" ? (storage as SqliteStorage).db : undefined,
     clock,

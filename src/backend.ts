@@ -26,12 +26,13 @@ export async function openBackend(config: Config, logger: Logger, options: Servi
   return openSqliteBackend(config, logger, options);
 }
 
-function openSqliteBackend(config: Config, logger: Logger, options: ServiceOptions): Backend {
+async function openSqliteBackend(config: Config, logger: Logger, options: ServiceOptions): Promise<Backend> {
   const db = openDatabase(config.dbPath);
   // Repositories prepare statements against the schema, so migrations run before anything else.
   const applied = migrate(db);
   if (applied.length) logger.info({ migrations: applied }, "migrated");
   const services = createServices(db, config, undefined, { logger, ...options });
+  await services.started;
   let stopWork = async () => {};
   let stopCheckpoints = async () => {};
   return {

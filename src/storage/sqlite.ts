@@ -28,9 +28,6 @@ export interface SqliteStorage extends Storage {
 
 export function sqliteStorage(db: Db, secrets: SecretSealer, announcerFor: AnnouncerFor, logger: Logger): SqliteStorage {
   const integrations = new SqliteIntegrationRepository(db, secrets);
-  // Rows written before encryption at rest are sealed now; until then they read as they are.
-  const sealed = sealStoredSecrets(db, secrets);
-  if (sealed) logger.info({ companies: sealed }, "sealed stored secrets");
   const partnerships = new SqlitePartnershipRepository(db);
   const positions = new SqlitePositionStore(db, (err) => logger.error({ err }, "writing chauffeur positions failed; kept for the next attempt"));
   // Every booking change, on either commit path, writes the outbox rows that announce it in its transaction.
@@ -58,6 +55,12 @@ export function sqliteStorage(db: Db, secrets: SecretSealer, announcerFor: Annou
     partnerships,
     positions,
     sandboxes: new SqliteSandboxRepository(db),
+    rateBudgets: undefined,
+    start: async () => {
+      // Rows written before encryption at rest are sealed now; until then they read as they are.
+      const sealed = sealStoredSecrets(db, secrets);
+      if (sealed) logger.info({ companies: sealed }, "sealed stored secrets");
+    },
     isEmpty: async () => db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM (SELECT 1 FROM companies LIMIT 1)").get()!.n === 0,
     close: async () => db.$client.close(),
   };

@@ -6,6 +6,7 @@ import type { FleetSource } from "../../domain/fleet/source";
 import type { ActiveVehicleTypes, PartnershipRepository } from "../../domain/partners/ports";
 import type { PositionLookup, PositionStore } from "../../domain/tracking/position";
 import type { SandboxTrips } from "../../domain/usecases/sandbox-dispatch";
+import type { RateBudgets } from "../../domain/rate-limit";
 
 /** What a booking change's messages are built from: the storage's synchronous lookups. */
 export interface AnnounceLookups {
@@ -43,6 +44,10 @@ export interface Storage {
   partnerships: PartnershipRepository & ActiveVehicleTypes;
   positions: PositionStore & PositionLookup & { flush(): void | Promise<void>; close(): void | Promise<void> };
   sandboxes: SandboxTrips & { setSandbox(netid: string, on: boolean): Promise<boolean>; isSandbox(netid: string): Promise<boolean> };
+  /** Request budgets shared by every instance of the database; undefined: each process keeps its own. */
+  rateBudgets: RateBudgets | undefined;
+  /** Work before serving that needs the database (sealing secrets stored before encryption at rest). */
+  start(): Promise<void>;
   /** Whether no company exists yet (the demo seeds only an empty database). */
   isEmpty(): Promise<boolean>;
   close(): Promise<void>;

@@ -1,0 +1,98 @@
+import { hostname } from "node:os";
+import type { Logger } from "../../adapters/logging";
+import type { SecretSealer } from "../../domain/delivery/ports";
+import type { PgDb } from "../../adapters/postgres/db";
+import { PgCompanyRepository, PgLoginThrottle, PgPlatformTokenRepository, PgUserRepository } from "../../adapters/postgres/account-repositories";
+import { PgBookingRepository } from "../../adapters/postgres/booking-repository";
+import { PgIdempotencyStore } from "../../adapters/postgres/idempotency-store";
+import { PgIntegrationRepository, sealStoredSecretsPg } from "../../adapters/postgres/integration-repository";
+import { PgOutbox } from "../../adapters/postgres/outbox";
+import { PgProviderFleet } from "../../adapters/postgres/provider-fleet";
+import { PgFleetRepository } from "../../adapters/postgres/fleet-repository";
+import { PgFleetSource } from "../../adapters/postgres/fleet-source";
+import { PgPartnershipRepository } from "../../adapters/postgres/partnership-repository";
+import { PgSandboxRepository } from "../../adapters/postgres/sandbox-repository";
+import { PgAuditLog } from "../../adapters/postgres/audit-log";
+import { PgPositionStore } from "../../adapters/postgres/position-store";
+import { PgRateBudgets } from "../../adapters/postgres/rate-budgets";
+import type { Booking } from "../../domain/trips/booking";
+import type { AnnouncerFor, Storage } from "./storage";
+
+/** How long an outbox message an instance claimed stays its own unless renewed (a dead instance's go to others after it). */
+export const DEFAULT_DELIVERY_LEASE_SECONDS = 30;
+
+/** PostgreSQL as the service's storage: any number of instances share it. */
+export interface PostgresStorage extends Storage {
+  readonly kind: "postgres";
+  db: PgDb;
+  /** This instance's name in the outbox leases. */
+  instanceId: string;
+  fleetSource: PgFleetSource;
+  audit: PgAuditLog;
+  positions: PgPositionStore;
+  rateBudgets: PgRateBudgets;
+}
+
+/** A name for this instance that no other instance shares, readable in the outbox leases. */
+export function newInstanceId(): string {
+  return `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+}
+
+/**
+ * The repositories over one migrated PostgreSQL database. Synchronous lookups the booking announcer makes
+ * (integrations, partners' vehicle types, the last position) are read just before each change is written.
+ */
+export function postgresStorage(db: PgDb, secrets: SecretSealer, announcerFor: AnnouncerFor, logger: Logger, options: { instanceId?: string; indexFile?: string; leaseSeconds?: number; groupCommit?: boolean } = {}): PostgresStorage {
+  const instanceId = options.instanceId ?? newInstanceId();
+  const integrations = new PgIntegrationRepository(db, secrets);
+  const partnerships = new PgPartnershipRepository(db);
+  const positions = new PgPositionStore(db, (err) => logger.error({ err }, "writing chauffeur positions failed; kept for the next attempt"));
+  const prefetch = async (bookings: Booking[]) => {
+    await Promise.all([
+      integrations.prefetch(bookings.flatMap((b) => [b.requesterId, b.providerId])),
+      partnerships.prefetch(bookings.map((b) => [b.providerId, b.requesterId] as const)),
+      positions.prefetch(bookings.map((b) => b.transactionId)),
+    ]);
+  };
+  const bookings = new PgBookingRepository(db, announcerFor({ integrations, partnerships, positions }), prefetch, { groupCommit: options.groupCommit ?? true });
+  const outbox = new PgOutbox(db, {
+    owner: instanceId,
+    leaseSeconds: options.leaseSeconds ?? DEFAULT_DELIVERY_LEASE_SECONDS,
+    bookings,
+    onError: (err) => logger.warn({ err }, "renewing delivery claims failed; trying again"),
+  });
+  const fleetSource = new PgFleetSource(db, { onError: (err) => logger.warn({ err }, "reading fleet changes failed; trying again") });
+  return {
+    kind: "postgres",
+    db,
+    instanceId,
+    companies: new PgCompanyRepository(db),
+    users: new PgUserRepository(db),
+    platformTokens: new PgPlatformTokenRepository(db),
+    loginThrottle: new PgLoginThrottle(db),
+    audit: new PgAuditLog(db, (err) => logger.error({ err }, "writing audit events failed")),
+    integrations,
+    outbox,
+    bookings,
+    idempotency: new PgIdempotencyStore(db),
+    providerFleet: new PgProviderFleet(db),
+    fleet: new PgFleetRepository(db),
+    fleetSource,
+    indexFile: options.indexFile,
+    partnerships,
+    positions,
+    sandboxes: new PgSandboxRepository(db),
+    rateBudgets: new PgRateBudgets(db),
+    start: async () => {
+      // Rows written before encryption at rest are sealed now; until then they read as they are.
+      const sealed = await sealStoredSecretsPg(db, secrets);
+      if (sealed) logger.info({ companies: sealed }, "sealed stored secrets");
+    },
+    isEmpty: async () => (await db.$client`SELECT 1 FROM companies LIMIT 1`).length === 0,
+    close: async () => {
+      outbox.close();
+      await positions.close();
+      await db.$client.close();
+    },
+  };
+}
