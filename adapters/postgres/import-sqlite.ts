@@ -89,9 +89,10 @@ export async function importSqlite(sqlitePath: string, pgDb: PgDb, onProgress?: 
     return await pgDb.$client.begin(async (tx) => {
       await tx.unsafe("SELECT pg_advisory_xact_lock($1::bigint)", [IMPORT_LOCK_KEY.toString()]);
       await refuseUnlessEmpty(tx);
-      // No change log while importing (the file's own log is copied below), and none left from before.
-      await tx.unsafe("UPDATE fleet_generation SET log_base = -1");
-      await tx.unsafe("DELETE FROM fleet_changes");
+      // The stamp triggers would update one row per row inserted (each update slower than the last within one
+      // transaction); they are off until the end, and the file's own stamps and change log are copied instead.
+      const triggered = await tablesWithTriggers(tx);
+      for (const table of triggered) await tx.unsafe(`ALTER TABLE "${table}" DISABLE TRIGGER USER`);
       const report: ImportReport = { tables: [], nextIds: {} };
       let done = 0;
       for (const table of TABLES) {
@@ -110,6 +111,9 @@ export async function importSqlite(sqlitePath: string, pgDb: PgDb, onProgress?: 
           report.nextIds[`${table}.${column.name}`] = await continueIdentity(sqlite, tx, table, column.name);
         }
       }
+      for (const table of triggered) await tx.unsafe(`ALTER TABLE "${table}" ENABLE TRIGGER USER`);
+      // What the fleet trigger would have sent: instances already listening re-read the fleet after the commit.
+      await tx.unsafe("SELECT pg_notify('tripswitch_fleet', '')");
       return report;
     });
   } catch (error) {
@@ -183,6 +187,15 @@ async function refuseUnlessEmpty(tx: SQL): Promise<void> {
     if (Number(row.n) > 0) filled.push(`${table}: ${Number(row.n)} rows`);
   }
   if (filled.length) throw new SqliteImportError(`the PostgreSQL database is not empty (${filled.join(", ")}): import only into a new, migrated database`);
+}
+
+/** The imported tables that have triggers of their own (the stamps), by name. */
+async function tablesWithTriggers(tx: SQL): Promise<string[]> {
+  const rows: Array<{ name: string }> = await tx.unsafe(
+    `SELECT DISTINCT c.relname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+     WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace ORDER BY 1`,
+  );
+  return rows.map((r) => r.name).filter((name) => TABLES.includes(name));
 }
 
 /** Copies one table in batches, reading the SQLite file page by page (by rowid); returns the rows copied. */
