@@ -29,7 +29,7 @@ export async function importSqliteCommand(config: Config, file: string): Promise
       console.error(`import-sqlite: cannot migrate the PostgreSQL database: ${hide(error)}`);
       return 1;
     }
-    if (applied.length) console.error(`PostgreSQL migrated: ${applied.join(", ")}`);
+    if (applied.length) process.stderr.write(`PostgreSQL migrated: ${applied.join(", ")}\n`);
     let started = false;
     const report = await importSqlite(file, db, (p) => {
       if (!bar) return;
