@@ -30,9 +30,9 @@ export interface ImportReport {
 }
 
 /**
- * Every table both databases have, parents before the tables that reference them. The two stamp tables come last:
- * the triggers bump them while rows are inserted, and they are then replaced by the SQLite file's own stamps (the
- * fleet's stamp and change log then describe the same fleet, so a saved index built from it stays valid).
+ * Every table both databases have, parents before the tables that reference them. The stamps and the fleet change
+ * log come last and replace PostgreSQL's own with the SQLite file's (the fleet's stamp then describes the same
+ * fleet, so a fleet index saved from the SQLite database stays valid).
  */
 const DATA_TABLES = [
   "companies",
