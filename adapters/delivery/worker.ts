@@ -167,8 +167,9 @@ export class DeliveryWorker implements DeliveryRunner {
       const rows = await this.outbox.due(at, PAGE, page * PAGE);
       for (const message of rows) {
         // The due query already holds back a message while an older one of its booking is pending (in flight included).
-        if (this.inFlight.has(message.id) || this.finishedDuringPoll.has(message.id)) continue;
-        if (this.inFlight.size >= this.options.concurrency || this.cooldown.has(message.id)) {
+        if (this.inFlight.has(message.id)) continue;
+        // Read again (claimed again where claims exist) after an attempt this poll saw finish: it waits for the next poll.
+        if (this.inFlight.size >= this.options.concurrency || this.cooldown.has(message.id) || this.finishedDuringPoll.has(message.id)) {
           notStarted.push(message.id);
           continue;
         }
@@ -227,6 +228,7 @@ export class DeliveryWorker implements DeliveryRunner {
     } catch (error) {
       // The message stays pending as it was; it is sent again (same event id) once the database takes writes.
       this.cooldown.set(message.id, at + (this.options.recordRetrySeconds ?? 5));
+      this.outbox.release([message.id]).catch(() => {});
       this.logger.error({ err: error, eventId: message.eventId }, "delivery outcome could not be recorded; will retry");
       return;
     }

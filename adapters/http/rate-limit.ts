@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { Elysia } from "elysia";
-import { takeToken, type Bucket, type RateDecision } from "../../domain/rate-limit";
+import { takeToken, type Bucket, type RateBudgets, type RateDecision } from "../../domain/rate-limit";
 import { TooManyRequestsError } from "../../domain/errors";
 import { pathOf } from "./errors";
 
@@ -22,29 +22,54 @@ type Kind = keyof RateLimits;
 const PERIOD_SECONDS: Record<Kind, number> = { searchPerMinute: 60, sendTripPerMinute: 60, registrationsPerHour: 3600, writesPerMinute: 60, accountCheckPerMinute: 60 };
 const MAX_BUCKETS = 100_000;
 
-/**
- * In-process per-company rate limiting. Answers 429 TooManyRequestsError with Retry-After when the budget is
- * spent, and sets the RateLimit-* headers (IETF draft) on every limited response.
- */
-export class RateLimiter {
+/** Token buckets in this process's memory: the budgets of a single instance. */
+export class LocalRateBudgets implements RateBudgets {
   private readonly buckets = new Map<string, Bucket>();
 
-  constructor(private readonly limits: RateLimits, private readonly now: () => number = () => Date.now() / 1000) {}
-
-  /** Spends one request of `who`'s budget for `kind` (a netid, an address); throws 429 when none is left. */
-  check(kind: Kind, who: string, headers: Record<string, string | number>): void {
-    const capacity = this.limits[kind];
-    if (!capacity) return;
-    const key = `${kind}:${who}`;
-    const period = PERIOD_SECONDS[kind];
+  take(key: string, capacity: number, periodSeconds: number, now: number): RateDecision {
     const previous = this.buckets.get(key);
-    const { decision, bucket } = takeToken(previous, capacity, period, this.now());
+    const { decision, bucket } = takeToken(previous, capacity, periodSeconds, now);
     if (!previous && this.buckets.size >= MAX_BUCKETS) this.buckets.clear();
     this.buckets.set(key, bucket);
-    setHeaders(headers, decision);
-    if (!decision.allowed)
-      throw new TooManyRequestsError(decision.retryAfter, `Rate limit of ${capacity} requests per ${period === 60 ? "minute" : "hour"} reached; retry in ${decision.retryAfter} s`, "RATE_LIMITED");
+    return decision;
   }
+}
+
+/**
+ * Per-company rate limiting over a store of budgets (this process's memory unless given a shared one). Answers
+ * 429 TooManyRequestsError with Retry-After when the budget is spent, and sets the RateLimit-* headers (IETF
+ * draft) on every limited response.
+ */
+export class RateLimiter {
+  constructor(
+    private readonly limits: RateLimits,
+    private readonly now: () => number = () => Date.now() / 1000,
+    private readonly budgets: RateBudgets = new LocalRateBudgets(),
+  ) {}
+
+  /** Whether `check` always answers synchronously (budgets in this process), so callers need no await. */
+  get synchronous(): boolean {
+    return this.budgets instanceof LocalRateBudgets;
+  }
+
+  /**
+   * Spends one request of `who`'s budget for `kind` (a netid, an address); throws (or rejects with) 429 when none
+   * is left. Synchronous with budgets in this process; a Promise with shared ones.
+   */
+  check(kind: Kind, who: string, headers: Record<string, string | number>): void | Promise<void> {
+    const capacity = this.limits[kind];
+    if (!capacity) return;
+    const period = PERIOD_SECONDS[kind];
+    const decision = this.budgets.take(`${kind}:${who}`, capacity, period, this.now());
+    if (decision instanceof Promise) return decision.then((d) => settle(d, capacity, period, headers));
+    settle(decision, capacity, period, headers);
+  }
+}
+
+function settle(decision: RateDecision, capacity: number, period: number, headers: Record<string, string | number>): void {
+  setHeaders(headers, decision);
+  if (!decision.allowed)
+    throw new TooManyRequestsError(decision.retryAfter, `Rate limit of ${capacity} requests per ${period === 60 ? "minute" : "hour"} reached; retry in ${decision.retryAfter} s`, "RATE_LIMITED");
 }
 
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -63,13 +88,26 @@ const OWN_BUDGET = /^\/(api\/(company\/register|token|GGPS\.svc\/(saveGPScache|G
  * per client address.
  */
 export function writeRateLimit(limiter: RateLimiter, addressOf: (request: Request) => string) {
-  return new Elysia({ name: "write-rate-limit" }).onRequest(({ request, set }) => {
-    const path = pathOf(request.url);
-    if (WRITES.has(request.method) ? OWN_BUDGET.test(path) : !GET_WRITES.test(path)) return;
-    const credential = request.headers.get("authorization") ?? request.headers.get("token");
-    const who = credential ? `c:${createHash("sha256").update(credential).digest("base64url").slice(0, 22)}` : `a:${addressOf(request)}`;
-    limiter.check("writesPerMinute", who, set.headers as Record<string, string | number>);
+  const plugin = new Elysia({ name: "write-rate-limit" });
+  // Elysia decides from the hook itself whether to await it: the local budgets keep a synchronous hook, so
+  // requests that spend nothing (every GET search) gain no await.
+  if (limiter.synchronous)
+    return plugin.onRequest(({ request, set }) => {
+      const who = writer(request, addressOf);
+      if (who !== undefined) limiter.check("writesPerMinute", who, set.headers as Record<string, string | number>);
+    });
+  return plugin.onRequest(async ({ request, set }) => {
+    const who = writer(request, addressOf);
+    if (who !== undefined) await limiter.check("writesPerMinute", who, set.headers as Record<string, string | number>);
   });
+}
+
+/** Whose write budget `request` spends, or undefined when it spends none. */
+function writer(request: Request, addressOf: (request: Request) => string): string | undefined {
+  const path = pathOf(request.url);
+  if (WRITES.has(request.method) ? OWN_BUDGET.test(path) : !GET_WRITES.test(path)) return undefined;
+  const credential = request.headers.get("authorization") ?? request.headers.get("token");
+  return credential ? `c:${createHash("sha256").update(credential).digest("base64url").slice(0, 22)}` : `a:${addressOf(request)}`;
 }
 
 function setHeaders(headers: Record<string, string | number>, d: RateDecision): void {

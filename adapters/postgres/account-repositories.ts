@@ -4,7 +4,7 @@ import { companyFromStored, type Company } from "../../domain/company/registrati
 import type { Plan } from "../../domain/company/plan";
 import type { Caller, CompanyRepository, LoginAttemptsSeen, LoginThrottle, PlatformTokenRepository, User, UserRepository } from "../../domain/ports";
 import type { PgDb } from "./db";
-import { companies, loginFailures, platformTokens, users } from "./schema";
+import { companies, loginAttempts, loginFailures, platformTokens, users } from "./schema";
 
 // No in-process account cache here, unlike the SQLite adapter: several instances write these tables, and a cache
 // would need the account stamp polled or notified across instances to stay correct. Every call asks the database.
@@ -134,27 +134,20 @@ export class PgPlatformTokenRepository implements PlatformTokenRepository {
 /** First key of the two-key advisory locks the login throttle takes (the second is a hash of the throttle key). */
 const THROTTLE_LOCK_CLASS = 0x6c6f67; // "log"
 /** An attempt in flight older than this (seconds) is no longer counted: its instance died while checking it. */
-const IN_FLIGHT_LEASE_S = 60;
+export const LOGIN_ATTEMPT_LEASE_S = 60;
 
 /** The advisory lock keys for `keys`: 32-bit hashes, distinct and sorted, so every caller locks in one order. */
 function lockKeys(keys: string[]): number[] {
   return [...new Set(keys.map((key) => Bun.hash.crc32(key) | 0))].sort((a, b) => a - b);
 }
 
-/**
- * The row key marking an attempt in flight on `key`. Throttle keys start with `uid:` or `ip:`, so these never
- * match one, and the failure queries (which ask for exact keys) never count them.
- */
-const inFlight = (key: string) => `in-flight:${key}`;
-
-/** The database's clock in whole seconds (every instance counts leases by the same clock). */
-const dbNow = sql<number>`floor(extract(epoch from clock_timestamp()))::bigint`;
+/** The database's clock in seconds (every instance counts leases by the same clock). */
+const dbNow = sql<number>`extract(epoch from clock_timestamp())::float8`;
 
 /**
- * One budget across instances. Failures live in `login_failures`; so do the attempts in flight, as rows keyed
- * `in-flight:<key>` stamped with the database's clock, which `end` deletes (a lease ignores those of an instance
- * that died mid-check, and the failures' pruning removes them a day later). The adapter's migrations have no table
- * of their own for attempts in flight; these rows take its place without a schema change.
+ * One budget across instances. Failures live in `login_failures`, the attempts in flight (admitted, password still
+ * being checked) in `login_attempts`, stamped with the database's clock; `end` deletes them, and an attempt older
+ * than its lease is ignored (its instance died mid-check; retention removes it).
  *
  * `begin` runs in one transaction holding `pg_advisory_xact_lock` on each key (in sorted order, so two callers
  * never wait on each other in a cycle): it reads the failures and the attempts in flight, decides, and inserts its
@@ -164,30 +157,29 @@ const dbNow = sql<number>`floor(extract(epoch from clock_timestamp()))::bigint`;
 export class PgLoginThrottle implements LoginThrottle {
   constructor(private readonly db: PgDb) {}
 
-  /** This instance's in-flight rows per key (ids, oldest first), so that `end` deletes its own. */
+  /** This instance's attempts in flight per key (ids, oldest first), so that `end` deletes its own. */
   private readonly mine = new Map<string, number[]>();
 
   async begin(keys: string[], since: number, admit: (seen: LoginAttemptsSeen[]) => boolean): Promise<{ seen: LoginAttemptsSeen[]; admitted: boolean }> {
     if (keys.length === 0) return { seen: [], admitted: admit([]) };
-    const markers = keys.map(inFlight);
     const result = await this.db.transaction(async (tx) => {
       for (const key of lockKeys(keys)) await tx.execute(sql`SELECT pg_advisory_xact_lock(${THROTTLE_LOCK_CLASS}::int, ${key}::int)`);
-      const rows = await tx
+      const failures = await tx
         .select({ key: loginFailures.key, at: loginFailures.at })
         .from(loginFailures)
-        .where(
-          or(
-            and(inArray(loginFailures.key, keys), gt(loginFailures.at, since)),
-            and(inArray(loginFailures.key, markers), sql`${loginFailures.at} > ${dbNow} - ${IN_FLIGHT_LEASE_S}`),
-          ),
-        )
+        .where(and(inArray(loginFailures.key, keys), gt(loginFailures.at, since)))
         .orderBy(asc(loginFailures.at), asc(loginFailures.id));
-      const seen = keys.map((key, i) => ({
-        failures: rows.filter((r) => r.key === key).map((r) => r.at),
-        pending: rows.filter((r) => r.key === markers[i]).length,
+      const attempts = await tx
+        .select({ key: loginAttempts.key, n: sql<number>`count(*)::int` })
+        .from(loginAttempts)
+        .where(and(inArray(loginAttempts.key, keys), sql`${loginAttempts.startedAt} > ${dbNow} - ${LOGIN_ATTEMPT_LEASE_S}`))
+        .groupBy(loginAttempts.key);
+      const seen = keys.map((key) => ({
+        failures: failures.filter((r) => r.key === key).map((r) => r.at),
+        pending: Number(attempts.find((r) => r.key === key)?.n ?? 0),
       }));
       const admitted = admit(seen);
-      const ids = admitted ? await tx.insert(loginFailures).values(markers.map((key) => ({ key, at: dbNow }))).returning({ id: loginFailures.id, key: loginFailures.key }) : [];
+      const ids = admitted ? await tx.insert(loginAttempts).values(keys.map((key) => ({ key, startedAt: dbNow }))).returning({ id: loginAttempts.id, key: loginAttempts.key }) : [];
       return { seen, admitted, ids };
     });
     for (const { id, key } of result.ids) {
@@ -200,15 +192,15 @@ export class PgLoginThrottle implements LoginThrottle {
 
   async end(keys: string[], failed: boolean, at: number): Promise<void> {
     const ids: number[] = [];
-    for (const marker of keys.map(inFlight)) {
-      const list = this.mine.get(marker);
+    for (const key of keys) {
+      const list = this.mine.get(key);
       const id = list?.shift();
       if (id !== undefined) ids.push(id);
-      if (list && list.length === 0) this.mine.delete(marker);
+      if (list && list.length === 0) this.mine.delete(key);
     }
     if (ids.length === 0 && !failed) return;
     await this.db.transaction(async (tx) => {
-      if (ids.length > 0) await tx.delete(loginFailures).where(inArray(loginFailures.id, ids));
+      if (ids.length > 0) await tx.delete(loginAttempts).where(inArray(loginAttempts.id, ids));
       if (!failed || keys.length === 0) return;
       await tx.insert(loginFailures).values(keys.map((key) => ({ key, at })));
       // Old failures no longer matter to any window; prune them as we go.

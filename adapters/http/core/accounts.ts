@@ -61,7 +61,7 @@ export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf, limiter?:
     .post(
       "/company/register",
       async ({ body, request, set }) => {
-        limiter?.check("registrationsPerHour", addressOf(request), set.headers as Record<string, string | number>);
+        await limiter?.check("registrationsPerHour", addressOf(request), set.headers as Record<string, string | number>);
         const result = await registerCompany(deps.registration, body);
         const data = { ...result.company, uid: result.uid };
         return result.dryRun ? { success: true as const, dryRun: true as const, data } : { success: true as const, data };
@@ -111,7 +111,7 @@ export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf, limiter?:
     .get(
       "/user/check",
       async ({ query, request, set }) => {
-        deps.accountChecks.limiter.check("accountCheckPerMinute", `address:${addressOf(request)}`, set.headers as Record<string, string>);
+        await deps.accountChecks.limiter.check("accountCheckPerMinute", `address:${addressOf(request)}`, set.headers as Record<string, string>);
         // The bare array GNet's account check answers, one entry per key asked.
         return checkAccounts(deps.accountChecks, query);
       },

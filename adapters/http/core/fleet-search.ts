@@ -148,16 +148,20 @@ export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator, limi
     // cleans up to 100 items per request. The encoded bytes of recent answers are kept for the index generation
     // they were computed on: a repeated search is a lookup.
     ({ query, caller, set, request }) => {
-      limiter.check("searchPerMinute", caller.netid, set.headers as Record<string, string>);
-      const { plan, key, known } = plans.plan(caller, request.url, query);
-      set.headers["content-type"] = "application/json";
-      const cached = answers?.get(plan.key);
-      if (cached) return asAnswer(cached);
-      // Computed and kept in one synchronous step: the index cannot move in between.
-      const body = Buffer.from(json.encode(runFleetSearch(deps, plan)));
-      const kept = answers?.set(plan.key, body, body.byteLength, { centres: plan.centres, radiusKm: plan.query.radiusKm, airports: plan.query.airports });
-      if (kept && !known) plans.keep(key, plan);
-      return asAnswer(body);
+      const answer = () => {
+        const { plan, key, known } = plans.plan(caller, request.url, query);
+        set.headers["content-type"] = "application/json";
+        const cached = answers?.get(plan.key);
+        if (cached) return asAnswer(cached);
+        // Computed and kept in one synchronous step: the index cannot move in between.
+        const body = Buffer.from(json.encode(runFleetSearch(deps, plan)));
+        const kept = answers?.set(plan.key, body, body.byteLength, { centres: plan.centres, radiusKm: plan.query.radiusKm, airports: plan.query.airports });
+        if (kept && !known) plans.keep(key, plan);
+        return asAnswer(body);
+      };
+      // Budgets in this process answer synchronously: the search itself then runs in the same turn, no await.
+      const checked = limiter.check("searchPerMinute", caller.netid, set.headers as Record<string, string>);
+      return checked ? checked.then(answer) : answer();
     },
     {
       coreProfileAuth: true,

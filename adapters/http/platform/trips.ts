@@ -68,8 +68,8 @@ export function platformTrips(deps: PlatformTripDeps) {
       platformRoute("/sendTrip", (path, doc) =>
         app.post(
           path,
-          ({ body, caller, request, set }) => {
-            deps.rateLimiter.check("sendTripPerMinute", caller.netid, set.headers as Record<string, string>);
+          async ({ body, caller, request, set }) => {
+            await deps.rateLimiter.check("sendTripPerMinute", caller.netid, set.headers as Record<string, string>);
             return idempotent(deps.idempotency, clock, { netid: caller.netid, request, operation: "sendTrip", body, set }, async () => {
               const result = await sendTrip(deps.send, caller, body);
               if (body.submitMode?.trim().toUpperCase() !== "WAIT") return { success: true as const, ...result };

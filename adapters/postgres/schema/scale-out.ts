@@ -6,6 +6,7 @@ import { pgTable, text, bigint, doublePrecision, index } from "drizzle-orm/pg-co
  */
 export const rateBuckets = pgTable("rate_buckets", {
   key: text("key").primaryKey(),
+  /** The refilled level at the last request minus one: what is left when it was admitted, negative when refused (it took nothing). */
   tokens: doublePrecision("tokens").notNull(),
   /** When `tokens` was last computed (Unix seconds, fractional). */
   at: doublePrecision("at").notNull(),

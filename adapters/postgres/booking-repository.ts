@@ -1,0 +1,262 @@
+import { and, count, desc, eq, gte, lte, or, sql, type SQL } from "drizzle-orm";
+import type { Booking } from "../../domain/trips/booking";
+import type { BookingListQuery, BookingRepository, BookingSummary, ChangeAnnouncer, Decision } from "../../domain/trips/ports";
+import type { BookingRef } from "../../domain/trips/send-trip-request";
+import type { PgDb } from "./db";
+import { uniqueViolationOf } from "./errors";
+import { bookings, outboxMessages } from "./schema";
+import { mutableValues, toBooking, toRow } from "./booking-rows";
+import { GroupCommit } from "./booking-groups";
+
+export interface PgBookingOptions {
+  /**
+   * Group commit: the changes of one event-loop turn share one transaction, a savepoint each (fewer commits under
+   * load, each change waiting for its group). Off: every change is its own transaction.
+   */
+  groupCommit?: boolean;
+}
+
+/** A transaction of the PostgreSQL database (what `db.transaction` hands its callback). */
+export type PgTx = Parameters<Parameters<PgDb["transaction"]>[0]>[0];
+
+/** A change decided this many times on a booking that had changed again meanwhile fails (500; safe to repeat). */
+const MAX_CONFLICTS = 5;
+
+/** Another writer changed the booking, or took its requesterResNo, after it was read: decide again. */
+export class BookingConflict extends Error {}
+
+/** Whether `error` means the change met a concurrent writer and may be decided again on the fresh state. */
+export function isBookingConflict(error: unknown): boolean {
+  if (error instanceof BookingConflict) return true;
+  const constraint = uniqueViolationOf(error);
+  return constraint !== undefined && constraint.startsWith("bookings");
+}
+
+/** The key two changes of the same booking (named the same way) share. */
+function refKey(ref: BookingRef): string {
+  return "transactionId" in ref ? `t\n${ref.transactionId}` : `r\n${ref.requesterId}\n${ref.requesterResNo}`;
+}
+
+/** A counting semaphore. */
+class Slots {
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private free: number) {}
+
+  async acquire(): Promise<void> {
+    if (this.free > 0) {
+      this.free--;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free++;
+  }
+}
+
+/**
+ * Runs `attempt` (a whole transaction) again while it fails on a concurrent booking writer, at most
+ * MAX_CONFLICTS times; any other error, or the last conflict, is thrown.
+ */
+export async function retryingConflicts<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isBookingConflict(error)) throw error;
+      if (n >= MAX_CONFLICTS) throw new Error("booking changed concurrently too often", { cause: error });
+    }
+  }
+}
+
+/**
+ * Bookings in PostgreSQL, shared by every instance: each change reads its booking under a row lock
+ * (SELECT … FOR UPDATE), decides, and writes the booking and the outbox rows its announcer gives for it in one
+ * transaction. An update carries a version check and an insert meets the unique (requester, requesterResNo)
+ * index, so a change that lost a race with another writer is decided again on the fresh state. With
+ * `groupCommit`, the changes of one event-loop turn share a transaction (see GroupCommit).
+ */
+export class PgBookingRepository implements BookingRepository {
+  private running = 0;
+  /** The last change queued per booking key: this instance runs one change of a booking at a time. */
+  private readonly tails = new Map<string, Promise<void>>();
+  private readonly slots: Slots;
+  private readonly groups: GroupCommit | undefined;
+
+  constructor(
+    private readonly db: PgDb,
+    private readonly announcer: ChangeAnnouncer = { messages: () => [], wake: () => {} },
+    /** Reads what the announcer's synchronous lookups need for these bookings, just before it runs. */
+    private readonly prefetch: (bookings: Booking[]) => Promise<void> = async () => {},
+    options: PgBookingOptions = {},
+  ) {
+    // A change's transaction holds a pooled connection while its prefetch reads through the pool: with every
+    // connection in such a transaction the prefetches would wait forever. One connection stays out of them (so
+    // the pool needs two or more).
+    const transactions = Math.max(1, (db.$client.options.max ?? 10) - 1);
+    this.slots = new Slots(transactions);
+    if (options.groupCommit) this.groups = new GroupCommit((fn) => this.transaction(fn), transactions, isBookingConflict, () => this.announcer.wake());
+  }
+
+  /**
+   * Runs `fn` in a transaction that may change bookings (`changeWithin`): at most one connection fewer than the
+   * pool has run at once, so the prefetches those changes make always find a connection.
+   */
+  async transaction<T>(fn: (tx: PgTx) => Promise<T>): Promise<T> {
+    await this.slots.acquire();
+    try {
+      return await this.db.transaction(fn);
+    } finally {
+      this.slots.release();
+    }
+  }
+
+  async findById(transactionId: string): Promise<Booking | undefined> {
+    const [row] = await this.db.select().from(bookings).where(eq(bookings.transactionId, transactionId)).limit(1);
+    return row ? toBooking(row) : undefined;
+  }
+
+  async findByResNo(side: "requester" | "provider", netid: string, resNo: string): Promise<Booking | undefined> {
+    const [row] =
+      side === "requester"
+        ? await this.db
+            .select()
+            .from(bookings)
+            .where(and(eq(bookings.requesterId, netid), eq(bookings.requesterResNo, resNo)))
+            .limit(1)
+        : await this.db
+            .select()
+            .from(bookings)
+            .where(and(eq(bookings.providerId, netid), eq(bookings.providerResNo, resNo)))
+            .orderBy(desc(bookings.submitDate), desc(bookings.transactionId))
+            .limit(1);
+    return row ? toBooking(row) : undefined;
+  }
+
+  async list(q: BookingListQuery): Promise<{ items: BookingSummary[]; total: number }> {
+    const party =
+      q.role === "requester"
+        ? eq(bookings.requesterId, q.netid)
+        : q.role === "provider"
+          ? eq(bookings.providerId, q.netid)
+          : or(eq(bookings.requesterId, q.netid), eq(bookings.providerId, q.netid));
+    const filters: SQL[] = [party!];
+    if (q.status) filters.push(eq(bookings.status, q.status));
+    if (q.requesterResNo) filters.push(eq(bookings.requesterResNo, q.requesterResNo));
+    if (q.pickupFrom !== undefined) filters.push(gte(bookings.pickupDate, q.pickupFrom));
+    if (q.pickupTo !== undefined) filters.push(lte(bookings.pickupDate, q.pickupTo));
+    const where = and(...filters);
+    const [totalRow] = await this.db.select({ n: count() }).from(bookings).where(where);
+    const rows = await this.db
+      .select({
+        transactionId: bookings.transactionId,
+        requesterId: bookings.requesterId,
+        providerId: bookings.providerId,
+        requesterResNo: bookings.requesterResNo,
+        providerResNo: bookings.providerResNo,
+        status: bookings.status,
+        submitDate: bookings.submitDate,
+        pickupDate: bookings.pickupDate,
+        reservationType: bookings.reservationType,
+      })
+      .from(bookings)
+      .where(where)
+      // Transaction ids are time-ordered: they break ties between bookings submitted in the same second, later first.
+      .orderBy(desc(bookings.submitDate), sql`${bookings.transactionId} COLLATE "C" DESC`)
+      .limit(q.limit)
+      .offset(q.offset);
+    return { items: rows as BookingSummary[], total: Number(totalRow?.n ?? 0) };
+  }
+
+  /**
+   * Reads the booking under a row lock, decides, and writes the change with its announcements in one
+   * transaction; decided again (bounded) when another writer got there first. The announcer is woken once a
+   * commit wrote messages.
+   */
+  async change<R>(ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): Promise<R> {
+    if (this.groups) return (await this.groups.submit(refKey(ref), (tx) => this.changeWithin(tx, ref, decide))) as R;
+    this.running++;
+    try {
+      const { result, announced } = await this.oneAtATime(refKey(ref), () => retryingConflicts(() => this.transaction((tx) => this.changeWithin(tx, ref, decide))));
+      if (announced) this.announcer.wake();
+      return result;
+    } finally {
+      this.running--;
+    }
+  }
+
+  /** Runs `fn` once every earlier call with `key` has ended (so changes of one booking do not queue on its row lock). */
+  private async oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(key);
+    let done!: () => void;
+    const mine = new Promise<void>((resolve) => (done = resolve));
+    const tail = previous ? previous.then(() => mine) : mine;
+    this.tails.set(key, tail);
+    try {
+      if (previous) await previous;
+      return await fn();
+    } finally {
+      done();
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    }
+  }
+
+  /** Changes being decided or committed. */
+  get pendingChanges(): number {
+    return this.running + (this.groups?.pending ?? 0);
+  }
+
+  /** Waits (bounded) until no change is in progress; for an orderly shutdown. */
+  async drain(): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    while (this.pendingChanges > 0 && Date.now() < deadline) await Bun.sleep(5);
+  }
+
+  /** Wakes the announcer's reader (after a commit of `changeWithin` that announced messages). */
+  wake(): void {
+    this.announcer.wake();
+  }
+
+  /**
+   * `change`'s read–decide–write inside the caller's transaction `tx` (the outbox records an attempt and its
+   * effect on the booking together). Throws BookingConflict when the booking moved under it; says whether it
+   * wrote outbox rows, so the caller wakes the announcer after its commit.
+   */
+  async changeWithin<R>(tx: PgTx, ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): Promise<{ result: R; announced: boolean }> {
+    const where = "transactionId" in ref ? eq(bookings.transactionId, ref.transactionId) : and(eq(bookings.requesterId, ref.requesterId), eq(bookings.requesterResNo, ref.requesterResNo));
+    const [row] = await tx.select().from(bookings).where(where).limit(1).for("update");
+    const decision = decide(row ? toBooking(row) : undefined);
+    if (!decision.write) return { result: decision.result, announced: false };
+    const { booking, events } = decision.write;
+    const write = async () => {
+      if (!row) await tx.insert(bookings).values(toRow(booking, 1));
+      else {
+        const updated = await tx
+          .update(bookings)
+          .set(mutableValues(toRow(booking, row.version + 1)))
+          .where(and(eq(bookings.transactionId, row.transactionId), eq(bookings.version, row.version)))
+          .returning({ version: bookings.version });
+        if (updated.length === 0) throw new BookingConflict(`booking ${booking.transactionId} changed concurrently`);
+      }
+    };
+    // The lookups' prefetch reads through the pool while the write runs on the transaction's connection.
+    await Promise.all([write(), this.prefetch([booking])]);
+    const messages = this.announcer.messages(events, booking);
+    if (messages.length > 0) {
+      await tx.insert(outboxMessages).values(
+        messages.map(({ message, at }) => ({
+          ...message,
+          status: "pending",
+          attempts: 0,
+          nextAttemptAt: at,
+          createdAt: Math.floor(at),
+        })),
+      );
+    }
+    return { result: decision.result, announced: messages.length > 0 };
+  }
+}

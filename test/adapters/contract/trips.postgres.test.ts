@@ -1,0 +1,196 @@
+// The trips repositories on PostgreSQL as several instances use them: two pools on one database, as two processes
+// would have, each with its own repositories. PostgreSQL that cannot start fails the file; it never skips.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
+import type { OutboxMessage } from "../../../domain/delivery/ports";
+import type { Booking } from "../../../domain/trips/booking";
+import { SecretBox } from "../../../adapters/security/secrets";
+import { migrate, openPostgres, type PgDb } from "../../../adapters/postgres/db";
+import { PgCompanyRepository } from "../../../adapters/postgres/account-repositories";
+import { PgBookingRepository } from "../../../adapters/postgres/booking-repository";
+import { PgIntegrationRepository } from "../../../adapters/postgres/integration-repository";
+import { PgOutbox } from "../../../adapters/postgres/outbox";
+import { PgIdempotencyStore } from "../../../adapters/postgres/idempotency-store";
+import { startCluster, type PgCluster } from "../../../scripts/pg-cluster";
+import { appendLog, create, newBooking, TestAnnouncer } from "./trips-fixtures";
+
+const secrets = new SecretBox("cd".repeat(32));
+const LEASE = 30;
+
+interface Instance {
+  db: PgDb;
+  bookings: PgBookingRepository;
+  outbox: PgOutbox;
+  idempotency: PgIdempotencyStore;
+}
+
+function instance(db: PgDb, owner: string, groupCommit: boolean): Instance {
+  const integrations = new PgIntegrationRepository(db, secrets);
+  const bookings = new PgBookingRepository(db, new TestAnnouncer(integrations), (list) => integrations.prefetch(list.flatMap((b) => [b.providerId, b.requesterId])), { groupCommit });
+  return { db, bookings, outbox: new PgOutbox(db, { owner, leaseSeconds: LEASE, bookings, integrations }), idempotency: new PgIdempotencyStore(db) };
+}
+
+let cluster: PgCluster;
+/** Two instances per mode: each change its own transaction, or group commit. */
+const instances: Record<"single" | "grouped", [Instance, Instance]> = {} as never;
+
+beforeAll(async () => {
+  cluster = await startCluster();
+  const first = openPostgres(cluster.url, { max: 6 });
+  const second = openPostgres(cluster.url, { max: 4 });
+  await migrate(first.$client);
+  instances.single = [instance(first, "instance-one", false), instance(second, "instance-two", false)];
+  instances.grouped = [instance(first, "grouped-one", true), instance(second, "grouped-two", true)];
+  const companies = new PgCompanyRepository(first);
+  const integrations = new PgIntegrationRepository(first, secrets);
+  for (const netid of ["REQ-CO", "PROV-CO"]) {
+    await companies.createWithFirstUser(
+      { netid, name: netid, coType: "IO", plan: "FREE", mainEmail: `${netid.toLowerCase()}@example.com`, mainPhone: `+49${netid.length}${netid.charCodeAt(0)}`, address: null, notes: null, createdAt: 1 },
+      { uid: `u-${netid}`, netid, email: `${netid.toLowerCase()}@example.com`, passwordHash: "h", createdAt: 1 },
+    );
+  }
+  const plain = { deliveryAuth: null, luggage: "notes" as const, webhookSecret: null, webhookFormat: "events" as const, acceptTripsFrom: "anyone" as const };
+  await integrations.save({ netid: "PROV-CO", deliveryUrl: "https://prov.example/in", webhookUrl: null, ...plain }, 1);
+  await integrations.save({ netid: "REQ-CO", deliveryUrl: null, webhookUrl: "https://req.example/hook", ...plain }, 1);
+}, 120_000);
+
+afterAll(async () => {
+  for (const db of new Set(Object.values(instances).flatMap((pair) => pair.map((i) => i.db)))) await db.$client.close();
+  await cluster?.stop();
+}, 60_000);
+
+/** Creates `n` bookings (two messages each: a delivery and a webhook), due at `at`. */
+async function bookingsDueAt([one, two]: [Instance, Instance], n: number, at: number): Promise<Booking[]> {
+  const made = Array.from({ length: n }, () => newBooking());
+  await Promise.all(made.map((b, i) => (i % 2 ? one : two).bookings.change({ transactionId: b.transactionId }, create(b, at))));
+  return made;
+}
+
+const mine = (messages: OutboxMessage[], bookings: Booking[]) => {
+  const ids = new Set(bookings.map((b) => b.transactionId));
+  return messages.filter((m) => ids.has(m.transactionId));
+};
+
+for (const mode of ["single", "grouped"] as const) {
+  describe(`trips repositories on PostgreSQL, two instances on one database, ${mode === "grouped" ? "with" : "without"} group commit`, () => {
+    let one: Instance;
+    let two: Instance;
+    beforeAll(() => {
+      [one, two] = instances[mode];
+    });
+
+    test("concurrent due calls of two owners never hand out one message twice, round after round", async () => {
+      for (let round = 0; round < 8; round++) {
+        const now = 1_850_000_000 + round * 1000;
+        const made = await bookingsDueAt([one, two], 20, now - 1);
+        const expected = new Set((await Promise.all(made.map((b) => one.outbox.forBooking(b.transactionId)))).flat().map((m) => m.id));
+        expect(expected.size).toBe(40);
+        const claimed = new Map<string, number[]>([
+          ["one", []],
+          ["two", []],
+        ]);
+        // Bounded: each pass claims something while anything is left.
+        for (let pass = 0; pass < 40; pass++) {
+          const got = await Promise.all([one.outbox.due(now, 3), two.outbox.due(now, 4), one.outbox.due(now, 2), two.outbox.due(now, 5)]);
+          got.forEach((messages, i) => claimed.get(i % 2 ? "two" : "one")!.push(...mine(messages, made).map((m) => m.id)));
+          if (got.every((messages) => messages.length === 0)) break;
+        }
+        const all = [...claimed.get("one")!, ...claimed.get("two")!];
+        expect(all.length).toBe(new Set(all).size);
+        expect(new Set(all)).toEqual(expected);
+        expect(claimed.get("one")!.length).toBeGreaterThan(0);
+        expect(claimed.get("two")!.length).toBeGreaterThan(0);
+        // Claimed messages are held: neither owner gets them again while the lease runs.
+        expect(mine(await one.outbox.due(now + LEASE - 1, 1000), made)).toEqual([]);
+        expect(mine(await two.outbox.due(now + LEASE - 1, 1000), made)).toEqual([]);
+      }
+    }, 60_000);
+
+    test("a lease that ran out is claimable by the other owner; the stale owner's recordAttempt is refused and writes nothing", async () => {
+      const now = 1_860_000_000;
+      const [b] = await bookingsDueAt([one, two], 1, now);
+      const [delivery] = mine(await one.outbox.due(now, 1000), [b]).filter((m) => m.channel === "delivery");
+      expect(delivery).toBeDefined();
+      expect(mine(await two.outbox.due(now + LEASE - 1, 1000), [b]).map((m) => m.id)).not.toContain(delivery.id);
+      const takenOver = mine(await two.outbox.due(now + LEASE + 1, 1000), [b]).filter((m) => m.id === delivery.id);
+      expect(takenOver).toHaveLength(1);
+
+      const before = await one.outbox.get(delivery.id);
+      const recorded = await one.outbox.recordAttempt(delivery, { ok: true, status: 200, at: now + LEASE + 2 }, { ref: { transactionId: b.transactionId }, decide: appendLog("stale", now + LEASE + 2, "DELIVERED") });
+      expect(recorded).toBe(false);
+      expect(await one.outbox.get(delivery.id)).toEqual(before!);
+      expect((await one.bookings.findById(b.transactionId))?.changeLogs).toEqual([]);
+      expect(await one.outbox.forBooking(b.transactionId)).toHaveLength(2);
+      // Neither may the stale owner put it off or release it.
+      await one.outbox.putOff([{ id: delivery.id, until: now + 10_000 }]);
+      await one.outbox.release([delivery.id]);
+      expect(await one.outbox.get(delivery.id)).toEqual(before!);
+      expect(mine(await one.outbox.due(now + LEASE + 3, 1000), [b]).map((m) => m.id)).not.toContain(delivery.id);
+
+      expect(await two.outbox.recordAttempt(takenOver[0], { ok: true, status: 200, at: now + LEASE + 3 }, { ref: { transactionId: b.transactionId }, decide: appendLog("current", now + LEASE + 3, "DELIVERED") })).toBe(true);
+      expect(await one.outbox.get(delivery.id)).toMatchObject({ status: "delivered", attempts: 1, deliveredAt: now + LEASE + 3 });
+      expect((await one.bookings.findById(b.transactionId))?.changeLogs.map((l) => l.changeDesc)).toEqual(["current"]);
+    });
+
+    test("released and put-off messages are claimable at once by the other owner", async () => {
+      const now = 1_870_000_000;
+      const [b] = await bookingsDueAt([one, two], 1, now);
+      const claimed = mine(await one.outbox.due(now, 1000), [b]);
+      expect(claimed).toHaveLength(2);
+      await one.outbox.release([claimed[0].id]);
+      await one.outbox.putOff([{ id: claimed[1].id, until: now + 5 }]);
+      expect(mine(await two.outbox.due(now, 1000), [b]).map((m) => m.id)).toEqual([claimed[0].id]);
+      expect(mine(await two.outbox.due(now + 5, 1000), [b]).map((m) => m.id)).toEqual([claimed[1].id]);
+      expect(await one.outbox.get(claimed[1].id)).toMatchObject({ nextAttemptAt: now + 5, attempts: 0, status: "pending" });
+    });
+
+    test("20 concurrent changes of one booking from two instances all apply", async () => {
+      const b = newBooking();
+      await one.bookings.change({ transactionId: b.transactionId }, create(b));
+      const counts = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? one : two).bookings.change({ transactionId: b.transactionId }, appendLog(`line ${i}`, 1_880_000_000 + i))));
+      expect([...counts].sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      const stored = await two.bookings.findById(b.transactionId);
+      expect(stored?.changeLogs.map((l) => l.changeDesc).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `line ${i}`).sort());
+      const [row] = await one.db.execute<{ version: number }>(sql`SELECT version FROM bookings WHERE transaction_id = ${b.transactionId}`);
+      expect(Number(row.version)).toBe(21);
+      // Every change announced its event: 1 + 20 events, a delivery and a webhook each.
+      expect(await one.outbox.forBooking(b.transactionId)).toHaveLength(42);
+    }, 30_000);
+
+    test("concurrent creates of one (requester, requesterResNo) on two instances leave exactly one booking", async () => {
+      for (let round = 0; round < 5; round++) {
+        const resNo = `SAME-${mode}-${round}-${process.pid}`;
+        const ref = { requesterId: "REQ-CO", requesterResNo: resNo };
+        const ids = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? one : two).bookings.change(ref, create(newBooking({ requesterResNo: resNo })))));
+        expect(new Set(ids).size).toBe(1);
+        const [row] = await one.db.execute<{ n: string }>(sql`SELECT count(*) AS n FROM bookings WHERE requester_id = 'REQ-CO' AND requester_res_no = ${resNo}`);
+        expect(Number(row.n)).toBe(1);
+        expect(await one.outbox.forBooking(ids[0])).toHaveLength(2);
+      }
+    }, 30_000);
+
+    test("changes asked for together: one that fails rolls back alone, the others commit with their announcements", async () => {
+      const made = Array.from({ length: 6 }, () => newBooking());
+      const refuse = () => {
+        throw new Error("refused");
+      };
+      const results = await Promise.allSettled(made.map((b, i) => one.bookings.change({ transactionId: b.transactionId }, i === 2 ? refuse : create(b))));
+      expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled", "fulfilled"]);
+      for (const [i, b] of made.entries()) {
+        expect(await two.bookings.findById(b.transactionId)).toEqual(i === 2 ? undefined : b);
+        expect(await two.outbox.forBooking(b.transactionId)).toHaveLength(i === 2 ? 0 : 2);
+      }
+      expect(one.bookings.pendingChanges).toBe(0);
+    });
+
+    test("an Idempotency-Key reserved concurrently on two instances is reserved once", async () => {
+      for (let round = 0; round < 5; round++) {
+        const results = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? one : two).idempotency.reserve("REQ-CO", `k-${mode}-${round}`, `h-${i}`, 1_890_000_000)));
+        expect(results.filter((r) => r.kind === "reserved")).toHaveLength(1);
+        // A dead reservation is taken over by exactly one of the instances.
+        const takers = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? one : two).idempotency.reserve("REQ-CO", `k-${mode}-${round}`, `t-${i}`, 1_890_000_000 + 121)));
+        expect(takers.filter((r) => r.kind === "reserved")).toHaveLength(1);
+      }
+    });
+  });
+}
