@@ -25,6 +25,8 @@ export interface Config {
   outboundAllowPrivate: boolean;
   /** When set, GET /metrics answers only `Authorization: Bearer <metricsToken>`. */
   metricsToken: string | undefined;
+  /** DATABASE_URL (postgres:// or postgresql://): the PostgreSQL database several instances share; unset: SQLite at dbPath. */
+  databaseUrl: string | undefined;
 }
 
 /** A configuration problem; the process exits with its message, which names the variable. */
@@ -75,6 +77,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const outboundAllowPrivate = flag(env, "OUTBOUND_ALLOW_PRIVATE", false);
   const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
   if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError("METRICS_TOKEN must be at least 16 characters");
+  const databaseUrl = postgresUrl(env.DATABASE_URL);
   let demoData: boolean | undefined;
   if (env.DEMO_DATA !== undefined && env.DEMO_DATA !== "") {
     if (env.DEMO_DATA !== "0" && env.DEMO_DATA !== "1") throw new ConfigError(`DEMO_DATA must be 1 or 0, got "${env.DEMO_DATA}"`);
@@ -99,7 +102,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } else {
     secretsKey = developmentSecretsKey(dbPath);
   }
-  return { port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits, idleTimeoutSeconds, trustProxy, production, outboundAllowPrivate, secretsKey, metricsToken };
+  return { port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits, idleTimeoutSeconds, trustProxy, production, outboundAllowPrivate, secretsKey, metricsToken, databaseUrl };
+}
+
+/**
+ * DATABASE_URL checked: a postgres:// or postgresql:// URL naming a host or a socket directory (`?host=`, `?path=`).
+ * The messages never repeat the URL, which may carry a password.
+ */
+function postgresUrl(raw: string | undefined): string | undefined {
+  const value = raw?.trim();
+  if (!value) return undefined;
+  const problem = "DATABASE_URL must be a postgres:// or postgresql:// URL (postgres://user:password@host:5432/database)";
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${problem}; it is not a URL`);
+  }
+  if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") throw new ConfigError(`${problem}; it has another scheme`);
+  if (!url.hostname && !url.searchParams.get("host") && !url.searchParams.get("path")) throw new ConfigError(`${problem}; it names no host`);
+  return value;
 }
 
 /** The development JWT secret kept beside the database (or a fresh one for an in-memory database). */

@@ -10,6 +10,7 @@ import { openBackend } from "./backend";
 import { updateIntegration } from "../domain/usecases/integration";
 import { ValidationError } from "../domain/errors";
 import { fleetImportCommand } from "./fleet-import-command";
+import { importSqliteCommand } from "./import-sqlite-command";
 
 const USAGE = `Usage: tripswitch <command> [arguments]
 
@@ -31,11 +32,13 @@ Commands:
   restore <file>                        replace the database with a checked backup (stop the service first)
   fleet import <netid> <file.csv|file.json>
                                         import up to 10,000 fleet entries, all or nothing
+  import-sqlite <file.sqlite>           copy an SQLite database into the (new, empty) PostgreSQL database
+                                        at DATABASE_URL, all or nothing
 
 Configuration comes from the environment: PORT, PLATFORM_PORT, HOST, DB_PATH, JWT_SECRET,
 TOKEN_TTL_SECONDS, DEMO_DATA, LOG_LEVEL, MAX_BODY_BYTES, RATE_LIMIT_SEARCH_PER_MIN,
 RATE_LIMIT_SENDTRIP_PER_MIN, RATE_LIMIT_REGISTER_PER_HOUR, RATE_LIMIT_WRITES_PER_MIN, IDLE_TIMEOUT_SECONDS,
-TRUST_PROXY, SECRETS_KEY, OUTBOUND_ALLOW_PRIVATE, METRICS_TOKEN (see README.md).`;
+TRUST_PROXY, SECRETS_KEY, OUTBOUND_ALLOW_PRIVATE, METRICS_TOKEN, DATABASE_URL (see README.md).`;
 
 class UsageError extends Error {}
 
@@ -158,6 +161,10 @@ async function main(argv: string[]): Promise<number> {
       } finally {
         await close();
       }
+    }
+    case "import-sqlite": {
+      if (args.length !== 1 || args[0].startsWith("-")) throw new UsageError("usage: import-sqlite <file.sqlite>");
+      return importSqliteCommand(config, args[0]);
     }
     default:
       throw new UsageError(`unknown command: ${command}`);

@@ -56,3 +56,42 @@ describe("loadConfig", () => {
     expect(existsSync(join(dir, "sub"))).toBe(true);
   });
 });
+
+describe("DATABASE_URL", () => {
+  test("unset or empty: no PostgreSQL (SQLite at DB_PATH)", () => {
+    expect(loadConfig({ JWT_SECRET: secret }).databaseUrl).toBeUndefined();
+    expect(loadConfig({ JWT_SECRET: secret, DATABASE_URL: "  " }).databaseUrl).toBeUndefined();
+  });
+
+  test.each([
+    "postgres://tripswitch:s3cret@db.internal:5432/tripswitch",
+    "postgresql://tripswitch:s3cret@10.0.0.5/tripswitch?sslmode=require",
+    "postgres://tripswitch@localhost/tripswitch",
+    "postgres://tripswitch:s3cret@127.0.0.1:5432/tripswitch?path=%2Frun%2Fpostgresql",
+    "postgresql:///tripswitch?host=/run/postgresql",
+  ])("a PostgreSQL URL is kept as given: %s", (url) => {
+    expect(loadConfig({ JWT_SECRET: secret, DATABASE_URL: url }).databaseUrl).toBe(url);
+    expect(loadConfig({ JWT_SECRET: secret, DATABASE_URL: ` ${url}\n` }).databaseUrl).toBe(url);
+  });
+
+  test.each([
+    "mysql://root:hunter2-password@db/tripswitch",
+    "https://user:hunter2-password@db.example/tripswitch",
+    "db.internal:5432/tripswitch?password=hunter2-password",
+    "postgres//user:hunter2-password@db/tripswitch",
+    "postgres://user:hunter2-password@/tripswitch",
+    "postgres:///tripswitch?password=hunter2-password",
+    "./data/hunter2-password.sqlite",
+    "hunter2-password:tripswitch@db/tripswitch",
+  ])("anything else is an error naming DATABASE_URL without repeating the password: %s", (url) => {
+    let error: unknown;
+    try {
+      loadConfig({ JWT_SECRET: secret, DATABASE_URL: url });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toContain("DATABASE_URL");
+    expect((error as Error).message).not.toContain("hunter2");
+  });
+});
