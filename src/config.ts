@@ -27,6 +27,11 @@ export interface Config {
   metricsToken: string | undefined;
   /** DATABASE_URL (postgres:// or postgresql://): the PostgreSQL database several instances share; unset: SQLite at dbPath. */
   databaseUrl: string | undefined;
+  /**
+   * On PostgreSQL: seconds a delivery an instance claimed stays its own without renewal (a live instance renews
+   * every third of it; a dead one's deliveries pass to another instance after it).
+   */
+  deliveryLeaseSeconds: number;
 }
 
 /** A configuration problem; the process exits with its message, which names the variable. */
@@ -78,6 +83,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
   if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError("METRICS_TOKEN must be at least 16 characters");
   const databaseUrl = postgresUrl(env.DATABASE_URL);
+  const deliveryLeaseSeconds = integer(env, "DELIVERY_LEASE_SECONDS", 30, 1, 3600);
   let demoData: boolean | undefined;
   if (env.DEMO_DATA !== undefined && env.DEMO_DATA !== "") {
     if (env.DEMO_DATA !== "0" && env.DEMO_DATA !== "1") throw new ConfigError(`DEMO_DATA must be 1 or 0, got "${env.DEMO_DATA}"`);
@@ -102,7 +108,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } else {
     secretsKey = developmentSecretsKey(dbPath);
   }
-  return { port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits, idleTimeoutSeconds, trustProxy, production, outboundAllowPrivate, secretsKey, metricsToken, databaseUrl };
+  return { port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits, idleTimeoutSeconds, trustProxy, production, outboundAllowPrivate, secretsKey, metricsToken, databaseUrl, deliveryLeaseSeconds };
 }
 
 /**
