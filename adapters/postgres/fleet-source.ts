@@ -69,6 +69,8 @@ export class PgFleetSource implements FleetSource {
   private steps: Array<{ from: FleetStamp; slugs: string[] }> = [];
   private remembered = 0;
   private queue: Promise<unknown> = Promise.resolve();
+  /** A move of the log's base under way (see keepLogging). */
+  private moving: Promise<void> | undefined;
 
   constructor(
     private readonly db: PgDb,
@@ -78,6 +80,7 @@ export class PgFleetSource implements FleetSource {
   /** Reads the whole active fleet into the mirror (a source is read only once started or refreshed). */
   async start(): Promise<void> {
     await this.refresh();
+    await this.moving;
   }
 
   /** Brings the mirror up to the fleet's current stamp; one refresh at a time, in call order. */
@@ -161,7 +164,7 @@ export class PgFleetSource implements FleetSource {
     for (const row of found.rows) this.rows.set(row.slug, row);
     this.remember(at, found.slugs);
     this.at = { n: found.gen.n, token: found.gen.token };
-    await this.keepLogging(found.gen);
+    this.keepLogging(found.gen);
     return found.slugs.length <= MAX_REPORTED ? found.slugs : undefined;
   }
 
@@ -191,7 +194,7 @@ export class PgFleetSource implements FleetSource {
     this.steps = [];
     this.remembered = 0;
     if (sinceBase && gen.baseToken !== null) this.remember({ n: gen.base, token: gen.baseToken }, sinceBase);
-    await this.keepLogging(gen);
+    this.keepLogging(gen);
     return undefined;
   }
 
@@ -204,11 +207,16 @@ export class PgFleetSource implements FleetSource {
   /**
    * The trigger logs changes only within FLEET_CHANGE_LOG_LIMIT of the log's base: with no saved index (no base),
    * or one long behind, the base moves up to the mirror's stamp so that changes stay logged and refreshes read
-   * only the entries that changed.
+   * only the entries that changed. In the background: the update waits for fleet writes in progress (they hold
+   * the stamp's row), and refreshes must not.
    */
-  private async keepLogging(gen: Generation): Promise<void> {
-    if (gen.base >= 0 && gen.n - gen.base <= LOG_BASE_LAG) return;
-    await this.moveLogBase(gen);
+  private keepLogging(gen: Generation): void {
+    if ((gen.base >= 0 && gen.n - gen.base <= LOG_BASE_LAG) || this.moving) return;
+    this.moving = this.moveLogBase(gen)
+      .catch((error) => this.options.onError?.(error))
+      .finally(() => {
+        this.moving = undefined;
+      });
   }
 
   private async moveLogBase(stamp: FleetStamp): Promise<void> {

@@ -1,6 +1,9 @@
 // The search index of one instance over PostgreSQL: the mirroring fleet source, its refresh, and the change feed
 // that brings changes committed by another instance (another pool here, as another process would have) into search.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { NewFleetEntry } from "../../../domain/fleet/ports";
 import { KdFleetSearchIndex } from "../../../adapters/geo/fleet-index";
 import { migrate, openPostgres, type PgDb } from "../../../adapters/postgres/db";
@@ -75,11 +78,11 @@ async function within(limitMs: number, done: () => boolean): Promise<number> {
 }
 
 /** A searching instance: the mirroring source, its index and (unless told not to) the change feed. */
-async function instance(pool: PgDb, feed = true) {
+async function instance(pool: PgDb, feed = true, indexFile?: string) {
   const errors: unknown[] = [];
   const source = new PgFleetSource(pool, { onError: (e) => errors.push(e) });
   await source.start();
-  const index = new KdFleetSearchIndex({ source, onError: (e) => errors.push(e) });
+  const index = new KdFleetSearchIndex({ source, indexFile, onError: (e) => errors.push(e) });
   await index.rebuildNow();
   const watch = feed ? watchFleetChangesPg(pool, source, index, (e) => errors.push(e)) : undefined;
   return {
@@ -185,6 +188,32 @@ describe("the fleet index over PostgreSQL", () => {
       expect(i.errors).toEqual([]);
     } finally {
       await i.close();
+    }
+  }, 30_000);
+
+  test("a saved index is loaded at restart, the entries changed since re-read: saving moved the change log's base to its stamp", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pg-fleet-index-"));
+    const file = join(dir, "fleet.index");
+    try {
+      const first = await instance(a, false, file);
+      const saved = first.source.stamp()!;
+      await first.index.saveNow();
+      await first.close();
+      for (let k = 0; k < 100 && Number((await a.$client`SELECT log_base FROM fleet_generation WHERE id = 1`)[0].log_base) !== saved.n; k++) await Bun.sleep(10);
+      expect(first.errors).toEqual([]);
+
+      const [added] = await writer.insertAll([entry(10, 10)]);
+      const second = await instance(a, false, file);
+      try {
+        expect(second.index.source).toBe("file");
+        expect(second.index.changedSinceSaved).toBe(1);
+        expect(near(second.index, 10, 10)).toEqual([added.slug]);
+        expect(second.errors).toEqual([]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   }, 30_000);
 
