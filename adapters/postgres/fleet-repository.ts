@@ -36,6 +36,8 @@ const candidate = (base: string, n: number) => (n === 1 ? base : `${base}-${n}`)
 class SlugFinder {
   private readonly taken = new Set<string>();
   private readonly probed = new Set<string>();
+  /** Per base, the first candidate not known to be taken: slugs are only added here, so it never moves back. */
+  private readonly firstOpen = new Map<string, number>();
 
   constructor(private readonly tx: Tx) {}
 
@@ -47,7 +49,7 @@ class SlugFinder {
         // Each taken candidate met widens the window by one more: a crowded family is covered in few rounds.
         let free = 0;
         let takenSeen = 0;
-        for (let n = 1; free < wanted + takenSeen; n++) {
+        for (let n = this.firstOpen.get(base) ?? 1; free < wanted + takenSeen; n++) {
           const slug = candidate(base, n);
           if (this.taken.has(slug)) takenSeen++;
           else {
@@ -63,14 +65,13 @@ class SlugFinder {
 
   /** The first free slug of `base`, now taken. */
   async take(base: string): Promise<string> {
-    for (let n = 1; ; n++) {
+    for (let n = this.firstOpen.get(base) ?? 1; ; n++) {
       const slug = candidate(base, n);
-      if (this.taken.has(slug)) continue;
-      // Another base of this batch may have taken one of this family's candidates: rare, one more lookup.
-      if (!this.probed.has(slug)) await this.probe([slug]);
+      if (!this.taken.has(slug) && !this.probed.has(slug)) await this.probe([slug]);
       if (this.taken.has(slug)) continue;
       this.taken.add(slug);
       this.probed.add(slug);
+      this.firstOpen.set(base, n + 1);
       return slug;
     }
   }

@@ -12,7 +12,9 @@ import { SqliteFleetRepository } from "../../../adapters/sqlite/fleet-repository
 import { migrate as migratePostgres, openPostgres, type PgDb } from "../../../adapters/postgres/db";
 import { PgCompanyRepository } from "../../../adapters/postgres/account-repositories";
 import { PgFleetRepository } from "../../../adapters/postgres/fleet-repository";
+import * as pgSchema from "../../../adapters/postgres/schema";
 import { startCluster, type PgCluster } from "../../../scripts/pg-cluster";
+import { drizzle } from "drizzle-orm/bun-sql";
 
 interface Fleet {
   fleet: FleetRepository;
@@ -245,5 +247,18 @@ describe("fleet on PostgreSQL with several instances", () => {
     expect(refused).toHaveLength(8);
     expect(new Set(saved.map((e) => e.slug)).size).toBe(48);
     expect((await repos[1].listByNetid(netid, { limit: 100, offset: 0 })).total).toBe(48);
+  }, 60_000);
+
+  test("a 10,000-entry import takes a few multi-row statements, not one per entry", async () => {
+    const netid = await company(new PgCompanyRepository(a));
+    const statements: string[] = [];
+    const logged = drizzle({ client: a.$client, schema: pgSchema, logger: { logQuery: (query) => statements.push(query) } }) as PgDb;
+    const low = netid.toLowerCase();
+    const saved = await new PgFleetRepository(logged).insertAll(Array.from({ length: 10_000 }, (_, i) => entry(netid, `${low}-${i % 7}`)));
+    expect(saved).toHaveLength(10_000);
+    const inserts = statements.filter((q) => /^insert into "fleet_entries"/i.test(q));
+    expect(inserts.length).toBeGreaterThan(1);
+    expect(inserts.length).toBeLessThanOrEqual(10);
+    expect(statements.length).toBeLessThan(100);
   }, 60_000);
 });
