@@ -179,7 +179,7 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
       else if (this.viewSeq < target) {
         await this.refreshOverlay();
         // A mirroring source that had to read everything again asked for a full build: this change waits for it.
-        fullTarget = this.fullWanted;
+        if (this.options.source.refresh) fullTarget = this.fullWanted;
       } else return;
     }
     if (!this.closed && (this.baseSeq < fullTarget || this.viewSeq < target)) throw new Error("fleet index did not catch up");
@@ -310,6 +310,11 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
     const loaded = this.baseSource === undefined ? await this.saver?.load() : undefined;
     const { parts, stamp, typeTrees }: BuiltParts = loaded ? { parts: loaded.parts } : await this.buildParts();
     if (this.closed) return;
+    if (this.options.source.refresh) {
+      // Changes committed while it built (this instance's own too) are read fresh into the overlay below.
+      await this.catchUpSource();
+      if (this.closed) return;
+    }
     this.baseSource = loaded ? "file" : "build";
     const base = new FleetSnapshot(parts);
     const build = ++this.builds;

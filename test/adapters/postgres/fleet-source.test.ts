@@ -239,4 +239,22 @@ describe("the fleet index over PostgreSQL", () => {
       await pool.$client.close();
     }
   }, 60_000);
+
+  test("this instance's change committed while a rebuild reads the fleet is visible once whenFresh resolves", async () => {
+    const i = await instance(a, false);
+    try {
+      const own = new PgFleetRepository(a);
+      for (let round = 0; round < 3; round++) {
+        const rebuilding = i.index.rebuildNow();
+        const [saved] = await own.insertAll([entry(-20 - round, 30)]);
+        i.index.fleetChanged([saved.slug]);
+        await i.index.whenFresh();
+        expect(near(i.index, -20 - round, 30)).toEqual([saved.slug]);
+        await rebuilding;
+      }
+      expect(i.errors).toEqual([]);
+    } finally {
+      await i.close();
+    }
+  }, 60_000);
 });
