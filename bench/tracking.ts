@@ -103,7 +103,7 @@ async function oneRun(options: TrackingBenchOptions, path: string): Promise<Run>
           await Promise.all(ids.slice(i, i + 64).map((transactionId, k) => call("POST", "/api/GGPS.svc/saveGPScache", { transactionId, latitude: 40.6 + ((s + k) % 50) / 1000, longitude: -73.8 }, { token: provider.token })));
       }
       // The round's positions are on disk before the round counts as done.
-      services.positions.flush();
+      await services.positions.flush();
       rates.push(ids.length / ((performance.now() - t0) / 1000));
     }
     return median(rates);

@@ -36,6 +36,8 @@ export interface ClusterOptions {
   binDir?: string;
   /** Database created for the caller (default "tripswitch"). */
   database?: string;
+  /** The server's connection limit (default 200). */
+  maxConnections?: number;
 }
 
 const USER = "tripswitch";
@@ -62,7 +64,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<PgClus
     }
     run(runAs, [join(binDir, "initdb"), "-D", data, "-U", USER, `--pwfile=${join(dir, "pwfile")}`, "--auth=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"], "initdb");
     rmSync(join(dir, "pwfile"));
-    const settings = ["-c listen_addresses=127.0.0.1", `-c unix_socket_directories=${dir}`, "-c fsync=off", "-c full_page_writes=off", "-c synchronous_commit=off", "-c max_connections=200", "-c shared_buffers=32MB"];
+    const settings = ["-c listen_addresses=127.0.0.1", `-c unix_socket_directories=${dir}`, "-c fsync=off", "-c full_page_writes=off", "-c synchronous_commit=off", `-c max_connections=${options.maxConnections ?? 200}`, "-c shared_buffers=32MB"];
     let port = 0;
     for (let attempt = 1; ; attempt++) {
       port = freePort();

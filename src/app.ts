@@ -2,12 +2,8 @@ import { Elysia } from "elysia";
 import type { Config } from "./config";
 import { IMPORT_BODY_BYTES } from "./config";
 import type { Db } from "../adapters/sqlite/db";
-import {
-  SqliteCompanyRepository,
-  SqliteLoginThrottle,
-  SqlitePlatformTokenRepository,
-  SqliteUserRepository,
-} from "../adapters/sqlite/account-repositories";
+import type { AnnouncerFor, Storage } from "./storage/storage";
+import { sqliteStorage, type SqliteStorage } from "./storage/sqlite";
 import { Argon2idHasher } from "../adapters/security/password";
 import { CoreTokens } from "../adapters/security/tokens";
 import { isCommonPassword } from "../adapters/security/common-passwords";
@@ -20,26 +16,19 @@ import { coreAccounts, type AddressOf } from "../adapters/http/core/accounts";
 import { platformTokens } from "../adapters/http/platform/tokens";
 import { companyOfRequest } from "../adapters/http/request-context";
 import { createLogger, type Logger } from "../adapters/logging";
-import { SqliteIntegrationRepository, SqliteOutbox } from "../adapters/sqlite/delivery-repositories";
 import { DeliveryWorker, type WorkerOptions } from "../adapters/delivery/worker";
 import { newWebhookSecret } from "../adapters/delivery/signing";
 import { coreIntegration } from "../adapters/http/core/integration";
 import { retryDelaySeconds } from "../domain/delivery/retry";
-import { SqliteAuditLog } from "../adapters/sqlite/audit-log";
 import { attemptOutcomes, changeAnnouncer, type DeliveryDeps } from "../domain/usecases/deliver-booking";
 import { platformDelivery } from "../adapters/http/platform/delivery";
 import { coreReservations } from "../adapters/http/core/reservations";
 import { platformTrips } from "../adapters/http/platform/trips";
-import { SqliteBookingRepository } from "../adapters/sqlite/booking-repository";
 import { BOOKING_WRITER_STATEMENTS } from "../adapters/sqlite/booking-rows";
-import { SqliteIdempotencyStore } from "../adapters/sqlite/idempotency-store";
-import { SqliteProviderFleet } from "../adapters/sqlite/provider-fleet";
 import { BookingWriter } from "../adapters/sqlite/booking-writer";
 import { PackagedAirportDirectory } from "../adapters/airports/directory";
 import { PackagedTimeZones } from "../adapters/airports/time-zones";
 import type { Clock } from "../domain/ports";
-import { SqliteFleetRepository } from "../adapters/sqlite/fleet-repository";
-import { SqliteFleetSource } from "../adapters/sqlite/fleet-source";
 import { KdFleetSearchIndex } from "../adapters/geo/fleet-index";
 import { coreFleet } from "../adapters/http/core/fleet";
 import { coreFleetSearch } from "../adapters/http/core/fleet-search";
@@ -47,17 +36,13 @@ import { SearchAnswerCache } from "../domain/fleet/answer-cache";
 import { RateLimiter, writeRateLimit, type RateLimits } from "../adapters/http/rate-limit";
 import { OutboundGuard, type Resolver } from "../adapters/delivery/outbound-guard";
 import { SecretBox } from "../adapters/security/secrets";
-import { sealStoredSecrets } from "../adapters/sqlite/seal-secrets";
-import { SqlitePositionStore } from "../adapters/sqlite/position-store";
 import { ChauffeurTracking } from "../domain/usecases/track-chauffeur";
 import { coreTracking } from "../adapters/http/core/tracking";
 import { platformTracking } from "../adapters/http/platform/tracking";
-import { SqlitePartnershipRepository } from "../adapters/sqlite/partnership-repository";
 import { corePartners } from "../adapters/http/core/partners";
 import { ServiceMetrics } from "../adapters/metrics/prometheus";
 import { metricsRoute } from "../adapters/http/metrics";
 import { consoleApp } from "../adapters/console/routes";
-import { SqliteSandboxRepository } from "../adapters/sqlite/sandbox-repository";
 import { DEFAULT_SANDBOX_SCHEDULE, SandboxDispatcher, type SandboxSchedule, type SandboxTrip } from "../domain/usecases/sandbox-dispatch";
 
 /** Account checks need no credential: a client address may make 20 a minute, so the check cannot enumerate accounts. */
@@ -90,54 +75,40 @@ export type OutboundSettings = Partial<Pick<Config, "outboundAllowPrivate" | "pr
 
 /** Every port wired to its adapter: the one place that knows which implementation serves which port. */
 export function createServices(
-  db: Db,
+  database: Db | ((announcerFor: AnnouncerFor, secrets: SecretBox, logger: Logger) => Storage),
   config: Pick<Config, "jwtSecret" | "tokenTtlSeconds"> & { rateLimits?: RateLimits; secretsKey?: string } & OutboundSettings,
   clock: Clock = systemClock,
   options: ServiceOptions = {},
 ) {
   const logger = options.logger ?? createLogger("silent");
-  const companies = new SqliteCompanyRepository(db);
-  const users = new SqliteUserRepository(db);
-  const platformTokenRepo = new SqlitePlatformTokenRepository(db);
+  // Without a key (benchmarks, throwaway databases) secrets are sealed with one that lives as long as the process.
+  const secrets = new SecretBox(config.secretsKey ?? SecretBox.newKey());
+  const announcerFor: AnnouncerFor = (lookups) => changeAnnouncer({ ...lookups, runner: { wake: () => worker.wake() }, newEventId: () => crypto.randomUUID() });
+  const storage: Storage = typeof database === "function" ? database(announcerFor, secrets, logger) : sqliteStorage(database, secrets, announcerFor, logger);
+  const { companies, users, platformTokens: platformTokenRepo, audit, integrations, outbox, fleet, partnerships, positions, bookings } = storage;
   const hasher = new Argon2idHasher();
   const coreTokens = new CoreTokens(config.jwtSecret, config.tokenTtlSeconds);
   const decoyHash = Bun.password.hashSync(crypto.randomUUID(), { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 });
-  const audit = new SqliteAuditLog(db);
-  const loginDeps = { users, hasher, throttle: new SqliteLoginThrottle(db), clock, decoyHash, audit };
-  // Without a key (benchmarks, throwaway databases) secrets are sealed with one that lives as long as the process.
-  const secrets = new SecretBox(config.secretsKey ?? SecretBox.newKey());
-  const integrations = new SqliteIntegrationRepository(db, secrets);
-  // Rows written before encryption at rest are sealed now; until then they read as they are.
-  const sealed = sealStoredSecrets(db, secrets);
-  if (sealed) logger.info({ companies: sealed }, "sealed stored secrets");
+  const loginDeps = { users, hasher, throttle: storage.loginThrottle, clock, decoyHash, audit };
   // Without an explicit OUTBOUND_ALLOW_PRIVATE, private and special addresses are refused (CLI, tests, serve).
   const guard = new OutboundGuard({ allowPrivate: config.outboundAllowPrivate === true, requireHttps: config.production === true, resolver: options.resolver });
-  const outbox = new SqliteOutbox(db);
   const airports = airportDirectory();
-  const fleet = new SqliteFleetRepository(db);
   const fleetIndex = new KdFleetSearchIndex({
-    // Build workers read a database file themselves; an in-memory database is read here and sent to them.
-    source: new SqliteFleetSource(db.$client),
-    // A restart loads the index saved beside the database when nothing in the fleet changed since, or when
-    // the change log leads on from it (the entries changed since are re-read).
-    indexFile: db.$client.filename && db.$client.filename !== ":memory:" ? `${db.$client.filename}.fleet-index` : undefined,
+    source: storage.fleetSource,
+    indexFile: storage.indexFile,
     onWorkerFailure: (err) => logger.warn({ err }, "fleet index worker failed; building in-process"),
     onError: (err) => logger.error({ err }, "fleet index rebuild failed; the previous index keeps answering"),
   });
   const searchAnswers = new SearchAnswerCache<Uint8Array>(fleetIndex, SEARCH_ANSWER_CACHE_BYTES);
-  const partnerships = new SqlitePartnershipRepository(db);
-  const positions = new SqlitePositionStore(db, (err) => logger.error({ err }, "writing chauffeur positions failed; kept for the next attempt"));
-  // Every booking change, on either commit path, writes the outbox rows that announce it in its transaction.
-  const bookings = new SqliteBookingRepository(db, changeAnnouncer({ integrations, partnerships, positions, runner: { wake: () => worker.wake() }, newEventId: () => crypto.randomUUID() }));
   // Delivery outcomes change the booking in the transaction that records the attempt.
   const worker: DeliveryWorker = new DeliveryWorker(
     outbox,
     integrations,
-    attemptOutcomes({ bookings, onAttemptFailed: (channel, final) => metrics.deliveryAttemptFailed(channel, final) }),
+    attemptOutcomes({ onAttemptFailed: (channel, final) => metrics.deliveryAttemptFailed(channel, final) }),
     { retryDelay: (n) => retryDelaySeconds(n), timeoutMs: 10_000, concurrency: 8, idleMs: 1000, guard, ...options.delivery },
     logger,
   );
-  const delivery: DeliveryDeps = { outbox, bookings, integrations, runner: worker, clock, dueNow: () => Date.now() / 1000 };
+  const delivery: DeliveryDeps = { outbox, bookings, runner: worker, clock, dueNow: () => Date.now() / 1000 };
   const tracking = new ChauffeurTracking({ bookings, companies, integrations, positions, nowMs: clock === systemClock ? () => Date.now() : () => clock.now() * 1000 });
   // Without configured limits (tests, CLI) nothing is limited; `serve` passes the validated environment.
   const metrics: ServiceMetrics = new ServiceMetrics({
@@ -154,7 +125,7 @@ export function createServices(
     send: {
       bookings,
       companies,
-      fleet: new SqliteProviderFleet(db),
+      fleet: storage.providerFleet,
       airports,
       timeZones: new PackagedTimeZones(),
       admission: { integrations, partnerships },
@@ -164,10 +135,10 @@ export function createServices(
       newTransactionId: () => Bun.randomUUIDv7(),
     },
     manage: { bookings, companies, clock, tracking },
-    idempotency: new SqliteIdempotencyStore(db),
+    idempotency: storage.idempotency,
     delivery,
   };
-  const sandboxes = new SqliteSandboxRepository(db);
+  const sandboxes = storage.sandboxes;
   const sandbox = new SandboxDispatcher({
     trips: sandboxes,
     bookings,
@@ -195,7 +166,9 @@ export function createServices(
     integration: { integrations, clock, newSecret: newWebhookSecret, audit, targets: guard },
     partnerships,
     partners: { partnerships, companies, clock, audit },
-    db,
+    storage,
+    /** The SQLite database, when that is the storage (CLI commands that only SQLite has use it). */
+    db: storage.kind === "sqlite" ? (storage as SqliteStorage).db : undefined,
     clock,
     companies,
     users,
@@ -222,10 +195,12 @@ export type Services = ReturnType<typeof createServices>;
  * (see SqliteBookingRepository.useWriter). `serve` calls it; without a database file there is nothing to do.
  */
 export async function startBookingWriter(services: Services, onProblem: (message: string) => void, options: { backgroundCheckpoints?: boolean } = {}): Promise<BookingWriter | undefined> {
-  const path = services.db.$client.filename;
+  if (services.storage.kind !== "sqlite") return undefined;
+  const storage = services.storage as SqliteStorage;
+  const path = storage.db.$client.filename;
   if (!path || path === ":memory:") return undefined;
   const writer = await BookingWriter.start(path, BOOKING_WRITER_STATEMENTS, { onProblem, autoCheckpoint: !options.backgroundCheckpoints });
-  if (writer) services.trips.send.bookings.useWriter(writer);
+  if (writer) storage.bookings.useWriter(writer);
   return writer;
 }
 

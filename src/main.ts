@@ -1,22 +1,15 @@
 #!/usr/bin/env bun
 import { ConfigError, loadConfig, type Config } from "./config";
-import { buildApp, buildCoreApp, buildPlatformApp, createServices, startBookingWriter, startSandboxDispatcher } from "./app";
+import { serve } from "./serve";
 import { migrate, openDatabase } from "../adapters/sqlite/db";
-import { BackgroundCheckpointer } from "../adapters/sqlite/checkpointer";
-import { COMPILED } from "../adapters/runtime";
 import { backupTo, restoreFrom } from "../adapters/sqlite/backup";
-import { SqliteAuditLog } from "../adapters/sqlite/audit-log";
 import { createLogger } from "../adapters/logging";
 import { parsePlan } from "../domain/company/plan";
 import { DEMO_LOGIN, seedDemo } from "./demo/seed";
-import { DEMO_TRIP, startDemoChauffeur } from "./demo/moving-chauffeur";
-import type { Readiness } from "../adapters/http/health";
+import { openBackend } from "./backend";
 import { updateIntegration } from "../domain/usecases/integration";
 import { ValidationError } from "../domain/errors";
 import { fleetImportCommand } from "./fleet-import-command";
-import { clientAddress } from "../adapters/http/client-address";
-import { watchFleetChanges } from "../adapters/sqlite/fleet-watch";
-import { scheduleRetention } from "../adapters/sqlite/retention";
 
 const USAGE = `Usage: tripswitch <command> [arguments]
 
@@ -46,9 +39,6 @@ TRUST_PROXY, SECRETS_KEY, OUTBOUND_ALLOW_PRIVATE, METRICS_TOKEN (see README.md).
 
 class UsageError extends Error {}
 
-/** Between a stop signal and closing the listeners. */
-const SHUTDOWN_GRACE_MS = 250;
-
 async function main(argv: string[]): Promise<number> {
   // Every file this process creates (database, WAL, key files, backups, saved index) is its owner's alone.
   process.umask(0o077);
@@ -76,14 +66,14 @@ async function main(argv: string[]): Promise<number> {
         console.error("seed-demo: refused with NODE_ENV=production (the demo accounts' password is public)");
         return 1;
       }
-      const { services, close } = open(config);
+      const { services, close } = await open(config);
       if (!(await seedDemo(services))) {
         console.error("seed-demo: the database already has companies; demo data is loaded only into an empty database");
-        close();
+        await close();
         return 1;
       }
       console.log(`demo data loaded; log in with uid ${DEMO_LOGIN.uid} and password ${DEMO_LOGIN.pw}`);
-      close();
+      await close();
       return 0;
     }
     case "company": {
@@ -93,10 +83,10 @@ async function main(argv: string[]): Promise<number> {
       if (sub !== "set-plan" || !netid || !planName || rest.length) throw new UsageError("usage: company set-plan <netid> <FREE|PROFESSIONAL|ENTERPRISE>");
       const plan = parsePlan(planName);
       if (!plan) throw new UsageError(`unknown plan ${planName}: use FREE, PROFESSIONAL or ENTERPRISE`);
-      const { services, close } = open(config);
+      const { services, close } = await open(config);
       const ok = await services.companies.setPlan(netid, plan);
       if (ok) services.audit.record({ type: "plan.changed", netid, detail: `plan ${plan} (CLI)` }, services.clock.now());
-      close();
+      await close();
       if (!ok) {
         console.error(`no company with netid ${netid}`);
         return 1;
@@ -107,9 +97,9 @@ async function main(argv: string[]): Promise<number> {
     case "user": {
       const [sub, uid, ...rest] = args;
       if (sub !== "remove" || !uid || rest.length) throw new UsageError("usage: user remove <uid>");
-      const { services, close } = open(config);
+      const { services, close } = await open(config);
       const ok = await services.users.remove(uid);
-      close();
+      await close();
       if (!ok) {
         console.error(`no user with uid ${uid}`);
         return 1;
@@ -128,10 +118,9 @@ async function main(argv: string[]): Promise<number> {
         else if (flag === "--limit" && /^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 10000) filter.limit = Number(value);
         else throw new UsageError(`audit: bad option ${flag} ${value}`);
       }
-      const db = openDatabase(config.dbPath);
-      migrate(db);
-      for (const event of new SqliteAuditLog(db).query(filter)) console.log(JSON.stringify(event));
-      db.$client.close();
+      const { services, close } = await open(config);
+      for (const event of await services.storage.audit.query(filter)) console.log(JSON.stringify(event));
+      await close();
       return 0;
     }
     case "backup": {
@@ -163,11 +152,11 @@ async function main(argv: string[]): Promise<number> {
       const [sub, netid, file, ...rest] = args;
       if (sub !== "import" || !netid || !file || rest.length) throw new UsageError("usage: fleet import <netid> <file.csv|file.json>");
       if (!/\.(csv|json)$/i.test(file)) throw new UsageError(`fleet import: ${file} must be a .csv or .json file`);
-      const { services, close } = open(config);
+      const { services, close } = await open(config);
       try {
         return await fleetImportCommand(services, netid, file);
       } finally {
-        close();
+        await close();
       }
     }
     default:
@@ -178,9 +167,9 @@ async function main(argv: string[]): Promise<number> {
 async function setSandbox(config: Config, args: string[]): Promise<number> {
   const [netid, mode, ...rest] = args;
   if (!netid || (mode !== "on" && mode !== "off") || rest.length) throw new UsageError("usage: company set-sandbox <netid> on|off");
-  const { services, close } = open(config);
+  const { services, close } = await open(config);
   try {
-    if (!services.sandboxes.setSandbox(netid, mode === "on")) {
+    if (!(await services.sandboxes.setSandbox(netid, mode === "on"))) {
       console.error(`no company with netid ${netid}`);
       return 1;
     }
@@ -188,7 +177,7 @@ async function setSandbox(config: Config, args: string[]): Promise<number> {
     console.log(mode === "on" ? `${netid} is now a sandbox: a simulated dispatcher answers its trips` : `${netid} is no longer a sandbox`);
     return 0;
   } finally {
-    close();
+    await close();
   }
 }
 
@@ -206,7 +195,7 @@ async function setIntegration(config: Config, args: string[]): Promise<number> {
     else if (flag === "--accept-trips-from") input.acceptTripsFrom = value;
     else throw new UsageError(`company set-integration: unknown option ${flag}`);
   }
-  const { services, close } = open(config);
+  const { services, close } = await open(config);
   try {
     const company = await services.companies.findByNetid(netid);
     if (!company) {
@@ -223,123 +212,20 @@ async function setIntegration(config: Config, args: string[]): Promise<number> {
     }
     throw error;
   } finally {
-    close();
+    await close();
   }
 }
 
-function open(config: Config) {
-  const db = openDatabase(config.dbPath);
-  migrate(db);
-  const services = createServices(db, config);
+/** The service over the configured database, for one CLI command; `close` saves nothing and stops everything. */
+async function open(config: Config) {
+  const backend = await openBackend(config, createLogger("silent"));
   return {
-    services,
-    close: () => {
-      services.audit.flush();
-      services.fleetIndex.close();
-      db.$client.close();
+    services: backend.services,
+    close: async () => {
+      backend.services.fleetIndex.close();
+      await backend.close();
     },
   };
-}
-
-async function serve(config: Config, demoFlag: boolean): Promise<number> {
-  const logger = createLogger(config.logLevel);
-  const readiness: Readiness = { ready: false };
-  const db = openDatabase(config.dbPath);
-  // Repositories prepare statements against the schema, so migrations run before anything else.
-  const applied = migrate(db);
-  if (applied.length) logger.info({ migrations: applied }, "migrated");
-  // The demo trip's chauffeur is moved by the demo itself (below), not by the sandbox dispatcher.
-  const sandboxSkip = (trip: { requesterId: string; requesterResNo: string }) => trip.requesterId === DEMO_TRIP.requesterId && trip.requesterResNo === DEMO_TRIP.requesterResNo;
-  const services = createServices(db, config, undefined, { logger, sandboxSkip });
-  if (config.outboundAllowPrivate) {
-    logger.warn("OUTBOUND_ALLOW_PRIVATE=1: delivery and webhook URLs may reach this machine and its private network");
-    console.error("warning: OUTBOUND_ALLOW_PRIVATE=1 lets delivery and webhook URLs reach private addresses (development and tests only)");
-  }
-  // Never in production (the demo password is public); seedDemo also writes only into an empty database.
-  if (config.production && demoFlag) logger.warn("--demo ignored: NODE_ENV=production");
-  const wantDemo = !config.production && (config.demoData ?? (demoFlag || !COMPILED));
-  // With no demo data to seed first, the first index build (the long part of start-up) starts now and
-  // runs in its workers while the HTTP apps are set up; /readyz still waits for it.
-  const firstBuild = wantDemo ? undefined : services.fleetIndex.rebuildNow();
-  firstBuild?.catch(() => {}); // awaited below
-  // WAL checkpoints run in a worker: on this connection they would stall the event loop inside a commit.
-  const checkpointer = await BackgroundCheckpointer.start(db.$client, { onProblem: (message) => logger.warn(message) });
-  // So do booking commits (their fsync), on the booking writer's connection.
-  const bookingWriter = await startBookingWriter(services, (message) => logger.warn(message), { backgroundCheckpoints: checkpointer.running });
-  // The writer was opened without automatic checkpoints only because the worker runs; if it dies, both resume.
-  if (bookingWriter && checkpointer.running) checkpointer.onWorkerLost(() => bookingWriter.resumeAutoCheckpoints());
-  let server: { stop(): Promise<void> | void; requestIP(r: Request): { address: string } | null } | undefined;
-  const addressOf = (request: Request) => clientAddress(request, server?.requestIP(request)?.address, config.trustProxy);
-  const options = { logger, maxBodyBytes: config.maxBodyBytes, readiness, addressOf, metricsToken: config.metricsToken };
-  const listen = { hostname: config.host, maxRequestBodySize: 17 * 1024 * 1024, idleTimeout: config.idleTimeoutSeconds };
-
-  const apps = config.platformPort === undefined ? [buildApp(services, options).listen({ ...listen, port: config.port })] : [
-    buildCoreApp(services, options).listen({ ...listen, port: config.port }),
-    buildPlatformApp(services, options).listen({ ...listen, port: config.platformPort }),
-  ];
-  server = apps[0].server as unknown as typeof server;
-
-  const seeded = wantDemo && (await seedDemo(services));
-  if (seeded) logger.info("demo data loaded");
-  // The demo trip's chauffeur moves while the service runs, so the tracking operations answer at once.
-  const stopDemoChauffeur = wantDemo ? await startDemoChauffeur(services) : () => {};
-  await (firstBuild ?? services.fleetIndex.rebuildNow());
-  // The build passed its data through this thread (transferred, but with copies of its string tables):
-  // collect that garbage now, so the service starts out at its steady resident size.
-  Bun.gc(true);
-  logger.info(
-    { entries: services.fleetIndex.size, from: services.fleetIndex.source === "file" ? "saved index file" : "database", changedSinceSaved: services.fleetIndex.changedSinceSaved },
-    "fleet index ready",
-  );
-  services.worker.start();
-  // Fleet changes committed by other processes (the CLI's fleet import, another instance) reach search within 1 s.
-  const stopFleetWatch = watchFleetChanges(
-    db.$client,
-    (slugs) => services.fleetIndex.fleetChanged(slugs),
-    (err) => logger.warn({ err }, "fleet change watch failed; trying again"),
-  );
-  // Delivered outbox rows, old audit rows, released tokens, stale login failures and idempotency keys: pruned hourly.
-  const stopRetention = scheduleRetention(
-    db.$client,
-    (deleted) => logger.info({ deleted }, "retention: old rows pruned"),
-    (err) => logger.warn({ err }, "retention run failed; trying again next hour"),
-  );
-  const stopSandbox = startSandboxDispatcher(services);
-  readiness.ready = true;
-
-  const ports = apps.map((a) => a.server?.port).join(" and ");
-  logger.info({ ports }, "ready");
-  console.error(`TripSwitch listening on ${config.host}:${ports}; docs at http://localhost:${apps[0].server?.port}/docs`);
-  if (wantDemo && (seeded || (await services.companies.findByNetid(DEMO_LOGIN.uid)))) console.error(`Demo login: uid ${DEMO_LOGIN.uid}, password ${DEMO_LOGIN.pw}`);
-
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGTERM", stop);
-    process.once("SIGINT", stop);
-  });
-  logger.info("shutting down");
-  stopFleetWatch();
-  stopRetention();
-  // Not ready any more (a load balancer stops sending), and a moment for requests whose connections are already
-  // open to be read: stopping the server closes connections it has not read a request from yet.
-  readiness.ready = false;
-  await Bun.sleep(SHUTDOWN_GRACE_MS);
-  stopDemoChauffeur();
-  stopSandbox();
-  await Promise.all(apps.map((a) => a.stop()));
-  // Changes still committing are answered before the connections close.
-  await services.trips.send.bookings.drain();
-  await bookingWriter?.stop();
-  await services.worker.stop();
-  services.positions.close();
-  // The index saved now lets the next start load it instead of building it (if the fleet is unchanged).
-  await services.fleetIndex.saveNow();
-  services.fleetIndex.close();
-  await checkpointer.stop();
-  services.audit.flush();
-  db.$client.close();
-  logger.flush();
-  return 0;
 }
 
 main(process.argv.slice(2)).then(

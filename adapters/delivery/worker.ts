@@ -1,4 +1,4 @@
-import type { DeliveryHooks, DeliveryRunner, IntegrationLookup, Outbox, OutboxMessage } from "../../domain/delivery/ports";
+import type { AttemptOutcome, DeliveryHooks, DeliveryRunner, IntegrationRepository, Outbox, OutboxMessage } from "../../domain/delivery/ports";
 import type { Logger } from "../logging";
 import { postJson, type SendResult } from "./http-sender";
 import type { OutboundGuard } from "./outbound-guard";
@@ -26,11 +26,13 @@ const PAGE = 64;
 const MAX_PAGES = 8;
 
 const now = () => Date.now() / 1000;
+/** How often a waiter also reads the outbox (another instance may make the attempt). */
+const WAIT_POLL_MS = 200;
 
 /**
  * Delivers outbox messages in the background: in order per booking and channel, several bookings at once,
  * retrying with backoff. Survives restarts because all state is in the outbox. Each outcome is recorded with
- * what `hooks` do to the booking, in one transaction.
+ * what `hooks` do to the booking, in one transaction. One poll runs at a time.
  */
 export class DeliveryWorker implements DeliveryRunner {
   private running = false;
@@ -38,13 +40,17 @@ export class DeliveryWorker implements DeliveryRunner {
   private readonly inFlight = new Map<number, Promise<void>>();
   private readonly attemptWaiters = new Map<string, Array<(m: OutboxMessage | undefined) => void>>();
   private loop: Promise<void> | undefined;
+  private polling = false;
+  private pollAgain = false;
+  /** Attempts finished while a poll was reading the outbox: what it read of them is already out of date. */
+  private readonly finishedDuringPoll = new Set<number>();
   private readonly gate: TargetGate;
   /** Messages whose last outcome could not be recorded, and when they may be tried again. */
   private readonly cooldown = new Map<number, number>();
 
   constructor(
     private readonly outbox: Outbox,
-    private readonly integrations: IntegrationLookup,
+    private readonly integrations: Pick<IntegrationRepository, "get">,
     private readonly hooks: DeliveryHooks,
     private readonly options: WorkerOptions,
     private readonly logger: Logger,
@@ -76,11 +82,23 @@ export class DeliveryWorker implements DeliveryRunner {
    * Resolves with the message once its next attempt is recorded (or undefined after `timeoutMs`). `settled`
    * is checked after subscribing, so an attempt that finished just before the call is not waited for.
    */
-  waitForAttempt(eventId: string, timeoutMs: number, settled?: () => OutboxMessage | undefined): Promise<OutboxMessage | undefined> {
+  waitForAttempt(eventId: string, timeoutMs: number, settled?: () => Promise<OutboxMessage | undefined>): Promise<OutboxMessage | undefined> {
     return new Promise((resolve) => {
       const timer = setTimeout(() => done(undefined), timeoutMs);
+      let finished = false;
+      // Where several instances share the outbox another one may make the attempt: its record is read too.
+      const poll = settled
+        ? setInterval(() => {
+            settled()
+              .then((m) => m && done(m))
+              .catch(() => {});
+          }, WAIT_POLL_MS)
+        : undefined;
       const done = (m: OutboxMessage | undefined) => {
+        if (finished) return;
+        finished = true;
         clearTimeout(timer);
+        if (poll) clearInterval(poll);
         const rest = (this.attemptWaiters.get(eventId) ?? []).filter((f) => f !== done);
         // An event nobody waits for any more leaves no entry behind.
         if (rest.length) this.attemptWaiters.set(eventId, rest);
@@ -88,8 +106,9 @@ export class DeliveryWorker implements DeliveryRunner {
         resolve(m);
       };
       this.attemptWaiters.set(eventId, [...(this.attemptWaiters.get(eventId) ?? []), done]);
-      const already = settled?.();
-      if (already) done(already);
+      settled?.()
+        .then((already) => already && done(already))
+        .catch(() => {});
     });
   }
 
@@ -100,9 +119,24 @@ export class DeliveryWorker implements DeliveryRunner {
 
   private schedule(ms: number): void {
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.loop = this.tick();
-    }, ms);
+    this.timer = setTimeout(() => this.poll(), ms);
+  }
+
+  /** Runs one poll, or asks for another right after the one under way. */
+  private poll(): void {
+    if (this.polling) {
+      this.pollAgain = true;
+      return;
+    }
+    this.polling = true;
+    this.loop = this.tick().finally(() => {
+      this.polling = false;
+      this.finishedDuringPoll.clear();
+      if (this.pollAgain && this.running) {
+        this.pollAgain = false;
+        this.schedule(0);
+      }
+    });
   }
 
   /** One poll. Whatever fails in it (a busy or full database included) is logged and the next poll still comes. */
@@ -110,8 +144,8 @@ export class DeliveryWorker implements DeliveryRunner {
     if (!this.running) return;
     let wait = this.options.idleMs;
     try {
-      this.startDue();
-      const next = this.outbox.nextDueAt();
+      await this.startDue();
+      const next = await this.outbox.nextDueAt();
       // A message due now that could not start (its target full, in flight) waits for a wake or the idle poll.
       if (next !== undefined && next > now()) wait = Math.min(this.options.idleMs, (next - now()) * 1000);
     } catch (error) {
@@ -124,32 +158,39 @@ export class DeliveryWorker implements DeliveryRunner {
    * Starts the due messages that have a free worker and whose target has room. Messages of a target whose
    * circuit is open are put off until it may be tried again, so they stop filling the head of the queue.
    */
-  private startDue(): void {
+  private async startDue(): Promise<void> {
     const at = now();
     for (const [id, until] of this.cooldown) if (until <= at) this.cooldown.delete(id);
-    const putOff: Array<[number, number]> = [];
+    const putOff: Array<{ id: number; until: number }> = [];
+    const notStarted: number[] = [];
     for (let page = 0; page < MAX_PAGES && this.inFlight.size < this.options.concurrency; page++) {
-      const rows = this.outbox.due(at, PAGE, page * PAGE);
+      const rows = await this.outbox.due(at, PAGE, page * PAGE);
       for (const message of rows) {
-        if (this.inFlight.size >= this.options.concurrency) break;
         // The due query already holds back a message while an older one of its booking is pending (in flight included).
-        if (this.inFlight.has(message.id) || this.cooldown.has(message.id)) continue;
+        if (this.inFlight.has(message.id) || this.finishedDuringPoll.has(message.id)) continue;
+        if (this.inFlight.size >= this.options.concurrency || this.cooldown.has(message.id)) {
+          notStarted.push(message.id);
+          continue;
+        }
         const key = targetKey(message.url);
         const admission = this.gate.admit(key, at);
         if (!admission.go) {
-          if (!admission.busy) putOff.push([message.id, admission.until]);
+          if (!admission.busy) putOff.push({ id: message.id, until: admission.until });
+          else notStarted.push(message.id);
           continue;
         }
         this.gate.acquire(key);
         const attempt = this.attempt(message, key).finally(() => {
           this.inFlight.delete(message.id);
+          if (this.polling) this.finishedDuringPoll.add(message.id);
           this.wake();
         });
         this.inFlight.set(message.id, attempt);
       }
       if (rows.length < PAGE) break;
     }
-    if (putOff.length) this.outbox.atomically(() => putOff.forEach(([id, until]) => this.outbox.putOff(id, until)));
+    if (putOff.length) await this.outbox.putOff(putOff);
+    if (notStarted.length) await this.outbox.release(notStarted);
   }
 
   /** Sends one message and records the outcome; never rejects. */
@@ -158,7 +199,7 @@ export class DeliveryWorker implements DeliveryRunner {
     try {
       const checked = await this.options.guard.check(message.url);
       result = checked.ok
-        ? await postJson(checked.target, message.body, this.headersFor(message), this.options.timeoutMs)
+        ? await postJson(checked.target, message.body, await this.headersFor(message), this.options.timeoutMs)
         : { ok: false, status: null, error: `refused: the URL ${checked.reason}` };
     } catch {
       result = { ok: false, status: null, error: "delivery failed" };
@@ -169,36 +210,43 @@ export class DeliveryWorker implements DeliveryRunner {
     const at = now();
     // Only silence trips the breaker: an error answer comes back at once and holds no worker for long.
     this.gate.release(key, result.status !== null, at);
+    let recorded: boolean;
     try {
-      this.outbox.atomically(() => {
-        if (result.ok) {
-          this.outbox.markDelivered(message.id, result.status ?? 200, Math.floor(at));
-          this.hooks.delivered?.(message, result.reply, Math.floor(at));
-        } else {
-          const delay = this.options.retryDelay(message.attempts + 1);
-          const error = `${message.channel === "delivery" ? "Delivery" : "Webhook"} to ${hostOf(message.url)} failed: ${result.error}`;
-          this.outbox.markAttemptFailed(message.id, error, result.status, delay === undefined ? undefined : at + delay);
-          this.hooks.attemptFailed?.(message, error, Math.floor(at), delay === undefined);
-        }
-      });
+      let outcome: AttemptOutcome;
+      let change;
+      if (result.ok) {
+        outcome = { ok: true, status: result.status ?? 200, at: Math.floor(at) };
+        change = this.hooks.delivered?.(message, result.reply, Math.floor(at));
+      } else {
+        const delay = this.options.retryDelay(message.attempts + 1);
+        const error = `${message.channel === "delivery" ? "Delivery" : "Webhook"} to ${hostOf(message.url)} failed: ${result.error}`;
+        outcome = { ok: false, error, status: result.status, retryAt: delay === undefined ? undefined : at + delay, at: Math.floor(at) };
+        change = this.hooks.attemptFailed?.(message, error, Math.floor(at), delay === undefined);
+      }
+      recorded = await this.outbox.recordAttempt(message, outcome, change || undefined);
     } catch (error) {
       // The message stays pending as it was; it is sent again (same event id) once the database takes writes.
       this.cooldown.set(message.id, at + (this.options.recordRetrySeconds ?? 5));
       this.logger.error({ err: error, eventId: message.eventId }, "delivery outcome could not be recorded; will retry");
       return;
     }
+    if (!recorded) {
+      // Its claim ran out while it was sent and another instance took it over: that one records the outcome.
+      this.logger.warn({ eventId: message.eventId }, "delivery outcome not recorded: another instance took the message over");
+      return;
+    }
     if (!result.ok) this.logger.warn({ eventId: message.eventId, channel: message.channel, status: result.status }, "delivery attempt failed");
     try {
-      const recorded = this.outbox.get(message.id);
-      for (const resolve of this.attemptWaiters.get(message.eventId) ?? []) resolve(recorded);
+      const record = await this.outbox.get(message.id);
+      for (const resolve of this.attemptWaiters.get(message.eventId) ?? []) resolve(record);
     } catch (error) {
       this.logger.error({ err: error, eventId: message.eventId }, "delivery waiters could not be told");
     }
   }
 
-  private headersFor(message: OutboxMessage): Record<string, string> {
+  private async headersFor(message: OutboxMessage): Promise<Record<string, string>> {
     const headers: Record<string, string> = { [EVENT_ID_HEADER]: message.eventId, [EVENT_TYPE_HEADER]: message.eventType };
-    const integration = this.integrations.getSync(message.targetNetid);
+    const integration = await this.integrations.get(message.targetNetid);
     if (message.channel === "delivery" && integration?.deliveryAuth) {
       const { username, password } = integration.deliveryAuth;
       headers.authorization = `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;

@@ -38,7 +38,7 @@ export async function idempotent(store: IdempotencyStore, clock: Clock, call: Id
 
   const requestHash = createHash("sha256").update(`${call.operation}\n${canonicalJson(call.body ?? null)}`).digest("base64url");
   // Reserved before the change runs: a second request with the key while this one runs is refused, not run.
-  const reservation = store.reserve(call.netid, key, requestHash, clock.now());
+  const reservation = await store.reserve(call.netid, key, requestHash, clock.now());
   if (reservation.kind === "in-progress") {
     if (reservation.requestHash !== requestHash) throw reused();
     throw new ConflictError("A request with this Idempotency-Key is still being processed; retry after it has finished", "IDEMPOTENCY_IN_PROGRESS");
@@ -61,8 +61,8 @@ export async function idempotent(store: IdempotencyStore, clock: Clock, call: Id
     throw error;
   } finally {
     // Results of 5xx are not kept: the key is free again for a retry.
-    if (result) store.complete(call.netid, key, { requestHash, ...result }, clock.now());
-    else store.release(call.netid, key);
+    if (result) await store.complete(call.netid, key, { requestHash, ...result }, clock.now());
+    else await store.release(call.netid, key);
   }
 }
 

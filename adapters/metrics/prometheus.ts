@@ -3,7 +3,7 @@ import { Counter, Gauge, Registry } from "prom-client";
 /** What the service reports about itself at scrape time (read only when /metrics is asked). */
 export interface MetricSources {
   /** Outbox rows per channel and status, pending and failed only. */
-  outbox(): Array<{ channel: string; status: string; count: number }>;
+  outbox(): Promise<Array<{ channel: string; status: string; count: number }>>;
   /** Located entries in the fleet index answering searches, and when that view was swapped in (Unix ms, 0 = never). */
   fleetIndex(): { size: number; builtAtMs: number };
   /** Booking changes queued or committing. */
@@ -69,10 +69,11 @@ export class ServiceMetrics {
       help: "Outbox messages waiting to be sent (pending) or given up (failed), by channel",
       labelNames: ["channel", "status"],
       registers,
-      collect() {
+      async collect() {
+        const rows = await sources.outbox();
         this.reset();
         for (const channel of ["delivery", "webhook"]) for (const status of ["pending", "failed"]) this.set({ channel, status }, 0);
-        for (const row of sources.outbox()) this.set({ channel: row.channel, status: row.status }, row.count);
+        for (const row of rows) this.set({ channel: row.channel, status: row.status }, row.count);
       },
     });
     new Gauge({

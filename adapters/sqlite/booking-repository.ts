@@ -1,12 +1,12 @@
 import { and, count, desc, eq, gte, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Booking } from "../../domain/trips/booking";
-import type { BookingListQuery, BookingRepository, BookingsInTransaction, BookingSummary, ChangeAnnouncer, Decision } from "../../domain/trips/ports";
+import type { BookingListQuery, BookingRepository, BookingSummary, ChangeAnnouncer, Decision } from "../../domain/trips/ports";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
 import type { SQLQueryBindings, Statement } from "bun:sqlite";
 import type { Db } from "./db";
 import { bookings } from "./schema";
 import type { BookingWriter, WriteStep } from "./booking-writer";
-import { SqliteOutbox } from "./delivery-repositories";
+import { SqliteOutbox, type BookingsInTransaction } from "./delivery-repositories";
 import { BOOKING_COLUMNS, INSERT_BOOKING, INSERT_BOOKING_SQL, INSERT_OUTBOX, MUTABLE_COLUMNS, toBooking, toRow, UPDATE_BOOKING, UPDATE_BOOKING_SQL, type BookingRow } from "./booking-rows";
 
 const ph = (name: string) => sql.placeholder(name);

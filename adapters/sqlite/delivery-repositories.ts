@@ -1,6 +1,9 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { AcceptTripsFrom, Integration, LuggageMode, WebhookFormat } from "../../domain/delivery/integration";
-import type { Channel, IntegrationLookup, IntegrationRepository, NewOutboxMessage, Outbox, OutboxMessage, OutboxStatus, SecretSealer } from "../../domain/delivery/ports";
+import type { AttemptOutcome, BookingChange, Channel, IntegrationLookup, IntegrationRepository, NewOutboxMessage, Outbox, OutboxMessage, OutboxStatus, SecretSealer } from "../../domain/delivery/ports";
+import type { Booking } from "../../domain/trips/booking";
+import type { Decision } from "../../domain/trips/ports";
+import type { BookingRef } from "../../domain/trips/send-trip-request";
 import { AccountCache } from "./account-repositories";
 import type { Db } from "./db";
 import { companyIntegrations, outboxMessages } from "./schema";
@@ -67,12 +70,24 @@ function toIntegration(row: typeof companyIntegrations.$inferSelect, secrets: Se
 type Row = typeof outboxMessages.$inferSelect;
 const toMessage = (r: Row): OutboxMessage => ({ ...r, channel: r.channel as Channel, status: r.status as OutboxStatus });
 
-/** The outbox table. Writes are synchronous so they can join the booking change's transaction. */
+/** The booking side of an attempt's record: changes made inside the transaction the outbox opens. */
+export interface BookingsInTransaction {
+  changeInTransaction<R>(ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): R;
+  findByIdSync(transactionId: string): Booking | undefined;
+}
+
+/**
+ * The outbox table, on the connection the bookings use: an attempt's record and the booking change it makes
+ * share one transaction. One process serves the file, so `due` claims nothing.
+ */
 export class SqliteOutbox implements Outbox {
   private readonly dueStatement;
   private readonly insertStatement;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly links: { bookings: BookingsInTransaction; integrations: IntegrationLookup },
+  ) {
     // In order per booking and channel: a message waits while an older one of its booking is still pending.
     this.dueStatement = db.$client.query<Row & Record<string, unknown>, [number, number, number]>(`
       SELECT id, event_id AS eventId, channel, event_type AS eventType, transaction_id AS transactionId,
@@ -88,18 +103,12 @@ export class SqliteOutbox implements Outbox {
     this.insertStatement = db.$client.prepare(SqliteOutbox.INSERT_SQL);
   }
 
-  /** One transaction on the connection the bookings share (a savepoint inside one already open). */
-  atomically<T>(fn: () => T): T {
-    return this.db.$client.transaction(fn)();
-  }
-
-  /** Adds a message; call inside the transaction of the change it announces. */
+  /** Adds a message (tests and tools; booking changes write theirs in their own transaction). */
   enqueue(message: NewOutboxMessage, at: number): void {
     this.insertStatement.run(...SqliteOutbox.insertArgs(message, at));
   }
 
-  /** Messages not delivered, per channel and status (pending: the backlog; failed: given up). */
-  backlog(): Array<{ channel: string; status: string; count: number }> {
+  async backlog(): Promise<Array<{ channel: string; status: string; count: number }>> {
     return this.db.$client
       .query<{ channel: string; status: string; count: number }, []>("SELECT channel, status, count(*) AS count FROM outbox_messages WHERE status IN ('pending', 'failed') GROUP BY channel, status")
       .all();
@@ -113,44 +122,52 @@ export class SqliteOutbox implements Outbox {
     return [m.eventId, m.channel, m.eventType, m.transactionId, m.targetNetid, m.url, m.body, at, at];
   }
 
-  due(now: number, limit: number, offset = 0): OutboxMessage[] {
+  async due(now: number, limit: number, offset = 0): Promise<OutboxMessage[]> {
     return this.dueStatement.all(now, limit, offset).map((r) => toMessage(r as Row));
   }
 
-  /** Holds a pending message back until `at` without counting an attempt (its target's circuit is open). */
-  putOff(id: number, at: number): void {
-    this.db.update(outboxMessages).set({ nextAttemptAt: at }).where(and(eq(outboxMessages.id, id), eq(outboxMessages.status, "pending"))).run();
+  async release(): Promise<void> {}
+
+  async putOff(items: ReadonlyArray<{ id: number; until: number }>): Promise<void> {
+    this.db.$client.transaction(() => {
+      for (const { id, until } of items) this.db.update(outboxMessages).set({ nextAttemptAt: until }).where(and(eq(outboxMessages.id, id), eq(outboxMessages.status, "pending"))).run();
+    })();
   }
 
-  /** Seconds until the earliest pending message is due, or undefined when none is pending. */
-  nextDueAt(): number | undefined {
+  async nextDueAt(): Promise<number | undefined> {
     const row = this.db.select({ at: sql<number>`min(${outboxMessages.nextAttemptAt})` }).from(outboxMessages).where(eq(outboxMessages.status, "pending")).get();
     return row?.at ?? undefined;
   }
 
-  markDelivered(id: number, status: number, at: number): void {
-    this.db.update(outboxMessages).set({ status: "delivered", attempts: sql`${outboxMessages.attempts} + 1`, lastStatus: status, lastError: null, deliveredAt: at }).where(eq(outboxMessages.id, id)).run();
+  async recordAttempt(message: OutboxMessage, outcome: AttemptOutcome, change?: BookingChange): Promise<boolean> {
+    this.db.$client.transaction(() => {
+      const set = outcome.ok
+        ? { status: "delivered", attempts: sql`${outboxMessages.attempts} + 1`, lastStatus: outcome.status, lastError: null, deliveredAt: outcome.at }
+        : {
+            status: outcome.retryAt === undefined ? "failed" : "pending",
+            attempts: sql`${outboxMessages.attempts} + 1`,
+            lastError: outcome.error,
+            lastStatus: outcome.status,
+            ...(outcome.retryAt === undefined ? {} : { nextAttemptAt: outcome.retryAt }),
+          };
+      this.db.update(outboxMessages).set(set).where(eq(outboxMessages.id, message.id)).run();
+      if (change) this.links.bookings.changeInTransaction(change.ref, change.decide);
+    })();
+    return true;
   }
 
-  /** Records a failed attempt: rescheduled at `retryAt`, or failed for good when undefined. */
-  markAttemptFailed(id: number, error: string, status: number | null, retryAt: number | undefined): void {
-    this.db
-      .update(outboxMessages)
-      .set({
-        status: retryAt === undefined ? "failed" : "pending",
-        attempts: sql`${outboxMessages.attempts} + 1`,
-        lastError: error,
-        lastStatus: status,
-        ...(retryAt === undefined ? {} : { nextAttemptAt: retryAt }),
-      })
-      .where(eq(outboxMessages.id, id))
-      .run();
+  async retryFailedDeliveries(transactionId: string, decide: (current: Booking | undefined, anyFailed: boolean) => Decision<unknown>, at: number): Promise<void> {
+    this.db.$client.transaction(() => {
+      const failedOnes = and(eq(outboxMessages.transactionId, transactionId), eq(outboxMessages.channel, "delivery"), eq(outboxMessages.status, "failed"));
+      const anyFailed = this.db.select({ id: outboxMessages.id }).from(outboxMessages).where(failedOnes).limit(1).get() !== undefined;
+      this.links.bookings.changeInTransaction({ transactionId }, (b) => decide(b, anyFailed));
+      const booking = this.links.bookings.findByIdSync(transactionId);
+      // The partner may have fixed its endpoint since: the messages go to the current one.
+      this.requeueFailed(transactionId, "delivery", at, (booking && this.links.integrations.getSync(booking.providerId)?.deliveryUrl) ?? undefined);
+    })();
   }
 
-  /**
-   * Puts failed messages of a booking and channel back in the queue, attempts reset, aimed at `url` when given
-   * (the partner may have fixed its endpoint). Returns how many.
-   */
+  /** Puts a booking's failed messages on a channel back in the queue, attempts reset, aimed at `url` when given; how many. */
   requeueFailed(transactionId: string, channel: Channel, at: number, url?: string): number {
     const result = this.db
       .update(outboxMessages)
@@ -160,31 +177,28 @@ export class SqliteOutbox implements Outbox {
     return result.changes;
   }
 
-  /** Sends a message again with the same event id (a replay). */
-  requeue(id: number, at: number): void {
+  async requeue(id: number, at: number): Promise<void> {
     this.db.update(outboxMessages).set({ status: "pending", attempts: 0, nextAttemptAt: at, deliveredAt: null }).where(eq(outboxMessages.id, id)).run();
   }
 
-  get(id: number): OutboxMessage | undefined {
+  async get(id: number): Promise<OutboxMessage | undefined> {
     const row = this.db.select().from(outboxMessages).where(eq(outboxMessages.id, id)).get();
     return row ? toMessage(row) : undefined;
   }
 
-  byEventId(eventId: string): OutboxMessage | undefined {
+  async byEventId(eventId: string): Promise<OutboxMessage | undefined> {
     const row = this.db.select().from(outboxMessages).where(eq(outboxMessages.eventId, eventId)).get();
     return row ? toMessage(row) : undefined;
   }
 
-  /** A company's messages on a channel, newest first. */
-  list(netid: string, channel: Channel, limit: number, offset: number): { items: OutboxMessage[]; total: number } {
+  async list(netid: string, channel: Channel, limit: number, offset: number): Promise<{ items: OutboxMessage[]; total: number }> {
     const where = and(eq(outboxMessages.targetNetid, netid), eq(outboxMessages.channel, channel));
     const items = this.db.select().from(outboxMessages).where(where).orderBy(desc(outboxMessages.id)).limit(limit).offset(offset).all().map(toMessage);
     const total = this.db.select({ n: sql<number>`count(*)` }).from(outboxMessages).where(where).get()?.n ?? 0;
     return { items, total };
   }
 
-  /** The newest message of a booking on a channel. */
-  latest(transactionId: string, channel: Channel): OutboxMessage | undefined {
+  async latest(transactionId: string, channel: Channel): Promise<OutboxMessage | undefined> {
     const row = this.db
       .select()
       .from(outboxMessages)
@@ -195,8 +209,7 @@ export class SqliteOutbox implements Outbox {
     return row ? toMessage(row) : undefined;
   }
 
-  /** Every message of a booking, oldest first. */
-  forBooking(transactionId: string): OutboxMessage[] {
+  async forBooking(transactionId: string): Promise<OutboxMessage[]> {
     return this.db.select().from(outboxMessages).where(eq(outboxMessages.transactionId, transactionId)).orderBy(asc(outboxMessages.id)).all().map(toMessage);
   }
 }

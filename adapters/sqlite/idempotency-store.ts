@@ -29,7 +29,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   /** Claims (netid, key) for a request about to run, or says what holds it. Expired keys are pruned on the way. */
-  reserve(netid: string, key: string, requestHash: string, now: number): Reservation {
+  async reserve(netid: string, key: string, requestHash: string, now: number): Promise<Reservation> {
     return this.db.transaction(
       (tx) => {
         tx.delete(idempotencyKeys).where(lte(idempotencyKeys.createdAt, now - this.ttlSeconds)).run();
@@ -47,7 +47,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   /** Stores the result of a reserved key's request (replayed from now on). */
-  complete(netid: string, key: string, result: StoredResult, now: number): void {
+  async complete(netid: string, key: string, result: StoredResult, now: number): Promise<void> {
     this.db
       .update(idempotencyKeys)
       .set({ ...result, createdAt: now })
@@ -56,7 +56,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   /** Gives a reserved key up (its request failed unexpectedly): the next request with it runs. */
-  release(netid: string, key: string): void {
+  async release(netid: string, key: string): Promise<void> {
     this.db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.netid, netid), eq(idempotencyKeys.key, key), eq(idempotencyKeys.status, IN_PROGRESS))).run();
   }
 }

@@ -1,5 +1,5 @@
 import type { Database, Statement } from "bun:sqlite";
-import type { ChauffeurPosition, PositionStore } from "../../domain/tracking/position";
+import type { ChauffeurPosition, PositionLookup, PositionStore } from "../../domain/tracking/position";
 import type { Db } from "./db";
 
 /** Positions kept per booking besides the last one (a minute at one a second). */
@@ -45,7 +45,7 @@ const toPosition = (r: Row): ChauffeurPosition => ({
  * in one transaction every 250 ms — so ten thousand bookings pushing once a second cost four commits a second,
  * not ten thousand. A position is superseded within a second anyway; a crash loses at most the last 250 ms.
  */
-export class SqlitePositionStore implements PositionStore {
+export class SqlitePositionStore implements PositionStore, PositionLookup {
   private readonly recent = new Map<string, Entry>();
   private pending: Array<{ transactionId: string; seq: number; position: ChauffeurPosition }> = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -79,11 +79,15 @@ export class SqlitePositionStore implements PositionStore {
     );
   }
 
-  last(transactionId: string): ChauffeurPosition | undefined {
+  async last(transactionId: string): Promise<ChauffeurPosition | undefined> {
+    return this.lastSync(transactionId);
+  }
+
+  lastSync(transactionId: string): ChauffeurPosition | undefined {
     return this.entry(transactionId)?.position;
   }
 
-  trail(transactionId: string): ChauffeurPosition[] {
+  async trail(transactionId: string): Promise<ChauffeurPosition[]> {
     this.flush();
     return this.trailRows.all(transactionId).map(toPosition);
   }

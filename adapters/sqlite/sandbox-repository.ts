@@ -37,14 +37,14 @@ export class SqliteSandboxRepository implements SandboxTrips {
   }
 
   /** Turns the sandbox on or off for a company (netid in any letter case); false when there is no such company. */
-  setSandbox(netid: string, on: boolean): boolean {
+  async setSandbox(netid: string, on: boolean): Promise<boolean> {
     const done = changed(this.db.update(companies).set({ sandbox: on }).where(eq(companies.netidLower, netid.toLowerCase())).run());
     AccountCache.of(this.db).clear();
     return done;
   }
 
   /** Whether the company (netid in any letter case) is a sandbox. */
-  isSandbox(netid: string): boolean {
+  async isSandbox(netid: string): Promise<boolean> {
     return this.db.select({ sandbox: companies.sandbox }).from(companies).where(eq(companies.netidLower, netid.toLowerCase())).get()?.sandbox ?? false;
   }
 }

@@ -1,4 +1,7 @@
 import type { Integration } from "./integration";
+import type { Booking } from "../trips/booking";
+import type { Decision } from "../trips/ports";
+import type { BookingRef } from "../trips/send-trip-request";
 
 export type Channel = "delivery" | "webhook";
 export type OutboxStatus = "pending" | "delivered" | "failed";
@@ -31,14 +34,12 @@ export interface IntegrationRepository {
   save(integration: Integration, at: number): Promise<void>;
 }
 
-/** A company's integration read synchronously, inside the transaction of a booking change or an attempt. */
+/**
+ * A company's integration read synchronously, while a booking change's messages are built; a store over the
+ * network answers from what it read just before the change.
+ */
 export interface IntegrationLookup {
   getSync(netid: string): Integration | undefined;
-}
-
-/** Runs synchronous reads and writes of the bookings and the outbox as one transaction; `fn` never awaits. */
-export interface UnitOfWork {
-  atomically<T>(fn: () => T): T;
 }
 
 /** A message to write in a change's transaction and the time it is first due. */
@@ -47,42 +48,65 @@ export interface AnnouncedMessage {
   at: number;
 }
 
-/**
- * The outbox: messages announcing booking changes, kept in the bookings' store so they commit with the change.
- * Every method is synchronous, to be called inside `atomically` (or alone, as its own transaction).
- */
-export interface Outbox extends UnitOfWork {
-  /** Adds a message; call inside the transaction of the change it announces. */
-  enqueue(message: NewOutboxMessage, at: number): void;
-  /** Pending messages due at `now`, earliest first, each only once no older message of its booking and channel is pending. */
-  due(now: number, limit: number, offset?: number): OutboxMessage[];
-  /** Holds a pending message back until `at` without counting an attempt. */
-  putOff(id: number, at: number): void;
-  /** When the earliest pending message is due, or undefined when none is pending. */
-  nextDueAt(): number | undefined;
-  markDelivered(id: number, status: number, at: number): void;
-  /** Records a failed attempt: rescheduled at `retryAt`, or failed for good when undefined. */
-  markAttemptFailed(id: number, error: string, status: number | null, retryAt: number | undefined): void;
-  /** Puts a booking's failed messages on a channel back in the queue, attempts reset, aimed at `url` when given; how many. */
-  requeueFailed(transactionId: string, channel: Channel, at: number, url?: string): number;
-  /** Sends a message again with the same event id. */
-  requeue(id: number, at: number): void;
-  get(id: number): OutboxMessage | undefined;
-  byEventId(eventId: string): OutboxMessage | undefined;
-  /** A company's messages on a channel, newest first. */
-  list(netid: string, channel: Channel, limit: number, offset: number): { items: OutboxMessage[]; total: number };
-  /** The newest message of a booking on a channel. */
-  latest(transactionId: string, channel: Channel): OutboxMessage | undefined;
-  /** Every message of a booking, oldest first. */
-  forBooking(transactionId: string): OutboxMessage[];
-  /** Messages not delivered, per channel and status (pending: the backlog; failed: given up). */
-  backlog(): Array<{ channel: string; status: string; count: number }>;
+/** How an attempt ended; `at` is Unix seconds. `retryAt` undefined: failed for good. */
+export type AttemptOutcome =
+  | { ok: true; status: number; at: number }
+  | { ok: false; error: string; status: number | null; retryAt: number | undefined; at: number };
+
+/** A change an attempt's outcome makes to its booking, applied in the transaction that records the attempt. */
+export interface BookingChange {
+  ref: BookingRef;
+  decide(current: Booking | undefined): Decision<unknown>;
 }
 
-/** What the booking side does when an attempt is recorded; runs inside the transaction recording it. */
+/**
+ * The outbox: messages announcing booking changes, kept in the bookings' store so they commit with the change
+ * (the booking repository writes them). A store that several instances share claims what `due` returns for the
+ * instance that asked (a lease that runs out should the instance die), so each message is sent by one instance.
+ */
+export interface Outbox {
+  /**
+   * Pending messages due at `now`, earliest first, each only once no older message of its booking and channel is
+   * pending. A shared store claims them for this instance, never returns one another instance holds, and
+   * ignores `offset` (what it claimed is not returned again).
+   */
+  due(now: number, limit: number, offset?: number): Promise<OutboxMessage[]>;
+  /** Gives back claimed messages this instance did not start (nothing to do where nothing is claimed). */
+  release(ids: readonly number[]): Promise<void>;
+  /** Holds pending messages back until `until` without counting an attempt (and gives back their claim). */
+  putOff(items: ReadonlyArray<{ id: number; until: number }>): Promise<void>;
+  /** When the earliest pending message is due, or undefined when none is pending. */
+  nextDueAt(): Promise<number | undefined>;
+  /**
+   * Records an attempt and applies `change` to its booking (announcing it like any booking change), in one
+   * transaction. A shared store records only while this instance still holds the claim: false, nothing
+   * written, when another instance has taken the message over.
+   */
+  recordAttempt(message: OutboxMessage, outcome: AttemptOutcome, change?: BookingChange): Promise<boolean>;
+  /**
+   * In one transaction: whether the booking has a failed delivery; `decide(booking, anyFailed)` applied to the
+   * booking (an error it throws changes nothing); then the booking's failed deliveries queued again, attempts
+   * reset, due at `at`, aimed at the provider's current delivery endpoint when it has one.
+   */
+  retryFailedDeliveries(transactionId: string, decide: (current: Booking | undefined, anyFailed: boolean) => Decision<unknown>, at: number): Promise<void>;
+  /** Sends a message again with the same event id. */
+  requeue(id: number, at: number): Promise<void>;
+  get(id: number): Promise<OutboxMessage | undefined>;
+  byEventId(eventId: string): Promise<OutboxMessage | undefined>;
+  /** A company's messages on a channel, newest first. */
+  list(netid: string, channel: Channel, limit: number, offset: number): Promise<{ items: OutboxMessage[]; total: number }>;
+  /** The newest message of a booking on a channel. */
+  latest(transactionId: string, channel: Channel): Promise<OutboxMessage | undefined>;
+  /** Every message of a booking, oldest first. */
+  forBooking(transactionId: string): Promise<OutboxMessage[]>;
+  /** Messages not delivered, per channel and status (pending: the backlog; failed: given up). */
+  backlog(): Promise<Array<{ channel: string; status: string; count: number }>>;
+}
+
+/** The booking change each attempt's outcome makes (none for webhooks), recorded with the attempt. */
 export interface DeliveryHooks {
-  delivered?(message: OutboxMessage, reply: unknown, at: number): void;
-  attemptFailed?(message: OutboxMessage, error: string, at: number, final: boolean): void;
+  delivered?(message: OutboxMessage, reply: unknown, at: number): BookingChange | undefined | void;
+  attemptFailed?(message: OutboxMessage, error: string, at: number, final: boolean): BookingChange | undefined | void;
 }
 
 /** The delivery worker as the use case drives it. */
@@ -93,7 +117,7 @@ export interface DeliveryRunner {
    * Resolves with the message once its next attempt is recorded (undefined after `timeoutMs`); `settled`,
    * checked after subscribing, answers at once for an attempt that finished just before.
    */
-  waitForAttempt(eventId: string, timeoutMs: number, settled?: () => OutboxMessage | undefined): Promise<OutboxMessage | undefined>;
+  waitForAttempt(eventId: string, timeoutMs: number, settled?: () => Promise<OutboxMessage | undefined>): Promise<OutboxMessage | undefined>;
 }
 
 /** Decides whether the service may send to a URL (not into its own network); the reason when it may not. */

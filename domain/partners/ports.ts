@@ -17,7 +17,10 @@ export interface PartnershipRepository {
   setVehicleTypes(provider: string, requester: string, map: VehicleTypeMap): Promise<void>;
 }
 
-/** The vehicle-type map of two active partners, read synchronously inside a booking change's transaction. */
+/**
+ * The vehicle-type map of two active partners, read synchronously while a booking change's messages are built
+ * (a store over the network answers from what it read just before the change).
+ */
 export interface ActiveVehicleTypes {
   /** The map `provider` set for `requester`, empty unless the two are active partners. */
   activeVehicleTypesSync(provider: string, requester: string): VehicleTypeMap;

@@ -15,17 +15,22 @@ export interface ChauffeurPosition {
   griddID?: string;
 }
 
-/**
- * Where positions live: the last one per booking and a bounded trail. Reads are synchronous (they are answered
- * from memory) so that a webhook written inside a booking transaction can carry the last position.
- */
+/** Where positions live: the last one per booking and a bounded trail. */
 export interface PositionStore {
   /** The booking's last position, if any. */
-  last(transactionId: string): ChauffeurPosition | undefined;
+  last(transactionId: string): Promise<ChauffeurPosition | undefined>;
   /** The booking's recent positions, oldest first (bounded). */
-  trail(transactionId: string): ChauffeurPosition[];
-  /** Keeps a position as the booking's last one and adds it to the trail. */
+  trail(transactionId: string): Promise<ChauffeurPosition[]>;
+  /** Keeps a position as the booking's last one and adds it to the trail (written in batches; read back at once). */
   save(transactionId: string, position: ChauffeurPosition): void;
+}
+
+/**
+ * The last position, synchronously, so that a webhook built inside a booking change can carry it (a store
+ * over the network answers from what it read just before the change).
+ */
+export interface PositionLookup {
+  lastSync(transactionId: string): ChauffeurPosition | undefined;
 }
 
 /** At most one pushed position per booking per this many milliseconds. */

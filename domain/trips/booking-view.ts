@@ -8,8 +8,8 @@ import { shownPosition } from "../usecases/track-chauffeur";
 type PositionView = ReturnType<typeof positionView>;
 
 /** The booking as `caller` sees it: with the chauffeur's position when that party may see it. */
-export function bookingViewFor(b: Booking, caller: { netid: string }, positions: PositionStore) {
-  return bookingView(b, shownPosition(positions, b, roleOf(b, caller.netid) ?? "requester"));
+export async function bookingViewFor(b: Booking, caller: { netid: string }, positions: PositionStore) {
+  return bookingView(b, await shownPosition(positions, b, roleOf(b, caller.netid) ?? "requester"));
 }
 
 /** GNet's trip fields beyond the spec's table, shown when the trip has them. */

@@ -57,16 +57,9 @@ export interface BookingRepository {
   change<R>(ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): Promise<R>;
 }
 
-/** The same reads and changes, synchronous, for a caller inside `UnitOfWork.atomically`. */
-export interface BookingsInTransaction {
-  findByIdSync(transactionId: string): Booking | undefined;
-  /** `change`'s read–decide–write (and announcement) within the caller's transaction. */
-  changeInTransaction<R>(ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): R;
-}
-
 /**
  * What every booking change announces, on whichever path it commits: `messages` runs inside the change's
- * transaction (reads there are synchronous) and its rows commit or roll back with the booking; `wake` is
+ * transaction (its lookups answer synchronously) and its rows commit or roll back with the booking; `wake` is
  * called once a change wrote some.
  */
 export interface ChangeAnnouncer {
@@ -90,11 +83,11 @@ export type Reservation = { kind: "reserved" } | { kind: "stored"; result: Store
  */
 export interface IdempotencyStore {
   /** Claims (netid, key) for a request about to run, or says what holds it. */
-  reserve(netid: string, key: string, requestHash: string, now: number): Reservation;
+  reserve(netid: string, key: string, requestHash: string, now: number): Promise<Reservation>;
   /** Stores the result of a reserved key's request (replayed from now on). */
-  complete(netid: string, key: string, result: StoredResult, now: number): void;
+  complete(netid: string, key: string, result: StoredResult, now: number): Promise<void>;
   /** Gives a reserved key up: the next request with it runs. */
-  release(netid: string, key: string): void;
+  release(netid: string, key: string): Promise<void>;
 }
 
 /** The provider's fleet as quotes see it. */

@@ -3,8 +3,8 @@ import type { Caller, Clock } from "../ports";
 import { roleOf, type Booking, type BookingEvent, type TripAction } from "../trips/booking";
 import { bookingView } from "../trips/booking-view";
 import { bookingNotFound } from "../trips/decisions";
-import type { BookingRepository, BookingsInTransaction, ChangeAnnouncer } from "../trips/ports";
-import type { PositionStore } from "../tracking/position";
+import type { BookingRepository, ChangeAnnouncer } from "../trips/ports";
+import { positionView, visiblePosition, type PositionLookup } from "../tracking/position";
 import type { ActiveVehicleTypes } from "../partners/ports";
 import { translateVehicleType } from "../partners/partnership";
 import { gnetCallback } from "../delivery/gnet-callback";
@@ -12,7 +12,6 @@ import { partnerTripMessage } from "../delivery/partner-message";
 import { recordDelivered, recordDeliveryFailure, retryDelivery } from "../delivery/outcomes";
 import type { AnnouncedMessage, Channel, DeliveryHooks, DeliveryRunner, IntegrationLookup, Outbox, OutboxMessage } from "../delivery/ports";
 import { requireTransactionId } from "./manage-trip";
-import { shownPosition } from "./track-chauffeur";
 
 /**
  * Delivering bookings: every change is announced — a delivery to the provider's endpoint for what the requester
@@ -43,11 +42,11 @@ const WEBHOOK_TYPE: Record<BookingEvent["type"], string> = {
   LOCATION_CHANGED: "booking.location_changed",
 };
 
-/** What a change's messages are made from, all read synchronously inside the change's transaction. */
+/** What a change's messages are made from, all read synchronously while the change is written. */
 export interface AnnounceDeps {
   integrations: IntegrationLookup;
   partnerships: ActiveVehicleTypes;
-  positions: PositionStore;
+  positions: PositionLookup;
   runner: Pick<DeliveryRunner, "wake">;
   newEventId: () => string;
 }
@@ -75,7 +74,8 @@ export function announcements(deps: AnnounceDeps, events: BookingEvent[], bookin
   if (requester?.webhookUrl) {
     const eventId = deps.newEventId();
     const type = WEBHOOK_TYPE[events[0].type];
-    const location = shownPosition(positions, booking, "requester");
+    const shown = visiblePosition(booking.status, "requester", positions.lastSync(booking.transactionId));
+    const location = shown ? positionView(shown) : undefined;
     const body = JSON.stringify(
       requester.webhookFormat === "gnet" ? gnetCallback(booking, location) : { eventId, type, createdAt: events[0].at, data: bookingView(booking, location) },
     );
@@ -93,26 +93,23 @@ export function changeAnnouncer(deps: AnnounceDeps): ChangeAnnouncer {
 }
 
 /**
- * Record an attempt's outcome on the booking, inside the transaction that records it in the outbox: a
+ * What an attempt's outcome does to the booking, recorded in the transaction that records the attempt: a
  * delivery the provider took keeps what its reply carried; a failed one is noted, and the final failure marks
  * the booking FAILED. Webhooks change no booking.
  */
-export function attemptOutcomes(deps: { bookings: BookingsInTransaction; onAttemptFailed?: (channel: Channel, final: boolean) => void }): DeliveryHooks {
+export function attemptOutcomes(deps: { onAttemptFailed?: (channel: Channel, final: boolean) => void } = {}): DeliveryHooks {
   return {
-    delivered: (m, reply, at) => {
-      if (m.channel === "delivery") deps.bookings.changeInTransaction({ transactionId: m.transactionId }, (b) => recordDelivered(b, reply, m.eventType, at));
-    },
+    delivered: (m, reply, at) => (m.channel === "delivery" ? { ref: { transactionId: m.transactionId }, decide: (b) => recordDelivered(b, reply, m.eventType, at) } : undefined),
     attemptFailed: (m, error, at, final) => {
       deps.onAttemptFailed?.(m.channel, final);
-      if (m.channel === "delivery") deps.bookings.changeInTransaction({ transactionId: m.transactionId }, (b) => recordDeliveryFailure(b, error, at, final));
+      return m.channel === "delivery" ? { ref: { transactionId: m.transactionId }, decide: (b) => recordDeliveryFailure(b, error, at, final) } : undefined;
     },
   };
 }
 
 export interface DeliveryDeps {
   outbox: Outbox;
-  bookings: Pick<BookingRepository, "findById"> & BookingsInTransaction;
-  integrations: IntegrationLookup;
+  bookings: Pick<BookingRepository, "findById">;
   runner: DeliveryRunner;
   clock: Clock;
   /** The outbox's time (seconds, fractional): when a replayed message is due. */
@@ -123,34 +120,33 @@ export interface DeliveryDeps {
  * Retry: a party queues the booking's failed deliveries again, to the provider's current endpoint, with fresh
  * attempts; a FAILED booking goes back to BOOKING_REQUEST. 404 for anyone else, 409 when nothing failed.
  */
-export function retryFailedDelivery(deps: DeliveryDeps, caller: Caller, transactionId: string): void {
+export async function retryFailedDelivery(deps: DeliveryDeps, caller: Caller, transactionId: string): Promise<void> {
   const id = requireTransactionId(transactionId);
   const now = deps.clock.now();
-  deps.outbox.atomically(() => {
-    const failed = deps.outbox.forBooking(id).some((m) => m.channel === "delivery" && m.status === "failed");
-    deps.bookings.changeInTransaction({ transactionId: id }, (b) => {
+  await deps.outbox.retryFailedDeliveries(
+    id,
+    (b, failed) => {
       if (!b || !roleOf(b, caller.netid)) throw bookingNotFound();
       return retryDelivery(b, failed, caller.uid, now);
-    });
-    const booking = deps.bookings.findByIdSync(id)!;
-    deps.outbox.requeueFailed(id, "delivery", now, deps.integrations.getSync(booking.providerId)?.deliveryUrl ?? undefined);
-  });
+    },
+    now,
+  );
   deps.runner.wake();
 }
 
 /** The caller's webhook deliveries, newest first. */
-export function webhookDeliveries(deps: Pick<DeliveryDeps, "outbox">, netid: string, limit: number, offset: number): { items: OutboxMessage[]; total: number } {
+export function webhookDeliveries(deps: Pick<DeliveryDeps, "outbox">, netid: string, limit: number, offset: number): Promise<{ items: OutboxMessage[]; total: number }> {
   return deps.outbox.list(netid, "webhook", limit, offset);
 }
 
 /** Replay: the requester has one of its webhook deliveries sent again, with the same event id; 404 for any other. */
-export function replayWebhook(deps: DeliveryDeps, netid: string, deliveryId: string): OutboxMessage {
+export async function replayWebhook(deps: DeliveryDeps, netid: string, deliveryId: string): Promise<OutboxMessage> {
   const id = /^\d{1,15}$/.test(deliveryId) ? Number(deliveryId) : NaN;
-  const message = Number.isSafeInteger(id) ? deps.outbox.get(id) : undefined;
+  const message = Number.isSafeInteger(id) ? await deps.outbox.get(id) : undefined;
   if (!message || message.channel !== "webhook" || message.targetNetid !== netid) throw new NotFoundError("No such webhook delivery", "DELIVERY_NOT_FOUND");
-  deps.outbox.requeue(message.id, deps.dueNow());
+  await deps.outbox.requeue(message.id, deps.dueNow());
   deps.runner.wake();
-  return deps.outbox.get(message.id)!;
+  return (await deps.outbox.get(message.id))!;
 }
 
 /** How long `submitMode: WAIT` waits for the first delivery attempt: the 10 s partner timeout plus margin. */
@@ -169,11 +165,11 @@ export interface WaitOutcome {
  * number, totalAmount and fees from its reply) and, when the attempt failed, why.
  */
 export async function awaitDelivery(deps: DeliveryDeps, transactionId: string, timeoutMs = WAIT_FOR_DELIVERY_MS): Promise<WaitOutcome> {
-  const message = deps.outbox.latest(transactionId, "delivery");
+  const message = await deps.outbox.latest(transactionId, "delivery");
   let attempt = message;
   if (message && message.status === "pending" && message.attempts === 0) {
-    attempt = await deps.runner.waitForAttempt(message.eventId, timeoutMs, () => {
-      const now = deps.outbox.get(message.id);
+    attempt = await deps.runner.waitForAttempt(message.eventId, timeoutMs, async () => {
+      const now = await deps.outbox.get(message.id);
       return now && (now.attempts > 0 || now.status !== "pending") ? now : undefined;
     });
   }

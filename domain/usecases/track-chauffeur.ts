@@ -159,9 +159,9 @@ export class ChauffeurTracking {
     return found;
   }
 
-  private locationOf(caller: Caller, booking: Booking) {
+  private async locationOf(caller: Caller, booking: Booking) {
     const role = roleOf(booking, caller.netid)!;
-    const position = visiblePosition(booking.status, role, this.deps.positions.last(booking.transactionId));
+    const position = visiblePosition(booking.status, role, await this.deps.positions.last(booking.transactionId));
     if (!position) throw noPosition();
     const chauffeur = booking.chauffeur;
     const name = [chauffeur?.firstName, chauffeur?.lastName].filter(Boolean).join(" ");
@@ -181,7 +181,7 @@ export class ChauffeurTracking {
     const transactionId = await this.bookingOf(caller, item.ref);
     if (!transactionId) return { status: "not_found" };
     const now = this.deps.nowMs();
-    const last = this.deps.positions.last(transactionId);
+    const last = await this.deps.positions.last(transactionId);
     if (last && now - last.receivedAt < MIN_PUSH_INTERVAL_MS) return { status: "throttled", transactionId, retryAfter: 1 };
     const { ref: _ref, timestamp, ...fields } = item;
     this.deps.positions.save(transactionId, { ...fields, timestamp: timestamp ?? new Date(now).toISOString(), receivedAt: now });
@@ -239,7 +239,7 @@ function defined<T extends object>(o: T): Partial<T> {
 }
 
 /** The position a booking view shows its `role`. */
-export function shownPosition(positions: PositionStore, booking: Booking, role: "requester" | "provider") {
-  const p = visiblePosition(booking.status, role, positions.last(booking.transactionId));
+export async function shownPosition(positions: PositionStore, booking: Booking, role: "requester" | "provider") {
+  const p = visiblePosition(booking.status, role, await positions.last(booking.transactionId));
   return p ? positionView(p) : undefined;
 }

@@ -25,14 +25,14 @@ const DEMO_VEHICLE_TYPES = { EXEC_SEDAN: "SEDAN_LUXURY", LUXURY_SUV: "SUV", MINI
  * database, so a real installation never gets accounts anyone can log into. Returns true when it wrote anything.
  */
 export async function seedDemo(services: Services): Promise<boolean> {
-  if (!databaseIsEmpty(services)) return false;
+  if (!(await services.storage.isEmpty())) return false;
   let wrote = false;
   for (const c of DEMO_COMPANIES) {
     if (await services.companies.findByNetid(c.netid)) continue;
     await registerCompany(services.registration, { ...c, password: DEMO_LOGIN.pw, confirmPassword: DEMO_LOGIN.pw });
     // The demo operators answer trips by themselves (the simulated dispatcher), so a demo booking runs its course;
     // only when created, so `company set-sandbox <netid> off` sticks across restarts.
-    if (c.coType === "IO") services.sandboxes.setSandbox(c.netid, true);
+    if (c.coType === "IO") await services.sandboxes.setSandbox(c.netid, true);
     wrote = true;
   }
   await services.companies.setPlan("DEMO-PLATFORM", "PROFESSIONAL");
@@ -45,11 +45,6 @@ export async function seedDemo(services: Services): Promise<boolean> {
   }
   for (const netid of DEMO_PARTNERS) if (await partner(services, "DEMO-PLATFORM", netid)) wrote = true;
   return wrote;
-}
-
-/** No company registered yet (the demo data's own companies included). */
-export function databaseIsEmpty(services: Services): boolean {
-  return services.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM (SELECT 1 FROM companies LIMIT 1)").get()!.n === 0;
 }
 
 /** Makes two demo companies partners (the platform asks, the operator accepts) unless they are already. */

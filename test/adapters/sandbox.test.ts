@@ -41,7 +41,7 @@ async function waitForStatus(h: Awaited<ReturnType<typeof setup>>["h"], who: Par
 describe("sandbox operators", () => {
   test("a QUOTE then a booking to a sandbox operator runs to CLOSE by itself; the requester's webhooks carry every status in order", async () => {
     const { h, rx, requester, provider } = await setup();
-    expect(h.services.sandboxes.setSandbox(provider.netid, true)).toBe(true);
+    expect(await h.services.sandboxes.setSandbox(provider.netid, true)).toBe(true);
     const quote = quoteTrip(requester.netid, provider.netid);
     const quoted = await sendTrip(h, requester, quote);
     expect(quoted.status).toBe(200);
@@ -78,9 +78,9 @@ describe("sandbox operators", () => {
     const id = sent.body.transactionId;
     await Bun.sleep(600);
     expect((await lookup(h, requester, id)).body.data.lastStatus).toBe("BOOKING_REQUEST");
-    h.services.sandboxes.setSandbox(provider.netid, true);
+    await h.services.sandboxes.setSandbox(provider.netid, true);
     await waitForStatus(h, requester, id, "CONFIRMED", 5000);
-    h.services.sandboxes.setSandbox(provider.netid, false);
+    await h.services.sandboxes.setSandbox(provider.netid, false);
     await Bun.sleep(200);
     const status = (await lookup(h, requester, id)).body.data.lastStatus;
     await Bun.sleep(600);
@@ -91,7 +91,7 @@ describe("sandbox operators", () => {
     const dbPath = join(tempDir(), "sandbox.sqlite");
     const first = createHarness({ dbPath, delivery: FAST_DELIVERY, sandbox: FAST_SANDBOX });
     const { requester, provider } = await parties(first, "-R");
-    first.services.sandboxes.setSandbox(provider.netid, true);
+    await first.services.sandboxes.setSandbox(provider.netid, true);
     const id = (await sendTrip(first, requester, { ...quoteTrip(requester.netid, provider.netid), reservationType: "REGULAR" })).body.transactionId;
     const stopFirst = startSandboxDispatcher(first.services);
     await waitForStatus(first, requester, id, "ASSIGNED", 5000);

@@ -39,11 +39,11 @@ beforeAll(async () => {
   expect(booked.status).toBe(200);
   transactionId = booked.body.transactionId;
   slug = await addVehicle(h, { authorization: `Bearer ${provider.jwt}` }, { name: "Matrix Sedan" });
-  h.services.outbox.enqueue(
+  h.storage.outbox.enqueue(
     { eventId: crypto.randomUUID(), channel: "webhook", eventType: "booking.changed", transactionId, targetNetid: requester.netid, url: "http://127.0.0.1:9/hook", body: "{}" },
     Math.floor(Date.now() / 1000),
   );
-  deliveryId = h.services.outbox.list(requester.netid, "webhook", 1, 0).items[0].id;
+  deliveryId = (await h.services.outbox.list(requester.netid, "webhook", 1, 0)).items[0].id;
 });
 afterAll(() => h?.close());
 

@@ -1,4 +1,5 @@
 import { buildApp, createServices, type Services } from "../../src/app";
+import type { SqliteStorage } from "../../src/storage/sqlite";
 import { developmentSecretsKey } from "../../src/config";
 import { migrate, openDatabase, type Db } from "../../adapters/sqlite/db";
 import { createLogger } from "../../adapters/logging";
@@ -126,14 +127,16 @@ export function createHarness(
 
   /** Stops the delivery worker (its attempts under way are recorded first), then closes the database. */
   async function close(): Promise<void> {
-    services.audit.flush();
+    await services.audit.flush();
     await services.worker.stop();
-    services.positions.close();
+    await services.positions.close();
     services.fleetIndex.close();
     db.$client.close();
   }
 
-  return { db, services, app, request, registerCompany, coreToken, platformToken, indexed, close };
+  /** The storage as its SQLite classes (for tests that reach below the ports). */
+  const storage = services.storage as SqliteStorage;
+  return { db, services, storage, app, request, registerCompany, coreToken, platformToken, indexed, close };
 }
 
 export type Harness = ReturnType<typeof createHarness>;

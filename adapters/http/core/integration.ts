@@ -78,9 +78,9 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, deli
     })
     .get(
       "/webhooks/deliveries",
-      ({ caller, query }) => {
+      async ({ caller, query }) => {
         const { limit, offset } = parsePaging(query);
-        const { items, total } = webhookDeliveries(delivery, caller.netid, limit, offset);
+        const { items, total } = await webhookDeliveries(delivery, caller.netid, limit, offset);
         return { success: true as const, data: { items: items.map(toDelivery), total, limit, offset } };
       },
       {
@@ -92,7 +92,7 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, deli
     )
     .post(
       "/webhooks/deliveries/:id/replay",
-      ({ caller, params }) => ({ success: true as const, data: toDelivery(replayWebhook(delivery, caller.netid, params.id)) }),
+      async ({ caller, params }) => ({ success: true as const, data: toDelivery(await replayWebhook(delivery, caller.netid, params.id)) }),
       {
         coreAuth: true,
         params: t.Object({ id: t.String({ maxLength: 20 }) }),

@@ -100,7 +100,7 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
     )
     .get(
       "/reservation/:transactionId",
-      async ({ caller, params }) => ({ success: true as const, data: bookingViewFor(await findBooking(deps, caller, params.transactionId), caller, positions) }),
+      async ({ caller, params }) => ({ success: true as const, data: await bookingViewFor(await findBooking(deps, caller, params.transactionId), caller, positions) }),
       {
         anyAuth: true,
         params: TransactionIdParams,

@@ -13,8 +13,8 @@ export function platformDelivery(deps: DeliveryDeps, auth: Authenticator) {
       platformRoute("/retryTransaction/:transactionId", (path, doc) =>
         app.get(
           path,
-          ({ caller, params }) => {
-            retryFailedDelivery(deps, caller, params.transactionId);
+          async ({ caller, params }) => {
+            await retryFailedDelivery(deps, caller, params.transactionId);
             return jsonString("OK");
           },
           {

@@ -156,7 +156,7 @@ export function platformTrips(deps: PlatformTripDeps) {
       platformRoute("/getReservationByTransactionId/:transactionId", (path, doc) =>
         app.get(
           path,
-          async ({ caller, params }) => ({ success: true as const, data: bookingViewFor(await findBooking(deps.manage, caller, params.transactionId), caller, deps.positions) }),
+          async ({ caller, params }) => ({ success: true as const, data: await bookingViewFor(await findBooking(deps.manage, caller, params.transactionId), caller, deps.positions) }),
           {
             platformAuth: true,
             params: TransactionIdParams,
@@ -202,7 +202,7 @@ export function platformTrips(deps: PlatformTripDeps) {
       platformRoute("/getReservationByReservationId/:netid/:resNo", (path, doc) =>
         app.get(
           path,
-          async ({ caller, params }) => ({ success: true as const, data: bookingViewFor(await findBookingByResNo(deps.manage, caller, params.netid, params.resNo), caller, deps.positions) }),
+          async ({ caller, params }) => ({ success: true as const, data: await bookingViewFor(await findBookingByResNo(deps.manage, caller, params.netid, params.resNo), caller, deps.positions) }),
           {
             platformAuth: true,
             params: ResNoParams,

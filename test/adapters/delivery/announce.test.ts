@@ -32,7 +32,7 @@ for (const path of ["own connection", "booking writer"] as const) {
         const id = sent.body.transactionId;
 
         // Committed before the answer: the rows are there once sendTrip has answered.
-        const messages = h.services.outbox.forBooking(id);
+        const messages = await h.services.outbox.forBooking(id);
         expect(messages.map((m) => [m.channel, m.eventType, m.targetNetid, m.url, m.status])).toEqual([
           ["delivery", "trip.new", provider.netid, "http://127.0.0.1:9/farm-in", "pending"],
           ["webhook", "booking.created", requester.netid, "http://127.0.0.1:9/hook", "pending"],

@@ -155,7 +155,7 @@ describe("delivery to a partner's endpoint", () => {
     expect(retry.status).toBe(200);
     expect(retry.text).toBe('"OK"');
     await rx.waitFor(before + 1);
-    await until(async () => h.services.outbox.latest(id, "delivery")?.status === "delivered");
+    await until(async () => (await h.services.outbox.latest(id, "delivery"))?.status === "delivered");
     const back = await booking(h, requester, id);
     expect(back.lastStatus).toBe("BOOKING_REQUEST");
     expect(back.tripPacket.affiliateReservation.status).toBe("BOOKING_REQUEST");
@@ -172,7 +172,7 @@ describe("delivery to a partner's endpoint", () => {
     const { requester, provider } = await parties(h);
     h.services.worker.start();
     const sent = await sendTrip(h, requester, regularTrip(requester.netid, provider.netid));
-    expect(h.services.outbox.forBooking(sent.body.transactionId)).toEqual([]);
+    expect(await h.services.outbox.forBooking(sent.body.transactionId)).toEqual([]);
   });
 });
 
@@ -192,7 +192,7 @@ describe("retryTransaction after the partner moved its endpoint", () => {
     const [got] = await moved.waitFor(1);
     expect(got.path).toBe("/new-farm-in");
     expect(got.json.transactionId).toBe(id);
-    await until(async () => h.services.outbox.latest(id, "delivery")?.status === "delivered");
+    await until(async () => (await h.services.outbox.latest(id, "delivery"))?.status === "delivered");
     expect(rx.received.length).toBe(before);
   });
 });

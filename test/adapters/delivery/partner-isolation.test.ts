@@ -106,7 +106,7 @@ describe("one partner cannot hold the delivery workers", () => {
     expect(tarpit.connections()).toBeLessThanOrEqual(2);
     // Each 100 MB reply was cut off after its first 64 KiB: the partner could hand over only what sockets buffer.
     expect(flood.sent.mb).toBeLessThan(12 * 100);
-    const delivered = h.services.outbox.list(huge.netid, "delivery", 100, 0).items;
+    const delivered = (await h.services.outbox.list(huge.netid, "delivery", 100, 0)).items;
     expect(delivered.length).toBe(12);
     console.log(`good partner: first-attempt delays ${delays.map((d) => Math.round(d)).join(", ")} ms; tarpit connections ${tarpit.connections()}; flood partner wrote ${flood.sent.mb} of ${12 * 100} MB`);
   }, 30_000);
@@ -128,7 +128,7 @@ describe("one partner cannot hold the delivery workers", () => {
     // Open for 30 s: nothing more reaches the partner, and pending messages wait without spending attempts.
     await Bun.sleep(600);
     expect(tarpit.connections()).toBe(seen);
-    const pending = h.services.outbox.list(provider.netid, "delivery", 10, 0).items.filter((m) => m.status === "pending");
+    const pending = (await h.services.outbox.list(provider.netid, "delivery", 10, 0)).items.filter((m) => m.status === "pending");
     expect(pending.length).toBeGreaterThan(0);
     expect(pending.every((m) => m.nextAttemptAt > Date.now() / 1000 + 20)).toBe(true);
   }, 20_000);
@@ -139,7 +139,7 @@ describe("the delivery loop", () => {
 
   function enqueue(h: Harness, url: string, transactionId: string) {
     const eventId = crypto.randomUUID();
-    h.services.outbox.enqueue({ eventId, channel: "delivery", eventType: "trip.new", transactionId, targetNetid: "ACME", url, body: JSON.stringify({ eventId }) }, Date.now() / 1000);
+    h.storage.outbox.enqueue({ eventId, channel: "delivery", eventType: "trip.new", transactionId, targetNetid: "ACME", url, body: JSON.stringify({ eventId }) }, Date.now() / 1000);
     return eventId;
   }
 
@@ -176,8 +176,8 @@ describe("the delivery loop", () => {
     worker.wake();
     await rx.waitFor(3, 5000);
     await Bun.sleep(100);
-    expect(h.services.outbox.byEventId(first)?.status).toBe("delivered");
-    expect(h.services.outbox.byEventId(second)?.status).toBe("delivered");
+    expect((await h.services.outbox.byEventId(first))?.status).toBe("delivered");
+    expect((await h.services.outbox.byEventId(second))?.status).toBe("delivered");
     // The unrecorded attempt was sent again with the same event id (receivers de-duplicate by it).
     expect(rx.received.map((r) => r.json.eventId)).toEqual([first, first, second]);
   });

@@ -27,7 +27,7 @@ function enqueue(h: Harness, url: string, n: number, transactionId = "tx-1", cha
   for (let i = 0; i < n; i++) {
     const eventId = crypto.randomUUID();
     ids.push(eventId);
-    h.services.outbox.enqueue({ eventId, channel, eventType: "trip.new", transactionId, targetNetid, url, body: JSON.stringify({ eventId, seq: i }) }, Date.now() / 1000);
+    h.storage.outbox.enqueue({ eventId, channel, eventType: "trip.new", transactionId, targetNetid, url, body: JSON.stringify({ eventId, seq: i }) }, Date.now() / 1000);
   }
   return ids;
 }
@@ -50,7 +50,7 @@ describe("DeliveryWorker", () => {
     expect(rx.received[0].headers.authorization).toBe(`Basic ${Buffer.from("ts:pw").toString("base64")}`);
     expect(rx.received[0].headers["x-tripswitch-event-id"]).toBe(rx.received[0].json.eventId);
     await w.stop();
-    expect(h.services.outbox.forBooking("tx-a").map((m) => m.status)).toEqual(Array(5).fill("delivered"));
+    expect((await h.services.outbox.forBooking("tx-a")).map((m) => m.status)).toEqual(Array(5).fill("delivered"));
   });
 
   test("a partner failing twice then answering gets the message once more; failures reach the hooks", async () => {
@@ -59,7 +59,7 @@ describe("DeliveryWorker", () => {
     cleanups.push(rx.stop);
     const failures: string[] = [];
     let reply: unknown;
-    const w = workerFor(h, { attemptFailed: (_m, e) => failures.push(e), delivered: (_m, r) => (reply = r) });
+    const w = workerFor(h, { attemptFailed: (_m, e) => void failures.push(e), delivered: (_m, r) => void (reply = r) });
     const [eventId] = enqueue(h, rx.url, 1);
     w.start();
     await rx.waitFor(3);
@@ -68,7 +68,7 @@ describe("DeliveryWorker", () => {
     expect(failures).toHaveLength(2);
     expect(failures[0]).toContain("HTTP 503");
     expect(reply).toEqual({ reservationId: "P-77" });
-    expect(h.services.outbox.byEventId(eventId)).toMatchObject({ status: "delivered", attempts: 3, lastStatus: 200 });
+    expect(await h.services.outbox.byEventId(eventId)).toMatchObject({ status: "delivered", attempts: 3, lastStatus: 200 });
   });
 
   test("a partner that never answers ends failed after the last attempt; requeue delivers once it is back", async () => {
@@ -77,22 +77,22 @@ describe("DeliveryWorker", () => {
     cleanups.push(rx.stop);
     rx.state.hang = true;
     const finals: boolean[] = [];
-    const w = workerFor(h, { attemptFailed: (_m, _e, _at, final) => finals.push(final) });
+    const w = workerFor(h, { attemptFailed: (_m, _e, _at, final) => void finals.push(final) });
     const [eventId] = enqueue(h, rx.url, 1, "tx-hang");
     w.start();
     const deadline = Date.now() + 8000;
-    while (h.services.outbox.byEventId(eventId)?.status !== "failed" && Date.now() < deadline) await Bun.sleep(50);
-    expect(h.services.outbox.byEventId(eventId)).toMatchObject({ status: "failed", attempts: 4 });
+    while ((await h.services.outbox.byEventId(eventId))?.status !== "failed" && Date.now() < deadline) await Bun.sleep(50);
+    expect(await h.services.outbox.byEventId(eventId)).toMatchObject({ status: "failed", attempts: 4 });
     expect(finals).toEqual([false, false, false, true]);
-    expect(h.services.outbox.byEventId(eventId)!.lastError).toContain("no answer");
+    expect((await h.services.outbox.byEventId(eventId))!.lastError).toContain("no answer");
 
     rx.state.hang = false;
-    expect(h.services.outbox.requeueFailed("tx-hang", "delivery", Date.now() / 1000)).toBe(1);
+    expect(h.storage.outbox.requeueFailed("tx-hang", "delivery", Date.now() / 1000)).toBe(1);
     w.wake();
     const before = rx.received.length;
     await rx.waitFor(before + 1);
     await Bun.sleep(100);
-    expect(h.services.outbox.byEventId(eventId)!.status).toBe("delivered");
+    expect((await h.services.outbox.byEventId(eventId))!.status).toBe("delivered");
     expect(rx.received.length).toBe(before + 1);
   });
 

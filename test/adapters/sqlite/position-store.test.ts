@@ -21,7 +21,7 @@ const T0 = Date.now();
 const at = (i: number): ChauffeurPosition => ({ lat: 40 + i / 1000, lon: -73 - i / 1000, timestamp: new Date(1_790_000_000_000 + i * 1000).toISOString(), receivedAt: T0 + i, chfName: `driver ${i}` });
 
 describe("chauffeur position store", () => {
-  test("the last position is answered at once; after a restart it and a bounded trail are read back from the file", () => {
+  test("the last position is answered at once; after a restart it and a bounded trail are read back from the file", async () => {
     const dir = mkdtempSync(join(tmpdir(), "tripswitch-positions-"));
     dirs.push(dir);
     const path = join(dir, "db.sqlite");
@@ -29,20 +29,20 @@ describe("chauffeur position store", () => {
     const n = TRAIL_LENGTH + 25;
     for (let i = 1; i <= n; i++) first.store.save("booking-a", at(i));
     first.store.save("booking-b", at(7));
-    expect(first.store.last("booking-a")).toEqual(at(n));
+    expect(await first.store.last("booking-a")).toEqual(at(n));
     first.store.close();
     first.db.$client.close();
 
     const second = open(path);
-    expect(second.store.last("booking-a")).toEqual(at(n));
-    expect(second.store.last("booking-b")).toEqual(at(7));
-    expect(second.store.last("booking-c")).toBeUndefined();
-    const trail = second.store.trail("booking-a");
+    expect(await second.store.last("booking-a")).toEqual(at(n));
+    expect(await second.store.last("booking-b")).toEqual(at(7));
+    expect(await second.store.last("booking-c")).toBeUndefined();
+    const trail = await second.store.trail("booking-a");
     expect(trail).toHaveLength(TRAIL_LENGTH);
     expect(trail.map((p) => p.lat)).toEqual(Array.from({ length: TRAIL_LENGTH }, (_, k) => at(n - TRAIL_LENGTH + 1 + k).lat));
     // The trail keeps counting after a restart: the next position replaces the oldest.
     second.store.save("booking-a", at(n + 1));
-    const next = second.store.trail("booking-a");
+    const next = await second.store.trail("booking-a");
     expect(next).toHaveLength(TRAIL_LENGTH);
     expect(next.at(-1)!.lat).toBe(at(n + 1).lat);
     expect(next[0].lat).toBe(at(n - TRAIL_LENGTH + 2).lat);
@@ -52,7 +52,7 @@ describe("chauffeur position store", () => {
     second.db.$client.close();
   });
 
-  test("positions wait in memory while the database refuses writes, and are written once it takes them again", () => {
+  test("positions wait in memory while the database refuses writes, and are written once it takes them again", async () => {
     const errors: unknown[] = [];
     const db = openDatabase(":memory:");
     migrate(db);
@@ -61,7 +61,7 @@ describe("chauffeur position store", () => {
     store.save("booking-a", at(1));
     store.flush();
     expect(errors).toHaveLength(1);
-    expect(store.last("booking-a")).toEqual(at(1));
+    expect(await store.last("booking-a")).toEqual(at(1));
     db.$client.exec("ALTER TABLE position_trail_away RENAME TO position_trail");
     store.flush();
     expect(db.$client.query("SELECT lat FROM chauffeur_positions WHERE transaction_id = 'booking-a'").get()).toEqual({ lat: at(1).lat });

@@ -51,12 +51,12 @@ describe("Idempotency-Key under concurrency", () => {
     const h = createHarness();
     cleanups.push(() => h.close());
     const store = h.services.trips.idempotency;
-    expect(store.reserve("ACME", "k-1", "hash", 1000)).toEqual({ kind: "reserved" });
-    expect(store.reserve("ACME", "k-1", "hash", 1001)).toEqual({ kind: "in-progress", requestHash: "hash" });
-    store.release("ACME", "k-1");
-    expect(store.reserve("ACME", "k-1", "hash", 1002)).toEqual({ kind: "reserved" });
+    expect(await store.reserve("ACME", "k-1", "hash", 1000)).toEqual({ kind: "reserved" });
+    expect(await store.reserve("ACME", "k-1", "hash", 1001)).toEqual({ kind: "in-progress", requestHash: "hash" });
+    await store.release("ACME", "k-1");
+    expect(await store.reserve("ACME", "k-1", "hash", 1002)).toEqual({ kind: "reserved" });
     // A process that died holding a key: after the lease (120 s) the next request takes it over.
-    expect(store.reserve("ACME", "k-1", "hash", 1002 + 121)).toEqual({ kind: "reserved" });
+    expect(await store.reserve("ACME", "k-1", "hash", 1002 + 121)).toEqual({ kind: "reserved" });
   });
 
   test("over real sockets against serve: two simultaneous requests with one key make one change", async () => {

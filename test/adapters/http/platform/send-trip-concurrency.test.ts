@@ -31,7 +31,7 @@ async function harness(name: string) {
   }
   return {
     ...h,
-    dbPath: h.services.db.$client.filename,
+    dbPath: h.db.$client.filename,
     close: async () => {
       await h.services.trips.send.bookings.drain();
       await writer?.stop();
@@ -108,7 +108,7 @@ describe(`sendTrip group commit (${path})`, () => {
     expect(sent.status).toBe(200);
     const id = sent.body.transactionId;
     // The service's own connection sees another connection's commits as data_version changes: the writer's do.
-    const dataVersion = () => h.services.db.$client.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version;
+    const dataVersion = () => h.db.$client.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version;
     const before = dataVersion();
     const updates = Array.from({ length: 30 }, (_, i) =>
       i % 2 === 0
@@ -142,9 +142,9 @@ describe("sendTrip when the booking writer dies", () => {
     const h = createHarness({ dbPath: join(dir, "writer-dies.sqlite") });
     const { requester, provider } = await parties(h, "-D");
     const workerUrl = new URL("../../../support/workers/crashing-writer.worker.ts", import.meta.url).href;
-    const writer = (await BookingWriter.start(h.services.db.$client.filename, BOOKING_WRITER_STATEMENTS, { workerUrl }))!;
+    const writer = (await BookingWriter.start(h.db.$client.filename, BOOKING_WRITER_STATEMENTS, { workerUrl }))!;
     expect(writer).toBeDefined();
-    h.services.trips.send.bookings.useWriter(writer);
+    h.storage.bookings.useWriter(writer);
     const body = regularTrip(requester.netid, provider.netid);
     const stored = () => h.db.select({ n: count() }).from(bookings).where(eq(bookings.requesterId, requester.netid)).get()!.n;
 

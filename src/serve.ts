@@ -1,0 +1,88 @@
+import type { Config } from "./config";
+import { buildApp, buildCoreApp, buildPlatformApp, startSandboxDispatcher } from "./app";
+import { openBackend } from "./backend";
+import { COMPILED } from "../adapters/runtime";
+import { createLogger } from "../adapters/logging";
+import { DEMO_LOGIN, seedDemo } from "./demo/seed";
+import { DEMO_TRIP, startDemoChauffeur } from "./demo/moving-chauffeur";
+import type { Readiness } from "../adapters/http/health";
+import { clientAddress } from "../adapters/http/client-address";
+
+/** Between a stop signal and closing the listeners. */
+const SHUTDOWN_GRACE_MS = 250;
+
+/** `serve`: migrate, build the index, serve HTTP until SIGTERM or SIGINT, then stop in order. */
+export async function serve(config: Config, demoFlag: boolean): Promise<number> {
+  const logger = createLogger(config.logLevel);
+  const readiness: Readiness = { ready: false };
+  // The demo trip's chauffeur is moved by the demo itself (below), not by the sandbox dispatcher.
+  const sandboxSkip = (trip: { requesterId: string; requesterResNo: string }) => trip.requesterId === DEMO_TRIP.requesterId && trip.requesterResNo === DEMO_TRIP.requesterResNo;
+  const backend = await openBackend(config, logger, { sandboxSkip });
+  const { services } = backend;
+  if (config.outboundAllowPrivate) {
+    logger.warn("OUTBOUND_ALLOW_PRIVATE=1: delivery and webhook URLs may reach this machine and its private network");
+    console.error("warning: OUTBOUND_ALLOW_PRIVATE=1 lets delivery and webhook URLs reach private addresses (development and tests only)");
+  }
+  // Never in production (the demo password is public); seedDemo also writes only into an empty database.
+  if (config.production && demoFlag) logger.warn("--demo ignored: NODE_ENV=production");
+  const wantDemo = !config.production && (config.demoData ?? (demoFlag || !COMPILED));
+  // With no demo data to seed first, the first index build (the long part of start-up) starts now and
+  // runs in its workers while the HTTP apps are set up; /readyz still waits for it.
+  const firstBuild = wantDemo ? undefined : services.fleetIndex.rebuildNow();
+  firstBuild?.catch(() => {}); // awaited below
+  await backend.startBackground();
+  let server: { stop(): Promise<void> | void; requestIP(r: Request): { address: string } | null } | undefined;
+  const addressOf = (request: Request) => clientAddress(request, server?.requestIP(request)?.address, config.trustProxy);
+  const options = { logger, maxBodyBytes: config.maxBodyBytes, readiness, addressOf, metricsToken: config.metricsToken };
+  const listen = { hostname: config.host, maxRequestBodySize: 17 * 1024 * 1024, idleTimeout: config.idleTimeoutSeconds };
+
+  const apps = config.platformPort === undefined ? [buildApp(services, options).listen({ ...listen, port: config.port })] : [
+    buildCoreApp(services, options).listen({ ...listen, port: config.port }),
+    buildPlatformApp(services, options).listen({ ...listen, port: config.platformPort }),
+  ];
+  server = apps[0].server as unknown as typeof server;
+
+  const seeded = wantDemo && (await seedDemo(services));
+  if (seeded) logger.info("demo data loaded");
+  // The demo trip's chauffeur moves while the service runs, so the tracking operations answer at once.
+  const stopDemoChauffeur = wantDemo ? await startDemoChauffeur(services) : () => {};
+  await (firstBuild ?? services.fleetIndex.rebuildNow());
+  // The build passed its data through this thread (transferred, but with copies of its string tables):
+  // collect that garbage now, so the service starts out at its steady resident size.
+  Bun.gc(true);
+  logger.info(
+    { entries: services.fleetIndex.size, from: services.fleetIndex.source === "file" ? "saved index file" : "database", changedSinceSaved: services.fleetIndex.changedSinceSaved },
+    "fleet index ready",
+  );
+  services.worker.start();
+  const stopSandbox = startSandboxDispatcher(services);
+  readiness.ready = true;
+
+  const ports = apps.map((a) => a.server?.port).join(" and ");
+  logger.info({ ports }, "ready");
+  console.error(`TripSwitch listening on ${config.host}:${ports}; docs at http://localhost:${apps[0].server?.port}/docs`);
+  if (wantDemo && (seeded || (await services.companies.findByNetid(DEMO_LOGIN.uid)))) console.error(`Demo login: uid ${DEMO_LOGIN.uid}, password ${DEMO_LOGIN.pw}`);
+
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+  });
+  logger.info("shutting down");
+  // Not ready any more (a load balancer stops sending), and a moment for requests whose connections are already
+  // open to be read: stopping the server closes connections it has not read a request from yet.
+  readiness.ready = false;
+  await Bun.sleep(SHUTDOWN_GRACE_MS);
+  stopDemoChauffeur();
+  stopSandbox();
+  await Promise.all(apps.map((a) => a.stop()));
+  await backend.stopBackground();
+  await services.worker.stop();
+  await services.positions.close();
+  // The index saved now lets the next start load it instead of building it (if the fleet is unchanged).
+  await services.fleetIndex.saveNow();
+  services.fleetIndex.close();
+  await backend.close();
+  logger.flush();
+  return 0;
+}

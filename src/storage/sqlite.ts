@@ -1,0 +1,64 @@
+import type { Db } from "../../adapters/sqlite/db";
+import type { Logger } from "../../adapters/logging";
+import type { SecretSealer } from "../../domain/delivery/ports";
+import { SqliteCompanyRepository, SqliteLoginThrottle, SqlitePlatformTokenRepository, SqliteUserRepository } from "../../adapters/sqlite/account-repositories";
+import { SqliteAuditLog } from "../../adapters/sqlite/audit-log";
+import { SqliteIntegrationRepository, SqliteOutbox } from "../../adapters/sqlite/delivery-repositories";
+import { sealStoredSecrets } from "../../adapters/sqlite/seal-secrets";
+import { SqliteBookingRepository } from "../../adapters/sqlite/booking-repository";
+import { SqliteIdempotencyStore } from "../../adapters/sqlite/idempotency-store";
+import { SqliteProviderFleet } from "../../adapters/sqlite/provider-fleet";
+import { SqliteFleetRepository } from "../../adapters/sqlite/fleet-repository";
+import { SqliteFleetSource } from "../../adapters/sqlite/fleet-source";
+import { SqlitePartnershipRepository } from "../../adapters/sqlite/partnership-repository";
+import { SqlitePositionStore } from "../../adapters/sqlite/position-store";
+import { SqliteSandboxRepository } from "../../adapters/sqlite/sandbox-repository";
+import type { AnnouncerFor, Storage } from "./storage";
+
+/** The embedded SQLite file (or `:memory:`) as the service's storage; one process serves it. */
+export interface SqliteStorage extends Storage {
+  readonly kind: "sqlite";
+  db: Db;
+  bookings: SqliteBookingRepository;
+  outbox: SqliteOutbox;
+  audit: SqliteAuditLog;
+  positions: SqlitePositionStore;
+  sandboxes: SqliteSandboxRepository;
+}
+
+export function sqliteStorage(db: Db, secrets: SecretSealer, announcerFor: AnnouncerFor, logger: Logger): SqliteStorage {
+  const integrations = new SqliteIntegrationRepository(db, secrets);
+  // Rows written before encryption at rest are sealed now; until then they read as they are.
+  const sealed = sealStoredSecrets(db, secrets);
+  if (sealed) logger.info({ companies: sealed }, "sealed stored secrets");
+  const partnerships = new SqlitePartnershipRepository(db);
+  const positions = new SqlitePositionStore(db, (err) => logger.error({ err }, "writing chauffeur positions failed; kept for the next attempt"));
+  // Every booking change, on either commit path, writes the outbox rows that announce it in its transaction.
+  const bookings = new SqliteBookingRepository(db, announcerFor({ integrations, partnerships, positions }));
+  const file = db.$client.filename && db.$client.filename !== ":memory:" ? db.$client.filename : undefined;
+  return {
+    kind: "sqlite",
+    db,
+    companies: new SqliteCompanyRepository(db),
+    users: new SqliteUserRepository(db),
+    platformTokens: new SqlitePlatformTokenRepository(db),
+    loginThrottle: new SqliteLoginThrottle(db),
+    audit: new SqliteAuditLog(db),
+    integrations,
+    outbox: new SqliteOutbox(db, { bookings, integrations }),
+    bookings,
+    idempotency: new SqliteIdempotencyStore(db),
+    providerFleet: new SqliteProviderFleet(db),
+    fleet: new SqliteFleetRepository(db),
+    // Build workers read a database file themselves; an in-memory database is read here and sent to them.
+    fleetSource: new SqliteFleetSource(db.$client),
+    // A restart loads the index saved beside the database when nothing in the fleet changed since, or when
+    // the change log leads on from it (the entries changed since are re-read).
+    indexFile: file ? `${file}.fleet-index` : undefined,
+    partnerships,
+    positions,
+    sandboxes: new SqliteSandboxRepository(db),
+    isEmpty: async () => db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM (SELECT 1 FROM companies LIMIT 1)").get()!.n === 0,
+    close: async () => db.$client.close(),
+  };
+}

@@ -1,0 +1,54 @@
+import type { AuditEvent, AuditLog, CompanyRepository, LoginThrottle, PlatformTokenRepository, UserRepository } from "../../domain/ports";
+import type { IntegrationLookup, IntegrationRepository, NewOutboxMessage, Outbox } from "../../domain/delivery/ports";
+import type { BookingRepository, ChangeAnnouncer, IdempotencyStore, ProviderFleet } from "../../domain/trips/ports";
+import type { FleetRepository } from "../../domain/fleet/ports";
+import type { FleetSource } from "../../domain/fleet/source";
+import type { ActiveVehicleTypes, PartnershipRepository } from "../../domain/partners/ports";
+import type { PositionLookup, PositionStore } from "../../domain/tracking/position";
+import type { SandboxTrips } from "../../domain/usecases/sandbox-dispatch";
+
+/** What a booking change's messages are built from: the storage's synchronous lookups. */
+export interface AnnounceLookups {
+  integrations: IntegrationLookup;
+  partnerships: ActiveVehicleTypes;
+  positions: PositionLookup;
+}
+
+/** An audit trail the service can flush and the CLI can read. */
+export interface AuditTrail extends AuditLog {
+  flush(): void | Promise<void>;
+  query(filter: { type?: string; netid?: string; since?: number; limit: number }): Promise<Array<Record<string, unknown>>> | Array<Record<string, unknown>>;
+}
+
+/**
+ * Every repository the service runs on, from one database: the embedded SQLite file, or PostgreSQL shared by
+ * several instances. `createServices` wires the use cases to whichever it is given.
+ */
+export interface Storage {
+  readonly kind: "sqlite" | "postgres";
+  companies: CompanyRepository;
+  users: UserRepository;
+  platformTokens: PlatformTokenRepository;
+  loginThrottle: LoginThrottle;
+  audit: AuditTrail;
+  integrations: IntegrationRepository & IntegrationLookup;
+  outbox: Outbox & { enqueue?(message: NewOutboxMessage, at: number): void | Promise<void> };
+  bookings: BookingRepository & { readonly pendingChanges: number; drain(): Promise<void> };
+  idempotency: IdempotencyStore;
+  providerFleet: ProviderFleet;
+  fleet: FleetRepository;
+  /** Where the search index reads the fleet; `indexFile` is where it is saved between runs (none: not saved). */
+  fleetSource: FleetSource;
+  indexFile: string | undefined;
+  partnerships: PartnershipRepository & ActiveVehicleTypes;
+  positions: PositionStore & PositionLookup & { flush(): void | Promise<void>; close(): void | Promise<void> };
+  sandboxes: SandboxTrips & { setSandbox(netid: string, on: boolean): Promise<boolean>; isSandbox(netid: string): Promise<boolean> };
+  /** Whether no company exists yet (the demo seeds only an empty database). */
+  isEmpty(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Builds the storage once the announcer (which needs the storage's lookups and the delivery worker) exists. */
+export type AnnouncerFor = (lookups: AnnounceLookups) => ChangeAnnouncer;
+
+export type { AuditEvent };
