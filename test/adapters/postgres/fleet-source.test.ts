@@ -129,6 +129,24 @@ describe("the fleet index over PostgreSQL", () => {
     }
   }, 30_000);
 
+  test("without a notification (a change made with the triggers off, then the stamp moved), the stamp poll still brings it in", async () => {
+    const i = await instance(a);
+    try {
+      const slug = `feedco-silent-${++serial}`;
+      // The subscription's first check has run by then: what follows can only be noticed by the poll.
+      await Bun.sleep(500);
+      await b.$client.begin(async (tx) => {
+        await tx`SET LOCAL session_replication_role = replica`;
+        await tx`INSERT INTO fleet_entries (slug, netid, type, name, max_passengers, lat, lon, created_at, updated_at) VALUES (${slug}, ${NETID}, 'SEDAN', 'Silent', 3, 60.1, 24.9, 1, 1)`;
+        await tx`UPDATE fleet_generation SET n = n + 1, token = 'silent' WHERE id = 1`;
+      });
+      await within(5000, () => near(i.index, 60.1, 24.9).includes(slug));
+      expect(i.errors).toEqual([]);
+    } finally {
+      await i.close();
+    }
+  }, 30_000);
+
   test("this instance's own change is read fresh: told to the index, it is visible once whenFresh resolves", async () => {
     const i = await instance(a, false);
     try {
