@@ -172,11 +172,17 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
   /** Resolves once every change made before the call is visible to search. */
   async whenFresh(): Promise<void> {
     const target = this.seq;
-    const fullTarget = this.fullWanted;
-    // Bounded: each round either builds the target generation or fails.
-    for (let round = 0; this.baseSeq < fullTarget && round < 5 && !this.closed; round++) await this.rebuild();
-    if (this.baseSeq < fullTarget && !this.closed) throw new Error("fleet index did not catch up");
-    if (this.viewSeq < target && !this.closed) this.refreshOverlay();
+    let fullTarget = this.fullWanted;
+    // Bounded: each round either builds the target generation, refreshes the overlay, or fails.
+    for (let round = 0; round < 7 && !this.closed; round++) {
+      if (this.baseSeq < fullTarget) await this.rebuild();
+      else if (this.viewSeq < target) {
+        await this.refreshOverlay();
+        // A mirroring source that had to read everything again asked for a full build: this change waits for it.
+        if (this.options.source.refresh) fullTarget = this.fullWanted;
+      } else return;
+    }
+    if (!this.closed && (this.baseSeq < fullTarget || this.viewSeq < target)) throw new Error("fleet index did not catch up");
   }
 
   /** Stops the build worker; searches keep answering from the last view. */
@@ -199,22 +205,33 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
     if (this.overlayTimer) return;
     this.overlayTimer = setTimeout(() => {
       this.overlayTimer = undefined;
-      try {
-        this.refreshOverlay();
-      } catch (error) {
-        this.options.onError?.(error);
-      }
+      this.refreshOverlay().catch((error) => this.options.onError?.(error));
     }, this.options.overlayDelayMs ?? 50);
   }
 
-  /** Re-reads the changed entries and composes a new view over the current base. */
-  private refreshOverlay(): void {
+  /**
+   * Re-reads the changed entries and composes a new view over the current base. Synchronous unless the source
+   * mirrors another store: that one is brought up to date first.
+   */
+  private async refreshOverlay(): Promise<void> {
+    if (this.closed) return;
+    if (this.options.source.refresh) await this.catchUpSource();
     if (this.closed) return;
     if (this.overlayTimer) {
       clearTimeout(this.overlayTimer);
       this.overlayTimer = undefined;
     }
     this.compose(this.view.base);
+  }
+
+  /**
+   * Brings a mirroring source up to date before its rows are read, so a change this instance just committed is
+   * read fresh. Whatever it found changed is a change here too (another instance's, not yet told by the feed).
+   */
+  private async catchUpSource(): Promise<void> {
+    const slugs = await this.options.source.refresh?.();
+    if (this.closed) return;
+    if (slugs === undefined || slugs.length > 0) this.fleetChanged(slugs);
   }
 
   /**
@@ -280,6 +297,11 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
 
   private async buildOnce(): Promise<void> {
     if (this.closed || this.baseSeq >= this.fullWanted) return;
+    if (this.options.source.refresh) {
+      // What the source found changed is read by this build: `generation` is taken after it.
+      await this.catchUpSource();
+      if (this.closed) return;
+    }
     const generation = this.seq;
     if (this.compactTimer) {
       clearTimeout(this.compactTimer);
@@ -288,6 +310,11 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
     const loaded = this.baseSource === undefined ? await this.saver?.load() : undefined;
     const { parts, stamp, typeTrees }: BuiltParts = loaded ? { parts: loaded.parts } : await this.buildParts();
     if (this.closed) return;
+    if (this.options.source.refresh) {
+      // Changes committed while it built (this instance's own too) are read fresh into the overlay below.
+      await this.catchUpSource();
+      if (this.closed) return;
+    }
     this.baseSource = loaded ? "file" : "build";
     const base = new FleetSnapshot(parts);
     const build = ++this.builds;

@@ -32,7 +32,7 @@ export interface CommitWatch {
   close(): void;
 }
 
-/** Where the search index reads the active fleet from. Every read is synchronous. */
+/** Where the search index reads the active fleet from. Every read is synchronous (a mirror catches up in `refresh`). */
 export interface FleetSource {
   /**
    * Where another thread can open this same fleet (see the adapter's opener); undefined when only this
@@ -61,4 +61,9 @@ export interface FleetSource {
   inOneSnapshot<T>(read: () => T, fixed?: () => void): T;
   /** A separate reader noticing every commit; undefined when there is none (an in-memory store). */
   watchCommits(): CommitWatch | undefined;
+  /**
+   * A source mirroring another store brings itself up to date: the slugs it found changed, undefined when
+   * anything may have. Readers await it before they read rows that must include a change just committed.
+   */
+  refresh?(): Promise<readonly string[] | undefined>;
 }

@@ -57,7 +57,12 @@ export class IndexBuilder {
   /** Builds the whole fleet; `first` when nothing is served yet (the only build that may use two workers). */
   async build(first: boolean): Promise<BuiltParts> {
     const { source, nodeSize } = this.options;
-    const inProcess = () => ({ parts: buildIndexParts(source.activeRows(), nodeSize) });
+    // A source without a location (read here) gives its stamp with the rows, read in the same synchronous step.
+    const stampHere = () => (source.location === undefined ? source.stamp() : undefined);
+    const inProcess = () => {
+      const stamp = stampHere();
+      return { parts: buildIndexParts(source.activeRows(), nodeSize), stamp };
+    };
     if (this.options.useWorker === false || this.workerBroken) return inProcess();
     try {
       const location = source.location;
@@ -65,10 +70,11 @@ export class IndexBuilder {
       // while searches are answered: on one worker it leaves a core to them (search p99 during changes).
       let built = location !== undefined && first ? await this.sharedBuild(location) : undefined;
       if (!built) {
+        const stamp = stampHere();
         const request: BuildJob = location !== undefined ? { source: location, nodeSize } : { rows: [...source.activeRows()], nodeSize };
         const reply = await this.call(0, request);
         if (!reply.parts) throw new Error("fleet index build returned nothing");
-        built = { parts: unpackTables(reply.parts), stamp: reply.stamp };
+        built = { parts: unpackTables(reply.parts), stamp: reply.stamp ?? stamp };
       }
       // A build leaves a big heap behind in the workers; ending them gives that memory back (builds are rare).
       // A worker still building type trees ends once they are in.

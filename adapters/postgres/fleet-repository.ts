@@ -1,0 +1,157 @@
+import { and, count, eq, inArray, sql } from "drizzle-orm";
+import type { FleetEntry } from "../../domain/fleet/entry";
+import { FleetFullError, type FleetRepository, type NewFleetEntry } from "../../domain/fleet/ports";
+import type { PgDb } from "./db";
+import { fleetEntries } from "./schema";
+
+type FleetRow = typeof fleetEntries.$inferSelect;
+type Tx = Parameters<Parameters<PgDb["transaction"]>[0]>[0];
+
+/** Row → domain entry. Airports are stored as a comma-separated list of upper-case codes. */
+function toFleetEntry(row: FleetRow): FleetEntry {
+  return { ...row, airports: row.airports ? row.airports.split(",") : [] };
+}
+
+function toRow(e: FleetEntry): FleetRow {
+  return { ...e, airports: e.airports.join(",") };
+}
+
+/**
+ * The advisory lock every insert of fleet entries holds until it commits: slugs are chosen and the company's count
+ * checked under it, so two instances can neither pick one slug nor pass a maximum together. Fleet writes queue on
+ * the fleet stamp's row until commit anyway, so the lock costs no concurrency they had.
+ */
+export const FLEET_INSERT_LOCK_KEY = 0x666c_6565_745f_696en; // "fleet_in"
+
+/** Rows per INSERT statement of a mass insert (17 parameters each, well under PostgreSQL's 65,535). */
+const INSERT_BATCH = 1000;
+
+/** The nth candidate slug of `base`: `base`, `base-2`, `base-3`, … */
+const candidate = (base: string, n: number) => (n === 1 ? base : `${base}-${n}`);
+
+/**
+ * Which candidate slugs are taken, learnt by exact lookups on the primary key (whatever the database's collation):
+ * a batch of entries asks for the first free candidates of all its bases in a few queries.
+ */
+class SlugFinder {
+  private readonly taken = new Set<string>();
+  private readonly probed = new Set<string>();
+  /** Per base, the first candidate not known to be taken: slugs are only added here, so it never moves back. */
+  private readonly firstOpen = new Map<string, number>();
+
+  constructor(private readonly tx: Tx) {}
+
+  /** Looks up enough candidates of each base that `count` free ones are known, in rounds (one query each). */
+  async prepare(counts: Map<string, number>): Promise<void> {
+    for (let round = 0; round < 32; round++) {
+      const probes: string[] = [];
+      for (const [base, wanted] of counts) {
+        // Each taken candidate met widens the window by one more: a crowded family is covered in few rounds.
+        let free = 0;
+        let takenSeen = 0;
+        for (let n = this.firstOpen.get(base) ?? 1; free < wanted + takenSeen; n++) {
+          const slug = candidate(base, n);
+          if (this.taken.has(slug)) takenSeen++;
+          else {
+            free++;
+            if (!this.probed.has(slug)) probes.push(slug);
+          }
+        }
+      }
+      if (probes.length === 0) return;
+      await this.probe(probes);
+    }
+  }
+
+  /** The first free slug of `base`, now taken. */
+  async take(base: string): Promise<string> {
+    for (let n = this.firstOpen.get(base) ?? 1; ; n++) {
+      const slug = candidate(base, n);
+      if (!this.taken.has(slug) && !this.probed.has(slug)) await this.probe([slug]);
+      if (this.taken.has(slug)) continue;
+      this.taken.add(slug);
+      this.probed.add(slug);
+      this.firstOpen.set(base, n + 1);
+      return slug;
+    }
+  }
+
+  private async probe(slugs: string[]): Promise<void> {
+    const rows = await this.tx.select({ slug: fleetEntries.slug }).from(fleetEntries).where(inArray(fleetEntries.slug, slugs));
+    for (const slug of slugs) this.probed.add(slug);
+    for (const { slug } of rows) this.taken.add(slug);
+  }
+}
+
+/** Fleet entries on PostgreSQL, shared by every instance. */
+export class PgFleetRepository implements FleetRepository {
+  constructor(private readonly db: PgDb) {}
+
+  async listByNetid(netid: string, page: { limit: number; offset: number }) {
+    const rows = await this.db
+      .select()
+      .from(fleetEntries)
+      .where(eq(fleetEntries.netid, netid))
+      .orderBy(sql`${fleetEntries.slug} COLLATE "C"`)
+      .limit(page.limit)
+      .offset(page.offset);
+    const [total] = await this.db.select({ n: count() }).from(fleetEntries).where(eq(fleetEntries.netid, netid));
+    return { items: rows.map(toFleetEntry), total: Number(total?.n ?? 0) };
+  }
+
+  async find(netid: string, slug: string): Promise<FleetEntry | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(fleetEntries)
+      .where(and(eq(fleetEntries.slug, slug.trim().toLowerCase()), eq(fleetEntries.netid, netid)))
+      .limit(1);
+    return row ? toFleetEntry(row) : undefined;
+  }
+
+  async insertAll(entries: NewFleetEntry[], onProgress?: (done: number) => void, maxEntries?: number): Promise<FleetEntry[]> {
+    if (entries.length === 0) return [];
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(${FLEET_INSERT_LOCK_KEY.toString()}::bigint)`);
+      if (maxEntries !== undefined) {
+        const [row] = await tx.select({ n: count() }).from(fleetEntries).where(eq(fleetEntries.netid, entries[0].netid));
+        const current = Number(row?.n ?? 0);
+        if (current + entries.length > maxEntries) throw new FleetFullError(current);
+      }
+      const slugs = new SlugFinder(tx);
+      const saved: FleetEntry[] = [];
+      for (let start = 0; start < entries.length; start += INSERT_BATCH) {
+        const batch = entries.slice(start, start + INSERT_BATCH);
+        const counts = new Map<string, number>();
+        for (const e of batch) counts.set(e.slugBase, (counts.get(e.slugBase) ?? 0) + 1);
+        await slugs.prepare(counts);
+        const rows: FleetRow[] = [];
+        for (const { slugBase, ...fields } of batch) {
+          const entry: FleetEntry = { ...fields, slug: await slugs.take(slugBase) };
+          saved.push(entry);
+          rows.push(toRow(entry));
+        }
+        await tx.insert(fleetEntries).values(rows);
+        onProgress?.(start + batch.length);
+      }
+      return saved;
+    });
+  }
+
+  async update(entry: FleetEntry): Promise<boolean> {
+    const { slug, netid, createdAt, ...fields } = toRow(entry);
+    const rows = await this.db
+      .update(fleetEntries)
+      .set(fields)
+      .where(and(eq(fleetEntries.slug, slug), eq(fleetEntries.netid, netid)))
+      .returning({ slug: fleetEntries.slug });
+    return rows.length > 0;
+  }
+
+  async remove(netid: string, slug: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(fleetEntries)
+      .where(and(eq(fleetEntries.slug, slug.trim().toLowerCase()), eq(fleetEntries.netid, netid)))
+      .returning({ slug: fleetEntries.slug });
+    return rows.length > 0;
+  }
+}
