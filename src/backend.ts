@@ -5,11 +5,15 @@ import { BackgroundCheckpointer } from "../adapters/sqlite/checkpointer";
 import { watchFleetChanges } from "../adapters/sqlite/fleet-watch";
 import { scheduleRetention } from "../adapters/sqlite/retention";
 import type { Logger } from "../adapters/logging";
+import { migrate as migratePostgres, openPostgres } from "../adapters/postgres/db";
+import { watchFleetChangesPg } from "../adapters/postgres/fleet-watch";
+import { schedulePgRetention } from "../adapters/postgres/retention";
+import { postgresStorage, type PostgresStorage } from "./storage/postgres";
 
 /**
  * The service over its database, and the background work that database needs while `serve` runs: for the
  * SQLite file, checkpoints and booking commits in workers, a watch for other processes' fleet changes and
- * hourly retention.
+ * hourly retention; for PostgreSQL, the feed of every instance's fleet changes and retention on one instance.
  */
 export interface Backend {
   services: Services;
@@ -21,9 +25,9 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-/** Opens the database `config` names (migrating it first) and wires the service over it. */
+/** Opens the database `config` names (PostgreSQL with DATABASE_URL, else the SQLite file), migrated, with the service over it. */
 export async function openBackend(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Backend> {
-  return openSqliteBackend(config, logger, options);
+  return config.databaseUrl ? openPostgresBackend(config, logger, options) : openSqliteBackend(config, logger, options);
 }
 
 async function openSqliteBackend(config: Config, logger: Logger, options: ServiceOptions): Promise<Backend> {
@@ -70,6 +74,49 @@ async function openSqliteBackend(config: Config, logger: Logger, options: Servic
       await stopCheckpoints();
       await services.audit.flush();
       db.$client.close();
+    },
+  };
+}
+
+/** Connections each instance keeps to PostgreSQL. */
+const PG_POOL_SIZE = 16;
+
+async function openPostgresBackend(config: Config, logger: Logger, options: ServiceOptions): Promise<Backend> {
+  const db = openPostgres(config.databaseUrl!, { max: PG_POOL_SIZE });
+  // Any number of instances may start at once: one applies the migrations, the others wait on its advisory lock.
+  const applied = await migratePostgres(db.$client);
+  if (applied.length) logger.info({ migrations: applied }, "migrated");
+  let storage!: PostgresStorage;
+  const services = createServices(
+    (announcerFor, secrets, log) =>
+      (storage = postgresStorage(db, secrets, announcerFor, log, { indexFile: `${config.dbPath}.fleet-index`, leaseSeconds: config.deliveryLeaseSeconds })),
+    config,
+    undefined,
+    { logger, ...options },
+  );
+  await services.started;
+  let stopWork = async () => {};
+  return {
+    services,
+    async startBackground() {
+      // Fleet changes committed by any instance (or the CLI) reach this one's search within a second.
+      const feed = watchFleetChangesPg(db, storage.fleetSource, services.fleetIndex, (err) => logger.warn({ err }, "fleet change feed failed; trying again"));
+      // One instance at a time prunes what retention allows.
+      const stopRetention = schedulePgRetention(
+        db,
+        (deleted) => logger.info({ deleted }, "retention: old rows pruned"),
+        (err) => logger.warn({ err }, "retention run failed; trying again next hour"),
+      );
+      stopWork = async () => {
+        stopRetention();
+        await feed.stop();
+        await services.trips.send.bookings.drain();
+      };
+    },
+    stopBackground: () => stopWork(),
+    async close() {
+      await services.audit.flush();
+      await storage.close();
     },
   };
 }

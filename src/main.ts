@@ -2,6 +2,7 @@
 import { ConfigError, loadConfig, type Config } from "./config";
 import { serve } from "./serve";
 import { migrate, openDatabase } from "../adapters/sqlite/db";
+import { migrate as migratePostgres, openPostgres } from "../adapters/postgres/db";
 import { backupTo, restoreFrom } from "../adapters/sqlite/backup";
 import { createLogger } from "../adapters/logging";
 import { parsePlan } from "../domain/company/plan";
@@ -57,6 +58,17 @@ async function main(argv: string[]): Promise<number> {
       return serve(config, args.includes("--demo"));
     case "migrate": {
       if (args.length) throw new UsageError("migrate takes no arguments");
+      if (config.databaseUrl) {
+        // Under the advisory lock every instance takes: safe while instances start.
+        const pg = openPostgres(config.databaseUrl, { max: 1 });
+        try {
+          const applied = await migratePostgres(pg.$client);
+          console.log(applied.length ? `applied ${applied.join(", ")}` : "database is up to date");
+        } finally {
+          await pg.$client.close();
+        }
+        return 0;
+      }
       const db = openDatabase(config.dbPath);
       const applied = migrate(db);
       console.log(applied.length ? `applied ${applied.join(", ")}` : "database is up to date");
@@ -128,6 +140,10 @@ async function main(argv: string[]): Promise<number> {
     }
     case "backup": {
       if (args.length !== 1) throw new UsageError("usage: backup <file>");
+      if (config.databaseUrl) {
+        console.error("backup: the database is PostgreSQL (DATABASE_URL): use pg_dump (see README.md, Backups)");
+        return 2;
+      }
       const db = openDatabase(config.dbPath);
       try {
         backupTo(db, args[0]);
@@ -142,6 +158,10 @@ async function main(argv: string[]): Promise<number> {
     }
     case "restore": {
       if (args.length !== 1) throw new UsageError("usage: restore <file>");
+      if (config.databaseUrl) {
+        console.error("restore: the database is PostgreSQL (DATABASE_URL): use pg_restore (see README.md, Backups)");
+        return 2;
+      }
       try {
         restoreFrom(args[0], config.dbPath);
       } catch (error) {

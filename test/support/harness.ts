@@ -1,5 +1,8 @@
 import { buildApp, createServices, type Services } from "../../src/app";
 import type { SqliteStorage } from "../../src/storage/sqlite";
+import { postgresStorage, type PostgresStorage } from "../../src/storage/postgres";
+import { openPostgres } from "../../adapters/postgres/db";
+import { ON_POSTGRES, takeDatabase } from "./pg-databases";
 import { developmentSecretsKey } from "../../src/config";
 import { migrate, openDatabase, type Db } from "../../adapters/sqlite/db";
 import { createLogger } from "../../adapters/logging";
@@ -58,13 +61,20 @@ export function createHarness(
     sandbox?: Partial<SandboxSchedule>;
   } = {},
 ) {
-  const db: Db = openDatabase(options.dbPath ?? ":memory:");
+  // On the suite's PostgreSQL run every harness gets a fresh database of the throwaway cluster; `db` (SQLite) is
+  // then an empty in-memory database nothing uses.
+  const db: Db = openDatabase(ON_POSTGRES ? ":memory:" : (options.dbPath ?? ":memory:"));
   migrate(db);
+  let pg: PostgresStorage | undefined;
   // Test partners listen on 127.0.0.1: the outbound guard is lifted explicitly unless a test checks it.
   const outboundAllowPrivate = options.outboundAllowPrivate ?? true;
   // The key the CLI would use for this database file, so a CLI run on it reads what the harness sealed.
   const secretsKey = options.dbPath ? developmentSecretsKey(options.dbPath) : TEST_SECRETS_KEY;
-  const services: Services = createServices(db, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, rateLimits: options.rateLimits, outboundAllowPrivate, secretsKey, production: options.production }, options.clock, {
+  const database = ON_POSTGRES
+    ? (announcerFor: Parameters<typeof postgresStorage>[2], secrets: Parameters<typeof postgresStorage>[1], logger: Parameters<typeof postgresStorage>[3]) =>
+        (pg = postgresStorage(openPostgres(takeDatabase(), { max: 4 }), secrets, announcerFor, logger, { leaseSeconds: 5 }))
+    : db;
+  const services: Services = createServices(database, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, rateLimits: options.rateLimits, outboundAllowPrivate, secretsKey, production: options.production }, options.clock, {
     delivery: options.delivery,
     resolver: options.resolver,
     sandbox: options.sandbox,
@@ -132,6 +142,7 @@ export function createHarness(
     await services.positions.close();
     services.fleetIndex.close();
     db.$client.close();
+    await pg?.close();
   }
 
   /** The storage as its SQLite classes (for tests that reach below the ports). */
