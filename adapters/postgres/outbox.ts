@@ -61,6 +61,8 @@ export class PgOutbox implements Outbox {
   /** The messages this instance has claimed and not yet recorded, put off or given back. */
   private readonly held = new Set<number>();
   private renewal: ReturnType<typeof setInterval> | undefined;
+  /** The outbox time the caller gave at the last claim, and the wall clock then: renewals continue from it. */
+  private clockBase = { at: 0, wallMs: 0 };
   private readonly onError: (error: unknown) => void;
 
   constructor(
@@ -95,7 +97,7 @@ export class PgOutbox implements Outbox {
     if (this.held.size === 0) return;
     await this.db
       .update(outboxMessages)
-      .set({ leaseUntil: Date.now() / 1000 + this.leaseSeconds })
+      .set({ leaseUntil: this.clockBase.at + (Date.now() - this.clockBase.wallMs) / 1000 + this.leaseSeconds })
       .where(and(inArray(outboxMessages.id, [...this.held]), eq(outboxMessages.leaseOwner, this.owner)));
   }
 
@@ -124,6 +126,7 @@ export class PgOutbox implements Outbox {
         FOR UPDATE SKIP LOCKED)
       RETURNING ${MESSAGE_COLUMNS}`);
     const claimed = [...rows].map((r) => fromRaw(r as RawRow)).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
+    this.clockBase = { at: now, wallMs: Date.now() };
     this.hold(claimed.map((m) => m.id));
     return claimed;
   }

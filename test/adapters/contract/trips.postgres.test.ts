@@ -132,6 +132,24 @@ for (const mode of ["single", "grouped"] as const) {
       expect((await one.bookings.findById(b.transactionId))?.changeLogs.map((l) => l.changeDesc)).toEqual(["current"]);
     });
 
+    test("a live owner renews its claims past the lease; once it stops, the other owner takes them over", async () => {
+      // Real time and a short lease: the renewals run every third of it.
+      const short = (i: Instance, owner: string) => new PgOutbox(i.db, { owner, leaseSeconds: 0.6, bookings: i.bookings });
+      const [a, b] = [short(one, `renewing-a-${mode}`), short(two, `renewing-b-${mode}`)];
+      const at = () => Date.now() / 1000;
+      const [booking] = await bookingsDueAt([one, two], 1, at() - 1);
+      const claimed = mine(await a.due(at(), 1000), [booking]);
+      // The booking's delivery and webhook.
+      expect(claimed).toHaveLength(2);
+      await Bun.sleep(1500);
+      // Two and a half leases later the claim is still a's.
+      expect(mine(await b.due(at(), 1000), [booking])).toEqual([]);
+      a.close();
+      await Bun.sleep(1000);
+      expect(mine(await b.due(at(), 1000), [booking]).map((m) => m.id).sort()).toEqual(claimed.map((m) => m.id).sort());
+      b.close();
+    });
+
     test("released and put-off messages are claimable at once by the other owner", async () => {
       const now = 1_870_000_000;
       const [b] = await bookingsDueAt([one, two], 1, now);
