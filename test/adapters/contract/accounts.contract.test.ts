@@ -4,11 +4,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ConflictError } from "../../../domain/errors";
 import type { Company } from "../../../domain/company/registration";
 import type { CompanyRepository, LoginAttemptsSeen, LoginThrottle, PlatformTokenRepository, User, UserRepository } from "../../../domain/ports";
-import { migrate as migrateSqlite, openDatabase } from "../../../adapters/sqlite/db";
 import { SqliteCompanyRepository, SqliteLoginThrottle, SqlitePlatformTokenRepository, SqliteUserRepository } from "../../../adapters/sqlite/account-repositories";
-import { migrate as migratePostgres, openPostgres, type PgDb } from "../../../adapters/postgres/db";
 import { PgCompanyRepository, PgLoginThrottle, PgPlatformTokenRepository, PgUserRepository } from "../../../adapters/postgres/account-repositories";
-import { startCluster, type PgCluster } from "../../../scripts/pg-cluster";
+import { onPostgres, onSqlite } from "./databases";
 
 interface Accounts {
   companies: CompanyRepository;
@@ -24,57 +22,30 @@ interface Accounts {
   instances: [LoginThrottle, LoginThrottle];
 }
 
-interface Adapter {
-  name: string;
-  open(): Promise<Accounts>;
-  close(): Promise<void>;
-}
+const sqliteAdapter = onSqlite<Accounts>((db) => {
+  const throttle = new SqliteLoginThrottle(db);
+  return {
+    companies: new SqliteCompanyRepository(db),
+    users: new SqliteUserRepository(db),
+    tokens: new SqlitePlatformTokenRepository(db),
+    throttle,
+    otherThrottle: new SqliteLoginThrottle(db),
+    instances: [throttle, throttle],
+  };
+});
 
-const sqliteAdapter: Adapter = {
-  name: "SQLite",
-  async open() {
-    const db = openDatabase(":memory:");
-    migrateSqlite(db);
-    this.close = async () => db.$client.close();
-    const throttle = new SqliteLoginThrottle(db);
-    return {
-      companies: new SqliteCompanyRepository(db),
-      users: new SqliteUserRepository(db),
-      tokens: new SqlitePlatformTokenRepository(db),
-      throttle,
-      otherThrottle: new SqliteLoginThrottle(db),
-      instances: [throttle, throttle],
-    };
-  },
-  async close() {},
-};
-
-let cluster: PgCluster | undefined;
-const pools: PgDb[] = [];
-const postgresAdapter: Adapter = {
-  name: "PostgreSQL",
-  async open() {
-    cluster = await startCluster();
-    const db = openPostgres(cluster.url, { max: 10 });
-    const other = openPostgres(cluster.url, { max: 4 });
-    pools.push(db, other);
-    await migratePostgres(db.$client);
-    const throttle = new PgLoginThrottle(db);
-    const otherThrottle = new PgLoginThrottle(other);
-    return {
-      companies: new PgCompanyRepository(db),
-      users: new PgUserRepository(db),
-      tokens: new PgPlatformTokenRepository(db),
-      throttle,
-      otherThrottle,
-      instances: [throttle, otherThrottle],
-    };
-  },
-  async close() {
-    for (const pool of pools.splice(0)) await pool.$client.close();
-    await cluster?.stop();
-  },
-};
+const postgresAdapter = onPostgres<Accounts>((db, { pool }) => {
+  const throttle = new PgLoginThrottle(db);
+  const otherThrottle = new PgLoginThrottle(pool(4));
+  return {
+    companies: new PgCompanyRepository(db),
+    users: new PgUserRepository(db),
+    tokens: new PgPlatformTokenRepository(db),
+    throttle,
+    otherThrottle,
+    instances: [throttle, otherThrottle],
+  };
+}, 10);
 
 let serial = 0;
 /** A company and its first user with names no other test uses (the database is shared by the file's tests). */

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { FleetEntry } from "../../../domain/fleet/entry";
 import { FleetFullError, type FleetRepository, type NewFleetEntry } from "../../../domain/fleet/ports";
 import type { CompanyRepository } from "../../../domain/ports";
-import { migrate as migrateSqlite, openDatabase } from "../../../adapters/sqlite/db";
 import { SqliteCompanyRepository } from "../../../adapters/sqlite/account-repositories";
 import { SqliteFleetRepository } from "../../../adapters/sqlite/fleet-repository";
 import { migrate as migratePostgres, openPostgres, type PgDb } from "../../../adapters/postgres/db";
@@ -14,6 +13,7 @@ import { PgCompanyRepository } from "../../../adapters/postgres/account-reposito
 import { PgFleetRepository } from "../../../adapters/postgres/fleet-repository";
 import * as pgSchema from "../../../adapters/postgres/schema";
 import { startCluster, type PgCluster } from "../../../scripts/pg-cluster";
+import { onPostgres, onSqlite } from "./databases";
 import { drizzle } from "drizzle-orm/bun-sql";
 
 interface Fleet {
@@ -21,39 +21,8 @@ interface Fleet {
   companies: CompanyRepository;
 }
 
-interface Adapter {
-  name: string;
-  open(): Promise<Fleet>;
-  close(): Promise<void>;
-}
-
-const sqliteAdapter: Adapter = {
-  name: "SQLite",
-  async open() {
-    const db = openDatabase(":memory:");
-    migrateSqlite(db);
-    this.close = async () => db.$client.close();
-    return { fleet: new SqliteFleetRepository(db), companies: new SqliteCompanyRepository(db) };
-  },
-  async close() {},
-};
-
-let cluster: PgCluster | undefined;
-const pools: PgDb[] = [];
-const postgresAdapter: Adapter = {
-  name: "PostgreSQL",
-  async open() {
-    cluster = await startCluster();
-    const db = openPostgres(cluster.url, { max: 6 });
-    pools.push(db);
-    await migratePostgres(db.$client);
-    return { fleet: new PgFleetRepository(db), companies: new PgCompanyRepository(db) };
-  },
-  async close() {
-    for (const pool of pools.splice(0)) await pool.$client.close();
-    await cluster?.stop();
-  },
-};
+const sqliteAdapter = onSqlite<Fleet>((db) => ({ fleet: new SqliteFleetRepository(db), companies: new SqliteCompanyRepository(db) }));
+const postgresAdapter = onPostgres<Fleet>((db) => ({ fleet: new PgFleetRepository(db), companies: new PgCompanyRepository(db) }));
 
 let serial = 0;
 /** A company no other test uses (the database is shared by the file's tests). */

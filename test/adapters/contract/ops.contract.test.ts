@@ -5,19 +5,17 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { AuditEvent, CompanyRepository } from "../../../domain/ports";
 import type { ChauffeurPosition } from "../../../domain/tracking/position";
 import { takeToken, type Bucket, type RateBudgets, type RateDecision } from "../../../domain/rate-limit";
-import { migrate as migrateSqlite, openDatabase } from "../../../adapters/sqlite/db";
 import { SqliteCompanyRepository } from "../../../adapters/sqlite/account-repositories";
 import { SqlitePositionStore, TRAIL_LENGTH } from "../../../adapters/sqlite/position-store";
 import { SqliteAuditLog } from "../../../adapters/sqlite/audit-log";
 import { pruneExpired } from "../../../adapters/sqlite/retention";
 import { LocalRateBudgets } from "../../../adapters/http/rate-limit";
-import { migrate as migratePostgres, openPostgres, type PgDb } from "../../../adapters/postgres/db";
 import { PgCompanyRepository } from "../../../adapters/postgres/account-repositories";
 import { PgPositionStore, TRAIL_LENGTH as PG_TRAIL_LENGTH } from "../../../adapters/postgres/position-store";
 import { PgAuditLog } from "../../../adapters/postgres/audit-log";
 import { prunePgExpired } from "../../../adapters/postgres/retention";
 import { PgRateBudgets } from "../../../adapters/postgres/rate-budgets";
-import { startCluster, type PgCluster } from "../../../scripts/pg-cluster";
+import { onPostgres, onSqlite } from "./databases";
 
 /** What the tests need of a position store (either adapter; awaited, so a synchronous answer does too). */
 interface Positions {
@@ -52,56 +50,29 @@ interface Ops {
   run(statement: string, ...params: unknown[]): Promise<Array<Record<string, unknown>>>;
 }
 
-interface Adapter {
-  name: string;
-  open(): Promise<Ops>;
-  close(): Promise<void>;
-}
+const sqliteAdapter = onSqlite<Ops>((db) => ({
+  companies: new SqliteCompanyRepository(db),
+  positions: (onError) => new SqlitePositionStore(db, onError),
+  audit: () => new SqliteAuditLog(db),
+  prune: async (now) => pruneExpired(db.$client, now),
+  budgets: new LocalRateBudgets(),
+  run: async (statement, ...params) => db.$client.query(statement).all(...(params as never[])) as Array<Record<string, unknown>>,
+}));
 
-const sqliteAdapter: Adapter = {
-  name: "SQLite",
-  async open() {
-    const db = openDatabase(":memory:");
-    migrateSqlite(db);
-    this.close = async () => db.$client.close();
-    return {
-      companies: new SqliteCompanyRepository(db),
-      positions: (onError) => new SqlitePositionStore(db, onError),
-      audit: () => new SqliteAuditLog(db),
-      prune: async (now) => pruneExpired(db.$client, now),
-      budgets: new LocalRateBudgets(),
-      run: async (statement, ...params) => db.$client.query(statement).all(...(params as never[])) as Array<Record<string, unknown>>,
-    };
-  },
-  async close() {},
-};
-
-let cluster: PgCluster | undefined;
-const pools: PgDb[] = [];
-const postgresAdapter: Adapter = {
-  name: "PostgreSQL",
-  async open() {
-    cluster = await startCluster();
-    const db = openPostgres(cluster.url, { max: 10 });
-    pools.push(db);
-    await migratePostgres(db.$client);
-    return {
-      companies: new PgCompanyRepository(db),
-      positions: (onError) => new PgPositionStore(db, onError),
-      audit: () => new PgAuditLog(db),
-      prune: (now) => prunePgExpired(db, now),
-      budgets: new PgRateBudgets(db),
-      run: async (statement, ...params) => {
-        let n = 0;
-        return [...(await db.$client.unsafe(statement.replace(/\?/g, () => `$${++n}`), params as never[]))];
-      },
-    };
-  },
-  async close() {
-    for (const pool of pools.splice(0)) await pool.$client.close();
-    await cluster?.stop();
-  },
-};
+const postgresAdapter = onPostgres<Ops>(
+  (db) => ({
+    companies: new PgCompanyRepository(db),
+    positions: (onError) => new PgPositionStore(db, onError),
+    audit: () => new PgAuditLog(db),
+    prune: (now) => prunePgExpired(db, now),
+    budgets: new PgRateBudgets(db),
+    run: async (statement, ...params) => {
+      let n = 0;
+      return [...(await db.$client.unsafe(statement.replace(/\?/g, () => `$${++n}`), params as never[]))];
+    },
+  }),
+  10,
+);
 
 let serial = 0;
 const T0 = 1_790_000_000_000;

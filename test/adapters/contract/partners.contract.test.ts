@@ -6,15 +6,13 @@ import type { Partnership } from "../../../domain/partners/partnership";
 import type { ActiveVehicleTypes, PartnershipRepository } from "../../../domain/partners/ports";
 import type { CompanyRepository } from "../../../domain/ports";
 import type { SandboxTrip } from "../../../domain/usecases/sandbox-dispatch";
-import { migrate as migrateSqlite, openDatabase } from "../../../adapters/sqlite/db";
 import { SqliteCompanyRepository } from "../../../adapters/sqlite/account-repositories";
 import { SqlitePartnershipRepository } from "../../../adapters/sqlite/partnership-repository";
 import { SqliteSandboxRepository } from "../../../adapters/sqlite/sandbox-repository";
-import { migrate as migratePostgres, openPostgres, type PgDb } from "../../../adapters/postgres/db";
 import { PgCompanyRepository } from "../../../adapters/postgres/account-repositories";
 import { PgPartnershipRepository } from "../../../adapters/postgres/partnership-repository";
 import { PgSandboxRepository } from "../../../adapters/postgres/sandbox-repository";
-import { startCluster, type PgCluster } from "../../../scripts/pg-cluster";
+import { onPostgres, onSqlite } from "./databases";
 
 interface Repos {
   companies: CompanyRepository;
@@ -30,61 +28,35 @@ interface Repos {
   addBooking(transactionId: string, providerId: string, status: string, submitDate: number): Promise<void>;
 }
 
-interface Adapter {
-  name: string;
-  open(): Promise<Repos>;
-  close(): Promise<void>;
-}
-
 const BOOKING_COLUMNS =
   "transaction_id, requester_id, requester_res_no, provider_id, provider_res_no, status, reservation_type, userid, source_platform, target_platform, submit_date, pickup_date, updated_at, total_amount, quote_valid_until, content_hash, version, trip_packet, change_logs, transaction_errors";
 
-const sqliteAdapter: Adapter = {
-  name: "SQLite",
-  async open() {
-    const db = openDatabase(":memory:");
-    migrateSqlite(db);
-    this.close = async () => db.$client.close();
-    const insert = db.$client.prepare(`INSERT INTO bookings (${BOOKING_COLUMNS}) VALUES (?, 'REQ', ?, ?, NULL, ?, 'REGULAR', 'REQ', 'API', 'TRIPSWITCH', ?, 0, 0, NULL, NULL, 'h', 1, '{}', '[]', '[]')`);
-    return {
-      companies: new SqliteCompanyRepository(db),
-      partnerships: new SqlitePartnershipRepository(db),
-      prefetch: async () => {},
-      sandboxes: new SqliteSandboxRepository(db),
-      addBooking: async (id, provider, status, at) => void insert.run(id, `r-${id}`, provider, status, at),
-    };
-  },
-  async close() {},
-};
+const sqliteAdapter = onSqlite<Repos>((db) => {
+  const insert = db.$client.prepare(`INSERT INTO bookings (${BOOKING_COLUMNS}) VALUES (?, 'REQ', ?, ?, NULL, ?, 'REGULAR', 'REQ', 'API', 'TRIPSWITCH', ?, 0, 0, NULL, NULL, 'h', 1, '{}', '[]', '[]')`);
+  return {
+    companies: new SqliteCompanyRepository(db),
+    partnerships: new SqlitePartnershipRepository(db),
+    prefetch: async () => {},
+    sandboxes: new SqliteSandboxRepository(db),
+    addBooking: async (id, provider, status, at) => void insert.run(id, `r-${id}`, provider, status, at),
+  };
+});
 
-let cluster: PgCluster | undefined;
-const pools: PgDb[] = [];
-const postgresAdapter: Adapter = {
-  name: "PostgreSQL",
-  async open() {
-    cluster = await startCluster();
-    const db = openPostgres(cluster.url, { max: 4 });
-    pools.push(db);
-    await migratePostgres(db.$client);
-    const partnerships = new PgPartnershipRepository(db);
-    return {
-      companies: new PgCompanyRepository(db),
-      partnerships,
-      prefetch: (pairs) => partnerships.prefetch(pairs),
-      sandboxes: new PgSandboxRepository(db),
-      addBooking: async (id, provider, status, at) => {
-        await db.$client.unsafe(
-          `INSERT INTO bookings (${BOOKING_COLUMNS}) VALUES ($1, 'REQ', $2, $3, NULL, $4, 'REGULAR', 'REQ', 'API', 'TRIPSWITCH', $5, 0, 0, NULL, NULL, 'h', 1, '{}', '[]', '[]')`,
-          [id, `r-${id}`, provider, status, at],
-        );
-      },
-    };
-  },
-  async close() {
-    for (const pool of pools.splice(0)) await pool.$client.close();
-    await cluster?.stop();
-  },
-};
+const postgresAdapter = onPostgres<Repos>((db) => {
+  const partnerships = new PgPartnershipRepository(db);
+  return {
+    companies: new PgCompanyRepository(db),
+    partnerships,
+    prefetch: (pairs) => partnerships.prefetch(pairs),
+    sandboxes: new PgSandboxRepository(db),
+    addBooking: async (id, provider, status, at) => {
+      await db.$client.unsafe(
+        `INSERT INTO bookings (${BOOKING_COLUMNS}) VALUES ($1, 'REQ', $2, $3, NULL, $4, 'REGULAR', 'REQ', 'API', 'TRIPSWITCH', $5, 0, 0, NULL, NULL, 'h', 1, '{}', '[]', '[]')`,
+        [id, `r-${id}`, provider, status, at],
+      );
+    },
+  };
+}, 4);
 
 let serial = 0;
 /** A company no other test uses; `prefix` orders netids where a test needs it. */
