@@ -1,11 +1,11 @@
 import { and, eq, inArray, isNotNull, notLike, or } from "drizzle-orm";
-import type { AcceptTripsFrom, Integration, LuggageMode, WebhookFormat } from "../../domain/delivery/integration";
+import type { Integration } from "../../domain/delivery/integration";
+import { integrationOf, integrationRecord, secretContext } from "../../domain/delivery/integration-record";
 import type { IntegrationLookup, IntegrationRepository, SecretSealer } from "../../domain/delivery/ports";
 import type { PgDb } from "./db";
 import { companyIntegrations } from "./schema";
 
-/** Where a sealed secret belongs: its column and company (a value moved elsewhere does not open). */
-export const secretContext = (column: "deliveryPassword" | "webhookSecret", netid: string) => `${column}:${netid}`;
+export { secretContext };
 
 /** How long a prefetched integration is kept at most (it is read again before every use; this only bounds the map). */
 const PREFETCH_KEEP_MS = 60_000;
@@ -28,7 +28,7 @@ export class PgIntegrationRepository implements IntegrationRepository, Integrati
 
   async get(netid: string): Promise<Integration | undefined> {
     const [row] = await this.db.select().from(companyIntegrations).where(eq(companyIntegrations.netid, netid)).limit(1);
-    return row ? toIntegration(row, this.secrets) : undefined;
+    return row ? integrationOf(row, this.secrets) : undefined;
   }
 
   /** The integration `prefetch` last read for `netid` (undefined when it read none or was not asked for it). */
@@ -46,38 +46,15 @@ export class PgIntegrationRepository implements IntegrationRepository, Integrati
       for (const [netid, entry] of this.prefetched) if (entry.at < at - PREFETCH_KEEP_MS) this.prefetched.delete(netid);
     }
     for (const netid of wanted) this.prefetched.set(netid, { integration: undefined, at });
-    for (const row of rows) this.prefetched.set(row.netid, { integration: Object.freeze(toIntegration(row, this.secrets)), at });
+    for (const row of rows) this.prefetched.set(row.netid, { integration: Object.freeze(integrationOf(row, this.secrets)), at });
   }
 
   async save(i: Integration, at: number): Promise<void> {
-    const values = {
-      deliveryUrl: i.deliveryUrl,
-      deliveryUsername: i.deliveryAuth?.username ?? null,
-      deliveryPassword: i.deliveryAuth ? this.secrets.seal(i.deliveryAuth.password, secretContext("deliveryPassword", i.netid)) : null,
-      luggage: i.luggage,
-      webhookUrl: i.webhookUrl,
-      webhookSecret: i.webhookSecret === null ? null : this.secrets.seal(i.webhookSecret, secretContext("webhookSecret", i.netid)),
-      webhookFormat: i.webhookFormat,
-      acceptTripsFrom: i.acceptTripsFrom,
-      updatedAt: at,
-    };
+    const values = integrationRecord(i, this.secrets, at);
     await this.db.insert(companyIntegrations).values({ netid: i.netid, ...values }).onConflictDoUpdate({ target: companyIntegrations.netid, set: values });
   }
 }
 
-function toIntegration(row: typeof companyIntegrations.$inferSelect, secrets: SecretSealer): Integration {
-  const password = row.deliveryPassword && secrets.open(row.deliveryPassword, secretContext("deliveryPassword", row.netid));
-  return {
-    netid: row.netid,
-    deliveryUrl: row.deliveryUrl,
-    deliveryAuth: row.deliveryUsername && password ? { username: row.deliveryUsername, password } : null,
-    luggage: row.luggage as LuggageMode,
-    webhookUrl: row.webhookUrl,
-    webhookSecret: row.webhookSecret && secrets.open(row.webhookSecret, secretContext("webhookSecret", row.netid)),
-    webhookFormat: row.webhookFormat as WebhookFormat,
-    acceptTripsFrom: row.acceptTripsFrom as AcceptTripsFrom,
-  };
-}
 
 const SEALED_PREFIX = "enc:v1:";
 

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
-import type { AcceptTripsFrom, Integration, LuggageMode, WebhookFormat } from "../../domain/delivery/integration";
+import type { Integration } from "../../domain/delivery/integration";
+import { integrationOf, integrationRecord, secretContext } from "../../domain/delivery/integration-record";
 import type { AttemptOutcome, BookingChange, Channel, IntegrationLookup, IntegrationRepository, NewOutboxMessage, Outbox, OutboxMessage, OutboxStatus, SecretSealer } from "../../domain/delivery/ports";
 import type { Booking } from "../../domain/trips/booking";
 import type { Decision } from "../../domain/trips/ports";
@@ -30,42 +31,18 @@ export class SqliteIntegrationRepository implements IntegrationRepository, Integ
     const cached = cache.integrations.get(netid);
     if (cached !== undefined) return cached ?? undefined;
     const row = this.byNetid.get({ netid });
-    return cache.remember(cache.integrations, netid, row ? Object.freeze(toIntegration(row, this.secrets)) : null) ?? undefined;
+    return cache.remember(cache.integrations, netid, row ? Object.freeze(integrationOf(row, this.secrets)) : null) ?? undefined;
   }
 
   async save(i: Integration, at: number): Promise<void> {
-    const values = {
-      deliveryUrl: i.deliveryUrl,
-      deliveryUsername: i.deliveryAuth?.username ?? null,
-      deliveryPassword: i.deliveryAuth ? this.secrets.seal(i.deliveryAuth.password, secretContext("deliveryPassword", i.netid)) : null,
-      luggage: i.luggage,
-      webhookUrl: i.webhookUrl,
-      webhookSecret: i.webhookSecret === null ? null : this.secrets.seal(i.webhookSecret, secretContext("webhookSecret", i.netid)),
-      webhookFormat: i.webhookFormat,
-      acceptTripsFrom: i.acceptTripsFrom,
-      updatedAt: at,
-    };
+    const values = integrationRecord(i, this.secrets, at);
     this.db.insert(companyIntegrations).values({ netid: i.netid, ...values }).onConflictDoUpdate({ target: companyIntegrations.netid, set: values }).run();
     AccountCache.of(this.db).clear();
   }
 }
 
-/** Where a sealed secret belongs: its column and company (a value moved elsewhere does not open). */
-export const secretContext = (column: "deliveryPassword" | "webhookSecret", netid: string) => `${column}:${netid}`;
+export { secretContext };
 
-function toIntegration(row: typeof companyIntegrations.$inferSelect, secrets: SecretSealer): Integration {
-  const password = row.deliveryPassword && secrets.open(row.deliveryPassword, secretContext("deliveryPassword", row.netid));
-  return {
-    netid: row.netid,
-    deliveryUrl: row.deliveryUrl,
-    deliveryAuth: row.deliveryUsername && password ? { username: row.deliveryUsername, password } : null,
-    luggage: row.luggage as LuggageMode,
-    webhookUrl: row.webhookUrl,
-    webhookSecret: row.webhookSecret && secrets.open(row.webhookSecret, secretContext("webhookSecret", row.netid)),
-    webhookFormat: row.webhookFormat as WebhookFormat,
-    acceptTripsFrom: row.acceptTripsFrom as AcceptTripsFrom,
-  };
-}
 
 type Row = typeof outboxMessages.$inferSelect;
 const toMessage = (r: Row): OutboxMessage => ({ ...r, channel: r.channel as Channel, status: r.status as OutboxStatus });

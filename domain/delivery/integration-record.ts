@@ -1,0 +1,52 @@
+import type { AcceptTripsFrom, Integration, LuggageMode, WebhookFormat } from "./integration";
+import type { SecretSealer } from "./ports";
+
+/**
+ * How a company's integration is stored, whichever database keeps it: the delivery password and the webhook secret
+ * sealed, each for its column and company (a value moved elsewhere does not open).
+ */
+export interface IntegrationRecord {
+  netid: string;
+  deliveryUrl: string | null;
+  deliveryUsername: string | null;
+  deliveryPassword: string | null;
+  luggage: string;
+  webhookUrl: string | null;
+  webhookSecret: string | null;
+  webhookFormat: string;
+  acceptTripsFrom: string;
+  updatedAt: number;
+}
+
+/** Where a sealed secret belongs: its column and company. */
+export const secretContext = (column: "deliveryPassword" | "webhookSecret", netid: string) => `${column}:${netid}`;
+
+/** The record that stores `i` (its secrets sealed), without its key. */
+export function integrationRecord(i: Integration, secrets: SecretSealer, at: number): Omit<IntegrationRecord, "netid"> {
+  return {
+    deliveryUrl: i.deliveryUrl,
+    deliveryUsername: i.deliveryAuth?.username ?? null,
+    deliveryPassword: i.deliveryAuth ? secrets.seal(i.deliveryAuth.password, secretContext("deliveryPassword", i.netid)) : null,
+    luggage: i.luggage,
+    webhookUrl: i.webhookUrl,
+    webhookSecret: i.webhookSecret === null ? null : secrets.seal(i.webhookSecret, secretContext("webhookSecret", i.netid)),
+    webhookFormat: i.webhookFormat,
+    acceptTripsFrom: i.acceptTripsFrom,
+    updatedAt: at,
+  };
+}
+
+/** The integration a stored record holds (its secrets opened). */
+export function integrationOf(row: IntegrationRecord, secrets: SecretSealer): Integration {
+  const password = row.deliveryPassword && secrets.open(row.deliveryPassword, secretContext("deliveryPassword", row.netid));
+  return {
+    netid: row.netid,
+    deliveryUrl: row.deliveryUrl,
+    deliveryAuth: row.deliveryUsername && password ? { username: row.deliveryUsername, password } : null,
+    luggage: row.luggage as LuggageMode,
+    webhookUrl: row.webhookUrl,
+    webhookSecret: row.webhookSecret && secrets.open(row.webhookSecret, secretContext("webhookSecret", row.netid)),
+    webhookFormat: row.webhookFormat as WebhookFormat,
+    acceptTripsFrom: row.acceptTripsFrom as AcceptTripsFrom,
+  };
+}
