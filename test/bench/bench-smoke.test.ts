@@ -61,6 +61,16 @@ describe("benchmark smoke run", () => {
     expect(out).toContain("baseline raw bun:sqlite single-row insert");
   });
 
+  test.skipIf(!hasWrk)("postgres: intake and search on one and two PostgreSQL instances against the SQLite service", async () => {
+    const out = await runPart("postgres");
+    expect(out).toMatch(/sendTrip NEW over HTTP, PostgreSQL \(durable[^)]*\), 1 instance, 64 connections: .*trips\/s/);
+    expect(out).toMatch(/sendTrip NEW over HTTP, PostgreSQL \(durable[^)]*\), 2 instances, 32 \+ 32 connections at once \(rates summed\): .*trips\/s/);
+    expect(out).toMatch(/GET \/api\/search\/fleet at 2,000, PostgreSQL \(durable[^)]*\), 1 instance, .*requests\/s/);
+    expect(out).toMatch(/GET \/api\/search\/fleet at 2,000, PostgreSQL \(durable[^)]*\), 2 instances, .*requests\/s/);
+    expect(out).toContain("baseline the SQLite service, 1 instance, same load (WAL + synchronous=FULL)");
+    expect(out).toContain("baseline the SQLite service, 1 instance, same load:");
+  });
+
   test.skipIf(!hasWrk)("freshness: changes become visible; search p99 with and without changes", async () => {
     const out = await runPart("freshness");
     expect(out).toMatch(/change visible in search at 2,000/);
