@@ -3,7 +3,8 @@
 // the benchmark mix of bench/http-search.ts) are measured as the SQLite parts measure them: wrk on loopback,
 // 64 connections, alternated runs. Two instances: two wrk processes at once, half the connections each, one per
 // instance; the rate is their sum, the p99 the worse of the two. The cluster keeps PostgreSQL's durability on
-// (fsync, synchronous commit), as the SQLite service commits with synchronous=FULL.
+// (fsync, synchronous commit), as the SQLite service commits with synchronous=FULL; BENCH_PG_DURABLE=0 runs it
+// with durability off instead (fsync, full-page writes and synchronous commit off: what the commits' disk flushes cost).
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import example from "../adapters/http/examples/sendtrip-new.json";
@@ -27,6 +28,9 @@ export const DEFAULT_POSTGRES_OPTIONS: PostgresBenchOptions = SMOKE ? { size: 2_
 
 /** Every instance shares these (tokens issued by one are valid on the other); rate limits off as in the SQLite parts. */
 const SHARED_ENV = { SECRETS_KEY: "5ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7", LOG_LEVEL: "silent" };
+
+/** Durability on unless BENCH_PG_DURABLE=0; the figures' names say which. */
+const DURABLE = process.env.BENCH_PG_DURABLE !== "0";
 
 type Target = { name: string; base: string };
 
@@ -95,7 +99,7 @@ export async function benchPostgres(options: PostgresBenchOptions = DEFAULT_POST
   const intake = { sqlite: [] as LoadResult[], pg1: [] as LoadResult[], pg2: [] as LoadResult[] };
   let bytes = 0;
   try {
-    cluster = await startCluster({ durable: true });
+    cluster = await startCluster({ durable: DURABLE });
     const started = performance.now();
     await importFixture(fixture, cluster.url, work);
     console.log(`fixture of ${options.size.toLocaleString("en-US")} entries imported into PostgreSQL in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -164,7 +168,7 @@ export async function benchPostgres(options: PostgresBenchOptions = DEFAULT_POST
 function figures(options: PostgresBenchOptions, bytes: number, search: Record<"sqlite" | "pg1" | "pg2" | "ceiling", LoadResult[]>, intake: Record<"sqlite" | "pg1" | "pg2", LoadResult[]>): Figure[] {
   const c = options.connections;
   const half = Math.round(c / 2);
-  const pg = "PostgreSQL (durable: fsync + synchronous_commit on)";
+  const pg = DURABLE ? "PostgreSQL (durable: fsync + synchronous_commit on)" : "PostgreSQL (not durable: fsync + synchronous_commit off)";
   const two = `2 instances, ${half} + ${half} connections at once`;
   const label = options.size.toLocaleString("en-US");
   const rps = (xs: LoadResult[]) => xs.map((x) => x.rps);
