@@ -1,7 +1,7 @@
 // `npm run bench`: every part in turn, then the table of figures (median, baseline, ratio, target).
 // Each part also runs alone: `npm run bench:search`, `bench:http`, `bench:intake`, `bench:freshness`, `bench:startup`,
-// `bench:tracking`.
-import { writeFileSync } from "node:fs";
+// `bench:tracking`, `bench:postgres`.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { benchSearch } from "./search";
 import { benchHttpSearch } from "./http-search";
@@ -9,6 +9,7 @@ import { benchIntake } from "./intake";
 import { benchFreshness } from "./freshness";
 import { benchStartup } from "./startup";
 import { benchTracking } from "./tracking";
+import { benchPostgres } from "./postgres";
 import { ROOT, WRK_HELP, wrkPath } from "./load";
 import { markdownTable, SMOKE, type Figure } from "./report";
 
@@ -19,8 +20,9 @@ const PARTS: Record<string, () => Promise<Figure[]>> = {
   freshness: () => benchFreshness(),
   startup: () => benchStartup(),
   tracking: () => benchTracking(),
+  postgres: () => benchPostgres(),
 };
-const NEEDS_WRK = new Set(["http", "intake", "freshness"]);
+const NEEDS_WRK = new Set(["http", "intake", "freshness", "postgres"]);
 
 /** Runs the named parts (all by default) and returns their figures. */
 export async function runBench(parts: string[] = Object.keys(PARTS)): Promise<Figure[]> {
@@ -46,5 +48,21 @@ if (import.meta.main) {
   const figures = await runBench(asked.length > 0 ? asked : undefined);
   const table = markdownTable(figures);
   console.log(`\n${table}\n\nAll parts: ${((performance.now() - started) / 1000).toFixed(0)} s on ${navigator.hardwareConcurrency} cores.`);
-  if (!SMOKE) writeFileSync(join(ROOT, "bench/last-run.md"), `${table}\n`);
+  if (!SMOKE) writeFileSync(join(ROOT, "bench/last-run.md"), `${mergedTable(join(ROOT, "bench/last-run.md"), figures)}\n`);
+}
+
+/** The table of `figures`, keeping the earlier rows of the parts that did not run this time (one part run alone). */
+function mergedTable(path: string, figures: Figure[]): string {
+  const ran = new Set(figures.map((f) => f.part));
+  const fresh = markdownTable(figures).split("\n");
+  if (!existsSync(path)) return fresh.join("\n");
+  const partOf = (row: string) => /^\| ([^|]+?) \|/.exec(row)?.[1];
+  const kept = readFileSync(path, "utf8")
+    .split("\n")
+    .slice(2)
+    .filter((row) => row.startsWith("| ") && !ran.has(partOf(row) ?? ""));
+  const order = Object.keys(PARTS);
+  const rows = [...kept, ...fresh.slice(2)].map((row, i) => ({ row, i, at: order.indexOf(partOf(row) ?? "") }));
+  rows.sort((a, b) => a.at - b.at || a.i - b.i);
+  return [...fresh.slice(0, 2), ...rows.map((r) => r.row)].join("\n");
 }

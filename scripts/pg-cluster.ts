@@ -10,7 +10,8 @@
 //
 // The cluster lives in a new temporary directory (data, unix socket, log) owned by an unprivileged user, since
 // postgres refuses to run as root; it listens on 127.0.0.1 at a free port and on a socket in that directory, with
-// durability switched off (fsync, full-page writes) because nothing in it must outlive the run. A guardian
+// durability switched off (fsync, full-page writes) because nothing in it must outlive the run — unless `durable`
+// (benchmarks that compare commits with SQLite's synchronous=FULL). A guardian
 // process stops it and removes the directory if the process that started it dies without calling stop().
 // Anything that keeps the cluster from starting throws: a suite that needs PostgreSQL fails, it never skips.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, chownSync, writeFileSync, chmodSync } from "node:fs";
@@ -38,6 +39,11 @@ export interface ClusterOptions {
   database?: string;
   /** The server's connection limit (default 200). */
   maxConnections?: number;
+  /**
+   * Keep PostgreSQL's durability on (fsync, full-page writes, synchronous commit): a commit is acknowledged once
+   * it is on disk, as in production. Default off: nothing in a throwaway cluster must outlive the run.
+   */
+  durable?: boolean;
 }
 
 const USER = "tripswitch";
@@ -64,7 +70,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<PgClus
     }
     run(runAs, [join(binDir, "initdb"), "-D", data, "-U", USER, `--pwfile=${join(dir, "pwfile")}`, "--auth=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"], "initdb");
     rmSync(join(dir, "pwfile"));
-    const settings = ["-c listen_addresses=127.0.0.1", `-c unix_socket_directories=${dir}`, "-c fsync=off", "-c full_page_writes=off", "-c synchronous_commit=off", `-c max_connections=${options.maxConnections ?? 200}`, "-c shared_buffers=32MB"];
+    const settings = ["-c listen_addresses=127.0.0.1", `-c unix_socket_directories=${dir}`, ...(options.durable ? ["-c fsync=on", "-c full_page_writes=on", "-c synchronous_commit=on"] : ["-c fsync=off", "-c full_page_writes=off", "-c synchronous_commit=off"]), `-c max_connections=${options.maxConnections ?? 200}`, "-c shared_buffers=32MB"];
     let port = 0;
     for (let attempt = 1; ; attempt++) {
       port = freePort();

@@ -19,13 +19,13 @@ function startPart(part: string) {
   });
 }
 
-async function runPart(part: string): Promise<string> {
+async function runPart(part: string, limitMs = 50_000): Promise<string> {
   const proc = startPart(part);
   // SIGTERM first: the bench then ends the processes it started (a SIGKILL would leave them running).
   const timer = setTimeout(() => {
     proc.kill("SIGTERM");
     setTimeout(() => proc.kill("SIGKILL"), 5_000).unref();
-  }, 50_000);
+  }, limitMs);
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   clearTimeout(timer);
   if (code !== 0) throw new Error(`bench ${part} exited ${code}:\n${out}\n${err}`);
@@ -60,6 +60,17 @@ describe("benchmark smoke run", () => {
     expect(out).toMatch(/sendTrip NEW over HTTP .*trips\/s/);
     expect(out).toContain("baseline raw bun:sqlite single-row insert");
   });
+
+  test.skipIf(!hasWrk)("postgres: intake and search on one and two PostgreSQL instances against the SQLite service", async () => {
+    // It starts a PostgreSQL cluster, imports the fixture and starts three services: more time than the others.
+    const out = await runPart("postgres", 100_000);
+    expect(out).toMatch(/sendTrip NEW over HTTP, PostgreSQL \(durable[^)]*\), 1 instance, 64 connections: .*trips\/s/);
+    expect(out).toMatch(/sendTrip NEW over HTTP, PostgreSQL \(durable[^)]*\), 2 instances, 32 \+ 32 connections at once \(rates summed\): .*trips\/s/);
+    expect(out).toMatch(/GET \/api\/search\/fleet at 2,000, PostgreSQL \(durable[^)]*\), 1 instance, .*requests\/s/);
+    expect(out).toMatch(/GET \/api\/search\/fleet at 2,000, PostgreSQL \(durable[^)]*\), 2 instances, .*requests\/s/);
+    expect(out).toContain("baseline the SQLite service, 1 instance, same load (WAL + synchronous=FULL)");
+    expect(out).toContain("baseline the SQLite service, 1 instance, same load:");
+  }, 110_000);
 
   test.skipIf(!hasWrk)("freshness: changes become visible; search p99 with and without changes", async () => {
     const out = await runPart("freshness");
