@@ -4,12 +4,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { count, eq } from "drizzle-orm";
-import { createHarness } from "../../../support/harness";
-import { parties, regularTrip } from "../../../support/trips";
-import { bookings } from "../../../../adapters/sqlite/schema";
-import { startBookingWriter } from "../../../../src/app";
-import { BookingWriter } from "../../../../adapters/sqlite/booking-writer";
-import { BOOKING_WRITER_STATEMENTS } from "../../../../adapters/sqlite/booking-rows";
+import { createHarness } from "../../support/harness";
+import { parties, regularTrip } from "../../support/trips";
+import { bookings } from "../../../adapters/sqlite/schema";
+import { startBookingWriter } from "../../../src/app";
+import { BookingWriter } from "../../../adapters/sqlite/booking-writer";
+import { BOOKING_WRITER_STATEMENTS } from "../../../adapters/sqlite/booking-rows";
 
 // A real database file (WAL, synchronous=FULL), as in production.
 const dir = mkdtempSync(join(tmpdir(), "tripswitch-concurrency-"));
@@ -141,7 +141,7 @@ describe("sendTrip when the booking writer dies", () => {
   test("the changes it held fail with 500 and nothing written; repeated, they commit on the service's own connection", async () => {
     const h = createHarness({ dbPath: join(dir, "writer-dies.sqlite") });
     const { requester, provider } = await parties(h, "-D");
-    const workerUrl = new URL("../../../support/workers/crashing-writer.worker.ts", import.meta.url).href;
+    const workerUrl = new URL("../../support/workers/crashing-writer.worker.ts", import.meta.url).href;
     const writer = (await BookingWriter.start(h.db.$client.filename, BOOKING_WRITER_STATEMENTS, { workerUrl }))!;
     expect(writer).toBeDefined();
     h.storage.bookings.useWriter(writer);
