@@ -1,3 +1,5 @@
+import { SQL } from "bun";
+import { Database } from "bun:sqlite";
 import { buildApp, createServices, type Services } from "../../src/app";
 import type { SqliteStorage } from "../../src/storage/sqlite";
 import { postgresStorage, type PostgresStorage } from "../../src/storage/postgres";
@@ -15,6 +17,36 @@ import type { Channel, NewOutboxMessage } from "../../domain/delivery/ports";
 
 /** On the PostgreSQL run: the database each `dbPath` stands for, so a harness reopened on a path finds what the first wrote. */
 const postgresByPath = new Map<string, string>();
+
+/**
+ * The environment that points a CLI run or a `serve` process at the database `dbPath` stands for: on the PostgreSQL
+ * run a database of the throwaway cluster (the same one for the same path, and the one a harness on it uses).
+ */
+export function databaseEnv(dbPath: string): Record<string, string> {
+  if (!ON_POSTGRES) return { DB_PATH: dbPath };
+  let url = postgresByPath.get(dbPath);
+  if (!url) postgresByPath.set(dbPath, (url = takeDatabase()));
+  return { DATABASE_URL: url };
+}
+
+/** Rows of plain SQL (`?` placeholders) from the database `databaseEnv(dbPath)` points at. */
+export async function databaseRows<T = Record<string, any>>(dbPath: string, sqlText: string, ...params: unknown[]): Promise<T[]> {
+  const url = databaseEnv(dbPath).DATABASE_URL;
+  if (!url) {
+    const sqlite = new Database(dbPath, { readonly: true });
+    try {
+      return sqlite.query(sqlText).all(...(params as never[])) as T[];
+    } finally {
+      sqlite.close();
+    }
+  }
+  const client = new SQL(url, { max: 1 });
+  try {
+    return [...((await client.unsafe(numbered(sqlText), params)) as T[])];
+  } finally {
+    await client.close();
+  }
+}
 
 /** SQL text with `?` placeholders as PostgreSQL's `$1`, `$2`… */
 function numbered(sqlText: string): string {
@@ -80,11 +112,7 @@ export function createHarness(
   const outboundAllowPrivate = options.outboundAllowPrivate ?? true;
   // The key the CLI would use for this database file, so a CLI run on it reads what the harness sealed.
   const secretsKey = options.dbPath ? developmentSecretsKey(options.dbPath) : TEST_SECRETS_KEY;
-  let pgUrl: string | undefined;
-  if (ON_POSTGRES) {
-    pgUrl = (options.dbPath && postgresByPath.get(options.dbPath)) || takeDatabase();
-    if (options.dbPath) postgresByPath.set(options.dbPath, pgUrl);
-  }
+  const pgUrl = ON_POSTGRES ? (options.dbPath ? databaseEnv(options.dbPath).DATABASE_URL : takeDatabase()) : undefined;
   const database = pgUrl
     ? (announcerFor: Parameters<typeof postgresStorage>[2], secrets: Parameters<typeof postgresStorage>[1], logger: Parameters<typeof postgresStorage>[3]) =>
         (pg = postgresStorage(openPostgres(pgUrl, { max: 4 }), secrets, announcerFor, logger, { leaseSeconds: 5 }))
@@ -205,7 +233,7 @@ export function createHarness(
   }
 
   /** The environment that points a CLI run at this harness's database. */
-  const cliEnv: Record<string, string> = pgUrl ? { DATABASE_URL: pgUrl } : options.dbPath ? { DB_PATH: options.dbPath } : {};
+  const cliEnv: Record<string, string> = options.dbPath ? databaseEnv(options.dbPath) : pgUrl ? { DATABASE_URL: pgUrl } : {};
 
   /** The storage as its SQLite classes (for tests that reach below the ports). */
   const storage = services.storage as SqliteStorage;
