@@ -14,7 +14,7 @@ const timeout = args.some((a) => a.startsWith("--timeout")) ? [] : ["--timeout",
 /**
  * The component suite run again on PostgreSQL: every test that drives the service through its routes. Tests of
  * SQLite's own machinery live in test/adapters/sqlite/ and run on SQLite only, among them:
- * - send-trip-concurrency.test.ts: SQLite's two write paths (group commit read by a second SQLite connection, the booking writer thread, PRAGMA data_version);
+ * - send-trip-concurrency.test.ts: SQLite's write paths (group commit seen from a second SQLite connection, the booking writer thread, PRAGMA data_version);
  * - announce-booking-writer.test.ts: the announcements committed by SQLite's booking writer thread (the own-connection case runs here).
  */
 export const POSTGRES_SUITE = [

@@ -40,6 +40,8 @@ async function harness(name: string) {
   };
 }
 
+// The own connection's pass of this one is in test/adapters/http/platform/send-trip-concurrency.test.ts (both databases).
+if (path === "booking writer")
 describe(`sendTrip under concurrency (${path})`, () => {
   test("200 simultaneous identical NEW requests create exactly one booking and all answer its transactionId", async () => {
     const h = await harness("db");
