@@ -11,7 +11,12 @@ const args = process.argv.slice(2);
 if (process.env.TRIPSWITCH_SKIP_TOOLS !== "1") Bun.spawnSync(["bash", `${import.meta.dir}/ensure-tools.sh`], { stdout: "inherit", stderr: "inherit", stdin: "ignore" });
 const timeout = args.some((a) => a.startsWith("--timeout")) ? [] : ["--timeout", "60000"];
 
-/** The component suite run again on PostgreSQL: every test that drives the service through its routes. */
+/**
+ * The component suite run again on PostgreSQL: every test that drives the service through its routes. Tests of
+ * SQLite's own machinery live in test/adapters/sqlite/ and run on SQLite only, among them:
+ * - send-trip-concurrency.test.ts: SQLite's write paths (group commit seen from a second SQLite connection, the booking writer thread, PRAGMA data_version);
+ * - announce-booking-writer.test.ts: the announcements committed by SQLite's booking writer thread (the own-connection case runs here).
+ */
 export const POSTGRES_SUITE = [
   "test/adapters/http",
   "test/adapters/delivery",

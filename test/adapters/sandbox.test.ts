@@ -21,7 +21,7 @@ async function setup() {
   cleanups.push(rx.stop);
   const { requester, provider } = await parties(h, `-${Math.random().toString(36).slice(2, 6)}`);
   await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${requester.jwt}` }, body: { webhookUrl: `${rx.url}/hooks` } });
-  insertFleet(h, provider.netid, [{ slug: `${provider.netid.toLowerCase()}-van`, type: "SPRINTER", maxPassengers: 12, maxLuggage: 10 }]);
+  await insertFleet(h, provider.netid, [{ slug: `${provider.netid.toLowerCase()}-van`, type: "SPRINTER", maxPassengers: 12, maxLuggage: 10 }]);
   h.services.worker.start();
   cleanups.push(startSandboxDispatcher(h.services));
   return { h, rx, requester, provider };

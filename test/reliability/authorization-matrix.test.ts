@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { users } from "../../adapters/sqlite/schema";
 import { createHarness, type Harness } from "../support/harness";
 import { addVehicle } from "../support/fleet";
 import { parties, regularTrip, sendTrip, type Party } from "../support/trips";
@@ -29,7 +28,7 @@ beforeAll(async () => {
   h = createHarness();
   ({ requester, provider, stranger } = await parties(h, "-AZ"));
   // A second user of the requester's company, removed after logging in: its tokens must die with it.
-  h.db.insert(users).values({ uid: "BOOKWELL-AZ-OPS", uidLower: "bookwell-az-ops", netid: requester.netid, email: "ops@bookwell-az.example", passwordHash: await Bun.password.hash(PASSWORD), createdAt: 0 }).run();
+  await h.rows("INSERT INTO users (uid, uid_lower, netid, email, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)", "BOOKWELL-AZ-OPS", "bookwell-az-ops", requester.netid, "ops@bookwell-az.example", await Bun.password.hash(PASSWORD), 0);
   removed = { jwt: await h.coreToken("BOOKWELL-AZ-OPS", PASSWORD), token: await h.platformToken("BOOKWELL-AZ-OPS", PASSWORD) };
   expect(await h.services.users.remove("BOOKWELL-AZ-OPS")).toBe(true);
   released = await h.platformToken(requester.netid, PASSWORD);
@@ -39,7 +38,7 @@ beforeAll(async () => {
   expect(booked.status).toBe(200);
   transactionId = booked.body.transactionId;
   slug = await addVehicle(h, { authorization: `Bearer ${provider.jwt}` }, { name: "Matrix Sedan" });
-  h.storage.outbox.enqueue(
+  await h.enqueue(
     { eventId: crypto.randomUUID(), channel: "webhook", eventType: "booking.changed", transactionId, targetNetid: requester.netid, url: "http://127.0.0.1:9/hook", body: "{}" },
     Math.floor(Date.now() / 1000),
   );

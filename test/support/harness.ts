@@ -1,3 +1,5 @@
+import { SQL } from "bun";
+import { Database } from "bun:sqlite";
 import { buildApp, createServices, type Services } from "../../src/app";
 import type { SqliteStorage } from "../../src/storage/sqlite";
 import { postgresStorage, type PostgresStorage } from "../../src/storage/postgres";
@@ -11,6 +13,46 @@ import type { RateLimits } from "../../adapters/http/rate-limit";
 import type { WorkerOptions } from "../../adapters/delivery/worker";
 import type { Resolver } from "../../adapters/delivery/outbound-guard";
 import type { SandboxSchedule } from "../../domain/usecases/sandbox-dispatch";
+import type { Channel, NewOutboxMessage } from "../../domain/delivery/ports";
+
+/** On the PostgreSQL run: the database each `dbPath` stands for, so a harness reopened on a path finds what the first wrote. */
+const postgresByPath = new Map<string, string>();
+
+/**
+ * The environment that points a CLI run or a `serve` process at the database `dbPath` stands for: on the PostgreSQL
+ * run a database of the throwaway cluster (the same one for the same path, and the one a harness on it uses).
+ */
+export function databaseEnv(dbPath: string): Record<string, string> {
+  if (!ON_POSTGRES) return { DB_PATH: dbPath };
+  let url = postgresByPath.get(dbPath);
+  if (!url) postgresByPath.set(dbPath, (url = takeDatabase()));
+  return { DATABASE_URL: url };
+}
+
+/** Rows of plain SQL (`?` placeholders) from the database `databaseEnv(dbPath)` points at. */
+export async function databaseRows<T = Record<string, any>>(dbPath: string, sqlText: string, ...params: unknown[]): Promise<T[]> {
+  const url = databaseEnv(dbPath).DATABASE_URL;
+  if (!url) {
+    const sqlite = new Database(dbPath, { readonly: true });
+    try {
+      return sqlite.query(sqlText).all(...(params as never[])) as T[];
+    } finally {
+      sqlite.close();
+    }
+  }
+  const client = new SQL(url, { max: 1 });
+  try {
+    return [...((await client.unsafe(numbered(sqlText), params)) as T[])];
+  } finally {
+    await client.close();
+  }
+}
+
+/** SQL text with `?` placeholders as PostgreSQL's `$1`, `$2`… */
+function numbered(sqlText: string): string {
+  let n = 0;
+  return sqlText.replace(/\?/g, () => `$${++n}`);
+}
 
 /** A fast delivery schedule for tests: 4 attempts 50 ms apart, a 500 ms partner timeout. */
 export const FAST_DELIVERY: Partial<WorkerOptions> = { retryDelay: (n) => (n < 4 ? 0.05 : undefined), timeoutMs: 500, idleMs: 50 };
@@ -70,9 +112,10 @@ export function createHarness(
   const outboundAllowPrivate = options.outboundAllowPrivate ?? true;
   // The key the CLI would use for this database file, so a CLI run on it reads what the harness sealed.
   const secretsKey = options.dbPath ? developmentSecretsKey(options.dbPath) : TEST_SECRETS_KEY;
-  const database = ON_POSTGRES
+  const pgUrl = ON_POSTGRES ? (options.dbPath ? databaseEnv(options.dbPath).DATABASE_URL : takeDatabase()) : undefined;
+  const database = pgUrl
     ? (announcerFor: Parameters<typeof postgresStorage>[2], secrets: Parameters<typeof postgresStorage>[1], logger: Parameters<typeof postgresStorage>[3]) =>
-        (pg = postgresStorage(openPostgres(takeDatabase(), { max: 4 }), secrets, announcerFor, logger, { leaseSeconds: 5 }))
+        (pg = postgresStorage(openPostgres(pgUrl, { max: 4 }), secrets, announcerFor, logger, { leaseSeconds: 5 }))
     : db;
   const services: Services = createServices(database, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, rateLimits: options.rateLimits, outboundAllowPrivate, secretsKey, production: options.production }, options.clock, {
     delivery: options.delivery,
@@ -145,9 +188,56 @@ export function createHarness(
     await pg?.close();
   }
 
+  /** Rows of plain SQL (`?` placeholders) both databases understand, from whichever database the service runs on. */
+  async function rows<T = Record<string, any>>(sqlText: string, ...params: unknown[]): Promise<T[]> {
+    if (pg) return [...((await pg.db.$client.unsafe(numbered(sqlText), params)) as T[])];
+    return db.$client.query(sqlText).all(...(params as never[])) as T[];
+  }
+
+  /** How many rows a table holds. */
+  async function count(table: string): Promise<number> {
+    const [row] = await rows<{ n: number | string }>(`SELECT count(*) AS n FROM ${table}`);
+    return Number(row.n);
+  }
+
+  /** Runs a statement with foreign keys unchecked (a row whose parent does not exist). */
+  async function execUnchecked(sqlText: string, ...params: unknown[]): Promise<void> {
+    if (pg) {
+      await pg.db.$client.begin(async (tx) => {
+        await tx.unsafe("SET LOCAL session_replication_role = replica");
+        await tx.unsafe(numbered(sqlText), params);
+      });
+      return;
+    }
+    db.$client.exec("PRAGMA foreign_keys = OFF");
+    try {
+      db.$client.query(sqlText).run(...(params as never[]));
+    } finally {
+      db.$client.exec("PRAGMA foreign_keys = ON");
+    }
+  }
+
+  /** Adds an outbox message as a booking change would, for tests of the delivery worker. */
+  async function enqueue(m: NewOutboxMessage, at: number): Promise<void> {
+    await rows(
+      "INSERT INTO outbox_messages (event_id, channel, event_type, transaction_id, target_netid, url, body, status, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)",
+      m.eventId, m.channel, m.eventType, m.transactionId, m.targetNetid, m.url, m.body, at, at,
+    );
+  }
+
+  /** Puts a booking's failed messages on a channel back in the queue (attempts reset); how many. */
+  async function requeueFailed(transactionId: string, channel: Channel, at: number): Promise<number> {
+    const failed = (await services.outbox.forBooking(transactionId)).filter((m) => m.channel === channel && m.status === "failed");
+    for (const m of failed) await services.outbox.requeue(m.id, at);
+    return failed.length;
+  }
+
+  /** The environment that points a CLI run at this harness's database. */
+  const cliEnv: Record<string, string> = options.dbPath ? databaseEnv(options.dbPath) : pgUrl ? { DATABASE_URL: pgUrl } : {};
+
   /** The storage as its SQLite classes (for tests that reach below the ports). */
   const storage = services.storage as SqliteStorage;
-  return { db, services, storage, app, request, registerCompany, coreToken, platformToken, indexed, close };
+  return { db, services, storage, app, request, registerCompany, coreToken, platformToken, indexed, close, rows, count, execUnchecked, enqueue, requeueFailed, cliEnv };
 }
 
 export type Harness = ReturnType<typeof createHarness>;

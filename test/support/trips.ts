@@ -1,4 +1,3 @@
-import { fleetEntries } from "../../adapters/sqlite/schema";
 import example from "../../adapters/http/examples/sendtrip-new.json";
 import quoteExample from "../../adapters/http/examples/sendtrip-quote.json";
 import type { Harness } from "./harness";
@@ -57,32 +56,31 @@ export interface FleetFixture {
   active?: boolean;
 }
 
-/** Inserts fleet entries straight into fleet_entries (the fleet API lives on another branch). */
-export function insertFleet(h: Harness, netid: string, entries: FleetFixture[]): void {
-  for (const e of entries) {
-    h.db
-      .insert(fleetEntries)
-      .values({
-        slug: e.slug,
-        netid,
-        type: e.type ?? "SEDAN",
-        name: e.name ?? e.slug,
-        description: `${e.slug} description`,
-        imageUrl: e.imageUrl ?? null,
-        maxPassengers: e.maxPassengers,
-        maxLuggage: e.maxLuggage,
-        lat: 37.6213,
-        lon: -122.379,
-        airports: "SFO",
-        minimumRate: e.minimumRate ?? "0",
-        hourlyRate: e.hourlyRate ?? "100.00",
-        currency: "USD",
-        active: e.active ?? true,
-        createdAt: 0,
-        updatedAt: 0,
-      })
-      .run();
-  }
+/** Saves fleet entries through the fleet repository, each under its own slug (the database is fresh). */
+export async function insertFleet(h: Harness, netid: string, entries: FleetFixture[]): Promise<void> {
+  const saved = await h.services.fleet.insertAll(
+    entries.map((e) => ({
+      slugBase: e.slug,
+      netid,
+      type: e.type ?? "SEDAN",
+      name: e.name ?? e.slug,
+      description: `${e.slug} description`,
+      imageUrl: e.imageUrl ?? null,
+      maxPassengers: e.maxPassengers,
+      maxLuggage: e.maxLuggage,
+      lat: 37.6213,
+      lon: -122.379,
+      airports: ["SFO"],
+      minimumRate: e.minimumRate ?? "0",
+      hourlyRate: e.hourlyRate ?? "100.00",
+      currency: "USD",
+      active: e.active ?? true,
+      createdAt: 0,
+      updatedAt: 0,
+    })),
+  );
+  const wrong = saved.find((s, i) => s.slug !== entries[i].slug);
+  if (wrong) throw new Error(`fleet fixture saved as ${wrong.slug}: its slug was taken`);
 }
 
 /** POST sendTrip with the party's platform token. */

@@ -99,7 +99,7 @@ describe("outbound guard (OUTBOUND_ALLOW_PRIVATE off)", () => {
     const h = createHarness({ dbPath });
     const c = await h.registerCompany();
     h.close();
-    const r = await runCli(["company", "set-integration", c.netid, "--delivery-url", "http://0x7f000001:8080/"], { DB_PATH: dbPath, OUTBOUND_ALLOW_PRIVATE: "0" });
+    const r = await runCli(["company", "set-integration", c.netid, "--delivery-url", "http://0x7f000001:8080/"], { ...h.cliEnv, OUTBOUND_ALLOW_PRIVATE: "0" });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("deliveryUrl: must not point to a loopback address");
   });

@@ -90,7 +90,7 @@ describe("delivery to a partner's endpoint", () => {
 
   test("a QUOTE is delivered with its options", async () => {
     const { h, rx, requester, provider } = await setup("notes");
-    insertFleet(h, provider.netid, [{ slug: "acme-sprinter", maxPassengers: 12, maxLuggage: 12 }]);
+    await insertFleet(h, provider.netid, [{ slug: "acme-sprinter", maxPassengers: 12, maxLuggage: 12 }]);
     const sent = await sendTrip(h, requester, quoteTrip(requester.netid, provider.netid));
     expect(sent.status).toBe(200);
     const [got] = await rx.waitFor(1);

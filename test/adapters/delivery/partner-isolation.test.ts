@@ -137,9 +137,9 @@ describe("one partner cannot hold the delivery workers", () => {
 describe("the delivery loop", () => {
   const guard = new OutboundGuard({ allowPrivate: true, requireHttps: false });
 
-  function enqueue(h: Harness, url: string, transactionId: string) {
+  async function enqueue(h: Harness, url: string, transactionId: string) {
     const eventId = crypto.randomUUID();
-    h.storage.outbox.enqueue({ eventId, channel: "delivery", eventType: "trip.new", transactionId, targetNetid: "ACME", url, body: JSON.stringify({ eventId }) }, Date.now() / 1000);
+    await h.enqueue({ eventId, channel: "delivery", eventType: "trip.new", transactionId, targetNetid: "ACME", url, body: JSON.stringify({ eventId }) }, Date.now() / 1000);
     return eventId;
   }
 
@@ -169,10 +169,10 @@ describe("the delivery loop", () => {
       if (pollFailures-- > 0) throw Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
       return due(...args);
     };
-    const first = enqueue(h, rx.url, "tx-1");
+    const first = await enqueue(h, rx.url, "tx-1");
     worker.start();
     await rx.waitFor(2, 5000);
-    const second = enqueue(h, rx.url, "tx-2");
+    const second = await enqueue(h, rx.url, "tx-2");
     worker.wake();
     await rx.waitFor(3, 5000);
     await Bun.sleep(100);
@@ -191,7 +191,7 @@ describe("the delivery loop", () => {
     cleanups.push(() => worker.stop());
     const timedOut = await Promise.all(Array.from({ length: 200 }, () => worker.waitForAttempt(crypto.randomUUID(), 10)));
     expect(timedOut.every((m) => m === undefined)).toBe(true);
-    const eventId = enqueue(h, rx.url, "tx-wait");
+    const eventId = await enqueue(h, rx.url, "tx-wait");
     const waits = [worker.waitForAttempt(eventId, 5000), worker.waitForAttempt(eventId, 5000)];
     expect(worker.waitingEvents).toBe(1);
     worker.start();

@@ -22,12 +22,12 @@ function workerFor(h: Harness, hooks: DeliveryHooks = {}) {
   return w;
 }
 
-function enqueue(h: Harness, url: string, n: number, transactionId = "tx-1", channel: "delivery" | "webhook" = "delivery", targetNetid = "ACME") {
+async function enqueue(h: Harness, url: string, n: number, transactionId = "tx-1", channel: "delivery" | "webhook" = "delivery", targetNetid = "ACME") {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
     const eventId = crypto.randomUUID();
     ids.push(eventId);
-    h.storage.outbox.enqueue({ eventId, channel, eventType: "trip.new", transactionId, targetNetid, url, body: JSON.stringify({ eventId, seq: i }) }, Date.now() / 1000);
+    await h.enqueue({ eventId, channel, eventType: "trip.new", transactionId, targetNetid, url, body: JSON.stringify({ eventId, seq: i }) }, Date.now() / 1000);
   }
   return ids;
 }
@@ -39,8 +39,8 @@ describe("DeliveryWorker", () => {
     await h.services.integrations.save({ netid: c.netid, deliveryUrl: "x", deliveryAuth: { username: "ts", password: "pw" }, luggage: "notes", webhookUrl: null, webhookSecret: null, webhookFormat: "events", acceptTripsFrom: "anyone" }, 0);
     const rx = startReceiver();
     cleanups.push(rx.stop);
-    enqueue(h, `${rx.url}/a`, 5, "tx-a", "delivery", c.netid);
-    enqueue(h, `${rx.url}/b`, 5, "tx-b", "delivery", c.netid);
+    await enqueue(h, `${rx.url}/a`, 5, "tx-a", "delivery", c.netid);
+    await enqueue(h, `${rx.url}/b`, 5, "tx-b", "delivery", c.netid);
     const w = workerFor(h);
     w.start();
     await rx.waitFor(10);
@@ -60,7 +60,7 @@ describe("DeliveryWorker", () => {
     const failures: string[] = [];
     let reply: unknown;
     const w = workerFor(h, { attemptFailed: (_m, e) => void failures.push(e), delivered: (_m, r) => void (reply = r) });
-    const [eventId] = enqueue(h, rx.url, 1);
+    const [eventId] = await enqueue(h, rx.url, 1);
     w.start();
     await rx.waitFor(3);
     await Bun.sleep(100);
@@ -78,7 +78,7 @@ describe("DeliveryWorker", () => {
     rx.state.hang = true;
     const finals: boolean[] = [];
     const w = workerFor(h, { attemptFailed: (_m, _e, _at, final) => void finals.push(final) });
-    const [eventId] = enqueue(h, rx.url, 1, "tx-hang");
+    const [eventId] = await enqueue(h, rx.url, 1, "tx-hang");
     w.start();
     const deadline = Date.now() + 8000;
     while ((await h.services.outbox.byEventId(eventId))?.status !== "failed" && Date.now() < deadline) await Bun.sleep(50);
@@ -87,7 +87,7 @@ describe("DeliveryWorker", () => {
     expect((await h.services.outbox.byEventId(eventId))!.lastError).toContain("no answer");
 
     rx.state.hang = false;
-    expect(h.storage.outbox.requeueFailed("tx-hang", "delivery", Date.now() / 1000)).toBe(1);
+    expect(await h.requeueFailed("tx-hang", "delivery", Date.now() / 1000)).toBe(1);
     w.wake();
     const before = rx.received.length;
     await rx.waitFor(before + 1);
@@ -103,7 +103,7 @@ describe("DeliveryWorker", () => {
     await h.services.integrations.save({ netid: c.netid, deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: "x", webhookSecret: secret, webhookFormat: "events", acceptTripsFrom: "anyone" }, 0);
     const rx = startReceiver();
     cleanups.push(rx.stop);
-    enqueue(h, rx.url, 2, "tx-w", "webhook", c.netid);
+    await enqueue(h, rx.url, 2, "tx-w", "webhook", c.netid);
     workerFor(h).start();
     await rx.waitFor(2);
     for (const r of rx.received) {
@@ -120,7 +120,7 @@ describe("DeliveryWorker", () => {
     });
     cleanups.push(rx.stop);
     const first = createHarness({ dbPath });
-    const ids = enqueue(first, rx.url, 20, "tx-r");
+    const ids = await enqueue(first, rx.url, 20, "tx-r");
     const w1 = new DeliveryWorker(first.services.outbox, first.services.integrations, {}, fast, createLogger("silent"));
     w1.start();
     await rx.waitFor(3);

@@ -1,7 +1,6 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { Database } from "bun:sqlite";
-import { createHarness, type Harness } from "../../support/harness";
+import { createHarness, databaseEnv, databaseRows, type Harness } from "../../support/harness";
 import { runCli, tempDir } from "../../support/process";
 
 let h: Harness;
@@ -88,14 +87,12 @@ describe("company integration settings", () => {
 describe("CLI company set-integration", () => {
   test("sets and clears settings; bad values exit 2", async () => {
     const dbPath = join(tempDir(), "db.sqlite");
-    const env = { DB_PATH: dbPath };
+    const env = databaseEnv(dbPath);
     expect((await runCli(["seed-demo"], env)).code).toBe(0);
     const set = await runCli(["company", "set-integration", "ACME-LIMO", "--delivery-url", "http://127.0.0.1:9/farm-in", "--luggage", "native"], env);
     expect(set.code).toBe(0);
     expect(JSON.parse(set.stdout)).toMatchObject({ deliveryUrl: "http://127.0.0.1:9/farm-in", luggage: "native" });
-    const db = new Database(dbPath, { readonly: true });
-    expect(db.query("SELECT delivery_url, luggage FROM company_integrations WHERE netid = 'ACME-LIMO'").get()).toEqual({ delivery_url: "http://127.0.0.1:9/farm-in", luggage: "native" });
-    db.close();
+    expect((await databaseRows(dbPath, "SELECT delivery_url, luggage FROM company_integrations WHERE netid = 'ACME-LIMO'"))[0]).toEqual({ delivery_url: "http://127.0.0.1:9/farm-in", luggage: "native" });
     const partnersOnly = await runCli(["company", "set-integration", "ACME-LIMO", "--accept-trips-from", "partners"], env);
     expect([partnersOnly.code, JSON.parse(partnersOnly.stdout).acceptTripsFrom]).toEqual([0, "partners"]);
     expect((await runCli(["company", "set-integration", "ACME-LIMO", "--accept-trips-from", "friends"], env)).code).toBe(2);

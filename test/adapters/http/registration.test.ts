@@ -20,16 +20,16 @@ const body = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 const register = (b: unknown) => h.request("POST", "/api/company/register", { body: b });
-const count = (table: string) => (h.db.$client.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = (table: string) => h.count(table);
 
 describe("POST /api/company/register", () => {
   test("registers a company and its first user, on the FREE plan", async () => {
     const res = await register(body());
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, data: { netid: "ACME-LIMO", name: "Acme Limousine", coType: "IO", plan: "FREE", uid: "ACME-LIMO" } });
-    const row = h.db.$client.query("SELECT main_email, main_phone, plan FROM companies WHERE netid = 'ACME-LIMO'").get();
+    const [row] = await h.rows("SELECT main_email, main_phone, plan FROM companies WHERE netid = 'ACME-LIMO'");
     expect(row).toEqual({ main_email: "dispatch@acme-limo.example", main_phone: "+12125550123", plan: "FREE" });
-    const user = h.db.$client.query("SELECT uid, password_hash FROM users").get() as { uid: string; password_hash: string };
+    const [user] = await h.rows<{ uid: string; password_hash: string }>("SELECT uid, password_hash FROM users");
     expect(user.uid).toBe("ACME-LIMO");
     expect(user.password_hash).toStartWith("$argon2id$");
   });
@@ -71,7 +71,7 @@ describe("POST /api/company/register", () => {
     expect(res.body.code).toBe("VALIDATION_FAILED");
     expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
     expect(res.body.message).toContain(field);
-    expect(count("companies")).toBe(0);
+    expect(await count("companies")).toBe(0);
   });
 
   test("a wrong type is a 400 naming the field, not a 422", async () => {
@@ -98,7 +98,7 @@ describe("POST /api/company/register", () => {
     expect((await register(body({ mainPhone: "(212) 555-0123" }))).status).toBe(400);
     const res = await register(body({ mainPhone: "(212) 555-0123", countryCode: "US" }));
     expect(res.status).toBe(200);
-    expect(h.db.$client.query("SELECT main_phone FROM companies").get()).toEqual({ main_phone: "+12125550123" });
+    expect((await h.rows("SELECT main_phone FROM companies"))[0]).toEqual({ main_phone: "+12125550123" });
   });
 
   describe("duplicates are 409 naming the field", () => {
@@ -132,8 +132,8 @@ describe("POST /api/company/register", () => {
       const res = await register(body({ mode: "dry" }));
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ success: true, dryRun: true, data: { netid: "ACME-LIMO", name: "Acme Limousine", coType: "IO", plan: "FREE", uid: "ACME-LIMO" } });
-      expect(count("companies")).toBe(0);
-      expect(count("users")).toBe(0);
+      expect(await count("companies")).toBe(0);
+      expect(await count("users")).toBe(0);
       expect(h.db.$client.query("SELECT count(*) AS n FROM sqlite_master").get()).toEqual(before);
       expect((await h.request("POST", "/api/token", { body: { uid: "ACME-LIMO", pw: password } })).status).toBe(401);
     });
@@ -145,15 +145,11 @@ describe("POST /api/company/register", () => {
   });
 
   test("an e-mail already used by any user is taken", async () => {
-    h.db.$client.exec("PRAGMA foreign_keys = OFF");
-    h.db.$client
-      .query("INSERT INTO users (uid, uid_lower, netid, email, password_hash, created_at) VALUES ('GHOST', 'ghost', 'NOPE', 'ghost@x.example', 'h', 0)")
-      .run();
-    h.db.$client.exec("PRAGMA foreign_keys = ON");
+    await h.execUnchecked("INSERT INTO users (uid, uid_lower, netid, email, password_hash, created_at) VALUES ('GHOST', 'ghost', 'NOPE', 'ghost@x.example', 'h', 0)");
     const res = await register(body({ mainEmail: "ghost@x.example" }));
     expect(res.status).toBe(409);
     expect(res.body.field).toBe("mainEmail");
-    expect(count("companies")).toBe(0);
+    expect(await count("companies")).toBe(0);
   });
 
   test("company and first user are written in one transaction: a failing user insert rolls back the company", async () => {
@@ -162,6 +158,6 @@ describe("POST /api/company/register", () => {
     // The user's uid clashes with the existing first user: the second insert fails after the company insert.
     const attempt = h.services.companies.createWithFirstUser(company, { uid: "ACME-LIMO", netid: "SECOND", email: "second@x.example", passwordHash: "h", createdAt: 1 });
     await expect(attempt).rejects.toMatchObject({ code: "ALREADY_REGISTERED" });
-    expect(count("companies")).toBe(1);
+    expect(await count("companies")).toBe(1);
   });
 });

@@ -127,10 +127,10 @@ describe("platform tokens", () => {
       expect(res.headers.get("content-type")).toStartWith("application/json");
       expect(typeof res.body).toBe("string");
       expect(Buffer.from(res.body, "base64url").length).toBeGreaterThanOrEqual(16);
-      const stored = h.db.$client.query("SELECT token_hash FROM platform_tokens").all() as { token_hash: string }[];
+      const stored = await h.rows<{ token_hash: string }>("SELECT token_hash FROM platform_tokens");
       expect(stored.some((r) => r.token_hash === res.body)).toBe(false);
     }
-    expect((h.db.$client.query("SELECT count(*) AS n FROM platform_tokens").get() as { n: number }).n).toBe(2);
+    expect(await h.count("platform_tokens")).toBe(2);
   });
 
   test("getToken2 with a wrong password is 401", async () => {
@@ -190,9 +190,9 @@ describe("failed-login throttling", () => {
 
   test("the lock is checked before hashing: a throttled attempt records no further failure", async () => {
     for (let i = 0; i < 10; i++) await attempt(company.netid, "wrong password");
-    const before = (h.db.$client.query("SELECT count(*) AS n FROM login_failures").get() as { n: number }).n;
+    const before = await h.count("login_failures");
     for (let i = 0; i < 5; i++) expect((await attempt(company.netid, "wrong password")).status).toBe(429);
-    expect((h.db.$client.query("SELECT count(*) AS n FROM login_failures").get() as { n: number }).n).toBe(before);
+    expect(await h.count("login_failures")).toBe(before);
   });
 
   test("9 failures leave the uid usable; failures older than the window stop counting", async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { createHarness } from "../../../support/harness";
+import { createHarness, databaseEnv } from "../../../support/harness";
 import { postJson, startServer, tempDir } from "../../../support/process";
 import { parties, regularTrip } from "../../../support/trips";
 import { startBookingWriter } from "../../../../src/app";
@@ -60,7 +60,7 @@ describe("Idempotency-Key under concurrency", () => {
   });
 
   test("over real sockets against serve: two simultaneous requests with one key make one change", async () => {
-    const server = await startServer({ DB_PATH: join(tempDir(), "db.sqlite"), DEMO_DATA: "0" });
+    const server = await startServer({ ...databaseEnv(join(tempDir(), "db.sqlite")), DEMO_DATA: "0" });
     try {
       const password = "correct horse battery staple";
       for (const [netid, coType, phone] of [["IDEM-REQ", "CO", "+12125550186"], ["IDEM-OPS", "IO", "+12125550187"]])

@@ -12,7 +12,7 @@ const cleanups: Array<() => unknown> = [];
 beforeEach(async () => {
   h = createHarness({ delivery: FAST_DELIVERY });
   ({ requester, provider, stranger } = await parties(h));
-  insertFleet(h, provider.netid, [
+  await insertFleet(h, provider.netid, [
     { slug: "acme-van", type: "VAN", maxPassengers: 7, maxLuggage: 6, hourlyRate: "100.00" },
     { slug: "acme-suv-a", type: "SUV", maxPassengers: 6, maxLuggage: 5, hourlyRate: "180.00" },
     { slug: "acme-suv-b", type: "SUV", maxPassengers: 6, maxLuggage: 5, hourlyRate: "160.00" },

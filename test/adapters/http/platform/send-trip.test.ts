@@ -1,8 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { count, eq } from "drizzle-orm";
 import { createHarness, ManualClock, type Harness } from "../../../support/harness";
 import { insertFleet, lookup, parties, quoteTrip, regularTrip, sendTrip, type Party } from "../../../support/trips";
-import { bookings } from "../../../../adapters/sqlite/schema";
 
 // Starts at the real time: core JWTs are verified against the real clock.
 const clock = new ManualClock(Math.floor(Date.now() / 1000));
@@ -13,17 +11,18 @@ beforeAll(async () => {
   h = createHarness({ clock });
   ({ requester, provider, stranger } = await parties(h));
   // SFO-area fleet of the provider. The example quote (SFO → Cupertino, 44 km) takes 1¼ h.
-  insertFleet(h, provider.netid, [
+  await insertFleet(h, provider.netid, [
     { slug: "acme-sedan", type: "SEDAN", maxPassengers: 3, maxLuggage: 3, hourlyRate: "80.00" },
     { slug: "acme-sprinter", type: "SPRINTER", name: "Mercedes Sprinter 12", maxPassengers: 12, maxLuggage: 12, minimumRate: "240.00", hourlyRate: "100.00", imageUrl: "https://example.com/sprinter.jpg" },
     { slug: "acme-suv-lux", type: "SUV_LUX", maxPassengers: 6, maxLuggage: null, hourlyRate: "200.00" },
     { slug: "acme-van", type: "VAN", maxPassengers: 8, maxLuggage: 6, hourlyRate: "100.00" },
     { slug: "acme-retired", type: "VAN", maxPassengers: 8, maxLuggage: 8, hourlyRate: "10.00", active: false },
   ]);
-  insertFleet(h, stranger.netid, [{ slug: "other-bus", type: "BUS", maxPassengers: 50, maxLuggage: 50, hourlyRate: "1.00" }]);
+  await insertFleet(h, stranger.netid, [{ slug: "other-bus", type: "BUS", maxPassengers: 50, maxLuggage: 50, hourlyRate: "1.00" }]);
 });
 
-const bookingCount = () => h.db.select({ n: count() }).from(bookings).get()!.n;
+const bookingCount = () => h.count("bookings");
+const bookingRow = (transactionId: string) => h.rows("SELECT * FROM bookings WHERE transaction_id = ?", transactionId);
 
 describe("sendTrip NEW", () => {
   test("a REGULAR trip is stored as BOOKING_REQUEST and answered with its transactionId", async () => {
@@ -195,13 +194,13 @@ describe("idempotency", () => {
   test("a NEW repeated with the same content returns the same transactionId and writes nothing", async () => {
     const body = regularTrip(requester.netid, provider.netid);
     const first = await sendTrip(h, requester, body);
-    const before = bookingCount();
-    const row = h.db.select().from(bookings).where(eq(bookings.transactionId, first.body.transactionId)).get();
+    const before = await bookingCount();
+    const [row] = await bookingRow(first.body.transactionId);
     const again = await sendTrip(h, requester, structuredClone(body));
     expect(again.status).toBe(200);
     expect(again.body.transactionId).toBe(first.body.transactionId);
-    expect(bookingCount()).toBe(before);
-    expect(h.db.select().from(bookings).where(eq(bookings.transactionId, first.body.transactionId)).get()).toEqual(row!);
+    expect(await bookingCount()).toBe(before);
+    expect((await bookingRow(first.body.transactionId))[0]).toEqual(row!);
   });
 
   test("the same requesterResNo with different content is 409", async () => {

@@ -1,0 +1,3 @@
+import { describeAnnouncements } from "../../support/announcements";
+
+describeAnnouncements("booking writer");
