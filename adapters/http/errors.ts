@@ -176,6 +176,23 @@ export function jsonShapeProblem(value: unknown, max: number): "too-deep" | { ke
   return undefined;
 }
 
+/** Whether a parsed JSON value holds U+0000 in a string or a key (iterative: a deep value cannot overflow the stack). */
+export function holdsNul(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === "string") {
+      if (v.includes("\u0000")) return true;
+    } else if (v !== null && typeof v === "object") {
+      if (!Array.isArray(v) && Object.keys(v).some((k) => k.includes("\u0000"))) return true;
+      for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push(child);
+    }
+  }
+  return false;
+}
+
+const NUL_MESSAGE = "Text in the request must not contain the NUL character (U+0000)";
+
 /** The path of an absolute request URL (as URL's pathname, without parsing a URL object on every request). */
 export function pathOf(url: string): string {
   const scheme = url.indexOf("://");
@@ -207,6 +224,11 @@ export function edge(options: EdgeOptions) {
     .onRequest(({ request, set }) => {
       started.set(request, performance.now());
       set.headers["x-request-id"] = requestIdOf(request);
+      // A NUL in the path or the query (only %00 encodes one) is refused like one in the body.
+      if (request.url.includes("%00")) {
+        set.status = 400;
+        return { success: false, message: NUL_MESSAGE, code: "NUL_CHARACTER" };
+      }
       if (WITH_BODY.has(request.method)) {
         const declared = Number(request.headers.get("content-length") ?? "NaN");
         const limit = limitFor(pathOf(request.url));
@@ -236,6 +258,8 @@ export function edge(options: EdgeOptions) {
       // The validator's error report turns values into strings: an object whose "toString" is a number made it
       // throw (a 500). No field of ours has such a name.
       if (problem) throw new HttpError(400, "RESERVED_KEY", `The request body uses the reserved key "${problem.key}"`);
+      // No text field of ours holds a NUL, and PostgreSQL cannot store one: refused the same on either database.
+      if (text.includes("\\u0000") && holdsNul(parsed)) throw new HttpError(400, "NUL_CHARACTER", NUL_MESSAGE);
       return parsed;
     })
     // Never reached (the parser above always answers); it tells the OpenAPI generator that bodies are JSON.

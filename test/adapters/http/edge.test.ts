@@ -89,6 +89,27 @@ describe("the error envelope", () => {
     }
   });
 
+  test("a NUL character in a body string or key, the path or the query is a 400 on either database, and changes nothing", async () => {
+    for (const raw of ['{"uid":"a\\u0000b","pw":"NIL"}', '{"uid":"a","pw":"b","x":{"k\\u0000":1}}', '{"uid":"a","pw":"b","list":["ok",["\\u0000"]]}']) {
+      const res = await h.request("POST", "/api/token", { raw, headers: { "content-type": "application/json" } });
+      expect(res.status).toBe(400);
+      expectEnvelope(res.body, "NUL_CHARACTER");
+    }
+    const registered = await h.request("POST", "/api/company/register", {
+      body: { name: "Nul\u0000Co", netid: "NULCO", mainEmail: "ops@nulco.example", password: "correct horse battery staple", confirmPassword: "correct horse battery staple", mainPhone: "+12125550199", coType: "CO" },
+    });
+    expect(registered.status).toBe(400);
+    expectEnvelope(registered.body, "NUL_CHARACTER");
+    expect((await h.request("GET", "/api/user/check?username=NULCO")).body).toEqual([{ query: "username", found: false, result: "nulco" }]);
+    for (const path of ["/api/reservation/a%00b", "/api/user/check?username=a%00b", "/Platform.svc/getTripStatus/a%00b"]) {
+      const res = await h.request("GET", path);
+      expect(res.status).toBe(400);
+      expectEnvelope(res.body, "NUL_CHARACTER");
+    }
+    // An escaped backslash followed by "u0000" is no NUL: that login is simply wrong.
+    expect((await h.request("POST", "/api/token", { raw: '{"uid":"a\\\\u0000b","pw":"NIL"}', headers: { "content-type": "application/json" } })).status).toBe(401);
+  });
+
   test("an unexpected error is a 500 carrying only the request id; details stay out of the response", async () => {
     const app = new Elysia().use(h.app).get("/boom", () => {
       throw new Error("SQLITE_ERROR: no such table: secret_table at /srv/app/file.ts:12");
