@@ -1,8 +1,9 @@
-import { and, count, desc, eq, gte, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Booking } from "../../domain/trips/booking";
 import type { BookingListQuery, BookingRepository, BookingSummary, ChangeAnnouncer, Decision } from "../../domain/trips/ports";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
 import type { PgDb } from "./db";
+import { bookingListWhere } from "../booking-list";
 import { uniqueViolationOf } from "./errors";
 import { bookings, outboxMessages } from "./schema";
 import { mutableValues, toBooking, toRow } from "./booking-rows";
@@ -138,18 +139,7 @@ export class PgBookingRepository implements BookingRepository {
   }
 
   async list(q: BookingListQuery): Promise<{ items: BookingSummary[]; total: number }> {
-    const party =
-      q.role === "requester"
-        ? eq(bookings.requesterId, q.netid)
-        : q.role === "provider"
-          ? eq(bookings.providerId, q.netid)
-          : or(eq(bookings.requesterId, q.netid), eq(bookings.providerId, q.netid));
-    const filters: SQL[] = [party!];
-    if (q.status) filters.push(eq(bookings.status, q.status));
-    if (q.requesterResNo) filters.push(eq(bookings.requesterResNo, q.requesterResNo));
-    if (q.pickupFrom !== undefined) filters.push(gte(bookings.pickupDate, q.pickupFrom));
-    if (q.pickupTo !== undefined) filters.push(lte(bookings.pickupDate, q.pickupTo));
-    const where = and(...filters);
+    const where = bookingListWhere(bookings, q);
     const [totalRow] = await this.db.select({ n: count() }).from(bookings).where(where);
     const rows = await this.db
       .select({

@@ -1,9 +1,10 @@
-import { and, count, desc, eq, gte, lte, or, sql, type SQL } from "drizzle-orm";
+import { count, desc, eq, sql } from "drizzle-orm";
 import type { Booking } from "../../domain/trips/booking";
 import type { BookingListQuery, BookingRepository, BookingSummary, ChangeAnnouncer, Decision } from "../../domain/trips/ports";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
 import type { SQLQueryBindings, Statement } from "bun:sqlite";
 import type { Db } from "./db";
+import { bookingListWhere } from "../booking-list";
 import { bookings } from "./schema";
 import type { BookingWriter, WriteStep } from "./booking-writer";
 import { SqliteOutbox, type BookingsInTransaction } from "./delivery-repositories";
@@ -87,18 +88,7 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
   }
 
   async list(q: BookingListQuery): Promise<{ items: BookingSummary[]; total: number }> {
-    const party =
-      q.role === "requester"
-        ? eq(bookings.requesterId, q.netid)
-        : q.role === "provider"
-          ? eq(bookings.providerId, q.netid)
-          : or(eq(bookings.requesterId, q.netid), eq(bookings.providerId, q.netid));
-    const filters: SQL[] = [party!];
-    if (q.status) filters.push(eq(bookings.status, q.status));
-    if (q.requesterResNo) filters.push(eq(bookings.requesterResNo, q.requesterResNo));
-    if (q.pickupFrom !== undefined) filters.push(gte(bookings.pickupDate, q.pickupFrom));
-    if (q.pickupTo !== undefined) filters.push(lte(bookings.pickupDate, q.pickupTo));
-    const where = and(...filters);
+    const where = bookingListWhere(bookings, q);
     const total = this.db.select({ n: count() }).from(bookings).where(where).get()?.n ?? 0;
     const rows = this.db
       .select({
