@@ -19,6 +19,8 @@ export interface WorkerOptions {
   gate?: Partial<GateOptions>;
   /** Seconds before a message whose outcome could not be recorded (disk full, database busy) is tried again. */
   recordRetrySeconds?: number;
+  /** Other instances deliver from the same outbox: a waiter also reads the outbox, as the attempt may be theirs. */
+  sharedOutbox?: boolean;
 }
 
 /** Due messages read per page while looking for ones whose target has room; pages per tick. */
@@ -87,7 +89,7 @@ export class DeliveryWorker implements DeliveryRunner {
       const timer = setTimeout(() => done(undefined), timeoutMs);
       let finished = false;
       // Where several instances share the outbox another one may make the attempt: its record is read too.
-      const poll = settled
+      const poll = settled && this.options.sharedOutbox
         ? setInterval(() => {
             settled()
               .then((m) => m && done(m))

@@ -4,7 +4,7 @@ import { createHarness, type Harness } from "../../support/harness";
 import { startReceiver } from "../../support/receiver";
 import { tempDir } from "../../support/process";
 import { DeliveryWorker } from "../../../adapters/delivery/worker";
-import type { DeliveryHooks } from "../../../domain/delivery/ports";
+import type { DeliveryHooks, OutboxMessage } from "../../../domain/delivery/ports";
 import { verifySignature } from "../../../adapters/delivery/signing";
 import { createLogger } from "../../../adapters/logging";
 import { OutboundGuard } from "../../../adapters/delivery/outbound-guard";
@@ -33,6 +33,23 @@ async function enqueue(h: Harness, url: string, n: number, transactionId = "tx-1
 }
 
 describe("DeliveryWorker", () => {
+  test("a waiter on a shared outbox hears of an attempt another instance recorded (it reads the outbox meanwhile); alone it waits for its own", async () => {
+    const h = createHarness();
+    cleanups.push(() => h.close());
+    const recorded = { id: 1, eventId: "e-1", status: "delivered", attempts: 1 } as unknown as OutboxMessage;
+    let visibleAt = Date.now() + 300;
+    const settled = async () => (Date.now() >= visibleAt ? recorded : undefined);
+    const shared = new DeliveryWorker(h.services.outbox, h.services.integrations, {}, { ...fast, sharedOutbox: true }, createLogger("silent"));
+    const t0 = Date.now();
+    expect(await shared.waitForAttempt("e-1", 3000, settled)).toBe(recorded);
+    expect(Date.now() - t0).toBeLessThan(1500);
+    visibleAt = Date.now() + 300;
+    const alone = new DeliveryWorker(h.services.outbox, h.services.integrations, {}, fast, createLogger("silent"));
+    expect(await alone.waitForAttempt("e-1", 800, settled)).toBeUndefined();
+    expect(shared.waitingEvents + alone.waitingEvents).toBe(0);
+  });
+
+
   test("delivers each message once, in order per booking, with event headers and Basic auth", async () => {
     const h = createHarness();
     const c = await h.registerCompany();
