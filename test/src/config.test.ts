@@ -26,6 +26,9 @@ describe("loadConfig", () => {
     ["IDLE_TIMEOUT_SECONDS", { IDLE_TIMEOUT_SECONDS: "0" }],
     ["IDLE_TIMEOUT_SECONDS", { IDLE_TIMEOUT_SECONDS: "256" }],
     ["TRUST_PROXY", { TRUST_PROXY: "yes" }],
+    ["DELIVERY_LEASE_SECONDS", { DELIVERY_LEASE_SECONDS: "0" }],
+    ["DELIVERY_LEASE_SECONDS", { DELIVERY_LEASE_SECONDS: "3601" }],
+    ["DELIVERY_LEASE_SECONDS", { DELIVERY_LEASE_SECONDS: "soon" }],
   ])("an invalid %s is an error naming the variable", (name, env) => {
     expect(() => loadConfig({ JWT_SECRET: secret, ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ JWT_SECRET: secret, ...env })).toThrow(name);
@@ -54,6 +57,13 @@ describe("loadConfig", () => {
     expect(readFileSync(join(dir, "sub", ".jwt-secret"), "utf8")).toBe(first);
     expect(loadConfig({ DB_PATH: dbPath }).jwtSecret).toBe(first);
     expect(existsSync(join(dir, "sub"))).toBe(true);
+  });
+});
+
+describe("DELIVERY_LEASE_SECONDS", () => {
+  test("30 s by default; whole seconds from 1 to 3600", () => {
+    expect(loadConfig({ JWT_SECRET: secret }).deliveryLeaseSeconds).toBe(30);
+    expect(loadConfig({ JWT_SECRET: secret, DELIVERY_LEASE_SECONDS: "3" }).deliveryLeaseSeconds).toBe(3);
   });
 });
 
