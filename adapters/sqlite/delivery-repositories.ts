@@ -59,7 +59,6 @@ export interface BookingsInTransaction {
  */
 export class SqliteOutbox implements Outbox {
   private readonly dueStatement;
-  private readonly insertStatement;
 
   constructor(
     private readonly db: Db,
@@ -77,12 +76,6 @@ export class SqliteOutbox implements Outbox {
                           AND p.status = 'pending' AND p.id < m.id)
       ORDER BY m.next_attempt_at, m.id
       LIMIT ? OFFSET ?`);
-    this.insertStatement = db.$client.prepare(SqliteOutbox.INSERT_SQL);
-  }
-
-  /** Adds a message (tests and tools; booking changes write theirs in their own transaction). */
-  enqueue(message: NewOutboxMessage, at: number): void {
-    this.insertStatement.run(...SqliteOutbox.insertArgs(message, at));
   }
 
   async backlog(): Promise<Array<{ channel: string; status: string; count: number }>> {
@@ -91,7 +84,7 @@ export class SqliteOutbox implements Outbox {
       .all();
   }
 
-  /** The insert `enqueue` runs, as SQL text and its arguments (the booking writer runs it on its own connection). */
+  /** The insert that adds a message, as SQL text and its arguments (booking changes run it on either connection). */
   static readonly INSERT_SQL =
     "INSERT INTO outbox_messages (event_id, channel, event_type, transaction_id, target_netid, url, body, status, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)";
 

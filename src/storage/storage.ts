@@ -1,5 +1,5 @@
 import type { AuditEvent, AuditLog, CompanyRepository, LoginThrottle, PlatformTokenRepository, UserRepository } from "../../domain/ports";
-import type { IntegrationLookup, IntegrationRepository, NewOutboxMessage, Outbox } from "../../domain/delivery/ports";
+import type { IntegrationLookup, IntegrationRepository, Outbox } from "../../domain/delivery/ports";
 import type { BookingRepository, ChangeAnnouncer, IdempotencyStore, ProviderFleet } from "../../domain/trips/ports";
 import type { FleetRepository } from "../../domain/fleet/ports";
 import type { FleetSource } from "../../domain/fleet/source";
@@ -33,7 +33,7 @@ export interface Storage {
   loginThrottle: LoginThrottle;
   audit: AuditTrail;
   integrations: IntegrationRepository & IntegrationLookup;
-  outbox: Outbox & { enqueue?(message: NewOutboxMessage, at: number): void | Promise<void> };
+  outbox: Outbox;
   bookings: BookingRepository & { readonly pendingChanges: number; drain(): Promise<void> };
   idempotency: IdempotencyStore;
   providerFleet: ProviderFleet;
