@@ -104,7 +104,7 @@ export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf, limiter?:
           summary: "Get a core access token",
           security: [],
           description:
-            "Logs in with uid (or e-mail) and password. Unknown user and wrong password answer the same 401. After 10 failures in 15 minutes for a uid (50 for a client address) every attempt is 429 with Retry-After (seconds) until the window passes.",
+            "Logs in with uid (or e-mail) and password. Unknown user and wrong password answer the same 401. After 10 failures in 15 minutes for an account (its uid and e-mail count together, any letter case; 50 for a client address) every attempt is 429 with Retry-After (seconds) until the window passes.",
         },
       },
     )
