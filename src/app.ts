@@ -256,7 +256,7 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(metricsRoute(services.metrics, options.metricsToken))
     .use(consoleApp())
     .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens, accountChecks: { companies: services.companies, limiter: services.rateLimiter } }, addressOf, services.rateLimiter))
-    .use(coreIntegration(services.authenticator, services.integration, services.trips.delivery))
+    .use(coreIntegration(services.authenticator, services.integration, services.trips.delivery, addressOf))
     .use(corePartners(services.partners, services.authenticator))
     .use(coreReservations(services.trips.manage, services.authenticator, services.positions))
     .use(coreFleet(services.manageFleet, services.authenticator))
