@@ -5,6 +5,7 @@ import { checkAccounts, type CheckAccountsDeps } from "../../../domain/usecases/
 import type { RateLimiter } from "../rate-limit";
 import type { TokenIssuer as CoreTokens } from "../../../domain/ports";
 import { Credentials, errors } from "../schemas";
+import type { Authenticator } from "../auth";
 
 const optionalString = (max: number, description: string, example?: string) =>
   t.Optional(t.String({ maxLength: max, description, ...(example ? { examples: [example] } : {}) }));
@@ -48,6 +49,8 @@ export interface AccountsDeps {
   registration: RegisterCompanyDeps;
   login: LoginDeps;
   coreTokens: CoreTokens;
+  /** Ends core tokens (sign-out). */
+  authenticator: Pick<Authenticator, "releaseCore">;
   /** The account check and its per-address throttle. */
   accountChecks: CheckAccountsDeps & { limiter: RateLimiter };
 }
@@ -105,6 +108,24 @@ export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf, limiter?:
           security: [],
           description:
             "Logs in with uid (or e-mail) and password. Unknown user and wrong password answer the same 401. After 10 failures in 15 minutes for an account (its uid and e-mail count together, any letter case; 50 for a client address) every attempt is 429 with Retry-After (seconds) until the window passes.",
+        },
+      },
+    )
+    .post(
+      "/token/release",
+      async ({ request }) => {
+        const caller = await deps.authenticator.releaseCore(request.headers.get("authorization"));
+        deps.login.audit.record({ type: "token.released", uid: caller.uid, netid: caller.netid, address: addressOf(request), detail: "core token" }, deps.login.clock.now());
+        return { success: true as const };
+      },
+      {
+        response: { 200: t.Object({ success: t.Literal(true) }), ...errors(401) },
+        detail: {
+          tags: ["Accounts"],
+          summary: "Sign a core access token out",
+          security: [{ bearer: [] }],
+          description:
+            "Ends the bearer token sent with this request before its `exp`: from now on it is 401 `INVALID_TOKEN` on every route and every instance sharing the database. Other tokens of the same user keep working (each sign-in has its own). Releasing a token that no longer works is 401 `INVALID_TOKEN`. The console's Sign out calls this and `releaseToken` for its platform token.",
         },
       },
     )
