@@ -1,4 +1,5 @@
 import { TooManyRequestsError, UnauthorizedError } from "../errors";
+import { normalizeEmail } from "../company/registration";
 import type { AuditLog, Clock, LoginAttemptsSeen, LoginThrottle, PasswordHasher, User, UserRepository } from "../ports";
 
 /** Failed-login limits: per account (its uid and e-mail alike) and per client address, within one sliding window. */
@@ -42,8 +43,10 @@ export async function login(deps: LoginDeps, credentials: { login: string; passw
   const now = deps.clock.now();
   const since = now - LOGIN_LIMITS.windowSeconds;
   // The account is looked up first (no hashing yet) so that its uid and its e-mail share one budget.
-  const user = await deps.users.findByLogin(credentials.login.trim());
-  const account = user ? user.uid.toLowerCase() : credentials.login.trim().toLowerCase();
+  // An e-mail is looked up in the form registration stored it (composed, domain spelled one way).
+  const loginName = credentials.login.includes("@") ? normalizeEmail(credentials.login) : credentials.login.trim();
+  const user = await deps.users.findByLogin(loginName);
+  const account = user ? user.uid.toLowerCase() : loginName.toLowerCase();
   const keys = [`uid:${account}`, `ip:${credentials.clientAddress}`];
   const waitFor = ([uid, address]: LoginAttemptsSeen[]) =>
     Math.max(throttleWait(uid, LOGIN_LIMITS.perUid, now, LOGIN_LIMITS.windowSeconds), throttleWait(address, LOGIN_LIMITS.perAddress, now, LOGIN_LIMITS.windowSeconds));

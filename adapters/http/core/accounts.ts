@@ -12,13 +12,17 @@ const optionalString = (max: number, description: string, example?: string) =>
 
 export const RegistrationBody = t.Object(
   {
-    name: optionalString(1000, "Company name, 1–250 characters after trimming. Required.", "Acme Limousine"),
+    name: optionalString(1000, "Company name, 1–250 characters after trimming, without text-direction controls (U+202A–202E, U+2066–2069, LRM/RLM) or invisible characters (zero-width space, BOM, …; ZWJ/ZWNJ only inside a word). Required.", "Acme Limousine"),
     netid: optionalString(
       100,
       "Optional company id: 3–32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit, unique case-insensitively. Generated from the name when absent.",
       "ACME-LIMO",
     ),
-    mainEmail: optionalString(1000, "Main e-mail; trimmed and lower-cased. Required, unique.", "dispatch@acme-limo.example"),
+    mainEmail: optionalString(
+      1000,
+      "Main e-mail; trimmed, Unicode-composed (NFC), lower-cased, its domain spelled in Unicode (punycode decoded) — compared and stored in that form. Required, unique. A domain that mixes scripts in one label (Latin with Cyrillic…) or is spelled in Cyrillic/Greek letters that look Latin under a Latin top-level domain is refused (400): it could pass for another domain.",
+      "dispatch@acme-limo.example",
+    ),
     password: optionalString(1000, "8–100 characters, not the e-mail or netid, not a common password. Required.", "<PASSWORD>"),
     confirmPassword: optionalString(1000, "Must equal password. Required.", "<PASSWORD>"),
     mainPhone: optionalString(100, "Main phone; normalised to E.164. A national number needs countryCode. Required, unique.", "+12125550123"),
@@ -139,7 +143,7 @@ export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf, limiter?:
       {
         query: t.Object({
           username: t.Optional(t.String({ maxLength: 200, description: "A login (uid or netid), case-insensitive", examples: ["ACME-LIMO"] })),
-          email: t.Optional(t.String({ maxLength: 300, description: "Trimmed and lower-cased, as registration stores it", examples: ["dispatch@acme-limo.example"] })),
+          email: t.Optional(t.String({ maxLength: 300, description: "Trimmed, composed (NFC), lower-cased and its domain in Unicode, as registration stores it", examples: ["dispatch@acme-limo.example"] })),
           phone: t.Optional(t.String({ maxLength: 60, description: "Any formatting; compared in E.164 (a national number needs countryCode)", examples: ["+1 (212) 555-0101"] })),
           countryCode: t.Optional(t.String({ maxLength: 10, description: "ISO 3166 alpha-2 country of a national phone number", examples: ["US"] })),
         }),
