@@ -41,6 +41,8 @@ export interface TokenClaims {
   sub: string;
   netid: string;
   exp: number;
+  /** Names this token for revocation: its `jti` (a token without one: its subject and signed times). */
+  tokenId: string;
 }
 
 /** Issues core bearer tokens (signed, expiring). */
@@ -61,6 +63,13 @@ export interface PlatformTokenRepository {
   /** The uid an active (unreleased) token belongs to. */
   findActiveUid(tokenHash: string): Promise<string | undefined>;
   release(tokenHash: string, at: number): Promise<boolean>;
+}
+
+/** Core tokens ended before their expiry (sign-out), shared by every instance of the database. */
+export interface RevokedTokens {
+  /** Ends the token; kept until `expiresAt` (Unix seconds), after which the token fails on its own. */
+  revoke(tokenId: string, expiresAt: number): Promise<void>;
+  isRevoked(tokenId: string): Promise<boolean>;
 }
 
 /** Failed-login bookkeeping; keys are per uid and per client address. */

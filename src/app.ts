@@ -179,7 +179,7 @@ export function createServices(
     users,
     platformTokens: platformTokenRepo,
     coreTokens,
-    authenticator: new Authenticator(coreTokens, users, platformTokenRepo),
+    authenticator: new Authenticator(coreTokens, users, platformTokenRepo, storage.revokedTokens),
     registration: { companies, hasher, clock, isCommonPassword, audit },
     login: loginDeps,
     airports,
@@ -255,8 +255,8 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(health(options.readiness))
     .use(metricsRoute(services.metrics, options.metricsToken))
     .use(consoleApp())
-    .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens, accountChecks: { companies: services.companies, limiter: services.rateLimiter } }, addressOf, services.rateLimiter))
-    .use(coreIntegration(services.authenticator, services.integration, services.trips.delivery))
+    .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens, authenticator: services.authenticator, accountChecks: { companies: services.companies, limiter: services.rateLimiter } }, addressOf, services.rateLimiter))
+    .use(coreIntegration(services.authenticator, services.integration, services.trips.delivery, addressOf))
     .use(corePartners(services.partners, services.authenticator))
     .use(coreReservations(services.trips.manage, services.authenticator, services.positions))
     .use(coreFleet(services.manageFleet, services.authenticator))

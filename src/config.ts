@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { SECRETS_KEY_PATTERN, SecretBox } from "../adapters/security/secrets";
+import { weakKeyReason, weakSecretReason } from "../adapters/security/key-strength";
 
 export interface Config {
   port: number;
@@ -25,6 +26,8 @@ export interface Config {
   outboundAllowPrivate: boolean;
   /** When set, GET /metrics answers only `Authorization: Bearer <metricsToken>`. */
   metricsToken: string | undefined;
+  /** METRICS_PUBLIC=1: in production, /metrics may go without METRICS_TOKEN (the service warns at start). */
+  metricsPublic: boolean;
   /** DATABASE_URL (postgres:// or postgresql://): the PostgreSQL database several instances share; unset: SQLite at dbPath. */
   databaseUrl: string | undefined;
   /**
@@ -82,6 +85,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const outboundAllowPrivate = flag(env, "OUTBOUND_ALLOW_PRIVATE", false);
   const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
   if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError("METRICS_TOKEN must be at least 16 characters");
+  const metricsPublic = flag(env, "METRICS_PUBLIC", false);
+  // /metrics names every route and company-visible backlog: in production it is closed unless someone chose otherwise.
+  if (production && metricsToken === undefined && !metricsPublic) {
+    throw new ConfigError("METRICS_TOKEN is required when NODE_ENV=production (at least 16 characters, e.g. from `openssl rand -hex 16`); set METRICS_PUBLIC=1 to serve /metrics without a token");
+  }
   const databaseUrl = postgresUrl(env.DATABASE_URL);
   const deliveryLeaseSeconds = integer(env, "DELIVERY_LEASE_SECONDS", 30, 1, 3600);
   let demoData: boolean | undefined;
@@ -95,6 +103,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   let jwtSecret = env.JWT_SECRET ?? "";
   if (jwtSecret) {
     if (Buffer.byteLength(jwtSecret, "utf8") < 32) throw new ConfigError("JWT_SECRET must be at least 32 bytes");
+    const weak = production ? weakSecretReason(jwtSecret) : undefined;
+    if (weak) throw new ConfigError(`JWT_SECRET is too weak for NODE_ENV=production: ${weak}; use a random one, e.g. from \`openssl rand -base64 48\``);
   } else if (production) {
     throw new ConfigError("JWT_SECRET is required when NODE_ENV=production (at least 32 bytes)");
   } else {
@@ -103,12 +113,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   let secretsKey = env.SECRETS_KEY?.trim() ?? "";
   if (secretsKey) {
     if (!SECRETS_KEY_PATTERN.test(secretsKey)) throw new ConfigError("SECRETS_KEY must be 64 hexadecimal characters (32 bytes), e.g. from `openssl rand -hex 32`");
+    const weak = production ? weakKeyReason(Buffer.from(secretsKey, "hex")) : undefined;
+    if (weak) throw new ConfigError(`SECRETS_KEY is too weak for NODE_ENV=production: ${weak}; use a random one, e.g. from \`openssl rand -hex 32\``);
   } else if (production) {
     throw new ConfigError("SECRETS_KEY is required when NODE_ENV=production (64 hexadecimal characters, e.g. from `openssl rand -hex 32`)");
   } else {
     secretsKey = developmentSecretsKey(dbPath);
   }
-  return { port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits, idleTimeoutSeconds, trustProxy, production, outboundAllowPrivate, secretsKey, metricsToken, databaseUrl, deliveryLeaseSeconds };
+  return { port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits, idleTimeoutSeconds, trustProxy, production, outboundAllowPrivate, secretsKey, metricsToken, metricsPublic, databaseUrl, deliveryLeaseSeconds };
 }
 
 /**

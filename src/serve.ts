@@ -23,6 +23,10 @@ export async function serve(config: Config, demoFlag: boolean): Promise<number> 
     logger.warn("OUTBOUND_ALLOW_PRIVATE=1: delivery and webhook URLs may reach this machine and its private network");
     console.error("warning: OUTBOUND_ALLOW_PRIVATE=1 lets delivery and webhook URLs reach private addresses (development and tests only)");
   }
+  if (config.production && config.metricsToken === undefined) {
+    logger.warn("METRICS_PUBLIC=1: GET /metrics answers anyone without METRICS_TOKEN");
+    console.error("warning: METRICS_PUBLIC=1 serves /metrics to anyone who can reach this port (set METRICS_TOKEN to close it)");
+  }
   // Never in production (the demo password is public); seedDemo also writes only into an empty database.
   if (config.production && demoFlag) logger.warn("--demo ignored: NODE_ENV=production");
   const wantDemo = !config.production && (config.demoData ?? (demoFlag || !COMPILED));

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { NotFoundError, UnauthorizedError } from "../../domain/errors";
-import type { Caller, PlatformTokenRepository, TokenVerifier, UserRepository } from "../../domain/ports";
+import type { Caller, PlatformTokenRepository, RevokedTokens, TokenClaims, TokenVerifier, UserRepository } from "../../domain/ports";
 import { hashPlatformToken } from "../../domain/platform-token";
 import { companyOfRequest } from "./request-context";
 
@@ -13,6 +13,7 @@ export class Authenticator {
     private readonly tokens: TokenVerifier,
     private readonly users: UserRepository,
     private readonly platformTokens: PlatformTokenRepository,
+    private readonly revoked: RevokedTokens,
   ) {}
 
   /**
@@ -67,12 +68,30 @@ export class Authenticator {
     return JWT_SHAPE.test(raw) ? this.fromJwt(raw, "unauthorized") : this.fromPlatformToken(raw);
   }
 
+  /**
+   * Signs a core token out (POST /api/token/release): it is 401 everywhere from now on, on every instance.
+   * Only a token that still works can be released.
+   */
+  async releaseCore(authorization: string | null): Promise<Caller> {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
+    if (!match) throw new UnauthorizedError("Missing bearer token: send Authorization: Bearer <token>", "MISSING_TOKEN");
+    const { caller, claims } = await this.jwtCaller(match[1], "unauthorized");
+    await this.revoked.revoke(claims.tokenId, claims.exp);
+    return caller;
+  }
+
   private async fromJwt(token: string, profileMissing: "unauthorized" | "not-found"): Promise<Caller> {
+    return (await this.jwtCaller(token, profileMissing)).caller;
+  }
+
+  private async jwtCaller(token: string, profileMissing: "unauthorized" | "not-found"): Promise<{ caller: Caller; claims: TokenClaims }> {
     if (token.length > MAX_CREDENTIAL_LENGTH) throw invalidToken();
     const claims = await this.tokens.verify(token);
     if (!claims) throw invalidToken();
-    const caller = await this.users.findCaller(claims.sub);
-    if (caller) return caller;
+    // Both lookups at once: on PostgreSQL each is a round trip.
+    const [caller, revoked] = await Promise.all([this.users.findCaller(claims.sub), this.revoked.isRevoked(claims.tokenId)]);
+    if (revoked) throw invalidToken();
+    if (caller) return { caller, claims };
     if (profileMissing === "not-found") throw new NotFoundError("User profile not found", "USER_PROFILE_NOT_FOUND");
     throw invalidToken();
   }

@@ -11,6 +11,39 @@ import { forwardedRequests } from "./errors";
 
 const ASSETS = "/docs/assets";
 const SPEC_PATH = "/docs/json";
+const UI_PATH = "/docs";
+
+/** The docs page's policy: scripts, styles and requests from this origin only (Swagger UI sets inline styles and shows data: images); no framing. */
+export const DOCS_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join("; ");
+
+// The page starts Swagger UI from a script file rather than an inline script, so the policy needs no 'unsafe-inline' for scripts.
+const PAGE = `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8" />
+  <meta name="viewport" content="width=device-width, initial-scale=1" />
+  <title>TripSwitch API</title>
+  <link rel="stylesheet" href="${ASSETS}/swagger-ui.css" />
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="${ASSETS}/swagger-ui-bundle.js"></script>
+  <script src="${ASSETS}/start.js"></script>
+</body>
+</html>
+`;
+const START = `window.ui = SwaggerUIBundle({ dom_id: "#swagger-ui", url: ${JSON.stringify(SPEC_PATH)} });\n`;
+const pageHeaders = (type: string, caching: string) => ({ "content-type": type, "content-security-policy": DOCS_CSP, "x-frame-options": "DENY", "referrer-policy": "no-referrer", "cache-control": caching });
 
 /** The error-code catalogue as a table for the document's description. */
 const errorCodeTable = ["| code | status | meaning |", "| --- | --- | --- |", ...ERROR_CODES.map((e) => `| \`${e.code}\` | ${e.status} | ${e.meaning} |`)].join("\n");
@@ -60,24 +93,26 @@ export function docs(root?: DocsRoot) {
       return document;
     })
     .get(POSTMAN_PATH, ({ request }) => (root ? postman(request) : new Response(null, { status: 404 })), { detail: { hide: true } })
-    .get(`${ASSETS}/swagger-ui-bundle.js`, () => new Response(Bun.file(swaggerBundle), { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), {
+    .get(UI_PATH, () => new Response(PAGE, { headers: pageHeaders("text/html; charset=utf-8", "no-cache") }), { detail: { hide: true } })
+    .get(`${ASSETS}/start.js`, () => new Response(START, { headers: pageHeaders("text/javascript; charset=utf-8", "no-cache") }), { detail: { hide: true } })
+    .get(`${ASSETS}/swagger-ui-bundle.js`, () => new Response(Bun.file(swaggerBundle), { headers: pageHeaders("text/javascript; charset=utf-8", "public, max-age=86400") }), {
       detail: { hide: true },
     })
-    .get(`${ASSETS}/swagger-ui.css`, () => new Response(Bun.file(swaggerCss), { headers: { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=86400" } }), {
+    .get(`${ASSETS}/swagger-ui.css`, () => new Response(Bun.file(swaggerCss), { headers: pageHeaders("text/css; charset=utf-8", "public, max-age=86400") }), {
       detail: { hide: true },
     })
     .use(
       openapi({
         path: "/docs",
         specPath: SPEC_PATH,
-        provider: "swagger-ui",
-        swagger: { cdn: `${ASSETS}/swagger-ui-bundle.js`, theme: `${ASSETS}/swagger-ui.css`, autoDarkMode: false },
+        // The UI page is served above (with its security headers); the plugin serves the document only.
+        provider: null,
         documentation: {
           info: {
             title: "TripSwitch API",
             version: "1.0.0",
             description:
-              "Trip exchange for chauffeured ground transportation. Core API under /api (bearer JWT from POST /api/token); platform API under /Platform.svc (header `token` from getToken2; the /V1 path segment is accepted, not required). Every error is `{success:false, message, code}` (+ `errors[]` on validation); every response carries X-Request-Id. Codes every route may answer: 429 RATE_LIMITED (Retry-After); 503 DATABASE_BUSY or STORAGE_FULL (Retry-After: the change was not made, send it again later); 409 IDEMPOTENCY_IN_PROGRESS (a request with the same Idempotency-Key is still running). A booking keeps at most 200 changeLogs and 100 transactionErrors entries: past that the oldest are dropped and the first entry (changeSource or errCode `TRIMMED`) says how many. What the service POSTs to your endpoints (trips for you, booking events) is under `webhooks`.\n\n## Error codes\n\nEvery stable `code` of the error envelope (also listed, as data, under `x-error-codes`):\n\n" + errorCodeTable,
+              "Trip exchange for chauffeured ground transportation. Core API under /api (bearer JWT from POST /api/token); platform API under /Platform.svc (header `token` from getToken2; the /V1 path segment is accepted, not required). Every error is `{success:false, message, code}` (+ `errors[]` on validation); every response carries X-Request-Id; API answers (core, platform, health) also carry `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`. Codes every route may answer: 429 RATE_LIMITED (Retry-After); 503 DATABASE_BUSY or STORAGE_FULL (Retry-After: the change was not made, send it again later); 409 IDEMPOTENCY_IN_PROGRESS (a request with the same Idempotency-Key is still running). A booking keeps at most 200 changeLogs and 100 transactionErrors entries: past that the oldest are dropped and the first entry (changeSource or errCode `TRIMMED`) says how many. What the service POSTs to your endpoints (trips for you, booking events) is under `webhooks`.\n\n## Error codes\n\nEvery stable `code` of the error envelope (also listed, as data, under `x-error-codes`):\n\n" + errorCodeTable,
           },
           servers: [{ url: "/", description: "The host that serves this document" }],
           tags: [
@@ -105,7 +140,7 @@ export function docs(root?: DocsRoot) {
           },
         },
         // "/Platform.svc" contains a dot, which the plugin would otherwise take for a static file.
-        exclude: { staticFile: false, paths: [`${ASSETS}/swagger-ui-bundle.js`, `${ASSETS}/swagger-ui.css`, POSTMAN_PATH] },
+        exclude: { staticFile: false, paths: [UI_PATH, `${ASSETS}/start.js`, `${ASSETS}/swagger-ui-bundle.js`, `${ASSETS}/swagger-ui.css`, POSTMAN_PATH] },
       }),
     );
 }

@@ -213,6 +213,9 @@ function tooLarge(limit: number): HttpError {
   return new HttpError(413, "PAYLOAD_TOO_LARGE", `The request body exceeds the limit of ${limit} bytes`);
 }
 
+/** Paths whose routes choose their own Cache-Control (static pages and assets, no account data). */
+const OWN_CACHING = /^\/(console|docs)(\/|$)/;
+
 /**
  * The shared HTTP edge of both surfaces: request ids, size-limited JSON parsing,
  * the error envelope, JSON 404s and one log line per request.
@@ -227,6 +230,10 @@ export function edge(options: EdgeOptions) {
     .onRequest(({ request, set }) => {
       started.set(request, performance.now());
       set.headers["x-request-id"] = requestIdOf(request);
+      // API answers carry passenger data: never stored by a browser or proxy, never sniffed into HTML. The console
+      // and the docs UI set their own caching for their pages and assets.
+      set.headers["x-content-type-options"] = "nosniff";
+      if (!OWN_CACHING.test(pathOf(request.url))) set.headers["cache-control"] = "no-store";
       // A NUL in the path or the query (only %00 encodes one) is refused like one in the body.
       if (request.url.includes("%00")) {
         set.status = 400;

@@ -2,9 +2,9 @@ import { and, asc, eq, inArray, isNull, lt, or, gt, sql } from "drizzle-orm";
 import { ConflictError } from "../../domain/errors";
 import { companyFromStored, type Company } from "../../domain/company/registration";
 import type { Plan } from "../../domain/company/plan";
-import type { Caller, CompanyRepository, LoginAttemptsSeen, LoginThrottle, PlatformTokenRepository, User, UserRepository } from "../../domain/ports";
+import type { Caller, CompanyRepository, LoginAttemptsSeen, LoginThrottle, PlatformTokenRepository, RevokedTokens, User, UserRepository } from "../../domain/ports";
 import type { PgDb } from "./db";
-import { companies, loginAttempts, loginFailures, platformTokens, users } from "./schema";
+import { companies, loginAttempts, loginFailures, platformTokens, revokedTokens, users } from "./schema";
 
 // No in-process account cache here, unlike the SQLite adapter: several instances write these tables, and a cache
 // would need the account stamp polled or notified across instances to stay correct. Every call asks the database.
@@ -154,6 +154,20 @@ const dbNow = sql<number>`extract(epoch from clock_timestamp())::float8`;
  * own attempts before the lock is released. Concurrent attempts on a key, from any connection of any instance,
  * therefore decide one after another, each seeing those admitted before it.
  */
+/** Revocations live in the database only (no instance caches them): a sign-out on one instance holds on every other at once. */
+export class PgRevokedTokens implements RevokedTokens {
+  constructor(private readonly db: PgDb) {}
+
+  async revoke(tokenId: string, expiresAt: number): Promise<void> {
+    await this.db.insert(revokedTokens).values({ tokenId, expiresAt }).onConflictDoNothing();
+  }
+
+  async isRevoked(tokenId: string): Promise<boolean> {
+    const [row] = await this.db.select({ id: revokedTokens.tokenId }).from(revokedTokens).where(eq(revokedTokens.tokenId, tokenId)).limit(1);
+    return row !== undefined;
+  }
+}
+
 export class PgLoginThrottle implements LoginThrottle {
   constructor(private readonly db: PgDb) {}
 

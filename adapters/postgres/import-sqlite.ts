@@ -38,6 +38,7 @@ const DATA_TABLES = [
   "companies",
   "users",
   "platform_tokens",
+  "revoked_tokens",
   "login_failures",
   "company_integrations",
   "fleet_entries",

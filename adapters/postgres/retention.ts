@@ -9,6 +9,8 @@ export interface PgRetention {
   audit: number;
   /** Released platform tokens (401 either way; the row only says when). */
   releasedTokens: number;
+  /** Signed-out core tokens, after they expired (they fail on their own then). */
+  revokedTokens: number;
   /** Failed logins: only the last 15 minutes count for throttling. */
   loginFailures: number;
   /** Idempotency-Key results (replayed for 24 h). */
@@ -23,6 +25,7 @@ export const DEFAULT_PG_RETENTION: PgRetention = {
   deliveredOutbox: 7 * 86400,
   audit: 90 * 86400,
   releasedTokens: 86400,
+  revokedTokens: 60,
   loginFailures: 3600,
   idempotencyKeys: 86400,
   idleRateBuckets: 3600,
@@ -43,6 +46,7 @@ const JOBS: Array<[keyof PgRetention | "fleetLog", string, string]> = [
   ["deliveredOutbox", "outbox_messages", "status = 'delivered' AND delivered_at < $1"],
   ["audit", "audit_events", "at < $1"],
   ["releasedTokens", "platform_tokens", "released_at IS NOT NULL AND released_at < $1"],
+  ["revokedTokens", "revoked_tokens", "expires_at < $1"],
   ["loginFailures", "login_failures", "at < $1"],
   ["idempotencyKeys", "idempotency_keys", "created_at < $1"],
   ["idleRateBuckets", "rate_buckets", "at < $1"],

@@ -20,7 +20,9 @@ export class CoreTokens implements TokenIssuer, TokenVerifier {
 
   async issue(uid: string, netid: string, now: number): Promise<{ token: string; exp: number }> {
     const exp = now + this.ttlSeconds;
-    const token = await this.codec.sign({ sub: uid, netid, iat: now, exp } as never);
+    // A random jti names the token, so that signing out can end this one token (RevokedTokens).
+    const jti = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64url");
+    const token = await this.codec.sign({ sub: uid, netid, iat: now, exp, jti } as never);
     return { token, exp };
   }
 
@@ -51,6 +53,7 @@ export class CoreTokens implements TokenIssuer, TokenVerifier {
       requiredClaims: ["exp", "sub"],
     });
     if (!payload || typeof payload.sub !== "string" || typeof payload.exp !== "number") return undefined;
-    return { sub: payload.sub, netid: String(payload.netid ?? ""), exp: payload.exp };
+    const tokenId = typeof payload.jti === "string" && payload.jti ? `jti:${payload.jti}` : `sub:${payload.sub}:${payload.iat ?? ""}:${payload.exp}`;
+    return { sub: payload.sub, netid: String(payload.netid ?? ""), exp: payload.exp, tokenId };
   }
 }

@@ -3,10 +3,10 @@ import { ConflictError } from "../../domain/errors";
 import { companyFromStored, type Company } from "../../domain/company/registration";
 import type { Plan } from "../../domain/company/plan";
 import type { Integration } from "../../domain/delivery/integration";
-import type { Caller, CompanyRepository, LoginAttemptsSeen, LoginThrottle, PlatformTokenRepository, User, UserRepository } from "../../domain/ports";
+import type { Caller, CompanyRepository, LoginAttemptsSeen, LoginThrottle, PlatformTokenRepository, RevokedTokens, User, UserRepository } from "../../domain/ports";
 import type { Database, Statement } from "bun:sqlite";
 import type { Db } from "./db";
-import { companies, loginFailures, platformTokens, users } from "./schema";
+import { companies, loginFailures, platformTokens, revokedTokens, users } from "./schema";
 
 /** Entries kept per map before the cache starts over (bounds memory under many distinct callers). */
 const ACCOUNT_CACHE_LIMIT = 10_000;
@@ -242,6 +242,23 @@ export class SqlitePlatformTokenRepository implements PlatformTokenRepository {
     );
     AccountCache.of(this.db).clear();
     return done;
+  }
+}
+
+export class SqliteRevokedTokens implements RevokedTokens {
+  // Asked on every request with a core token: prepared once. Not cached, so a sign-out holds at once.
+  private readonly byId;
+
+  constructor(private readonly db: Db) {
+    this.byId = db.select({ id: revokedTokens.tokenId }).from(revokedTokens).where(eq(revokedTokens.tokenId, sql.placeholder("tokenId"))).prepare();
+  }
+
+  async revoke(tokenId: string, expiresAt: number): Promise<void> {
+    this.db.insert(revokedTokens).values({ tokenId, expiresAt }).onConflictDoNothing().run();
+  }
+
+  async isRevoked(tokenId: string): Promise<boolean> {
+    return this.byId.get({ tokenId }) !== undefined;
   }
 }
 

@@ -8,6 +8,8 @@ export interface Retention {
   audit: number;
   /** Released platform tokens (401 either way; the row only says when). */
   releasedTokens: number;
+  /** Signed-out core tokens, after they expired (they fail on their own then). */
+  revokedTokens: number;
   /** Failed logins: only the last 15 minutes count for throttling. */
   loginFailures: number;
   /** Idempotency-Key results (replayed for 24 h). */
@@ -18,6 +20,7 @@ export const DEFAULT_RETENTION: Retention = {
   deliveredOutbox: 7 * 86400,
   audit: 90 * 86400,
   releasedTokens: 86400,
+  revokedTokens: 60,
   loginFailures: 3600,
   idempotencyKeys: 86400,
 };
@@ -31,6 +34,7 @@ const JOBS: Array<[keyof Retention, string, string]> = [
   ["deliveredOutbox", "outbox_messages", "status = 'delivered' AND delivered_at < ?"],
   ["audit", "audit_events", "at < ?"],
   ["releasedTokens", "platform_tokens", "released_at IS NOT NULL AND released_at < ?"],
+  ["revokedTokens", "revoked_tokens", "expires_at < ?"],
   ["loginFailures", "login_failures", "at < ?"],
   ["idempotencyKeys", "idempotency_keys", "created_at < ?"],
 ];

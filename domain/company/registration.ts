@@ -1,4 +1,6 @@
 import isEmail from "validator/lib/isEmail";
+import { canonicalDomain, homographProblem } from "./email-domain";
+import { hiddenCharacterProblem } from "../shared/unicode-text";
 import { parsePhoneNumberFromString, isSupportedCountry, type CountryCode } from "libphonenumber-js/max";
 import type { FieldError } from "../errors";
 import type { Plan } from "./plan";
@@ -74,9 +76,14 @@ function validEmail(email: string): boolean {
   return email.isWellFormed() && isEmail(email);
 }
 
-/** Lower-cases and trims an e-mail address, the form used for validation, uniqueness and login. */
+/**
+ * Trims an e-mail address, composes it (NFC: "é" typed as e + accent is the same address as "é"), lower-cases it
+ * and spells its domain one way (punycode decoded): the form used for validation, uniqueness and login.
+ */
 export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
+  const composed = email.trim().normalize("NFC").toLowerCase();
+  const at = composed.lastIndexOf("@");
+  return at < 0 ? composed : `${composed.slice(0, at + 1)}${canonicalDomain(composed.slice(at + 1))}`;
 }
 
 /**
@@ -111,6 +118,7 @@ export function validateRegistration(
   const name = input.name?.trim() ?? "";
   if (name.length === 0) fail("name", "is required");
   else if (name.length > LIMITS.name) fail("name", `must be at most ${LIMITS.name} characters`);
+  else if (hiddenCharacterProblem(name)) fail("name", hiddenCharacterProblem(name)!);
 
   let netid: string | undefined;
   if (input.netid !== undefined && input.netid !== "") {
@@ -122,7 +130,9 @@ export function validateRegistration(
   const mainEmail = normalizeEmail(input.mainEmail ?? "");
   if (mainEmail.length === 0) fail("mainEmail", "is required");
   else if (mainEmail.length > LIMITS.email) fail("mainEmail", `must be at most ${LIMITS.email} characters`);
+  else if (hiddenCharacterProblem(mainEmail)) fail("mainEmail", hiddenCharacterProblem(mainEmail)!);
   else if (!validEmail(mainEmail)) fail("mainEmail", "must be a valid e-mail address");
+  else if (homographProblem(mainEmail.slice(mainEmail.lastIndexOf("@") + 1))) fail("mainEmail", `has a domain that ${homographProblem(mainEmail.slice(mainEmail.lastIndexOf("@") + 1))}`);
 
   const password = input.password ?? "";
   if (password.length === 0) fail("password", "is required");

@@ -42,6 +42,12 @@ export function viewOf(i: Integration, revealSecret = false): IntegrationView {
   };
 }
 
+/** Who made a change, for the audit trail: the user and the client address it came from (unknown on the CLI). */
+export interface ChangedBy {
+  uid?: string;
+  address?: string;
+}
+
 /** The company's settings, defaults when it never set any. */
 export async function getIntegration(deps: IntegrationDeps, netid: string): Promise<IntegrationView> {
   return viewOf((await deps.integrations.get(netid)) ?? emptyIntegration(netid));
@@ -52,7 +58,7 @@ export async function getIntegration(deps: IntegrationDeps, netid: string): Prom
  * merge (absent keeps, null clears), and create the webhook signing secret the first time a webhook URL is
  * set — that response is the only one that shows it.
  */
-export async function updateIntegration(deps: IntegrationDeps, netid: string, input: Parameters<typeof validateIntegrationPatch>[0]): Promise<IntegrationView> {
+export async function updateIntegration(deps: IntegrationDeps, netid: string, input: Parameters<typeof validateIntegrationPatch>[0], by: ChangedBy = {}): Promise<IntegrationView> {
   const checked = validateIntegrationPatch(input);
   if (!checked.ok) throw new ValidationError(checked.errors);
   const unreachable = await targetProblems(deps.targets, checked.patch);
@@ -63,16 +69,16 @@ export async function updateIntegration(deps: IntegrationDeps, netid: string, in
   if (created) next.webhookSecret = deps.newSecret();
   await deps.integrations.save(next, deps.clock.now());
   const changed = Object.keys(checked.patch).join(", ") || "nothing";
-  deps.audit.record({ type: "integration.changed", netid, detail: `set ${changed}${created ? "; webhook secret created" : ""}` }, deps.clock.now());
+  deps.audit.record({ type: "integration.changed", netid, ...by, detail: `set ${changed}${created ? "; webhook secret created" : ""}` }, deps.clock.now());
   return viewOf(next, created);
 }
 
 /** Replace the webhook signing secret; the new one is shown once, in this answer. */
-export async function rotateWebhookSecret(deps: IntegrationDeps, netid: string): Promise<IntegrationView> {
+export async function rotateWebhookSecret(deps: IntegrationDeps, netid: string, by: ChangedBy = {}): Promise<IntegrationView> {
   const current = (await deps.integrations.get(netid)) ?? emptyIntegration(netid);
   const next = { ...current, webhookSecret: deps.newSecret() };
   await deps.integrations.save(next, deps.clock.now());
-  deps.audit.record({ type: "integration.changed", netid, detail: "webhook secret rotated" }, deps.clock.now());
+  deps.audit.record({ type: "integration.changed", netid, ...by, detail: "webhook secret rotated" }, deps.clock.now());
   return viewOf(next, true);
 }
 

@@ -1,7 +1,8 @@
 import { TooManyRequestsError, UnauthorizedError } from "../errors";
+import { normalizeEmail } from "../company/registration";
 import type { AuditLog, Clock, LoginAttemptsSeen, LoginThrottle, PasswordHasher, User, UserRepository } from "../ports";
 
-/** Failed-login limits: per uid and per client address, within one sliding window. */
+/** Failed-login limits: per account (its uid and e-mail alike) and per client address, within one sliding window. */
 export const LOGIN_LIMITS = { windowSeconds: 15 * 60, perUid: 10, perAddress: 50 } as const;
 
 export interface LoginDeps {
@@ -41,7 +42,12 @@ export function throttleWait(seen: LoginAttemptsSeen, limit: number, now: number
 export async function login(deps: LoginDeps, credentials: { login: string; password: string; clientAddress: string }): Promise<User> {
   const now = deps.clock.now();
   const since = now - LOGIN_LIMITS.windowSeconds;
-  const keys = [`uid:${credentials.login.trim().toLowerCase()}`, `ip:${credentials.clientAddress}`];
+  // The account is looked up first (no hashing yet) so that its uid and its e-mail share one budget.
+  // An e-mail is looked up in the form registration stored it (composed, domain spelled one way).
+  const loginName = credentials.login.includes("@") ? normalizeEmail(credentials.login) : credentials.login.trim();
+  const user = await deps.users.findByLogin(loginName);
+  const account = user ? user.uid.toLowerCase() : loginName.toLowerCase();
+  const keys = [`uid:${account}`, `ip:${credentials.clientAddress}`];
   const waitFor = ([uid, address]: LoginAttemptsSeen[]) =>
     Math.max(throttleWait(uid, LOGIN_LIMITS.perUid, now, LOGIN_LIMITS.windowSeconds), throttleWait(address, LOGIN_LIMITS.perAddress, now, LOGIN_LIMITS.windowSeconds));
   // Attempts still being hashed count against the budget: a burst of concurrent guesses cannot all slip in
@@ -52,10 +58,8 @@ export async function login(deps: LoginDeps, credentials: { login: string; passw
     throw new TooManyRequestsError(waitFor(seen), "Too many failed logins; try again later", "LOGIN_THROTTLED");
   }
 
-  let user: User | undefined;
   let valid = false;
   try {
-    user = await deps.users.findByLogin(credentials.login.trim());
     valid = await deps.hasher.verify(credentials.password, user?.passwordHash ?? deps.decoyHash);
   } finally {
     await deps.throttle.end(keys, !user || !valid, now);

@@ -33,12 +33,31 @@ export interface PartnerDetails extends PartnerView {
   partnerVehicleTypes: VehicleTypeMap;
 }
 
-async function partnerCompany(deps: PartnershipDeps, caller: Caller, netid: unknown): Promise<Company> {
+/** The other company's netid as given, checked: well-formed and not the caller's own. */
+function otherNetid(caller: Caller, netid: unknown): string {
   if (typeof netid !== "string" || !NETID_PATTERN.test(netid.trim()))
     throw new ValidationError([{ field: "netid", message: "must be a company netid: 3–32 characters of A-Z a-z 0-9 _ -" }]);
-  const company = await deps.companies.findByNetid(netid.trim());
-  if (!company) throw new NotFoundError(`No company has netid ${netid.trim()}`, "COMPANY_NOT_FOUND");
-  if (company.netid.toLowerCase() === caller.netid.toLowerCase()) throw new ValidationError([{ field: "netid", message: "must be another company's netid, not your own" }]);
+  if (netid.trim().toLowerCase() === caller.netid.toLowerCase()) throw new ValidationError([{ field: "netid", message: "must be another company's netid, not your own" }]);
+  return netid.trim();
+}
+
+async function partnerCompany(deps: PartnershipDeps, caller: Caller, netid: unknown): Promise<Company> {
+  const given = otherNetid(caller, netid);
+  const company = await deps.companies.findByNetid(given);
+  if (!company) throw new NotFoundError(`No company has netid ${given}`, "COMPANY_NOT_FOUND");
+  return company;
+}
+
+/**
+ * The company of an existing partnership (requested or active) with the caller. An unknown netid answers exactly as
+ * a company you have no partnership with (same status, code and message, in the spelling given), so the routes
+ * that change nothing for a stranger cannot be used to learn which netids exist.
+ */
+async function partnershipCompany(deps: PartnershipDeps, caller: Caller, netid: unknown): Promise<Company> {
+  const given = otherNetid(caller, netid);
+  const company = await deps.companies.findByNetid(given);
+  const current = company && (await deps.partnerships.find(caller.netid, company.netid));
+  if (!company || !current) throw new NotFoundError(`You have no partnership with ${given}`, "PARTNERSHIP_NOT_FOUND");
   return company;
 }
 
@@ -66,9 +85,11 @@ export async function requestPartnership(deps: PartnershipDeps, caller: Caller, 
 
 /** Accept a partnership the other company asked for; accepting nothing (no request, your own, already active) is a conflict. */
 export async function acceptPartnership(deps: PartnershipDeps, caller: Caller, netid: unknown): Promise<PartnerView> {
-  const other = await partnerCompany(deps, caller, netid);
-  const current = await deps.partnerships.find(caller.netid, other.netid);
-  if (!current) throw new ConflictError(`${other.netid} has not asked to partner with you`, "NO_PARTNERSHIP_REQUEST");
+  const given = otherNetid(caller, netid);
+  const other = await deps.companies.findByNetid(given);
+  const current = other && (await deps.partnerships.find(caller.netid, other.netid));
+  // An unknown netid has not asked either: the same answer, so accepting cannot tell which netids exist.
+  if (!other || !current) throw new ConflictError(`${given} has not asked to partner with you`, "NO_PARTNERSHIP_REQUEST");
   if (current.state === "active") throw new ConflictError(`You are already partners with ${other.netid}`, "ALREADY_PARTNERS");
   if (current.requestedBy.toLowerCase() === caller.netid.toLowerCase()) throw new ConflictError(`You asked ${other.netid}; only it can accept`, "NO_PARTNERSHIP_REQUEST");
   await deps.partnerships.activate(caller.netid, other.netid, deps.clock.now());
@@ -78,8 +99,9 @@ export async function acceptPartnership(deps: PartnershipDeps, caller: Caller, n
 
 /** End a partnership, or withdraw or decline a request: either side may. Both vehicle-type maps go with it. */
 export async function endPartnership(deps: PartnershipDeps, caller: Caller, netid: unknown): Promise<{ netid: string; status: "ended" }> {
-  const other = await partnerCompany(deps, caller, netid);
-  if (!(await deps.partnerships.remove(caller.netid, other.netid))) throw new NotFoundError(`You have no partnership with ${other.netid}`, "PARTNERSHIP_NOT_FOUND");
+  const given = otherNetid(caller, netid);
+  const other = await deps.companies.findByNetid(given);
+  if (!other || !(await deps.partnerships.remove(caller.netid, other.netid))) throw new NotFoundError(`You have no partnership with ${given}`, "PARTNERSHIP_NOT_FOUND");
   record(deps, caller, `ended the partnership with ${other.netid}`);
   return { netid: other.netid, status: "ended" };
 }
@@ -117,10 +139,11 @@ export async function listPartnerships(deps: PartnershipDeps, caller: Caller, ne
  * map; `{}` clears it). The partnership must exist (requested or active); the map applies while it is active.
  */
 export async function setPartnerVehicleTypes(deps: PartnershipDeps, caller: Caller, netid: unknown, input: unknown): Promise<{ netid: string; vehicleTypes: VehicleTypeMap }> {
-  const other = await partnerCompany(deps, caller, netid);
+  otherNetid(caller, netid);
+  // The map is checked before the partner is looked up: a bad map is 400 for every netid alike.
   const checked = validateVehicleTypeMap(input);
   if (!checked.ok) throw new ValidationError(checked.errors);
-  if (!(await deps.partnerships.find(caller.netid, other.netid))) throw new NotFoundError(`You have no partnership with ${other.netid}`, "PARTNERSHIP_NOT_FOUND");
+  const other = await partnershipCompany(deps, caller, netid);
   await deps.partnerships.setVehicleTypes(caller.netid, other.netid, checked.map);
   record(deps, caller, `set ${Object.keys(checked.map).length} vehicle type(s) for trips from ${other.netid}`);
   return { netid: other.netid, vehicleTypes: checked.map };

@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import type { Logger } from "../../adapters/logging";
 import type { SecretSealer } from "../../domain/delivery/ports";
 import type { PgDb } from "../../adapters/postgres/db";
-import { PgCompanyRepository, PgLoginThrottle, PgPlatformTokenRepository, PgUserRepository } from "../../adapters/postgres/account-repositories";
+import { PgCompanyRepository, PgLoginThrottle, PgPlatformTokenRepository, PgRevokedTokens, PgUserRepository } from "../../adapters/postgres/account-repositories";
 import { PgBookingRepository } from "../../adapters/postgres/booking-repository";
 import { PgIdempotencyStore } from "../../adapters/postgres/idempotency-store";
 import { PgIntegrationRepository, sealStoredSecretsPg } from "../../adapters/postgres/integration-repository";
@@ -69,6 +69,7 @@ export function postgresStorage(db: PgDb, secrets: SecretSealer, announcerFor: A
     companies: new PgCompanyRepository(db),
     users: new PgUserRepository(db),
     platformTokens: new PgPlatformTokenRepository(db),
+    revokedTokens: new PgRevokedTokens(db),
     loginThrottle: new PgLoginThrottle(db),
     audit: new PgAuditLog(db, (err) => logger.error({ err }, "writing audit events failed")),
     integrations,

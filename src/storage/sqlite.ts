@@ -1,7 +1,7 @@
 import type { Db } from "../../adapters/sqlite/db";
 import type { Logger } from "../../adapters/logging";
 import type { SecretSealer } from "../../domain/delivery/ports";
-import { SqliteCompanyRepository, SqliteLoginThrottle, SqlitePlatformTokenRepository, SqliteUserRepository } from "../../adapters/sqlite/account-repositories";
+import { SqliteCompanyRepository, SqliteLoginThrottle, SqlitePlatformTokenRepository, SqliteRevokedTokens, SqliteUserRepository } from "../../adapters/sqlite/account-repositories";
 import { SqliteAuditLog } from "../../adapters/sqlite/audit-log";
 import { SqliteIntegrationRepository, SqliteOutbox } from "../../adapters/sqlite/delivery-repositories";
 import { sealStoredSecrets } from "../../adapters/sqlite/seal-secrets";
@@ -39,6 +39,7 @@ export function sqliteStorage(db: Db, secrets: SecretSealer, announcerFor: Annou
     companies: new SqliteCompanyRepository(db),
     users: new SqliteUserRepository(db),
     platformTokens: new SqlitePlatformTokenRepository(db),
+    revokedTokens: new SqliteRevokedTokens(db),
     loginThrottle: new SqliteLoginThrottle(db),
     audit: new SqliteAuditLog(db),
     integrations,

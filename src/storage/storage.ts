@@ -1,4 +1,4 @@
-import type { AuditEvent, AuditLog, CompanyRepository, LoginThrottle, PlatformTokenRepository, UserRepository } from "../../domain/ports";
+import type { AuditEvent, AuditLog, CompanyRepository, LoginThrottle, PlatformTokenRepository, RevokedTokens, UserRepository } from "../../domain/ports";
 import type { IntegrationLookup, IntegrationRepository, Outbox } from "../../domain/delivery/ports";
 import type { BookingRepository, ChangeAnnouncer, IdempotencyStore, ProviderFleet } from "../../domain/trips/ports";
 import type { FleetRepository } from "../../domain/fleet/ports";
@@ -30,6 +30,7 @@ export interface Storage {
   companies: CompanyRepository;
   users: UserRepository;
   platformTokens: PlatformTokenRepository;
+  revokedTokens: RevokedTokens;
   loginThrottle: LoginThrottle;
   audit: AuditTrail;
   integrations: IntegrationRepository & IntegrationLookup;

@@ -43,4 +43,24 @@ describe("audit trail", () => {
       await server.stop();
     }
   });
+
+  test("integration changes name the user and the client address: delivery URL, webhook URL, secret rotation", async () => {
+    const dbPath = join(tempDir(), "db.sqlite");
+    const server = await startServer({ DB_PATH: dbPath, DEMO_DATA: "0" });
+    try {
+      await postJson(`${server.base}/api/company/register`, { name: "Audit Cars", netid: "AUDIT2", mainEmail: "b@audit.example", password, confirmPassword: password, mainPhone: "+12125550156", coType: "IO" });
+      const core = await postJson(`${server.base}/api/token`, { uid: "AUDIT2", pw: password });
+      const headers = { authorization: `Bearer ${core.body.token}`, "content-type": "application/json" };
+      const put = (body: unknown) => fetch(`${server.base}/api/company/integration`, { method: "PUT", headers, body: JSON.stringify(body) });
+      expect((await put({ deliveryUrl: "http://127.0.0.1:9/farm-in" })).status).toBe(200);
+      expect((await put({ webhookUrl: "http://127.0.0.1:9/hooks" })).status).toBe(200);
+      expect((await fetch(`${server.base}/api/company/integration/webhook-secret`, { method: "POST", headers })).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+    const out = await runCli(["audit", "--type", "integration.changed", "--netid", "AUDIT2"], { DB_PATH: dbPath });
+    const rows = out.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(rows.map((r) => r.detail).sort()).toEqual(["set deliveryUrl", "set webhookUrl; webhook secret created", "webhook secret rotated"]);
+    for (const row of rows) expect(row).toMatchObject({ uid: "AUDIT2", netid: "AUDIT2", address: "127.0.0.1" });
+  });
 });

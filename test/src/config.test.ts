@@ -2,9 +2,16 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, loadConfig } from "../../src/config";
-import { tempDir } from "../support/process";
+import { runCli, startServer, tempDir } from "../support/process";
 
 const secret = "s".repeat(32);
+/** A production environment that starts: random-looking keys and a metrics token. */
+const production = {
+  NODE_ENV: "production",
+  JWT_SECRET: "Yq3v9_LkT2w-Rz8pN4xHc6sJ0bFmA7dE",
+  SECRETS_KEY: "5c0f9e2a7d41b8366ea2c1f0937b4d58a16e2f9c04b7d3e85a9c61f27e0b4d93",
+  METRICS_TOKEN: "metrics-token-0123456789",
+} as Record<string, string | undefined>;
 
 describe("loadConfig", () => {
   test("defaults", () => {
@@ -44,9 +51,9 @@ describe("loadConfig", () => {
   });
 
   test("production requires a JWT_SECRET of at least 32 bytes", () => {
-    expect(() => loadConfig({ NODE_ENV: "production" })).toThrow("JWT_SECRET");
-    expect(() => loadConfig({ NODE_ENV: "production", JWT_SECRET: "x".repeat(31) })).toThrow("JWT_SECRET");
-    expect(loadConfig({ NODE_ENV: "production", JWT_SECRET: secret, SECRETS_KEY: "1f".repeat(32) }).jwtSecret).toBe(secret);
+    expect(() => loadConfig({ ...production, JWT_SECRET: undefined })).toThrow("JWT_SECRET");
+    expect(() => loadConfig({ ...production, JWT_SECRET: "x".repeat(31) })).toThrow("JWT_SECRET");
+    expect(loadConfig(production).jwtSecret).toBe(production.JWT_SECRET!);
   });
 
   test("development generates a secret once and keeps it next to the database", () => {
@@ -105,3 +112,69 @@ describe("DATABASE_URL", () => {
     expect((error as Error).message).not.toContain("hunter2");
   });
 });
+
+describe("production refuses placeholder keys", () => {
+  test.each([
+    ["JWT_SECRET", "a".repeat(32)],
+    ["JWT_SECRET", "abcd".repeat(8)],
+    ["JWT_SECRET", "0123456789abcdef0123456789abcdef"],
+    ["JWT_SECRET", "abcdefghijklmnopqrstuvwxyz012345"],
+    ["SECRETS_KEY", "0".repeat(64)],
+    ["SECRETS_KEY", "1f".repeat(32)],
+    ["SECRETS_KEY", "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"],
+    ["SECRETS_KEY", "deadbeef".repeat(8)],
+  ])("%s=%s is a start-up error naming the variable", (name, value) => {
+    expect(() => loadConfig({ ...production, [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...production, [name]: value })).toThrow(`${name} is too weak`);
+    // Outside production the same values are allowed (tests and local runs use fixed keys).
+    expect(() => loadConfig({ ...production, NODE_ENV: undefined, [name]: value })).not.toThrow();
+  });
+
+  test("generated keys pass: 200 of each kind", () => {
+    for (let i = 0; i < 200; i++) {
+      const jwt = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("hex");
+      const key = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex");
+      expect(loadConfig({ ...production, JWT_SECRET: jwt, SECRETS_KEY: key })).toMatchObject({ jwtSecret: jwt, secretsKey: key });
+    }
+  });
+
+  test("the serve command exits 2 with the variable named, before opening anything", async () => {
+    const dbPath = join(tempDir(), "db.sqlite");
+    const weakJwt = await runCli(["serve"], { ...defined(production), DB_PATH: dbPath, JWT_SECRET: "a".repeat(32) });
+    expect(weakJwt.code).toBe(2);
+    expect(weakJwt.stderr).toContain("JWT_SECRET is too weak");
+    const weakKey = await runCli(["serve"], { ...defined(production), DB_PATH: dbPath, SECRETS_KEY: "0".repeat(64) });
+    expect(weakKey.code).toBe(2);
+    expect(weakKey.stderr).toContain("SECRETS_KEY is too weak");
+    expect(existsSync(dbPath)).toBe(false);
+  });
+});
+
+describe("METRICS_TOKEN in production", () => {
+  test("required with NODE_ENV=production unless METRICS_PUBLIC=1 says /metrics is public on purpose", () => {
+    expect(() => loadConfig({ ...production, METRICS_TOKEN: undefined })).toThrow("METRICS_TOKEN is required");
+    expect(loadConfig({ ...production, METRICS_TOKEN: undefined, METRICS_PUBLIC: "1" })).toMatchObject({ metricsToken: undefined, metricsPublic: true });
+    expect(loadConfig(production)).toMatchObject({ metricsToken: production.METRICS_TOKEN, metricsPublic: false });
+    // Development keeps /metrics open by default.
+    expect(loadConfig({ JWT_SECRET: secret })).toMatchObject({ metricsToken: undefined, metricsPublic: false });
+    expect(() => loadConfig({ ...production, METRICS_PUBLIC: "yes" })).toThrow("METRICS_PUBLIC");
+  });
+
+  test("serve refuses to start without it (exit 2); with METRICS_PUBLIC=1 it starts and warns on stderr", async () => {
+    const dbPath = join(tempDir(), "db.sqlite");
+    const refused = await runCli(["serve"], { ...defined(production), METRICS_TOKEN: "", DB_PATH: dbPath });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("METRICS_TOKEN is required");
+    const server = await startServer({ ...defined(production), METRICS_TOKEN: "", METRICS_PUBLIC: "1", DB_PATH: dbPath });
+    try {
+      expect(server.stderr()).toContain("warning: METRICS_PUBLIC=1");
+      expect((await fetch(`${server.base}/metrics`)).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+function defined(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+}

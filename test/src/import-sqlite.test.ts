@@ -61,6 +61,9 @@ async function buildSqlite(): Promise<void> {
     // A platform token released, a failed login.
     const spare = await h.platformToken(other.netid, "correct horse battery staple");
     expect((await h.request("POST", "/Platform.svc/releaseToken", { headers: { token: spare } })).status).toBe(200);
+    // A core token signed out.
+    const signedOut = await h.coreToken(other.netid, "correct horse battery staple");
+    expect((await h.request("POST", "/api/token/release", { headers: { authorization: `Bearer ${signedOut}` } })).status).toBe(200);
     expect((await h.request("POST", "/api/token", { body: { uid: other.netid, pw: "wrong password entirely" } })).status).toBe(401);
     // Bookings with events (status changes), a quote, an Idempotency-Key, positions with a trail.
     const ids: string[] = [];

@@ -50,11 +50,14 @@ export async function signIn(uid, pw) {
   Object.assign(session, { jwt: core.token, platform, netid: claims.netid, uid: claims.sub, exp: core.exp });
 }
 
-/** Releases the platform token and forgets both. */
+/** Ends both tokens on the server (the core JWT and the platform token) and forgets them. */
 export async function signOut() {
-  const token = session.platform;
+  const { jwt, platform: token } = session;
   Object.assign(session, { jwt: null, platform: null, netid: null, uid: null, exp: 0 });
-  if (token) await call("POST", "/Platform.svc/releaseToken/V1", undefined, { token }).catch(() => {});
+  await Promise.all([
+    jwt ? call("POST", "/api/token/release", undefined, { authorization: `Bearer ${jwt}` }).catch(() => {}) : undefined,
+    token ? call("POST", "/Platform.svc/releaseToken/V1", undefined, { token }).catch(() => {}) : undefined,
+  ]);
 }
 
 /** A core API call with the bearer token. */

@@ -5,19 +5,24 @@ import { checkAccounts, type CheckAccountsDeps } from "../../../domain/usecases/
 import type { RateLimiter } from "../rate-limit";
 import type { TokenIssuer as CoreTokens } from "../../../domain/ports";
 import { Credentials, errors } from "../schemas";
+import type { Authenticator } from "../auth";
 
 const optionalString = (max: number, description: string, example?: string) =>
   t.Optional(t.String({ maxLength: max, description, ...(example ? { examples: [example] } : {}) }));
 
 export const RegistrationBody = t.Object(
   {
-    name: optionalString(1000, "Company name, 1–250 characters after trimming. Required.", "Acme Limousine"),
+    name: optionalString(1000, "Company name, 1–250 characters after trimming, without text-direction controls (U+202A–202E, U+2066–2069, LRM/RLM) or invisible characters (zero-width space, BOM, …; ZWJ/ZWNJ only inside a word). Required.", "Acme Limousine"),
     netid: optionalString(
       100,
       "Optional company id: 3–32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit, unique case-insensitively. Generated from the name when absent.",
       "ACME-LIMO",
     ),
-    mainEmail: optionalString(1000, "Main e-mail; trimmed and lower-cased. Required, unique.", "dispatch@acme-limo.example"),
+    mainEmail: optionalString(
+      1000,
+      "Main e-mail; trimmed, Unicode-composed (NFC), lower-cased, its domain spelled in Unicode (punycode decoded) — compared and stored in that form. Required, unique. A domain that mixes scripts in one label (Latin with Cyrillic…) or is spelled in Cyrillic/Greek letters that look Latin under a Latin top-level domain is refused (400): it could pass for another domain.",
+      "dispatch@acme-limo.example",
+    ),
     password: optionalString(1000, "8–100 characters, not the e-mail or netid, not a common password. Required.", "<PASSWORD>"),
     confirmPassword: optionalString(1000, "Must equal password. Required.", "<PASSWORD>"),
     mainPhone: optionalString(100, "Main phone; normalised to E.164. A national number needs countryCode. Required, unique.", "+12125550123"),
@@ -48,6 +53,8 @@ export interface AccountsDeps {
   registration: RegisterCompanyDeps;
   login: LoginDeps;
   coreTokens: CoreTokens;
+  /** Ends core tokens (sign-out). */
+  authenticator: Pick<Authenticator, "releaseCore">;
   /** The account check and its per-address throttle. */
   accountChecks: CheckAccountsDeps & { limiter: RateLimiter };
 }
@@ -104,7 +111,25 @@ export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf, limiter?:
           summary: "Get a core access token",
           security: [],
           description:
-            "Logs in with uid (or e-mail) and password. Unknown user and wrong password answer the same 401. After 10 failures in 15 minutes for a uid (50 for a client address) every attempt is 429 with Retry-After (seconds) until the window passes.",
+            "Logs in with uid (or e-mail) and password. Unknown user and wrong password answer the same 401. After 10 failures in 15 minutes for an account (its uid and e-mail count together, any letter case; 50 for a client address) every attempt is 429 with Retry-After (seconds) until the window passes.",
+        },
+      },
+    )
+    .post(
+      "/token/release",
+      async ({ request }) => {
+        const caller = await deps.authenticator.releaseCore(request.headers.get("authorization"));
+        deps.login.audit.record({ type: "token.released", uid: caller.uid, netid: caller.netid, address: addressOf(request), detail: "core token" }, deps.login.clock.now());
+        return { success: true as const };
+      },
+      {
+        response: { 200: t.Object({ success: t.Literal(true) }), ...errors(401) },
+        detail: {
+          tags: ["Accounts"],
+          summary: "Sign a core access token out",
+          security: [{ bearer: [] }],
+          description:
+            "Ends the bearer token sent with this request before its `exp`: from now on it is 401 `INVALID_TOKEN` on every route and every instance sharing the database. Other tokens of the same user keep working (each sign-in has its own). Releasing a token that no longer works is 401 `INVALID_TOKEN`. The console's Sign out calls this and `releaseToken` for its platform token.",
         },
       },
     )
@@ -118,7 +143,7 @@ export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf, limiter?:
       {
         query: t.Object({
           username: t.Optional(t.String({ maxLength: 200, description: "A login (uid or netid), case-insensitive", examples: ["ACME-LIMO"] })),
-          email: t.Optional(t.String({ maxLength: 300, description: "Trimmed and lower-cased, as registration stores it", examples: ["dispatch@acme-limo.example"] })),
+          email: t.Optional(t.String({ maxLength: 300, description: "Trimmed, composed (NFC), lower-cased and its domain in Unicode, as registration stores it", examples: ["dispatch@acme-limo.example"] })),
           phone: t.Optional(t.String({ maxLength: 60, description: "Any formatting; compared in E.164 (a national number needs countryCode)", examples: ["+1 (212) 555-0101"] })),
           countryCode: t.Optional(t.String({ maxLength: 10, description: "ISO 3166 alpha-2 country of a national phone number", examples: ["US"] })),
         }),

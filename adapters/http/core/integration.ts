@@ -5,6 +5,7 @@ import type { OutboxMessage } from "../../../domain/delivery/ports";
 import { errors } from "../schemas";
 import { authMacros, type Authenticator } from "../auth";
 import { Paging, parsePaging } from "../paging";
+import type { AddressOf } from "./accounts";
 
 const IntegrationView = t.Object({
   deliveryUrl: t.Union([t.String(), t.Null()], { description: "Your farm-in endpoint: every NEW/UPDATE/CANCEL/QUOTE sent to you is POSTed here" }),
@@ -41,7 +42,7 @@ const toDelivery = (m: OutboxMessage) => ({
 });
 
 /** Integration settings and the webhook delivery log of the caller's company. */
-export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, delivery: DeliveryDeps) {
+export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, delivery: DeliveryDeps, addressOf: AddressOf) {
   return new Elysia({ name: "core-integration", prefix: "/api" })
     .use(authMacros(auth))
     .get("/company/integration", async ({ caller }) => ({ success: true as const, data: await getIntegration(deps, caller.netid) }), {
@@ -49,7 +50,7 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, deli
       response: { 200: t.Object({ success: t.Literal(true), data: IntegrationView }), ...errors(401) },
       detail: { tags: ["Integration"], summary: "Your delivery endpoint and webhook settings (without secrets)", security: [{ bearer: [] }] },
     })
-    .put("/company/integration", async ({ caller, body }) => ({ success: true as const, data: await updateIntegration(deps, caller.netid, body) }), {
+    .put("/company/integration", async ({ caller, body, request }) => ({ success: true as const, data: await updateIntegration(deps, caller.netid, body, { uid: caller.uid, address: addressOf(request) }) }), {
       coreAuth: true,
       body: t.Object(
         {
@@ -71,7 +72,7 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, deli
         security: [{ bearer: [] }],
       },
     })
-    .post("/company/integration/webhook-secret", async ({ caller }) => ({ success: true as const, data: await rotateWebhookSecret(deps, caller.netid) }), {
+    .post("/company/integration/webhook-secret", async ({ caller, request }) => ({ success: true as const, data: await rotateWebhookSecret(deps, caller.netid, { uid: caller.uid, address: addressOf(request) }) }), {
       coreAuth: true,
       response: { 200: t.Object({ success: t.Literal(true), data: IntegrationView }), ...errors(401) },
       detail: { tags: ["Integration"], summary: "Rotate the webhook signing secret (the new one is in this answer only)", security: [{ bearer: [] }] },

@@ -51,6 +51,16 @@ export const platformTokens = sqliteTable(
   (t) => [index("platform_tokens_uid").on(t.uid)],
 );
 
+/** Core JWTs ended before their expiry (sign-out), by token id; a row is pruned once its token would have expired. */
+export const revokedTokens = sqliteTable(
+  "revoked_tokens",
+  {
+    tokenId: text("token_id").primaryKey(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("revoked_tokens_expires_at").on(t.expiresAt)],
+);
+
 export const loginFailures = sqliteTable(
   "login_failures",
   {

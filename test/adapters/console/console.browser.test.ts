@@ -155,4 +155,32 @@ describe("the console in a real browser", () => {
     await expect(partners.getByRole("cell", { name: /^Blue Sky Cars/ }).count()).resolves.toBe(1);
     await shot("partners");
   }, 60_000);
+
+  test("Sign out ends both tokens on the server: the core JWT and the platform token are 401 afterwards", async () => {
+    const seen = { jwt: "", platform: "" };
+    const watch = (r: import("playwright-core").Request) => {
+      const bearer = /^Bearer (\S+)$/.exec(r.headers()["authorization"] ?? "");
+      if (bearer) seen.jwt = bearer[1];
+      if (r.headers()["token"]) seen.platform = r.headers()["token"];
+    };
+    page.on("request", watch);
+    await signOut();
+    await signIn("DEMO-PLATFORM");
+    // The bookings page reads with the core token; a status action would use the platform token (known once signed in).
+    await page.getByRole("link", { name: "Bookings" }).click();
+    await page.getByRole("table", { name: "Bookings" }).waitFor();
+    await page.evaluate(`import("/console/assets/api.js").then((api) => api.platform("GET", "/api/reservation/${transactionId}").catch(() => null))`);
+    expect(seen.jwt).not.toBe("");
+    expect(seen.platform).not.toBe("");
+    const coreStatus = () => fetch(`${server.base}/api/company/integration`, { headers: { authorization: `Bearer ${seen.jwt}` } }).then((r) => r.status);
+    const platformStatus = () => fetch(`${server.base}/api/reservation/${transactionId}`, { headers: { token: seen.platform } }).then((r) => r.status);
+    expect(await coreStatus()).toBe(200);
+    expect(await platformStatus()).toBe(200);
+    const ended = page.waitForResponse((r) => r.url().endsWith("/api/token/release"));
+    await signOut();
+    expect((await ended).status()).toBe(200);
+    page.off("request", watch);
+    expect(await coreStatus()).toBe(401);
+    expect(await platformStatus()).toBe(401);
+  }, 60_000);
 });

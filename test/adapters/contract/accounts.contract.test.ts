@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ConflictError } from "../../../domain/errors";
 import type { Company } from "../../../domain/company/registration";
-import type { CompanyRepository, LoginAttemptsSeen, LoginThrottle, PlatformTokenRepository, User, UserRepository } from "../../../domain/ports";
-import { SqliteCompanyRepository, SqliteLoginThrottle, SqlitePlatformTokenRepository, SqliteUserRepository } from "../../../adapters/sqlite/account-repositories";
-import { PgCompanyRepository, PgLoginThrottle, PgPlatformTokenRepository, PgUserRepository } from "../../../adapters/postgres/account-repositories";
+import type { CompanyRepository, LoginAttemptsSeen, LoginThrottle, PlatformTokenRepository, RevokedTokens, User, UserRepository } from "../../../domain/ports";
+import { SqliteCompanyRepository, SqliteLoginThrottle, SqlitePlatformTokenRepository, SqliteRevokedTokens, SqliteUserRepository } from "../../../adapters/sqlite/account-repositories";
+import { PgCompanyRepository, PgLoginThrottle, PgPlatformTokenRepository, PgRevokedTokens, PgUserRepository } from "../../../adapters/postgres/account-repositories";
 import { onPostgres, onSqlite } from "./databases";
 
 interface Accounts {
@@ -20,6 +20,8 @@ interface Accounts {
    * on SQLite one process serves the file, so both are that process's throttle.
    */
   instances: [LoginThrottle, LoginThrottle];
+  /** Revocations as two instances see them (on SQLite, one process's). */
+  revoked: [RevokedTokens, RevokedTokens];
 }
 
 const sqliteAdapter = onSqlite<Accounts>((db) => {
@@ -31,6 +33,7 @@ const sqliteAdapter = onSqlite<Accounts>((db) => {
     throttle,
     otherThrottle: new SqliteLoginThrottle(db),
     instances: [throttle, throttle],
+    revoked: [new SqliteRevokedTokens(db), new SqliteRevokedTokens(db)],
   };
 });
 
@@ -44,6 +47,7 @@ const postgresAdapter = onPostgres<Accounts>((db, { pool }) => {
     throttle,
     otherThrottle,
     instances: [throttle, otherThrottle],
+    revoked: [new PgRevokedTokens(db), new PgRevokedTokens(pool(2))],
   };
 }, 10);
 
@@ -203,6 +207,19 @@ for (const adapter of [sqliteAdapter, postgresAdapter]) {
         expect(await a.tokens.findActiveUid(hash)).toBeUndefined();
         expect(await a.tokens.release(hash, 300)).toBe(false);
         expect(await a.tokens.release("never-saved", 300)).toBe(false);
+      });
+    });
+
+    describe("revoked core tokens", () => {
+      test("a revoked token id is seen as revoked by every instance at once; revoking twice is harmless; others are not", async () => {
+        const [one, other] = a.revoked;
+        const id = `jti:contract-${++serial}`;
+        expect(await other.isRevoked(id)).toBe(false);
+        await one.revoke(id, 1_900_000_000);
+        await one.revoke(id, 1_900_000_000);
+        expect(await other.isRevoked(id)).toBe(true);
+        expect(await one.isRevoked(id)).toBe(true);
+        expect(await other.isRevoked(`${id}-other`)).toBe(false);
       });
     });
 

@@ -231,12 +231,14 @@ for (const adapter of [sqliteAdapter, postgresAdapter]) {
         await token("released-long-ago", now - 2 * DAY);
         await token("released-just-now", now - 60);
         await token("still-active", null);
+        await o.run("INSERT INTO revoked_tokens (token_id, expires_at) VALUES (?, ?), (?, ?)", `${netid}-expired`, now - 3600, `${netid}-valid`, now + 600);
         await o.run("INSERT INTO login_failures (key, at) VALUES ('uid:x', ?), ('uid:x', ?)", now - 2 * 3600, now - 60);
         await o.run("INSERT INTO idempotency_keys (netid, key, request_hash, status, body, created_at) VALUES (?, 'old', 'h', 200, '{}', ?), (?, 'new', 'h', 200, '{}', ?)", netid, now - 2 * DAY, netid, now - 60);
 
         const deleted = await o.prune(now);
-        expect(deleted).toMatchObject({ outbox_messages: 1, audit_events: 1, platform_tokens: 1, login_failures: 1, idempotency_keys: 1 });
+        expect(deleted).toMatchObject({ outbox_messages: 1, audit_events: 1, platform_tokens: 1, revoked_tokens: 1, login_failures: 1, idempotency_keys: 1 });
         const col = async (statement: string, ...params: unknown[]) => (await o.run(statement, ...params)).map((r) => r.v);
+        expect(await col("SELECT token_id AS v FROM revoked_tokens WHERE token_id LIKE ?", `${netid}-%`)).toEqual([`${netid}-valid`]);
         expect(await col("SELECT event_id AS v FROM outbox_messages WHERE target_netid = ? ORDER BY v", netid)).toEqual([`${netid}-new-delivered`, `${netid}-old-failed`, `${netid}-old-pending`]);
         expect(await col("SELECT detail AS v FROM audit_events WHERE detail IN ('old', 'new')")).toEqual(["new"]);
         expect(await col("SELECT token_hash AS v FROM platform_tokens WHERE uid = ? ORDER BY v", netid)).toEqual([`${netid}-released-just-now`, `${netid}-still-active`]);

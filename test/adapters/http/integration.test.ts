@@ -61,6 +61,17 @@ describe("company integration settings", () => {
     expect(rotated.body.data.webhookSecret).not.toBe(secret);
   });
 
+  test("each change is audited with the user who made it and the client address", async () => {
+    expect((await h.request("PUT", "/api/company/integration", { headers: auth, body: { webhookUrl: "https://hooks.example/in" } })).status).toBe(200);
+    expect((await h.request("POST", "/api/company/integration/webhook-secret", { headers: auth })).status).toBe(200);
+    await h.services.audit.flush();
+    const rows = await h.rows<{ uid: string | null; address: string | null; detail: string }>("SELECT uid, address, detail FROM audit_events WHERE type = 'integration.changed' ORDER BY id");
+    expect(rows.map((r) => r.detail)).toEqual(["set webhookUrl; webhook secret created", "webhook secret rotated"]);
+    const [uid] = await h.rows<{ uid: string }>("SELECT uid FROM users");
+    // The harness has no socket: its client address is "local".
+    for (const row of rows) expect([row.uid, row.address]).toEqual([uid.uid, "local"]);
+  });
+
   test("invalid settings are a 400 naming every field, and change nothing", async () => {
     const res = await h.request("PUT", "/api/company/integration", { headers: auth, body: { deliveryUrl: "javascript:alert(1)", luggage: "suitcase", webhookFormat: "xml" } });
     expect(res.status).toBe(400);

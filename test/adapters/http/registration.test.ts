@@ -161,3 +161,61 @@ describe("POST /api/company/register", () => {
     expect(await count("companies")).toBe(1);
   });
 });
+
+describe("Unicode in e-mails and names", () => {
+  const nfc = "jos\u00e9@acme-limo.example";
+  const nfd = "jose\u0301@acme-limo.example";
+
+  test("an e-mail composed (NFC) and decomposed (NFD) is one address: the second registration is 409 on mainEmail; either spelling logs in", async () => {
+    expect((await register(body({ mainEmail: nfc }))).status).toBe(200);
+    const again = await register(body({ netid: "OTHER-CO", mainEmail: nfd, mainPhone: "+12125550199" }));
+    expect([again.status, again.body.code, again.body.field]).toEqual([409, "ALREADY_REGISTERED", "mainEmail"]);
+    const [row] = await h.rows<{ main_email: string }>("SELECT main_email FROM companies");
+    expect(row.main_email).toBe(nfc);
+    for (const uid of [nfc, nfd, nfd.toUpperCase()]) expect((await h.request("POST", "/api/token", { body: { uid, pw: password } })).status).toBe(200);
+    // The account check compares the same way.
+    const check = await h.request("GET", `/api/user/check?email=${encodeURIComponent(nfd)}`);
+    expect(check.body).toEqual([{ query: "email", found: true, result: nfc }]);
+  });
+
+  test("a punycode domain and its Unicode spelling are one address", async () => {
+    expect((await register(body({ mainEmail: "ops@m\u00fcnchen-limo.example" }))).status).toBe(200);
+    const again = await register(body({ netid: "OTHER-CO", mainEmail: "ops@xn--mnchen-limo-thb.example", mainPhone: "+12125550199" }));
+    expect([again.status, again.body.field]).toEqual([409, "mainEmail"]);
+  });
+
+  test.each([
+    ["Latin and Cyrillic mixed in one label", "dispatch@p\u0430ypal.com"],
+    ["Cyrillic look-alikes of a Latin name", "dispatch@\u0430\u0440\u0440\u04cf\u0435.com"],
+    ["the same, spelled in punycode", "dispatch@xn--80ak6aa92e.com"],
+    ["Greek look-alikes", "dispatch@\u03bf\u03ba.com"],
+  ])("a look-alike domain (%s) is a 400 naming mainEmail, and nothing is written", async (_, mainEmail) => {
+    const res = await register(body({ mainEmail }));
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe("VALIDATION_FAILED");
+    expect(res.body.errors).toEqual([{ field: "mainEmail", message: expect.stringContaining("could pass for another domain") }]);
+    expect(await count("companies")).toBe(0);
+  });
+
+  test.each([["dispatch@m\u00fcnchen-limo.example"], ["\u043f\u043e\u0447\u0442\u0430@\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444"], ["info@\u65e5\u672c\u8a9e.jp"]])("a real internationalised address is accepted: %s", async (mainEmail) => {
+    expect((await register(body({ mainEmail }))).status).toBe(200);
+  });
+
+  test.each([
+    ["a right-to-left override", "Acme \u202Eenizuomil", "U+202E"],
+    ["a zero-width space", "Ac\u200Bme Limousine", "U+200B"],
+    ["a byte-order mark", "Acme\uFEFF Limousine", "U+FEFF"],
+    ["a stray zero-width joiner", "Acme \u200D Limousine", "U+200D"],
+  ])("a name with %s is a 400 naming the field and the character", async (_, name, code) => {
+    const res = await register(body({ name }));
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ field: "name", message: expect.stringContaining(code) }]);
+    const email = await register(body({ mainEmail: `dis\u200Bpatch@acme-limo.example` }));
+    expect(email.body.errors).toEqual([{ field: "mainEmail", message: expect.stringContaining("U+200B") }]);
+  });
+
+  test("joiners inside a word (Persian, emoji) are part of the name", async () => {
+    const res = await register(body({ name: "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645 Limousine \ud83d\udc68\u200d\ud83d\udc69" }));
+    expect(res.status).toBe(200);
+  });
+});

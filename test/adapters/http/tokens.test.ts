@@ -188,6 +188,22 @@ describe("failed-login throttling", () => {
     expect((await attempt(company.netid, company.password)).status).toBe(200);
   });
 
+  test("the uid and the e-mail of one account share its 10 guesses, in any letter case, on both token operations", async () => {
+    const spellings = [company.netid, company.email, company.email.toUpperCase(), company.netid.toLowerCase()];
+    for (let i = 0; i < 10; i++) {
+      const path = i % 3 ? "/api/token" : "/Platform.svc/getToken2";
+      expect((await attempt(spellings[i % spellings.length], "wrong password", path)).status).toBe(401);
+    }
+    for (const spelling of spellings) {
+      const locked = await attempt(spelling, company.password);
+      expect(locked.status).toBe(429);
+      expect(locked.body.code).toBe("LOGIN_THROTTLED");
+    }
+    // Another account is not affected.
+    const other = await h.registerCompany();
+    expect((await attempt(other.email, other.password)).status).toBe(200);
+  });
+
   test("the lock is checked before hashing: a throttled attempt records no further failure", async () => {
     for (let i = 0; i < 10; i++) await attempt(company.netid, "wrong password");
     const before = await h.count("login_failures");

@@ -28,6 +28,9 @@ describe("retention", () => {
     token.run("released-long-ago", c.netid, now - 2 * DAY);
     token.run("released-just-now", c.netid, now - 60);
     token.run("still-active", c.netid, null);
+    const revoked = sqlite.query("INSERT INTO revoked_tokens (token_id, expires_at) VALUES (?, ?)");
+    revoked.run("expired-long-ago", now - 3600);
+    revoked.run("still-valid", now + 600);
     const failure = sqlite.query("INSERT INTO login_failures (key, at) VALUES ('uid:x', ?)");
     failure.run(now - 2 * 3600);
     failure.run(now - 60);
@@ -36,7 +39,8 @@ describe("retention", () => {
     key.run(c.netid, "new", now - 60);
 
     const deleted = pruneExpired(sqlite, now);
-    expect(deleted).toEqual({ outbox_messages: 1, audit_events: 1, platform_tokens: 1, login_failures: 1, idempotency_keys: 1 });
+    expect(deleted).toEqual({ outbox_messages: 1, audit_events: 1, platform_tokens: 1, revoked_tokens: 1, login_failures: 1, idempotency_keys: 1 });
+    expect(sqlite.query<{ v: string }, []>("SELECT token_id AS v FROM revoked_tokens").all().map((r) => r.v)).toEqual(["still-valid"]);
     const col = (sql: string) => sqlite.query<{ v: string }, []>(sql).all().map((r) => r.v);
     expect(col("SELECT event_id AS v FROM outbox_messages ORDER BY v")).toEqual(["new-delivered", "old-failed", "old-pending"]);
     expect(col("SELECT detail AS v FROM audit_events WHERE detail IN ('old', 'new')")).toEqual(["new"]);

@@ -56,7 +56,7 @@ describe("partnership lifecycle", () => {
     expect(both.body.data.status).toBe("active");
   });
 
-  test("duplicates and accepting nothing are 409; an unknown company 404; your own netid or a malformed one 400", async () => {
+  test("duplicates and accepting nothing are 409; asking an unknown company 404; your own netid or a malformed one 400", async () => {
     expect((await accept(provider, requester.netid)).body.code).toBe("NO_PARTNERSHIP_REQUEST");
     await ask(requester, provider.netid);
     const dup = await ask(requester, provider.netid);
@@ -69,7 +69,7 @@ describe("partnership lifecycle", () => {
 
     const unknown = await ask(requester, "NO-SUCH-CO");
     expect([unknown.status, unknown.body.code]).toEqual([404, "COMPANY_NOT_FOUND"]);
-    expect((await accept(requester, "NO-SUCH-CO")).status).toBe(404);
+    expect((await accept(requester, "NO-SUCH-CO")).status).toBe(409);
     expect((await end(requester, "NO-SUCH-CO")).status).toBe(404);
     const self = await ask(requester, requester.netid);
     expect([self.status, self.body.errors[0].field]).toEqual([400, "netid"]);
@@ -164,6 +164,38 @@ describe("PUT /api/partners/{netid}/vehicle-types", () => {
     await ask(requester, provider.netid);
     await accept(provider, requester.netid);
     expect((await list(provider, "full")).body[0]).toMatchObject({ vehicleTypes: {}, partnerVehicleTypes: {} });
+  });
+});
+
+describe("routes that change nothing for a stranger do not tell which netids exist", () => {
+  // The stranger exists and has no partnership with the requester; NO-SUCH-CO does not exist. Each route answers
+  // both alike, whatever the letter case of the netid, so none of them enumerates companies.
+  const same = (a: { status: number; body: unknown }, b: { status: number; body: unknown }) => expect([a.status, a.body]).toEqual([b.status, b.body]);
+  const cases = (known: string) => [known, known.toLowerCase(), "NO-SUCH-CO", "no-such-co"];
+
+  test("DELETE /api/partners/{netid}: 404 PARTNERSHIP_NOT_FOUND in the spelling given", async () => {
+    for (const netid of cases(stranger.netid)) {
+      const res = await end(requester, netid);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ success: false, code: "PARTNERSHIP_NOT_FOUND", message: `You have no partnership with ${netid}` });
+    }
+  });
+
+  test("PUT /api/partners/{netid}/vehicle-types: the same 404 for a valid map, the same 400 for a bad one", async () => {
+    for (const netid of cases(stranger.netid)) {
+      const res = await setMap(provider, netid, { SUV_LUX: "SUV" });
+      expect(res.body).toEqual({ success: false, code: "PARTNERSHIP_NOT_FOUND", message: `You have no partnership with ${netid}` });
+    }
+    same(await setMap(provider, stranger.netid, { "bad key!": "SUV" }), await setMap(provider, "NO-SUCH-CO", { "bad key!": "SUV" }));
+    expect((await setMap(provider, "NO-SUCH-CO", { "bad key!": "SUV" })).status).toBe(400);
+  });
+
+  test("POST /api/partners/{netid}/accept: 409 NO_PARTNERSHIP_REQUEST in the spelling given", async () => {
+    for (const netid of cases(stranger.netid)) {
+      const res = await accept(requester, netid);
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ success: false, code: "NO_PARTNERSHIP_REQUEST", message: `${netid} has not asked to partner with you` });
+    }
   });
 });
 
