@@ -33,7 +33,7 @@ import { KdFleetSearchIndex } from "../adapters/geo/fleet-index";
 import { coreFleet } from "../adapters/http/core/fleet";
 import { coreFleetSearch } from "../adapters/http/core/fleet-search";
 import { SearchAnswerCache } from "../domain/fleet/answer-cache";
-import { RateLimiter, writeRateLimit, type RateLimits } from "../adapters/http/rate-limit";
+import { callerCompany, RateLimiter, writeRateLimit, type RateLimits } from "../adapters/http/rate-limit";
 import { OutboundGuard, type Resolver } from "../adapters/delivery/outbound-guard";
 import { SecretBox } from "../adapters/security/secrets";
 import { ChauffeurTracking } from "../domain/usecases/track-chauffeur";
@@ -250,7 +250,7 @@ function coreRoutes(services: Services, options: AppOptions) {
   const addressOf = options.addressOf ?? localAddress;
   return new Elysia({ name: "core" })
     .use(edgeOf(services, options))
-    .use(writeRateLimit(services.rateLimiter, addressOf))
+    .use(writeRateLimit(services.rateLimiter, addressOf, callerCompany(services.authenticator)))
     .use(authMacros(services.authenticator))
     .use(health(options.readiness))
     .use(metricsRoute(services.metrics, options.metricsToken))
@@ -269,7 +269,7 @@ function platformRoutes(services: Services, options: AppOptions) {
   const addressOf = options.addressOf ?? localAddress;
   return new Elysia({ name: "platform" })
     .use(edgeOf(services, options))
-    .use(writeRateLimit(services.rateLimiter, addressOf))
+    .use(writeRateLimit(services.rateLimiter, addressOf, callerCompany(services.authenticator)))
     .use(authMacros(services.authenticator))
     .use(platformTokens({ login: services.login, platformTokens: services.platformTokens }, addressOf))
     .use(platformTrips({ ...services.trips, auth: services.authenticator, rateLimiter: services.rateLimiter, positions: services.positions }))
