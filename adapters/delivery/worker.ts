@@ -256,7 +256,7 @@ export class DeliveryWorker implements DeliveryRunner {
       headers.authorization = `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
     }
     if (message.channel === "webhook" && integration?.webhookSecret) {
-      headers[SIGNATURE_HEADER] = signatureHeader(integration.webhookSecret, message.body, Math.floor(now()));
+      headers[SIGNATURE_HEADER] = signatureHeader(integration.webhookSecret, message.body, Math.floor(now()), message.eventId);
     }
     return headers;
   }

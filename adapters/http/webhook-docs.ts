@@ -124,11 +124,11 @@ export const webhookDocs = {
       tags: ["Integration"],
       summary: "Your booking changed, POSTed to your webhook URL",
       description:
-        "One message per change of a booking you requested, to the webhook URL of your integration. The body is the `events` format (default) or, with `webhookFormat: gnet`, GNet's callback. Signed when you have a webhook secret: X-TripSwitch-Signature `t=<unix>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">`; check it in constant time and refuse old timestamps. Failed deliveries are retried with backoff and can be replayed (POST /api/webhooks/deliveries/{id}/replay).",
+        "One message per change of a booking you requested, to the webhook URL of your integration. The body is the `events` format (default) or, with `webhookFormat: gnet`, GNet's callback. Signed when you have a webhook secret: X-TripSwitch-Signature `t=<unix>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">,v2=<hex HMAC-SHA256 of \"<t>.<X-TripSwitch-Event-Id>.<raw body>\">`; check v2 (it also covers the event id, which a GNet-shaped body does not carry; v1 is kept for existing receivers) in constant time and refuse old timestamps. Failed deliveries are retried with backoff and can be replayed (POST /api/webhooks/deliveries/{id}/replay).",
       security: [],
       parameters: [
         ...Object.entries(eventHeaders).map(([name, h]) => ({ name, in: "header" as const, ...h })),
-        { name: "X-TripSwitch-Signature", in: "header" as const, required: false, description: "`t=<unix seconds>,v1=<hex>` when you have a webhook secret", schema: { type: "string" } },
+        { name: "X-TripSwitch-Signature", in: "header" as const, required: false, description: "`t=<unix seconds>,v1=<hex>,v2=<hex>` when you have a webhook secret: v1 signs `<t>.<body>`, v2 signs `<t>.<event id>.<body>`", schema: { type: "string" } },
       ],
       requestBody: { required: true, content: { "application/json": { schema: t.Union([BookingEvent, GnetCallback]) } } },
       responses: { ...delivered, "4XX": { description: "Refused: a failed attempt, retried with backoff" } },
