@@ -33,7 +33,7 @@ import { KdFleetSearchIndex } from "../adapters/geo/fleet-index";
 import { coreFleet } from "../adapters/http/core/fleet";
 import { coreFleetSearch } from "../adapters/http/core/fleet-search";
 import { SearchAnswerCache } from "../domain/fleet/answer-cache";
-import { callerCompany, RateLimiter, writeRateLimit, type RateLimits } from "../adapters/http/rate-limit";
+import { callerCompany, LocalRateBudgets, RateLimiter, writeRateLimit, type RateLimits } from "../adapters/http/rate-limit";
 import { OutboundGuard, type Resolver } from "../adapters/delivery/outbound-guard";
 import { SecretBox } from "../adapters/security/secrets";
 import { ChauffeurTracking } from "../domain/usecases/track-chauffeur";
@@ -110,7 +110,9 @@ export function createServices(
     { retryDelay: (n) => retryDelaySeconds(n), timeoutMs: 10_000, concurrency: 8, idleMs: 1000, guard, sharedOutbox: storage.kind === "postgres", ...options.delivery },
     logger,
   );
-  const delivery: DeliveryDeps = { outbox, bookings, runner: worker, clock, dueNow: () => Date.now() / 1000 };
+  // Budgets in the database where instances share it, else in this process.
+  const rateBudgets = storage.rateBudgets ?? new LocalRateBudgets();
+  const delivery: DeliveryDeps = { outbox, bookings, runner: worker, clock, dueNow: () => Date.now() / 1000, replays: rateBudgets };
   const tracking = new ChauffeurTracking({ bookings, companies, integrations, positions, nowMs: clock === systemClock ? () => Date.now() : () => clock.now() * 1000 });
   // Without configured limits (tests, CLI) nothing is limited; `serve` passes the validated environment.
   const metrics: ServiceMetrics = new ServiceMetrics({
@@ -122,7 +124,7 @@ export function createServices(
   const rateLimiter = new RateLimiter(
     { accountCheckPerMinute: ACCOUNT_CHECKS_PER_MINUTE, ...(config.rateLimits ?? { searchPerMinute: 0, sendTripPerMinute: 0 }) },
     clock === systemClock ? undefined : () => clock.now(),
-    storage.rateBudgets,
+    rateBudgets,
   );
   const trips = {
     send: {

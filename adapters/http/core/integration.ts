@@ -96,8 +96,14 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, deli
       {
         coreAuth: true,
         params: t.Object({ id: t.String({ maxLength: 20 }) }),
-        response: { 200: t.Object({ success: t.Literal(true), data: Delivery }), ...errors(401, 404) },
-        detail: { tags: ["Integration"], summary: "Send a webhook delivery again, with the same event id", security: [{ bearer: [] }] },
+        response: { 200: t.Object({ success: t.Literal(true), data: Delivery }), ...errors(401, 404, 429) },
+        detail: {
+          tags: ["Integration"],
+          summary: "Send a webhook delivery again, with the same event id",
+          description:
+            "Queues the delivery again (same event id, sent to the URL it was made for, signed anew). At most 5 replays of one delivery within an hour (one more every 12 minutes): beyond that 429 REPLAY_LIMITED with Retry-After (seconds). 404 DELIVERY_NOT_FOUND for an id that is not one of your webhook deliveries.",
+          security: [{ bearer: [] }],
+        },
       },
     );
 }

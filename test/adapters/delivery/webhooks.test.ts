@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { createHarness, FAST_DELIVERY } from "../../support/harness";
+import { createHarness, FAST_DELIVERY, ManualClock } from "../../support/harness";
 import { startReceiver, type Received } from "../../support/receiver";
 import { parties, providerUpdate, regularTrip, sendTrip } from "../../support/trips";
 import { verifySignature } from "../../../adapters/delivery/signing";
@@ -9,8 +9,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup() {
-  const h = createHarness({ delivery: FAST_DELIVERY });
+async function setup(clock?: ManualClock) {
+  const h = createHarness({ delivery: FAST_DELIVERY, clock });
   cleanups.push(() => h.close());
   const rx = startReceiver();
   cleanups.push(rx.stop);
@@ -71,6 +71,32 @@ describe("webhooks to the requester", () => {
     expect(again.json.eventId).toBe(first.json.eventId);
     expect(again.body).toBe(first.body);
     expect(verified(secret, again)).toBe(true);
+  });
+
+  test("a delivery is replayed at most 5 times an hour (429 REPLAY_LIMITED with Retry-After); a stranger's attempts spend none", async () => {
+    const clock = new ManualClock(Math.floor(Date.now() / 1000));
+    const { h, rx, requester, provider, stranger, auth } = await setup(clock);
+    await sendTrip(h, requester, regularTrip(requester.netid, provider.netid));
+    await sendTrip(h, requester, regularTrip(requester.netid, provider.netid));
+    await rx.waitFor(2);
+    const [second, first] = (await h.request("GET", "/api/webhooks/deliveries", { headers: auth })).body.data.items;
+    const replay = (id: number, headers = auth) => h.request("POST", `/api/webhooks/deliveries/${id}/replay`, { headers });
+    for (let i = 0; i < 3; i++) expect((await replay(first.id, { authorization: `Bearer ${stranger.jwt}` })).status).toBe(404);
+    for (let i = 0; i < 5; i++) {
+      expect((await replay(first.id)).status).toBe(200);
+      await rx.waitFor(3 + i);
+    }
+    const refused = await replay(first.id);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ success: false, code: "REPLAY_LIMITED" });
+    expect(Number(refused.headers.get("retry-after"))).toBe(720);
+    await Bun.sleep(200);
+    expect(rx.received.filter((r) => r.json.eventId === first.eventId)).toHaveLength(6);
+    // Each delivery has its own count, and one more replay comes back every 12 minutes.
+    expect((await replay(second.id)).status).toBe(200);
+    clock.advance(720);
+    expect((await replay(first.id)).status).toBe(200);
+    expect((await replay(first.id)).status).toBe(429);
   });
 
   test("a rotated secret signs the next deliveries; the old one no longer verifies", async () => {
