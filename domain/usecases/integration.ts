@@ -26,7 +26,7 @@ export interface IntegrationView {
 }
 
 export function emptyIntegration(netid: string): Integration {
-  return { netid, deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookSecret: null, webhookFormat: "events", acceptTripsFrom: "anyone" };
+  return { netid, deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookSecret: null, webhookVerifiedAt: null, webhookFormat: "events", acceptTripsFrom: "anyone" };
 }
 
 export function viewOf(i: Integration, revealSecret = false): IntegrationView {
