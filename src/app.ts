@@ -33,6 +33,7 @@ import { KdFleetSearchIndex } from "../adapters/geo/fleet-index";
 import { coreFleet } from "../adapters/http/core/fleet";
 import { coreFleetSearch } from "../adapters/http/core/fleet-search";
 import { SearchAnswerCache } from "../domain/fleet/answer-cache";
+import { ChallengeVerifier } from "../adapters/delivery/webhook-verifier";
 import { callerCompany, LocalRateBudgets, RateLimiter, writeRateLimit, type RateLimits } from "../adapters/http/rate-limit";
 import { OutboundGuard, type Resolver } from "../adapters/delivery/outbound-guard";
 import { SecretBox } from "../adapters/security/secrets";
@@ -168,7 +169,7 @@ export function createServices(
     worker,
     audit,
     guard,
-    integration: { integrations, clock, newSecret: newWebhookSecret, audit, targets: guard },
+    integration: { integrations, clock, newSecret: newWebhookSecret, audit, targets: guard, verifier: new ChallengeVerifier(guard), challenges: rateBudgets },
     partnerships,
     partners: { partnerships, companies, clock, audit },
     storage,

@@ -1,5 +1,6 @@
 import type { AttemptOutcome, DeliveryHooks, DeliveryRunner, IntegrationRepository, Outbox, OutboxMessage } from "../../domain/delivery/ports";
 import type { Logger } from "../logging";
+import type { Integration } from "../../domain/delivery/integration";
 import { postJson, type SendResult } from "./http-sender";
 import type { OutboundGuard } from "./outbound-guard";
 import { TargetGate, targetKey, type GateOptions } from "./target-gate";
@@ -249,10 +250,13 @@ export class DeliveryWorker implements DeliveryRunner {
     const startedMs = performance.now();
     let result: SendResult;
     try {
+      const integration = await this.integrations.get(message.targetNetid);
       const checked = await this.options.guard.check(message.url);
-      result = checked.ok
-        ? await postJson(checked.target, message.body, await this.headersFor(message), this.options.timeoutMs)
-        : { ok: false, status: null, error: `refused: the URL ${checked.reason}` };
+      result = !checked.ok
+        ? { ok: false, status: null, error: `refused: the URL ${checked.reason}` }
+        : message.channel === "webhook" && !(integration?.webhookUrl === message.url && integration.webhookVerifiedAt !== null)
+          ? { ok: false, status: null, error: "refused: the URL is not the company's verified webhook URL" }
+          : await postJson(checked.target, message.body, this.headersFor(message, integration), this.options.timeoutMs);
     } catch {
       result = { ok: false, status: null, error: "delivery failed" };
     }
@@ -297,9 +301,8 @@ export class DeliveryWorker implements DeliveryRunner {
     }
   }
 
-  private async headersFor(message: OutboxMessage): Promise<Record<string, string>> {
+  private headersFor(message: OutboxMessage, integration: Integration | undefined): Record<string, string> {
     const headers: Record<string, string> = { [EVENT_ID_HEADER]: message.eventId, [EVENT_TYPE_HEADER]: message.eventType };
-    const integration = await this.integrations.get(message.targetNetid);
     if (message.channel === "delivery" && integration?.deliveryAuth) {
       const { username, password } = integration.deliveryAuth;
       headers.authorization = `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;

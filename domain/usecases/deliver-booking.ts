@@ -71,8 +71,9 @@ export function announcements(deps: AnnounceDeps, events: BookingEvent[], bookin
     }
   }
   // One change, one webhook: the booking's new state, typed by the change's first (main) event; GNet-shaped
-  // listeners get GNet's callback body (the event id and type travel in the headers either way).
-  if (requester?.webhookUrl) {
+  // listeners get GNet's callback body (the event id and type travel in the headers either way). Only to a URL
+  // that answered its challenge: a booking is never POSTed to an address nobody proved is theirs.
+  if (requester?.webhookUrl && requester.webhookVerifiedAt !== null) {
     const eventId = deps.newEventId();
     const type = WEBHOOK_TYPE[events[0].type];
     const shown = visiblePosition(booking.status, "requester", positions.lastSync(booking.transactionId));
