@@ -70,17 +70,20 @@ export class TargetGate {
   }
 
   /**
-   * An attempt ended after `seconds`; `answered` is false when the target did not answer at all. An answer slower
-   * than `slowSeconds` counts as a failure, success or not: it held a worker as long as a silent target.
+   * An attempt ended after `seconds`; `answered` is false when the target did not answer at all, undefined when
+   * it was never contacted (nothing to judge it by). An answer slower than `slowSeconds` counts as a failure,
+   * success or not: it held a worker as long as a silent target.
    */
-  release(key: string, owner: string, answered: boolean, seconds: number, now: number): void {
+  release(key: string, owner: string, answered: boolean | undefined, seconds: number, now: number): void {
     const left = this.inFlightOf(owner) - 1;
     if (left > 0) this.owners.set(owner, left);
     else this.owners.delete(owner);
     const state = this.targets.get(key);
     if (!state) return;
     state.inFlight = Math.max(0, state.inFlight - 1);
-    if (answered && seconds < this.options.slowSeconds) state.failures = 0;
+    if (answered === undefined) {
+      // Not contacted: its record stands as it was.
+    } else if (answered && seconds < this.options.slowSeconds) state.failures = 0;
     else if (++state.failures >= this.options.failureThreshold) state.openUntil = now + this.options.openSeconds;
     // Forget targets with nothing to remember, so the map stays as small as the set of troubled partners.
     if (state.inFlight === 0 && state.failures === 0) this.targets.delete(key);

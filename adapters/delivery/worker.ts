@@ -249,14 +249,16 @@ export class DeliveryWorker implements DeliveryRunner {
   private async attempt(message: OutboxMessage, key: string): Promise<void> {
     const startedMs = performance.now();
     let result: SendResult;
+    // A webhook held back for an unverified URL never reached the target: it says nothing about it.
+    let contacted = true;
     try {
       const integration = await this.integrations.get(message.targetNetid);
       const checked = await this.options.guard.check(message.url);
-      result = !checked.ok
-        ? { ok: false, status: null, error: `refused: the URL ${checked.reason}` }
-        : message.channel === "webhook" && !(integration?.webhookUrl === message.url && integration.webhookVerifiedAt !== null)
-          ? { ok: false, status: null, error: "refused: the URL is not the company's verified webhook URL" }
-          : await postJson(checked.target, message.body, this.headersFor(message, integration), this.options.timeoutMs);
+      if (!checked.ok) result = { ok: false, status: null, error: `refused: the URL ${checked.reason}` };
+      else if (message.channel === "webhook" && !(integration?.webhookUrl === message.url && integration.webhookVerifiedAt !== null)) {
+        contacted = false;
+        result = { ok: false, status: null, error: "refused: the URL is not the company's verified webhook URL" };
+      } else result = await postJson(checked.target, message.body, this.headersFor(message, integration), this.options.timeoutMs);
     } catch {
       result = { ok: false, status: null, error: "delivery failed" };
     }
@@ -265,7 +267,7 @@ export class DeliveryWorker implements DeliveryRunner {
     if (refusal !== undefined) result = { ok: false, status: result.status, error: `refused the trip: ${refusal}` };
     const at = now();
     // Silence and slow answers trip the breaker: an error answer comes back at once and holds no worker for long.
-    this.gate.release(key, message.targetNetid, result.status !== null, (performance.now() - startedMs) / 1000, at);
+    this.gate.release(key, message.targetNetid, contacted ? result.status !== null : undefined, (performance.now() - startedMs) / 1000, at);
     let recorded: boolean;
     try {
       let outcome: AttemptOutcome;

@@ -32,4 +32,18 @@ describe("TargetGate", () => {
     expect(gate.admit("http://slow.example", "SLOW", 61)).toEqual({ go: false, busy: false, until: 90 });
     expect(gate.inFlightOf("SLOW")).toBe(0);
   });
+
+  test("an attempt that never contacted the target neither counts against it nor clears its failures", () => {
+    const gate = new TargetGate(options);
+    const end = (answered: boolean | undefined) => {
+      gate.acquire("http://t.example", "T");
+      gate.release("http://t.example", "T", answered, 0.1, 100);
+    };
+    end(false);
+    end(false);
+    for (let i = 0; i < 5; i++) end(undefined);
+    expect(gate.isOpen("http://t.example", 101)).toBe(false);
+    end(false);
+    expect(gate.isOpen("http://t.example", 101)).toBe(true);
+  });
 });
