@@ -33,7 +33,8 @@ import { KdFleetSearchIndex } from "../adapters/geo/fleet-index";
 import { coreFleet } from "../adapters/http/core/fleet";
 import { coreFleetSearch } from "../adapters/http/core/fleet-search";
 import { SearchAnswerCache } from "../domain/fleet/answer-cache";
-import { RateLimiter, writeRateLimit, type RateLimits } from "../adapters/http/rate-limit";
+import { ChallengeVerifier } from "../adapters/delivery/webhook-verifier";
+import { callerCompany, LocalRateBudgets, RateLimiter, writeRateLimit, type RateLimits } from "../adapters/http/rate-limit";
 import { OutboundGuard, type Resolver } from "../adapters/delivery/outbound-guard";
 import { SecretBox } from "../adapters/security/secrets";
 import { ChauffeurTracking } from "../domain/usecases/track-chauffeur";
@@ -110,7 +111,9 @@ export function createServices(
     { retryDelay: (n) => retryDelaySeconds(n), timeoutMs: 10_000, concurrency: 8, idleMs: 1000, guard, sharedOutbox: storage.kind === "postgres", ...options.delivery },
     logger,
   );
-  const delivery: DeliveryDeps = { outbox, bookings, runner: worker, clock, dueNow: () => Date.now() / 1000 };
+  // Budgets in the database where instances share it, else in this process.
+  const rateBudgets = storage.rateBudgets ?? new LocalRateBudgets();
+  const delivery: DeliveryDeps = { outbox, bookings, runner: worker, clock, dueNow: () => Date.now() / 1000, replays: rateBudgets };
   const tracking = new ChauffeurTracking({ bookings, companies, integrations, positions, nowMs: clock === systemClock ? () => Date.now() : () => clock.now() * 1000 });
   // Without configured limits (tests, CLI) nothing is limited; `serve` passes the validated environment.
   const metrics: ServiceMetrics = new ServiceMetrics({
@@ -122,7 +125,7 @@ export function createServices(
   const rateLimiter = new RateLimiter(
     { accountCheckPerMinute: ACCOUNT_CHECKS_PER_MINUTE, ...(config.rateLimits ?? { searchPerMinute: 0, sendTripPerMinute: 0 }) },
     clock === systemClock ? undefined : () => clock.now(),
-    storage.rateBudgets,
+    rateBudgets,
   );
   const trips = {
     send: {
@@ -166,7 +169,7 @@ export function createServices(
     worker,
     audit,
     guard,
-    integration: { integrations, clock, newSecret: newWebhookSecret, audit, targets: guard },
+    integration: { integrations, clock, newSecret: newWebhookSecret, audit, targets: guard, verifier: new ChallengeVerifier(guard), challenges: rateBudgets },
     partnerships,
     partners: { partnerships, companies, clock, audit },
     storage,
@@ -250,7 +253,7 @@ function coreRoutes(services: Services, options: AppOptions) {
   const addressOf = options.addressOf ?? localAddress;
   return new Elysia({ name: "core" })
     .use(edgeOf(services, options))
-    .use(writeRateLimit(services.rateLimiter, addressOf))
+    .use(writeRateLimit(services.rateLimiter, addressOf, callerCompany(services.authenticator)))
     .use(authMacros(services.authenticator))
     .use(health(options.readiness))
     .use(metricsRoute(services.metrics, options.metricsToken))
@@ -269,7 +272,7 @@ function platformRoutes(services: Services, options: AppOptions) {
   const addressOf = options.addressOf ?? localAddress;
   return new Elysia({ name: "platform" })
     .use(edgeOf(services, options))
-    .use(writeRateLimit(services.rateLimiter, addressOf))
+    .use(writeRateLimit(services.rateLimiter, addressOf, callerCompany(services.authenticator)))
     .use(authMacros(services.authenticator))
     .use(platformTokens({ login: services.login, platformTokens: services.platformTokens, isCoreToken: (t) => services.authenticator.isCoreToken(t) }, addressOf))
     .use(platformTrips({ ...services.trips, auth: services.authenticator, rateLimiter: services.rateLimiter, positions: services.positions }))

@@ -120,6 +120,9 @@ function v6Problem(b: Uint8Array): string | undefined {
   if (zeroUpTo(8) && b[8] === 0xff && b[9] === 0xff && b[10] === 0 && b[11] === 0) return v4Problem(v4Of(b, 12)) ?? undefined;
   // NAT64 (64:ff9b::/96) reaches the embedded IPv4 address.
   if (b[0] === 0 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && b.subarray(4, 12).every((x) => x === 0)) return v4Problem(v4Of(b, 12));
+  // Local-use NAT64 (64:ff9b:1::/48) embeds an IPv4 address wherever the operator's prefix length puts it, and is
+  // never a public destination: refused whole.
+  if (b[0] === 0 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && b[4] === 0 && b[5] === 1) return "a local-use NAT64 address (64:ff9b:1::/48)";
   // 6to4 (2002::/16) carries an IPv4 address in bytes 2–5.
   if (b[0] === 0x20 && b[1] === 0x02) return v4Problem(v4Of(b, 2));
   if ((b[0] & 0xfe) === 0xfc) return "a unique local address (fc00::/7)";

@@ -1,5 +1,6 @@
 import type { AttemptOutcome, DeliveryHooks, DeliveryRunner, IntegrationRepository, Outbox, OutboxMessage } from "../../domain/delivery/ports";
 import type { Logger } from "../logging";
+import type { Integration } from "../../domain/delivery/integration";
 import { postJson, type SendResult } from "./http-sender";
 import type { OutboundGuard } from "./outbound-guard";
 import { TargetGate, targetKey, type GateOptions } from "./target-gate";
@@ -15,7 +16,10 @@ export interface WorkerOptions {
   idleMs: number;
   /** Decides, at each send, whether a URL may be reached and at which address. */
   guard: OutboundGuard;
-  /** One partner's share of the workers and its circuit breaker (defaults: a quarter of them, 5 failures, 30 s). */
+  /**
+   * One partner's and one company's share of the workers and the circuit breaker (defaults: a quarter of them
+   * each, 5 failures or answers slower than half the timeout, 30 s).
+   */
   gate?: Partial<GateOptions>;
   /** Seconds before a message whose outcome could not be recorded (disk full, database busy) is tried again. */
   recordRetrySeconds?: number;
@@ -40,6 +44,11 @@ export class DeliveryWorker implements DeliveryRunner {
   private running = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly inFlight = new Map<number, Promise<void>>();
+  /** When each attempt under way started (ms): one waiting longer than `slowMs` no longer holds a worker. */
+  private readonly startedAt = new Map<number, number>();
+  private readonly slowMs: number;
+  /** Workers kept for companies with nothing in flight: a company's further attempts leave them free. */
+  private readonly reserve: number;
   private readonly attemptWaiters = new Map<string, Array<(m: OutboxMessage | undefined) => void>>();
   private loop: Promise<void> | undefined;
   private polling = false;
@@ -57,8 +66,10 @@ export class DeliveryWorker implements DeliveryRunner {
     private readonly options: WorkerOptions,
     private readonly logger: Logger,
   ) {
-    const perTarget = Math.max(1, Math.ceil(options.concurrency / 4));
-    this.gate = new TargetGate({ perTarget, failureThreshold: 5, openSeconds: 30, ...options.gate });
+    const share = Math.max(1, Math.ceil(options.concurrency / 4));
+    this.gate = new TargetGate({ perTarget: share, perOwner: share, failureThreshold: 5, openSeconds: 30, slowSeconds: options.timeoutMs / 2000, ...options.gate });
+    this.slowMs = this.gate.slowSeconds * 1000;
+    this.reserve = options.concurrency > 1 ? Math.max(1, Math.floor(options.concurrency / 4)) : 0;
   }
 
   start(): void {
@@ -150,6 +161,9 @@ export class DeliveryWorker implements DeliveryRunner {
       const next = await this.outbox.nextDueAt();
       // A message due now that could not start (its target full, in flight) waits for a wake or the idle poll.
       if (next !== undefined && next > now()) wait = Math.min(this.options.idleMs, (next - now()) * 1000);
+      // An attempt that turns slow gives its worker back: look again then.
+      const turnsSlow = this.nextTurnsSlowMs();
+      if (turnsSlow !== undefined) wait = Math.min(wait, Math.max(10, turnsSlow));
     } catch (error) {
       this.logger.error({ err: error }, "delivery worker poll failed; polling again");
     }
@@ -165,26 +179,34 @@ export class DeliveryWorker implements DeliveryRunner {
     for (const [id, until] of this.cooldown) if (until <= at) this.cooldown.delete(id);
     const putOff: Array<{ id: number; until: number }> = [];
     const notStarted: number[] = [];
-    for (let page = 0; page < MAX_PAGES && this.inFlight.size < this.options.concurrency; page++) {
+    for (let page = 0; page < MAX_PAGES && this.hasRoom(); page++) {
       const rows = await this.outbox.due(at, PAGE, page * PAGE);
       for (const message of rows) {
         // The due query already holds back a message while an older one of its booking is pending (in flight included).
         if (this.inFlight.has(message.id)) continue;
         // Read again (claimed again where claims exist) after an attempt this poll saw finish: it waits for the next poll.
-        if (this.inFlight.size >= this.options.concurrency || this.cooldown.has(message.id) || this.finishedDuringPoll.has(message.id)) {
+        if (!this.hasRoom() || this.cooldown.has(message.id) || this.finishedDuringPoll.has(message.id)) {
+          notStarted.push(message.id);
+          continue;
+        }
+        const owner = message.targetNetid;
+        // A company already sending leaves the last workers to companies that are not (fair share).
+        if (this.gate.inFlightOf(owner) > 0 && this.busy() >= this.options.concurrency - this.reserve) {
           notStarted.push(message.id);
           continue;
         }
         const key = targetKey(message.url);
-        const admission = this.gate.admit(key, at);
+        const admission = this.gate.admit(key, owner, at);
         if (!admission.go) {
           if (!admission.busy) putOff.push({ id: message.id, until: admission.until });
           else notStarted.push(message.id);
           continue;
         }
-        this.gate.acquire(key);
+        this.gate.acquire(key, owner);
+        this.startedAt.set(message.id, performance.now());
         const attempt = this.attempt(message, key).finally(() => {
           this.inFlight.delete(message.id);
+          this.startedAt.delete(message.id);
           if (this.polling) this.finishedDuringPoll.add(message.id);
           this.wake();
         });
@@ -196,14 +218,47 @@ export class DeliveryWorker implements DeliveryRunner {
     if (notStarted.length) await this.outbox.release(notStarted);
   }
 
+  /** Attempts holding a worker: those under way that have not yet waited `slowMs` for their answer. */
+  private busy(): number {
+    const since = performance.now() - this.slowMs;
+    let n = 0;
+    for (const started of this.startedAt.values()) if (started > since) n++;
+    return n;
+  }
+
+  /**
+   * Whether another attempt may start: a worker is free, counting an attempt that has waited `slowMs` as having
+   * given its worker back (slow endpoints cannot hold them all), within a bound on attempts open at once.
+   */
+  private hasRoom(): boolean {
+    return this.busy() < this.options.concurrency && this.inFlight.size < this.options.concurrency * 4;
+  }
+
+  /** Milliseconds until the next attempt under way turns slow, or undefined when none will. */
+  private nextTurnsSlowMs(): number | undefined {
+    const t = performance.now();
+    let soonest: number | undefined;
+    for (const started of this.startedAt.values()) {
+      const left = started + this.slowMs - t;
+      if (left > 0 && (soonest === undefined || left < soonest)) soonest = left;
+    }
+    return soonest;
+  }
+
   /** Sends one message and records the outcome; never rejects. */
   private async attempt(message: OutboxMessage, key: string): Promise<void> {
+    const startedMs = performance.now();
     let result: SendResult;
+    // A webhook held back for an unverified URL never reached the target: it says nothing about it.
+    let contacted = true;
     try {
+      const integration = await this.integrations.get(message.targetNetid);
       const checked = await this.options.guard.check(message.url);
-      result = checked.ok
-        ? await postJson(checked.target, message.body, await this.headersFor(message), this.options.timeoutMs)
-        : { ok: false, status: null, error: `refused: the URL ${checked.reason}` };
+      if (!checked.ok) result = { ok: false, status: null, error: `refused: the URL ${checked.reason}` };
+      else if (message.channel === "webhook" && !(integration?.webhookUrl === message.url && integration.webhookVerifiedAt !== null)) {
+        contacted = false;
+        result = { ok: false, status: null, error: "refused: the URL is not the company's verified webhook URL" };
+      } else result = await postJson(checked.target, message.body, this.headersFor(message, integration), this.options.timeoutMs);
     } catch {
       result = { ok: false, status: null, error: "delivery failed" };
     }
@@ -211,8 +266,8 @@ export class DeliveryWorker implements DeliveryRunner {
     const refusal = result.ok && message.channel === "delivery" ? partnerRefusal(result.reply) : undefined;
     if (refusal !== undefined) result = { ok: false, status: result.status, error: `refused the trip: ${refusal}` };
     const at = now();
-    // Only silence trips the breaker: an error answer comes back at once and holds no worker for long.
-    this.gate.release(key, result.status !== null, at);
+    // Silence and slow answers trip the breaker: an error answer comes back at once and holds no worker for long.
+    this.gate.release(key, message.targetNetid, contacted ? result.status !== null : undefined, (performance.now() - startedMs) / 1000, at);
     let recorded: boolean;
     try {
       let outcome: AttemptOutcome;
@@ -248,15 +303,14 @@ export class DeliveryWorker implements DeliveryRunner {
     }
   }
 
-  private async headersFor(message: OutboxMessage): Promise<Record<string, string>> {
+  private headersFor(message: OutboxMessage, integration: Integration | undefined): Record<string, string> {
     const headers: Record<string, string> = { [EVENT_ID_HEADER]: message.eventId, [EVENT_TYPE_HEADER]: message.eventType };
-    const integration = await this.integrations.get(message.targetNetid);
     if (message.channel === "delivery" && integration?.deliveryAuth) {
       const { username, password } = integration.deliveryAuth;
       headers.authorization = `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
     }
     if (message.channel === "webhook" && integration?.webhookSecret) {
-      headers[SIGNATURE_HEADER] = signatureHeader(integration.webhookSecret, message.body, Math.floor(now()));
+      headers[SIGNATURE_HEADER] = signatureHeader(integration.webhookSecret, message.body, Math.floor(now()), message.eventId);
     }
     return headers;
   }

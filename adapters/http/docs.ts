@@ -123,7 +123,7 @@ export function docs(root?: DocsRoot) {
             {
               name: "Integration",
               description:
-                "Your delivery endpoint (bookings for you are POSTed there, retried with backoff) and webhooks (your bookings' new state, signed with HMAC-SHA256 over `<t>.<body>` in the X-TripSwitch-Signature header `t=<unix>,v1=<hex>`)",
+                "Your delivery endpoint (bookings for you are POSTed there, retried with backoff) and webhooks (your bookings' new state, signed with HMAC-SHA256 in the X-TripSwitch-Signature header `t=<unix>,v1=<hex of <t>.<body>>,v2=<hex of <t>.<event id>.<body>>`)",
             },
             {
               name: "Partnerships",

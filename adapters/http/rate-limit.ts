@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { Elysia } from "elysia";
 import { takeToken, type Bucket, type RateBudgets, type RateDecision } from "../../domain/rate-limit";
 import { TooManyRequestsError } from "../../domain/errors";
@@ -12,7 +11,7 @@ export interface RateLimits {
   sendTripPerMinute: number;
   /** Company registrations (dry runs included) per hour per client address. */
   registrationsPerHour?: number;
-  /** Every other write (POST, PUT, PATCH, DELETE) per minute per credential, or per client address without one. */
+  /** Every other write (POST, PUT, PATCH, DELETE) per minute per authenticated company, else per client address. */
   writesPerMinute?: number;
   /** Unauthenticated account checks per minute per client address (absent: unlimited). */
   accountCheckPerMinute?: number;
@@ -74,40 +73,59 @@ function settle(decision: RateDecision, capacity: number, period: number, header
 
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** Platform operations that change state although the reference system has them as GET. */
-const GET_WRITES = /^\/Platform\.svc\/(retryTransaction\/[^/]+|releaseToken)(\/V1)?\/?$/i;
+const GET_WRITES = /^\/Platform\.svc\/(retryTransaction\/[^/]+|cancelTripByResNo\/[^/]+\/[^/]+|releaseToken)(\/V1)?\/?$/i;
 /**
  * Writes with a budget or throttle of their own: sendTrip, registration, the logins' failure throttle, and the
  * chauffeur position pushes (one a second per booking: a provider tracking 10,000 cars pushes 10,000 a second).
  */
 const OWN_BUDGET = /^\/(api\/(company\/register|token|GGPS\.svc\/(saveGPScache|GPSgrab))|Platform\.svc\/(sendTrip|getToken2?)(\/V1)?)\/?$/i;
 
+/** The company a request's credential belongs to, or undefined when it carries none that authenticates. */
+export type CompanyOfRequest = (request: Request) => Promise<string | undefined>;
+
+/** What `callerCompany` needs of the authenticator. */
+interface Identifies {
+  any(authorization: string | null, platformHeader: string | null): Promise<{ netid: string }>;
+  platform(token: string | null): Promise<{ netid: string }>;
+}
+
 /**
- * The write budget of every other write route (retryTransaction and releaseToken included, GETs that change
- * state), spent before the route runs (so a refused request does no work):
- * per credential (a hash of the bearer or platform token, so one company's clients share it) or, without one,
- * per client address.
+ * The company behind a request's bearer credential or, failing that, its `token` header; undefined when neither
+ * authenticates (the route answers 401 itself).
  */
-export function writeRateLimit(limiter: RateLimiter, addressOf: (request: Request) => string) {
-  const plugin = new Elysia({ name: "write-rate-limit" });
-  // Elysia decides from the hook itself whether to await it: the local budgets keep a synchronous hook, so
-  // requests that spend nothing (every GET search) gain no await.
-  if (limiter.synchronous)
-    return plugin.onRequest(({ request, set }) => {
-      const who = writer(request, addressOf);
-      if (who !== undefined) limiter.check("writesPerMinute", who, set.headers as Record<string, string | number>);
-    });
-  return plugin.onRequest(async ({ request, set }) => {
-    const who = writer(request, addressOf);
-    if (who !== undefined) await limiter.check("writesPerMinute", who, set.headers as Record<string, string | number>);
+export function callerCompany(auth: Identifies): CompanyOfRequest {
+  return async (request) => {
+    const authorization = request.headers.get("authorization");
+    const token = request.headers.get("token");
+    for (const attempt of [() => auth.any(authorization, token), () => auth.platform(token)]) {
+      try {
+        return (await attempt()).netid;
+      } catch {
+        // The next credential, if any; without one the address pays.
+      }
+    }
+    return undefined;
+  };
+}
+
+/**
+ * The write budget of every other write route (retryTransaction, cancelTripByResNo and releaseToken included, GETs
+ * that change state), spent before the route runs (so a refused request does no work): per authenticated company
+ * (however the credential is spelled, and however many tokens the company holds) or, without a credential that
+ * authenticates, per client address.
+ */
+export function writeRateLimit(limiter: RateLimiter, addressOf: (request: Request) => string, companyOf: CompanyOfRequest) {
+  return new Elysia({ name: "write-rate-limit" }).onRequest(async ({ request, set }) => {
+    if (!isBudgetedWrite(request)) return;
+    const company = request.headers.has("authorization") || request.headers.has("token") ? await companyOf(request) : undefined;
+    await limiter.check("writesPerMinute", company !== undefined ? `c:${company}` : `a:${addressOf(request)}`, set.headers as Record<string, string | number>);
   });
 }
 
-/** Whose write budget `request` spends, or undefined when it spends none. */
-function writer(request: Request, addressOf: (request: Request) => string): string | undefined {
+/** Whether `request` spends the write budget. */
+function isBudgetedWrite(request: Request): boolean {
   const path = pathOf(request.url);
-  if (WRITES.has(request.method) ? OWN_BUDGET.test(path) : !GET_WRITES.test(path)) return undefined;
-  const credential = request.headers.get("authorization") ?? request.headers.get("token");
-  return credential ? `c:${createHash("sha256").update(credential).digest("base64url").slice(0, 22)}` : `a:${addressOf(request)}`;
+  return WRITES.has(request.method) ? !OWN_BUDGET.test(path) : GET_WRITES.test(path);
 }
 
 function setHeaders(headers: Record<string, string | number>, d: RateDecision): void {

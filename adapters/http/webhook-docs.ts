@@ -98,6 +98,24 @@ const GnetCallback = t.Object(
   { description: "GNet's callback body (webhook format `gnet`), for listeners written for GNet; absent details are null." },
 );
 
+const WebhookChallenge = t.Object(
+  {
+    eventId: t.String({ format: "uuid", description: "Also in X-TripSwitch-Event-Id (and signed by v2)" }),
+    type: t.Literal("webhook.verify"),
+    createdAt: t.Number({ description: "Unix seconds" }),
+    challenge: t.String({ description: "Random; echo it back", examples: ["kQ3v0cV9m1yB7pXo2dR4sT6uW8zA1cE3"] }),
+  },
+  { description: "The challenge a new webhook URL must answer before any booking is POSTed there" },
+);
+
+const signatureParameter = {
+  name: "X-TripSwitch-Signature",
+  in: "header" as const,
+  required: false,
+  description: "`t=<unix seconds>,v1=<hex>,v2=<hex>` when you have a webhook secret: v1 signs `<t>.<body>`, v2 signs `<t>.<event id>.<body>`",
+  schema: { type: "string" },
+};
+
 const delivered = { "2XX": { description: "Received. Anything else (or no answer within 10 s) is retried with backoff." } };
 
 /** The OpenAPI 3.1 `webhooks` object. */
@@ -124,14 +142,32 @@ export const webhookDocs = {
       tags: ["Integration"],
       summary: "Your booking changed, POSTed to your webhook URL",
       description:
-        "One message per change of a booking you requested, to the webhook URL of your integration. The body is the `events` format (default) or, with `webhookFormat: gnet`, GNet's callback. Signed when you have a webhook secret: X-TripSwitch-Signature `t=<unix>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">`; check it in constant time and refuse old timestamps. Failed deliveries are retried with backoff and can be replayed (POST /api/webhooks/deliveries/{id}/replay).",
+        "One message per change of a booking you requested, to the webhook URL of your integration. The body is the `events` format (default) or, with `webhookFormat: gnet`, GNet's callback. Signed when you have a webhook secret: X-TripSwitch-Signature `t=<unix>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">,v2=<hex HMAC-SHA256 of \"<t>.<X-TripSwitch-Event-Id>.<raw body>\">`; check v2 (it also covers the event id, which a GNet-shaped body does not carry; v1 is kept for existing receivers) in constant time and refuse old timestamps. Failed deliveries are retried with backoff and can be replayed (POST /api/webhooks/deliveries/{id}/replay).",
       security: [],
       parameters: [
         ...Object.entries(eventHeaders).map(([name, h]) => ({ name, in: "header" as const, ...h })),
-        { name: "X-TripSwitch-Signature", in: "header" as const, required: false, description: "`t=<unix seconds>,v1=<hex>` when you have a webhook secret", schema: { type: "string" } },
+        signatureParameter,
       ],
       requestBody: { required: true, content: { "application/json": { schema: t.Union([BookingEvent, GnetCallback]) } } },
       responses: { ...delivered, "4XX": { description: "Refused: a failed attempt, retried with backoff" } },
+    },
+  },
+  webhookVerify: {
+    post: {
+      operationId: "webhookVerify",
+      tags: ["Integration"],
+      summary: "Prove a new webhook URL is yours: echo the challenge",
+      description:
+        "POSTed to a webhook URL when it is set (PUT /api/company/integration) and on POST /api/company/integration/webhook-verify, with X-TripSwitch-Event-Type `webhook.verify` and signed like every webhook. Check the signature (v2), then answer 2xx with `{\"challenge\": \"<the challenge>\"}` within 5 s. Until the URL has answered, no booking is POSTed there and booking events of that time are not sent.",
+      security: [],
+      parameters: [...Object.entries(eventHeaders).map(([name, h]) => ({ name, in: "header" as const, ...h })), signatureParameter],
+      requestBody: { required: true, content: { "application/json": { schema: WebhookChallenge } } },
+      responses: {
+        "2XX": {
+          description: "The challenge echoed: the URL is verified",
+          content: { "application/json": { schema: t.Object({ challenge: t.String() }) } },
+        },
+      },
     },
   },
 };

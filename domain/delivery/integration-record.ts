@@ -13,6 +13,7 @@ export interface IntegrationRecord {
   luggage: string;
   webhookUrl: string | null;
   webhookSecret: string | null;
+  webhookVerifiedAt: number | null;
   webhookFormat: string;
   acceptTripsFrom: string;
   updatedAt: number;
@@ -30,6 +31,7 @@ export function integrationRecord(i: Integration, secrets: SecretSealer, at: num
     luggage: i.luggage,
     webhookUrl: i.webhookUrl,
     webhookSecret: i.webhookSecret === null ? null : secrets.seal(i.webhookSecret, secretContext("webhookSecret", i.netid)),
+    webhookVerifiedAt: i.webhookVerifiedAt,
     webhookFormat: i.webhookFormat,
     acceptTripsFrom: i.acceptTripsFrom,
     updatedAt: at,
@@ -46,6 +48,7 @@ export function integrationOf(row: IntegrationRecord, secrets: SecretSealer): In
     luggage: row.luggage as LuggageMode,
     webhookUrl: row.webhookUrl,
     webhookSecret: row.webhookSecret && secrets.open(row.webhookSecret, secretContext("webhookSecret", row.netid)),
+    webhookVerifiedAt: row.webhookVerifiedAt ?? null,
     webhookFormat: row.webhookFormat as WebhookFormat,
     acceptTripsFrom: row.acceptTripsFrom as AcceptTripsFrom,
   };

@@ -17,6 +17,8 @@ export interface Integration {
   luggage: LuggageMode;
   webhookUrl: string | null;
   webhookSecret: string | null;
+  /** When `webhookUrl` answered the signed challenge (Unix seconds); null while it has not: nothing is sent to it. */
+  webhookVerifiedAt: number | null;
   webhookFormat: WebhookFormat;
   acceptTripsFrom: AcceptTripsFrom;
 }

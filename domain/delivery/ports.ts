@@ -125,6 +125,14 @@ export interface OutboundTargets {
   problem(url: string): Promise<string | undefined>;
 }
 
+/**
+ * Proves that a webhook URL belongs to whoever set it: POSTs a `webhook.verify` event with a random challenge,
+ * signed with the company's webhook secret, and wants the challenge echoed. Undefined when it was; else why not.
+ */
+export interface WebhookVerifier {
+  verify(url: string, secret: string): Promise<string | undefined>;
+}
+
 /** Encrypts a secret for storage and back; `context` names where it is kept (a sealed value opens only there). */
 export interface SecretSealer {
   seal(plain: string, context: string): string;

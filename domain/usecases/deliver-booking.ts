@@ -1,4 +1,4 @@
-import { NotFoundError } from "../errors";
+import { NotFoundError, TooManyRequestsError } from "../errors";
 import type { Caller, Clock } from "../ports";
 import { roleOf, type Booking, type BookingEvent, type TripAction } from "../trips/booking";
 import { bookingView } from "../trips/booking-view";
@@ -12,6 +12,7 @@ import { partnerTripMessage } from "../delivery/partner-message";
 import { recordDelivered, recordDeliveryFailure, retryDelivery } from "../delivery/outcomes";
 import type { AnnouncedMessage, Channel, DeliveryHooks, DeliveryRunner, IntegrationLookup, Outbox, OutboxMessage } from "../delivery/ports";
 import { requireTransactionId } from "./manage-trip";
+import type { RateBudgets } from "../rate-limit";
 
 /**
  * Delivering bookings: every change is announced — a delivery to the provider's endpoint for what the requester
@@ -70,8 +71,9 @@ export function announcements(deps: AnnounceDeps, events: BookingEvent[], bookin
     }
   }
   // One change, one webhook: the booking's new state, typed by the change's first (main) event; GNet-shaped
-  // listeners get GNet's callback body (the event id and type travel in the headers either way).
-  if (requester?.webhookUrl) {
+  // listeners get GNet's callback body (the event id and type travel in the headers either way). Only to a URL
+  // that answered its challenge: a booking is never POSTed to an address nobody proved is theirs.
+  if (requester?.webhookUrl && requester.webhookVerifiedAt !== null) {
     const eventId = deps.newEventId();
     const type = WEBHOOK_TYPE[events[0].type];
     const shown = visiblePosition(booking.status, "requester", positions.lastSync(booking.transactionId));
@@ -114,7 +116,12 @@ export interface DeliveryDeps {
   clock: Clock;
   /** The outbox's time (seconds, fractional): when a replayed message is due. */
   dueNow: () => number;
+  /** Where each webhook delivery's replays are counted (shared by the instances that share the outbox). */
+  replays: RateBudgets;
 }
+
+/** Replays of one webhook delivery within an hour (a token bucket: one more every 12 minutes). */
+export const WEBHOOK_REPLAYS_PER_HOUR = 5;
 
 /**
  * Retry: a party queues the booking's failed deliveries again, to the provider's current endpoint, with fresh
@@ -139,11 +146,17 @@ export function webhookDeliveries(deps: Pick<DeliveryDeps, "outbox">, netid: str
   return deps.outbox.list(netid, "webhook", limit, offset);
 }
 
-/** Replay: the requester has one of its webhook deliveries sent again, with the same event id; 404 for any other. */
+/**
+ * Replay: the requester has one of its webhook deliveries sent again, with the same event id; 404 for any other;
+ * 429 REPLAY_LIMITED past WEBHOOK_REPLAYS_PER_HOUR replays of that delivery (each replay POSTs the whole booking).
+ */
 export async function replayWebhook(deps: DeliveryDeps, netid: string, deliveryId: string): Promise<OutboxMessage> {
   const id = /^\d{1,15}$/.test(deliveryId) ? Number(deliveryId) : NaN;
   const message = Number.isSafeInteger(id) ? await deps.outbox.get(id) : undefined;
   if (!message || message.channel !== "webhook" || message.targetNetid !== netid) throw new NotFoundError("No such webhook delivery", "DELIVERY_NOT_FOUND");
+  const budget = await deps.replays.take(`webhookReplay:${message.id}`, WEBHOOK_REPLAYS_PER_HOUR, 3600, deps.clock.now());
+  if (!budget.allowed)
+    throw new TooManyRequestsError(budget.retryAfter, `This delivery was replayed ${WEBHOOK_REPLAYS_PER_HOUR} times within the hour; retry in ${budget.retryAfter} s`, "REPLAY_LIMITED");
   await deps.outbox.requeue(message.id, deps.dueNow());
   deps.runner.wake();
   return (await deps.outbox.get(message.id))!;

@@ -1,7 +1,8 @@
-import { ValidationError, type FieldError } from "../errors";
+import { ConflictError, TooManyRequestsError, ValidationError, type FieldError } from "../errors";
 import { validateIntegrationPatch, type Integration } from "../delivery/integration";
-import type { IntegrationRepository, OutboundTargets } from "../delivery/ports";
+import type { IntegrationRepository, OutboundTargets, WebhookVerifier } from "../delivery/ports";
 import type { AuditLog, Clock } from "../ports";
+import type { RateBudgets } from "../rate-limit";
 
 export interface IntegrationDeps {
   integrations: IntegrationRepository;
@@ -11,7 +12,14 @@ export interface IntegrationDeps {
   audit: AuditLog;
   /** Refuses URLs that reach private or special addresses; checked on save (and again at each send). */
   targets: OutboundTargets;
+  /** Sends a new webhook URL the signed challenge it must echo before anything else is sent there. */
+  verifier: WebhookVerifier;
+  /** Where each company's challenges are counted. */
+  challenges: RateBudgets;
 }
+
+/** Challenges one company may have sent within an hour (each is a POST to a URL it chose). */
+export const WEBHOOK_CHALLENGES_PER_HOUR = 10;
 
 /** What a company sees of its settings: never the delivery password, the webhook secret only when just created. */
 export interface IntegrationView {
@@ -23,10 +31,14 @@ export interface IntegrationView {
   acceptTripsFrom: Integration["acceptTripsFrom"];
   webhookSecretSet: boolean;
   webhookSecret?: string;
+  /** Whether `webhookUrl` answered the signed challenge: until it has, nothing is sent there. */
+  webhookVerified: boolean;
+  /** Why the challenge just sent failed, in the answer that sent it. */
+  webhookVerification?: string;
 }
 
 export function emptyIntegration(netid: string): Integration {
-  return { netid, deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookSecret: null, webhookFormat: "events", acceptTripsFrom: "anyone" };
+  return { netid, deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookSecret: null, webhookVerifiedAt: null, webhookFormat: "events", acceptTripsFrom: "anyone" };
 }
 
 export function viewOf(i: Integration, revealSecret = false): IntegrationView {
@@ -39,6 +51,7 @@ export function viewOf(i: Integration, revealSecret = false): IntegrationView {
     acceptTripsFrom: i.acceptTripsFrom,
     webhookSecretSet: i.webhookSecret !== null,
     ...(revealSecret && i.webhookSecret ? { webhookSecret: i.webhookSecret } : {}),
+    webhookVerified: i.webhookUrl !== null && i.webhookVerifiedAt !== null,
   };
 }
 
@@ -55,8 +68,9 @@ export async function getIntegration(deps: IntegrationDeps, netid: string): Prom
 
 /**
  * Update integration settings: validate, check that each new URL stays out of the service's own network,
- * merge (absent keeps, null clears), and create the webhook signing secret the first time a webhook URL is
- * set — that response is the only one that shows it.
+ * merge (absent keeps, null clears), create the webhook signing secret the first time a webhook URL is set —
+ * that response is the only one that shows it — and send a new (or still unverified) webhook URL the signed
+ * challenge: nothing else is sent there until it has echoed one.
  */
 export async function updateIntegration(deps: IntegrationDeps, netid: string, input: Parameters<typeof validateIntegrationPatch>[0], by: ChangedBy = {}): Promise<IntegrationView> {
   const checked = validateIntegrationPatch(input);
@@ -65,12 +79,42 @@ export async function updateIntegration(deps: IntegrationDeps, netid: string, in
   if (unreachable.length) throw new ValidationError(unreachable);
   const current = (await deps.integrations.get(netid)) ?? emptyIntegration(netid);
   const next: Integration = { ...current, ...checked.patch };
+  if (next.webhookUrl !== current.webhookUrl) next.webhookVerifiedAt = null;
+  const challenge = checked.patch.webhookUrl != null && next.webhookVerifiedAt === null;
+  if (challenge) await spendChallenge(deps, netid);
   const created = next.webhookUrl !== null && next.webhookSecret === null;
   if (created) next.webhookSecret = deps.newSecret();
+  const failed = challenge ? await sendChallenge(deps, next) : undefined;
   await deps.integrations.save(next, deps.clock.now());
   const changed = Object.keys(checked.patch).join(", ") || "nothing";
-  deps.audit.record({ type: "integration.changed", netid, ...by, detail: `set ${changed}${created ? "; webhook secret created" : ""}` }, deps.clock.now());
-  return viewOf(next, created);
+  const verified = challenge ? (failed ? "; webhook URL not verified" : "; webhook URL verified") : "";
+  deps.audit.record({ type: "integration.changed", netid, ...by, detail: `set ${changed}${created ? "; webhook secret created" : ""}${verified}` }, deps.clock.now());
+  return { ...viewOf(next, created), ...(failed ? { webhookVerification: failed } : {}) };
+}
+
+/** Send the webhook URL the signed challenge again (after fixing the endpoint); 409 NO_WEBHOOK_URL without one. */
+export async function verifyWebhook(deps: IntegrationDeps, netid: string, by: ChangedBy = {}): Promise<IntegrationView> {
+  const current = await deps.integrations.get(netid);
+  if (!current?.webhookUrl || !current.webhookSecret) throw new ConflictError("No webhook URL is set", "NO_WEBHOOK_URL");
+  await spendChallenge(deps, netid);
+  const next: Integration = { ...current, webhookVerifiedAt: null };
+  const failed = await sendChallenge(deps, next);
+  await deps.integrations.save(next, deps.clock.now());
+  deps.audit.record({ type: "integration.changed", netid, ...by, detail: failed ? "webhook URL not verified" : "webhook URL verified" }, deps.clock.now());
+  return { ...viewOf(next), ...(failed ? { webhookVerification: failed } : {}) };
+}
+
+async function spendChallenge(deps: IntegrationDeps, netid: string): Promise<void> {
+  const budget = await deps.challenges.take(`webhookChallenge:${netid}`, WEBHOOK_CHALLENGES_PER_HOUR, 3600, deps.clock.now());
+  if (!budget.allowed)
+    throw new TooManyRequestsError(budget.retryAfter, `At most ${WEBHOOK_CHALLENGES_PER_HOUR} webhook URL challenges an hour; retry in ${budget.retryAfter} s`, "RATE_LIMITED");
+}
+
+/** Challenges `next.webhookUrl`; on success stamps `next` verified. Why it failed, or undefined. */
+async function sendChallenge(deps: IntegrationDeps, next: Integration): Promise<string | undefined> {
+  const failed = await deps.verifier.verify(next.webhookUrl!, next.webhookSecret!);
+  if (!failed) next.webhookVerifiedAt = deps.clock.now();
+  return failed;
 }
 
 /** Replace the webhook signing secret; the new one is shown once, in this answer. */

@@ -8,7 +8,7 @@ import { startBookingWriter } from "../../src/app";
 
 async function integrate(h: Harness, netid: string, settings: { deliveryUrl?: string; webhookUrl?: string }) {
   await h.services.integrations.save(
-    { netid, deliveryUrl: settings.deliveryUrl ?? null, deliveryAuth: null, luggage: "notes", webhookUrl: settings.webhookUrl ?? null, webhookSecret: null, webhookFormat: "events", acceptTripsFrom: "anyone" },
+    { netid, deliveryUrl: settings.deliveryUrl ?? null, deliveryAuth: null, luggage: "notes", webhookUrl: settings.webhookUrl ?? null, webhookSecret: null, webhookVerifiedAt: settings.webhookUrl ? 1 : null, webhookFormat: "events", acceptTripsFrom: "anyone" },
     0,
   );
 }

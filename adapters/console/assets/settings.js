@@ -20,6 +20,11 @@ export async function integrationPage(main) {
   const webhookUrl = h("input", { name: "webhookUrl", type: "url", value: v.webhookUrl ?? "", placeholder: "https://you.example/hooks" });
   const format = select("webhookFormat", [["events", "events — TripSwitch envelope"], ["gnet", "gnet — GNet's callback body"]], v.webhookFormat);
   const accept = select("acceptTripsFrom", [["anyone", "anyone"], ["partners", "partners only"]], v.acceptTripsFrom);
+  // A new webhook URL must echo a signed challenge before anything is sent there.
+  const verification = h("p", { class: "muted" });
+  const showVerification = (view) =>
+    verification.replaceChildren(!view.webhookUrl ? "" : view.webhookVerified ? "Webhook URL verified." : `Webhook URL not verified: nothing is sent there until it echoes the challenge${view.webhookVerification ? ` (${view.webhookVerification})` : ""}.`);
+  showVerification(v);
 
   const form = h("form", {
     class: "card", "aria-label": "Integration settings",
@@ -32,6 +37,7 @@ export async function integrationPage(main) {
         const saved = (await api.core("PUT", "/api/company/integration", body)).data;
         pass.value = "";
         status.textContent = "Integration saved.";
+        showVerification(saved);
         secret.replaceChildren(saved.webhookSecret ? secretBox(saved.webhookSecret) : "");
       } catch (error) {
         showError(status, error);
@@ -44,7 +50,7 @@ export async function integrationPage(main) {
       field("Luggage", luggage), field("Accept trips from", accept)),
     h("fieldset", {}, h("legend", {}, "Webhooks (your bookings' changes)"),
       field("Webhook URL", webhookUrl, "Receives each booking change, signed (X-TripSwitch-Signature)"), field("Webhook format", format),
-      h("p", { class: "muted" }, v.webhookSecretSet ? "A signing secret is set." : "No signing secret yet: saving a webhook URL creates one.")),
+      h("p", { class: "muted" }, v.webhookSecretSet ? "A signing secret is set." : "No signing secret yet: saving a webhook URL creates one."), verification),
     h("button", { type: "submit", class: "primary" }, "Save integration"),
   );
   const rotate = h("button", {
@@ -59,7 +65,19 @@ export async function integrationPage(main) {
       }
     },
   }, "Rotate webhook secret");
-  main.replaceChildren(h("h1", {}, "Integration"), status, secret, form, h("p", {}, rotate));
+  const verify = h("button", {
+    type: "button",
+    onClick: async () => {
+      try {
+        const checked = (await api.core("POST", "/api/company/integration/webhook-verify")).data;
+        showVerification(checked);
+        status.textContent = checked.webhookVerified ? "Webhook URL verified." : "The webhook URL did not answer the challenge.";
+      } catch (error) {
+        showError(status, error);
+      }
+    },
+  }, "Verify webhook URL");
+  main.replaceChildren(h("h1", {}, "Integration"), status, secret, form, h("p", {}, rotate, " ", verify));
 }
 
 export async function deliveriesPage(main) {

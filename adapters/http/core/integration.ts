@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { getIntegration, rotateWebhookSecret, updateIntegration, type IntegrationDeps } from "../../../domain/usecases/integration";
+import { getIntegration, rotateWebhookSecret, updateIntegration, verifyWebhook, type IntegrationDeps } from "../../../domain/usecases/integration";
 import { replayWebhook, webhookDeliveries, type DeliveryDeps } from "../../../domain/usecases/deliver-booking";
 import type { OutboxMessage } from "../../../domain/delivery/ports";
 import { errors } from "../schemas";
@@ -20,6 +20,10 @@ const IntegrationView = t.Object({
   }),
   webhookSecretSet: t.Boolean(),
   webhookSecret: t.Optional(t.String({ description: "The signing secret — shown only when created or rotated" })),
+  webhookVerified: t.Boolean({
+    description: "Whether webhookUrl answered the signed `webhook.verify` challenge. Until it has, no booking is POSTed there (events of that time are not sent).",
+  }),
+  webhookVerification: t.Optional(t.String({ description: "Why the challenge this request sent failed (only in that answer)" })),
 });
 
 const Delivery = t.Object({
@@ -63,12 +67,23 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, deli
         },
         { description: "Each field optional: absent keeps the current value, null clears it" },
       ),
-      response: { 200: t.Object({ success: t.Literal(true), data: IntegrationView }), ...errors(400, 401) },
+      response: { 200: t.Object({ success: t.Literal(true), data: IntegrationView }), ...errors(400, 401, 429) },
       detail: {
         tags: ["Integration"],
         summary: "Set your delivery endpoint, luggage support, webhook URL and who may send you trips",
         description:
-          "The first time a webhook URL is set, the answer carries `webhookSecret` — store it: it is never shown again (rotate to get a new one). A URL whose host is or resolves to a loopback, private, link-local (169.254.169.254), CGNAT, unique-local or other special address, in any spelling, is a 400 naming `deliveryUrl` or `webhookUrl` (checked again at each send; redirects are not followed); with NODE_ENV=production public targets must use https.",
+          "The first time a webhook URL is set, the answer carries `webhookSecret` — store it: it is never shown again (rotate to get a new one). A new webhook URL must prove it is yours before anything is sent there: this request POSTs it a `webhook.verify` event `{eventId, type: \"webhook.verify\", createdAt, challenge}`, signed like every webhook (X-TripSwitch-Signature, with the secret in this answer or your current one), and your endpoint answers 2xx `{\"challenge\": \"<the challenge>\"}` within 5 s. The answer says `webhookVerified` (and, when it failed, `webhookVerification`: why); fix the endpoint and POST /api/company/integration/webhook-verify. At most 10 challenges per company an hour (429 RATE_LIMITED, Retry-After). A URL whose host is or resolves to a loopback, private, link-local (169.254.169.254), CGNAT, unique-local or other special address, in any spelling, is a 400 naming `deliveryUrl` or `webhookUrl` (checked again at each send; redirects are not followed); with NODE_ENV=production public targets must use https.",
+        security: [{ bearer: [] }],
+      },
+    })
+    .post("/company/integration/webhook-verify", async ({ caller, request }) => ({ success: true as const, data: await verifyWebhook(deps, caller.netid, { uid: caller.uid, address: addressOf(request) }) }), {
+      coreAuth: true,
+      response: { 200: t.Object({ success: t.Literal(true), data: IntegrationView }), ...errors(401, 409, 429) },
+      detail: {
+        tags: ["Integration"],
+        summary: "Send your webhook URL the signed challenge again",
+        description:
+          "POSTs a new `webhook.verify` challenge to your webhook URL (see PUT /api/company/integration); `webhookVerified` says whether it was echoed, `webhookVerification` why not. 409 NO_WEBHOOK_URL when none is set; 429 RATE_LIMITED (Retry-After) past 10 challenges an hour.",
         security: [{ bearer: [] }],
       },
     })
@@ -97,8 +112,14 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, deli
       {
         coreAuth: true,
         params: t.Object({ id: t.String({ maxLength: 20 }) }),
-        response: { 200: t.Object({ success: t.Literal(true), data: Delivery }), ...errors(401, 404) },
-        detail: { tags: ["Integration"], summary: "Send a webhook delivery again, with the same event id", security: [{ bearer: [] }] },
+        response: { 200: t.Object({ success: t.Literal(true), data: Delivery }), ...errors(401, 404, 429) },
+        detail: {
+          tags: ["Integration"],
+          summary: "Send a webhook delivery again, with the same event id",
+          description:
+            "Queues the delivery again (same event id, sent to the URL it was made for, signed anew). At most 5 replays of one delivery within an hour (one more every 12 minutes): beyond that 429 REPLAY_LIMITED with Retry-After (seconds). 404 DELIVERY_NOT_FOUND for an id that is not one of your webhook deliveries.",
+          security: [{ bearer: [] }],
+        },
       },
     );
 }

@@ -13,6 +13,8 @@ export const companyIntegrations = pgTable("company_integrations", {
   luggage: text("luggage").notNull().default("notes"),
   webhookUrl: text("webhook_url"),
   webhookSecret: text("webhook_secret"),
+  /** When the webhook URL answered the signed challenge; null while it has not (nothing is sent to it). */
+  webhookVerifiedAt: time("webhook_verified_at"),
   /** "events" (the exchange's envelope) or "gnet" (GNet's callback body at the top level). */
   webhookFormat: text("webhook_format").notNull().default("events"),
   /** "anyone" (default) or "partners": who may send this company trips and quote requests. */

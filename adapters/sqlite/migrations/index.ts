@@ -16,6 +16,7 @@ import m12 from "./0012_chauffeur_tracking.sql" with { type: "text" };
 import m13 from "./0013_partnerships.sql" with { type: "text" };
 import m14 from "./0014_sandbox.sql" with { type: "text" };
 import m15 from "./0015_revoked_tokens.sql" with { type: "text" };
+import m16 from "./0016_webhook_verification.sql" with { type: "text" };
 
 /** Every migration, oldest first: drizzle-kit's tag, creation time and SQL text. */
 export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string }> = [
@@ -35,4 +36,5 @@ export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string 
   { tag: "0013_partnerships", when: 1795462467355, sql: m13 },
   { tag: "0014_sandbox", when: 1795463116997, sql: m14 },
   { tag: "0015_revoked_tokens", when: 1795644920809, sql: m15 },
+  { tag: "0016_webhook_verification", when: 1795644694970, sql: m16 },
 ];

@@ -148,6 +148,8 @@ describe("the console in a real browser", () => {
   test("integration and partners pages show the company's settings and partnerships", async () => {
     await page.getByRole("link", { name: "Integration" }).click();
     await expect(page.getByLabel("Webhook URL").inputValue()).resolves.toBe(`${rx.url}/hooks`);
+    // The test receiver echoed the URL's challenge.
+    await page.getByText("Webhook URL verified.").waitFor();
     await shot("integration");
     await page.getByRole("link", { name: "Partners" }).click();
     const partners = page.getByRole("table", { name: "Partners" });

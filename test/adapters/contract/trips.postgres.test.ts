@@ -50,8 +50,8 @@ beforeAll(async () => {
     );
   }
   const plain = { deliveryAuth: null, luggage: "notes" as const, webhookSecret: null, webhookFormat: "events" as const, acceptTripsFrom: "anyone" as const };
-  await integrations.save({ netid: "PROV-CO", deliveryUrl: "https://prov.example/in", webhookUrl: null, ...plain }, 1);
-  await integrations.save({ netid: "REQ-CO", deliveryUrl: null, webhookUrl: "https://req.example/hook", ...plain }, 1);
+  await integrations.save({ netid: "PROV-CO", deliveryUrl: "https://prov.example/in", webhookUrl: null, ...plain, webhookVerifiedAt: null }, 1);
+  await integrations.save({ netid: "REQ-CO", deliveryUrl: null, webhookUrl: "https://req.example/hook", ...plain, webhookVerifiedAt: 1 }, 1);
 }, 120_000);
 
 afterAll(async () => {

@@ -16,6 +16,9 @@ describe("forbiddenAddress", () => {
     ["::ffff:7f00:1", "loopback"],
     ["0:0:0:0:0:ffff:7f00:1", "loopback"],
     ["64:ff9b::7f00:1", "loopback"],
+    ["64:ff9b:1::7f00:1", "local-use NAT64"],
+    ["64:ff9b:1:7f00:1::", "local-use NAT64"],
+    ["64:ff9b:1:ffff:ffff:ffff:ffff:ffff", "local-use NAT64"],
     ["2002:7f00:1::", "loopback"],
     ["169.254.169.254", "link-local"],
     ["::ffff:169.254.169.254", "link-local"],
@@ -34,7 +37,7 @@ describe("forbiddenAddress", () => {
     expect(forbiddenAddress(address)).toContain(kind);
   });
 
-  test.each(["93.184.216.34", "8.8.8.8", "::ffff:8.8.8.8", "2606:4700:4700::1111", "100.128.0.1", "172.32.0.1"])("%s is public", (address) => {
+  test.each(["93.184.216.34", "64:ff9b::808:808", "8.8.8.8", "::ffff:8.8.8.8", "2606:4700:4700::1111", "100.128.0.1", "172.32.0.1"])("%s is public", (address) => {
     expect(forbiddenAddress(address)).toBeUndefined();
   });
 

@@ -39,13 +39,22 @@ const INTERNAL_TARGETS: Array<[string, string]> = [
   ["http://192.168.0.10/", "private"],
   ["http://100.64.0.1/", "carrier-grade NAT"],
   ["http://[fd00::1]/", "unique local"],
+  ["http://[64:ff9b::a9fe:a9fe]/", "link-local"],
+  ["http://[64:ff9b:1::a9fe:a9fe]/", "local-use NAT64"],
+  ["http://[64:ff9b:1:a9fe:a9:fe00::]/", "local-use NAT64"],
+  ["http://nat64.attacker.example/", "local-use NAT64"],
   ["http://0.0.0.0:3000/", "this network"],
   ["http://localhost:3000/", "loopback"],
   ["http://metadata.attacker.example/", "link-local"],
 ];
 
 // "metadata.attacker.example" stands for a public name an attacker points at the metadata service.
-const attackerDns: Resolver = async (host) => (host === "metadata.attacker.example" ? [{ address: "169.254.169.254", family: 4 }] : [{ address: "127.0.0.1", family: 4 }]);
+const attackerDns: Resolver = async (host) =>
+  host === "metadata.attacker.example"
+    ? [{ address: "169.254.169.254", family: 4 }]
+    : host === "nat64.attacker.example"
+      ? [{ address: "64:ff9b:1::7f00:1", family: 6 }]
+      : [{ address: "127.0.0.1", family: 4 }];
 
 describe("outbound guard (OUTBOUND_ALLOW_PRIVATE off)", () => {
   test.each(INTERNAL_TARGETS)("saving %s as delivery or webhook URL is a 400 naming the field (%s)", async (url, kind) => {

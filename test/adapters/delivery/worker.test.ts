@@ -53,7 +53,7 @@ describe("DeliveryWorker", () => {
   test("delivers each message once, in order per booking, with event headers and Basic auth", async () => {
     const h = createHarness();
     const c = await h.registerCompany();
-    await h.services.integrations.save({ netid: c.netid, deliveryUrl: "x", deliveryAuth: { username: "ts", password: "pw" }, luggage: "notes", webhookUrl: null, webhookSecret: null, webhookFormat: "events", acceptTripsFrom: "anyone" }, 0);
+    await h.services.integrations.save({ netid: c.netid, deliveryUrl: "x", deliveryAuth: { username: "ts", password: "pw" }, luggage: "notes", webhookUrl: null, webhookSecret: null, webhookVerifiedAt: null, webhookFormat: "events", acceptTripsFrom: "anyone" }, 0);
     const rx = startReceiver();
     cleanups.push(rx.stop);
     await enqueue(h, `${rx.url}/a`, 5, "tx-a", "delivery", c.netid);
@@ -117,9 +117,9 @@ describe("DeliveryWorker", () => {
     const h = createHarness();
     const c = await h.registerCompany();
     const secret = "whsec_test_secret_value";
-    await h.services.integrations.save({ netid: c.netid, deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: "x", webhookSecret: secret, webhookFormat: "events", acceptTripsFrom: "anyone" }, 0);
     const rx = startReceiver();
     cleanups.push(rx.stop);
+    await h.services.integrations.save({ netid: c.netid, deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: rx.url, webhookSecret: secret, webhookVerifiedAt: 1, webhookFormat: "events", acceptTripsFrom: "anyone" }, 0);
     await enqueue(h, rx.url, 2, "tx-w", "webhook", c.netid);
     workerFor(h).start();
     await rx.waitFor(2);

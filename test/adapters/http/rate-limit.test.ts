@@ -84,7 +84,7 @@ describe("per-company rate limits", () => {
     expect((await h.request("POST", "/api/company/register", { body })).status).toBe(200);
   });
 
-  test("every other write route shares a per-credential budget; the refused write does nothing", async () => {
+  test("every other write route shares a per-company budget; the refused write does nothing", async () => {
     const clock = new ManualClock(Math.floor(Date.now() / 1000));
     h = createHarness({ clock, rateLimits: { searchPerMinute: 0, sendTripPerMinute: 0, writesPerMinute: 3 } });
     const { provider, stranger } = await parties(h);
@@ -101,11 +101,73 @@ describe("per-company rate limits", () => {
     // Another company's writes and every read are untouched; a GET that changes state (retryTransaction) is a write.
     expect((await put("notes", { authorization: `Bearer ${stranger.jwt}` })).status).toBe(200);
     expect((await h.request("GET", "/api/fleet", { headers: auth })).status).toBe(200);
-    expect((await h.request("GET", `/Platform.svc/retryTransaction/${crypto.randomUUID()}`, { headers: { token: provider.token } })).status).not.toBe(429);
-    expect((await h.request("GET", `/Platform.svc/retryTransaction/${crypto.randomUUID()}`, { headers: { token: provider.token } })).status).not.toBe(429);
-    expect((await h.request("GET", `/Platform.svc/retryTransaction/${crypto.randomUUID()}`, { headers: { token: provider.token } })).status).not.toBe(429);
+    // The company's platform token spends the same budget as its JWT.
     expect((await h.request("GET", `/Platform.svc/retryTransaction/${crypto.randomUUID()}`, { headers: { token: provider.token } })).status).toBe(429);
+    expect((await h.request("GET", `/Platform.svc/retryTransaction/${crypto.randomUUID()}`, { headers: { token: stranger.token } })).status).not.toBe(429);
+    expect((await h.request("GET", `/Platform.svc/retryTransaction/${crypto.randomUUID()}`, { headers: { token: stranger.token } })).status).not.toBe(429);
+    expect((await h.request("GET", `/Platform.svc/retryTransaction/${crypto.randomUUID()}`, { headers: { token: stranger.token } })).status).toBe(429);
     clock.advance(20);
     expect((await put("notes")).status).toBe(200);
+  });
+
+  test("the write budget is the company's, however its credential is spelled and however many tokens it holds", async () => {
+    const clock = new ManualClock(Math.floor(Date.now() / 1000));
+    h = createHarness({ clock, rateLimits: { searchPerMinute: 0, sendTripPerMinute: 0, writesPerMinute: 4 } });
+    const { provider, stranger } = await parties(h);
+    const company = await h.registerCompany({ netid: "SPELLING-CARS" });
+    const secondJwt = await h.coreToken(company.netid, company.password);
+    const thirdJwt = await h.coreToken(company.netid, company.password);
+    const platform = await h.platformToken(company.netid, company.password);
+    const put = (headers: Record<string, string>) => h.request("PUT", "/api/company/integration", { headers, body: { luggage: "native" } });
+    // Four spellings and tokens of one company: the fifth write of the minute is refused whichever is used.
+    expect((await put({ authorization: `Bearer ${secondJwt}` })).status).toBe(200);
+    expect((await put({ authorization: `bearer ${secondJwt}` })).status).toBe(200);
+    expect((await put({ authorization: `Bearer  ${secondJwt}` })).status).toBe(200);
+    expect((await h.request("GET", `/Platform.svc/retryTransaction/${crypto.randomUUID()}`, { headers: { token: platform } })).status).toBe(404);
+    for (const headers of [{ authorization: `BEARER ${thirdJwt}` }, { authorization: `Bearer ${thirdJwt} ` }, { authorization: `Bearer ${platform}` }]) {
+      const refused = await put(headers);
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ success: false, code: "RATE_LIMITED" });
+      expect(refused.headers.get("ratelimit-limit")).toBe("4");
+    }
+    // Other companies keep their own budgets.
+    expect((await put({ authorization: `Bearer ${provider.jwt}` })).status).toBe(200);
+    expect((await put({ authorization: `Bearer ${stranger.jwt}` })).status).toBe(200);
+    clock.advance(15);
+    expect((await put({ authorization: `bearer  ${thirdJwt}` })).status).toBe(200);
+  });
+
+  test("a credential that does not authenticate spends its client address's write budget, whatever it says", async () => {
+    const clock = new ManualClock(Math.floor(Date.now() / 1000));
+    h = createHarness({ clock, rateLimits: { searchPerMinute: 0, sendTripPerMinute: 0, writesPerMinute: 3 } });
+    const { provider } = await parties(h);
+    const statuses: number[] = [];
+    for (const credential of ["forged-1", "forged-2", "forged-3", "forged-4"])
+      statuses.push((await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${credential}` }, body: { luggage: "native" } })).status);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    expect((await h.request("POST", "/api/fleet", { body: {} })).status).toBe(429);
+    // A company's authenticated writes do not share the address's budget.
+    expect((await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${provider.jwt}` }, body: { luggage: "native" } })).status).toBe(200);
+  });
+
+  test("GET cancelTripByResNo changes state, so it spends the write budget like its POST", async () => {
+    const clock = new ManualClock(Math.floor(Date.now() / 1000));
+    h = createHarness({ clock, rateLimits: { searchPerMinute: 0, sendTripPerMinute: 0, writesPerMinute: 3 } });
+    const { requester, provider } = await parties(h);
+    const trips = [];
+    for (let i = 0; i < 4; i++) trips.push(regularTrip(requester.netid, provider.netid));
+    const ids: string[] = [];
+    for (const trip of trips) ids.push((await sendTrip(h, requester, trip)).body.transactionId);
+    const cancel = (resNo: string, path = "cancelTripByResNo") => h.request("GET", `/Platform.svc/${path}/${requester.netid}/${resNo}/V1`, { headers: { token: requester.token } });
+    expect((await cancel(trips[0].affiliateReservation.requesterResNo)).status).toBe(200);
+    expect((await cancel(trips[1].affiliateReservation.requesterResNo, "CANCELTRIPBYRESNO")).status).toBe(200);
+    expect((await h.request("POST", `/Platform.svc/cancelTripByResNo/${requester.netid}/${trips[2].affiliateReservation.requesterResNo}`, { headers: { token: requester.token } })).status).toBe(200);
+    const refused = await cancel(trips[3].affiliateReservation.requesterResNo);
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe("RATE_LIMITED");
+    // The refused cancel did nothing.
+    const statusOf = async (id: string) => (await h.request("GET", `/api/reservation/${id}`, { headers: { authorization: `Bearer ${requester.jwt}` } })).body.data.lastStatus;
+    expect(await statusOf(ids[0])).toBe("CANCEL");
+    expect(await statusOf(ids[3])).toBe("BOOKING_REQUEST");
   });
 });

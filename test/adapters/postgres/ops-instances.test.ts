@@ -64,7 +64,7 @@ describe("shared rate budgets", () => {
       const limiter = new RateLimiter({ searchPerMinute: 0, sendTripPerMinute: 0, writesPerMinute: 2 }, () => 12_000, new PgRateBudgets(db));
       return new Elysia()
         .use(edge({ maxBodyBytes: 1000, logger: createLogger("silent") }))
-        .use(writeRateLimit(limiter, () => "10.9.9.9"))
+        .use(writeRateLimit(limiter, () => "10.9.9.9", async () => undefined))
         .post("/api/things", () => ({ ran: ++ran }));
     });
     const post = (i: number) => apps[i % 2]!.handle(new Request("http://localhost/api/things", { method: "POST", headers: { authorization: "Bearer shared-writes" } }));

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import gnetExample from "../../../../adapters/http/examples/sendtrip-gnet-style.json";
 import { createHarness, FAST_DELIVERY, type Harness } from "../../../support/harness";
@@ -409,6 +410,20 @@ describe("GNet-shaped webhooks", () => {
     expect(last.json.chauffeur).toEqual(update.chauffeur);
     expect(last.headers["x-tripswitch-event-id"]).toMatch(/^[0-9a-f-]{36}$/);
     expect(verifySignature(webhookSecret, last.body, last.headers["x-tripswitch-signature"], Math.floor(Date.now() / 1000))).toBe(true);
+  });
+
+  test("the event id, carried only in a header, is signed by the v2 scheme over '<t>.<eventId>.<body>' (v1 stays)", async () => {
+    const sent = await sendTrip(h, requester, regularTrip(requester.netid, provider.netid));
+    const [first] = await until(async () => listener.received.filter((r) => r.json?.transactionId === sent.body.transactionId), (list) => list.length > 0);
+    const header = first.headers["x-tripswitch-signature"];
+    const eventId = first.headers["x-tripswitch-event-id"];
+    expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64},v2=[0-9a-f]{64}$/);
+    const t = header.split(",")[0].slice(2);
+    expect(header.split(",")[2]).toBe(`v2=${createHmac("sha256", webhookSecret).update(`${t}.${eventId}.${first.body}`).digest("hex")}`);
+    const now = Math.floor(Date.now() / 1000);
+    expect(verifySignature(webhookSecret, first.body, header, now, 300, eventId)).toBe(true);
+    // A captured body replayed under another event id (to dodge a receiver's de-duplication) fails v2.
+    expect(verifySignature(webhookSecret, first.body, header, now, 300, crypto.randomUUID())).toBe(false);
   });
 });
 
