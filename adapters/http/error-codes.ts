@@ -50,6 +50,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "PROVIDER_ONLY", status: 403, meaning: "Only the booking's provider may do this" },
   { code: "BOOKING_NOT_FOUND", status: 404, meaning: "No booking with this id or number that you are a party of (the two answer the same)" },
   { code: "DUPLICATE_RESERVATION", status: 409, meaning: "The requesterResNo is used by another booking with different content; `transactionId` names it" },
+  { code: "PROVIDER_RES_NO_IN_USE", status: 409, meaning: "Provider update: another of your live bookings holds this reservation number (providerResNo/resNo); a number names at most one live booking" },
   { code: "INVALID_TRANSITION", status: 409, meaning: "The status change is not allowed from the booking's status; `allowed` lists the next states" },
   { code: "NOT_UPDATABLE", status: 409, meaning: "The booking's status no longer allows an UPDATE" },
   { code: "QUOTE_EXPIRED", status: 409, meaning: "The quote's validity ended; request a new quote" },

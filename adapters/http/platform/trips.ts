@@ -121,7 +121,7 @@ export function platformTrips(deps: PlatformTripDeps) {
               tags: ["Trips"],
               summary: "Provider: update a booking's status and details",
               description:
-                "By the provider's token. Moves the booking along the lifecycle (GET /api/trip-states; legacy ENROUTE, AT_LOCATION, ACCEPTED accepted; a forward move along the main path may skip states, and the changeLogs entry names them) and records providerResNo (or GNet's resNo), providerNote, totalAmount, fees, vehicle, chauffeur, the chauffeur's position (lat/lon) and GNet's LocalTimestamp/UTCtimestamp/griddID; every change appends a changeLogs entry. Sending the current status changes only the details. 409 INVALID_TRANSITION lists the `allowed` next states; 403 when the requester calls it; 404 for anyone else or an unknown id. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
+                "By the provider's token. Moves the booking along the lifecycle (GET /api/trip-states; legacy ENROUTE, AT_LOCATION, ACCEPTED accepted; a forward move along the main path may skip states, and the changeLogs entry names them) and records providerResNo (or GNet's resNo), providerNote, totalAmount, fees, vehicle, chauffeur, the chauffeur's position (lat/lon) and GNet's LocalTimestamp/UTCtimestamp/griddID; every change appends a changeLogs entry. Sending the current status changes only the details. Only you, the provider, set your reservation number; it names at most one of your live bookings (not CLOSE, CANCEL, REJECT or NO_SHOW): a number another of your live bookings holds is 409 PROVIDER_RES_NO_IN_USE (`field: \"providerResNo\"`) and nothing of the update is kept. 409 INVALID_TRANSITION lists the `allowed` next states; 403 when the requester calls it; 404 for anyone else or an unknown id. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
               security: PLATFORM_SECURITY,
               ...doc,
             },
@@ -190,7 +190,7 @@ export function platformTrips(deps: PlatformTripDeps) {
               tags: ["Trips"],
               summary: "Provider: update a booking named by your netid and your reservation number (GNet)",
               description:
-                "GNet's provider update: the booking is the one whose provider is `netid` (your netid, any letter case) and whose providerResNo (targetResNo) is `resNo`. Same body, rules and answers as providerUpdateStatusByTransactionId. 404 when no booking of yours has that number (or you are not its party); 403 when the requester calls it. Supports `Idempotency-Key`.",
+                "GNet's provider update: the booking is the one whose provider is `netid` (your netid, any letter case) and to which you gave the number `resNo` (its providerResNo/targetResNo; a number a requester sent is never one of yours). A number names at most one live booking; should an ended one share it, the live one is updated. Same body, rules and answers as providerUpdateStatusByTransactionId. 404 when no booking of yours has that number (or you are not its party); 403 when the requester calls it. Supports `Idempotency-Key`.",
               security: PLATFORM_SECURITY,
               ...doc,
             },
@@ -211,7 +211,7 @@ export function platformTrips(deps: PlatformTripDeps) {
               tags: ["Trips"],
               summary: "Get a booking by a party's reservation number (GNet)",
               description:
-                "`netid` is either party's netid (any letter case) and `resNo` that party's own reservation number: the requester's requesterResNo or the provider's providerResNo. The same booking as getReservationByTransactionId; only the two parties see it; anyone else and an unknown number get the same 404.",
+                "`netid` is either party's netid (any letter case) and `resNo` that party's own reservation number: the requester's requesterResNo or the provider's providerResNo (a number only the provider gives; the live booking when an ended one shares it). The same booking as getReservationByTransactionId; only the two parties see it; anyone else and an unknown number get the same 404.",
               security: PLATFORM_SECURITY,
               ...doc,
             },
