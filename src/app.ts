@@ -1,3 +1,4 @@
+import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from "../domain/trips/booking-bounds";
 import { Elysia } from "elysia";
 import type { Config } from "./config";
 import { IMPORT_BODY_BYTES } from "./config";
@@ -76,7 +77,7 @@ export type OutboundSettings = Partial<Pick<Config, "outboundAllowPrivate" | "pr
 /** Every port wired to its adapter: the one place that knows which implementation serves which port. */
 export function createServices(
   database: Db | ((announcerFor: AnnouncerFor, secrets: SecretBox, logger: Logger) => Storage),
-  config: Pick<Config, "jwtSecret" | "tokenTtlSeconds"> & { rateLimits?: RateLimits; secretsKey?: string } & OutboundSettings,
+  config: Pick<Config, "jwtSecret" | "tokenTtlSeconds"> & Partial<Pick<Config, "maxBodyBytes">> & { rateLimits?: RateLimits; secretsKey?: string } & OutboundSettings,
   clock: Clock = systemClock,
   options: ServiceOptions = {},
 ) {
@@ -124,8 +125,11 @@ export function createServices(
     clock === systemClock ? undefined : () => clock.now(),
     storage.rateBudgets,
   );
+  // A booking as a whole holds no more than one request body may carry.
+  const limits: BookingLimits = { maxBytes: config.maxBodyBytes ?? DEFAULT_BOOKING_LIMITS.maxBytes };
   const trips = {
     send: {
+      limits,
       bookings,
       companies,
       fleet: storage.providerFleet,
@@ -137,7 +141,7 @@ export function createServices(
       // index instead of dirtying a random page each, which makes a group's inserts and commit cheaper.
       newTransactionId: () => Bun.randomUUIDv7(),
     },
-    manage: { bookings, companies, clock, tracking },
+    manage: { bookings, companies, clock, tracking, limits },
     idempotency: storage.idempotency,
     delivery,
   };

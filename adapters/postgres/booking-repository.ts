@@ -8,6 +8,7 @@ import { uniqueViolationOf } from "./errors";
 import { bookings, outboxMessages, PROVIDER_RES_NO_LIVE } from "./schema";
 import { TERMINAL_STATUSES } from "../../domain/trips/lifecycle";
 import { providerResNoInUse } from "../../domain/trips/provider-update";
+import { historyCapped } from "../../domain/trips/booking-bounds";
 import { mutableValues, toBooking, toRow } from "./booking-rows";
 import { GroupCommit } from "./booking-groups";
 
@@ -225,7 +226,8 @@ export class PgBookingRepository implements BookingRepository {
   async changeWithin<R>(tx: PgTx, ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): Promise<{ result: R; announced: boolean }> {
     const where = "transactionId" in ref ? eq(bookings.transactionId, ref.transactionId) : and(eq(bookings.requesterId, ref.requesterId), eq(bookings.requesterResNo, ref.requesterResNo));
     const [row] = await tx.select().from(bookings).where(where).limit(1).for("update");
-    const decision = decide(row ? toBooking(row) : undefined);
+    // Capped before the announcer builds anything from the booking.
+    const decision = historyCapped(decide(row ? toBooking(row) : undefined));
     if (!decision.write) return { result: decision.result, announced: false };
     const { booking, events } = decision.write;
     const write = async (tx: PgTx) => {

@@ -10,6 +10,7 @@ import { bookings } from "./schema";
 import type { BookingWriter, WriteStep } from "./booking-writer";
 import { PROVIDER_RES_NO_TAKEN } from "./unique-keys";
 import { providerResNoInUse } from "../../domain/trips/provider-update";
+import { historyCapped } from "../../domain/trips/booking-bounds";
 import { SqliteOutbox, type BookingsInTransaction } from "./delivery-repositories";
 import { BOOKING_COLUMNS, INSERT_BOOKING, INSERT_BOOKING_SQL, INSERT_OUTBOX, MUTABLE_COLUMNS, toBooking, toRow, UPDATE_BOOKING, UPDATE_BOOKING_SQL, type BookingRow } from "./booking-rows";
 
@@ -260,7 +261,7 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
       // Whatever fails here (the decision, the outbox rows) fails this change alone, as a rolled-back savepoint would.
       try {
         const row = "transactionId" in change.ref ? this.byId.get({ id: change.ref.transactionId }) : this.rowByResNo.get(change.ref.requesterId, change.ref.requesterResNo);
-        const decision = change.decide(row ? toBooking(row) : undefined);
+        const decision = historyCapped(change.decide(row ? toBooking(row) : undefined));
         // Nothing to write (a repeated request): the booking it answers from is committed, so it is answered now.
         if (!decision.write) {
           change.resolve(decision.result);
@@ -325,7 +326,7 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
 
   private decideAndWrite<R>(ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): R {
     const row = "transactionId" in ref ? this.byId.get({ id: ref.transactionId }) : this.rowByResNo.get(ref.requesterId, ref.requesterResNo);
-    const decision = decide(row ? toBooking(row) : undefined);
+    const decision = historyCapped(decide(row ? toBooking(row) : undefined));
     if (!decision.write) return decision.result;
     const { booking, events } = decision.write;
     let changed = true;

@@ -278,7 +278,7 @@ export function decideUpdateTrip(
   const notes = extra.notes ?? b.notes;
   if (notes !== b.notes) descriptions.push("notes changed");
   const affiliateExtra = extra.affiliateExtra ? { ...b.affiliateExtra, ...extra.affiliateExtra } : b.affiliateExtra;
-  for (const key of changedKeys(b.affiliateExtra, affiliateExtra)) descriptions.push(`affiliateReservation.${key} changed`);
+  descriptions.push(...describeMembers("affiliateReservation.", changedKeys(b.affiliateExtra, affiliateExtra)));
   if (descriptions.length === 0) return { result: sendTripResult(b) };
   const booking: Booking = {
     ...b,
@@ -331,6 +331,18 @@ const LOCATION_FIELDS = ["locationType", "landmark", "lat", "lon", "address", "c
 const shown = (v: string | number | undefined) => (v === undefined || v === "" ? "(not specified)" : String(v));
 const same = (a: unknown, b: unknown) => canonicalJson(a ?? null) === canonicalJson(b ?? null);
 
+/** Members named one per changeLogs line; more are counted in one line (a body may change thousands). */
+const MAX_NAMED_MEMBERS = 20;
+/** A member's name as a changeLogs line quotes it. */
+const MAX_NAME_CHARS = 100;
+
+/** The changeLogs lines for changed members: the first ones named, the rest counted. */
+function describeMembers(prefix: string, keys: string[]): string[] {
+  const named = keys.slice(0, MAX_NAMED_MEMBERS).map((k) => `${prefix}${k.length > MAX_NAME_CHARS ? `${k.slice(0, MAX_NAME_CHARS)}…` : k} changed`);
+  const more = keys.length - named.length;
+  return more > 0 ? [...named, `${more} more ${prefix ? `${prefix.slice(0, -1)} ` : ""}member${more === 1 ? "" : "s"} changed`] : named;
+}
+
 /** The members whose values differ between two records of extra fields. */
 function changedKeys(before: ExtraFields | undefined, after: ExtraFields | undefined): string[] {
   const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
@@ -354,7 +366,7 @@ export function describeTripChanges(before: Trip, after: Trip): string[] {
       if ((a[f] ?? "") !== (z[f] ?? "")) out.push(`locations.${end}.${f} ${shown(a[f])} → ${shown(z[f])}`);
     }
     const rest = new Set([...Object.keys(a), ...Object.keys(z)].filter((k) => !(LOCATION_FIELDS as readonly string[]).includes(k)));
-    for (const k of [...rest].sort()) if (!same(a[k], z[k])) out.push(`locations.${end}.${k} changed`);
+    out.push(...describeMembers(`locations.${end}.`, [...rest].sort().filter((k) => !same(a[k], z[k]))));
   }
   const stopsBefore = before.locations?.stops ?? [];
   const stopsAfter = after.locations?.stops ?? [];
@@ -366,6 +378,6 @@ export function describeTripChanges(before: Trip, after: Trip): string[] {
     out.push(Array.isArray(a) && Array.isArray(z) && a.length !== z.length ? `${key} changed (${a.length} → ${z.length})` : `${key} changed`);
   }
   if (!same(before.fees, after.fees)) out.push(`fees changed (${before.fees.length} → ${after.fees.length} line(s))`);
-  for (const key of changedKeys(before.extra, after.extra)) out.push(`${key} changed`);
+  out.push(...describeMembers("", changedKeys(before.extra, after.extra)));
   return out;
 }
