@@ -329,7 +329,8 @@ const NAMED_PARTS = ["passengers", "account", "notes"] as const;
 const LOCATION_FIELDS = ["locationType", "landmark", "lat", "lon", "address", "city", "state", "zipCode", "country", "time"] as const;
 
 const shown = (v: string | number | undefined) => (v === undefined || v === "" ? "(not specified)" : String(v));
-const same = (a: unknown, b: unknown) => canonicalJson(a ?? null) === canonicalJson(b ?? null);
+// The same reference is the same value: an UPDATE keeps most members as they were (no need to serialise them).
+const same = (a: unknown, b: unknown) => a === b || canonicalJson(a ?? null) === canonicalJson(b ?? null);
 
 /** Members named one per changeLogs line; more are counted in one line (a body may change thousands). */
 const MAX_NAMED_MEMBERS = 20;
