@@ -1,4 +1,3 @@
-import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from "../domain/trips/booking-bounds";
 import { Elysia } from "elysia";
 import type { Config } from "./config";
 import { IMPORT_BODY_BYTES } from "./config";
@@ -21,6 +20,7 @@ import { DeliveryWorker, type WorkerOptions } from "../adapters/delivery/worker"
 import { newWebhookSecret } from "../adapters/delivery/signing";
 import { coreIntegration } from "../adapters/http/core/integration";
 import { retryDelaySeconds } from "../domain/delivery/retry";
+import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from "../domain/trips/booking-bounds";
 import { attemptOutcomes, changeAnnouncer, type DeliveryDeps } from "../domain/usecases/deliver-booking";
 import { platformDelivery } from "../adapters/http/platform/delivery";
 import { coreReservations } from "../adapters/http/core/reservations";
