@@ -161,16 +161,15 @@ async function readLimited(request: Request, limit: number): Promise<string> {
   }
 }
 
-export { MAX_OBJECT_MEMBERS };
-
 /** Deepest nesting of arrays and objects a request body may have. */
 export const MAX_JSON_DEPTH = 32;
 
 const RESERVED_KEYS = new Set(["__proto__", "constructor", "prototype", "toString", "valueOf", "toJSON"]);
 
 /**
- * What is wrong with the shape of a parsed JSON value: nesting deeper than `max` arrays/objects, or an object
- * key that shadows a built-in method. Iterative, so a deep value cannot overflow the stack.
+ * What is wrong with the shape of a parsed JSON value: nesting deeper than `max` arrays/objects, an object of more
+ * than `maxMembers` members, or an object key that shadows a built-in method. Iterative, so a deep value cannot
+ * overflow the stack.
  */
 export function jsonShapeProblem(value: unknown, max: number, maxMembers = MAX_OBJECT_MEMBERS): "too-deep" | "too-wide" | { key: string } | undefined {
   const stack: [unknown, number][] = [[value, 0]];
