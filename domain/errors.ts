@@ -57,6 +57,15 @@ export class ConflictError extends DomainError {
   }
 }
 
+/** What a change would make is larger than a limit allows (413): `details` names the limit. */
+export class TooLargeError extends DomainError {
+  readonly code: string;
+  constructor(message: string, code: string, readonly details?: Record<string, unknown>) {
+    super(message);
+    this.code = code;
+  }
+}
+
 /** Too many attempts; the caller may retry after `retryAfterSeconds`. */
 export class TooManyRequestsError extends DomainError {
   readonly code: string;

@@ -20,6 +20,7 @@ import { DeliveryWorker, type WorkerOptions } from "../adapters/delivery/worker"
 import { newWebhookSecret } from "../adapters/delivery/signing";
 import { coreIntegration } from "../adapters/http/core/integration";
 import { retryDelaySeconds } from "../domain/delivery/retry";
+import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from "../domain/trips/booking-bounds";
 import { attemptOutcomes, changeAnnouncer, type DeliveryDeps } from "../domain/usecases/deliver-booking";
 import { platformDelivery } from "../adapters/http/platform/delivery";
 import { coreReservations } from "../adapters/http/core/reservations";
@@ -77,7 +78,7 @@ export type OutboundSettings = Partial<Pick<Config, "outboundAllowPrivate" | "pr
 /** Every port wired to its adapter: the one place that knows which implementation serves which port. */
 export function createServices(
   database: Db | ((announcerFor: AnnouncerFor, secrets: SecretBox, logger: Logger) => Storage),
-  config: Pick<Config, "jwtSecret" | "tokenTtlSeconds"> & { rateLimits?: RateLimits; secretsKey?: string } & OutboundSettings,
+  config: Pick<Config, "jwtSecret" | "tokenTtlSeconds"> & Partial<Pick<Config, "maxBodyBytes">> & { rateLimits?: RateLimits; secretsKey?: string } & OutboundSettings,
   clock: Clock = systemClock,
   options: ServiceOptions = {},
 ) {
@@ -127,8 +128,11 @@ export function createServices(
     clock === systemClock ? undefined : () => clock.now(),
     rateBudgets,
   );
+  // A booking as a whole holds no more than one request body may carry.
+  const limits: BookingLimits = { maxBytes: config.maxBodyBytes ?? DEFAULT_BOOKING_LIMITS.maxBytes };
   const trips = {
     send: {
+      limits,
       bookings,
       companies,
       fleet: storage.providerFleet,
@@ -140,7 +144,7 @@ export function createServices(
       // index instead of dirtying a random page each, which makes a group's inserts and commit cheaper.
       newTransactionId: () => Bun.randomUUIDv7(),
     },
-    manage: { bookings, companies, clock, tracking },
+    manage: { bookings, companies, clock, tracking, limits },
     idempotency: storage.idempotency,
     delivery,
   };

@@ -4,12 +4,14 @@ import {
   DomainError,
   ForbiddenError,
   NotFoundError,
+  TooLargeError,
   TooManyRequestsError,
   UnauthorizedError,
   ValidationError,
   type FieldError,
 } from "../../domain/errors";
 import type { Logger } from "../logging";
+import { MAX_OBJECT_MEMBERS } from "../../domain/trips/booking-bounds";
 import { companyOfRequest } from "./request-context";
 import { AccessLog } from "./access-log";
 
@@ -37,13 +39,17 @@ export function toErrorResponse(error: unknown, requestId: string): { status: nu
   if (error instanceof ForbiddenError) return { status: 403, body: { success: false, message: error.message, code: error.code, ...error.details } };
   if (error instanceof NotFoundError) return { status: 404, body: { success: false, message: error.message, code: error.code } };
   if (error instanceof ConflictError) return { status: 409, body: { success: false, message: error.message, code: error.code, ...error.details } };
+  if (error instanceof TooLargeError) return { status: 413, body: { success: false, message: error.message, code: error.code, ...error.details } };
   if (error instanceof TooManyRequestsError)
     return {
       status: 429,
       body: { success: false, message: error.message, code: error.code, retryAfter: error.retryAfterSeconds },
       headers: { "retry-after": String(error.retryAfterSeconds) },
     };
-  if (error instanceof DomainError) return { status: 400, body: { success: false, message: error.message, code: error.code } };
+  if (error instanceof DomainError) {
+    const details = (error as { details?: Record<string, unknown> }).details;
+    return { status: 400, body: { success: false, message: error.message, code: error.code, ...details } };
+  }
   if (error instanceof HttpError) return { status: error.status, body: { success: false, message: error.message, code: error.code } };
   const storage = storageTrouble(error);
   if (storage)
@@ -164,16 +170,21 @@ export const MAX_JSON_DEPTH = 32;
 const RESERVED_KEYS = new Set(["__proto__", "constructor", "prototype", "toString", "valueOf", "toJSON"]);
 
 /**
- * What is wrong with the shape of a parsed JSON value: nesting deeper than `max` arrays/objects, or an object
- * key that shadows a built-in method. Iterative, so a deep value cannot overflow the stack.
+ * What is wrong with the shape of a parsed JSON value: nesting deeper than `max` arrays/objects, an object of more
+ * than `maxMembers` members, or an object key that shadows a built-in method. Iterative, so a deep value cannot
+ * overflow the stack.
  */
-export function jsonShapeProblem(value: unknown, max: number): "too-deep" | { key: string } | undefined {
+export function jsonShapeProblem(value: unknown, max: number, maxMembers = MAX_OBJECT_MEMBERS): "too-deep" | "too-wide" | { key: string } | undefined {
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length) {
     const [v, depth] = stack.pop()!;
     if (v === null || typeof v !== "object") continue;
     if (depth + 1 > max) return "too-deep";
-    if (!Array.isArray(v)) for (const key of Object.keys(v)) if (RESERVED_KEYS.has(key)) return { key };
+    if (!Array.isArray(v)) {
+      const keys = Object.keys(v);
+      if (keys.length > maxMembers) return "too-wide";
+      for (const key of keys) if (RESERVED_KEYS.has(key)) return { key };
+    }
     for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
   }
   return undefined;
@@ -266,6 +277,9 @@ export function edge(options: EdgeOptions) {
       // nested 20,000 deep took seconds and gigabytes. No request of ours nests deeper than a handful of levels.
       const problem = jsonShapeProblem(parsed, MAX_JSON_DEPTH);
       if (problem === "too-deep") throw new HttpError(400, "JSON_TOO_DEEP", `The request body nests deeper than ${MAX_JSON_DEPTH} levels`);
+      // An object of tens of thousands of members costs every step after this (copy, compare, store) dearly,
+      // and a booking keeps what UPDATEs merge: no object of ours has more than a few dozen members.
+      if (problem === "too-wide") throw new HttpError(400, "JSON_TOO_WIDE", `An object in the request body has more than ${MAX_OBJECT_MEMBERS} members`);
       // The validator's error report turns values into strings: an object whose "toString" is a number made it
       // throw (a 500). No field of ours has such a name.
       if (problem) throw new HttpError(400, "RESERVED_KEY", `The request body uses the reserved key "${problem.key}"`);

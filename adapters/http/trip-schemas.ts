@@ -27,6 +27,8 @@ export const MAX_STOPS = 25;
 export const MAX_NOTES = 50;
 export const MAX_PHONES = 10;
 
+const REQUESTER_EXTRA_EXAMPLE = "e.g. chauffeur, vehicle, location, providerUpdate, providerNote, providerResCode, userid, fromConextId";
+
 const locationFields = {
   locationType: str(50, "e.g. airport, address. With `airport` and an IATA code in address or landmark, the pickup time is read in that airport's time zone.", "airport"),
   landmark: str(500),
@@ -102,7 +104,10 @@ const Affiliate = t.Object(
     requesterId: str(64, "Your netid (must be the caller's company)", "BOOKWELL"),
     requesterResNo: str(100, "Your reservation number; required on NEW; with requesterId it identifies the booking", "BW-883120"),
     providerId: str(64, "netid of the operator that runs the trip; required on NEW", "ACME-LIMO"),
-    providerResNo: str(100, "The provider's reservation number, when known"),
+    providerResNo: str(
+      100,
+      "Only the provider sets its reservation number: a number you send here is kept as your own member, shown under `affiliateReservation.requesterExtra.providerResNo`, and never becomes the booking's providerResNo/targetResNo",
+    ),
     action: str(16, "NEW, UPDATE or CANCEL", "NEW"),
     notes: str(4000),
     status: str(32, "Ignored: the exchange sets the status (GNet clients send BOOKING_REQUEST)"),
@@ -319,8 +324,11 @@ export const BookingData = t.Object({
           status: t.String(),
           notes: t.String(),
           providerNote: t.Optional(t.String()),
+          requesterExtra: t.Optional(
+            t.Object({}, open("affiliateReservation members the requester sent under a name the exchange or the provider writes (e.g. providerResNo, providerResCode): kept verbatim and shown only here")),
+          ),
         },
-        open("With any member the requester sent that no schema names"),
+        open("With any member the requester sent that no schema names (names the exchange or the provider writes only under `requesterExtra`)"),
       ),
       transactionErrors: t.Array(t.Object({ timestamp: t.String(), errCode: t.String(), errDesc: t.String() })),
       changeLogs: t.Array(t.Object({ timestamp: t.String(), changeSource: t.String(), changeDesc: t.String() })),
@@ -343,8 +351,11 @@ export const BookingData = t.Object({
         ),
       ),
       providerUpdate: t.Optional(t.Object({ LocalTimestamp: o(), UTCtimestamp: o(), griddID: o() }, open("GNet metadata of the provider's last update, and any member of it no schema names"))),
+      requesterExtra: t.Optional(
+        t.Object({}, open(`Members the requester sent under a name the exchange or the provider writes (${REQUESTER_EXTRA_EXAMPLE}): kept verbatim and shown only here, so they never pass for the exchange's or the provider's own fields`)),
+      ),
     },
-    open("The trip as stored. Top-level members the requester sent that no schema names appear here too."),
+    open("The trip as stored. Top-level members the requester sent that no schema names appear here too, except names the exchange or the provider writes: those are under `requesterExtra`."),
   ),
 });
 

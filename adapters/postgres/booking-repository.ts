@@ -5,7 +5,10 @@ import type { BookingRef } from "../../domain/trips/send-trip-request";
 import type { PgDb } from "./db";
 import { bookingListWhere } from "../booking-list";
 import { uniqueViolationOf } from "./errors";
-import { bookings, outboxMessages } from "./schema";
+import { bookings, outboxMessages, PROVIDER_RES_NO_LIVE } from "./schema";
+import { TERMINAL_STATUSES } from "../../domain/trips/lifecycle";
+import { providerResNoInUse } from "../../domain/trips/provider-update";
+import { historyCapped } from "../../domain/trips/booking-bounds";
 import { mutableValues, toBooking, toRow } from "./booking-rows";
 import { GroupCommit } from "./booking-groups";
 
@@ -30,8 +33,11 @@ export class BookingConflict extends Error {}
 export function isBookingConflict(error: unknown): boolean {
   if (error instanceof BookingConflict) return true;
   const constraint = uniqueViolationOf(error);
-  return constraint !== undefined && constraint.startsWith("bookings");
+  // A provider's number held by another live booking is the change's answer (409), not a race to decide again.
+  return constraint !== undefined && constraint.startsWith("bookings") && constraint !== PROVIDER_RES_NO_LIVE;
 }
+
+const TERMINAL_SQL = sql.raw([...TERMINAL_STATUSES].map((s) => `'${s}'`).join(", "));
 
 /** The key two changes of the same booking (named the same way) share. */
 function refKey(ref: BookingRef): string {
@@ -133,7 +139,8 @@ export class PgBookingRepository implements BookingRepository {
             .select()
             .from(bookings)
             .where(and(eq(bookings.providerId, netid), eq(bookings.providerResNo, resNo)))
-            .orderBy(desc(bookings.submitDate), desc(bookings.transactionId))
+            // The live booking holding the number (at most one), else the newest of the ended ones.
+            .orderBy(sql`${bookings.status} IN (${TERMINAL_SQL})`, desc(bookings.submitDate), desc(bookings.transactionId))
             .limit(1);
     return row ? toBooking(row) : undefined;
   }
@@ -219,10 +226,11 @@ export class PgBookingRepository implements BookingRepository {
   async changeWithin<R>(tx: PgTx, ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): Promise<{ result: R; announced: boolean }> {
     const where = "transactionId" in ref ? eq(bookings.transactionId, ref.transactionId) : and(eq(bookings.requesterId, ref.requesterId), eq(bookings.requesterResNo, ref.requesterResNo));
     const [row] = await tx.select().from(bookings).where(where).limit(1).for("update");
-    const decision = decide(row ? toBooking(row) : undefined);
+    // Capped before the announcer builds anything from the booking.
+    const decision = historyCapped(decide(row ? toBooking(row) : undefined));
     if (!decision.write) return { result: decision.result, announced: false };
     const { booking, events } = decision.write;
-    const write = async () => {
+    const write = async (tx: PgTx) => {
       if (!row) await tx.insert(bookings).values(toRow(booking, 1));
       else {
         const updated = await tx
@@ -233,8 +241,21 @@ export class PgBookingRepository implements BookingRepository {
         if (updated.length === 0) throw new BookingConflict(`booking ${booking.transactionId} changed concurrently`);
       }
     };
+    // A write that gives the booking a provider's number may meet the index that keeps the number on one live
+    // booking: it runs in a savepoint, so the refusal undoes it alone and the transaction may record something else.
+    const takesNumber = booking.providerResNo !== null && booking.providerResNo !== (row?.providerResNo ?? null);
+    const guarded = takesNumber
+      ? () =>
+          tx.transaction(async (savepoint) => {
+            try {
+              await write(savepoint);
+            } catch (error) {
+              throw uniqueViolationOf(error) === PROVIDER_RES_NO_LIVE ? providerResNoInUse(booking.providerResNo) : error;
+            }
+          })
+      : () => write(tx);
     // The lookups' prefetch reads through the pool while the write runs on the transaction's connection.
-    await Promise.all([write(), this.prefetch([booking])]);
+    await Promise.all([guarded(), this.prefetch([booking])]);
     const messages = this.announcer.messages(events, booking);
     if (messages.length > 0) {
       await tx.insert(outboxMessages).values(

@@ -1,3 +1,4 @@
+import { isProviderResNoInUse } from "../../domain/trips/provider-update";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { AttemptOutcome, BookingChange, Channel, Outbox, OutboxMessage, OutboxStatus } from "../../domain/delivery/ports";
 import type { Booking } from "../../domain/trips/booking";
@@ -180,8 +181,15 @@ export class PgOutbox implements Outbox {
           .returning({ id: outboxMessages.id });
         if (updated.length === 0) return { held: false, announced: false };
         if (!change) return { held: true, announced: false };
-        const { announced } = await this.bookings.changeWithin(tx, change.ref, change.decide);
-        return { held: true, announced };
+        try {
+          const { announced } = await this.bookings.changeWithin(tx, change.ref, change.decide);
+          return { held: true, announced };
+        } catch (error) {
+          // The number the reply gave was refused in a savepoint: the attempt is recorded without it.
+          if (!change.numberTaken || !isProviderResNoInUse(error)) throw error;
+          const { announced } = await this.bookings.changeWithin(tx, change.ref, change.numberTaken);
+          return { held: true, announced };
+        }
       }),
     );
     this.letGo([message.id]);

@@ -1,5 +1,6 @@
 import { count, desc, eq, sql } from "drizzle-orm";
 import type { Booking } from "../../domain/trips/booking";
+import { TERMINAL_STATUSES } from "../../domain/trips/lifecycle";
 import type { BookingListQuery, BookingRepository, BookingSummary, ChangeAnnouncer, Decision } from "../../domain/trips/ports";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
 import type { SQLQueryBindings, Statement } from "bun:sqlite";
@@ -7,10 +8,14 @@ import type { Db } from "./db";
 import { bookingListWhere } from "../booking-list";
 import { bookings } from "./schema";
 import type { BookingWriter, WriteStep } from "./booking-writer";
+import { PROVIDER_RES_NO_TAKEN } from "./unique-keys";
+import { providerResNoInUse } from "../../domain/trips/provider-update";
+import { historyCapped } from "../../domain/trips/booking-bounds";
 import { SqliteOutbox, type BookingsInTransaction } from "./delivery-repositories";
 import { BOOKING_COLUMNS, INSERT_BOOKING, INSERT_BOOKING_SQL, INSERT_OUTBOX, MUTABLE_COLUMNS, toBooking, toRow, UPDATE_BOOKING, UPDATE_BOOKING_SQL, type BookingRow } from "./booking-rows";
 
 const ph = (name: string) => sql.placeholder(name);
+const TERMINAL_SQL = [...TERMINAL_STATUSES].map((s) => `'${s}'`).join(", ");
 
 /** A change waiting for the next group commit. */
 interface PendingChange {
@@ -35,7 +40,13 @@ function refKey(ref: BookingRef): string {
 }
 
 /** Changes decided for one writer transaction: each with its statements and what to answer once committed. */
-type WriterGroup = Array<{ change: PendingChange; key: string; result: unknown; steps: WriteStep[]; wake: boolean }>;
+type WriterGroup = Array<{ change: PendingChange; key: string; result: unknown; steps: WriteStep[]; wake: boolean; providerResNo: string | null }>;
+
+/** What a failed booking write means to its caller: the provider's number held by another live booking is a 409. */
+function writeError(error: unknown, booking: Pick<Booking, "providerResNo">): unknown {
+  const message = error instanceof Error ? error.message : String(error);
+  return PROVIDER_RES_NO_TAKEN.test(message) ? providerResNoInUse(booking.providerResNo) : error;
+}
 
 /**
  * Bookings in SQLite: one row per booking, every change decided and written in one IMMEDIATE transaction,
@@ -63,7 +74,10 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
     const sqlite = db.$client;
     const list = BOOKING_COLUMNS.map(([key, column]) => `"${column.name}" AS "${key}"`).join(", ");
     this.rowByResNo = sqlite.prepare(`SELECT ${list} FROM bookings WHERE requester_id = ? AND requester_res_no = ?`);
-    this.rowByProviderResNo = sqlite.prepare(`SELECT ${list} FROM bookings WHERE provider_id = ? AND provider_res_no = ? ORDER BY submit_date DESC, rowid DESC LIMIT 1`);
+    // The live booking holding the number (at most one), else the newest of the ended ones.
+    this.rowByProviderResNo = sqlite.prepare(
+      `SELECT ${list} FROM bookings WHERE provider_id = ? AND provider_res_no = ? ORDER BY status IN (${TERMINAL_SQL}) ASC, submit_date DESC, rowid DESC LIMIT 1`,
+    );
     this.insertValues = sqlite.prepare(INSERT_BOOKING_SQL);
     this.updateValues = sqlite.prepare(UPDATE_BOOKING_SQL);
     this.insertOutbox = sqlite.prepare(SqliteOutbox.INSERT_SQL);
@@ -210,7 +224,7 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
               g.change.conflicts = (g.change.conflicts ?? 0) + 1;
               if (g.change.conflicts < MAX_CONFLICTS) this.queue.unshift(g.change);
               else g.change.reject(new Error("booking changed concurrently too often"));
-            } else g.change.reject(new Error(outcome.error));
+            } else g.change.reject(writeError(new Error(outcome.error), g));
           });
           if (wake) this.announcer.wake();
         },
@@ -247,7 +261,7 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
       // Whatever fails here (the decision, the outbox rows) fails this change alone, as a rolled-back savepoint would.
       try {
         const row = "transactionId" in change.ref ? this.byId.get({ id: change.ref.transactionId }) : this.rowByResNo.get(change.ref.requesterId, change.ref.requesterResNo);
-        const decision = change.decide(row ? toBooking(row) : undefined);
+        const decision = historyCapped(change.decide(row ? toBooking(row) : undefined));
         // Nothing to write (a repeated request): the booking it answers from is committed, so it is answered now.
         if (!decision.write) {
           change.resolve(decision.result);
@@ -258,7 +272,7 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
         const messages = this.announcer.messages(events, booking);
         for (const { message, at } of messages) steps.push({ statement: INSERT_OUTBOX, args: SqliteOutbox.insertArgs(message, at) });
         taken.add(key);
-        group.push({ change, key, result: decision.result, steps, wake: messages.length > 0 });
+        group.push({ change, key, result: decision.result, steps, wake: messages.length > 0, providerResNo: booking.providerResNo });
       } catch (error) {
         change.reject(error);
       }
@@ -296,7 +310,7 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
         if (!this.db.$client.inTransaction) throw error;
         this.rollbackTo.run();
         this.release.run();
-        if (attempt === 0 && error instanceof Error && /UNIQUE constraint failed: bookings/.test(error.message)) continue;
+        if (attempt === 0 && error instanceof Error && /UNIQUE constraint failed: bookings/.test(error.message) && !PROVIDER_RES_NO_TAKEN.test(error.message)) continue;
         return { ok: false, error };
       }
     }
@@ -312,11 +326,18 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
 
   private decideAndWrite<R>(ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): R {
     const row = "transactionId" in ref ? this.byId.get({ id: ref.transactionId }) : this.rowByResNo.get(ref.requesterId, ref.requesterResNo);
-    const decision = decide(row ? toBooking(row) : undefined);
+    const decision = historyCapped(decide(row ? toBooking(row) : undefined));
     if (!decision.write) return decision.result;
     const { booking, events } = decision.write;
-    if (!row) this.insertValues.run(...this.insertArgs(booking));
-    else if (this.updateValues.run(...this.updateArgs(booking, row.version)).changes === 0) throw new Error(`booking ${booking.transactionId} changed concurrently`);
+    let changed = true;
+    try {
+      if (!row) this.insertValues.run(...this.insertArgs(booking));
+      else changed = this.updateValues.run(...this.updateArgs(booking, row.version)).changes > 0;
+    } catch (error) {
+      // A failed statement is undone alone (the transaction goes on): the caller may record something else.
+      throw writeError(error, booking);
+    }
+    if (!changed) throw new Error(`booking ${booking.transactionId} changed concurrently`);
     const messages = this.announcer.messages(events, booking);
     for (const { message, at } of messages) this.insertOutbox.run(...SqliteOutbox.insertArgs(message, at));
     if (messages.length > 0) this.announcer.wake();

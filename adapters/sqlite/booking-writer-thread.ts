@@ -6,6 +6,7 @@
 // since it was read, or its requesterResNo was taken) is rolled back alone and reported as a conflict, for
 // the main thread to decide again.
 import { Database, type SQLQueryBindings, type Statement } from "bun:sqlite";
+import { PROVIDER_RES_NO_TAKEN, TAKEN } from "./unique-keys";
 
 declare const self: Worker;
 
@@ -37,9 +38,6 @@ let rollbackTo: Statement;
 
 class Conflict extends Error {}
 
-/** A unique key of a booking already taken (by a writer that committed after the change was decided). */
-const TAKEN = /UNIQUE constraint failed: bookings\./;
-
 function applyChange(steps: WriteStep[]): ChangeOutcome {
   savepoint.run();
   try {
@@ -54,7 +52,7 @@ function applyChange(steps: WriteStep[]): ChangeOutcome {
     if (!db?.inTransaction) throw error;
     rollbackTo.run();
     release.run();
-    if (error instanceof Conflict || (error instanceof Error && TAKEN.test(error.message))) return { conflict: true };
+    if (error instanceof Conflict || (error instanceof Error && TAKEN.test(error.message) && !PROVIDER_RES_NO_TAKEN.test(error.message))) return { conflict: true };
     return { error: error instanceof Error ? error.message : String(error) };
   }
 }

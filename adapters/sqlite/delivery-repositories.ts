@@ -1,3 +1,4 @@
+import { isProviderResNoInUse } from "../../domain/trips/provider-update";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Integration } from "../../domain/delivery/integration";
 import { integrationOf, integrationRecord, secretContext } from "../../domain/delivery/integration-record";
@@ -121,7 +122,14 @@ export class SqliteOutbox implements Outbox {
             ...(outcome.retryAt === undefined ? {} : { nextAttemptAt: outcome.retryAt }),
           };
       this.db.update(outboxMessages).set(set).where(eq(outboxMessages.id, message.id)).run();
-      if (change) this.links.bookings.changeInTransaction(change.ref, change.decide);
+      if (change) {
+        try {
+          this.links.bookings.changeInTransaction(change.ref, change.decide);
+        } catch (error) {
+          if (!change.numberTaken || !isProviderResNoInUse(error)) throw error;
+          this.links.bookings.changeInTransaction(change.ref, change.numberTaken);
+        }
+      }
     })();
     return true;
   }

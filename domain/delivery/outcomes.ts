@@ -4,6 +4,7 @@ import { canTransition } from "../trips/lifecycle";
 import type { Decision } from "../trips/ports";
 import { partnerTermsOf } from "./partner-message";
 import { canonicalJson } from "../trips/decisions";
+import { PROVIDER_RES_NO_IN_USE } from "../trips/provider-update";
 
 const source = "exchange:delivery";
 
@@ -15,12 +16,18 @@ function event(b: Booking, type: BookingEvent["type"], at: number, previousStatu
  * The provider's endpoint took a message: record it, and keep what its reply carried:
  * `reservationId` becomes providerResNo / targetResNo, `totalAmount` the booking's price, `fees` its fee lines.
  */
-export function recordDelivered(b: Booking | undefined, reply: unknown, eventType: string, at: number): Decision<void> {
+export function recordDelivered(b: Booking | undefined, reply: unknown, eventType: string, at: number, numberTaken = false): Decision<void> {
   if (!b) return { result: undefined };
   const terms = partnerTermsOf(reply);
   const changes: string[] = [];
   const next: Booking = { ...b, updatedAt: at };
-  if (terms.reservationId !== undefined && terms.reservationId !== b.providerResNo) {
+  if (numberTaken && terms.reservationId !== undefined) {
+    // Another live booking of the provider holds the number: the delivery stands, the number is not taken.
+    next.transactionErrors = [
+      ...b.transactionErrors,
+      { timestamp: isoAt(at), errCode: PROVIDER_RES_NO_IN_USE, errDesc: `the provider's reply gave reservationId ${terms.reservationId}, which another of its live bookings holds: not taken` },
+    ];
+  } else if (terms.reservationId !== undefined && terms.reservationId !== b.providerResNo) {
     changes.push(`providerResNo ${b.providerResNo ?? "none"} → ${terms.reservationId}`);
     next.providerResNo = terms.reservationId;
   }

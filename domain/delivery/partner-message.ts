@@ -4,6 +4,7 @@ import { partnerCopy } from "./luggage";
 import type { Fee } from "../trips/booking";
 import { normaliseTripAmount } from "../money";
 import { checkFees, numberText } from "../trips/trip-fields";
+import { RESERVED_AFFILIATE_NAMES, RESERVED_TRIP_NAMES, shownExtras } from "../trips/reserved-names";
 
 /**
  * The body POSTed to a provider's delivery endpoint: the same shape as sendTrip —
@@ -15,14 +16,15 @@ import { checkFees, numberText } from "../trips/trip-fields";
 export function partnerTripMessage(booking: Booking, action: TripAction, luggage: LuggageMode, eventId: string, vehicleType?: string) {
   const { extra, ...trip } = partnerCopy(booking.trip, luggage);
   return {
-    // Members no schema names travel with the trip; the exchange's own fields win a clash.
-    ...extra,
+    // Members no schema names travel with the trip; a requester's copy of a name the exchange or the provider
+    // writes (chauffeur, vehicle, providerResNo…) travels only under requesterExtra, never in that place.
+    ...shownExtras(extra, RESERVED_TRIP_NAMES),
     ...trip,
     ...(vehicleType !== undefined ? { preferredVehicleType: vehicleType } : {}),
     status: booking.status,
     ...(booking.submitMode !== undefined ? { submitMode: booking.submitMode } : {}),
     affiliateReservation: {
-      ...booking.affiliateExtra,
+      ...shownExtras(booking.affiliateExtra, RESERVED_AFFILIATE_NAMES),
       requesterId: booking.requesterId,
       requesterResNo: booking.requesterResNo,
       providerId: booking.providerId,

@@ -57,6 +57,11 @@ export type AttemptOutcome =
 export interface BookingChange {
   ref: BookingRef;
   decide(current: Booking | undefined): Decision<unknown>;
+  /**
+   * Decides instead when the write `decide` made was refused because it gave the booking a provider's reservation
+   * number another live booking holds (PROVIDER_RES_NO_IN_USE): the attempt is still recorded.
+   */
+  numberTaken?(current: Booking | undefined): Decision<unknown>;
 }
 
 /**

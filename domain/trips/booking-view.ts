@@ -3,6 +3,7 @@ import { STATUS_LABELS } from "./lifecycle";
 import type { BookingSummary } from "./ports";
 import type { PositionStore, positionView } from "../tracking/position";
 import { shownPosition } from "../usecases/track-chauffeur";
+import { RESERVED_AFFILIATE_NAMES, RESERVED_TRIP_NAMES, shownExtras } from "./reserved-names";
 
 /** The chauffeur's position as the viewer may see it (none for a requester once the trip is over). */
 type PositionView = ReturnType<typeof positionView>;
@@ -18,7 +19,8 @@ const GNET_TRIP_FIELDS = ["notes", "namesignInstructions", "eventName", "sourceV
 /**
  * A booking as the lookup and the webhooks show it: Unix seconds, the exchange's field names, and
  * everything the requester sent — GNet's fields and members no schema names — in the tripPacket, and the
- * chauffeur's last position when the viewer may see it.
+ * chauffeur's last position when the viewer may see it. A requester's member named like one the exchange or the
+ * provider writes (`chauffeur`, `providerResNo`…) is shown under `requesterExtra`, never in that place.
  */
 export function bookingView(b: Booking, location?: PositionView) {
   const trip = b.trip;
@@ -38,8 +40,8 @@ export function bookingView(b: Booking, location?: PositionView) {
     submitDate: b.submitDate,
     pickupDate: b.pickupDate,
     tripPacket: {
-      // Members no schema names first: the exchange's own fields below win a clash of names.
-      ...trip.extra,
+      // Members no schema names first; reserved names only under requesterExtra, even where the exchange's is absent.
+      ...shownExtras(trip.extra, RESERVED_TRIP_NAMES),
       reservationType: trip.reservationType,
       runType: trip.runType ?? "",
       reservationDate: trip.reservationDate ?? "",
@@ -52,7 +54,7 @@ export function bookingView(b: Booking, location?: PositionView) {
       locations: trip.locations,
       passengers: trip.passengers,
       affiliateReservation: {
-        ...b.affiliateExtra,
+        ...shownExtras(b.affiliateExtra, RESERVED_AFFILIATE_NAMES),
         requesterId: b.requesterId,
         requesterResNo: b.requesterResNo,
         providerId: b.providerId,

@@ -53,7 +53,8 @@ export function contentFingerprint(req: NewTripRequest, providerId: string): str
     affiliateExtra: req.affiliateExtra,
     notes: req.notes ?? "",
     providerId,
-    providerResNo: req.providerResNo ?? null,
+    // A requester never sets the provider's number (its copy is in affiliateExtra); kept so fingerprints stay stable.
+    providerResNo: null,
     requesterId: req.requesterId,
     requesterResNo: req.requesterResNo,
     trip: req.trip,
@@ -186,7 +187,7 @@ function createBooking(req: NewTripRequest, fingerprint: string, facts: NewTripF
     requesterId: ctx.netid,
     requesterResNo: req.requesterResNo,
     providerId: req.providerId,
-    providerResNo: req.providerResNo ?? null,
+    providerResNo: null,
     status,
     userid: ctx.uid,
     sourcePlatform: facts.sourcePlatform,
@@ -232,7 +233,6 @@ function convertQuote(quote: Booking, req: NewTripRequest, fingerprint: string, 
   const booking: Booking = {
     ...quote,
     status: "BOOKING_REQUEST",
-    providerResNo: req.providerResNo ?? quote.providerResNo,
     updatedAt: ctx.now,
     pickupDate: facts.pickupDate,
     totalAmount: chosen?.fee ?? null,
@@ -278,7 +278,7 @@ export function decideUpdateTrip(
   const notes = extra.notes ?? b.notes;
   if (notes !== b.notes) descriptions.push("notes changed");
   const affiliateExtra = extra.affiliateExtra ? { ...b.affiliateExtra, ...extra.affiliateExtra } : b.affiliateExtra;
-  for (const key of changedKeys(b.affiliateExtra, affiliateExtra)) descriptions.push(`affiliateReservation.${key} changed`);
+  descriptions.push(...describeMembers("affiliateReservation.", changedKeys(b.affiliateExtra, affiliateExtra)));
   if (descriptions.length === 0) return { result: sendTripResult(b) };
   const booking: Booking = {
     ...b,
@@ -329,7 +329,20 @@ const NAMED_PARTS = ["passengers", "account", "notes"] as const;
 const LOCATION_FIELDS = ["locationType", "landmark", "lat", "lon", "address", "city", "state", "zipCode", "country", "time"] as const;
 
 const shown = (v: string | number | undefined) => (v === undefined || v === "" ? "(not specified)" : String(v));
-const same = (a: unknown, b: unknown) => canonicalJson(a ?? null) === canonicalJson(b ?? null);
+// The same reference is the same value: an UPDATE keeps most members as they were (no need to serialise them).
+const same = (a: unknown, b: unknown) => a === b || canonicalJson(a ?? null) === canonicalJson(b ?? null);
+
+/** Members named one per changeLogs line; more are counted in one line (a body may change thousands). */
+const MAX_NAMED_MEMBERS = 20;
+/** A member's name as a changeLogs line quotes it. */
+const MAX_NAME_CHARS = 100;
+
+/** The changeLogs lines for changed members: the first ones named, the rest counted. */
+function describeMembers(prefix: string, keys: string[]): string[] {
+  const named = keys.slice(0, MAX_NAMED_MEMBERS).map((k) => `${prefix}${k.length > MAX_NAME_CHARS ? `${k.slice(0, MAX_NAME_CHARS)}…` : k} changed`);
+  const more = keys.length - named.length;
+  return more > 0 ? [...named, `${more} more ${prefix ? `${prefix.slice(0, -1)} ` : ""}member${more === 1 ? "" : "s"} changed`] : named;
+}
 
 /** The members whose values differ between two records of extra fields. */
 function changedKeys(before: ExtraFields | undefined, after: ExtraFields | undefined): string[] {
@@ -354,7 +367,7 @@ export function describeTripChanges(before: Trip, after: Trip): string[] {
       if ((a[f] ?? "") !== (z[f] ?? "")) out.push(`locations.${end}.${f} ${shown(a[f])} → ${shown(z[f])}`);
     }
     const rest = new Set([...Object.keys(a), ...Object.keys(z)].filter((k) => !(LOCATION_FIELDS as readonly string[]).includes(k)));
-    for (const k of [...rest].sort()) if (!same(a[k], z[k])) out.push(`locations.${end}.${k} changed`);
+    out.push(...describeMembers(`locations.${end}.`, [...rest].sort().filter((k) => !same(a[k], z[k]))));
   }
   const stopsBefore = before.locations?.stops ?? [];
   const stopsAfter = after.locations?.stops ?? [];
@@ -366,6 +379,6 @@ export function describeTripChanges(before: Trip, after: Trip): string[] {
     out.push(Array.isArray(a) && Array.isArray(z) && a.length !== z.length ? `${key} changed (${a.length} → ${z.length})` : `${key} changed`);
   }
   if (!same(before.fees, after.fees)) out.push(`fees changed (${before.fees.length} → ${after.fees.length} line(s))`);
-  for (const key of changedKeys(before.extra, after.extra)) out.push(`${key} changed`);
+  out.push(...describeMembers("", changedKeys(before.extra, after.extra)));
   return out;
 }

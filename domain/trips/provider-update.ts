@@ -175,3 +175,23 @@ export function decideProviderUpdate(current: Booking | undefined, update: Provi
   if (descriptions.length > (statusChange ? 1 : 0)) events.push(event(next, "PROVIDER_DETAILS_CHANGED", "provider", ctx));
   return { result: next.status, write: { booking: next, events } };
 }
+
+/** The code of the conflict when a provider's reservation number is held by another of its live bookings. */
+export const PROVIDER_RES_NO_IN_USE = "PROVIDER_RES_NO_IN_USE";
+
+/**
+ * 409: the provider's number `resNo` names another of its live bookings (a number names at most one; the database
+ * refuses a second holder, so two concurrent updates cannot both take it).
+ */
+export function providerResNoInUse(resNo: string | null): ConflictError {
+  return new ConflictError(
+    `Your reservation number${resNo ? ` ${resNo}` : ""} is held by another of your live bookings; use another number, or close or cancel that booking first`,
+    PROVIDER_RES_NO_IN_USE,
+    { field: "providerResNo" },
+  );
+}
+
+/** Whether `error` is that conflict. */
+export function isProviderResNoInUse(error: unknown): boolean {
+  return error instanceof ConflictError && error.code === PROVIDER_RES_NO_IN_USE;
+}

@@ -34,7 +34,6 @@ export interface SendTripInput {
     requesterId?: string;
     requesterResNo?: string;
     providerId?: string;
-    providerResNo?: string;
     action?: string;
     notes?: string;
     [field: string]: unknown;
@@ -52,8 +51,11 @@ const KNOWN_TOP: ReadonlySet<string> = new Set([
   // Set by the exchange, never by the sender (GNet clients echo them): not stored from the request.
   "status", "resStatus",
 ]);
-/** affiliateReservation members with a meaning of their own (`status` is the exchange's). */
-const KNOWN_AFFILIATE: ReadonlySet<string> = new Set(["requesterId", "requesterResNo", "providerId", "providerResNo", "action", "notes", "status"]);
+/**
+ * affiliateReservation members with a meaning of their own (`status` is the exchange's). `providerResNo` is not
+ * one: only the provider sets its number, so a requester's copy is kept as an extra member, never the provider's.
+ */
+const KNOWN_AFFILIATE: ReadonlySet<string> = new Set(["requesterId", "requesterResNo", "providerId", "action", "notes", "status"]);
 const KNOWN_LOCATIONS: ReadonlySet<string> = new Set(["pickup", "dropOff", "stops"]);
 const TOP_TEXT = ["runType", "preferredVehicleType", "specialInstructions", "namesignInstructions", "eventName", "sourceVendor", "origination"] as const;
 
@@ -74,7 +76,6 @@ export interface NewTripRequest extends Common {
   action: "NEW";
   requesterResNo: string;
   providerId: string;
-  providerResNo: string | undefined;
   trip: Trip;
   /** Parsed for the quote and the pickup date; the trip holds the strings as stored. */
   passengerCount: number;
@@ -160,7 +161,6 @@ export function validateSendTrip(input: SendTripInput): { ok: true; value: SendT
       action: "NEW",
       requesterResNo: requesterResNo!,
       providerId: providerId!,
-      providerResNo: trimmed(ar.providerResNo),
       trip: { reservationType: trip.reservationType, ...trip.changes } as Trip,
       passengerCount: trip.passengerCount!,
       luggageCount: trip.luggageCount,

@@ -101,7 +101,10 @@ export function changeAnnouncer(deps: AnnounceDeps): ChangeAnnouncer {
  */
 export function attemptOutcomes(deps: { onAttemptFailed?: (channel: Channel, final: boolean) => void } = {}): DeliveryHooks {
   return {
-    delivered: (m, reply, at) => (m.channel === "delivery" ? { ref: { transactionId: m.transactionId }, decide: (b) => recordDelivered(b, reply, m.eventType, at) } : undefined),
+    delivered: (m, reply, at) =>
+      m.channel === "delivery"
+        ? { ref: { transactionId: m.transactionId }, decide: (b) => recordDelivered(b, reply, m.eventType, at), numberTaken: (b) => recordDelivered(b, reply, m.eventType, at, true) }
+        : undefined,
     attemptFailed: (m, error, at, final) => {
       deps.onAttemptFailed?.(m.channel, final);
       return m.channel === "delivery" ? { ref: { transactionId: m.transactionId }, decide: (b) => recordDeliveryFailure(b, error, at, final) } : undefined;

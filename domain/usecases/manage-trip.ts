@@ -9,11 +9,14 @@ import { parseTripStatus, TRIP_STATUSES, type TripActor, type TripStatus } from 
 import type { BookingRepository, BookingSummary } from "../trips/ports";
 import { isUuid } from "../trips/send-trip-request";
 import { parseDateTime } from "../trips/places";
+import { DEFAULT_BOOKING_LIMITS, withinBounds, type BookingLimits } from "../trips/booking-bounds";
 
 export interface ManageTripDeps {
   bookings: BookingRepository;
   companies: Pick<CompanyRepository, "findByNetid">;
   clock: Clock;
+  /** What one booking may hold as a whole (default: MAX_BODY_BYTES's default). */
+  limits?: BookingLimits;
   /** Keeps the chauffeur's position a provider update carries. */
   tracking?: Pick<ChauffeurTracking, "recordFromUpdate">;
 }
@@ -25,7 +28,8 @@ export interface ManageTripDeps {
  */
 function decideAndKeepPosition(deps: ManageTripDeps, update: ProviderUpdate, ctx: ChangeContext) {
   return (current: Booking | undefined) => {
-    const decision = decideProviderUpdate(current, update, ctx);
+    // The provider's details replace the stored ones; the booking as a whole stays within one body's limit.
+    const decision = withinBounds(decideProviderUpdate(current, update, ctx), current, deps.limits ?? DEFAULT_BOOKING_LIMITS);
     if (update.position && !tripEnded(decision.result)) {
       const c = update.chauffeur;
       const name = [c?.firstName, c?.lastName].filter(Boolean).join(" ");

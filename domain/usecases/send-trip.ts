@@ -6,6 +6,7 @@ import type { QuoteOption } from "../trips/booking";
 import { pickupInstant, positionOf, type TimeZones } from "../trips/places";
 import type { BookingRepository, ProviderFleet } from "../trips/ports";
 import { buildQuoteOptions } from "../trips/quote";
+import { DEFAULT_BOOKING_LIMITS, withinBounds, type BookingLimits } from "../trips/booking-bounds";
 import { validateSendTrip, type NewTripRequest, type SendTripInput } from "../trips/send-trip-request";
 import { providerVehicleType, tripRefusal, type TripAdmissionDeps } from "./partnerships";
 
@@ -19,6 +20,8 @@ export interface SendTripDeps {
   admission: TripAdmissionDeps;
   clock: Clock;
   newTransactionId: () => string;
+  /** What one booking may hold as a whole (default: MAX_BODY_BYTES's default). */
+  limits?: BookingLimits;
 }
 
 /** Platform names of the parties; per-company names arrive with the integration settings. */
@@ -48,7 +51,11 @@ export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTr
   if (req.action === "CANCEL") return deps.bookings.change(ref, (current) => decideCancelTrip(current, req.notes, ctx));
   const pickup = req.changes.locations?.pickup;
   const pickupDate = pickup ? pickupInstant(pickup, deps.airports, deps.timeZones) : undefined;
-  return deps.bookings.change(ref, (current) => decideUpdateTrip(current, req.changes, { providerId: req.providerId, notes: req.notes, pickupDate, affiliateExtra: req.affiliateExtra }, ctx));
+  const limits = deps.limits ?? DEFAULT_BOOKING_LIMITS;
+  // An UPDATE merges members into the stored trip: the booking as a whole stays within one body's limit.
+  return deps.bookings.change(ref, (current) =>
+    withinBounds(decideUpdateTrip(current, req.changes, { providerId: req.providerId, notes: req.notes, pickupDate, affiliateExtra: req.affiliateExtra }, ctx), current, limits),
+  );
 }
 
 async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeContext): Promise<SendTripResult> {

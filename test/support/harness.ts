@@ -117,7 +117,7 @@ export function createHarness(
     ? (announcerFor: Parameters<typeof postgresStorage>[2], secrets: Parameters<typeof postgresStorage>[1], logger: Parameters<typeof postgresStorage>[3]) =>
         (pg = postgresStorage(openPostgres(pgUrl, { max: 4 }), secrets, announcerFor, logger, { leaseSeconds: 5 }))
     : db;
-  const services: Services = createServices(database, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, rateLimits: options.rateLimits, outboundAllowPrivate, secretsKey, production: options.production }, options.clock, {
+  const services: Services = createServices(database, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, maxBodyBytes: options.maxBodyBytes, rateLimits: options.rateLimits, outboundAllowPrivate, secretsKey, production: options.production }, options.clock, {
     delivery: options.delivery,
     resolver: options.resolver,
     sandbox: options.sandbox,

@@ -95,7 +95,7 @@ export function platformTrips(deps: PlatformTripDeps) {
               tags: ["Trips"],
               summary: "Send a trip, a quote request, an update or a cancellation",
               description:
-                "Header `token`. `affiliateReservation.action` NEW, UPDATE or CANCEL; `reservationType` REGULAR or QUOTE. A QUOTE is answered with vehicle options from the provider's fleet in `fees` (cheapest first, at most 20, each valid 24 h); resubmitting the same requesterResNo as REGULAR (optionally naming the option in `fees[0].code`) converts it into a booking with the same transactionId (409 QUOTE_EXPIRED after validUntil). 400 lists every failing field; 403 when requesterId is not your netid; 403 NOT_PARTNER for a NEW or QUOTE to a provider that takes trips only from its partners (integration `acceptTripsFrom: partners`) when you are not an active partner (booking an earlier quote included) — a repeat of a NEW already booked, UPDATE and CANCEL of a booking already made are never refused for that; a QUOTE whose `preferredVehicleType` the provider mapped for you (PUT /api/partners/{netid}/vehicle-types) lists the options of the mapped type first; 400 when providerId is not a registered company; 404 for UPDATE/CANCEL of an unknown booking; 409 for a requesterResNo reused with different content, an invalid status change or an expired quote. Supports `Idempotency-Key`. 429 RATE_LIMITED when your company's sendTrip calls per minute are spent (Retry-After; RateLimit-Limit, -Remaining and -Reset on every answer).",
+                "Header `token`. `affiliateReservation.action` NEW, UPDATE or CANCEL; `reservationType` REGULAR or QUOTE. A QUOTE is answered with vehicle options from the provider's fleet in `fees` (cheapest first, at most 20, each valid 24 h); resubmitting the same requesterResNo as REGULAR (optionally naming the option in `fees[0].code`) converts it into a booking with the same transactionId (409 QUOTE_EXPIRED after validUntil). 400 lists every failing field; 403 when requesterId is not your netid; 403 NOT_PARTNER for a NEW or QUOTE to a provider that takes trips only from its partners (integration `acceptTripsFrom: partners`) when you are not an active partner (booking an earlier quote included) — a repeat of a NEW already booked, UPDATE and CANCEL of a booking already made are never refused for that; a QUOTE whose `preferredVehicleType` the provider mapped for you (PUT /api/partners/{netid}/vehicle-types) lists the options of the mapped type first; 400 when providerId is not a registered company; 404 for UPDATE/CANCEL of an unknown booking; 409 for a requesterResNo reused with different content, an invalid status change or an expired quote; 413 BOOKING_TOO_LARGE for an UPDATE that would grow the booking as a whole past MAX_BODY_BYTES (members an UPDATE sends are merged into the stored trip: replace members rather than adding new ones), and 400 BOOKING_TOO_MANY_MEMBERS for one that would give the trip or affiliateReservation more than 1,000 members no schema names (any object of more than 1,000 members in a body is 400 JSON_TOO_WIDE). A member you send under a name the exchange or the provider writes (chauffeur, vehicle, location, providerUpdate, providerNote, providerResCode, providerResNo, userid, fromConextId…) is kept and shown only under `requesterExtra` (in the trip, or in affiliateReservation). Supports `Idempotency-Key`. 429 RATE_LIMITED when your company's sendTrip calls per minute are spent (Retry-After; RateLimit-Limit, -Remaining and -Reset on every answer).",
               security: PLATFORM_SECURITY,
               ...doc,
             },
@@ -117,11 +117,11 @@ export function platformTrips(deps: PlatformTripDeps) {
             body: ProviderUpdateBody,
             headers: IdempotencyHeaders,
             detail: {
-              responses: documentedResponses({ 200: OK, ...errors(400, 401, 403, 404, 409) }),
+              responses: documentedResponses({ 200: OK, ...errors(400, 401, 403, 404, 409, 413) }),
               tags: ["Trips"],
               summary: "Provider: update a booking's status and details",
               description:
-                "By the provider's token. Moves the booking along the lifecycle (GET /api/trip-states; legacy ENROUTE, AT_LOCATION, ACCEPTED accepted; a forward move along the main path may skip states, and the changeLogs entry names them) and records providerResNo (or GNet's resNo), providerNote, totalAmount, fees, vehicle, chauffeur, the chauffeur's position (lat/lon) and GNet's LocalTimestamp/UTCtimestamp/griddID; every change appends a changeLogs entry. Sending the current status changes only the details. 409 INVALID_TRANSITION lists the `allowed` next states; 403 when the requester calls it; 404 for anyone else or an unknown id. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
+                "By the provider's token. Moves the booking along the lifecycle (GET /api/trip-states; legacy ENROUTE, AT_LOCATION, ACCEPTED accepted; a forward move along the main path may skip states, and the changeLogs entry names them) and records providerResNo (or GNet's resNo), providerNote, totalAmount, fees, vehicle, chauffeur, the chauffeur's position (lat/lon) and GNet's LocalTimestamp/UTCtimestamp/griddID; every change appends a changeLogs entry. Sending the current status changes only the details. Only you, the provider, set your reservation number; it names at most one of your live bookings (not CLOSE, CANCEL, REJECT or NO_SHOW): a number another of your live bookings holds is 409 PROVIDER_RES_NO_IN_USE (`field: \"providerResNo\"`) and nothing of the update is kept. 413 BOOKING_TOO_LARGE when the details would grow the booking past MAX_BODY_BYTES. 409 INVALID_TRANSITION lists the `allowed` next states; 403 when the requester calls it; 404 for anyone else or an unknown id. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
               security: PLATFORM_SECURITY,
               ...doc,
             },
@@ -186,11 +186,11 @@ export function platformTrips(deps: PlatformTripDeps) {
             body: ProviderUpdateBody,
             headers: IdempotencyHeaders,
             detail: {
-              responses: documentedResponses({ 200: OK, ...errors(400, 401, 403, 404, 409) }),
+              responses: documentedResponses({ 200: OK, ...errors(400, 401, 403, 404, 409, 413) }),
               tags: ["Trips"],
               summary: "Provider: update a booking named by your netid and your reservation number (GNet)",
               description:
-                "GNet's provider update: the booking is the one whose provider is `netid` (your netid, any letter case) and whose providerResNo (targetResNo) is `resNo`. Same body, rules and answers as providerUpdateStatusByTransactionId. 404 when no booking of yours has that number (or you are not its party); 403 when the requester calls it. Supports `Idempotency-Key`.",
+                "GNet's provider update: the booking is the one whose provider is `netid` (your netid, any letter case) and to which you gave the number `resNo` (its providerResNo/targetResNo; a number a requester sent is never one of yours). A number names at most one live booking; should an ended one share it, the live one is updated. Same body, rules and answers as providerUpdateStatusByTransactionId. 404 when no booking of yours has that number (or you are not its party); 403 when the requester calls it. Supports `Idempotency-Key`.",
               security: PLATFORM_SECURITY,
               ...doc,
             },
@@ -211,7 +211,7 @@ export function platformTrips(deps: PlatformTripDeps) {
               tags: ["Trips"],
               summary: "Get a booking by a party's reservation number (GNet)",
               description:
-                "`netid` is either party's netid (any letter case) and `resNo` that party's own reservation number: the requester's requesterResNo or the provider's providerResNo. The same booking as getReservationByTransactionId; only the two parties see it; anyone else and an unknown number get the same 404.",
+                "`netid` is either party's netid (any letter case) and `resNo` that party's own reservation number: the requester's requesterResNo or the provider's providerResNo (a number only the provider gives; the live booking when an ended one shares it). The same booking as getReservationByTransactionId; only the two parties see it; anyone else and an unknown number get the same 404.",
               security: PLATFORM_SECURITY,
               ...doc,
             },

@@ -6,6 +6,7 @@ import m2 from "./0002_scale_out.sql" with { type: "text" };
 import m3 from "./0003_unlogged_rate_buckets.sql" with { type: "text" };
 import m4 from "./0004_revoked_tokens.sql" with { type: "text" };
 import m5 from "./0005_webhook_verification.sql" with { type: "text" };
+import m6 from "./0006_provider_res_no_live.sql" with { type: "text" };
 
 /** Every migration, oldest first: drizzle-kit's tag, creation time and SQL text. */
 export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string }> = [
@@ -15,4 +16,5 @@ export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string 
   { tag: "0003_unlogged_rate_buckets", when: 1795477458758, sql: m3 },
   { tag: "0004_revoked_tokens", when: 1795644925615, sql: m4 },
   { tag: "0005_webhook_verification", when: 1795644701332, sql: m5 },
+  { tag: "0006_provider_res_no_live", when: 1795643545045, sql: m6 },
 ];

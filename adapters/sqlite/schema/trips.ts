@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
 
 /**
@@ -37,8 +38,14 @@ export const bookings = sqliteTable(
     index("bookings_provider_status").on(t.providerId, t.status),
     // GNet providers name a booking by their own reservation number (providerUpdateStatusByResNo).
     index("bookings_provider_res_no").on(t.providerId, t.providerResNo),
+    // A provider's number names at most one live booking (CLOSE, CANCEL, REJECT and NO_SHOW are final): the
+    // database refuses a second, so two concurrent updates cannot both take it.
+    uniqueIndex(PROVIDER_RES_NO_LIVE).on(t.providerId, t.providerResNo).where(sql.raw(`provider_res_no IS NOT NULL AND status NOT IN ('CLOSE', 'CANCEL', 'REJECT', 'NO_SHOW')`)),
   ],
 );
+
+/** The index that keeps a provider's reservation number on one live booking. */
+export const PROVIDER_RES_NO_LIVE = "bookings_provider_res_no_live";
 
 /** Idempotency-Key results, per company, replayed for 24 h. */
 export const idempotencyKeys = sqliteTable(

@@ -209,12 +209,37 @@ for (const adapter of [sqliteAdapter, postgresAdapter(false), postgresAdapter(tr
         expect(a.bookings.pendingChanges).toBe(0);
       });
 
-      test("findByResNo on the provider side answers the newest booking with that providerResNo", async () => {
-        const older = newBooking({ providerResNo: "SHARED-P", submitDate: 1_800_500_000 });
-        const newer = newBooking({ providerResNo: "SHARED-P", submitDate: 1_800_500_100 });
-        await a.bookings.change({ transactionId: newer.transactionId }, create(newer));
-        await a.bookings.change({ transactionId: older.transactionId }, create(older));
-        expect((await a.bookings.findByResNo("provider", "PROV-CO", "SHARED-P"))?.transactionId).toBe(newer.transactionId);
+      test("findByResNo on the provider side answers the live booking with that providerResNo, else the newest ended one", async () => {
+        const ended = newBooking({ providerResNo: "SHARED-P", submitDate: 1_800_500_000, status: "CLOSE" });
+        const newerEnded = newBooking({ providerResNo: "SHARED-P", submitDate: 1_800_500_050, status: "CANCEL" });
+        await a.bookings.change({ transactionId: ended.transactionId }, create(ended));
+        await a.bookings.change({ transactionId: newerEnded.transactionId }, create(newerEnded));
+        expect((await a.bookings.findByResNo("provider", "PROV-CO", "SHARED-P"))?.transactionId).toBe(newerEnded.transactionId);
+        // An older live booking wins over newer ended ones: it is the one the number names now.
+        const live = newBooking({ providerResNo: "SHARED-P", submitDate: 1_800_499_000 });
+        await a.bookings.change({ transactionId: live.transactionId }, create(live));
+        expect((await a.bookings.findByResNo("provider", "PROV-CO", "SHARED-P"))?.transactionId).toBe(live.transactionId);
+      });
+
+      test("a provider's number names at most one live booking: a second live holder is refused with PROVIDER_RES_NO_IN_USE, also when racing", async () => {
+        const first = newBooking({ providerResNo: "ONE-LIVE", submitDate: 1_800_600_000 });
+        await a.bookings.change({ transactionId: first.transactionId }, create(first));
+        const second = newBooking({ submitDate: 1_800_600_100 });
+        await a.bookings.change({ transactionId: second.transactionId }, create(second));
+        const giveNumber = (n: string) => (current: Booking | undefined) => ({ result: 1, write: { booking: { ...current!, providerResNo: n }, events: [] } });
+        await expect(a.bookings.change({ transactionId: second.transactionId }, giveNumber("ONE-LIVE"))).rejects.toMatchObject({ code: "PROVIDER_RES_NO_IN_USE" });
+        expect((await a.bookings.findById(second.transactionId))?.providerResNo).toBeNull();
+        // Two bookings taking one new number at once: exactly one gets it.
+        const c = newBooking({ submitDate: 1_800_600_200 });
+        const d = newBooking({ submitDate: 1_800_600_300 });
+        await a.bookings.change({ transactionId: c.transactionId }, create(c));
+        await a.bookings.change({ transactionId: d.transactionId }, create(d));
+        const outcomes = await Promise.allSettled([c, d].map((b) => a.bookings.change({ transactionId: b.transactionId }, giveNumber("RACED-1"))));
+        expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+        expect(outcomes.filter((o) => o.status === "rejected").map((o) => (o as PromiseRejectedResult).reason.code)).toEqual(["PROVIDER_RES_NO_IN_USE"]);
+        // Once the holder ended, the number is free for another booking.
+        await a.bookings.change({ transactionId: first.transactionId }, (current) => ({ result: 1, write: { booking: { ...current!, status: "CLOSE" as const }, events: [] } }));
+        expect(await a.bookings.change({ transactionId: second.transactionId }, giveNumber("ONE-LIVE"))).toBe(1);
       });
 
       test("a change decides on the stored booking and writes what it returns; a decision without a write writes nothing", async () => {

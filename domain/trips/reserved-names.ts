@@ -1,0 +1,53 @@
+import type { ExtraFields } from "./booking";
+
+/** The member that holds a requester's own copies of reserved names, in the views and messages built from a booking. */
+export const REQUESTER_EXTRA = "requesterExtra";
+
+/**
+ * Names the exchange or the provider writes at the top level of a booking as anyone reads it: the booking view
+ * and its tripPacket, GNet's read and callback shapes, the provider's update, the delivery to the provider, the
+ * webhook envelope. A requester's extra member with such a name is its own text, never the exchange's or the
+ * provider's: it is shown under `requesterExtra`, never in that place.
+ */
+export const RESERVED_TRIP_NAMES: ReadonlySet<string> = new Set([
+  // Booking view, GNet read shape and webhook envelope.
+  "success", "data", "eventId", "type", "createdAt", "transactionId", "fromConextId", "toConextId", "timestamp", "userid",
+  "sourcePlatform", "targetPlatform", "sourceResNo", "targetResNo", "lastStatus", "submitDate", "pickupDate", "tripPacket",
+  "status", "resStatus", "affiliateReservation", "transactionErrors", "changeLogs", "totalAmount", "fees", "submitMode",
+  "reservationId", "warnings", "quoteId", "validUntil", "deliveryFailure",
+  // What the provider writes: its number, note, chauffeur, vehicle, position and update metadata.
+  "providerResNo", "resNo", "providerResCode", "providerNote", "providerUpdate", "vehicle", "chauffeur", "location",
+  "lat", "lon", "LocalTimestamp", "UTCtimestamp", "griddID", "griddid", "internalBookingId",
+  // The affiliate reservation's own names (GNet readers look for them at either level).
+  "requesterId", "requesterResNo", "providerId", "action", "updateTime", "submissionTarget",
+  REQUESTER_EXTRA,
+]);
+
+/** Names the exchange or the provider writes inside `affiliateReservation`. */
+export const RESERVED_AFFILIATE_NAMES: ReadonlySet<string> = new Set([
+  "requesterId", "requesterResNo", "providerId", "providerResNo", "resNo", "providerResCode", "providerNote", "action", "status",
+  "notes", "updateTime", "submissionTarget", "transactionId", REQUESTER_EXTRA,
+]);
+
+/**
+ * A requester's extra members split for showing: `shown` may be spread where they were sent; `held` are copies of
+ * reserved names, shown only under `requesterExtra` so that they never stand in for the exchange's or the
+ * provider's own fields (a requester's `chauffeur` is not the chauffeur). Nothing is dropped.
+ */
+export function splitExtras(extra: ExtraFields | undefined, reserved: ReadonlySet<string>): { shown: ExtraFields; held?: ExtraFields } {
+  if (!extra) return { shown: {} };
+  let shown: ExtraFields | undefined;
+  let held: ExtraFields | undefined;
+  for (const key of Object.keys(extra)) {
+    if (reserved.has(key)) (held ??= {})[key] = extra[key];
+    else (shown ??= {})[key] = extra[key];
+  }
+  if (!held) return { shown: extra };
+  return { shown: shown ?? {}, held };
+}
+
+/** The members a view spreads from a requester's extras: the unreserved ones, and `requesterExtra` holding the others. */
+export function shownExtras(extra: ExtraFields | undefined, reserved: ReadonlySet<string>): ExtraFields {
+  const { shown, held } = splitExtras(extra, reserved);
+  return held ? { ...shown, [REQUESTER_EXTRA]: held } : shown;
+}
