@@ -57,7 +57,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "IDEMPOTENCY_KEY_REUSED", status: 409, meaning: "This Idempotency-Key was used with a different request body" },
   { code: "IDEMPOTENCY_IN_PROGRESS", status: 409, meaning: "A request with this Idempotency-Key is still running; retry after it finished" },
   // Delivery and tracking.
-  { code: "NOTHING_TO_RETRY", status: 409, meaning: "retryTransaction: no delivery of the booking failed" },
+  { code: "NOTHING_TO_RETRY", status: 409, meaning: "retryTransaction: no delivery of the booking is pending or failing" },
   { code: "DELIVERY_NOT_FOUND", status: 404, meaning: "No webhook delivery of yours with this id" },
   { code: "NO_POSITION", status: 404, meaning: "The booking has no chauffeur position to show you" },
   { code: "POSITION_THROTTLED", status: 429, meaning: "At most one chauffeur position per booking per second" },

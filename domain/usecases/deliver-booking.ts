@@ -39,6 +39,7 @@ const WEBHOOK_TYPE: Record<BookingEvent["type"], string> = {
   DELIVERED: "booking.provider_reference",
   DELIVERY_FAILED: "booking.delivery_failed",
   DELIVERY_RETRIED: "booking.delivery_retried",
+  DELIVERY_RECOVERED: "booking.delivery_recovered",
   LOCATION_CHANGED: "booking.location_changed",
 };
 
@@ -117,17 +118,18 @@ export interface DeliveryDeps {
 }
 
 /**
- * Retry: a party queues the booking's failed deliveries again, to the provider's current endpoint, with fresh
- * attempts; a FAILED booking goes back to BOOKING_REQUEST. 404 for anyone else, 409 when nothing failed.
+ * Retry: a party has the booking's failed, failing or queued deliveries sent now, to the provider's current
+ * endpoint, with fresh attempts; a FAILED booking goes back to BOOKING_REQUEST. 404 for anyone else, 409 when
+ * nothing is pending or failing.
  */
 export async function retryFailedDelivery(deps: DeliveryDeps, caller: Caller, transactionId: string): Promise<void> {
   const id = requireTransactionId(transactionId);
   const now = deps.clock.now();
   await deps.outbox.retryFailedDeliveries(
     id,
-    (b, failed) => {
+    (b, outstanding) => {
       if (!b || !roleOf(b, caller.netid)) throw bookingNotFound();
-      return retryDelivery(b, failed, caller.uid, now);
+      return retryDelivery(b, outstanding, caller.uid, now);
     },
     now,
   );
