@@ -12,6 +12,7 @@ export function gnetVehicle(v: Vehicle): Vehicle {
 
 /** A requester's unnamed affiliateReservation members never take these names (GNet's own, or the provider's). */
 const RESERVED_AFFILIATE = new Set([
+  "__proto__",
   "updateTime",
   "notes",
   "requesterId",

@@ -14,6 +14,8 @@ type Location = { lat: number; lon: number; timestamp: string };
  * position, note, update metadata). A requester's copy of one stays in `data.tripPacket`, never up here.
  */
 const RESERVED_TOP = new Set([
+  // A member under this name would set the prototype of the object built here, not a member.
+  "__proto__",
   "success",
   "data",
   "transactionId",
