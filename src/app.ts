@@ -22,6 +22,7 @@ import { coreIntegration } from "../adapters/http/core/integration";
 import { retryDelaySeconds } from "../domain/delivery/retry";
 import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from "../domain/trips/booking-bounds";
 import { attemptOutcomes, changeAnnouncer, type DeliveryDeps } from "../domain/usecases/deliver-booking";
+import { platformHelp } from "../adapters/http/platform/help";
 import { platformDelivery } from "../adapters/http/platform/delivery";
 import { coreReservations } from "../adapters/http/core/reservations";
 import { platformTrips } from "../adapters/http/platform/trips";
@@ -281,7 +282,8 @@ function platformRoutes(services: Services, options: AppOptions) {
     .use(platformTokens({ login: services.login, platformTokens: services.platformTokens, isCoreToken: (t) => services.authenticator.isCoreToken(t) }, addressOf))
     .use(platformTrips({ ...services.trips, auth: services.authenticator, rateLimiter: services.rateLimiter, positions: services.positions }))
     .use(platformDelivery(services.trips.delivery, services.authenticator))
-    .use(platformTracking(services.tracking, services.authenticator));
+    .use(platformTracking(services.tracking, services.authenticator))
+    .use(platformHelp());
 }
 
 // The docs plugin documents the routes of the app it is mounted on, so it goes on the outermost app.

@@ -62,7 +62,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "IDEMPOTENCY_KEY_REUSED", status: 409, meaning: "This Idempotency-Key was used with a different request body" },
   { code: "IDEMPOTENCY_IN_PROGRESS", status: 409, meaning: "A request with this Idempotency-Key is still running; retry after it finished" },
   // Delivery and tracking.
-  { code: "NOTHING_TO_RETRY", status: 409, meaning: "retryTransaction: no delivery of the booking failed" },
+  { code: "NOTHING_TO_RETRY", status: 409, meaning: "retryTransaction: no delivery of the booking is pending or failing" },
   { code: "DELIVERY_NOT_FOUND", status: 404, meaning: "No webhook delivery of yours with this id" },
   { code: "NO_WEBHOOK_URL", status: 409, meaning: "Webhook verification: your integration has no webhook URL to challenge" },
   { code: "REPLAY_LIMITED", status: 429, meaning: "This webhook delivery was replayed 5 times within the hour; retry after Retry-After seconds" },

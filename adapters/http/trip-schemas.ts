@@ -145,7 +145,7 @@ export const SendTripBody = t.Object(
     totalTripDuration: numberOrText(16, "Booked duration in minutes (string or number; empty = not specified); an hourly quote is priced on it instead of the distance", "180"),
     affiliateReservation: t.Optional(Affiliate),
     transactionId: str(64, "UPDATE/CANCEL: the booking's transactionId (or name it by requesterResNo). Ignored on NEW: the exchange assigns it."),
-    submitMode: str(16, "ASYNC (default) or WAIT: wait (at most 12 s) for the provider's delivery endpoint and answer its reservationId, totalAmount and fees"),
+    submitMode: str(16, "ASYNC (default) or WAIT: wait (at most 12 s) for the provider's answer — its delivery endpoint's reply, or the first update of a provider working on the exchange that sets its reservation number — and answer its reservationId, totalAmount and fees"),
     status: str(32, "Ignored: the exchange sets the status"),
   },
   {
@@ -180,7 +180,7 @@ export const SendTripResponse = t.Object(
     fees: t.Array(FeeOut, { description: "On a QUOTE: the vehicle options, cheapest first (at most 20)" }),
     totalAmount: t.Union([t.String(), t.Null()], { description: "QUOTE: the cheapest option's fee; booking: the chosen option's fee or the provider's latest totalAmount; null while unknown" }),
     reservationId: t.Optional(
-      t.String({ description: "submitMode WAIT only: the provider's reservation number, when its delivery endpoint answered one within the wait (at most 12 s)" }),
+      t.String({ description: "submitMode WAIT only: the provider's reservation number, when one arrived within the wait (at most 12 s): in its delivery endpoint's reply, or — a provider working on the exchange itself, the sandbox included — from its first update that sets providerResNo" }),
     ),
     deliveryError: t.Optional(
       t.String({ description: "submitMode WAIT only: why the first delivery attempt failed (e.g. the partner answered success: false with its message); it is retried on the usual schedule" }),

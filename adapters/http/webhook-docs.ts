@@ -57,7 +57,7 @@ const BookingEvent = t.Object(
     eventId: t.String({ format: "uuid", description: "The same as the X-TripSwitch-Event-Id header" }),
     type: t.String({
       description:
-        "booking.created, quote.created, booking.updated, booking.cancelled, booking.status_changed, booking.details_changed, booking.provider_reference, booking.delivery_failed, booking.delivery_retried or booking.location_changed",
+        "booking.created, quote.created, booking.updated, booking.cancelled, booking.status_changed, booking.details_changed, booking.provider_reference, booking.delivery_failed (the first failed attempt to the provider's endpoint: affiliateReservation.status FAILED while retries go on; again when it fails for good), booking.delivery_recovered (a later attempt succeeded: affiliateReservation.status is the booking's status again), booking.delivery_retried or booking.location_changed",
       examples: ["booking.status_changed"],
     }),
     createdAt: t.Number({ description: "When the change happened, Unix seconds" }),

@@ -1,6 +1,6 @@
 import { isProviderResNoInUse } from "../../domain/trips/provider-update";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
-import type { AttemptOutcome, BookingChange, Channel, Outbox, OutboxMessage, OutboxStatus } from "../../domain/delivery/ports";
+import type { AttemptOutcome, BookingChange, Channel, Outbox, OutboxMessage, OutboxStatus, OutstandingDeliveries } from "../../domain/delivery/ports";
 import type { Booking } from "../../domain/trips/booking";
 import type { Decision } from "../../domain/trips/ports";
 import type { PgDb } from "./db";
@@ -197,16 +197,16 @@ export class PgOutbox implements Outbox {
     return recorded.held;
   }
 
-  async retryFailedDeliveries(transactionId: string, decide: (current: Booking | undefined, anyFailed: boolean) => Decision<unknown>, at: number): Promise<void> {
+  async retryFailedDeliveries(transactionId: string, decide: (current: Booking | undefined, outstanding: OutstandingDeliveries) => Decision<unknown>, at: number): Promise<void> {
     const { announced } = await retryingConflicts(() =>
       this.bookings.transaction(async (tx) => {
-        const failedOnes = await tx
-          .select({ id: outboxMessages.id })
+        const deliveries = and(eq(outboxMessages.transactionId, transactionId), eq(outboxMessages.channel, "delivery"));
+        const statuses = await tx
+          .selectDistinct({ status: outboxMessages.status })
           .from(outboxMessages)
-          .where(and(eq(outboxMessages.transactionId, transactionId), eq(outboxMessages.channel, "delivery"), eq(outboxMessages.status, "failed")))
-          .limit(1);
-        const anyFailed = failedOnes.length > 0;
-        const applied = await this.bookings.changeWithin(tx, { transactionId }, (current) => decide(current, anyFailed));
+          .where(and(deliveries, inArray(outboxMessages.status, ["failed", "pending"])));
+        const outstanding = { failed: statuses.some((s) => s.status === "failed"), pending: statuses.some((s) => s.status === "pending") };
+        const applied = await this.bookings.changeWithin(tx, { transactionId }, (current) => decide(current, outstanding));
         const [target] = await tx
           .select({ url: companyIntegrations.deliveryUrl })
           .from(bookings)
@@ -217,7 +217,13 @@ export class PgOutbox implements Outbox {
         await tx
           .update(outboxMessages)
           .set({ status: "pending", attempts: 0, nextAttemptAt: at, leaseOwner: null, leaseUntil: null, ...(url ? { url } : {}) })
-          .where(and(eq(outboxMessages.transactionId, transactionId), eq(outboxMessages.channel, "delivery"), eq(outboxMessages.status, "failed")));
+          .where(and(deliveries, eq(outboxMessages.status, "failed")));
+        // A delivery still retrying on its schedule is due now, with a fresh set of attempts. Its claim is left
+        // alone: an instance attempting it right now records that attempt, and the next one follows the schedule.
+        await tx
+          .update(outboxMessages)
+          .set({ attempts: 0, nextAttemptAt: at, ...(url ? { url } : {}) })
+          .where(and(deliveries, eq(outboxMessages.status, "pending")));
         return applied;
       }),
     );

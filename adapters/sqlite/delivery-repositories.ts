@@ -2,7 +2,7 @@ import { isProviderResNoInUse } from "../../domain/trips/provider-update";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Integration } from "../../domain/delivery/integration";
 import { integrationOf, integrationRecord, secretContext } from "../../domain/delivery/integration-record";
-import type { AttemptOutcome, BookingChange, Channel, IntegrationLookup, IntegrationRepository, NewOutboxMessage, Outbox, OutboxMessage, OutboxStatus, SecretSealer } from "../../domain/delivery/ports";
+import type { AttemptOutcome, BookingChange, Channel, IntegrationLookup, IntegrationRepository, NewOutboxMessage, Outbox, OutboxMessage, OutboxStatus, OutstandingDeliveries, SecretSealer } from "../../domain/delivery/ports";
 import type { Booking } from "../../domain/trips/booking";
 import type { Decision } from "../../domain/trips/ports";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
@@ -134,14 +134,22 @@ export class SqliteOutbox implements Outbox {
     return true;
   }
 
-  async retryFailedDeliveries(transactionId: string, decide: (current: Booking | undefined, anyFailed: boolean) => Decision<unknown>, at: number): Promise<void> {
+  async retryFailedDeliveries(transactionId: string, decide: (current: Booking | undefined, outstanding: OutstandingDeliveries) => Decision<unknown>, at: number): Promise<void> {
     this.db.$client.transaction(() => {
-      const failedOnes = and(eq(outboxMessages.transactionId, transactionId), eq(outboxMessages.channel, "delivery"), eq(outboxMessages.status, "failed"));
-      const anyFailed = this.db.select({ id: outboxMessages.id }).from(outboxMessages).where(failedOnes).limit(1).get() !== undefined;
-      this.links.bookings.changeInTransaction({ transactionId }, (b) => decide(b, anyFailed));
+      const deliveries = and(eq(outboxMessages.transactionId, transactionId), eq(outboxMessages.channel, "delivery"));
+      const any = (status: OutboxStatus) => this.db.select({ id: outboxMessages.id }).from(outboxMessages).where(and(deliveries, eq(outboxMessages.status, status))).limit(1).get() !== undefined;
+      const outstanding = { failed: any("failed"), pending: any("pending") };
+      this.links.bookings.changeInTransaction({ transactionId }, (b) => decide(b, outstanding));
       const booking = this.links.bookings.findByIdSync(transactionId);
       // The partner may have fixed its endpoint since: the messages go to the current one.
-      this.requeueFailed(transactionId, "delivery", at, (booking && this.links.integrations.getSync(booking.providerId)?.deliveryUrl) ?? undefined);
+      const url = (booking && this.links.integrations.getSync(booking.providerId)?.deliveryUrl) ?? undefined;
+      this.requeueFailed(transactionId, "delivery", at, url);
+      // A delivery still retrying on its schedule is due now, with a fresh set of attempts.
+      this.db
+        .update(outboxMessages)
+        .set({ attempts: 0, nextAttemptAt: at, ...(url ? { url } : {}) })
+        .where(and(deliveries, eq(outboxMessages.status, "pending")))
+        .run();
     })();
   }
 

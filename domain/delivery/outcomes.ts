@@ -5,6 +5,7 @@ import type { Decision } from "../trips/ports";
 import { partnerTermsOf } from "./partner-message";
 import { canonicalJson } from "../trips/decisions";
 import { PROVIDER_RES_NO_IN_USE } from "../trips/provider-update";
+import type { OutstandingDeliveries } from "./ports";
 
 const source = "exchange:delivery";
 
@@ -15,12 +16,21 @@ function event(b: Booking, type: BookingEvent["type"], at: number, previousStatu
 /**
  * The provider's endpoint took a message: record it, and keep what its reply carried:
  * `reservationId` becomes providerResNo / targetResNo, `totalAmount` the booking's price, `fees` its fee lines.
+ * A delivery that was failing has recovered: affiliateReservation.status is the booking's own status again
+ * (and a booking still FAILED goes back to BOOKING_REQUEST).
  */
 export function recordDelivered(b: Booking | undefined, reply: unknown, eventType: string, at: number, numberTaken = false): Decision<void> {
   if (!b) return { result: undefined };
   const terms = partnerTermsOf(reply);
   const changes: string[] = [];
   const next: Booking = { ...b, updatedAt: at };
+  const recovered = b.deliveryFailure !== undefined || b.status === "FAILED";
+  if (recovered) {
+    delete next.deliveryFailure;
+    if (b.status === "FAILED" && canTransition("FAILED", "BOOKING_REQUEST")) next.status = "BOOKING_REQUEST";
+    changes.push(`affiliateReservation.status FAILED → ${next.status}${next.status !== b.status ? `; status ${b.status} → ${next.status}` : ""}`);
+  }
+  const recoveryLines = changes.length;
   if (numberTaken && terms.reservationId !== undefined) {
     // Another live booking of the provider holds the number: the delivery stands, the number is not taken.
     next.transactionErrors = [
@@ -41,17 +51,30 @@ export function recordDelivered(b: Booking | undefined, reply: unknown, eventTyp
   }
   const desc = `delivered ${eventType} to the provider${changes.length ? `; ${changes.join("; ")}` : ""}`;
   next.changeLogs = [...b.changeLogs, { timestamp: isoAt(at), changeSource: source, changeDesc: desc }];
-  return { result: undefined, write: { booking: next, events: changes.length ? [event(next, "DELIVERED", at)] : [] } };
+  const events: BookingEvent[] = [];
+  if (recovered) events.push(event(next, "DELIVERY_RECOVERED", at, b.status));
+  if (changes.length > recoveryLines) events.push(event(next, "DELIVERED", at));
+  return { result: undefined, write: { booking: next, events } };
 }
 
 /**
- * A delivery attempt failed: every failure appends a transactionErrors entry at once; the final one marks the
- * affiliate reservation FAILED with the reason (and moves a BOOKING_REQUEST to FAILED, which a retry undoes).
+ * A delivery attempt failed: every failure appends a transactionErrors entry at once. The first failure of a
+ * delivery that was going well marks the affiliate reservation FAILED with the reason (the booking's lifecycle
+ * status is left alone: automatic retries go on); the final one moves a BOOKING_REQUEST to FAILED, which a
+ * retry undoes. Both moves are logged and announced; the failures in between only refresh the reason.
  */
 export function recordDeliveryFailure(b: Booking | undefined, error: string, at: number, final: boolean): Decision<void> {
   if (!b) return { result: undefined };
   const errors = [...b.transactionErrors, { timestamp: isoAt(at), errCode: final ? "DELIVERY_FAILED" : "DELIVERY_ATTEMPT_FAILED", errDesc: error }];
-  if (!final) return { result: undefined, write: { booking: { ...b, updatedAt: at, transactionErrors: errors }, events: [] } };
+  if (!final) {
+    const next: Booking = { ...b, updatedAt: at, transactionErrors: errors, deliveryFailure: `Delivery failed, retrying: ${error}` };
+    if (b.deliveryFailure !== undefined) return { result: undefined, write: { booking: next, events: [] } };
+    next.changeLogs = [
+      ...b.changeLogs,
+      { timestamp: isoAt(at), changeSource: source, changeDesc: `delivery to the provider failed; affiliateReservation.status ${b.status} → FAILED (retrying automatically)` },
+    ];
+    return { result: undefined, write: { booking: next, events: [event(next, "DELIVERY_FAILED", at, b.status)] } };
+  }
   const toFailed = canTransition(b.status, "FAILED");
   const next: Booking = {
     ...b,
@@ -61,26 +84,34 @@ export function recordDeliveryFailure(b: Booking | undefined, error: string, at:
     transactionErrors: errors,
     changeLogs: [
       ...b.changeLogs,
-      { timestamp: isoAt(at), changeSource: source, changeDesc: `delivery to the provider failed for good${toFailed ? `; status ${b.status} → FAILED` : ""}` },
+      {
+        timestamp: isoAt(at),
+        changeSource: source,
+        changeDesc: `delivery to the provider failed for good${b.deliveryFailure === undefined ? `; affiliateReservation.status ${b.status} → FAILED` : ""}${toFailed ? `; status ${b.status} → FAILED` : ""}`,
+      },
     ],
   };
   return { result: undefined, write: { booking: next, events: [event(next, "DELIVERY_FAILED", at, b.status)] } };
 }
 
 /**
- * retryTransaction: a booking whose delivery failed is queued again; FAILED goes back to BOOKING_REQUEST
- * (the lifecycle's retry). 409 when there is nothing to retry.
+ * retryTransaction: a booking whose delivery is failing or failed, or still queued, is delivered again now;
+ * FAILED goes back to BOOKING_REQUEST (the lifecycle's retry). affiliateReservation.status stays FAILED until an
+ * attempt succeeds — unless nothing is left to deliver, which ends it. 409 when nothing is pending or failing.
  */
-export function retryDelivery(b: Booking, hasFailedMessages: boolean, actorUid: string, at: number): Decision<void> {
-  if (!hasFailedMessages && b.deliveryFailure === undefined) throw new ConflictError("No failed delivery to retry for this booking", "NOTHING_TO_RETRY");
+export function retryDelivery(b: Booking, outstanding: OutstandingDeliveries, actorUid: string, at: number): Decision<void> {
+  const queued = outstanding.failed || outstanding.pending;
+  if (!queued && b.deliveryFailure === undefined && b.status !== "FAILED") throw new ConflictError("No pending or failing delivery to retry for this booking", "NOTHING_TO_RETRY");
   const back = b.status === "FAILED";
   const next: Booking = {
     ...b,
     status: back ? "BOOKING_REQUEST" : b.status,
-    deliveryFailure: undefined,
     updatedAt: at,
-    changeLogs: [...b.changeLogs, { timestamp: isoAt(at), changeSource: `retry:${actorUid}`, changeDesc: `delivery queued again${back ? "; status FAILED → BOOKING_REQUEST" : ""}` }],
+    changeLogs: [
+      ...b.changeLogs,
+      { timestamp: isoAt(at), changeSource: `retry:${actorUid}`, changeDesc: `delivery ${queued ? "retried now" : "has nothing left to send"}${back ? "; status FAILED → BOOKING_REQUEST" : ""}` },
+    ],
   };
-  delete next.deliveryFailure;
+  if (!queued) delete next.deliveryFailure;
   return { result: undefined, write: { booking: next, events: [event(next, "DELIVERY_RETRIED", at, b.status)] } };
 }

@@ -48,6 +48,12 @@ export interface AnnouncedMessage {
   at: number;
 }
 
+/** Outstanding deliveries of a booking: given up (failed), and still queued (pending: due, retrying or in flight). */
+export interface OutstandingDeliveries {
+  failed: boolean;
+  pending: boolean;
+}
+
 /** How an attempt ended; `at` is Unix seconds. `retryAt` undefined: failed for good. */
 export type AttemptOutcome =
   | { ok: true; status: number; at: number }
@@ -89,11 +95,12 @@ export interface Outbox {
    */
   recordAttempt(message: OutboxMessage, outcome: AttemptOutcome, change?: BookingChange): Promise<boolean>;
   /**
-   * In one transaction: whether the booking has a failed delivery; `decide(booking, anyFailed)` applied to the
-   * booking (an error it throws changes nothing); then the booking's failed deliveries queued again, attempts
-   * reset, due at `at`, aimed at the provider's current delivery endpoint when it has one.
+   * In one transaction: whether the booking has failed and pending deliveries; `decide(booking, outstanding)`
+   * applied to the booking (an error it throws changes nothing); then the booking's failed and pending deliveries
+   * due at `at`, attempts reset, aimed at the provider's current delivery endpoint when it has one (failed ones
+   * back to pending; a pending one another instance is attempting keeps its claim).
    */
-  retryFailedDeliveries(transactionId: string, decide: (current: Booking | undefined, anyFailed: boolean) => Decision<unknown>, at: number): Promise<void>;
+  retryFailedDeliveries(transactionId: string, decide: (current: Booking | undefined, outstanding: OutstandingDeliveries) => Decision<unknown>, at: number): Promise<void>;
   /** Sends a message again with the same event id. */
   requeue(id: number, at: number): Promise<void>;
   get(id: number): Promise<OutboxMessage | undefined>;

@@ -238,7 +238,10 @@ export interface Booking {
   affiliateExtra?: ExtraFields;
   /** How the requester's NEW asked to be answered (ASYNC or WAIT), when it said; shown with the trip. */
   submitMode?: "ASYNC" | "WAIT";
-  /** Why delivery to the provider finally failed; set until a retry (shown as affiliateReservation FAILED). */
+  /**
+   * Why delivery to the provider is failing (its last failed attempt): set from a failed attempt until an attempt
+   * succeeds, shown as affiliateReservation.status FAILED with the reason in its notes.
+   */
   deliveryFailure?: string;
   trip: Trip;
   changeLogs: ChangeLog[];
@@ -260,6 +263,7 @@ export interface BookingEvent {
     | "DELIVERED"
     | "DELIVERY_FAILED"
     | "DELIVERY_RETRIED"
+    | "DELIVERY_RECOVERED"
     | "LOCATION_CHANGED";
   transactionId: string;
   actor: TripActor;

@@ -40,6 +40,7 @@ const WEBHOOK_TYPE: Record<BookingEvent["type"], string> = {
   DELIVERED: "booking.provider_reference",
   DELIVERY_FAILED: "booking.delivery_failed",
   DELIVERY_RETRIED: "booking.delivery_retried",
+  DELIVERY_RECOVERED: "booking.delivery_recovered",
   LOCATION_CHANGED: "booking.location_changed",
 };
 
@@ -127,17 +128,18 @@ export interface DeliveryDeps {
 export const WEBHOOK_REPLAYS_PER_HOUR = 5;
 
 /**
- * Retry: a party queues the booking's failed deliveries again, to the provider's current endpoint, with fresh
- * attempts; a FAILED booking goes back to BOOKING_REQUEST. 404 for anyone else, 409 when nothing failed.
+ * Retry: a party has the booking's failed, failing or queued deliveries sent now, to the provider's current
+ * endpoint, with fresh attempts; a FAILED booking goes back to BOOKING_REQUEST. 404 for anyone else, 409 when
+ * nothing is pending or failing.
  */
 export async function retryFailedDelivery(deps: DeliveryDeps, caller: Caller, transactionId: string): Promise<void> {
   const id = requireTransactionId(transactionId);
   const now = deps.clock.now();
   await deps.outbox.retryFailedDeliveries(
     id,
-    (b, failed) => {
+    (b, outstanding) => {
       if (!b || !roleOf(b, caller.netid)) throw bookingNotFound();
-      return retryDelivery(b, failed, caller.uid, now);
+      return retryDelivery(b, outstanding, caller.uid, now);
     },
     now,
   );
@@ -165,25 +167,46 @@ export async function replayWebhook(deps: DeliveryDeps, netid: string, deliveryI
   return (await deps.outbox.get(message.id))!;
 }
 
-/** How long `submitMode: WAIT` waits for the first delivery attempt: the 10 s partner timeout plus margin. */
+/** How long `submitMode: WAIT` waits for the provider's answer: the 10 s partner timeout plus margin. */
 export const WAIT_FOR_DELIVERY_MS = 12_000;
 
-/** What submitMode WAIT adds to sendTrip's answer once the provider's endpoint answered. */
+/** How often WAIT reads the booking while it waits for an on-exchange provider's own update. */
+const PROVIDER_UPDATE_POLL_MS = 100;
+
+/** What submitMode WAIT adds to sendTrip's answer once the provider answered. */
 export interface WaitOutcome {
   booking: Booking | undefined;
   /** Why the first attempt failed (the partner refused, timed out, answered an error), when it did. */
   deliveryError?: string;
 }
 
+/** A booking whose provider has yet to give its reservation number, as long as it may still give one. */
+function awaitsProviderNumber(b: Booking): boolean {
+  return b.providerResNo === null && b.trip.reservationType !== "QUOTE" && (b.status === "BOOKING_REQUEST" || b.status === "PENDING");
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /**
- * Await the first attempt (submitMode WAIT): waits (bounded) for the first attempt to deliver the booking's
- * newest message to the provider, then gives the booking as that attempt left it (the provider's reservation
- * number, totalAmount and fees from its reply) and, when the attempt failed, why.
+ * Await the provider's answer (submitMode WAIT), bounded by `timeoutMs`. A provider with a delivery endpoint
+ * answers in its reply: the first attempt to deliver the booking's newest message is awaited, then the booking
+ * as that attempt left it (the provider's reservation number, totalAmount and fees from its reply) and, when the
+ * attempt failed, why. A provider working on the exchange itself (the sandbox included) answers with its own
+ * update: the booking is read until that sets providerResNo, the booking leaves BOOKING_REQUEST/PENDING, or the
+ * wait ends.
  */
-export async function awaitDelivery(deps: DeliveryDeps, transactionId: string, timeoutMs = WAIT_FOR_DELIVERY_MS): Promise<WaitOutcome> {
+export async function awaitDelivery(deps: DeliveryDeps, transactionId: string, timeoutMs = WAIT_FOR_DELIVERY_MS, pause: (ms: number) => Promise<void> = sleep): Promise<WaitOutcome> {
   const message = await deps.outbox.latest(transactionId, "delivery");
-  let attempt = message;
-  if (message && message.status === "pending" && message.attempts === 0) {
+  if (!message) {
+    let booking = await deps.bookings.findById(transactionId);
+    for (let waited = 0; booking && awaitsProviderNumber(booking) && waited < timeoutMs; waited += PROVIDER_UPDATE_POLL_MS) {
+      await pause(PROVIDER_UPDATE_POLL_MS);
+      booking = await deps.bookings.findById(transactionId);
+    }
+    return { booking };
+  }
+  let attempt: OutboxMessage | undefined = message;
+  if (message.status === "pending" && message.attempts === 0) {
     attempt = await deps.runner.waitForAttempt(message.eventId, timeoutMs, async () => {
       const now = await deps.outbox.get(message.id);
       return now && (now.attempts > 0 || now.status !== "pending") ? now : undefined;

@@ -85,9 +85,15 @@ export function approachRoute(pickup: Position, transactionId: string, steps: nu
   return Array.from({ length: steps + 2 }, (_, i) => ({ lat: round(start.lat + ((pickup.lat - start.lat) * i) / (steps + 1)), lon: round(start.lon + ((pickup.lon - start.lon) * i) / (steps + 1)) }));
 }
 
+/** The sandbox's reservation number for a booking. */
+function sandboxResNo(transactionId: string): string {
+  return `SBX-${transactionId.slice(-8).toUpperCase()}`;
+}
+
 /**
  * The simulated dispatcher of sandbox companies: it answers every trip they receive as a real provider would —
- * through the same provider update and position push use cases, so webhooks and deliveries fire — confirming,
+ * through the same provider update and position push use cases, so webhooks and deliveries fire — giving its
+ * reservation number at once, confirming,
  * assigning a chauffeur and vehicle, driving toward the pickup, then on location, on board, complete and closed.
  * It keeps only its pace in memory: after a restart it resumes each booking from its stored status.
  */
@@ -131,6 +137,7 @@ export class SandboxDispatcher {
     if (!p || p.status !== trip.status) {
       p = { status: trip.status, sinceMs: now, pushed: 0, lastPushMs: now };
       this.progress.set(trip.transactionId, p);
+      if (trip.status === "BOOKING_REQUEST" || trip.status === "PENDING") await this.acknowledge(trip);
       return;
     }
     const next = SANDBOX_NEXT[trip.status];
@@ -152,6 +159,18 @@ export class SandboxDispatcher {
     await this.move(trip, next);
   }
 
+  /**
+   * Gives the sandbox's reservation number at once, as a dispatch system acknowledges a trip it received, before
+   * confirming it on its pace: a requester waiting for it (submitMode WAIT) gets it within its wait.
+   */
+  private async acknowledge(trip: SandboxTrip): Promise<void> {
+    const booking = await this.deps.bookings.findById(trip.transactionId);
+    if (!booking || booking.providerResNo !== null) return;
+    const caller = await this.deps.callerOf(trip.providerId);
+    if (!caller) return;
+    await providerUpdateStatus(this.deps.manage, caller, trip.transactionId, { status: trip.status, providerResNo: sandboxResNo(trip.transactionId) });
+  }
+
   private routeOf(booking: Booking): Position[] | undefined {
     const pickup = positionOf(booking.trip.locations.pickup, this.deps.airports);
     return pickup ? approachRoute(pickup, booking.transactionId, this.deps.schedule.positions) : undefined;
@@ -165,7 +184,7 @@ export class SandboxDispatcher {
     const route = this.routeOf(booking);
     const where = status === "EN_ROUTE" ? route?.[0] : status === "ON_LOCATION" ? route?.[route.length - 1] : undefined;
     const input: Record<string, unknown> = { status };
-    if (status === "CONFIRMED") Object.assign(input, { providerResNo: `SBX-${trip.transactionId.slice(-8).toUpperCase()}`, providerNote: "Answered by the sandbox's simulated dispatcher" });
+    if (status === "CONFIRMED") Object.assign(input, { providerResNo: booking.providerResNo ?? sandboxResNo(trip.transactionId), providerNote: "Answered by the sandbox's simulated dispatcher" });
     if (status === "ASSIGNED") {
       input.chauffeur = { chauffeurId: "SBX-CH-1", firstName: "Sandy", lastName: "Box", phoneNumber: "+15555550100" };
       input.vehicle = { vehicleId: "SBX-V-1", vehicleType: booking.trip.preferredVehicleType || "SEDAN", make: "Lincoln", model: "Continental", plateNo: "SANDBOX", vColor: "Black" };

@@ -5,7 +5,7 @@ import { PLATFORM_SECURITY, platformRoute } from "../platform-route";
 import { errors } from "../schemas";
 import { TransactionIdParams } from "../trip-schemas";
 
-/** retryTransaction: queue a booking's failed deliveries again (either party may ask). */
+/** retryTransaction: a booking's failing or failed deliveries are attempted again now (either party may ask). */
 export function platformDelivery(deps: DeliveryDeps, auth: Authenticator) {
   return new Elysia({ name: "platform-delivery" })
     .use(authMacros(auth))
@@ -23,9 +23,9 @@ export function platformDelivery(deps: DeliveryDeps, auth: Authenticator) {
             response: { 200: t.String({ examples: ["OK"] }), ...errors(400, 401, 404, 409) },
             detail: {
               tags: ["Trips"],
-              summary: "Retry a failed delivery to the provider",
+              summary: "Retry a failing or failed delivery to the provider, now",
               description:
-                "Queues the booking's failed deliveries again (to the provider's current endpoint), with a fresh set of attempts; a booking that had turned FAILED goes back to BOOKING_REQUEST. Either party may ask; anyone else and an unknown id get 404; 409 NOTHING_TO_RETRY when no delivery failed. Answers the JSON string \"OK\".",
+                "Attempts the booking's deliveries to the provider at once — those failing and still retrying on their schedule (affiliateReservation.status FAILED), those given up, and any still queued — to the provider's current endpoint, with a fresh set of attempts; a booking that had turned FAILED goes back to BOOKING_REQUEST. affiliateReservation.status stays FAILED until an attempt succeeds, which puts back the booking's status (changeLogs and the webhook booking.delivery_recovered say so). Either party may ask; anyone else and an unknown id get 404; a non-UUID id is 400; 409 NOTHING_TO_RETRY only when nothing is pending or failing. Answers the JSON string \"OK\".",
               security: PLATFORM_SECURITY,
               ...doc,
             },

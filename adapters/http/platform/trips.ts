@@ -12,14 +12,15 @@ import {
 import type { IdempotencyStore } from "../../../domain/trips/ports";
 import { authMacros, type Authenticator } from "../auth";
 import { PLATFORM_SECURITY, platformRoute, type PlatformDoc } from "../platform-route";
-import { bookingViewFor } from "../../../domain/trips/booking-view";
+import { gnetReadFor } from "../../../domain/trips/gnet-reservation";
+import { GnetReservationResponse } from "../gnet-reservation-schema";
 import type { PositionStore } from "../../../domain/tracking/position";
 import type { Caller } from "../../../domain/ports";
 import { idempotent, type IdempotentCall } from "../idempotency";
 import { documentedResponses, errors } from "../schemas";
 import type { RateLimiter } from "../rate-limit";
 import { awaitDelivery, type DeliveryDeps } from "../../../domain/usecases/deliver-booking";
-import { BookingResponse, IdempotencyHeaders, ProviderUpdateBody, ResNoParams, SendTripBody, SendTripResponse, TransactionIdParams } from "../trip-schemas";
+import { IdempotencyHeaders, ProviderUpdateBody, ResNoParams, SendTripBody, SendTripResponse, TransactionIdParams } from "../trip-schemas";
 import { dropNullOptionals } from "../null-fields";
 
 export interface PlatformTripDeps {
@@ -156,16 +157,17 @@ export function platformTrips(deps: PlatformTripDeps) {
       platformRoute("/getReservationByTransactionId/:transactionId", (path, doc) =>
         app.get(
           path,
-          async ({ caller, params }) => ({ success: true as const, data: await bookingViewFor(await findBooking(deps.manage, caller, params.transactionId), caller, deps.positions) }),
+          async ({ caller, params }) => gnetReadFor(await findBooking(deps.manage, caller, params.transactionId), caller, deps.positions),
           {
             platformAuth: true,
             params: TransactionIdParams,
             detail: {
               // Documented, not checked: a run-time check would drop the members no schema names.
-              responses: documentedResponses({ 200: BookingResponse, ...errors(400, 401, 404) }),
+              responses: documentedResponses({ 200: GnetReservationResponse, ...errors(400, 401, 404) }),
               tags: ["Trips"],
-              summary: "Get a booking by transactionId",
-              description: "The same booking as GET /api/reservation/{transactionId}. Only the requester and the provider see it; anyone else and an unknown id get the same 404; a non-UUID id is 400.",
+              summary: "Get a booking by transactionId (GNet's reservation object)",
+              description:
+                "GNet's reservation object at the top level — the trip as stored, `transactionId`, the lifecycle `status`, `totalAmount`, `affiliateReservation` (its `status` FAILED while delivery to the provider is failing), the provider's vehicle, chauffeur and note, transactionErrors and changeLogs — beside `success` and `data`, the same booking as GET /api/reservation/{transactionId} shows it. Only the requester and the provider see it; anyone else and an unknown id get the same 404; a non-UUID id is 400.",
               security: PLATFORM_SECURITY,
               ...doc,
             },
@@ -202,16 +204,16 @@ export function platformTrips(deps: PlatformTripDeps) {
       platformRoute("/getReservationByReservationId/:netid/:resNo", (path, doc) =>
         app.get(
           path,
-          async ({ caller, params }) => ({ success: true as const, data: await bookingViewFor(await findBookingByResNo(deps.manage, caller, params.netid, params.resNo), caller, deps.positions) }),
+          async ({ caller, params }) => gnetReadFor(await findBookingByResNo(deps.manage, caller, params.netid, params.resNo), caller, deps.positions),
           {
             platformAuth: true,
             params: ResNoParams,
             detail: {
-              responses: documentedResponses({ 200: BookingResponse, ...errors(400, 401, 404) }),
+              responses: documentedResponses({ 200: GnetReservationResponse, ...errors(400, 401, 404) }),
               tags: ["Trips"],
               summary: "Get a booking by a party's reservation number (GNet)",
               description:
-                "`netid` is either party's netid (any letter case) and `resNo` that party's own reservation number: the requester's requesterResNo or the provider's providerResNo (a number only the provider gives; the live booking when an ended one shares it). The same booking as getReservationByTransactionId; only the two parties see it; anyone else and an unknown number get the same 404.",
+                "`netid` is either party's netid (any letter case) and `resNo` that party's own reservation number: the requester's requesterResNo or the provider's providerResNo (a number only the provider gives; the live booking when an ended one shares it). The same answer as getReservationByTransactionId (GNet's reservation object at the top level, `success` and `data` beside it); only the two parties see it; anyone else and an unknown number get the same 404.",
               security: PLATFORM_SECURITY,
               ...doc,
             },

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Integration } from "../../../domain/delivery/integration";
-import type { IntegrationLookup, IntegrationRepository, Outbox, OutboxMessage } from "../../../domain/delivery/ports";
+import type { IntegrationLookup, IntegrationRepository, Outbox, OutboxMessage, OutstandingDeliveries } from "../../../domain/delivery/ports";
 import type { Booking } from "../../../domain/trips/booking";
 import type { BookingRepository, IdempotencyStore, ProviderFleet } from "../../../domain/trips/ports";
 import type { Company } from "../../../domain/company/registration";
@@ -430,7 +430,7 @@ for (const adapter of [sqliteAdapter, postgresAdapter(false), postgresAdapter(tr
         expect(await a.bookings.findById(b.transactionId)).toEqual(b);
       });
 
-      test("retryFailedDeliveries: the booking change and the failed deliveries back to pending, at the provider's current URL, in one transaction", async () => {
+      test("retryFailedDeliveries: the booking change, failed deliveries back to pending and pending ones due now, at the provider's current URL, in one transaction", async () => {
         const b = newBooking({ providerId: "RETRY-PROV" });
         await a.companies.createWithFirstUser(company("RETRY-PROV"), { uid: "retry-prov", netid: "RETRY-PROV", email: "retry-prov@example.com", passwordHash: "h", createdAt: 1 });
         await a.integrations.save(integration("RETRY-PROV", { deliveryUrl: "https://old.example/in" }), 1_700_000_000);
@@ -441,29 +441,45 @@ for (const adapter of [sqliteAdapter, postgresAdapter(false), postgresAdapter(tr
         await a.integrations.save(integration("RETRY-PROV", { deliveryUrl: "https://new.example/in" }), 1_700_000_001);
 
         // A decision that throws rolls back everything.
-        const seen: boolean[] = [];
-        const refusing = (_: Booking | undefined, anyFailed: boolean) => {
-          seen.push(anyFailed);
+        const seen: OutstandingDeliveries[] = [];
+        const refusing = (_: Booking | undefined, outstanding: OutstandingDeliveries) => {
+          seen.push(outstanding);
           throw new Error("not yours");
         };
         await expect(a.outbox.retryFailedDeliveries(b.transactionId, refusing, 1_800_004_100)).rejects.toThrow("not yours");
         await Bun.sleep(50);
         expect(await a.outbox.get(delivery.id)).toMatchObject({ status: "failed", url: "https://old.example/in", attempts: 1 });
 
-        await a.outbox.retryFailedDeliveries(b.transactionId, (current, anyFailed) => {
-          seen.push(anyFailed);
+        await a.outbox.retryFailedDeliveries(b.transactionId, (current, outstanding) => {
+          seen.push(outstanding);
           return appendLog("retried", 1_800_004_100, "DELIVERY_RETRIED")(current);
         }, 1_800_004_100);
-        expect(seen).toEqual([true, true]);
+        expect(seen).toEqual([{ failed: true, pending: false }, { failed: true, pending: false }]);
         expect(await a.outbox.get(delivery.id)).toMatchObject({ status: "pending", url: "https://new.example/in", attempts: 0, nextAttemptAt: 1_800_004_100 });
         expect((await a.bookings.findById(b.transactionId))?.changeLogs.map((l) => l.changeDesc)).toEqual(["retried"]);
 
-        // Nothing failed: decide is told so.
-        await a.outbox.retryFailedDeliveries(b.transactionId, (current, anyFailed) => {
-          seen.push(anyFailed);
+        // Still retrying (pending after a failed attempt): decide is told so, and it is due at once with fresh attempts.
+        const [again] = (await dueOf(a.outbox, [b])).filter((m) => m.channel === "delivery");
+        await a.outbox.recordAttempt(again, { ok: false, error: "down", status: 503, retryAt: 1_800_009_000, at: 1_800_004_150 });
+        expect(await a.outbox.get(delivery.id)).toMatchObject({ status: "pending", attempts: 1, nextAttemptAt: 1_800_009_000 });
+        await a.outbox.retryFailedDeliveries(b.transactionId, (current, outstanding) => {
+          seen.push(outstanding);
           return { result: current?.status };
         }, 1_800_004_200);
-        expect(seen).toEqual([true, true, false]);
+        expect(seen.at(-1)).toEqual({ failed: false, pending: true });
+        expect(await a.outbox.get(delivery.id)).toMatchObject({ status: "pending", attempts: 0, nextAttemptAt: 1_800_004_200, url: "https://new.example/in" });
+
+        // All delivered (the test announcer queued one more for the retry's own event): nothing outstanding.
+        for (let round = 0; round < 5; round++) {
+          const due = (await dueOf(a.outbox, [b])).filter((m) => m.channel === "delivery");
+          for (const m of due) await a.outbox.recordAttempt(m, { ok: true, status: 200, at: 1_800_004_201 });
+        }
+        expect((await a.outbox.forBooking(b.transactionId)).filter((m) => m.channel === "delivery" && m.status !== "delivered")).toEqual([]);
+        await a.outbox.retryFailedDeliveries(b.transactionId, (current, outstanding) => {
+          seen.push(outstanding);
+          return { result: current?.status };
+        }, 1_800_004_300);
+        expect(seen.at(-1)).toEqual({ failed: false, pending: false });
       });
 
       test("requeue sends a message again with the same event id", async () => {

@@ -17,7 +17,7 @@ describe("platformRoute: every platform operation under its bare, /V1 and /v1 pa
       if (!spellings.has(key)) spellings.set(key, new Set());
       spellings.get(key)!.add(r.path.slice(base(r.path).length));
     }
-    expect(spellings.size).toBe(15);
+    expect(spellings.size).toBe(16);
     for (const [key, suffixes] of spellings) expect([key, [...suffixes].sort()]).toEqual([key, ["", "/V1", "/v1"]]);
 
     const doc = (await h.request("GET", "/docs/json")).body;

@@ -1,0 +1,119 @@
+import { roleOf, type Booking } from "./booking";
+import { bookingView } from "./booking-view";
+import { STATUS_LABELS } from "./lifecycle";
+import { gnetAffiliateReservation, gnetVehicle } from "../delivery/gnet-callback";
+import type { PositionStore } from "../tracking/position";
+import { shownPosition } from "../usecases/track-chauffeur";
+
+/** The chauffeur's position as the reader may see it. */
+type Location = { lat: number; lon: number; timestamp: string };
+
+/**
+ * Top-level names a requester's unnamed members never take: the read's own members (present or not), the
+ * envelope of today's answer, and what only the provider sets (its reservation number, vehicle, chauffeur,
+ * position, note, update metadata). A requester's copy of one stays in `data.tripPacket`, never up here.
+ */
+const RESERVED_TOP = new Set([
+  // A member under this name would set the prototype of the object built here, not a member.
+  "__proto__",
+  "success",
+  "data",
+  "transactionId",
+  "reservationType",
+  "runType",
+  "reservationDate",
+  "passengerCount",
+  "luggageCount",
+  "preferredVehicleType",
+  "specialInstructions",
+  "status",
+  "resStatus",
+  "locations",
+  "passengers",
+  "account",
+  "fees",
+  "totalAmount",
+  "affiliateReservation",
+  "transactionErrors",
+  "changeLogs",
+  "notes",
+  "namesignInstructions",
+  "eventName",
+  "sourceVendor",
+  "origination",
+  "totalTripDuration",
+  "submitMode",
+  "vehicle",
+  "chauffeur",
+  "location",
+  "providerNote",
+  "providerResNo",
+  "providerResCode",
+  "resNo",
+  "providerUpdate",
+  "griddID",
+  "LocalTimestamp",
+  "UTCtimestamp",
+  "lat",
+  "lon",
+  "targetResNo",
+]);
+
+/** GNet's trip fields beyond the spec's table, shown when the trip has them. */
+const GNET_TRIP_FIELDS = ["notes", "namesignInstructions", "eventName", "sourceVendor", "origination", "totalTripDuration"] as const;
+
+/** The members of `extra` whose names are not in `reserved`. */
+function unreserved(extra: Record<string, unknown> | undefined, reserved: ReadonlySet<string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(extra ?? {})) if (!reserved.has(k)) out[k] = v;
+  return out;
+}
+
+/**
+ * A booking as GNet's blueprint shows a reservation: the trip's fields as stored at the top level, the
+ * lifecycle `status`, `totalAmount`, and `affiliateReservation` (its `status` FAILED while delivery to the
+ * provider is failing), the provider's vehicle, chauffeur and note, the history. Built from the stored trip and the
+ * booking's own fields only: members the requester sent that no schema names are kept unless their name is one
+ * this object or the provider owns.
+ */
+export function gnetReservation(b: Booking, location?: Location) {
+  const trip = b.trip;
+  const gnet: Record<string, unknown> = {};
+  for (const key of GNET_TRIP_FIELDS) if (trip[key] !== undefined) gnet[key] = trip[key];
+  return {
+    ...unreserved(trip.extra, RESERVED_TOP),
+    transactionId: b.transactionId,
+    reservationType: trip.reservationType,
+    runType: trip.runType ?? "",
+    reservationDate: trip.reservationDate ?? "",
+    passengerCount: trip.passengerCount,
+    ...(trip.luggageCount !== undefined ? { luggageCount: trip.luggageCount } : {}),
+    preferredVehicleType: trip.preferredVehicleType ?? "",
+    specialInstructions: trip.specialInstructions ?? "",
+    status: b.status,
+    resStatus: STATUS_LABELS[b.status],
+    locations: trip.locations,
+    passengers: trip.passengers,
+    account: trip.account ?? {},
+    fees: trip.fees,
+    totalAmount: b.totalAmount,
+    ...gnet,
+    ...(b.submitMode !== undefined ? { submitMode: b.submitMode } : {}),
+    affiliateReservation: gnetAffiliateReservation(b),
+    vehicle: b.vehicle ? gnetVehicle(b.vehicle) : null,
+    chauffeur: b.chauffeur ?? null,
+    location: location ?? null,
+    providerNote: b.providerNote ?? "",
+    transactionErrors: b.transactionErrors,
+    changeLogs: b.changeLogs,
+  };
+}
+
+/**
+ * What getReservationByTransactionId and getReservationByReservationId answer: GNet's reservation object at the
+ * top level, beside today's `success` and `data` (the booking view), both with the position `caller` may see.
+ */
+export async function gnetReadFor(b: Booking, caller: { netid: string }, positions: PositionStore) {
+  const location = await shownPosition(positions, b, roleOf(b, caller.netid) ?? "requester");
+  return { success: true as const, ...gnetReservation(b, location), data: bookingView(b, location) };
+}
