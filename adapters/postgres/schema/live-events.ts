@@ -1,4 +1,4 @@
-import { pgTable, text, bigint, index, uniqueIndex } from "drizzle-orm/pg-core";
+import { pgTable, pgSequence, text, bigint, index, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { time } from "./columns";
 
@@ -30,3 +30,6 @@ export const liveEvents = pgTable(
     index("live_events_created").on(t.createdAt),
   ],
 );
+
+/** Where the sequencer takes event numbers from: a sequence never gives a number twice, even after rows are pruned. */
+export const liveEventNumbers = pgSequence("live_event_numbers", { startWith: 1, increment: 1 });
