@@ -5,7 +5,7 @@ import type { BookingRef } from "../../domain/trips/send-trip-request";
 import type { PgDb } from "./db";
 import { bookingListWhere } from "../booking-list";
 import { uniqueViolationOf } from "./errors";
-import { bookings, outboxMessages } from "./schema";
+import { bookings, liveEvents, outboxMessages } from "./schema";
 import { mutableValues, toBooking, toRow } from "./booking-rows";
 import { GroupCommit } from "./booking-groups";
 
@@ -247,6 +247,9 @@ export class PgBookingRepository implements BookingRepository {
         })),
       );
     }
+    // Live events go in unnumbered; the sequencer numbers them once committed (PgLiveEventLog).
+    const live = this.announcer.live?.(events, booking) ?? [];
+    if (live.length > 0) await tx.insert(liveEvents).values(live);
     return { result: decision.result, announced: messages.length > 0 };
   }
 }
