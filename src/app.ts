@@ -151,7 +151,7 @@ export function createServices(
     idempotency: storage.idempotency,
     delivery,
   };
-  const liveHub = new LiveHub(storage.liveEvents, options.events, (err) => logger.warn({ err }, "event streams: reading the live event log failed; trying again"));
+  const liveHub = new LiveHub(storage.liveEvents, options.events, (err) => logger.warn({ err }, "event streams: reading the live event log failed; trying again"), storage.streamRegistry);
   const sandboxes = storage.sandboxes;
   const sandbox = new SandboxDispatcher({
     trips: sandboxes,

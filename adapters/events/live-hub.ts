@@ -1,5 +1,5 @@
 import { TooManyRequestsError } from "../../domain/errors";
-import { MAX_STREAMS_PER_COMPANY, streamStart, type EventStreams, type LiveEvent, type LiveEventLog, type StreamStart } from "../../domain/events/live-events";
+import { MAX_STREAMS_PER_COMPANY, streamStart, type EventStreams, type LiveEvent, type LiveEventLog, type StreamRegistry, type StreamStart } from "../../domain/events/live-events";
 
 /** How the hub runs; production takes the defaults, tests make them small. */
 export interface LiveHubOptions {
@@ -28,6 +28,10 @@ export const DEFAULT_HUB_OPTIONS: LiveHubOptions = {
 };
 
 const encoder = new TextEncoder();
+
+/** A stream's claim in the shared registry is renewed this often, and lasts this long unless renewed. */
+const CLAIM_RENEW_MS = 15_000;
+const CLAIM_TTL_SECONDS = 45;
 
 /** An event in the text/event-stream format. */
 export function sseFrame(e: { id: number; type: string; body: string }): string {
@@ -64,6 +68,7 @@ class Stream {
   readonly body: ReadableStream<Uint8Array>;
 
   constructor(
+    readonly id: string,
     readonly company: Company,
     start: StreamStart,
     private readonly hub: LiveHub,
@@ -168,6 +173,7 @@ export class LiveHub implements EventStreams {
   private again = false;
   private pollTimer: ReturnType<typeof setInterval> | undefined;
   private heartbeatTimer: ReturnType<typeof setInterval> | undefined;
+  private renewTimer: ReturnType<typeof setInterval> | undefined;
   private stopped = false;
   /** Streams cut for falling behind (for metrics and tests). */
   slowReadersCut = 0;
@@ -176,6 +182,8 @@ export class LiveHub implements EventStreams {
     private readonly log: LiveEventLog,
     options: Partial<LiveHubOptions> = {},
     private readonly onError: (error: unknown) => void = () => {},
+    /** Where instances sharing a database count each other's streams (none: this instance's count is the count). */
+    private readonly registry?: StreamRegistry,
   ) {
     this.options = { ...DEFAULT_HUB_OPTIONS, ...options };
   }
@@ -195,16 +203,28 @@ export class LiveHub implements EventStreams {
    */
   async open(netid: string, lastEventId: string | null | undefined, onCut: () => void = () => {}): Promise<ReadableStream<Uint8Array>> {
     const key = netid.toLowerCase();
-    if ((this.companies.get(key)?.streams.size ?? 0) >= this.options.maxStreamsPerCompany) throw tooMany(this.options.maxStreamsPerCompany);
-    const start = await streamStart(this.log, key, lastEventId);
+    const limit = this.options.maxStreamsPerCompany;
+    if ((this.companies.get(key)?.streams.size ?? 0) >= limit) throw tooMany(limit);
+    const streamId = crypto.randomUUID();
+    if (this.registry && !(await this.registry.claim(key, streamId, limit, Date.now() / 1000, CLAIM_TTL_SECONDS))) throw tooMany(limit);
+    let start: StreamStart;
+    try {
+      start = await streamStart(this.log, key, lastEventId);
+    } catch (error) {
+      this.unclaim(streamId);
+      throw error;
+    }
     // Checked again: other streams may have opened while the log was read.
     let company = this.companies.get(key);
-    if ((company?.streams.size ?? 0) >= this.options.maxStreamsPerCompany) throw tooMany(this.options.maxStreamsPerCompany);
+    if ((company?.streams.size ?? 0) >= limit) {
+      this.unclaim(streamId);
+      throw tooMany(limit);
+    }
     if (!company) {
       company = { netid: key, streams: new Set() };
       this.companies.set(key, company);
     }
-    const stream = new Stream(company, start, this, this.options, onCut);
+    const stream = new Stream(streamId, company, start, this, this.options, onCut);
     company.streams.add(stream);
     this.startTimers();
     void this.catchUp(stream).catch((error) => {
@@ -239,6 +259,7 @@ export class LiveHub implements EventStreams {
   /** Called by a stream as it closes. */
   release(stream: Stream): void {
     const key = stream.company.netid;
+    this.unclaim(stream.id);
     const company = this.companies.get(key);
     if (!company) return;
     company.streams.delete(stream);
@@ -292,18 +313,28 @@ export class LiveHub implements EventStreams {
     }
   }
 
+  private unclaim(streamId: string): void {
+    this.registry?.release(streamId).catch((error) => this.onError(error));
+  }
+
   private startTimers(): void {
     if (this.stopped) return;
     this.pollTimer ??= setInterval(() => void this.poll(), this.options.pollMs);
     this.heartbeatTimer ??= setInterval(() => {
       for (const c of this.companies.values()) for (const s of c.streams) s.heartbeat();
     }, this.options.heartbeatMs);
+    if (this.registry)
+      this.renewTimer ??= setInterval(() => {
+        const ids = [...this.companies.values()].flatMap((c) => [...c.streams].map((s) => s.id));
+        this.registry!.renew(ids, Date.now() / 1000, CLAIM_TTL_SECONDS).catch((error) => this.onError(error));
+      }, CLAIM_RENEW_MS);
   }
 
   private stopTimers(): void {
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
-    this.pollTimer = this.heartbeatTimer = undefined;
+    if (this.renewTimer) clearInterval(this.renewTimer);
+    this.pollTimer = this.heartbeatTimer = this.renewTimer = undefined;
     // The poll's position goes stale while nothing reads: the next stream starts it at the head again.
     this.cursor = undefined;
   }

@@ -16,6 +16,8 @@ export interface PgRetention {
   idempotencyKeys: number;
   /** Live events (an event stream resumes within 24 h). */
   liveEvents: number;
+  /** Claims of event streams whose instance died (expired this long ago). */
+  deadStreams: number;
   /** Rate buckets not used for this long (a full hour's budget has refilled by then). */
   idleRateBuckets: number;
   /** Login attempts left in flight by an instance that died (the throttle ignores them past this lease). */
@@ -29,6 +31,7 @@ export const DEFAULT_PG_RETENTION: PgRetention = {
   loginFailures: 3600,
   idempotencyKeys: 86400,
   liveEvents: LIVE_EVENT_RETENTION_SECONDS,
+  deadStreams: 3600,
   idleRateBuckets: 3600,
   loginAttempts: 60,
 };
@@ -50,6 +53,7 @@ const JOBS: Array<[keyof PgRetention | "fleetLog", string, string]> = [
   ["loginFailures", "login_failures", "at < $1"],
   ["idempotencyKeys", "idempotency_keys", "created_at < $1"],
   ["liveEvents", "live_events", "created_at < $1"],
+  ["deadStreams", "live_streams", "expires_at < $1"],
   ["idleRateBuckets", "rate_buckets", "at < $1"],
   ["loginAttempts", "login_attempts", "started_at < $1"],
   ["fleetLog", "fleet_changes", `n < (SELECT n FROM fleet_generation WHERE id = 1) - ${FLEET_LOG_WINDOW}`],

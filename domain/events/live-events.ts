@@ -132,6 +132,17 @@ export async function streamStart(log: Pick<LiveEventLog, "head" | "kept">, neti
   return { from: id };
 }
 
+/**
+ * The event streams open on every instance sharing a database, so the per-company limit holds across them. A
+ * stream's claim lasts `ttlSeconds` unless renewed (a dead instance's streams expire).
+ */
+export interface StreamRegistry {
+  /** Records a stream of `netid` unless it already has `limit` open; whether it did. */
+  claim(netid: string, streamId: string, limit: number, nowSeconds: number, ttlSeconds: number): Promise<boolean>;
+  renew(streamIds: readonly string[], nowSeconds: number, ttlSeconds: number): Promise<void>;
+  release(streamId: string): Promise<void>;
+}
+
 /** This instance's event streams, as the HTTP route opens them. */
 export interface EventStreams {
   /**

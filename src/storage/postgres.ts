@@ -17,6 +17,7 @@ import { PgPositionStore } from "../../adapters/postgres/position-store";
 import { PgRateBudgets } from "../../adapters/postgres/rate-budgets";
 import type { Booking } from "../../domain/trips/booking";
 import { PgLiveEventLog } from "../../adapters/postgres/live-event-log";
+import { PgStreamRegistry } from "../../adapters/postgres/stream-registry";
 import type { AnnouncerFor, Storage } from "./storage";
 
 /** How long an outbox message an instance claimed stays its own unless renewed (a dead instance's go to others after it). */
@@ -86,6 +87,7 @@ export function postgresStorage(db: PgDb, secrets: SecretSealer, announcerFor: A
     positions,
     sandboxes: new PgSandboxRepository(db),
     liveEvents,
+    streamRegistry: new PgStreamRegistry(db),
     rateBudgets: new PgRateBudgets(db),
     start: async () => {
       // Rows written before encryption at rest are sealed now; until then they read as they are.

@@ -59,6 +59,7 @@ export function sqliteStorage(db: Db, secrets: SecretSealer, announcerFor: Annou
     positions,
     sandboxes: new SqliteSandboxRepository(db),
     liveEvents,
+    streamRegistry: undefined,
     rateBudgets: undefined,
     start: async () => {
       // Rows written before encryption at rest are sealed now; until then they read as they are.

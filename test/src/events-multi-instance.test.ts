@@ -118,4 +118,31 @@ describe("event streams on two instances of one PostgreSQL", () => {
     expect(logs).toContain('"route":"/api/events"');
     for (const secret of [requester.jwt, provider.token, "not-a-real-token-0123456789", "access_token"]) expect(logs).not.toContain(secret);
   }, 60_000);
+
+  test("at most 10 streams per company across the instances: the 11th on either is 429; closing one on A frees a place on B", async () => {
+    const [a, b] = servers;
+    const busy = await register(a, "EVBUSY", "IO");
+    const auth = { authorization: `Bearer ${busy.jwt}` };
+    const held: SseClient[] = [];
+    for (let i = 0; i < 10; i++) held.push(await open(i % 2 === 0 ? a : b, "", auth));
+    for (const s of [a, b]) {
+      const refused = await SseClient.open(`${s.base}/api/events`, auth);
+      expect(refused.status).toBe(429);
+      expect(refused.body.code).toBe("TOO_MANY_STREAMS");
+    }
+    held[0].close();
+    let reopened: SseClient | undefined;
+    const deadline = Date.now() + 5000;
+    while (Date.now() < deadline) {
+      const c = await SseClient.open(`${b.base}/api/events`, auth);
+      clients.push(c);
+      if (c.status === 200) {
+        reopened = c;
+        break;
+      }
+      await Bun.sleep(50);
+    }
+    expect(reopened?.status).toBe(200);
+    for (const c of held) c.close();
+  }, 30_000);
 });
