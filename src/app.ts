@@ -45,7 +45,7 @@ import { metricsRoute } from "../adapters/http/metrics";
 import { consoleApp } from "../adapters/console/routes";
 import { LiveHub, type LiveHubOptions } from "../adapters/events/live-hub";
 import { coreEvents } from "../adapters/http/core/events";
-import { bookingLiveEvents } from "../domain/events/live-events";
+import { bookingLiveEvents, type NewLiveEvent } from "../domain/events/live-events";
 import { DEFAULT_SANDBOX_SCHEDULE, SandboxDispatcher, type SandboxSchedule, type SandboxTrip } from "../domain/usecases/sandbox-dispatch";
 
 /** Account checks need no credential: a client address may make 20 a minute, so the check cannot enumerate accounts. */
@@ -121,7 +121,9 @@ export function createServices(
     logger,
   );
   const delivery: DeliveryDeps = { outbox, bookings, runner: worker, clock, dueNow: () => Date.now() / 1000 };
-  const tracking = new ChauffeurTracking({ bookings, companies, integrations, positions, liveEvents: storage.liveEvents, newEventId, nowMs: clock === systemClock ? () => Date.now() : () => clock.now() * 1000 });
+  // Positions reach the live event log only for companies that follow them (an event stream lately).
+  const livePositions = { append: (rows: NewLiveEvent[]) => storage.liveEvents.append(rows.filter((r) => liveHub.follows(r.netid))) };
+  const tracking = new ChauffeurTracking({ bookings, companies, integrations, positions, liveEvents: livePositions, newEventId, nowMs: clock === systemClock ? () => Date.now() : () => clock.now() * 1000 });
   // Without configured limits (tests, CLI) nothing is limited; `serve` passes the validated environment.
   const metrics: ServiceMetrics = new ServiceMetrics({
     outbox: () => outbox.backlog(),

@@ -1,5 +1,5 @@
 import { TooManyRequestsError } from "../../domain/errors";
-import { MAX_STREAMS_PER_COMPANY, streamStart, type EventStreams, type LiveEvent, type LiveEventLog, type StreamRegistry, type StreamStart } from "../../domain/events/live-events";
+import { LIVE_EVENT_RETENTION_SECONDS, MAX_STREAMS_PER_COMPANY, streamStart, type EventStreams, type LiveEvent, type LiveEventLog, type StreamRegistry, type StreamStart } from "../../domain/events/live-events";
 
 /** How the hub runs; production takes the defaults, tests make them small. */
 export interface LiveHubOptions {
@@ -32,6 +32,8 @@ const encoder = new TextEncoder();
 /** A stream's claim in the shared registry is renewed this often, and lasts this long unless renewed. */
 const CLAIM_RENEW_MS = 15_000;
 const CLAIM_TTL_SECONDS = 45;
+/** How often the companies following positions on other instances are read again. */
+const FOLLOWERS_REFRESH_MS = 1000;
 
 /** An event in the text/event-stream format. */
 export function sseFrame(e: { id: number; type: string; body: string }): string {
@@ -177,6 +179,12 @@ export class LiveHub implements EventStreams {
   private stopped = false;
   /** Streams cut for falling behind (for metrics and tests). */
   slowReadersCut = 0;
+  /** Companies whose last stream here closed, and when (ms): they may resume, so their positions are kept. */
+  private readonly recentlyClosed = new Map<string, number>();
+  /** Companies with a stream on any instance lately (from the registry), and when that was read. */
+  private followersElsewhere = new Set<string>();
+  private followersReadAt = 0;
+  private readingFollowers: Promise<void> | undefined;
 
   constructor(
     private readonly log: LiveEventLog,
@@ -186,6 +194,32 @@ export class LiveHub implements EventStreams {
     private readonly registry?: StreamRegistry,
   ) {
     this.options = { ...DEFAULT_HUB_OPTIONS, ...options };
+  }
+
+  /**
+   * Whether the company follows its positions: it has (or had, within the resume window) an event stream here or,
+   * with a registry, on any instance. Positions are logged only for such companies — a company that never opened
+   * a stream has nothing to resume. Answers at once; what other instances hold is read again every second.
+   */
+  follows(netid: string): boolean {
+    const key = netid.toLowerCase();
+    if (this.companies.has(key)) return true;
+    const now = Date.now();
+    const closed = this.recentlyClosed.get(key);
+    if (closed !== undefined) {
+      if (now - closed < LIVE_EVENT_RETENTION_SECONDS * 1000) return true;
+      this.recentlyClosed.delete(key);
+    }
+    if (!this.registry) return false;
+    if (now - this.followersReadAt > FOLLOWERS_REFRESH_MS && !this.readingFollowers) {
+      this.followersReadAt = now;
+      this.readingFollowers = this.registry
+        .followers(now / 1000 - LIVE_EVENT_RETENTION_SECONDS)
+        .then((netids) => void (this.followersElsewhere = new Set(netids)))
+        .catch((error) => this.onError(error))
+        .finally(() => (this.readingFollowers = undefined));
+    }
+    return this.followersElsewhere.has(key);
   }
 
   /** Open streams, of one company or of all. */
@@ -263,7 +297,10 @@ export class LiveHub implements EventStreams {
     const company = this.companies.get(key);
     if (!company) return;
     company.streams.delete(stream);
-    if (company.streams.size === 0 && this.companies.get(key) === company) this.companies.delete(key);
+    if (company.streams.size === 0 && this.companies.get(key) === company) {
+      this.companies.delete(key);
+      this.recentlyClosed.set(key, Date.now());
+    }
     if (this.companies.size === 0) this.stopTimers();
   }
 
@@ -314,7 +351,7 @@ export class LiveHub implements EventStreams {
   }
 
   private unclaim(streamId: string): void {
-    this.registry?.release(streamId).catch((error) => this.onError(error));
+    this.registry?.release(streamId, Date.now() / 1000).catch((error) => this.onError(error));
   }
 
   private startTimers(): void {

@@ -16,7 +16,7 @@ export interface PgRetention {
   idempotencyKeys: number;
   /** Live events (an event stream resumes within 24 h). */
   liveEvents: number;
-  /** Claims of event streams whose instance died (expired this long ago). */
+  /** Event streams closed (or whose instance died) this long ago: no longer a reason to log positions. */
   deadStreams: number;
   /** Rate buckets not used for this long (a full hour's budget has refilled by then). */
   idleRateBuckets: number;
@@ -31,7 +31,7 @@ export const DEFAULT_PG_RETENTION: PgRetention = {
   loginFailures: 3600,
   idempotencyKeys: 86400,
   liveEvents: LIVE_EVENT_RETENTION_SECONDS,
-  deadStreams: 3600,
+  deadStreams: LIVE_EVENT_RETENTION_SECONDS,
   idleRateBuckets: 3600,
   loginAttempts: 60,
 };

@@ -140,7 +140,10 @@ export interface StreamRegistry {
   /** Records a stream of `netid` unless it already has `limit` open; whether it did. */
   claim(netid: string, streamId: string, limit: number, nowSeconds: number, ttlSeconds: number): Promise<boolean>;
   renew(streamIds: readonly string[], nowSeconds: number, ttlSeconds: number): Promise<void>;
-  release(streamId: string): Promise<void>;
+  /** Ends a stream's claim (it is remembered as a recent stream until pruned). */
+  release(streamId: string, nowSeconds: number): Promise<void>;
+  /** The companies (lower-case netids) that had a stream open on any instance since `sinceSeconds`. */
+  followers(sinceSeconds: number): Promise<string[]>;
 }
 
 /** This instance's event streams, as the HTTP route opens them. */

@@ -178,6 +178,32 @@ describe("GET /api/events", () => {
     expect(resumed.of("chauffeur.position")).toEqual([]);
   });
 
+  test("positions are logged only for companies that follow them (an event stream now or lately): no stream, no position rows", async () => {
+    const { requester: r, provider: p } = await parties(h, "-FOLLOW");
+    const sent = await sendTrip(h, r, regularTrip(r.netid, p.netid));
+    const id = sent.body.transactionId as string;
+    for (const s of ["CONFIRMED", "ASSIGNED", "EN_ROUTE"]) expect((await providerUpdate(h, p, id, { status: s })).status).toBe(200);
+    const push = () => h.request("POST", "/api/GGPS.svc/saveGPScache", { body: { transactionId: id, latitude: 40.64, longitude: -73.78 }, headers: { token: p.token } });
+    const positionRows = async () => (await h.rows<{ netid: string }>("SELECT netid FROM live_events WHERE transaction_id = ? AND kind = 'position' ORDER BY netid", id)).map((x) => x.netid);
+    expect((await push()).status).toBe(200);
+    await Bun.sleep(300);
+    expect(await positionRows()).toEqual([]);
+    // The provider opens a stream: from now on its positions are logged (the requester, which never did, gets none).
+    const c = await stream(p);
+    clock.advance(2);
+    expect((await push()).status).toBe(200);
+    await c.until(() => c.of("chauffeur.position").length === 1, 5000, "the position");
+    expect(await positionRows()).toEqual([p.netid.toLowerCase()]);
+    // Its stream closed, it still follows (it may resume within the window).
+    c.close();
+    const deadline = Date.now() + 5000;
+    while (h.services.liveHub.openStreams(p.netid) > 0 && Date.now() < deadline) await Bun.sleep(20);
+    clock.advance(2);
+    expect((await push()).status).toBe(200);
+    await Bun.sleep(300);
+    expect(await positionRows()).toEqual([p.netid.toLowerCase(), p.netid.toLowerCase()]);
+  });
+
   test("at most 10 streams per company: the 11th is 429 TOO_MANY_STREAMS; another company is not affected; closing one frees a place", async () => {
     const { provider: busy, requester: calm } = await parties(h, "-LIM");
     const open = [];
