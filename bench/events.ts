@@ -1,7 +1,8 @@
 // Part 8: event streams — the service (`serve`, SQLite) under 50 booking changes a second, with 1,000 open event
 // streams (100 companies × 10) reading them, against the same load without streams, measured in the same run
 // (alternating). Figures: the p99 from a change's request to its event on every stream of both parties, the
-// changes' own p99 latency, and the service's resident memory.
+// changes' own p99 latency, and the service's resident memory. The streams are this process's fetches: Bun allows
+// 256 at once unless BUN_CONFIG_MAX_HTTP_REQUESTS says more (the npm scripts set 4096).
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { startService } from "./http-search";
