@@ -167,6 +167,8 @@ export async function benchEvents(options: EventsBenchOptions = DEFAULT_EVENTS_O
     }
     const pid = child.proc.pid;
     const counter = { n: 0 };
+    // A warm-up phase, not counted: the first seconds of a fresh process (JIT, caches) would count against the baseline.
+    await phase(base, pid, pairs, { ...options, seconds: Math.min(options.seconds, 5) }, false, counter);
     const without: PhaseResult[] = [];
     const withStreams: PhaseResult[] = [];
     for (let run = 0; run < options.runs; run++) {
