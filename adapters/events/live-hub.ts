@@ -35,9 +35,14 @@ const CLAIM_TTL_SECONDS = 45;
 /** How often the companies following positions on other instances are read again. */
 const FOLLOWERS_REFRESH_MS = 1000;
 
-/** An event in the text/event-stream format. */
-export function sseFrame(e: { id: number; type: string; body: string }): string {
-  return `id: ${e.id}\nevent: ${e.type}\ndata: ${e.body}\n\n`;
+/** Frames already made: a poll hands one event object to each of its company's streams. */
+const frames = new WeakMap<LiveEvent, string>();
+
+/** An event in the text/event-stream format (made once per event, whatever the number of streams). */
+export function sseFrame(e: LiveEvent): string {
+  let frame = frames.get(e);
+  if (frame === undefined) frames.set(e, (frame = `id: ${e.id}\nevent: ${e.type}\ndata: ${e.body}\n\n`));
+  return frame;
 }
 
 /** One company's streams on this instance. */
