@@ -46,6 +46,9 @@ import { corePartners } from "../adapters/http/core/partners";
 import { ServiceMetrics } from "../adapters/metrics/prometheus";
 import { metricsRoute } from "../adapters/http/metrics";
 import { consoleApp } from "../adapters/console/routes";
+import { LiveHub, type LiveHubOptions } from "../adapters/events/live-hub";
+import { coreEvents } from "../adapters/http/core/events";
+import { bookingLiveEvents, type NewLiveEvent } from "../domain/events/live-events";
 import { DEFAULT_SANDBOX_SCHEDULE, SandboxDispatcher, type SandboxSchedule, type SandboxTrip } from "../domain/usecases/sandbox-dispatch";
 
 /** Account checks need no credential: a client address may make 20 a minute, so the check cannot enumerate accounts. */
@@ -71,6 +74,8 @@ export interface ServiceOptions {
   sandbox?: Partial<SandboxSchedule>;
   /** Bookings the sandbox dispatcher leaves alone. */
   sandboxSkip?: (trip: SandboxTrip) => boolean;
+  /** Event stream tuning (tests make the heartbeat and the bounds small). */
+  events?: Partial<LiveHubOptions>;
 }
 
 /** What decides where the service may send: the guard refuses private targets unless allowed, and http in production. */
@@ -86,7 +91,12 @@ export function createServices(
   const logger = options.logger ?? createLogger("silent");
   // Without a key (benchmarks, throwaway databases) secrets are sealed with one that lives as long as the process.
   const secrets = new SecretBox(config.secretsKey ?? SecretBox.newKey());
-  const announcerFor: AnnouncerFor = (lookups) => changeAnnouncer({ ...lookups, runner: { wake: () => worker.wake() }, newEventId: () => crypto.randomUUID() });
+  const newEventId = () => crypto.randomUUID();
+  const announcerFor: AnnouncerFor = (lookups) => ({
+    ...changeAnnouncer({ ...lookups, runner: { wake: () => worker.wake() }, newEventId }),
+    // Event streams hear of every change (both parties), through the live event log written with it.
+    live: (events, booking) => bookingLiveEvents({ positions: lookups.positions, newEventId }, events, booking),
+  });
   const storage: Storage = typeof database === "function" ? database(announcerFor, secrets, logger) : sqliteStorage(database, secrets, announcerFor, logger);
   const { companies, users, platformTokens: platformTokenRepo, audit, integrations, outbox, fleet, partnerships, positions, bookings } = storage;
   // On SQLite this is done when the call returns; the backend awaits it before serving.
@@ -116,7 +126,9 @@ export function createServices(
   // Budgets in the database where instances share it, else in this process.
   const rateBudgets = storage.rateBudgets ?? new LocalRateBudgets();
   const delivery: DeliveryDeps = { outbox, bookings, runner: worker, clock, dueNow: () => Date.now() / 1000, replays: rateBudgets };
-  const tracking = new ChauffeurTracking({ bookings, companies, integrations, positions, nowMs: clock === systemClock ? () => Date.now() : () => clock.now() * 1000 });
+  // Positions reach the live event log only for companies that follow them (an event stream lately).
+  const livePositions = { append: (rows: NewLiveEvent[]) => storage.liveEvents.append(rows.filter((r) => liveHub.follows(r.netid))) };
+  const tracking = new ChauffeurTracking({ bookings, companies, integrations, positions, liveEvents: livePositions, newEventId, nowMs: clock === systemClock ? () => Date.now() : () => clock.now() * 1000 });
   // Without configured limits (tests, CLI) nothing is limited; `serve` passes the validated environment.
   const metrics: ServiceMetrics = new ServiceMetrics({
     outbox: () => outbox.backlog(),
@@ -149,6 +161,7 @@ export function createServices(
     idempotency: storage.idempotency,
     delivery,
   };
+  const liveHub = new LiveHub(storage.liveEvents, options.events, (err) => logger.warn({ err }, "event streams: reading the live event log failed; trying again"), storage.streamRegistry);
   const sandboxes = storage.sandboxes;
   const sandbox = new SandboxDispatcher({
     trips: sandboxes,
@@ -169,6 +182,7 @@ export function createServices(
     sandbox,
     positions,
     tracking,
+    liveHub,
     integrations,
     outbox,
     worker,
@@ -269,7 +283,8 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(coreReservations(services.trips.manage, services.authenticator, services.positions))
     .use(coreFleet(services.manageFleet, services.authenticator))
     .use(coreFleetSearch(services.searchFleet, services.authenticator, services.rateLimiter, services.searchAnswers))
-    .use(coreTracking(services.tracking, services.authenticator));
+    .use(coreTracking(services.tracking, services.authenticator))
+    .use(coreEvents(services.liveHub, services.authenticator));
 }
 
 /** The platform surface (/Platform.svc). */

@@ -100,6 +100,8 @@ async function openPostgresBackend(config: Config, logger: Logger, options: Serv
     services,
     async startBackground() {
       // Fleet changes committed by any instance (or the CLI) reach this one's search within a second.
+      // Live events are numbered while no stream here reads them (the streams' reads number them too).
+      const stopSequencer = storage.liveEvents.startSequencer();
       const feed = watchFleetChangesPg(db, storage.fleetSource, services.fleetIndex, (err) => logger.warn({ err }, "fleet change feed failed; trying again"));
       // One instance at a time prunes what retention allows.
       const stopRetention = schedulePgRetention(
@@ -109,6 +111,7 @@ async function openPostgresBackend(config: Config, logger: Logger, options: Serv
       );
       stopWork = async () => {
         stopRetention();
+        stopSequencer();
         await feed.stop();
         await services.trips.send.bookings.drain();
       };

@@ -79,10 +79,13 @@ export async function serve(config: Config, demoFlag: boolean): Promise<number> 
   await Bun.sleep(SHUTDOWN_GRACE_MS);
   stopDemoChauffeur();
   stopSandbox();
+  // Open event streams end now (their clients reconnect, to another instance or after the restart).
+  services.liveHub.close();
   await Promise.all(apps.map((a) => a.stop()));
   await backend.stopBackground();
   await services.worker.stop();
   await services.positions.close();
+  await services.storage.liveEvents.close();
   // The index saved now lets the next start load it instead of building it (if the fleet is unchanged).
   await services.fleetIndex.saveNow();
   services.fleetIndex.close();

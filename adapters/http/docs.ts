@@ -130,12 +130,14 @@ export function docs(root?: DocsRoot) {
               description:
                 "Partnerships between companies (request, accept, end), who may send you trips (integration `acceptTripsFrom`), and how each partner's vehicle types read in your fleet",
             },
+            { name: "Events", description: "Your company's booking events and chauffeur positions as they happen (Server-Sent Events), resumable with Last-Event-ID" },
             { name: "Health", description: "Liveness and readiness" },
           ],
           components: {
             securitySchemes: {
               bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
               platformToken: { type: "apiKey", in: "header", name: "token" },
+              accessToken: { type: "apiKey", in: "query", name: "access_token", description: "GET /api/events only: a core JWT or platform token in the URL, for EventSource clients that cannot set headers" },
             },
           },
         },

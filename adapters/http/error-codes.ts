@@ -68,4 +68,6 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "REPLAY_LIMITED", status: 429, meaning: "This webhook delivery was replayed 5 times within the hour; retry after Retry-After seconds" },
   { code: "NO_POSITION", status: 404, meaning: "The booking has no chauffeur position to show you" },
   { code: "POSITION_THROTTLED", status: 429, meaning: "At most one chauffeur position per booking per second" },
+  // Event streams.
+  { code: "TOO_MANY_STREAMS", status: 429, meaning: "GET /api/events: your company already has the most event streams open at once (10); close one or retry after Retry-After seconds" },
 ];

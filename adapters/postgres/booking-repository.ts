@@ -5,7 +5,7 @@ import type { BookingRef } from "../../domain/trips/send-trip-request";
 import type { PgDb } from "./db";
 import { bookingListWhere } from "../booking-list";
 import { uniqueViolationOf } from "./errors";
-import { bookings, outboxMessages, PROVIDER_RES_NO_LIVE } from "./schema";
+import { bookings, liveEvents, outboxMessages, PROVIDER_RES_NO_LIVE } from "./schema";
 import { TERMINAL_STATUSES } from "../../domain/trips/lifecycle";
 import { providerResNoInUse } from "../../domain/trips/provider-update";
 import { historyCapped } from "../../domain/trips/booking-bounds";
@@ -268,6 +268,9 @@ export class PgBookingRepository implements BookingRepository {
         })),
       );
     }
+    // Live events go in unnumbered; the sequencer numbers them once committed (PgLiveEventLog).
+    const live = this.announcer.live?.(events, booking) ?? [];
+    if (live.length > 0) await tx.insert(liveEvents).values(live);
     return { result: decision.result, announced: messages.length > 0 };
   }
 }

@@ -1,3 +1,4 @@
+import { LIVE_EVENT_RETENTION_SECONDS } from "../../domain/events/live-events";
 import type { ReservedSQL } from "bun";
 import type { PgDb } from "./db";
 
@@ -15,6 +16,10 @@ export interface PgRetention {
   loginFailures: number;
   /** Idempotency-Key results (replayed for 24 h). */
   idempotencyKeys: number;
+  /** Live events (an event stream resumes within 24 h). */
+  liveEvents: number;
+  /** Event streams closed (or whose instance died) this long ago: no longer a reason to log positions. */
+  deadStreams: number;
   /** Rate buckets not used for this long (a full hour's budget has refilled by then). */
   idleRateBuckets: number;
   /** Login attempts left in flight by an instance that died (the throttle ignores them past this lease). */
@@ -28,6 +33,8 @@ export const DEFAULT_PG_RETENTION: PgRetention = {
   revokedTokens: 60,
   loginFailures: 3600,
   idempotencyKeys: 86400,
+  liveEvents: LIVE_EVENT_RETENTION_SECONDS,
+  deadStreams: LIVE_EVENT_RETENTION_SECONDS,
   idleRateBuckets: 3600,
   loginAttempts: 60,
 };
@@ -49,6 +56,8 @@ const JOBS: Array<[keyof PgRetention | "fleetLog", string, string]> = [
   ["revokedTokens", "revoked_tokens", "expires_at < $1"],
   ["loginFailures", "login_failures", "at < $1"],
   ["idempotencyKeys", "idempotency_keys", "created_at < $1"],
+  ["liveEvents", "live_events", "created_at < $1"],
+  ["deadStreams", "live_streams", "expires_at < $1"],
   ["idleRateBuckets", "rate_buckets", "at < $1"],
   ["loginAttempts", "login_attempts", "started_at < $1"],
   ["fleetLog", "fleet_changes", `n < (SELECT n FROM fleet_generation WHERE id = 1) - ${FLEET_LOG_WINDOW}`],

@@ -12,7 +12,8 @@ import { PROVIDER_RES_NO_TAKEN } from "./unique-keys";
 import { providerResNoInUse } from "../../domain/trips/provider-update";
 import { historyCapped } from "../../domain/trips/booking-bounds";
 import { SqliteOutbox, type BookingsInTransaction } from "./delivery-repositories";
-import { BOOKING_COLUMNS, INSERT_BOOKING, INSERT_BOOKING_SQL, INSERT_OUTBOX, MUTABLE_COLUMNS, toBooking, toRow, UPDATE_BOOKING, UPDATE_BOOKING_SQL, type BookingRow } from "./booking-rows";
+import { SqliteLiveEventLog } from "./live-event-log";
+import { BOOKING_COLUMNS, INSERT_BOOKING, INSERT_BOOKING_SQL, INSERT_LIVE_EVENT, INSERT_OUTBOX, MUTABLE_COLUMNS, toBooking, toRow, UPDATE_BOOKING, UPDATE_BOOKING_SQL, type BookingRow } from "./booking-rows";
 
 const ph = (name: string) => sql.placeholder(name);
 const TERMINAL_SQL = [...TERMINAL_STATUSES].map((s) => `'${s}'`).join(", ");
@@ -61,6 +62,7 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
   private readonly insertValues: Statement<unknown, SQLQueryBindings[]>;
   private readonly updateValues: Statement<unknown, SQLQueryBindings[]>;
   private readonly insertOutbox: Statement<unknown, SQLQueryBindings[]>;
+  private readonly insertLiveEvent: Statement<unknown, SQLQueryBindings[]>;
   private readonly savepoint: Statement;
   private readonly release: Statement;
   private readonly rollbackTo: Statement;
@@ -81,6 +83,7 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
     this.insertValues = sqlite.prepare(INSERT_BOOKING_SQL);
     this.updateValues = sqlite.prepare(UPDATE_BOOKING_SQL);
     this.insertOutbox = sqlite.prepare(SqliteOutbox.INSERT_SQL);
+    this.insertLiveEvent = sqlite.prepare(SqliteLiveEventLog.INSERT_SQL);
     this.savepoint = sqlite.prepare("SAVEPOINT booking_change");
     this.release = sqlite.prepare("RELEASE booking_change");
     this.rollbackTo = sqlite.prepare("ROLLBACK TO booking_change");
@@ -271,6 +274,7 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
         const steps: WriteStep[] = [row ? { statement: UPDATE_BOOKING, args: this.updateArgs(booking, row.version), mustChange: true } : { statement: INSERT_BOOKING, args: this.insertArgs(booking) }];
         const messages = this.announcer.messages(events, booking);
         for (const { message, at } of messages) steps.push({ statement: INSERT_OUTBOX, args: SqliteOutbox.insertArgs(message, at) });
+        for (const row of this.announcer.live?.(events, booking) ?? []) steps.push({ statement: INSERT_LIVE_EVENT, args: SqliteLiveEventLog.insertArgs(row) });
         taken.add(key);
         group.push({ change, key, result: decision.result, steps, wake: messages.length > 0, providerResNo: booking.providerResNo });
       } catch (error) {
@@ -340,6 +344,7 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
     if (!changed) throw new Error(`booking ${booking.transactionId} changed concurrently`);
     const messages = this.announcer.messages(events, booking);
     for (const { message, at } of messages) this.insertOutbox.run(...SqliteOutbox.insertArgs(message, at));
+    for (const row of this.announcer.live?.(events, booking) ?? []) this.insertLiveEvent.run(...SqliteLiveEventLog.insertArgs(row));
     if (messages.length > 0) this.announcer.wake();
     return decision.result;
   }

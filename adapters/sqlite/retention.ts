@@ -1,3 +1,4 @@
+import { LIVE_EVENT_RETENTION_SECONDS } from "../../domain/events/live-events";
 import type { Database } from "bun:sqlite";
 
 /** How long finished rows are kept, in seconds. */
@@ -14,6 +15,8 @@ export interface Retention {
   loginFailures: number;
   /** Idempotency-Key results (replayed for 24 h). */
   idempotencyKeys: number;
+  /** Live events (an event stream resumes within 24 h). */
+  liveEvents: number;
 }
 
 export const DEFAULT_RETENTION: Retention = {
@@ -23,6 +26,7 @@ export const DEFAULT_RETENTION: Retention = {
   revokedTokens: 60,
   loginFailures: 3600,
   idempotencyKeys: 86400,
+  liveEvents: LIVE_EVENT_RETENTION_SECONDS,
 };
 
 /** Rows deleted per statement: each batch is its own short write transaction, so requests keep flowing. */
@@ -37,6 +41,7 @@ const JOBS: Array<[keyof Retention, string, string]> = [
   ["revokedTokens", "revoked_tokens", "expires_at < ?"],
   ["loginFailures", "login_failures", "at < ?"],
   ["idempotencyKeys", "idempotency_keys", "created_at < ?"],
+  ["liveEvents", "live_events", "created_at < ?"],
 ];
 
 /** Deletes the rows past their retention; returns how many per table. */

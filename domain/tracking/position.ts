@@ -41,6 +41,9 @@ export function tripEnded(status: TripStatus): boolean {
   return status === "COMPLETE" || TERMINAL_STATUSES.has(status);
 }
 
+/** The statuses `tripEnded` is true for (stores filter on them). */
+export const ENDED_STATUSES: readonly TripStatus[] = ["COMPLETE", ...TERMINAL_STATUSES];
+
 /**
  * The position a party may see: the provider always sees its chauffeur; the requester only while the trip is
  * under way — once it is complete or ended, where the chauffeur goes is no longer the requester's business.

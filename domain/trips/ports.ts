@@ -1,4 +1,5 @@
 import type { AnnouncedMessage } from "../delivery/ports";
+import type { NewLiveEvent } from "../events/live-events";
 import type { FleetEntry } from "../fleet/entry";
 import type { Booking, BookingEvent, ReservationType } from "./booking";
 import type { TripActor, TripStatus } from "./lifecycle";
@@ -65,6 +66,8 @@ export interface BookingRepository {
 export interface ChangeAnnouncer {
   messages(events: BookingEvent[], booking: Booking): AnnouncedMessage[];
   wake(): void;
+  /** The change's live events (for event streams), written in its transaction like `messages`. */
+  live?(events: BookingEvent[], booking: Booking): NewLiveEvent[];
 }
 
 /** A stored result of a request made under an Idempotency-Key. */

@@ -44,6 +44,16 @@ const WEBHOOK_TYPE: Record<BookingEvent["type"], string> = {
   LOCATION_CHANGED: "booking.location_changed",
 };
 
+/** The webhook event type a change is announced with: its first (main) event's. */
+export function bookingEventType(events: BookingEvent[]): string {
+  return WEBHOOK_TYPE[events[0].type];
+}
+
+/** A change's event as webhooks (and event streams) carry it: the booking's new state, typed by the change. */
+export function bookingEventBody(eventId: string, events: BookingEvent[], booking: Booking, location: ReturnType<typeof positionView> | undefined) {
+  return { eventId, type: bookingEventType(events), createdAt: events[0].at, data: bookingView(booking, location) };
+}
+
 /** What a change's messages are made from, all read synchronously while the change is written. */
 export interface AnnounceDeps {
   integrations: IntegrationLookup;
@@ -79,9 +89,7 @@ export function announcements(deps: AnnounceDeps, events: BookingEvent[], bookin
     const type = WEBHOOK_TYPE[events[0].type];
     const shown = visiblePosition(booking.status, "requester", positions.lastSync(booking.transactionId));
     const location = shown ? positionView(shown) : undefined;
-    const body = JSON.stringify(
-      requester.webhookFormat === "gnet" ? gnetCallback(booking, location) : { eventId, type, createdAt: events[0].at, data: bookingView(booking, location) },
-    );
+    const body = JSON.stringify(requester.webhookFormat === "gnet" ? gnetCallback(booking, location) : bookingEventBody(eventId, events, booking, location));
     out.push({ message: { eventId, channel: "webhook", eventType: type, transactionId: booking.transactionId, targetNetid: booking.requesterId, url: requester.webhookUrl, body }, at: events[0].at });
   }
   return out;

@@ -9,12 +9,16 @@ import { isUuid } from "../trips/send-trip-request";
 import { readCoordinateField } from "../trips/trip-fields";
 import { MIN_PUSH_INTERVAL_MS, positionView, tripEnded, visiblePosition, type ChauffeurPosition, type PositionStore } from "../tracking/position";
 import { findBooking, findBookingByResNo } from "./manage-trip";
+import { positionLiveEvents, type LiveEventLog } from "../events/live-events";
 
 export interface TrackingDeps {
   bookings: BookingRepository;
   companies: Pick<CompanyRepository, "findByNetid">;
   integrations: Pick<IntegrationRepository, "get">;
   positions: PositionStore;
+  /** Where event streams hear of each position (none: not announced). */
+  liveEvents?: Pick<LiveEventLog, "append">;
+  newEventId?: () => string;
   /** Unix milliseconds. */
   nowMs: () => number;
 }
@@ -129,7 +133,9 @@ export class ChauffeurTracking {
   /** A position that came with a provider's status update; it counts as a push but is never refused. */
   recordFromUpdate(transactionId: string, position: { lat: number; lon: number }, extra: Pick<ChauffeurPosition, "chfId" | "chfName" | "griddID">): void {
     const now = this.deps.nowMs();
-    this.deps.positions.save(transactionId, { ...position, timestamp: new Date(now).toISOString(), receivedAt: now, ...defined(extra) });
+    const saved = { ...position, timestamp: new Date(now).toISOString(), receivedAt: now, ...defined(extra) };
+    this.deps.positions.save(transactionId, saved);
+    void this.streamPosition(transactionId, saved).catch(() => {});
   }
 
   /** The chauffeur's last position as GNet's getChauffeurLocation answers it; 404 when there is none to show. */
@@ -184,7 +190,9 @@ export class ChauffeurTracking {
     const last = await this.deps.positions.last(transactionId);
     if (last && now - last.receivedAt < MIN_PUSH_INTERVAL_MS) return { status: "throttled", transactionId, retryAfter: 1 };
     const { ref: _ref, timestamp, ...fields } = item;
-    this.deps.positions.save(transactionId, { ...fields, timestamp: timestamp ?? new Date(now).toISOString(), receivedAt: now });
+    const saved = { ...fields, timestamp: timestamp ?? new Date(now).toISOString(), receivedAt: now };
+    this.deps.positions.save(transactionId, saved);
+    await this.streamPosition(transactionId, saved);
     await this.announce(transactionId, now);
     return { status: "accepted", transactionId };
   }
@@ -195,17 +203,36 @@ export class ChauffeurTracking {
     if ("resNo" in ref) {
       const company = await this.deps.companies.findByNetid(caller.netid);
       const booking = company ? await this.deps.bookings.findByResNo("provider", company.netid, ref.resNo) : undefined;
+      if (booking) this.remember(booking);
       return booking ? booking.transactionId : undefined;
     }
     let parties = this.parties.get(ref.transactionId);
     if (!parties) {
       const booking = await this.deps.bookings.findById(ref.transactionId);
       if (!booking) return undefined;
-      parties = { requesterId: booking.requesterId, providerId: booking.providerId };
-      if (this.parties.size >= PARTIES_CACHE) this.parties.clear();
-      this.parties.set(ref.transactionId, parties);
+      parties = this.remember(booking);
     }
     return parties.providerId.toLowerCase() === netid ? ref.transactionId : undefined;
+  }
+
+  private remember(booking: Booking): { requesterId: string; providerId: string } {
+    const parties = { requesterId: booking.requesterId, providerId: booking.providerId };
+    if (this.parties.size >= PARTIES_CACHE) this.parties.clear();
+    this.parties.set(booking.transactionId, parties);
+    return parties;
+  }
+
+  /** Event streams of both parties hear of the position (the log keeps it from a requester once the trip ended). */
+  private async streamPosition(transactionId: string, position: ChauffeurPosition): Promise<void> {
+    const { liveEvents, newEventId } = this.deps;
+    if (!liveEvents || !newEventId) return;
+    let parties = this.parties.get(transactionId);
+    if (!parties) {
+      const booking = await this.deps.bookings.findById(transactionId);
+      if (!booking) return;
+      parties = this.remember(booking);
+    }
+    liveEvents.append(positionLiveEvents(newEventId, { transactionId, ...parties }, position));
   }
 
   /** Sends the requester a location webhook: for the first position, then at most every 30 s, while under way. */

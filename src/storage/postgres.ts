@@ -16,6 +16,8 @@ import { PgAuditLog } from "../../adapters/postgres/audit-log";
 import { PgPositionStore } from "../../adapters/postgres/position-store";
 import { PgRateBudgets } from "../../adapters/postgres/rate-budgets";
 import type { Booking } from "../../domain/trips/booking";
+import { PgLiveEventLog } from "../../adapters/postgres/live-event-log";
+import { PgStreamRegistry } from "../../adapters/postgres/stream-registry";
 import type { AnnouncerFor, Storage } from "./storage";
 
 /** How long an outbox message an instance claimed stays its own unless renewed (a dead instance's go to others after it). */
@@ -31,6 +33,7 @@ export interface PostgresStorage extends Storage {
   audit: PgAuditLog;
   positions: PgPositionStore;
   rateBudgets: PgRateBudgets;
+  liveEvents: PgLiveEventLog;
 }
 
 /** A name for this instance that no other instance shares, readable in the outbox leases. */
@@ -61,6 +64,7 @@ export function postgresStorage(db: PgDb, secrets: SecretSealer, announcerFor: A
     bookings,
     onError: (err) => logger.warn({ err }, "renewing delivery claims failed; trying again"),
   });
+  const liveEvents = new PgLiveEventLog(db, (err) => logger.warn({ err }, "live events: writing or numbering failed; trying again"));
   const fleetSource = new PgFleetSource(db, { onError: (err) => logger.warn({ err }, "reading fleet changes failed; trying again") });
   return {
     kind: "postgres",
@@ -83,6 +87,8 @@ export function postgresStorage(db: PgDb, secrets: SecretSealer, announcerFor: A
     partnerships,
     positions,
     sandboxes: new PgSandboxRepository(db),
+    liveEvents,
+    streamRegistry: new PgStreamRegistry(db),
     rateBudgets: new PgRateBudgets(db),
     start: async () => {
       // Rows written before encryption at rest are sealed now; until then they read as they are.
@@ -93,6 +99,7 @@ export function postgresStorage(db: PgDb, secrets: SecretSealer, announcerFor: A
     close: async () => {
       outbox.close();
       await positions.close();
+      await liveEvents.close();
       await db.$client.close();
     },
   };

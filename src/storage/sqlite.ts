@@ -13,6 +13,7 @@ import { SqliteFleetSource } from "../../adapters/sqlite/fleet-source";
 import { SqlitePartnershipRepository } from "../../adapters/sqlite/partnership-repository";
 import { SqlitePositionStore } from "../../adapters/sqlite/position-store";
 import { SqliteSandboxRepository } from "../../adapters/sqlite/sandbox-repository";
+import { SqliteLiveEventLog } from "../../adapters/sqlite/live-event-log";
 import type { AnnouncerFor, Storage } from "./storage";
 
 /** The embedded SQLite file (or `:memory:`) as the service's storage; one process serves it. */
@@ -24,6 +25,7 @@ export interface SqliteStorage extends Storage {
   audit: SqliteAuditLog;
   positions: SqlitePositionStore;
   sandboxes: SqliteSandboxRepository;
+  liveEvents: SqliteLiveEventLog;
 }
 
 export function sqliteStorage(db: Db, secrets: SecretSealer, announcerFor: AnnouncerFor, logger: Logger): SqliteStorage {
@@ -32,6 +34,7 @@ export function sqliteStorage(db: Db, secrets: SecretSealer, announcerFor: Annou
   const positions = new SqlitePositionStore(db, (err) => logger.error({ err }, "writing chauffeur positions failed; kept for the next attempt"));
   // Every booking change, on either commit path, writes the outbox rows that announce it in its transaction.
   const bookings = new SqliteBookingRepository(db, announcerFor({ integrations, partnerships, positions }));
+  const liveEvents = new SqliteLiveEventLog(db, (err) => logger.error({ err }, "writing live events failed; kept for the next attempt"));
   const file = db.$client.filename && db.$client.filename !== ":memory:" ? db.$client.filename : undefined;
   return {
     kind: "sqlite",
@@ -56,6 +59,8 @@ export function sqliteStorage(db: Db, secrets: SecretSealer, announcerFor: Annou
     partnerships,
     positions,
     sandboxes: new SqliteSandboxRepository(db),
+    liveEvents,
+    streamRegistry: undefined,
     rateBudgets: undefined,
     start: async () => {
       // Rows written before encryption at rest are sealed now; until then they read as they are.
@@ -63,6 +68,9 @@ export function sqliteStorage(db: Db, secrets: SecretSealer, announcerFor: Annou
       if (sealed) logger.info({ companies: sealed }, "sealed stored secrets");
     },
     isEmpty: async () => db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM (SELECT 1 FROM companies LIMIT 1)").get()!.n === 0,
-    close: async () => db.$client.close(),
+    close: async () => {
+      liveEvents.close();
+      db.$client.close();
+    },
   };
 }

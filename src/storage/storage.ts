@@ -7,6 +7,7 @@ import type { ActiveVehicleTypes, PartnershipRepository } from "../../domain/par
 import type { PositionLookup, PositionStore } from "../../domain/tracking/position";
 import type { SandboxTrips } from "../../domain/usecases/sandbox-dispatch";
 import type { RateBudgets } from "../../domain/rate-limit";
+import type { LiveEventLog, StreamRegistry } from "../../domain/events/live-events";
 
 /** What a booking change's messages are built from: the storage's synchronous lookups. */
 export interface AnnounceLookups {
@@ -45,6 +46,10 @@ export interface Storage {
   partnerships: PartnershipRepository & ActiveVehicleTypes;
   positions: PositionStore & PositionLookup & { flush(): void | Promise<void>; close(): void | Promise<void> };
   sandboxes: SandboxTrips & { setSandbox(netid: string, on: boolean): Promise<boolean>; isSandbox(netid: string): Promise<boolean> };
+  /** Each company's live events, for event streams. */
+  liveEvents: LiveEventLog & { flush(): void | Promise<void>; close(): void | Promise<void> };
+  /** Event streams open on every instance of the database; undefined: this process holds them all. */
+  streamRegistry: StreamRegistry | undefined;
   /** Request budgets shared by every instance of the database; undefined: each process keeps its own. */
   rateBudgets: RateBudgets | undefined;
   /** Work before serving that needs the database (sealing secrets stored before encryption at rest). */

@@ -41,6 +41,13 @@ describe("benchmark smoke run", () => {
     expect(out).toContain("baseline brute-force haversine scan");
   });
 
+  test("events: open event streams under booking changes against the same load without streams", async () => {
+    const out = await runPart("events");
+    expect(out).toMatch(/event delivery p99 \(change sent → its event on each of 20 streams\), 10 changes\/s for 2 s: [\d.,]+ ms/);
+    expect(out).toContain("baseline no streams");
+    expect(out).toMatch(/service resident memory \(peak\) with 20 open streams.*MiB/);
+  });
+
   test("tracking: positions pushed by the bookings' provider against one upsert per transaction", async () => {
     const out = await runPart("tracking");
     expect(out).toMatch(/positions absorbed, 300 bookings pushing once a second, GPSgrab batches of 100 .*positions\/s/);

@@ -152,12 +152,21 @@ async function send(route: string, c: Case): Promise<string[]> {
   t.cases++;
   const t0 = performance.now();
   const response = await h.app.handle(new Request(c.url, { method: c.method, headers: c.headers, body: c.body as BodyInit | undefined }));
-  const text = await response.text();
+  const text = await bodyText(response);
   t.ms += performance.now() - t0;
   if (response.status >= 500) t.fiveXX++;
   t.statuses[response.status] = (t.statuses[response.status] ?? 0) + 1;
   const requestText = `${decodeURIComponentSafe(c.url)} ${JSON.stringify(c.headers)} ${typeof c.body === "string" ? c.body : ""}`;
   return problemsOf(response.status, response.headers.get("content-type"), text, requestText, secrets).map((p) => `${p} — ${c.method} ${c.url.slice(0, 300)}`);
+}
+
+/** The body as text; an event stream (it never ends) is read for its first chunk, then closed. */
+async function bodyText(response: Response): Promise<string> {
+  if (!(response.headers.get("content-type") ?? "").startsWith("text/event-stream") || !response.body) return response.text();
+  const reader = response.body.getReader();
+  const first = await reader.read();
+  await reader.cancel();
+  return first.value ? new TextDecoder().decode(first.value) : "";
 }
 
 /** Percent-encodes a path segment; a lone surrogate becomes its (invalid) CESU-8 bytes rather than an exception. */

@@ -14,6 +14,7 @@ import type { WorkerOptions } from "../../adapters/delivery/worker";
 import type { Resolver } from "../../adapters/delivery/outbound-guard";
 import type { SandboxSchedule } from "../../domain/usecases/sandbox-dispatch";
 import type { Channel, NewOutboxMessage } from "../../domain/delivery/ports";
+import type { LiveHubOptions } from "../../adapters/events/live-hub";
 
 /** On the PostgreSQL run: the database each `dbPath` stands for, so a harness reopened on a path finds what the first wrote. */
 const postgresByPath = new Map<string, string>();
@@ -101,6 +102,7 @@ export function createHarness(
     production?: boolean;
     metricsToken?: string;
     sandbox?: Partial<SandboxSchedule>;
+    events?: Partial<LiveHubOptions>;
   } = {},
 ) {
   // On the suite's PostgreSQL run every harness gets a fresh database of the throwaway cluster; `db` (SQLite) is
@@ -121,6 +123,7 @@ export function createHarness(
     delivery: options.delivery,
     resolver: options.resolver,
     sandbox: options.sandbox,
+    events: options.events,
   });
   const app = buildApp(services, { logger: createLogger("silent"), maxBodyBytes: options.maxBodyBytes ?? 1048576, readiness: { ready: true }, metricsToken: options.metricsToken });
 
@@ -182,7 +185,9 @@ export function createHarness(
   async function close(): Promise<void> {
     await services.audit.flush();
     await services.worker.stop();
+    services.liveHub.close();
     await services.positions.close();
+    await services.storage.liveEvents.close();
     services.fleetIndex.close();
     db.$client.close();
     await pg?.close();

@@ -7,6 +7,8 @@ import m3 from "./0003_unlogged_rate_buckets.sql" with { type: "text" };
 import m4 from "./0004_revoked_tokens.sql" with { type: "text" };
 import m5 from "./0005_webhook_verification.sql" with { type: "text" };
 import m6 from "./0006_provider_res_no_live.sql" with { type: "text" };
+import m7 from "./0007_redundant_bloodstorm.sql" with { type: "text" };
+import m8 from "./0008_uneven_ultimates.sql" with { type: "text" };
 
 /** Every migration, oldest first: drizzle-kit's tag, creation time and SQL text. */
 export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string }> = [
@@ -17,4 +19,6 @@ export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string 
   { tag: "0004_revoked_tokens", when: 1795644925615, sql: m4 },
   { tag: "0005_webhook_verification", when: 1795644701332, sql: m5 },
   { tag: "0006_provider_res_no_live", when: 1795643545045, sql: m6 },
+  { tag: "0007_redundant_bloodstorm", when: 1795645593642, sql: m7 },
+  { tag: "0008_uneven_ultimates", when: 1795645980321, sql: m8 },
 ];

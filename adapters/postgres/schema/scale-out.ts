@@ -27,3 +27,18 @@ export const loginAttempts = pgTable(
   },
   (t) => [index("login_attempts_key").on(t.key, t.startedAt)],
 );
+
+/**
+ * PostgreSQL only. The event streams open on any instance, so the per-company limit holds across instances: a
+ * stream's row is renewed while it is open and deleted when it closes; one whose instance died expires.
+ */
+export const liveStreams = pgTable(
+  "live_streams",
+  {
+    id: text("id").primaryKey(),
+    netid: text("netid").notNull(),
+    /** Unix seconds, fractional. */
+    expiresAt: doublePrecision("expires_at").notNull(),
+  },
+  (t) => [index("live_streams_netid").on(t.netid, t.expiresAt)],
+);

@@ -18,6 +18,7 @@ import m14 from "./0014_sandbox.sql" with { type: "text" };
 import m15 from "./0015_revoked_tokens.sql" with { type: "text" };
 import m16 from "./0016_webhook_verification.sql" with { type: "text" };
 import m17 from "./0017_provider_res_no_live.sql" with { type: "text" };
+import m18 from "./0018_melted_tarantula.sql" with { type: "text" };
 
 /** Every migration, oldest first: drizzle-kit's tag, creation time and SQL text. */
 export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string }> = [
@@ -39,4 +40,5 @@ export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string 
   { tag: "0015_revoked_tokens", when: 1795644920809, sql: m15 },
   { tag: "0016_webhook_verification", when: 1795644694970, sql: m16 },
   { tag: "0017_provider_res_no_live", when: 1795643541866, sql: m17 },
+  { tag: "0018_melted_tarantula", when: 1795643421487, sql: m18 },
 ];

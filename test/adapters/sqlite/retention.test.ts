@@ -38,9 +38,15 @@ describe("retention", () => {
     key.run(c.netid, "old", now - 2 * DAY);
     key.run(c.netid, "new", now - 60);
 
+    const live = sqlite.query("INSERT INTO live_events (netid, transaction_id, kind, role, type, body, created_at) VALUES ('x', 'tx', 'booking', 'requester', 'booking.updated', ?, ?)");
+    live.run("old", now - 26 * 3600);
+    live.run("new", now - 23 * 3600);
+
     const deleted = pruneExpired(sqlite, now);
-    expect(deleted).toEqual({ outbox_messages: 1, audit_events: 1, platform_tokens: 1, revoked_tokens: 1, login_failures: 1, idempotency_keys: 1 });
+    expect(deleted).toEqual({ outbox_messages: 1, audit_events: 1, platform_tokens: 1, revoked_tokens: 1, login_failures: 1, idempotency_keys: 1, live_events: 1 });
     expect(sqlite.query<{ v: string }, []>("SELECT token_id AS v FROM revoked_tokens").all().map((r) => r.v)).toEqual(["still-valid"]);
+    // An event stream resumes for at least 24 h: newer live events stay.
+    expect(sqlite.query<{ v: string }, []>("SELECT body AS v FROM live_events").all().map((r) => r.v)).toEqual(["new"]);
     const col = (sql: string) => sqlite.query<{ v: string }, []>(sql).all().map((r) => r.v);
     expect(col("SELECT event_id AS v FROM outbox_messages ORDER BY v")).toEqual(["new-delivered", "old-failed", "old-pending"]);
     expect(col("SELECT detail AS v FROM audit_events WHERE detail IN ('old', 'new')")).toEqual(["new"]);

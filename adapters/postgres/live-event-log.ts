@@ -1,0 +1,149 @@
+import type { LiveEvent, LiveEventLog, NewLiveEvent } from "../../domain/events/live-events";
+import { ENDED_STATUSES } from "../../domain/tracking/position";
+import type { PgDb } from "./db";
+
+/** Appended rows are written in one statement at most this often. */
+const FLUSH_MS = 50;
+/** Rows held while the database refuses writes; the oldest go first beyond this. */
+const MAX_PENDING = 100_000;
+/** Rows one sequencer run numbers at most. */
+const SEQUENCE_BATCH = 10_000;
+/** The advisory lock a sequencer run holds until it commits: runs never overlap, on any instance. */
+export const LIVE_SEQUENCER_LOCK_KEY = 0x6c69_7665_7365_7131n; // "liveseq1"
+
+const ENDED = `(${ENDED_STATUSES.map((s) => `'${s}'`).join(", ")})`;
+/** A requester's position row is left out once its booking's trip ended (read together with the row). */
+const VISIBLE = `NOT (e.kind = 'position' AND e.role = 'requester'
+  AND EXISTS (SELECT 1 FROM bookings b WHERE b.transaction_id = e.transaction_id AND b.status IN ${ENDED}))`;
+
+interface Row {
+  id: string | number;
+  netid: string;
+  type: string;
+  body: string;
+}
+
+const toEvent = (r: Row): LiveEvent => ({ id: Number(r.id), netid: r.netid, type: r.type, body: r.body });
+
+/**
+ * Live events on PostgreSQL, shared by every instance. A transaction's rows go in with `seq` null; the sequencer
+ * numbers committed rows (in insertion order) under an advisory lock held until its commit, so every numbered
+ * row below a visible number is visible too — a reader that read up to n never misses a smaller one, whichever
+ * instance wrote it and however transactions interleaved. A booking's later change is inserted after its earlier
+ * one committed, so it is numbered after it. `seq` is the event id.
+ */
+export class PgLiveEventLog implements LiveEventLog {
+  private pending: NewLiveEvent[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private writing: Promise<void> = Promise.resolve();
+  private sequencing: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: PgDb,
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {}
+
+  append(rows: NewLiveEvent[]): void {
+    if (rows.length === 0) return;
+    this.pending.push(...rows);
+    this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
+  }
+
+  /** Writes the appended rows (after any write under way). Never rejects: failures go to `onError`. */
+  flush(): Promise<void> {
+    const run = this.writing.then(() => this.write());
+    this.writing = run;
+    return run;
+  }
+
+  private async write(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      await this.db.$client`
+        INSERT INTO live_events (netid, transaction_id, kind, role, type, body, created_at)
+        SELECT * FROM unnest(${batch.map((r) => r.netid)}::text[], ${batch.map((r) => r.transactionId)}::text[], ${batch.map((r) => r.kind)}::text[],
+          ${batch.map((r) => r.role)}::text[], ${batch.map((r) => r.type)}::text[], ${batch.map((r) => r.body)}::text[], ${batch.map((r) => r.createdAt)}::bigint[])`;
+    } catch (error) {
+      this.pending = batch.concat(this.pending).slice(-MAX_PENDING);
+      this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS * 10);
+      this.onError(error);
+    }
+  }
+
+  /**
+   * Numbers the committed rows not numbered yet, oldest first, after the highest number — unless another run
+   * (this instance's or another's) holds the lock, whose numbers readers see once it commits.
+   */
+  sequence(): Promise<void> {
+    this.sequencing ??= (async () => {
+      try {
+        await this.db.$client.begin(async (tx) => {
+          const [{ locked }] = await tx.unsafe("SELECT pg_try_advisory_xact_lock($1::bigint) AS locked", [LIVE_SEQUENCER_LOCK_KEY.toString()]);
+          if (!locked) return;
+          const todo: Array<{ id: string | number }> = await tx.unsafe(`SELECT id FROM live_events WHERE seq IS NULL ORDER BY id LIMIT ${SEQUENCE_BATCH}`);
+          if (todo.length === 0) return;
+          // A block of numbers from the sequence (never handed out twice, whatever was pruned), in insertion order.
+          const [{ last }] = await tx.unsafe("SELECT setval('live_event_numbers', nextval('live_event_numbers') + $1::bigint - 1) AS last", [todo.length]);
+          await tx.unsafe(
+            `UPDATE live_events e SET seq = $1::bigint - $2::bigint + t.n FROM unnest($3::bigint[]) WITH ORDINALITY AS t(id, n) WHERE e.id = t.id`,
+            [last, todo.length, todo.map((r) => r.id)],
+          );
+        });
+      } catch (error) {
+        this.onError(error);
+      } finally {
+        this.sequencing = undefined;
+      }
+    })();
+    return this.sequencing;
+  }
+
+  /** Runs the sequencer every `everyMs` (so rows are numbered while no stream reads here). Returns a stop function. */
+  startSequencer(everyMs = 500): () => void {
+    const timer = setInterval(() => void this.sequence(), everyMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  async after(netid: string, afterId: number, limit: number): Promise<LiveEvent[]> {
+    const rows: Row[] = await this.db.$client.unsafe(
+      `SELECT e.seq AS id, e.netid, e.type, e.body FROM live_events e WHERE e.netid = $1 AND e.seq > $2 AND ${VISIBLE} ORDER BY e.seq LIMIT $3`,
+      [netid, afterId, limit],
+    );
+    return rows.map(toEvent);
+  }
+
+  async newer(netids: readonly string[], afterId: number, limit: number): Promise<{ events: LiveEvent[]; readTo: number }> {
+    // The head first (it numbers what was committed): every number up to it is visible by then, so the rows read next miss none below it.
+    const head = await this.head();
+    if (netids.length === 0 || head <= afterId) return { events: [], readTo: Math.max(head, afterId) };
+    const rows: Row[] = await this.db.$client.unsafe(
+      `SELECT e.seq AS id, e.netid, e.type, e.body FROM live_events e
+       WHERE e.seq > $1 AND e.seq <= $2 AND e.netid = ANY($3::text[]) AND ${VISIBLE} ORDER BY e.seq LIMIT $4`,
+      [afterId, head, [...netids], limit],
+    );
+    const events = rows.map(toEvent);
+    return { events, readTo: events.length === limit ? events[events.length - 1].id : head };
+  }
+
+  /** The newest number, once what was committed so far is numbered. */
+  async head(): Promise<number> {
+    await this.sequence();
+    const [row]: Array<{ head: string | number | null }> = await this.db.$client`SELECT max(seq) AS head FROM live_events`;
+    return Number(row?.head ?? 0);
+  }
+
+  async kept(netid: string, id: number): Promise<boolean> {
+    const rows = await this.db.$client`SELECT 1 FROM live_events WHERE seq = ${id} AND netid = ${netid}`;
+    return rows.length > 0;
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    await this.sequencing;
+  }
+}

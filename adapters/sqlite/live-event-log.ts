@@ -1,0 +1,109 @@
+import type { Database, SQLQueryBindings, Statement } from "bun:sqlite";
+import type { LiveEvent, LiveEventLog, NewLiveEvent } from "../../domain/events/live-events";
+import { ENDED_STATUSES } from "../../domain/tracking/position";
+import type { Db } from "./db";
+
+/** Appended rows are written in one transaction at most this often. */
+const FLUSH_MS = 50;
+/** Rows held while the database refuses writes (busy, full); the oldest go first beyond this. */
+const MAX_PENDING = 100_000;
+
+/** Statuses after which a requester sees no position. */
+export const ENDED_STATUSES_SQL = `(${ENDED_STATUSES.map((s) => `'${s}'`).join(", ")})`;
+
+/**
+ * The log's rows a company may read: a requester's position row is left out once its booking's trip ended, so
+ * a position never reaches the requester after the change that ended the trip (the two are read together).
+ */
+const VISIBLE = `NOT (e.kind = 'position' AND e.role = 'requester'
+  AND EXISTS (SELECT 1 FROM bookings b WHERE b.transaction_id = e.transaction_id AND b.status IN ${ENDED_STATUSES_SQL}))`;
+
+/**
+ * Live events in SQLite: `id` (AUTOINCREMENT) is the event id. Writers take turns on the file, so ids grow in
+ * commit order and a reader that saw id n has seen every smaller one. Booking changes write their rows with the
+ * change (INSERT_SQL, on either commit path); positions are appended here and written every 50 ms.
+ */
+export class SqliteLiveEventLog implements LiveEventLog {
+  static readonly INSERT_SQL = "INSERT INTO live_events (netid, transaction_id, kind, role, type, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
+
+  /** The INSERT_SQL arguments of a row. */
+  static insertArgs(e: NewLiveEvent): SQLQueryBindings[] {
+    return [e.netid, e.transactionId, e.kind, e.role, e.type, e.body, e.createdAt];
+  }
+
+  private readonly sqlite: Database;
+  private readonly insert: Statement;
+  private readonly afterRows: Statement<LiveEvent, [string, number, number]>;
+  private readonly headRow: Statement<{ id: number | null }, []>;
+  private readonly keptRow: Statement<{ n: number }, [number, string]>;
+  private readonly newerRows: Statement<LiveEvent, [number, number, string, number]>;
+  private pending: NewLiveEvent[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    db: Db,
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {
+    this.sqlite = db.$client;
+    this.insert = this.sqlite.prepare(SqliteLiveEventLog.INSERT_SQL);
+    this.afterRows = this.sqlite.prepare(`SELECT e.id, e.netid, e.type, e.body FROM live_events e WHERE e.netid = ? AND e.id > ? AND ${VISIBLE} ORDER BY e.id LIMIT ?`);
+    this.headRow = this.sqlite.prepare("SELECT max(id) AS id FROM live_events");
+    this.keptRow = this.sqlite.prepare("SELECT count(*) AS n FROM live_events WHERE id = ? AND netid = ?");
+    this.newerRows = this.sqlite.prepare(
+      `SELECT e.id, e.netid, e.type, e.body FROM live_events e WHERE e.id > ? AND e.id <= ? AND e.netid IN (SELECT value FROM json_each(?)) AND ${VISIBLE} ORDER BY e.id LIMIT ?`,
+    );
+  }
+
+  append(rows: NewLiveEvent[]): void {
+    if (rows.length === 0) return;
+    this.pending.push(...rows);
+    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  /** Writes the appended rows now. */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      this.sqlite.transaction(() => {
+        for (const row of batch) this.insert.run(...SqliteLiveEventLog.insertArgs(row));
+      })();
+    } catch (error) {
+      this.pending = batch.concat(this.pending).slice(-MAX_PENDING);
+      this.timer = setTimeout(() => this.flush(), FLUSH_MS * 10);
+      this.onError(error);
+    }
+  }
+
+  async after(netid: string, afterId: number, limit: number): Promise<LiveEvent[]> {
+    return this.afterRows.all(netid, afterId, limit);
+  }
+
+  async newer(netids: readonly string[], afterId: number, limit: number): Promise<{ events: LiveEvent[]; readTo: number }> {
+    // One read transaction: the head and the rows are of the same moment.
+    this.sqlite.exec("BEGIN");
+    try {
+      const head = this.headRow.get()?.id ?? 0;
+      if (netids.length === 0 || head <= afterId) return { events: [], readTo: Math.max(head, afterId) };
+      const events = this.newerRows.all(afterId, head, JSON.stringify(netids), limit);
+      return { events, readTo: events.length === limit ? events[events.length - 1].id : head };
+    } finally {
+      this.sqlite.exec("COMMIT");
+    }
+  }
+
+  async head(): Promise<number> {
+    return this.headRow.get()?.id ?? 0;
+  }
+
+  async kept(netid: string, id: number): Promise<boolean> {
+    return (this.keptRow.get(id, netid)?.n ?? 0) > 0;
+  }
+
+  close(): void {
+    this.flush();
+  }
+}

@@ -1,0 +1,156 @@
+import type { Booking, BookingEvent } from "../trips/booking";
+import type { TripActor } from "../trips/lifecycle";
+import { positionView, visiblePosition, type ChauffeurPosition, type PositionLookup } from "../tracking/position";
+import { bookingEventBody } from "../usecases/deliver-booking";
+
+/**
+ * Live events: what a company's event streams carry — its bookings' changes (the webhook's event types and
+ * bodies, for either party) and its live bookings' chauffeur positions — kept in a durable log per company,
+ * in commit order, so a stream resumes after its last event id for at least a day.
+ */
+
+/** The event type of a chauffeur position. */
+export const POSITION_EVENT = "chauffeur.position";
+/** A stream resumes from an event id this long after the event (rows are kept a little longer). */
+export const RESUME_WINDOW_SECONDS = 24 * 3600;
+/** Live events are pruned after this. */
+export const LIVE_EVENT_RETENTION_SECONDS = 25 * 3600;
+/** Open event streams per company. */
+export const MAX_STREAMS_PER_COMPANY = 10;
+
+/** A row of the log, as a booking change or a position writes it. */
+export interface NewLiveEvent {
+  /** The company it is for, lower-case (netids match in any case). */
+  netid: string;
+  transactionId: string;
+  kind: "booking" | "position";
+  role: TripActor;
+  type: string;
+  /** The event's JSON body. */
+  body: string;
+  /** Unix seconds. */
+  createdAt: number;
+}
+
+/** An event of the log as a stream sends it: `id` is its place in the log, the id a stream resumes from. */
+export interface LiveEvent {
+  id: number;
+  netid: string;
+  type: string;
+  body: string;
+}
+
+/**
+ * The log of live events. Rows of booking changes are written by the booking repository in the change's
+ * transaction (see ChangeAnnouncer.live); positions are appended here. Reads leave out a position a requester
+ * may no longer see (its trip ended), whenever the row was written.
+ */
+export interface LiveEventLog {
+  /** Adds rows outside a booking change (positions); written shortly, in batches. */
+  append(rows: NewLiveEvent[]): void;
+  /** The company's (lower-case netid) events after `afterId`, oldest first, at most `limit`. */
+  after(netid: string, afterId: number, limit: number): Promise<LiveEvent[]>;
+  /**
+   * The events after `afterId` of any of `netids`, oldest first (at most `limit`), and the id up to which the log
+   * was read: the last event returned when the limit cut the answer, else the newest id of the whole log.
+   */
+  newer(netids: readonly string[], afterId: number, limit: number): Promise<{ events: LiveEvent[]; readTo: number }>;
+  /** The newest event id of the whole log (0 when empty). */
+  head(): Promise<number>;
+  /** Whether the company's event `id` is still kept (a stream resumes after it). */
+  kept(netid: string, id: number): Promise<boolean>;
+}
+
+/** The parties of a booking (lower-case netids), each once (a company booking itself sees it as its provider). */
+function parties(b: Pick<Booking, "requesterId" | "providerId">): Array<{ netid: string; role: TripActor }> {
+  const requester = b.requesterId.toLowerCase();
+  const provider = b.providerId.toLowerCase();
+  if (requester === provider) return [{ netid: provider, role: "provider" }];
+  return [
+    { netid: requester, role: "requester" },
+    { netid: provider, role: "provider" },
+  ];
+}
+
+/**
+ * The live events of one booking change: for each party, the change as its webhook would carry it, with the
+ * chauffeur's position as that party may see it. A position announcement alone (LOCATION_CHANGED) adds
+ * none: positions have their own events.
+ */
+export function bookingLiveEvents(deps: { positions: PositionLookup; newEventId: () => string }, events: BookingEvent[], booking: Booking): NewLiveEvent[] {
+  const main = events.filter((e) => e.type !== "LOCATION_CHANGED");
+  if (main.length === 0) return [];
+  const last = deps.positions.lastSync(booking.transactionId);
+  return parties(booking).map(({ netid, role }) => {
+    const shown = visiblePosition(booking.status, role, last);
+    const body = bookingEventBody(deps.newEventId(), main, booking, shown ? positionView(shown) : undefined);
+    return { netid, transactionId: booking.transactionId, kind: "booking", role, type: body.type, body: JSON.stringify(body), createdAt: main[0].at };
+  });
+}
+
+/** The live events of a chauffeur's position, one per party (the log leaves it out for a requester whose trip ended). */
+export function positionLiveEvents(newEventId: () => string, booking: Pick<Booking, "requesterId" | "providerId" | "transactionId">, p: ChauffeurPosition): NewLiveEvent[] {
+  const createdAt = Math.floor(p.receivedAt / 1000);
+  const data = {
+    transactionId: booking.transactionId,
+    location: positionView(p),
+    ...(p.chfId ? { chfId: p.chfId } : {}),
+    ...(p.chfName ? { chfName: p.chfName } : {}),
+  };
+  return parties(booking).map(({ netid, role }) => ({
+    netid,
+    transactionId: booking.transactionId,
+    kind: "position",
+    role,
+    type: POSITION_EVENT,
+    body: JSON.stringify({ eventId: newEventId(), type: POSITION_EVENT, createdAt, data }),
+    createdAt,
+  }));
+}
+
+/** An event id as a stream client sends it back (Last-Event-ID): a positive whole number, else not one of ours. */
+export function parseEventId(raw: string | null | undefined): number | undefined {
+  const text = raw?.trim();
+  if (!text || !/^\d{1,15}$/.test(text)) return undefined;
+  const id = Number(text);
+  return id > 0 ? id : undefined;
+}
+
+/** Where a new stream starts: after a kept event it resumes from, or at the head with a reset (why, for the client). */
+export type StreamStart = { from: number; reset?: undefined } | { from: number; reset: "UNKNOWN_EVENT_ID" | "EVENT_ID_EXPIRED" };
+
+/**
+ * Where a stream opened with `lastEventId` starts: right after that event when the log still keeps it for the
+ * company; else at the log's head, with a reset — the client reloads what it shows and goes on from there.
+ */
+export async function streamStart(log: Pick<LiveEventLog, "head" | "kept">, netid: string, lastEventId: string | null | undefined): Promise<StreamStart> {
+  const head = await log.head();
+  if (lastEventId === null || lastEventId === undefined || lastEventId.trim() === "") return { from: head };
+  const id = parseEventId(lastEventId);
+  if (id === undefined || id > head) return { from: head, reset: "UNKNOWN_EVENT_ID" };
+  if (!(await log.kept(netid, id))) return { from: head, reset: "EVENT_ID_EXPIRED" };
+  return { from: id };
+}
+
+/**
+ * The event streams open on every instance sharing a database, so the per-company limit holds across them. A
+ * stream's claim lasts `ttlSeconds` unless renewed (a dead instance's streams expire).
+ */
+export interface StreamRegistry {
+  /** Records a stream of `netid` unless it already has `limit` open; whether it did. */
+  claim(netid: string, streamId: string, limit: number, nowSeconds: number, ttlSeconds: number): Promise<boolean>;
+  renew(streamIds: readonly string[], nowSeconds: number, ttlSeconds: number): Promise<void>;
+  /** Ends a stream's claim (it is remembered as a recent stream until pruned). */
+  release(streamId: string, nowSeconds: number): Promise<void>;
+  /** The companies (lower-case netids) that had a stream open on any instance since `sinceSeconds`. */
+  followers(sinceSeconds: number): Promise<string[]>;
+}
+
+/** This instance's event streams, as the HTTP route opens them. */
+export interface EventStreams {
+  /**
+   * A stream of the company's events in the text/event-stream format, starting as `streamStart` says; 429
+   * TOO_MANY_STREAMS past the per-company limit. `onCut` is called if it is cut for a reader that fell behind.
+   */
+  open(netid: string, lastEventId: string | null | undefined, onCut?: () => void): Promise<ReadableStream<Uint8Array>>;
+}
