@@ -68,6 +68,8 @@ export interface ServiceOptions {
   logger?: Logger;
   /** Delivery worker tuning; production uses a 10 s timeout, doubling backoff and 10 attempts. */
   delivery?: Partial<WorkerOptions>;
+  /** Challenge webhook URLs on private addresses too (allowed only under OUTBOUND_ALLOW_PRIVATE; trusted otherwise). */
+  challengePrivateWebhooks?: boolean;
   /** How delivery and webhook host names are resolved (tests give a fixed answer); the system resolver otherwise. */
   resolver?: Resolver;
   /** The sandbox dispatcher's pace (tests use a fast one). */
@@ -188,7 +190,7 @@ export function createServices(
     worker,
     audit,
     guard,
-    integration: { integrations, clock, newSecret: newWebhookSecret, audit, targets: guard, verifier: new ChallengeVerifier(guard), challenges: rateBudgets },
+    integration: { integrations, clock, newSecret: newWebhookSecret, audit, targets: guard, verifier: new ChallengeVerifier(guard, 5000, options.challengePrivateWebhooks ?? false), challenges: rateBudgets },
     partnerships,
     partners: { partnerships, companies, clock, audit },
     storage,

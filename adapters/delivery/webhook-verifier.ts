@@ -1,6 +1,6 @@
 import type { WebhookVerifier } from "../../domain/delivery/ports";
 import { postJson } from "./http-sender";
-import type { OutboundGuard } from "./outbound-guard";
+import { forbiddenAddress, type OutboundGuard } from "./outbound-guard";
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signatureHeader } from "./signing";
 
 /** The event type of the challenge a new webhook URL must answer. */
@@ -9,12 +9,23 @@ export const VERIFY_EVENT_TYPE = "webhook.verify";
 /**
  * Sends the challenge through the outbound guard (a URL that reaches the service's own network is refused
  * again here) with a short timeout, and accepts a 2xx JSON reply `{"challenge": "<the challenge>"}`.
+ * A URL on a private or loopback address can only be saved where the operator lifted the guard
+ * (OUTBOUND_ALLOW_PRIVATE: development, a receiver on the operator's own machine); it is the operator's own and
+ * is trusted without a challenge unless `challengePrivate` asks for one. Public URLs, the ones the service could
+ * be turned against, are always challenged.
  */
 export class ChallengeVerifier implements WebhookVerifier {
   constructor(
     private readonly guard: OutboundGuard,
     private readonly timeoutMs = 5000,
+    private readonly challengePrivate = false,
   ) {}
+
+  async needsChallenge(url: string): Promise<boolean> {
+    if (this.challengePrivate) return true;
+    const checked = await this.guard.check(url);
+    return !checked.ok || forbiddenAddress(checked.target.address) === undefined;
+  }
 
   async verify(url: string, secret: string): Promise<string | undefined> {
     const checked = await this.guard.check(url);

@@ -142,6 +142,9 @@ export interface OutboundTargets {
  * signed with the company's webhook secret, and wants the challenge echoed. Undefined when it was; else why not.
  */
 export interface WebhookVerifier {
+  /** False for a URL the service trusts without a challenge (the operator's own private receiver). */
+  needsChallenge(url: string): Promise<boolean>;
+  /** Sends the signed challenge: why the URL failed it, or undefined when it passed. */
   verify(url: string, secret: string): Promise<string | undefined>;
 }
 

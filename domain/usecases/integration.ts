@@ -80,7 +80,10 @@ export async function updateIntegration(deps: IntegrationDeps, netid: string, in
   const current = (await deps.integrations.get(netid)) ?? emptyIntegration(netid);
   const next: Integration = { ...current, ...checked.patch };
   if (next.webhookUrl !== current.webhookUrl) next.webhookVerifiedAt = null;
-  const challenge = checked.patch.webhookUrl != null && next.webhookVerifiedAt === null;
+  const unverified = checked.patch.webhookUrl != null && next.webhookVerifiedAt === null;
+  const challenge = unverified && (await deps.verifier.needsChallenge(next.webhookUrl!));
+  // The operator's own private receiver (allowed only under OUTBOUND_ALLOW_PRIVATE) is trusted as it is.
+  if (unverified && !challenge) next.webhookVerifiedAt = deps.clock.now();
   if (challenge) await spendChallenge(deps, netid);
   const created = next.webhookUrl !== null && next.webhookSecret === null;
   if (created) next.webhookSecret = deps.newSecret();
@@ -96,9 +99,12 @@ export async function updateIntegration(deps: IntegrationDeps, netid: string, in
 export async function verifyWebhook(deps: IntegrationDeps, netid: string, by: ChangedBy = {}): Promise<IntegrationView> {
   const current = await deps.integrations.get(netid);
   if (!current?.webhookUrl || !current.webhookSecret) throw new ConflictError("No webhook URL is set", "NO_WEBHOOK_URL");
-  await spendChallenge(deps, netid);
   const next: Integration = { ...current, webhookVerifiedAt: null };
-  const failed = await sendChallenge(deps, next);
+  let failed: string | undefined;
+  if (await deps.verifier.needsChallenge(current.webhookUrl)) {
+    await spendChallenge(deps, netid);
+    failed = await sendChallenge(deps, next);
+  } else next.webhookVerifiedAt = deps.clock.now();
   await deps.integrations.save(next, deps.clock.now());
   deps.audit.record({ type: "integration.changed", netid, ...by, detail: failed ? "webhook URL not verified" : "webhook URL verified" }, deps.clock.now());
   return { ...viewOf(next), ...(failed ? { webhookVerification: failed } : {}) };

@@ -103,6 +103,8 @@ export function createHarness(
     metricsToken?: string;
     sandbox?: Partial<SandboxSchedule>;
     events?: Partial<LiveHubOptions>;
+    /** Challenge webhook URLs on loopback too (they are trusted without one otherwise). */
+    challengePrivateWebhooks?: boolean;
   } = {},
 ) {
   // On the suite's PostgreSQL run every harness gets a fresh database of the throwaway cluster; `db` (SQLite) is
@@ -124,6 +126,7 @@ export function createHarness(
     resolver: options.resolver,
     sandbox: options.sandbox,
     events: options.events,
+    challengePrivateWebhooks: options.challengePrivateWebhooks,
   });
   const app = buildApp(services, { logger: createLogger("silent"), maxBodyBytes: options.maxBodyBytes ?? 1048576, readiness: { ready: true }, metricsToken: options.metricsToken });
 

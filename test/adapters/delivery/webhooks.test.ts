@@ -126,8 +126,32 @@ describe("webhooks to the requester", () => {
 });
 
 describe("a new webhook URL is verified with a signed challenge before anything is sent there", () => {
-  test("an endpoint that does not echo the challenge gets no booking; once it does (webhook-verify), webhooks flow", async () => {
+  test("a receiver on the operator's own machine (a private address, allowed only under OUTBOUND_ALLOW_PRIVATE) is trusted without a challenge", async () => {
     const h = createHarness({ delivery: FAST_DELIVERY });
+    cleanups.push(() => h.close());
+    const rx = startReceiver();
+    cleanups.push(rx.stop);
+    rx.state.answerChallenges = false;
+    const { requester, provider } = await parties(h);
+    const auth = { authorization: `Bearer ${requester.jwt}` };
+    h.services.worker.start();
+    // More URL changes than an hour's challenges: none is spent on a trusted receiver.
+    for (let i = 0; i < 11; i++) expect((await h.request("PUT", "/api/company/integration", { headers: auth, body: { webhookUrl: `${rx.url}/hooks/${i}` } })).status).toBe(200);
+    const put = await h.request("PUT", "/api/company/integration", { headers: auth, body: { webhookUrl: `${rx.url}/hooks` } });
+    expect(put.status).toBe(200);
+    expect(put.body.data).toMatchObject({ webhookUrl: `${rx.url}/hooks`, webhookVerified: true });
+    expect(put.body.data.webhookVerification).toBeUndefined();
+    const verify = await h.request("POST", "/api/company/integration/webhook-verify", { headers: auth });
+    expect(verify.body.data.webhookVerified).toBe(true);
+    const sent = await sendTrip(h, requester, regularTrip(requester.netid, provider.netid));
+    expect(sent.status).toBe(200);
+    const [got] = await rx.waitFor(1);
+    expect(got.json).toMatchObject({ type: "booking.created" });
+    expect(rx.challenges).toHaveLength(0);
+  });
+
+  test("an endpoint that does not echo the challenge gets no booking; once it does (webhook-verify), webhooks flow", async () => {
+    const h = createHarness({ delivery: FAST_DELIVERY, challengePrivateWebhooks: true });
     cleanups.push(() => h.close());
     const rx = startReceiver();
     cleanups.push(rx.stop);
@@ -166,7 +190,7 @@ describe("a new webhook URL is verified with a signed challenge before anything 
   });
 
   test("changing the URL needs a new challenge: messages queued for the old one are refused at send, none go to the new one", async () => {
-    const h = createHarness({ delivery: FAST_DELIVERY });
+    const h = createHarness({ delivery: FAST_DELIVERY, challengePrivateWebhooks: true });
     cleanups.push(() => h.close());
     const before = startReceiver();
     const after = startReceiver();
@@ -201,7 +225,7 @@ describe("a new webhook URL is verified with a signed challenge before anything 
   });
 
   test("without a webhook URL verify is 409 NO_WEBHOOK_URL; at most 10 challenges an hour (429 with Retry-After)", async () => {
-    const h = createHarness({ delivery: FAST_DELIVERY });
+    const h = createHarness({ delivery: FAST_DELIVERY, challengePrivateWebhooks: true });
     cleanups.push(() => h.close());
     const rx = startReceiver();
     cleanups.push(rx.stop);
