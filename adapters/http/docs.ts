@@ -3,6 +3,7 @@ import { openapi } from "@elysiajs/openapi";
 // Embedded with the code (also inside the compiled binary), so the docs UI needs no network.
 import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
+import faviconSvg from "./favicon.svg" with { type: "text" };
 import { ERROR_CODES } from "./error-codes";
 import { cleanOpenApi } from "./openapi-clean";
 import { webhookDocs } from "./webhook-docs";
@@ -11,6 +12,8 @@ import { forwardedRequests } from "./errors";
 
 const ASSETS = "/docs/assets";
 const SPEC_PATH = "/docs/json";
+const favicon = () =>
+  new Response(faviconSvg, { headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400", "x-content-type-options": "nosniff" } });
 
 /** The error-code catalogue as a table for the document's description. */
 const errorCodeTable = ["| code | status | meaning |", "| --- | --- | --- |", ...ERROR_CODES.map((e) => `| \`${e.code}\` | ${e.status} | ${e.meaning} |`)].join("\n");
@@ -59,6 +62,9 @@ export function docs(root?: DocsRoot) {
       if (!document) cleaned.set(response, (document = cleanOpenApi({ ...response, ...EXTRAS })));
       return document;
     })
+    // The service's icon, for /docs, /console and browsers that ask for /favicon.ico.
+    .get("/favicon.svg", favicon, { detail: { hide: true } })
+    .get("/favicon.ico", favicon, { detail: { hide: true } })
     .get(POSTMAN_PATH, ({ request }) => (root ? postman(request) : new Response(null, { status: 404 })), { detail: { hide: true } })
     .get(`${ASSETS}/swagger-ui-bundle.js`, () => new Response(Bun.file(swaggerBundle), { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), {
       detail: { hide: true },
@@ -71,7 +77,9 @@ export function docs(root?: DocsRoot) {
         path: "/docs",
         specPath: SPEC_PATH,
         provider: "swagger-ui",
-        swagger: { cdn: `${ASSETS}/swagger-ui-bundle.js`, theme: `${ASSETS}/swagger-ui.css`, autoDarkMode: false },
+        // The page is a fixed template whose only head entry we choose is the stylesheet link: the icon's link is
+        // written after it (the plugin writes `<link rel="stylesheet" href="${theme}" />` as is).
+        swagger: { cdn: `${ASSETS}/swagger-ui-bundle.js`, theme: `${ASSETS}/swagger-ui.css" />\n    <link rel="icon" type="image/svg+xml" href="/favicon.svg`, autoDarkMode: false },
         documentation: {
           info: {
             title: "TripSwitch API",
@@ -105,7 +113,7 @@ export function docs(root?: DocsRoot) {
           },
         },
         // "/Platform.svc" contains a dot, which the plugin would otherwise take for a static file.
-        exclude: { staticFile: false, paths: [`${ASSETS}/swagger-ui-bundle.js`, `${ASSETS}/swagger-ui.css`, POSTMAN_PATH] },
+        exclude: { staticFile: false, paths: [`${ASSETS}/swagger-ui-bundle.js`, `${ASSETS}/swagger-ui.css`, POSTMAN_PATH, "/favicon.svg", "/favicon.ico"] },
       }),
     );
 }
