@@ -3,6 +3,7 @@ import { openapi } from "@elysiajs/openapi";
 // Embedded with the code (also inside the compiled binary), so the docs UI needs no network.
 import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
+import faviconSvg from "./favicon.svg" with { type: "text" };
 import { ERROR_CODES } from "./error-codes";
 import { cleanOpenApi } from "./openapi-clean";
 import { webhookDocs } from "./webhook-docs";
@@ -34,6 +35,7 @@ const PAGE = `<!DOCTYPE html>
   <meta name="viewport" content="width=device-width, initial-scale=1" />
   <title>TripSwitch API</title>
   <link rel="stylesheet" href="${ASSETS}/swagger-ui.css" />
+  <link rel="icon" type="image/svg+xml" href="/favicon.svg" />
 </head>
 <body>
   <div id="swagger-ui"></div>
@@ -44,6 +46,8 @@ const PAGE = `<!DOCTYPE html>
 `;
 const START = `window.ui = SwaggerUIBundle({ dom_id: "#swagger-ui", url: ${JSON.stringify(SPEC_PATH)} });\n`;
 const pageHeaders = (type: string, caching: string) => ({ "content-type": type, "content-security-policy": DOCS_CSP, "x-frame-options": "DENY", "referrer-policy": "no-referrer", "cache-control": caching });
+const favicon = () =>
+  new Response(faviconSvg, { headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400", "x-content-type-options": "nosniff" } });
 
 /** The error-code catalogue as a table for the document's description. */
 const errorCodeTable = ["| code | status | meaning |", "| --- | --- | --- |", ...ERROR_CODES.map((e) => `| \`${e.code}\` | ${e.status} | ${e.meaning} |`)].join("\n");
@@ -92,6 +96,9 @@ export function docs(root?: DocsRoot) {
       if (!document) cleaned.set(response, (document = cleanOpenApi({ ...response, ...EXTRAS })));
       return document;
     })
+    // The service's icon, for /docs, /console and browsers that ask for /favicon.ico.
+    .get("/favicon.svg", favicon, { detail: { hide: true } })
+    .get("/favicon.ico", favicon, { detail: { hide: true } })
     .get(POSTMAN_PATH, ({ request }) => (root ? postman(request) : new Response(null, { status: 404 })), { detail: { hide: true } })
     .get(UI_PATH, () => new Response(PAGE, { headers: pageHeaders("text/html; charset=utf-8", "no-cache") }), { detail: { hide: true } })
     .get(`${ASSETS}/start.js`, () => new Response(START, { headers: pageHeaders("text/javascript; charset=utf-8", "no-cache") }), { detail: { hide: true } })
@@ -142,7 +149,7 @@ export function docs(root?: DocsRoot) {
           },
         },
         // "/Platform.svc" contains a dot, which the plugin would otherwise take for a static file.
-        exclude: { staticFile: false, paths: [UI_PATH, `${ASSETS}/start.js`, `${ASSETS}/swagger-ui-bundle.js`, `${ASSETS}/swagger-ui.css`, POSTMAN_PATH] },
+        exclude: { staticFile: false, paths: [UI_PATH, `${ASSETS}/start.js`, `${ASSETS}/swagger-ui-bundle.js`, `${ASSETS}/swagger-ui.css`, POSTMAN_PATH, "/favicon.svg", "/favicon.ico"] },
       }),
     );
 }
