@@ -25,6 +25,11 @@ export class Authenticator {
     profileMissing: "unauthorized" | "not-found" = "unauthorized",
     platformHeader: string | null = null,
   ): Promise<Caller> {
+    return this.fromJwt(await this.bearerJwt(authorization, platformHeader), profileMissing);
+  }
+
+  /** The core JWT of a bearer-only route; the other kind of credential is WRONG_CREDENTIAL_KIND, not a bad one. */
+  private async bearerJwt(authorization: string | null, platformHeader: string | null): Promise<string> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
     if (!match) {
       // The platform token in its own header, on a route that takes the core token: say which one it takes.
@@ -33,7 +38,7 @@ export class Authenticator {
     }
     // A bearer value that is no JWT but an active platform token: the wrong kind of credential, not a bad one.
     if (!JWT_SHAPE.test(match[1]) && (await this.isActivePlatformToken(match[1]))) throw wrongKind("core");
-    return this.fromJwt(match[1], profileMissing);
+    return match[1];
   }
 
   /** Platform `token` header from getToken2. */
@@ -72,10 +77,8 @@ export class Authenticator {
    * Signs a core token out (POST /api/token/release): it is 401 everywhere from now on, on every instance.
    * Only a token that still works can be released.
    */
-  async releaseCore(authorization: string | null): Promise<Caller> {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
-    if (!match) throw new UnauthorizedError("Missing bearer token: send Authorization: Bearer <token>", "MISSING_TOKEN");
-    const { caller, claims } = await this.jwtCaller(match[1], "unauthorized");
+  async releaseCore(authorization: string | null, platformHeader: string | null = null): Promise<Caller> {
+    const { caller, claims } = await this.jwtCaller(await this.bearerJwt(authorization, platformHeader), "unauthorized");
     await this.revoked.revoke(claims.tokenId, claims.exp);
     return caller;
   }

@@ -118,7 +118,7 @@ export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf, limiter?:
     .post(
       "/token/release",
       async ({ request }) => {
-        const caller = await deps.authenticator.releaseCore(request.headers.get("authorization"));
+        const caller = await deps.authenticator.releaseCore(request.headers.get("authorization"), request.headers.get("token"));
         deps.login.audit.record({ type: "token.released", uid: caller.uid, netid: caller.netid, address: addressOf(request), detail: "core token" }, deps.login.clock.now());
         return { success: true as const };
       },
