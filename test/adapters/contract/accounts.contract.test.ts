@@ -128,27 +128,27 @@ for (const adapter of [sqliteAdapter, postgresAdapter]) {
         const byNetid = fresh();
         const netidError = await conflictOf(a.companies.createWithFirstUser({ ...byNetid.company, netid: company.netid.toUpperCase() }, { ...byNetid.user, uid: `x${serial}` }));
         expect(netidError.code).toBe("ALREADY_REGISTERED");
-        expect(netidError.details).toEqual({ field: "netid", fields: ["netid"] });
+        expect(netidError.details).toEqual({ field: "netid", fields: ["netid"], errors: [{ field: "netid", message: "is already registered" }] });
 
         const byEmail = fresh({ mainEmail: company.mainEmail });
         const emailError = await conflictOf(a.companies.createWithFirstUser(byEmail.company, { ...byEmail.user, email: `u${serial}@example.com` }));
-        expect(emailError.details).toEqual({ field: "mainEmail", fields: ["mainEmail"] });
+        expect(emailError.details).toEqual({ field: "mainEmail", fields: ["mainEmail"], errors: [{ field: "mainEmail", message: "is already registered" }] });
 
         const byPhone = fresh({ mainPhone: company.mainPhone });
         const phoneError = await conflictOf(a.companies.createWithFirstUser(byPhone.company, byPhone.user));
-        expect(phoneError.details).toEqual({ field: "mainPhone", fields: ["mainPhone"] });
+        expect(phoneError.details).toEqual({ field: "mainPhone", fields: ["mainPhone"], errors: [{ field: "mainPhone", message: "is already registered" }] });
         expect(await a.companies.findByNetid(byPhone.company.netid)).toBeUndefined();
 
         // The company row is valid, the user's e-mail is taken: the transaction leaves no company behind.
         const byUserEmail = fresh();
         const userEmailError = await conflictOf(a.companies.createWithFirstUser(byUserEmail.company, { ...byUserEmail.user, email: user.email }));
-        expect(userEmailError.details).toEqual({ field: "mainEmail", fields: ["mainEmail"] });
+        expect(userEmailError.details).toEqual({ field: "mainEmail", fields: ["mainEmail"], errors: [{ field: "mainEmail", message: "is already registered" }] });
         expect(await a.companies.findByNetid(byUserEmail.company.netid)).toBeUndefined();
 
         // The user's uid is another user's (in another case): netid.
         const byUid = fresh();
         const uidError = await conflictOf(a.companies.createWithFirstUser(byUid.company, { ...byUid.user, uid: user.uid.toLowerCase() }));
-        expect(uidError.details).toEqual({ field: "netid", fields: ["netid"] });
+        expect(uidError.details).toEqual({ field: "netid", fields: ["netid"], errors: [{ field: "netid", message: "is already registered" }] });
         expect(await a.companies.findByNetid(byUid.company.netid)).toBeUndefined();
       });
 
