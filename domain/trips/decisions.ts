@@ -222,12 +222,8 @@ function convertQuote(quote: Booking, req: NewTripRequest, fingerprint: string, 
     });
   assertTransition(quote.status, "BOOKING_REQUEST", "requester");
   const code = req.trip.fees[0]?.code;
-  let chosen: Fee | undefined;
-  if (code) {
-    chosen = quote.trip.fees.find((o) => o.code === code);
-    if (!chosen) throw new ValidationError([{ field: "fees[0].code", message: `is not one of the quote's vehicle options` }]);
-  }
-  const trip: Trip = { ...req.trip, fees: chosen ? [chosen] : req.trip.fees };
+  const { fees, totalAmount, chosen } = quotedPrice(quote, code);
+  const trip: Trip = { ...req.trip, fees };
   const described = describeTripChanges(quote.trip, trip);
   const booking: Booking = {
     ...quote,
@@ -235,7 +231,7 @@ function convertQuote(quote: Booking, req: NewTripRequest, fingerprint: string, 
     providerResNo: req.providerResNo ?? quote.providerResNo,
     updatedAt: ctx.now,
     pickupDate: facts.pickupDate,
-    totalAmount: chosen?.fee ?? null,
+    totalAmount,
     quoteValidUntil: null,
     contentHash: fingerprint,
     action: "NEW",
@@ -244,11 +240,28 @@ function convertQuote(quote: Booking, req: NewTripRequest, fingerprint: string, 
     trip,
     changeLogs: [
       ...quote.changeLogs,
-      log(ctx, "requester", `status QUOTE → BOOKING_REQUEST (quote converted into a booking${chosen ? `, option ${chosen.code} at ${chosen.fee} ${chosen.currency ?? ""}`.trimEnd() : ""})`),
+      log(ctx, "requester", `status QUOTE → BOOKING_REQUEST (quote converted into a booking${chosen ? `, ${code ? "" : "first "}option ${chosen.code} at ${chosen.fee} ${chosen.currency ?? ""}`.trimEnd() : ""})`),
       ...described.filter((d) => !d.startsWith("fees") && !d.startsWith("reservationType")).map((d) => log(ctx, "requester", d)),
     ],
   };
   return { result: sendTripResult(booking), write: { booking, events: [event(booking, "TRIP_SENT", "requester", ctx, "QUOTE")] } };
+}
+
+/**
+ * The price a quote's conversion books: the option named by `code` (400 naming `fees[0].code` when the quote has
+ * none by that code), else the quote's first option — the price the traveller was shown. A quote a partner priced
+ * with fee lines that are not vehicle options (no codes) keeps its lines and total as they are.
+ */
+export function quotedPrice(quote: Booking, code: string | undefined): { fees: Fee[]; totalAmount: string | null; chosen?: Fee } {
+  const options = quote.trip.fees;
+  if (code) {
+    const chosen = options.find((o) => o.code === code);
+    if (!chosen) throw new ValidationError([{ field: "fees[0].code", message: "is not one of the quote's vehicle options" }]);
+    return { fees: [chosen], totalAmount: chosen.fee ?? quote.totalAmount, chosen };
+  }
+  const areOptions = options.length > 0 && options.every((o) => typeof o.code === "string" && o.code !== "");
+  if (!areOptions) return { fees: options, totalAmount: quote.totalAmount };
+  return { fees: [options[0]], totalAmount: options[0].fee ?? quote.totalAmount, chosen: options[0] };
 }
 
 /** The caller's view of a booking it wants to change: 404 when it is not a party, 403 when it has the wrong role. */
