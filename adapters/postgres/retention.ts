@@ -13,6 +13,8 @@ export interface PgRetention {
   loginFailures: number;
   /** Idempotency-Key results (replayed for 24 h). */
   idempotencyKeys: number;
+  /** Network quotes past their validUntil (a booking of one answers 409 QUOTE_EXPIRED meanwhile, 404 after). */
+  networkQuotes: number;
   /** Rate buckets not used for this long (a full hour's budget has refilled by then). */
   idleRateBuckets: number;
   /** Login attempts left in flight by an instance that died (the throttle ignores them past this lease). */
@@ -25,6 +27,7 @@ export const DEFAULT_PG_RETENTION: PgRetention = {
   releasedTokens: 86400,
   loginFailures: 3600,
   idempotencyKeys: 86400,
+  networkQuotes: 86400,
   idleRateBuckets: 3600,
   loginAttempts: 60,
 };
@@ -45,6 +48,7 @@ const JOBS: Array<[keyof PgRetention | "fleetLog", string, string]> = [
   ["releasedTokens", "platform_tokens", "released_at IS NOT NULL AND released_at < $1"],
   ["loginFailures", "login_failures", "at < $1"],
   ["idempotencyKeys", "idempotency_keys", "created_at < $1"],
+  ["networkQuotes", "network_quotes", "valid_until < $1"],
   ["idleRateBuckets", "rate_buckets", "at < $1"],
   ["loginAttempts", "login_attempts", "started_at < $1"],
   ["fleetLog", "fleet_changes", `n < (SELECT n FROM fleet_generation WHERE id = 1) - ${FLEET_LOG_WINDOW}`],

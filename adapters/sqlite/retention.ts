@@ -12,6 +12,8 @@ export interface Retention {
   loginFailures: number;
   /** Idempotency-Key results (replayed for 24 h). */
   idempotencyKeys: number;
+  /** Network quotes past their validUntil (a booking of one answers 409 QUOTE_EXPIRED meanwhile, 404 after). */
+  networkQuotes: number;
 }
 
 export const DEFAULT_RETENTION: Retention = {
@@ -20,6 +22,7 @@ export const DEFAULT_RETENTION: Retention = {
   releasedTokens: 86400,
   loginFailures: 3600,
   idempotencyKeys: 86400,
+  networkQuotes: 86400,
 };
 
 /** Rows deleted per statement: each batch is its own short write transaction, so requests keep flowing. */
@@ -33,6 +36,7 @@ const JOBS: Array<[keyof Retention, string, string]> = [
   ["releasedTokens", "platform_tokens", "released_at IS NOT NULL AND released_at < ?"],
   ["loginFailures", "login_failures", "at < ?"],
   ["idempotencyKeys", "idempotency_keys", "created_at < ?"],
+  ["networkQuotes", "network_quotes", "valid_until < ?"],
 ];
 
 /** Deletes the rows past their retention; returns how many per table. */

@@ -7,6 +7,7 @@ import type { ActiveVehicleTypes, PartnershipRepository } from "../../domain/par
 import type { PositionLookup, PositionStore } from "../../domain/tracking/position";
 import type { SandboxTrips } from "../../domain/usecases/sandbox-dispatch";
 import type { RateBudgets } from "../../domain/rate-limit";
+import type { NetworkQuoteRepository } from "../../domain/quotes/ports";
 
 /** What a booking change's messages are built from: the storage's synchronous lookups. */
 export interface AnnounceLookups {
@@ -36,6 +37,7 @@ export interface Storage {
   outbox: Outbox;
   bookings: BookingRepository & { readonly pendingChanges: number; drain(): Promise<void> };
   idempotency: IdempotencyStore;
+  networkQuotes: NetworkQuoteRepository;
   providerFleet: ProviderFleet;
   fleet: FleetRepository;
   /** Where the search index reads the fleet; `indexFile` is where it is saved between runs (none: not saved). */

@@ -5,3 +5,4 @@ export * from "./audit";
 export * from "./trips";
 export * from "./tracking";
 export * from "./partners";
+export * from "./quotes";
