@@ -22,6 +22,9 @@ import { coreIntegration } from "../adapters/http/core/integration";
 import { retryDelaySeconds } from "../domain/delivery/retry";
 import { attemptOutcomes, changeAnnouncer, type DeliveryDeps } from "../domain/usecases/deliver-booking";
 import { platformDelivery } from "../adapters/http/platform/delivery";
+import { coreQuotes } from "../adapters/http/core/quotes";
+import { indexNetworkPricing } from "../domain/quotes/network-pricing";
+import type { NetworkQuoteDeps } from "../domain/usecases/network-quote";
 import { coreReservations } from "../adapters/http/core/reservations";
 import { platformTrips } from "../adapters/http/platform/trips";
 import { BOOKING_WRITER_STATEMENTS } from "../adapters/sqlite/booking-rows";
@@ -136,10 +139,20 @@ export function createServices(
       // Time-ordered UUIDs (v7: 48-bit ms timestamp, 74 random bits): new bookings append to the primary-key
       // index instead of dirtying a random page each, which makes a group's inserts and commit cheaper.
       newTransactionId: () => Bun.randomUUIDv7(),
+      networkQuotes: storage.networkQuotes,
     },
     manage: { bookings, companies, clock, tracking },
     idempotency: storage.idempotency,
     delivery,
+  };
+  const networkQuotes: NetworkQuoteDeps = {
+    quotes: storage.networkQuotes,
+    companies,
+    admission: trips.send.admission,
+    pricing: indexNetworkPricing({ index: fleetIndex, fleet, airports }),
+    clock,
+    newQuoteId: () => Bun.randomUUIDv7(),
+    send: trips.send,
   };
   const sandboxes = storage.sandboxes;
   const sandbox = new SandboxDispatcher({
@@ -184,6 +197,7 @@ export function createServices(
     login: loginDeps,
     airports,
     trips,
+    networkQuotes,
     fleet,
     fleetIndex,
     rateLimiter,
@@ -259,6 +273,7 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(coreIntegration(services.authenticator, services.integration, services.trips.delivery))
     .use(corePartners(services.partners, services.authenticator))
     .use(coreReservations(services.trips.manage, services.authenticator, services.positions))
+    .use(coreQuotes(services.networkQuotes, services.authenticator, services.trips.idempotency, services.rateLimiter))
     .use(coreFleet(services.manageFleet, services.authenticator))
     .use(coreFleetSearch(services.searchFleet, services.authenticator, services.rateLimiter, services.searchAnswers))
     .use(coreTracking(services.tracking, services.authenticator));

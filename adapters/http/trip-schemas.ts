@@ -142,6 +142,11 @@ export const SendTripBody = t.Object(
     transactionId: str(64, "UPDATE/CANCEL: the booking's transactionId (or name it by requesterResNo). Ignored on NEW: the exchange assigns it."),
     submitMode: str(16, "ASYNC (default) or WAIT: wait (at most 12 s) for the provider's delivery endpoint and answer its reservationId, totalAmount and fees"),
     status: str(32, "Ignored: the exchange sets the status"),
+    quoteId: str(
+      64,
+      "A network quote of yours (POST /api/quotes): a NEW REGULAR to one of its providers with `fees:[{code}]` books that provider's option at the quoted price (the option becomes the only fee line, its fee the totalAmount). The trip's locations, passengerCount, luggageCount and totalTripDuration must be the quoted ones (else 400 naming quoteId); an option the quote does not have from this provider: 400 naming fees[0].code; someone else's or an unknown quote: 404 QUOTE_NOT_FOUND; after its validUntil: 409 QUOTE_EXPIRED.",
+      "0193f1c2-6a3e-7b41-9d2c-5e8f0a1b2c3d",
+    ),
   },
   {
     additionalProperties: true,

@@ -34,6 +34,8 @@ export interface NewTripFacts {
   pickupDate: number;
   /** Vehicle options when the request is a QUOTE. */
   options: QuoteOption[];
+  /** The agreed price of a booking made from a network quote's option, and the changeLogs words naming it. */
+  price?: { totalAmount: string; described: string };
   sourcePlatform: string;
   targetPlatform: string;
 }
@@ -194,7 +196,7 @@ function createBooking(req: NewTripRequest, fingerprint: string, facts: NewTripF
     submitDate: ctx.now,
     pickupDate: facts.pickupDate,
     updatedAt: ctx.now,
-    totalAmount: isQuote ? (facts.options[0]?.fee ?? null) : null,
+    totalAmount: isQuote ? (facts.options[0]?.fee ?? null) : (facts.price?.totalAmount ?? null),
     quoteValidUntil: isQuote ? ctx.now + 24 * 3600 : null,
     contentHash: fingerprint,
     action: "NEW",
@@ -206,7 +208,9 @@ function createBooking(req: NewTripRequest, fingerprint: string, facts: NewTripF
       log(
         ctx,
         "requester",
-        isQuote ? `quote requested from ${req.providerId}: ${facts.options.length} vehicle option(s)` : `trip sent to ${req.providerId}: status ${status}`,
+        isQuote
+          ? `quote requested from ${req.providerId}: ${facts.options.length} vehicle option(s)`
+          : `trip sent to ${req.providerId}: status ${status}${facts.price ? ` (${facts.price.described})` : ""}`,
       ),
     ],
     transactionErrors: [],

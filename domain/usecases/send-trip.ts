@@ -8,6 +8,8 @@ import type { BookingRepository, ProviderFleet } from "../trips/ports";
 import { buildQuoteOptions } from "../trips/quote";
 import { validateSendTrip, type NewTripRequest, type SendTripInput } from "../trips/send-trip-request";
 import { providerVehicleType, tripRefusal, type TripAdmissionDeps } from "./partnerships";
+import type { NetworkQuoteRepository } from "../quotes/ports";
+import { quotedChoice, type QuotedChoice } from "./network-quote";
 
 export interface SendTripDeps {
   bookings: BookingRepository;
@@ -19,6 +21,8 @@ export interface SendTripDeps {
   admission: TripAdmissionDeps;
   clock: Clock;
   newTransactionId: () => string;
+  /** Network quotes a NEW with `quoteId` books an option of. */
+  networkQuotes: NetworkQuoteRepository;
 }
 
 /** Platform names of the parties; per-company names arrive with the integration settings. */
@@ -72,11 +76,20 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
     });
   }
 
+  // A network quote's option is booked at the quoted price: its fee line replaces the code sent.
+  let quoted: QuotedChoice | undefined;
+  if (request.quoteId !== undefined) {
+    quoted = await quotedChoice(deps.networkQuotes, { netid: ctx.netid }, request, provider.netid, ctx.now);
+    request.trip = { ...request.trip, fees: quoted.fees };
+  }
+
   const fingerprint = contentFingerprint(request, provider.netid);
-  const facts = { transactionId: deps.newTransactionId(), pickupDate, options, sourcePlatform: SOURCE_PLATFORM, targetPlatform: TARGET_PLATFORM };
+  const price = quoted ? { totalAmount: quoted.totalAmount, described: quoted.described } : undefined;
+  const facts = { transactionId: deps.newTransactionId(), pickupDate, options, sourcePlatform: SOURCE_PLATFORM, targetPlatform: TARGET_PLATFORM, ...(price ? { price } : {}) };
   return deps.bookings.change({ requesterId: ctx.netid, requesterResNo: request.requesterResNo }, (current) => {
     // A repeat of what is booked already answers as before; anything it would create or convert is refused.
     if (refusal && current?.contentHash !== fingerprint) throw refusal;
+    if (quoted?.expired && current?.contentHash !== fingerprint) throw quoted.expired;
     return decideNewTrip(current, request, fingerprint, facts, ctx);
   });
 }
