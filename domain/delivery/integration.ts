@@ -19,6 +19,8 @@ export interface Integration {
   webhookSecret: string | null;
   webhookFormat: WebhookFormat;
   acceptTripsFrom: AcceptTripsFrom;
+  /** How far from a pickup (km, 1–500) the provider's vehicles serve it (besides those listing its airport); 50 when unset. */
+  serviceRadiusKm?: number;
 }
 
 /** A requested change: absent = keep, null = clear. */
