@@ -4,7 +4,7 @@ import m0 from "./0000_schema.sql" with { type: "text" };
 import m1 from "./0001_stamp_triggers.sql" with { type: "text" };
 import m2 from "./0002_scale_out.sql" with { type: "text" };
 import m3 from "./0003_unlogged_rate_buckets.sql" with { type: "text" };
-import m4 from "./0004_groovy_vector.sql" with { type: "text" };
+import m4 from "./0004_service_radius.sql" with { type: "text" };
 
 /** Every migration, oldest first: drizzle-kit's tag, creation time and SQL text. */
 export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string }> = [
@@ -12,5 +12,5 @@ export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string 
   { tag: "0001_stamp_triggers", when: 1795469037746, sql: m1 },
   { tag: "0002_scale_out", when: 1795477451328, sql: m2 },
   { tag: "0003_unlogged_rate_buckets", when: 1795477458758, sql: m3 },
-  { tag: "0004_groovy_vector", when: 1795644889269, sql: m4 },
+  { tag: "0004_service_radius", when: 1795644889269, sql: m4 },
 ];
