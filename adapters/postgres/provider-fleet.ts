@@ -1,8 +1,8 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray } from "drizzle-orm";
 import type { FleetEntry } from "../../domain/fleet/entry";
 import type { ProviderFleet } from "../../domain/trips/ports";
 import type { PgDb } from "./db";
-import { fleetEntries } from "./schema";
+import { fleetAirports, fleetEntries } from "./schema";
 
 type Row = typeof fleetEntries.$inferSelect;
 const toEntry = (r: Row): FleetEntry => ({ ...r, airports: r.airports === "" ? [] : r.airports.split(",") });
@@ -34,9 +34,10 @@ export class PgProviderFleet implements ProviderFleet {
 
   async activeEntriesListing(netid: string, iata: string): Promise<FleetEntry[]> {
     const rows = await this.db
-      .select()
-      .from(fleetEntries)
-      .where(and(eq(fleetEntries.netid, netid), eq(fleetEntries.active, true), sql`position(${`,${iata},`} in ',' || ${fleetEntries.airports} || ',') > 0`));
+      .select(getTableColumns(fleetEntries))
+      .from(fleetAirports)
+      .innerJoin(fleetEntries, eq(fleetEntries.slug, fleetAirports.slug))
+      .where(and(eq(fleetAirports.netid, netid), eq(fleetAirports.airport, iata), eq(fleetEntries.active, true)));
     return rows.map(toEntry);
   }
 }

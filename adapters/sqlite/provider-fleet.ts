@@ -1,8 +1,8 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { FleetEntry } from "../../domain/fleet/entry";
 import type { ProviderFleet } from "../../domain/trips/ports";
 import type { Db } from "./db";
-import { fleetEntries } from "./schema";
+import { fleetAirports, fleetEntries } from "./schema";
 
 const ph = (name: string) => sql.placeholder(name);
 /** Slugs per IN list (SQLite allows 32,766 variables a statement). */
@@ -23,9 +23,10 @@ export class SqliteProviderFleet implements ProviderFleet {
       .where(and(eq(fleetEntries.netid, ph("netid")), eq(fleetEntries.active, true)))
       .prepare();
     this.listing = db
-      .select()
-      .from(fleetEntries)
-      .where(and(eq(fleetEntries.netid, ph("netid")), eq(fleetEntries.active, true), sql`instr(',' || ${fleetEntries.airports} || ',', ${ph("code")}) > 0`))
+      .select(getTableColumns(fleetEntries))
+      .from(fleetAirports)
+      .innerJoin(fleetEntries, eq(fleetEntries.slug, fleetAirports.slug))
+      .where(and(eq(fleetAirports.netid, ph("netid")), eq(fleetAirports.airport, ph("code")), eq(fleetEntries.active, true)))
       .prepare();
   }
 
@@ -48,6 +49,6 @@ export class SqliteProviderFleet implements ProviderFleet {
   }
 
   async activeEntriesListing(netid: string, iata: string): Promise<FleetEntry[]> {
-    return this.listing.all({ netid, code: `,${iata},` }).map(toEntry);
+    return this.listing.all({ netid, code: iata }).map(toEntry);
   }
 }
