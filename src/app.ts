@@ -33,6 +33,9 @@ import { PackagedAirportDirectory } from "../adapters/airports/directory";
 import { PackagedTimeZones } from "../adapters/airports/time-zones";
 import type { Clock } from "../domain/ports";
 import { KdFleetSearchIndex } from "../adapters/geo/fleet-index";
+import { PackagedCurrencyDirectory } from "../adapters/currencies/directory";
+import { PackagedGazetteer } from "../adapters/gazetteer/cities";
+import { servingFleetOf } from "../domain/trips/service-area";
 import { coreFleet } from "../adapters/http/core/fleet";
 import { coreFleetSearch } from "../adapters/http/core/fleet-search";
 import { SearchAnswerCache } from "../domain/fleet/answer-cache";
@@ -127,11 +130,22 @@ export function createServices(
     clock === systemClock ? undefined : () => clock.now(),
     storage.rateBudgets,
   );
+  // What every quote reads: placing the pickup, the provider's serving vehicles (geo index), currency facts.
+  const quoting = {
+    airports,
+    gazetteer: new PackagedGazetteer(),
+    servingFleet: servingFleetOf({ index: fleetIndex, fleet: storage.providerFleet }),
+    currencies: new PackagedCurrencyDirectory(),
+    integrations,
+  };
   const trips = {
     send: {
       bookings,
       companies,
       fleet: storage.providerFleet,
+      servingFleet: quoting.servingFleet,
+      gazetteer: quoting.gazetteer,
+      currencies: quoting.currencies,
       airports,
       timeZones: new PackagedTimeZones(),
       admission: { integrations, partnerships },
@@ -196,6 +210,7 @@ export function createServices(
     registration: { companies, hasher, clock, isCommonPassword, audit },
     login: loginDeps,
     airports,
+    quoting,
     trips,
     networkQuotes,
     fleet,

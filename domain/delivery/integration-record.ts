@@ -1,5 +1,6 @@
 import type { AcceptTripsFrom, Integration, LuggageMode, WebhookFormat } from "./integration";
 import type { SecretSealer } from "./ports";
+import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-area";
 
 /**
  * How a company's integration is stored, whichever database keeps it: the delivery password and the webhook secret
@@ -15,6 +16,7 @@ export interface IntegrationRecord {
   webhookSecret: string | null;
   webhookFormat: string;
   acceptTripsFrom: string;
+  serviceRadiusKm: number;
   updatedAt: number;
 }
 
@@ -32,6 +34,7 @@ export function integrationRecord(i: Integration, secrets: SecretSealer, at: num
     webhookSecret: i.webhookSecret === null ? null : secrets.seal(i.webhookSecret, secretContext("webhookSecret", i.netid)),
     webhookFormat: i.webhookFormat,
     acceptTripsFrom: i.acceptTripsFrom,
+    serviceRadiusKm: i.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM,
     updatedAt: at,
   };
 }
@@ -48,5 +51,6 @@ export function integrationOf(row: IntegrationRecord, secrets: SecretSealer): In
     webhookSecret: row.webhookSecret && secrets.open(row.webhookSecret, secretContext("webhookSecret", row.netid)),
     webhookFormat: row.webhookFormat as WebhookFormat,
     acceptTripsFrom: row.acceptTripsFrom as AcceptTripsFrom,
+    serviceRadiusKm: row.serviceRadiusKm,
   };
 }

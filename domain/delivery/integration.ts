@@ -1,4 +1,5 @@
 import type { FieldError } from "../errors";
+import { DEFAULT_SERVICE_RADIUS_KM, MAX_SERVICE_RADIUS_KM, MIN_SERVICE_RADIUS_KM } from "../trips/service-area";
 
 /** How a partner receives luggage: as a field it stores natively, or (default) also as a line in the trip notes. */
 export type LuggageMode = "native" | "notes";
@@ -19,6 +20,8 @@ export interface Integration {
   webhookSecret: string | null;
   webhookFormat: WebhookFormat;
   acceptTripsFrom: AcceptTripsFrom;
+  /** How far from a pickup (km, 1–500) the provider's vehicles serve it (besides those listing its airport); 50 when unset. */
+  serviceRadiusKm?: number;
 }
 
 /** A requested change: absent = keep, null = clear. */
@@ -29,6 +32,7 @@ export interface IntegrationPatch {
   webhookUrl?: string | null;
   webhookFormat?: WebhookFormat;
   acceptTripsFrom?: AcceptTripsFrom;
+  serviceRadiusKm?: number;
 }
 
 const MAX_URL = 2048;
@@ -58,6 +62,8 @@ export function validateIntegrationPatch(input: {
   webhookUrl?: string | null;
   webhookFormat?: string;
   acceptTripsFrom?: string;
+  /** null resets it to the default (50 km). */
+  serviceRadiusKm?: number | null;
 }): { ok: true; patch: IntegrationPatch } | { ok: false; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const patch: IntegrationPatch = {};
@@ -95,6 +101,12 @@ export function validateIntegrationPatch(input: {
     const who = input.acceptTripsFrom.trim().toLowerCase();
     if (who !== "anyone" && who !== "partners") errors.push({ field: "acceptTripsFrom", message: "must be anyone or partners" });
     else patch.acceptTripsFrom = who;
+  }
+  if (input.serviceRadiusKm !== undefined) {
+    const km = input.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM;
+    if (!Number.isInteger(km) || km < MIN_SERVICE_RADIUS_KM || km > MAX_SERVICE_RADIUS_KM)
+      errors.push({ field: "serviceRadiusKm", message: `must be a whole number of kilometres from ${MIN_SERVICE_RADIUS_KM} to ${MAX_SERVICE_RADIUS_KM}` });
+    else patch.serviceRadiusKm = km;
   }
   return errors.length ? { ok: false, errors } : { ok: true, patch };
 }

@@ -34,6 +34,8 @@ export interface GeoSearch {
   types: string[] | undefined;
   /** Normalised words, each of which must occur in the entry's search text. */
   words: string[];
+  /** Only this company's entries (its netid exactly as stored); every company's when undefined. */
+  netid?: string;
   /** Return the matches ranked [offset, offset + limit) by (distance, slug). */
   offset: number;
   limit: number;

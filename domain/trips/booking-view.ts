@@ -37,6 +37,7 @@ export function bookingView(b: Booking, location?: PositionView) {
     lastStatus: b.status,
     submitDate: b.submitDate,
     pickupDate: b.pickupDate,
+    ...(b.warnings?.length ? { warnings: b.warnings } : {}),
     tripPacket: {
       // Members no schema names first: the exchange's own fields below win a clash of names.
       ...trip.extra,

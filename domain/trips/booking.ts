@@ -1,3 +1,4 @@
+import type { TripWarning } from "./warnings";
 import type { TripActor, TripStatus } from "./lifecycle";
 
 export type ReservationType = "REGULAR" | "ONDEMAND" | "QUOTE";
@@ -240,6 +241,8 @@ export interface Booking {
   submitMode?: "ASYNC" | "WAIT";
   /** Why delivery to the provider finally failed; set until a retry (shown as affiliateReservation FAILED). */
   deliveryFailure?: string;
+  /** What the request that made the booking (or quote) was warned about, kept so reads show it; absent when nothing. */
+  warnings?: TripWarning[];
   trip: Trip;
   changeLogs: ChangeLog[];
   transactionErrors: TransactionError[];

@@ -5,6 +5,7 @@ import { assertTransition, CANCELLABLE_STATUSES, type TripActor, type TripStatus
 import type { Decision } from "./ports";
 import { sortKeys } from "../shared/sorted-keys";
 import type { NewTripRequest, TripChanges } from "./send-trip-request";
+import type { TripWarning } from "./warnings";
 
 /** Who makes a change and when. */
 export interface ChangeContext {
@@ -21,11 +22,13 @@ export interface SendTripResult {
   status: TripStatus;
   fees: Fee[];
   totalAmount: string | null;
+  /** What the booking's request was warned about (empty when nothing). */
+  warnings: TripWarning[];
 }
 
 /** sendTrip's answer for a booking's current state. */
 export function sendTripResult(b: Booking): SendTripResult {
-  return { transactionId: b.transactionId, status: b.status, fees: b.trip.fees, totalAmount: b.totalAmount };
+  return { transactionId: b.transactionId, status: b.status, fees: b.trip.fees, totalAmount: b.totalAmount, warnings: b.warnings ?? [] };
 }
 
 /** What the use case prepared outside the transaction for a NEW. */
@@ -36,6 +39,8 @@ export interface NewTripFacts {
   options: QuoteOption[];
   /** The agreed price of a booking made from a network quote's option, and the changeLogs words naming it. */
   price?: { totalAmount: string; described: string };
+  /** What the request is warned about (kept on a booking it creates). */
+  warnings?: TripWarning[];
   sourcePlatform: string;
   targetPlatform: string;
 }
@@ -203,6 +208,7 @@ function createBooking(req: NewTripRequest, fingerprint: string, facts: NewTripF
     notes: req.notes ?? "",
     ...(req.affiliateExtra ? { affiliateExtra: req.affiliateExtra } : {}),
     ...(req.sentSubmitMode ? { submitMode: req.sentSubmitMode } : {}),
+    ...(facts.warnings?.length ? { warnings: facts.warnings } : {}),
     trip,
     changeLogs: [
       log(

@@ -94,4 +94,8 @@ export interface IdempotencyStore {
 export interface ProviderFleet {
   /** The provider's active fleet entries. */
   activeEntries(netid: string): Promise<FleetEntry[]>;
+  /** The provider's active entries among `slugs` (others' and inactive ones left out), in no particular order. */
+  activeEntriesBySlug(netid: string, slugs: readonly string[]): Promise<FleetEntry[]>;
+  /** The provider's active entries that list airport `iata` (upper-case), read by airport (not by scanning the fleet). */
+  activeEntriesListing(netid: string, iata: string): Promise<FleetEntry[]>;
 }

@@ -2,6 +2,7 @@ import { ValidationError, type FieldError } from "../errors";
 import { validateIntegrationPatch, type Integration } from "../delivery/integration";
 import type { IntegrationRepository, OutboundTargets } from "../delivery/ports";
 import type { AuditLog, Clock } from "../ports";
+import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-area";
 
 export interface IntegrationDeps {
   integrations: IntegrationRepository;
@@ -21,12 +22,13 @@ export interface IntegrationView {
   webhookUrl: string | null;
   webhookFormat: Integration["webhookFormat"];
   acceptTripsFrom: Integration["acceptTripsFrom"];
+  serviceRadiusKm: number;
   webhookSecretSet: boolean;
   webhookSecret?: string;
 }
 
 export function emptyIntegration(netid: string): Integration {
-  return { netid, deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookSecret: null, webhookFormat: "events", acceptTripsFrom: "anyone" };
+  return { netid, deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookSecret: null, webhookFormat: "events", acceptTripsFrom: "anyone", serviceRadiusKm: DEFAULT_SERVICE_RADIUS_KM };
 }
 
 export function viewOf(i: Integration, revealSecret = false): IntegrationView {
@@ -37,6 +39,7 @@ export function viewOf(i: Integration, revealSecret = false): IntegrationView {
     webhookUrl: i.webhookUrl,
     webhookFormat: i.webhookFormat,
     acceptTripsFrom: i.acceptTripsFrom,
+    serviceRadiusKm: i.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM,
     webhookSecretSet: i.webhookSecret !== null,
     ...(revealSecret && i.webhookSecret ? { webhookSecret: i.webhookSecret } : {}),
   };

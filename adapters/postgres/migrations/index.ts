@@ -4,7 +4,10 @@ import m0 from "./0000_schema.sql" with { type: "text" };
 import m1 from "./0001_stamp_triggers.sql" with { type: "text" };
 import m2 from "./0002_scale_out.sql" with { type: "text" };
 import m3 from "./0003_unlogged_rate_buckets.sql" with { type: "text" };
-import m4 from "./0004_network_quotes.sql" with { type: "text" };
+import m4 from "./0004_service_radius.sql" with { type: "text" };
+import m5 from "./0005_fleet_airports.sql" with { type: "text" };
+import m6 from "./0006_fleet_airports_triggers.sql" with { type: "text" };
+import m7 from "./0007_network_quotes.sql" with { type: "text" };
 
 /** Every migration, oldest first: drizzle-kit's tag, creation time and SQL text. */
 export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string }> = [
@@ -12,5 +15,8 @@ export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string 
   { tag: "0001_stamp_triggers", when: 1795469037746, sql: m1 },
   { tag: "0002_scale_out", when: 1795477451328, sql: m2 },
   { tag: "0003_unlogged_rate_buckets", when: 1795477458758, sql: m3 },
-  { tag: "0004_network_quotes", when: 1795643907511, sql: m4 },
+  { tag: "0004_service_radius", when: 1795644889269, sql: m4 },
+  { tag: "0005_fleet_airports", when: 1795645394638, sql: m5 },
+  { tag: "0006_fleet_airports_triggers", when: 1795645401689, sql: m6 },
+  { tag: "0007_network_quotes", when: 1795647099590, sql: m7 },
 ];

@@ -60,3 +60,17 @@ export const fleetChanges = pgTable(
   },
   (t) => [primaryKey({ columns: [t.n, t.slug] })],
 );
+
+/**
+ * Which entries list which airport: one row per (netid, airport, slug), kept by triggers on fleet_entries (migration
+ * 0006), so a quote finds a provider's entries listing the pickup airport without reading its whole fleet.
+ */
+export const fleetAirports = pgTable(
+  "fleet_airports",
+  {
+    netid: text("netid").notNull(),
+    airport: text("airport").notNull(),
+    slug: text("slug").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.netid, t.airport, t.slug] }), index("fleet_airports_slug").on(t.slug)],
+);

@@ -15,7 +15,10 @@ import m11 from "./0011_gnet_wire.sql" with { type: "text" };
 import m12 from "./0012_chauffeur_tracking.sql" with { type: "text" };
 import m13 from "./0013_partnerships.sql" with { type: "text" };
 import m14 from "./0014_sandbox.sql" with { type: "text" };
-import m15 from "./0015_network_quotes.sql" with { type: "text" };
+import m15 from "./0015_service_radius.sql" with { type: "text" };
+import m16 from "./0016_fleet_airports.sql" with { type: "text" };
+import m17 from "./0017_fleet_airports_triggers.sql" with { type: "text" };
+import m18 from "./0018_network_quotes.sql" with { type: "text" };
 
 /** Every migration, oldest first: drizzle-kit's tag, creation time and SQL text. */
 export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string }> = [
@@ -34,5 +37,8 @@ export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string 
   { tag: "0012_chauffeur_tracking", when: 1795461107342, sql: m12 },
   { tag: "0013_partnerships", when: 1795462467355, sql: m13 },
   { tag: "0014_sandbox", when: 1795463116997, sql: m14 },
-  { tag: "0015_network_quotes", when: 1795643904439, sql: m15 },
+  { tag: "0015_service_radius", when: 1795644885630, sql: m15 },
+  { tag: "0016_fleet_airports", when: 1795645389767, sql: m16 },
+  { tag: "0017_fleet_airports_triggers", when: 1795645398554, sql: m17 },
+  { tag: "0018_network_quotes", when: 1795647096004, sql: m18 },
 ];
