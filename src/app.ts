@@ -163,7 +163,7 @@ export function createServices(
     quotes: storage.networkQuotes,
     companies,
     admission: trips.send.admission,
-    pricing: indexNetworkPricing({ index: fleetIndex, fleet, airports }),
+    pricing: indexNetworkPricing({ index: fleetIndex, fleet: storage.providerFleet, integrations, airports, gazetteer: quoting.gazetteer, timeZones: trips.send.timeZones, currencies: quoting.currencies }),
     clock,
     newQuoteId: () => Bun.randomUUIDv7(),
     send: trips.send,

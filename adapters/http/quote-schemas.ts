@@ -43,7 +43,8 @@ const Option = t.Object({
 const Warning = t.Object(
   {
     code: t.String({ description: "NO_VEHICLE_NEAR_PICKUP (no option), OTHER_CURRENCIES_LEFT_OUT (vehicles priced in other currencies were left out; `count`, `currencies`)", examples: ["OTHER_CURRENCIES_LEFT_OUT"] }),
-    detail: t.String(),
+    message: t.String(),
+    field: t.Optional(t.String()),
     count: t.Optional(t.Number()),
     currencies: t.Optional(t.Array(t.String())),
   },

@@ -1,6 +1,7 @@
 import type { FleetEntry } from "../fleet/entry";
 import type { Fee } from "../trips/booking";
 import { luggageCountField } from "../trips/luggage";
+import type { TripWarning } from "../trips/warnings";
 
 /** How long a network quote and its prices hold. */
 export const NETWORK_QUOTE_VALIDITY_SECONDS = 24 * 3600;
@@ -30,10 +31,8 @@ export interface NetworkQuoteOption {
   images: string[];
 }
 
-/** A non-fatal note of a network quote. */
-export type NetworkQuoteWarning =
-  | { code: "NO_VEHICLE_NEAR_PICKUP"; detail: string }
-  | { code: "OTHER_CURRENCIES_LEFT_OUT"; count: number; currencies: string[]; detail: string };
+/** A non-fatal note of a network quote (the warnings a QUOTE answers: NO_VEHICLE_NEAR_PICKUP, OTHER_CURRENCIES_LEFT_OUT). */
+export type NetworkQuoteWarning = TripWarning;
 
 /** A stored network quote: the trip asked about, as sent, and the options priced for it. */
 export interface NetworkQuote {

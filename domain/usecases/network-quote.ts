@@ -104,13 +104,13 @@ export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller
   const leftOut = candidates.filter((v) => v.entry.currency !== currency);
   if (leftOut.length > 0) {
     const currencies = [...new Set(leftOut.map((v) => v.entry.currency))].sort();
-    warnings.push({ code: "OTHER_CURRENCIES_LEFT_OUT", count: leftOut.length, currencies, detail: `${leftOut.length} vehicle(s) priced in ${currencies.join(", ")} left out: this quote is in ${currency}` });
+    warnings.push({ code: "OTHER_CURRENCIES_LEFT_OUT", message: `${leftOut.length} vehicle option(s) priced in ${currencies.join(", ")} left out: this quote is in ${currency}`, count: leftOut.length, currencies });
   }
   const names = new Map<string, string>();
   for (const netid of new Set(inCurrency.map((v) => v.entry.netid))) names.set(netid, (await deps.companies.findByNetid(netid))?.name ?? netid);
   const options = rankNetworkOptions(inCurrency, names);
   if (options.length === 0)
-    warnings.push({ code: "NO_VEHICLE_NEAR_PICKUP", detail: "No provider that takes this trip from you has an active vehicle serving the pickup for this party" });
+    warnings.push({ code: "NO_VEHICLE_NEAR_PICKUP", message: "No provider that takes this trip from you has an active vehicle serving the pickup that seats the party" });
 
   const quote: NetworkQuote = {
     quoteId: deps.newQuoteId(),
