@@ -32,6 +32,18 @@ export class PgProviderFleet implements ProviderFleet {
     return out;
   }
 
+  async activeEntriesAmong(slugs: readonly string[]): Promise<FleetEntry[]> {
+    const out: FleetEntry[] = [];
+    for (let i = 0; i < slugs.length; i += SLUG_BATCH) {
+      const rows = await this.db
+        .select()
+        .from(fleetEntries)
+        .where(and(inArray(fleetEntries.slug, slugs.slice(i, i + SLUG_BATCH)), eq(fleetEntries.active, true)));
+      for (const r of rows) out.push(toEntry(r));
+    }
+    return out;
+  }
+
   async activeEntriesListing(netid: string, iata: string): Promise<FleetEntry[]> {
     const rows = await this.db
       .select(getTableColumns(fleetEntries))

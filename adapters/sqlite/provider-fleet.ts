@@ -15,6 +15,7 @@ const toEntry = (r: Row): FleetEntry => ({ ...r, airports: r.airports === "" ? [
 export class SqliteProviderFleet implements ProviderFleet {
   private readonly active;
   private readonly listing;
+  private readonly among;
 
   constructor(private readonly db: Db) {
     this.active = db
@@ -28,6 +29,16 @@ export class SqliteProviderFleet implements ProviderFleet {
       .innerJoin(fleetEntries, eq(fleetEntries.slug, fleetAirports.slug))
       .where(and(eq(fleetAirports.netid, ph("netid")), eq(fleetAirports.airport, ph("code")), eq(fleetEntries.active, true)))
       .prepare();
+    // One prepared statement whatever the number of slugs: they arrive as one JSON array.
+    this.among = db
+      .select()
+      .from(fleetEntries)
+      .where(and(sql`${fleetEntries.slug} IN (SELECT value FROM json_each(${ph("slugs")}))`, eq(fleetEntries.active, true)))
+      .prepare();
+  }
+
+  async activeEntriesAmong(slugs: readonly string[]): Promise<FleetEntry[]> {
+    return slugs.length === 0 ? [] : this.among.all({ slugs: JSON.stringify(slugs) }).map(toEntry);
   }
 
   async activeEntries(netid: string): Promise<FleetEntry[]> {

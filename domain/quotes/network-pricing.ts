@@ -29,7 +29,7 @@ export interface NetworkPricing {
 
 export interface NetworkPricingDeps {
   index: Pick<FleetSearchIndex, "search" | "unlocated">;
-  fleet: Pick<ProviderFleet, "activeEntriesBySlug" | "activeEntriesListing">;
+  fleet: Pick<ProviderFleet, "activeEntriesAmong" | "activeEntriesListing">;
   integrations: Pick<IntegrationRepository, "get" | "largestServiceRadiusKm">;
   airports: AirportDirectory;
   gazetteer: Gazetteer;
@@ -80,22 +80,29 @@ export function indexNetworkPricing(deps: NetworkPricingDeps): NetworkPricing {
       const dropOff = positionOf(req.trip.locations.dropOff, deps.airports);
       const quarterHours = req.tripMinutes ? bookedQuarterHours(req.tripMinutes) : estimatedQuarterHours(position, dropOff);
       const providers = [...new Set([...byProvider.keys(), ...listing])];
-      const perProvider = await Promise.all(
+      // Per provider: its area, its hits within its own radius ranked by the index's rates, the cheapest kept.
+      const plans = await Promise.all(
         providers.map(async (netid) => {
           const area = serviceAreaOf(placed, await serviceRadiusOf(deps.integrations, netid));
           const near = (byProvider.get(netid) ?? []).filter((h) => h.distanceKm <= area.radiusKm);
-          // The index's rates rank a provider's candidates; only the cheapest are read back.
           near.sort((a, b) => vehicleFeeMinorUnits(a.entry, quarterHours, 2) - vehicleFeeMinorUnits(b.entry, quarterHours, 2) || a.distanceKm - b.distanceKm);
-          const slugs = near.slice(0, READ_PER_PROVIDER).map((h) => h.entry.slug);
-          const [read, listed] = await Promise.all([
-            slugs.length > 0 ? deps.fleet.activeEntriesBySlug(netid, slugs) : ([] as FleetEntry[]),
-            iata !== undefined && (listing.has(netid) || near.length > 0) ? deps.fleet.activeEntriesListing(netid, iata) : ([] as FleetEntry[]),
-          ]);
-          const bySlug = new Map<string, FleetEntry>();
-          for (const e of [...read, ...listed]) if (fitsTrip(e, req) && servesPickup(e, area)) bySlug.set(e.slug, e);
-          return [...bySlug.values()];
+          const listed = iata !== undefined && (listing.has(netid) || near.length > 0) ? await deps.fleet.activeEntriesListing(netid, iata) : [];
+          return { netid, area, slugs: near.slice(0, READ_PER_PROVIDER).map((h) => h.entry.slug), listed };
         }),
       );
+      // Every provider's candidates read back in one go: active, still serving, with their currency.
+      const read = await deps.fleet.activeEntriesAmong(plans.flatMap((p) => p.slugs));
+      const readByNetid = new Map<string, FleetEntry[]>();
+      for (const e of read) {
+        const list = readByNetid.get(e.netid);
+        if (list) list.push(e);
+        else readByNetid.set(e.netid, [e]);
+      }
+      const perProvider = plans.map(({ netid, area, listed }) => {
+        const bySlug = new Map<string, FleetEntry>();
+        for (const e of [...(readByNetid.get(netid) ?? []), ...listed]) if (e.netid === netid && fitsTrip(e, req) && servesPickup(e, area)) bySlug.set(e.slug, e);
+        return [...bySlug.values()];
+      });
 
       const vehicles: PricedVehicle[] = [];
       for (const entries of perProvider)

@@ -96,6 +96,8 @@ export interface ProviderFleet {
   activeEntries(netid: string): Promise<FleetEntry[]>;
   /** The provider's active entries among `slugs` (others' and inactive ones left out), in no particular order. */
   activeEntriesBySlug(netid: string, slugs: readonly string[]): Promise<FleetEntry[]>;
+  /** The active entries among `slugs`, whoever owns them, in no particular order (one read for a network quote's candidates). */
+  activeEntriesAmong(slugs: readonly string[]): Promise<FleetEntry[]>;
   /** The provider's active entries that list airport `iata` (upper-case), read by airport (not by scanning the fleet). */
   activeEntriesListing(netid: string, iata: string): Promise<FleetEntry[]>;
 }
