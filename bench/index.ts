@@ -1,6 +1,6 @@
 // `npm run bench`: every part in turn, then the table of figures (median, baseline, ratio, target).
 // Each part also runs alone: `npm run bench:search`, `bench:http`, `bench:intake`, `bench:freshness`, `bench:startup`,
-// `bench:tracking`, `bench:postgres`.
+// `bench:tracking`, `bench:postgres`, `bench:quote`.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { benchSearch } from "./search";
@@ -10,6 +10,7 @@ import { benchFreshness } from "./freshness";
 import { benchStartup } from "./startup";
 import { benchTracking } from "./tracking";
 import { benchPostgres } from "./postgres";
+import { benchQuote } from "./quote";
 import { ROOT, WRK_HELP, wrkPath } from "./load";
 import { markdownTable, SMOKE, type Figure } from "./report";
 
@@ -21,6 +22,7 @@ const PARTS: Record<string, () => Promise<Figure[]>> = {
   startup: () => benchStartup(),
   tracking: () => benchTracking(),
   postgres: () => benchPostgres(),
+  quote: () => benchQuote(),
 };
 const NEEDS_WRK = new Set(["http", "intake", "freshness", "postgres"]);
 
