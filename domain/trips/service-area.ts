@@ -32,7 +32,7 @@ export type ServingVehicle = Omit<FleetEntry, "airports" | "createdAt" | "update
 
 /** A provider's active vehicles that serve a pickup. */
 export interface ServingFleet {
-  /** The provider's active vehicles serving `area` (see servesPickup), in slug order. */
+  /** The provider's active vehicles serving `area` (see servesPickup): those within the radius nearest first, then the farther ones listing its airport. */
   servingEntries(netid: string, area: ServiceArea): Promise<ServingVehicle[]>;
 }
 
@@ -50,17 +50,19 @@ export function servingFleetOf(deps: { index: Pick<FleetSearchIndex, "search">; 
   return {
     async servingEntries(netid, area) {
       const { hits } = deps.index.search({ centres: [area.position], radiusKm: area.radiusKm, types: undefined, words: [], netid, offset: 0, limit: MAX_SERVING_ENTRIES });
-      const bySlug = new Map<string, ServingVehicle>();
-      for (const h of hits) bySlug.set(h.entry.slug, { ...h.entry, active: true, distanceKm: h.distanceKm });
-      if (area.airport !== undefined) {
-        for (const e of await deps.fleet.activeEntriesListingBeyond(netid, area.airport, area.position, area.radiusKm)) {
-          if (bySlug.has(e.slug)) continue;
-          const { airports: _airports, createdAt: _created, updatedAt: _updated, ...vehicle } = e;
-          const distanceKm = e.lat === null || e.lon === null ? null : greatCircleKm(area.position.lat, area.position.lon, e.lat, e.lon);
-          bySlug.set(e.slug, { ...vehicle, distanceKm });
-        }
+      // Each hit's entry is a fresh object: completed in place rather than copied (a big fleet has thousands).
+      const serving: ServingVehicle[] = hits.map((h) => Object.assign(h.entry, { active: true, distanceKm: h.distanceKm }));
+      if (area.airport === undefined) return serving;
+      const far = await deps.fleet.activeEntriesListingBeyond(netid, area.airport, area.position, area.radiusKm);
+      if (far.length === 0) return serving;
+      const near = new Set(hits.map((h) => h.entry.slug));
+      for (const e of far) {
+        if (near.has(e.slug)) continue;
+        const { airports: _airports, createdAt: _created, updatedAt: _updated, ...vehicle } = e;
+        const distanceKm = e.lat === null || e.lon === null ? null : greatCircleKm(area.position.lat, area.position.lon, e.lat, e.lon);
+        serving.push({ ...vehicle, distanceKm });
       }
-      return [...bySlug.values()].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+      return serving;
     },
   };
 }
