@@ -34,7 +34,8 @@ export class UnauthorizedError extends DomainError {
 /** Authenticated, but this caller may not do this. */
 export class ForbiddenError extends DomainError {
   readonly code: string;
-  constructor(message: string, code = "FORBIDDEN") {
+  /** Extra members of the error body, e.g. `errors` naming the field at fault. */
+  constructor(message: string, code = "FORBIDDEN", readonly details?: { errors?: FieldError[] }) {
     super(message);
     this.code = code;
   }

@@ -10,7 +10,7 @@ import { isCommonPassword } from "../adapters/security/common-passwords";
 import { Authenticator, authMacros } from "../adapters/http/auth";
 import { edge } from "../adapters/http/errors";
 import { platformPathFolding, type PlatformRoot } from "../adapters/http/platform-paths";
-import { docs } from "../adapters/http/docs";
+import { docs, type DocsRoot } from "../adapters/http/docs";
 import { health, type Readiness } from "../adapters/http/health";
 import { coreAccounts, type AddressOf } from "../adapters/http/core/accounts";
 import { platformTokens } from "../adapters/http/platform/tokens";
@@ -286,7 +286,7 @@ function platformRoutes(services: Services, options: AppOptions) {
     .use(edgeOf(services, options))
     .use(writeRateLimit(services.rateLimiter, addressOf))
     .use(authMacros(services.authenticator))
-    .use(platformTokens({ login: services.login, platformTokens: services.platformTokens }, addressOf))
+    .use(platformTokens({ login: services.login, platformTokens: services.platformTokens, isCoreToken: (t) => services.authenticator.isCoreToken(t) }, addressOf))
     .use(platformTrips({ ...services.trips, auth: services.authenticator, rateLimiter: services.rateLimiter, positions: services.positions }))
     .use(platformDelivery(services.trips.delivery, services.authenticator))
     .use(platformTracking(services.tracking, services.authenticator));
@@ -296,7 +296,10 @@ function platformRoutes(services: Services, options: AppOptions) {
 
 /** The core surface alone, with its docs (served on PORT when PLATFORM_PORT is set). */
 export function buildCoreApp(services: Services, options: AppOptions) {
-  return new Elysia().use(edgeOf(services, options)).use(docs()).use(coreRoutes(services, options));
+  let root: ReturnType<DocsRoot> | undefined;
+  const app = new Elysia().use(edgeOf(services, options)).use(docs(() => root!)).use(coreRoutes(services, options));
+  root = app;
+  return app;
 }
 
 /** The platform surface alone, with its docs (served on PLATFORM_PORT when set); its paths match in any letter case. */
@@ -305,7 +308,7 @@ export function buildPlatformApp(services: Services, options: AppOptions) {
   const app = new Elysia()
     .use(edgeOf(services, options))
     .use(platformPathFolding(() => root!))
-    .use(docs())
+    .use(docs(() => root!))
     .use(platformRoutes(services, options));
   root = app;
   return app;
@@ -317,7 +320,7 @@ export function buildApp(services: Services, options: AppOptions) {
   const app = new Elysia()
     .use(edgeOf(services, options))
     .use(platformPathFolding(() => root!))
-    .use(docs())
+    .use(docs(() => root!))
     .use(coreRoutes(services, options))
     .use(platformRoutes(services, options));
   root = app;

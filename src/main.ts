@@ -12,6 +12,7 @@ import { updateIntegration } from "../domain/usecases/integration";
 import { ValidationError } from "../domain/errors";
 import { fleetImportCommand } from "./fleet-import-command";
 import { importSqliteCommand } from "./import-sqlite-command";
+import { VERSION } from "./version";
 
 const USAGE = `Usage: tripswitch <command> [arguments]
 
@@ -37,11 +38,12 @@ Commands:
                                         import up to 10,000 fleet entries, all or nothing
   import-sqlite <file.sqlite>           copy an SQLite database into the (new, empty) PostgreSQL database
                                         at DATABASE_URL, all or nothing
+  --version                             print the version and exit
 
 Configuration comes from the environment: PORT, PLATFORM_PORT, HOST, DB_PATH, JWT_SECRET,
 TOKEN_TTL_SECONDS, DEMO_DATA, LOG_LEVEL, MAX_BODY_BYTES, RATE_LIMIT_SEARCH_PER_MIN,
 RATE_LIMIT_SENDTRIP_PER_MIN, RATE_LIMIT_REGISTER_PER_HOUR, RATE_LIMIT_WRITES_PER_MIN, IDLE_TIMEOUT_SECONDS,
-TRUST_PROXY, SECRETS_KEY, OUTBOUND_ALLOW_PRIVATE, METRICS_TOKEN, DATABASE_URL, DELIVERY_LEASE_SECONDS (see README.md).`;
+TRUST_PROXY, SECRETS_KEY, OUTBOUND_ALLOW_PRIVATE, METRICS_TOKEN, DATABASE_URL, DELIVERY_LEASE_SECONDS (see docs/deployment.md).`;
 
 class UsageError extends Error {}
 
@@ -51,6 +53,10 @@ async function main(argv: string[]): Promise<number> {
   const [command = "serve", ...args] = argv;
   if (command === "--help" || command === "-h" || command === "help") {
     console.log(USAGE);
+    return 0;
+  }
+  if (command === "--version" || command === "-v" || command === "version") {
+    console.log(`tripswitch ${VERSION}`);
     return 0;
   }
   const config = loadConfig();
@@ -143,7 +149,7 @@ async function main(argv: string[]): Promise<number> {
     case "backup": {
       if (args.length !== 1) throw new UsageError("usage: backup <file>");
       if (config.databaseUrl) {
-        console.error("backup: the database is PostgreSQL (DATABASE_URL): use pg_dump (see README.md, Backups)");
+        console.error("backup: the database is PostgreSQL (DATABASE_URL): use pg_dump (see docs/deployment.md, Backups)");
         return 2;
       }
       const db = openDatabase(config.dbPath);
@@ -161,7 +167,7 @@ async function main(argv: string[]): Promise<number> {
     case "restore": {
       if (args.length !== 1) throw new UsageError("usage: restore <file>");
       if (config.databaseUrl) {
-        console.error("restore: the database is PostgreSQL (DATABASE_URL): use pg_restore (see README.md, Backups)");
+        console.error("restore: the database is PostgreSQL (DATABASE_URL): use pg_restore (see docs/deployment.md, Backups)");
         return 2;
       }
       try {

@@ -169,6 +169,11 @@ export class OutboundGuard {
     this.resolver = policy.resolver ?? systemResolver;
   }
 
+  /** Outside production, a refused private target says how to allow one for development on one machine. */
+  private get developmentHint(): string {
+    return this.policy.requireHttps ? "" : "; for development on one machine, start the service with OUTBOUND_ALLOW_PRIVATE=1";
+  }
+
   async check(raw: string): Promise<GuardResult> {
     let url: URL;
     try {
@@ -192,7 +197,7 @@ export class OutboundGuard {
     if (!this.policy.allowPrivate) {
       for (const a of addresses) {
         const problem = forbiddenAddress(a.address);
-        if (problem) return { ok: false, reason: literal ? `must not point to ${problem}` : `must not resolve to ${problem}` };
+        if (problem) return { ok: false, reason: (literal ? `must not point to ${problem}` : `must not resolve to ${problem}`) + this.developmentHint };
       }
       if (this.policy.requireHttps && url.protocol !== "https:") return { ok: false, reason: "must use https" };
     }

@@ -19,16 +19,42 @@ export class Authenticator {
    * Core bearer JWT. A valid token whose user was removed is 401, or 404 "user profile not found"
    * where the spec says so (fleet search).
    */
-  async core(authorization: string | null, profileMissing: "unauthorized" | "not-found" = "unauthorized"): Promise<Caller> {
+  async core(
+    authorization: string | null,
+    profileMissing: "unauthorized" | "not-found" = "unauthorized",
+    platformHeader: string | null = null,
+  ): Promise<Caller> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
-    if (!match) throw new UnauthorizedError("Missing bearer token: send Authorization: Bearer <token>", "MISSING_TOKEN");
+    if (!match) {
+      // The platform token in its own header, on a route that takes the core token: say which one it takes.
+      if (!authorization && platformHeader?.trim()) throw wrongKind("core");
+      throw new UnauthorizedError("Missing bearer token: send Authorization: Bearer <token>", "MISSING_TOKEN");
+    }
+    // A bearer value that is no JWT but an active platform token: the wrong kind of credential, not a bad one.
+    if (!JWT_SHAPE.test(match[1]) && (await this.isActivePlatformToken(match[1]))) throw wrongKind("core");
     return this.fromJwt(match[1], profileMissing);
   }
 
   /** Platform `token` header from getToken2. */
-  async platform(token: string | null): Promise<Caller> {
-    if (!token) throw new UnauthorizedError("Missing platform token: send the header token", "MISSING_TOKEN");
-    return this.fromPlatformToken(token.trim());
+  async platform(token: string | null, authorization: string | null = null): Promise<Caller> {
+    const value = token?.trim() ?? "";
+    if (!value) {
+      // A core JWT where the platform token is needed (as a bearer, or in the token header below).
+      if (JWT_SHAPE.test((authorization ?? "").trim().replace(/^Bearer\s+/i, ""))) throw wrongKind("platform");
+      throw new UnauthorizedError("Missing platform token: send the header token", "MISSING_TOKEN");
+    }
+    if (await this.isCoreToken(value)) throw wrongKind("platform");
+    return this.fromPlatformToken(value);
+  }
+
+  /** Whether a value is a valid core token (a JWT this service signed, not expired). */
+  async isCoreToken(token: string): Promise<boolean> {
+    return JWT_SHAPE.test(token) && token.length <= MAX_CREDENTIAL_LENGTH && (await this.tokens.verify(token)) !== undefined;
+  }
+
+  private async isActivePlatformToken(token: string): Promise<boolean> {
+    if (token.length === 0 || token.length > MAX_CREDENTIAL_LENGTH) return false;
+    return (await this.platformTokens.findActiveUid(hashPlatformToken(token))) !== undefined;
   }
 
   /** Booking lookup: `Bearer <JWT>`, a bare JWT, or a platform token with or without `Bearer`. */
@@ -60,6 +86,19 @@ export class Authenticator {
   }
 }
 
+/**
+ * 401 WRONG_CREDENTIAL_KIND: the request carries the other kind of credential than the route takes; the message says
+ * which one it takes and where to get it.
+ */
+export function wrongKind(takes: "core" | "platform"): UnauthorizedError {
+  return new UnauthorizedError(
+    takes === "core"
+      ? "Wrong kind of credential: this route takes a core token (a JWT) as Authorization: Bearer <token>, from POST /api/token; a platform token from getToken2 does not work here"
+      : "Wrong kind of credential: this operation takes a platform token in the header token, from POST /Platform.svc/getToken2; a core token (JWT) from /api/token does not work here",
+    "WRONG_CREDENTIAL_KIND",
+  );
+}
+
 function invalidToken(): UnauthorizedError {
   return new UnauthorizedError("Invalid, expired or released token", "INVALID_TOKEN");
 }
@@ -75,9 +114,11 @@ export function authMacros(auth: Authenticator) {
     return { caller };
   };
   return new Elysia({ name: "tripswitch-auth" }).macro({
-    coreAuth: { resolve: async ({ request }) => remember(request, await auth.core(request.headers.get("authorization"))) },
-    coreProfileAuth: { resolve: async ({ request }) => remember(request, await auth.core(request.headers.get("authorization"), "not-found")) },
-    platformAuth: { resolve: async ({ request }) => remember(request, await auth.platform(request.headers.get("token"))) },
+    coreAuth: { resolve: async ({ request }) => remember(request, await auth.core(request.headers.get("authorization"), "unauthorized", request.headers.get("token"))) },
+    coreProfileAuth: {
+      resolve: async ({ request }) => remember(request, await auth.core(request.headers.get("authorization"), "not-found", request.headers.get("token"))),
+    },
+    platformAuth: { resolve: async ({ request }) => remember(request, await auth.platform(request.headers.get("token"), request.headers.get("authorization"))) },
     anyAuth: {
       resolve: async ({ request }) => remember(request, await auth.any(request.headers.get("authorization"), request.headers.get("token"))),
     },

@@ -3,12 +3,17 @@ import { openapi } from "@elysiajs/openapi";
 // Embedded with the code (also inside the compiled binary), so the docs UI needs no network.
 import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
+import faviconSvg from "./favicon.svg" with { type: "text" };
 import { ERROR_CODES } from "./error-codes";
 import { cleanOpenApi } from "./openapi-clean";
 import { webhookDocs } from "./webhook-docs";
+import { POSTMAN_PATH, postmanCollection, withBaseUrl } from "./postman";
+import { forwardedRequests } from "./errors";
 
 const ASSETS = "/docs/assets";
 const SPEC_PATH = "/docs/json";
+const favicon = () =>
+  new Response(faviconSvg, { headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400", "x-content-type-options": "nosniff" } });
 
 /** The error-code catalogue as a table for the document's description. */
 const errorCodeTable = ["| code | status | meaning |", "| --- | --- | --- |", ...ERROR_CODES.map((e) => `| \`${e.code}\` | ${e.status} | ${e.meaning} |`)].join("\n");
@@ -24,13 +29,32 @@ const EXTRAS = {
   "x-error-codes": ERROR_CODES,
 };
 
+/** The app the docs are mounted on, asked for its own OpenAPI document. */
+export type DocsRoot = () => { handle(request: Request): Response | Promise<Response> };
+
 /**
  * OpenAPI 3.1 at /docs/json and a Swagger UI at /docs whose assets are served locally. The document also holds
- * what the service sends out (`webhooks`) and every stable error code (`x-error-codes`).
+ * what the service sends out (`webhooks`) and every stable error code (`x-error-codes`). With the app's root, a
+ * Postman collection generated from that document at /docs/postman.json (converted on first request, then kept).
  */
-export function docs() {
+export function docs(root?: DocsRoot) {
   // The plugin answers the same document object until the routes change; it is cleaned once per such object.
   const cleaned = new WeakMap<object, unknown>();
+  let collection: Promise<Record<string, unknown>> | undefined;
+  const postman = async (request: Request) => {
+    if (!collection) {
+      const specRequest = new Request(new URL(SPEC_PATH, request.url));
+      forwardedRequests.add(specRequest);
+      collection = Promise.resolve(root!().handle(specRequest))
+        .then((response) => response.json())
+        .then(postmanCollection);
+      collection.catch(() => (collection = undefined));
+    }
+    const body = withBaseUrl(await collection, new URL(request.url).origin);
+    return new Response(JSON.stringify(body), {
+      headers: { "content-type": "application/json", "content-disposition": 'inline; filename="tripswitch.postman_collection.json"' },
+    });
+  };
   return new Elysia({ name: "tripswitch-docs" })
     .onAfterHandle(({ path, response }) => {
       if (path !== SPEC_PATH || response === null || typeof response !== "object" || response instanceof Response) return;
@@ -38,6 +62,10 @@ export function docs() {
       if (!document) cleaned.set(response, (document = cleanOpenApi({ ...response, ...EXTRAS })));
       return document;
     })
+    // The service's icon, for /docs, /console and browsers that ask for /favicon.ico.
+    .get("/favicon.svg", favicon, { detail: { hide: true } })
+    .get("/favicon.ico", favicon, { detail: { hide: true } })
+    .get(POSTMAN_PATH, ({ request }) => (root ? postman(request) : new Response(null, { status: 404 })), { detail: { hide: true } })
     .get(`${ASSETS}/swagger-ui-bundle.js`, () => new Response(Bun.file(swaggerBundle), { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), {
       detail: { hide: true },
     })
@@ -49,7 +77,9 @@ export function docs() {
         path: "/docs",
         specPath: SPEC_PATH,
         provider: "swagger-ui",
-        swagger: { cdn: `${ASSETS}/swagger-ui-bundle.js`, theme: `${ASSETS}/swagger-ui.css`, autoDarkMode: false },
+        // The page is a fixed template whose only head entry we choose is the stylesheet link: the icon's link is
+        // written after it (the plugin writes `<link rel="stylesheet" href="${theme}" />` as is).
+        swagger: { cdn: `${ASSETS}/swagger-ui-bundle.js`, theme: `${ASSETS}/swagger-ui.css" />\n    <link rel="icon" type="image/svg+xml" href="/favicon.svg`, autoDarkMode: false },
         documentation: {
           info: {
             title: "TripSwitch API",
@@ -83,7 +113,7 @@ export function docs() {
           },
         },
         // "/Platform.svc" contains a dot, which the plugin would otherwise take for a static file.
-        exclude: { staticFile: false, paths: [`${ASSETS}/swagger-ui-bundle.js`, `${ASSETS}/swagger-ui.css`] },
+        exclude: { staticFile: false, paths: [`${ASSETS}/swagger-ui-bundle.js`, `${ASSETS}/swagger-ui.css`, POSTMAN_PATH, "/favicon.svg", "/favicon.ico"] },
       }),
     );
 }

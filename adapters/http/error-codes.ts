@@ -27,6 +27,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "INTERNAL", status: 500, meaning: "An unexpected fault; quote the answer's `requestId` when reporting it" },
   // Credentials.
   { code: "MISSING_TOKEN", status: 401, meaning: "No credential: send `Authorization: Bearer <token>` (core) or the header `token` (platform)" },
+  { code: "WRONG_CREDENTIAL_KIND", status: 401, meaning: "The other kind of credential than the route takes: the message says which one it takes (core JWT as `Authorization: Bearer`, from POST /api/token; or the platform `token` header, from POST /Platform.svc/getToken2)" },
   { code: "INVALID_TOKEN", status: 401, meaning: "The token is malformed, expired, released, or its user no longer exists" },
   { code: "INVALID_CREDENTIALS", status: 401, meaning: "Unknown user or wrong password (the two answer the same)" },
   { code: "INVALID_METRICS_TOKEN", status: 401, meaning: "GET /metrics wants `Authorization: Bearer <METRICS_TOKEN>`" },

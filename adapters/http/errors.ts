@@ -34,7 +34,7 @@ export function toErrorResponse(error: unknown, requestId: string): { status: nu
   if (error instanceof ValidationError) return { status: 400, body: { success: false, message: error.message, code: error.code, errors: error.errors } };
   if (error instanceof UnauthorizedError)
     return { status: 401, body: { success: false, message: error.message, code: error.code }, headers: { "www-authenticate": "Bearer" } };
-  if (error instanceof ForbiddenError) return { status: 403, body: { success: false, message: error.message, code: error.code } };
+  if (error instanceof ForbiddenError) return { status: 403, body: { success: false, message: error.message, code: error.code, ...error.details } };
   if (error instanceof NotFoundError) return { status: 404, body: { success: false, message: error.message, code: error.code } };
   if (error instanceof ConflictError) return { status: 409, body: { success: false, message: error.message, code: error.code, ...error.details } };
   if (error instanceof TooManyRequestsError)
@@ -77,6 +77,7 @@ export function storageTrouble(error: unknown): { code: keyof typeof STORAGE_MES
 interface TypeboxIssue {
   path: string;
   message: string;
+  value?: unknown;
   schema?: { description?: string; error?: string };
 }
 
@@ -89,7 +90,9 @@ export function fieldErrorsOf(issues: TypeboxIssue[], where: string): FieldError
     const field = path || where;
     if (seen.has(field)) continue;
     seen.add(field);
-    out.push({ field, message: issue.schema?.error ?? issue.message.replace(/^Expected/, "must be").toLowerCase() });
+    // A field that is not there at all is missing, whatever type it would have had.
+    const missing = path !== "" && issue.value === undefined;
+    out.push({ field, message: missing ? "is required" : (issue.schema?.error ?? issue.message.replace(/^Expected/, "must be").toLowerCase()) });
   }
   return out;
 }
@@ -240,7 +243,8 @@ export function edge(options: EdgeOptions) {
     })
     .onParse({ as: "global" }, async ({ request, contentType, path }) => {
       const type = (contentType ?? "").split(";")[0].trim().toLowerCase();
-      if (type && type !== "application/json" && !type.endsWith("+json") && type !== "text/plain")
+      // JSON only, as documented (GNet clients send application/json, with or without a charset).
+      if (type && type !== "application/json" && !type.endsWith("+json"))
         throw new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", "The request body must be JSON (Content-Type: application/json)");
       const text = await readLimited(request, limitFor(path));
       // null, not undefined: the body is handled here, so Elysia's own JSON parser (below) never runs.

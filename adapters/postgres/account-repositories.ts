@@ -64,7 +64,7 @@ export class PgCompanyRepository implements CompanyRepository {
       });
     } catch (error) {
       const field = uniqueFieldOf(error);
-      if (field) throw new ConflictError(`This ${field} is already registered`, "ALREADY_REGISTERED", { field, fields: [field] });
+      if (field) throw new ConflictError(`This ${field} is already registered`, "ALREADY_REGISTERED", { field, fields: [field], errors: [{ field, message: "is already registered" }] });
       throw error;
     }
   }

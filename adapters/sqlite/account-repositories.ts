@@ -156,7 +156,7 @@ export class SqliteCompanyRepository implements CompanyRepository {
       });
     } catch (error) {
       const field = uniqueFieldOf(error);
-      if (field) throw new ConflictError(`This ${field} is already registered`, "ALREADY_REGISTERED", { field, fields: [field] });
+      if (field) throw new ConflictError(`This ${field} is already registered`, "ALREADY_REGISTERED", { field, fields: [field], errors: [{ field, message: "is already registered" }] });
       throw error;
     }
   }

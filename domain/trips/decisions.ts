@@ -178,7 +178,7 @@ export function decideNewTrip(
   throw new ConflictError(
     `requesterResNo ${req.requesterResNo} is already used by booking ${current.transactionId} with different content; send an UPDATE to change it`,
     "DUPLICATE_RESERVATION",
-    { transactionId: current.transactionId },
+    { transactionId: current.transactionId, errors: [{ field: "affiliateReservation.requesterResNo", message: "is already used by a booking with different content" }] },
   );
 }
 

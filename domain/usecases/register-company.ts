@@ -30,7 +30,11 @@ export async function registerCompany(deps: RegisterCompanyDeps, input: Registra
   const taken = await deps.companies.findTaken({ netid: reg.netid, mainEmail: reg.mainEmail, mainPhone: reg.mainPhone });
   if (taken.length > 0) {
     const field = taken[0];
-    throw new ConflictError(`This ${FIELD_LABEL[field]} is already registered`, "ALREADY_REGISTERED", { field, fields: taken });
+    throw new ConflictError(`This ${FIELD_LABEL[field]} is already registered`, "ALREADY_REGISTERED", {
+      field,
+      fields: taken,
+      errors: taken.map((f) => ({ field: f, message: "is already registered" })),
+    });
   }
 
   const netid = reg.netid ?? (await firstFreeNetid(deps.companies, reg.name));

@@ -46,7 +46,9 @@ export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTr
   if (!checked.ok) throw new ValidationError(checked.errors);
   const req = checked.value;
   if (req.requesterId.toLowerCase() !== caller.netid.toLowerCase())
-    throw new ForbiddenError("affiliateReservation.requesterId must be your own netid", "NOT_YOUR_NETID");
+    throw new ForbiddenError("affiliateReservation.requesterId must be your own netid", "NOT_YOUR_NETID", {
+      errors: [{ field: "affiliateReservation.requesterId", message: "must be your own netid" }],
+    });
 
   const ctx: ChangeContext = { now: deps.clock.now(), netid: caller.netid, uid: caller.uid };
   if (req.action === "NEW") return sendNewTrip(deps, req, ctx);

@@ -13,6 +13,10 @@ describe("the compiled binary", () => {
     const build = await runCli(["build", "--compile", ...entrypoints.map((e) => join(ROOT, e)), "--outfile", out], {}, { command: [BUN], timeoutMs: 120_000 });
     expect(build.code).toBe(0);
 
+    // It knows its own version.
+    const version = await runCli(["--version"], {}, { command: [out] });
+    expect(version.stdout).toBe(`tripswitch ${(await Bun.file(join(ROOT, "package.json")).json()).version}\n`);
+
     const cwd = tempDir("tripswitch-empty-");
     expect(readdirSync(cwd)).toEqual([]);
     const server = await startServer({ DEMO_DATA: "0", LOG_LEVEL: "warn" }, { command: [out], cwd, captureStdout: true });
@@ -51,7 +55,8 @@ describe("the compiled binary", () => {
         expect(ref).not.toMatch(/^(https?:)?\/\//);
         const asset = await fetch(new URL(ref, `${server.base}/docs`));
         expect(asset.status).toBe(200);
-        expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+        // The scripts and stylesheet are real files; the icon is a small SVG.
+        expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(ref.endsWith(".svg") ? 200 : 1000);
       }
       expect(html).not.toMatch(/https?:\/\/(?!localhost)[a-z0-9.-]+\.[a-z]{2,}/i);
 
@@ -59,6 +64,11 @@ describe("the compiled binary", () => {
       expect(spec.openapi).toStartWith("3.");
       expect(spec.info.version).toBe("1.0.0");
       expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(["/api/token", "/api/company/register", "/Platform.svc/getToken2"]));
+      // The Postman collection is converted from that document inside the binary too, and the icon is embedded.
+      const postman = await (await fetch(`${server.base}/docs/postman.json`)).json();
+      expect(postman.item[0].name).toBe("Core flow");
+      expect(postman.variable.find((v: { key: string }) => v.key === "baseUrl").value).toBe(server.base);
+      expect((await fetch(`${server.base}/favicon.ico`)).headers.get("content-type")).toBe("image/svg+xml");
       // The console and its basemap are embedded too, and so is the metrics library.
       const consolePage = await fetch(`${server.base}/console`);
       expect(consolePage.status).toBe(200);

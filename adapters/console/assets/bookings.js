@@ -1,6 +1,6 @@
 // Bookings: the company's bookings as requester and provider, filtered by status, role, reservation number and
 // pickup dates, newest first, 25 a page.
-import { h, field, select, showError, when } from "./dom.js";
+import { h, count, field, select, showError, when } from "./dom.js";
 import * as api from "./api.js";
 
 const PAGE = 25;
@@ -30,7 +30,7 @@ export async function bookingsPage(main) {
     const { netid } = api.me();
     list.replaceChildren(
       h("table", { "aria-label": "Bookings" },
-        h("caption", {}, `${data.total} bookings; ${data.offset + 1}–${data.offset + data.items.length} shown`),
+        h("caption", {}, `${count(data.total, "booking")}; ${data.offset + 1}–${data.offset + data.items.length} shown`),
         h("thead", {}, h("tr", {}, ["Booking", "Role", "Requester", "Provider", "Requester no.", "Provider no.", "Status", "Pickup", "Type"].map((c) => h("th", { scope: "col" }, c)))),
         h("tbody", {}, items.map((b) =>
           h("tr", {},

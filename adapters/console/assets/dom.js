@@ -8,6 +8,11 @@ export function h(tag, props, ...children) {
   return el;
 }
 
+/** A count with its noun in the right number: count(1, "booking") is "1 booking", count(2, "entry", "entries") "2 entries". */
+export function count(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** An SVG element with attributes. */

@@ -1,6 +1,6 @@
 // Fleet: the company's entries in a sortable, filterable table; add, edit, delete; CSV/JSON import with progress
 // and per-row errors; a map of the fleet and of a fleet search (airports, or a point and radius).
-import { h, field, select, showError, statusLine } from "./dom.js";
+import { h, count, field, select, showError, statusLine } from "./dom.js";
 import * as api from "./api.js";
 import { mapView } from "./map.js";
 import { readFleetText } from "./csv.js";
@@ -67,7 +67,7 @@ export async function fleetPage(main) {
           h("button", { type: "button", class: "danger", "aria-label": `Delete ${e.name}`, onClick: () => remove(e) }, "Delete")),
       ));
     tableBox.replaceChildren(
-      h("table", { "aria-label": "Fleet" }, h("caption", {}, `${rows.length} of ${state.total} entries${state.items.length < state.total ? ` (first ${state.items.length} loaded)` : ""}${rows.length > 500 ? "; first 500 shown" : ""}`), h("thead", {}, header), h("tbody", {}, body)),
+      h("table", { "aria-label": "Fleet" }, h("caption", {}, `${rows.length} of ${count(state.total, "entry", "entries")}${state.items.length < state.total ? ` (first ${state.items.length} loaded)` : ""}${rows.length > 500 ? "; first 500 shown" : ""}`), h("thead", {}, header), h("tbody", {}, body)),
     );
     const located = rows.filter((e) => e.lat != null && e.lon != null);
     mapBox.replaceChildren(mapView({ points: located.slice(0, 3000).map((e) => ({ lat: e.lat, lon: e.lon, label: `${e.name} (${e.type})`, kind: "fleet" })), caption: `Your fleet: ${located.length} located entries` }));
@@ -180,7 +180,7 @@ function importPanel(onDone, status) {
     try {
       const answer = await api.postWithProgress("/api/fleet/import", parsed.rows, (p) => (progress.value = p * 0.9));
       progress.value = 1;
-      status.textContent = `Imported ${answer.data.imported} entries from ${f.name}.`;
+      status.textContent = `Imported ${count(answer.data.imported, "entry", "entries")} from ${f.name}.`;
       await onDone();
     } catch (error) {
       progress.value = 0;

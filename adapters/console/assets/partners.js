@@ -1,5 +1,5 @@
 // Partners: requests (asked and received), accept, end, and the vehicle-type map of each partnership.
-import { h, field, showError, statusLine } from "./dom.js";
+import { h, count, field, showError, statusLine } from "./dom.js";
 import * as api from "./api.js";
 
 export async function partnersPage(main) {
@@ -35,7 +35,7 @@ export async function partnersPage(main) {
     const items = (await api.core("GET", `/api/partner/${encodeURIComponent(netid)}?format=full`)).map((p) => ({ ...p, state: p.status === "active" ? "active" : p.direction }));
     list.replaceChildren(
       h("table", { "aria-label": "Partners" },
-        h("caption", {}, `${items.length} partnerships and requests`),
+        h("caption", {}, `${count(items.length, "partnership or request", "partnerships and requests")}`),
         h("thead", {}, h("tr", {}, ["Company", "Status", "Contact", "Your vehicle-type map", "Their map", "Actions"].map((c) => h("th", { scope: "col" }, c)))),
         h("tbody", {}, items.map((p) =>
           h("tr", {},

@@ -3,7 +3,7 @@ import { login, type LoginDeps } from "../../../domain/usecases/login";
 import { UnauthorizedError } from "../../../domain/errors";
 import type { PlatformTokenRepository } from "../../../domain/ports";
 import { hashPlatformToken, newPlatformToken } from "../../../domain/platform-token";
-import { jsonString } from "../auth";
+import { jsonString, wrongKind } from "../auth";
 import { platformRoute } from "../platform-route";
 import { Credentials, errors } from "../schemas";
 import type { AddressOf } from "../core/accounts";
@@ -11,13 +11,19 @@ import type { AddressOf } from "../core/accounts";
 export interface PlatformTokenDeps {
   login: LoginDeps;
   platformTokens: PlatformTokenRepository;
+  /** Whether a value is a valid core token (JWT): given in the platform token's place, it is the wrong kind. */
+  isCoreToken: (token: string) => Promise<boolean>;
 }
 
 /** Platform tokens: getToken2 issues an opaque token, releaseToken ends it. */
 export function platformTokens(deps: PlatformTokenDeps, addressOf: AddressOf) {
   const release = async ({ request }: { request: Request }) => {
     const token = request.headers.get("token")?.trim();
-    if (!token) throw new UnauthorizedError("Missing platform token: send the header token", "MISSING_TOKEN");
+    if (!token) {
+      if (/^(Bearer\s+)?[\w-]+\.[\w-]+\.[\w-]*$/i.test(request.headers.get("authorization")?.trim() ?? "")) throw wrongKind("platform");
+      throw new UnauthorizedError("Missing platform token: send the header token", "MISSING_TOKEN");
+    }
+    if (await deps.isCoreToken(token)) throw wrongKind("platform");
     const hash = hashPlatformToken(token);
     const uid = await deps.platformTokens.findActiveUid(hash);
     const released = await deps.platformTokens.release(hash, deps.login.clock.now());

@@ -47,7 +47,7 @@ describe("forbiddenAddress", () => {
 describe("OutboundGuard", () => {
   test("a name is refused when any of its addresses is private (a mixed answer could be steered)", async () => {
     const guard = new OutboundGuard({ allowPrivate: false, requireHttps: false, resolver: async () => [{ address: "93.184.216.34", family: 4 }, { address: "10.1.2.3", family: 4 }] });
-    expect(await guard.check("http://mixed.example/hook")).toEqual({ ok: false, reason: "must not resolve to a private address (10.0.0.0/8)" });
+    expect(await guard.check("http://mixed.example/hook")).toEqual({ ok: false, reason: "must not resolve to a private address (10.0.0.0/8); for development on one machine, start the service with OUTBOUND_ALLOW_PRIVATE=1" });
   });
 
   test("a public name is allowed and pinned to the address that was checked", async () => {
@@ -66,7 +66,7 @@ describe("OutboundGuard", () => {
 
   test("the system resolver's answer for localhost is refused; a name that does not resolve is refused at send, accepted on save", async () => {
     const guard = new OutboundGuard({ allowPrivate: false, requireHttps: false });
-    expect(await guard.problem("http://localhost:8080/")).toBe("must not resolve to a loopback address");
+    expect(await guard.problem("http://localhost:8080/")).toBe("must not resolve to a loopback address; for development on one machine, start the service with OUTBOUND_ALLOW_PRIVATE=1");
     expect(await guard.check("http://no-such-host.invalid/")).toMatchObject({ ok: false, reason: "has a host name that does not resolve" });
     expect(await guard.problem("http://no-such-host.invalid/")).toBeUndefined();
   });
