@@ -42,7 +42,7 @@ export interface GeoSearch {
 }
 
 /** What a search hit carries of its entry: the fields a fleet item shows, with its position. */
-export type IndexedEntry = Pick<FleetEntry, "slug" | "netid" | "type" | "name" | "description" | "imageUrl" | "maxPassengers" | "maxLuggage" | "minimumRate" | "hourlyRate"> & {
+export type IndexedEntry = Pick<FleetEntry, "slug" | "netid" | "type" | "name" | "description" | "imageUrl" | "maxPassengers" | "maxLuggage" | "minimumRate" | "hourlyRate" | "currency"> & {
   lat: number;
   lon: number;
 };

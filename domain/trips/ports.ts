@@ -100,4 +100,10 @@ export interface ProviderFleet {
   activeEntriesAmong(slugs: readonly string[]): Promise<FleetEntry[]>;
   /** The provider's active entries that list airport `iata` (upper-case), read by airport (not by scanning the fleet). */
   activeEntriesListing(netid: string, iata: string): Promise<FleetEntry[]>;
+  /**
+   * Those of activeEntriesListing that a circle search around `centre` cannot find: without a position, or standing
+   * farther than `radiusKm` from it (a metre's slack: one just inside may be among them too). Read through the
+   * per-airport positions, so entries within the circle cost an index entry each, not a row.
+   */
+  activeEntriesListingBeyond(netid: string, iata: string, centre: { lat: number; lon: number }, radiusKm: number): Promise<FleetEntry[]>;
 }

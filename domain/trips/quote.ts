@@ -53,6 +53,9 @@ export function vehicleFeeCents(entry: Pick<FleetEntry, "minimumRate" | "hourlyR
   return Math.max(minimum, timed);
 }
 
+/** What pricing a vehicle reads of its fleet entry (a FleetEntry or a ServingVehicle). */
+export type QuotableVehicle = Pick<FleetEntry, "slug" | "type" | "name" | "description" | "imageUrl" | "maxPassengers" | "maxLuggage" | "minimumRate" | "hourlyRate" | "currency" | "active">;
+
 /** A priced quote: its options (one currency), that currency (null without options) and its warnings. */
 export interface PricedQuote {
   options: QuoteOption[];
@@ -102,7 +105,7 @@ export function chooseQuoteCurrency(entries: ReadonlyArray<Pick<FleetEntry, "cur
  * most 20, each valid for 24 h. Priced on the booked duration when the trip gives one (an hourly trip), else on the
  * pickup → drop-off distance. No serving vehicle: no options and NO_VEHICLE_NEAR_PICKUP.
  */
-export function buildQuote(serving: readonly FleetEntry[], request: QuoteBuildRequest, currencies: CurrencyDirectory): PricedQuote {
+export function buildQuote(serving: readonly QuotableVehicle[], request: QuoteBuildRequest, currencies: CurrencyDirectory): PricedQuote {
   const active = serving.filter((e) => e.active);
   if (active.length === 0)
     return { options: [], currency: null, warnings: [{ code: "NO_VEHICLE_NEAR_PICKUP", message: "No vehicle of the provider serves the pickup (none lists its airport or stands within its service radius)" }] };
@@ -120,14 +123,34 @@ export function buildQuote(serving: readonly FleetEntry[], request: QuoteBuildRe
   return { options: rankedOptions(inCurrency, request, minorUnitOf(currencies, currency)), currency, warnings };
 }
 
+interface Priced {
+  units: number;
+  entry: QuotableVehicle;
+  /** 0 for the preferred type's vehicles, 1 for the others. */
+  rank: number;
+}
+
 /** One option per vehicle, ranked and capped (see buildQuote); every vehicle fits the trip and shares one currency. */
-function rankedOptions(fleet: readonly FleetEntry[], request: QuoteRequest, digits: number): QuoteOption[] {
+function rankedOptions(fleet: readonly QuotableVehicle[], request: QuoteRequest, digits: number): QuoteOption[] {
   const quarterHours = request.tripMinutes ? bookedQuarterHours(request.tripMinutes) : estimatedQuarterHours(request.pickup, request.dropOff);
   const validUntil = isoAt(request.now + QUOTE_VALIDITY_SECONDS);
-  const priced = fleet.map((entry) => ({ units: vehicleFeeMinorUnits(entry, quarterHours, digits), entry }));
-  const rank = (entry: FleetEntry) => (request.preferredVehType !== undefined && entry.type === request.preferredVehType ? 0 : 1);
-  priced.sort((a, b) => rank(a.entry) - rank(b.entry) || a.units - b.units || (a.entry.slug < b.entry.slug ? -1 : a.entry.slug > b.entry.slug ? 1 : 0));
-  return priced.slice(0, MAX_QUOTE_OPTIONS).map(({ units, entry }) => ({
+  // Fleets share few distinct rates: each (minimum, hourly) pair is priced once.
+  const fees = new Map<string, number>();
+  const before = (a: Priced, b: Priced) => a.rank - b.rank || a.units - b.units || (a.entry.slug < b.entry.slug ? -1 : a.entry.slug > b.entry.slug ? 1 : 0);
+  // The best MAX_QUOTE_OPTIONS kept in order as the vehicles stream by: a quote to a big fleet never sorts it whole.
+  const best: Priced[] = [];
+  for (const entry of fleet) {
+    const key = `${entry.minimumRate} ${entry.hourlyRate}`;
+    let units = fees.get(key);
+    if (units === undefined) fees.set(key, (units = vehicleFeeMinorUnits(entry, quarterHours, digits)));
+    const p: Priced = { units, entry, rank: request.preferredVehType !== undefined && entry.type === request.preferredVehType ? 0 : 1 };
+    if (best.length === MAX_QUOTE_OPTIONS && before(p, best[best.length - 1]) >= 0) continue;
+    let i = best.length;
+    while (i > 0 && before(p, best[i - 1]) < 0) i--;
+    best.splice(i, 0, p);
+    if (best.length > MAX_QUOTE_OPTIONS) best.pop();
+  }
+  return best.map(({ units, entry }) => ({
     type: "OTHER",
     code: entry.slug,
     name: entry.name,

@@ -24,33 +24,45 @@ export function servesPickup(entry: Pick<FleetEntry, "lat" | "lon" | "airports">
   return greatCircleKm(area.position.lat, area.position.lon, entry.lat, entry.lon) <= area.radiusKm;
 }
 
+/**
+ * An active vehicle serving a pickup: what a quote option needs of its fleet entry (an entry found by position is
+ * read from the geo index, which does not keep its airports), and its distance from the pickup (null: no position).
+ */
+export type ServingVehicle = Omit<FleetEntry, "airports" | "createdAt" | "updatedAt"> & { distanceKm: number | null };
+
 /** A provider's active vehicles that serve a pickup. */
 export interface ServingFleet {
-  /** The provider's active entries serving `area` (see servesPickup), in slug order. */
-  servingEntries(netid: string, area: ServiceArea): Promise<FleetEntry[]>;
+  /** The provider's active vehicles serving `area` (see servesPickup): those within the radius nearest first, then the farther ones listing its airport. */
+  servingEntries(netid: string, area: ServiceArea): Promise<ServingVehicle[]>;
 }
 
-/** Upper bound on the entries one lookup reads (a provider's whole fleet on one spot stays within it). */
+/** Upper bound on the entries one circle search returns (a provider's whole fleet on one spot stays within it). */
 const MAX_SERVING_ENTRIES = 1_000_000;
 
 /**
- * The serving fleet read through the geo index: the provider's entries within the radius come from the index
- * (a circle query filtered by owner, so the cost follows the vehicles near the pickup, not the fleet's size),
- * those listing the airport from storage's per-airport lookup; both are then read from storage and checked
- * again, so an entry changed since the index was built is judged on its stored fields. `netid` is the
- * provider's netid as stored.
+ * The serving fleet read through the geo index: the provider's entries within the radius come from the index (a
+ * circle query filtered by owner: the cost follows the vehicles near the pickup, not the fleet's size, and no row is
+ * read), and only those listing the airport that the circle cannot hold (no position, or beyond the radius) from
+ * storage. An entry changed in the last second is seen as the index has it (fleet changes reach it within a
+ * second). `netid` is the provider's netid as stored.
  */
 export function servingFleetOf(deps: { index: Pick<FleetSearchIndex, "search">; fleet: ProviderFleet }): ServingFleet {
   return {
     async servingEntries(netid, area) {
       const { hits } = deps.index.search({ centres: [area.position], radiusKm: area.radiusKm, types: undefined, words: [], netid, offset: 0, limit: MAX_SERVING_ENTRIES });
-      const [near, listing] = await Promise.all([
-        hits.length > 0 ? deps.fleet.activeEntriesBySlug(netid, hits.map((h) => h.entry.slug)) : [],
-        area.airport !== undefined ? deps.fleet.activeEntriesListing(netid, area.airport) : [],
-      ]);
-      const bySlug = new Map<string, FleetEntry>();
-      for (const e of [...near, ...listing]) if (e.active && servesPickup(e, area)) bySlug.set(e.slug, e);
-      return [...bySlug.values()].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+      // Each hit's entry is a fresh object: completed in place rather than copied (a big fleet has thousands).
+      const serving: ServingVehicle[] = hits.map((h) => Object.assign(h.entry, { active: true, distanceKm: h.distanceKm }));
+      if (area.airport === undefined) return serving;
+      const far = await deps.fleet.activeEntriesListingBeyond(netid, area.airport, area.position, area.radiusKm);
+      if (far.length === 0) return serving;
+      const near = new Set(hits.map((h) => h.entry.slug));
+      for (const e of far) {
+        if (near.has(e.slug)) continue;
+        const { airports: _airports, createdAt: _created, updatedAt: _updated, ...vehicle } = e;
+        const distanceKm = e.lat === null || e.lon === null ? null : greatCircleKm(area.position.lat, area.position.lon, e.lat, e.lon);
+        serving.push({ ...vehicle, distanceKm });
+      }
+      return serving;
     },
   };
 }

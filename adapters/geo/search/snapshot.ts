@@ -333,8 +333,9 @@ export class FleetSnapshot {
       maxLuggage: luggage < 0 ? null : luggage,
       lat: this.lat(id),
       lon: this.lon(id),
-      minimumRate: p.rates[2 * r],
-      hourlyRate: p.rates[2 * r + 1],
+      minimumRate: p.rates[3 * r],
+      hourlyRate: p.rates[3 * r + 1],
+      currency: p.rates[3 * r + 2],
     };
   }
 

@@ -16,7 +16,7 @@ export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string 
   { tag: "0002_scale_out", when: 1795477451328, sql: m2 },
   { tag: "0003_unlogged_rate_buckets", when: 1795477458758, sql: m3 },
   { tag: "0004_service_radius", when: 1795644889269, sql: m4 },
-  { tag: "0005_fleet_airports", when: 1795645394638, sql: m5 },
-  { tag: "0006_fleet_airports_triggers", when: 1795645401689, sql: m6 },
-  { tag: "0007_network_quotes", when: 1795647099590, sql: m7 },
+  { tag: "0005_fleet_airports", when: 1795647458894, sql: m5 },
+  { tag: "0006_fleet_airports_triggers", when: 1795647466192, sql: m6 },
+  { tag: "0007_network_quotes", when: 1795648933264, sql: m7 },
 ];

@@ -38,7 +38,7 @@ export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string 
   { tag: "0013_partnerships", when: 1795462467355, sql: m13 },
   { tag: "0014_sandbox", when: 1795463116997, sql: m14 },
   { tag: "0015_service_radius", when: 1795644885630, sql: m15 },
-  { tag: "0016_fleet_airports", when: 1795645389767, sql: m16 },
-  { tag: "0017_fleet_airports_triggers", when: 1795645398554, sql: m17 },
-  { tag: "0018_network_quotes", when: 1795647096004, sql: m18 },
+  { tag: "0016_fleet_airports", when: 1795647452835, sql: m16 },
+  { tag: "0017_fleet_airports_triggers", when: 1795647462780, sql: m17 },
+  { tag: "0018_network_quotes", when: 1795648930595, sql: m18 },
 ];
