@@ -36,7 +36,7 @@ describe("retention", () => {
     key.run(c.netid, "new", now - 60);
 
     const deleted = pruneExpired(sqlite, now);
-    expect(deleted).toEqual({ outbox_messages: 1, audit_events: 1, platform_tokens: 1, login_failures: 1, idempotency_keys: 1 });
+    expect(deleted).toEqual({ outbox_messages: 1, audit_events: 1, platform_tokens: 1, login_failures: 1, idempotency_keys: 1, network_quotes: 0 });
     const col = (sql: string) => sqlite.query<{ v: string }, []>(sql).all().map((r) => r.v);
     expect(col("SELECT event_id AS v FROM outbox_messages ORDER BY v")).toEqual(["new-delivered", "old-failed", "old-pending"]);
     expect(col("SELECT detail AS v FROM audit_events WHERE detail IN ('old', 'new')")).toEqual(["new"]);
