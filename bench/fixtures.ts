@@ -115,6 +115,7 @@ export function* fixtureFleet(n: number, seed = SEED): Generator<FleetRowFixture
       airports: a.code,
       minimumRate: `${cls.minimum + surcharge}.00`,
       hourlyRate: `${cls.hourly + surcharge}.${random() < 0.5 ? "50" : "00"}`,
+      currency: "USD",
     };
   }
 }

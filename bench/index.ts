@@ -1,6 +1,6 @@
 // `npm run bench`: every part in turn, then the table of figures (median, baseline, ratio, target).
 // Each part also runs alone: `npm run bench:search`, `bench:http`, `bench:intake`, `bench:freshness`, `bench:startup`,
-// `bench:tracking`, `bench:postgres`, `bench:events`.
+// `bench:tracking`, `bench:postgres`, `bench:events`, `bench:quote`, `bun bench/index.ts network-quote`.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { benchSearch } from "./search";
@@ -11,6 +11,8 @@ import { benchStartup } from "./startup";
 import { benchTracking } from "./tracking";
 import { benchPostgres } from "./postgres";
 import { benchEvents } from "./events";
+import { benchNetworkQuote } from "./network-quote";
+import { benchQuote } from "./quote";
 import { ROOT, WRK_HELP, wrkPath } from "./load";
 import { markdownTable, SMOKE, type Figure } from "./report";
 
@@ -23,6 +25,8 @@ const PARTS: Record<string, () => Promise<Figure[]>> = {
   tracking: () => benchTracking(),
   postgres: () => benchPostgres(),
   events: () => benchEvents(),
+  "network-quote": () => benchNetworkQuote(),
+  quote: () => benchQuote(),
 };
 const NEEDS_WRK = new Set(["http", "intake", "freshness", "postgres"]);
 

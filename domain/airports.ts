@@ -6,6 +6,8 @@ export interface Airport {
   lon: number;
   /** IANA time zone, e.g. America/Los_Angeles. */
   timeZone: string;
+  /** ISO 3166-1 alpha-2 country code, when the directory knows it. */
+  country?: string;
 }
 
 /** IATA code → airport. Codes are matched case-insensitively after trimming. */

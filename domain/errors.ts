@@ -14,9 +14,11 @@ export abstract class DomainError extends Error {
 
 /** Input that breaks a rule; lists every failing field at once. */
 export class ValidationError extends DomainError {
-  readonly code: string = "VALIDATION_FAILED";
-  constructor(readonly errors: FieldError[], message?: string) {
+  readonly code: string;
+  /** `code` names the rule when one rule failed (PICKUP_IN_PAST…); VALIDATION_FAILED otherwise. */
+  constructor(readonly errors: FieldError[], message?: string, code = "VALIDATION_FAILED") {
     super(message ?? describeFieldErrors(errors));
+    this.code = code;
   }
 }
 

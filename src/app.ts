@@ -24,6 +24,9 @@ import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from "../domain/trips/book
 import { attemptOutcomes, changeAnnouncer, type DeliveryDeps } from "../domain/usecases/deliver-booking";
 import { platformHelp } from "../adapters/http/platform/help";
 import { platformDelivery } from "../adapters/http/platform/delivery";
+import { coreQuotes } from "../adapters/http/core/quotes";
+import { indexNetworkPricing } from "../domain/quotes/network-pricing";
+import type { NetworkQuoteDeps } from "../domain/usecases/network-quote";
 import { coreReservations } from "../adapters/http/core/reservations";
 import { platformTrips } from "../adapters/http/platform/trips";
 import { BOOKING_WRITER_STATEMENTS } from "../adapters/sqlite/booking-rows";
@@ -32,6 +35,9 @@ import { PackagedAirportDirectory } from "../adapters/airports/directory";
 import { PackagedTimeZones } from "../adapters/airports/time-zones";
 import type { Clock } from "../domain/ports";
 import { KdFleetSearchIndex } from "../adapters/geo/fleet-index";
+import { PackagedCurrencyDirectory } from "../adapters/currencies/directory";
+import { PackagedGazetteer } from "../adapters/gazetteer/cities";
+import { servingFleetOf } from "../domain/trips/service-area";
 import { coreFleet } from "../adapters/http/core/fleet";
 import { coreFleetSearch } from "../adapters/http/core/fleet-search";
 import { SearchAnswerCache } from "../domain/fleet/answer-cache";
@@ -145,12 +151,23 @@ export function createServices(
   );
   // A booking as a whole holds no more than one request body may carry.
   const limits: BookingLimits = { maxBytes: config.maxBodyBytes ?? DEFAULT_BOOKING_LIMITS.maxBytes };
+  // What every quote reads: placing the pickup, the provider's serving vehicles (geo index), currency facts.
+  const quoting = {
+    airports,
+    gazetteer: new PackagedGazetteer(),
+    servingFleet: servingFleetOf({ index: fleetIndex, fleet: storage.providerFleet }),
+    currencies: new PackagedCurrencyDirectory(),
+    integrations,
+  };
   const trips = {
     send: {
       limits,
       bookings,
       companies,
       fleet: storage.providerFleet,
+      servingFleet: quoting.servingFleet,
+      gazetteer: quoting.gazetteer,
+      currencies: quoting.currencies,
       airports,
       timeZones: new PackagedTimeZones(),
       admission: { integrations, partnerships },
@@ -158,12 +175,22 @@ export function createServices(
       // Time-ordered UUIDs (v7: 48-bit ms timestamp, 74 random bits): new bookings append to the primary-key
       // index instead of dirtying a random page each, which makes a group's inserts and commit cheaper.
       newTransactionId: () => Bun.randomUUIDv7(),
+      networkQuotes: storage.networkQuotes,
     },
     manage: { bookings, companies, clock, tracking, limits },
     idempotency: storage.idempotency,
     delivery,
   };
   const liveHub = new LiveHub(storage.liveEvents, options.events, (err) => logger.warn({ err }, "event streams: reading the live event log failed; trying again"), storage.streamRegistry);
+  const networkQuotes: NetworkQuoteDeps = {
+    quotes: storage.networkQuotes,
+    companies,
+    admission: trips.send.admission,
+    pricing: indexNetworkPricing({ index: fleetIndex, fleet: storage.providerFleet, integrations, airports, gazetteer: quoting.gazetteer, timeZones: trips.send.timeZones, currencies: quoting.currencies }),
+    clock,
+    newQuoteId: () => Bun.randomUUIDv7(),
+    send: trips.send,
+  };
   const sandboxes = storage.sandboxes;
   const sandbox = new SandboxDispatcher({
     trips: sandboxes,
@@ -207,7 +234,9 @@ export function createServices(
     registration: { companies, hasher, clock, isCommonPassword, audit },
     login: loginDeps,
     airports,
+    quoting,
     trips,
+    networkQuotes,
     fleet,
     fleetIndex,
     rateLimiter,
@@ -283,6 +312,7 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(coreIntegration(services.authenticator, services.integration, services.trips.delivery, addressOf))
     .use(corePartners(services.partners, services.authenticator))
     .use(coreReservations(services.trips.manage, services.authenticator, services.positions))
+    .use(coreQuotes(services.networkQuotes, services.authenticator, services.trips.idempotency, services.rateLimiter))
     .use(coreFleet(services.manageFleet, services.authenticator))
     .use(coreFleetSearch(services.searchFleet, services.authenticator, services.rateLimiter, services.searchAnswers))
     .use(coreTracking(services.tracking, services.authenticator))

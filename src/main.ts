@@ -24,9 +24,11 @@ Commands:
   company set-sandbox <netid> on|off   a sandbox company's trips are answered by a simulated dispatcher
   company set-integration <netid> [--delivery-url URL] [--luggage native|notes] [--webhook-url URL]
                           [--webhook-format events|gnet] [--accept-trips-from anyone|partners]
+                          [--service-radius-km 1-500]
                                         set a company's delivery endpoint, luggage support, webhook URL
-                                        ("" clears a URL), webhook body format and who
-                                        may send it trips (anyone, or only partners)
+                                        ("" clears a URL), webhook body format, who
+                                        may send it trips (anyone, or only partners) and
+                                        how far from a pickup its vehicles serve quotes (km)
   user remove <uid>                     delete a user's profile; its tokens stop working
   audit [--type T] [--netid N] [--since UNIX] [--limit N]
                                         print security events (newest first) as JSON lines
@@ -217,8 +219,8 @@ async function setSandbox(config: Config, args: string[]): Promise<number> {
 async function setIntegration(config: Config, args: string[]): Promise<number> {
   const [netid, ...flags] = args;
   if (!netid || netid.startsWith("--") || flags.length === 0 || flags.length % 2)
-    throw new UsageError("usage: company set-integration <netid> [--delivery-url URL] [--luggage native|notes] [--webhook-url URL] [--webhook-format events|gnet] [--accept-trips-from anyone|partners]");
-  const input: { deliveryUrl?: string | null; luggage?: string; webhookUrl?: string | null; webhookFormat?: string; acceptTripsFrom?: string } = {};
+    throw new UsageError("usage: company set-integration <netid> [--delivery-url URL] [--luggage native|notes] [--webhook-url URL] [--webhook-format events|gnet] [--accept-trips-from anyone|partners] [--service-radius-km 1-500]");
+  const input: { deliveryUrl?: string | null; luggage?: string; webhookUrl?: string | null; webhookFormat?: string; acceptTripsFrom?: string; serviceRadiusKm?: number | null } = {};
   for (let i = 0; i < flags.length; i += 2) {
     const [flag, value] = [flags[i], flags[i + 1]];
     if (flag === "--delivery-url") input.deliveryUrl = value === "" ? null : value;
@@ -226,6 +228,7 @@ async function setIntegration(config: Config, args: string[]): Promise<number> {
     else if (flag === "--luggage") input.luggage = value;
     else if (flag === "--webhook-format") input.webhookFormat = value;
     else if (flag === "--accept-trips-from") input.acceptTripsFrom = value;
+    else if (flag === "--service-radius-km") input.serviceRadiusKm = /^\d{1,4}$/.test(value) ? Number(value) : Number.NaN;
     else throw new UsageError(`company set-integration: unknown option ${flag}`);
   }
   const { services, close } = await open(config);

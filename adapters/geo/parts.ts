@@ -64,7 +64,7 @@ export interface IndexParts {
   /** imageUrls[0] is null (no image). */
   imageUrls: Array<string | null>;
   rateId: Uint32Array;
-  /** Interned (minimum rate, hourly rate) pairs: [min, hourly, min, hourly, …]. */
+  /** Interned (minimum rate, hourly rate, currency) triples: [min, hourly, currency, min, hourly, currency, …]. */
   rates: string[];
   maxPassengers: Int32Array;
   /** −1 is unknown (null). */

@@ -128,6 +128,11 @@ export function docs(root?: DocsRoot) {
             { name: "Fleet", description: "Your fleet entries, and the cross-operator fleet search" },
             { name: "Trips", description: "sendTrip, quotes, the status lifecycle and booking lookup" },
             {
+              name: "Quotes",
+              description:
+                "Network quotes: one trip priced across every provider that would take it from you and serves its pickup, in one currency, stored 24 h for your company only; booking an option makes an ordinary booking with that provider at the quoted price",
+            },
+            {
               name: "Integration",
               description:
                 "Your delivery endpoint (bookings for you are POSTed there, retried with backoff) and webhooks (your bookings' new state, signed with HMAC-SHA256 in the X-TripSwitch-Signature header `t=<unix>,v1=<hex of <t>.<body>>,v2=<hex of <t>.<event id>.<body>>`)",

@@ -147,6 +147,11 @@ export const SendTripBody = t.Object(
     transactionId: str(64, "UPDATE/CANCEL: the booking's transactionId (or name it by requesterResNo). Ignored on NEW: the exchange assigns it."),
     submitMode: str(16, "ASYNC (default) or WAIT: wait (at most 12 s) for the provider's answer — its delivery endpoint's reply, or the first update of a provider working on the exchange that sets its reservation number — and answer its reservationId, totalAmount and fees"),
     status: str(32, "Ignored: the exchange sets the status"),
+    quoteId: str(
+      64,
+      "A network quote of yours (POST /api/quotes): a NEW REGULAR to one of its providers with `fees:[{code}]` books that provider's option at the quoted price (the option becomes the only fee line, its fee the totalAmount). The trip's locations, passengerCount, luggageCount and totalTripDuration must be the quoted ones (else 400 naming quoteId); an option the quote does not have from this provider: 400 naming fees[0].code; someone else's or an unknown quote: 404 QUOTE_NOT_FOUND; after its validUntil: 409 QUOTE_EXPIRED.",
+      "0193f1c2-6a3e-7b41-9d2c-5e8f0a1b2c3d",
+    ),
   },
   {
     additionalProperties: true,
@@ -172,13 +177,32 @@ const FeeOut = t.Object({
   reimbursable: t.Optional(t.Union([t.String(), t.Boolean()])),
 }, open());
 
+/** A warning in sendTrip's answer and in the booking it made (status 200: the request was taken). */
+export const TripWarningOut = t.Object(
+  {
+    code: t.Union([t.Literal("PICKUP_NOT_LOCATED"), t.Literal("NO_VEHICLE_NEAR_PICKUP"), t.Literal("NO_VEHICLE_FITS_TRIP"), t.Literal("OTHER_CURRENCIES_LEFT_OUT")], {
+      description:
+        "PICKUP_NOT_LOCATED: a REGULAR/ONDEMAND booking whose pickup could not be placed (no lat/lon, unknown airport code, unknown or ambiguous city): booked all the same, the provider dispatches from the address. NO_VEHICLE_NEAR_PICKUP: a QUOTE none of the provider's active vehicles serves (none lists the pickup airport or stands within its serviceRadiusKm): stored and delivered with no options. NO_VEHICLE_FITS_TRIP: serving vehicles exist but none seats the passengers and luggage. OTHER_CURRENCIES_LEFT_OUT: options priced in other currencies than the quote's were left out (`count`, `currencies`).",
+    }),
+    message: t.String(),
+    field: t.Optional(t.String({ description: "The request field the warning is about", examples: ["locations.pickup"] })),
+    count: t.Optional(t.Number({ description: "OTHER_CURRENCIES_LEFT_OUT: how many options were left out" })),
+    currencies: t.Optional(t.Array(t.String(), { description: "OTHER_CURRENCIES_LEFT_OUT: their currencies" })),
+  },
+  { description: "What the request was warned about" },
+);
+
 export const SendTripResponse = t.Object(
   {
     success: t.Literal(true),
     transactionId: t.String({ format: "uuid" }),
     status: t.String({ description: "QUOTE for a quote, BOOKING_REQUEST for a new booking, else the booking's current status" }),
-    fees: t.Array(FeeOut, { description: "On a QUOTE: the vehicle options, cheapest first (at most 20)" }),
-    totalAmount: t.Union([t.String(), t.Null()], { description: "QUOTE: the cheapest option's fee; booking: the chosen option's fee or the provider's latest totalAmount; null while unknown" }),
+    fees: t.Array(FeeOut, {
+      description:
+        "On a QUOTE: the vehicle options — the provider's active vehicles serving the pickup (listing its airport or within the provider's serviceRadiusKm of it) that seat the passengers and luggage, all in one currency (the pickup country's when the provider prices serving vehicles in it, else the one most of them use), `fee` in that currency's minor unit (JPY \"5000\", USD \"125.00\", BHD \"12.500\"), cheapest first (at most 20)",
+    }),
+    totalAmount: t.Union([t.String(), t.Null()], { description: "QUOTE: the first option's fee (null without options); booking: the chosen option's fee or the provider's latest totalAmount; null while unknown" }),
+    warnings: t.Array(TripWarningOut, { description: "What this request was warned about; empty when nothing. Kept on the booking: reads show them as `data.warnings`." }),
     reservationId: t.Optional(
       t.String({ description: "submitMode WAIT only: the provider's reservation number, when one arrived within the wait (at most 12 s): in its delivery endpoint's reply, or — a provider working on the exchange itself, the sandbox included — from its first update that sets providerResNo" }),
     ),
@@ -298,6 +322,7 @@ export const BookingData = t.Object({
   lastStatus: t.String({ examples: ["BOOKING_REQUEST"] }),
   submitDate: t.Number({ description: "Unix seconds" }),
   pickupDate: t.Number({ description: "Unix seconds; a pickup time without offset is read in the pickup place's time zone" }),
+  warnings: t.Optional(t.Array(TripWarningOut, { description: "What the request that made the booking or quote was warned about (as sendTrip answered); absent when nothing" })),
   tripPacket: t.Object(
     {
       reservationType: t.String({ examples: ["REGULAR"], description: "REGULAR, ONDEMAND or QUOTE" }),

@@ -18,6 +18,10 @@ const TripMessage = t.Composite(
     t.Object({
       status: t.String({ description: "The booking's status", examples: ["BOOKING_REQUEST"] }),
       submitMode: t.Optional(t.String({ description: "As the requester sent it (ASYNC or WAIT)" })),
+      totalAmount: t.Union([t.String(), t.Null()], {
+        description: "The booked price as a decimal string: for a booked quote, the chosen option's fee (the option is the one line of `fees`); null when none was agreed",
+        examples: ["240.00"],
+      }),
       affiliateReservation: t.Object(
         {
           requesterId: t.String({ examples: ["BOOKWELL"] }),

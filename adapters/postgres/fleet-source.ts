@@ -8,7 +8,7 @@ import type { PgDb } from "./db";
  */
 const INDEX_COLUMNS = `slug, netid, type, name, description, image_url AS "imageUrl", max_passengers AS "maxPassengers",
   max_luggage AS "maxLuggage", lat, lon, CASE WHEN lat IS NULL OR lon IS NULL THEN airports ELSE '' END AS airports,
-  minimum_rate AS "minimumRate", hourly_rate AS "hourlyRate"`;
+  minimum_rate AS "minimumRate", hourly_rate AS "hourlyRate", currency`;
 
 /** The change log keeps at most this many changes after its base (the trigger stops logging beyond). */
 const FLEET_CHANGE_LOG_LIMIT = 50_000;

@@ -42,6 +42,7 @@ const DATA_TABLES = [
   "login_failures",
   "company_integrations",
   "fleet_entries",
+  "fleet_airports",
   "partnerships",
   "partner_vehicle_types",
   "bookings",

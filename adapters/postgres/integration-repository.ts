@@ -4,6 +4,7 @@ import { integrationOf, integrationRecord, secretContext } from "../../domain/de
 import type { IntegrationLookup, IntegrationRepository, SecretSealer } from "../../domain/delivery/ports";
 import type { PgDb } from "./db";
 import { companyIntegrations } from "./schema";
+import { DEFAULT_SERVICE_RADIUS_KM } from "../../domain/trips/service-area";
 
 export { secretContext };
 
@@ -25,6 +26,11 @@ export class PgIntegrationRepository implements IntegrationRepository, Integrati
     private readonly db: PgDb,
     private readonly secrets: SecretSealer,
   ) {}
+
+  async largestServiceRadiusKm(): Promise<number> {
+    const [row] = await this.db.$client.unsafe("SELECT max(service_radius_km) AS km FROM company_integrations");
+    return Math.max(DEFAULT_SERVICE_RADIUS_KM, Number(row?.km ?? 0));
+  }
 
   async get(netid: string): Promise<Integration | undefined> {
     const [row] = await this.db.select().from(companyIntegrations).where(eq(companyIntegrations.netid, netid)).limit(1);

@@ -20,6 +20,8 @@ export interface PgRetention {
   liveEvents: number;
   /** Event streams closed (or whose instance died) this long ago: no longer a reason to log positions. */
   deadStreams: number;
+  /** Network quotes past their validUntil (a booking of one answers 409 QUOTE_EXPIRED meanwhile, 404 after). */
+  networkQuotes: number;
   /** Rate buckets not used for this long (a full hour's budget has refilled by then). */
   idleRateBuckets: number;
   /** Login attempts left in flight by an instance that died (the throttle ignores them past this lease). */
@@ -35,6 +37,7 @@ export const DEFAULT_PG_RETENTION: PgRetention = {
   idempotencyKeys: 86400,
   liveEvents: LIVE_EVENT_RETENTION_SECONDS,
   deadStreams: LIVE_EVENT_RETENTION_SECONDS,
+  networkQuotes: 86400,
   idleRateBuckets: 3600,
   loginAttempts: 60,
 };
@@ -58,6 +61,7 @@ const JOBS: Array<[keyof PgRetention | "fleetLog", string, string]> = [
   ["idempotencyKeys", "idempotency_keys", "created_at < $1"],
   ["liveEvents", "live_events", "created_at < $1"],
   ["deadStreams", "live_streams", "expires_at < $1"],
+  ["networkQuotes", "network_quotes", "valid_until < $1"],
   ["idleRateBuckets", "rate_buckets", "at < $1"],
   ["loginAttempts", "login_attempts", "started_at < $1"],
   ["fleetLog", "fleet_changes", `n < (SELECT n FROM fleet_generation WHERE id = 1) - ${FLEET_LOG_WINDOW}`],

@@ -7,6 +7,7 @@ import type { Booking } from "../../domain/trips/booking";
 import type { Decision } from "../../domain/trips/ports";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
 import { AccountCache } from "./account-repositories";
+import { DEFAULT_SERVICE_RADIUS_KM } from "../../domain/trips/service-area";
 import type { Db } from "./db";
 import { companyIntegrations, outboxMessages } from "./schema";
 
@@ -20,6 +21,11 @@ export class SqliteIntegrationRepository implements IntegrationRepository, Integ
     private readonly secrets: SecretSealer,
   ) {
     this.byNetid = db.select().from(companyIntegrations).where(eq(companyIntegrations.netid, sql.placeholder("netid"))).prepare();
+  }
+
+  async largestServiceRadiusKm(): Promise<number> {
+    const row = this.db.$client.query<{ km: number | null }, []>("SELECT max(service_radius_km) AS km FROM company_integrations").get();
+    return Math.max(DEFAULT_SERVICE_RADIUS_KM, row?.km ?? 0);
   }
 
   async get(netid: string): Promise<Integration | undefined> {

@@ -5,14 +5,14 @@ import type { CommitWatch, FleetSource, FleetStamp, IndexRow, RowRange } from ".
 export type FleetIndexRow = IndexRow & { airports: string };
 
 const INDEX_COLUMNS =
-  "slug, netid, type, name, description, image_url AS imageUrl, max_passengers AS maxPassengers, max_luggage AS maxLuggage, lat, lon, airports, minimum_rate AS minimumRate, hourly_rate AS hourlyRate";
+  "slug, netid, type, name, description, image_url AS imageUrl, max_passengers AS maxPassengers, max_luggage AS maxLuggage, lat, lon, airports, minimum_rate AS minimumRate, hourly_rate AS hourlyRate, currency";
 
 /**
  * The bulk read's columns: as INDEX_COLUMNS, but the airports only of entries without a position (the
  * only ones whose airports the index keeps), so a million located rows do not each make a string.
  */
 const BULK_INDEX_COLUMNS =
-  "slug, netid, type, name, description, image_url AS imageUrl, max_passengers AS maxPassengers, max_luggage AS maxLuggage, lat, lon, CASE WHEN lat IS NULL OR lon IS NULL THEN airports ELSE '' END AS airports, minimum_rate AS minimumRate, hourly_rate AS hourlyRate";
+  "slug, netid, type, name, description, image_url AS imageUrl, max_passengers AS maxPassengers, max_luggage AS maxLuggage, lat, lon, CASE WHEN lat IS NULL OR lon IS NULL THEN airports ELSE '' END AS airports, minimum_rate AS minimumRate, hourly_rate AS hourlyRate, currency";
 
 /**
  * Every active entry, streamed row by row in rowid order, without drizzle's mapping: the index build

@@ -17,6 +17,8 @@ export interface Retention {
   idempotencyKeys: number;
   /** Live events (an event stream resumes within 24 h). */
   liveEvents: number;
+  /** Network quotes past their validUntil (a booking of one answers 409 QUOTE_EXPIRED meanwhile, 404 after). */
+  networkQuotes: number;
 }
 
 export const DEFAULT_RETENTION: Retention = {
@@ -27,6 +29,7 @@ export const DEFAULT_RETENTION: Retention = {
   loginFailures: 3600,
   idempotencyKeys: 86400,
   liveEvents: LIVE_EVENT_RETENTION_SECONDS,
+  networkQuotes: 86400,
 };
 
 /** Rows deleted per statement: each batch is its own short write transaction, so requests keep flowing. */
@@ -42,6 +45,7 @@ const JOBS: Array<[keyof Retention, string, string]> = [
   ["loginFailures", "login_failures", "at < ?"],
   ["idempotencyKeys", "idempotency_keys", "created_at < ?"],
   ["liveEvents", "live_events", "created_at < ?"],
+  ["networkQuotes", "network_quotes", "valid_until < ?"],
 ];
 
 /** Deletes the rows past their retention; returns how many per table. */

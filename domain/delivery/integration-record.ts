@@ -1,5 +1,6 @@
 import type { AcceptTripsFrom, Integration, LuggageMode, WebhookFormat } from "./integration";
 import type { SecretSealer } from "./ports";
+import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-area";
 
 /**
  * How a company's integration is stored, whichever database keeps it: the delivery password and the webhook secret
@@ -16,6 +17,7 @@ export interface IntegrationRecord {
   webhookVerifiedAt: number | null;
   webhookFormat: string;
   acceptTripsFrom: string;
+  serviceRadiusKm: number;
   updatedAt: number;
 }
 
@@ -34,6 +36,7 @@ export function integrationRecord(i: Integration, secrets: SecretSealer, at: num
     webhookVerifiedAt: i.webhookVerifiedAt,
     webhookFormat: i.webhookFormat,
     acceptTripsFrom: i.acceptTripsFrom,
+    serviceRadiusKm: i.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM,
     updatedAt: at,
   };
 }
@@ -51,5 +54,6 @@ export function integrationOf(row: IntegrationRecord, secrets: SecretSealer): In
     webhookVerifiedAt: row.webhookVerifiedAt ?? null,
     webhookFormat: row.webhookFormat as WebhookFormat,
     acceptTripsFrom: row.acceptTripsFrom as AcceptTripsFrom,
+    serviceRadiusKm: row.serviceRadiusKm,
   };
 }

@@ -1,4 +1,5 @@
 import type { FieldError } from "../errors";
+import { DEFAULT_SERVICE_RADIUS_KM, MAX_SERVICE_RADIUS_KM, MIN_SERVICE_RADIUS_KM } from "../trips/service-area";
 
 /** How a partner receives luggage: as a field it stores natively, or (default) also as a line in the trip notes. */
 export type LuggageMode = "native" | "notes";
@@ -21,6 +22,8 @@ export interface Integration {
   webhookVerifiedAt: number | null;
   webhookFormat: WebhookFormat;
   acceptTripsFrom: AcceptTripsFrom;
+  /** How far from a pickup (km, 1–500) the provider's vehicles serve it (besides those listing its airport); 50 when unset. */
+  serviceRadiusKm?: number;
 }
 
 /** A requested change: absent = keep, null = clear. */
@@ -31,6 +34,7 @@ export interface IntegrationPatch {
   webhookUrl?: string | null;
   webhookFormat?: WebhookFormat;
   acceptTripsFrom?: AcceptTripsFrom;
+  serviceRadiusKm?: number;
 }
 
 const MAX_URL = 2048;
@@ -60,6 +64,8 @@ export function validateIntegrationPatch(input: {
   webhookUrl?: string | null;
   webhookFormat?: string;
   acceptTripsFrom?: string;
+  /** null resets it to the default (50 km). */
+  serviceRadiusKm?: number | null;
 }): { ok: true; patch: IntegrationPatch } | { ok: false; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const patch: IntegrationPatch = {};
@@ -97,6 +103,12 @@ export function validateIntegrationPatch(input: {
     const who = input.acceptTripsFrom.trim().toLowerCase();
     if (who !== "anyone" && who !== "partners") errors.push({ field: "acceptTripsFrom", message: "must be anyone or partners" });
     else patch.acceptTripsFrom = who;
+  }
+  if (input.serviceRadiusKm !== undefined) {
+    const km = input.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM;
+    if (!Number.isInteger(km) || km < MIN_SERVICE_RADIUS_KM || km > MAX_SERVICE_RADIUS_KM)
+      errors.push({ field: "serviceRadiusKm", message: `must be a whole number of kilometres from ${MIN_SERVICE_RADIUS_KM} to ${MAX_SERVICE_RADIUS_KM}` });
+    else patch.serviceRadiusKm = km;
   }
   return errors.length ? { ok: false, errors } : { ok: true, patch };
 }

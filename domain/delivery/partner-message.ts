@@ -11,6 +11,7 @@ import { RESERVED_AFFILIATE_NAMES, RESERVED_TRIP_NAMES, shownExtras } from "../t
  * reservation fields at the top level, `affiliateReservation`, `transactionId` — plus the `eventId` a
  * receiver de-duplicates by. Luggage follows the provider's setting (spec rule 3); the booking is not changed.
  * Everything the requester sent travels: GNet's fields (stops, notes, phones…) and members no schema names.
+ * `fees` and `totalAmount` carry the booked price (a converted quote's chosen option).
  * `vehicleType`, when given, is the provider's own code for the requester's preferred vehicle type.
  */
 export function partnerTripMessage(booking: Booking, action: TripAction, luggage: LuggageMode, eventId: string, vehicleType?: string) {
@@ -22,6 +23,8 @@ export function partnerTripMessage(booking: Booking, action: TripAction, luggage
     ...trip,
     ...(vehicleType !== undefined ? { preferredVehicleType: vehicleType } : {}),
     status: booking.status,
+    // The price agreed in the exchange (a converted quote's option) travels with the fee lines.
+    totalAmount: booking.totalAmount,
     ...(booking.submitMode !== undefined ? { submitMode: booking.submitMode } : {}),
     affiliateReservation: {
       ...shownExtras(booking.affiliateExtra, RESERVED_AFFILIATE_NAMES),

@@ -34,13 +34,15 @@ export interface GeoSearch {
   types: string[] | undefined;
   /** Normalised words, each of which must occur in the entry's search text. */
   words: string[];
+  /** Only this company's entries (its netid exactly as stored); every company's when undefined. */
+  netid?: string;
   /** Return the matches ranked [offset, offset + limit) by (distance, slug). */
   offset: number;
   limit: number;
 }
 
 /** What a search hit carries of its entry: the fields a fleet item shows, with its position. */
-export type IndexedEntry = Pick<FleetEntry, "slug" | "netid" | "type" | "name" | "description" | "imageUrl" | "maxPassengers" | "maxLuggage" | "minimumRate" | "hourlyRate"> & {
+export type IndexedEntry = Pick<FleetEntry, "slug" | "netid" | "type" | "name" | "description" | "imageUrl" | "maxPassengers" | "maxLuggage" | "minimumRate" | "hourlyRate" | "currency"> & {
   lat: number;
   lon: number;
 };

@@ -3,7 +3,7 @@ import type { FleetEntry } from "./entry";
 /** One active fleet entry as the search index reads it (a FleetEntry, or a row read straight from storage). */
 export type IndexRow = Pick<
   FleetEntry,
-  "slug" | "netid" | "type" | "name" | "description" | "imageUrl" | "maxPassengers" | "maxLuggage" | "lat" | "lon" | "minimumRate" | "hourlyRate"
+  "slug" | "netid" | "type" | "name" | "description" | "imageUrl" | "maxPassengers" | "maxLuggage" | "lat" | "lon" | "minimumRate" | "hourlyRate" | "currency"
 > & {
   /** IATA codes served: an array, or the stored comma-separated list. */
   airports: readonly string[] | string;

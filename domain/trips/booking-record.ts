@@ -42,6 +42,7 @@ interface StoredPacket {
   affiliateExtra?: Booking["affiliateExtra"];
   submitMode?: Booking["submitMode"];
   deliveryFailure?: string;
+  warnings?: Booking["warnings"];
 }
 
 /** The booking a stored record holds. */
@@ -72,6 +73,7 @@ export function toBooking(row: BookingRecord): Booking {
     ...(packet.affiliateExtra !== undefined ? { affiliateExtra: packet.affiliateExtra } : {}),
     ...(packet.submitMode !== undefined ? { submitMode: packet.submitMode } : {}),
     ...(packet.deliveryFailure !== undefined ? { deliveryFailure: packet.deliveryFailure } : {}),
+    ...(packet.warnings !== undefined ? { warnings: packet.warnings } : {}),
     trip: packet.trip,
     changeLogs: JSON.parse(row.changeLogs),
     transactionErrors: JSON.parse(row.transactionErrors),
@@ -91,6 +93,7 @@ export function toRow(b: Booking, version: number): BookingRecord {
     affiliateExtra: b.affiliateExtra,
     submitMode: b.submitMode,
     deliveryFailure: b.deliveryFailure,
+    warnings: b.warnings,
   };
   return {
     transactionId: b.transactionId,

@@ -39,6 +39,7 @@ export function bookingView(b: Booking, location?: PositionView) {
     lastStatus: b.status,
     submitDate: b.submitDate,
     pickupDate: b.pickupDate,
+    ...(b.warnings?.length ? { warnings: b.warnings } : {}),
     tripPacket: {
       // Members no schema names first; reserved names only under requesterExtra, even where the exchange's is absent.
       ...shownExtras(trip.extra, RESERVED_TRIP_NAMES),

@@ -1,3 +1,4 @@
+import type { TripWarning } from "./warnings";
 import type { TripActor, TripStatus } from "./lifecycle";
 
 export type ReservationType = "REGULAR" | "ONDEMAND" | "QUOTE";
@@ -243,6 +244,8 @@ export interface Booking {
    * succeeds, shown as affiliateReservation.status FAILED with the reason in its notes.
    */
   deliveryFailure?: string;
+  /** What the request that made the booking (or quote) was warned about, kept so reads show it; absent when nothing. */
+  warnings?: TripWarning[];
   trip: Trip;
   changeLogs: ChangeLog[];
   transactionErrors: TransactionError[];

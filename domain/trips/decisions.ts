@@ -5,6 +5,7 @@ import { assertTransition, CANCELLABLE_STATUSES, type TripActor, type TripStatus
 import type { Decision } from "./ports";
 import { sortKeys } from "../shared/sorted-keys";
 import type { NewTripRequest, TripChanges } from "./send-trip-request";
+import type { TripWarning } from "./warnings";
 
 /** Who makes a change and when. */
 export interface ChangeContext {
@@ -21,11 +22,13 @@ export interface SendTripResult {
   status: TripStatus;
   fees: Fee[];
   totalAmount: string | null;
+  /** What the booking's request was warned about (empty when nothing). */
+  warnings: TripWarning[];
 }
 
 /** sendTrip's answer for a booking's current state. */
 export function sendTripResult(b: Booking): SendTripResult {
-  return { transactionId: b.transactionId, status: b.status, fees: b.trip.fees, totalAmount: b.totalAmount };
+  return { transactionId: b.transactionId, status: b.status, fees: b.trip.fees, totalAmount: b.totalAmount, warnings: b.warnings ?? [] };
 }
 
 /** What the use case prepared outside the transaction for a NEW. */
@@ -34,6 +37,10 @@ export interface NewTripFacts {
   pickupDate: number;
   /** Vehicle options when the request is a QUOTE. */
   options: QuoteOption[];
+  /** The agreed price of a booking made from a network quote's option, and the changeLogs words naming it. */
+  price?: { totalAmount: string; described: string };
+  /** What the request is warned about (kept on a booking it creates). */
+  warnings?: TripWarning[];
   sourcePlatform: string;
   targetPlatform: string;
 }
@@ -195,19 +202,22 @@ function createBooking(req: NewTripRequest, fingerprint: string, facts: NewTripF
     submitDate: ctx.now,
     pickupDate: facts.pickupDate,
     updatedAt: ctx.now,
-    totalAmount: isQuote ? (facts.options[0]?.fee ?? null) : null,
+    totalAmount: isQuote ? (facts.options[0]?.fee ?? null) : (facts.price?.totalAmount ?? null),
     quoteValidUntil: isQuote ? ctx.now + 24 * 3600 : null,
     contentHash: fingerprint,
     action: "NEW",
     notes: req.notes ?? "",
     ...(req.affiliateExtra ? { affiliateExtra: req.affiliateExtra } : {}),
     ...(req.sentSubmitMode ? { submitMode: req.sentSubmitMode } : {}),
+    ...(facts.warnings?.length ? { warnings: facts.warnings } : {}),
     trip,
     changeLogs: [
       log(
         ctx,
         "requester",
-        isQuote ? `quote requested from ${req.providerId}: ${facts.options.length} vehicle option(s)` : `trip sent to ${req.providerId}: status ${status}`,
+        isQuote
+          ? `quote requested from ${req.providerId}: ${facts.options.length} vehicle option(s)`
+          : `trip sent to ${req.providerId}: status ${status}${facts.price ? ` (${facts.price.described})` : ""}`,
       ),
     ],
     transactionErrors: [],
@@ -223,19 +233,15 @@ function convertQuote(quote: Booking, req: NewTripRequest, fingerprint: string, 
     });
   assertTransition(quote.status, "BOOKING_REQUEST", "requester");
   const code = req.trip.fees[0]?.code;
-  let chosen: Fee | undefined;
-  if (code) {
-    chosen = quote.trip.fees.find((o) => o.code === code);
-    if (!chosen) throw new ValidationError([{ field: "fees[0].code", message: `is not one of the quote's vehicle options` }]);
-  }
-  const trip: Trip = { ...req.trip, fees: chosen ? [chosen] : req.trip.fees };
+  const { fees, totalAmount, chosen } = quotedPrice(quote, code);
+  const trip: Trip = { ...req.trip, fees };
   const described = describeTripChanges(quote.trip, trip);
   const booking: Booking = {
     ...quote,
     status: "BOOKING_REQUEST",
     updatedAt: ctx.now,
     pickupDate: facts.pickupDate,
-    totalAmount: chosen?.fee ?? null,
+    totalAmount,
     quoteValidUntil: null,
     contentHash: fingerprint,
     action: "NEW",
@@ -244,11 +250,28 @@ function convertQuote(quote: Booking, req: NewTripRequest, fingerprint: string, 
     trip,
     changeLogs: [
       ...quote.changeLogs,
-      log(ctx, "requester", `status QUOTE → BOOKING_REQUEST (quote converted into a booking${chosen ? `, option ${chosen.code} at ${chosen.fee} ${chosen.currency ?? ""}`.trimEnd() : ""})`),
+      log(ctx, "requester", `status QUOTE → BOOKING_REQUEST (quote converted into a booking${chosen ? `, ${code ? "" : "first "}option ${chosen.code} at ${chosen.fee} ${chosen.currency ?? ""}`.trimEnd() : ""})`),
       ...described.filter((d) => !d.startsWith("fees") && !d.startsWith("reservationType")).map((d) => log(ctx, "requester", d)),
     ],
   };
   return { result: sendTripResult(booking), write: { booking, events: [event(booking, "TRIP_SENT", "requester", ctx, "QUOTE")] } };
+}
+
+/**
+ * The price a quote's conversion books: the option named by `code` (400 naming `fees[0].code` when the quote has
+ * none by that code), else the quote's first option — the price the traveller was shown. A quote a partner priced
+ * with fee lines that are not vehicle options (no codes) keeps its lines and total as they are.
+ */
+export function quotedPrice(quote: Booking, code: string | undefined): { fees: Fee[]; totalAmount: string | null; chosen?: Fee } {
+  const options = quote.trip.fees;
+  if (code) {
+    const chosen = options.find((o) => o.code === code);
+    if (!chosen) throw new ValidationError([{ field: "fees[0].code", message: "is not one of the quote's vehicle options" }]);
+    return { fees: [chosen], totalAmount: chosen.fee ?? quote.totalAmount, chosen };
+  }
+  const areOptions = options.length > 0 && options.every((o) => typeof o.code === "string" && o.code !== "");
+  if (!areOptions) return { fees: options, totalAmount: quote.totalAmount };
+  return { fees: [options[0]], totalAmount: options[0].fee ?? quote.totalAmount, chosen: options[0] };
 }
 
 /** The caller's view of a booking it wants to change: 404 when it is not a party, 403 when it has the wrong role. */

@@ -59,13 +59,17 @@ export function positionOf(location: TripLocation | undefined, airports: Airport
   return airport ? { lat: airport.lat, lon: airport.lon } : undefined;
 }
 
-/** The pickup place's zone: the airport's zone, else the zone at lat/lon, else UTC. */
-export function pickupZone(pickup: TripLocation, airports: AirportDirectory, zones: TimeZones): string {
+/**
+ * The pickup place's zone: the airport's zone, else the zone at lat/lon, else the zone at `placed` (where the
+ * pickup's city put it), else UTC.
+ */
+export function pickupZone(pickup: TripLocation, airports: AirportDirectory, zones: TimeZones, placed?: Position): string {
   const airport = airportOf(pickup, airports);
   if (airport?.timeZone) return airport.timeZone;
   const lat = readCoordinate(pickup.lat, 90);
   const lon = readCoordinate(pickup.lon, 180);
   if (lat !== undefined && lon !== undefined) return zones.zoneAt(lat, lon) ?? "UTC";
+  if (placed) return zones.zoneAt(placed.lat, placed.lon) ?? "UTC";
   return "UTC";
 }
 
@@ -110,11 +114,11 @@ export function parseDateTime(raw: string): DateTimeParts | undefined {
  * The pickup instant in Unix seconds: the offset when the time carries one, else the wall-clock time
  * read in the pickup place's own zone. Undefined when the time is not a date-time.
  */
-export function pickupInstant(pickup: TripLocation, airports: AirportDirectory, zones: TimeZones): number | undefined {
+export function pickupInstant(pickup: TripLocation, airports: AirportDirectory, zones: TimeZones, placed?: Position): number | undefined {
   const parts = parseDateTime(pickup.time ?? "");
   if (!parts) return undefined;
   if (parts.offsetMinutes !== null) return parts.naiveUnix - parts.offsetMinutes * 60;
-  const zone = pickupZone(pickup, airports, zones);
+  const zone = pickupZone(pickup, airports, zones, placed);
   if (zone === "UTC") return parts.naiveUnix;
   return zones.localToUnix(parts.local, zone) ?? parts.naiveUnix;
 }

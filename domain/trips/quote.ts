@@ -1,8 +1,10 @@
 import type { FleetEntry } from "../fleet/entry";
-import { formatCents, toCents } from "../money";
+import { formatMinorUnits, minorUnitOf, toTenThousandths, type CurrencyDirectory } from "../currency";
+import { toCents } from "../money";
 import { isoAt, type QuoteOption } from "./booking";
 import { holdsLuggage, luggageCountField } from "./luggage";
 import { distanceKm, type Position } from "./places";
+import type { TripWarning } from "./warnings";
 
 /** Road distance is longer than the great circle; 1.3 is the usual urban detour factor. */
 export const ROAD_FACTOR = 1.3;
@@ -51,31 +53,109 @@ export function vehicleFeeCents(entry: Pick<FleetEntry, "minimumRate" | "hourlyR
   return Math.max(minimum, timed);
 }
 
+/** What pricing a vehicle reads of its fleet entry (a FleetEntry or a ServingVehicle). */
+export type QuotableVehicle = Pick<FleetEntry, "slug" | "type" | "name" | "description" | "imageUrl" | "maxPassengers" | "maxLuggage" | "minimumRate" | "hourlyRate" | "currency" | "active">;
+
+/** A priced quote: its options (one currency), that currency (null without options) and its warnings. */
+export interface PricedQuote {
+  options: QuoteOption[];
+  currency: string | null;
+  warnings: TripWarning[];
+}
+
+/** What a quote is priced for: the trip, and the pickup's country (ISO alpha-2) when known. */
+export interface QuoteBuildRequest extends QuoteRequest {
+  country?: string;
+}
+
 /**
- * The vehicle options of a quote: every active entry that seats the passengers and — only
- * when luggage is specified — holds the luggage; one option per entry, cheapest first (then by code),
- * at most 20, each valid for 24 h. Priced on the booked duration when the trip gives one (an hourly trip),
- * else on the pickup → drop-off distance. With a `preferredVehType`, the options of that type come first
- * (cheapest first among them), then the others.
+ * The fee of one vehicle in the currency's minor units: max(minimum rate, hourly rate × hours), each rounded
+ * half up to the minor unit (JPY whole yen, BHD fils). Integer arithmetic on 1/40,000 units, no floats.
  */
-export function buildQuoteOptions(fleet: readonly FleetEntry[], request: QuoteRequest): QuoteOption[] {
+export function vehicleFeeMinorUnits(entry: Pick<FleetEntry, "minimumRate" | "hourlyRate">, quarterHours: number, digits: number): number {
+  const step = 4 * 10 ** (4 - digits);
+  const minimum = 4 * (toTenThousandths(entry.minimumRate) ?? 0);
+  const timed = (toTenThousandths(entry.hourlyRate) ?? 0) * quarterHours;
+  return Math.max(Math.floor((minimum + step / 2) / step), Math.floor((timed + step / 2) / step));
+}
+
+/** Whether a vehicle can do the trip: active, seats the passengers and, only when luggage is specified, holds it. */
+export function fitsTrip(entry: Pick<FleetEntry, "active" | "maxPassengers" | "maxLuggage">, request: Pick<QuoteRequest, "passengerCount" | "luggageCount">): boolean {
+  return entry.active && entry.maxPassengers >= request.passengerCount && holdsLuggage(entry.maxLuggage, request.luggageCount);
+}
+
+/**
+ * The one currency of a quote: the pickup country's when some vehicle prices in it, else the one most of them
+ * use (ties: the code first in alphabetical order); null without vehicles.
+ */
+export function chooseQuoteCurrency(entries: ReadonlyArray<Pick<FleetEntry, "currency">>, country: string | undefined, currencies: CurrencyDirectory): string | null {
+  const local = country ? currencies.ofCountry(country) : undefined;
+  const counts = new Map<string, number>();
+  for (const e of entries) counts.set(e.currency, (counts.get(e.currency) ?? 0) + 1);
+  if (local !== undefined && counts.has(local)) return local;
+  let best: string | null = null;
+  for (const [code, n] of counts) if (best === null || n > counts.get(best)! || (n === counts.get(best)! && code < best)) best = code;
+  return best;
+}
+
+/**
+ * A quote from the provider's vehicles serving the pickup (see service-area.ts): those that fit the trip, in one
+ * currency (chooseQuoteCurrency; the others left out and counted in a warning), one option per vehicle, priced in
+ * that currency's minor unit, cheapest first (then by code; a `preferredVehType`'s options before the others), at
+ * most 20, each valid for 24 h. Priced on the booked duration when the trip gives one (an hourly trip), else on the
+ * pickup → drop-off distance. No serving vehicle: no options and NO_VEHICLE_NEAR_PICKUP.
+ */
+export function buildQuote(serving: readonly QuotableVehicle[], request: QuoteBuildRequest, currencies: CurrencyDirectory): PricedQuote {
+  const active = serving.filter((e) => e.active);
+  if (active.length === 0)
+    return { options: [], currency: null, warnings: [{ code: "NO_VEHICLE_NEAR_PICKUP", message: "No vehicle of the provider serves the pickup (none lists its airport or stands within its service radius)" }] };
+  const fitting = active.filter((e) => fitsTrip(e, request));
+  if (fitting.length === 0)
+    return { options: [], currency: null, warnings: [{ code: "NO_VEHICLE_FITS_TRIP", message: "The provider's vehicles serving the pickup do not seat the passengers and luggage" }] };
+  const currency = chooseQuoteCurrency(fitting, request.country, currencies)!;
+  const inCurrency = fitting.filter((e) => e.currency === currency);
+  const warnings: TripWarning[] = [];
+  const leftOut = fitting.length - inCurrency.length;
+  if (leftOut > 0) {
+    const others = [...new Set(fitting.filter((e) => e.currency !== currency).map((e) => e.currency))].sort();
+    warnings.push({ code: "OTHER_CURRENCIES_LEFT_OUT", message: `${leftOut} vehicle option(s) priced in ${others.join(", ")} left out: this quote is in ${currency}`, count: leftOut, currencies: others });
+  }
+  return { options: rankedOptions(inCurrency, request, minorUnitOf(currencies, currency)), currency, warnings };
+}
+
+interface Priced {
+  units: number;
+  entry: QuotableVehicle;
+  /** 0 for the preferred type's vehicles, 1 for the others. */
+  rank: number;
+}
+
+/** One option per vehicle, ranked and capped (see buildQuote); every vehicle fits the trip and shares one currency. */
+function rankedOptions(fleet: readonly QuotableVehicle[], request: QuoteRequest, digits: number): QuoteOption[] {
   const quarterHours = request.tripMinutes ? bookedQuarterHours(request.tripMinutes) : estimatedQuarterHours(request.pickup, request.dropOff);
   const validUntil = isoAt(request.now + QUOTE_VALIDITY_SECONDS);
-  const priced: Array<{ cents: number; entry: FleetEntry }> = [];
+  // Fleets share few distinct rates: each (minimum, hourly) pair is priced once.
+  const fees = new Map<string, number>();
+  const before = (a: Priced, b: Priced) => a.rank - b.rank || a.units - b.units || (a.entry.slug < b.entry.slug ? -1 : a.entry.slug > b.entry.slug ? 1 : 0);
+  // The best MAX_QUOTE_OPTIONS kept in order as the vehicles stream by: a quote to a big fleet never sorts it whole.
+  const best: Priced[] = [];
   for (const entry of fleet) {
-    if (!entry.active) continue;
-    if (entry.maxPassengers < request.passengerCount) continue;
-    if (!holdsLuggage(entry.maxLuggage, request.luggageCount)) continue;
-    priced.push({ cents: vehicleFeeCents(entry, quarterHours), entry });
+    const key = `${entry.minimumRate} ${entry.hourlyRate}`;
+    let units = fees.get(key);
+    if (units === undefined) fees.set(key, (units = vehicleFeeMinorUnits(entry, quarterHours, digits)));
+    const p: Priced = { units, entry, rank: request.preferredVehType !== undefined && entry.type === request.preferredVehType ? 0 : 1 };
+    if (best.length === MAX_QUOTE_OPTIONS && before(p, best[best.length - 1]) >= 0) continue;
+    let i = best.length;
+    while (i > 0 && before(p, best[i - 1]) < 0) i--;
+    best.splice(i, 0, p);
+    if (best.length > MAX_QUOTE_OPTIONS) best.pop();
   }
-  const rank = (entry: FleetEntry) => (request.preferredVehType !== undefined && entry.type === request.preferredVehType ? 0 : 1);
-  priced.sort((a, b) => rank(a.entry) - rank(b.entry) || a.cents - b.cents || (a.entry.slug < b.entry.slug ? -1 : a.entry.slug > b.entry.slug ? 1 : 0));
-  return priced.slice(0, MAX_QUOTE_OPTIONS).map(({ cents, entry }) => ({
+  return best.map(({ units, entry }) => ({
     type: "OTHER",
     code: entry.slug,
     name: entry.name,
     description: entry.description,
-    fee: formatCents(cents),
+    fee: formatMinorUnits(units, digits),
     currency: entry.currency,
     vehType: entry.type,
     passengerCount: String(entry.maxPassengers),

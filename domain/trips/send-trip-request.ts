@@ -40,6 +40,8 @@ export interface SendTripInput {
   };
   transactionId?: string;
   submitMode?: string;
+  /** A network quote whose option (named by `fees[0].code`) this NEW books. */
+  quoteId?: string;
   [field: string]: unknown;
 }
 
@@ -47,7 +49,7 @@ export interface SendTripInput {
 const KNOWN_TOP: ReadonlySet<string> = new Set([
   "reservationType", "runType", "reservationDate", "passengerCount", "luggageCount", "preferredVehicleType", "specialInstructions",
   "locations", "passengers", "account", "fees", "notes", "namesignInstructions", "eventName", "sourceVendor", "origination",
-  "totalTripDuration", "affiliateReservation", "transactionId", "submitMode",
+  "totalTripDuration", "affiliateReservation", "transactionId", "submitMode", "quoteId",
   // Set by the exchange, never by the sender (GNet clients echo them): not stored from the request.
   "status", "resStatus",
 ]);
@@ -84,6 +86,8 @@ export interface NewTripRequest extends Common {
   tripMinutes: number | undefined;
   /** submitMode as the request sent it (kept with the booking, not part of its content). */
   sentSubmitMode: SubmitMode | undefined;
+  /** The network quote whose option this NEW books (lower-case), when it names one. */
+  quoteId?: string;
 }
 
 /** The trip fields an UPDATE sends; absent fields keep their stored value. */
@@ -135,6 +139,8 @@ export function validateSendTrip(input: SendTripInput): { ok: true; value: SendT
 
   const transactionId = trimmed(input.transactionId);
   if (transactionId && !isUuid(transactionId)) fail("transactionId", "must be a UUID");
+  const quoteId = trimmed(input.quoteId);
+  if (quoteId !== undefined && !isUuid(quoteId)) fail("quoteId", "must be a network quote's quoteId (a UUID)");
 
   const isNew = action === "NEW" || action === "";
   const trip = checkTripFields(input, isNew ? "all" : "present", fail);
@@ -166,6 +172,7 @@ export function validateSendTrip(input: SendTripInput): { ok: true; value: SendT
       luggageCount: trip.luggageCount,
       tripMinutes: trip.tripMinutes,
       sentSubmitMode: input.submitMode !== undefined ? (submitMode as SubmitMode) : undefined,
+      ...(quoteId !== undefined ? { quoteId: quoteId.toLowerCase() } : {}),
     },
   };
 }

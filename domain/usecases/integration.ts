@@ -3,6 +3,7 @@ import { validateIntegrationPatch, type Integration } from "../delivery/integrat
 import type { IntegrationRepository, OutboundTargets, WebhookVerifier } from "../delivery/ports";
 import type { AuditLog, Clock } from "../ports";
 import type { RateBudgets } from "../rate-limit";
+import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-area";
 
 export interface IntegrationDeps {
   integrations: IntegrationRepository;
@@ -29,6 +30,7 @@ export interface IntegrationView {
   webhookUrl: string | null;
   webhookFormat: Integration["webhookFormat"];
   acceptTripsFrom: Integration["acceptTripsFrom"];
+  serviceRadiusKm: number;
   webhookSecretSet: boolean;
   webhookSecret?: string;
   /** Whether `webhookUrl` answered the signed challenge: until it has, nothing is sent there. */
@@ -38,7 +40,7 @@ export interface IntegrationView {
 }
 
 export function emptyIntegration(netid: string): Integration {
-  return { netid, deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookSecret: null, webhookVerifiedAt: null, webhookFormat: "events", acceptTripsFrom: "anyone" };
+  return { netid, deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookSecret: null, webhookVerifiedAt: null, webhookFormat: "events", acceptTripsFrom: "anyone", serviceRadiusKm: DEFAULT_SERVICE_RADIUS_KM };
 }
 
 export function viewOf(i: Integration, revealSecret = false): IntegrationView {
@@ -49,6 +51,7 @@ export function viewOf(i: Integration, revealSecret = false): IntegrationView {
     webhookUrl: i.webhookUrl,
     webhookFormat: i.webhookFormat,
     acceptTripsFrom: i.acceptTripsFrom,
+    serviceRadiusKm: i.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM,
     webhookSecretSet: i.webhookSecret !== null,
     ...(revealSecret && i.webhookSecret ? { webhookSecret: i.webhookSecret } : {}),
     webhookVerified: i.webhookUrl !== null && i.webhookVerifiedAt !== null,

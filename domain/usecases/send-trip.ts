@@ -1,27 +1,41 @@
 import type { AirportDirectory } from "../airports";
+import type { CurrencyDirectory } from "../currency";
 import { ForbiddenError, ValidationError } from "../errors";
 import type { Caller, Clock, CompanyRepository } from "../ports";
 import { contentFingerprint, decideCancelTrip, decideNewTrip, decideUpdateTrip, type ChangeContext, type SendTripResult } from "../trips/decisions";
 import type { QuoteOption } from "../trips/booking";
+import { placePickup, type Gazetteer } from "../trips/pickup-place";
+import { pickupTimeRefusal } from "../trips/pickup-time";
 import { pickupInstant, positionOf, type TimeZones } from "../trips/places";
 import type { BookingRepository, ProviderFleet } from "../trips/ports";
-import { buildQuoteOptions } from "../trips/quote";
 import { DEFAULT_BOOKING_LIMITS, withinBounds, type BookingLimits } from "../trips/booking-bounds";
+import type { ServingFleet } from "../trips/service-area";
+import type { TripWarning } from "../trips/warnings";
+import { quoteProvider } from "./quote-provider";
 import { validateSendTrip, type NewTripRequest, type SendTripInput } from "../trips/send-trip-request";
 import { providerVehicleType, tripRefusal, type TripAdmissionDeps } from "./partnerships";
+import type { NetworkQuoteRepository } from "../quotes/ports";
+import { quotedChoice, type QuotedChoice } from "./network-quote";
 
 export interface SendTripDeps {
   bookings: BookingRepository;
   companies: Pick<CompanyRepository, "findByNetid">;
   fleet: ProviderFleet;
+  /** The provider's active vehicles serving a pickup, through the geo index. */
+  servingFleet: ServingFleet;
   airports: AirportDirectory;
   timeZones: TimeZones;
+  /** Places a pickup by its city when it has no coordinates or airport. */
+  gazetteer: Gazetteer;
+  currencies: CurrencyDirectory;
   /** Who a provider takes trips from, and how it reads a partner's vehicle types. */
   admission: TripAdmissionDeps;
   clock: Clock;
   newTransactionId: () => string;
   /** What one booking may hold as a whole (default: MAX_BODY_BYTES's default). */
   limits?: BookingLimits;
+  /** Network quotes a NEW with `quoteId` books an option of. */
+  networkQuotes: NetworkQuoteRepository;
 }
 
 /** Platform names of the parties; per-company names arrive with the integration settings. */
@@ -50,12 +64,17 @@ export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTr
   const ref = "transactionId" in req.ref ? { transactionId: req.ref.transactionId.toLowerCase() } : { requesterId: caller.netid, requesterResNo: req.ref.requesterResNo };
   if (req.action === "CANCEL") return deps.bookings.change(ref, (current) => decideCancelTrip(current, req.notes, ctx));
   const pickup = req.changes.locations?.pickup;
-  const pickupDate = pickup ? pickupInstant(pickup, deps.airports, deps.timeZones) : undefined;
+  const placed = pickup ? placePickup(pickup, deps) : undefined;
+  const pickupDate = pickup ? pickupInstant(pickup, deps.airports, deps.timeZones, placed?.placed ? placed.position : undefined) : undefined;
+  const timeRefusal = pickupDate !== undefined ? pickupTimeRefusal(pickupDate, ctx.now) : undefined;
   const limits = deps.limits ?? DEFAULT_BOOKING_LIMITS;
-  // An UPDATE merges members into the stored trip: the booking as a whole stays within one body's limit.
-  return deps.bookings.change(ref, (current) =>
-    withinBounds(decideUpdateTrip(current, req.changes, { providerId: req.providerId, notes: req.notes, pickupDate, affiliateExtra: req.affiliateExtra }, ctx), current, limits),
-  );
+  return deps.bookings.change(ref, (current) => {
+    const decision = decideUpdateTrip(current, req.changes, { providerId: req.providerId, notes: req.notes, pickupDate, affiliateExtra: req.affiliateExtra }, ctx);
+    // Only an UPDATE that moves the pickup is judged on its time: one resending the same pickup is not refused.
+    if (timeRefusal && decision.write && pickupDate !== current?.pickupDate) throw timeRefusal;
+    // An UPDATE merges members into the stored trip: the booking as a whole stays within one body's limit.
+    return withinBounds(decision, current, limits);
+  });
 }
 
 async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeContext): Promise<SendTripResult> {
@@ -65,27 +84,44 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
   const request: NewTripRequest = { ...req, requesterId: ctx.netid, providerId: provider.netid };
 
   const pickup = request.trip.locations.pickup;
-  const pickupDate = pickupInstant(pickup, deps.airports, deps.timeZones);
+  const isQuote = request.trip.reservationType === "QUOTE";
+  const placed = placePickup(pickup, deps);
+  const pickupDate = pickupInstant(pickup, deps.airports, deps.timeZones, placed.placed ? placed.position : undefined);
   if (pickupDate === undefined) throw new ValidationError([{ field: "locations.pickup.time", message: "must be an ISO 8601 date-time" }]);
+  // A QUOTE must be placed to be priced; a booking is taken all the same (the provider dispatches from the address).
+  const refusals = [refusal, pickupTimeRefusal(pickupDate, ctx.now)];
+  if (isQuote && !placed.placed) refusals.push(new ValidationError([{ field: placed.field, message: placed.message }], undefined, placed.reason === "UNKNOWN_AIRPORT" ? "UNKNOWN_AIRPORT" : "PICKUP_NOT_LOCATED"));
+  const warnings: TripWarning[] = placed.placed ? [] : [{ code: "PICKUP_NOT_LOCATED", field: placed.field, message: `The pickup ${placed.message}; the provider dispatches from the address` }];
+  const firstRefusal = refusals.find((r) => r !== undefined);
 
   let options: QuoteOption[] = [];
-  if (request.trip.reservationType === "QUOTE" && !refusal) {
-    options = buildQuoteOptions(await deps.fleet.activeEntries(provider.netid), {
+  if (isQuote && !firstRefusal && placed.placed) {
+    const quote = await quoteProvider({ servingFleet: deps.servingFleet, currencies: deps.currencies, integrations: deps.admission.integrations }, provider.netid, placed, {
       passengerCount: request.passengerCount,
       luggageCount: request.luggageCount,
-      pickup: positionOf(pickup, deps.airports),
       dropOff: positionOf(request.trip.locations.dropOff, deps.airports),
       tripMinutes: request.tripMinutes,
       now: ctx.now,
       preferredVehType: await providerVehicleType(deps.admission, ctx.netid, provider.netid, request.trip.preferredVehicleType),
     });
+    options = quote.options;
+    warnings.push(...quote.warnings);
+  }
+
+  // A network quote's option is booked at the quoted price: its fee line replaces the code sent.
+  let quoted: QuotedChoice | undefined;
+  if (request.quoteId !== undefined) {
+    quoted = await quotedChoice(deps.networkQuotes, { netid: ctx.netid }, request, provider.netid, ctx.now);
+    request.trip = { ...request.trip, fees: quoted.fees };
   }
 
   const fingerprint = contentFingerprint(request, provider.netid);
-  const facts = { transactionId: deps.newTransactionId(), pickupDate, options, sourcePlatform: SOURCE_PLATFORM, targetPlatform: TARGET_PLATFORM };
+  const price = quoted ? { totalAmount: quoted.totalAmount, described: quoted.described } : undefined;
+  const facts = { transactionId: deps.newTransactionId(), pickupDate, options, warnings, sourcePlatform: SOURCE_PLATFORM, targetPlatform: TARGET_PLATFORM, ...(price ? { price } : {}) };
   return deps.bookings.change({ requesterId: ctx.netid, requesterResNo: request.requesterResNo }, (current) => {
     // A repeat of what is booked already answers as before; anything it would create or convert is refused.
-    if (refusal && current?.contentHash !== fingerprint) throw refusal;
+    if (firstRefusal && current?.contentHash !== fingerprint) throw firstRefusal;
+    if (quoted?.expired && current?.contentHash !== fingerprint) throw quoted.expired;
     return decideNewTrip(current, request, fingerprint, facts, ctx);
   });
 }

@@ -5,6 +5,7 @@ import type { PgDb } from "../../adapters/postgres/db";
 import { PgCompanyRepository, PgLoginThrottle, PgPlatformTokenRepository, PgRevokedTokens, PgUserRepository } from "../../adapters/postgres/account-repositories";
 import { PgBookingRepository } from "../../adapters/postgres/booking-repository";
 import { PgIdempotencyStore } from "../../adapters/postgres/idempotency-store";
+import { PgNetworkQuoteRepository } from "../../adapters/postgres/network-quote-repository";
 import { PgIntegrationRepository, sealStoredSecretsPg } from "../../adapters/postgres/integration-repository";
 import { PgOutbox } from "../../adapters/postgres/outbox";
 import { PgProviderFleet } from "../../adapters/postgres/provider-fleet";
@@ -80,6 +81,7 @@ export function postgresStorage(db: PgDb, secrets: SecretSealer, announcerFor: A
     outbox,
     bookings,
     idempotency: new PgIdempotencyStore(db),
+    networkQuotes: new PgNetworkQuoteRepository(db),
     providerFleet: new PgProviderFleet(db),
     fleet: new PgFleetRepository(db),
     fleetSource,

@@ -7,6 +7,7 @@ import { SqliteIntegrationRepository, SqliteOutbox } from "../../adapters/sqlite
 import { sealStoredSecrets } from "../../adapters/sqlite/seal-secrets";
 import { SqliteBookingRepository } from "../../adapters/sqlite/booking-repository";
 import { SqliteIdempotencyStore } from "../../adapters/sqlite/idempotency-store";
+import { SqliteNetworkQuoteRepository } from "../../adapters/sqlite/network-quote-repository";
 import { SqliteProviderFleet } from "../../adapters/sqlite/provider-fleet";
 import { SqliteFleetRepository } from "../../adapters/sqlite/fleet-repository";
 import { SqliteFleetSource } from "../../adapters/sqlite/fleet-source";
@@ -49,6 +50,7 @@ export function sqliteStorage(db: Db, secrets: SecretSealer, announcerFor: Annou
     outbox: new SqliteOutbox(db, { bookings, integrations }),
     bookings,
     idempotency: new SqliteIdempotencyStore(db),
+    networkQuotes: new SqliteNetworkQuoteRepository(db),
     providerFleet: new SqliteProviderFleet(db),
     fleet: new SqliteFleetRepository(db),
     // Build workers read a database file themselves; an in-memory database is read here and sent to them.

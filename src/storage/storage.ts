@@ -8,6 +8,7 @@ import type { PositionLookup, PositionStore } from "../../domain/tracking/positi
 import type { SandboxTrips } from "../../domain/usecases/sandbox-dispatch";
 import type { RateBudgets } from "../../domain/rate-limit";
 import type { LiveEventLog, StreamRegistry } from "../../domain/events/live-events";
+import type { NetworkQuoteRepository } from "../../domain/quotes/ports";
 
 /** What a booking change's messages are built from: the storage's synchronous lookups. */
 export interface AnnounceLookups {
@@ -38,6 +39,7 @@ export interface Storage {
   outbox: Outbox;
   bookings: BookingRepository & { readonly pendingChanges: number; drain(): Promise<void> };
   idempotency: IdempotencyStore;
+  networkQuotes: NetworkQuoteRepository;
   providerFleet: ProviderFleet;
   fleet: FleetRepository;
   /** Where the search index reads the fleet; `indexFile` is where it is saved between runs (none: not saved). */

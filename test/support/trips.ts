@@ -54,6 +54,11 @@ export interface FleetFixture {
   hourlyRate?: string;
   imageUrl?: string | null;
   active?: boolean;
+  /** Where it stands (both or neither; SFO when neither is given) and the airports it lists (SFO by default). */
+  lat?: number | null;
+  lon?: number | null;
+  airports?: string[];
+  currency?: string;
 }
 
 /** Saves fleet entries through the fleet repository, each under its own slug (the database is fresh). */
@@ -68,12 +73,12 @@ export async function insertFleet(h: Harness, netid: string, entries: FleetFixtu
       imageUrl: e.imageUrl ?? null,
       maxPassengers: e.maxPassengers,
       maxLuggage: e.maxLuggage,
-      lat: 37.6213,
-      lon: -122.379,
-      airports: ["SFO"],
+      lat: e.lat !== undefined ? e.lat : 37.6213,
+      lon: e.lon !== undefined ? e.lon : -122.379,
+      airports: e.airports ?? ["SFO"],
       minimumRate: e.minimumRate ?? "0",
       hourlyRate: e.hourlyRate ?? "100.00",
-      currency: "USD",
+      currency: e.currency ?? "USD",
       active: e.active ?? true,
       createdAt: 0,
       updatedAt: 0,
@@ -81,6 +86,9 @@ export async function insertFleet(h: Harness, netid: string, entries: FleetFixtu
   );
   const wrong = saved.find((s, i) => s.slug !== entries[i].slug);
   if (wrong) throw new Error(`fleet fixture saved as ${wrong.slug}: its slug was taken`);
+  // Quotes find serving vehicles through the geo index, as the fleet routes' changes would tell it.
+  h.services.fleetIndex.fleetChanged(saved.map((s) => s.slug));
+  await h.indexed();
 }
 
 /** POST sendTrip with the party's platform token. */

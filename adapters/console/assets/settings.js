@@ -1,4 +1,4 @@
-// Integration (delivery endpoint, luggage mode, webhook URL and format, who may send trips, secret rotation) and
+// Integration (delivery endpoint, luggage mode, webhook URL and format, who may send trips, service radius, secret rotation) and
 // the webhook delivery log with replay.
 import { h, field, select, showError, statusLine, when } from "./dom.js";
 import * as api from "./api.js";
@@ -25,12 +25,13 @@ export async function integrationPage(main) {
   const showVerification = (view) =>
     verification.replaceChildren(!view.webhookUrl ? "" : view.webhookVerified ? "Webhook URL verified." : `Webhook URL not verified: nothing is sent there until it echoes the challenge${view.webhookVerification ? ` (${view.webhookVerification})` : ""}.`);
   showVerification(v);
+  const radius = h("input", { name: "serviceRadiusKm", type: "number", min: "1", max: "500", step: "1", value: String(v.serviceRadiusKm ?? 50) });
 
   const form = h("form", {
     class: "card", "aria-label": "Integration settings",
     onSubmit: async (e) => {
       e.preventDefault();
-      const body = { deliveryUrl: deliveryUrl.value.trim() || null, luggage: luggage.value, webhookUrl: webhookUrl.value.trim() || null, webhookFormat: format.value, acceptTripsFrom: accept.value };
+      const body = { deliveryUrl: deliveryUrl.value.trim() || null, luggage: luggage.value, webhookUrl: webhookUrl.value.trim() || null, webhookFormat: format.value, acceptTripsFrom: accept.value, serviceRadiusKm: Number(radius.value) };
       if (!user.value.trim()) body.deliveryAuth = null;
       else if (pass.value) body.deliveryAuth = { username: user.value.trim(), password: pass.value };
       try {
@@ -47,7 +48,8 @@ export async function integrationPage(main) {
     h("fieldset", {}, h("legend", {}, "Trips sent to you (farm-in)"),
       field("Delivery URL", deliveryUrl, "Every NEW, UPDATE, CANCEL and QUOTE for you is POSTed here; empty = none"),
       field("Delivery user", user, "Basic auth; empty = none"), field("Delivery password", pass, "Leave empty to keep the stored one"),
-      field("Luggage", luggage), field("Accept trips from", accept)),
+      field("Luggage", luggage), field("Accept trips from", accept),
+      field("Service radius (km)", radius, "Quotes sent to you offer your vehicles that list the pickup airport or stand within this distance of the pickup (1–500)")),
     h("fieldset", {}, h("legend", {}, "Webhooks (your bookings' changes)"),
       field("Webhook URL", webhookUrl, "Receives each booking change, signed (X-TripSwitch-Signature)"), field("Webhook format", format),
       h("p", { class: "muted" }, v.webhookSecretSet ? "A signing secret is set." : "No signing secret yet: saving a webhook URL creates one."), verification),

@@ -239,8 +239,9 @@ export class ChunkBuilder {
       this.imageId[i] = imageId + 1;
     }
     const rateCount = this.rateIds.size;
-    const rateId = internNumber(this.rateIds, rateKey(internString(this.minimumIds, row.minimumRate), internString(this.hourlyIds, row.hourlyRate)));
-    if (rateId === rateCount) this.rates.push(row.minimumRate, row.hourlyRate);
+    // Rates are interned with their currency: (minimum, hourly, currency) triples.
+    const rateId = internNumber(this.rateIds, rateKey(internString(this.minimumIds, row.minimumRate), internString(this.hourlyIds, `${row.hourlyRate} ${row.currency}`)));
+    if (rateId === rateCount) this.rates.push(row.minimumRate, row.hourlyRate, row.currency);
     this.rateId[i] = rateId;
     this.pax[i] = row.maxPassengers;
     this.luggage[i] = row.maxLuggage ?? -1;

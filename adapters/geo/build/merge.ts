@@ -77,7 +77,7 @@ export function mergeChunks(chunks: readonly ColumnChunk[]): ColumnChunk {
     text: new Int32Array(c.names.length).fill(-1),
     netid: new Int32Array(c.netids.length).fill(-1),
     image: new Int32Array(c.imageUrls.length).fill(-1),
-    rate: new Int32Array(c.rates.length / 2).fill(-1),
+    rate: new Int32Array(c.rates.length / 3).fill(-1),
   }));
   const mergedType = (c: ColumnChunk, local: number): number => {
     const name = c.typeNames[local];
@@ -112,10 +112,11 @@ export function mergeChunks(chunks: readonly ColumnChunk[]): ColumnChunk {
     return id;
   };
   const mergedRate = (c: ColumnChunk, local: number): number => {
-    const minimum = c.rates[2 * local];
-    const hourly = c.rates[2 * local + 1];
-    const id = internNumber(rateIds, rateKey(internString(minimumIds, minimum), internString(hourlyIds, hourly)));
-    if (2 * id === out.rates.length) out.rates.push(minimum, hourly);
+    const minimum = c.rates[3 * local];
+    const hourly = c.rates[3 * local + 1];
+    const currency = c.rates[3 * local + 2];
+    const id = internNumber(rateIds, rateKey(internString(minimumIds, minimum), internString(hourlyIds, `${hourly} ${currency}`)));
+    if (3 * id === out.rates.length) out.rates.push(minimum, hourly, currency);
     return id;
   };
 

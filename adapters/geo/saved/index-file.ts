@@ -14,7 +14,7 @@ const MAGIC = "TSFLEET1";
  * The version of what a saved index holds: bump it with any change to the file layout or to what a build
  * produces from the same rows (the parts, the trees, search text normalisation, how rows are read).
  */
-export const INDEX_FORMAT_VERSION = 2;
+export const INDEX_FORMAT_VERSION = 3;
 
 /** What a file must have been written by: this format on this runtime (float results may differ between versions). */
 export const INDEX_CODE = `format:${INDEX_FORMAT_VERSION}:bun:${Bun.version}`;

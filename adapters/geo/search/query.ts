@@ -27,6 +27,8 @@ export interface PreparedQuery {
   chordLimit: number;
   types: string[] | undefined;
   words: string[];
+  /** Only this company's entries, when set. */
+  netid: string | undefined;
 }
 
 /** Prepares the centres and thresholds of a search (shared by the base and the overlay snapshot). */
@@ -48,6 +50,7 @@ export function prepare(query: GeoSearch): PreparedQuery {
     chordLimit: 2 * halfChord + CHORD_SLACK,
     types: query.types,
     words: query.words,
+    netid: query.netid,
   };
   query.centres.forEach((c, i) => {
     const cosLat = Math.cos(c.lat * RAD);

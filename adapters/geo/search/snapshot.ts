@@ -140,6 +140,15 @@ export class FleetSnapshot {
     return (id) => wanted.has(textTypes[textId[id]]);
   }
 
+  /** The entries of one company (a query's `netid`): one interned id compared per point. */
+  private ownerCheck(netid: string | undefined): ((id: number) => boolean) | undefined {
+    if (netid === undefined) return undefined;
+    const wanted = this.parts.netids.indexOf(netid);
+    if (wanted < 0) return () => false;
+    const { netidId } = this.parts;
+    return (id) => netidId[id] === wanted;
+  }
+
   /** One filter by entry id from a query's type check (while the type trees are pending) and q filter. */
   private static both(type: ((id: number) => boolean) | undefined, text: ((id: number) => boolean) | undefined): ((id: number) => boolean) | undefined {
     if (!type) return text;
@@ -204,6 +213,7 @@ export class FleetSnapshot {
 
   /** True when the entry passes the type and text filters (used for the few tombstoned entries). */
   private passes(q: PreparedQuery, id: number, text: ((id: number) => boolean) | undefined): boolean {
+    if (q.netid !== undefined && this.parts.netids[this.parts.netidId[id]] !== q.netid) return false;
     if (q.types && !q.types.includes(this.parts.textTypes[this.parts.textId[id]])) return false;
     return !text || text(id);
   }
@@ -213,11 +223,12 @@ export class FleetSnapshot {
     const match = this.textMatch(q.words);
     const text = this.textFilter(match);
     const type = this.typeCheck(q.types);
-    const filter = FleetSnapshot.both(type, text);
+    const owner = this.ownerCheck(q.netid);
+    const filter = FleetSnapshot.both(FleetSnapshot.both(type, text), owner);
     let total = 0;
     for (const tree of this.treesFor(q.types)) {
       if (tree.ids.length === 0) continue;
-      total += match && !type && q.n === 1 ? countTreeOneCentre(tree, q, match, this.textsOf(tree)) : countTree(tree, q, filter);
+      total += match && !type && !owner && q.n === 1 ? countTreeOneCentre(tree, q, match, this.textsOf(tree)) : countTree(tree, q, filter);
     }
     if (excluded) total -= this.countExcluded(q, excluded, text);
     return total;
@@ -257,7 +268,7 @@ export class FleetSnapshot {
    * out and the next candidate's lower bound is beyond the k-th distance.
    */
   nearest(q: PreparedQuery, k: number, exclusions?: Exclusions): Found[] {
-    const text = FleetSnapshot.both(this.typeCheck(q.types), this.textFilter(this.textMatch(q.words)));
+    const text = FleetSnapshot.both(FleetSnapshot.both(this.typeCheck(q.types), this.textFilter(this.textMatch(q.words))), this.ownerCheck(q.netid));
     const excluded = exclusions?.set;
     const trees = this.treesFor(q.types);
     const { coords } = this.all;
@@ -322,8 +333,9 @@ export class FleetSnapshot {
       maxLuggage: luggage < 0 ? null : luggage,
       lat: this.lat(id),
       lon: this.lon(id),
-      minimumRate: p.rates[2 * r],
-      hourlyRate: p.rates[2 * r + 1],
+      minimumRate: p.rates[3 * r],
+      hourlyRate: p.rates[3 * r + 1],
+      currency: p.rates[3 * r + 2],
     };
   }
 

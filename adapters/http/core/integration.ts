@@ -18,6 +18,12 @@ const IntegrationView = t.Object({
   acceptTripsFrom: t.Union([t.Literal("anyone"), t.Literal("partners")], {
     description: "anyone (default): every registered company may send you trips and quote requests; partners: only your active partners (others get 403 NOT_PARTNER). Bookings already made stay manageable (UPDATE, CANCEL) when a partnership ends.",
   }),
+  serviceRadiusKm: t.Integer({
+    minimum: 1,
+    maximum: 500,
+    description: "How far from a pickup (km) your vehicles serve it (default 50): a QUOTE sent to you offers your active vehicles that list the pickup airport or stand within this distance of the pickup",
+    examples: [50],
+  }),
   webhookSecretSet: t.Boolean(),
   webhookSecret: t.Optional(t.String({ description: "The signing secret — shown only when created or rotated" })),
   webhookVerified: t.Boolean({
@@ -64,13 +70,16 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, deli
           webhookUrl: t.Optional(t.Union([t.String({ maxLength: 4096 }), t.Null()])),
           webhookFormat: t.Optional(t.String({ maxLength: 20, description: "events (default) or gnet: the body your webhook URL receives", examples: ["gnet"] })),
           acceptTripsFrom: t.Optional(t.String({ maxLength: 20, description: "anyone (default) or partners: who may send you new trips and quote requests", examples: ["partners"] })),
+          serviceRadiusKm: t.Optional(
+            t.Union([t.Number(), t.Null()], { description: "Whole kilometres, 1–500 (null: back to the default, 50): how far from a pickup your vehicles serve it in quotes", examples: [80] }),
+          ),
         },
         { description: "Each field optional: absent keeps the current value, null clears it" },
       ),
       response: { 200: t.Object({ success: t.Literal(true), data: IntegrationView }), ...errors(400, 401, 429) },
       detail: {
         tags: ["Integration"],
-        summary: "Set your delivery endpoint, luggage support, webhook URL and who may send you trips",
+        summary: "Set your delivery endpoint, luggage support, webhook URL, who may send you trips and your service radius",
         description:
           "The first time a webhook URL is set, the answer carries `webhookSecret` — store it: it is never shown again (rotate to get a new one). A new webhook URL must prove it is yours before anything is sent there: this request POSTs it a `webhook.verify` event `{eventId, type: \"webhook.verify\", createdAt, challenge}`, signed like every webhook (X-TripSwitch-Signature, with the secret in this answer or your current one), and your endpoint answers 2xx `{\"challenge\": \"<the challenge>\"}` within 5 s. The answer says `webhookVerified` (and, when it failed, `webhookVerification`: why); fix the endpoint and POST /api/company/integration/webhook-verify. At most 10 challenges per company an hour (429 RATE_LIMITED, Retry-After). A URL whose host is or resolves to a loopback, private, link-local (169.254.169.254), CGNAT, unique-local or other special address, in any spelling, is a 400 naming `deliveryUrl` or `webhookUrl` (checked again at each send; redirects are not followed); with NODE_ENV=production public targets must use https.",
         security: [{ bearer: [] }],

@@ -9,6 +9,10 @@ import m5 from "./0005_webhook_verification.sql" with { type: "text" };
 import m6 from "./0006_provider_res_no_live.sql" with { type: "text" };
 import m7 from "./0007_redundant_bloodstorm.sql" with { type: "text" };
 import m8 from "./0008_uneven_ultimates.sql" with { type: "text" };
+import m9 from "./0009_service_radius.sql" with { type: "text" };
+import m10 from "./0010_fleet_airports.sql" with { type: "text" };
+import m11 from "./0011_fleet_airports_triggers.sql" with { type: "text" };
+import m12 from "./0012_network_quotes.sql" with { type: "text" };
 
 /** Every migration, oldest first: drizzle-kit's tag, creation time and SQL text. */
 export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string }> = [
@@ -21,4 +25,8 @@ export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string 
   { tag: "0006_provider_res_no_live", when: 1795643545045, sql: m6 },
   { tag: "0007_redundant_bloodstorm", when: 1795645593642, sql: m7 },
   { tag: "0008_uneven_ultimates", when: 1795645980321, sql: m8 },
+  { tag: "0009_service_radius", when: 1795644889269, sql: m9 },
+  { tag: "0010_fleet_airports", when: 1795647458894, sql: m10 },
+  { tag: "0011_fleet_airports_triggers", when: 1795647466192, sql: m11 },
+  { tag: "0012_network_quotes", when: 1795648933264, sql: m12 },
 ];

@@ -60,3 +60,21 @@ export const fleetChanges = pgTable(
   },
   (t) => [primaryKey({ columns: [t.n, t.slug] })],
 );
+
+/**
+ * Which entries list which airport: one row per (netid, airport, slug), kept by triggers on fleet_entries (migration
+ * 0006), so a quote finds a provider's entries listing the pickup airport (those standing beyond its radius, by
+ * the covering index on their position) without reading its whole fleet.
+ */
+export const fleetAirports = pgTable(
+  "fleet_airports",
+  {
+    netid: text("netid").notNull(),
+    airport: text("airport").notNull(),
+    slug: text("slug").notNull(),
+    /** The entry's position (null: none), so entries standing within a pickup's radius are told apart by the index alone. */
+    lat: doublePrecision("lat"),
+    lon: doublePrecision("lon"),
+  },
+  (t) => [primaryKey({ columns: [t.netid, t.airport, t.slug] }), index("fleet_airports_slug").on(t.slug), index("fleet_airports_place").on(t.netid, t.airport, t.lat, t.lon, t.slug)],
+);

@@ -19,6 +19,10 @@ import m15 from "./0015_revoked_tokens.sql" with { type: "text" };
 import m16 from "./0016_webhook_verification.sql" with { type: "text" };
 import m17 from "./0017_provider_res_no_live.sql" with { type: "text" };
 import m18 from "./0018_melted_tarantula.sql" with { type: "text" };
+import m19 from "./0019_service_radius.sql" with { type: "text" };
+import m20 from "./0020_fleet_airports.sql" with { type: "text" };
+import m21 from "./0021_fleet_airports_triggers.sql" with { type: "text" };
+import m22 from "./0022_network_quotes.sql" with { type: "text" };
 
 /** Every migration, oldest first: drizzle-kit's tag, creation time and SQL text. */
 export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string }> = [
@@ -41,4 +45,8 @@ export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string 
   { tag: "0016_webhook_verification", when: 1795644694970, sql: m16 },
   { tag: "0017_provider_res_no_live", when: 1795643541866, sql: m17 },
   { tag: "0018_melted_tarantula", when: 1795643421487, sql: m18 },
+  { tag: "0019_service_radius", when: 1795644885630, sql: m19 },
+  { tag: "0020_fleet_airports", when: 1795647452835, sql: m20 },
+  { tag: "0021_fleet_airports_triggers", when: 1795647462780, sql: m21 },
+  { tag: "0022_network_quotes", when: 1795648930595, sql: m22 },
 ];

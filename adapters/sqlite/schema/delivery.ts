@@ -18,6 +18,8 @@ export const companyIntegrations = sqliteTable("company_integrations", {
   webhookFormat: text("webhook_format").notNull().default("events"),
   /** "anyone" (default) or "partners": who may send this company trips and quote requests. */
   acceptTripsFrom: text("accept_trips_from").notNull().default("anyone"),
+  /** How far from a pickup (km, 1–500) this provider's vehicles serve it, besides those listing its airport. */
+  serviceRadiusKm: integer("service_radius_km").notNull().default(50),
   updatedAt: integer("updated_at").notNull(),
 });
 

@@ -6,3 +6,4 @@ export * from "./trips";
 export * from "./tracking";
 export * from "./partners";
 export * from "./live-events";
+export * from "./quotes";

@@ -48,6 +48,9 @@ interface Trips {
   storePlainSecrets(netid: string, password: string | null, secret: string | null): Promise<void>;
   sealStored(): Promise<number>;
   insertFleet(netid: string, slug: string, active: boolean, airports: string): Promise<void>;
+  /** Changes a stored entry's airports and active flag; removes one. */
+  changeFleet(slug: string, airports: string, active: boolean, position?: { lat: number | null; lon: number | null }): Promise<void>;
+  removeFleet(slug: string): Promise<void>;
 }
 
 interface Adapter {
@@ -112,6 +115,12 @@ const sqliteAdapter: Adapter = {
       insertFleet: async (netid, slug, active, airports) => {
         db.insert(sqliteSchema.fleetEntries).values(fleetRow(netid, slug, active, airports)).run();
       },
+      changeFleet: async (slug, airports, active, position) => {
+        db.update(sqliteSchema.fleetEntries).set({ airports, active, ...position }).where(eq(sqliteSchema.fleetEntries.slug, slug)).run();
+      },
+      removeFleet: async (slug) => {
+        db.delete(sqliteSchema.fleetEntries).where(eq(sqliteSchema.fleetEntries.slug, slug)).run();
+      },
     };
   },
   async close() {},
@@ -151,6 +160,12 @@ function postgresAdapter(groupCommit: boolean): Adapter {
         sealStored: () => sealStoredSecretsPg(db, secrets),
         insertFleet: async (netid, slug, active, airports) => {
           await db.insert(pgSchema.fleetEntries).values(fleetRow(netid, slug, active, airports));
+        },
+        changeFleet: async (slug, airports, active, position) => {
+          await db.update(pgSchema.fleetEntries).set({ airports, active, ...position }).where(eq(pgSchema.fleetEntries.slug, slug));
+        },
+        removeFleet: async (slug) => {
+          await db.delete(pgSchema.fleetEntries).where(eq(pgSchema.fleetEntries.slug, slug));
         },
       };
     },
@@ -600,6 +615,50 @@ for (const adapter of [sqliteAdapter, postgresAdapter(false), postgresAdapter(tr
         ]);
         expect(entries[0]).toEqual({ ...fleetRow(netid, `${netid}-a`, true, "SFO,OAK"), airports: ["SFO", "OAK"] });
         expect(await a.fleet.activeEntries("NOBODY")).toEqual([]);
+      });
+
+      test("activeEntriesListing follows every insert, change and removal; activeEntriesBySlug reads the provider's active ones", async () => {
+        const netid = `LIST-${tag}`;
+        const other = `LISTX-${tag}`;
+        for (const n of [netid, other])
+          await a.companies.createWithFirstUser(company(n), { uid: `u-${n}`, netid: n, email: `${n.toLowerCase()}@example.com`, passwordHash: "h", createdAt: 1 });
+        await a.insertFleet(netid, `${netid}-a`, true, "JFK,LGA");
+        await a.insertFleet(netid, `${netid}-b`, true, "EWR");
+        await a.insertFleet(netid, `${netid}-c`, false, "JFK");
+        await a.insertFleet(other, `${other}-a`, true, "JFK");
+        const listing = async (code: string) => (await a.fleet.activeEntriesListing(netid, code)).map((e) => e.slug).sort();
+        expect(await listing("JFK")).toEqual([`${netid}-a`]);
+        expect(await listing("LGA")).toEqual([`${netid}-a`]);
+        expect(await listing("SFO")).toEqual([]);
+        await a.changeFleet(`${netid}-b`, "EWR,JFK", true);
+        await a.changeFleet(`${netid}-c`, "JFK", true);
+        await a.changeFleet(`${netid}-a`, "LGA", true);
+        expect(await listing("JFK")).toEqual([`${netid}-b`, `${netid}-c`]);
+        expect(await listing("LGA")).toEqual([`${netid}-a`]);
+        await a.removeFleet(`${netid}-b`);
+        await a.changeFleet(`${netid}-c`, "JFK", false);
+        expect(await listing("JFK")).toEqual([]);
+        expect(await listing("EWR")).toEqual([]);
+        const bySlug = await a.fleet.activeEntriesBySlug(netid, [`${netid}-a`, `${netid}-c`, `${other}-a`, "missing"]);
+        expect(bySlug.map((e) => e.slug)).toEqual([`${netid}-a`]);
+        expect(bySlug[0].airports).toEqual(["LGA"]);
+      });
+
+      test("activeEntriesListingBeyond: the entries listing the airport that a circle around it cannot hold (no position, or beyond the radius)", async () => {
+        const netid = `FAR-${tag}`;
+        await a.companies.createWithFirstUser(company(netid), { uid: `u-${netid}`, netid, email: `${netid.toLowerCase()}@example.com`, passwordHash: "h", createdAt: 1 });
+        const jfk = { lat: 40.6398, lon: -73.7787 };
+        for (const slug of ["at-jfk", "manhattan", "atlanta", "no-gps", "retired-far"]) await a.insertFleet(netid, `${netid}-${slug}`, true, "JFK");
+        await a.changeFleet(`${netid}-at-jfk`, "JFK", true, jfk);
+        await a.changeFleet(`${netid}-manhattan`, "JFK", true, { lat: 40.758, lon: -73.9855 }); // ~21 km
+        await a.changeFleet(`${netid}-atlanta`, "JFK", true, { lat: 33.6407, lon: -84.4277 });
+        await a.changeFleet(`${netid}-no-gps`, "JFK", true, { lat: null, lon: null });
+        await a.changeFleet(`${netid}-retired-far`, "JFK", false, { lat: 33.6407, lon: -84.4277 });
+        const beyond = async (km: number) => (await a.fleet.activeEntriesListingBeyond(netid, "JFK", jfk, km)).map((e) => e.slug.slice(netid.length + 1)).sort();
+        expect(await beyond(50)).toEqual(["atlanta", "no-gps"]);
+        expect(await beyond(10)).toEqual(["atlanta", "manhattan", "no-gps"]);
+        expect(await beyond(2000)).toEqual(["no-gps"]);
+        expect(await a.fleet.activeEntriesListingBeyond(netid, "LGA", jfk, 50)).toEqual([]);
       });
     });
   });

@@ -64,7 +64,7 @@ describe("counting through node boxes against brute force", () => {
             p.onCircle < 3
               ? destination(centres[p.onCircle % centres.length].lat, centres[p.onCircle % centres.length].lon, p.bearing * RAD, c.radiusKm + p.offMm / 1e6)
               : { lat: Math.max(-90, Math.min(90, HUBS[p.hub].lat + p.dLat / 8)), lon: wrapLon(HUBS[p.hub].lon + p.dLon / 8) };
-          return { slug: `e-${i}`, netid: "OP", type: p.type, name: p.name, description: "", imageUrl: null, maxPassengers: 1, maxLuggage: null, lat: at.lat, lon: at.lon, airports: [], minimumRate: "0.00", hourlyRate: "0.00" };
+          return { slug: `e-${i}`, netid: "OP", type: p.type, name: p.name, description: "", imageUrl: null, maxPassengers: 1, maxLuggage: null, lat: at.lat, lon: at.lon, airports: [], minimumRate: "0.00", hourlyRate: "0.00", currency: "USD" };
         });
         const words = queryWords(c.q);
         const expected = rows.filter(

@@ -44,6 +44,7 @@ function row(slug: string, s: Spec): IndexRow {
     airports: [s.airport],
     minimumRate: "1.00",
     hourlyRate: "2.00",
+    currency: "USD",
   };
 }
 

@@ -33,6 +33,7 @@ function rows(points: Array<{ lat: number; lon: number; type: string }>): IndexR
     airports: [],
     minimumRate: "0.00",
     hourlyRate: "0.00",
+    currency: "USD",
   }));
 }
 

@@ -18,7 +18,22 @@ describe("company integration settings", () => {
   test("defaults: nothing set, luggage as notes", async () => {
     const res = await h.request("GET", "/api/company/integration", { headers: auth });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookFormat: "events", acceptTripsFrom: "anyone", webhookSecretSet: false, webhookVerified: false });
+    expect(res.body.data).toEqual({ deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookFormat: "events", acceptTripsFrom: "anyone", serviceRadiusKm: 50, webhookSecretSet: false, webhookVerified: false });
+  });
+
+  test("serviceRadiusKm: a whole number of km from 1 to 500, null back to 50; anything else 400 naming it", async () => {
+    const put = await h.request("PUT", "/api/company/integration", { headers: auth, body: { serviceRadiusKm: 120 } });
+    expect(put.status).toBe(200);
+    expect(put.body.data.serviceRadiusKm).toBe(120);
+    expect((await h.request("GET", "/api/company/integration", { headers: auth })).body.data.serviceRadiusKm).toBe(120);
+    for (const bad of [0, 501, 12.5, -3, "80"]) {
+      const res = await h.request("PUT", "/api/company/integration", { headers: auth, body: { serviceRadiusKm: bad } });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ success: false, code: "VALIDATION_FAILED" });
+      expect(res.body.errors.map((e: { field: string }) => e.field).join()).toContain("serviceRadiusKm");
+    }
+    const reset = await h.request("PUT", "/api/company/integration", { headers: auth, body: { serviceRadiusKm: null } });
+    expect(reset.body.data.serviceRadiusKm).toBe(50);
   });
 
   test("set, read back without secrets, and clear with null", async () => {
@@ -27,7 +42,7 @@ describe("company integration settings", () => {
       body: { deliveryUrl: "https://partner.example/farm-in", deliveryAuth: { username: "tripswitch", password: "s3cret-basic" }, luggage: "native" },
     });
     expect(put.status).toBe(200);
-    expect(put.body.data).toEqual({ deliveryUrl: "https://partner.example/farm-in", deliveryAuth: { username: "tripswitch" }, luggage: "native", webhookUrl: null, webhookFormat: "events", acceptTripsFrom: "anyone", webhookSecretSet: false, webhookVerified: false });
+    expect(put.body.data).toEqual({ deliveryUrl: "https://partner.example/farm-in", deliveryAuth: { username: "tripswitch" }, luggage: "native", webhookUrl: null, webhookFormat: "events", acceptTripsFrom: "anyone", serviceRadiusKm: 50, webhookSecretSet: false, webhookVerified: false });
     expect(put.text).not.toContain("s3cret-basic");
     const get = await h.request("GET", "/api/company/integration", { headers: auth });
     expect(get.body.data).toEqual(put.body.data);

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { FleetEntry } from "../../../domain/fleet/entry";
-import { buildQuoteOptions, estimatedQuarterHours, vehicleFeeCents } from "../../../domain/trips/quote";
+import { buildQuote, chooseQuoteCurrency, estimatedQuarterHours, vehicleFeeCents, vehicleFeeMinorUnits, type QuoteBuildRequest } from "../../../domain/trips/quote";
+import { PackagedCurrencyDirectory } from "../../../adapters/currencies/directory";
 import { distanceKm } from "../../../domain/trips/places";
 
 const NOW = 1_790_000_000;
@@ -12,6 +13,8 @@ function entry(slug: string, over: Partial<FleetEntry> = {}): FleetEntry {
   };
 }
 const base = { passengerCount: 1, luggageCount: undefined, pickup: undefined, dropOff: undefined, now: NOW };
+const currencies = new PackagedCurrencyDirectory();
+const buildQuoteOptions = (fleet: FleetEntry[], request: QuoteBuildRequest) => buildQuote(fleet, request, currencies).options;
 
 describe("quote options", () => {
   test("hours: at least 1 h, 1 h when a position is unknown, rounded up to ¼ h from distance × 1.3 at 50 km/h", () => {
@@ -73,5 +76,33 @@ describe("quote options", () => {
     expect(options).toHaveLength(20);
     expect(options.slice(0, 3).map((o) => o.code)).toEqual(["suv-cheap", "suv-dear", "sedan-00"]);
     expect(buildQuoteOptions(fleet, base).some((o) => o.vehType === "SUV")).toBe(false);
+  });
+});
+
+describe("one currency per quote, in its minor unit", () => {
+  test("minor units: JPY whole yen, BHD three decimals, USD cents; each rounded half up", () => {
+    expect(vehicleFeeMinorUnits({ minimumRate: "0", hourlyRate: "5000" }, 5, 0)).toBe(6250);
+    expect(vehicleFeeMinorUnits({ minimumRate: "0", hourlyRate: "0.99" }, 5, 3)).toBe(1238); // 1.2375 → 1.238
+    expect(vehicleFeeMinorUnits({ minimumRate: "0", hourlyRate: "0.99" }, 5, 2)).toBe(124);
+    expect(vehicleFeeMinorUnits({ minimumRate: "12.5", hourlyRate: "1" }, 4, 3)).toBe(12500);
+    const jpy = buildQuote([entry("j", { currency: "JPY", hourlyRate: "5000" })], base, currencies);
+    expect(jpy.options[0].fee).toBe("5000");
+    const bhd = buildQuote([entry("b", { currency: "BHD", hourlyRate: "12.5" })], base, currencies);
+    expect(bhd.options[0].fee).toBe("12.500");
+    expect(bhd.currency).toBe("BHD");
+  });
+
+  test("the pickup country's currency when some vehicle prices in it, else the most used one; the rest counted in a warning", () => {
+    const fleet = [entry("a", { currency: "USD" }), entry("b", { currency: "EUR" }), entry("c", { currency: "EUR" }), entry("d", { currency: "GBP" })];
+    expect(chooseQuoteCurrency(fleet, "US", currencies)).toBe("USD");
+    expect(chooseQuoteCurrency(fleet, "JP", currencies)).toBe("EUR");
+    expect(chooseQuoteCurrency(fleet, undefined, currencies)).toBe("EUR");
+    const quote = buildQuote(fleet, { ...base, country: "US" }, currencies);
+    expect(quote.options.map((o) => o.code)).toEqual(["a"]);
+    expect(quote.warnings).toEqual([{ code: "OTHER_CURRENCIES_LEFT_OUT", message: expect.stringContaining("USD"), count: 3, currencies: ["EUR", "GBP"] }]);
+  });
+
+  test("no serving vehicle: no options, no currency, NO_VEHICLE_NEAR_PICKUP", () => {
+    expect(buildQuote([], base, currencies)).toEqual({ options: [], currency: null, warnings: [{ code: "NO_VEHICLE_NEAR_PICKUP", message: expect.any(String) }] });
   });
 });

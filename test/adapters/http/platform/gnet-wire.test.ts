@@ -429,7 +429,7 @@ describe("GNet-shaped webhooks", () => {
 
 describe("quotes priced on GNet's totalTripDuration", () => {
   test("an ONDEMAND resubmission of a quote books it, like a REGULAR one, and keeps its type", async () => {
-    await insertFleet(h, provider.netid, [{ slug: "gnet-ondemand-suv", type: "SUV", maxPassengers: 6, maxLuggage: 6, hourlyRate: "90.00" }]);
+    await insertFleet(h, provider.netid, [{ slug: "gnet-ondemand-suv", type: "SUV", maxPassengers: 6, maxLuggage: 6, hourlyRate: "90.00", airports: ["BOS"] }]);
     const body = gnetTrip(requester, provider, { reservationType: "QUOTE", submitMode: "ASYNC" });
     const quote = await sendTrip(h, requester, body);
     expect(quote.body.status).toBe("QUOTE");
@@ -439,7 +439,7 @@ describe("quotes priced on GNet's totalTripDuration", () => {
   });
 
   test("an hourly quote uses the booked minutes instead of the distance", async () => {
-    await insertFleet(h, provider.netid, [{ slug: "gnet-hourly-sedan", maxPassengers: 4, maxLuggage: 3, hourlyRate: "100.00" }]);
+    await insertFleet(h, provider.netid, [{ slug: "gnet-hourly-sedan", maxPassengers: 4, maxLuggage: 3, hourlyRate: "100.00", airports: ["BOS"] }]);
     const quote = await sendTrip(h, requester, gnetTrip(requester, provider, { reservationType: "QUOTE", submitMode: "ASYNC", totalTripDuration: "195", passengerCount: "1" }));
     expect(quote.status).toBe(200);
     // 195 minutes → 3¼ h at 100.00 an hour (the distance of the sample trip would give 1 h).

@@ -28,7 +28,7 @@ describe("sendTrip NEW", () => {
   test("a REGULAR trip is stored as BOOKING_REQUEST and answered with its transactionId", async () => {
     const res = await sendTrip(h, requester, regularTrip(requester.netid, provider.netid));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, transactionId: expect.stringMatching(/^[0-9a-f-]{36}$/), status: "BOOKING_REQUEST", fees: [], totalAmount: null });
+    expect(res.body).toEqual({ success: true, transactionId: expect.stringMatching(/^[0-9a-f-]{36}$/), status: "BOOKING_REQUEST", fees: [], totalAmount: null, warnings: [] });
   });
 
   test("answers on /sendTrip, /sendTrip/V1 and /sendTrip/v1", async () => {

@@ -1,0 +1,24 @@
+import { pgTable, text, index } from "drizzle-orm/pg-core";
+import { companies } from "./accounts";
+import { time } from "./columns";
+
+/**
+ * Network quotes (POST /api/quotes): one row per quote, visible only to its maker. The trip asked about, the
+ * priced options and the warnings are one JSON text column (text, not jsonb: both adapters hand the same string
+ * to the same mapper).
+ */
+export const networkQuotes = pgTable(
+  "network_quotes",
+  {
+    quoteId: text("quote_id").primaryKey(),
+    makerNetid: text("maker_netid")
+      .notNull()
+      .references(() => companies.netid, { onDelete: "cascade" }),
+    makerUid: text("maker_uid").notNull(),
+    createdAt: time("created_at").notNull(),
+    validUntil: time("valid_until").notNull(),
+    body: text("body").notNull(),
+  },
+  // Retention deletes by validity.
+  (t) => [index("network_quotes_valid_until").on(t.validUntil)],
+);

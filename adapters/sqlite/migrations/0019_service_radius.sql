@@ -1,0 +1,1 @@
+ALTER TABLE `company_integrations` ADD `service_radius_km` integer DEFAULT 50 NOT NULL;

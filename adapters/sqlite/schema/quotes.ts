@@ -1,0 +1,22 @@
+import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";
+import { companies } from "./accounts";
+
+/**
+ * Network quotes (POST /api/quotes): one row per quote, visible only to its maker. The trip asked about, the
+ * priced options and the warnings are one JSON column: a quote is written once and read whole.
+ */
+export const networkQuotes = sqliteTable(
+  "network_quotes",
+  {
+    quoteId: text("quote_id").primaryKey(),
+    makerNetid: text("maker_netid")
+      .notNull()
+      .references(() => companies.netid, { onDelete: "cascade" }),
+    makerUid: text("maker_uid").notNull(),
+    createdAt: integer("created_at").notNull(),
+    validUntil: integer("valid_until").notNull(),
+    body: text("body").notNull(),
+  },
+  // Retention deletes by validity.
+  (t) => [index("network_quotes_valid_until").on(t.validUntil)],
+);

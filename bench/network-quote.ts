@@ -1,0 +1,145 @@
+// Part: network quote latency. POST /api/quotes (every provider's serving vehicles around a pickup, priced, ranked
+// and stored) against GET /api/search/fleet over the same circle, both through the whole HTTP app in process
+// (app.handle), alternated request by request in the same run, on the 100k fixture fleet spread over 1,000 providers.
+import { copyFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { Database } from "bun:sqlite";
+import { migrate, openDatabase } from "../adapters/sqlite/db";
+import { createLogger } from "../adapters/logging";
+import { buildApp, createServices } from "../src/app";
+import { BENCH_DIR, BENCH_PASSWORD, BENCH_PLATFORM, fixtureDatabase } from "./fixtures";
+import { median, percentile, printFigure, SMOKE, type Figure } from "./report";
+import { searchQueries, VARIANTS } from "./search";
+
+export interface NetworkQuoteBenchOptions {
+  size: number;
+  providers: number;
+  runs: number;
+  /** Requests of each kind per run. */
+  requests: number;
+}
+
+export const DEFAULT_NETWORK_QUOTE_OPTIONS: NetworkQuoteBenchOptions = SMOKE
+  ? { size: 2_000, providers: 50, runs: 1, requests: 50 }
+  : { size: 100_000, providers: 1_000, runs: 3, requests: 1_000 };
+
+/** A copy of the fixture with its fleet dealt over `providers` companies (each a copy of an operator's row). */
+function spreadOverProviders(source: string, providers: number): string {
+  const path = join(BENCH_DIR, `network-quote-${process.pid}.sqlite`);
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(path + suffix, { force: true });
+  copyFileSync(source, path);
+  const sqlite = new Database(path);
+  sqlite.exec("PRAGMA journal_mode = WAL");
+  sqlite.transaction(() => {
+    const copy = sqlite.query(
+      "INSERT INTO companies (netid, netid_lower, name, co_type, plan, main_email, main_phone, created_at) SELECT ?1, lower(?1), 'Bench ' || ?1, 'IO', plan, lower(?1) || '@bench.example', '+1999' || ?2, created_at FROM companies WHERE netid = 'BENCH-OP-01'",
+    );
+    for (let i = 1; i <= providers; i++) copy.run(`BENCH-NQ-${String(i).padStart(4, "0")}`, String(1_000_000 + i));
+    sqlite.run(`UPDATE fleet_entries SET netid = 'BENCH-NQ-' || printf('%04d', (rowid % ${providers}) + 1)`);
+  })();
+  sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  sqlite.close();
+  return path;
+}
+
+/** Milliseconds of each call, in order. */
+async function timedEach(calls: Array<() => Promise<Response>>): Promise<number[]> {
+  const out: number[] = [];
+  for (const call of calls) {
+    const started = performance.now();
+    const res = await call();
+    await res.arrayBuffer();
+    out.push(performance.now() - started);
+    if (res.status !== 200) throw new Error(`bench request answered ${res.status}`);
+  }
+  return out;
+}
+
+export async function benchNetworkQuote(options: NetworkQuoteBenchOptions = DEFAULT_NETWORK_QUOTE_OPTIONS): Promise<Figure[]> {
+  const path = spreadOverProviders(await fixtureDatabase(options.size), options.providers);
+  const db = openDatabase(path);
+  migrate(db);
+  const services = createServices(db, { jwtSecret: "bench-secret-that-is-at-least-32-bytes!", tokenTtlSeconds: 3600 });
+  const app = buildApp(services, { logger: createLogger("silent"), maxBodyBytes: 1048576, readiness: { ready: true } });
+  try {
+    await services.fleetIndex.rebuildNow();
+    await services.fleetIndex.typeTreesReady();
+    const login = await app.handle(new Request("http://localhost/api/token", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ uid: BENCH_PLATFORM, pw: BENCH_PASSWORD }) }));
+    const { token } = (await login.json()) as { token: string };
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const pickupTime = new Date(Date.now() + 30 * 86400_000).toISOString().slice(0, 19);
+    const label = `${options.size.toLocaleString("en-US")} vehicles, ${options.providers.toLocaleString("en-US")} providers`;
+
+    const quoteP50: number[] = [];
+    const quoteP99: number[] = [];
+    const searchP50: number[] = [];
+    const searchP99: number[] = [];
+    let options0 = 0;
+    for (let run = 0; run <= options.runs; run++) {
+      // Fresh centres every run (the search's answer cache never answers); run 0 warms up and is not counted.
+      const centres = searchQueries(options.requests, VARIANTS[0], 100 + run);
+      const quoteTimes: number[] = [];
+      const searchTimes: number[] = [];
+      for (const c of centres) {
+        const [q] = await timedEach([
+          () =>
+            app.handle(
+              new Request("http://localhost/api/quotes", {
+                method: "POST",
+                headers,
+                body: JSON.stringify({ passengerCount: "2", locations: { pickup: { locationType: "address", address: "bench pickup", lat: c.lat, lon: c.lon, time: pickupTime } } }),
+              }),
+            ),
+        ]);
+        const [s] = await timedEach([() => app.handle(new Request(`http://localhost/api/search/fleet?lat=${c.lat}&lon=${c.lon}&radius_km=50&limit=20`, { headers }))]);
+        quoteTimes.push(q);
+        searchTimes.push(s);
+      }
+      if (run === 0) {
+        const sample = await app.handle(
+          new Request("http://localhost/api/quotes", {
+            method: "POST",
+            headers,
+            body: JSON.stringify({ passengerCount: "2", locations: { pickup: { lat: centres[0].lat, lon: centres[0].lon, address: "bench pickup", time: pickupTime } } }),
+          }),
+        );
+        options0 = ((await sample.json()) as { data: { options: unknown[] } }).data.options.length;
+        continue;
+      }
+      quoteP50.push(percentile(quoteTimes, 50));
+      quoteP99.push(percentile(quoteTimes, 99));
+      searchP50.push(percentile(searchTimes, 50));
+      searchP99.push(percentile(searchTimes, 99));
+    }
+    const figures: Figure[] = [
+      {
+        part: "network-quote",
+        name: `POST /api/quotes p50 at ${label} (in process, app.handle)`,
+        unit: "ms",
+        measured: quoteP50,
+        baseline: { name: "GET /api/search/fleet p50, same circles", runs: searchP50 },
+        better: "lower",
+        note: `a sample quote held ${options0} option(s)`,
+      },
+      {
+        part: "network-quote",
+        name: `POST /api/quotes p99 at ${label} (in process, app.handle)`,
+        unit: "ms",
+        measured: quoteP99,
+        baseline: { name: "GET /api/search/fleet p99, same circles", runs: searchP99 },
+        better: "lower",
+        target: { ratio: 2, text: "p99 ≤ 2× the fleet search's p99" },
+      },
+    ];
+    for (const f of figures) printFigure(f);
+    console.log(`[network-quote] medians: quote p50 ${median(quoteP50).toFixed(2)} ms, p99 ${median(quoteP99).toFixed(2)} ms; search p50 ${median(searchP50).toFixed(2)} ms, p99 ${median(searchP99).toFixed(2)} ms`);
+    return figures;
+  } finally {
+    await services.worker.stop();
+    services.fleetIndex.close();
+    db.$client.close();
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(path + suffix, { force: true });
+  }
+}
+
+if (import.meta.main) await benchNetworkQuote();

@@ -1,0 +1,47 @@
+/** ISO 4217 facts the domain needs; the adapter reads them from maintained packages. */
+export interface CurrencyDirectory {
+  /** Digits after the decimal point of a currency's minor unit (JPY 0, USD 2, BHD 3); undefined for an unknown code. */
+  minorUnit(code: string): number | undefined;
+  /** The currency of a country (ISO 3166-1 alpha-2), when known. */
+  ofCountry(country: string): string | undefined;
+}
+
+/** The minor unit assumed for a currency the directory does not know. */
+export const DEFAULT_MINOR_UNIT = 2;
+
+/** The digits of `code`'s minor unit, DEFAULT_MINOR_UNIT for an unknown one. */
+export function minorUnitOf(currencies: Pick<CurrencyDirectory, "minorUnit">, code: string | undefined): number {
+  return (code ? currencies.minorUnit(code.trim().toUpperCase()) : undefined) ?? DEFAULT_MINOR_UNIT;
+}
+
+const AMOUNT = /^(\d{1,12})(?:\.(\d{1,4}))?$/;
+
+/**
+ * A decimal amount string in units of 1/10,000 (fleet rates have at most 2 decimals, minor units at most 4, so
+ * every amount this service reads is exact in it); undefined when it is not one.
+ */
+export function toTenThousandths(amount: string): number | undefined {
+  const m = AMOUNT.exec(amount.trim());
+  if (!m) return undefined;
+  return Number(m[1]) * 10_000 + Number((m[2] ?? "0").padEnd(4, "0"));
+}
+
+/** An amount in 1/10,000 rounded half up to the currency's minor unit: a whole number of minor units. */
+export function roundToMinorUnits(tenThousandths: number, digits: number): number {
+  const step = 10 ** (4 - digits);
+  return Math.floor((tenThousandths + step / 2) / step);
+}
+
+/** A whole number of minor units as a decimal string with the currency's digits: (5000, 0) → "5000", (12500, 3) → "12.500". */
+export function formatMinorUnits(units: number, digits: number): string {
+  if (digits === 0) return String(units);
+  const scale = 10 ** digits;
+  const whole = Math.floor(units / scale);
+  return `${whole}.${String(units % scale).padStart(digits, "0")}`;
+}
+
+/** A decimal amount string formatted with the currency's digits (rounded half up); undefined when it is not an amount. */
+export function formatAmount(amount: string, digits: number): string | undefined {
+  const v = toTenThousandths(amount);
+  return v === undefined ? undefined : formatMinorUnits(roundToMinorUnits(v, digits), digits);
+}

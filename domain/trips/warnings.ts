@@ -1,0 +1,15 @@
+/**
+ * A warning in sendTrip's answer (status 200): something the caller should know that did not stop the request.
+ * PICKUP_NOT_LOCATED (a booking whose pickup could not be placed), NO_VEHICLE_NEAR_PICKUP (a quote no vehicle
+ * of the provider serves), NO_VEHICLE_FITS_TRIP (serving vehicles, none seating the passengers and luggage),
+ * OTHER_CURRENCIES_LEFT_OUT (options priced in other currencies than the quote's, counted).
+ */
+export interface TripWarning {
+  code: "PICKUP_NOT_LOCATED" | "NO_VEHICLE_NEAR_PICKUP" | "NO_VEHICLE_FITS_TRIP" | "OTHER_CURRENCIES_LEFT_OUT";
+  message: string;
+  /** The request field the warning is about, when it is about one. */
+  field?: string;
+  /** OTHER_CURRENCIES_LEFT_OUT: how many vehicle options were left out, and their currencies. */
+  count?: number;
+  currencies?: string[];
+}

@@ -1,0 +1,33 @@
+import type { CurrencyDirectory } from "../currency";
+import type { IntegrationRepository } from "../delivery/ports";
+import type { PlacedPickup } from "../trips/pickup-place";
+import { buildQuote, type PricedQuote, type QuoteRequest } from "../trips/quote";
+import { DEFAULT_SERVICE_RADIUS_KM, type ServiceArea, type ServingFleet } from "../trips/service-area";
+
+/** What pricing one provider's quote reads: its serving vehicles, its service radius, currency facts. */
+export interface ProviderQuoteDeps {
+  servingFleet: ServingFleet;
+  currencies: CurrencyDirectory;
+  integrations: Pick<IntegrationRepository, "get">;
+}
+
+/** The provider's service radius in km (integration `serviceRadiusKm`, 50 when unset). */
+export async function serviceRadiusOf(integrations: Pick<IntegrationRepository, "get">, netid: string): Promise<number> {
+  return (await integrations.get(netid))?.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM;
+}
+
+/** The service area of a placed pickup for a provider with this radius. */
+export function serviceAreaOf(pickup: PlacedPickup, radiusKm: number): ServiceArea {
+  return { position: pickup.position, radiusKm, ...(pickup.airport ? { airport: pickup.airport.iata } : {}) };
+}
+
+/**
+ * Prices a quote from one provider (its netid as stored): its active vehicles serving the placed pickup (listing
+ * its airport or within the provider's service radius, through the geo index), then buildQuote — one currency,
+ * the currency's minor unit, cheapest first, at most 20; warnings when no vehicle serves or currencies were left out.
+ */
+export async function quoteProvider(deps: ProviderQuoteDeps, provider: string, pickup: PlacedPickup, request: Omit<QuoteRequest, "pickup">): Promise<PricedQuote> {
+  const area = serviceAreaOf(pickup, await serviceRadiusOf(deps.integrations, provider));
+  const serving = await deps.servingFleet.servingEntries(provider, area);
+  return buildQuote(serving, { ...request, pickup: pickup.position, ...(pickup.country ? { country: pickup.country } : {}) }, deps.currencies);
+}
