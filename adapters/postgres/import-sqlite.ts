@@ -51,12 +51,18 @@ const DATA_TABLES = [
   "chauffeur_positions",
   "position_trail",
   "audit_events",
+  "network_quotes",
 ] as const;
 const STAMP_TABLES = ["fleet_changes", "account_generation", "fleet_generation"] as const;
 const TABLES: readonly string[] = [...DATA_TABLES, ...STAMP_TABLES];
 
 /** Tables and columns only PostgreSQL has (shared rate budgets, logins in flight, outbox leases): left empty. */
-const POSTGRES_ONLY_TABLES = new Set(["__migrations", "rate_buckets", "login_attempts"]);
+const POSTGRES_ONLY_TABLES = new Set(["__migrations", "rate_buckets", "login_attempts", "live_streams"]);
+/**
+ * The live event log is not copied: its ids are each database's own (PostgreSQL numbers them in commit order), so an
+ * event stream resumed after the move gets `event: reset` and goes on from the new database's events.
+ */
+const NOT_IMPORTED = new Set(["live_events"]);
 const POSTGRES_ONLY_COLUMNS = new Set(["outbox_messages.lease_owner", "outbox_messages.lease_until"]);
 
 /** Rows per INSERT (fewer for wide tables: PostgreSQL takes at most 65,535 parameters per statement). */
@@ -153,7 +159,7 @@ function matchSchemas(sqlite: Database, pg: Map<string, PgColumn[]>): Map<string
     .map((r) => r.name);
   if (!sqliteTables.includes("__migrations") || !sqliteTables.includes("companies")) throw new SqliteImportError("the SQLite file is not a TripSwitch database");
   const problems: string[] = [];
-  const known = new Set([...TABLES, "__migrations"]);
+  const known = new Set([...TABLES, ...NOT_IMPORTED, "__migrations"]);
   for (const t of sqliteTables) if (!known.has(t)) problems.push(`SQLite table ${t} has no place in PostgreSQL`);
   for (const t of pg.keys()) if (!known.has(t) && !POSTGRES_ONLY_TABLES.has(t)) problems.push(`PostgreSQL table ${t} is not imported`);
   const result = new Map<string, PgColumn[]>();

@@ -73,6 +73,12 @@ async function buildSqlite(): Promise<void> {
       ids.push(sent.body.transactionId);
     }
     expect((await sendTrip(h, requester, quoteTrip(requester.netid, provider.netid))).status).toBe(200);
+    // A network quote, priced from the provider's vehicles at JFK.
+    const networkQuote = await h.request("POST", "/api/quotes", {
+      headers: bearer(requester),
+      body: { passengerCount: "2", locations: { pickup: { locationType: "airport", address: "JFK", time: "2027-03-15T08:00:00" }, dropOff: { address: "200 Park Ave, New York, NY", lat: "40.7536", lon: "-73.9767" } } },
+    });
+    expect(networkQuote.status).toBe(200);
     for (const s of ["CONFIRMED", "ASSIGNED", "EN_ROUTE"]) {
       const res = await providerUpdate(h, provider, ids[0], { status: s, ...(s === "CONFIRMED" ? { providerResNo: "P-IMPORT-1", chauffeur: { chauffeurId: "CH-12", firstName: "Sam", lastName: "Lee" } } : {}) });
       expect(res.status).toBe(200);
@@ -136,7 +142,8 @@ function sorted(rows: unknown[][]): unknown[][] {
 function sqliteTables(): string[] {
   const db = new Database(dbPath, { readonly: true });
   try {
-    return db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '__migrations' ORDER BY name").all().map((r) => r.name);
+    // The live event log is each database's own and not imported (a resumed event stream is reset).
+    return db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('__migrations', 'live_events') ORDER BY name").all().map((r) => r.name);
   } finally {
     db.close();
   }
