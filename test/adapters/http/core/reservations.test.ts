@@ -49,7 +49,7 @@ describe("GET /api/reservation/{transactionId}", () => {
     for (const f of ["timestamp", "submitDate", "pickupDate"]) expect(isNumber(data[f])).toBe(true);
     expect(data.submitDate).toBeGreaterThanOrEqual(before);
     // 18:45 at JFK in December is 23:45 UTC.
-    expect(data.pickupDate).toBe(Date.UTC(2026, 11, 3, 23, 45) / 1000);
+    expect(data.pickupDate).toBe(Date.UTC(2027, 11, 3, 23, 45) / 1000);
 
     const p = data.tripPacket;
     for (const f of ["reservationType", "runType", "reservationDate", "passengerCount", "luggageCount", "preferredVehicleType", "specialInstructions", "status", "resStatus"])
@@ -98,18 +98,18 @@ describe("GET /api/reservation/{transactionId}", () => {
 
   test("pickupDate: a local LAX time in December is the UTC instant 8 hours later", async () => {
     const body = regularTrip(requester.netid, provider.netid, {
-      locations: { pickup: { locationType: "Airport", address: "LAX", time: "2026-12-10T09:30:00" }, dropOff: { locationType: "address", address: "Santa Monica" } },
+      locations: { pickup: { locationType: "Airport", address: "LAX", time: "2027-12-10T09:30:00" }, dropOff: { locationType: "address", address: "Santa Monica" } },
     });
     const got = await lookup(h, requester, (await sendTrip(h, requester, body)).body.transactionId);
-    expect(got.body.data.pickupDate).toBe(Date.UTC(2026, 11, 10, 9 + 8, 30) / 1000);
+    expect(got.body.data.pickupDate).toBe(Date.UTC(2027, 11, 10, 9 + 8, 30) / 1000);
   });
 
   test("pickupDate: an explicit offset wins; coordinates give the zone; otherwise UTC", async () => {
     const at = async (pickup: Record<string, string>) =>
       (await lookup(h, requester, (await sendTrip(h, requester, regularTrip(requester.netid, provider.netid, { locations: { pickup } }))).body.transactionId)).body.data.pickupDate;
-    expect(await at({ locationType: "airport", address: "LAX", time: "2026-12-10T09:30:00+01:00" })).toBe(Date.UTC(2026, 11, 10, 8, 30) / 1000);
-    expect(await at({ locationType: "address", lat: "48.8566", lon: "2.3522", time: "2026-07-14T10:00:00" })).toBe(Date.UTC(2026, 6, 14, 8, 0) / 1000);
-    expect(await at({ locationType: "address", address: "somewhere", time: "2026-07-14T10:00:00" })).toBe(Date.UTC(2026, 6, 14, 10, 0) / 1000);
+    expect(await at({ locationType: "airport", address: "LAX", time: "2027-12-10T09:30:00+01:00" })).toBe(Date.UTC(2027, 11, 10, 8, 30) / 1000);
+    expect(await at({ locationType: "address", lat: "48.8566", lon: "2.3522", time: "2027-07-14T10:00:00" })).toBe(Date.UTC(2027, 6, 14, 8, 0) / 1000);
+    expect(await at({ locationType: "address", address: "somewhere", time: "2027-07-14T10:00:00" })).toBe(Date.UTC(2027, 6, 14, 10, 0) / 1000);
   });
 
   test("luggageCount appears only when specified; a quote shows its options in fees", async () => {
@@ -210,13 +210,13 @@ describe("GET /api/reservations by pickup date", () => {
 
   test("a pickup window: Unix seconds, dates or date-times, both ends included; an unreadable bound is 400 naming it", async () => {
     const all = (await list3(a, "?limit=100")).body.data.items as Array<{ transactionId: string; pickupDate: number }>;
-    const early = await sendTrip(h3, a, regularTrip(a.netid, b.netid, { locations: { pickup: { locationType: "address", address: "1 Main St", time: "2027-03-01T10:00:00Z" } } }));
-    const late = await sendTrip(h3, a, regularTrip(a.netid, b.netid, { locations: { pickup: { locationType: "address", address: "1 Main St", time: "2027-03-02T23:30:00Z" } } }));
+    const early = await sendTrip(h3, a, regularTrip(a.netid, b.netid, { locations: { pickup: { locationType: "address", address: "1 Main St", time: "2028-03-01T10:00:00Z" } } }));
+    const late = await sendTrip(h3, a, regularTrip(a.netid, b.netid, { locations: { pickup: { locationType: "address", address: "1 Main St", time: "2028-03-02T23:30:00Z" } } }));
     const ids2 = (q: string) => list3(a, q).then((r) => r.body.data.items.map((i: { transactionId: string }) => i.transactionId));
-    expect(await ids2("?pickupFrom=2027-03-01&pickupTo=2027-03-02")).toEqual([late.body.transactionId, early.body.transactionId]);
-    expect(await ids2("?pickupFrom=2027-03-02")).toEqual([late.body.transactionId]);
-    expect(await ids2(`?pickupTo=${Date.parse("2027-03-01T10:00:00Z") / 1000}&pickupFrom=2027-03-01T09:00:00-01:00`)).toEqual([early.body.transactionId]);
-    expect((await list3(a, "?pickupTo=2027-03-01")).body.data.total).toBe(all.filter((x) => x.pickupDate <= Date.parse("2027-03-01T23:59:59Z") / 1000).length + 1);
+    expect(await ids2("?pickupFrom=2028-03-01&pickupTo=2028-03-02")).toEqual([late.body.transactionId, early.body.transactionId]);
+    expect(await ids2("?pickupFrom=2028-03-02")).toEqual([late.body.transactionId]);
+    expect(await ids2(`?pickupTo=${Date.parse("2028-03-01T10:00:00Z") / 1000}&pickupFrom=2028-03-01T09:00:00-01:00`)).toEqual([early.body.transactionId]);
+    expect((await list3(a, "?pickupTo=2028-03-01")).body.data.total).toBe(all.filter((x) => x.pickupDate <= Date.parse("2028-03-01T23:59:59Z") / 1000).length + 1);
     const bad = await list3(a, "?pickupFrom=soon&pickupTo=2027-13-45");
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: { field: string }) => e.field)).toEqual(["pickupFrom", "pickupTo"]);
