@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { SQL } from "bun";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createHarness, FAST_DELIVERY, TEST_JWT_SECRET, type Harness } from "../support/harness";
 import { startReceiver } from "../support/receiver";
@@ -167,6 +167,13 @@ beforeAll(async () => {
   dbPath = join(dir, "db.sqlite");
   env = { JWT_SECRET: TEST_JWT_SECRET, SECRETS_KEY: "0f".repeat(32), DB_PATH: join(dir, "unused.sqlite") };
   await buildSqlite();
+  // Statements the repositories prepared keep the closed service's connection alive until they are collected, and
+  // its last close checkpoints the WAL into the file at a moment of its own. The tests read a copy of the directory
+  // (file and WAL together, nothing writing meanwhile) that no connection holds.
+  const copy = tempDir("tripswitch-import-sqlite-copy-");
+  cpSync(dir, copy, { recursive: true });
+  dir = copy;
+  dbPath = join(dir, "db.sqlite");
 }, 120_000);
 
 afterAll(async () => {
