@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import example from "../../adapters/http/examples/sendtrip-new.json";
 import { startCluster, type PgCluster } from "../../scripts/pg-cluster";
-import { postJson, startServer, tempDir, type RunningServer } from "../support/process";
+import { postJson, registerCompany, startServer, tempDir, type RunningServer } from "../support/process";
 import { SseClient } from "../support/sse";
 
 let cluster: PgCluster;
@@ -20,22 +20,6 @@ const env = () => ({
   DB_PATH: `${tempDir("tripswitch-ev-")}/index.db`,
 });
 
-async function register(s: RunningServer, netid: string, coType: "CO" | "IO") {
-  const password = "correct horse battery staple";
-  const res = await postJson(`${s.base}/api/company/register`, {
-    name: `${netid} Ltd`,
-    netid,
-    mainEmail: `ops@${netid.toLowerCase()}.example`,
-    password,
-    confirmPassword: password,
-    mainPhone: `+1212555${String(1000 + Math.floor(Math.random() * 9000)).slice(-4)}`,
-    coType,
-  });
-  expect(res.status).toBe(200);
-  const token = await postJson(`${s.base}/Platform.svc/getToken2`, { uid: netid, pw: password });
-  const jwt = await postJson(`${s.base}/api/token`, { uid: netid, pw: password });
-  return { netid, token: token.body as string, jwt: jwt.body.token as string };
-}
 
 async function open(s: RunningServer, query: string, headers: Record<string, string> = {}): Promise<SseClient> {
   const c = await SseClient.open(`${s.base}/api/events${query}`, headers);
@@ -59,8 +43,8 @@ afterAll(async () => {
 describe("event streams on two instances of one PostgreSQL", () => {
   test("an event made on one instance reaches a stream on the other within a second, in order; a resume on the first loses nothing; the URL credential is not logged", async () => {
     const [a, b] = servers;
-    const requester = await register(a, "EVREQ", "CO");
-    const provider = await register(a, "EVOPS", "IO");
+    const requester = await registerCompany(a, "EVREQ", "CO");
+    const provider = await registerCompany(a, "EVOPS", "IO");
     // Held by instance B, with the credential in the URL as EventSource sends it.
     const onB = await open(b, `?access_token=${encodeURIComponent(requester.jwt)}`);
     const providerOnB = await open(b, `?access_token=${encodeURIComponent(provider.token)}`);
@@ -121,7 +105,7 @@ describe("event streams on two instances of one PostgreSQL", () => {
 
   test("at most 10 streams per company across the instances: the 11th on either is 429; closing one on A frees a place on B", async () => {
     const [a, b] = servers;
-    const busy = await register(a, "EVBUSY", "IO");
+    const busy = await registerCompany(a, "EVBUSY", "IO");
     const auth = { authorization: `Bearer ${busy.jwt}` };
     const held: SseClient[] = [];
     for (let i = 0; i < 10; i++) held.push(await open(i % 2 === 0 ? a : b, "", auth));

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import example from "../../adapters/http/examples/sendtrip-new.json";
 import { startCluster, type PgCluster } from "../../scripts/pg-cluster";
-import { postJson, startServer, tempDir, type RunningServer } from "../support/process";
+import { postJson, registerCompany, startServer, tempDir, type RunningServer } from "../support/process";
 
 let cluster: PgCluster;
 const servers: Array<RunningServer | undefined> = [];
@@ -60,22 +60,6 @@ const call = async (s: RunningServer, method: string, path: string, body?: unkno
   return { status: res.status, body: json };
 };
 
-async function register(s: RunningServer, netid: string, coType: "CO" | "IO") {
-  const password = "correct horse battery staple";
-  const res = await postJson(`${s.base}/api/company/register`, {
-    name: `${netid} Ltd`,
-    netid,
-    mainEmail: `ops@${netid.toLowerCase()}.example`,
-    password,
-    confirmPassword: password,
-    mainPhone: `+1212555${String(1000 + Math.floor(Math.random() * 9000)).slice(-4)}`,
-    coType,
-  });
-  expect(res.status).toBe(200);
-  const token = await postJson(`${s.base}/Platform.svc/getToken2`, { uid: netid, pw: password });
-  const jwt = await postJson(`${s.base}/api/token`, { uid: netid, pw: password });
-  return { netid, token: token.body as string, jwt: jwt.body.token as string };
-}
 
 beforeAll(async () => {
   cluster = await startCluster();
@@ -92,7 +76,7 @@ afterAll(async () => {
 
 describe("three instances on one PostgreSQL", () => {
   test("a fleet change made through one instance is found by search on the others within a second", async () => {
-    const op = await register(servers[0]!, "FLEETOPS", "IO");
+    const op = await registerCompany(servers[0]!, "FLEETOPS", "IO");
     const auth = { authorization: `Bearer ${op.jwt}` };
     // The others' indexes are built and current before the change.
     for (const s of servers) expect((await call(s!, "GET", "/api/search/fleet?airports=JFK", undefined, auth)).status).toBe(200);
@@ -113,7 +97,7 @@ describe("three instances on one PostgreSQL", () => {
   }, 30_000);
 
   test("the login throttle counts failures made on any instance", async () => {
-    await register(servers[0]!, "THROTTLED", "CO");
+    await registerCompany(servers[0]!, "THROTTLED", "CO");
     // Ten failures (the per-user limit), spread over the three instances.
     for (let i = 0; i < 10; i++) expect((await postJson(`${servers[i % 3]!.base}/api/token`, { uid: "THROTTLED", pw: "wrong password" })).status).toBe(401);
     // Now every instance refuses the user, even with the right password.
@@ -124,8 +108,8 @@ describe("three instances on one PostgreSQL", () => {
   }, 60_000);
 
   test("sendTrip load over all three, one killed and restarted: nothing acknowledged lost or duplicated, each delivery taken once", async () => {
-    const requester = await register(servers[1]!, "LOADBOOK", "CO");
-    const provider = await register(servers[2]!, "LOADLIMO", "IO");
+    const requester = await registerCompany(servers[1]!, "LOADBOOK", "CO");
+    const provider = await registerCompany(servers[2]!, "LOADLIMO", "IO");
     const put = await call(servers[0]!, "PUT", "/api/company/integration", { deliveryUrl: `${partner.url}farm-in` }, { authorization: `Bearer ${provider.jwt}` });
     expect(put.status).toBe(200);
     const acked = new Map<string, string>(); // requesterResNo → transactionId

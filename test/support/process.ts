@@ -106,3 +106,28 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
   } catch {}
   return { status: res.status, body: json, headers: res.headers };
 }
+
+/** A company registered on a running service, with its platform token and its core JWT. */
+export interface RegisteredCompany {
+  netid: string;
+  token: string;
+  jwt: string;
+}
+
+/** Registers `netid` through the service's own HTTP API and signs it in on both surfaces. */
+export async function registerCompany(s: RunningServer, netid: string, coType: "CO" | "IO"): Promise<RegisteredCompany> {
+  const password = "correct horse battery staple";
+  const res = await postJson(`${s.base}/api/company/register`, {
+    name: `${netid} Ltd`,
+    netid,
+    mainEmail: `ops@${netid.toLowerCase()}.example`,
+    password,
+    confirmPassword: password,
+    mainPhone: `+1212555${String(1000 + Math.floor(Math.random() * 9000)).slice(-4)}`,
+    coType,
+  });
+  if (res.status !== 200) throw new Error(`registering ${netid}: ${res.status} ${JSON.stringify(res.body)}`);
+  const token = await postJson(`${s.base}/Platform.svc/getToken2`, { uid: netid, pw: password });
+  const jwt = await postJson(`${s.base}/api/token`, { uid: netid, pw: password });
+  return { netid, token: token.body as string, jwt: jwt.body.token as string };
+}
