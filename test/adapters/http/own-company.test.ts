@@ -19,7 +19,7 @@ describe("GET /api/company: the caller's own company", () => {
   });
 
   test("without a credential, or with a wrong one: 401", async () => {
-    for (const headers of [{}, { authorization: "Bearer nope" }]) {
+    for (const headers of [{}, { authorization: "Bearer nope" }] as Array<Record<string, string>>) {
       const res = await h.request("GET", "/api/company", { headers });
       expect(res.status).toBe(401);
       expect(res.body.success).toBe(false);
