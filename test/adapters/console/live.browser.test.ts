@@ -7,8 +7,8 @@ import { startSandboxDispatcher } from "../../../src/app";
 import { seedDemo, DEMO_LOGIN } from "../../../src/demo/seed";
 
 // The demo's operators are sandboxes: their simulated dispatcher moves every trip they receive to CLOSE by itself.
-// At this pace a trip runs its course in about 20 s (7 moves 2 s apart, 5 positions 1.1 s apart while en route).
-const SANDBOX = { stepMs: 2000, positionMs: 1100, positions: 5 };
+// At this pace a trip runs its course in about 15 s (7 moves 1.5 s apart, 4 positions 1.1 s apart while en route).
+const SANDBOX = { stepMs: 1500, positionMs: 1100, positions: 4 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let h: Harness;
