@@ -47,14 +47,14 @@ export async function bookingsPage(main) {
     list.replaceChildren(
       h("table", { "aria-label": "Bookings", class: "bookings" },
         h("caption", {}, `${count(data.total, "booking")}; ${data.offset + 1}–${data.offset + data.items.length} shown · updates live`),
-        h("thead", {}, h("tr", {}, ["Booking", "Role", "Requester", "Provider", "Provider no.", "Status", "Pickup (UTC)", "Type"].map((c) => h("th", { scope: "col" }, c)))),
+        h("thead", {}, h("tr", {}, ["Booking", "Role", "Requester", "Provider", "Provider no.", "Status", "Pickup (local time)", "Type"].map((c) => h("th", { scope: "col" }, c)))),
         h("tbody", {}, items.map((b) => {
           const fresh = live.isNew(b.transactionId);
           return h("tr", { class: fresh ? "fresh" : null, "data-id": b.transactionId },
             h("td", {}, h("a", { href: `#/bookings/${b.transactionId}`, "aria-label": `Open booking ${b.sourceResNo}` }, b.sourceResNo), fresh ? h("span", { class: "badge newtrips" }, "New") : null, h("div", {}, fullId(b.transactionId, "booking id"))),
             h("td", {}, b.fromConextId === netid ? "requester" : "provider"), h("td", {}, b.fromConextId), h("td", {}, b.toConextId),
             h("td", {}, b.targetResNo ?? ""), h("td", {}, h("span", { class: `badge s-${b.lastStatus}` }, b.lastStatus)),
-            h("td", {}, zonedTime(b.pickupDate, "UTC")), h("td", {}, b.reservationType),
+            h("td", {}, zonedTime(b.pickupDate, b.pickupZone)), h("td", {}, b.reservationType),
           );
         }))),
       h("div", { class: "toolbar" },

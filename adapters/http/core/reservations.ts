@@ -59,6 +59,7 @@ const Summary = t.Object({
   submitDate: t.Number({ description: "Unix seconds" }),
   pickupDate: t.Number({ description: "Unix seconds" }),
   reservationType: t.String(),
+  pickupZone: t.String({ description: "The IANA time zone of the pickup's place (as in GET /api/reservation), in which its time is read", examples: ["America/New_York"] }),
 });
 
 /** Core booking lookup, the company's bookings list and the published lifecycle. */
@@ -78,7 +79,7 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
       "/reservations",
       async ({ caller, query }) => {
         const page = await listBookings(deps, caller, query);
-        return { success: true as const, data: { items: page.items.map(bookingSummaryView), total: page.total, limit: page.limit, offset: page.offset } };
+        return { success: true as const, data: { items: page.items.map((s) => ({ ...bookingSummaryView(s), pickupZone: pickupPlaceZone(s.pickup, places) })), total: page.total, limit: page.limit, offset: page.offset } };
       },
       {
         coreAuth: true,

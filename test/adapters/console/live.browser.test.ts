@@ -131,6 +131,8 @@ describe("the console follows the event stream", () => {
     expect(await row.getAttribute("class")).toContain("fresh");
     expect(await row.locator(".badge.newtrips").innerText()).toBe("New");
     expect(await row.locator("code.id").innerText()).toBe(bookedId);
+    // The list too reads the pickup in its own zone: the same words as the booking page.
+    expect(await row.locator("time").innerText()).toBe("Jan 15, 2027, 08:00 EST");
     await shot(provider, "provider-new-trip");
 
     // The provider's second tab watches the booking; the requester's page is still open on it.

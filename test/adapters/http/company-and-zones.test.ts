@@ -27,8 +27,8 @@ describe("GET /api/company: the caller's own company", () => {
   });
 });
 
-describe("GET /api/reservation: the pickup's time zone", () => {
-  test("pickupZone is the zone of the pickup's place: the airport's, the coordinates', or the city's", async () => {
+describe("GET /api/reservation and /api/reservations: the pickup's time zone", () => {
+  test("pickupZone is the zone of the pickup's place: the airport's, the coordinates', or the city's; the list says the same", async () => {
     const { requester, provider } = await parties(h, "-ZONE");
     const cases: Array<[Record<string, unknown>, string]> = [
       // JFK by code, no coordinates
@@ -48,6 +48,10 @@ describe("GET /api/reservation: the pickup's time zone", () => {
         expect(read.status).toBe(200);
         expect(read.body.data.pickupZone).toBe(zone);
       }
+      const listed = await h.request("GET", `/api/reservations?requesterResNo=${encodeURIComponent(trip.affiliateReservation.requesterResNo)}`, { headers: { authorization: `Bearer ${requester.jwt}` } });
+      expect(listed.status).toBe(200);
+      expect(listed.body.data.items).toHaveLength(1);
+      expect(listed.body.data.items[0]).toMatchObject({ transactionId: sent.body.transactionId, pickupZone: zone });
     }
   });
 
