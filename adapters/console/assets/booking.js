@@ -7,6 +7,9 @@ import { mapView } from "./map.js";
 import { fullId, zonedTime } from "./format.js";
 import * as live from "./live.js";
 
+/** The last action's outcome, kept a few seconds so the redraws its own events cause still show it. */
+let notice = { id: "", text: "", until: 0 };
+
 let lifecycle;
 async function states() {
   lifecycle ??= api.open("GET", "/api/trip-states").then((r) => new Map(r.data.states.map((s) => [s.status, s])));
@@ -42,6 +45,7 @@ export async function bookingPage(main, id) {
   const provider = b.toConextId === netid;
   const requester = b.fromConextId === netid;
   const status = statusLine();
+  if (notice.id === id && Date.now() < notice.until) status.textContent = notice.text;
   const actions = h("div", { class: "toolbar" });
   const current = lc.get(b.lastStatus);
 
@@ -51,6 +55,7 @@ export async function bookingPage(main, id) {
     try {
       await fn();
       status.textContent = `${label}: done.`;
+      notice = { id, text: status.textContent, until: Date.now() + 5000 };
       await reload();
     } catch (error) {
       showError(status, error);
