@@ -28,6 +28,7 @@ import { coreQuotes } from "../adapters/http/core/quotes";
 import { indexNetworkPricing } from "../domain/quotes/network-pricing";
 import type { NetworkQuoteDeps } from "../domain/usecases/network-quote";
 import { coreReservations } from "../adapters/http/core/reservations";
+import { coreCompany } from "../adapters/http/core/company";
 import { platformTrips } from "../adapters/http/platform/trips";
 import { BOOKING_WRITER_STATEMENTS } from "../adapters/sqlite/booking-rows";
 import { BookingWriter } from "../adapters/sqlite/booking-writer";
@@ -311,7 +312,8 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens, authenticator: services.authenticator, accountChecks: { companies: services.companies, limiter: services.rateLimiter } }, addressOf, services.rateLimiter))
     .use(coreIntegration(services.authenticator, services.integration, services.trips.delivery, addressOf))
     .use(corePartners(services.partners, services.authenticator))
-    .use(coreReservations(services.trips.manage, services.authenticator, services.positions))
+    .use(coreCompany({ companies: services.companies, sandboxes: services.sandboxes }, services.authenticator))
+    .use(coreReservations(services.trips.manage, services.authenticator, services.positions, services.trips.send))
     .use(coreQuotes(services.networkQuotes, services.authenticator, services.trips.idempotency, services.rateLimiter))
     .use(coreFleet(services.manageFleet, services.authenticator))
     .use(coreFleetSearch(services.searchFleet, services.authenticator, services.rateLimiter, services.searchAnswers))

@@ -14,6 +14,9 @@ import bookingsJs from "./assets/bookings.js" with { type: "text" };
 import bookingJs from "./assets/booking.js" with { type: "text" };
 import settingsJs from "./assets/settings.js" with { type: "text" };
 import partnersJs from "./assets/partners.js" with { type: "text" };
+import liveJs from "./assets/live.js" with { type: "text" };
+import formatJs from "./assets/format.js" with { type: "text" };
+import newtripJs from "./assets/newtrip.js" with { type: "text" };
 
 const JS = "text/javascript; charset=utf-8";
 const ASSETS: Record<string, { file: string; type: string }> = {
@@ -28,6 +31,9 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   "booking.js": { file: bookingJs, type: JS },
   "settings.js": { file: settingsJs, type: JS },
   "partners.js": { file: partnersJs, type: JS },
+  "live.js": { file: liveJs, type: JS },
+  "format.js": { file: formatJs, type: JS },
+  "newtrip.js": { file: newtripJs, type: JS },
 };
 
 /** Only the console's own files and the API on this origin; no inline script, no framing. */

@@ -322,6 +322,7 @@ export const BookingData = t.Object({
   lastStatus: t.String({ examples: ["BOOKING_REQUEST"] }),
   submitDate: t.Number({ description: "Unix seconds" }),
   pickupDate: t.Number({ description: "Unix seconds; a pickup time without offset is read in the pickup place's time zone" }),
+  pickupZone: t.Optional(t.String({ description: "GET /api/reservation only: the IANA time zone of the pickup's place (airport, coordinates or city; UTC when unplaced), in which the pickup time is read", examples: ["America/New_York"] })),
   warnings: t.Optional(t.Array(TripWarningOut, { description: "What the request that made the booking or quote was warned about (as sendTrip answered); absent when nothing" })),
   tripPacket: t.Object(
     {

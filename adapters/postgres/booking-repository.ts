@@ -159,6 +159,7 @@ export class PgBookingRepository implements BookingRepository {
         submitDate: bookings.submitDate,
         pickupDate: bookings.pickupDate,
         reservationType: bookings.reservationType,
+        pickup: sql<string | null>`(${bookings.tripPacket}::jsonb) #>> '{trip,locations,pickup}'`,
       })
       .from(bookings)
       .where(where)
@@ -166,7 +167,7 @@ export class PgBookingRepository implements BookingRepository {
       .orderBy(desc(bookings.submitDate), sql`${bookings.transactionId} COLLATE "C" DESC`)
       .limit(q.limit)
       .offset(q.offset);
-    return { items: rows as BookingSummary[], total: Number(totalRow?.n ?? 0) };
+    return { items: rows.map((r) => ({ ...r, pickup: r.pickup ? JSON.parse(r.pickup) : {} }) as BookingSummary), total: Number(totalRow?.n ?? 0) };
   }
 
   /**

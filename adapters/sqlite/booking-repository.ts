@@ -118,6 +118,8 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
         submitDate: bookings.submitDate,
         pickupDate: bookings.pickupDate,
         reservationType: bookings.reservationType,
+        // Only the pickup of the stored trip: SQLite reads it out of the JSON without handing the rest over.
+        pickup: sql<string | null>`json_extract(${bookings.tripPacket}, '$.trip.locations.pickup')`,
       })
       .from(bookings)
       .where(where)
@@ -126,7 +128,7 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
       .limit(q.limit)
       .offset(q.offset)
       .all();
-    return { items: rows as BookingSummary[], total };
+    return { items: rows.map((r) => ({ ...r, pickup: r.pickup ? JSON.parse(r.pickup) : {} }) as BookingSummary), total };
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { Airport, AirportDirectory } from "../airports";
 import type { TripLocation } from "./booking";
-import { airportOf, readCoordinate, type Position } from "./places";
+import { airportOf, pickupZone, readCoordinate, type Position, type TimeZones } from "./places";
 
 /** A place a gazetteer knows: its position and country (ISO 3166-1 alpha-2). */
 export interface GazetteerPlace {
@@ -94,4 +94,13 @@ export function placePickup(pickup: TripLocation | undefined, deps: { airports: 
     };
   }
   return { placed: false, reason: "NOT_LOCATED", field: "locations.pickup", message: "cannot be placed: send lat and lon, an airport's IATA code (locationType airport), or city with state and country" };
+}
+
+/**
+ * The IANA time zone of the pickup's place, as its time is read: the airport's, the zone at its coordinates, or at
+ * the city the gazetteer places it in; UTC when nothing places it.
+ */
+export function pickupPlaceZone(pickup: TripLocation | undefined, deps: { airports: AirportDirectory; gazetteer: Gazetteer; timeZones: TimeZones }): string {
+  const placed = placePickup(pickup, deps);
+  return pickupZone(pickup ?? {}, deps.airports, deps.timeZones, placed.placed ? placed.position : undefined);
 }

@@ -1,7 +1,7 @@
 import type { AnnouncedMessage } from "../delivery/ports";
 import type { NewLiveEvent } from "../events/live-events";
 import type { FleetEntry } from "../fleet/entry";
-import type { Booking, BookingEvent, ReservationType } from "./booking";
+import type { Booking, BookingEvent, ReservationType, TripLocation } from "./booking";
 import type { TripActor, TripStatus } from "./lifecycle";
 import type { BookingRef } from "./send-trip-request";
 
@@ -39,6 +39,8 @@ export interface BookingSummary {
   submitDate: number;
   pickupDate: number;
   reservationType: ReservationType;
+  /** The pickup as sent (read from the stored trip), so a list can place it in its time zone. */
+  pickup: TripLocation;
 }
 
 export interface BookingRepository {

@@ -1,7 +1,7 @@
 // The console's client of the public API. Tokens live in this module's memory only: never in localStorage or
 // cookies, so closing or reloading the tab signs out.
 
-const session = { jwt: null, platform: null, netid: null, uid: null, exp: 0 };
+const session = { jwt: null, platform: null, netid: null, uid: null, exp: 0, company: null };
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -16,6 +16,10 @@ export class ApiError extends Error {
 export const me = () => ({ netid: session.netid, uid: session.uid });
 export const signedIn = () => session.jwt !== null;
 export const canMoveTrips = () => session.platform !== null;
+/** The core JWT, for EventSource (which cannot set headers): GET /api/events?access_token=. */
+export const accessToken = () => session.jwt;
+/** The signed-in company ({netid, name, coType, plan, sandbox}), or null when it could not be read. */
+export const company = () => session.company;
 
 async function call(method, path, body, headers) {
   const res = await fetch(path, {
@@ -48,12 +52,13 @@ export async function signIn(uid, pw) {
   const platform = await call("POST", "/Platform.svc/getToken2", { uid, pw }).catch((e) => (e.status === 404 ? null : Promise.reject(e)));
   const claims = JSON.parse(atob(core.token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/")));
   Object.assign(session, { jwt: core.token, platform, netid: claims.netid, uid: claims.sub, exp: core.exp });
+  session.company = (await call("GET", "/api/company", undefined, { authorization: `Bearer ${core.token}` }).catch(() => null))?.data ?? null;
 }
 
 /** Ends both tokens on the server (the core JWT and the platform token) and forgets them. */
 export async function signOut() {
   const { jwt, platform: token } = session;
-  Object.assign(session, { jwt: null, platform: null, netid: null, uid: null, exp: 0 });
+  Object.assign(session, { jwt: null, platform: null, netid: null, uid: null, exp: 0, company: null });
   await Promise.all([
     jwt ? call("POST", "/api/token/release", undefined, { authorization: `Bearer ${jwt}` }).catch(() => {}) : undefined,
     token ? call("POST", "/Platform.svc/releaseToken/V1", undefined, { token }).catch(() => {}) : undefined,

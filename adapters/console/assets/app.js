@@ -6,10 +6,13 @@ import { bookingsPage } from "./bookings.js";
 import { bookingPage } from "./booking.js";
 import { integrationPage, deliveriesPage } from "./settings.js";
 import { partnersPage } from "./partners.js";
+import { newTripPage } from "./newtrip.js";
+import * as live from "./live.js";
 
 const PAGES = [
   ["fleet", "Fleet", fleetPage],
   ["bookings", "Bookings", bookingsPage],
+  ["newtrip", "New trip", newTripPage],
   ["integration", "Integration", integrationPage],
   ["deliveries", "Deliveries", deliveriesPage],
   ["partners", "Partners", partnersPage],
@@ -33,7 +36,8 @@ function signInForm(message) {
         try {
           await api.signIn(uid.value.trim(), pw.value);
           pw.value = "";
-          if (!location.hash || location.hash === "#/") location.hash = "#/fleet";
+          // A booking company (no fleet to run) lands on its bookings; an operator on its fleet.
+          if (!location.hash || location.hash === "#/") location.hash = api.company()?.coType === "CO" ? "#/bookings" : "#/fleet";
           render();
         } catch (error) {
           showError(problem, error.status === 401 ? { message: "Wrong user ID or password" } : error);
@@ -59,16 +63,18 @@ function shell(current) {
   const nav = h(
     "nav",
     { "aria-label": "Console" },
-    h("ul", {}, PAGES.map(([key, label]) => h("li", {}, h("a", { href: `#/${key}`, "aria-current": key === current ? "page" : null }, label)))),
+    h("ul", {}, PAGES.map(([key, label]) => h("li", {}, h("a", { href: `#/${key}`, "aria-current": key === current ? "page" : null }, label, key === "bookings" ? live.newTripsBadge() : null)))),
   );
-  const signOut = h("button", { type: "button", onClick: async () => { await api.signOut(); signInForm("Signed out."); } }, "Sign out");
+  const signOut = h("button", { type: "button", onClick: async () => { live.stop(); await api.signOut(); signInForm("Signed out."); } }, "Sign out");
+  const sandbox = api.company()?.sandbox ? h("span", { class: "badge sandbox", title: "A simulated dispatcher answers this company's trips" }, "Sandbox") : null;
   const main = h("main", { id: "main", tabindex: "-1" });
-  root.replaceChildren(h("header", { class: "top" }, h("strong", {}, "TripSwitch"), nav, h("span", { class: "who" }, `${uid} · ${netid}`), signOut), main);
+  root.replaceChildren(h("header", { class: "top" }, h("strong", {}, "TripSwitch"), nav, h("span", { class: "who" }, `${uid} · ${netid}`), sandbox, signOut), main);
   return main;
 }
 
 async function render() {
   if (!api.signedIn()) return signInForm();
+  live.start();
   const [, key = "fleet", ...rest] = location.hash.replace(/^#/, "").split("/");
   const page = PAGES.find(([k]) => k === key) ?? PAGES[0];
   const main = shell(page[0]);
@@ -80,6 +86,6 @@ async function render() {
   }
 }
 
-api.whenExpired(() => signInForm("Your session ended; sign in again."));
+api.whenExpired(() => (live.stop(), signInForm("Your session ended; sign in again.")));
 window.addEventListener("hashchange", () => render());
 render();

@@ -1,8 +1,14 @@
 // One booking: the trip, passengers, stops and notes; the changeLogs timeline; transaction errors; the chauffeur's
-// last position on the map; the provider's legal next statuses and the requester's cancel.
-import { h, field, showError, statusLine, when } from "./dom.js";
+// last position on the map; the provider's legal next statuses and the requester's cancel. The page follows the
+// event stream: a status change, an update or the chauffeur's move shows without a click, for both parties.
+import { h, field, showError, statusLine } from "./dom.js";
 import * as api from "./api.js";
 import { mapView } from "./map.js";
+import { fullId, zonedTime } from "./format.js";
+import * as live from "./live.js";
+
+/** The last action's outcome, kept a few seconds so the redraws its own events cause still show it. */
+let notice = { id: "", text: "", until: 0 };
 
 let lifecycle;
 async function states() {
@@ -12,20 +18,34 @@ async function states() {
 
 const num = (v) => (v === undefined || v === null || v === "" ? undefined : Number(v));
 
-function place(label, loc) {
+/** A place; its time as sent, except the pickup's, which the page shows once, in its zone. */
+function place(label, loc, showTime = true) {
   if (!loc) return null;
   const text = [loc.locationType && `(${loc.locationType})`, loc.address, loc.address1, loc.city, loc.landmark].filter(Boolean).join(" ");
-  return h("div", {}, h("dt", {}, label), h("dd", {}, text || "—", loc.time ? ` · ${loc.time}` : "", loc.specialInstructions ? h("div", { class: "muted" }, loc.specialInstructions) : null));
+  return h("div", {}, h("dt", {}, label), h("dd", {}, text || "—", showTime && loc.time ? ` · ${loc.time}` : "", loc.specialInstructions ? h("div", { class: "muted" }, loc.specialInstructions) : null));
+}
+
+const typing = (where) => where.contains(document.activeElement) && /^(INPUT|SELECT|TEXTAREA)$/.test(document.activeElement.tagName);
+
+/** An ISO timestamp in the pickup's zone (UTC on hover); as sent when it does not parse. */
+function stamp(iso, zone) {
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) ? zonedTime(Math.floor(ms / 1000), zone) : h("time", {}, iso);
 }
 
 export async function bookingPage(main, id) {
   const [res, lc] = await Promise.all([api.core("GET", `/api/reservation/${encodeURIComponent(id)}`), states()]);
   const b = res.data;
   const t = b.tripPacket;
+  const zone = b.pickupZone || "UTC";
+  live.markOpened(b.transactionId);
+  // Each render draws into its own element: the stream's watcher of an earlier render ends with it.
+  const page = h("div", { class: "page" });
   const { netid } = api.me();
   const provider = b.toConextId === netid;
   const requester = b.fromConextId === netid;
   const status = statusLine();
+  if (notice.id === id && Date.now() < notice.until) status.textContent = notice.text;
   const actions = h("div", { class: "toolbar" });
   const current = lc.get(b.lastStatus);
 
@@ -35,6 +55,7 @@ export async function bookingPage(main, id) {
     try {
       await fn();
       status.textContent = `${label}: done.`;
+      notice = { id, text: status.textContent, until: Date.now() + 5000 };
       await reload();
     } catch (error) {
       showError(status, error);
@@ -75,33 +96,46 @@ export async function bookingPage(main, id) {
 
   const logs = t.changeLogs ?? [];
   const errors = t.transactionErrors ?? [];
-  // The requester watches a trip under way: the page follows it every 5 s while it shows this booking.
-  if (requester && !provider && current && !current.terminal) {
-    const shown = location.hash;
-    setTimeout(() => {
-      const typing = main.contains(document.activeElement) && /^(INPUT|SELECT|TEXTAREA)$/.test(document.activeElement.tagName);
-      if (main.isConnected && location.hash === shown && !typing) reload().catch(() => {});
-    }, 5000);
-  }
-  main.replaceChildren(
+  // Both parties follow the trip on the stream: its events and the chauffeur's positions redraw the page (at most
+  // once a second); while a field of the page is being filled in, the redraw waits until focus leaves the form.
+  const shown = location.hash;
+  let timer = 0, lastDraw = Date.now(), waiting = false;
+  const redraw = () => {
+    if (!page.isConnected || location.hash !== shown) return;
+    if (typing(page)) {
+      waiting = true;
+      status.textContent = "This booking changed: it updates when you leave the form (or press Refresh).";
+      return;
+    }
+    reload().catch(() => {});
+  };
+  live.follow(page, (type, body) => {
+    if (type !== "reset" && body?.data?.transactionId !== b.transactionId) return;
+    clearTimeout(timer);
+    timer = setTimeout(redraw, Math.max(0, 1000 - (Date.now() - lastDraw)));
+  });
+  page.addEventListener("focusout", () => setTimeout(() => waiting && !typing(page) && redraw(), 0));
+  main.replaceChildren(page);
+  page.replaceChildren(
     h("p", {}, h("a", { href: "#/bookings" }, "← Bookings"), " ", h("button", { type: "button", onClick: () => reload() }, "Refresh")),
     h("h1", {}, `Booking ${b.sourceResNo}`),
+    h("p", { class: "ids" }, "Booking id ", fullId(b.transactionId, "booking id")),
     status,
     h("p", {}, h("span", { class: `badge s-${b.lastStatus}` }, b.lastStatus), ` ${t.resStatus ?? ""} · ${provider ? "you are the provider" : "you are the requester"} · ${b.fromConextId} → ${b.toConextId}`),
     actions,
     h("div", { class: "cols" },
       h("section", { "aria-labelledby": "trip-h" }, h("h2", { id: "trip-h" }, "Trip"),
         h("dl", { class: "facts" },
-          h("div", {}, h("dt", {}, "Transaction"), h("dd", {}, b.transactionId)),
           h("div", {}, h("dt", {}, "Reservation numbers"), h("dd", {}, `${b.sourceResNo} / ${b.targetResNo ?? "—"}`)),
           h("div", {}, h("dt", {}, "Type"), h("dd", {}, `${t.reservationType} ${t.runType ?? ""}`)),
-          h("div", {}, h("dt", {}, "Pickup time"), h("dd", {}, when(b.pickupDate))),
+          h("div", {}, h("dt", {}, "Pickup time"), h("dd", { class: "pickup-time" }, zonedTime(b.pickupDate, zone), h("span", { class: "muted" }, ` · ${zone}`))),
           h("div", {}, h("dt", {}, "Passengers / luggage"), h("dd", {}, `${t.passengerCount} / ${t.luggageCount ?? "not specified"}`)),
           h("div", {}, h("dt", {}, "Vehicle type"), h("dd", {}, t.preferredVehicleType || "—")),
-          h("div", {}, h("dt", {}, "Total"), h("dd", {}, t.totalAmount ?? "—")),
-          place("Pickup", pickup), ...(t.locations?.stops ?? []).map((s, i) => place(`Stop ${i + 1}`, s)), place("Drop-off", drop),
+          h("div", {}, h("dt", {}, "Total"), h("dd", {}, t.totalAmount != null ? [t.totalAmount, t.fees?.[0]?.currency ? ` ${t.fees[0].currency}` : ""] : "—")),
+          place("Pickup", pickup, false), ...(t.locations?.stops ?? []).map((s, i) => place(`Stop ${i + 1}`, s)), place("Drop-off", drop),
           t.specialInstructions ? h("div", {}, h("dt", {}, "Special instructions"), h("dd", {}, t.specialInstructions)) : null,
           t.chauffeur ? h("div", {}, h("dt", {}, "Chauffeur"), h("dd", {}, [t.chauffeur.firstName, t.chauffeur.lastName].filter(Boolean).join(" ") || "—")) : null,
+          t.location ? h("div", {}, h("dt", {}, "Chauffeur's position"), h("dd", { class: "chauffeur-position" }, `${t.location.lat}, ${t.location.lon} · `, stamp(t.location.timestamp, zone))) : null,
           t.vehicle ? h("div", {}, h("dt", {}, "Vehicle"), h("dd", {}, [t.vehicle.make, t.vehicle.model, t.vehicle.plateNo ?? t.vehicle.licensePlate].filter(Boolean).join(" ") || "—")) : null,
         ),
         h("h3", {}, "Passengers"),
@@ -111,8 +145,8 @@ export async function bookingPage(main, id) {
       h("section", { "aria-labelledby": "map-h" }, h("h2", { id: "map-h" }, "Where"), mapView({ points, caption: t.location ? `Chauffeur's last position: ${t.location.lat}, ${t.location.lon} at ${t.location.timestamp}` : "No chauffeur position yet" })),
     ),
     h("section", { "aria-labelledby": "timeline-h" }, h("h2", { id: "timeline-h" }, "Timeline"),
-      h("ol", { class: "timeline", "aria-label": "Timeline" }, logs.map((l) => h("li", {}, h("time", {}, l.timestamp), " ", h("span", { class: "muted" }, l.changeSource), " — ", l.changeDesc)))),
+      h("ol", { class: "timeline", "aria-label": "Timeline" }, logs.map((l) => h("li", {}, stamp(l.timestamp, zone), " ", h("span", { class: "muted" }, l.changeSource), " — ", l.changeDesc)))),
     h("section", { "aria-labelledby": "errors-h" }, h("h2", { id: "errors-h" }, "Transaction errors"),
-      errors.length ? h("ul", {}, errors.map((e) => h("li", {}, `${e.timestamp} ${e.errCode}: ${e.errDesc}`))) : h("p", { class: "muted" }, "None.")),
+      errors.length ? h("ul", {}, errors.map((e) => h("li", {}, stamp(e.timestamp, zone), ` ${e.errCode}: ${e.errDesc}`))) : h("p", { class: "muted" }, "None.")),
   );
 }

@@ -1,10 +1,24 @@
 // Bookings: the company's bookings as requester and provider, filtered by status, role, reservation number and
-// pickup dates, newest first, 25 a page.
-import { h, count, field, select, showError, when } from "./dom.js";
+// pickup dates, newest first, 25 a page. The list follows the event stream: statuses change and new trips appear
+// (highlighted) without a click.
+import { h, count, field, select, showError } from "./dom.js";
 import * as api from "./api.js";
+import { fullId, zonedTime } from "./format.js";
+import * as live from "./live.js";
 
 const PAGE = 25;
 const filters = { status: "", role: "", requesterResNo: "", from: "", to: "", offset: 0 };
+const filtered = () => Boolean(filters.status || filters.role || filters.requesterResNo || filters.from || filters.to);
+
+function emptyState() {
+  if (filtered() || filters.offset > 0) return h("p", { class: "empty" }, "No booking matches these filters. Change or clear them (empty every field, then Apply filters).");
+  const operator = api.company()?.coType === "IO";
+  return h("div", { class: "empty" },
+    h("p", {}, h("strong", {}, "No bookings yet.")),
+    operator
+      ? h("p", {}, "Trips that booking companies send you appear here as they arrive, with a badge on Bookings; nothing to reload. Make sure your fleet lists the airports and positions you serve (Fleet).")
+      : h("p", {}, "Book a ride with ", h("a", { href: "#/newtrip" }, "New trip"), " (a price from every operator serving the pickup), or send trips through the API (", h("a", { href: "/docs" }, "docs"), "). They appear here and update as operators move them."));
+}
 
 export async function bookingsPage(main) {
   const states = (await api.open("GET", "/api/trip-states")).data.states.map((s) => s.status);
@@ -28,22 +42,34 @@ export async function bookingsPage(main) {
     }
     const items = data.items;
     const { netid } = api.me();
+    if (main.isConnected) live.markListSeen();
+    if (!items.length) return list.replaceChildren(emptyState());
     list.replaceChildren(
-      h("table", { "aria-label": "Bookings" },
-        h("caption", {}, `${count(data.total, "booking")}; ${data.offset + 1}–${data.offset + data.items.length} shown`),
-        h("thead", {}, h("tr", {}, ["Booking", "Role", "Requester", "Provider", "Requester no.", "Provider no.", "Status", "Pickup", "Type"].map((c) => h("th", { scope: "col" }, c)))),
-        h("tbody", {}, items.map((b) =>
-          h("tr", {},
-            h("td", {}, h("a", { href: `#/bookings/${b.transactionId}`, "aria-label": `Open booking ${b.sourceResNo}` }, b.transactionId.slice(0, 8))),
+      h("table", { "aria-label": "Bookings", class: "bookings" },
+        h("caption", {}, `${count(data.total, "booking")}; ${data.offset + 1}–${data.offset + data.items.length} shown · updates live`),
+        h("thead", {}, h("tr", {}, ["Booking", "Role", "Requester", "Provider", "Provider no.", "Status", "Pickup (local time)", "Type"].map((c) => h("th", { scope: "col" }, c)))),
+        h("tbody", {}, items.map((b) => {
+          const fresh = live.isNew(b.transactionId);
+          return h("tr", { class: fresh ? "fresh" : null, "data-id": b.transactionId },
+            h("td", {}, h("a", { href: `#/bookings/${b.transactionId}`, "aria-label": `Open booking ${b.sourceResNo}` }, b.sourceResNo), fresh ? h("span", { class: "badge newtrips" }, "New") : null, h("div", {}, fullId(b.transactionId, "booking id"))),
             h("td", {}, b.fromConextId === netid ? "requester" : "provider"), h("td", {}, b.fromConextId), h("td", {}, b.toConextId),
-            h("td", {}, b.sourceResNo), h("td", {}, b.targetResNo ?? ""), h("td", {}, h("span", { class: `badge s-${b.lastStatus}` }, b.lastStatus)),
-            h("td", {}, when(b.pickupDate)), h("td", {}, b.reservationType),
-          )))),
+            h("td", {}, b.targetResNo ?? ""), h("td", {}, h("span", { class: `badge s-${b.lastStatus}` }, b.lastStatus)),
+            h("td", {}, zonedTime(b.pickupDate, b.pickupZone)), h("td", {}, b.reservationType),
+          );
+        }))),
       h("div", { class: "toolbar" },
         h("button", { type: "button", disabled: filters.offset === 0, onClick: () => ((filters.offset = Math.max(0, filters.offset - PAGE)), load()) }, "Previous page"),
         h("button", { type: "button", disabled: filters.offset + PAGE >= data.total, onClick: () => ((filters.offset += PAGE), load()) }, "Next page")),
     );
   }
+
+  // Booking events reload the shown page (a burst of them once); positions change nothing here.
+  let pending = 0;
+  live.follow(main, (type) => {
+    if (type === "chauffeur.position") return;
+    clearTimeout(pending);
+    pending = setTimeout(() => main.isConnected && load(), 250);
+  });
 
   const form = h("form", {
     class: "toolbar", "aria-label": "Booking filters",

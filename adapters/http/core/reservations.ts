@@ -7,6 +7,10 @@ import type { PositionStore } from "../../../domain/tracking/position";
 import { documentedResponses, errors } from "../schemas";
 import { BookingResponse, TransactionIdParams } from "../trip-schemas";
 import { Page, Paging } from "../paging";
+import { pickupPlaceZone } from "../../../domain/trips/pickup-place";
+
+/** What places a booking's pickup in its time zone. */
+export type PickupZoneDeps = Parameters<typeof pickupPlaceZone>[1];
 
 const TripStates = t.Object({
   success: t.Literal(true),
@@ -55,10 +59,11 @@ const Summary = t.Object({
   submitDate: t.Number({ description: "Unix seconds" }),
   pickupDate: t.Number({ description: "Unix seconds" }),
   reservationType: t.String(),
+  pickupZone: t.String({ description: "The IANA time zone of the pickup's place (as in GET /api/reservation), in which its time is read", examples: ["America/New_York"] }),
 });
 
 /** Core booking lookup, the company's bookings list and the published lifecycle. */
-export function coreReservations(deps: ManageTripDeps, auth: Authenticator, positions: PositionStore) {
+export function coreReservations(deps: ManageTripDeps, auth: Authenticator, positions: PositionStore, places: PickupZoneDeps) {
   return new Elysia({ name: "core-reservations", prefix: "/api" })
     .use(authMacros(auth))
     .get("/trip-states", () => tripStates, {
@@ -74,7 +79,7 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
       "/reservations",
       async ({ caller, query }) => {
         const page = await listBookings(deps, caller, query);
-        return { success: true as const, data: { items: page.items.map(bookingSummaryView), total: page.total, limit: page.limit, offset: page.offset } };
+        return { success: true as const, data: { items: page.items.map((s) => ({ ...bookingSummaryView(s), pickupZone: pickupPlaceZone(s.pickup, places) })), total: page.total, limit: page.limit, offset: page.offset } };
       },
       {
         coreAuth: true,
@@ -100,7 +105,10 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
     )
     .get(
       "/reservation/:transactionId",
-      async ({ caller, params }) => ({ success: true as const, data: await bookingViewFor(await findBooking(deps, caller, params.transactionId), caller, positions) }),
+      async ({ caller, params }) => {
+        const booking = await findBooking(deps, caller, params.transactionId);
+        return { success: true as const, data: { ...(await bookingViewFor(booking, caller, positions)), pickupZone: pickupPlaceZone(booking.trip.locations.pickup, places) } };
+      },
       {
         anyAuth: true,
         params: TransactionIdParams,
@@ -110,7 +118,7 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
           tags: ["Trips"],
           summary: "Get a booking",
           description:
-            "`Authorization: Bearer <core JWT>`, a bare core JWT, or a platform token (with or without Bearer). Only the requester's and the provider's users see it; anyone else and an unknown id get the same 404. A transactionId that is not a UUID: 400.",
+            "`Authorization: Bearer <core JWT>`, a bare core JWT, or a platform token (with or without Bearer). Only the requester's and the provider's users see it; anyone else and an unknown id get the same 404. A transactionId that is not a UUID: 400. `pickupZone` names the IANA time zone of the pickup's place (its airport's, the one at its coordinates or at its city), in which `locations.pickup.time` is read.",
           security: [{ bearer: [] }, { platformToken: [] }],
         },
       },

@@ -61,8 +61,11 @@ afterAll(async () => {
 });
 
 describe("the console in a real browser", () => {
-  test("sign in with the demo login; the fleet is a table with a map; a fleet search draws its matches", async () => {
+  test("sign in with the demo login (landing on Bookings); the fleet is a table with a map; a fleet search draws its matches", async () => {
     await signIn("DEMO-PLATFORM");
+    // A booking company lands on its bookings; its fleet is one click away.
+    await page.getByRole("heading", { name: "Bookings" }).waitFor();
+    await page.getByRole("link", { name: "Fleet" }).click();
     await page.getByRole("table", { name: "Fleet" }).waitFor();
     await page.getByRole("img", { name: "Map" }).first().waitFor();
     await page.getByRole("button", { name: "Search", exact: true }).click();

@@ -335,6 +335,7 @@ for (const adapter of [sqliteAdapter, postgresAdapter(false), postgresAdapter(tr
           submitDate: made[1].submitDate,
           pickupDate: made[1].pickupDate,
           reservationType: "QUOTE",
+          pickup: made[1].trip.locations.pickup,
         });
         const page = await a.bookings.list({ netid: me, limit: 2, offset: 2 });
         expect(page.total).toBe(6);

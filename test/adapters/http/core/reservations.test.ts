@@ -31,9 +31,12 @@ describe("GET /api/reservation/{transactionId}", () => {
     ];
     for (const v of views) expect(v.status).toBe(200);
     const data = views[0].body.data;
-    // The core lookup answers success and data; the platform reads add GNet's reservation at the top level beside them.
+    // The core lookup answers success and data (with the pickup's zone); the platform reads answer the same view
+    // without it, and GNet's reservation at the top level beside it.
     for (const v of views.slice(0, 5)) expect(v.body).toEqual({ success: true, data });
-    for (const v of views.slice(5)) expect({ success: v.body.success, data: v.body.data, transactionId: v.body.transactionId }).toEqual({ success: true, data, transactionId: id });
+    const { pickupZone, ...shared } = data;
+    expect(pickupZone).toBe("America/New_York");
+    for (const v of views.slice(5)) expect({ success: v.body.success, data: v.body.data, transactionId: v.body.transactionId }).toEqual({ success: true, data: shared, transactionId: id });
 
     expect(data).toMatchObject({
       transactionId: id,
@@ -155,6 +158,7 @@ describe("GET /api/reservations", () => {
       submitDate: expect.any(Number),
       pickupDate: expect.any(Number),
       reservationType: "REGULAR",
+      pickupZone: "America/New_York",
     });
   });
 

@@ -1,0 +1,175 @@
+// New trip: a network quote (POST /api/quotes) for a pickup (airport or address), time, drop-off, passengers and
+// luggage; its options (provider, vehicle, price, distance); booking one (POST /api/quotes/{id}/book) opens the
+// new booking. The API's errors are shown at the fields they name.
+import { h, count, field, select, showError, statusLine } from "./dom.js";
+import * as api from "./api.js";
+
+/** A control and the message slot beside it, known by the API field name it stands for. */
+function control(name, el) {
+  el.dataset.field = name;
+  return el;
+}
+
+/** Where each API error goes: the control whose field name is the longest prefix of the error's; else `rest`. */
+function showFieldErrors(form, rest, error) {
+  for (const el of form.querySelectorAll("[data-field]")) {
+    el.removeAttribute("aria-invalid");
+    el.closest(".field")?.querySelector(".field-error")?.remove();
+  }
+  if (!error) return rest.replaceChildren();
+  const controls = [...form.querySelectorAll("[data-field]")].filter((el) => !el.closest("[hidden]"));
+  const unplaced = [];
+  for (const e of error?.errors ?? []) {
+    const name = String(e.field ?? "");
+    const target = controls
+      .filter((el) => name === el.dataset.field || name.startsWith(`${el.dataset.field}.`) || el.dataset.field.startsWith(`${name}.`))
+      .sort((a, b) => Math.abs(a.dataset.field.length - name.length) - Math.abs(b.dataset.field.length - name.length))[0];
+    if (!target) {
+      unplaced.push(e);
+      continue;
+    }
+    target.setAttribute("aria-invalid", "true");
+    const box = target.closest(".field");
+    const msg = box?.querySelector(".field-error") ?? h("small", { class: "field-error", role: "alert" });
+    msg.textContent = msg.textContent ? `${msg.textContent}; ${e.message}` : `${e.field}: ${e.message}`;
+    box?.append(msg);
+  }
+  if (!error.errors?.length || unplaced.length) showError(rest, { message: error.message ?? String(error), errors: unplaced });
+  else rest.replaceChildren();
+  form.querySelector("[aria-invalid]")?.focus();
+}
+
+/** "2027-01-15T08:00" from a datetime-local input, with seconds as trips send them. */
+const localTime = (v) => (v.length === 16 ? `${v}:00` : v);
+
+/** Tomorrow at 09:00 (browser's calendar), as a datetime-local value: a pickup time the form starts with. */
+function tomorrowNine() {
+  const d = new Date(Date.now() + 86_400_000);
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T09:00`;
+}
+
+function place(kind, iata, address, city, country) {
+  if (kind === "airport") return { locationType: "airport", address: iata.trim().toUpperCase() };
+  const where = { locationType: "address", address: address.trim() };
+  if (city.trim()) where.city = city.trim();
+  if (country.trim()) where.country = country.trim().toUpperCase();
+  return where;
+}
+
+/** One end of the trip: airport (IATA) or address with city and country; the other inputs hide. */
+function placeFields(prefix, label, apiField, kindValue) {
+  const kind = select(`${prefix}Kind`, [["airport", "Airport"], ["address", "Address"]], kindValue);
+  const iata = control(apiField, h("input", { name: `${prefix}Iata`, maxlength: 3, size: 5, autocomplete: "off", placeholder: "JFK" }));
+  const address = control(`${apiField}.address`, h("input", { name: `${prefix}Address`, placeholder: "200 Park Ave" }));
+  const city = control(`${apiField}.city`, h("input", { name: `${prefix}City`, placeholder: "New York" }));
+  const country = control(`${apiField}.country`, h("input", { name: `${prefix}Country`, maxlength: 2, size: 4, placeholder: "US" }));
+  const airportBox = h("div", { class: "grid" }, field(`${label} airport (IATA code)`, iata));
+  const addressBox = h("div", { class: "grid" }, field(`${label} address`, address), field(`${label} city`, city), field(`${label} country (2 letters)`, country));
+  const sync = () => {
+    airportBox.hidden = kind.value !== "airport";
+    addressBox.hidden = kind.value === "airport";
+  };
+  kind.addEventListener("change", sync);
+  sync();
+  return {
+    box: h("fieldset", {}, h("legend", {}, label), h("div", { class: "grid" }, field(`${label} kind`, kind)), airportBox, addressBox),
+    value: () => place(kind.value, iata.value, address.value, city.value, country.value),
+    filled: () => (kind.value === "airport" ? iata.value.trim() !== "" : address.value.trim() !== "" || city.value.trim() !== ""),
+  };
+}
+
+export async function newTripPage(main) {
+  const pickup = placeFields("pickup", "Pickup", "locations.pickup", "airport");
+  const dropOff = placeFields("dropOff", "Drop-off", "locations.dropOff", "address");
+  const time = control("locations.pickup.time", h("input", { type: "datetime-local", name: "pickupTime", required: true, value: tomorrowNine() }));
+  const passengers = control("passengerCount", h("input", { type: "number", name: "passengerCount", min: 1, max: 99, value: "2", required: true }));
+  const luggage = control("luggageCount", h("input", { type: "number", name: "luggageCount", min: 0, max: 99, value: "2" }));
+  const problem = h("div");
+  const status = statusLine();
+  const options = h("section", { "aria-labelledby": "options-h", hidden: true });
+  const ask = h("button", { type: "submit", class: "primary" }, "Get prices");
+
+  const quoteForm = h("form", {
+    "aria-label": "New trip",
+    onSubmit: async (e) => {
+      e.preventDefault();
+      const body = { passengerCount: passengers.value, locations: { pickup: { ...pickup.value(), time: localTime(time.value) } } };
+      if (luggage.value !== "") body.luggageCount = luggage.value;
+      if (dropOff.filled()) body.locations.dropOff = dropOff.value();
+      ask.disabled = true;
+      status.textContent = "Asking every operator that serves the pickup…";
+      options.hidden = true;
+      try {
+        const quote = (await api.core("POST", "/api/quotes", body)).data;
+        status.textContent = "";
+        showFieldErrors(quoteForm, problem, null);
+        showOptions(quote);
+      } catch (error) {
+        status.textContent = "";
+        showFieldErrors(quoteForm, problem, error);
+      } finally {
+        ask.disabled = false;
+      }
+    },
+  },
+    pickup.box,
+    h("div", { class: "grid" }, field("Pickup time", time, "The pickup place's local time"), field("Passengers", passengers), field("Luggage", luggage, "Pieces; empty if unknown")),
+    dropOff.box,
+    problem,
+    h("div", { class: "toolbar" }, ask),
+  );
+
+  function showOptions(quote) {
+    options.hidden = false;
+    const warnings = (quote.warnings ?? []).map((w) => h("li", {}, w.message ?? w.code));
+    if (!quote.options.length) {
+      options.replaceChildren(h("h2", { id: "options-h" }, "No prices"), h("ul", { class: "muted" }, warnings), h("p", { class: "empty" }, "No operator has a vehicle near this pickup that seats the party. Try an airport or a city the operators serve, or fewer passengers."));
+      return;
+    }
+    const first = control("passengers[0].firstName", h("input", { name: "firstName", required: true, autocomplete: "given-name" }));
+    const last = control("passengers[0].lastName", h("input", { name: "lastName", required: true, autocomplete: "family-name" }));
+    const phone = control("passengers[0].phoneNumber", h("input", { name: "phone", type: "tel", autocomplete: "tel" }));
+    const resNo = control("requesterResNo", h("input", { name: "requesterResNo", required: true, maxlength: 100, value: `WEB-${Date.now().toString(36).toUpperCase()}` }));
+    const bookProblem = h("div");
+    const bookForm = h("form", { "aria-label": "Book an option", onSubmit: (e) => e.preventDefault() },
+      h("fieldset", {}, h("legend", {}, "Passenger and your reference"),
+        h("div", { class: "grid" }, field("Passenger first name", first), field("Passenger last name", last), field("Passenger phone", phone), field("Your reservation number", resNo, "Booking again with it answers the same booking"))),
+      bookProblem);
+    const book = async (option, button) => {
+      if (!bookForm.reportValidity()) return;
+      const passenger = { firstName: first.value.trim(), lastName: last.value.trim() };
+      if (phone.value.trim()) passenger.phoneNumber = phone.value.trim();
+      button.disabled = true;
+      status.textContent = `Booking ${option.name} with ${option.provider.name}…`;
+      try {
+        const booked = await api.core("POST", `/api/quotes/${encodeURIComponent(quote.quoteId)}/book`, { quoteOptionId: option.quoteOptionId, requesterResNo: resNo.value.trim(), passengers: [passenger] });
+        location.hash = `#/bookings/${booked.transactionId}`;
+      } catch (error) {
+        status.textContent = "";
+        showFieldErrors(bookForm, bookProblem, error);
+      } finally {
+        button.disabled = false;
+      }
+    };
+    options.replaceChildren(
+      h("h2", { id: "options-h" }, `${count(quote.options.length, "option")} in ${quote.currency}`),
+      h("p", { class: "muted" }, `Prices hold until ${new Date(quote.validUntil).toLocaleString()}; nothing is sent to an operator until you book.`),
+      warnings.length ? h("ul", { class: "muted" }, warnings) : null,
+      bookForm,
+      h("div", { class: "tablebox" }, h("table", { "aria-label": "Quote options" },
+        h("thead", {}, h("tr", {}, ["Operator", "Vehicle", "Seats", "Luggage", "Price", "Distance to pickup", ""].map((c) => h("th", { scope: "col" }, c)))),
+        h("tbody", {}, quote.options.map((o) => {
+          const button = h("button", { type: "button", class: "primary", "aria-label": `Book ${o.name} with ${o.provider.name} for ${o.fee} ${o.currency}` }, "Book");
+          button.addEventListener("click", () => book(o, button));
+          return h("tr", {},
+            h("td", {}, o.provider.name, h("div", { class: "muted" }, o.provider.netid)), h("td", {}, o.name, h("div", { class: "muted" }, o.vehType)),
+            h("td", { class: "num" }, o.passengerCount), h("td", { class: "num" }, o.luggageCount ?? "—"),
+            h("td", { class: "num" }, h("strong", {}, `${o.fee} ${o.currency}`)), h("td", { class: "num" }, `${o.nearestKm} km`), h("td", {}, button));
+        })))),
+    );
+    first.focus();
+  }
+
+  main.replaceChildren(h("h1", {}, "New trip"), h("p", { class: "muted" }, "Prices from every operator that serves the pickup and takes trips from you; book one and it is sent to that operator."), quoteForm, status, options);
+}
