@@ -20,8 +20,11 @@ interface Queued {
   isolated: boolean;
 }
 
-/** A change run without a savepoint failed in the database: the group's transaction is lost, not just the change. */
-class SharedFailure extends Error {}
+/**
+ * Thrown by a change when a statement it ran outside any savepoint failed: the transaction it shares is lost (every
+ * later statement would fail and COMMIT would roll back), not just the change.
+ */
+export class TransactionLost extends Error {}
 
 /** At most this many changes share one transaction. */
 const MAX_GROUP = 64;
@@ -30,20 +33,6 @@ const MAX_CONFLICTS = 5;
 
 /** SQLSTATEs after which a whole transaction may simply run again: deadlock detected, serialization failure. */
 const RETRYABLE = new Set(["40P01", "40001"]);
-
-/**
- * Whether an error came from the database (it carries a SQLSTATE, or is the driver's), as opposed to a decision
- * refused in JavaScript (a domain error), which leaves the transaction as it was.
- */
-function databaseError(error: unknown): boolean {
-  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const { errno, code, name } = e as { errno?: unknown; code?: unknown; name?: unknown };
-    if (typeof errno === "string" && /^[0-9A-Z]{5}$/.test(errno)) return true;
-    if (typeof code === "string" && code.startsWith("ERR_POSTGRES")) return true;
-    if (name === "PostgresError" || name === "SQLError") return true;
-  }
-  return false;
-}
 
 function retryable(error: unknown): boolean {
   for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
@@ -140,15 +129,15 @@ export class GroupCommit {
           try {
             out.push({ ok: true, applied: change.isolated ? await tx.transaction((savepoint) => change.apply(savepoint, false)) : await change.apply(tx, true) });
           } catch (error) {
-            // A statement outside any savepoint failed: the transaction is lost; roll it all back (below).
-            if (!change.isolated && databaseError(error)) throw new SharedFailure("a change failed outside a savepoint", { cause: error });
+            // A statement outside any savepoint failed: roll the transaction back whole (below).
+            if (error instanceof TransactionLost) throw error;
             out.push({ ok: false, error });
           }
         }
         return out;
       });
     } catch (error) {
-      if (error instanceof SharedFailure) {
+      if (error instanceof TransactionLost) {
         // Nothing of the group is durable: every change runs again, each in a savepoint (the failing one fails alone).
         for (const change of [...group].reverse()) {
           change.isolated = true;

@@ -10,7 +10,7 @@ import { TERMINAL_STATUSES } from "../../domain/trips/lifecycle";
 import { providerResNoInUse } from "../../domain/trips/provider-update";
 import { historyCapped } from "../../domain/trips/booking-bounds";
 import { mutableValues, toBooking, toRow } from "./booking-rows";
-import { GroupCommit } from "./booking-groups";
+import { GroupCommit, TransactionLost } from "./booking-groups";
 import { insertNewBooking } from "./booking-insert";
 
 export interface PgBookingOptions {
@@ -233,7 +233,7 @@ export class PgBookingRepository implements BookingRepository {
    */
   async changeWithin<R>(tx: PgTx, ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>, shared = false): Promise<{ result: R; announced: boolean }> {
     if (!("transactionId" in ref)) {
-      const created = await this.tryCreate(tx, decide);
+      const created = await this.tryCreate(tx, decide, shared);
       if (created) return created;
     }
     return shared ? tx.transaction((savepoint) => this.readDecideWrite(savepoint, ref, decide)) : this.readDecideWrite(tx, ref, decide);
@@ -243,7 +243,7 @@ export class PgBookingRepository implements BookingRepository {
    * Decides on no booking; when that creates one, inserts it with its announcements unless the number is taken.
    * Undefined: nothing was written (the decision creates nothing, refuses, or the number is taken): read and decide.
    */
-  private async tryCreate<R>(tx: PgTx, decide: (current: Booking | undefined) => Decision<R>): Promise<{ result: R; announced: boolean } | undefined> {
+  private async tryCreate<R>(tx: PgTx, decide: (current: Booking | undefined) => Decision<R>, shared: boolean): Promise<{ result: R; announced: boolean } | undefined> {
     let decision: Decision<R>;
     try {
       decision = historyCapped(decide(undefined));
@@ -258,7 +258,13 @@ export class PgBookingRepository implements BookingRepository {
     await this.prefetch([booking], true);
     const messages = this.announcer.messages(events, booking);
     const live = this.announcer.live?.(events, booking) ?? [];
-    if (!(await insertNewBooking(tx, toRow(booking, 1), messages, live))) return undefined;
+    let inserted: boolean;
+    try {
+      inserted = await insertNewBooking(tx, toRow(booking, 1), messages, live);
+    } catch (error) {
+      throw shared ? new TransactionLost("a new booking's statement failed outside a savepoint", { cause: error }) : error;
+    }
+    if (!inserted) return undefined;
     return { result: decision.result, announced: messages.length > 0 };
   }
 
