@@ -4,10 +4,12 @@ import { companyFromStored, type Company } from "../../domain/company/registrati
 import type { Plan } from "../../domain/company/plan";
 import type { Caller, CompanyRepository, LoginAttemptsSeen, LoginThrottle, PlatformTokenRepository, RevokedTokens, User, UserRepository } from "../../domain/ports";
 import type { PgDb } from "./db";
+import { PgAccountCache } from "./account-cache";
 import { companies, loginAttempts, loginFailures, platformTokens, revokedTokens, users } from "./schema";
 
-// No in-process account cache here, unlike the SQLite adapter: several instances write these tables, and a cache
-// would need the account stamp polled or notified across instances to stay correct. Every call asks the database.
+// The lookups every request makes (caller, platform-token owner, company, revocation) are answered from the
+// instance's PgAccountCache, kept in step with every instance's changes (see account-cache.ts); a write here
+// empties it once committed, so it holds on this instance at once. The hot lookups are prepared once.
 
 /** The errors an error wraps (drizzle wraps the driver's error in `cause`), outermost first, a few levels deep. */
 function causes(error: unknown): unknown[] {
@@ -32,11 +34,24 @@ function uniqueFieldOf(error: unknown): "netid" | "mainEmail" | "mainPhone" | un
 }
 
 export class PgCompanyRepository implements CompanyRepository {
-  constructor(private readonly db: PgDb) {}
+  // Asked on every sendTrip (the provider): prepared once.
+  private readonly byNetid;
+
+  constructor(
+    private readonly db: PgDb,
+    private readonly cache: PgAccountCache = PgAccountCache.none(),
+  ) {
+    this.byNetid = db.select().from(companies).where(eq(companies.netidLower, sql.placeholder("netidLower"))).limit(1).prepare("company_by_netid");
+  }
 
   async findByNetid(netid: string): Promise<Company | undefined> {
-    const [row] = await this.db.select().from(companies).where(eq(companies.netidLower, netid.toLowerCase())).limit(1);
-    return row ? companyFromStored(row) : undefined;
+    const key = netid.toLowerCase();
+    const cached = this.cache.companies.get(key);
+    if (cached) return cached;
+    const ticket = this.cache.ticket();
+    const [row] = await this.byNetid.execute({ netidLower: key });
+    // Only found companies are kept: an unknown netid is looked up every time.
+    return row ? this.cache.remember(ticket, this.cache.companies, key, Object.freeze(companyFromStored(row))) : undefined;
   }
 
   async findTaken(c: { netid?: string; mainEmail: string; mainPhone: string }) {
@@ -62,6 +77,7 @@ export class PgCompanyRepository implements CompanyRepository {
         await tx.insert(companies).values({ ...company, netidLower: company.netid.toLowerCase() });
         await tx.insert(users).values({ ...user, uidLower: user.uid.toLowerCase() });
       });
+      this.cache.clear();
     } catch (error) {
       const field = uniqueFieldOf(error);
       if (field) throw new ConflictError(`This ${field} is already registered`, "ALREADY_REGISTERED", { field, fields: [field], errors: [{ field, message: "is already registered" }] });
@@ -71,12 +87,27 @@ export class PgCompanyRepository implements CompanyRepository {
 
   async setPlan(netid: string, plan: Plan): Promise<boolean> {
     const rows = await this.db.update(companies).set({ plan }).where(eq(companies.netidLower, netid.toLowerCase())).returning({ netid: companies.netid });
+    this.cache.clear();
     return rows.length > 0;
   }
 }
 
 export class PgUserRepository implements UserRepository {
-  constructor(private readonly db: PgDb) {}
+  // Every authenticated request asks for its caller: prepared once.
+  private readonly callerByUid;
+
+  constructor(
+    private readonly db: PgDb,
+    private readonly cache: PgAccountCache = PgAccountCache.none(),
+  ) {
+    this.callerByUid = db
+      .select({ uid: users.uid, netid: users.netid, plan: sql<Plan>`${companies.plan}` })
+      .from(users)
+      .innerJoin(companies, eq(companies.netid, users.netid))
+      .where(eq(users.uidLower, sql.placeholder("uidLower")))
+      .limit(1)
+      .prepare("caller_by_uid");
+  }
 
   async findByLogin(login: string): Promise<User | undefined> {
     const lower = login.toLowerCase();
@@ -89,36 +120,50 @@ export class PgUserRepository implements UserRepository {
   }
 
   async findCaller(uid: string): Promise<Caller | undefined> {
-    const [caller] = await this.db
-      .select({ uid: users.uid, netid: users.netid, plan: sql<Plan>`${companies.plan}` })
-      .from(users)
-      .innerJoin(companies, eq(companies.netid, users.netid))
-      .where(eq(users.uidLower, uid.toLowerCase()))
-      .limit(1);
-    return caller;
+    const key = uid.toLowerCase();
+    const cached = this.cache.callers.get(key);
+    if (cached) return cached;
+    const ticket = this.cache.ticket();
+    const [caller] = await this.callerByUid.execute({ uidLower: key });
+    // Only found callers are kept: a removed or unknown uid is looked up every time.
+    return caller ? this.cache.remember(ticket, this.cache.callers, key, Object.freeze(caller)) : undefined;
   }
 
   async remove(uid: string): Promise<boolean> {
     // The user's platform tokens go with it (ON DELETE CASCADE).
     const rows = await this.db.delete(users).where(eq(users.uidLower, uid.toLowerCase())).returning({ uid: users.uid });
+    this.cache.clear();
     return rows.length > 0;
   }
 }
 
 export class PgPlatformTokenRepository implements PlatformTokenRepository {
-  constructor(private readonly db: PgDb) {}
+  // Every platform request looks its token up: prepared once.
+  private readonly activeUid;
+
+  constructor(
+    private readonly db: PgDb,
+    private readonly cache: PgAccountCache = PgAccountCache.none(),
+  ) {
+    this.activeUid = db
+      .select({ uid: platformTokens.uid })
+      .from(platformTokens)
+      .where(and(eq(platformTokens.tokenHash, sql.placeholder("tokenHash")), isNull(platformTokens.releasedAt)))
+      .limit(1)
+      .prepare("platform_token_uid");
+  }
 
   async save(tokenHash: string, uid: string, createdAt: number): Promise<void> {
     await this.db.insert(platformTokens).values({ tokenHash, uid, createdAt });
   }
 
   async findActiveUid(tokenHash: string): Promise<string | undefined> {
-    const [row] = await this.db
-      .select({ uid: platformTokens.uid })
-      .from(platformTokens)
-      .where(and(eq(platformTokens.tokenHash, tokenHash), isNull(platformTokens.releasedAt)))
-      .limit(1);
-    return row?.uid;
+    const cached = this.cache.tokenUids.get(tokenHash);
+    if (cached) return cached;
+    const ticket = this.cache.ticket();
+    const [row] = await this.activeUid.execute({ tokenHash });
+    // Only active tokens are kept: a released or unknown token is looked up every time.
+    return row ? this.cache.remember(ticket, this.cache.tokenUids, tokenHash, row.uid) : undefined;
   }
 
   async release(tokenHash: string, at: number): Promise<boolean> {
@@ -127,6 +172,7 @@ export class PgPlatformTokenRepository implements PlatformTokenRepository {
       .set({ releasedAt: at })
       .where(and(eq(platformTokens.tokenHash, tokenHash), isNull(platformTokens.releasedAt)))
       .returning({ tokenHash: platformTokens.tokenHash });
+    this.cache.clear();
     return rows.length > 0;
   }
 }
@@ -154,16 +200,32 @@ const dbNow = sql<number>`extract(epoch from clock_timestamp())::float8`;
  * own attempts before the lock is released. Concurrent attempts on a key, from any connection of any instance,
  * therefore decide one after another, each seeing those admitted before it.
  */
-/** Revocations live in the database only (no instance caches them): a sign-out on one instance holds on every other at once. */
+/**
+ * Revocations live in the database; each instance remembers the token ids it found not revoked (PgAccountCache),
+ * until any account change empties that: a sign-out holds on the instance that took it at once, on every other
+ * within the cache's notification (at most ACCOUNT_POLL_MS and a round trip when notifications are lost).
+ */
 export class PgRevokedTokens implements RevokedTokens {
-  constructor(private readonly db: PgDb) {}
+  // Asked on every request with a core token that the cache cannot answer: prepared once.
+  private readonly byId;
+
+  constructor(
+    private readonly db: PgDb,
+    private readonly cache: PgAccountCache = PgAccountCache.none(),
+  ) {
+    this.byId = db.select({ id: revokedTokens.tokenId }).from(revokedTokens).where(eq(revokedTokens.tokenId, sql.placeholder("tokenId"))).limit(1).prepare("revoked_token");
+  }
 
   async revoke(tokenId: string, expiresAt: number): Promise<void> {
     await this.db.insert(revokedTokens).values({ tokenId, expiresAt }).onConflictDoNothing();
+    this.cache.clear();
   }
 
   async isRevoked(tokenId: string): Promise<boolean> {
-    const [row] = await this.db.select({ id: revokedTokens.tokenId }).from(revokedTokens).where(eq(revokedTokens.tokenId, tokenId)).limit(1);
+    if (this.cache.notRevoked.has(tokenId)) return false;
+    const ticket = this.cache.ticket();
+    const [row] = await this.byId.execute({ tokenId });
+    if (row === undefined) this.cache.rememberNotRevoked(ticket, tokenId);
     return row !== undefined;
   }
 }

@@ -10,12 +10,21 @@ export interface Applied {
 interface Queued {
   /** Changes with the same key (one booking) never share a group nor run in two groups at once. */
   key: string;
-  apply: (tx: PgTx) => Promise<Applied>;
+  /** `shared`: runs in the group's transaction without a savepoint of its own (it adds one where it may fail). */
+  apply: (tx: PgTx, shared: boolean) => Promise<Applied>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
   /** Times it met a concurrent writer and was queued again. */
   conflicts: number;
+  /** Runs in a savepoint of its own (after a group failed on a statement run without one). */
+  isolated: boolean;
 }
+
+/**
+ * Thrown by a change when a statement it ran outside any savepoint failed: the transaction it shares is lost (every
+ * later statement would fail and COMMIT would roll back), not just the change.
+ */
+export class TransactionLost extends Error {}
 
 /** At most this many changes share one transaction. */
 const MAX_GROUP = 64;
@@ -58,9 +67,9 @@ export class GroupCommit {
   ) {}
 
   /** Applies a change in the next group; resolves with its result once that group has committed. */
-  submit(key: string, apply: (tx: PgTx) => Promise<Applied>): Promise<unknown> {
+  submit(key: string, apply: (tx: PgTx, shared: boolean) => Promise<Applied>): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ key, apply, resolve, reject, conflicts: 0 });
+      this.queue.push({ key, apply, resolve, reject, conflicts: 0, isolated: false });
       this.schedule();
     });
   }
@@ -115,15 +124,27 @@ export class GroupCommit {
       outcomes = await this.transaction(async (tx) => {
         const out: typeof outcomes = [];
         for (const change of group) {
+          // A change that reaches the database only through one statement that cannot fail (a new booking) runs
+          // without a savepoint: two round trips fewer. Any other statement it runs, it runs in a savepoint.
           try {
-            out.push({ ok: true, applied: await tx.transaction((savepoint) => change.apply(savepoint)) });
+            out.push({ ok: true, applied: change.isolated ? await tx.transaction((savepoint) => change.apply(savepoint, false)) : await change.apply(tx, true) });
           } catch (error) {
+            // A statement outside any savepoint failed: roll the transaction back whole (below).
+            if (error instanceof TransactionLost) throw error;
             out.push({ ok: false, error });
           }
         }
         return out;
       });
     } catch (error) {
+      if (error instanceof TransactionLost) {
+        // Nothing of the group is durable: every change runs again, each in a savepoint (the failing one fails alone).
+        for (const change of [...group].reverse()) {
+          change.isolated = true;
+          this.queue.unshift(change);
+        }
+        return;
+      }
       // Nothing of the group is durable. A deadlock with another instance's group: the group runs again.
       for (const change of group) {
         if (retryable(error) && ++change.conflicts < MAX_CONFLICTS) this.queue.unshift(change);

@@ -10,7 +10,8 @@ import { TERMINAL_STATUSES } from "../../domain/trips/lifecycle";
 import { providerResNoInUse } from "../../domain/trips/provider-update";
 import { historyCapped } from "../../domain/trips/booking-bounds";
 import { mutableValues, toBooking, toRow } from "./booking-rows";
-import { GroupCommit } from "./booking-groups";
+import { GroupCommit, TransactionLost } from "./booking-groups";
+import { insertNewBooking } from "./booking-insert";
 
 export interface PgBookingOptions {
   /**
@@ -98,7 +99,7 @@ export class PgBookingRepository implements BookingRepository {
     private readonly db: PgDb,
     private readonly announcer: ChangeAnnouncer = { messages: () => [], wake: () => {} },
     /** Reads what the announcer's synchronous lookups need for these bookings, just before it runs. */
-    private readonly prefetch: (bookings: Booking[]) => Promise<void> = async () => {},
+    private readonly prefetch: (bookings: Booking[], created: boolean) => Promise<void> = async () => {},
     options: PgBookingOptions = {},
   ) {
     // A change's transaction holds a pooled connection while its prefetch reads through the pool: with every
@@ -176,7 +177,7 @@ export class PgBookingRepository implements BookingRepository {
    * commit wrote messages.
    */
   async change<R>(ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): Promise<R> {
-    if (this.groups) return (await this.groups.submit(refKey(ref), (tx) => this.changeWithin(tx, ref, decide))) as R;
+    if (this.groups) return (await this.groups.submit(refKey(ref), (tx, shared) => this.changeWithin(tx, ref, decide, shared))) as R;
     this.running++;
     try {
       const { result, announced } = await this.oneAtATime(refKey(ref), () => retryingConflicts(() => this.transaction((tx) => this.changeWithin(tx, ref, decide))));
@@ -223,8 +224,53 @@ export class PgBookingRepository implements BookingRepository {
    * `change`'s read–decide–write inside the caller's transaction `tx` (the outbox records an attempt and its
    * effect on the booking together). Throws BookingConflict when the booking moved under it; says whether it
    * wrote outbox rows, so the caller wakes the announcer after its commit.
+   *
+   * A change named by the requester's number is first decided as if no booking had it yet: when that creates
+   * one (a NEW), the booking and its announcements go in with one statement that inserts nothing if the number is
+   * taken after all (`insertNewBooking`); only then is the booking read, under its row lock, and decided again —
+   * a resent NEW answers as before. `shared`: `tx` is a transaction other changes share and no savepoint guards
+   * this one; the one statement of a new booking cannot fail but for a broken connection or a bug (and then the
+   * group runs again with a savepoint each: GroupCommit), everything else runs in a savepoint of its own here.
    */
-  async changeWithin<R>(tx: PgTx, ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): Promise<{ result: R; announced: boolean }> {
+  async changeWithin<R>(tx: PgTx, ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>, shared = false): Promise<{ result: R; announced: boolean }> {
+    if (!("transactionId" in ref)) {
+      const created = await this.tryCreate(tx, decide, shared);
+      if (created) return created;
+    }
+    return shared ? tx.transaction((savepoint) => this.readDecideWrite(savepoint, ref, decide)) : this.readDecideWrite(tx, ref, decide);
+  }
+
+  /**
+   * Decides on no booking; when that creates one, inserts it with its announcements unless the number is taken.
+   * Undefined: nothing was written (the decision creates nothing, refuses, or the number is taken): read and decide.
+   */
+  private async tryCreate<R>(tx: PgTx, decide: (current: Booking | undefined) => Decision<R>, shared: boolean): Promise<{ result: R; announced: boolean } | undefined> {
+    let decision: Decision<R>;
+    try {
+      decision = historyCapped(decide(undefined));
+    } catch {
+      // A refusal may not hold for the booking that exists (a resent NEW is never refused): decided on it below.
+      return undefined;
+    }
+    const write = decision.write;
+    // A new booking never carries a provider's number: one that would (none does today) takes the careful path.
+    if (!write || write.booking.providerResNo !== null) return undefined;
+    const { booking, events } = write;
+    await this.prefetch([booking], true);
+    const messages = this.announcer.messages(events, booking);
+    const live = this.announcer.live?.(events, booking) ?? [];
+    let inserted: boolean;
+    try {
+      inserted = await insertNewBooking(tx, toRow(booking, 1), messages, live);
+    } catch (error) {
+      throw shared ? new TransactionLost("a new booking's statement failed outside a savepoint", { cause: error }) : error;
+    }
+    if (!inserted) return undefined;
+    return { result: decision.result, announced: messages.length > 0 };
+  }
+
+  /** Reads the booking under its row lock, decides, and writes the change with its announcements. */
+  private async readDecideWrite<R>(tx: PgTx, ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): Promise<{ result: R; announced: boolean }> {
     const where = "transactionId" in ref ? eq(bookings.transactionId, ref.transactionId) : and(eq(bookings.requesterId, ref.requesterId), eq(bookings.requesterResNo, ref.requesterResNo));
     const [row] = await tx.select().from(bookings).where(where).limit(1).for("update");
     // Capped before the announcer builds anything from the booking.
@@ -255,8 +301,9 @@ export class PgBookingRepository implements BookingRepository {
             }
           })
       : () => write(tx);
-    // The lookups' prefetch reads through the pool while the write runs on the transaction's connection.
-    await Promise.all([guarded(), this.prefetch([booking])]);
+    // The lookups' prefetch reads (what the account cache misses) through the pool while the write runs on the
+    // transaction's connection; a booking created here has no position yet.
+    await Promise.all([guarded(), this.prefetch([booking], !row)]);
     const messages = this.announcer.messages(events, booking);
     if (messages.length > 0) {
       await tx.insert(outboxMessages).values(

@@ -1,31 +1,39 @@
-import { and, eq, inArray, isNotNull, notLike, or } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, notLike, or, sql } from "drizzle-orm";
 import type { Integration } from "../../domain/delivery/integration";
 import { integrationOf, integrationRecord, secretContext } from "../../domain/delivery/integration-record";
 import type { IntegrationLookup, IntegrationRepository, SecretSealer } from "../../domain/delivery/ports";
 import type { PgDb } from "./db";
+import { PgAccountCache } from "./account-cache";
 import { companyIntegrations } from "./schema";
 import { DEFAULT_SERVICE_RADIUS_KM } from "../../domain/trips/service-area";
 
 export { secretContext };
 
-/** How long a prefetched integration is kept at most (it is read again before every use; this only bounds the map). */
+/** How long a prefetched integration is kept at most (it is looked up again before every use; this only bounds the map). */
 const PREFETCH_KEEP_MS = 60_000;
 /** Past this many prefetched companies, entries older than PREFETCH_KEEP_MS are dropped. */
 const PREFETCH_PRUNE_AT = 1_000;
 
 /**
  * Companies' integration settings in PostgreSQL; delivery passwords and webhook secrets stored sealed. `get`
- * asks the database every time (another instance may have saved a change). `getSync` serves the synchronous
- * lookup of a booking change's announcer from `prefetch`, which the booking repository runs for the netids
- * involved right before the announcer: a netid not prefetched reads as no integration.
+ * answers from the instance's PgAccountCache (kept in step with every instance's changes; a `save` here empties it
+ * at once), reading the database on a miss. `getSync` serves the synchronous lookup of a booking change's announcer
+ * from `prefetch`, which the booking repository runs for the netids involved right before the announcer (from the
+ * cache, reading only what it misses): a netid not prefetched reads as no integration. The prefetched values are
+ * kept apart from the cache, so a change noticed between the prefetch and the announcer cannot empty them under it.
  */
 export class PgIntegrationRepository implements IntegrationRepository, IntegrationLookup {
   private readonly prefetched = new Map<string, { integration: Integration | undefined; at: number }>();
+  // Read on every sendTrip (the provider's admission) when the cache misses: prepared once.
+  private readonly byNetid;
 
   constructor(
     private readonly db: PgDb,
     private readonly secrets: SecretSealer,
-  ) {}
+    private readonly cache: PgAccountCache = PgAccountCache.none(),
+  ) {
+    this.byNetid = db.select().from(companyIntegrations).where(eq(companyIntegrations.netid, sql.placeholder("netid"))).limit(1).prepare("integration_by_netid");
+  }
 
   async largestServiceRadiusKm(): Promise<number> {
     const [row] = await this.db.$client.unsafe("SELECT max(service_radius_km) AS km FROM company_integrations");
@@ -33,8 +41,11 @@ export class PgIntegrationRepository implements IntegrationRepository, Integrati
   }
 
   async get(netid: string): Promise<Integration | undefined> {
-    const [row] = await this.db.select().from(companyIntegrations).where(eq(companyIntegrations.netid, netid)).limit(1);
-    return row ? integrationOf(row, this.secrets) : undefined;
+    const cached = this.cache.integrations.get(netid);
+    if (cached !== undefined) return cached ?? undefined;
+    const ticket = this.cache.ticket();
+    const [row] = await this.byNetid.execute({ netid });
+    return this.cache.remember(ticket, this.cache.integrations, netid, row ? Object.freeze(integrationOf(row, this.secrets)) : null) ?? undefined;
   }
 
   /** The integration `prefetch` last read for `netid` (undefined when it read none or was not asked for it). */
@@ -42,22 +53,34 @@ export class PgIntegrationRepository implements IntegrationRepository, Integrati
     return this.prefetched.get(netid)?.integration;
   }
 
-  /** Reads the integrations of `netids` (one query) for `getSync` to answer from. */
+  /** Looks up the integrations of `netids` for `getSync` to answer from: from the cache, the misses in one query. */
   async prefetch(netids: readonly string[]): Promise<void> {
-    const wanted = [...new Set(netids)];
-    if (wanted.length === 0) return;
-    const rows = await this.db.select().from(companyIntegrations).where(inArray(companyIntegrations.netid, wanted));
     const at = Date.now();
     if (this.prefetched.size > PREFETCH_PRUNE_AT) {
       for (const [netid, entry] of this.prefetched) if (entry.at < at - PREFETCH_KEEP_MS) this.prefetched.delete(netid);
     }
-    for (const netid of wanted) this.prefetched.set(netid, { integration: undefined, at });
-    for (const row of rows) this.prefetched.set(row.netid, { integration: Object.freeze(integrationOf(row, this.secrets)), at });
+    let missing: string[] | undefined;
+    for (const netid of netids) {
+      const cached = this.cache.integrations.get(netid);
+      if (cached === undefined) (missing ??= []).push(netid);
+      else this.prefetched.set(netid, { integration: cached ?? undefined, at });
+    }
+    if (!missing) return;
+    const wanted = [...new Set(missing)];
+    const ticket = this.cache.ticket();
+    const rows = await this.db.select().from(companyIntegrations).where(inArray(companyIntegrations.netid, wanted));
+    const found = new Map(rows.map((row) => [row.netid, Object.freeze(integrationOf(row, this.secrets))]));
+    for (const netid of wanted) {
+      const integration = found.get(netid);
+      this.prefetched.set(netid, { integration, at });
+      this.cache.remember(ticket, this.cache.integrations, netid, integration ?? null);
+    }
   }
 
   async save(i: Integration, at: number): Promise<void> {
     const values = integrationRecord(i, this.secrets, at);
     await this.db.insert(companyIntegrations).values({ netid: i.netid, ...values }).onConflictDoUpdate({ target: companyIntegrations.netid, set: values });
+    this.cache.clear();
   }
 }
 

@@ -3,6 +3,7 @@ import { ConflictError } from "../../domain/errors";
 import type { Partnership, PartnershipState, VehicleTypeMap } from "../../domain/partners/partnership";
 import type { ActiveVehicleTypes, PartnershipRepository } from "../../domain/partners/ports";
 import type { PgDb } from "./db";
+import { PgAccountCache } from "./account-cache";
 import { partnerships, partnerVehicleTypes } from "./schema";
 
 /** A pair's key: the two netids ordered by their lower-case form, so either side finds the same row. */
@@ -32,12 +33,17 @@ const pairKey = (provider: string, requester: string) => `${provider}\u0000${req
 
 /**
  * Partnerships and the partners' vehicle-type maps on PostgreSQL. The synchronous `activeVehicleTypesSync` (read
- * while a booking change builds its outbox rows) answers from the maps `prefetch` read just before, in that change.
+ * while a booking change builds its outbox rows) answers from the maps `prefetch` looked up just before, in that
+ * change: from the instance's PgAccountCache (kept in step with every instance's changes), reading the misses.
+ * Every write here empties the cache once committed.
  */
 export class PgPartnershipRepository implements PartnershipRepository, ActiveVehicleTypes {
-  private readonly prefetched = new Map<string, VehicleTypeMap>();
+  private readonly prefetched = new Map<string, Readonly<VehicleTypeMap>>();
 
-  constructor(private readonly db: PgDb) {}
+  constructor(
+    private readonly db: PgDb,
+    private readonly cache: PgAccountCache = PgAccountCache.none(),
+  ) {}
 
   async find(a: string, b: string): Promise<Partnership | undefined> {
     const [x, y] = pair(a, b);
@@ -62,6 +68,7 @@ export class PgPartnershipRepository implements PartnershipRepository, ActiveVeh
     const [companyA, companyB] = pair(requestedBy, other);
     try {
       await this.db.insert(partnerships).values({ companyA, companyB, requestedBy, status: "pending", createdAt: at });
+      this.cache.clear();
     } catch (error) {
       // The other side asked at the same moment: the pair has its row already.
       if (isUniqueViolation(error)) throw new ConflictError(`A partnership with ${other} exists already`, "PARTNERSHIP_EXISTS");
@@ -75,11 +82,12 @@ export class PgPartnershipRepository implements PartnershipRepository, ActiveVeh
       .update(partnerships)
       .set({ status: "active", acceptedAt: at })
       .where(and(eq(partnerships.companyA, x), eq(partnerships.companyB, y), eq(partnerships.status, "pending")));
+    this.cache.clear();
   }
 
   async remove(a: string, b: string): Promise<boolean> {
     const [x, y] = pair(a, b);
-    return this.db.transaction(async (tx) => {
+    const removed = await this.db.transaction(async (tx) => {
       const gone = await tx
         .delete(partnerships)
         .where(and(eq(partnerships.companyA, x), eq(partnerships.companyB, y)))
@@ -94,6 +102,8 @@ export class PgPartnershipRepository implements PartnershipRepository, ActiveVeh
         );
       return gone.length > 0;
     });
+    this.cache.clear();
+    return removed;
   }
 
   async vehicleTypes(provider: string, requester: string): Promise<VehicleTypeMap> {
@@ -112,14 +122,23 @@ export class PgPartnershipRepository implements PartnershipRepository, ActiveVeh
       await tx.delete(partnerVehicleTypes).where(where);
       if (rows.length > 0) await tx.insert(partnerVehicleTypes).values(rows);
     });
+    this.cache.clear();
   }
 
   /**
-   * Reads, in one query, the maps of `pairs` (provider, requester) that `activeVehicleTypesSync` then answers
-   * from: each the map the provider set for the requester while the two are active partners, else empty.
+   * Looks up the maps of `all` (provider, requester) that `activeVehicleTypesSync` then answers from (the cache, the misses read in one query)
+   * — each the map the provider set for the requester while the two are active partners, else empty.
    */
-  async prefetch(pairs: ReadonlyArray<readonly [provider: string, requester: string]>): Promise<void> {
+  async prefetch(all: ReadonlyArray<readonly [provider: string, requester: string]>): Promise<void> {
+    const pairs: Array<readonly [string, string]> = [];
+    for (const [provider, requester] of all) {
+      const key = pairKey(provider, requester);
+      const cached = this.cache.partnerMaps.get(key);
+      if (cached === undefined) pairs.push([provider, requester]);
+      else this.keep(key, cached);
+    }
     if (pairs.length === 0) return;
+    const ticket = this.cache.ticket();
     const providers = pairs.map((p) => p[0]);
     const requesters = pairs.map((p) => p[1]);
     const rows: Array<{ provider: string; requester: string; requesterType: string; providerType: string }> = await this.db.$client.unsafe(
@@ -137,12 +156,20 @@ export class PgPartnershipRepository implements PartnershipRepository, ActiveVeh
       if (map) map[r.requesterType] = r.providerType;
     }
     for (const [key, map] of maps) {
-      this.prefetched.delete(key);
-      this.prefetched.set(key, map);
+      Object.freeze(map);
+      this.cache.remember(ticket, this.cache.partnerMaps, key, map);
+      this.keep(key, map);
     }
-    for (const key of this.prefetched.keys()) {
+  }
+
+  /** Keeps a looked-up map for `activeVehicleTypesSync`, the oldest dropped past PREFETCHED_MAX. */
+  private keep(key: string, map: Readonly<VehicleTypeMap>): void {
+    this.prefetched.delete(key);
+    this.prefetched.set(key, map);
+    if (this.prefetched.size <= PREFETCHED_MAX) return;
+    for (const old of this.prefetched.keys()) {
       if (this.prefetched.size <= PREFETCHED_MAX) break;
-      this.prefetched.delete(key);
+      this.prefetched.delete(old);
     }
   }
 

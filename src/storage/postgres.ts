@@ -19,6 +19,7 @@ import { PgRateBudgets } from "../../adapters/postgres/rate-budgets";
 import type { Booking } from "../../domain/trips/booking";
 import { PgLiveEventLog } from "../../adapters/postgres/live-event-log";
 import { PgStreamRegistry } from "../../adapters/postgres/stream-registry";
+import { PgAccountCache } from "../../adapters/postgres/account-cache";
 import type { AnnouncerFor, Storage } from "./storage";
 
 /** How long an outbox message an instance claimed stays its own unless renewed (a dead instance's go to others after it). */
@@ -35,6 +36,8 @@ export interface PostgresStorage extends Storage {
   positions: PgPositionStore;
   rateBudgets: PgRateBudgets;
   liveEvents: PgLiveEventLog;
+  /** What this instance keeps of accounts, integrations and partners' maps, in step with every instance's changes. */
+  accountCache: PgAccountCache;
 }
 
 /** A name for this instance that no other instance shares, readable in the outbox leases. */
@@ -48,15 +51,17 @@ export function newInstanceId(): string {
  */
 export function postgresStorage(db: PgDb, secrets: SecretSealer, announcerFor: AnnouncerFor, logger: Logger, options: { instanceId?: string; indexFile?: string; leaseSeconds?: number; groupCommit?: boolean } = {}): PostgresStorage {
   const instanceId = options.instanceId ?? newInstanceId();
-  const integrations = new PgIntegrationRepository(db, secrets);
-  const partnerships = new PgPartnershipRepository(db);
+  // Watched from here to close(): a cache nothing keeps in step is never consulted.
+  const accountCache = new PgAccountCache();
+  const accountWatch = accountCache.watch(db, (err) => logger.warn({ err }, "account change feed failed; caches emptied, trying again"));
+  const integrations = new PgIntegrationRepository(db, secrets, accountCache);
+  const partnerships = new PgPartnershipRepository(db, accountCache);
   const positions = new PgPositionStore(db, (err) => logger.error({ err }, "writing chauffeur positions failed; kept for the next attempt"));
-  const prefetch = async (bookings: Booking[]) => {
-    await Promise.all([
-      integrations.prefetch(bookings.flatMap((b) => [b.requesterId, b.providerId])),
-      partnerships.prefetch(bookings.map((b) => [b.providerId, b.requesterId] as const)),
-      positions.prefetch(bookings.map((b) => b.transactionId)),
-    ]);
+  // From the account cache (no round trip when it holds them); a booking being created has no position yet.
+  const prefetch = async (bookings: Booking[], created: boolean) => {
+    const reads = [integrations.prefetch(bookings.flatMap((b) => [b.requesterId, b.providerId])), partnerships.prefetch(bookings.map((b) => [b.providerId, b.requesterId] as const))];
+    if (!created) reads.push(positions.prefetch(bookings.map((b) => b.transactionId)));
+    await Promise.all(reads);
   };
   const bookings = new PgBookingRepository(db, announcerFor({ integrations, partnerships, positions }), prefetch, { groupCommit: options.groupCommit ?? true });
   const outbox = new PgOutbox(db, {
@@ -71,10 +76,11 @@ export function postgresStorage(db: PgDb, secrets: SecretSealer, announcerFor: A
     kind: "postgres",
     db,
     instanceId,
-    companies: new PgCompanyRepository(db),
-    users: new PgUserRepository(db),
-    platformTokens: new PgPlatformTokenRepository(db),
-    revokedTokens: new PgRevokedTokens(db),
+    accountCache,
+    companies: new PgCompanyRepository(db, accountCache),
+    users: new PgUserRepository(db, accountCache),
+    platformTokens: new PgPlatformTokenRepository(db, accountCache),
+    revokedTokens: new PgRevokedTokens(db, accountCache),
     loginThrottle: new PgLoginThrottle(db),
     audit: new PgAuditLog(db, (err) => logger.error({ err }, "writing audit events failed")),
     integrations,
@@ -100,6 +106,7 @@ export function postgresStorage(db: PgDb, secrets: SecretSealer, announcerFor: A
     isEmpty: async () => (await db.$client`SELECT 1 FROM companies LIMIT 1`).length === 0,
     close: async () => {
       outbox.close();
+      await accountWatch.stop();
       await positions.close();
       await liveEvents.close();
       await db.$client.close();

@@ -198,7 +198,12 @@ export function createHarness(
 
   /** Rows of plain SQL (`?` placeholders) both databases understand, from whichever database the service runs on. */
   async function rows<T = Record<string, any>>(sqlText: string, ...params: unknown[]): Promise<T[]> {
-    if (pg) return [...((await pg.db.$client.unsafe(numbered(sqlText), params)) as T[])];
+    if (pg) {
+      const result = [...((await pg.db.$client.unsafe(numbered(sqlText), params)) as T[])];
+      // A test's own write holds at once, as the instance's own writes do (others' arrive by notification).
+      pg.accountCache.clear();
+      return result;
+    }
     return db.$client.query(sqlText).all(...(params as never[])) as T[];
   }
 
@@ -215,6 +220,7 @@ export function createHarness(
         await tx.unsafe("SET LOCAL session_replication_role = replica");
         await tx.unsafe(numbered(sqlText), params);
       });
+      pg.accountCache.clear();
       return;
     }
     db.$client.exec("PRAGMA foreign_keys = OFF");

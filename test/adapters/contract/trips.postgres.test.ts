@@ -201,6 +201,18 @@ for (const mode of ["single", "grouped"] as const) {
       expect(one.bookings.pendingChanges).toBe(0);
     });
 
+    test("new bookings asked for together: one the database refuses fails alone (with group commit its group runs again, a savepoint each), the others commit with their announcements", async () => {
+      // A NUL byte is refused by PostgreSQL's text: the one statement of that new booking fails in the database.
+      const made = Array.from({ length: 6 }, (_, i) => newBooking({ requesterResNo: i === 3 ? `BAD-\u0000-${mode}` : `TOGETHER-${mode}-${i}-${process.pid}` }));
+      const results = await Promise.allSettled(made.map((b) => one.bookings.change({ requesterId: b.requesterId, requesterResNo: b.requesterResNo }, create(b))));
+      expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled"]);
+      for (const [i, b] of made.entries()) {
+        expect(await two.bookings.findById(b.transactionId)).toEqual(i === 3 ? undefined : b);
+        expect(await two.outbox.forBooking(b.transactionId)).toHaveLength(i === 3 ? 0 : 2);
+      }
+      expect(one.bookings.pendingChanges).toBe(0);
+    });
+
     test("an Idempotency-Key reserved concurrently on two instances is reserved once", async () => {
       for (let round = 0; round < 5; round++) {
         const results = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? one : two).idempotency.reserve("REQ-CO", `k-${mode}-${round}`, `h-${i}`, 1_890_000_000)));
