@@ -17,6 +17,15 @@ const PAGES = [
 
 const root = document.getElementById("app");
 
+/** Where a sign-in lands: Fleet for a company with vehicles, Bookings for one without (a booking platform). */
+async function landing() {
+  try {
+    return (await api.core("GET", "/api/fleet?limit=1")).data.total > 0 ? "#/fleet" : "#/bookings";
+  } catch {
+    return "#/fleet";
+  }
+}
+
 function signInForm(message) {
   const uid = h("input", { name: "uid", autocomplete: "username", required: true });
   const pw = h("input", { name: "pw", type: "password", autocomplete: "current-password", required: true });
@@ -33,7 +42,7 @@ function signInForm(message) {
         try {
           await api.signIn(uid.value.trim(), pw.value);
           pw.value = "";
-          if (!location.hash || location.hash === "#/") location.hash = "#/fleet";
+          if (!location.hash || location.hash === "#/") location.hash = await landing();
           render();
         } catch (error) {
           showError(problem, error.status === 401 ? { message: "Wrong user ID or password" } : error);
