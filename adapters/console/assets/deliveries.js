@@ -4,6 +4,15 @@ import * as api from "./api.js";
 
 const PAGE = 50;
 
+/** Unix seconds → "2027-01-15 08:00:05 UTC": attempts and retries are seconds apart. */
+const at = (unix) => new Date(unix * 1000).toISOString().slice(0, 19).replace("T", " ") + " UTC";
+
+/** "in 42 s", "in 3 min", or "due now" for a time already passed. */
+function fromNow(unix) {
+  const s = Math.round(unix - Date.now() / 1000);
+  return s <= 0 ? "due now" : s < 120 ? `in ${s} s` : `in ${Math.round(s / 60)} min`;
+}
+
 /** Headers as "name: value" lines, one per line. */
 const headerLines = (headers) => Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join("\n");
 
@@ -19,7 +28,7 @@ function pretty(text) {
 /** One attempt: the request headers sent, and the answer (status, first 4 KiB, time) or why there was none. */
 function attemptView(a, n) {
   return h("section", { class: "card attempt", "aria-label": `Attempt ${n}` },
-    h("h3", {}, `Attempt ${n} · ${when(a.at)} · ${a.durationMs} ms`),
+    h("h3", {}, `Attempt ${n} · ${at(a.at)} · ${a.durationMs} ms`),
     a.error ? h("p", { class: "error" }, a.error) : null,
     h("div", { class: "cols" },
       h("div", {},
@@ -36,7 +45,7 @@ function attemptView(a, n) {
 function detailView(d, onClose) {
   const total = d.attemptLog.length;
   return h("section", { class: "card delivery", "aria-labelledby": "delivery-title" },
-    h("div", { class: "toolbar" },
+    h("div", { class: "toolbar delivery-head" },
       h("h2", { id: "delivery-title" }, `Delivery ${d.id}: ${d.eventType}`),
       h("button", { type: "button", onClick: onClose }, "Close details")),
     h("dl", { class: "facts" },
@@ -44,7 +53,7 @@ function detailView(d, onClose) {
       h("div", {}, h("dt", {}, "Event id"), h("dd", {}, h("code", {}, d.eventId))),
       h("div", {}, h("dt", {}, "URL"), h("dd", {}, h("code", {}, d.url))),
       h("div", {}, h("dt", {}, "Attempts"), h("dd", {}, String(d.attempts))),
-      h("div", {}, h("dt", {}, "Next retry"), h("dd", { "data-testid": "next-retry" }, d.nextRetryAt ? when(d.nextRetryAt) : d.status === "pending" ? "Not attempted yet" : "None")),
+      h("div", {}, h("dt", {}, "Next retry"), h("dd", { "data-testid": "next-retry" }, d.nextRetryAt ? `${at(d.nextRetryAt)} (${fromNow(d.nextRetryAt)})` : d.status === "pending" ? "Not attempted yet" : "None")),
       d.deliveredAt ? h("div", {}, h("dt", {}, "Delivered"), h("dd", {}, when(d.deliveredAt))) : null),
     h("h3", {}, "Request body"),
     h("pre", { class: "exchange", "aria-label": "Request body" }, pretty(d.body)),
@@ -71,15 +80,15 @@ export async function deliveriesPage(main) {
     type: "button", class: "primary",
     onClick: async () => {
       test.disabled = true;
-      status.textContent = "Sending a test event…";
+      status.replaceChildren("Sending a test event…");
       try {
         const d = (await api.core("POST", "/api/webhooks/test")).data;
-        status.textContent = d.status === "delivered" ? `Test event delivered (HTTP ${d.lastStatus}).` : `Test event not delivered yet: ${d.lastError ?? "waiting for its first attempt"}.`;
+        if (d.status === "delivered") status.textContent = `Test event delivered (HTTP ${d.lastStatus}).`;
+        else showError(status, { message: `Test event not delivered yet: ${d.lastError ?? "waiting for its first attempt"}.` });
         detail.replaceChildren(detailView(d, () => detail.replaceChildren()));
         offset = 0;
         await load();
       } catch (error) {
-        status.textContent = "";
         showError(status, error);
       } finally {
         test.disabled = false;

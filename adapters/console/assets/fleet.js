@@ -13,6 +13,8 @@ const COLUMNS = [
   ["name", "Name", "name"], ["type", "Type", "type"], ["maxPassengers", "Passengers", "maxPassengers"], ["maxLuggage", "Luggage"], ["airports", "Airports"],
   ["minimum_rate", "Minimum"], ["hourly_rate", "Hourly"], ["currency", "Currency"], ["active", "Active", "active"], ["updatedAt", "Updated", "updatedAt"],
 ];
+/** A count with thousands separators: 21,600. */
+const n = (x) => x.toLocaleString("en-US");
 const COMMON_TYPES = ["SEDAN", "SUV", "LIMO", "SPRINTER", "VAN_MINI", "BUS", "COACH"];
 
 /** The listing's query: the table's filters, order and page (the server pages, sorts and filters). */
@@ -91,7 +93,7 @@ export async function fleetPage(main) {
     const filtered = state.q || state.type || state.active;
     tableBox.replaceChildren(
       h("table", { "aria-label": "Fleet" },
-        h("caption", {}, state.total === 0 ? (filtered ? "No entry matches these filters." : "No vehicles yet: add one, or import a CSV or JSON file below.") : `${first}–${last} of ${count(state.total, filtered ? "matching entry" : "entry", filtered ? "matching entries" : "entries")}`),
+        h("caption", {}, state.total === 0 ? (filtered ? "No entry matches these filters." : "No vehicles yet: add one, or import a CSV or JSON file below.") : `${n(first)}–${n(last)} of ${n(state.total)} ${filtered ? "matching " : ""}${state.total === 1 ? "entry" : "entries"}`),
         h("thead", {}, header), h("tbody", {}, body)),
     );
     const pages = Math.max(1, Math.ceil(state.total / PAGE));
@@ -100,7 +102,7 @@ export async function fleetPage(main) {
     pager.replaceChildren(
       h("button", { type: "button", disabled: state.offset === 0, onClick: () => go(0) }, "First page"),
       h("button", { type: "button", disabled: state.offset === 0, onClick: () => go(Math.max(0, state.offset - PAGE)) }, "Previous page"),
-      h("span", { class: "muted", "aria-live": "polite" }, `Page ${page} of ${pages}`),
+      h("span", { class: "muted", "aria-live": "polite" }, `Page ${n(page)} of ${n(pages)}`),
       h("button", { type: "button", disabled: last >= state.total, onClick: () => go(state.offset + PAGE) }, "Next page"),
       h("button", { type: "button", disabled: last >= state.total, onClick: () => go((pages - 1) * PAGE) }, "Last page"),
     );
