@@ -19,6 +19,7 @@ import { createLogger, type Logger } from "../adapters/logging";
 import { DeliveryWorker, type WorkerOptions } from "../adapters/delivery/worker";
 import { newWebhookSecret } from "../adapters/delivery/signing";
 import { coreIntegration } from "../adapters/http/core/integration";
+import { coreWebhookDeliveries } from "../adapters/http/core/webhook-deliveries";
 import { retryDelaySeconds } from "../domain/delivery/retry";
 import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from "../domain/trips/booking-bounds";
 import { attemptOutcomes, changeAnnouncer, type DeliveryDeps } from "../domain/usecases/deliver-booking";
@@ -134,7 +135,7 @@ export function createServices(
   );
   // Budgets in the database where instances share it, else in this process.
   const rateBudgets = storage.rateBudgets ?? new LocalRateBudgets();
-  const delivery: DeliveryDeps = { outbox, bookings, runner: worker, clock, dueNow: () => Date.now() / 1000, replays: rateBudgets };
+  const delivery: DeliveryDeps = { outbox, bookings, runner: worker, clock, dueNow: () => Date.now() / 1000, replays: rateBudgets, newEventId };
   // Positions reach the live event log only for companies that follow them (an event stream lately).
   const livePositions = { append: (rows: NewLiveEvent[]) => storage.liveEvents.append(rows.filter((r) => liveHub.follows(r.netid))) };
   const tracking = new ChauffeurTracking({ bookings, companies, integrations, positions, liveEvents: livePositions, newEventId, nowMs: clock === systemClock ? () => Date.now() : () => clock.now() * 1000 });
@@ -310,7 +311,8 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(metricsRoute(services.metrics, options.metricsToken))
     .use(consoleApp())
     .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens, authenticator: services.authenticator, accountChecks: { companies: services.companies, limiter: services.rateLimiter } }, addressOf, services.rateLimiter))
-    .use(coreIntegration(services.authenticator, services.integration, services.trips.delivery, addressOf))
+    .use(coreIntegration(services.authenticator, services.integration, addressOf))
+    .use(coreWebhookDeliveries(services.authenticator, services.trips.delivery, { ...services.trips.delivery, integrations: services.integration.integrations, budgets: services.trips.delivery.replays }))
     .use(corePartners(services.partners, services.authenticator))
     .use(coreCompany({ companies: services.companies, sandboxes: services.sandboxes }, services.authenticator))
     .use(coreReservations(services.trips.manage, services.authenticator, services.positions, services.trips.send))

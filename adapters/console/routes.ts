@@ -13,6 +13,7 @@ import fleetJs from "./assets/fleet.js" with { type: "text" };
 import bookingsJs from "./assets/bookings.js" with { type: "text" };
 import bookingJs from "./assets/booking.js" with { type: "text" };
 import settingsJs from "./assets/settings.js" with { type: "text" };
+import deliveriesJs from "./assets/deliveries.js" with { type: "text" };
 import partnersJs from "./assets/partners.js" with { type: "text" };
 import liveJs from "./assets/live.js" with { type: "text" };
 import formatJs from "./assets/format.js" with { type: "text" };
@@ -30,6 +31,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   "bookings.js": { file: bookingsJs, type: JS },
   "booking.js": { file: bookingJs, type: JS },
   "settings.js": { file: settingsJs, type: JS },
+  "deliveries.js": { file: deliveriesJs, type: JS },
   "partners.js": { file: partnersJs, type: JS },
   "live.js": { file: liveJs, type: JS },
   "format.js": { file: formatJs, type: JS },

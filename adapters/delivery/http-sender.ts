@@ -11,10 +11,20 @@ export interface SendResult {
   error?: string;
   /** The parsed JSON reply of a 2xx answer, when it was JSON. */
   reply?: unknown;
+  /** The answer's first RECORDED_ANSWER_BYTES as text (any status), when an answer came. */
+  answer?: { text: string; truncated: boolean };
 }
 
 /** The most of a reply that is read; the rest is never received (the connection is closed). */
 export const MAX_REPLY_BYTES = 64 * 1024;
+
+/** How much of an answer is kept as text for the delivery log. */
+export const RECORDED_ANSWER_BYTES = 4096;
+
+/** The headers a POST of `body` carries: the fixed ones, then the message's own. */
+export function requestHeaders(body: string, headers: Record<string, string>): Record<string, string> {
+  return { "content-type": "application/json", "user-agent": "TripSwitch-Delivery/1.0", "content-length": String(Buffer.byteLength(body)), ...headers };
+}
 
 /**
  * POSTs a JSON body to a checked target, connecting to the address the guard approved (no second DNS
@@ -41,7 +51,7 @@ export function postJson(target: CheckedTarget, body: string, headers: Record<st
       path: `${url.pathname}${url.search}`,
       // SNI carries a host name, never an address.
       servername: isIP(target.host) ? undefined : target.host,
-      headers: { "content-type": "application/json", "user-agent": "TripSwitch-Delivery/1.0", "content-length": String(Buffer.byteLength(body)), ...headers },
+      headers: requestHeaders(body, headers),
       lookup: (_host: string, options: { all?: boolean }, callback: (...args: any[]) => void) => {
         if (options?.all) callback(null, [{ address: target.address, family: target.family }]);
         else callback(null, target.address, target.family);
@@ -54,13 +64,15 @@ export function postJson(target: CheckedTarget, body: string, headers: Record<st
       const chunks: Buffer[] = [];
       let size = 0;
       const done = () => {
-        if (status < 200 || status > 299) return finish({ ok: false, status, error: `answered HTTP ${status}` });
+        const whole = Buffer.concat(chunks);
+        const answer = { text: whole.subarray(0, RECORDED_ANSWER_BYTES).toString("utf8"), truncated: whole.byteLength > RECORDED_ANSWER_BYTES };
+        if (status < 200 || status > 299) return finish({ ok: false, status, error: `answered HTTP ${status}`, answer });
         let reply: unknown;
         try {
-          const text = Buffer.concat(chunks).toString("utf8");
+          const text = whole.toString("utf8");
           reply = text ? JSON.parse(text) : undefined;
         } catch {}
-        finish({ ok: true, status, reply });
+        finish({ ok: true, status, reply, answer });
       };
       response.on("data", (chunk: Buffer) => {
         if (settled) return;

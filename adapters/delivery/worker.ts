@@ -1,7 +1,7 @@
-import type { AttemptOutcome, DeliveryHooks, DeliveryRunner, IntegrationRepository, Outbox, OutboxMessage } from "../../domain/delivery/ports";
+import type { AttemptExchange, AttemptOutcome, DeliveryHooks, DeliveryRunner, IntegrationRepository, Outbox, OutboxMessage } from "../../domain/delivery/ports";
 import type { Logger } from "../logging";
 import type { Integration } from "../../domain/delivery/integration";
-import { postJson, type SendResult } from "./http-sender";
+import { postJson, requestHeaders, type SendResult } from "./http-sender";
 import type { OutboundGuard } from "./outbound-guard";
 import { TargetGate, targetKey, type GateOptions } from "./target-gate";
 import { partnerRefusal } from "../../domain/delivery/partner-message";
@@ -251,6 +251,7 @@ export class DeliveryWorker implements DeliveryRunner {
     let result: SendResult;
     // A webhook held back for an unverified URL never reached the target: it says nothing about it.
     let contacted = true;
+    let sentHeaders: Record<string, string> | null = null;
     try {
       const integration = await this.integrations.get(message.targetNetid);
       const checked = await this.options.guard.check(message.url);
@@ -258,7 +259,11 @@ export class DeliveryWorker implements DeliveryRunner {
       else if (message.channel === "webhook" && !(integration?.webhookUrl === message.url && integration.webhookVerifiedAt !== null)) {
         contacted = false;
         result = { ok: false, status: null, error: "refused: the URL is not the company's verified webhook URL" };
-      } else result = await postJson(checked.target, message.body, this.headersFor(message, integration), this.options.timeoutMs);
+      } else {
+        const headers = this.headersFor(message, integration);
+        sentHeaders = message.channel === "webhook" ? recordedHeaders(message.body, headers) : null;
+        result = await postJson(checked.target, message.body, headers, this.options.timeoutMs);
+      }
     } catch {
       result = { ok: false, status: null, error: "delivery failed" };
     }
@@ -266,6 +271,12 @@ export class DeliveryWorker implements DeliveryRunner {
     const refusal = result.ok && message.channel === "delivery" ? partnerRefusal(result.reply) : undefined;
     if (refusal !== undefined) result = { ok: false, status: result.status, error: `refused the trip: ${refusal}` };
     const at = now();
+    const durationMs = Math.round(performance.now() - startedMs);
+    // Webhook attempts are kept for the owner's delivery log: what was sent, what came back.
+    const exchange: AttemptExchange | undefined =
+      message.channel === "webhook"
+        ? { durationMs, requestHeaders: sentHeaders, responseStatus: result.status, responseBody: result.answer?.text ?? null, responseTruncated: result.answer?.truncated ?? false, error: result.ok ? null : result.error ?? "failed" }
+        : undefined;
     // Silence and slow answers trip the breaker: an error answer comes back at once and holds no worker for long.
     this.gate.release(key, message.targetNetid, contacted ? result.status !== null : undefined, (performance.now() - startedMs) / 1000, at);
     let recorded: boolean;
@@ -273,12 +284,12 @@ export class DeliveryWorker implements DeliveryRunner {
       let outcome: AttemptOutcome;
       let change;
       if (result.ok) {
-        outcome = { ok: true, status: result.status ?? 200, at: Math.floor(at) };
+        outcome = { ok: true, status: result.status ?? 200, at: Math.floor(at), exchange };
         change = this.hooks.delivered?.(message, result.reply, Math.floor(at));
       } else {
         const delay = this.options.retryDelay(message.attempts + 1);
         const error = `${message.channel === "delivery" ? "Delivery" : "Webhook"} to ${hostOf(message.url)} failed: ${result.error}`;
-        outcome = { ok: false, error, status: result.status, retryAt: delay === undefined ? undefined : at + delay, at: Math.floor(at) };
+        outcome = { ok: false, error, status: result.status, retryAt: delay === undefined ? undefined : at + delay, at: Math.floor(at), exchange };
         change = this.hooks.attemptFailed?.(message, error, Math.floor(at), delay === undefined);
       }
       recorded = await this.outbox.recordAttempt(message, outcome, change || undefined);
@@ -314,6 +325,13 @@ export class DeliveryWorker implements DeliveryRunner {
     }
     return headers;
   }
+}
+
+/** The headers a webhook attempt sent, as its delivery log shows them: never a credential (the signature is none). */
+function recordedHeaders(body: string, headers: Record<string, string>): Record<string, string> {
+  const shown: Record<string, string> = {};
+  for (const [name, value] of Object.entries(requestHeaders(body, headers))) if (!/^(authorization|proxy-authorization|cookie|token)$/i.test(name)) shown[name] = value;
+  return shown;
 }
 
 function hostOf(url: string): string {

@@ -65,7 +65,9 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   // Delivery and tracking.
   { code: "NOTHING_TO_RETRY", status: 409, meaning: "retryTransaction: no delivery of the booking is pending or failing" },
   { code: "DELIVERY_NOT_FOUND", status: 404, meaning: "No webhook delivery of yours with this id" },
-  { code: "NO_WEBHOOK_URL", status: 409, meaning: "Webhook verification: your integration has no webhook URL to challenge" },
+  { code: "NO_WEBHOOK_URL", status: 409, meaning: "Webhook verification or test event: your integration has no webhook URL" },
+  { code: "WEBHOOK_NOT_VERIFIED", status: 409, meaning: "Test event: your webhook URL has not answered its challenge yet, so nothing is sent there" },
+  { code: "WEBHOOK_TEST_LIMITED", status: 429, meaning: "10 test events were sent within the hour; retry after Retry-After seconds" },
   { code: "REPLAY_LIMITED", status: 429, meaning: "This webhook delivery was replayed 5 times within the hour; retry after Retry-After seconds" },
   { code: "NO_POSITION", status: 404, meaning: "The booking has no chauffeur position to show you" },
   { code: "POSITION_THROTTLED", status: 429, meaning: "At most one chauffeur position per booking per second" },

@@ -3,6 +3,17 @@ import type { FleetEntry } from "../../domain/fleet/entry";
 import { FleetFullError, type FleetRepository, type NewFleetEntry } from "../../domain/fleet/ports";
 import type { PgDb } from "./db";
 import { fleetEntries } from "./schema";
+import { likePattern, type FleetListing, type FleetSortKey } from "../../domain/fleet/listing";
+
+/** What each listing order sorts on. */
+const SORT_SQL: Record<FleetSortKey, ReturnType<typeof sql>> = {
+  slug: sql`${fleetEntries.slug} COLLATE "C"`,
+  name: sql`${fleetEntries.name} COLLATE "C"`,
+  type: sql`${fleetEntries.type} COLLATE "C"`,
+  maxPassengers: sql`${fleetEntries.maxPassengers}`,
+  active: sql`${fleetEntries.active}`,
+  updatedAt: sql`${fleetEntries.updatedAt}`,
+};
 
 type FleetRow = typeof fleetEntries.$inferSelect;
 type Tx = Parameters<Parameters<PgDb["transaction"]>[0]>[0];
@@ -87,15 +98,26 @@ class SlugFinder {
 export class PgFleetRepository implements FleetRepository {
   constructor(private readonly db: PgDb) {}
 
-  async listByNetid(netid: string, page: { limit: number; offset: number }) {
+  async listByNetid(netid: string, listing: FleetListing) {
+    const where = and(
+      eq(fleetEntries.netid, netid),
+      listing.type === undefined ? undefined : eq(fleetEntries.type, listing.type),
+      listing.active === undefined ? undefined : eq(fleetEntries.active, listing.active),
+      // ILIKE, as SQLite's LIKE: ASCII letters compared case-insensitively.
+      listing.q === undefined ? undefined : sql`(${fleetEntries.name} ILIKE ${likePattern(listing.q)} ESCAPE '\\' OR ${fleetEntries.slug} ILIKE ${likePattern(listing.q)} ESCAPE '\\')`,
+    );
+    const direction = sql.raw(listing.order === "desc" ? "DESC" : "ASC");
+    // Text in byte order (COLLATE "C"), as SQLite compares it; ties by slug in the same direction.
+    const key = SORT_SQL[listing.sort ?? "slug"];
+    const order = listing.sort === undefined || listing.sort === "slug" ? [sql`${key} ${direction}`] : [sql`${key} ${direction}`, sql`${SORT_SQL.slug} ${direction}`];
     const rows = await this.db
       .select()
       .from(fleetEntries)
-      .where(eq(fleetEntries.netid, netid))
-      .orderBy(sql`${fleetEntries.slug} COLLATE "C"`)
-      .limit(page.limit)
-      .offset(page.offset);
-    const [total] = await this.db.select({ n: count() }).from(fleetEntries).where(eq(fleetEntries.netid, netid));
+      .where(where)
+      .orderBy(...order)
+      .limit(listing.limit)
+      .offset(listing.offset);
+    const [total] = await this.db.select({ n: count() }).from(fleetEntries).where(where);
     return { items: rows.map(toFleetEntry), total: Number(total?.n ?? 0) };
   }
 

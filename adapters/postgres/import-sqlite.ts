@@ -48,6 +48,7 @@ const DATA_TABLES = [
   "bookings",
   "idempotency_keys",
   "outbox_messages",
+  "delivery_attempts",
   "chauffeur_positions",
   "position_trail",
   "audit_events",

@@ -1,12 +1,12 @@
 import { isProviderResNoInUse } from "../../domain/trips/provider-update";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
-import type { AttemptOutcome, BookingChange, Channel, Outbox, OutboxMessage, OutboxStatus, OutstandingDeliveries } from "../../domain/delivery/ports";
+import { RECORDED_ATTEMPTS_PER_MESSAGE, type AttemptRecord, type AttemptOutcome, type BookingChange, type Channel, type NewOutboxMessage, type Outbox, type OutboxMessage, type OutboxStatus, type OutstandingDeliveries } from "../../domain/delivery/ports";
 import type { Booking } from "../../domain/trips/booking";
 import type { Decision } from "../../domain/trips/ports";
 import type { PgDb } from "./db";
 import { retryingConflicts, type PgBookingRepository } from "./booking-repository";
 import type { PgIntegrationRepository } from "./integration-repository";
-import { bookings, companyIntegrations, outboxMessages } from "./schema";
+import { bookings, companyIntegrations, deliveryAttempts, outboxMessages } from "./schema";
 
 type Row = typeof outboxMessages.$inferSelect;
 
@@ -180,6 +180,13 @@ export class PgOutbox implements Outbox {
           .where(and(eq(outboxMessages.id, message.id), eq(outboxMessages.leaseOwner, this.owner)))
           .returning({ id: outboxMessages.id });
         if (updated.length === 0) return { held: false, announced: false };
+        if (outcome.exchange) {
+          const e = outcome.exchange;
+          await tx.insert(deliveryAttempts).values({ messageId: message.id, at: outcome.at, ...e, requestHeaders: e.requestHeaders ? JSON.stringify(e.requestHeaders) : null });
+          await tx.execute(sql`
+            DELETE FROM delivery_attempts WHERE message_id = ${message.id}
+              AND id < (SELECT min(id) FROM (SELECT id FROM delivery_attempts WHERE message_id = ${message.id} ORDER BY id DESC LIMIT ${RECORDED_ATTEMPTS_PER_MESSAGE}) kept)`);
+        }
         if (!change) return { held: true, announced: false };
         try {
           const { announced } = await this.bookings.changeWithin(tx, change.ref, change.decide);
@@ -232,6 +239,19 @@ export class PgOutbox implements Outbox {
 
   async requeue(id: number, at: number): Promise<void> {
     await this.db.update(outboxMessages).set({ status: "pending", attempts: 0, nextAttemptAt: at, deliveredAt: null }).where(eq(outboxMessages.id, id));
+  }
+
+  async enqueue(message: NewOutboxMessage, at: number): Promise<OutboxMessage> {
+    const [row] = await this.db
+      .insert(outboxMessages)
+      .values({ ...message, status: "pending", attempts: 0, nextAttemptAt: at, createdAt: Math.floor(at) })
+      .returning();
+    return toMessage(row!);
+  }
+
+  async attemptsOf(id: number): Promise<AttemptRecord[]> {
+    const rows = await this.db.select().from(deliveryAttempts).where(eq(deliveryAttempts.messageId, id)).orderBy(desc(deliveryAttempts.id)).limit(RECORDED_ATTEMPTS_PER_MESSAGE);
+    return rows.map(({ id: _id, messageId: _m, requestHeaders, ...r }) => ({ ...r, requestHeaders: requestHeaders ? (JSON.parse(requestHeaders) as Record<string, string>) : null }));
   }
 
   async get(id: number): Promise<OutboxMessage | undefined> {

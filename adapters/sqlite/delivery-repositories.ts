@@ -2,14 +2,14 @@ import { isProviderResNoInUse } from "../../domain/trips/provider-update";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Integration } from "../../domain/delivery/integration";
 import { integrationOf, integrationRecord, secretContext } from "../../domain/delivery/integration-record";
-import type { AttemptOutcome, BookingChange, Channel, IntegrationLookup, IntegrationRepository, NewOutboxMessage, Outbox, OutboxMessage, OutboxStatus, OutstandingDeliveries, SecretSealer } from "../../domain/delivery/ports";
+import { RECORDED_ATTEMPTS_PER_MESSAGE, type AttemptExchange, type AttemptRecord, type AttemptOutcome, type BookingChange, Channel, IntegrationLookup, IntegrationRepository, NewOutboxMessage, Outbox, OutboxMessage, OutboxStatus, OutstandingDeliveries, SecretSealer } from "../../domain/delivery/ports";
 import type { Booking } from "../../domain/trips/booking";
 import type { Decision } from "../../domain/trips/ports";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
 import { AccountCache } from "./account-repositories";
 import { DEFAULT_SERVICE_RADIUS_KM } from "../../domain/trips/service-area";
 import type { Db } from "./db";
-import { companyIntegrations, outboxMessages } from "./schema";
+import { companyIntegrations, deliveryAttempts, outboxMessages } from "./schema";
 
 export class SqliteIntegrationRepository implements IntegrationRepository, IntegrationLookup {
   // Read twice inside every booking change (provider and requester): prepared once.
@@ -128,6 +128,7 @@ export class SqliteOutbox implements Outbox {
             ...(outcome.retryAt === undefined ? {} : { nextAttemptAt: outcome.retryAt }),
           };
       this.db.update(outboxMessages).set(set).where(eq(outboxMessages.id, message.id)).run();
+      if (outcome.exchange) this.recordExchange(message.id, outcome.at, outcome.exchange);
       if (change) {
         try {
           this.links.bookings.changeInTransaction(change.ref, change.decide);
@@ -138,6 +139,24 @@ export class SqliteOutbox implements Outbox {
       }
     })();
     return true;
+  }
+
+  /** Keeps what the attempt sent and got back, and drops the message's attempts past the newest kept. */
+  private recordExchange(messageId: number, at: number, e: AttemptExchange): void {
+    this.db.insert(deliveryAttempts).values({ messageId, at, ...e, requestHeaders: e.requestHeaders ? JSON.stringify(e.requestHeaders) : null }).run();
+    this.db.$client
+      .query("DELETE FROM delivery_attempts WHERE message_id = ? AND id < (SELECT min(id) FROM (SELECT id FROM delivery_attempts WHERE message_id = ? ORDER BY id DESC LIMIT ?))")
+      .run(messageId, messageId, RECORDED_ATTEMPTS_PER_MESSAGE);
+  }
+
+  async attemptsOf(id: number): Promise<AttemptRecord[]> {
+    const rows = this.db.select().from(deliveryAttempts).where(eq(deliveryAttempts.messageId, id)).orderBy(desc(deliveryAttempts.id)).limit(RECORDED_ATTEMPTS_PER_MESSAGE).all();
+    return rows.map(({ id: _id, messageId: _m, requestHeaders, ...r }) => ({ ...r, requestHeaders: requestHeaders ? (JSON.parse(requestHeaders) as Record<string, string>) : null }));
+  }
+
+  async enqueue(message: NewOutboxMessage, at: number): Promise<OutboxMessage> {
+    const { lastInsertRowid } = this.db.$client.query(SqliteOutbox.INSERT_SQL).run(...SqliteOutbox.insertArgs(message, at));
+    return (await this.get(Number(lastInsertRowid)))!;
   }
 
   async retryFailedDeliveries(transactionId: string, decide: (current: Booking | undefined, outstanding: OutstandingDeliveries) => Decision<unknown>, at: number): Promise<void> {

@@ -1,10 +1,12 @@
-import { and, asc, count, eq, gte, lt } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, lt, sql } from "drizzle-orm";
 import type { FleetEntry } from "../../domain/fleet/entry";
 import { FleetFullError, type FleetRepository, type NewFleetEntry } from "../../domain/fleet/ports";
 import { firstFreeSlug } from "../../domain/fleet/slug";
+import { likePattern, type FleetListing, type FleetSortKey } from "../../domain/fleet/listing";
 import { changed } from "./account-repositories";
 import type { Db } from "./db";
 import { fleetEntries } from "./schema";
+import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 
 type FleetRow = typeof fleetEntries.$inferSelect;
 
@@ -35,20 +37,39 @@ function toRow(e: FleetEntry): FleetRow {
   return { ...e, airports: e.airports.join(",") };
 }
 
+/** The column each listing order sorts on. */
+const SORT_COLUMNS: Record<FleetSortKey, AnySQLiteColumn> = {
+  slug: fleetEntries.slug,
+  name: fleetEntries.name,
+  type: fleetEntries.type,
+  maxPassengers: fleetEntries.maxPassengers,
+  active: fleetEntries.active,
+  updatedAt: fleetEntries.updatedAt,
+};
+
 export class SqliteFleetRepository implements FleetRepository {
   constructor(private readonly db: Db) {}
 
-  async listByNetid(netid: string, page: { limit: number; offset: number }) {
+  async listByNetid(netid: string, listing: FleetListing) {
+    const where = and(
+      eq(fleetEntries.netid, netid),
+      listing.type === undefined ? undefined : eq(fleetEntries.type, listing.type),
+      listing.active === undefined ? undefined : eq(fleetEntries.active, listing.active),
+      // LIKE is case-insensitive for ASCII letters in SQLite, as ILIKE is on PostgreSQL for these.
+      listing.q === undefined ? undefined : sql`(${fleetEntries.name} LIKE ${likePattern(listing.q)} ESCAPE '\\' OR ${fleetEntries.slug} LIKE ${likePattern(listing.q)} ESCAPE '\\')`,
+    );
+    const direction = listing.order === "desc" ? desc : asc;
+    const key = SORT_COLUMNS[listing.sort ?? "slug"];
     const items = this.db
       .select()
       .from(fleetEntries)
-      .where(eq(fleetEntries.netid, netid))
-      .orderBy(asc(fleetEntries.slug))
-      .limit(page.limit)
-      .offset(page.offset)
+      .where(where)
+      .orderBy(...(key === fleetEntries.slug ? [direction(key)] : [direction(key), direction(fleetEntries.slug)]))
+      .limit(listing.limit)
+      .offset(listing.offset)
       .all()
       .map(toFleetEntry);
-    const total = this.db.select({ n: count() }).from(fleetEntries).where(eq(fleetEntries.netid, netid)).get()?.n ?? 0;
+    const total = this.db.select({ n: count() }).from(fleetEntries).where(where).get()?.n ?? 0;
     return { items, total };
   }
 

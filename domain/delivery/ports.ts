@@ -56,10 +56,35 @@ export interface OutstandingDeliveries {
   pending: boolean;
 }
 
-/** How an attempt ended; `at` is Unix seconds. `retryAt` undefined: failed for good. */
+/**
+ * What one attempt sent and got back, kept for the delivery log: the headers sent (never a credential; null when
+ * nothing was sent), the answer's status and first 4 KiB as text, how long it took, or why it failed.
+ */
+export interface AttemptExchange {
+  durationMs: number;
+  requestHeaders: Record<string, string> | null;
+  responseStatus: number | null;
+  responseBody: string | null;
+  /** The answer was longer than what is kept. */
+  responseTruncated: boolean;
+  error: string | null;
+}
+
+/** A recorded attempt: its exchange and when it ended (Unix seconds). */
+export interface AttemptRecord extends AttemptExchange {
+  at: number;
+}
+
+/** The newest attempts kept per message (older ones are dropped as new ones are recorded). */
+export const RECORDED_ATTEMPTS_PER_MESSAGE = 20;
+
+/**
+ * How an attempt ended; `at` is Unix seconds. `retryAt` undefined: failed for good. `exchange`, when given, is
+ * recorded with it (webhooks).
+ */
 export type AttemptOutcome =
-  | { ok: true; status: number; at: number }
-  | { ok: false; error: string; status: number | null; retryAt: number | undefined; at: number };
+  | { ok: true; status: number; at: number; exchange?: AttemptExchange }
+  | { ok: false; error: string; status: number | null; retryAt: number | undefined; at: number; exchange?: AttemptExchange };
 
 /** A change an attempt's outcome makes to its booking, applied in the transaction that records the attempt. */
 export interface BookingChange {
@@ -105,6 +130,10 @@ export interface Outbox {
   retryFailedDeliveries(transactionId: string, decide: (current: Booking | undefined, outstanding: OutstandingDeliveries) => Decision<unknown>, at: number): Promise<void>;
   /** Sends a message again with the same event id. */
   requeue(id: number, at: number): Promise<void>;
+  /** Adds a message that announces no booking change (a test event), due at `at`; returns it as stored. */
+  enqueue(message: NewOutboxMessage, at: number): Promise<OutboxMessage>;
+  /** A message's recorded attempts, newest first (at most RECORDED_ATTEMPTS_PER_MESSAGE). */
+  attemptsOf(id: number): Promise<AttemptRecord[]>;
   get(id: number): Promise<OutboxMessage | undefined>;
   byEventId(eventId: string): Promise<OutboxMessage | undefined>;
   /** A company's messages on a channel, newest first. */

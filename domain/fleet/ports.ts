@@ -1,5 +1,6 @@
 import type { FleetEntry } from "./entry";
 import type { FleetEntryDraft } from "./validation";
+import type { FleetListing } from "./listing";
 
 /** A valid entry ready to be saved; the repository picks a free slug starting from `slugBase`. */
 export interface NewFleetEntry extends FleetEntryDraft {
@@ -11,8 +12,11 @@ export interface NewFleetEntry extends FleetEntryDraft {
 
 /** Where fleet entries are kept. */
 export interface FleetRepository {
-  /** The company's entries ordered by slug, with the company's total. */
-  listByNetid(netid: string, page: { limit: number; offset: number }): Promise<{ items: FleetEntry[]; total: number }>;
+  /**
+   * One page of the company's entries, in the listing's order (slug ascending by default; ties by slug in the same
+   * direction) and with its filters, and how many entries pass the filters.
+   */
+  listByNetid(netid: string, listing: FleetListing): Promise<{ items: FleetEntry[]; total: number }>;
   /** One entry of the company; undefined for an unknown slug or another company's. */
   find(netid: string, slug: string): Promise<FleetEntry | undefined>;
   /**

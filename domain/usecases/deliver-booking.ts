@@ -130,6 +130,8 @@ export interface DeliveryDeps {
   dueNow: () => number;
   /** Where each webhook delivery's replays are counted (shared by the instances that share the outbox). */
   replays: RateBudgets;
+  /** A new event id (a test event's). */
+  newEventId: () => string;
 }
 
 /** Replays of one webhook delivery within an hour (a token bucket: one more every 12 minutes). */

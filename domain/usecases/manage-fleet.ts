@@ -7,6 +7,7 @@ import type { FleetEntry } from "../fleet/entry";
 import { FleetFullError, type FleetRepository, type FleetSearchIndex, type NewFleetEntry } from "../fleet/ports";
 import { inputOf, validateFleetEntry, type FleetEntryDraft, type FleetEntryInput } from "../fleet/validation";
 import { slugBase } from "../fleet/slug";
+import { fleetListing, type FleetListingQuery } from "../fleet/listing";
 
 export interface ManageFleetDeps {
   fleet: FleetRepository;
@@ -39,32 +40,14 @@ export class FleetImportError extends ValidationError {
   }
 }
 
-const PAGE = { limitDefault: 20, limitMax: 100, offsetMax: 10_000_000 };
-
-/** Checks a management page request (query strings): limit 1–100 (default 20), offset ≥ 0 (default 0). */
-export function fleetPage(limit: string | undefined, offset: string | undefined): { limit: number; offset: number } {
-  const errors: FieldError[] = [];
-  const parsedLimit = wholeNumber(limit);
-  const parsedOffset = wholeNumber(offset);
-  if (parsedLimit !== undefined && (Number.isNaN(parsedLimit) || parsedLimit < 1 || parsedLimit > PAGE.limitMax))
-    errors.push({ field: "limit", message: `must be a whole number from 1 to ${PAGE.limitMax}` });
-  if (parsedOffset !== undefined && (Number.isNaN(parsedOffset) || parsedOffset > PAGE.offsetMax))
-    errors.push({ field: "offset", message: `must be a whole number from 0 to ${PAGE.offsetMax}` });
-  if (errors.length) throw new ValidationError(errors);
-  return { limit: parsedLimit ?? PAGE.limitDefault, offset: parsedOffset ?? 0 };
-}
-
-/** undefined when absent or blank, NaN when not a whole number. */
-function wholeNumber(text: string | undefined): number | undefined {
-  if (text === undefined || text.trim() === "") return undefined;
-  return /^\+?\d{1,12}$/.test(text.trim()) ? Number(text.trim()) : NaN;
-}
-
-/** List fleet: the caller's own company's entries, one page. */
-export async function listFleet(deps: ManageFleetDeps, caller: Caller, page: { limit?: string; offset?: string }) {
-  const applied = fleetPage(page.limit, page.offset);
-  const { items, total } = await deps.fleet.listByNetid(caller.netid, applied);
-  return { items, total, ...applied };
+/**
+ * List fleet: one page of the caller's own company's entries, in the order and with the filters asked (400 naming
+ * each bad parameter); `total` counts the entries that pass the filters.
+ */
+export async function listFleet(deps: ManageFleetDeps, caller: Caller, query: FleetListingQuery) {
+  const listing = fleetListing(query);
+  const { items, total } = await deps.fleet.listByNetid(caller.netid, listing);
+  return { items, total, limit: listing.limit, offset: listing.offset };
 }
 
 /** Add a vehicle: validate, give it a fresh slug, save, let search see it. */

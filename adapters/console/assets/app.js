@@ -20,6 +20,15 @@ const PAGES = [
 
 const root = document.getElementById("app");
 
+/** Where a sign-in lands: Fleet for a company with vehicles, Bookings for one without (a booking platform). */
+async function landing() {
+  try {
+    return (await api.core("GET", "/api/fleet?limit=1")).data.total > 0 ? "#/fleet" : "#/bookings";
+  } catch {
+    return "#/fleet";
+  }
+}
+
 function signInForm(message) {
   const uid = h("input", { name: "uid", autocomplete: "username", required: true });
   const pw = h("input", { name: "pw", type: "password", autocomplete: "current-password", required: true });
@@ -36,8 +45,8 @@ function signInForm(message) {
         try {
           await api.signIn(uid.value.trim(), pw.value);
           pw.value = "";
-          // A booking company (no fleet to run) lands on its bookings; an operator on its fleet.
-          if (!location.hash || location.hash === "#/") location.hash = api.company()?.coType === "CO" ? "#/bookings" : "#/fleet";
+          // A booking company (no fleet to run) lands on its bookings; an operator on its fleet, unless it has none yet.
+          if (!location.hash || location.hash === "#/") location.hash = api.company()?.coType === "CO" ? "#/bookings" : await landing();
           render();
         } catch (error) {
           showError(problem, error.status === 401 ? { message: "Wrong user ID or password" } : error);

@@ -1,6 +1,5 @@
-// Integration (delivery endpoint, luggage mode, webhook URL and format, who may send trips, service radius, secret rotation) and
-// the webhook delivery log with replay.
-import { h, field, select, showError, statusLine, when } from "./dom.js";
+// Integration (delivery endpoint, luggage mode, webhook URL and format, who may send trips, service radius, secret rotation).
+import { h, field, select, showError, statusLine } from "./dom.js";
 import * as api from "./api.js";
 
 function secretBox(secret) {
@@ -82,41 +81,5 @@ export async function integrationPage(main) {
   main.replaceChildren(h("h1", {}, "Integration"), status, secret, form, h("p", {}, rotate, " ", verify));
 }
 
-export async function deliveriesPage(main) {
-  const status = statusLine();
-  const list = h("div", { class: "tablebox" });
-  let offset = 0;
-  async function load() {
-    const data = (await api.core("GET", `/api/webhooks/deliveries?limit=50&offset=${offset}`)).data;
-    list.replaceChildren(
-      h("table", { "aria-label": "Deliveries" },
-        h("caption", {}, `${data.total} webhook deliveries, newest first`),
-        h("thead", {}, h("tr", {}, ["Created", "Event", "Booking", "Status", "Attempts", "Last answer", "Delivered", ""].map((c) => h("th", { scope: "col" }, c)))),
-        h("tbody", {}, data.items.map((d) =>
-          h("tr", {},
-            h("td", {}, when(d.createdAt)), h("td", {}, d.eventType, h("br"), h("small", { class: "muted" }, d.eventId)),
-            h("td", {}, h("a", { href: `#/bookings/${d.transactionId}` }, d.transactionId.slice(0, 8))),
-            h("td", {}, h("span", { class: `badge d-${d.status}` }, d.status)), h("td", { class: "num" }, d.attempts),
-            h("td", {}, d.lastStatus ?? "", d.lastError ? h("div", { class: "muted" }, d.lastError) : null), h("td", {}, when(d.deliveredAt)),
-            h("td", {}, h("button", {
-              type: "button", "aria-label": `Replay ${d.eventType} ${d.eventId}`,
-              onClick: async () => {
-                try {
-                  await api.core("POST", `/api/webhooks/deliveries/${d.id}/replay`);
-                  status.textContent = `Replaying ${d.eventType} (same event id ${d.eventId}).`;
-                  setTimeout(load, 500);
-                } catch (error) {
-                  showError(status, error);
-                }
-              },
-            }, "Replay")),
-          )))),
-      h("div", { class: "toolbar" },
-        h("button", { type: "button", disabled: offset === 0, onClick: () => ((offset = Math.max(0, offset - 50)), load()) }, "Previous page"),
-        h("button", { type: "button", disabled: offset + 50 >= data.total, onClick: () => ((offset += 50), load()) }, "Next page"),
-        h("button", { type: "button", onClick: load }, "Refresh")),
-    );
-  }
-  main.replaceChildren(h("h1", {}, "Deliveries"), h("p", { class: "muted" }, "Webhooks sent to your webhook URL. Replay sends one again with the same event id."), status, list);
-  await load();
-}
+// The Deliveries page lives in deliveries.js; app.js imports it from here.
+export { deliveriesPage } from "./deliveries.js";

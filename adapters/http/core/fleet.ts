@@ -11,6 +11,16 @@ import {
 import { errors } from "../schemas";
 import { FleetEntryOutput, fleetEntryOutput } from "../fleet-entry";
 import { Page, Paging } from "../paging";
+import { FLEET_SORT_KEYS } from "../../../domain/fleet/listing";
+
+const FleetListingParams = t.Object({
+  ...Paging.properties,
+  sort: t.Optional(t.String({ maxLength: 20, description: `Order by one of: ${FLEET_SORT_KEYS.join(", ")} (default slug); anything else is 400`, examples: ["maxPassengers"] })),
+  order: t.Optional(t.String({ maxLength: 10, description: "asc (default) or desc", examples: ["desc"] })),
+  type: t.Optional(t.String({ maxLength: 40, description: "Only entries of this vehicle code (case-insensitive)", examples: ["SUV"] })),
+  active: t.Optional(t.String({ maxLength: 10, description: "true: only active entries; false: only inactive ones", examples: ["true"] })),
+  q: t.Optional(t.String({ maxLength: 400, description: "Only entries whose name or slug contains this text (case-insensitive for ASCII letters; at most 200 characters)", examples: ["escalade"] })),
+});
 import { authMacros, type Authenticator } from "../auth";
 
 /** A fleet entry as sent by its owner. Types are checked here; ranges and formats by the domain rules (400 names each field). */
@@ -49,12 +59,18 @@ export function coreFleet(deps: ManageFleetDeps, auth: Authenticator) {
       },
       {
         coreAuth: true,
-        query: Paging,
+        query: FleetListingParams,
         response: {
           200: t.Object({ success: t.Literal(true), data: Page(FleetEntryOutput) }),
           ...errors(400, 401),
         },
-        detail: { tags: ["Fleet"], summary: "List your fleet", description: "Your company's entries ordered by slug, paged.", security },
+        detail: {
+          tags: ["Fleet"],
+          summary: "List your fleet",
+          description:
+            "Your company's entries, a page at a time: by slug unless `sort` names another column (`order` asc or desc; ties by slug in the same direction), filtered by `type`, `active` and `q` (text in the name or slug). `total` counts the entries that pass the filters, so `offset` + `limit` pages through them; with none of these parameters the answer is as before: every entry, by slug. A bad value is 400 naming the parameter. Pages stay fast on a fleet of 50,000 entries.",
+          security,
+        },
       },
     )
     .post("", async ({ body, caller }) => ({ success: true as const, data: fleetEntryOutput(await addFleetEntry(deps, caller, body)) }), {

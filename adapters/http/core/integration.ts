@@ -1,10 +1,7 @@
 import { Elysia, t } from "elysia";
 import { getIntegration, rotateWebhookSecret, updateIntegration, verifyWebhook, type IntegrationDeps } from "../../../domain/usecases/integration";
-import { replayWebhook, webhookDeliveries, type DeliveryDeps } from "../../../domain/usecases/deliver-booking";
-import type { OutboxMessage } from "../../../domain/delivery/ports";
 import { errors } from "../schemas";
 import { authMacros, type Authenticator } from "../auth";
-import { Paging, parsePaging } from "../paging";
 import type { AddressOf } from "./accounts";
 
 const IntegrationView = t.Object({
@@ -32,27 +29,8 @@ const IntegrationView = t.Object({
   webhookVerification: t.Optional(t.String({ description: "Why the challenge this request sent failed (only in that answer)" })),
 });
 
-const Delivery = t.Object({
-  id: t.Number(),
-  eventId: t.String(),
-  eventType: t.String(),
-  transactionId: t.String(),
-  url: t.String(),
-  status: t.Union([t.Literal("pending"), t.Literal("delivered"), t.Literal("failed")]),
-  attempts: t.Number(),
-  lastStatus: t.Union([t.Number(), t.Null()]),
-  lastError: t.Union([t.String(), t.Null()]),
-  createdAt: t.Number({ description: "Unix seconds" }),
-  deliveredAt: t.Union([t.Number(), t.Null()]),
-});
-
-const toDelivery = (m: OutboxMessage) => ({
-  id: m.id, eventId: m.eventId, eventType: m.eventType, transactionId: m.transactionId, url: m.url, status: m.status,
-  attempts: m.attempts, lastStatus: m.lastStatus, lastError: m.lastError, createdAt: m.createdAt, deliveredAt: m.deliveredAt,
-});
-
-/** Integration settings and the webhook delivery log of the caller's company. */
-export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, delivery: DeliveryDeps, addressOf: AddressOf) {
+/** Integration settings of the caller's company (its webhook delivery log: webhook-deliveries.ts). */
+export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addressOf: AddressOf) {
   return new Elysia({ name: "core-integration", prefix: "/api" })
     .use(authMacros(auth))
     .get("/company/integration", async ({ caller }) => ({ success: true as const, data: await getIntegration(deps, caller.netid) }), {
@@ -100,35 +78,5 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, deli
       coreAuth: true,
       response: { 200: t.Object({ success: t.Literal(true), data: IntegrationView }), ...errors(401) },
       detail: { tags: ["Integration"], summary: "Rotate the webhook signing secret (the new one is in this answer only)", security: [{ bearer: [] }] },
-    })
-    .get(
-      "/webhooks/deliveries",
-      async ({ caller, query }) => {
-        const { limit, offset } = parsePaging(query);
-        const { items, total } = await webhookDeliveries(delivery, caller.netid, limit, offset);
-        return { success: true as const, data: { items: items.map(toDelivery), total, limit, offset } };
-      },
-      {
-        coreAuth: true,
-        query: Paging,
-        response: { 200: t.Object({ success: t.Literal(true), data: t.Object({ items: t.Array(Delivery), total: t.Number(), limit: t.Number(), offset: t.Number() }) }), ...errors(400, 401) },
-        detail: { tags: ["Integration"], summary: "Your webhook deliveries, newest first", security: [{ bearer: [] }] },
-      },
-    )
-    .post(
-      "/webhooks/deliveries/:id/replay",
-      async ({ caller, params }) => ({ success: true as const, data: toDelivery(await replayWebhook(delivery, caller.netid, params.id)) }),
-      {
-        coreAuth: true,
-        params: t.Object({ id: t.String({ maxLength: 20 }) }),
-        response: { 200: t.Object({ success: t.Literal(true), data: Delivery }), ...errors(401, 404, 429) },
-        detail: {
-          tags: ["Integration"],
-          summary: "Send a webhook delivery again, with the same event id",
-          description:
-            "Queues the delivery again (same event id, sent to the URL it was made for, signed anew). At most 5 replays of one delivery within an hour (one more every 12 minutes): beyond that 429 REPLAY_LIMITED with Retry-After (seconds). 404 DELIVERY_NOT_FOUND for an id that is not one of your webhook deliveries.",
-          security: [{ bearer: [] }],
-        },
-      },
-    );
+    });
 }

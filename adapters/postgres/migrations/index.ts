@@ -14,6 +14,8 @@ import m10 from "./0010_fleet_airports.sql" with { type: "text" };
 import m11 from "./0011_fleet_airports_triggers.sql" with { type: "text" };
 import m12 from "./0012_network_quotes.sql" with { type: "text" };
 import m13 from "./0013_account_notify.sql" with { type: "text" };
+import m14 from "./0014_delivery_attempts.sql" with { type: "text" };
+import m15 from "./0015_fleet_listing_indexes.sql" with { type: "text" };
 
 /** Every migration, oldest first: drizzle-kit's tag, creation time and SQL text. */
 export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string }> = [
@@ -31,4 +33,6 @@ export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string 
   { tag: "0011_fleet_airports_triggers", when: 1795647466192, sql: m11 },
   { tag: "0012_network_quotes", when: 1795648933264, sql: m12 },
   { tag: "0013_account_notify", when: 1795654471237, sql: m13 },
+  { tag: "0014_delivery_attempts", when: 1795654284096, sql: m14 },
+  { tag: "0015_fleet_listing_indexes", when: 1795657159481, sql: m15 },
 ];

@@ -1,4 +1,4 @@
-import { pgTable, text, integer, bigint, doublePrecision, index, uniqueIndex } from "drizzle-orm/pg-core";
+import { pgTable, text, integer, bigint, boolean, doublePrecision, index, uniqueIndex } from "drizzle-orm/pg-core";
 import { companies } from "./accounts";
 import { time } from "./columns";
 
@@ -61,4 +61,30 @@ export const outboxMessages = pgTable(
     index("outbox_booking").on(t.transactionId, t.channel, t.id),
     index("outbox_owner").on(t.targetNetid, t.channel, t.id),
   ],
+);
+
+/**
+ * What each attempt of an outbox message sent and got back: the request headers (no credentials), the answer's
+ * status and first 4 KiB, how long it took, or why it failed. Kept for the newest attempts of each message and
+ * deleted with the message (retention prunes delivered messages).
+ */
+export const deliveryAttempts = pgTable(
+  "delivery_attempts",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    messageId: bigint("message_id", { mode: "number" })
+      .notNull()
+      .references(() => outboxMessages.id, { onDelete: "cascade" }),
+    /** Unix seconds when the attempt ended. */
+    at: time("at").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    /** JSON object of the headers sent; null when nothing was sent (the URL was refused before connecting). */
+    requestHeaders: text("request_headers"),
+    responseStatus: integer("response_status"),
+    /** The answer's first 4 KiB as text. */
+    responseBody: text("response_body"),
+    responseTruncated: boolean("response_truncated").notNull().default(false),
+    error: text("error"),
+  },
+  (t) => [index("delivery_attempts_message").on(t.messageId, t.id)],
 );

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { pgTable, text, integer, bigint, doublePrecision, boolean, index, primaryKey } from "drizzle-orm/pg-core";
 import { companies } from "./accounts";
 import { time } from "./columns";
@@ -26,7 +27,14 @@ export const fleetEntries = pgTable(
     createdAt: time("created_at").notNull(),
     updatedAt: time("updated_at").notNull(),
   },
-  (t) => [index("fleet_entries_netid").on(t.netid), index("fleet_entries_updated_at").on(t.updatedAt)],
+  // The listing's orders (GET /api/fleet, text in byte order as on SQLite): a page of a 50,000-entry fleet is read
+  // from an index, not sorted whole.
+  (t) => [
+    index("fleet_entries_netid_slug").on(t.netid, sql`${t.slug} COLLATE "C"`),
+    index("fleet_entries_netid_name").on(t.netid, sql`${t.name} COLLATE "C"`, sql`${t.slug} COLLATE "C"`),
+    index("fleet_entries_netid_passengers").on(t.netid, t.maxPassengers, sql`${t.slug} COLLATE "C"`),
+    index("fleet_entries_updated_at").on(t.updatedAt),
+  ],
 );
 
 /**

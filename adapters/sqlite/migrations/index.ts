@@ -23,6 +23,8 @@ import m19 from "./0019_service_radius.sql" with { type: "text" };
 import m20 from "./0020_fleet_airports.sql" with { type: "text" };
 import m21 from "./0021_fleet_airports_triggers.sql" with { type: "text" };
 import m22 from "./0022_network_quotes.sql" with { type: "text" };
+import m23 from "./0023_delivery_attempts.sql" with { type: "text" };
+import m24 from "./0024_fleet_listing_indexes.sql" with { type: "text" };
 
 /** Every migration, oldest first: drizzle-kit's tag, creation time and SQL text. */
 export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string }> = [
@@ -49,4 +51,6 @@ export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string 
   { tag: "0020_fleet_airports", when: 1795647452835, sql: m20 },
   { tag: "0021_fleet_airports_triggers", when: 1795647462780, sql: m21 },
   { tag: "0022_network_quotes", when: 1795648930595, sql: m22 },
+  { tag: "0023_delivery_attempts", when: 1795654272903, sql: m23 },
+  { tag: "0024_fleet_listing_indexes", when: 1795657100849, sql: m24 },
 ];

@@ -55,3 +55,29 @@ export const outboxMessages = sqliteTable(
     index("outbox_owner").on(t.targetNetid, t.channel, t.id),
   ],
 );
+
+/**
+ * What each attempt of an outbox message sent and got back: the request headers (no credentials), the answer's
+ * status and first 4 KiB, how long it took, or why it failed. Kept for the newest attempts of each message and
+ * deleted with the message (retention prunes delivered messages).
+ */
+export const deliveryAttempts = sqliteTable(
+  "delivery_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    messageId: integer("message_id")
+      .notNull()
+      .references(() => outboxMessages.id, { onDelete: "cascade" }),
+    /** Unix seconds when the attempt ended. */
+    at: integer("at").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    /** JSON object of the headers sent; null when nothing was sent (the URL was refused before connecting). */
+    requestHeaders: text("request_headers"),
+    responseStatus: integer("response_status"),
+    /** The answer's first 4 KiB as text. */
+    responseBody: text("response_body"),
+    responseTruncated: integer("response_truncated", { mode: "boolean" }).notNull().default(false),
+    error: text("error"),
+  },
+  (t) => [index("delivery_attempts_message").on(t.messageId, t.id)],
+);

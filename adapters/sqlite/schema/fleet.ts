@@ -25,7 +25,13 @@ export const fleetEntries = sqliteTable(
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [index("fleet_entries_netid").on(t.netid), index("fleet_entries_updated_at").on(t.updatedAt)],
+  // The listing's orders (GET /api/fleet): a page of a 50,000-entry fleet is read from an index, not sorted whole.
+  (t) => [
+    index("fleet_entries_netid_slug").on(t.netid, t.slug),
+    index("fleet_entries_netid_name").on(t.netid, t.name, t.slug),
+    index("fleet_entries_netid_passengers").on(t.netid, t.maxPassengers, t.slug),
+    index("fleet_entries_updated_at").on(t.updatedAt),
+  ],
 );
 
 /**

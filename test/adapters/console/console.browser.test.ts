@@ -64,10 +64,12 @@ describe("the console in a real browser", () => {
   test("sign in with the demo login (landing on Bookings); the fleet is a table with a map; a fleet search draws its matches", async () => {
     await signIn("DEMO-PLATFORM");
     // A booking company lands on its bookings; its fleet is one click away.
-    await page.getByRole("heading", { name: "Bookings" }).waitFor();
+    await page.getByRole("table", { name: "Bookings" }).waitFor();
     await page.getByRole("link", { name: "Fleet" }).click();
     await page.getByRole("table", { name: "Fleet" }).waitFor();
+    await page.getByRole("tab", { name: "Map" }).click();
     await page.getByRole("img", { name: "Map" }).first().waitFor();
+    await page.getByRole("tab", { name: "Search" }).click();
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await page.getByText(/^Search: \d+ matches/).waitFor();
     expect(await page.locator("svg.map circle.hit").count()).toBeGreaterThan(10);
@@ -76,6 +78,7 @@ describe("the console in a real browser", () => {
 
   test("a CSV with a bad row imports nothing and names the line; a good one adds its rows to the table", async () => {
     const header = "name,type,maxPassengers,maxLuggage,lat,lon,airports,minimum_rate,hourly_rate";
+    await page.getByRole("tab", { name: "Table" }).click();
     const file = page.getByLabel("Fleet file");
     await file.setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from(`${header}\nConsole Sedan,SEDAN,3,2,40.64,-73.78,JFK,80,70\nConsole Broken,SUV,zero,2,40.64,-73.78,JFK,80,70\n`) });
     await page.getByRole("button", { name: "Import file" }).click();
@@ -91,6 +94,8 @@ describe("the console in a real browser", () => {
     await table.getByRole("cell", { name: /^Console Van/ }).waitFor();
     await expect(table.getByRole("cell", { name: /^Console Sedan/ }).count()).resolves.toBe(1);
     expect(await page.getByRole("progressbar", { name: "Import progress" }).getAttribute("value")).toBe("1");
+    await page.getByRole("tab", { name: "Map" }).click();
+    await page.locator("figcaption", { hasText: "Your fleet: 2 located entries" }).waitFor();
     expect(await page.locator("svg.map circle.fleet").count()).toBe(2);
     await shot("fleet-imported");
   }, 60_000);
