@@ -16,6 +16,13 @@ export class UnlocatedIndex {
     });
   }
 
+  /** The slugs of one company's entries listing `airport`. */
+  slugsListing(airport: string, netid: string): string[] {
+    const slugs: string[] = [];
+    for (const i of this.byAirport.get(airport) ?? []) if (this.entries[i].netid === netid) slugs.push(this.entries[i].slug);
+    return slugs;
+  }
+
   /** Entries serving one of `airports` and passing the filters, per company (netid order). */
   unlocated(airports: string[], filter: { types: string[] | undefined; words: string[] }): UnlocatedCount[] {
     const wanted = filter.types ? new Set(filter.types) : undefined;
