@@ -5,13 +5,14 @@ export type { IndexRow };
 /** kd-tree leaf size; small leaves make the count traversal skip more points. */
 export const NODE_SIZE = 32;
 
-/** An active entry without a position: only what MISSING_GPS warnings need. */
+/** An active entry without a position: what MISSING_GPS warnings need, and what a quote's option shows of it. */
 export interface UnlocatedEntry {
   slug: string;
   netid: string;
   type: string;
   searchText: string;
   airports: string[];
+  vehicle: Pick<IndexRow, "name" | "description" | "imageUrl" | "maxPassengers" | "maxLuggage" | "minimumRate" | "hourlyRate" | "currency">;
 }
 
 /**

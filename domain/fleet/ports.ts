@@ -89,12 +89,11 @@ export interface FleetSearchIndex {
   onChange(listener: FleetChangeListener): () => void;
   search(query: GeoSearch): { total: number; hits: GeoHit[] };
   /**
-   * One company's (its netid as stored) located entries serving a pickup, as a serving set: those within
-   * `radiusKm` of `position` and those listing `airport` wherever they stand; and the slugs of its entries
-   * without a position that list `airport` (the index does not hold their rates: storage does). The cost follows
-   * the entries near the pickup or listing its airport, not the fleet's size; no entry is materialised.
+   * One company's (its netid as stored) entries serving a pickup, as a serving set: those within `radiusKm` of
+   * `position` and those listing `airport`, wherever they stand or without a position. The cost follows the
+   * entries near the pickup or listing its airport, not the fleet's size; no located entry is materialised.
    */
-  serving(netid: string, area: { position: { lat: number; lon: number }; radiusKm: number; airport?: string }): { set: ServingSet; unlocatedSlugs: string[] };
+  serving(netid: string, area: { position: { lat: number; lon: number }; radiusKm: number; airport?: string }): ServingSet;
   /** Entries that match the filters and serve one of `airports` but have no position, per company. */
   unlocated(airports: string[], filter: { types: string[] | undefined; words: string[] }): UnlocatedCount[];
   /**

@@ -3,7 +3,7 @@ import type { FleetSearchIndex } from "../fleet/ports";
 import { greatCircleKm } from "../geo";
 import type { Position } from "./places";
 import type { ProviderFleet } from "./ports";
-import { joinedSets, servingSetOf, type ServingSet } from "./serving-set";
+import type { ServingSet } from "./serving-set";
 
 /** A provider's service radius (integration setting `serviceRadiusKm`): 1–500 km, 50 by default. */
 export const DEFAULT_SERVICE_RADIUS_KM = 50;
@@ -36,8 +36,8 @@ export interface ServingFleet {
   /** The provider's active vehicles serving `area` (see servesPickup): those within the radius nearest first, then the farther ones listing its airport. */
   servingEntries(netid: string, area: ServiceArea): Promise<ServingVehicle[]>;
   /**
-   * The same vehicles as a serving set (columns, no object per vehicle): what a quote ranks. Located ones come
-   * from the geo index, those without a position that list the airport from storage (read by slug).
+   * The same vehicles as a serving set (columns, no object per vehicle): what a quote ranks, read from the geo
+   * index alone (an entry changed in the last second is seen as the index has it).
    */
   servingSet(netid: string, area: ServiceArea): Promise<ServingSet>;
 }
@@ -55,11 +55,7 @@ const MAX_SERVING_ENTRIES = 1_000_000;
 export function servingFleetOf(deps: { index: Pick<FleetSearchIndex, "search" | "serving">; fleet: ProviderFleet }): ServingFleet {
   return {
     async servingSet(netid, area) {
-      const { set, unlocatedSlugs } = deps.index.serving(netid, area);
-      if (unlocatedSlugs.length === 0) return set;
-      // Read back from storage: still active and listing the airport (the view the slugs came from does not place them).
-      const unlocated = (await deps.fleet.activeEntriesBySlug(netid, unlocatedSlugs)).filter((e) => area.airport !== undefined && e.airports.includes(area.airport));
-      return joinedSets(set, servingSetOf(unlocated));
+      return deps.index.serving(netid, area);
     },
     async servingEntries(netid, area) {
       const { hits } = deps.index.search({ centres: [area.position], radiusKm: area.radiusKm, types: undefined, words: [], netid, offset: 0, limit: MAX_SERVING_ENTRIES });

@@ -190,7 +190,9 @@ export class ChunkBuilder {
   add(row: IndexRow): void {
     if (row.lat === null || row.lon === null) {
       const airports = typeof row.airports === "string" ? (row.airports ? row.airports.split(",") : []) : [...row.airports];
-      this.unlocated.push({ slug: row.slug, netid: row.netid, type: row.type, searchText: searchTextOf(row), airports });
+      const { name, description, imageUrl, maxPassengers, maxLuggage, minimumRate, hourlyRate, currency } = row;
+      const vehicle = { name, description, imageUrl, maxPassengers, maxLuggage, minimumRate, hourlyRate, currency };
+      this.unlocated.push({ slug: row.slug, netid: row.netid, type: row.type, searchText: searchTextOf(row), airports, vehicle });
       return;
     }
     const i = this.n;

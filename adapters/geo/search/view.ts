@@ -1,5 +1,5 @@
 import type { GeoHit, GeoSearch, UnlocatedCount } from "../../../domain/fleet/ports";
-import type { ServingSet } from "../../../domain/trips/serving-set";
+import { joinedSets, servingSetOf, type ServingSet } from "../../../domain/trips/serving-set";
 import { byDistanceThenSlug, toHits, type Exclusions } from "./found";
 import { prepare } from "./query";
 import { collectServing, servingSetOfSnapshots } from "./serving";
@@ -37,7 +37,7 @@ export class FleetView {
   }
 
   /** One company's entries serving a pickup (see FleetSearchIndex.serving), from the base less its excluded entries and the overlay. */
-  serving(netid: string, area: { position: { lat: number; lon: number }; radiusKm: number; airport?: string }): { set: ServingSet; unlocatedSlugs: string[] } {
+  serving(netid: string, area: { position: { lat: number; lon: number }; radiusKm: number; airport?: string }): ServingSet {
     const q = prepare({ centres: [area.position], radiusKm: area.radiusKm, types: undefined, words: [], netid, offset: 0, limit: 0 });
     const base: number[] = [];
     collectServing(this.base, q, netid, area.airport, this.excluded.size > 0 ? this.excluded.set : undefined, base);
@@ -47,8 +47,8 @@ export class FleetView {
       collectServing(this.overlay, q, netid, area.airport, undefined, recent);
       if (recent.length > 0) parts.push({ snapshot: this.overlay, ids: recent });
     }
-    const unlocatedSlugs = area.airport === undefined ? [] : this.withoutPosition.slugsListing(area.airport, netid);
-    return { set: servingSetOfSnapshots(parts), unlocatedSlugs };
+    const located = servingSetOfSnapshots(parts);
+    return area.airport === undefined ? located : joinedSets(located, servingSetOf(this.withoutPosition.listing(area.airport, netid)));
   }
 
   unlocated(airports: string[], filter: { types: string[] | undefined; words: string[] }): UnlocatedCount[] {
