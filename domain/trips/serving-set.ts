@@ -90,12 +90,10 @@ export function joinedSets(a: ServingSet, b: ServingSet): ServingSet {
   const type = new Int32Array(n);
   const rateShift = a.rates.length;
   const typeShift = a.types.length;
-  for (let i = 0; i < a.size; i++) {
-    rate[i] = a.rate[i];
-    seats[i] = a.seats[i];
-    luggage[i] = a.luggage[i];
-    type[i] = a.type[i];
-  }
+  copyInto(rate, a.rate);
+  copyInto(seats, a.seats);
+  copyInto(luggage, a.luggage);
+  copyInto(type, a.type);
   for (let j = 0; j < b.size; j++) {
     const i = a.size + j;
     rate[i] = rateShift + b.rate[j];
@@ -120,4 +118,10 @@ export function joinedSets(a: ServingSet, b: ServingSet): ServingSet {
     },
     vehicle: (i) => (i < sizeA ? a.vehicle(i) : b.vehicle(i - sizeA)),
   };
+}
+
+/** Copies a column to the start of `target`: in one block when it is a typed array (a big set's always are). */
+function copyInto(target: Int32Array, column: ArrayLike<number>): void {
+  if (column instanceof Int32Array) target.set(column);
+  else for (let i = 0; i < column.length; i++) target[i] = column[i];
 }
