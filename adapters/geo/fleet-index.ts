@@ -89,6 +89,10 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
     return this.view.unlocated(airports, filter);
   }
 
+  serving(netid: string, area: { position: { lat: number; lon: number }; radiusKm: number; airport?: string }) {
+    return this.view.serving(netid, area);
+  }
+
   /** Whether the current base was loaded from the saved index file or built (undefined before the first). */
   get source(): "file" | "build" | undefined {
     return this.baseSource;

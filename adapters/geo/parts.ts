@@ -5,13 +5,14 @@ export type { IndexRow };
 /** kd-tree leaf size; small leaves make the count traversal skip more points. */
 export const NODE_SIZE = 32;
 
-/** An active entry without a position: only what MISSING_GPS warnings need. */
+/** An active entry without a position: what MISSING_GPS warnings need, and what a quote's option shows of it. */
 export interface UnlocatedEntry {
   slug: string;
   netid: string;
   type: string;
   searchText: string;
   airports: string[];
+  vehicle: Pick<IndexRow, "name" | "description" | "imageUrl" | "maxPassengers" | "maxLuggage" | "minimumRate" | "hourlyRate" | "currency">;
 }
 
 /**
@@ -69,12 +70,15 @@ export interface IndexParts {
   maxPassengers: Int32Array;
   /** −1 is unknown (null). */
   maxLuggage: Int32Array;
+  /** The IATA codes each entry lists, an index into `airportLists` (its codes comma-separated; airportLists[0] is ""). */
+  airportsId: Uint32Array;
+  airportLists: string[];
   unlocated: UnlocatedEntry[];
 }
 
 /** The string tables of the parts (and of a ColumnChunk). */
-export type StringTables = Pick<IndexParts, "typeNames" | "names" | "descriptions" | "textTypes" | "searchTexts" | "netids" | "imageUrls" | "rates">;
-const TABLES = ["typeNames", "names", "descriptions", "textTypes", "searchTexts", "netids", "imageUrls", "rates"] as const;
+export type StringTables = Pick<IndexParts, "typeNames" | "names" | "descriptions" | "textTypes" | "searchTexts" | "netids" | "imageUrls" | "rates" | "airportLists">;
+const TABLES = ["typeNames", "names", "descriptions", "textTypes", "searchTexts", "netids", "imageUrls", "rates", "airportLists"] as const;
 
 /**
  * `T` with its string tables packed into one string and the end offset of every entry: structured clone
@@ -125,6 +129,7 @@ export function transferablesOf(parts: IndexParts): ArrayBuffer[] {
     parts.rateId.buffer,
     parts.maxPassengers.buffer,
     parts.maxLuggage.buffer,
+    parts.airportsId.buffer,
   ];
   return [...new Set(buffers)] as ArrayBuffer[];
 }

@@ -3,11 +3,11 @@ import type { CommitWatch, FleetSource, FleetStamp, IndexRow, RowRange } from ".
 import type { PgDb } from "./db";
 
 /**
- * The columns the index reads, airports only of entries without a position (the only ones whose airports the
- * index keeps), so a million located rows do not each hold a string.
+ * The columns the index reads (with every entry's airports: quotes find the entries listing a pickup airport
+ * through the index; the index interns the few distinct lists).
  */
 const INDEX_COLUMNS = `slug, netid, type, name, description, image_url AS "imageUrl", max_passengers AS "maxPassengers",
-  max_luggage AS "maxLuggage", lat, lon, CASE WHEN lat IS NULL OR lon IS NULL THEN airports ELSE '' END AS airports,
+  max_luggage AS "maxLuggage", lat, lon, airports,
   minimum_rate AS "minimumRate", hourly_rate AS "hourlyRate", currency`;
 
 /** The change log keeps at most this many changes after its base (the trigger stops logging beyond). */

@@ -8,11 +8,10 @@ const INDEX_COLUMNS =
   "slug, netid, type, name, description, image_url AS imageUrl, max_passengers AS maxPassengers, max_luggage AS maxLuggage, lat, lon, airports, minimum_rate AS minimumRate, hourly_rate AS hourlyRate, currency";
 
 /**
- * The bulk read's columns: as INDEX_COLUMNS, but the airports only of entries without a position (the
- * only ones whose airports the index keeps), so a million located rows do not each make a string.
+ * The bulk read's columns: INDEX_COLUMNS, every entry's airports included (quotes find the entries listing a
+ * pickup airport through the index; the index interns the few distinct lists).
  */
-const BULK_INDEX_COLUMNS =
-  "slug, netid, type, name, description, image_url AS imageUrl, max_passengers AS maxPassengers, max_luggage AS maxLuggage, lat, lon, CASE WHEN lat IS NULL OR lon IS NULL THEN airports ELSE '' END AS airports, minimum_rate AS minimumRate, hourly_rate AS hourlyRate, currency";
+const BULK_INDEX_COLUMNS = INDEX_COLUMNS;
 
 /**
  * Every active entry, streamed row by row in rowid order, without drizzle's mapping: the index build

@@ -1,3 +1,4 @@
+import type { ServingSet } from "../trips/serving-set";
 import type { FleetEntry } from "./entry";
 import type { FleetEntryDraft } from "./validation";
 import type { FleetListing } from "./listing";
@@ -91,6 +92,12 @@ export interface FleetSearchIndex {
   /** Calls `listener` on every replaced view; returns the function that stops it. */
   onChange(listener: FleetChangeListener): () => void;
   search(query: GeoSearch): { total: number; hits: GeoHit[] };
+  /**
+   * One company's (its netid as stored) entries serving a pickup, as a serving set: those within `radiusKm` of
+   * `position` and those listing `airport`, wherever they stand or without a position. The cost follows the
+   * entries near the pickup or listing its airport, not the fleet's size; no located entry is materialised.
+   */
+  serving(netid: string, area: { position: { lat: number; lon: number }; radiusKm: number; airport?: string }): ServingSet;
   /** Entries that match the filters and serve one of `airports` but have no position, per company. */
   unlocated(airports: string[], filter: { types: string[] | undefined; words: string[] }): UnlocatedCount[];
   /**

@@ -73,9 +73,14 @@ export interface QuoteBuildRequest extends QuoteRequest {
  * half up to the minor unit (JPY whole yen, BHD fils). Integer arithmetic on 1/40,000 units, no floats.
  */
 export function vehicleFeeMinorUnits(entry: Pick<FleetEntry, "minimumRate" | "hourlyRate">, quarterHours: number, digits: number): number {
+  return feeOfTenThousandths(toTenThousandths(entry.minimumRate) ?? 0, toTenThousandths(entry.hourlyRate) ?? 0, quarterHours, digits);
+}
+
+/** vehicleFeeMinorUnits from the rates already read as ten-thousandths of the currency unit. */
+export function feeOfTenThousandths(minimumRate: number, hourlyRate: number, quarterHours: number, digits: number): number {
   const step = 4 * 10 ** (4 - digits);
-  const minimum = 4 * (toTenThousandths(entry.minimumRate) ?? 0);
-  const timed = (toTenThousandths(entry.hourlyRate) ?? 0) * quarterHours;
+  const minimum = 4 * minimumRate;
+  const timed = hourlyRate * quarterHours;
   return Math.max(Math.floor((minimum + step / 2) / step), Math.floor((timed + step / 2) / step));
 }
 
@@ -89,13 +94,48 @@ export function fitsTrip(entry: Pick<FleetEntry, "active" | "maxPassengers" | "m
  * use (ties: the code first in alphabetical order); null without vehicles.
  */
 export function chooseQuoteCurrency(entries: ReadonlyArray<Pick<FleetEntry, "currency">>, country: string | undefined, currencies: CurrencyDirectory): string | null {
-  const local = country ? currencies.ofCountry(country) : undefined;
   const counts = new Map<string, number>();
   for (const e of entries) counts.set(e.currency, (counts.get(e.currency) ?? 0) + 1);
+  return currencyOfCounts(counts, country, currencies);
+}
+
+/** chooseQuoteCurrency from the number of vehicles pricing in each currency (counts of 0 are not listed). */
+export function currencyOfCounts(counts: ReadonlyMap<string, number>, country: string | undefined, currencies: CurrencyDirectory): string | null {
+  const local = country ? currencies.ofCountry(country) : undefined;
   if (local !== undefined && counts.has(local)) return local;
   let best: string | null = null;
   for (const [code, n] of counts) if (best === null || n > counts.get(best)! || (n === counts.get(best)! && code < best)) best = code;
   return best;
+}
+
+export const NO_VEHICLE_NEAR_PICKUP: TripWarning = { code: "NO_VEHICLE_NEAR_PICKUP", message: "No vehicle of the provider serves the pickup (none lists its airport or stands within its service radius)" };
+export const NO_VEHICLE_FITS_TRIP: TripWarning = { code: "NO_VEHICLE_FITS_TRIP", message: "The provider's vehicles serving the pickup do not seat the passengers and luggage" };
+
+/** The OTHER_CURRENCIES_LEFT_OUT warning: `leftOut` fitting vehicles priced in `others` (sorted) left out of a quote in `currency`. */
+export function otherCurrenciesLeftOut(leftOut: number, others: string[], currency: string): TripWarning {
+  return { code: "OTHER_CURRENCIES_LEFT_OUT", message: `${leftOut} vehicle option(s) priced in ${others.join(", ")} left out: this quote is in ${currency}`, count: leftOut, currencies: others };
+}
+
+/** The quarter hours a quote is priced on: the booked duration when the trip gives one, else the distance estimate. */
+export function quoteQuarterHours(request: Pick<QuoteRequest, "tripMinutes" | "pickup" | "dropOff">): number {
+  return request.tripMinutes ? bookedQuarterHours(request.tripMinutes) : estimatedQuarterHours(request.pickup, request.dropOff);
+}
+
+/** The quote option of one vehicle at `units` of its currency's minor unit (`digits` decimals). */
+export function quoteOptionOf(entry: QuotableVehicle, units: number, digits: number, validUntil: string): QuoteOption {
+  return {
+    type: "OTHER",
+    code: entry.slug,
+    name: entry.name,
+    description: entry.description,
+    fee: formatMinorUnits(units, digits),
+    currency: entry.currency,
+    vehType: entry.type,
+    passengerCount: String(entry.maxPassengers),
+    ...luggageCountField(entry.maxLuggage ?? undefined),
+    images: entry.imageUrl ? [entry.imageUrl] : [],
+    validUntil,
+  };
 }
 
 /**
@@ -107,18 +147,16 @@ export function chooseQuoteCurrency(entries: ReadonlyArray<Pick<FleetEntry, "cur
  */
 export function buildQuote(serving: readonly QuotableVehicle[], request: QuoteBuildRequest, currencies: CurrencyDirectory): PricedQuote {
   const active = serving.filter((e) => e.active);
-  if (active.length === 0)
-    return { options: [], currency: null, warnings: [{ code: "NO_VEHICLE_NEAR_PICKUP", message: "No vehicle of the provider serves the pickup (none lists its airport or stands within its service radius)" }] };
+  if (active.length === 0) return { options: [], currency: null, warnings: [{ ...NO_VEHICLE_NEAR_PICKUP }] };
   const fitting = active.filter((e) => fitsTrip(e, request));
-  if (fitting.length === 0)
-    return { options: [], currency: null, warnings: [{ code: "NO_VEHICLE_FITS_TRIP", message: "The provider's vehicles serving the pickup do not seat the passengers and luggage" }] };
+  if (fitting.length === 0) return { options: [], currency: null, warnings: [{ ...NO_VEHICLE_FITS_TRIP }] };
   const currency = chooseQuoteCurrency(fitting, request.country, currencies)!;
   const inCurrency = fitting.filter((e) => e.currency === currency);
   const warnings: TripWarning[] = [];
   const leftOut = fitting.length - inCurrency.length;
   if (leftOut > 0) {
     const others = [...new Set(fitting.filter((e) => e.currency !== currency).map((e) => e.currency))].sort();
-    warnings.push({ code: "OTHER_CURRENCIES_LEFT_OUT", message: `${leftOut} vehicle option(s) priced in ${others.join(", ")} left out: this quote is in ${currency}`, count: leftOut, currencies: others });
+    warnings.push(otherCurrenciesLeftOut(leftOut, others, currency));
   }
   return { options: rankedOptions(inCurrency, request, minorUnitOf(currencies, currency)), currency, warnings };
 }
@@ -132,7 +170,7 @@ interface Priced {
 
 /** One option per vehicle, ranked and capped (see buildQuote); every vehicle fits the trip and shares one currency. */
 function rankedOptions(fleet: readonly QuotableVehicle[], request: QuoteRequest, digits: number): QuoteOption[] {
-  const quarterHours = request.tripMinutes ? bookedQuarterHours(request.tripMinutes) : estimatedQuarterHours(request.pickup, request.dropOff);
+  const quarterHours = quoteQuarterHours(request);
   const validUntil = isoAt(request.now + QUOTE_VALIDITY_SECONDS);
   // Fleets share few distinct rates: each (minimum, hourly) pair is priced once.
   const fees = new Map<string, number>();
@@ -150,17 +188,5 @@ function rankedOptions(fleet: readonly QuotableVehicle[], request: QuoteRequest,
     best.splice(i, 0, p);
     if (best.length > MAX_QUOTE_OPTIONS) best.pop();
   }
-  return best.map(({ units, entry }) => ({
-    type: "OTHER",
-    code: entry.slug,
-    name: entry.name,
-    description: entry.description,
-    fee: formatMinorUnits(units, digits),
-    currency: entry.currency,
-    vehType: entry.type,
-    passengerCount: String(entry.maxPassengers),
-    ...luggageCountField(entry.maxLuggage ?? undefined),
-    images: entry.imageUrl ? [entry.imageUrl] : [],
-    validUntil,
-  }));
+  return best.map(({ units, entry }) => quoteOptionOf(entry, units, digits, validUntil));
 }

@@ -3,6 +3,7 @@ import type { FleetSearchIndex } from "../fleet/ports";
 import { greatCircleKm } from "../geo";
 import type { Position } from "./places";
 import type { ProviderFleet } from "./ports";
+import type { ServingSet } from "./serving-set";
 
 /** A provider's service radius (integration setting `serviceRadiusKm`): 1–500 km, 50 by default. */
 export const DEFAULT_SERVICE_RADIUS_KM = 50;
@@ -34,6 +35,11 @@ export type ServingVehicle = Omit<FleetEntry, "airports" | "createdAt" | "update
 export interface ServingFleet {
   /** The provider's active vehicles serving `area` (see servesPickup): those within the radius nearest first, then the farther ones listing its airport. */
   servingEntries(netid: string, area: ServiceArea): Promise<ServingVehicle[]>;
+  /**
+   * The same vehicles as a serving set (columns, no object per vehicle): what a quote ranks, read from the geo
+   * index alone (an entry changed in the last second is seen as the index has it).
+   */
+  servingSet(netid: string, area: ServiceArea): Promise<ServingSet>;
 }
 
 /** Upper bound on the entries one circle search returns (a provider's whole fleet on one spot stays within it). */
@@ -46,8 +52,11 @@ const MAX_SERVING_ENTRIES = 1_000_000;
  * storage. An entry changed in the last second is seen as the index has it (fleet changes reach it within a
  * second). `netid` is the provider's netid as stored.
  */
-export function servingFleetOf(deps: { index: Pick<FleetSearchIndex, "search">; fleet: ProviderFleet }): ServingFleet {
+export function servingFleetOf(deps: { index: Pick<FleetSearchIndex, "search" | "serving">; fleet: ProviderFleet }): ServingFleet {
   return {
+    async servingSet(netid, area) {
+      return deps.index.serving(netid, area);
+    },
     async servingEntries(netid, area) {
       const { hits } = deps.index.search({ centres: [area.position], radiusKm: area.radiusKm, types: undefined, words: [], netid, offset: 0, limit: MAX_SERVING_ENTRIES });
       // Each hit's entry is a fresh object: completed in place rather than copied (a big fleet has thousands).

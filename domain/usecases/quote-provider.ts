@@ -1,7 +1,8 @@
 import type { CurrencyDirectory } from "../currency";
 import type { IntegrationRepository } from "../delivery/ports";
 import type { PlacedPickup } from "../trips/pickup-place";
-import { buildQuote, type PricedQuote, type QuoteRequest } from "../trips/quote";
+import type { PricedQuote, QuoteRequest } from "../trips/quote";
+import { quoteServingSet } from "../trips/quote-set";
 import { DEFAULT_SERVICE_RADIUS_KM, type ServiceArea, type ServingFleet } from "../trips/service-area";
 
 /** What pricing one provider's quote reads: its serving vehicles, its service radius, currency facts. */
@@ -25,9 +26,11 @@ export function serviceAreaOf(pickup: PlacedPickup, radiusKm: number): ServiceAr
  * Prices a quote from one provider (its netid as stored): its active vehicles serving the placed pickup (listing
  * its airport or within the provider's service radius, through the geo index), then buildQuote — one currency,
  * the currency's minor unit, cheapest first, at most 20; warnings when no vehicle serves or currencies were left out.
+ * Ranked over the serving set's columns (quoteServingSet: the answer of buildQuote over the same vehicles), so a
+ * provider with 50,000 vehicles quotes about as fast as one with 50.
  */
 export async function quoteProvider(deps: ProviderQuoteDeps, provider: string, pickup: PlacedPickup, request: Omit<QuoteRequest, "pickup">): Promise<PricedQuote> {
   const area = serviceAreaOf(pickup, await serviceRadiusOf(deps.integrations, provider));
-  const serving = await deps.servingFleet.servingEntries(provider, area);
-  return buildQuote(serving, { ...request, pickup: pickup.position, ...(pickup.country ? { country: pickup.country } : {}) }, deps.currencies);
+  const serving = await deps.servingFleet.servingSet(provider, area);
+  return quoteServingSet(serving, { ...request, pickup: pickup.position, ...(pickup.country ? { country: pickup.country } : {}) }, deps.currencies);
 }

@@ -27,6 +27,8 @@ export interface ColumnChunk {
   rateId: Uint32Array;
   maxPassengers: Int32Array;
   maxLuggage: Int32Array;
+  /** Index into `airportLists` (0: none). */
+  airportsId: Uint32Array;
   typeNames: string[];
   names: string[];
   descriptions: string[];
@@ -35,6 +37,8 @@ export interface ColumnChunk {
   netids: string[];
   imageUrls: Array<string | null>;
   rates: string[];
+  /** Each distinct list of airports an entry lists, comma-separated; [0] is "" (none). */
+  airportLists: string[];
   unlocated: UnlocatedEntry[];
   /**
    * When the chunk holds several blocks of the fleet (a build worker's share, taken block by block from a
@@ -52,7 +56,7 @@ export interface ChunkBlocks {
 
 /** Every ArrayBuffer of a chunk, for postMessage's transfer list. */
 export function chunkTransferables(chunk: Omit<ColumnChunk, keyof StringTables>): ArrayBuffer[] {
-  const arrays = [chunk.lat, chunk.lon, chunk.typeId, chunk.slugBytes, chunk.slugStart, chunk.slugHash, chunk.xyz, chunk.textId, chunk.netidId, chunk.imageId, chunk.rateId, chunk.maxPassengers, chunk.maxLuggage];
+  const arrays = [chunk.lat, chunk.lon, chunk.typeId, chunk.slugBytes, chunk.slugStart, chunk.slugHash, chunk.xyz, chunk.textId, chunk.netidId, chunk.imageId, chunk.rateId, chunk.maxPassengers, chunk.maxLuggage, chunk.airportsId];
   return [...new Set(arrays.map((a) => a.buffer))] as ArrayBuffer[];
 }
 
@@ -118,6 +122,7 @@ export class ChunkBuilder {
   private rateId: Uint32Array;
   private pax: Int32Array;
   private luggage: Int32Array;
+  private airportsId: Uint32Array;
   private slugStart: Uint32Array;
   private slugHash: Uint32Array;
   private xyz: Float32Array;
@@ -140,6 +145,8 @@ export class ChunkBuilder {
   private readonly hourlyIds = new Map<string, number>();
   private readonly rateIds = new Map<number, number>();
   private readonly rates: string[] = [];
+  private readonly airportListIds = new Map<string, number>([["", 0]]);
+  private readonly airportLists: string[] = [""];
   private readonly unlocated: UnlocatedEntry[] = [];
   private readonly blocks: ChunkBlocks = { index: [], rowEnd: [], unlocatedEnd: [] };
 
@@ -155,6 +162,7 @@ export class ChunkBuilder {
     this.rateId = new Uint32Array(c);
     this.pax = new Int32Array(c);
     this.luggage = new Int32Array(c);
+    this.airportsId = new Uint32Array(c);
     this.slugStart = new Uint32Array(c + 1);
     this.slugHash = new Uint32Array(c);
     this.xyz = new Float32Array(3 * c);
@@ -173,6 +181,7 @@ export class ChunkBuilder {
     this.rateId = grown(this.rateId, c);
     this.pax = grown(this.pax, c);
     this.luggage = grown(this.luggage, c);
+    this.airportsId = grown(this.airportsId, c);
     this.slugStart = grown(this.slugStart, c + 1);
     this.slugHash = grown(this.slugHash, c);
     this.xyz = grown(this.xyz, 3 * c);
@@ -181,7 +190,9 @@ export class ChunkBuilder {
   add(row: IndexRow): void {
     if (row.lat === null || row.lon === null) {
       const airports = typeof row.airports === "string" ? (row.airports ? row.airports.split(",") : []) : [...row.airports];
-      this.unlocated.push({ slug: row.slug, netid: row.netid, type: row.type, searchText: searchTextOf(row), airports });
+      const { name, description, imageUrl, maxPassengers, maxLuggage, minimumRate, hourlyRate, currency } = row;
+      const vehicle = { name, description, imageUrl, maxPassengers, maxLuggage, minimumRate, hourlyRate, currency };
+      this.unlocated.push({ slug: row.slug, netid: row.netid, type: row.type, searchText: searchTextOf(row), airports, vehicle });
       return;
     }
     const i = this.n;
@@ -245,6 +256,11 @@ export class ChunkBuilder {
     this.rateId[i] = rateId;
     this.pax[i] = row.maxPassengers;
     this.luggage[i] = row.maxLuggage ?? -1;
+    const airports = typeof row.airports === "string" ? row.airports : row.airports.join(",");
+    const listCount = this.airportListIds.size;
+    const listId = internString(this.airportListIds, airports);
+    if (listId === listCount) this.airportLists.push(airports);
+    this.airportsId[i] = listId;
     this.n = i + 1;
   }
 
@@ -282,6 +298,7 @@ export class ChunkBuilder {
       rateId: this.rateId.subarray(0, n),
       maxPassengers: this.pax.subarray(0, n),
       maxLuggage: this.luggage.subarray(0, n),
+      airportsId: this.airportsId.subarray(0, n),
       typeNames: this.typeNames,
       names: this.names,
       descriptions: this.descriptions,
@@ -290,6 +307,7 @@ export class ChunkBuilder {
       netids: this.netids,
       imageUrls: this.imageUrls,
       rates: this.rates,
+      airportLists: this.airportLists,
       unlocated: this.unlocated,
       ...(this.blocks.index.length > 0 ? { blocks: this.blocks } : {}),
     };

@@ -28,6 +28,7 @@ export function mergeChunks(chunks: readonly ColumnChunk[]): ColumnChunk {
       rateId: exact(c.rateId),
       maxPassengers: exact(c.maxPassengers),
       maxLuggage: exact(c.maxLuggage),
+      airportsId: exact(c.airportsId),
     };
   }
   let n = 0;
@@ -51,6 +52,7 @@ export function mergeChunks(chunks: readonly ColumnChunk[]): ColumnChunk {
     rateId: new Uint32Array(n),
     maxPassengers: new Int32Array(n),
     maxLuggage: new Int32Array(n),
+    airportsId: new Uint32Array(n),
     typeNames: [],
     names: [],
     descriptions: [],
@@ -59,6 +61,7 @@ export function mergeChunks(chunks: readonly ColumnChunk[]): ColumnChunk {
     netids: [],
     imageUrls: [null],
     rates: [],
+    airportLists: [""],
     unlocated: [],
   };
   const typeIds = new Map<string, number>();
@@ -70,6 +73,7 @@ export function mergeChunks(chunks: readonly ColumnChunk[]): ColumnChunk {
   const minimumIds = new Map<string, number>();
   const hourlyIds = new Map<string, number>();
   const rateIds = new Map<number, number>();
+  const airportListIds = new Map<string, number>([["", 0]]);
   // Local id → merged id per chunk and table (−1: not seen yet). Ids are assigned as the rows are copied,
   // block by block in fleet order, so every table comes out in order of first occurrence in the fleet.
   const maps = chunks.map((c) => ({
@@ -78,6 +82,7 @@ export function mergeChunks(chunks: readonly ColumnChunk[]): ColumnChunk {
     netid: new Int32Array(c.netids.length).fill(-1),
     image: new Int32Array(c.imageUrls.length).fill(-1),
     rate: new Int32Array(c.rates.length / 3).fill(-1),
+    airports: new Int32Array(c.airportLists.length).fill(-1),
   }));
   const mergedType = (c: ColumnChunk, local: number): number => {
     const name = c.typeNames[local];
@@ -117,6 +122,12 @@ export function mergeChunks(chunks: readonly ColumnChunk[]): ColumnChunk {
     const currency = c.rates[3 * local + 2];
     const id = internNumber(rateIds, rateKey(internString(minimumIds, minimum), internString(hourlyIds, `${hourly} ${currency}`)));
     if (3 * id === out.rates.length) out.rates.push(minimum, hourly, currency);
+    return id;
+  };
+  const mergedAirports = (c: ColumnChunk, local: number): number => {
+    const list = c.airportLists[local];
+    const id = internString(airportListIds, list);
+    if (id === out.airportLists.length) out.airportLists.push(list);
     return id;
   };
 
@@ -166,6 +177,9 @@ export function mergeChunks(chunks: readonly ColumnChunk[]): ColumnChunk {
       let r = m.rate[c.rateId[i]];
       if (r < 0) r = m.rate[c.rateId[i]] = mergedRate(c, c.rateId[i]);
       out.rateId[o] = r;
+      let a = m.airports[c.airportsId[i]];
+      if (a < 0) a = m.airports[c.airportsId[i]] = mergedAirports(c, c.airportsId[i]);
+      out.airportsId[o] = a;
     }
     for (let u = block.unlocatedFrom; u < block.unlocatedTo; u++) out.unlocated.push(c.unlocated[u]);
     at += count;

@@ -66,6 +66,8 @@ export function assembleParts(c: ColumnChunk, all: TreeParts, typeTrees: TreePar
     rates: c.rates,
     maxPassengers: c.maxPassengers,
     maxLuggage: c.maxLuggage,
+    airportsId: c.airportsId,
+    airportLists: c.airportLists,
     unlocated: c.unlocated,
   };
 }

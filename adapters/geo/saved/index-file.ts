@@ -14,7 +14,7 @@ const MAGIC = "TSFLEET1";
  * The version of what a saved index holds: bump it with any change to the file layout or to what a build
  * produces from the same rows (the parts, the trees, search text normalisation, how rows are read).
  */
-export const INDEX_FORMAT_VERSION = 3;
+export const INDEX_FORMAT_VERSION = 4;
 
 /** What a file must have been written by: this format on this runtime (float results may differ between versions). */
 export const INDEX_CODE = `format:${INDEX_FORMAT_VERSION}:bun:${Bun.version}`;
@@ -68,6 +68,7 @@ function arraysOf(parts: IndexParts, packedText: Uint8Array, ends: Uint32Array):
     ["rateId", parts.rateId],
     ["maxPassengers", parts.maxPassengers],
     ["maxLuggage", parts.maxLuggage],
+    ["airportsId", parts.airportsId],
     ["tables.text", packedText],
     ["tables.ends", ends],
     ...trees.map((t, i): [string, AnyArray] => [`tree${i}.data`, new Uint8Array(t.data)]),
@@ -211,6 +212,7 @@ export async function loadIndexFile(path: string, stamp: FleetStamp | ((saved: F
       rateId: get("rateId"),
       maxPassengers: get("maxPassengers"),
       maxLuggage: get("maxLuggage"),
+      airportsId: get("airportsId"),
       unlocated: header.unlocated,
       ...tables,
     };

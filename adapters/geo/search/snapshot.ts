@@ -88,9 +88,9 @@ function pushPoint(tree: KdTree, i: number, q: PreparedQuery, text: ((id: number
 export class FleetSnapshot {
   readonly size: number;
   readonly unlocatedEntries: UnlocatedEntry[];
-  private readonly all: KdTree;
+  readonly all: KdTree;
   /** Each entry's place in the all-types tree, by global id: where its [lon, lat] is. */
-  private readonly position: Uint32Array;
+  readonly position: Uint32Array;
   private readonly typeTrees = new Map<string, KdTree>();
   /**
    * Per `q` word, whether each interned text contains it (0 not looked at yet, 1 no, 2 yes), kept across
@@ -103,7 +103,7 @@ export class FleetSnapshot {
   /** True while the per-type trees are still being built (parts.typeTrees is empty meanwhile). */
   private typeTreesPending: boolean;
 
-  constructor(private readonly parts: IndexParts) {
+  constructor(readonly parts: IndexParts) {
     this.size = parts.size;
     this.all = new KdTree(parts.all);
     const allIds = this.all.ids;

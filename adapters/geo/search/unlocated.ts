@@ -1,5 +1,6 @@
 import type { UnlocatedCount } from "../../../domain/fleet/ports";
 import { matchesAllWords } from "../../../domain/fleet/text";
+import type { QuotableVehicle } from "../../../domain/trips/quote";
 import type { UnlocatedEntry } from "../parts";
 
 /** Active entries without a position, by airport served, for MISSING_GPS warnings. */
@@ -14,6 +15,16 @@ export class UnlocatedIndex {
         else this.byAirport.set(code, [i]);
       }
     });
+  }
+
+  /** One company's entries listing `airport`, as a quote reads them. */
+  listing(airport: string, netid: string): QuotableVehicle[] {
+    const found: QuotableVehicle[] = [];
+    for (const i of this.byAirport.get(airport) ?? []) {
+      const e = this.entries[i];
+      if (e.netid === netid) found.push({ ...e.vehicle, slug: e.slug, type: e.type, active: true });
+    }
+    return found;
   }
 
   /** Entries serving one of `airports` and passing the filters, per company (netid order). */

@@ -1,6 +1,8 @@
 import type { GeoHit, GeoSearch, UnlocatedCount } from "../../../domain/fleet/ports";
+import { joinedSets, servingSetOf, type ServingSet } from "../../../domain/trips/serving-set";
 import { byDistanceThenSlug, toHits, type Exclusions } from "./found";
 import { prepare } from "./query";
+import { collectServing, servingSetOfSnapshots } from "./serving";
 import type { FleetSnapshot } from "./snapshot";
 import type { UnlocatedIndex } from "./unlocated";
 
@@ -32,6 +34,21 @@ export class FleetView {
       if (recent.length > 0) found = found.concat(recent).sort(byDistanceThenSlug);
     }
     return { total, hits: toHits(found.slice(query.offset, k)) };
+  }
+
+  /** One company's entries serving a pickup (see FleetSearchIndex.serving), from the base less its excluded entries and the overlay. */
+  serving(netid: string, area: { position: { lat: number; lon: number }; radiusKm: number; airport?: string }): ServingSet {
+    const q = prepare({ centres: [area.position], radiusKm: area.radiusKm, types: undefined, words: [], netid, offset: 0, limit: 0 });
+    const base: number[] = [];
+    collectServing(this.base, q, netid, area.airport, this.excluded.size > 0 ? this.excluded.set : undefined, base);
+    const parts = [{ snapshot: this.base, ids: base }];
+    if (this.overlay) {
+      const recent: number[] = [];
+      collectServing(this.overlay, q, netid, area.airport, undefined, recent);
+      if (recent.length > 0) parts.push({ snapshot: this.overlay, ids: recent });
+    }
+    const located = servingSetOfSnapshots(parts);
+    return area.airport === undefined ? located : joinedSets(located, servingSetOf(this.withoutPosition.listing(area.airport, netid)));
   }
 
   unlocated(airports: string[], filter: { types: string[] | undefined; words: string[] }): UnlocatedCount[] {

@@ -1,0 +1,273 @@
+import { distance } from "geokdbush";
+import type { ServingRate, ServingSet } from "../../../domain/trips/serving-set";
+import type { QuotableVehicle } from "../../../domain/trips/quote";
+import type { PreparedQuery } from "./query";
+import type { FleetSnapshot } from "./snapshot";
+
+// Scratch stack reused by every walk (searches are synchronous and never interleave).
+let stack: Int32Array = new Int32Array(3 * 256);
+
+/** What a snapshot derives once, on first use, for serving sets (a snapshot never changes). */
+interface SnapshotTables {
+  /** Per airport code: the global ids of the located entries listing it, ascending. */
+  byAirport: Map<string, Uint32Array>;
+  /** Per interned rate: it as a serving rate (made on first use). */
+  rates: Map<number, ServingRate>;
+  /** Per interned text: its vehicle type, an index into the snapshot's typeNames. */
+  textType: Int32Array;
+  /** Scratch per interned rate and per type: its index in the set being built, −1 when not in it yet. */
+  rateSlot: Int32Array;
+  typeSlot: Int32Array;
+  /** Scratch per entry: 1 while it is taken from the circle by the running collectServing. */
+  taken: Uint8Array;
+}
+
+const tablesOf = new WeakMap<FleetSnapshot, SnapshotTables>();
+
+function tables(snapshot: FleetSnapshot): SnapshotTables {
+  let t = tablesOf.get(snapshot);
+  if (!t) {
+    const p = snapshot.parts;
+    const typeIds = new Map(p.typeNames.map((name, k) => [name, k]));
+    t = {
+      byAirport: listsByAirport(p.airportsId, p.airportLists),
+      rates: new Map(),
+      textType: Int32Array.from(p.textTypes, (name) => typeIds.get(name) ?? -1),
+      rateSlot: new Int32Array(p.rates.length / 3).fill(-1),
+      typeSlot: new Int32Array(p.typeNames.length).fill(-1),
+      taken: new Uint8Array(p.size),
+    };
+    tablesOf.set(snapshot, t);
+  }
+  return t;
+}
+
+/** The located entries listing each airport, by code: two passes (count, then fill) over the airports column. */
+function listsByAirport(airportsId: Uint32Array, airportLists: string[]): Map<string, Uint32Array> {
+  const codes: string[] = [];
+  const codeIds = new Map<string, number>();
+  const codesOfList = airportLists.map((list) =>
+    list === ""
+      ? []
+      : list.split(",").map((code) => {
+          let c = codeIds.get(code);
+          if (c === undefined) {
+            codeIds.set(code, (c = codes.length));
+            codes.push(code);
+          }
+          return c;
+        }),
+  );
+  const count = new Uint32Array(codes.length);
+  for (let id = 0; id < airportsId.length; id++) for (const c of codesOfList[airportsId[id]]) count[c]++;
+  const lists = Array.from(count, (n) => new Uint32Array(n));
+  const filled = new Uint32Array(codes.length);
+  for (let id = 0; id < airportsId.length; id++) for (const c of codesOfList[airportsId[id]]) lists[c][filled[c]++] = id;
+  return new Map(codes.map((code, c) => [code, lists[c]]));
+}
+
+/**
+ * Adds to `out` the global ids of one company's located entries that serve the pickup in one snapshot: within the
+ * query's circle (one centre) by a walk of the all-types tree that skips nodes beyond it and takes covered ones
+ * whole (only their owner checked), then those listing `airport` outside the circle. `excluded`: ids to leave out.
+ */
+export function collectServing(snapshot: FleetSnapshot, q: PreparedQuery, netid: string, airport: string | undefined, excluded: ReadonlySet<number> | undefined, out: number[]): void {
+  const p = snapshot.parts;
+  const owner = p.netids.indexOf(netid);
+  if (owner < 0) return;
+  const { netidId } = p;
+  const { ids, boxes, nodeSize, xyz, coords } = snapshot.all;
+  const clat = q.lat[0], clon = q.lon[0], radiusKm = q.radiusKm;
+  const start = out.length;
+  const inner = q.chord2 - q.margin;
+  const outer = q.chord2 + q.margin;
+  const cx = q.x[0], cy = q.y[0], cz = q.z[0];
+  if (ids.length > 0) {
+    let s = stack;
+    s[0] = 0;
+    s[1] = 0;
+    s[2] = ids.length - 1;
+    let sp = 1;
+    // Bounded: each node is pushed at most once, and there are fewer nodes than points.
+    while (sp > 0) {
+      sp--;
+      const node = s[3 * sp];
+      const left = s[3 * sp + 1];
+      const right = s[3 * sp + 2];
+      const o = 6 * node;
+      const minX = boxes[o], minY = boxes[o + 1], minZ = boxes[o + 2], maxX = boxes[o + 3], maxY = boxes[o + 4], maxZ = boxes[o + 5];
+      const nx = cx < minX ? minX - cx : cx > maxX ? cx - maxX : 0;
+      const ny = cy < minY ? minY - cy : cy > maxY ? cy - maxY : 0;
+      const nz = cz < minZ ? minZ - cz : cz > maxZ ? cz - maxZ : 0;
+      if (nx * nx + ny * ny + nz * nz > outer) continue;
+      const fx = cx - minX > maxX - cx ? cx - minX : maxX - cx;
+      const fy = cy - minY > maxY - cy ? cy - minY : maxY - cy;
+      const fz = cz - minZ > maxZ - cz ? cz - minZ : maxZ - cz;
+      if (fx * fx + fy * fy + fz * fz <= inner) {
+        for (let i = left; i <= right; i++) {
+          const id = ids[i];
+          if (netidId[id] === owner && (excluded === undefined || !excluded.has(id))) out.push(id);
+        }
+        continue;
+      }
+      let from = left;
+      let to = right;
+      if (right - left > nodeSize) {
+        const m = (left + right) >> 1;
+        from = to = m;
+        if (3 * sp + 6 > s.length) s = stack = grown(s);
+        if (m - 1 >= left) {
+          s[3 * sp] = 2 * node + 1;
+          s[3 * sp + 1] = left;
+          s[3 * sp + 2] = m - 1;
+          sp++;
+        }
+        if (right >= m + 1) {
+          s[3 * sp] = 2 * node + 2;
+          s[3 * sp + 1] = m + 1;
+          s[3 * sp + 2] = right;
+          sp++;
+        }
+      }
+      for (let i = from; i <= to; i++) {
+        const id = ids[i];
+        if (netidId[id] !== owner || (excluded !== undefined && excluded.has(id))) continue;
+        const dx = xyz[3 * i] - cx;
+        const dy = xyz[3 * i + 1] - cy;
+        const dz = xyz[3 * i + 2] - cz;
+        const d2 = dx * dx + dy * dy + dz * dz;
+        if (d2 <= inner || (d2 <= outer && distance(clon, clat, coords[2 * i], coords[2 * i + 1]) <= radiusKm)) out.push(id);
+      }
+    }
+  }
+  if (airport === undefined) return;
+  const t = tables(snapshot);
+  const listing = t.byAirport.get(airport);
+  if (!listing) return;
+  // Those taken from the circle marked, so the listing ones add only the others (then the marks are cleared).
+  const { taken } = t;
+  for (let k = start; k < out.length; k++) taken[out[k]] = 1;
+  const circle = out.length;
+  for (let k = 0; k < listing.length; k++) {
+    const id = listing[k];
+    if (netidId[id] === owner && taken[id] === 0 && (excluded === undefined || !excluded.has(id))) out.push(id);
+  }
+  for (let k = start; k < circle; k++) taken[out[k]] = 0;
+}
+
+/**
+ * A serving set over entries of one or two snapshots (the view's base and its overlay of recent changes): the
+ * columns read from each snapshot's interned ones, rates and types renumbered for the set; a vehicle is
+ * materialised only when asked for.
+ */
+export function servingSetOfSnapshots(parts: Array<{ snapshot: FleetSnapshot; ids: number[] }>): ServingSet {
+  let n = 0;
+  for (const part of parts) n += part.ids.length;
+  const columns: SetColumns = {
+    source: new Uint8Array(n),
+    id: new Int32Array(n),
+    rate: new Int32Array(n),
+    seats: new Int32Array(n),
+    luggage: new Int32Array(n),
+    type: new Int32Array(n),
+    rates: [],
+    types: [],
+    typeIds: new Map(),
+  };
+  let at = 0;
+  for (let s = 0; s < parts.length; s++) at = fillColumns(columns, s, parts[s].snapshot, parts[s].ids, at);
+  const snapshots = parts.map((part) => part.snapshot);
+  const { source, id } = columns;
+  const code = (i: number) => snapshots[source[i]].slug(id[i]);
+  return {
+    size: n,
+    rates: columns.rates,
+    rate: columns.rate,
+    seats: columns.seats,
+    luggage: columns.luggage,
+    types: columns.types,
+    type: columns.type,
+    code,
+    compareCodes(i, j) {
+      if (source[i] === source[j]) return snapshots[source[i]].compareSlugs(id[i], id[j]);
+      const a = code(i);
+      const b = code(j);
+      return a < b ? -1 : a > b ? 1 : 0;
+    },
+    vehicle(i): QuotableVehicle {
+      const { lat: _lat, lon: _lon, netid: _netid, ...entry } = snapshots[source[i]].entry(id[i]);
+      return { ...entry, active: true };
+    },
+  };
+}
+
+interface SetColumns {
+  source: Uint8Array;
+  id: Int32Array;
+  rate: Int32Array;
+  seats: Int32Array;
+  luggage: Int32Array;
+  type: Int32Array;
+  rates: ServingRate[];
+  types: string[];
+  typeIds: Map<string, number>;
+}
+
+/** Fills the set's columns from `ids` of one snapshot (source number `s`) from row `at` on; returns the next row. */
+function fillColumns(c: SetColumns, s: number, snapshot: FleetSnapshot, ids: number[], at: number): number {
+  const p = snapshot.parts;
+  const t = tables(snapshot);
+  const { rateSlot, typeSlot, textType } = t;
+  const { rateId, textId, maxPassengers, maxLuggage } = p;
+  const { source, id, rate, seats, luggage, type, rates } = c;
+  const usedRates: number[] = [];
+  const usedTypes: number[] = [];
+  for (let k = 0; k < ids.length; k++, at++) {
+    const g = ids[k];
+    source[at] = s;
+    id[at] = g;
+    const r = rateId[g];
+    let localRate = rateSlot[r];
+    if (localRate < 0) {
+      rateSlot[r] = localRate = rates.length;
+      usedRates.push(r);
+      rates.push(servingRate(t, p.rates, r));
+    }
+    rate[at] = localRate;
+    const y = textType[textId[g]];
+    let localType = typeSlot[y];
+    if (localType < 0) {
+      typeSlot[y] = localType = setType(c, p.typeNames[y]);
+      usedTypes.push(y);
+    }
+    type[at] = localType;
+    seats[at] = maxPassengers[g];
+    luggage[at] = maxLuggage[g];
+  }
+  // The scratch slots back to −1 for the next set.
+  for (const r of usedRates) rateSlot[r] = -1;
+  for (const y of usedTypes) typeSlot[y] = -1;
+  return at;
+}
+
+/** Interned rate r of a snapshot as a serving rate: one object per rate and snapshot, kept (quotes cache its parsed amounts). */
+function servingRate(t: SnapshotTables, table: string[], r: number): ServingRate {
+  let rate = t.rates.get(r);
+  if (!rate) t.rates.set(r, (rate = { minimumRate: table[3 * r], hourlyRate: table[3 * r + 1], currency: table[3 * r + 2] }));
+  return rate;
+}
+
+function setType(c: SetColumns, name: string): number {
+  let slot = c.typeIds.get(name);
+  if (slot === undefined) {
+    c.typeIds.set(name, (slot = c.types.length));
+    c.types.push(name);
+  }
+  return slot;
+}
+
+function grown(a: Int32Array): Int32Array {
+  const next = new Int32Array(a.length * 2);
+  next.set(a);
+  return next;
+}
