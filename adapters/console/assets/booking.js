@@ -2,7 +2,7 @@
 // last position on the map; the provider's legal next statuses and the requester's cancel.
 import { h, field, showError, statusLine, when } from "./dom.js";
 import * as api from "./api.js";
-import { mapView } from "./map.js";
+import { drawMap, bookingPlaces } from "./map.js";
 
 let lifecycle;
 async function states() {
@@ -68,11 +68,7 @@ export async function bookingPage(main, id) {
     actions.append(h("button", { type: "button", class: "danger", onClick: () => confirm("Cancel this trip?") && act("Cancel trip", () => api.platform("POST", `/Platform.svc/cancelTripByTransactionId/${b.transactionId}/V1`)) }, "Cancel trip"));
 
   const pickup = t.locations?.pickup, drop = t.locations?.dropOff;
-  const points = [];
-  for (const [label, loc] of [["Pickup", pickup], ["Drop-off", drop], ...(t.locations?.stops ?? []).map((s, i) => [`Stop ${i + 1}`, s])])
-    if (num(loc?.lat) !== undefined && num(loc?.lon) !== undefined) points.push({ lat: num(loc.lat), lon: num(loc.lon), label, kind: "place" });
-  if (t.location) points.push({ lat: t.location.lat, lon: t.location.lon, label: `Chauffeur at ${t.location.timestamp}`, kind: "chauffeur" });
-
+  const where = h("div");
   const logs = t.changeLogs ?? [];
   const errors = t.transactionErrors ?? [];
   // The requester watches a trip under way: the page follows it every 5 s while it shows this booking.
@@ -108,11 +104,12 @@ export async function bookingPage(main, id) {
         h("ul", {}, (t.passengers ?? []).map((p) => h("li", {}, `${p.firstName ?? ""} ${p.lastName ?? ""}`, (p.phones ?? []).length ? ` · ${p.phones.map((x) => x.number).join(", ")}` : p.phoneNumber ? ` · ${p.phoneNumber}` : ""))),
         (t.notes ?? []).length ? [h("h3", {}, "Notes"), h("ul", {}, t.notes.map((n) => h("li", {}, `${n.context ? `[${n.context}] ` : ""}${n.message}`)))] : null,
       ),
-      h("section", { "aria-labelledby": "map-h" }, h("h2", { id: "map-h" }, "Where"), mapView({ points, caption: t.location ? `Chauffeur's last position: ${t.location.lat}, ${t.location.lon} at ${t.location.timestamp}` : "No chauffeur position yet" })),
+      h("section", { "aria-labelledby": "map-h" }, h("h2", { id: "map-h" }, "Where"), where),
     ),
     h("section", { "aria-labelledby": "timeline-h" }, h("h2", { id: "timeline-h" }, "Timeline"),
       h("ol", { class: "timeline", "aria-label": "Timeline" }, logs.map((l) => h("li", {}, h("time", {}, l.timestamp), " ", h("span", { class: "muted" }, l.changeSource), " — ", l.changeDesc)))),
     h("section", { "aria-labelledby": "errors-h" }, h("h2", { id: "errors-h" }, "Transaction errors"),
       errors.length ? h("ul", {}, errors.map((e) => h("li", {}, `${e.timestamp} ${e.errCode}: ${e.errDesc}`))) : h("p", { class: "muted" }, "None.")),
   );
+  drawMap(where, { ...bookingPlaces(b), caption: t.location ? `Chauffeur's last position: ${t.location.lat}, ${t.location.lon} at ${t.location.timestamp}` : "No chauffeur position yet" });
 }

@@ -2,7 +2,7 @@
 // and per-row errors; a map of the fleet and of a fleet search (airports, or a point and radius).
 import { h, count, field, select, showError, statusLine } from "./dom.js";
 import * as api from "./api.js";
-import { mapView } from "./map.js";
+import { drawFleetMap } from "./map.js";
 import { readFleetText } from "./csv.js";
 
 /** At most this many entries are loaded into the table (100 a page). */
@@ -70,7 +70,7 @@ export async function fleetPage(main) {
       h("table", { "aria-label": "Fleet" }, h("caption", {}, `${rows.length} of ${count(state.total, "entry", "entries")}${state.items.length < state.total ? ` (first ${state.items.length} loaded)` : ""}${rows.length > 500 ? "; first 500 shown" : ""}`), h("thead", {}, header), h("tbody", {}, body)),
     );
     const located = rows.filter((e) => e.lat != null && e.lon != null);
-    mapBox.replaceChildren(mapView({ points: located.slice(0, 3000).map((e) => ({ lat: e.lat, lon: e.lon, label: `${e.name} (${e.type})`, kind: "fleet" })), caption: `Your fleet: ${located.length} located entries` }));
+    drawFleetMap(mapBox, located.slice(0, 3000).map((e) => ({ lat: e.lat, lon: e.lon, label: `${e.name} (${e.type})` })), { caption: `Your fleet: ${located.length} located entries` });
   }
 
   async function reload() {
@@ -218,10 +218,9 @@ function searchPanel() {
         const { data } = await api.core("GET", `/api/search/fleet?${params}`);
         // The answer names no airport positions: the circle is drawn for a point search.
         const centres = params.has("lat") ? [{ lat: Number(params.get("lat")), lon: Number(params.get("lon")), radiusKm: Number(radius.value || 50) }] : [];
-        out.replaceChildren(
-          mapView({ points: data.items.filter((i) => i.lat != null).map((i) => ({ lat: i.lat, lon: i.lon, label: `${i.name} · ${i.netid} · ${i.distanceKm} km`, kind: "hit" })), circles: centres, caption: `Search: ${data.total} matches, ${data.items.length} shown` }),
-          (data.warnings ?? []).length ? h("ul", { class: "muted" }, data.warnings.map((w) => h("li", {}, w.detail ?? w.code))) : null,
-        );
+        const hits = h("div");
+        drawFleetMap(hits, data.items.filter((i) => i.lat != null).map((i) => ({ lat: i.lat, lon: i.lon, label: `${i.name} · ${i.netid} · ${i.distanceKm} km` })), { kind: "hit", circles: centres, caption: `Search: ${data.total} matches, ${data.items.length} shown` });
+        out.replaceChildren(hits, (data.warnings ?? []).length ? h("ul", { class: "muted" }, data.warnings.map((w) => h("li", {}, w.detail ?? w.code))) : null);
       } catch (error) {
         showError(out, error);
       }
