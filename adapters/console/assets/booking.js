@@ -111,5 +111,5 @@ export async function bookingPage(main, id) {
     h("section", { "aria-labelledby": "errors-h" }, h("h2", { id: "errors-h" }, "Transaction errors"),
       errors.length ? h("ul", {}, errors.map((e) => h("li", {}, `${e.timestamp} ${e.errCode}: ${e.errDesc}`))) : h("p", { class: "muted" }, "None.")),
   );
-  drawMap(where, { ...bookingPlaces(b), caption: t.location ? `Chauffeur's last position: ${t.location.lat}, ${t.location.lon} at ${t.location.timestamp}` : "No chauffeur position yet" });
+  drawMap(where, { ...bookingPlaces(b, res.places), caption: t.location ? `Chauffeur's last position: ${t.location.lat}, ${t.location.lon} at ${t.location.timestamp}` : "No chauffeur position yet" });
 }

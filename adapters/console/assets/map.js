@@ -154,8 +154,13 @@ export function mapView({ points = [], circles = [], caption = "" } = {}) {
   return figure;
 }
 
+/** The maps drawn so far: one whose page was replaced is removed (its listeners and tiles go with it). */
+const live = new Set();
+
 function draw(L, cfg, figure, box, note, points, circles) {
+  for (const old of live) if (!old.getContainer().isConnected) old.remove(), live.delete(old);
   const map = L.map(box, { worldCopyJump: true, minZoom: 1, maxZoom: 19, zoomSnap: 0.5 });
+  live.add(map);
   map.attributionControl.setPrefix("Leaflet");
   // The outline sits under the tiles: where a tile loads it covers it; where one fails the land shows through.
   map.createPane("outline").style.zIndex = "150";
@@ -166,7 +171,8 @@ function draw(L, cfg, figure, box, note, points, circles) {
     drawOutline(L, map, () => (note.textContent = "Neither map tiles nor the built-in outline could be loaded."), () => (figure.dataset.outline = "drawn"));
   };
   if (cfg.tiles) {
-    const tiles = L.tileLayer(cfg.tiles, { maxZoom: 19, attribution: escapeHtml(cfg.attribution ?? "") }).addTo(map);
+    // Tile requests name the console's origin (tile servers such as OpenStreetMap's ask for a Referer), never a path.
+    const tiles = L.tileLayer(cfg.tiles, { maxZoom: 19, attribution: escapeHtml(cfg.attribution ?? ""), referrerPolicy: "strict-origin" }).addTo(map);
     tiles.on("tileerror", outline);
     tiles.on("tileload", () => {
       if (figure.dataset.basemap === "loading") figure.dataset.basemap = "tiles";
@@ -242,10 +248,10 @@ export function drawFleetMap(el, entries, { kind = "fleet", circles = [], captio
 }
 
 /**
- * A booking's places for drawMap: where the server placed each (`places`: an airport pickup at its airport), else
- * the location's own lat/lon; the chauffeur's last position when the booking shows one.
+ * A booking's places for drawMap: where the lookup placed each (its `places`, beside `data`: an airport pickup at
+ * its airport), else the location's own lat/lon; the chauffeur's last position when the booking shows one.
  */
-export function bookingPlaces(b) {
+export function bookingPlaces(b, places = b.places) {
   const t = b.tripPacket ?? {};
   const at = (placedAt, loc, label) => {
     const p = placedAt ?? loc;
@@ -254,9 +260,9 @@ export function bookingPlaces(b) {
     return { lat: p.lat, lon: p.lon, label: `${label}${airport}` };
   };
   return {
-    pickup: at(b.places?.pickup, t.locations?.pickup, "Pickup"),
-    stops: (t.locations?.stops ?? []).map((s, i) => at(b.places?.stops?.[i], s, `Stop ${i + 1}`)),
-    dropoff: at(b.places?.dropOff, t.locations?.dropOff, "Drop-off"),
+    pickup: at(places?.pickup, t.locations?.pickup, "Pickup"),
+    stops: (t.locations?.stops ?? []).map((s, i) => at(places?.stops?.[i], s, `Stop ${i + 1}`)),
+    dropoff: at(places?.dropOff, t.locations?.dropOff, "Drop-off"),
     chauffeur: t.location ? { lat: t.location.lat, lon: t.location.lon, label: `Chauffeur at ${t.location.timestamp}` } : undefined,
   };
 }

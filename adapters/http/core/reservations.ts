@@ -72,18 +72,16 @@ const Place = t.Union(
   ],
   { description: "Null when nothing places it" },
 );
-/** The lookup's answer: the booking as every read shows it, and where its places are (for a map). */
+/** The lookup's answer: the booking as every read shows it (`data`), and beside it where its places are (for a map). */
 const BookingWithPlaces = t.Object({
   success: t.Literal(true),
-  data: t.Object(
+  data: BookingData,
+  places: t.Object(
+    { pickup: Place, stops: t.Array(Place, { description: "In the order of locations.stops" }), dropOff: Place },
     {
-      ...BookingData.properties,
-      places: t.Object(
-        { pickup: Place, stops: t.Array(Place, { description: "In the order of locations.stops" }), dropOff: Place },
-        { description: "Only in this lookup (not in webhooks): each place of the trip on the map, placed like a pickup is: its lat/lon, else the airport an airport location names (an airport pickup sent without coordinates is at its airport), else its city." },
-      ),
+      description:
+        "Only in this lookup, beside `data` (which stays the booking as webhooks and every read show it): each place of the trip on the map, placed like a pickup is — its lat/lon, else the airport an airport location names (an airport pickup sent without coordinates is at its airport), else its city.",
     },
-    { additionalProperties: true },
   ),
 });
 
@@ -132,7 +130,7 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
       "/reservation/:transactionId",
       async ({ caller, params }) => {
         const booking = await findBooking(deps, caller, params.transactionId);
-        return { success: true as const, data: { ...(await bookingViewFor(booking, caller, positions)), places: tripPlaces(booking.trip.locations, places) } };
+        return { success: true as const, data: await bookingViewFor(booking, caller, positions), places: tripPlaces(booking.trip.locations, places) };
       },
       {
         anyAuth: true,

@@ -41,13 +41,14 @@ function tilePng(): Buffer {
 /** A loopback tile server: a PNG for every /tiles/{z}/{x}/{y}.png while `up`, 404 otherwise; it records each path. */
 function startTileServer() {
   const png = tilePng();
-  const state = { up: true, requested: [] as string[] };
+  const state = { up: true, requested: [] as string[], referers: new Set<string>() };
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
     fetch(request) {
       const path = new URL(request.url).pathname;
       state.requested.push(path);
+      state.referers.add(request.headers.get("referer") ?? "(none)");
       if (state.up && /^\/tiles\/\d+\/\d+\/\d+\.png$/.test(path)) return new Response(new Uint8Array(png), { headers: { "content-type": "image/png", "cache-control": "no-store" } });
       return new Response("no such tile", { status: 404 });
     },
@@ -166,10 +167,12 @@ describe("the console's maps over a configured tile server", () => {
     const midtown = tileOf(MIDTOWN.lat, MIDTOWN.lon, zoom);
     expect(paths).toContain(`/tiles/${zoom}/${jfk.x}/${jfk.y}.png`);
     expect(paths).toContain(`/tiles/${zoom}/${midtown.x}/${midtown.y}.png`);
+    // Each tile request names the console's origin as its Referer (tile servers ask for one), never the page's path.
+    expect([...tiles.state.referers]).toEqual([`${server.base}/`]);
     // The pickup has no coordinates: the booking places it at JFK (the airport directory's position), and the map
     // draws it there, within a few pixels.
     const jwt = (await postJson(`${server.base}/api/token`, { uid: "ACME-LIMO", pw: PW })).body.token;
-    const { places } = (await (await fetch(`${server.base}/api/reservation/${transactionId}`, { headers: { authorization: `Bearer ${jwt}` } })).json()).data;
+    const { places } = await (await fetch(`${server.base}/api/reservation/${transactionId}`, { headers: { authorization: `Bearer ${jwt}` } })).json();
     expect(places.pickup).toMatchObject({ by: "airport", airport: { iata: "JFK" } });
     expect(Math.abs(places.pickup.lat - JFK.lat) + Math.abs(places.pickup.lon - JFK.lon)).toBeLessThan(0.02);
     const { marker, position } = await markerAndPosition("pin-pickup", places.pickup);

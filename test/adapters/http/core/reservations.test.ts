@@ -32,7 +32,8 @@ describe("GET /api/reservation/{transactionId}", () => {
     for (const v of views) expect(v.status).toBe(200);
     const data = views[0].body.data;
     // The core lookup answers success and data; the platform reads add GNet's reservation at the top level beside them.
-    for (const v of views.slice(0, 5)) expect(v.body).toEqual({ success: true, data });
+    // The core lookup also says where the trip's places are (beside data, which stays the booking as every read shows it).
+    for (const v of views.slice(0, 5)) expect(v.body).toEqual({ success: true, data, places: views[0].body.places });
     for (const v of views.slice(5)) expect({ success: v.body.success, data: v.body.data, transactionId: v.body.transactionId }).toEqual({ success: true, data, transactionId: id });
 
     expect(data).toMatchObject({
