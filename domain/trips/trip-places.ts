@@ -1,6 +1,7 @@
 import type { AirportDirectory } from "../airports";
 import type { TripLocation, TripLocations } from "./booking";
-import { placePickup, type Gazetteer, type PlacedBy } from "./pickup-place";
+import type { Gazetteer, PlacedBy } from "./pickup-place";
+import { airportOf, readCoordinate } from "./places";
 
 /** Where one place of a trip is on the map, and how the exchange knows it. */
 export interface PlaceView {
@@ -19,11 +20,24 @@ export interface TripPlaces {
   dropOff: PlaceView | null;
 }
 
+/**
+ * One place: its lat/lon when both parse; else the airport an airport location names; else its city through the
+ * gazetteer (only then: a read never asks the gazetteer where a position is).
+ */
 function placeOf(location: TripLocation | undefined, deps: { airports: AirportDirectory; gazetteer: Gazetteer }): PlaceView | null {
   if (!location) return null;
-  const placed = placePickup(location, deps);
-  if (!placed.placed) return null;
-  return { lat: placed.position.lat, lon: placed.position.lon, by: placed.by, ...(placed.airport ? { airport: { iata: placed.airport.iata, name: placed.airport.name } } : {}) };
+  const airport = airportOf(location, deps.airports);
+  const named = airport ? { airport: { iata: airport.iata, name: airport.name } } : {};
+  const lat = readCoordinate(location.lat, 90);
+  const lon = readCoordinate(location.lon, 180);
+  if (lat !== undefined && lon !== undefined) return { lat, lon, by: "coordinates", ...named };
+  if (airport) return { lat: airport.lat, lon: airport.lon, by: "airport", ...named };
+  const city = (location.city ?? "").trim();
+  if (city === "") return null;
+  const state = (location.state ?? "").trim();
+  const country = (location.country ?? "").trim();
+  const place = deps.gazetteer.city({ city, ...(state ? { state } : {}), ...(country ? { country } : {}) });
+  return place ? { lat: place.lat, lon: place.lon, by: "city" } : null;
 }
 
 /**
