@@ -54,6 +54,7 @@ import { corePartners } from "../adapters/http/core/partners";
 import { ServiceMetrics } from "../adapters/metrics/prometheus";
 import { metricsRoute } from "../adapters/http/metrics";
 import { consoleApp } from "../adapters/console/routes";
+import type { MapTiles } from "../adapters/console/tiles";
 import { LiveHub, type LiveHubOptions } from "../adapters/events/live-hub";
 import { coreEvents } from "../adapters/http/core/events";
 import { bookingLiveEvents, type NewLiveEvent } from "../domain/events/live-events";
@@ -284,6 +285,8 @@ export interface AppOptions {
   addressOf?: AddressOf;
   /** When set, GET /metrics wants `Authorization: Bearer <metricsToken>`. */
   metricsToken?: string;
+  /** The tiles the console's maps load (CONSOLE_MAP_TILES); OpenStreetMap's standard tiles when absent. */
+  mapTiles?: MapTiles;
 }
 
 const localAddress: AddressOf = () => "local";
@@ -309,7 +312,7 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(authMacros(services.authenticator))
     .use(health(options.readiness))
     .use(metricsRoute(services.metrics, options.metricsToken))
-    .use(consoleApp())
+    .use(consoleApp(options.mapTiles))
     .use(coreAccounts({ registration: services.registration, login: services.login, coreTokens: services.coreTokens, authenticator: services.authenticator, accountChecks: { companies: services.companies, limiter: services.rateLimiter } }, addressOf, services.rateLimiter))
     .use(coreIntegration(services.authenticator, services.integration, addressOf))
     .use(coreWebhookDeliveries(services.authenticator, services.trips.delivery, { ...services.trips.delivery, integrations: services.integration.integrations, budgets: services.trips.delivery.replays }))

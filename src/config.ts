@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { dirname, join, resolve } from "node:path";
 import { SECRETS_KEY_PATTERN, SecretBox } from "../adapters/security/secrets";
 import { weakKeyReason, weakSecretReason } from "../adapters/security/key-strength";
+import { mapTilesFrom, type MapTiles } from "../adapters/console/tiles";
 
 export interface Config {
   port: number;
@@ -35,6 +36,8 @@ export interface Config {
    * every third of it; a dead one's deliveries pass to another instance after it).
    */
   deliveryLeaseSeconds: number;
+  /** CONSOLE_MAP_TILES (+ CONSOLE_MAP_ATTRIBUTION): the tiles the console's maps load; OpenStreetMap's by default. */
+  mapTiles: MapTiles;
 }
 
 /** A configuration problem; the process exits with its message, which names the variable. */
@@ -92,6 +95,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const databaseUrl = postgresUrl(env.DATABASE_URL);
   const deliveryLeaseSeconds = integer(env, "DELIVERY_LEASE_SECONDS", 30, 1, 3600);
+  let mapTiles: MapTiles;
+  try {
+    mapTiles = mapTilesFrom(env.CONSOLE_MAP_TILES, env.CONSOLE_MAP_ATTRIBUTION);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
   let demoData: boolean | undefined;
   if (env.DEMO_DATA !== undefined && env.DEMO_DATA !== "") {
     if (env.DEMO_DATA !== "0" && env.DEMO_DATA !== "1") throw new ConfigError(`DEMO_DATA must be 1 or 0, got "${env.DEMO_DATA}"`);
@@ -120,7 +129,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } else {
     secretsKey = developmentSecretsKey(dbPath);
   }
-  return { port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits, idleTimeoutSeconds, trustProxy, production, outboundAllowPrivate, secretsKey, metricsToken, metricsPublic, databaseUrl, deliveryLeaseSeconds };
+  return { port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits, idleTimeoutSeconds, trustProxy, production, outboundAllowPrivate, secretsKey, metricsToken, metricsPublic, databaseUrl, deliveryLeaseSeconds, mapTiles };
 }
 
 /**

@@ -37,7 +37,7 @@ export async function serve(config: Config, demoFlag: boolean): Promise<number> 
   await backend.startBackground();
   let server: { stop(): Promise<void> | void; requestIP(r: Request): { address: string } | null } | undefined;
   const addressOf = (request: Request) => clientAddress(request, server?.requestIP(request)?.address, config.trustProxy);
-  const options = { logger, maxBodyBytes: config.maxBodyBytes, readiness, addressOf, metricsToken: config.metricsToken };
+  const options = { logger, maxBodyBytes: config.maxBodyBytes, readiness, addressOf, metricsToken: config.metricsToken, mapTiles: config.mapTiles };
   const listen = { hostname: config.host, maxRequestBodySize: 17 * 1024 * 1024, idleTimeout: config.idleTimeoutSeconds };
 
   const apps = config.platformPort === undefined ? [buildApp(services, options).listen({ ...listen, port: config.port })] : [

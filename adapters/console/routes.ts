@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { gzipSync } from "node:zlib";
-import { worldPath } from "./basemap";
+import { detailedLand, worldPath } from "./basemap";
 // The console's files as text, embedded with the code (also inside the compiled binary): no CDN, no network at run time.
 import indexHtml from "./assets/index.html" with { type: "text" };
 import styleCss from "./assets/style.css" with { type: "text" };
@@ -18,8 +18,18 @@ import partnersJs from "./assets/partners.js" with { type: "text" };
 import liveJs from "./assets/live.js" with { type: "text" };
 import formatJs from "./assets/format.js" with { type: "text" };
 import newtripJs from "./assets/newtrip.js" with { type: "text" };
+// The map library (Leaflet, and its marker clustering), from node_modules, embedded the same way.
+import leafletJs from "leaflet/dist/leaflet.js" with { type: "text" };
+import leafletCss from "leaflet/dist/leaflet.css" with { type: "text" };
+import clusterJs from "leaflet.markercluster/dist/leaflet.markercluster.js" with { type: "text" };
+import clusterCss from "leaflet.markercluster/dist/MarkerCluster.css" with { type: "text" };
+import clusterDefaultCss from "leaflet.markercluster/dist/MarkerCluster.Default.css" with { type: "text" };
+import { DEFAULT_MAP_TILES, type MapTiles } from "./tiles";
 
 const JS = "text/javascript; charset=utf-8";
+const CSS = "text/css; charset=utf-8";
+/** A library file without its source-map comment (the maps are not shipped). */
+const noSourceMap = (text: string) => text.replace(/\n\/[/*]# sourceMappingURL=[^\n]*\s*$/, "\n");
 const ASSETS: Record<string, { file: string; type: string }> = {
   "style.css": { file: styleCss, type: "text/css; charset=utf-8" },
   "app.js": { file: appJs, type: JS },
@@ -36,37 +46,59 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   "live.js": { file: liveJs, type: JS },
   "format.js": { file: formatJs, type: JS },
   "newtrip.js": { file: newtripJs, type: JS },
+  "leaflet.js": { file: noSourceMap(leafletJs), type: JS },
+  "leaflet.css": { file: leafletCss, type: CSS },
+  "leaflet.markercluster.js": { file: noSourceMap(clusterJs), type: JS },
+  "MarkerCluster.css": { file: clusterCss, type: CSS },
+  "MarkerCluster.Default.css": { file: clusterDefaultCss, type: CSS },
 };
 
-/** Only the console's own files and the API on this origin; no inline script, no framing. */
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+/**
+ * Only the console's own files and the API on this origin; no inline script, no framing. Images also from the
+ * configured map tiles' origin (exactly that one), and data: URLs.
+ */
+export function consolePolicy(tiles: MapTiles): string {
+  const images = ["'self'", "data:", ...(tiles.origin ? [tiles.origin] : [])].join(" ");
+  return `default-src 'self'; script-src 'self'; style-src 'self'; img-src ${images}; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
+}
+const CSP = consolePolicy(DEFAULT_MAP_TILES);
 const headers = (type: string, extra: Record<string, string> = {}) => ({ "content-type": type, "content-security-policy": CSP, "x-content-type-options": "nosniff", "referrer-policy": "no-referrer", ...extra });
 
-let basemap: { plain: Buffer; gzip: Buffer } | undefined;
-/** The basemap is built on first use (about 0.1 s) and kept, gzipped too (1.3 MB of path text, ~0.4 MB sent). */
-function basemapBytes() {
-  if (!basemap) {
-    const plain = Buffer.from(JSON.stringify({ viewBox: [0, 0, 360, 180], path: worldPath() }));
-    basemap = { plain, gzip: gzipSync(plain) };
+type Outline = { plain: Buffer; gzip: Buffer };
+const outlines: Record<string, { make: () => { path: string; holes?: string }; built?: Outline }> = {
+  "world.json": { make: () => ({ path: worldPath() }) },
+  // The map's fallback at city scale when tiles cannot load (0.5 s to build, 6 MB, ~2 MB sent).
+  "land.json": { make: detailedLand },
+};
+/** An outline is built on first use and kept, gzipped too (world.json: 1.3 MB of path text, ~0.4 MB sent). */
+function outlineBytes(name: string): Outline {
+  const o = outlines[name];
+  if (!o.built) {
+    const plain = Buffer.from(JSON.stringify({ viewBox: [0, 0, 360, 180], ...o.make() }));
+    o.built = { plain, gzip: gzipSync(plain) };
   }
-  return basemap;
+  return o.built;
+}
+
+function outlineResponse(name: string, request: Request) {
+  const bytes = outlineBytes(name);
+  const gzip = /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
+  return new Response((gzip ? bytes.gzip : bytes.plain) as unknown as BodyInit, { headers: headers("application/json", { "cache-control": "public, max-age=86400", vary: "accept-encoding", ...(gzip ? { "content-encoding": "gzip" } : {}) }) });
 }
 
 /** The operator console: a static web app under /console, a client of the public API on the same origin. */
-export function consoleApp() {
-  const page = () => new Response(indexHtml as unknown as string, { headers: headers("text/html; charset=utf-8", { "cache-control": "no-store" }) });
-  return new Elysia({ name: "console" })
+export function consoleApp(tiles: MapTiles = DEFAULT_MAP_TILES) {
+  // The page's policy names the configured tile origin (the policy that counts is the document's).
+  const policy = { "content-security-policy": consolePolicy(tiles) };
+  const page = () => new Response(indexHtml as unknown as string, { headers: headers("text/html; charset=utf-8", { "cache-control": "no-store", ...policy }) });
+  // What the maps need to know, read by map.js (no inline script: the policy forbids it).
+  const config = JSON.stringify({ map: { tiles: tiles.template ?? null, attribution: tiles.attribution } });
+  return new Elysia({ name: "console", seed: tiles })
     .get("/console", page, { detail: { hide: true } })
     .get("/console/", page, { detail: { hide: true } })
-    .get(
-      "/console/assets/world.json",
-      ({ request }) => {
-        const bytes = basemapBytes();
-        const gzip = /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
-        return new Response((gzip ? bytes.gzip : bytes.plain) as unknown as BodyInit, { headers: headers("application/json", { "cache-control": "public, max-age=86400", vary: "accept-encoding", ...(gzip ? { "content-encoding": "gzip" } : {}) }) });
-      },
-      { detail: { hide: true } },
-    )
+    .get("/console/config.json", () => new Response(config, { headers: headers("application/json", { "cache-control": "no-cache", ...policy }) }), { detail: { hide: true } })
+    .get("/console/assets/world.json", ({ request }) => outlineResponse("world.json", request), { detail: { hide: true } })
+    .get("/console/assets/land.json", ({ request }) => outlineResponse("land.json", request), { detail: { hide: true } })
     .get(
       "/console/assets/:name",
       ({ params, set }) => {
@@ -75,7 +107,7 @@ export function consoleApp() {
           set.status = 404;
           return { success: false, message: "No such console asset", code: "ROUTE_NOT_FOUND" };
         }
-        return new Response(asset.file, { headers: headers(asset.type, { "cache-control": "no-cache" }) });
+        return new Response(asset.file, { headers: headers(asset.type, { "cache-control": "no-cache", ...policy }) });
       },
       { detail: { hide: true } },
     );

@@ -178,3 +178,50 @@ describe("METRICS_TOKEN in production", () => {
 function defined(env: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 }
+
+describe("CONSOLE_MAP_TILES", () => {
+  test("unset or empty: OpenStreetMap's standard tiles with their attribution; a valid template keeps its one origin", () => {
+    for (const value of [undefined, "", "  "])
+      expect(loadConfig({ JWT_SECRET: secret, CONSOLE_MAP_TILES: value }).mapTiles).toEqual({
+        template: "https://tile.openstreetmap.org/{z}/{x}/{y}.png",
+        origin: "https://tile.openstreetmap.org",
+        attribution: "© OpenStreetMap contributors",
+      });
+    expect(loadConfig({ JWT_SECRET: secret, CONSOLE_MAP_TILES: "http://Tiles.Example:8080/osm/{z}/{x}/{y}{r}.png?key=abc", CONSOLE_MAP_ATTRIBUTION: "© Example, © OpenStreetMap contributors" }).mapTiles).toEqual({
+      template: "http://tiles.example:8080/osm/{z}/{x}/{y}{r}.png?key=abc",
+      origin: "http://tiles.example:8080",
+      attribution: "© Example, © OpenStreetMap contributors",
+    });
+    // The default port is dropped from the origin, as browsers compare it.
+    expect(loadConfig({ JWT_SECRET: secret, CONSOLE_MAP_TILES: "https://maps.example:443/{z}/{x}/{y}.png" }).mapTiles.origin).toBe("https://maps.example");
+    expect(loadConfig({ JWT_SECRET: secret, CONSOLE_MAP_TILES: "off" }).mapTiles).toEqual({ template: undefined, origin: undefined, attribution: "© OpenStreetMap contributors" });
+  });
+
+  test.each([
+    ["not a URL", "tiles please", "spaces"],
+    ["another scheme", "ftp://tiles.example/{z}/{x}/{y}.png", "does not start with http:// or https://"],
+    ["no path", "https://tiles.example", "no path"],
+    ["no {y}", "https://tiles.example/{z}/{x}.png", "{y} is missing"],
+    ["a {s} subdomain", "https://{s}.tile.example/{z}/{x}/{y}.png", "exactly one origin"],
+    ["an unknown placeholder", "https://tiles.example/{z}/{x}/{y}.png?k={key}", "{key} is not a placeholder"],
+    ["credentials", "https://user:pw@tiles.example/{z}/{x}/{y}.png", "user name or password"],
+    ["a quote", "https://tiles.example/{z}/{x}/{y}.png'", "quotes"],
+    ["a bad host", "https://tiles..example:99999/{z}/{x}/{y}.png", "host is not valid"],
+  ])("%s is refused with the variable named", (_what, value, reason) => {
+    expect(() => loadConfig({ JWT_SECRET: secret, CONSOLE_MAP_TILES: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ JWT_SECRET: secret, CONSOLE_MAP_TILES: value })).toThrow(`CONSOLE_MAP_TILES must be "off" or an http:// or https:// URL template`);
+    expect(() => loadConfig({ JWT_SECRET: secret, CONSOLE_MAP_TILES: value })).toThrow(reason);
+  });
+
+  test("an attribution with markup is refused", () => {
+    expect(() => loadConfig({ JWT_SECRET: secret, CONSOLE_MAP_ATTRIBUTION: "<img src=x onerror=alert(1)>" })).toThrow("CONSOLE_MAP_ATTRIBUTION must be plain text");
+  });
+
+  test("serve refuses to start with a bad value (exit 2, the variable named), before opening anything", async () => {
+    const dbPath = join(tempDir(), "db.sqlite");
+    const refused = await runCli(["serve"], { JWT_SECRET: secret, DB_PATH: dbPath, CONSOLE_MAP_TILES: "https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png" });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("CONSOLE_MAP_TILES must be");
+    expect(existsSync(dbPath)).toBe(false);
+  });
+});

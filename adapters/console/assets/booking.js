@@ -3,8 +3,8 @@
 // event stream: a status change, an update or the chauffeur's move shows without a click, for both parties.
 import { h, field, showError, statusLine } from "./dom.js";
 import * as api from "./api.js";
-import { mapView } from "./map.js";
-import { fullId, zonedTime } from "./format.js";
+import { drawMap, bookingPlaces } from "./map.js";
+import { fullId, zonedText, zonedTime } from "./format.js";
 import * as live from "./live.js";
 
 /** The last action's outcome, kept a few seconds so the redraws its own events cause still show it. */
@@ -28,6 +28,12 @@ function place(label, loc, showTime = true) {
 const typing = (where) => where.contains(document.activeElement) && /^(INPUT|SELECT|TEXTAREA)$/.test(document.activeElement.tagName);
 
 /** An ISO timestamp in the pickup's zone (UTC on hover); as sent when it does not parse. */
+/** A chauffeur position's time (ISO or Unix seconds) as text in the pickup's zone. */
+function chauffeurTime(at, zone) {
+  const ms = typeof at === "number" ? at * 1000 : Date.parse(at);
+  return Number.isFinite(ms) ? zonedText(Math.floor(ms / 1000), zone) : String(at);
+}
+
 function stamp(iso, zone) {
   const ms = Date.parse(iso);
   return Number.isFinite(ms) ? zonedTime(Math.floor(ms / 1000), zone) : h("time", {}, iso);
@@ -89,11 +95,7 @@ export async function bookingPage(main, id) {
     actions.append(h("button", { type: "button", class: "danger", onClick: () => confirm("Cancel this trip?") && act("Cancel trip", () => api.platform("POST", `/Platform.svc/cancelTripByTransactionId/${b.transactionId}/V1`)) }, "Cancel trip"));
 
   const pickup = t.locations?.pickup, drop = t.locations?.dropOff;
-  const points = [];
-  for (const [label, loc] of [["Pickup", pickup], ["Drop-off", drop], ...(t.locations?.stops ?? []).map((s, i) => [`Stop ${i + 1}`, s])])
-    if (num(loc?.lat) !== undefined && num(loc?.lon) !== undefined) points.push({ lat: num(loc.lat), lon: num(loc.lon), label, kind: "place" });
-  if (t.location) points.push({ lat: t.location.lat, lon: t.location.lon, label: `Chauffeur at ${t.location.timestamp}`, kind: "chauffeur" });
-
+  const where = h("div");
   const logs = t.changeLogs ?? [];
   const errors = t.transactionErrors ?? [];
   // Both parties follow the trip on the stream: its events and the chauffeur's positions redraw the page (at most
@@ -142,11 +144,12 @@ export async function bookingPage(main, id) {
         h("ul", {}, (t.passengers ?? []).map((p) => h("li", {}, `${p.firstName ?? ""} ${p.lastName ?? ""}`, (p.phones ?? []).length ? ` · ${p.phones.map((x) => x.number).join(", ")}` : p.phoneNumber ? ` · ${p.phoneNumber}` : ""))),
         (t.notes ?? []).length ? [h("h3", {}, "Notes"), h("ul", {}, t.notes.map((n) => h("li", {}, `${n.context ? `[${n.context}] ` : ""}${n.message}`)))] : null,
       ),
-      h("section", { "aria-labelledby": "map-h" }, h("h2", { id: "map-h" }, "Where"), mapView({ points, caption: t.location ? `Chauffeur's last position: ${t.location.lat}, ${t.location.lon} at ${t.location.timestamp}` : "No chauffeur position yet" })),
+      h("section", { "aria-labelledby": "map-h" }, h("h2", { id: "map-h" }, "Where"), where),
     ),
     h("section", { "aria-labelledby": "timeline-h" }, h("h2", { id: "timeline-h" }, "Timeline"),
       h("ol", { class: "timeline", "aria-label": "Timeline" }, logs.map((l) => h("li", {}, stamp(l.timestamp, zone), " ", h("span", { class: "muted" }, l.changeSource), " — ", l.changeDesc)))),
     h("section", { "aria-labelledby": "errors-h" }, h("h2", { id: "errors-h" }, "Transaction errors"),
       errors.length ? h("ul", {}, errors.map((e) => h("li", {}, stamp(e.timestamp, zone), ` ${e.errCode}: ${e.errDesc}`))) : h("p", { class: "muted" }, "None.")),
   );
+  drawMap(where, { ...bookingPlaces(b, res.places), caption: t.location ? `Chauffeur's last position: ${t.location.lat}, ${t.location.lon} at ${chauffeurTime(t.location.timestamp, zone)}` : "No chauffeur position yet" });
 }

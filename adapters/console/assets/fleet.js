@@ -2,7 +2,7 @@
 // with progress and per-row errors; tabs for a map of the fleet and a fleet search (airports, or a point and radius).
 import { h, count, field, select, showError, statusLine, when } from "./dom.js";
 import * as api from "./api.js";
-import { mapView } from "./map.js";
+import { drawFleetMap } from "./map.js";
 import { readFleetText } from "./csv.js";
 
 /** Rows per table page; the map draws at most MAP_MAX of the entries that pass the filters (100 a request). */
@@ -138,7 +138,7 @@ export async function fleetPage(main) {
       if (offset + 100 >= total) break;
     }
     const read = Math.min(total, MAP_MAX);
-    mapBox.replaceChildren(mapView({ points: points.map((e) => ({ lat: e.lat, lon: e.lon, label: `${e.name} (${e.type})`, kind: "fleet" })), caption: `Your fleet: ${points.length} located entries${read < total ? ` among the first ${read} of ${total}` : ""}` }));
+    drawFleetMap(mapBox, points.map((e) => ({ lat: e.lat, lon: e.lon, label: `${e.name} (${e.type})` })), { caption: `Your fleet: ${points.length} located entries${read < total ? ` among the first ${read} of ${total}` : ""}` });
   }
 
   async function remove(e) {
@@ -283,10 +283,9 @@ function searchPanel() {
         const { data } = await api.core("GET", `/api/search/fleet?${params}`);
         // The answer names no airport positions: the circle is drawn for a point search.
         const centres = params.has("lat") ? [{ lat: Number(params.get("lat")), lon: Number(params.get("lon")), radiusKm: Number(radius.value || 50) }] : [];
-        out.replaceChildren(
-          mapView({ points: data.items.filter((i) => i.lat != null).map((i) => ({ lat: i.lat, lon: i.lon, label: `${i.name} · ${i.netid} · ${i.distanceKm} km`, kind: "hit" })), circles: centres, caption: `Search: ${data.total} matches, ${data.items.length} shown` }),
-          (data.warnings ?? []).length ? h("ul", { class: "muted" }, data.warnings.map((w) => h("li", {}, w.detail ?? w.code))) : null,
-        );
+        const hits = h("div");
+        drawFleetMap(hits, data.items.filter((i) => i.lat != null).map((i) => ({ lat: i.lat, lon: i.lon, label: `${i.name} · ${i.netid} · ${i.distanceKm} km` })), { kind: "hit", circles: centres, caption: `Search: ${data.total} matches, ${data.items.length} shown` });
+        out.replaceChildren(hits, (data.warnings ?? []).length ? h("ul", { class: "muted" }, data.warnings.map((w) => h("li", {}, w.detail ?? w.code))) : null);
       } catch (error) {
         showError(out, error);
       }

@@ -5,7 +5,10 @@ import { authMacros, type Authenticator } from "../auth";
 import { bookingSummaryView, bookingViewFor } from "../../../domain/trips/booking-view";
 import type { PositionStore } from "../../../domain/tracking/position";
 import { documentedResponses, errors } from "../schemas";
-import { BookingResponse, TransactionIdParams } from "../trip-schemas";
+import { BookingData, TransactionIdParams } from "../trip-schemas";
+import { tripPlaces } from "../../../domain/trips/trip-places";
+import type { AirportDirectory } from "../../../domain/airports";
+import type { Gazetteer } from "../../../domain/trips/pickup-place";
 import { Page, Paging } from "../paging";
 import { pickupPlaceZone } from "../../../domain/trips/pickup-place";
 
@@ -62,8 +65,33 @@ const Summary = t.Object({
   pickupZone: t.String({ description: "The IANA time zone of the pickup's place (as in GET /api/reservation), in which its time is read", examples: ["America/New_York"] }),
 });
 
+const Place = t.Union(
+  [
+    t.Object({
+      lat: t.Number(),
+      lon: t.Number(),
+      by: t.String({ description: "How it was placed: coordinates (its own lat/lon), airport (the airport an airport location names by IATA code), city (the gazetteer's town)", examples: ["airport"] }),
+      airport: t.Optional(t.Object({ iata: t.String({ examples: ["JFK"] }), name: t.String({ examples: ["John F. Kennedy International Airport"] }) }, { description: "The airport the place names, when the directory knows it" })),
+    }),
+    t.Null(),
+  ],
+  { description: "Null when nothing places it" },
+);
+/** The lookup's answer: the booking as every read shows it (`data`), and beside it where its places are (for a map). */
+const BookingWithPlaces = t.Object({
+  success: t.Literal(true),
+  data: BookingData,
+  places: t.Object(
+    { pickup: Place, stops: t.Array(Place, { description: "In the order of locations.stops" }), dropOff: Place },
+    {
+      description:
+        "Only in this lookup, beside `data` (which stays the booking as webhooks and every read show it): each place of the trip on the map, placed like a pickup is — its lat/lon, else the airport an airport location names (an airport pickup sent without coordinates is at its airport), else its city.",
+    },
+  ),
+});
+
 /** Core booking lookup, the company's bookings list and the published lifecycle. */
-export function coreReservations(deps: ManageTripDeps, auth: Authenticator, positions: PositionStore, places: PickupZoneDeps) {
+export function coreReservations(deps: ManageTripDeps, auth: Authenticator, positions: PositionStore, places: PickupZoneDeps & { airports: AirportDirectory; gazetteer: Gazetteer }) {
   return new Elysia({ name: "core-reservations", prefix: "/api" })
     .use(authMacros(auth))
     .get("/trip-states", () => tripStates, {
@@ -107,18 +135,18 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
       "/reservation/:transactionId",
       async ({ caller, params }) => {
         const booking = await findBooking(deps, caller, params.transactionId);
-        return { success: true as const, data: { ...(await bookingViewFor(booking, caller, positions)), pickupZone: pickupPlaceZone(booking.trip.locations.pickup, places) } };
+        return { success: true as const, data: { ...(await bookingViewFor(booking, caller, positions)), pickupZone: pickupPlaceZone(booking.trip.locations.pickup, places) }, places: tripPlaces(booking.trip.locations, places) };
       },
       {
         anyAuth: true,
         params: TransactionIdParams,
         detail: {
           // Documented, not checked: a run-time check would drop the members no schema names.
-          responses: documentedResponses({ 200: BookingResponse, ...errors(400, 401, 404) }),
+          responses: documentedResponses({ 200: BookingWithPlaces, ...errors(400, 401, 404) }),
           tags: ["Trips"],
           summary: "Get a booking",
           description:
-            "`Authorization: Bearer <core JWT>`, a bare core JWT, or a platform token (with or without Bearer). Only the requester's and the provider's users see it; anyone else and an unknown id get the same 404. A transactionId that is not a UUID: 400. `pickupZone` names the IANA time zone of the pickup's place (its airport's, the one at its coordinates or at its city), in which `locations.pickup.time` is read.",
+            "`Authorization: Bearer <core JWT>`, a bare core JWT, or a platform token (with or without Bearer). Only the requester's and the provider's users see it; anyone else and an unknown id get the same 404. A transactionId that is not a UUID: 400. `pickupZone` names the IANA time zone of the pickup's place (its airport's, the one at its coordinates or at its city), in which `locations.pickup.time` is read. `places` (beside `data`) says where each place of the trip is (an airport pickup at its airport), for a map.",
           security: [{ bearer: [] }, { platformToken: [] }],
         },
       },

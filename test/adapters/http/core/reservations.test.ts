@@ -31,9 +31,9 @@ describe("GET /api/reservation/{transactionId}", () => {
     ];
     for (const v of views) expect(v.status).toBe(200);
     const data = views[0].body.data;
-    // The core lookup answers success and data (with the pickup's zone); the platform reads answer the same view
-    // without it, and GNet's reservation at the top level beside it.
-    for (const v of views.slice(0, 5)) expect(v.body).toEqual({ success: true, data });
+    // The core lookup answers success and data (with the pickup's zone) and, beside data, where the trip's places are;
+    // the platform reads answer the same view without the zone, and GNet's reservation at the top level beside it.
+    for (const v of views.slice(0, 5)) expect(v.body).toEqual({ success: true, data, places: views[0].body.places });
     const { pickupZone, ...shared } = data;
     expect(pickupZone).toBe("America/New_York");
     for (const v of views.slice(5)) expect({ success: v.body.success, data: v.body.data, transactionId: v.body.transactionId }).toEqual({ success: true, data: shared, transactionId: id });
