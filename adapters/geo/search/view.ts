@@ -1,4 +1,5 @@
-import type { GeoHit, GeoSearch, UnlocatedCount } from "../../../domain/fleet/ports";
+import type { CircleMatches, CircleQuery, GeoHit, GeoSearch, UnlocatedCount } from "../../../domain/fleet/ports";
+import { circleMatches } from "./circle";
 import { byDistanceThenSlug, toHits, type Exclusions } from "./found";
 import { prepare } from "./query";
 import type { FleetSnapshot } from "./snapshot";
@@ -32,6 +33,10 @@ export class FleetView {
       if (recent.length > 0) found = found.concat(recent).sort(byDistanceThenSlug);
     }
     return { total, hits: toHits(found.slice(query.offset, k)) };
+  }
+
+  circle(query: CircleQuery): CircleMatches {
+    return circleMatches(this.base, this.excluded, this.overlay, query);
   }
 
   unlocated(airports: string[], filter: { types: string[] | undefined; words: string[] }): UnlocatedCount[] {

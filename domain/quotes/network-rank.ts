@@ -1,0 +1,158 @@
+import { formatMinorUnits, minorUnitOf, type CurrencyDirectory } from "../currency";
+import type { CircleMatches } from "../fleet/ports";
+import { vehicleFeeMinorUnits } from "../trips/quote";
+import { MAX_NETWORK_OPTIONS, MAX_OPTIONS_PER_PROVIDER, type OptionEntry, type PricedVehicle } from "./network-quote";
+
+/**
+ * The network quote's ranking over the geo index's columns (the fast path): the same options, order, currency and
+ * left-out count as pricing every serving vehicle and ranking them whole (chooseNetworkCurrency, then
+ * rankNetworkOptions over the quote's currency), without an object per vehicle. Each distinct rate is priced once;
+ * each provider keeps its best 5 as the vehicles stream by, and the best 50 of those are kept the same way; only
+ * the chosen ones are materialised.
+ */
+
+/** What each provider (by owner number) brings to the ranking, decided before it (admission, radius, partner map). */
+export interface ProviderTerms {
+  /** 1 when the provider would take the trip from the caller (and is among those asked). */
+  admitted: Uint8Array;
+  /** Its service radius: a match farther than this does not serve the pickup. */
+  radiusKm: Float64Array;
+  /** The provider's type for the caller's preferred type, when mapped: its options of that type rank first among its own. */
+  preferredType: Array<string | undefined>;
+}
+
+/** A serving vehicle the circle does not hold (one listing the pickup airport beyond its provider's radius, or without a position). */
+export interface ExtraVehicle {
+  entry: OptionEntry;
+  owner: number;
+  distanceKm: number;
+}
+
+export interface CircleRanking {
+  /** The quote's currency (undefined without any serving vehicle). */
+  currency: string | undefined;
+  /** The options, best first (at most 5 per provider, 50 in all). */
+  chosen: PricedVehicle[];
+  /** Serving vehicles in other currencies, and those currencies (alphabetical). */
+  leftOut: number;
+  leftOutCurrencies: string[];
+}
+
+export interface RankInput {
+  matches: CircleMatches;
+  extras: readonly ExtraVehicle[];
+  /** The netid of an owner number (those of `matches`, then the extras' own). */
+  netidOf: (owner: number) => string;
+  terms: ProviderTerms;
+  quarterHours: number;
+  pickupCurrency: string | undefined;
+  currencies: CurrencyDirectory;
+}
+
+const compareStrings = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export function rankCircle(input: RankInput): CircleRanking {
+  const { matches: m, extras, terms, quarterHours, currencies } = input;
+  const n = m.count;
+  const { owner, rate, distanceKm } = m;
+  const { admitted, radiusKm } = terms;
+
+  // Currencies interned per rate; serving vehicles counted per currency.
+  const currencyOfRate = new Int32Array(m.rates).fill(-1);
+  const currencyIds = new Map<string, number>();
+  const currencyNames: string[] = [];
+  const counts: number[] = [];
+  const currencyId = (code: string): number => {
+    let id = currencyIds.get(code);
+    if (id === undefined) {
+      currencyIds.set(code, (id = currencyNames.length));
+      currencyNames.push(code);
+      counts.push(0);
+    }
+    return id;
+  };
+  const matchCurrency = (i: number): number => {
+    const r = rate[i];
+    let c = currencyOfRate[r];
+    if (c < 0) currencyOfRate[r] = c = currencyId(m.currency(r));
+    return c;
+  };
+  const serves = (i: number): boolean => {
+    const o = owner[i];
+    return admitted[o] === 1 && distanceKm[i] <= radiusKm[o];
+  };
+  for (let i = 0; i < n; i++) if (serves(i)) counts[matchCurrency(i)]++;
+  const extraCurrency = extras.map((x) => (admitted[x.owner] === 1 ? currencyId(x.entry.currency) : -1));
+  for (const c of extraCurrency) if (c >= 0) counts[c]++;
+
+  // The pickup country's currency when some serving vehicle uses it, else the most used (ties: alphabetical).
+  let chosen = -1;
+  const local = input.pickupCurrency !== undefined ? currencyIds.get(input.pickupCurrency) : undefined;
+  if (local !== undefined && counts[local] > 0) chosen = local;
+  else
+    for (let c = 0; c < counts.length; c++)
+      if (counts[c] > 0 && (chosen < 0 || counts[c] > counts[chosen] || (counts[c] === counts[chosen] && currencyNames[c] < currencyNames[chosen]))) chosen = c;
+  if (chosen < 0) return { currency: undefined, chosen: [], leftOut: 0, leftOutCurrencies: [] };
+  const currency = currencyNames[chosen];
+  let leftOut = 0;
+  const others: string[] = [];
+  for (let c = 0; c < counts.length; c++)
+    if (c !== chosen && counts[c] > 0) {
+      leftOut += counts[c];
+      others.push(currencyNames[c]);
+    }
+  others.sort(compareStrings);
+
+  // Candidates: match i < n, extra n + j. Units per rate priced once, in the quote currency's minor unit.
+  const digits = minorUnitOf(currencies, currency);
+  const unitsOfRate = new Float64Array(m.rates).fill(-1);
+  const extraUnits = extras.map((x, j) => (extraCurrency[j] === chosen ? vehicleFeeMinorUnits(x.entry, quarterHours, digits) : -1));
+  const units = (i: number): number => {
+    if (i >= n) return extraUnits[i - n];
+    const r = rate[i];
+    let u = unitsOfRate[r];
+    if (u < 0) unitsOfRate[r] = u = vehicleFeeMinorUnits({ minimumRate: m.minimumRate(r), hourlyRate: m.hourlyRate(r) }, quarterHours, digits);
+    return u;
+  };
+  const dist = (i: number) => (i < n ? distanceKm[i] : extras[i - n].distanceKm);
+  const ownerOf = (i: number) => (i < n ? owner[i] : extras[i - n].owner);
+  const slug = (i: number) => (i < n ? m.slug(i) : extras[i - n].entry.slug);
+  const preferred = (i: number): boolean => {
+    const wanted = terms.preferredType[ownerOf(i)];
+    return wanted !== undefined && (i < n ? m.type(i) : extras[i - n].entry.type) === wanted;
+  };
+
+  // Each provider's best 5: its mapped type first, then cheapest, nearest, by code.
+  const withinProvider = (a: number, b: number): number =>
+    Number(preferred(b)) - Number(preferred(a)) || units(a) - units(b) || dist(a) - dist(b) || compareStrings(slug(a), slug(b));
+  const lists = new Map<number, number[]>();
+  const offer = (i: number) => {
+    const o = ownerOf(i);
+    let list = lists.get(o);
+    if (!list) lists.set(o, (list = []));
+    insertBounded(list, i, MAX_OPTIONS_PER_PROVIDER, withinProvider);
+  };
+  for (let i = 0; i < n; i++) if (serves(i) && currencyOfRate[rate[i]] === chosen) offer(i);
+  for (let j = 0; j < extras.length; j++) if (extraCurrency[j] === chosen) offer(n + j);
+
+  // Then all of them: cheapest, nearest, by provider and code; at most 50.
+  const across = (a: number, b: number): number =>
+    units(a) - units(b) || dist(a) - dist(b) || compareStrings(input.netidOf(ownerOf(a)), input.netidOf(ownerOf(b))) || compareStrings(slug(a), slug(b));
+  const best: number[] = [];
+  for (const list of lists.values()) for (const i of list) insertBounded(best, i, MAX_NETWORK_OPTIONS, across);
+
+  const chosenVehicles = best.map((i): PricedVehicle => {
+    const u = units(i);
+    return { entry: i < n ? m.entry(i) : extras[i - n].entry, minorUnits: u, fee: formatMinorUnits(u, digits), distanceKm: dist(i), preferred: preferred(i) };
+  });
+  return { currency, chosen: chosenVehicles, leftOut, leftOutCurrencies: others };
+}
+
+/** Inserts `i` into `list` (kept sorted by `order`, at most `max` long) when it ranks among the best `max`. */
+function insertBounded(list: number[], i: number, max: number, order: (a: number, b: number) => number): void {
+  if (list.length === max && order(i, list[max - 1]) >= 0) return;
+  let at = list.length;
+  while (at > 0 && order(i, list[at - 1]) < 0) at--;
+  list.splice(at, 0, i);
+  if (list.length > max) list.pop();
+}
