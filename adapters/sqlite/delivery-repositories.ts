@@ -32,6 +32,15 @@ export class SqliteIntegrationRepository implements IntegrationRepository, Integ
     return this.getSync(netid);
   }
 
+  async getMany(netids: readonly string[]): Promise<Map<string, Integration>> {
+    const out = new Map<string, Integration>();
+    for (const netid of netids) {
+      const integration = this.getSync(netid);
+      if (integration) out.set(netid, integration);
+    }
+    return out;
+  }
+
   /** For use inside a synchronous transaction. */
   getSync(netid: string): Integration | undefined {
     const cache = AccountCache.of(this.db).fresh();

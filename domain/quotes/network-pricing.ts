@@ -9,12 +9,13 @@ import { pickupTimeRefusal } from "../trips/pickup-time";
 import { pickupInstant, positionOf, type TimeZones } from "../trips/places";
 import type { ProviderFleet } from "../trips/ports";
 import { bookedQuarterHours, estimatedQuarterHours, fitsTrip } from "../trips/quote";
-import { serviceRadiusOf } from "../usecases/quote-provider";
+import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-area";
+import type { Integration } from "../delivery/integration";
 import type { NewTripRequest } from "../trips/send-trip-request";
 import { rankCircle, type CircleRanking, type ExtraVehicle } from "./network-rank";
 
 /** Whether each provider would take the trip from the caller, and the type of its own it ranks first (its partner map). */
-export type NetworkAdmission = (netids: readonly string[]) => Promise<Array<{ admitted: boolean; preferredType?: string }>>;
+export type NetworkAdmission = (netids: readonly string[], integrations: ReadonlyMap<string, Integration>) => Promise<Array<{ admitted: boolean; preferredType?: string }>>;
 
 /** What the network quote needs priced: every admitted provider's serving vehicles that fit the party, ranked. */
 export interface NetworkPricing {
@@ -30,7 +31,7 @@ export interface NetworkPricing {
 export interface NetworkPricingDeps {
   index: Pick<FleetSearchIndex, "circle" | "unlocated">;
   fleet: Pick<ProviderFleet, "activeEntriesListingBeyond">;
-  integrations: Pick<IntegrationRepository, "get" | "largestServiceRadiusKm">;
+  integrations: Pick<IntegrationRepository, "getMany" | "largestServiceRadiusKm">;
   airports: AirportDirectory;
   gazetteer: Gazetteer;
   timeZones: TimeZones;
@@ -88,9 +89,10 @@ export function indexNetworkPricing(deps: NetworkPricingDeps): NetworkPricing {
       // Each provider's radius and admission, once.
       const size = matches.owners + extraNetids.length;
       const terms = { admitted: new Uint8Array(size), radiusKm: new Float64Array(size), preferredType: new Array<string | undefined>(size) };
-      const [radii, admitted] = await Promise.all([Promise.all(netids.map((netid) => serviceRadiusOf(deps.integrations, netid))), admission(netids)]);
+      const integrations = await deps.integrations.getMany(netids);
+      const admitted = await admission(netids, integrations);
       owners.forEach((o, k) => {
-        terms.radiusKm[o] = radii[k];
+        terms.radiusKm[o] = integrations.get(netids[k])?.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM;
         terms.admitted[o] = admitted[k].admitted ? 1 : 0;
         terms.preferredType[o] = admitted[k].preferredType;
       });

@@ -106,44 +106,65 @@ export function rankCircle(input: RankInput): CircleRanking {
   // Candidates: match i < n, extra n + j. Units per rate priced once, in the quote currency's minor unit.
   const digits = minorUnitOf(currencies, currency);
   const unitsOfRate = new Float64Array(m.rates).fill(-1);
-  const extraUnits = extras.map((x, j) => (extraCurrency[j] === chosen ? vehicleFeeMinorUnits(x.entry, quarterHours, digits) : -1));
-  const units = (i: number): number => {
-    if (i >= n) return extraUnits[i - n];
-    const r = rate[i];
-    let u = unitsOfRate[r];
-    if (u < 0) unitsOfRate[r] = u = vehicleFeeMinorUnits({ minimumRate: m.minimumRate(r), hourlyRate: m.hourlyRate(r) }, quarterHours, digits);
-    return u;
-  };
-  const dist = (i: number) => (i < n ? distanceKm[i] : extras[i - n].distanceKm);
-  const ownerOf = (i: number) => (i < n ? owner[i] : extras[i - n].owner);
+  for (let r = 0; r < m.rates; r++)
+    if (currencyOfRate[r] === chosen) unitsOfRate[r] = vehicleFeeMinorUnits({ minimumRate: m.minimumRate(r), hourlyRate: m.hourlyRate(r) }, quarterHours, digits);
+  const total = n + extras.length;
+  const units = new Float64Array(total);
+  const dist = new Float64Array(total);
+  const ownerOf = new Uint32Array(total);
+  for (let i = 0; i < n; i++) {
+    units[i] = unitsOfRate[rate[i]];
+    dist[i] = distanceKm[i];
+    ownerOf[i] = owner[i];
+  }
+  extras.forEach((x, j) => {
+    units[n + j] = extraCurrency[j] === chosen ? vehicleFeeMinorUnits(x.entry, quarterHours, digits) : -1;
+    dist[n + j] = x.distanceKm;
+    ownerOf[n + j] = x.owner;
+  });
   const slug = (i: number) => (i < n ? m.slug(i) : extras[i - n].entry.slug);
+  const anyPreferred = terms.preferredType.some((t) => t !== undefined);
   const preferred = (i: number): boolean => {
-    const wanted = terms.preferredType[ownerOf(i)];
+    if (!anyPreferred) return false;
+    const wanted = terms.preferredType[ownerOf[i]];
     return wanted !== undefined && (i < n ? m.type(i) : extras[i - n].entry.type) === wanted;
   };
 
-  // Each provider's best 5: its mapped type first, then cheapest, nearest, by code.
+  // Each provider's best 5 (its mapped type first, then cheapest, nearest, by code), kept in a flat table as the
+  // candidates stream by: most are turned away by one comparison with the provider's fifth.
   const withinProvider = (a: number, b: number): number =>
-    Number(preferred(b)) - Number(preferred(a)) || units(a) - units(b) || dist(a) - dist(b) || compareStrings(slug(a), slug(b));
-  const lists = new Map<number, number[]>();
+    (anyPreferred ? Number(preferred(b)) - Number(preferred(a)) : 0) || units[a] - units[b] || dist[a] - dist[b] || compareStrings(slug(a), slug(b));
+  const owners = terms.admitted.length;
+  const kept = new Int32Array(owners * MAX_OPTIONS_PER_PROVIDER);
+  const keptCount = new Uint8Array(owners);
+  const present: number[] = [];
   const offer = (i: number) => {
-    const o = ownerOf(i);
-    let list = lists.get(o);
-    if (!list) lists.set(o, (list = []));
-    insertBounded(list, i, MAX_OPTIONS_PER_PROVIDER, withinProvider);
+    const o = ownerOf[i];
+    const base = o * MAX_OPTIONS_PER_PROVIDER;
+    let k = keptCount[o];
+    if (k === 0) present.push(o);
+    if (k === MAX_OPTIONS_PER_PROVIDER) {
+      if (withinProvider(i, kept[base + k - 1]) >= 0) return;
+      k--;
+    } else keptCount[o] = k + 1;
+    while (k > 0 && withinProvider(i, kept[base + k - 1]) < 0) {
+      kept[base + k] = kept[base + k - 1];
+      k--;
+    }
+    kept[base + k] = i;
   };
-  for (let i = 0; i < n; i++) if (serves(i) && currencyOfRate[rate[i]] === chosen) offer(i);
+  for (let i = 0; i < n; i++) if (units[i] >= 0 && admitted[owner[i]] === 1 && distanceKm[i] <= radiusKm[owner[i]]) offer(i);
   for (let j = 0; j < extras.length; j++) if (extraCurrency[j] === chosen) offer(n + j);
 
   // Then all of them: cheapest, nearest, by provider and code; at most 50.
   const across = (a: number, b: number): number =>
-    units(a) - units(b) || dist(a) - dist(b) || compareStrings(input.netidOf(ownerOf(a)), input.netidOf(ownerOf(b))) || compareStrings(slug(a), slug(b));
+    units[a] - units[b] || dist[a] - dist[b] || compareStrings(input.netidOf(ownerOf[a]), input.netidOf(ownerOf[b])) || compareStrings(slug(a), slug(b));
   const best: number[] = [];
-  for (const list of lists.values()) for (const i of list) insertBounded(best, i, MAX_NETWORK_OPTIONS, across);
+  for (const o of present) for (let k = 0; k < keptCount[o]; k++) insertBounded(best, kept[o * MAX_OPTIONS_PER_PROVIDER + k], MAX_NETWORK_OPTIONS, across);
 
   const chosenVehicles = best.map((i): PricedVehicle => {
-    const u = units(i);
-    return { entry: i < n ? m.entry(i) : extras[i - n].entry, minorUnits: u, fee: formatMinorUnits(u, digits), distanceKm: dist(i), preferred: preferred(i) };
+    const u = units[i];
+    return { entry: i < n ? m.entry(i) : extras[i - n].entry, minorUnits: u, fee: formatMinorUnits(u, digits), distanceKm: dist[i], preferred: preferred(i) };
   });
   return { currency, chosen: chosenVehicles, leftOut, leftOutCurrencies: others };
 }

@@ -15,7 +15,7 @@ import {
 } from "../quotes/network-quote";
 import type { NetworkQuoteRepository } from "../quotes/ports";
 import type { Fee } from "../trips/booking";
-import { providerVehicleType, tripRefusal, type TripAdmissionDeps } from "./partnerships";
+import { providerVehicleType, takesOnlyPartners, type TripAdmissionDeps } from "./partnerships";
 import { sendTrip, type SendTripDeps } from "./send-trip";
 import type { NetworkAdmission, NetworkPricing } from "../quotes/network-pricing";
 
@@ -74,18 +74,25 @@ export function pricedTripOf(req: Pick<NewTripRequest, "trip">): string {
 export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller, input: NetworkQuoteInput): Promise<NetworkQuoteView> {
   const { req, providers, partnersOnly } = await checkQuoteRequest(deps, caller, input);
   const now = deps.clock.now();
-  // Whom to ask: not the caller itself, those named, partners when asked, and only providers that take its trips.
-  const admission: NetworkAdmission = (netids) =>
-    Promise.all(
-      netids.map(async (netid) => {
-        let ok = netid.toLowerCase() !== caller.netid.toLowerCase() && (!providers || providers.has(netid.toLowerCase()));
-        if (ok && partnersOnly) ok = (await deps.admission.partnerships.find(caller.netid, netid))?.state === "active";
-        if (ok) ok = (await tripRefusal(deps.admission, caller.netid, netid)) === undefined;
+  // Whom to ask: not the caller itself, those named, partners when asked, and only providers that take its trips
+  // (decided from their integrations, read for all at once; partnerships read only where one is needed).
+  const self = caller.netid.toLowerCase();
+  const preferred = req.trip.preferredVehicleType;
+  const wantsType = preferred !== undefined && preferred.trim() !== "";
+  const admission: NetworkAdmission = async (netids, integrations) => {
+    const out = netids.map((netid) => ({ admitted: netid.toLowerCase() !== self && (!providers || providers.has(netid.toLowerCase())) }) as { admitted: boolean; preferredType?: string });
+    const needsPartner = (k: number) => partnersOnly || takesOnlyPartners(integrations.get(netids[k]));
+    const pending = netids.flatMap((netid, k) => (out[k].admitted && (wantsType || needsPartner(k)) ? [{ netid, k }] : []));
+    await Promise.all(
+      pending.map(async ({ netid, k }) => {
+        if (needsPartner(k)) out[k].admitted = (await deps.admission.partnerships.find(caller.netid, netid))?.state === "active";
         // A provider's partner map of vehicle types applies as for a QUOTE sent to it: its mapped type first.
-        const preferredType = ok ? await providerVehicleType(deps.admission, caller.netid, netid, req.trip.preferredVehicleType) : undefined;
-        return { admitted: ok, ...(preferredType !== undefined ? { preferredType } : {}) };
+        const preferredType = out[k].admitted ? await providerVehicleType(deps.admission, caller.netid, netid, preferred) : undefined;
+        if (preferredType !== undefined) out[k].preferredType = preferredType;
       }),
     );
+    return out;
+  };
   const ranking = await deps.pricing.rankServingVehicles(req, now, admission);
 
   const warnings: NetworkQuoteWarning[] = [];
