@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import { migrate, openDatabase } from "../adapters/sqlite/db";
 import { createLogger } from "../adapters/logging";
+import { BackgroundCheckpointer } from "../adapters/sqlite/checkpointer";
 import { buildApp, createServices } from "../src/app";
 import { BENCH_DIR, BENCH_PASSWORD, BENCH_PLATFORM, fixtureDatabase } from "./fixtures";
 import { median, percentile, printFigure, SMOKE, type Figure } from "./report";
@@ -61,6 +62,8 @@ export async function benchNetworkQuote(options: NetworkQuoteBenchOptions = DEFA
   migrate(db);
   const services = createServices(db, { jwtSecret: "bench-secret-that-is-at-least-32-bytes!", tokenTtlSeconds: 3600 });
   const app = buildApp(services, { logger: createLogger("silent"), maxBodyBytes: 1048576, readiness: { ready: true } });
+  // As the served app runs (src/backend.ts): WAL checkpoints in a worker, not inside a request's commit.
+  const checkpointer = await BackgroundCheckpointer.start(db.$client);
   try {
     await services.fleetIndex.rebuildNow();
     await services.fleetIndex.typeTreesReady();
@@ -135,6 +138,7 @@ export async function benchNetworkQuote(options: NetworkQuoteBenchOptions = DEFA
     console.log(`[network-quote] medians: quote p50 ${median(quoteP50).toFixed(2)} ms, p99 ${median(quoteP99).toFixed(2)} ms; search p50 ${median(searchP50).toFixed(2)} ms, p99 ${median(searchP99).toFixed(2)} ms`);
     return figures;
   } finally {
+    await checkpointer.stop();
     await services.worker.stop();
     services.fleetIndex.close();
     db.$client.close();

@@ -15,7 +15,10 @@ import type { NewTripRequest } from "../trips/send-trip-request";
 import { rankCircle, type CircleRanking, type ExtraVehicle } from "./network-rank";
 
 /** Whether each provider would take the trip from the caller, and the type of its own it ranks first (its partner map). */
-export type NetworkAdmission = (netids: readonly string[], integrations: ReadonlyMap<string, Integration>) => Promise<Array<{ admitted: boolean; preferredType?: string }>>;
+export type NetworkAdmission = (
+  netids: readonly string[],
+  integrations: ReadonlyMap<string, Integration>,
+) => Promise<{ admitted: Uint8Array; preferredType: Array<string | undefined> }>;
 
 /** What the network quote needs priced: every admitted provider's serving vehicles that fit the party, ranked. */
 export interface NetworkPricing {
@@ -93,8 +96,8 @@ export function indexNetworkPricing(deps: NetworkPricingDeps): NetworkPricing {
       const admitted = await admission(netids, integrations);
       owners.forEach((o, k) => {
         terms.radiusKm[o] = integrations.get(netids[k])?.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM;
-        terms.admitted[o] = admitted[k].admitted ? 1 : 0;
-        terms.preferredType[o] = admitted[k].preferredType;
+        terms.admitted[o] = admitted.admitted[k];
+        terms.preferredType[o] = admitted.preferredType[k];
       });
 
       // An airport pickup: each admitted provider met there (a vehicle within its radius seats the party, or one

@@ -138,6 +138,7 @@ export function rankCircle(input: RankInput): CircleRanking {
   const kept = new Int32Array(owners * MAX_OPTIONS_PER_PROVIDER);
   const keptCount = new Uint8Array(owners);
   const present: number[] = [];
+  let keptTotal = 0;
   const offer = (i: number) => {
     const o = ownerOf[i];
     const base = o * MAX_OPTIONS_PER_PROVIDER;
@@ -146,15 +147,53 @@ export function rankCircle(input: RankInput): CircleRanking {
     if (k === MAX_OPTIONS_PER_PROVIDER) {
       if (withinProvider(i, kept[base + k - 1]) >= 0) return;
       k--;
-    } else keptCount[o] = k + 1;
+    } else {
+      keptCount[o] = k + 1;
+      keptTotal++;
+    }
     while (k > 0 && withinProvider(i, kept[base + k - 1]) < 0) {
       kept[base + k] = kept[base + k - 1];
       k--;
     }
     kept[base + k] = i;
   };
-  for (let i = 0; i < n; i++) if (units[i] >= 0 && admitted[owner[i]] === 1 && distanceKm[i] <= radiusKm[owner[i]]) offer(i);
-  for (let j = 0; j < extras.length; j++) if (extraCurrency[j] === chosen) offer(n + j);
+  const candidate = (i: number) => units[i] >= 0 && admitted[owner[i]] === 1 && distanceKm[i] <= radiusKm[owner[i]];
+  if (anyPreferred) {
+    for (let i = 0; i < n; i++) if (candidate(i)) offer(i);
+    for (let j = 0; j < extras.length; j++) if (extraCurrency[j] === chosen) offer(n + j);
+  } else offerCheapestFirst();
+
+  /**
+   * Without a preferred type a provider's order is the quote's order, so the candidates can be offered by price,
+   * cheapest first (grouped by rate, each group all at once): once 50 are kept, a dearer candidate could only
+   * follow its provider's kept ones and the 50 kept before it, so the groups left need not be looked at.
+   */
+  function offerCheapestFirst(): void {
+    const perRate = new Int32Array(m.rates + 1);
+    for (let i = 0; i < n; i++) if (candidate(i)) perRate[rate[i]]++;
+    const rates: number[] = [];
+    for (let r = 0; r < m.rates; r++) if (perRate[r] > 0) rates.push(r);
+    rates.sort((a, b) => unitsOfRate[a] - unitsOfRate[b]);
+    const start = new Int32Array(m.rates + 1);
+    let at = 0;
+    for (const r of rates) {
+      start[r] = at;
+      at += perRate[r];
+    }
+    const order = new Int32Array(at);
+    const fill = start.slice();
+    for (let i = 0; i < n; i++) if (candidate(i)) order[fill[rate[i]]++] = i;
+    // Groups: each rate's candidates, and each extra on its own, by units.
+    const groups: Array<{ units: number; rate: number; extra: number }> = rates.map((r) => ({ units: unitsOfRate[r], rate: r, extra: -1 }));
+    for (let j = 0; j < extras.length; j++) if (extraCurrency[j] === chosen) groups.push({ units: units[n + j], rate: -1, extra: n + j });
+    groups.sort((a, b) => a.units - b.units);
+    for (let g = 0; g < groups.length; g++) {
+      const group = groups[g];
+      if (group.rate < 0) offer(group.extra);
+      else for (let k = start[group.rate], end = k + perRate[group.rate]; k < end; k++) offer(order[k]);
+      if (keptTotal >= MAX_NETWORK_OPTIONS && (g + 1 === groups.length || groups[g + 1].units > group.units)) return;
+    }
+  }
 
   // Then all of them: cheapest, nearest, by provider and code; at most 50.
   const across = (a: number, b: number): number =>

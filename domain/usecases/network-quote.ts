@@ -80,18 +80,29 @@ export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller
   const preferred = req.trip.preferredVehicleType;
   const wantsType = preferred !== undefined && preferred.trim() !== "";
   const admission: NetworkAdmission = async (netids, integrations) => {
-    const out = netids.map((netid) => ({ admitted: netid.toLowerCase() !== self && (!providers || providers.has(netid.toLowerCase())) }) as { admitted: boolean; preferredType?: string });
-    const needsPartner = (k: number) => partnersOnly || takesOnlyPartners(integrations.get(netids[k]));
-    const pending = netids.flatMap((netid, k) => (out[k].admitted && (wantsType || needsPartner(k)) ? [{ netid, k }] : []));
-    await Promise.all(
-      pending.map(async ({ netid, k }) => {
-        if (needsPartner(k)) out[k].admitted = (await deps.admission.partnerships.find(caller.netid, netid))?.state === "active";
-        // A provider's partner map of vehicle types applies as for a QUOTE sent to it: its mapped type first.
-        const preferredType = out[k].admitted ? await providerVehicleType(deps.admission, caller.netid, netid, preferred) : undefined;
-        if (preferredType !== undefined) out[k].preferredType = preferredType;
-      }),
-    );
-    return out;
+    const admitted = new Uint8Array(netids.length);
+    const preferredType = new Array<string | undefined>(netids.length);
+    const pending: Array<Promise<void>> = [];
+    for (let k = 0; k < netids.length; k++) {
+      const netid = netids[k];
+      const lower = netid.toLowerCase();
+      if (lower === self || (providers && !providers.has(lower))) continue;
+      const needsPartner = partnersOnly || takesOnlyPartners(integrations.get(netid));
+      if (!needsPartner && !wantsType) {
+        admitted[k] = 1;
+        continue;
+      }
+      pending.push(
+        (async () => {
+          if (needsPartner && (await deps.admission.partnerships.find(caller.netid, netid))?.state !== "active") return;
+          admitted[k] = 1;
+          // A provider's partner map of vehicle types applies as for a QUOTE sent to it: its mapped type first.
+          preferredType[k] = await providerVehicleType(deps.admission, caller.netid, netid, preferred);
+        })(),
+      );
+    }
+    await Promise.all(pending);
+    return { admitted, preferredType };
   };
   const ranking = await deps.pricing.rankServingVehicles(req, now, admission);
 
