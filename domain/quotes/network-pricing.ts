@@ -75,10 +75,10 @@ export function indexNetworkPricing(deps: NetworkPricingDeps): NetworkPricing {
         }
       }
       const netids = owners.map((o) => matches.netid(o));
-      const ownerByNetid = new Map(netids.map((netid, k) => [netid, owners[k]]));
       const extraNetids: string[] = [];
       const listing = new Set<string>();
-      if (iata !== undefined)
+      if (iata !== undefined) {
+        const ownerByNetid = new Map(netids.map((netid, k) => [netid, owners[k]]));
         for (const u of deps.index.unlocated([iata], { types: undefined, words: [] })) {
           listing.add(u.netid);
           if (ownerByNetid.has(u.netid)) continue;
@@ -87,6 +87,7 @@ export function indexNetworkPricing(deps: NetworkPricingDeps): NetworkPricing {
           owners.push(matches.owners + extraNetids.length - 1);
           netids.push(u.netid);
         }
+      }
       const netidOf = (o: number) => (o < matches.owners ? matches.netid(o) : extraNetids[o - matches.owners]);
 
       // Each provider's radius and admission, once.
