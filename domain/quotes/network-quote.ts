@@ -84,7 +84,9 @@ const bySlug = (a: PricedVehicle, b: PricedVehicle) => (a.entry.slug < b.entry.s
 /**
  * The options of a network quote from every admitted provider's priced vehicles (all in one currency): each
  * provider's best 5 — its mapped preferred type first, then cheapest, nearest — then all of them cheapest first,
- * then nearest (then provider and code, so equal prices rank the same way every time), at most 50.
+ * then nearest (then provider and code, so equal prices rank the same way every time), at most 50. The plain
+ * reference: quotes rank through rankCircle (network-rank.ts), which a property test holds to this and
+ * chooseNetworkCurrency.
  */
 export function rankNetworkOptions(vehicles: readonly PricedVehicle[], names: ReadonlyMap<string, string>): NetworkQuoteOption[] {
   const byProvider = new Map<string, PricedVehicle[]>();
