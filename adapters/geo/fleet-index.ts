@@ -1,4 +1,4 @@
-import type { FleetChange, FleetChangeListener, FleetSearchIndex, GeoSearch } from "../../domain/fleet/ports";
+import type { CircleQuery, FleetChange, FleetChangeListener, FleetSearchIndex, GeoSearch } from "../../domain/fleet/ports";
 import { ChangeExtent } from "./search/change-extent";
 import type { FleetSource, IndexRow } from "../../domain/fleet/source";
 import { IndexBuilder, type BuilderOptions, type BuiltParts } from "./build/builder";
@@ -83,6 +83,10 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
 
   search(query: GeoSearch) {
     return this.view.search(query);
+  }
+
+  circle(query: CircleQuery) {
+    return this.view.circle(query);
   }
 
   unlocated(airports: string[], filter: { types: string[] | undefined; words: string[] }) {

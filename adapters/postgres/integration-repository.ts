@@ -48,6 +48,14 @@ export class PgIntegrationRepository implements IntegrationRepository, Integrati
     return this.cache.remember(ticket, this.cache.integrations, netid, row ? Object.freeze(integrationOf(row, this.secrets)) : null) ?? undefined;
   }
 
+  async getMany(netids: readonly string[]): Promise<Map<string, Integration>> {
+    const out = new Map<string, Integration>();
+    const wanted = [...new Set(netids)];
+    if (wanted.length === 0) return out;
+    for (const row of await this.db.select().from(companyIntegrations).where(inArray(companyIntegrations.netid, wanted))) out.set(row.netid, integrationOf(row, this.secrets));
+    return out;
+  }
+
   /** The integration `prefetch` last read for `netid` (undefined when it read none or was not asked for it). */
   getSync(netid: string): Integration | undefined {
     return this.prefetched.get(netid)?.integration;

@@ -1,16 +1,26 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { NetworkQuoteRepository } from "../../domain/quotes/ports";
 import type { NetworkQuote } from "../../domain/quotes/network-quote";
 import type { PgDb } from "./db";
 import { networkQuotes } from "./schema";
 import { networkQuoteOf, networkQuoteRow } from "../network-quote-rows";
 
-/** Network quotes in PostgreSQL: one row each, written once, read by any instance. */
+/**
+ * Network quotes in PostgreSQL: one row each, written once, read by any instance. A quote is a price list kept a
+ * day, not a booking: its transaction commits with `synchronous_commit = off` (SET LOCAL: that transaction only),
+ * so the answer does not wait for the WAL flush. The row is visible to every session at once; only a crash of the
+ * database server's OS (or of PostgreSQL itself) within a fraction of a second (wal_writer_delay, 3 × by default at
+ * most) can lose it, and then the client simply asks again. Every other transaction keeps synchronous commits.
+ */
 export class PgNetworkQuoteRepository implements NetworkQuoteRepository {
   constructor(private readonly db: PgDb) {}
 
   async save(quote: NetworkQuote): Promise<void> {
-    await this.db.insert(networkQuotes).values(networkQuoteRow(quote));
+    const row = networkQuoteRow(quote);
+    await this.db.transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL synchronous_commit = off`);
+      await tx.insert(networkQuotes).values(row);
+    });
   }
 
   async find(quoteId: string): Promise<NetworkQuote | undefined> {

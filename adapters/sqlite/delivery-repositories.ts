@@ -32,6 +32,21 @@ export class SqliteIntegrationRepository implements IntegrationRepository, Integ
     return this.getSync(netid);
   }
 
+  async getMany(netids: readonly string[]): Promise<Map<string, Integration>> {
+    // One freshness check for all of them (a network quote asks for hundreds).
+    const cache = AccountCache.of(this.db).fresh();
+    const out = new Map<string, Integration>();
+    for (const netid of netids) {
+      let integration = cache.integrations.get(netid);
+      if (integration === undefined) {
+        const row = this.byNetid.get({ netid });
+        integration = cache.remember(cache.integrations, netid, row ? Object.freeze(integrationOf(row, this.secrets)) : null);
+      }
+      if (integration) out.set(netid, integration);
+    }
+    return out;
+  }
+
   /** For use inside a synchronous transaction. */
   getSync(netid: string): Integration | undefined {
     const cache = AccountCache.of(this.db).fresh();

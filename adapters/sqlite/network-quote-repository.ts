@@ -5,12 +5,40 @@ import type { Db } from "./db";
 import { networkQuotes } from "./schema";
 import { networkQuoteOf, networkQuoteRow } from "../network-quote-rows";
 
-/** Network quotes in SQLite: one row each, written once. */
+/**
+ * Network quotes in SQLite: one row each, written once. A quote is a price list kept a day, not a booking: in WAL
+ * mode its commit does not wait for an fsync (`synchronous = NORMAL` for that one statement, the connection's own
+ * setting restored at once). It is readable and bookable as soon as the answer leaves, and survives a crash of the
+ * service; only an OS crash or power loss before the next fsync (the next booking's commit, or a checkpoint) can
+ * lose it, and then the client simply asks again. Every other commit keeps the connection's setting (FULL).
+ */
 export class SqliteNetworkQuoteRepository implements NetworkQuoteRepository {
-  constructor(private readonly db: Db) {}
+  /** The connection's synchronous setting (0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA) and whether it is in WAL mode. */
+  private readonly synchronous: number;
+  private readonly wal: boolean;
+
+  constructor(private readonly db: Db) {
+    const client = db.$client;
+    this.synchronous = client.query<{ synchronous: number }, []>("PRAGMA synchronous").get()?.synchronous ?? 2;
+    this.wal = client.query<{ journal_mode: string }, []>("PRAGMA journal_mode").get()?.journal_mode === "wal";
+  }
 
   async save(quote: NetworkQuote): Promise<void> {
-    this.db.insert(networkQuotes).values(networkQuoteRow(quote)).run();
+    const row = networkQuoteRow(quote);
+    const client = this.db.$client;
+    // Synchronous from here to the restore: nothing else runs on this connection meanwhile.
+    const relax = this.wal && this.synchronous > 1 && !client.inTransaction;
+    if (relax) client.exec("PRAGMA synchronous = NORMAL");
+    try {
+      this.db.insert(networkQuotes).values(row).run();
+    } finally {
+      if (relax) client.exec(`PRAGMA synchronous = ${this.synchronous}`);
+    }
+  }
+
+  /** Whether this connection commits quotes without an fsync (WAL mode with a synchronous setting above NORMAL). */
+  get relaxedCommit(): boolean {
+    return this.wal && this.synchronous > 1;
   }
 
   async find(quoteId: string): Promise<NetworkQuote | undefined> {

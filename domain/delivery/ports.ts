@@ -32,6 +32,8 @@ export interface NewOutboxMessage {
 export interface IntegrationRepository {
   get(netid: string): Promise<Integration | undefined>;
   save(integration: Integration, at: number): Promise<void>;
+  /** The integrations of `netids` (as `get` reads each), in one read: keyed by the netid asked (one without an integration left out). */
+  getMany(netids: readonly string[]): Promise<Map<string, Integration>>;
   /** The largest serviceRadiusKm any company set (the default when none set a larger one): how far a network quote looks. */
   largestServiceRadiusKm(): Promise<number>;
 }

@@ -58,6 +58,37 @@ export interface GeoHit {
   distanceKm: number;
 }
 
+/** Every located entry within `radiusKm` of `centre` that seats `minPassengers` (and, when set, holds `minLuggage`). */
+export interface CircleQuery {
+  centre: { lat: number; lon: number };
+  radiusKm: number;
+  minPassengers: number;
+  minLuggage?: number;
+}
+
+/**
+ * The matches of a CircleQuery as columns, in no particular order: what ranking thousands of them needs without an
+ * object per match (owner and rate are interned), each match materialised only on demand.
+ */
+export interface CircleMatches {
+  readonly count: number;
+  /** Match i's owner: index into netid(). */
+  readonly owner: Uint32Array;
+  /** Match i's (minimum rate, hourly rate, currency): index into minimumRate(), hourlyRate(), currency(). */
+  readonly rate: Uint32Array;
+  /** Match i's great-circle distance from the centre (domain/geo.ts's greatCircleKm, to the last bit). */
+  readonly distanceKm: Float64Array;
+  readonly owners: number;
+  readonly rates: number;
+  netid(owner: number): string;
+  minimumRate(rate: number): string;
+  hourlyRate(rate: number): string;
+  currency(rate: number): string;
+  slug(i: number): string;
+  type(i: number): string;
+  entry(i: number): IndexedEntry;
+}
+
 /** Active entries without a position serving one of the requested airports, counted per company. */
 export interface UnlocatedCount {
   netid: string;
@@ -98,6 +129,8 @@ export interface FleetSearchIndex {
    * entries near the pickup or listing its airport, not the fleet's size; no located entry is materialised.
    */
   serving(netid: string, area: { position: { lat: number; lon: number }; radiusKm: number; airport?: string }): ServingSet;
+  /** Every match of a circle as columns (a network quote ranks thousands of vehicles this way). */
+  circle(query: CircleQuery): CircleMatches;
   /** Entries that match the filters and serve one of `airports` but have no position, per company. */
   unlocated(airports: string[], filter: { types: string[] | undefined; words: string[] }): UnlocatedCount[];
   /**

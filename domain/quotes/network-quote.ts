@@ -52,9 +52,12 @@ export interface NetworkQuote {
   warnings: NetworkQuoteWarning[];
 }
 
+/** What an option shows of its vehicle's fleet entry (a stored entry, or one read from the geo index). */
+export type OptionEntry = Pick<FleetEntry, "slug" | "netid" | "type" | "name" | "description" | "imageUrl" | "maxPassengers" | "maxLuggage" | "minimumRate" | "hourlyRate" | "currency">;
+
 /** A serving vehicle priced for the trip, before the quote picks its currency and ranks. */
 export interface PricedVehicle {
-  entry: FleetEntry;
+  entry: OptionEntry;
   /** The fee in the vehicle's currency's minor units, and as the decimal string shown. */
   minorUnits: number;
   fee: string;
@@ -81,7 +84,9 @@ const bySlug = (a: PricedVehicle, b: PricedVehicle) => (a.entry.slug < b.entry.s
 /**
  * The options of a network quote from every admitted provider's priced vehicles (all in one currency): each
  * provider's best 5 — its mapped preferred type first, then cheapest, nearest — then all of them cheapest first,
- * then nearest (then provider and code, so equal prices rank the same way every time), at most 50.
+ * then nearest (then provider and code, so equal prices rank the same way every time), at most 50. The plain
+ * reference: quotes rank through rankCircle (network-rank.ts), which a property test holds to this and
+ * chooseNetworkCurrency.
  */
 export function rankNetworkOptions(vehicles: readonly PricedVehicle[], names: ReadonlyMap<string, string>): NetworkQuoteOption[] {
   const byProvider = new Map<string, PricedVehicle[]>();
@@ -98,7 +103,12 @@ export function rankNetworkOptions(vehicles: readonly PricedVehicle[], names: Re
   kept.sort(
     (a, b) => a.minorUnits - b.minorUnits || a.distanceKm - b.distanceKm || (a.entry.netid < b.entry.netid ? -1 : a.entry.netid > b.entry.netid ? 1 : 0) || bySlug(a, b),
   );
-  return kept.slice(0, MAX_NETWORK_OPTIONS).map((v) => networkOption(v, names.get(v.entry.netid) ?? v.entry.netid));
+  return networkOptionsOf(kept.slice(0, MAX_NETWORK_OPTIONS), names);
+}
+
+/** The options shown for ranked vehicles, each with its provider's name (its netid when unknown). */
+export function networkOptionsOf(ranked: readonly PricedVehicle[], names: ReadonlyMap<string, string>): NetworkQuoteOption[] {
+  return ranked.map((v) => networkOption(v, names.get(v.entry.netid) ?? v.entry.netid));
 }
 
 function networkOption(v: PricedVehicle, providerName: string): NetworkQuoteOption {

@@ -5,21 +5,19 @@ import { isoAt } from "../trips/booking";
 import { canonicalJson, type SendTripResult } from "../trips/decisions";
 import { validateSendTrip, type NewTripRequest, type SendTripInput } from "../trips/send-trip-request";
 import {
-  chooseNetworkCurrency,
   MAX_NAMED_PROVIDERS,
   NETWORK_QUOTE_VALIDITY_SECONDS,
+  networkOptionsOf,
   optionFeeLine,
-  rankNetworkOptions,
   type NetworkQuote,
   type NetworkQuoteOption,
   type NetworkQuoteWarning,
-  type PricedVehicle,
 } from "../quotes/network-quote";
 import type { NetworkQuoteRepository } from "../quotes/ports";
 import type { Fee } from "../trips/booking";
-import { providerVehicleType, tripRefusal, type TripAdmissionDeps } from "./partnerships";
+import { providerVehicleType, takesOnlyPartners, type TripAdmissionDeps } from "./partnerships";
 import { sendTrip, type SendTripDeps } from "./send-trip";
-import type { NetworkPricing } from "../quotes/network-pricing";
+import type { NetworkAdmission, NetworkPricing } from "../quotes/network-pricing";
 
 /**
  * Network quote: one trip priced across every provider that would take it from the caller and has vehicles
@@ -76,39 +74,47 @@ export function pricedTripOf(req: Pick<NewTripRequest, "trip">): string {
 export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller, input: NetworkQuoteInput): Promise<NetworkQuoteView> {
   const { req, providers, partnersOnly } = await checkQuoteRequest(deps, caller, input);
   const now = deps.clock.now();
-  const found = await deps.pricing.priceServingVehicles(req, now);
-
-  const admitted = new Map<string, boolean>();
-  const isAdmitted = async (netid: string) => {
-    let ok = admitted.get(netid);
-    if (ok === undefined) {
-      ok = netid.toLowerCase() !== caller.netid.toLowerCase() && (!providers || providers.has(netid.toLowerCase()));
-      if (ok && partnersOnly) ok = (await deps.admission.partnerships.find(caller.netid, netid))?.state === "active";
-      if (ok) ok = (await tripRefusal(deps.admission, caller.netid, netid)) === undefined;
-      admitted.set(netid, ok);
+  // Whom to ask: not the caller itself, those named, partners when asked, and only providers that take its trips
+  // (decided from their integrations, read for all at once; partnerships read only where one is needed).
+  const self = caller.netid.toLowerCase();
+  const preferred = req.trip.preferredVehicleType;
+  const wantsType = preferred !== undefined && preferred.trim() !== "";
+  const admission: NetworkAdmission = async (netids, integrations) => {
+    const admitted = new Uint8Array(netids.length);
+    const preferredType = new Array<string | undefined>(netids.length);
+    const pending: Array<Promise<void>> = [];
+    for (let k = 0; k < netids.length; k++) {
+      const netid = netids[k];
+      const lower = netid.toLowerCase();
+      if (lower === self || (providers && !providers.has(lower))) continue;
+      const needsPartner = partnersOnly || takesOnlyPartners(integrations.get(netid));
+      if (!needsPartner && !wantsType) {
+        admitted[k] = 1;
+        continue;
+      }
+      pending.push(
+        (async () => {
+          if (needsPartner && (await deps.admission.partnerships.find(caller.netid, netid))?.state !== "active") return;
+          admitted[k] = 1;
+          // A provider's partner map of vehicle types applies as for a QUOTE sent to it: its mapped type first.
+          preferredType[k] = await providerVehicleType(deps.admission, caller.netid, netid, preferred);
+        })(),
+      );
     }
-    return ok;
+    await Promise.all(pending);
+    return { admitted, preferredType };
   };
-  const candidates: PricedVehicle[] = [];
-  for (const v of found.vehicles) if (await isAdmitted(v.entry.netid)) candidates.push(v);
+  const ranking = await deps.pricing.rankServingVehicles(req, now, admission);
 
-  // A provider's partner map of vehicle types applies as for a QUOTE sent to it: its mapped type first.
-  const preferredOf = new Map<string, string | undefined>();
-  for (const netid of new Set(candidates.map((v) => v.entry.netid)))
-    preferredOf.set(netid, await providerVehicleType(deps.admission, caller.netid, netid, req.trip.preferredVehicleType));
-  for (const v of candidates) v.preferred = preferredOf.get(v.entry.netid) !== undefined && v.entry.type === preferredOf.get(v.entry.netid);
-
-  const warnings: NetworkQuoteWarning[] = [...found.warnings];
-  const currency = chooseNetworkCurrency(candidates, found.pickupCurrency);
-  const inCurrency = candidates.filter((v) => v.entry.currency === currency);
-  const leftOut = candidates.filter((v) => v.entry.currency !== currency);
-  if (leftOut.length > 0) {
-    const currencies = [...new Set(leftOut.map((v) => v.entry.currency))].sort();
-    warnings.push({ code: "OTHER_CURRENCIES_LEFT_OUT", message: `${leftOut.length} vehicle option(s) priced in ${currencies.join(", ")} left out: this quote is in ${currency}`, count: leftOut.length, currencies });
+  const warnings: NetworkQuoteWarning[] = [];
+  if (ranking.leftOut > 0) {
+    const currencies = ranking.leftOutCurrencies;
+    warnings.push({ code: "OTHER_CURRENCIES_LEFT_OUT", message: `${ranking.leftOut} vehicle option(s) priced in ${currencies.join(", ")} left out: this quote is in ${ranking.currency}`, count: ranking.leftOut, currencies });
   }
   const names = new Map<string, string>();
-  for (const netid of new Set(inCurrency.map((v) => v.entry.netid))) names.set(netid, (await deps.companies.findByNetid(netid))?.name ?? netid);
-  const options = rankNetworkOptions(inCurrency, names);
+  for (const netid of new Set(ranking.chosen.map((v) => v.entry.netid))) names.set(netid, (await deps.companies.findByNetid(netid))?.name ?? netid);
+  const options = networkOptionsOf(ranking.chosen, names);
+  const currency = ranking.currency;
   if (options.length === 0)
     warnings.push({ code: "NO_VEHICLE_NEAR_PICKUP", message: "No provider that takes this trip from you has an active vehicle serving the pickup that seats the party" });
 

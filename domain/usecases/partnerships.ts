@@ -1,6 +1,7 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { NETID_PATTERN, type Company } from "../company/registration";
 import type { IntegrationRepository } from "../delivery/ports";
+import type { Integration } from "../delivery/integration";
 import { partnerSide, translateVehicleType, validateVehicleTypeMap, type PartnershipStatus, type RequestDirection, type VehicleTypeMap } from "../partners/partnership";
 import type { PartnershipRepository } from "../partners/ports";
 import type { AuditLog, Caller, Clock, CompanyRepository } from "../ports";
@@ -160,11 +161,15 @@ export interface TripAdmissionDeps {
  */
 export async function tripRefusal(deps: TripAdmissionDeps, requester: string, provider: string): Promise<ForbiddenError | undefined> {
   if (requester.toLowerCase() === provider.toLowerCase()) return undefined;
-  const integration = await deps.integrations.get(provider);
-  if (integration?.acceptTripsFrom !== "partners") return undefined;
+  if (!takesOnlyPartners(await deps.integrations.get(provider))) return undefined;
   const partnership = await deps.partnerships.find(requester, provider);
   if (partnership?.state === "active") return undefined;
   return new ForbiddenError(`${provider} takes trips only from its partners; ask it to partner with you first`, "NOT_PARTNER");
+}
+
+/** Whether a provider's integration says it takes trips only from its active partners (`acceptTripsFrom: partners`). */
+export function takesOnlyPartners(integration: Pick<Integration, "acceptTripsFrom"> | undefined): boolean {
+  return integration?.acceptTripsFrom === "partners";
 }
 
 /** The provider's vehicle type for a requester's preferred type, when the two are active partners and the provider mapped it. */

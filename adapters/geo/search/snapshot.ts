@@ -316,6 +316,11 @@ export class FleetSnapshot {
     return found;
   }
 
+  /** The columns and the all-types tree, for the circle scan (circle.ts). */
+  get columns(): { parts: IndexParts; tree: KdTree } {
+    return { parts: this.parts, tree: this.all };
+  }
+
   /** The entry with global id `id`, as search results show it. */
   entry(id: number): IndexedEntry {
     const p = this.parts;

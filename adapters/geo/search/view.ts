@@ -1,5 +1,6 @@
-import type { GeoHit, GeoSearch, UnlocatedCount } from "../../../domain/fleet/ports";
+import type { CircleMatches, CircleQuery, GeoHit, GeoSearch, UnlocatedCount } from "../../../domain/fleet/ports";
 import { joinedSets, servingSetOf, type ServingSet } from "../../../domain/trips/serving-set";
+import { circleMatches } from "./circle";
 import { byDistanceThenSlug, toHits, type Exclusions } from "./found";
 import { prepare } from "./query";
 import { collectServing, servingSetOfSnapshots } from "./serving";
@@ -49,6 +50,10 @@ export class FleetView {
     }
     const located = servingSetOfSnapshots(parts);
     return area.airport === undefined ? located : joinedSets(located, servingSetOf(this.withoutPosition.listing(area.airport, netid)));
+  }
+
+  circle(query: CircleQuery): CircleMatches {
+    return circleMatches(this.base, this.excluded, this.overlay, query);
   }
 
   unlocated(airports: string[], filter: { types: string[] | undefined; words: string[] }): UnlocatedCount[] {

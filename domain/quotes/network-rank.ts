@@ -1,0 +1,218 @@
+import { formatMinorUnits, minorUnitOf, type CurrencyDirectory } from "../currency";
+import type { CircleMatches } from "../fleet/ports";
+import { vehicleFeeMinorUnits } from "../trips/quote";
+import { MAX_NETWORK_OPTIONS, MAX_OPTIONS_PER_PROVIDER, type OptionEntry, type PricedVehicle } from "./network-quote";
+
+/**
+ * The network quote's ranking over the geo index's columns (the fast path): the same options, order, currency and
+ * left-out count as pricing every serving vehicle and ranking them whole (chooseNetworkCurrency, then
+ * rankNetworkOptions over the quote's currency), without an object per vehicle. Each distinct rate is priced once;
+ * each provider keeps its best 5 as the vehicles stream by, and the best 50 of those are kept the same way; only
+ * the chosen ones are materialised.
+ */
+
+/** What each provider (by owner number) brings to the ranking, decided before it (admission, radius, partner map). */
+export interface ProviderTerms {
+  /** 1 when the provider would take the trip from the caller (and is among those asked). */
+  admitted: Uint8Array;
+  /** Its service radius: a match farther than this does not serve the pickup. */
+  radiusKm: Float64Array;
+  /** The provider's type for the caller's preferred type, when mapped: its options of that type rank first among its own. */
+  preferredType: Array<string | undefined>;
+}
+
+/** A serving vehicle the circle does not hold (one listing the pickup airport beyond its provider's radius, or without a position). */
+export interface ExtraVehicle {
+  entry: OptionEntry;
+  owner: number;
+  distanceKm: number;
+}
+
+export interface CircleRanking {
+  /** The quote's currency (undefined without any serving vehicle). */
+  currency: string | undefined;
+  /** The options, best first (at most 5 per provider, 50 in all). */
+  chosen: PricedVehicle[];
+  /** Serving vehicles in other currencies, and those currencies (alphabetical). */
+  leftOut: number;
+  leftOutCurrencies: string[];
+}
+
+export interface RankInput {
+  matches: CircleMatches;
+  extras: readonly ExtraVehicle[];
+  /** The netid of an owner number (those of `matches`, then the extras' own). */
+  netidOf: (owner: number) => string;
+  terms: ProviderTerms;
+  quarterHours: number;
+  pickupCurrency: string | undefined;
+  currencies: CurrencyDirectory;
+}
+
+const compareStrings = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export function rankCircle(input: RankInput): CircleRanking {
+  const { matches: m, extras, terms, quarterHours, currencies } = input;
+  const n = m.count;
+  const { owner, rate, distanceKm } = m;
+  const { admitted, radiusKm } = terms;
+
+  // Currencies interned per rate; serving vehicles counted per currency.
+  const currencyOfRate = new Int32Array(m.rates).fill(-1);
+  const currencyIds = new Map<string, number>();
+  const currencyNames: string[] = [];
+  const counts: number[] = [];
+  const currencyId = (code: string): number => {
+    let id = currencyIds.get(code);
+    if (id === undefined) {
+      currencyIds.set(code, (id = currencyNames.length));
+      currencyNames.push(code);
+      counts.push(0);
+    }
+    return id;
+  };
+  const matchCurrency = (i: number): number => {
+    const r = rate[i];
+    let c = currencyOfRate[r];
+    if (c < 0) currencyOfRate[r] = c = currencyId(m.currency(r));
+    return c;
+  };
+  const serves = (i: number): boolean => {
+    const o = owner[i];
+    return admitted[o] === 1 && distanceKm[i] <= radiusKm[o];
+  };
+  for (let i = 0; i < n; i++) if (serves(i)) counts[matchCurrency(i)]++;
+  const extraCurrency = extras.map((x) => (admitted[x.owner] === 1 ? currencyId(x.entry.currency) : -1));
+  for (const c of extraCurrency) if (c >= 0) counts[c]++;
+
+  // The pickup country's currency when some serving vehicle uses it, else the most used (ties: alphabetical).
+  let chosen = -1;
+  const local = input.pickupCurrency !== undefined ? currencyIds.get(input.pickupCurrency) : undefined;
+  if (local !== undefined && counts[local] > 0) chosen = local;
+  else
+    for (let c = 0; c < counts.length; c++)
+      if (counts[c] > 0 && (chosen < 0 || counts[c] > counts[chosen] || (counts[c] === counts[chosen] && currencyNames[c] < currencyNames[chosen]))) chosen = c;
+  if (chosen < 0) return { currency: undefined, chosen: [], leftOut: 0, leftOutCurrencies: [] };
+  const currency = currencyNames[chosen];
+  let leftOut = 0;
+  const others: string[] = [];
+  for (let c = 0; c < counts.length; c++)
+    if (c !== chosen && counts[c] > 0) {
+      leftOut += counts[c];
+      others.push(currencyNames[c]);
+    }
+  others.sort(compareStrings);
+
+  // Candidates: match i < n, extra n + j. Units per rate priced once, in the quote currency's minor unit.
+  const digits = minorUnitOf(currencies, currency);
+  const unitsOfRate = new Float64Array(m.rates).fill(-1);
+  for (let r = 0; r < m.rates; r++)
+    if (currencyOfRate[r] === chosen) unitsOfRate[r] = vehicleFeeMinorUnits({ minimumRate: m.minimumRate(r), hourlyRate: m.hourlyRate(r) }, quarterHours, digits);
+  const total = n + extras.length;
+  const units = new Float64Array(total);
+  const dist = new Float64Array(total);
+  const ownerOf = new Uint32Array(total);
+  for (let i = 0; i < n; i++) {
+    units[i] = unitsOfRate[rate[i]];
+    dist[i] = distanceKm[i];
+    ownerOf[i] = owner[i];
+  }
+  extras.forEach((x, j) => {
+    units[n + j] = extraCurrency[j] === chosen ? vehicleFeeMinorUnits(x.entry, quarterHours, digits) : -1;
+    dist[n + j] = x.distanceKm;
+    ownerOf[n + j] = x.owner;
+  });
+  const slug = (i: number) => (i < n ? m.slug(i) : extras[i - n].entry.slug);
+  const anyPreferred = terms.preferredType.some((t) => t !== undefined);
+  const preferred = (i: number): boolean => {
+    if (!anyPreferred) return false;
+    const wanted = terms.preferredType[ownerOf[i]];
+    return wanted !== undefined && (i < n ? m.type(i) : extras[i - n].entry.type) === wanted;
+  };
+
+  // Each provider's best 5 (its mapped type first, then cheapest, nearest, by code), kept in a flat table as the
+  // candidates stream by: most are turned away by one comparison with the provider's fifth.
+  const withinProvider = (a: number, b: number): number =>
+    (anyPreferred ? Number(preferred(b)) - Number(preferred(a)) : 0) || units[a] - units[b] || dist[a] - dist[b] || compareStrings(slug(a), slug(b));
+  const owners = terms.admitted.length;
+  const kept = new Int32Array(owners * MAX_OPTIONS_PER_PROVIDER);
+  const keptCount = new Uint8Array(owners);
+  const present: number[] = [];
+  let keptTotal = 0;
+  const offer = (i: number) => {
+    const o = ownerOf[i];
+    const base = o * MAX_OPTIONS_PER_PROVIDER;
+    let k = keptCount[o];
+    if (k === 0) present.push(o);
+    if (k === MAX_OPTIONS_PER_PROVIDER) {
+      if (withinProvider(i, kept[base + k - 1]) >= 0) return;
+      k--;
+    } else {
+      keptCount[o] = k + 1;
+      keptTotal++;
+    }
+    while (k > 0 && withinProvider(i, kept[base + k - 1]) < 0) {
+      kept[base + k] = kept[base + k - 1];
+      k--;
+    }
+    kept[base + k] = i;
+  };
+  const candidate = (i: number) => units[i] >= 0 && admitted[owner[i]] === 1 && distanceKm[i] <= radiusKm[owner[i]];
+  if (anyPreferred) {
+    for (let i = 0; i < n; i++) if (candidate(i)) offer(i);
+    for (let j = 0; j < extras.length; j++) if (extraCurrency[j] === chosen) offer(n + j);
+  } else offerCheapestFirst();
+
+  /**
+   * Without a preferred type a provider's order is the quote's order, so the candidates can be offered by price,
+   * cheapest first (grouped by rate, each group all at once): once 50 are kept, a dearer candidate could only
+   * follow its provider's kept ones and the 50 kept before it, so the groups left need not be looked at.
+   */
+  function offerCheapestFirst(): void {
+    const perRate = new Int32Array(m.rates + 1);
+    for (let i = 0; i < n; i++) if (candidate(i)) perRate[rate[i]]++;
+    const rates: number[] = [];
+    for (let r = 0; r < m.rates; r++) if (perRate[r] > 0) rates.push(r);
+    rates.sort((a, b) => unitsOfRate[a] - unitsOfRate[b]);
+    const start = new Int32Array(m.rates + 1);
+    let at = 0;
+    for (const r of rates) {
+      start[r] = at;
+      at += perRate[r];
+    }
+    const order = new Int32Array(at);
+    const fill = start.slice();
+    for (let i = 0; i < n; i++) if (candidate(i)) order[fill[rate[i]]++] = i;
+    // Groups: each rate's candidates, and each extra on its own, by units.
+    const groups: Array<{ units: number; rate: number; extra: number }> = rates.map((r) => ({ units: unitsOfRate[r], rate: r, extra: -1 }));
+    for (let j = 0; j < extras.length; j++) if (extraCurrency[j] === chosen) groups.push({ units: units[n + j], rate: -1, extra: n + j });
+    groups.sort((a, b) => a.units - b.units);
+    for (let g = 0; g < groups.length; g++) {
+      const group = groups[g];
+      if (group.rate < 0) offer(group.extra);
+      else for (let k = start[group.rate], end = k + perRate[group.rate]; k < end; k++) offer(order[k]);
+      if (keptTotal >= MAX_NETWORK_OPTIONS && (g + 1 === groups.length || groups[g + 1].units > group.units)) return;
+    }
+  }
+
+  // Then all of them: cheapest, nearest, by provider and code; at most 50.
+  const across = (a: number, b: number): number =>
+    units[a] - units[b] || dist[a] - dist[b] || compareStrings(input.netidOf(ownerOf[a]), input.netidOf(ownerOf[b])) || compareStrings(slug(a), slug(b));
+  const best: number[] = [];
+  for (const o of present) for (let k = 0; k < keptCount[o]; k++) insertBounded(best, kept[o * MAX_OPTIONS_PER_PROVIDER + k], MAX_NETWORK_OPTIONS, across);
+
+  const chosenVehicles = best.map((i): PricedVehicle => {
+    const u = units[i];
+    return { entry: i < n ? m.entry(i) : extras[i - n].entry, minorUnits: u, fee: formatMinorUnits(u, digits), distanceKm: dist[i], preferred: preferred(i) };
+  });
+  return { currency, chosen: chosenVehicles, leftOut, leftOutCurrencies: others };
+}
+
+/** Inserts `i` into `list` (kept sorted by `order`, at most `max` long) when it ranks among the best `max`. */
+function insertBounded(list: number[], i: number, max: number, order: (a: number, b: number) => number): void {
+  if (list.length === max && order(i, list[max - 1]) >= 0) return;
+  let at = list.length;
+  while (at > 0 && order(i, list[at - 1]) < 0) at--;
+  list.splice(at, 0, i);
+  if (list.length > max) list.pop();
+}
