@@ -1,5 +1,6 @@
 import type { FleetEntry } from "./entry";
 import type { FleetEntryDraft } from "./validation";
+import type { JsonBytes } from "../shared/json-bytes";
 
 /** A valid entry ready to be saved; the repository picks a free slug starting from `slugBase`. */
 export interface NewFleetEntry extends FleetEntryDraft {
@@ -87,6 +88,11 @@ export interface FleetSearchIndex {
   /** Calls `listener` on every replaced view; returns the function that stops it. */
   onChange(listener: FleetChangeListener): () => void;
   search(query: GeoSearch): { total: number; hits: GeoHit[] };
+  /**
+   * `search`, with the page written into `out` as the JSON array of its fleet items (the search use case's
+   * FleetItem: its members in order, each value as JSON.stringify writes it); returns the total.
+   */
+  searchItemsJson(query: GeoSearch, out: JsonBytes): number;
   /** Entries that match the filters and serve one of `airports` but have no position, per company. */
   unlocated(airports: string[], filter: { types: string[] | undefined; words: string[] }): UnlocatedCount[];
   /**

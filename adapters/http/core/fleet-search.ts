@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { planFleetSearch, runFleetSearch, type PlannedFleetSearch, type SearchFleetDeps } from "../../../domain/usecases/search-fleet";
+import { planFleetSearch, type PlannedFleetSearch, type SearchFleetDeps } from "../../../domain/usecases/search-fleet";
 import type { RawFleetSearchQuery } from "../../../domain/fleet/search";
 import type { Caller } from "../../../domain/ports";
 import type { SearchAnswerCache } from "../../../domain/fleet/answer-cache";
@@ -139,7 +139,7 @@ const FleetSearchAnswer = t.Object(
 const asAnswer = (bytes: Uint8Array) => bytes as unknown as typeof FleetSearchAnswer.static;
 
 export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator, limiter: RateLimiter, answers?: SearchAnswerCache<Uint8Array>) {
-  const json = new SearchAnswerJson(deps.index);
+  const json = new SearchAnswerJson(deps);
   const plans = rememberedPlans(deps);
   return new Elysia({ name: "core-fleet-search", prefix: "/api" }).use(authMacros(auth)).get(
     "/search/fleet",
@@ -154,7 +154,7 @@ export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator, limi
         const cached = answers?.get(plan.key);
         if (cached) return asAnswer(cached);
         // Computed and kept in one synchronous step: the index cannot move in between.
-        const body = Buffer.from(json.encode(runFleetSearch(deps, plan)));
+        const body = json.encode(plan);
         const kept = answers?.set(plan.key, body, body.byteLength, { centres: plan.centres, radiusKm: plan.query.radiusKm, airports: plan.query.airports });
         if (kept && !known) plans.keep(key, plan);
         return asAnswer(body);
