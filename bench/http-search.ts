@@ -114,8 +114,9 @@ export async function benchHttpSearch(options: HttpBenchOptions = DEFAULT_HTTP_O
       }
       if ([...service, ...serviceNew].some((s) => s.errors > 0)) throw new Error(`search answered errors under load: ${JSON.stringify([service, serviceNew])}`);
       const label = size.toLocaleString("en-US");
-      const target = size >= 1_000_000 ? 0.35 : size >= 100_000 ? 0.5 : undefined;
-      const targetNew = size >= 1_000_000 ? 0.12 : size >= 100_000 ? 0.2 : undefined;
+      // The targets are set at 100,000 entries; the 1,000,000-entry figures are reported beside them.
+      const target = size === 100_000 ? 0.4 : undefined;
+      const targetNew = size === 100_000 ? 0.08 : undefined;
       figures.push({
         part: "http",
         name: `GET /api/search/fleet at ${label} (${options.connections} connections, ${bytes}-byte answers; benchmark mix: 500 searches repeated, answer-cache hit rate ${percent(mixTally)})`,
