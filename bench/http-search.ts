@@ -2,6 +2,7 @@
 // body of the same size in the same run (the ceiling for this payload on this runtime). Two query mixes:
 // the benchmark's (500 airport-area searches, repeated), and one where every request is a search never
 // seen before (so every answer is computed). The service's answer-cache hit rate is read from /metrics.
+import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { BENCH_PASSWORD, BENCH_PLATFORM, fixtureDatabase } from "./fixtures";
 import { freePort, ROOT, spawnChild, waitFor200, wrk, type Child } from "./load";
@@ -17,12 +18,18 @@ export interface HttpBenchOptions {
 
 export const DEFAULT_HTTP_OPTIONS: HttpBenchOptions = SMOKE
   ? { sizes: [2_000], runs: 1, seconds: 1, connections: 50 }
-  : { sizes: sizesFromEnv()?.filter((n) => n >= 100_000) ?? [100_000, 1_000_000], runs: 3, seconds: 5, connections: 64 };
+  : { sizes: sizesFromEnv()?.filter((n) => n >= 100_000) ?? [100_000, 1_000_000], runs: 5, seconds: 5, connections: 64 };
+
+/**
+ * BENCH_HTTP_BEFORE=<directory>: a checkout of an earlier commit (with node_modules), whose service is measured in
+ * the same rounds on a copy of the fixture, so a change is judged against what it replaced under the same load.
+ */
+const BEFORE = process.env.BENCH_HTTP_BEFORE;
 
 /** The service on a fixture database (`serve`, demo data off, rate limits off, request log at the production level into /dev/null). */
-export async function startService(dbPath: string, extraEnv: Record<string, string> = {}): Promise<{ child: Child; base: string }> {
+export async function startService(dbPath: string, extraEnv: Record<string, string> = {}, root = ROOT): Promise<{ child: Child; base: string }> {
   const port = freePort();
-  const child = spawnChild([process.execPath, join(ROOT, "src/main.ts"), "serve"], {
+  const child = spawnChild([process.execPath, join(root, "src/main.ts"), "serve"], {
     PORT: String(port),
     HOST: "127.0.0.1",
     DB_PATH: dbPath,
@@ -71,9 +78,15 @@ export async function benchHttpSearch(options: HttpBenchOptions = DEFAULT_HTTP_O
     const { child, base } = await startService(dbPath);
     let ceiling: Child | undefined;
     let framework: Child | undefined;
+    let before: { child: Child; base: string } | undefined;
     try {
+      if (BEFORE) {
+        copyFileSync(dbPath, `${dbPath}.before`);
+        before = await startService(`${dbPath}.before`, {}, BEFORE);
+      }
       const token = await coreToken(base);
       const headers = { authorization: `Bearer ${token}` };
+      const beforeLoad = before && { seconds: options.seconds, connections: options.connections, headers: { authorization: `Bearer ${await coreToken(before.base)}` } };
       const queries = searchQueries(500, VARIANTS[0], 11);
       const paths = queries.map((q) => `/api/search/fleet?${new URLSearchParams(q)}`);
       // The same searches with lat last: the every-query-new mix moves it by 1e-8 degrees per request.
@@ -105,15 +118,23 @@ export async function benchHttpSearch(options: HttpBenchOptions = DEFAULT_HTTP_O
       const newTally = { hits: 0, misses: 0 };
       const bare: Array<{ rps: number; p99Ms: number }> = [];
       const floor: Array<{ rps: number; p99Ms: number }> = [];
-      // Alternate, so background noise lands on all three alike.
+      const old: Array<{ rps: number }> = [];
+      const oldNew: Array<{ rps: number }> = [];
+      // Alternate, so background noise lands on all of them alike.
       for (let r = 0; r < options.runs; r++) {
         service.push(await counted(base, mixTally, () => wrk(base, paths, load)));
-        serviceNew.push(await counted(base, newTally, () => wrk(base, newPaths, { ...load, uniquePath: fresh(r + 1) })));
         bare.push(await wrk(`http://127.0.0.1:${ceilingPort}`, ["/"], load));
+        serviceNew.push(await counted(base, newTally, () => wrk(base, newPaths, { ...load, uniquePath: fresh(r + 1) })));
+        if (before && beforeLoad) {
+          old.push(await wrk(before.base, paths, beforeLoad));
+          oldNew.push(await wrk(before.base, newPaths, { ...beforeLoad, uniquePath: fresh(r + 1) }));
+        }
         floor.push(await wrk(`http://127.0.0.1:${frameworkPort}`, ["/"], load));
       }
       if ([...service, ...serviceNew].some((s) => s.errors > 0)) throw new Error(`search answered errors under load: ${JSON.stringify([service, serviceNew])}`);
       const label = size.toLocaleString("en-US");
+      // The machine is shared: each round's own ratio (service against the ceiling measured beside it) too.
+      const perRound = (runs: Array<{ rps: number }>) => `per-round ratios ${runs.map((s, i) => (s.rps / bare[i].rps).toFixed(3)).join(", ")} (median ${median(runs.map((s, i) => s.rps / bare[i].rps)).toFixed(3)})`;
       // The targets are set at 100,000 entries; the 1,000,000-entry figures are reported beside them.
       const target = size === 100_000 ? 0.4 : undefined;
       const targetNew = size === 100_000 ? 0.08 : undefined;
@@ -125,6 +146,7 @@ export async function benchHttpSearch(options: HttpBenchOptions = DEFAULT_HTTP_O
         baseline: { name: `bare Bun.serve, prebuilt ${bytes}-byte body`, runs: bare.map((s) => s.rps) },
         better: "higher",
         target: target ? { ratio: target, text: `≥ ${target * 100}% of the Bun.serve ceiling` } : undefined,
+        note: perRound(service),
       });
       figures.push({
         part: "http",
@@ -142,6 +164,7 @@ export async function benchHttpSearch(options: HttpBenchOptions = DEFAULT_HTTP_O
         baseline: { name: `bare Bun.serve, prebuilt ${bytes}-byte body`, runs: bare.map((s) => s.rps) },
         better: "higher",
         target: targetNew ? { ratio: targetNew, text: `≥ ${targetNew * 100}% of the Bun.serve ceiling` } : undefined,
+        note: perRound(serviceNew),
       });
       figures.push({
         part: "http",
@@ -161,8 +184,24 @@ export async function benchHttpSearch(options: HttpBenchOptions = DEFAULT_HTTP_O
         baseline: { name: "bare Bun.serve", runs: bare.map((s) => s.rps) },
         better: "higher",
       });
-      for (const f of figures.slice(-5)) printFigure(f);
+      let added = 5;
+      if (before) {
+        for (const [mix, now, then] of [["benchmark mix", service, old], ["every query new", serviceNew, oldNew]] as const) {
+          figures.push({
+            part: "http",
+            name: `GET /api/search/fleet at ${label} (${mix}): this service against the one of BENCH_HTTP_BEFORE (for comparison)`,
+            unit: "requests/s",
+            measured: now.map((s) => s.rps),
+            baseline: { name: `the service of ${BEFORE}, same rounds`, runs: then.map((s) => s.rps) },
+            better: "higher",
+            note: `before, ${perRound(then)}`,
+          });
+          added++;
+        }
+      }
+      for (const f of figures.slice(-added)) printFigure(f);
     } finally {
+      await before?.child.stop();
       await framework?.stop();
       await ceiling?.stop();
       await child.stop();

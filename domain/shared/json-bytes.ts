@@ -25,6 +25,11 @@ export class JsonBytes {
     return this.buf.slice(0, this.length);
   }
 
+  /** The bytes written, without copying (valid until the next write or reset). */
+  view(): Uint8Array {
+    return this.buf.subarray(0, this.length);
+  }
+
   /** Room for `n` more bytes. */
   private room(n: number): void {
     if (this.length + n <= this.buf.length) return;
