@@ -2,11 +2,11 @@
 // body of the same size in the same run (the ceiling for this payload on this runtime). Two query mixes:
 // the benchmark's (500 airport-area searches, repeated), and one where every request is a search never
 // seen before (so every answer is computed). The service's answer-cache hit rate is read from /metrics.
-import { copyFileSync } from "node:fs";
+import { copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BENCH_PASSWORD, BENCH_PLATFORM, fixtureDatabase } from "./fixtures";
 import { freePort, ROOT, spawnChild, waitFor200, wrk, type Child } from "./load";
-import { median, printFigure, SMOKE, type Figure } from "./report";
+import { fmt, median, printFigure, SMOKE, type Figure } from "./report";
 import { searchQueries, sizesFromEnv, VARIANTS } from "./search";
 
 export interface HttpBenchOptions {
@@ -69,6 +69,23 @@ async function counted<T>(base: string, tally: { hits: number; misses: number },
   return result;
 }
 
+/** CPU seconds (user + system, every thread) a process has used so far, from Linux's /proc (100 ticks a second). */
+function cpuSeconds(child: Child): number {
+  const stat = readFileSync(`/proc/${child.proc.pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * Runs `load` and adds the CPU time the server spent per answered request (µs): on a shared machine a server's
+ * rate follows the load of the others, its CPU per request much less so.
+ */
+async function withCpu<T extends { requests: number }>(server: Child, load: () => Promise<T>): Promise<T & { cpuUs: number }> {
+  const before = cpuSeconds(server);
+  const result = await load();
+  return { ...result, cpuUs: ((cpuSeconds(server) - before) * 1e6) / Math.max(1, result.requests) };
+}
+
 const percent = (t: { hits: number; misses: number }) => `${((100 * t.hits) / Math.max(1, t.hits + t.misses)).toFixed(1)}%`;
 
 export async function benchHttpSearch(options: HttpBenchOptions = DEFAULT_HTTP_OPTIONS): Promise<Figure[]> {
@@ -112,22 +129,23 @@ export async function benchHttpSearch(options: HttpBenchOptions = DEFAULT_HTTP_O
       if (!SMOKE) await wrk(base, newPaths, { ...load, seconds: 1, uniquePath: fresh(0) });
       if (!SMOKE) await wrk(`http://127.0.0.1:${ceilingPort}`, ["/"], { ...load, seconds: 1 });
       if (!SMOKE) await wrk(`http://127.0.0.1:${frameworkPort}`, ["/"], { ...load, seconds: 1 });
-      const service: Array<{ rps: number; p99Ms: number; errors: number }> = [];
-      const serviceNew: Array<{ rps: number; p99Ms: number; errors: number }> = [];
+      const service: Array<{ rps: number; p99Ms: number; errors: number; cpuUs: number }> = [];
+      const serviceNew: Array<{ rps: number; p99Ms: number; errors: number; cpuUs: number }> = [];
       const mixTally = { hits: 0, misses: 0 };
       const newTally = { hits: 0, misses: 0 };
-      const bare: Array<{ rps: number; p99Ms: number }> = [];
+      const bare: Array<{ rps: number; p99Ms: number; cpuUs: number }> = [];
       const floor: Array<{ rps: number; p99Ms: number }> = [];
-      const old: Array<{ rps: number }> = [];
-      const oldNew: Array<{ rps: number }> = [];
+      const old: Array<{ rps: number; cpuUs: number }> = [];
+      const oldNew: Array<{ rps: number; cpuUs: number }> = [];
       // Alternate, so background noise lands on all of them alike.
       for (let r = 0; r < options.runs; r++) {
-        service.push(await counted(base, mixTally, () => wrk(base, paths, load)));
-        bare.push(await wrk(`http://127.0.0.1:${ceilingPort}`, ["/"], load));
-        serviceNew.push(await counted(base, newTally, () => wrk(base, newPaths, { ...load, uniquePath: fresh(r + 1) })));
+        service.push(await counted(base, mixTally, () => withCpu(child, () => wrk(base, paths, load))));
+        bare.push(await withCpu(ceiling, () => wrk(`http://127.0.0.1:${ceilingPort}`, ["/"], load)));
+        serviceNew.push(await counted(base, newTally, () => withCpu(child, () => wrk(base, newPaths, { ...load, uniquePath: fresh(r + 1) }))));
         if (before && beforeLoad) {
-          old.push(await wrk(before.base, paths, beforeLoad));
-          oldNew.push(await wrk(before.base, newPaths, { ...beforeLoad, uniquePath: fresh(r + 1) }));
+          const then = before;
+          old.push(await withCpu(then.child, () => wrk(then.base, paths, beforeLoad)));
+          oldNew.push(await withCpu(then.child, () => wrk(then.base, newPaths, { ...beforeLoad, uniquePath: fresh(r + 1) })));
         }
         floor.push(await wrk(`http://127.0.0.1:${frameworkPort}`, ["/"], load));
       }
@@ -185,6 +203,22 @@ export async function benchHttpSearch(options: HttpBenchOptions = DEFAULT_HTTP_O
         better: "higher",
       });
       let added = 5;
+      // The same targets read from CPU time: a core serving only this would answer bare/service of the ceiling's rate.
+      for (const [mix, runs, goal] of [["benchmark mix", service, target], ["every query new", serviceNew, targetNew]] as const) {
+        figures.push({
+          part: "http",
+          name: `GET /api/search/fleet at ${label} (${mix}): server CPU per request (user + system, all threads), against the bare Bun.serve's in the same rounds`,
+          unit: "µs",
+          measured: runs.map((s) => s.cpuUs),
+          baseline: { name: "bare Bun.serve, same body", runs: bare.map((s) => s.cpuUs) },
+          better: "lower",
+          target: goal ? { ratio: 1 / goal, text: `≤ ${fmt(1 / goal)}× the ceiling's CPU per request (≥ ${goal * 100}% of its rate per core)` } : undefined,
+          note: `per-round share of the ceiling per core ${runs.map((s, i) => (bare[i].cpuUs / s.cpuUs).toFixed(3)).join(", ")} (median ${median(runs.map((s, i) => bare[i].cpuUs / s.cpuUs)).toFixed(3)})${
+            before ? `; before: ${(mix === "benchmark mix" ? old : oldNew).map((s) => s.cpuUs.toFixed(1)).join(", ")} µs` : ""
+          }`,
+        });
+        added++;
+      }
       if (before) {
         for (const [mix, now, then] of [["benchmark mix", service, old], ["every query new", serviceNew, oldNew]] as const) {
           figures.push({

@@ -1,5 +1,3 @@
-const HEX = "0123456789abcdef";
-
 /**
  * JSON written straight into a reused byte buffer (UTF-8), each value exactly as JSON.stringify writes it:
  * strings with the same escapes (`\"`, `\\`, `\b \f \n \r \t`, `\u00XX` for the other controls, `\udXXX` for a
@@ -7,12 +5,12 @@ const HEX = "0123456789abcdef";
  * out: a hot path then builds no intermediate string.
  */
 export class JsonBytes {
-  private buf: Uint8Array;
+  private buf: Buffer;
   /** Bytes written so far. */
   length = 0;
 
   constructor(initialBytes = 64 * 1024) {
-    this.buf = new Uint8Array(initialBytes);
+    this.buf = Buffer.allocUnsafe(initialBytes);
   }
 
   reset(): this {
@@ -22,7 +20,8 @@ export class JsonBytes {
 
   /** A copy of the bytes written (the buffer itself is overwritten by the next answer). */
   bytes(): Uint8Array {
-    return this.buf.slice(0, this.length);
+    // A copy (Buffer's own slice would be a view of the reused buffer).
+    return new Uint8Array(this.buf.subarray(0, this.length));
   }
 
   /** The bytes written, without copying (valid until the next write or reset). */
@@ -35,19 +34,15 @@ export class JsonBytes {
     if (this.length + n <= this.buf.length) return;
     let size = this.buf.length * 2;
     while (size < this.length + n) size *= 2;
-    const next = new Uint8Array(size);
+    const next = Buffer.allocUnsafe(size);
     next.set(this.buf.subarray(0, this.length));
     this.buf = next;
   }
 
   /** Text known to be ASCII and JSON already (punctuation, member names with their quotes). */
   ascii(text: string): this {
-    const n = text.length;
-    this.room(n);
-    const buf = this.buf;
-    let at = this.length;
-    for (let i = 0; i < n; i++) buf[at++] = text.charCodeAt(i);
-    this.length = at;
+    this.room(text.length);
+    this.length += this.buf.write(text, this.length, "latin1");
     return this;
   }
 
@@ -77,84 +72,31 @@ export class JsonBytes {
       for (let m = n; m > 0; m = Math.floor(m / 10)) buf[--at] = 48 + (m % 10);
       return this;
     }
-    return this.ascii(String(n));
+    const text = String(n);
+    this.room(text.length);
+    this.length += this.buf.write(text, this.length, "latin1");
+    return this;
   }
 
   /** A string (quoted and escaped as JSON.stringify does), or `null`. */
   string(text: string | null): this {
     if (text === null) return this.ascii("null");
-    const n = text.length;
-    // At most 6 bytes per UTF-16 unit (`\u001f`, or a lone surrogate's `\udXXX`), and the quotes.
-    this.room(6 * n + 2);
-    const buf = this.buf;
-    let at = this.length;
-    buf[at++] = 34;
-    for (let i = 0; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (c < 0x80) {
-        if (c >= 0x20 && c !== 34 && c !== 92) buf[at++] = c;
-        else at = escapeAscii(buf, at, c);
-      } else if (c < 0x800) {
-        buf[at++] = 0xc0 | (c >> 6);
-        buf[at++] = 0x80 | (c & 63);
-      } else if (c < 0xd800 || c > 0xdfff) {
-        buf[at++] = 0xe0 | (c >> 12);
-        buf[at++] = 0x80 | ((c >> 6) & 63);
-        buf[at++] = 0x80 | (c & 63);
-      } else {
-        const next = i + 1 < n ? text.charCodeAt(i + 1) : 0;
-        if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-          const cp = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
-          buf[at++] = 0xf0 | (cp >> 18);
-          buf[at++] = 0x80 | ((cp >> 12) & 63);
-          buf[at++] = 0x80 | ((cp >> 6) & 63);
-          buf[at++] = 0x80 | (cp & 63);
-          i++;
-        } else at = escapeUnit(buf, at, c);
-      }
-    }
-    buf[at++] = 34;
-    this.length = at;
+    // Most text needs no escape: quoted and encoded natively. The rest is what JSON.stringify writes, encoded.
+    if (NEEDS_ESCAPE.test(text)) return this.utf8(JSON.stringify(text));
+    this.room(3 * text.length + 2);
+    this.buf[this.length++] = 34;
+    this.length += this.buf.write(text, this.length, "utf8");
+    this.buf[this.length++] = 34;
+    return this;
+  }
+
+  /** Text as UTF-8 (no lone surrogates: JSON.stringify has escaped them). */
+  private utf8(text: string): this {
+    this.room(3 * text.length);
+    this.length += this.buf.write(text, this.length, "utf8");
     return this;
   }
 }
 
-/** `"`, `\` or a control character, escaped as JSON.stringify does. */
-function escapeAscii(buf: Uint8Array, at: number, c: number): number {
-  buf[at++] = 92;
-  switch (c) {
-    case 34:
-      buf[at++] = 34;
-      return at;
-    case 92:
-      buf[at++] = 92;
-      return at;
-    case 8:
-      buf[at++] = 98;
-      return at;
-    case 12:
-      buf[at++] = 102;
-      return at;
-    case 10:
-      buf[at++] = 110;
-      return at;
-    case 13:
-      buf[at++] = 114;
-      return at;
-    case 9:
-      buf[at++] = 116;
-      return at;
-  }
-  return escapeUnit(buf, at - 1, c);
-}
-
-/** `\uXXXX` in lower-case hex. */
-function escapeUnit(buf: Uint8Array, at: number, c: number): number {
-  buf[at++] = 92;
-  buf[at++] = 117;
-  buf[at++] = HEX.charCodeAt((c >> 12) & 15);
-  buf[at++] = HEX.charCodeAt((c >> 8) & 15);
-  buf[at++] = HEX.charCodeAt((c >> 4) & 15);
-  buf[at++] = HEX.charCodeAt(c & 15);
-  return at;
-}
+/** What JSON.stringify escapes: `"`, `\`, controls, and surrogates (a lone one is escaped, a pair is not: left to it). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
