@@ -42,6 +42,7 @@ import { PackagedGazetteer } from "../adapters/gazetteer/cities";
 import { servingFleetOf } from "../domain/trips/service-area";
 import { coreFleet } from "../adapters/http/core/fleet";
 import { coreFleetSearch } from "../adapters/http/core/fleet-search";
+import { fastFleetSearch } from "../adapters/http/core/fleet-search-fast";
 import { SearchAnswerCache } from "../domain/fleet/answer-cache";
 import { ChallengeVerifier } from "../adapters/delivery/webhook-verifier";
 import { callerCompany, LocalRateBudgets, RateLimiter, writeRateLimit, type RateLimits } from "../adapters/http/rate-limit";
@@ -303,6 +304,19 @@ function edgeOf(services: Services, options: AppOptions) {
   });
 }
 
+/**
+ * The hot routes, for Bun's own router (see fastFleetSearch): answered without Elysia's global hooks, each doing
+ * the edge's duties itself and handing whatever is unusual to `root`, the whole app.
+ */
+function fastRoutes(services: Services, options: AppOptions, root: () => { handle(request: Request): Response | Promise<Response> }) {
+  const search = fastFleetSearch(services.searchFleet, services.authenticator, services.rateLimiter, services.searchAnswers, {
+    logger: options.logger,
+    onResponse: (method, route, status, seconds) => services.metrics.observeRequest(method, route, status, seconds),
+    fallback: (request) => root().handle(request),
+  });
+  return { "/api/search/fleet": { GET: search } };
+}
+
 /** The core surface (/api, health). */
 function coreRoutes(services: Services, options: AppOptions) {
   const addressOf = options.addressOf ?? localAddress;
@@ -345,7 +359,8 @@ function platformRoutes(services: Services, options: AppOptions) {
 /** The core surface alone, with its docs (served on PORT when PLATFORM_PORT is set). */
 export function buildCoreApp(services: Services, options: AppOptions) {
   let root: ReturnType<DocsRoot> | undefined;
-  const app = new Elysia().use(edgeOf(services, options)).use(docs(() => root!)).use(coreRoutes(services, options));
+  const serve = { routes: fastRoutes(services, options, () => root!) };
+  const app = new Elysia({ serve }).use(edgeOf(services, options)).use(docs(() => root!)).use(coreRoutes(services, options));
   root = app;
   return app;
 }
@@ -365,7 +380,8 @@ export function buildPlatformApp(services: Services, options: AppOptions) {
 /** Both surfaces in one app, as served on PORT when PLATFORM_PORT is not set; platform paths match in any letter case. */
 export function buildApp(services: Services, options: AppOptions) {
   let root: PlatformRoot | undefined;
-  const app = new Elysia()
+  const serve = { routes: fastRoutes(services, options, () => root!) };
+  const app = new Elysia({ serve })
     .use(edgeOf(services, options))
     .use(platformPathFolding(() => root!))
     .use(docs(() => root!))

@@ -1,5 +1,7 @@
 import type { CircleQuery, FleetChange, FleetChangeListener, FleetSearchIndex, GeoSearch } from "../../domain/fleet/ports";
 import { ChangeExtent } from "./search/change-extent";
+import { writeFleetItems } from "./search/encode";
+import type { JsonBytes } from "../../domain/shared/json-bytes";
 import type { FleetSource, IndexRow } from "../../domain/fleet/source";
 import { IndexBuilder, type BuilderOptions, type BuiltParts } from "./build/builder";
 import { buildIndexParts } from "./build/trees";
@@ -87,6 +89,12 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
 
   circle(query: CircleQuery) {
     return this.view.circle(query);
+  }
+
+  searchItemsJson(query: GeoSearch, out: JsonBytes): number {
+    const { total, page } = this.view.searchPage(query);
+    writeFleetItems(page, query.radiusKm, out);
+    return total;
   }
 
   unlocated(airports: string[], filter: { types: string[] | undefined; words: string[] }) {

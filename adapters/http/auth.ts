@@ -9,6 +9,12 @@ const MAX_CREDENTIAL_LENGTH = 4096;
 
 /** Turns the credentials of a request into the Caller behind them. */
 export class Authenticator {
+  /**
+   * Per request, the lookups already made for a credential: a write is authenticated for its rate budget and
+   * again by its route, and the second time reads the first's answer instead of the repositories again.
+   */
+  private readonly perRequest = new WeakMap<Request, Map<string, Promise<unknown>>>();
+
   constructor(
     private readonly tokens: TokenVerifier,
     private readonly users: UserRepository,
@@ -24,8 +30,22 @@ export class Authenticator {
     authorization: string | null,
     profileMissing: "unauthorized" | "not-found" = "unauthorized",
     platformHeader: string | null = null,
+    request?: Request,
   ): Promise<Caller> {
-    return this.fromJwt(await this.bearerJwt(authorization, platformHeader), profileMissing);
+    return this.fromJwt(await this.bearerJwt(authorization, platformHeader), profileMissing, request);
+  }
+
+  /**
+   * The caller behind a plain `Bearer <JWT>` that is valid, not signed out and whose user exists; undefined for
+   * anything else, so that the full path (`core`) answers it with its precise error. For the hot routes.
+   */
+  async knownCoreCaller(authorization: string | null): Promise<Caller | undefined> {
+    if (authorization === null || authorization.length > MAX_CREDENTIAL_LENGTH + 7 || !authorization.startsWith("Bearer ")) return undefined;
+    const token = authorization.slice(7);
+    const claims = await this.tokens.verify(token);
+    if (!claims) return undefined;
+    const [caller, revoked] = await Promise.all([this.users.findCaller(claims.sub), this.revoked.isRevoked(claims.tokenId)]);
+    return revoked ? undefined : caller;
   }
 
   /** The core JWT of a bearer-only route; the other kind of credential is WRONG_CREDENTIAL_KIND, not a bad one. */
@@ -42,7 +62,7 @@ export class Authenticator {
   }
 
   /** Platform `token` header from getToken2. */
-  async platform(token: string | null, authorization: string | null = null): Promise<Caller> {
+  async platform(token: string | null, authorization: string | null = null, request?: Request): Promise<Caller> {
     const value = token?.trim() ?? "";
     if (!value) {
       // A core JWT where the platform token is needed (as a bearer, or in the token header below).
@@ -50,7 +70,7 @@ export class Authenticator {
       throw new UnauthorizedError("Missing platform token: send the header token", "MISSING_TOKEN");
     }
     if (await this.isCoreToken(value)) throw wrongKind("platform");
-    return this.fromPlatformToken(value);
+    return this.fromPlatformToken(value, request);
   }
 
   /** Whether a value is a valid core token (a JWT this service signed, not expired). */
@@ -64,13 +84,13 @@ export class Authenticator {
   }
 
   /** Booking lookup: `Bearer <JWT>`, a bare JWT, or a platform token with or without `Bearer`. */
-  async any(authorization: string | null, platformHeader: string | null): Promise<Caller> {
+  async any(authorization: string | null, platformHeader: string | null, request?: Request): Promise<Caller> {
     const raw = (authorization ?? "").trim().replace(/^Bearer\s+/i, "");
     if (!raw) {
-      if (platformHeader) return this.platform(platformHeader);
+      if (platformHeader) return this.platform(platformHeader, null, request);
       throw new UnauthorizedError("Missing credentials: send Authorization: Bearer <token>", "MISSING_TOKEN");
     }
-    return JWT_SHAPE.test(raw) ? this.fromJwt(raw, "unauthorized") : this.fromPlatformToken(raw);
+    return JWT_SHAPE.test(raw) ? this.fromJwt(raw, "unauthorized", request) : this.fromPlatformToken(raw, request);
   }
 
   /**
@@ -83,28 +103,46 @@ export class Authenticator {
     return caller;
   }
 
-  private async fromJwt(token: string, profileMissing: "unauthorized" | "not-found"): Promise<Caller> {
-    return (await this.jwtCaller(token, profileMissing)).caller;
+  private async fromJwt(token: string, profileMissing: "unauthorized" | "not-found", request?: Request): Promise<Caller> {
+    return (await this.jwtCaller(token, profileMissing, request)).caller;
   }
 
-  private async jwtCaller(token: string, profileMissing: "unauthorized" | "not-found"): Promise<{ caller: Caller; claims: TokenClaims }> {
+  private async jwtCaller(token: string, profileMissing: "unauthorized" | "not-found", request?: Request): Promise<{ caller: Caller; claims: TokenClaims }> {
     if (token.length > MAX_CREDENTIAL_LENGTH) throw invalidToken();
-    const claims = await this.tokens.verify(token);
-    if (!claims) throw invalidToken();
-    // Both lookups at once: on PostgreSQL each is a round trip.
-    const [caller, revoked] = await Promise.all([this.users.findCaller(claims.sub), this.revoked.isRevoked(claims.tokenId)]);
-    if (revoked) throw invalidToken();
+    const { claims, caller, revoked } = await this.once(request, `jwt ${token}`, () => this.lookUpJwt(token));
+    if (!claims || revoked) throw invalidToken();
     if (caller) return { caller, claims };
     if (profileMissing === "not-found") throw new NotFoundError("User profile not found", "USER_PROFILE_NOT_FOUND");
     throw invalidToken();
   }
 
-  private async fromPlatformToken(token: string): Promise<Caller> {
+  /** A JWT's claims (undefined when it does not verify), its user's caller and whether it was signed out. */
+  private async lookUpJwt(token: string): Promise<{ claims?: TokenClaims; caller?: Caller; revoked?: boolean }> {
+    const claims = await this.tokens.verify(token);
+    if (!claims) return {};
+    // Both lookups at once: on PostgreSQL each is a round trip.
+    const [caller, revoked] = await Promise.all([this.users.findCaller(claims.sub), this.revoked.isRevoked(claims.tokenId)]);
+    return { claims, caller, revoked };
+  }
+
+  private async fromPlatformToken(token: string, request?: Request): Promise<Caller> {
     if (token.length === 0 || token.length > MAX_CREDENTIAL_LENGTH) throw invalidToken();
-    const uid = await this.platformTokens.findActiveUid(hashPlatformToken(token));
-    const caller = uid ? await this.users.findCaller(uid) : undefined;
+    const caller = await this.once(request, `platform ${token}`, async () => {
+      const uid = await this.platformTokens.findActiveUid(hashPlatformToken(token));
+      return uid ? await this.users.findCaller(uid) : undefined;
+    });
     if (!caller) throw invalidToken();
     return caller;
+  }
+
+  /** `look` once per request and credential (every time without a request). */
+  private once<T>(request: Request | undefined, key: string, look: () => Promise<T>): Promise<T> {
+    if (!request) return look();
+    let known = this.perRequest.get(request);
+    if (!known) this.perRequest.set(request, (known = new Map()));
+    let answer = known.get(key) as Promise<T> | undefined;
+    if (!answer) known.set(key, (answer = look()));
+    return answer;
   }
 }
 
@@ -136,13 +174,13 @@ export function authMacros(auth: Authenticator) {
     return { caller };
   };
   return new Elysia({ name: "tripswitch-auth" }).macro({
-    coreAuth: { resolve: async ({ request }) => remember(request, await auth.core(request.headers.get("authorization"), "unauthorized", request.headers.get("token"))) },
+    coreAuth: { resolve: async ({ request }) => remember(request, await auth.core(request.headers.get("authorization"), "unauthorized", request.headers.get("token"), request)) },
     coreProfileAuth: {
-      resolve: async ({ request }) => remember(request, await auth.core(request.headers.get("authorization"), "not-found", request.headers.get("token"))),
+      resolve: async ({ request }) => remember(request, await auth.core(request.headers.get("authorization"), "not-found", request.headers.get("token"), request)),
     },
-    platformAuth: { resolve: async ({ request }) => remember(request, await auth.platform(request.headers.get("token"), request.headers.get("authorization"))) },
+    platformAuth: { resolve: async ({ request }) => remember(request, await auth.platform(request.headers.get("token"), request.headers.get("authorization"), request)) },
     anyAuth: {
-      resolve: async ({ request }) => remember(request, await auth.any(request.headers.get("authorization"), request.headers.get("token"))),
+      resolve: async ({ request }) => remember(request, await auth.any(request.headers.get("authorization"), request.headers.get("token"), request)),
     },
   });
 }

@@ -85,8 +85,8 @@ export type CompanyOfRequest = (request: Request) => Promise<string | undefined>
 
 /** What `callerCompany` needs of the authenticator. */
 interface Identifies {
-  any(authorization: string | null, platformHeader: string | null): Promise<{ netid: string }>;
-  platform(token: string | null): Promise<{ netid: string }>;
+  any(authorization: string | null, platformHeader: string | null, request?: Request): Promise<{ netid: string }>;
+  platform(token: string | null, authorization?: string | null, request?: Request): Promise<{ netid: string }>;
 }
 
 /**
@@ -97,7 +97,8 @@ export function callerCompany(auth: Identifies): CompanyOfRequest {
   return async (request) => {
     const authorization = request.headers.get("authorization");
     const token = request.headers.get("token");
-    for (const attempt of [() => auth.any(authorization, token), () => auth.platform(token)]) {
+    // With the request: the route's own authentication then reads these lookups instead of making them again.
+    for (const attempt of [() => auth.any(authorization, token, request), () => auth.platform(token, null, request)]) {
       try {
         return (await attempt()).netid;
       } catch {

@@ -2,6 +2,7 @@ import type { ServingSet } from "../trips/serving-set";
 import type { FleetEntry } from "./entry";
 import type { FleetEntryDraft } from "./validation";
 import type { FleetListing } from "./listing";
+import type { JsonBytes } from "../shared/json-bytes";
 
 /** A valid entry ready to be saved; the repository picks a free slug starting from `slugBase`. */
 export interface NewFleetEntry extends FleetEntryDraft {
@@ -131,6 +132,11 @@ export interface FleetSearchIndex {
   serving(netid: string, area: { position: { lat: number; lon: number }; radiusKm: number; airport?: string }): ServingSet;
   /** Every match of a circle as columns (a network quote ranks thousands of vehicles this way). */
   circle(query: CircleQuery): CircleMatches;
+  /**
+   * `search`, with the page written into `out` as the JSON array of its fleet items (the search use case's
+   * FleetItem: its members in order, each value as JSON.stringify writes it); returns the total.
+   */
+  searchItemsJson(query: GeoSearch, out: JsonBytes): number;
   /** Entries that match the filters and serve one of `airports` but have no position, per company. */
   unlocated(airports: string[], filter: { types: string[] | undefined; words: string[] }): UnlocatedCount[];
   /**

@@ -1,6 +1,7 @@
 import type { AirportDirectory } from "../airports";
 import type { Caller } from "../ports";
-import type { FleetSearchIndex } from "../fleet/ports";
+import type { FleetSearchIndex, GeoSearch } from "../fleet/ports";
+import type { JsonBytes } from "../shared/json-bytes";
 import { appliedLimit, parseFleetSearchQuery, round, scoreOf, type FleetSearchQuery, type RawFleetSearchQuery } from "../fleet/search";
 import type { FleetEntry } from "../fleet/entry";
 
@@ -71,25 +72,7 @@ export function searchFleet(deps: SearchFleetDeps, caller: Caller, raw: RawFleet
 /** Answers a planned search from the index as it is now. */
 export function runFleetSearch(deps: SearchFleetDeps, plan: PlannedFleetSearch): FleetSearchResult {
   const { query, limit, centres } = plan;
-  const warnings: SearchWarning[] = [];
-  for (const code of query.airports)
-    if (!deps.airports.lookup(code))
-      warnings.push({ code: "UNRESOLVABLE_AIRPORT", netid: "", airport: code, detail: `Airport code ${code} is not a known IATA code; it was ignored` });
-
-  const { total, hits } =
-    centres.length === 0
-      ? { total: 0, hits: [] }
-      : deps.index.search({ centres, radiusKm: query.radiusKm, types: query.types, words: query.words, offset: query.offset, limit });
-
-  const filter = { types: query.types, words: query.words };
-  for (const { netid, count, airports } of deps.index.unlocated(query.airports, filter)) {
-    warnings.push({
-      code: "MISSING_GPS",
-      netid,
-      detail: `${count} ${count === 1 ? "entry" : "entries"} of ${netid} serving ${airports.join(", ")} ${count === 1 ? "has" : "have"} no GPS position and ${count === 1 ? "is" : "are"} not in the results`,
-    });
-  }
-
+  const { total, hits } = centres.length === 0 ? { total: 0, hits: [] } : deps.index.search(geoSearchOf(plan));
   const items: FleetItem[] = hits.map(({ entry, distanceKm }) => ({
     netid: entry.netid,
     type: entry.type,
@@ -106,5 +89,37 @@ export function runFleetSearch(deps: SearchFleetDeps, plan: PlannedFleetSearch):
     hourly_rate: Number(entry.hourlyRate),
     slug: entry.slug,
   }));
-  return { items, total, limit, offset: query.offset, warnings };
+  return { items, total, limit, offset: query.offset, warnings: warningsOf(deps, query) };
+}
+
+/**
+ * runFleetSearch with the page written into `out` as the JSON array of its items (the bytes
+ * `JSON.stringify(result.items)` would be), without making an object per item; returns the rest of the result.
+ */
+export function writeFleetSearch(deps: SearchFleetDeps, plan: PlannedFleetSearch, out: JsonBytes): Omit<FleetSearchResult, "items"> {
+  let total = 0;
+  if (plan.centres.length === 0) out.ascii("[]");
+  else total = deps.index.searchItemsJson(geoSearchOf(plan), out);
+  return { total, limit: plan.limit, offset: plan.query.offset, warnings: warningsOf(deps, plan.query) };
+}
+
+function geoSearchOf({ query, limit, centres }: PlannedFleetSearch): GeoSearch {
+  return { centres, radiusKm: query.radiusKm, types: query.types, words: query.words, offset: query.offset, limit };
+}
+
+/** One UNRESOLVABLE_AIRPORT per unknown code, then one MISSING_GPS per company with matching entries there without a position. */
+function warningsOf(deps: SearchFleetDeps, query: FleetSearchQuery): SearchWarning[] {
+  const warnings: SearchWarning[] = [];
+  for (const code of query.airports)
+    if (!deps.airports.lookup(code))
+      warnings.push({ code: "UNRESOLVABLE_AIRPORT", netid: "", airport: code, detail: `Airport code ${code} is not a known IATA code; it was ignored` });
+  const filter = { types: query.types, words: query.words };
+  for (const { netid, count, airports } of deps.index.unlocated(query.airports, filter)) {
+    warnings.push({
+      code: "MISSING_GPS",
+      netid,
+      detail: `${count} ${count === 1 ? "entry" : "entries"} of ${netid} serving ${airports.join(", ")} ${count === 1 ? "has" : "have"} no GPS position and ${count === 1 ? "is" : "are"} not in the results`,
+    });
+  }
+  return warnings;
 }

@@ -2,7 +2,7 @@ import type { GeoHit, GeoSearch, IndexedEntry } from "../../../domain/fleet/port
 import { EARTH_RADIUS_KM } from "../../../domain/geo";
 import { slugHash, type IndexParts, type TreeParts, type UnlocatedEntry } from "../parts";
 import { countTree, countTreeOneCentre } from "./count";
-import { Exclusions, toHits, type Found } from "./found";
+import { Exclusions, gathered, type FoundPage, toHits } from "./found";
 import { KdTree } from "./kd-tree";
 import { boxChordLowerBound, pointChordLowerBound, pointDistanceKm, prepare, TextMatch, type PreparedQuery } from "./query";
 
@@ -267,13 +267,13 @@ export class FleetSnapshot {
    * chord; exact distances are computed only for points taken out, and the search stops once k are
    * out and the next candidate's lower bound is beyond the k-th distance.
    */
-  nearest(q: PreparedQuery, k: number, exclusions?: Exclusions): Found[] {
+  nearest(q: PreparedQuery, k: number, exclusions?: Exclusions): FoundPage {
     const text = FleetSnapshot.both(FleetSnapshot.both(this.typeCheck(q.types), this.textFilter(this.textMatch(q.words))), this.ownerCheck(q.netid));
     const excluded = exclusions?.set;
     const trees = this.treesFor(q.types);
     const { coords } = this.all;
     const { position } = this;
-    const found: Found[] = [];
+    gathered.reset();
     heapSize = 0;
     nodes = 0;
     for (let t = 0; t < trees.length; t++) pushNode(trees, t, 0, 0, trees[t].ids.length - 1, q);
@@ -289,13 +289,8 @@ export class FleetSnapshot {
         const at = 2 * position[id];
         const dist = pointDistanceKm(q, coords[at + 1], coords[at]);
         if (dist > q.radiusKm) continue;
-        found.push({ snapshot: this, id, dist });
-        if (found.length === k) {
-          // Every point nearer than the k-th so far has a key below this chord, so it is still taken out.
-          let kth = 0;
-          for (const f of found) kth = Math.max(kth, f.dist);
-          limit = 2 * Math.sin(Math.min(Math.PI, kth / EARTH_RADIUS_KM) / 2) + 1e-12;
-        }
+        // Every point nearer than the k-th so far has a key below this chord, so it is still taken out.
+        if (gathered.add(id, dist) === k) limit = 2 * Math.sin(Math.min(Math.PI, gathered.farthest() / EARTH_RADIUS_KM) / 2) + 1e-12;
         continue;
       }
       const t = nodeRec[4 * val];
@@ -312,8 +307,7 @@ export class FleetSnapshot {
       pushNode(trees, t, 2 * node + 1, left, m - 1, q);
       pushNode(trees, t, 2 * node + 2, m + 1, right, q);
     }
-    found.sort((a, b) => a.dist - b.dist || this.compareSlugs(a.id, b.id));
-    return found;
+    return gathered.page(this);
   }
 
   /** The columns and the all-types tree, for the circle scan (circle.ts). */

@@ -1,7 +1,7 @@
 import type { CircleMatches, CircleQuery, GeoHit, GeoSearch, UnlocatedCount } from "../../../domain/fleet/ports";
 import { joinedSets, servingSetOf, type ServingSet } from "../../../domain/trips/serving-set";
 import { circleMatches } from "./circle";
-import { byDistanceThenSlug, toHits, type Exclusions } from "./found";
+import { toHits, type Exclusions, type FoundPage } from "./found";
 import { prepare } from "./query";
 import { collectServing, servingSetOfSnapshots } from "./serving";
 import type { FleetSnapshot } from "./snapshot";
@@ -24,17 +24,20 @@ export class FleetView {
   }
 
   search(query: GeoSearch): { total: number; hits: GeoHit[] } {
+    const { total, page } = this.searchPage(query);
+    return { total, hits: page ? toHits(page) : [] };
+  }
+
+  /** Counts every match and gathers the page [offset, offset + limit) (undefined when it is empty). */
+  searchPage(query: GeoSearch): { total: number; page: FoundPage | undefined } {
     const q = prepare(query);
     const excluded = this.excluded.size > 0 ? this.excluded : undefined;
     const total = this.base.count(q, excluded) + (this.overlay ? this.overlay.count(q) : 0);
     const k = query.offset + query.limit;
-    if (total === 0 || query.limit === 0 || query.offset >= total) return { total, hits: [] };
+    if (total === 0 || query.limit === 0 || query.offset >= total) return { total, page: undefined };
     let found = this.base.nearest(q, k, excluded);
-    if (this.overlay) {
-      const recent = this.overlay.nearest(q, k);
-      if (recent.length > 0) found = found.concat(recent).sort(byDistanceThenSlug);
-    }
-    return { total, hits: toHits(found.slice(query.offset, k)) };
+    if (this.overlay) found = found.merge(this.overlay.nearest(q, k));
+    return { total, page: found.slice(query.offset, Math.min(k, found.length)) };
   }
 
   /** One company's entries serving a pickup (see FleetSearchIndex.serving), from the base less its excluded entries and the overlay. */

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { planFleetSearch, runFleetSearch, type PlannedFleetSearch, type SearchFleetDeps } from "../../../domain/usecases/search-fleet";
+import { planFleetSearch, type PlannedFleetSearch, type SearchFleetDeps } from "../../../domain/usecases/search-fleet";
 import type { RawFleetSearchQuery } from "../../../domain/fleet/search";
 import type { Caller } from "../../../domain/ports";
 import type { SearchAnswerCache } from "../../../domain/fleet/answer-cache";
@@ -106,10 +106,10 @@ function rememberedPlans(deps: SearchFleetDeps) {
     return at < 0 ? caller.plan : caller.plan + url.slice(at);
   };
   return {
-    plan(caller: Caller, url: string, query: RawFleetSearchQuery): { plan: PlannedFleetSearch; key: string; known: boolean } {
+    plan(caller: Caller, url: string, query: () => RawFleetSearchQuery): { plan: PlannedFleetSearch; key: string; known: boolean } {
       const key = keyOf(caller, url);
       const known = plans.get(key);
-      return known ? { plan: known, key, known: true } : { plan: planFleetSearch(deps, caller, query), key, known: false };
+      return known ? { plan: known, key, known: true } : { plan: planFleetSearch(deps, caller, query()), key, known: false };
     },
     keep(key: string, plan: PlannedFleetSearch): void {
       if (key.length > MAX_PLAN_KEY) return;
@@ -138,26 +138,49 @@ const FleetSearchAnswer = t.Object(
 /** The encoded answer, typed as what it decodes to, so the app's type (and a typed client) knows the route's answer. */
 const asAnswer = (bytes: Uint8Array) => bytes as unknown as typeof FleetSearchAnswer.static;
 
+/**
+ * What both ways of serving the search share (the Elysia route below and the lean handler of fleet-search-fast.ts):
+ * checked searches remembered by raw query string, and answers encoded once and kept for the index generation they
+ * were computed on, so a repeated search is a lookup.
+ */
+export class FleetSearchAnswering {
+  private readonly json: SearchAnswerJson;
+  private readonly plans: ReturnType<typeof rememberedPlans>;
+
+  constructor(deps: SearchFleetDeps, private readonly answers?: SearchAnswerCache<Uint8Array>) {
+    this.json = new SearchAnswerJson(deps);
+    this.plans = rememberedPlans(deps);
+  }
+
+  /** The checked search of a request (throws the 400 naming each bad parameter); `query` is read only when it is new. */
+  plan(caller: Caller, url: string, query: () => RawFleetSearchQuery): PlannedSearch {
+    return this.plans.plan(caller, url, query);
+  }
+
+  /** The answer's bytes: kept ones, or computed and kept in one synchronous step (the index cannot move in between). */
+  answer({ plan, key, known }: PlannedSearch): Uint8Array {
+    const cached = this.answers?.get(plan.key);
+    if (cached) return cached;
+    const body = this.json.encode(plan);
+    const kept = this.answers?.set(plan.key, body, body.byteLength, { centres: plan.centres, radiusKm: plan.query.radiusKm, airports: plan.query.airports });
+    if (kept && !known) this.plans.keep(key, plan);
+    return body;
+  }
+}
+
+export type PlannedSearch = { plan: PlannedFleetSearch; key: string; known: boolean };
+
 export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator, limiter: RateLimiter, answers?: SearchAnswerCache<Uint8Array>) {
-  const json = new SearchAnswerJson(deps.index);
-  const plans = rememberedPlans(deps);
+  const answering = new FleetSearchAnswering(deps, answers);
   return new Elysia({ name: "core-fleet-search", prefix: "/api" }).use(authMacros(auth)).get(
     "/search/fleet",
     // Serialised here, once per answer: the answer's shape is fixed by the domain's FleetSearchResult type. The
     // responses are documented in `detail` rather than declared as `response`, so Elysia neither checks nor
-    // cleans up to 100 items per request. The encoded bytes of recent answers are kept for the index generation
-    // they were computed on: a repeated search is a lookup.
+    // cleans up to 100 items per request.
     ({ query, caller, set, request }) => {
       const answer = () => {
-        const { plan, key, known } = plans.plan(caller, request.url, query);
         set.headers["content-type"] = "application/json";
-        const cached = answers?.get(plan.key);
-        if (cached) return asAnswer(cached);
-        // Computed and kept in one synchronous step: the index cannot move in between.
-        const body = Buffer.from(json.encode(runFleetSearch(deps, plan)));
-        const kept = answers?.set(plan.key, body, body.byteLength, { centres: plan.centres, radiusKm: plan.query.radiusKm, airports: plan.query.airports });
-        if (kept && !known) plans.keep(key, plan);
-        return asAnswer(body);
+        return asAnswer(answering.answer(answering.plan(caller, request.url, () => query)));
       };
       // Budgets in this process answer synchronously: the search itself then runs in the same turn, no await.
       const checked = limiter.check("searchPerMinute", caller.netid, set.headers as Record<string, string>);

@@ -1,49 +1,39 @@
-import type { FleetSearchIndex } from "../../../domain/fleet/ports";
-import type { FleetItem, FleetSearchResult } from "../../../domain/usecases/search-fleet";
-
-/** Entries whose item JSON is kept (the set starts over beyond it). */
-const MAX_FRAGMENTS = 20_000;
+import { JsonBytes } from "../../../domain/shared/json-bytes";
+import { writeFleetSearch, type PlannedFleetSearch, type SearchFleetDeps, type SearchWarning } from "../../../domain/usecases/search-fleet";
 
 /**
- * Writes a search answer as `JSON.stringify({ success: true, data })` would, byte for byte. Within one index
- * generation an entry's fields do not change: the JSON of an item around its distance and score is built
- * once per entry and generation, so an entry found again (most searches are near the same airports) costs
- * two string joins instead of fourteen fields.
+ * Writes a search answer as `JSON.stringify({ success: true, data: result })` would, byte for byte, into one
+ * reused buffer: the items straight from the index's columns (no item objects, no intermediate string), the rest
+ * around them. Each answer is a copy of the buffer, so it can be kept and sent while the next one is written.
  */
 export class SearchAnswerJson {
-  private fragments = new Map<string, readonly [string, string]>();
-  private generation = -1;
+  private readonly out = new JsonBytes();
 
-  constructor(private readonly index: Pick<FleetSearchIndex, "generation">) {}
+  constructor(private readonly deps: SearchFleetDeps) {}
 
-  /** The answer's JSON; call it in the same synchronous step as the search that produced `result`. */
-  encode(result: FleetSearchResult): string {
-    if (this.generation !== this.index.generation) {
-      this.fragments = new Map();
-      this.generation = this.index.generation;
-    }
-    let out = '{"success":true,"data":{"items":[';
-    for (let i = 0; i < result.items.length; i++) {
-      const item = result.items[i];
-      let parts = this.fragments.get(item.slug);
-      if (!parts) {
-        parts = fragmentsOf(item);
-        if (this.fragments.size >= MAX_FRAGMENTS) this.fragments = new Map();
-        this.fragments.set(item.slug, parts);
-      }
-      if (i > 0) out += ",";
-      out += parts[0] + JSON.stringify(item.distanceKm) + ',"score":' + JSON.stringify(item.score) + parts[1];
-    }
-    const { total, limit, offset, warnings } = result;
-    return `${out}],"total":${JSON.stringify(total)},"limit":${JSON.stringify(limit)},"offset":${JSON.stringify(offset)},"warnings":${JSON.stringify(warnings)}}}`;
+  /** The answer's bytes, from the index as it is now (call it in the same synchronous step as keeping them). */
+  encode(plan: PlannedFleetSearch): Uint8Array {
+    const out = this.out.reset().ascii('{"success":true,"data":{"items":');
+    const { total, limit, offset, warnings } = writeFleetSearch(this.deps, plan, out);
+    out.ascii(',"total":').number(total).ascii(',"limit":').number(limit).ascii(',"offset":').number(offset).ascii(',"warnings":');
+    writeWarnings(out, warnings);
+    return out.ascii("}}").bytes();
   }
 }
 
-/** An item's JSON before its distance (up to `"distanceKm":`) and after its score, in FleetItem's key order. */
-function fragmentsOf(item: FleetItem): readonly [string, string] {
-  const s = JSON.stringify;
-  return [
-    `{"netid":${s(item.netid)},"type":${s(item.type)},"name":${s(item.name)},"description":${s(item.description)},"imageUrl":${s(item.imageUrl)},"maxPassengers":${s(item.maxPassengers)},"maxLuggage":${s(item.maxLuggage)},"lat":${s(item.lat)},"lon":${s(item.lon)},"distanceKm":`,
-    `,"minimum_rate":${s(item.minimum_rate)},"hourly_rate":${s(item.hourly_rate)},"slug":${s(item.slug)}}`,
-  ];
+/** The warnings array, each warning's members in their own order (all of them strings). */
+function writeWarnings(out: JsonBytes, warnings: SearchWarning[]): void {
+  out.ascii("[");
+  warnings.forEach((warning, i) => {
+    out.ascii(i === 0 ? "{" : ",{");
+    let first = true;
+    for (const [key, value] of Object.entries(warning)) {
+      if (value === undefined) continue;
+      if (!first) out.ascii(",");
+      out.string(key).ascii(":").string(value);
+      first = false;
+    }
+    out.ascii("}");
+  });
+  out.ascii("]");
 }
