@@ -25,3 +25,37 @@ export function normaliseTripAmount(amount: string): string | undefined {
   if (!m) return undefined;
   return formatCents(Number(m[1]) * 100 + Number((m[2] ?? "0").padEnd(2, "0")));
 }
+
+/** An amount's whole part and its significant decimals (trailing zeros dropped): "1.50000" → { whole: "1", decimals: "5" }. */
+export interface AmountParts {
+  whole: string;
+  decimals: string;
+}
+
+const ANY_DECIMAL = /^(\d{1,12})(?:\.(\d{1,16}))?$/;
+
+/** The parts of a decimal amount as a trip's parties send it (any number of decimals up to 16); undefined when it is not one. */
+export function amountParts(amount: string): AmountParts | undefined {
+  const m = ANY_DECIMAL.exec(amount.trim());
+  return m ? { whole: m[1], decimals: (m[2] ?? "").replace(/0+$/, "") } : undefined;
+}
+
+/** A whole number of minor units (as a bigint) written with `digits` decimals: (5000n, 0) → "5000", (12500n, 3) → "12.500". */
+function writeUnits(units: bigint, digits: number): string {
+  if (digits === 0) return units.toString();
+  const s = units.toString().padStart(digits + 1, "0");
+  return `${s.slice(0, -digits)}.${s.slice(-digits)}`;
+}
+
+/** The amount with exactly the currency's `digits` decimals; undefined when it has more significant decimals than that. */
+export function exactInMinorUnit(parts: AmountParts, digits: number): string | undefined {
+  if (parts.decimals.length > digits) return undefined;
+  return writeUnits(BigInt(parts.whole + parts.decimals.padEnd(digits, "0")), digits);
+}
+
+/** The amount rounded half up to the currency's `digits` decimals (as quotes are priced): ("5000.5", 0) → "5001". */
+export function roundedToMinorUnit(parts: AmountParts, digits: number): string {
+  const kept = BigInt(parts.whole + parts.decimals.slice(0, digits).padEnd(digits, "0"));
+  const next = parts.decimals.charCodeAt(digits);
+  return writeUnits(next >= 53 /* "5" */ ? kept + 1n : kept, digits);
+}

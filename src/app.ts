@@ -127,11 +127,13 @@ export function createServices(
     onError: (err) => logger.error({ err }, "fleet index rebuild failed; the previous index keeps answering"),
   });
   const searchAnswers = new SearchAnswerCache<Uint8Array>(fleetIndex, SEARCH_ANSWER_CACHE_BYTES);
+  // ISO 4217 minor units: quotes, provider updates and partner replies write amounts in them.
+  const currencies = new PackagedCurrencyDirectory();
   // Delivery outcomes change the booking in the transaction that records the attempt.
   const worker: DeliveryWorker = new DeliveryWorker(
     outbox,
     integrations,
-    attemptOutcomes({ onAttemptFailed: (channel, final) => metrics.deliveryAttemptFailed(channel, final) }),
+    attemptOutcomes({ onAttemptFailed: (channel, final) => metrics.deliveryAttemptFailed(channel, final), currencies }),
     { retryDelay: (n) => retryDelaySeconds(n), timeoutMs: 10_000, concurrency: 8, idleMs: 1000, guard, sharedOutbox: storage.kind === "postgres", ...options.delivery },
     logger,
   );
@@ -160,7 +162,7 @@ export function createServices(
     airports,
     gazetteer: new PackagedGazetteer(),
     servingFleet: servingFleetOf({ index: fleetIndex, fleet: storage.providerFleet }),
-    currencies: new PackagedCurrencyDirectory(),
+    currencies,
     integrations,
   };
   const trips = {
@@ -181,7 +183,7 @@ export function createServices(
       newTransactionId: () => Bun.randomUUIDv7(),
       networkQuotes: storage.networkQuotes,
     },
-    manage: { bookings, companies, clock, tracking, limits },
+    manage: { bookings, companies, clock, tracking, limits, currencies },
     idempotency: storage.idempotency,
     delivery,
   };

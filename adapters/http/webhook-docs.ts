@@ -50,8 +50,8 @@ const TripMessageReply = t.Object(
     success: t.Optional(t.Union([t.Boolean(), t.String()], { description: "false (or \"false\") refuses the trip: the attempt counts as failed, with `message` as the reason" })),
     message: t.Optional(t.String({ description: "Why the trip was refused (kept up to 500 characters)" })),
     reservationId: t.Optional(t.Union([t.String(), t.Number()], { description: "Your reservation number: becomes the booking's providerResNo" })),
-    totalAmount: t.Optional(t.Union([t.String(), t.Number()], { description: "Your price: becomes the booking's totalAmount" })),
-    fees: t.Optional(t.Array(FeeSchema, { maxItems: 50, description: "Your fee lines: become the booking's fees" })),
+    totalAmount: t.Optional(t.Union([t.String(), t.Number()], { description: "Your price: becomes the booking's totalAmount, in the booking's currency's minor unit (the currency your fee lines name, else the booking's; JPY none, BHD 3, most 2; two decimals without one), rounded half up as quotes are: 7200.4 on a JPY booking becomes \"7200\"" })),
+    fees: t.Optional(t.Array(FeeSchema, { maxItems: 50, description: "Your fee lines: become the booking's fees, each `fee` in the minor unit of the line's currency (else the booking's), rounded half up" })),
   },
   { additionalProperties: true, description: "Any 2xx accepts the trip; every member is optional. A non-2xx answer, a timeout (10 s) or success:false is a failed attempt, retried with backoff." },
 );

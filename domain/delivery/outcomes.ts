@@ -6,6 +6,7 @@ import { partnerTermsOf } from "./partner-message";
 import { canonicalJson } from "../trips/decisions";
 import { PROVIDER_RES_NO_IN_USE } from "../trips/provider-update";
 import type { OutstandingDeliveries } from "./ports";
+import type { MinorUnits } from "../trips/booking-amounts";
 
 const source = "exchange:delivery";
 
@@ -15,13 +16,14 @@ function event(b: Booking, type: BookingEvent["type"], at: number, previousStatu
 
 /**
  * The provider's endpoint took a message: record it, and keep what its reply carried:
- * `reservationId` becomes providerResNo / targetResNo, `totalAmount` the booking's price, `fees` its fee lines.
+ * `reservationId` becomes providerResNo / targetResNo, `totalAmount` the booking's price, `fees` its fee lines
+ * (in the booking's currency's minor unit, `units`).
  * A delivery that was failing has recovered: affiliateReservation.status is the booking's own status again
  * (and a booking still FAILED goes back to BOOKING_REQUEST).
  */
-export function recordDelivered(b: Booking | undefined, reply: unknown, eventType: string, at: number, numberTaken = false): Decision<void> {
+export function recordDelivered(b: Booking | undefined, reply: unknown, eventType: string, at: number, numberTaken = false, units?: MinorUnits): Decision<void> {
   if (!b) return { result: undefined };
-  const terms = partnerTermsOf(reply);
+  const terms = partnerTermsOf(reply, b.trip.fees, units);
   const changes: string[] = [];
   const next: Booking = { ...b, updatedAt: at };
   const recovered = b.deliveryFailure !== undefined || b.status === "FAILED";

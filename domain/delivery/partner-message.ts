@@ -2,8 +2,9 @@ import type { Booking, TripAction } from "../trips/booking";
 import type { LuggageMode } from "./integration";
 import { partnerCopy } from "./luggage";
 import type { Fee } from "../trips/booking";
-import { normaliseTripAmount } from "../money";
-import { checkFees, numberText } from "../trips/trip-fields";
+import { amountParts } from "../money";
+import { partnerAmountsInCurrency, TWO_DECIMAL_UNITS, type MinorUnits } from "../trips/booking-amounts";
+import { ANY_DECIMALS, checkFees, numberText } from "../trips/trip-fields";
 import { RESERVED_AFFILIATE_NAMES, RESERVED_TRIP_NAMES, shownExtras } from "../trips/reserved-names";
 
 /**
@@ -70,23 +71,27 @@ export interface PartnerTerms {
   fees?: Fee[];
 }
 
-/** The terms of an accepting reply; a malformed amount or fee list is ignored (the delivery itself succeeded). */
-export function partnerTermsOf(reply: unknown): PartnerTerms {
+/**
+ * The terms of an accepting reply; a malformed amount or fee list is ignored (the delivery itself succeeded).
+ * Amounts take the booking's currency's minor unit (the reply's fee lines' currency, else `bookingFees`'),
+ * rounded half up as quotes are priced: JPY 5000.4 → "5000"; without a currency two decimals.
+ */
+export function partnerTermsOf(reply: unknown, bookingFees: readonly Fee[] = [], units: MinorUnits = TWO_DECIMAL_UNITS): PartnerTerms {
   if (!isObject(reply)) return {};
   const terms: PartnerTerms = {};
   const reservationId = reservationIdOf(reply);
   if (reservationId !== undefined) terms.reservationId = reservationId;
   const amount = reply.totalAmount;
   if ((typeof amount === "string" && amount.length <= 32) || typeof amount === "number") {
-    const total = normaliseTripAmount(numberText(amount));
-    if (total !== undefined) terms.totalAmount = total;
+    const total = numberText(amount);
+    if (amountParts(total)) terms.totalAmount = total;
   }
   if (Array.isArray(reply.fees) && reply.fees.length <= MAX_FEE_LINES && reply.fees.every(isObject)) {
     let ok = true;
-    const fees = checkFees(reply.fees, "fees", () => (ok = false));
+    const fees = checkFees(reply.fees, "fees", () => (ok = false), ANY_DECIMALS);
     if (ok) terms.fees = fees;
   }
-  return terms;
+  return { ...terms, ...partnerAmountsInCurrency({ totalAmount: terms.totalAmount, fees: terms.fees }, bookingFees, units) };
 }
 
 const MAX_FEE_LINES = 50;

@@ -1,11 +1,12 @@
 import { ConflictError, ValidationError, type FieldError } from "../errors";
-import { normaliseTripAmount } from "../money";
+import { amountParts } from "../money";
+import { providerAmountsInCurrency, TWO_DECIMAL_UNITS, type MinorUnits } from "./booking-amounts";
 import type { Booking, BookingEvent, Chauffeur, Fee, ProviderUpdateInfo, Vehicle } from "./booking";
 import { canonicalJson, event, log, requireRole, type ChangeContext } from "./decisions";
 import { allowedNext, assertTransition, parseTripStatus, skippedStates, TRIP_STATUSES, type TripStatus } from "./lifecycle";
 import type { Decision } from "./ports";
 import { isUuid } from "./send-trip-request";
-import { checkFees, copyTrimming, extraFields, numberText, readCoordinateField, readPhones } from "./trip-fields";
+import { ANY_DECIMALS, checkFees, copyTrimming, extraFields, numberText, readCoordinateField, readPhones } from "./trip-fields";
 
 /**
  * A provider's status update as received (providerUpdateStatusByTransactionId / …ByResNo): GNet's body
@@ -74,10 +75,11 @@ export function checkProviderUpdate(input: ProviderUpdateInput): ProviderUpdate 
   let totalAmount: string | undefined;
   const amount = typeof input.totalAmount === "number" ? numberText(input.totalAmount) : text(input.totalAmount);
   if (amount !== undefined && amount !== "") {
-    totalAmount = normaliseTripAmount(amount);
-    if (totalAmount === undefined) fail("totalAmount", "must be a decimal amount of at most 2 significant decimals, e.g. 125.00");
+    // Put in the booking's currency's minor unit once the booking is known (decideProviderUpdate).
+    if (amountParts(amount)) totalAmount = amount;
+    else fail("totalAmount", "must be a decimal amount, e.g. 125.00");
   }
-  const fees = input.fees === undefined ? undefined : checkFees(input.fees, "fees", fail);
+  const fees = input.fees === undefined ? undefined : checkFees(input.fees, "fees", fail, ANY_DECIMALS);
 
   const lat = readCoordinateField(input.lat, 90, "lat", fail);
   const lon = readCoordinateField(input.lon, 180, "lon", fail);
@@ -121,10 +123,13 @@ function describeMove(from: TripStatus, to: TripStatus): string {
  * The provider moves its booking along the lifecycle (forward skips along the main path included) and may add
  * its reservation number, a note, the price, fees, the vehicle and the chauffeur. Repeating the current status
  * changes only the details (STOP → STOP is a real transition: another stop); nothing changes in a final state.
+ * Its amounts take the booking's currency's minor unit (`units`).
  * Answers the booking's status after the update (the caller keeps a position only while the trip is under way).
  */
-export function decideProviderUpdate(current: Booking | undefined, update: ProviderUpdate, ctx: ChangeContext): Decision<TripStatus> {
+export function decideProviderUpdate(current: Booking | undefined, checked: ProviderUpdate, ctx: ChangeContext, units: MinorUnits = TWO_DECIMAL_UNITS): Decision<TripStatus> {
   const b = requireRole(current, ctx.netid, "provider");
+  // Amounts in the booking's currency's minor unit (CONTRACT §17.3); too many decimals for it is 400.
+  const update: ProviderUpdate = { ...checked, ...providerAmountsInCurrency({ totalAmount: checked.totalAmount, fees: checked.fees }, b.trip.fees, units) };
   if (update.names?.transactionId !== undefined && update.names.transactionId !== b.transactionId.toLowerCase())
     throw new ValidationError([{ field: "transactionId", message: "names another booking than the one being updated" }]);
   if (update.names?.requesterResNo !== undefined && update.names.requesterResNo !== b.requesterResNo)

@@ -1,4 +1,4 @@
-import { normaliseTripAmount } from "../money";
+import { amountParts, normaliseTripAmount } from "../money";
 import { sortKeys } from "../shared/sorted-keys";
 import type { ExtraFields, Fee, Passenger, Phone, TripAccount, TripLocation, TripNote } from "./booking";
 import { readCoordinate } from "./places";
@@ -149,18 +149,33 @@ export function readTripMinutes(raw: unknown, fail: Fail): number | undefined {
   return minutes;
 }
 
+/** How a fee line's `fee` is read: the text kept for it (undefined when refused) and the message of a refusal. */
+export interface FeeAmountRule {
+  read: (text: string) => string | undefined;
+  message: string;
+}
+
+/** Two decimals (a requester's fees): "1.50000" → "1.50". */
+const TWO_DECIMALS: FeeAmountRule = { read: normaliseTripAmount, message: "must be a decimal amount of at most 2 significant decimals, e.g. 125.00" };
+
 /**
- * Fee lines: text trimmed; `fee` a decimal amount (a JSON number or string; trailing zeros beyond the cents are
- * accepted, "1.50000" → "1.50"); GNet's `percent` a number from 0 to 100; `reimbursable` and other fields kept.
+ * Any decimal amount, kept as sent (trimmed): for amounts put in the booking's currency's minor unit once the
+ * booking is known (domain/trips/booking-amounts.ts).
  */
-export function checkFees(fees: unknown[], field: string, fail: Fail): Fee[] {
+export const ANY_DECIMALS: FeeAmountRule = { read: (text) => (amountParts(text) ? text.trim() : undefined), message: "must be a decimal amount, e.g. 125.00" };
+
+/**
+ * Fee lines: text trimmed; `fee` a decimal amount (a JSON number or string) read by `amounts` (by default two
+ * decimals: trailing zeros beyond the cents are accepted, "1.50000" → "1.50"); GNet's `percent` a number from 0 to 100; `reimbursable` and other fields kept.
+ */
+export function checkFees(fees: unknown[], field: string, fail: Fail, amounts: FeeAmountRule = TWO_DECIMALS): Fee[] {
   return fees.map((raw, i) => {
     const f = isObject(raw) ? raw : {};
     const fee = copyTrimming(f, FEE_TEXT) as Fee;
     if (typeof f.fee === "number") fee.fee = numberText(f.fee);
     if (fee.fee !== undefined && fee.fee !== "") {
-      const amount = normaliseTripAmount(fee.fee);
-      if (amount === undefined) fail(`${field}[${i}].fee`, "must be a decimal amount of at most 2 significant decimals, e.g. 125.00");
+      const amount = amounts.read(fee.fee);
+      if (amount === undefined) fail(`${field}[${i}].fee`, amounts.message);
       else fee.fee = amount;
     }
     if (Array.isArray(f.images)) fee.images = f.images.map((url) => (typeof url === "string" ? url.trim() : url)) as string[];

@@ -9,6 +9,7 @@ import type { ActiveVehicleTypes } from "../partners/ports";
 import { translateVehicleType } from "../partners/partnership";
 import { gnetCallback } from "../delivery/gnet-callback";
 import { partnerTripMessage } from "../delivery/partner-message";
+import type { MinorUnits } from "../trips/booking-amounts";
 import { recordDelivered, recordDeliveryFailure, retryDelivery } from "../delivery/outcomes";
 import type { AnnouncedMessage, Channel, DeliveryHooks, DeliveryRunner, IntegrationLookup, Outbox, OutboxMessage } from "../delivery/ports";
 import { requireTransactionId } from "./manage-trip";
@@ -108,11 +109,11 @@ export function changeAnnouncer(deps: AnnounceDeps): ChangeAnnouncer {
  * delivery the provider took keeps what its reply carried; a failed one is noted, and the final failure marks
  * the booking FAILED. Webhooks change no booking.
  */
-export function attemptOutcomes(deps: { onAttemptFailed?: (channel: Channel, final: boolean) => void } = {}): DeliveryHooks {
+export function attemptOutcomes(deps: { onAttemptFailed?: (channel: Channel, final: boolean) => void; currencies?: MinorUnits } = {}): DeliveryHooks {
   return {
     delivered: (m, reply, at) =>
       m.channel === "delivery"
-        ? { ref: { transactionId: m.transactionId }, decide: (b) => recordDelivered(b, reply, m.eventType, at), numberTaken: (b) => recordDelivered(b, reply, m.eventType, at, true) }
+        ? { ref: { transactionId: m.transactionId }, decide: (b) => recordDelivered(b, reply, m.eventType, at, false, deps.currencies), numberTaken: (b) => recordDelivered(b, reply, m.eventType, at, true, deps.currencies) }
         : undefined,
     attemptFailed: (m, error, at, final) => {
       deps.onAttemptFailed?.(m.channel, final);

@@ -3,6 +3,7 @@ import type { Caller, Clock, CompanyRepository } from "../ports";
 import { roleOf, type Booking } from "../trips/booking";
 import { bookingNotFound, decideCancelTrip, type ChangeContext } from "../trips/decisions";
 import { checkProviderUpdate, decideProviderUpdate, type ProviderUpdate, type ProviderUpdateInput } from "../trips/provider-update";
+import type { MinorUnits } from "../trips/booking-amounts";
 import { tripEnded } from "../tracking/position";
 import type { ChauffeurTracking } from "./track-chauffeur";
 import { parseTripStatus, TRIP_STATUSES, type TripActor, type TripStatus } from "../trips/lifecycle";
@@ -19,6 +20,8 @@ export interface ManageTripDeps {
   limits?: BookingLimits;
   /** Keeps the chauffeur's position a provider update carries. */
   tracking?: Pick<ChauffeurTracking, "recordFromUpdate">;
+  /** Minor units of currencies: a provider's amounts take its booking's currency's (two decimals without it). */
+  currencies?: MinorUnits;
 }
 
 /**
@@ -29,7 +32,7 @@ export interface ManageTripDeps {
 function decideAndKeepPosition(deps: ManageTripDeps, update: ProviderUpdate, ctx: ChangeContext) {
   return (current: Booking | undefined) => {
     // The provider's details replace the stored ones; the booking as a whole stays within one body's limit.
-    const decision = withinBounds(decideProviderUpdate(current, update, ctx), current, deps.limits ?? DEFAULT_BOOKING_LIMITS);
+    const decision = withinBounds(decideProviderUpdate(current, update, ctx, deps.currencies), current, deps.limits ?? DEFAULT_BOOKING_LIMITS);
     if (update.position && !tripEnded(decision.result)) {
       const c = update.chauffeur;
       const name = [c?.firstName, c?.lastName].filter(Boolean).join(" ");

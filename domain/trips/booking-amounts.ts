@@ -1,0 +1,80 @@
+import { minorUnitOf, type CurrencyDirectory } from "../currency";
+import { ValidationError, type FieldError } from "../errors";
+import { amountParts, exactInMinorUnit, roundedToMinorUnit } from "../money";
+import type { Fee } from "./booking";
+
+/** The currency facts amounts need. */
+export type MinorUnits = Pick<CurrencyDirectory, "minorUnit">;
+
+/** Without a currency directory every currency has two decimals (the exchange's behaviour before §17.3). */
+export const TWO_DECIMAL_UNITS: MinorUnits = { minorUnit: () => undefined };
+
+const currencyOfLine = (fee: Fee) => (typeof fee.currency === "string" && fee.currency.trim() !== "" ? fee.currency.trim().toUpperCase() : undefined);
+
+/**
+ * A booking's currency (CONTRACT §17.3): the currency its fee lines name (a converted quote's option names it);
+ * undefined when none does (an old booking, a trip without fees) — its amounts then have two decimals.
+ */
+export function currencyOfFees(fees: readonly Fee[] | undefined): string | undefined {
+  for (const fee of fees ?? []) {
+    const c = currencyOfLine(fee);
+    if (c !== undefined) return c;
+  }
+  return undefined;
+}
+
+/** Amounts a party writes into a booking: its price and its fee lines, as checked (any decimals) but not yet in a currency. */
+export interface WrittenAmounts {
+  totalAmount?: string;
+  fees?: Fee[];
+}
+
+type Fit = (amount: string, digits: number, field: string, currency: string | undefined) => string | undefined;
+
+function inCurrency(written: WrittenAmounts, bookingFees: readonly Fee[], units: MinorUnits, fit: Fit): WrittenAmounts {
+  const currency = currencyOfFees(written.fees) ?? currencyOfFees(bookingFees);
+  const out: WrittenAmounts = {};
+  if (written.totalAmount !== undefined) {
+    const total = fit(written.totalAmount, minorUnitOf(units, currency), "totalAmount", currency);
+    if (total !== undefined) out.totalAmount = total;
+  }
+  if (written.fees !== undefined)
+    out.fees = written.fees.map((fee, i) => {
+      if (fee.fee === undefined || fee.fee === "") return fee;
+      const lineCurrency = currencyOfLine(fee) ?? currency;
+      const amount = fit(fee.fee, minorUnitOf(units, lineCurrency), `fees[${i}].fee`, lineCurrency);
+      return amount === undefined ? fee : { ...fee, fee: amount };
+    });
+  return out;
+}
+
+const decimalsWord = (n: number) => (n === 0 ? "none" : `${n}`);
+
+/**
+ * A provider's own write (providerUpdate…: totalAmount, fees) in the booking's currency's minor unit: JPY "5000" →
+ * "5000", BHD "12.5" → "12.500", no currency → two decimals. More significant decimals than the currency has is
+ * 400 naming every such field ("has 2 decimals; JPY has none"): the provider can send the right amount.
+ */
+export function providerAmountsInCurrency(written: WrittenAmounts, bookingFees: readonly Fee[], units: MinorUnits): WrittenAmounts {
+  const errors: FieldError[] = [];
+  const out = inCurrency(written, bookingFees, units, (amount, digits, field, currency) => {
+    const parts = amountParts(amount)!;
+    const exact = exactInMinorUnit(parts, digits);
+    if (exact === undefined)
+      errors.push({ field, message: `has ${parts.decimals.length} decimal${parts.decimals.length === 1 ? "" : "s"}; ${currency ?? "a booking without a currency"} has ${decimalsWord(digits)}` });
+    return exact;
+  });
+  if (errors.length > 0) throw new ValidationError(errors);
+  return out;
+}
+
+/**
+ * A farm-in partner's reply (totalAmount, fees) in the booking's currency's minor unit, rounded half up as quotes
+ * are priced: the delivery already succeeded, so the reply cannot be refused.
+ */
+export function partnerAmountsInCurrency(written: WrittenAmounts, bookingFees: readonly Fee[], units: MinorUnits): WrittenAmounts {
+  return inCurrency(written, bookingFees, units, (amount, digits) => {
+    const parts = amountParts(amount);
+    return parts ? roundedToMinorUnit(parts, digits) : undefined;
+  });
+}

@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHarness, FAST_DELIVERY, ManualClock, type Harness } from "../../../support/harness";
+import { startReceiver, type Received } from "../../../support/receiver";
+import { insertFleet, lookup, parties, party, providerUpdate, quoteTrip, regularTrip, sendTrip, type Party } from "../../../support/trips";
+
+/**
+ * CONTRACT §17.3 after the quote: amounts the provider writes (providerUpdate… fees, totalAmount) and prices a
+ * farm-in partner's reply carries take the booking's currency's minor unit (JPY none, BHD 3, USD 2); a booking
+ * without a currency keeps two decimals. A provider's own write with too many decimals is 400 naming the field; a
+ * partner's reply, which cannot be refused, is rounded half up as quotes are priced.
+ */
+
+type Json = Record<string, any>;
+
+// Starts at the real time: core JWTs are verified against the real clock.
+const clock = new ManualClock(Math.floor(Date.now() / 1000));
+let h: Harness;
+let requester: Party, usd: Party, yen: Party, dinar: Party, yenFarm: Party;
+let hooks: ReturnType<typeof startReceiver>;
+let farmIn: ReturnType<typeof startReceiver>;
+
+const PICKUP_TIME = "2027-03-10T10:00:00";
+const NRT = { lat: 35.7647, lon: 140.3864 };
+const BAH = { lat: 26.2708, lon: 50.6336 };
+const JFK = { lat: 40.6398, lon: -73.7787 };
+
+/** A quote to `provider` from the airport `code` (to a place near it), converted into a booking: its transactionId and chosen option. */
+async function bookedQuote(provider: Party, code: string, dropOff: Json): Promise<{ transactionId: string; option: Json }> {
+  const body = quoteTrip(requester.netid, provider.netid, {
+    passengerCount: "2",
+    preferredVehicleType: undefined,
+    totalTripDuration: "60",
+    locations: { pickup: { locationType: "airport", address: code, time: PICKUP_TIME }, dropOff },
+  });
+  const quoted = await sendTrip(h, requester, body);
+  expect(quoted.status).toBe(200);
+  expect(quoted.body.fees.length).toBeGreaterThan(0);
+  const booked = await sendTrip(h, requester, { ...body, reservationType: "REGULAR" });
+  expect(booked.status).toBe(200);
+  expect(booked.body.status).toBe("BOOKING_REQUEST");
+  return { transactionId: quoted.body.transactionId, option: quoted.body.fees[0] };
+}
+
+/** Both reads (core lookup, platform getReservationByTransactionId), as each party. */
+async function allReads(transactionId: string, provider: Party): Promise<Json[]> {
+  const packets: Json[] = [];
+  for (const who of [requester, provider]) {
+    const core = await lookup(h, who, transactionId);
+    const platform = await h.request("GET", `/Platform.svc/getReservationByTransactionId/${transactionId}/V1`, { headers: { token: who.token } });
+    expect(core.status).toBe(200);
+    expect(platform.status).toBe(200);
+    packets.push(core.body.data.tripPacket, platform.body.data.tripPacket);
+  }
+  return packets;
+}
+
+/** The first message `rx` got for the booking that `match` accepts, waiting for it (bounded). */
+async function received(rx: ReturnType<typeof startReceiver>, transactionId: string, match: (r: Received) => boolean): Promise<Received> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const found = rx.received.find((r) => (r.json?.transactionId ?? r.json?.data?.transactionId) === transactionId && match(r));
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no matching message for ${transactionId}`);
+    await Bun.sleep(20);
+  }
+}
+
+/** The provider's update of the booking's price (status CONFIRMED), answered. */
+const updatePrice = (provider: Party, transactionId: string, fee: unknown, totalAmount: unknown, currency?: string) =>
+  providerUpdate(h, provider, transactionId, { status: "CONFIRMED", totalAmount, fees: [{ type: "BASE", code: "base", fee, ...(currency ? { currency } : {}) }] });
+
+/** The price is stored, shown in both reads to both parties and sent in the requester's webhook. */
+async function expectPriceEverywhere(transactionId: string, provider: Party, fee: string, total: string) {
+  for (const packet of await allReads(transactionId, provider)) {
+    expect(packet.fees.map((f: Json) => f.fee)).toEqual([fee]);
+    expect(packet.totalAmount).toBe(total);
+  }
+  const hook = await received(hooks, transactionId, (r) => r.json?.data?.tripPacket?.totalAmount === total);
+  expect(hook.json.data.tripPacket.fees.map((f: Json) => f.fee)).toEqual([fee]);
+}
+
+beforeAll(async () => {
+  h = createHarness({ clock, delivery: FAST_DELIVERY });
+  ({ requester, provider: usd } = await parties(h));
+  [yen, dinar, yenFarm] = await Promise.all([party(h, "TOKYO-HIRE", "IO"), party(h, "GULF-LIMO", "IO"), party(h, "NARITA-FARM", "IO")]);
+  hooks = startReceiver();
+  // The farm-in partner prices the trip in its reply: yen with decimals a yen amount cannot have.
+  farmIn = startReceiver((r) =>
+    Response.json(r.headers["x-tripswitch-event-type"] === "trip.new" ? { success: true, reservationId: `NF-${r.json.transactionId.slice(0, 8)}`, totalAmount: 7200.4, fees: [{ type: "BASE", fee: "7000.50" }, { type: "TOLL", fee: 199.5, currency: "JPY" }] } : {}),
+  );
+  const integrate = (who: Party, body: unknown) => h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${who.jwt}` }, body });
+  expect((await integrate(requester, { webhookUrl: `${hooks.url}/hooks`, webhookFormat: "events" })).status).toBe(200);
+  expect((await integrate(yenFarm, { deliveryUrl: `${farmIn.url}/farm-in` })).status).toBe(200);
+  await insertFleet(h, usd.netid, [{ slug: "usd-jfk", maxPassengers: 4, maxLuggage: 4, ...JFK, airports: ["JFK"], currency: "USD", hourlyRate: "75.00" }]);
+  await insertFleet(h, yen.netid, [{ slug: "tokyo-sedan", maxPassengers: 4, maxLuggage: 4, ...NRT, airports: ["NRT"], currency: "JPY", hourlyRate: "6000" }]);
+  await insertFleet(h, dinar.netid, [{ slug: "gulf-sedan", maxPassengers: 4, maxLuggage: 4, ...BAH, airports: ["BAH"], currency: "BHD", hourlyRate: "10.25", minimumRate: "0" }]);
+  await insertFleet(h, yenFarm.netid, [{ slug: "narita-van", maxPassengers: 4, maxLuggage: 4, ...NRT, airports: ["NRT"], currency: "JPY", hourlyRate: "6500" }]);
+  h.services.worker.start();
+});
+
+afterAll(async () => {
+  hooks.stop();
+  farmIn.stop();
+  await h.close();
+});
+
+const TOKYO = { address: "Tokyo Station", lat: "35.6812", lon: "139.7671" };
+const MANAMA = { address: "Manama Souq", lat: "26.2361", lon: "50.5759" };
+const QUEENS = { address: "Flushing", lat: "40.7675", lon: "-73.8331" };
+
+describe("a provider's amounts take the booking's currency's minor unit", () => {
+  test("JPY: a fee and total of 5000 are stored as \"5000\", in both reads and the webhook", async () => {
+    const { transactionId, option } = await bookedQuote(yen, "NRT", TOKYO);
+    expect(option.currency).toBe("JPY");
+    const res = await updatePrice(yen, transactionId, 5000, "5000");
+    expect(res.status).toBe(200);
+    await expectPriceEverywhere(transactionId, yen, "5000", "5000");
+  });
+
+  test("JPY: decimals a yen amount cannot have are 400 naming each field; nothing changes", async () => {
+    const { transactionId, option } = await bookedQuote(yen, "NRT", TOKYO);
+    const res = await updatePrice(yen, transactionId, "5000.5", 5000.25);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, code: "VALIDATION_FAILED" });
+    expect(res.body.errors).toEqual([
+      { field: "totalAmount", message: "has 2 decimals; JPY has none" },
+      { field: "fees[0].fee", message: "has 1 decimal; JPY has none" },
+    ]);
+    // Zeros past the unit are no decimals: "5000.00" is 5000.
+    for (const packet of await allReads(transactionId, yen)) {
+      expect(packet.status).toBe("BOOKING_REQUEST");
+      expect(packet.totalAmount).toBe(option.fee);
+    }
+    expect((await updatePrice(yen, transactionId, "5000.00", 5000)).status).toBe(200);
+    await expectPriceEverywhere(transactionId, yen, "5000", "5000");
+  });
+
+  test("BHD: 12.5 is stored as \"12.500\"; a fourth decimal is 400", async () => {
+    const { transactionId, option } = await bookedQuote(dinar, "BAH", MANAMA);
+    expect(option.currency).toBe("BHD");
+    expect(option.fee).toMatch(/^\d+\.\d{3}$/);
+    const tooFine = await updatePrice(dinar, transactionId, "12.5004", "12.5");
+    expect(tooFine.status).toBe(400);
+    expect(tooFine.body.errors).toEqual([{ field: "fees[0].fee", message: "has 4 decimals; BHD has 3" }]);
+    expect((await updatePrice(dinar, transactionId, 12.5, "12.5")).status).toBe(200);
+    await expectPriceEverywhere(transactionId, dinar, "12.500", "12.500");
+  });
+
+  test("a fee line naming its own currency takes that one: JPY line on a BHD booking", async () => {
+    const { transactionId } = await bookedQuote(dinar, "BAH", MANAMA);
+    const res = await updatePrice(dinar, transactionId, "1500", "15", "JPY");
+    expect(res.status).toBe(200);
+    const [packet] = await allReads(transactionId, dinar);
+    expect(packet.fees[0]).toMatchObject({ fee: "1500", currency: "JPY" });
+    // The update's fee lines name the currency of the booking's price too.
+    expect(packet.totalAmount).toBe("15");
+  });
+
+  test("USD is unchanged: 75 → \"75.00\"; three decimals are 400", async () => {
+    const { transactionId, option } = await bookedQuote(usd, "JFK", QUEENS);
+    expect(option.currency).toBe("USD");
+    expect((await updatePrice(usd, transactionId, "75.001", 75)).status).toBe(400);
+    expect((await updatePrice(usd, transactionId, 75, "75")).status).toBe(200);
+    await expectPriceEverywhere(transactionId, usd, "75.00", "75.00");
+  });
+
+  test("a booking without a currency (no fees) keeps two decimals", async () => {
+    const booked = await sendTrip(h, requester, regularTrip(requester.netid, yen.netid, { fees: [], totalAmount: undefined }));
+    expect(booked.status).toBe(200);
+    const transactionId = booked.body.transactionId;
+    expect((await updatePrice(yen, transactionId, 5000, 5000)).status).toBe(200);
+    await expectPriceEverywhere(transactionId, yen, "5000.00", "5000.00");
+  });
+});
+
+describe("a farm-in partner's reply takes the booking's currency's minor unit", () => {
+  test("a JPY booking: the reply's 7200.4 total and 7000.50 / 199.5 fee lines are kept as 7200, 7001 and 200", async () => {
+    const { transactionId, option } = await bookedQuote(yenFarm, "NRT", TOKYO);
+    expect(option.currency).toBe("JPY");
+    await received(farmIn, transactionId, (r) => r.headers["x-tripswitch-event-type"] === "trip.new");
+    const deadline = Date.now() + 10_000;
+    let packets = await allReads(transactionId, yenFarm);
+    while (packets[0].totalAmount === option.fee && Date.now() < deadline) {
+      await Bun.sleep(25);
+      packets = await allReads(transactionId, yenFarm);
+    }
+    for (const packet of packets) {
+      expect(packet.totalAmount).toBe("7200");
+      expect(packet.fees.map((f: Json) => f.fee)).toEqual(["7001", "200"]);
+    }
+    const hook = await received(hooks, transactionId, (r) => r.json?.data?.tripPacket?.totalAmount === "7200");
+    expect(hook.json.data.tripPacket.fees.map((f: Json) => f.fee)).toEqual(["7001", "200"]);
+  });
+});
