@@ -185,8 +185,13 @@ describe("the console's maps over a configured tile server", () => {
 
   test("the fleet map and a fleet search cluster their markers over the tiles", async () => {
     await page.getByRole("link", { name: "Fleet" }).click();
-    const fleetMap = page.locator("figure.mapbox").first();
+    // The fleet page's Map and Search sit in tabs beside its table.
+    await page.getByRole("tab", { name: "Map" }).click();
+    const fleetMap = page.locator("figure.mapbox").filter({ has: page.locator("figcaption", { hasText: /^Your fleet: / }) });
     await fleetMap.locator(".leaflet-marker-icon").first().waitFor();
+    // The fleet page is long (its table): each map is shot on its own, while its tab shows it.
+    await fleetMap.screenshot({ path: join(ARTIFACTS, "map-fleet-tiles.png") });
+    await page.getByRole("tab", { name: "Search" }).click();
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await page.getByText(/^Search: \d+ matches/).waitFor();
     const search = page.locator("figure.mapbox").filter({ has: page.locator("figcaption", { hasText: /^Search: / }) });
@@ -199,8 +204,6 @@ describe("the console's maps over a configured tile server", () => {
     expect(groups.length).toBeLessThan(shown);
     expect(held).toBe(shown);
     expect(policyViolations).toEqual([]);
-    // The fleet page is long (its table): the two maps are shot on their own.
-    await fleetMap.screenshot({ path: join(ARTIFACTS, "map-fleet-tiles.png") });
     await search.screenshot({ path: join(ARTIFACTS, "map-fleet-search-tiles.png") });
   }, 60_000);
 
