@@ -51,21 +51,37 @@ function inCurrency(written: WrittenAmounts, bookingFees: readonly Fee[], units:
 const decimalsWord = (n: number) => (n === 0 ? "none" : `${n}`);
 
 /**
- * A provider's own write (providerUpdate…: totalAmount, fees) in the booking's currency's minor unit: JPY "5000" →
- * "5000", BHD "12.5" → "12.500", no currency → two decimals. More significant decimals than the currency has is
- * 400 naming every such field ("has 2 decimals; JPY has none"): the provider can send the right amount.
+ * A party's own write (a provider's providerUpdate…, a requester's sendTrip NEW or UPDATE: totalAmount, fees) in
+ * the booking's currency's minor unit: JPY "5000" → "5000", BHD "12.5" → "12.500", no currency → two decimals.
+ * More significant decimals than the currency has is an error naming every such field ("has 2 decimals; JPY has
+ * none"): the party can send the right amount. The errors are returned, for a caller that reports them with others.
  */
-export function providerAmountsInCurrency(written: WrittenAmounts, bookingFees: readonly Fee[], units: MinorUnits): WrittenAmounts {
+export function exactAmountsInCurrency(written: WrittenAmounts, bookingFees: readonly Fee[], units: MinorUnits): { amounts: WrittenAmounts; errors: FieldError[] } {
   const errors: FieldError[] = [];
-  const out = inCurrency(written, bookingFees, units, (amount, digits, field, currency) => {
-    const parts = amountParts(amount)!;
+  const amounts = inCurrency(written, bookingFees, units, (amount, digits, field, currency) => {
+    const parts = amountParts(amount);
+    if (!parts) return undefined; // not an amount: refused where it was read
     const exact = exactInMinorUnit(parts, digits);
     if (exact === undefined)
       errors.push({ field, message: `has ${parts.decimals.length} decimal${parts.decimals.length === 1 ? "" : "s"}; ${currency ?? "a booking without a currency"} has ${decimalsWord(digits)}` });
     return exact;
   });
+  return { amounts, errors };
+}
+
+/** A provider's own write (providerUpdate…) in the booking's currency's minor unit: too many decimals is 400 naming each field. */
+export function providerAmountsInCurrency(written: WrittenAmounts, bookingFees: readonly Fee[], units: MinorUnits): WrittenAmounts {
+  const { amounts, errors } = exactAmountsInCurrency(written, bookingFees, units);
   if (errors.length > 0) throw new ValidationError(errors);
-  return out;
+  return amounts;
+}
+
+/**
+ * A requester's own fee lines on a sendTrip UPDATE, by the same rule as a provider's write: the currency the lines
+ * name, else the booking's stored one, else two decimals; too many decimals is 400 naming each `fees[i].fee`.
+ */
+export function requesterFeesInCurrency(fees: Fee[], bookingFees: readonly Fee[], units: MinorUnits): Fee[] {
+  return providerAmountsInCurrency({ fees }, bookingFees, units).fees ?? fees;
 }
 
 /**

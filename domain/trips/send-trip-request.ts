@@ -2,7 +2,8 @@ import type { FieldError } from "../errors";
 import type { ExtraFields, ReservationType, Trip, TripAccount } from "./booking";
 import { readLuggageCount, readPassengerCount } from "./luggage";
 import { parseDateTime } from "./places";
-import { checkFees, extraFields, numberText, readAccount, readLocation, readNotes, readPassengers, readStops, readTripMinutes, type Fail } from "./trip-fields";
+import { exactAmountsInCurrency, type MinorUnits } from "./booking-amounts";
+import { ANY_DECIMALS, checkFees, extraFields, numberText, readAccount, readLocation, readNotes, readPassengers, readStops, readTripMinutes, type Fail } from "./trip-fields";
 
 type Json = Record<string, unknown>;
 /** A count or amount as GNet clients send it: a string or a JSON number. */
@@ -121,8 +122,11 @@ const countText = (v: WireNumber | null | undefined) => (typeof v === "number" ?
 /**
  * Checks a sendTrip body against every sendTrip rule and reports every failing field at once;
  * on success returns the request normalised (trimmed ids, upper-case enums, counts as whole-number strings).
+ * With `units` (sendTrip), fee amounts follow CONTRACT §17.3: a NEW's in the currency its fee lines name (two
+ * decimals without one); an UPDATE's are read with any decimals, put in the booking's currency once it is read.
+ * Without, every fee has two decimals.
  */
-export function validateSendTrip(input: SendTripInput): { ok: true; value: SendTripRequest } | { ok: false; errors: FieldError[] } {
+export function validateSendTrip(input: SendTripInput, units?: MinorUnits): { ok: true; value: SendTripRequest } | { ok: false; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const fail = (field: string, message: string) => errors.push({ field, message });
   const ar = input.affiliateReservation ?? {};
@@ -143,7 +147,12 @@ export function validateSendTrip(input: SendTripInput): { ok: true; value: SendT
   if (quoteId !== undefined && !isUuid(quoteId)) fail("quoteId", "must be a network quote's quoteId (a UUID)");
 
   const isNew = action === "NEW" || action === "";
-  const trip = checkTripFields(input, isNew ? "all" : "present", fail);
+  const trip = checkTripFields(input, isNew ? "all" : "present", fail, units !== undefined);
+  if (units && isNew && trip.changes.fees) {
+    const exact = exactAmountsInCurrency({ fees: trip.changes.fees }, [], units);
+    errors.push(...exact.errors);
+    trip.changes.fees = exact.amounts.fees;
+  }
 
   const requesterResNo = trimmed(ar.requesterResNo);
   const providerId = trimmed(ar.providerId);
@@ -191,9 +200,9 @@ const BARE_OFFSET = /^(?:Z|[+-]\d{2}:?\d{2})$/i;
 /**
  * Checks the trip fields. `all`: a NEW, where passengerCount, passengers and the pickup time are required;
  * `present`: an UPDATE, where only the fields sent are checked (and changed). Members no schema names are
- * carried in `changes.extra`, verbatim.
+ * carried in `changes.extra`, verbatim. `anyDecimals`: fee amounts are kept as sent, for the currency's minor unit.
  */
-function checkTripFields(input: SendTripInput, mode: "all" | "present", fail: Fail): CheckedTrip {
+function checkTripFields(input: SendTripInput, mode: "all" | "present", fail: Fail, anyDecimals: boolean): CheckedTrip {
   const changes: TripChanges = {};
   const sent = (v: unknown) => mode === "all" || v !== undefined;
 
@@ -249,7 +258,7 @@ function checkTripFields(input: SendTripInput, mode: "all" | "present", fail: Fa
 
   if (sent(input.passengers)) changes.passengers = readPassengers(input.passengers ?? [], fail, true);
   if (input.account !== undefined) changes.account = readAccount(input.account);
-  if (sent(input.fees)) changes.fees = checkFees(input.fees ?? [], "fees", fail);
+  if (sent(input.fees)) changes.fees = checkFees(input.fees ?? [], "fees", fail, anyDecimals ? ANY_DECIMALS : undefined);
   if (input.notes !== undefined) changes.notes = readNotes(input.notes, fail);
   const tripMinutes = readTripMinutes(input.totalTripDuration, fail);
   if (input.totalTripDuration !== undefined) changes.totalTripDuration = typeof input.totalTripDuration === "string" ? input.totalTripDuration.trim() : input.totalTripDuration;

@@ -2,7 +2,8 @@ import type { AirportDirectory } from "../airports";
 import type { CurrencyDirectory } from "../currency";
 import { ForbiddenError, ValidationError } from "../errors";
 import type { Caller, Clock, CompanyRepository } from "../ports";
-import { contentFingerprint, decideCancelTrip, decideNewTrip, decideUpdateTrip, type ChangeContext, type SendTripResult } from "../trips/decisions";
+import { contentFingerprint, decideCancelTrip, decideNewTrip, decideUpdateTrip, requireRole, type ChangeContext, type SendTripResult } from "../trips/decisions";
+import { requesterFeesInCurrency } from "../trips/booking-amounts";
 import type { QuoteOption } from "../trips/booking";
 import { placePickup, type Gazetteer } from "../trips/pickup-place";
 import { pickupTimeRefusal } from "../trips/pickup-time";
@@ -49,7 +50,7 @@ const TARGET_PLATFORM = "TRIPSWITCH";
  * a repeated NEW of a booking already made, UPDATE and CANCEL stay open to its requester.
  */
 export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTripInput): Promise<SendTripResult> {
-  const checked = validateSendTrip(input);
+  const checked = validateSendTrip(input, deps.currencies);
   if (!checked.ok) throw new ValidationError(checked.errors);
   const req = checked.value;
   if (req.requesterId.toLowerCase() !== caller.netid.toLowerCase())
@@ -69,7 +70,10 @@ export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTr
   const timeRefusal = pickupDate !== undefined ? pickupTimeRefusal(pickupDate, ctx.now) : undefined;
   const limits = deps.limits ?? DEFAULT_BOOKING_LIMITS;
   return deps.bookings.change(ref, (current) => {
-    const decision = decideUpdateTrip(current, req.changes, { providerId: req.providerId, notes: req.notes, pickupDate, affiliateExtra: req.affiliateExtra }, ctx);
+    // Fee lines in the currency they name, else the booking's (CONTRACT §17.3); a caller not its requester gets 404/403 first.
+    const fees = req.changes.fees && requesterFeesInCurrency(req.changes.fees, requireRole(current, ctx.netid, "requester").trip.fees, deps.currencies);
+    const changes = fees ? { ...req.changes, fees } : req.changes;
+    const decision = decideUpdateTrip(current, changes, { providerId: req.providerId, notes: req.notes, pickupDate, affiliateExtra: req.affiliateExtra }, ctx);
     // Only an UPDATE that moves the pickup is judged on its time: one resending the same pickup is not refused.
     if (timeRefusal && decision.write && pickupDate !== current?.pickupDate) throw timeRefusal;
     // An UPDATE merges members into the stored trip: the booking as a whole stays within one body's limit.
