@@ -1,8 +1,6 @@
-import { roleOf, type Booking } from "./booking";
+import { roleOf, type Booking, type BookingSummary } from "./booking";
 import { STATUS_LABELS } from "./lifecycle";
-import type { BookingSummary } from "./ports";
-import type { PositionStore, positionView } from "../tracking/position";
-import { shownPosition } from "../usecases/track-chauffeur";
+import { shownPosition, type PositionStore, type positionView } from "../tracking/position";
 import { RESERVED_AFFILIATE_NAMES, RESERVED_TRIP_NAMES, shownExtras } from "./reserved-names";
 
 /** The chauffeur's position as the viewer may see it (none for a requester once the trip is over). */
