@@ -54,6 +54,13 @@ export class PgCompanyRepository implements CompanyRepository {
     return row ? this.cache.remember(ticket, this.cache.companies, key, Object.freeze(companyFromStored(row))) : undefined;
   }
 
+  async namesOf(netids: readonly string[]): Promise<Map<string, string>> {
+    const lower = [...new Set(netids.map((n) => n.toLowerCase()))];
+    const rows = lower.length ? await this.db.select({ key: companies.netidLower, name: companies.name }).from(companies).where(inArray(companies.netidLower, lower)) : [];
+    const byKey = new Map(rows.map((r) => [r.key, r.name]));
+    return new Map(netids.flatMap((n) => (byKey.has(n.toLowerCase()) ? [[n, byKey.get(n.toLowerCase())!]] : [])));
+  }
+
   async findTaken(c: { netid?: string; mainEmail: string; mainPhone: string }) {
     // One round trip: each field is taken when a company, or for netid and e-mail a user, already holds it.
     const lower = c.netid?.toLowerCase() ?? null;

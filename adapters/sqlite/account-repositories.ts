@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { ConflictError } from "../../domain/errors";
 import { companyFromStored, type Company } from "../../domain/company/registration";
 import type { Plan } from "../../domain/company/plan";
@@ -129,6 +129,13 @@ export class SqliteCompanyRepository implements CompanyRepository {
     if (cached) return cached;
     const row = this.byNetid.get({ netidLower: key });
     return row ? cache.remember(cache.companies, key, Object.freeze(companyFromStored(row))) : undefined;
+  }
+
+  async namesOf(netids: readonly string[]): Promise<Map<string, string>> {
+    const lower = [...new Set(netids.map((n) => n.toLowerCase()))];
+    const rows = lower.length ? this.db.select({ key: companies.netidLower, name: companies.name }).from(companies).where(inArray(companies.netidLower, lower)).all() : [];
+    const byKey = new Map(rows.map((r) => [r.key, r.name]));
+    return new Map(netids.flatMap((n) => (byKey.has(n.toLowerCase()) ? [[n, byKey.get(n.toLowerCase())!]] : [])));
   }
 
   async findTaken(c: { netid?: string; mainEmail: string; mainPhone: string }) {
