@@ -56,7 +56,8 @@ export class PgCompanyRepository implements CompanyRepository {
 
   async namesOf(netids: readonly string[]): Promise<Map<string, string>> {
     const lower = [...new Set(netids.map((n) => n.toLowerCase()))];
-    const rows = lower.length ? await this.db.select({ key: companies.netidLower, name: companies.name }).from(companies).where(inArray(companies.netidLower, lower)) : [];
+    const named = { key: companies.netidLower, name: companies.name };
+    const rows = lower.length ? await this.db.select(named).from(companies).where(inArray(companies.netidLower, lower)) : [];
     const byKey = new Map(rows.map((r) => [r.key, r.name]));
     return new Map(netids.flatMap((n) => (byKey.has(n.toLowerCase()) ? [[n, byKey.get(n.toLowerCase())!]] : [])));
   }

@@ -133,7 +133,8 @@ export class SqliteCompanyRepository implements CompanyRepository {
 
   async namesOf(netids: readonly string[]): Promise<Map<string, string>> {
     const lower = [...new Set(netids.map((n) => n.toLowerCase()))];
-    const rows = lower.length ? this.db.select({ key: companies.netidLower, name: companies.name }).from(companies).where(inArray(companies.netidLower, lower)).all() : [];
+    const named = { key: companies.netidLower, name: companies.name };
+    const rows = lower.length ? this.db.select(named).from(companies).where(inArray(companies.netidLower, lower)).all() : [];
     const byKey = new Map(rows.map((r) => [r.key, r.name]));
     return new Map(netids.flatMap((n) => (byKey.has(n.toLowerCase()) ? [[n, byKey.get(n.toLowerCase())!]] : [])));
   }

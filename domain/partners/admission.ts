@@ -32,7 +32,12 @@ export function takesOnlyPartners(integration: Pick<Integration, "acceptTripsFro
 }
 
 /** The provider's vehicle type for a requester's preferred type, when the two are active partners and the provider mapped it. */
-export async function providerVehicleType(deps: Pick<TripAdmissionDeps, "partnerships">, requester: string, provider: string, preferred: string | undefined): Promise<string | undefined> {
+export async function providerVehicleType(
+  deps: Pick<TripAdmissionDeps, "partnerships">,
+  requester: string,
+  provider: string,
+  preferred: string | undefined,
+): Promise<string | undefined> {
   if (preferred === undefined || preferred.trim() === "") return undefined;
   const partnership = await deps.partnerships.find(requester, provider);
   if (partnership?.state !== "active") return undefined;

@@ -8,7 +8,8 @@ import type { NetworkQuoteRepository } from "./ports";
 /** Canonical JSON of a checked trip's priced fields: a booking of the quote must ask for the same. */
 export function pricedTripOf(req: Pick<NewTrip, "trip">): string {
   const t = req.trip;
-  return canonicalJson({ locations: t.locations, passengerCount: t.passengerCount, luggageCount: t.luggageCount ?? null, totalTripDuration: t.totalTripDuration ?? null });
+  const { locations, passengerCount } = t;
+  return canonicalJson({ locations, passengerCount, luggageCount: t.luggageCount ?? null, totalTripDuration: t.totalTripDuration ?? null });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -40,18 +41,22 @@ export function quotedChoice(quote: NetworkQuote, req: NewTripRequest, providerN
   const errors: FieldError[] = [];
   if (req.trip.reservationType === "QUOTE") errors.push({ field: "reservationType", message: "must be REGULAR or ONDEMAND to book a network quote's option" });
   if (pricedTripOf(req) !== quote.pricedTrip)
-    errors.push({ field: "quoteId", message: "the trip's locations, passengerCount, luggageCount or totalTripDuration differ from the quoted trip; request a new quote" });
+    errors.push({
+      field: "quoteId",
+      message: "the trip's locations, passengerCount, luggageCount or totalTripDuration differ from the quoted trip; request a new quote",
+    });
   const code = req.trip.fees[0]?.code;
   const option = code ? quote.options.find((o) => o.provider.netid.toLowerCase() === providerNetid.toLowerCase() && o.code === code) : undefined;
   if (!code) errors.push({ field: "fees[0].code", message: "is required with quoteId: the code of the option to book" });
   else if (!option) errors.push({ field: "fees[0].code", message: `is not an option of this quote from ${providerNetid}` });
   if (errors.length > 0) throw new ValidationError(errors);
+  const validUntil = isoAt(quote.validUntil);
   const expired =
     now > quote.validUntil
-      ? new ConflictError(`The quote expired at ${isoAt(quote.validUntil)}; request a new quote`, "QUOTE_EXPIRED", { quoteId: quote.quoteId, validUntil: isoAt(quote.validUntil) })
+      ? new ConflictError(`The quote expired at ${validUntil}; request a new quote`, "QUOTE_EXPIRED", { quoteId: quote.quoteId, validUntil })
       : undefined;
   return {
-    fees: [optionFeeLine(option!, isoAt(quote.validUntil))],
+    fees: [optionFeeLine(option!, validUntil)],
     totalAmount: option!.fee,
     described: `network quote ${quote.quoteId}, option ${option!.code} at ${option!.fee} ${option!.currency}`,
     ...(expired ? { expired } : {}),

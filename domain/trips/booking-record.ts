@@ -7,7 +7,9 @@ const COLUMNS = [
   "submitDate", "pickupDate", "updatedAt", "totalAmount", "quoteValidUntil", "contentHash",
 ] as const;
 /** The booking's members the trip_packet JSON column holds beside the trip, in the order they are written. */
-const PACKED = ["action", "notes", "providerNote", "vehicle", "chauffeur", "providerUpdate", "affiliateExtra", "submitMode", "deliveryFailure", "warnings"] as const;
+const PACKED = [
+  "action", "notes", "providerNote", "vehicle", "chauffeur", "providerUpdate", "affiliateExtra", "submitMode", "deliveryFailure", "warnings",
+] as const;
 
 /**
  * How a booking is stored, whichever database keeps it: the columns queries filter on, and the rest of the
