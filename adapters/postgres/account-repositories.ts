@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, lt, or, gt, sql } from "drizzle-orm";
 import { ConflictError } from "../../domain/errors";
 import { companyFromStored, type Company } from "../../domain/company/registration";
+import { companyNames } from "../../domain/company/names";
 import type { Plan } from "../../domain/company/plan";
 import type { Caller, CompanyRepository, LoginAttemptsSeen, LoginThrottle, PlatformTokenRepository, RevokedTokens, User, UserRepository } from "../../domain/ports";
 import type { PgDb } from "./db";
@@ -54,12 +55,10 @@ export class PgCompanyRepository implements CompanyRepository {
     return row ? this.cache.remember(ticket, this.cache.companies, key, Object.freeze(companyFromStored(row))) : undefined;
   }
 
-  async namesOf(netids: readonly string[]): Promise<Map<string, string>> {
-    const lower = [...new Set(netids.map((n) => n.toLowerCase()))];
-    const named = { key: companies.netidLower, name: companies.name };
-    const rows = lower.length ? await this.db.select(named).from(companies).where(inArray(companies.netidLower, lower)) : [];
-    const byKey = new Map(rows.map((r) => [r.key, r.name]));
-    return new Map(netids.flatMap((n) => (byKey.has(n.toLowerCase()) ? [[n, byKey.get(n.toLowerCase())!]] : [])));
+  namesOf(netids: readonly string[]): Promise<Map<string, string>> {
+    const named = { netidLower: companies.netidLower, name: companies.name };
+    const read = (keys: string[]) => this.db.select(named).from(companies).where(inArray(companies.netidLower, keys));
+    return companyNames(netids, (key) => this.cache.companies.get(key), read);
   }
 
   async findTaken(c: { netid?: string; mainEmail: string; mainPhone: string }) {

@@ -1,6 +1,7 @@
 import { and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { ConflictError } from "../../domain/errors";
 import { companyFromStored, type Company } from "../../domain/company/registration";
+import { companyNames } from "../../domain/company/names";
 import type { Plan } from "../../domain/company/plan";
 import type { Integration } from "../../domain/delivery/integration";
 import type { Caller, CompanyRepository, LoginAttemptsSeen, LoginThrottle, PlatformTokenRepository, RevokedTokens, User, UserRepository } from "../../domain/ports";
@@ -131,12 +132,11 @@ export class SqliteCompanyRepository implements CompanyRepository {
     return row ? cache.remember(cache.companies, key, Object.freeze(companyFromStored(row))) : undefined;
   }
 
-  async namesOf(netids: readonly string[]): Promise<Map<string, string>> {
-    const lower = [...new Set(netids.map((n) => n.toLowerCase()))];
-    const named = { key: companies.netidLower, name: companies.name };
-    const rows = lower.length ? this.db.select(named).from(companies).where(inArray(companies.netidLower, lower)).all() : [];
-    const byKey = new Map(rows.map((r) => [r.key, r.name]));
-    return new Map(netids.flatMap((n) => (byKey.has(n.toLowerCase()) ? [[n, byKey.get(n.toLowerCase())!]] : [])));
+  namesOf(netids: readonly string[]): Promise<Map<string, string>> {
+    const cache = AccountCache.of(this.db).fresh();
+    const named = { netidLower: companies.netidLower, name: companies.name };
+    const read = async (keys: string[]) => this.db.select(named).from(companies).where(inArray(companies.netidLower, keys)).all();
+    return companyNames(netids, (key) => cache.companies.get(key), read);
   }
 
   async findTaken(c: { netid?: string; mainEmail: string; mainPhone: string }) {
