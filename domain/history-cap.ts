@@ -22,22 +22,22 @@ export function capHistory<T extends { timestamp: string }>(entries: readonly T[
   return [summary(dropped, timestamp), ...keep];
 }
 
-/** changeLogs within MAX_CHANGE_LOGS. */
-export function capChangeLogs<T extends { timestamp: string; changeSource: string; changeDesc: string }>(logs: readonly T[]): T[] {
-  return capHistory(
-    logs,
-    MAX_CHANGE_LOGS,
-    (n, timestamp) => ({ timestamp, changeSource: TRIMMED, changeDesc: `${n} earlier change${n === 1 ? "" : "s"} not kept` }) as T,
-    (e) => (e.changeSource === TRIMMED ? Number(COUNT.exec(e.changeDesc)?.[1] ?? 0) : undefined),
-  );
+/**
+ * The cap of a history list whose entries say what happened in a `kind` and a `desc` member: the summary entry
+ * fills both (kind TRIMMED; desc "<n> earlier <noun>s not kept", read back on the next trim).
+ */
+function capBy<K extends string, D extends string>(max: number, kind: K, desc: D, noun: string) {
+  return <T extends { timestamp: string } & Record<K | D, string>>(entries: readonly T[]): T[] =>
+    capHistory(
+      entries,
+      max,
+      (n, timestamp) => ({ timestamp, [kind]: TRIMMED, [desc]: `${n} earlier ${noun}${n === 1 ? "" : "s"} not kept` }) as unknown as T,
+      (e) => (e[kind] === TRIMMED ? Number(COUNT.exec(e[desc])?.[1] ?? 0) : undefined),
+    );
 }
 
+/** changeLogs within MAX_CHANGE_LOGS. */
+export const capChangeLogs = capBy(MAX_CHANGE_LOGS, "changeSource", "changeDesc", "change");
+
 /** transactionErrors within MAX_TRANSACTION_ERRORS. */
-export function capTransactionErrors<T extends { timestamp: string; errCode: string; errDesc: string }>(errors: readonly T[]): T[] {
-  return capHistory(
-    errors,
-    MAX_TRANSACTION_ERRORS,
-    (n, timestamp) => ({ timestamp, errCode: TRIMMED, errDesc: `${n} earlier error${n === 1 ? "" : "s"} not kept` }) as T,
-    (e) => (e.errCode === TRIMMED ? Number(COUNT.exec(e.errDesc)?.[1] ?? 0) : undefined),
-  );
-}
+export const capTransactionErrors = capBy(MAX_TRANSACTION_ERRORS, "errCode", "errDesc", "error");

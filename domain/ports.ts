@@ -20,6 +20,8 @@ export interface Caller {
 export interface CompanyRepository {
   /** Case-insensitive lookup. */
   findByNetid(netid: string): Promise<Company | undefined>;
+  /** The names of the companies `netids` name (any case), in one read: keyed by the netid as asked (unknown ones left out). */
+  namesOf(netids: readonly string[]): Promise<Map<string, string>>;
   /** Which of the unique fields are taken already (e-mail and phone compared normalised). */
   findTaken(candidate: { netid?: string; mainEmail: string; mainPhone: string }): Promise<Array<"netid" | "mainEmail" | "mainPhone">>;
   /** Creates the company and its first user in one transaction; ConflictError when a unique field is taken. */

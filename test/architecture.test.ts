@@ -34,6 +34,47 @@ function sources(...patterns: string[]): string[] {
   return patterns.flatMap((p) => [...new Glob(p).scanSync(ROOT)]);
 }
 
+/** A module's name: its path without the extension (`domain/trips/ports`), as an import names it. */
+const moduleOf = (path: string) => path.replace(/\.(ts|js)$/, "").replace(/\/index$/, "");
+
+/**
+ * An import cycle among `files` (path → source text), counting every relative import (type-only, `export … from`,
+ * dynamic): the modules walked round it, the first named again at the end; undefined when there is none.
+ */
+function importCycle(files: ReadonlyMap<string, string>): string[] | undefined {
+  const edges = new Map<string, string[]>();
+  for (const [file, text] of files) edges.set(moduleOf(file), relativeImports(file, text).map(moduleOf));
+  // Depth first: a module met again while it is still on the path closes a cycle.
+  const state = new Map<string, "open" | "done">();
+  const path: string[] = [];
+  const visit = (m: string): string[] | undefined => {
+    state.set(m, "open");
+    path.push(m);
+    for (const next of edges.get(m) ?? []) {
+      if (!edges.has(next) || state.get(next) === "done") continue;
+      if (state.get(next) === "open") return [...path.slice(path.indexOf(next)), next];
+      const found = visit(next);
+      if (found) return found;
+    }
+    path.pop();
+    state.set(m, "done");
+    return undefined;
+  };
+  for (const m of [...edges.keys()].sort()) if (!state.has(m)) {
+    const found = visit(m);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The imports of a use case (domain/usecases/) by `file`: only src/, adapters/ and other use cases may import one. */
+function useCaseImports(file: string, text: string): string[] {
+  if (file.startsWith("src/") || file.startsWith("adapters/") || file.startsWith("domain/usecases/")) return [];
+  return relativeImports(file, text).filter((t) => t.startsWith("domain/usecases/")).map((t) => `${file} → ${t}`);
+}
+
+const texts = (files: string[]) => new Map(files.map((f) => [f, readFileSync(join(ROOT, f), "utf8")]));
+
 describe("the architecture's boundaries", () => {
   test("the checker flags each kind of crossing and lets the allowed imports through", () => {
     expect(crossings("adapters/http/x.ts", `import type { A } from "../sqlite/db";`)).toEqual(["adapters/http/x.ts → adapters/sqlite/db"]);
@@ -49,6 +90,39 @@ describe("the architecture's boundaries", () => {
     const files = sources("adapters/**/*.ts", "domain/**/*.ts");
     expect(files.length).toBeGreaterThan(100);
     const offenders = files.flatMap((f) => crossings(f, readFileSync(join(ROOT, f), "utf8")));
+    expect(offenders).toEqual([]);
+  });
+
+  test("the cycle checker finds a planted cycle, type-only, re-export and dynamic imports included, and passes a tree", () => {
+    const planted = new Map([
+      ["domain/trips/a.ts", `import type { B } from "./b";`],
+      ["domain/trips/b.ts", `export { c } from "../events/c";`],
+      ["domain/events/c.ts", `const a = await import("../trips/a");`],
+      ["domain/events/d.ts", `import { a } from "../trips/a";`],
+    ]);
+    expect(importCycle(planted)).toEqual(["domain/events/c", "domain/trips/a", "domain/trips/b", "domain/events/c"]);
+    planted.set("domain/events/c.ts", `import { e } from "./e";\nimport { f } from "../shared/f";`);
+    expect(importCycle(planted)).toBeUndefined();
+    expect(importCycle(new Map([["domain/x.ts", `import { x } from "./x";`]]))).toEqual(["domain/x", "domain/x"]);
+  });
+
+  test("domain/ has no import cycle", () => {
+    const files = sources("domain/**/*.ts");
+    expect(files.length).toBeGreaterThan(50);
+    expect(importCycle(texts(files))).toBeUndefined();
+  });
+
+  test("the use-case checker flags a use case imported from below and lets src/, adapters/ and use cases import one", () => {
+    expect(useCaseImports("domain/trips/x.ts", `import type { Y } from "../usecases/send-trip";`)).toEqual(["domain/trips/x.ts → domain/usecases/send-trip"]);
+    expect(useCaseImports("domain/ports.ts", `export { y } from "./usecases/login";`)).toHaveLength(1);
+    expect(useCaseImports("domain/usecases/x.ts", `import { y } from "./send-trip";`)).toEqual([]);
+    expect(useCaseImports("adapters/http/core/x.ts", `import { y } from "../../../domain/usecases/send-trip";`)).toEqual([]);
+    expect(useCaseImports("src/app.ts", `import { y } from "../domain/usecases/send-trip";`)).toEqual([]);
+  });
+
+  test("only src/, adapters/ and other use cases import domain/usecases/", () => {
+    const files = sources("domain/**/*.ts");
+    const offenders = files.flatMap((f) => useCaseImports(f, readFileSync(join(ROOT, f), "utf8")));
     expect(offenders).toEqual([]);
   });
 

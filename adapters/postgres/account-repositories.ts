@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, lt, or, gt, sql } from "drizzle-orm";
 import { ConflictError } from "../../domain/errors";
 import { companyFromStored, type Company } from "../../domain/company/registration";
+import { companyNames } from "../../domain/company/names";
 import type { Plan } from "../../domain/company/plan";
 import type { Caller, CompanyRepository, LoginAttemptsSeen, LoginThrottle, PlatformTokenRepository, RevokedTokens, User, UserRepository } from "../../domain/ports";
 import type { PgDb } from "./db";
@@ -52,6 +53,12 @@ export class PgCompanyRepository implements CompanyRepository {
     const [row] = await this.byNetid.execute({ netidLower: key });
     // Only found companies are kept: an unknown netid is looked up every time.
     return row ? this.cache.remember(ticket, this.cache.companies, key, Object.freeze(companyFromStored(row))) : undefined;
+  }
+
+  namesOf(netids: readonly string[]): Promise<Map<string, string>> {
+    const named = { netidLower: companies.netidLower, name: companies.name };
+    const read = (keys: string[]) => this.db.select(named).from(companies).where(inArray(companies.netidLower, keys));
+    return companyNames(netids, (key) => this.cache.companies.get(key), read);
   }
 
   async findTaken(c: { netid?: string; mainEmail: string; mainPhone: string }) {

@@ -1,6 +1,7 @@
-import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { ConflictError } from "../../domain/errors";
 import { companyFromStored, type Company } from "../../domain/company/registration";
+import { companyNames } from "../../domain/company/names";
 import type { Plan } from "../../domain/company/plan";
 import type { Integration } from "../../domain/delivery/integration";
 import type { Caller, CompanyRepository, LoginAttemptsSeen, LoginThrottle, PlatformTokenRepository, RevokedTokens, User, UserRepository } from "../../domain/ports";
@@ -129,6 +130,13 @@ export class SqliteCompanyRepository implements CompanyRepository {
     if (cached) return cached;
     const row = this.byNetid.get({ netidLower: key });
     return row ? cache.remember(cache.companies, key, Object.freeze(companyFromStored(row))) : undefined;
+  }
+
+  namesOf(netids: readonly string[]): Promise<Map<string, string>> {
+    const cache = AccountCache.of(this.db).fresh();
+    const named = { netidLower: companies.netidLower, name: companies.name };
+    const read = async (keys: string[]) => this.db.select(named).from(companies).where(inArray(companies.netidLower, keys)).all();
+    return companyNames(netids, (key) => cache.companies.get(key), read);
   }
 
   async findTaken(c: { netid?: string; mainEmail: string; mainPhone: string }) {

@@ -1,6 +1,6 @@
 import type { AcceptTripsFrom, Integration, LuggageMode, WebhookFormat } from "./integration";
 import type { SecretSealer } from "./ports";
-import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-area";
+import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
 
 /**
  * How a company's integration is stored, whichever database keeps it: the delivery password and the webhook secret

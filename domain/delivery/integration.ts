@@ -1,5 +1,5 @@
 import type { FieldError } from "../errors";
-import { DEFAULT_SERVICE_RADIUS_KM, MAX_SERVICE_RADIUS_KM, MIN_SERVICE_RADIUS_KM } from "../trips/service-area";
+import { DEFAULT_SERVICE_RADIUS_KM, MAX_SERVICE_RADIUS_KM, MIN_SERVICE_RADIUS_KM } from "../trips/service-radius";
 
 /** How a partner receives luggage: as a field it stores natively, or (default) also as a line in the trip notes. */
 export type LuggageMode = "native" | "notes";

@@ -1,9 +1,9 @@
 import { ConflictError } from "../errors";
 import { isoAt, type Booking, type BookingEvent } from "../trips/booking";
 import { canTransition } from "../trips/lifecycle";
-import type { Decision } from "../trips/ports";
+import type { Decision } from "../trips/decision";
 import { partnerTermsOf } from "./partner-message";
-import { canonicalJson } from "../trips/decisions";
+import { canonicalJson } from "../shared/canonical-json";
 import { PROVIDER_RES_NO_IN_USE } from "../trips/provider-update";
 import type { OutstandingDeliveries } from "./ports";
 import type { MinorUnits } from "../trips/booking-amounts";

@@ -5,7 +5,7 @@ import type { Fee } from "../trips/booking";
 import { amountParts } from "../money";
 import { partnerAmountsInCurrency, TWO_DECIMAL_UNITS, type MinorUnits } from "../trips/booking-amounts";
 import { ANY_DECIMALS, checkFees, numberText } from "../trips/trip-fields";
-import { RESERVED_AFFILIATE_NAMES, RESERVED_TRIP_NAMES, shownExtras } from "../trips/reserved-names";
+import { affiliateParties, RESERVED_TRIP_NAMES, shownExtras } from "../trips/reserved-names";
 
 /**
  * The body POSTed to a provider's delivery endpoint: the same shape as sendTrip —
@@ -28,11 +28,7 @@ export function partnerTripMessage(booking: Booking, action: TripAction, luggage
     totalAmount: booking.totalAmount,
     ...(booking.submitMode !== undefined ? { submitMode: booking.submitMode } : {}),
     affiliateReservation: {
-      ...shownExtras(booking.affiliateExtra, RESERVED_AFFILIATE_NAMES),
-      requesterId: booking.requesterId,
-      requesterResNo: booking.requesterResNo,
-      providerId: booking.providerId,
-      ...(booking.providerResNo !== null ? { providerResNo: booking.providerResNo } : {}),
+      ...affiliateParties(booking),
       action,
       status: booking.status,
       notes: booking.notes,

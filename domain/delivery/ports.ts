@@ -1,6 +1,6 @@
 import type { Integration } from "./integration";
 import type { Booking } from "../trips/booking";
-import type { Decision } from "../trips/ports";
+import type { Decision } from "../trips/decision";
 import type { BookingRef } from "../trips/send-trip-request";
 
 export type Channel = "delivery" | "webhook";

@@ -1,7 +1,7 @@
 import type { Booking, BookingEvent } from "../trips/booking";
 import type { TripActor } from "../trips/lifecycle";
 import { positionView, visiblePosition, type ChauffeurPosition, type PositionLookup } from "../tracking/position";
-import { bookingEventBody } from "../usecases/deliver-booking";
+import { bookingEventBody } from "../trips/booking-event";
 
 /**
  * Live events: what a company's event streams carry — its bookings' changes (the webhook's event types and

@@ -2,33 +2,39 @@ import { ValidationError } from "../errors";
 import type { AirportDirectory } from "../airports";
 import type { CurrencyDirectory } from "../currency";
 import type { IntegrationRepository } from "../delivery/ports";
-import type { FleetSearchIndex } from "../fleet/ports";
+import type { CircleMatches, FleetSearchIndex } from "../fleet/ports";
 import { greatCircleKm } from "../geo";
 import { placePickup, type Gazetteer } from "../trips/pickup-place";
 import { pickupTimeRefusal } from "../trips/pickup-time";
 import { pickupInstant, positionOf, type TimeZones } from "../trips/places";
 import type { ProviderFleet } from "../trips/ports";
 import { bookedQuarterHours, estimatedQuarterHours, fitsTrip } from "../trips/quote";
-import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-area";
+import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
 import type { Integration } from "../delivery/integration";
-import type { NewTripRequest } from "../trips/send-trip-request";
+import type { NewTrip } from "../trips/send-trip-request";
+import type { ProviderAdmission } from "../partners/admission";
 import { rankCircle, type CircleRanking, type ExtraVehicle } from "./network-rank";
 
-/** Whether each provider would take the trip from the caller, and the type of its own it ranks first (its partner map). */
-export type NetworkAdmission = (
-  netids: readonly string[],
-  integrations: ReadonlyMap<string, Integration>,
-) => Promise<{ admitted: Uint8Array; preferredType: Array<string | undefined> }>;
+/** The providers met around a pickup, before admission: a network quote decides whom it may offer, then ranks. */
+export interface ServingProviders {
+  /** Each provider met once: those with a vehicle in the widest circle seating the party, then (an airport pickup) those listing the airport. */
+  netids: readonly string[];
+  /** Their integrations (service radius, whom they take trips from), read at once. */
+  integrations: ReadonlyMap<string, Integration>;
+  /**
+   * The admitted providers' serving vehicles (`admission` by place in `netids`), priced for the trip and ranked (see
+   * rankCircle): the quote's currency, its options, and how many serving vehicles other currencies left out.
+   */
+  rank(admission: ProviderAdmission): Promise<CircleRanking>;
+}
 
-/** What the network quote needs priced: every admitted provider's serving vehicles that fit the party, ranked. */
+/** What the network quote needs priced: every provider's serving vehicles that fit the party. */
 export interface NetworkPricing {
   /**
-   * Every provider's active vehicles serving the trip's pickup that seat the party (and hold its luggage when
-   * given), for the providers `admission` admits, priced for the trip and ranked (see rankCircle): the quote's
-   * currency, its options, and how many serving vehicles other currencies left out. A pickup that cannot be
-   * placed, or whose time is past or too far ahead: 400.
+   * The providers with active vehicles serving the trip's pickup that seat the party (and hold its luggage when
+   * given), ready to rank once admitted. A pickup that cannot be placed, or whose time is past or too far ahead: 400.
    */
-  rankServingVehicles(req: NewTripRequest, now: number, admission: NetworkAdmission): Promise<CircleRanking>;
+  servingProviders(trip: NewTrip, now: number): Promise<ServingProviders>;
 }
 
 export interface NetworkPricingDeps {
@@ -51,7 +57,7 @@ export interface NetworkPricingDeps {
  */
 export function indexNetworkPricing(deps: NetworkPricingDeps): NetworkPricing {
   return {
-    async rankServingVehicles(req, now, admission) {
+    async servingProviders(req, now) {
       const pickup = req.trip.locations.pickup;
       const placed = placePickup(pickup, deps);
       if (!placed.placed) throw new ValidationError([{ field: placed.field, message: placed.message }], undefined, placed.reason === "UNKNOWN_AIRPORT" ? "UNKNOWN_AIRPORT" : "PICKUP_NOT_LOCATED");
@@ -88,43 +94,62 @@ export function indexNetworkPricing(deps: NetworkPricingDeps): NetworkPricing {
           netids.push(u.netid);
         }
       }
-      const netidOf = (o: number) => (o < matches.owners ? matches.netid(o) : extraNetids[o - matches.owners]);
-
-      // Each provider's radius and admission, once.
-      const size = matches.owners + extraNetids.length;
-      const terms = { admitted: new Uint8Array(size), radiusKm: new Float64Array(size), preferredType: new Array<string | undefined>(size) };
       const integrations = await deps.integrations.getMany(netids);
-      const admitted = await admission(netids, integrations);
-      owners.forEach((o, k) => {
-        terms.radiusKm[o] = integrations.get(netids[k])?.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM;
-        terms.admitted[o] = admitted.admitted[k];
-        terms.preferredType[o] = admitted.preferredType[k];
-      });
-
-      // An airport pickup: each admitted provider met there (a vehicle within its radius seats the party, or one
-      // without a position lists the airport) adds its vehicles listing the airport that the circle cannot hold.
-      const extras: ExtraVehicle[] = [];
-      if (iata !== undefined) {
-        const near = new Uint8Array(size);
-        for (let i = 0; i < matches.count; i++) if (matches.distanceKm[i] <= terms.radiusKm[matches.owner[i]]) near[matches.owner[i]] = 1;
-        const readers = owners.filter((o) => terms.admitted[o] === 1 && (near[o] === 1 || listing.has(netidOf(o))));
-        const read = await Promise.all(readers.map((o) => deps.fleet.activeEntriesListingBeyond(netidOf(o), iata, position, terms.radiusKm[o])));
-        readers.forEach((o, k) => {
-          for (const entry of read[k]) {
-            if (entry.netid !== netidOf(o) || !fitsTrip(entry, req)) continue;
-            const located = entry.lat !== null && entry.lon !== null;
-            const distanceKm = located ? greatCircleKm(position.lat, position.lon, entry.lat!, entry.lon!) : 0;
-            // Within the radius: the circle holds it already.
-            if (located && distanceKm <= terms.radiusKm[o]) continue;
-            extras.push({ entry, owner: o, distanceKm });
-          }
-        });
-      }
-
-      const dropOff = positionOf(req.trip.locations.dropOff, deps.airports);
-      const quarterHours = req.tripMinutes ? bookedQuarterHours(req.tripMinutes) : estimatedQuarterHours(position, dropOff);
-      const pickupCurrency = placed.country ? deps.currencies.ofCountry(placed.country) : undefined;
-      return rankCircle({ matches, extras, netidOf, terms, quarterHours, pickupCurrency, currencies: deps.currencies });
+      const met: Met = { req, position, country: placed.country, iata, matches, owners, netids, extraNetids, listing, integrations };
+      return { netids, integrations, rank: (admission) => rankAdmitted(deps, met, admission) };
     },
   };
+}
+
+/** What the circle around a pickup met: its matches, and each provider by owner number (then the extras' own). */
+interface Met {
+  req: NewTrip;
+  position: { lat: number; lon: number };
+  country: string | undefined;
+  iata: string | undefined;
+  matches: CircleMatches;
+  owners: number[];
+  netids: string[];
+  extraNetids: string[];
+  /** Providers holding vehicles without a position that list the pickup airport. */
+  listing: ReadonlySet<string>;
+  integrations: ReadonlyMap<string, Integration>;
+}
+
+/** Each provider's radius and admission decided once, an airport's vehicles beyond the circle read, then rankCircle. */
+async function rankAdmitted(deps: NetworkPricingDeps, met: Met, admitted: ProviderAdmission): Promise<CircleRanking> {
+  const { req, position, iata, matches, owners, netids, extraNetids, listing, integrations } = met;
+  const netidOf = (o: number) => (o < matches.owners ? matches.netid(o) : extraNetids[o - matches.owners]);
+  const size = matches.owners + extraNetids.length;
+  const terms = { admitted: new Uint8Array(size), radiusKm: new Float64Array(size), preferredType: new Array<string | undefined>(size) };
+  owners.forEach((o, k) => {
+    terms.radiusKm[o] = integrations.get(netids[k])?.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM;
+    terms.admitted[o] = admitted.admitted[k];
+    terms.preferredType[o] = admitted.preferredType[k];
+  });
+
+  // An airport pickup: each admitted provider met there (a vehicle within its radius seats the party, or one
+  // without a position lists the airport) adds its vehicles listing the airport that the circle cannot hold.
+  const extras: ExtraVehicle[] = [];
+  if (iata !== undefined) {
+    const near = new Uint8Array(size);
+    for (let i = 0; i < matches.count; i++) if (matches.distanceKm[i] <= terms.radiusKm[matches.owner[i]]) near[matches.owner[i]] = 1;
+    const readers = owners.filter((o) => terms.admitted[o] === 1 && (near[o] === 1 || listing.has(netidOf(o))));
+    const read = await Promise.all(readers.map((o) => deps.fleet.activeEntriesListingBeyond(netidOf(o), iata, position, terms.radiusKm[o])));
+    readers.forEach((o, k) => {
+      for (const entry of read[k]) {
+        if (entry.netid !== netidOf(o) || !fitsTrip(entry, req)) continue;
+        const located = entry.lat !== null && entry.lon !== null;
+        const distanceKm = located ? greatCircleKm(position.lat, position.lon, entry.lat!, entry.lon!) : 0;
+        // Within the radius: the circle holds it already.
+        if (located && distanceKm <= terms.radiusKm[o]) continue;
+        extras.push({ entry, owner: o, distanceKm });
+      }
+    });
+  }
+
+  const dropOff = positionOf(req.trip.locations.dropOff, deps.airports);
+  const quarterHours = req.tripMinutes ? bookedQuarterHours(req.tripMinutes) : estimatedQuarterHours(position, dropOff);
+  const pickupCurrency = met.country ? deps.currencies.ofCountry(met.country) : undefined;
+  return rankCircle({ matches, extras, netidOf, terms, quarterHours, pickupCurrency, currencies: deps.currencies });
 }

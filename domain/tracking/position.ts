@@ -1,5 +1,6 @@
 import { TERMINAL_STATUSES, type TripStatus } from "../trips/lifecycle";
 import type { TripActor } from "../trips/lifecycle";
+import type { Booking } from "../trips/booking";
 
 /** A chauffeur's reported position for one booking. */
 export interface ChauffeurPosition {
@@ -56,4 +57,10 @@ export function visiblePosition(status: TripStatus, role: TripActor, position: C
 /** The position as bookings and webhooks show it. */
 export function positionView(p: ChauffeurPosition): { lat: number; lon: number; timestamp: string } {
   return { lat: p.lat, lon: p.lon, timestamp: p.timestamp };
+}
+
+/** The position a booking view shows its `role`. */
+export async function shownPosition(positions: PositionStore, booking: Pick<Booking, "status" | "transactionId">, role: TripActor) {
+  const p = visiblePosition(booking.status, role, await positions.last(booking.transactionId));
+  return p ? positionView(p) : undefined;
 }

@@ -9,7 +9,7 @@ export class TooManyMembersError extends DomainError {
 }
 import { capChangeLogs, capTransactionErrors } from "../history-cap";
 import type { Booking } from "./booking";
-import type { Decision } from "./ports";
+import type { Decision } from "./decision";
 
 /**
  * What one booking may hold as a whole: the limit of one request body (MAX_BODY_BYTES). UPDATEs merge members

@@ -1,117 +1,56 @@
 import type { Booking, Trip } from "./booking";
 import { capChangeLogs, capTransactionErrors } from "../history-cap";
-import type { TripStatus } from "./lifecycle";
+
+/** The booking's members stored as they are, each in a column of its own. */
+const COLUMNS = [
+  "transactionId", "requesterId", "requesterResNo", "providerId", "providerResNo", "status", "userid", "sourcePlatform", "targetPlatform",
+  "submitDate", "pickupDate", "updatedAt", "totalAmount", "quoteValidUntil", "contentHash",
+] as const;
+/** The booking's members the trip_packet JSON column holds beside the trip, in the order they are written. */
+const PACKED = [
+  "action", "notes", "providerNote", "vehicle", "chauffeur", "providerUpdate", "affiliateExtra", "submitMode", "deliveryFailure", "warnings",
+] as const;
 
 /**
  * How a booking is stored, whichever database keeps it: the columns queries filter on, and the rest of the
  * booking in JSON text (the trip packet, the change log, the errors). Both adapters store the same strings, so a
  * database copied from SQLite to PostgreSQL reads back the same bookings.
  */
-export interface BookingRecord {
-  transactionId: string;
-  requesterId: string;
-  requesterResNo: string;
-  providerId: string;
-  providerResNo: string | null;
+export interface BookingRecord extends Omit<Pick<Booking, (typeof COLUMNS)[number]>, "status"> {
   status: string;
   reservationType: string;
-  userid: string;
-  sourcePlatform: string;
-  targetPlatform: string;
-  submitDate: number;
-  pickupDate: number;
-  updatedAt: number;
-  totalAmount: string | null;
-  quoteValidUntil: number | null;
-  contentHash: string;
   version: number;
   tripPacket: string;
   changeLogs: string;
   transactionErrors: string;
 }
 
-/** What the trip_packet JSON column holds besides the trip itself. */
-interface StoredPacket {
-  trip: Trip;
-  action: Booking["action"];
-  notes: string;
-  providerNote?: string;
-  vehicle?: Booking["vehicle"];
-  chauffeur?: Booking["chauffeur"];
-  providerUpdate?: Booking["providerUpdate"];
-  affiliateExtra?: Booking["affiliateExtra"];
-  submitMode?: Booking["submitMode"];
-  deliveryFailure?: string;
-  warnings?: Booking["warnings"];
-}
+/** What the trip_packet JSON column holds: the trip and the PACKED members. */
+type StoredPacket = { trip: Trip } & Pick<Booking, (typeof PACKED)[number]>;
 
 /** The booking a stored record holds. */
 export function toBooking(row: BookingRecord): Booking {
   const packet = JSON.parse(row.tripPacket) as StoredPacket;
-  return {
-    transactionId: row.transactionId,
-    requesterId: row.requesterId,
-    requesterResNo: row.requesterResNo,
-    providerId: row.providerId,
-    providerResNo: row.providerResNo,
-    status: row.status as TripStatus,
-    userid: row.userid,
-    sourcePlatform: row.sourcePlatform,
-    targetPlatform: row.targetPlatform,
-    submitDate: row.submitDate,
-    pickupDate: row.pickupDate,
-    updatedAt: row.updatedAt,
-    totalAmount: row.totalAmount,
-    quoteValidUntil: row.quoteValidUntil,
-    contentHash: row.contentHash,
-    action: packet.action,
-    notes: packet.notes,
-    ...(packet.providerNote !== undefined ? { providerNote: packet.providerNote } : {}),
-    ...(packet.vehicle !== undefined ? { vehicle: packet.vehicle } : {}),
-    ...(packet.chauffeur !== undefined ? { chauffeur: packet.chauffeur } : {}),
-    ...(packet.providerUpdate !== undefined ? { providerUpdate: packet.providerUpdate } : {}),
-    ...(packet.affiliateExtra !== undefined ? { affiliateExtra: packet.affiliateExtra } : {}),
-    ...(packet.submitMode !== undefined ? { submitMode: packet.submitMode } : {}),
-    ...(packet.deliveryFailure !== undefined ? { deliveryFailure: packet.deliveryFailure } : {}),
-    ...(packet.warnings !== undefined ? { warnings: packet.warnings } : {}),
-    trip: packet.trip,
-    changeLogs: JSON.parse(row.changeLogs),
-    transactionErrors: JSON.parse(row.transactionErrors),
-  };
+  const booking: Record<string, unknown> = {};
+  for (const key of COLUMNS) booking[key] = row[key];
+  booking.action = packet.action;
+  booking.notes = packet.notes;
+  for (const key of PACKED) if (packet[key] !== undefined) booking[key] = packet[key];
+  booking.trip = packet.trip;
+  booking.changeLogs = JSON.parse(row.changeLogs);
+  booking.transactionErrors = JSON.parse(row.transactionErrors);
+  return booking as unknown as Booking;
 }
 
 /** The record that stores a booking at `version`. */
 export function toRow(b: Booking, version: number): BookingRecord {
-  const packet: StoredPacket = {
-    trip: b.trip,
-    action: b.action,
-    notes: b.notes,
-    providerNote: b.providerNote,
-    vehicle: b.vehicle,
-    chauffeur: b.chauffeur,
-    providerUpdate: b.providerUpdate,
-    affiliateExtra: b.affiliateExtra,
-    submitMode: b.submitMode,
-    deliveryFailure: b.deliveryFailure,
-    warnings: b.warnings,
-  };
+  const packet: Record<string, unknown> = { trip: b.trip };
+  for (const key of PACKED) packet[key] = b[key];
+  const record: Record<string, unknown> = {};
+  for (const key of COLUMNS) record[key] = b[key];
   return {
-    transactionId: b.transactionId,
-    requesterId: b.requesterId,
-    requesterResNo: b.requesterResNo,
-    providerId: b.providerId,
-    providerResNo: b.providerResNo,
-    status: b.status,
+    ...(record as Pick<BookingRecord, (typeof COLUMNS)[number]>),
     reservationType: b.trip.reservationType,
-    userid: b.userid,
-    sourcePlatform: b.sourcePlatform,
-    targetPlatform: b.targetPlatform,
-    submitDate: b.submitDate,
-    pickupDate: b.pickupDate,
-    updatedAt: b.updatedAt,
-    totalAmount: b.totalAmount,
-    quoteValidUntil: b.quoteValidUntil,
-    contentHash: b.contentHash,
     version,
     tripPacket: JSON.stringify(packet),
     // Bounded history: a booking changed forever keeps the newest entries and a count of the rest.

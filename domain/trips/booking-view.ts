@@ -1,9 +1,7 @@
-import { roleOf, type Booking } from "./booking";
+import { roleOf, type Booking, type BookingSummary } from "./booking";
 import { STATUS_LABELS } from "./lifecycle";
-import type { BookingSummary } from "./ports";
-import type { PositionStore, positionView } from "../tracking/position";
-import { shownPosition } from "../usecases/track-chauffeur";
-import { RESERVED_AFFILIATE_NAMES, RESERVED_TRIP_NAMES, shownExtras } from "./reserved-names";
+import { shownPosition, type PositionStore, type positionView } from "../tracking/position";
+import { affiliateParties, RESERVED_TRIP_NAMES, shownExtras } from "./reserved-names";
 
 /** The chauffeur's position as the viewer may see it (none for a requester once the trip is over). */
 type PositionView = ReturnType<typeof positionView>;
@@ -75,11 +73,7 @@ export function bookingView(b: Booking, location?: PositionView) {
       ...shownExtras(trip.extra, RESERVED_TRIP_NAMES),
       ...tripFields(b),
       affiliateReservation: {
-        ...shownExtras(b.affiliateExtra, RESERVED_AFFILIATE_NAMES),
-        requesterId: b.requesterId,
-        requesterResNo: b.requesterResNo,
-        providerId: b.providerId,
-        ...(b.providerResNo !== null ? { providerResNo: b.providerResNo } : {}),
+        ...affiliateParties(b),
         action: b.action,
         // A final delivery failure shows here until retried, with its reason in the notes.
         status: b.deliveryFailure !== undefined ? "FAILED" : b.status,

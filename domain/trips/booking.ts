@@ -276,6 +276,21 @@ export interface BookingEvent {
   previousStatus?: TripStatus;
 }
 
+/** A booking as lists show it: who, which numbers, where it stands and its pickup. */
+export interface BookingSummary {
+  transactionId: string;
+  requesterId: string;
+  providerId: string;
+  requesterResNo: string;
+  providerResNo: string | null;
+  status: TripStatus;
+  submitDate: number;
+  pickupDate: number;
+  reservationType: ReservationType;
+  /** The pickup as sent (read from the stored trip), so a list can place it in its time zone. */
+  pickup: TripLocation;
+}
+
 /** Who a caller is to a booking; undefined when it is not a party (and must not learn it exists). */
 export function roleOf(booking: Pick<Booking, "requesterId" | "providerId">, netid: string): TripActor | undefined {
   const n = netid.toLowerCase();

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { isoAt, isProvider, isRequester, roleOf, type Booking, type BookingEvent, type ExtraFields, type Fee, type QuoteOption, type Trip } from "./booking";
 import { assertTransition, CANCELLABLE_STATUSES, type TripActor, type TripStatus } from "./lifecycle";
-import type { Decision } from "./ports";
+import type { Decision } from "./decision";
 import type { NewTripRequest, TripChanges } from "./send-trip-request";
 import type { TripWarning } from "./warnings";
 import { canonicalJson } from "../shared/canonical-json";

@@ -1,8 +1,7 @@
 import { roleOf, type Booking } from "./booking";
 import { bookingView, tripFields, tripPriceAndGnetFields } from "./booking-view";
 import { gnetAffiliateReservation, gnetVehicle } from "../delivery/gnet-callback";
-import type { PositionStore } from "../tracking/position";
-import { shownPosition } from "../usecases/track-chauffeur";
+import { shownPosition, type PositionStore } from "../tracking/position";
 
 /** The chauffeur's position as the reader may see it. */
 type Location = { lat: number; lon: number; timestamp: string };

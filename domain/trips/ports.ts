@@ -1,21 +1,14 @@
 import type { AnnouncedMessage } from "../delivery/ports";
 import type { NewLiveEvent } from "../events/live-events";
 import type { FleetEntry } from "../fleet/entry";
-import type { Booking, BookingEvent, ReservationType, TripLocation } from "./booking";
+import type { Booking, BookingEvent, BookingSummary } from "./booking";
 import type { TripActor, TripStatus } from "./lifecycle";
 import type { BookingRef } from "./send-trip-request";
+import type { Decision } from "./decision";
 
-/** What a decision writes: the booking's new state and what happened, persisted together or not at all. */
-export interface BookingWrite {
-  booking: Booking;
-  events: BookingEvent[];
-}
+export type { BookingWrite, Decision } from "./decision";
+export type { BookingSummary } from "./booking";
 
-/** The outcome of deciding on a booking: an answer for the caller, and the write it needs (none for a no-op). */
-export interface Decision<R> {
-  result: R;
-  write?: BookingWrite;
-}
 
 export interface BookingListQuery {
   netid: string;
@@ -27,20 +20,6 @@ export interface BookingListQuery {
   pickupTo?: number;
   limit: number;
   offset: number;
-}
-
-export interface BookingSummary {
-  transactionId: string;
-  requesterId: string;
-  providerId: string;
-  requesterResNo: string;
-  providerResNo: string | null;
-  status: TripStatus;
-  submitDate: number;
-  pickupDate: number;
-  reservationType: ReservationType;
-  /** The pickup as sent (read from the stored trip), so a list can place it in its time zone. */
-  pickup: TripLocation;
 }
 
 export interface BookingRepository {

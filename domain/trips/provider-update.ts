@@ -4,7 +4,7 @@ import { providerAmountsInCurrency, TWO_DECIMAL_UNITS, type MinorUnits } from ".
 import type { Booking, BookingEvent, Chauffeur, Fee, ProviderUpdateInfo, Vehicle } from "./booking";
 import { canonicalJson, event, log, requireRole, type ChangeContext } from "./decisions";
 import { allowedNext, assertTransition, parseTripStatus, skippedStates, TRIP_STATUSES, type TripStatus } from "./lifecycle";
-import type { Decision } from "./ports";
+import type { Decision } from "./decision";
 import { isUuid } from "./send-trip-request";
 import { ANY_DECIMALS, checkFees, copyTrimming, extraFields, numberText, readCoordinateField, readPhones } from "./trip-fields";
 

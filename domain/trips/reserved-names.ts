@@ -1,4 +1,4 @@
-import type { ExtraFields } from "./booking";
+import type { Booking, ExtraFields } from "./booking";
 
 /** The member that holds a requester's own copies of reserved names, in the views and messages built from a booking. */
 export const REQUESTER_EXTRA = "requesterExtra";
@@ -50,4 +50,18 @@ export function splitExtras(extra: ExtraFields | undefined, reserved: ReadonlySe
 export function shownExtras(extra: ExtraFields | undefined, reserved: ReadonlySet<string>): ExtraFields {
   const { shown, held } = splitExtras(extra, reserved);
   return held ? { ...shown, [REQUESTER_EXTRA]: held } : shown;
+}
+
+/**
+ * The parties and their numbers as an `affiliateReservation` shows them (the booking view, the delivery to the
+ * provider), after the members no schema names; the caller adds the action, status and notes.
+ */
+export function affiliateParties(b: Pick<Booking, "affiliateExtra" | "requesterId" | "requesterResNo" | "providerId" | "providerResNo">) {
+  return {
+    ...shownExtras(b.affiliateExtra, RESERVED_AFFILIATE_NAMES),
+    requesterId: b.requesterId,
+    requesterResNo: b.requesterResNo,
+    providerId: b.providerId,
+    ...(b.providerResNo !== null ? { providerResNo: b.providerResNo } : {}),
+  };
 }

@@ -75,16 +75,20 @@ interface Common {
   affiliateExtra: ExtraFields | undefined;
 }
 
-export interface NewTripRequest extends Common {
-  action: "NEW";
-  requesterResNo: string;
-  providerId: string;
+/** A new trip as checked: the trip as stored, and what quotes and the pickup date read of it. */
+export interface NewTrip {
   trip: Trip;
   /** Parsed for the quote and the pickup date; the trip holds the strings as stored. */
   passengerCount: number;
   luggageCount: number | undefined;
   /** totalTripDuration in minutes, when given: an hourly quote is priced on it. */
   tripMinutes: number | undefined;
+}
+
+export interface NewTripRequest extends Common, NewTrip {
+  action: "NEW";
+  requesterResNo: string;
+  providerId: string;
   /** submitMode as the request sent it (kept with the booking, not part of its content). */
   sentSubmitMode: SubmitMode | undefined;
   /** The network quote whose option this NEW books (lower-case), when it names one. */
@@ -147,12 +151,8 @@ export function validateSendTrip(input: SendTripInput, units?: MinorUnits): { ok
   if (quoteId !== undefined && !isUuid(quoteId)) fail("quoteId", "must be a network quote's quoteId (a UUID)");
 
   const isNew = action === "NEW" || action === "";
-  const trip = checkTripFields(input, isNew ? "all" : "present", fail, units !== undefined);
-  if (units && isNew && trip.changes.fees) {
-    const exact = exactAmountsInCurrency({ fees: trip.changes.fees }, [], units);
-    errors.push(...exact.errors);
-    trip.changes.fees = exact.amounts.fees;
-  }
+  const trip = isNew ? checkNewTrip(input, fail, { units }) : undefined;
+  const changes = isNew ? undefined : checkTripFields(input, "present", fail, units !== undefined).changes;
 
   const requesterResNo = trimmed(ar.requesterResNo);
   const providerId = trimmed(ar.providerId);
@@ -168,7 +168,7 @@ export function validateSendTrip(input: SendTripInput, units?: MinorUnits): { ok
   const common: Common = { requesterId: requesterId!, submitMode: submitMode as SubmitMode, notes: ar.notes?.trim(), affiliateExtra: extraFields(ar, KNOWN_AFFILIATE) };
   const ref: BookingRef = transactionId ? { transactionId } : { requesterId: requesterId!, requesterResNo: requesterResNo! };
   if (action === "CANCEL") return { ok: true, value: { ...common, action: "CANCEL", ref } };
-  if (action === "UPDATE") return { ok: true, value: { ...common, action: "UPDATE", ref, providerId, changes: trip.changes } };
+  if (action === "UPDATE") return { ok: true, value: { ...common, action: "UPDATE", ref, providerId, changes: changes! } };
   return {
     ok: true,
     value: {
@@ -176,13 +176,32 @@ export function validateSendTrip(input: SendTripInput, units?: MinorUnits): { ok
       action: "NEW",
       requesterResNo: requesterResNo!,
       providerId: providerId!,
-      trip: { reservationType: trip.reservationType, ...trip.changes } as Trip,
-      passengerCount: trip.passengerCount!,
-      luggageCount: trip.luggageCount,
-      tripMinutes: trip.tripMinutes,
+      ...trip!,
       sentSubmitMode: input.submitMode !== undefined ? (submitMode as SubmitMode) : undefined,
       ...(quoteId !== undefined ? { quoteId: quoteId.toLowerCase() } : {}),
     },
+  };
+}
+
+/**
+ * Checks the trip of a NEW — a sendTrip NEW's and a network quote's alike — reporting every failing field through
+ * `fail` (what it returns is the trip only when nothing failed). With `units`, fee amounts are read in the currency
+ * their lines name (two decimals without one); without, every fee has two decimals. A quote need not name its
+ * passengers (`passengersOptional`): those it names are checked.
+ */
+export function checkNewTrip(input: SendTripInput, fail: Fail, options: { units?: MinorUnits; passengersOptional?: boolean } = {}): NewTrip {
+  const { units, passengersOptional = false } = options;
+  const checked = checkTripFields(input, "all", fail, units !== undefined, passengersOptional);
+  if (units && checked.changes.fees) {
+    const exact = exactAmountsInCurrency({ fees: checked.changes.fees }, [], units);
+    for (const e of exact.errors) fail(e.field, e.message);
+    checked.changes.fees = exact.amounts.fees;
+  }
+  return {
+    trip: { reservationType: checked.reservationType, ...checked.changes } as Trip,
+    passengerCount: checked.passengerCount!,
+    luggageCount: checked.luggageCount,
+    tripMinutes: checked.tripMinutes,
   };
 }
 
@@ -202,7 +221,7 @@ const BARE_OFFSET = /^(?:Z|[+-]\d{2}:?\d{2})$/i;
  * `present`: an UPDATE, where only the fields sent are checked (and changed). Members no schema names are
  * carried in `changes.extra`, verbatim. `anyDecimals`: fee amounts are kept as sent, for the currency's minor unit.
  */
-function checkTripFields(input: SendTripInput, mode: "all" | "present", fail: Fail, anyDecimals: boolean): CheckedTrip {
+function checkTripFields(input: SendTripInput, mode: "all" | "present", fail: Fail, anyDecimals: boolean, passengersOptional = false): CheckedTrip {
   const changes: TripChanges = {};
   const sent = (v: unknown) => mode === "all" || v !== undefined;
 
@@ -256,7 +275,7 @@ function checkTripFields(input: SendTripInput, mode: "all" | "present", fail: Fa
     if (pickup) changes.locations = read;
   }
 
-  if (sent(input.passengers)) changes.passengers = readPassengers(input.passengers ?? [], fail, true);
+  if (input.passengers !== undefined || (mode === "all" && !passengersOptional)) changes.passengers = readPassengers(input.passengers ?? [], fail, true);
   if (input.account !== undefined) changes.account = readAccount(input.account);
   if (sent(input.fees)) changes.fees = checkFees(input.fees ?? [], "fees", fail, anyDecimals ? ANY_DECIMALS : undefined);
   if (input.notes !== undefined) changes.notes = readNotes(input.notes, fail);

@@ -5,10 +5,7 @@ import type { Position } from "./places";
 import type { ProviderFleet } from "./ports";
 import type { ServingSet } from "./serving-set";
 
-/** A provider's service radius (integration setting `serviceRadiusKm`): 1–500 km, 50 by default. */
-export const DEFAULT_SERVICE_RADIUS_KM = 50;
-export const MIN_SERVICE_RADIUS_KM = 1;
-export const MAX_SERVICE_RADIUS_KM = 500;
+export { DEFAULT_SERVICE_RADIUS_KM, MAX_SERVICE_RADIUS_KM, MIN_SERVICE_RADIUS_KM } from "./service-radius";
 
 /** Where a pickup is, and how far a provider's vehicles may stand from it. */
 export interface ServiceArea {

@@ -1,7 +1,7 @@
 import { NotFoundError, TooManyRequestsError } from "../errors";
 import type { Caller, Clock } from "../ports";
 import { roleOf, type Booking, type BookingEvent, type TripAction } from "../trips/booking";
-import { bookingView } from "../trips/booking-view";
+import { bookingEventBody, bookingEventType } from "../trips/booking-event";
 import { bookingNotFound } from "../trips/decisions";
 import type { BookingRepository, ChangeAnnouncer } from "../trips/ports";
 import { positionView, visiblePosition, type PositionLookup } from "../tracking/position";
@@ -12,7 +12,7 @@ import { partnerTripMessage } from "../delivery/partner-message";
 import type { MinorUnits } from "../trips/booking-amounts";
 import { recordDelivered, recordDeliveryFailure, retryDelivery } from "../delivery/outcomes";
 import type { AnnouncedMessage, Channel, DeliveryHooks, DeliveryRunner, IntegrationLookup, Outbox, OutboxMessage } from "../delivery/ports";
-import { requireTransactionId } from "./manage-trip";
+import { requireTransactionId } from "../trips/find-booking";
 import type { RateBudgets } from "../rate-limit";
 
 /**
@@ -29,31 +29,6 @@ const TO_PROVIDER: Partial<Record<BookingEvent["type"], { action: TripAction; ev
   TRIP_UPDATED: { action: "UPDATE", eventType: "trip.update" },
   TRIP_CANCELLED: { action: "CANCEL", eventType: "trip.cancel" },
 };
-
-/** The webhook event type the requester receives for each booking event. */
-const WEBHOOK_TYPE: Record<BookingEvent["type"], string> = {
-  TRIP_SENT: "booking.created",
-  QUOTE_REQUESTED: "quote.created",
-  TRIP_UPDATED: "booking.updated",
-  TRIP_CANCELLED: "booking.cancelled",
-  STATUS_CHANGED: "booking.status_changed",
-  PROVIDER_DETAILS_CHANGED: "booking.details_changed",
-  DELIVERED: "booking.provider_reference",
-  DELIVERY_FAILED: "booking.delivery_failed",
-  DELIVERY_RETRIED: "booking.delivery_retried",
-  DELIVERY_RECOVERED: "booking.delivery_recovered",
-  LOCATION_CHANGED: "booking.location_changed",
-};
-
-/** The webhook event type a change is announced with: its first (main) event's. */
-export function bookingEventType(events: BookingEvent[]): string {
-  return WEBHOOK_TYPE[events[0].type];
-}
-
-/** A change's event as webhooks (and event streams) carry it: the booking's new state, typed by the change. */
-export function bookingEventBody(eventId: string, events: BookingEvent[], booking: Booking, location: ReturnType<typeof positionView> | undefined) {
-  return { eventId, type: bookingEventType(events), createdAt: events[0].at, data: bookingView(booking, location) };
-}
 
 /** What a change's messages are made from, all read synchronously while the change is written. */
 export interface AnnounceDeps {
@@ -87,7 +62,7 @@ export function announcements(deps: AnnounceDeps, events: BookingEvent[], bookin
   // that answered its challenge: a booking is never POSTed to an address nobody proved is theirs.
   if (requester?.webhookUrl && requester.webhookVerifiedAt !== null) {
     const eventId = deps.newEventId();
-    const type = WEBHOOK_TYPE[events[0].type];
+    const type = bookingEventType(events);
     const shown = visiblePosition(booking.status, "requester", positions.lastSync(booking.transactionId));
     const location = shown ? positionView(shown) : undefined;
     const body = JSON.stringify(requester.webhookFormat === "gnet" ? gnetCallback(booking, location) : bookingEventBody(eventId, events, booking, location));

@@ -3,7 +3,7 @@ import { validateIntegrationPatch, type Integration } from "../delivery/integrat
 import type { IntegrationRepository, OutboundTargets, WebhookVerifier } from "../delivery/ports";
 import type { AuditLog, Clock } from "../ports";
 import type { RateBudgets } from "../rate-limit";
-import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-area";
+import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
 
 export interface IntegrationDeps {
   integrations: IntegrationRepository;

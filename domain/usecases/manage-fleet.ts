@@ -1,4 +1,4 @@
-import { ForbiddenError, NotFoundError, ValidationError, type FieldError } from "../errors";
+import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { FLEET_QUOTA, type Plan } from "../company/plan";
 import type { CompanyRepository } from "../ports";
 import type { AirportDirectory } from "../airports";

@@ -1,16 +1,18 @@
 import { ValidationError, type FieldError } from "../errors";
 import type { Caller, Clock, CompanyRepository } from "../ports";
-import { roleOf, type Booking } from "../trips/booking";
+import type { Booking, BookingSummary } from "../trips/booking";
 import { bookingNotFound, decideCancelTrip, type ChangeContext } from "../trips/decisions";
 import { checkProviderUpdate, decideProviderUpdate, type ProviderUpdate, type ProviderUpdateInput } from "../trips/provider-update";
 import type { MinorUnits } from "../trips/booking-amounts";
 import { tripEnded } from "../tracking/position";
 import type { ChauffeurTracking } from "./track-chauffeur";
 import { parseTripStatus, TRIP_STATUSES, type TripActor, type TripStatus } from "../trips/lifecycle";
-import type { BookingRepository, BookingSummary } from "../trips/ports";
-import { isUuid } from "../trips/send-trip-request";
+import type { BookingRepository } from "../trips/ports";
+import { bookingByResNo, requireTransactionId } from "../trips/find-booking";
 import { parseDateTime } from "../trips/places";
 import { DEFAULT_BOOKING_LIMITS, withinBounds, type BookingLimits } from "../trips/booking-bounds";
+
+export { findBooking, findBookingByResNo, requireTransactionId } from "../trips/find-booking";
 
 export interface ManageTripDeps {
   bookings: BookingRepository;
@@ -42,13 +44,6 @@ function decideAndKeepPosition(deps: ManageTripDeps, update: ProviderUpdate, ctx
   };
 }
 
-
-/** 400 unless the transactionId is a UUID. */
-export function requireTransactionId(transactionId: string): string {
-  if (!isUuid(transactionId)) throw new ValidationError([{ field: "transactionId", message: "must be a UUID" }]);
-  return transactionId.toLowerCase();
-}
-
 /**
  * Provider updates status: check the update, then — in one transaction — make sure the caller is the
  * provider and the lifecycle allows the move, and record what changed.
@@ -58,21 +53,6 @@ export async function providerUpdateStatus(deps: ManageTripDeps, caller: Caller,
   const update = checkProviderUpdate(input);
   const ctx: ChangeContext = { now: deps.clock.now(), netid: caller.netid, uid: caller.uid };
   await deps.bookings.change({ transactionId: id }, decideAndKeepPosition(deps, update, ctx));
-}
-
-/**
- * The booking a party's reservation number names: `netid` is the party's netid (any
- * letter case), `resNo` its own number for the booking. Undefined when there is none.
- */
-async function bookingByResNo(deps: Pick<ManageTripDeps, "bookings" | "companies">, netid: string, resNo: string, sides: readonly TripActor[]): Promise<Booking | undefined> {
-  const company = await deps.companies.findByNetid(netid.trim());
-  const number = resNo.trim();
-  if (!company || number === "") return undefined;
-  for (const side of sides) {
-    const booking = await deps.bookings.findByResNo(side, company.netid, number);
-    if (booking) return booking;
-  }
-  return undefined;
 }
 
 /** Provider updates status, naming the booking by its own netid and reservation number (GNet's providerUpdateStatusByResNo). */
@@ -92,25 +72,11 @@ export async function cancelTripByResNo(deps: ManageTripDeps, caller: Caller, ne
   await deps.bookings.change({ transactionId: found.transactionId }, (current) => decideCancelTrip(current, undefined, ctx));
 }
 
-/** Look up a booking by either party's netid and that party's reservation number; non-parties get the same 404. */
-export async function findBookingByResNo(deps: Pick<ManageTripDeps, "bookings" | "companies">, caller: Caller, netid: string, resNo: string): Promise<Booking> {
-  const booking = await bookingByResNo(deps, netid, resNo, ["requester", "provider"]);
-  if (!booking || !roleOf(booking, caller.netid)) throw bookingNotFound();
-  return booking;
-}
-
 /** Requester cancels a trip by its transactionId. */
 export async function cancelTrip(deps: ManageTripDeps, caller: Caller, transactionId: string): Promise<void> {
   const id = requireTransactionId(transactionId);
   const ctx: ChangeContext = { now: deps.clock.now(), netid: caller.netid, uid: caller.uid };
   await deps.bookings.change({ transactionId: id }, (current) => decideCancelTrip(current, undefined, ctx));
-}
-
-/** Look up a booking: only its two parties see it; anyone else gets the same 404 as for an unknown id. */
-export async function findBooking(deps: Pick<ManageTripDeps, "bookings">, caller: Caller, transactionId: string): Promise<Booking> {
-  const booking = await deps.bookings.findById(requireTransactionId(transactionId));
-  if (!booking || !roleOf(booking, caller.netid)) throw bookingNotFound();
-  return booking;
 }
 
 export interface ListBookingsInput {

@@ -1,8 +1,6 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { NETID_PATTERN, type Company } from "../company/registration";
-import type { IntegrationRepository } from "../delivery/ports";
-import type { Integration } from "../delivery/integration";
-import { partnerSide, translateVehicleType, validateVehicleTypeMap, type PartnershipStatus, type RequestDirection, type VehicleTypeMap } from "../partners/partnership";
+import { partnerSide, validateVehicleTypeMap, type PartnershipStatus, type RequestDirection, type VehicleTypeMap } from "../partners/partnership";
 import type { PartnershipRepository } from "../partners/ports";
 import type { AuditLog, Caller, Clock, CompanyRepository } from "../ports";
 
@@ -148,34 +146,4 @@ export async function setPartnerVehicleTypes(deps: PartnershipDeps, caller: Call
   await deps.partnerships.setVehicleTypes(caller.netid, other.netid, checked.map);
   record(deps, caller, `set ${Object.keys(checked.map).length} vehicle type(s) for trips from ${other.netid}`);
   return { netid: other.netid, vehicleTypes: checked.map };
-}
-
-export interface TripAdmissionDeps {
-  integrations: Pick<IntegrationRepository, "get">;
-  partnerships: Pick<PartnershipRepository, "find" | "vehicleTypes">;
-}
-
-/**
- * Why a provider would refuse new trips and quote requests from this requester (403 NOT_PARTNER): its integration
- * says `acceptTripsFrom: partners` and the two are not active partners. Undefined when it takes them.
- */
-export async function tripRefusal(deps: TripAdmissionDeps, requester: string, provider: string): Promise<ForbiddenError | undefined> {
-  if (requester.toLowerCase() === provider.toLowerCase()) return undefined;
-  if (!takesOnlyPartners(await deps.integrations.get(provider))) return undefined;
-  const partnership = await deps.partnerships.find(requester, provider);
-  if (partnership?.state === "active") return undefined;
-  return new ForbiddenError(`${provider} takes trips only from its partners; ask it to partner with you first`, "NOT_PARTNER");
-}
-
-/** Whether a provider's integration says it takes trips only from its active partners (`acceptTripsFrom: partners`). */
-export function takesOnlyPartners(integration: Pick<Integration, "acceptTripsFrom"> | undefined): boolean {
-  return integration?.acceptTripsFrom === "partners";
-}
-
-/** The provider's vehicle type for a requester's preferred type, when the two are active partners and the provider mapped it. */
-export async function providerVehicleType(deps: TripAdmissionDeps, requester: string, provider: string, preferred: string | undefined): Promise<string | undefined> {
-  if (preferred === undefined || preferred.trim() === "") return undefined;
-  const partnership = await deps.partnerships.find(requester, provider);
-  if (partnership?.state !== "active") return undefined;
-  return translateVehicleType(await deps.partnerships.vehicleTypes(provider, requester), preferred);
 }

@@ -3,7 +3,8 @@ import type { IntegrationRepository } from "../delivery/ports";
 import type { PlacedPickup } from "../trips/pickup-place";
 import type { PricedQuote, QuoteRequest } from "../trips/quote";
 import { quoteServingSet } from "../trips/quote-set";
-import { DEFAULT_SERVICE_RADIUS_KM, type ServiceArea, type ServingFleet } from "../trips/service-area";
+import type { ServiceArea, ServingFleet } from "../trips/service-area";
+import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
 
 /** What pricing one provider's quote reads: its serving vehicles, its service radius, currency facts. */
 export interface ProviderQuoteDeps {

@@ -14,9 +14,10 @@ import type { ServingFleet } from "../trips/service-area";
 import type { TripWarning } from "../trips/warnings";
 import { quoteProvider } from "./quote-provider";
 import { validateSendTrip, type NewTripRequest, type SendTripInput } from "../trips/send-trip-request";
-import { providerVehicleType, tripRefusal, type TripAdmissionDeps } from "./partnerships";
+import { providerVehicleType, tripRefusal, type TripAdmissionDeps } from "../partners/admission";
 import type { NetworkQuoteRepository } from "../quotes/ports";
-import { quotedChoice, type QuotedChoice } from "./network-quote";
+import type { NetworkQuote } from "../quotes/network-quote";
+import { findNetworkQuote, quotedChoice, type QuotedChoice } from "../quotes/quoted-choice";
 
 export interface SendTripDeps {
   bookings: BookingRepository;
@@ -47,9 +48,10 @@ const TARGET_PLATFORM = "TRIPSWITCH";
  * Send trip: check every rule, make sure the caller is the requester, then NEW (create, repeat, or
  * convert a quote), UPDATE or CANCEL the booking — each decided and written in one transaction.
  * A provider that takes trips only from partners refuses a new trip, quote or quote booking from anyone else;
- * a repeated NEW of a booking already made, UPDATE and CANCEL stay open to its requester.
+ * a repeated NEW of a booking already made, UPDATE and CANCEL stay open to its requester. `quote`: the network
+ * quote the NEW's `quoteId` names, when the caller read it already (booking a network quote's option).
  */
-export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTripInput): Promise<SendTripResult> {
+export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTripInput, quote?: NetworkQuote): Promise<SendTripResult> {
   const checked = validateSendTrip(input, deps.currencies);
   if (!checked.ok) throw new ValidationError(checked.errors);
   const req = checked.value;
@@ -59,7 +61,7 @@ export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTr
     });
 
   const ctx: ChangeContext = { now: deps.clock.now(), netid: caller.netid, uid: caller.uid };
-  if (req.action === "NEW") return sendNewTrip(deps, req, ctx);
+  if (req.action === "NEW") return sendNewTrip(deps, req, ctx, quote);
 
   // A requesterResNo is the caller's own: look it up under the caller's canonical netid.
   const ref = "transactionId" in req.ref ? { transactionId: req.ref.transactionId.toLowerCase() } : { requesterId: caller.netid, requesterResNo: req.ref.requesterResNo };
@@ -81,7 +83,7 @@ export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTr
   });
 }
 
-async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeContext): Promise<SendTripResult> {
+async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeContext, read: NetworkQuote | undefined): Promise<SendTripResult> {
   const provider = await deps.companies.findByNetid(req.providerId);
   if (!provider) throw new ValidationError([{ field: "affiliateReservation.providerId", message: `no registered company has netid ${req.providerId}` }]);
   const refusal = await tripRefusal(deps.admission, ctx.netid, provider.netid);
@@ -115,7 +117,8 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
   // A network quote's option is booked at the quoted price: its fee line replaces the code sent.
   let quoted: QuotedChoice | undefined;
   if (request.quoteId !== undefined) {
-    quoted = await quotedChoice(deps.networkQuotes, { netid: ctx.netid }, request, provider.netid, ctx.now);
+    const quote = read?.quoteId.toLowerCase() === request.quoteId ? read : await findNetworkQuote({ quotes: deps.networkQuotes }, ctx, request.quoteId);
+    quoted = quotedChoice(quote, request, provider.netid, ctx.now);
     request.trip = { ...request.trip, fees: quoted.fees };
   }
 

@@ -3,12 +3,13 @@ import type { Caller, CompanyRepository } from "../ports";
 import type { IntegrationRepository } from "../delivery/ports";
 import { roleOf, type Booking } from "../trips/booking";
 import { bookingNotFound, type ChangeContext } from "../trips/decisions";
-import type { BookingRepository, Decision } from "../trips/ports";
+import type { BookingRepository } from "../trips/ports";
+import type { Decision } from "../trips/decision";
 import { parseDateTime } from "../trips/places";
 import { isUuid } from "../trips/send-trip-request";
 import { readCoordinateField } from "../trips/trip-fields";
-import { MIN_PUSH_INTERVAL_MS, positionView, tripEnded, visiblePosition, type ChauffeurPosition, type PositionStore } from "../tracking/position";
-import { findBooking, findBookingByResNo } from "./manage-trip";
+import { MIN_PUSH_INTERVAL_MS, tripEnded, visiblePosition, type ChauffeurPosition, type PositionStore } from "../tracking/position";
+import { findBooking, findBookingByResNo } from "../trips/find-booking";
 import { positionLiveEvents, type LiveEventLog } from "../events/live-events";
 
 export interface TrackingDeps {
@@ -263,10 +264,4 @@ function noPosition(): NotFoundError {
 
 function defined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== "")) as Partial<T>;
-}
-
-/** The position a booking view shows its `role`. */
-export async function shownPosition(positions: PositionStore, booking: Booking, role: "requester" | "provider") {
-  const p = visiblePosition(booking.status, role, await positions.last(booking.transactionId));
-  return p ? positionView(p) : undefined;
 }

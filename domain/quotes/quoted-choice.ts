@@ -1,0 +1,64 @@
+import { ConflictError, NotFoundError, ValidationError, type FieldError } from "../errors";
+import { canonicalJson } from "../shared/canonical-json";
+import { isoAt, type Fee } from "../trips/booking";
+import type { NewTrip, NewTripRequest } from "../trips/send-trip-request";
+import { optionFeeLine, type NetworkQuote } from "./network-quote";
+import type { NetworkQuoteRepository } from "./ports";
+
+/** Canonical JSON of a checked trip's priced fields: a booking of the quote must ask for the same. */
+export function pricedTripOf(req: Pick<NewTrip, "trip">): string {
+  const t = req.trip;
+  const { locations, passengerCount } = t;
+  return canonicalJson({ locations, passengerCount, luggageCount: t.luggageCount ?? null, totalTripDuration: t.totalTripDuration ?? null });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A network quote of the caller's company; anyone else's, and an unknown id, are the same 404. */
+export async function findNetworkQuote(deps: { quotes: NetworkQuoteRepository }, caller: { netid: string }, quoteId: string): Promise<NetworkQuote> {
+  const quote = UUID.test(quoteId) ? await deps.quotes.find(quoteId.toLowerCase()) : undefined;
+  if (!quote || quote.makerNetid.toLowerCase() !== caller.netid.toLowerCase()) throw new NotFoundError("No network quote with this quoteId", "QUOTE_NOT_FOUND");
+  return quote;
+}
+
+/** What booking a network quote's option fixes: the one fee line and the price. */
+export interface QuotedChoice {
+  fees: Fee[];
+  totalAmount: string;
+  /** The changeLogs words for it. */
+  described: string;
+  /** The quote expired: refused unless the booking already exists with this content. */
+  expired?: ConflictError;
+}
+
+/**
+ * The option of the caller's network quote a NEW books: a REGULAR or ONDEMAND trip for the same pickup, drop-off,
+ * party and duration (400 naming `quoteId` otherwise), the option of this provider named by `fees[0].code` (400
+ * naming it otherwise). After validUntil: 409 QUOTE_EXPIRED, which the caller raises only when the booking does
+ * not exist yet (a repeat is answered as before).
+ */
+export function quotedChoice(quote: NetworkQuote, req: NewTripRequest, providerNetid: string, now: number): QuotedChoice {
+  const errors: FieldError[] = [];
+  if (req.trip.reservationType === "QUOTE") errors.push({ field: "reservationType", message: "must be REGULAR or ONDEMAND to book a network quote's option" });
+  if (pricedTripOf(req) !== quote.pricedTrip)
+    errors.push({
+      field: "quoteId",
+      message: "the trip's locations, passengerCount, luggageCount or totalTripDuration differ from the quoted trip; request a new quote",
+    });
+  const code = req.trip.fees[0]?.code;
+  const option = code ? quote.options.find((o) => o.provider.netid.toLowerCase() === providerNetid.toLowerCase() && o.code === code) : undefined;
+  if (!code) errors.push({ field: "fees[0].code", message: "is required with quoteId: the code of the option to book" });
+  else if (!option) errors.push({ field: "fees[0].code", message: `is not an option of this quote from ${providerNetid}` });
+  if (errors.length > 0) throw new ValidationError(errors);
+  const validUntil = isoAt(quote.validUntil);
+  const expired =
+    now > quote.validUntil
+      ? new ConflictError(`The quote expired at ${validUntil}; request a new quote`, "QUOTE_EXPIRED", { quoteId: quote.quoteId, validUntil })
+      : undefined;
+  return {
+    fees: [optionFeeLine(option!, validUntil)],
+    totalAmount: option!.fee,
+    described: `network quote ${quote.quoteId}, option ${option!.code} at ${option!.fee} ${option!.currency}`,
+    ...(expired ? { expired } : {}),
+  };
+}

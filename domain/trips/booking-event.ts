@@ -1,0 +1,28 @@
+import type { Booking, BookingEvent } from "./booking";
+import { bookingView } from "./booking-view";
+import type { positionView } from "../tracking/position";
+
+/** The webhook event type the requester receives for each booking event. */
+const WEBHOOK_TYPE: Record<BookingEvent["type"], string> = {
+  TRIP_SENT: "booking.created",
+  QUOTE_REQUESTED: "quote.created",
+  TRIP_UPDATED: "booking.updated",
+  TRIP_CANCELLED: "booking.cancelled",
+  STATUS_CHANGED: "booking.status_changed",
+  PROVIDER_DETAILS_CHANGED: "booking.details_changed",
+  DELIVERED: "booking.provider_reference",
+  DELIVERY_FAILED: "booking.delivery_failed",
+  DELIVERY_RETRIED: "booking.delivery_retried",
+  DELIVERY_RECOVERED: "booking.delivery_recovered",
+  LOCATION_CHANGED: "booking.location_changed",
+};
+
+/** The webhook event type a change is announced with: its first (main) event's. */
+export function bookingEventType(events: BookingEvent[]): string {
+  return WEBHOOK_TYPE[events[0].type];
+}
+
+/** A change's event as webhooks (and event streams) carry it: the booking's new state, typed by the change. */
+export function bookingEventBody(eventId: string, events: BookingEvent[], booking: Booking, location: ReturnType<typeof positionView> | undefined) {
+  return { eventId, type: bookingEventType(events), createdAt: events[0].at, data: bookingView(booking, location) };
+}
