@@ -20,3 +20,11 @@ export function bookingListWhere(t: BookingListColumns, q: BookingListQuery): SQ
   if (q.pickupTo !== undefined) filters.push(lte(t.pickupDate, q.pickupTo));
   return and(...filters);
 }
+
+/** The bookings table's columns a list item shows, besides the pickup (each database reads that out of the JSON). */
+const SUMMARY_KEYS = ["transactionId", "requesterId", "providerId", "requesterResNo", "providerResNo", "status", "submitDate", "pickupDate", "reservationType"] as const;
+
+/** The columns of a list item, as either database's schema names them (for `select`). */
+export function bookingSummaryColumns<T extends Record<(typeof SUMMARY_KEYS)[number], Column>>(t: T): Pick<T, (typeof SUMMARY_KEYS)[number]> {
+  return Object.fromEntries(SUMMARY_KEYS.map((k) => [k, t[k]])) as Pick<T, (typeof SUMMARY_KEYS)[number]>;
+}

@@ -1,5 +1,5 @@
 import type { LiveEvent, LiveEventLog, NewLiveEvent } from "../../domain/events/live-events";
-import { ENDED_STATUSES } from "../../domain/tracking/position";
+import { VISIBLE_LIVE_EVENT_SQL as VISIBLE } from "../status-sql";
 import type { PgDb } from "./db";
 
 /** Appended rows are written in one statement at most this often. */
@@ -10,11 +10,6 @@ const MAX_PENDING = 100_000;
 const SEQUENCE_BATCH = 10_000;
 /** The advisory lock a sequencer run holds until it commits: runs never overlap, on any instance. */
 export const LIVE_SEQUENCER_LOCK_KEY = 0x6c69_7665_7365_7131n; // "liveseq1"
-
-const ENDED = `(${ENDED_STATUSES.map((s) => `'${s}'`).join(", ")})`;
-/** A requester's position row is left out once its booking's trip ended (read together with the row). */
-const VISIBLE = `NOT (e.kind = 'position' AND e.role = 'requester'
-  AND EXISTS (SELECT 1 FROM bookings b WHERE b.transaction_id = e.transaction_id AND b.status IN ${ENDED}))`;
 
 interface Row {
   id: string | number;

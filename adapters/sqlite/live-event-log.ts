@@ -1,22 +1,12 @@
 import type { Database, SQLQueryBindings, Statement } from "bun:sqlite";
 import type { LiveEvent, LiveEventLog, NewLiveEvent } from "../../domain/events/live-events";
-import { ENDED_STATUSES } from "../../domain/tracking/position";
+import { VISIBLE_LIVE_EVENT_SQL as VISIBLE } from "../status-sql";
 import type { Db } from "./db";
 
 /** Appended rows are written in one transaction at most this often. */
 const FLUSH_MS = 50;
 /** Rows held while the database refuses writes (busy, full); the oldest go first beyond this. */
 const MAX_PENDING = 100_000;
-
-/** Statuses after which a requester sees no position. */
-export const ENDED_STATUSES_SQL = `(${ENDED_STATUSES.map((s) => `'${s}'`).join(", ")})`;
-
-/**
- * The log's rows a company may read: a requester's position row is left out once its booking's trip ended, so
- * a position never reaches the requester after the change that ended the trip (the two are read together).
- */
-const VISIBLE = `NOT (e.kind = 'position' AND e.role = 'requester'
-  AND EXISTS (SELECT 1 FROM bookings b WHERE b.transaction_id = e.transaction_id AND b.status IN ${ENDED_STATUSES_SQL}))`;
 
 /**
  * Live events in SQLite: `id` (AUTOINCREMENT) is the event id. Writers take turns on the file, so ids grow in
