@@ -1,6 +1,7 @@
 import type { Database, SQLQueryBindings, Statement } from "bun:sqlite";
 import type { LiveEvent, LiveEventLog, NewLiveEvent } from "../../domain/events/live-events";
 import { VISIBLE_LIVE_EVENT_SQL as VISIBLE } from "../status-sql";
+import { WriteBehind } from "../write-behind";
 import type { Db } from "./db";
 
 /** Appended rows are written in one transaction at most this often. */
@@ -27,8 +28,7 @@ export class SqliteLiveEventLog implements LiveEventLog {
   private readonly headRow: Statement<{ id: number | null }, []>;
   private readonly keptRow: Statement<{ n: number }, [number, string]>;
   private readonly newerRows: Statement<LiveEvent, [number, number, string, number]>;
-  private pending: NewLiveEvent[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly pending = new WriteBehind<NewLiveEvent>(() => this.flush(), FLUSH_MS, MAX_PENDING);
 
   constructor(
     db: Db,
@@ -45,25 +45,19 @@ export class SqliteLiveEventLog implements LiveEventLog {
   }
 
   append(rows: NewLiveEvent[]): void {
-    if (rows.length === 0) return;
-    this.pending.push(...rows);
-    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+    if (rows.length > 0) this.pending.add(...rows);
   }
 
   /** Writes the appended rows now. */
   flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.pending.length === 0) return;
-    const batch = this.pending;
-    this.pending = [];
+    const batch = this.pending.take();
+    if (batch.length === 0) return;
     try {
       this.sqlite.transaction(() => {
         for (const row of batch) this.insert.run(...SqliteLiveEventLog.insertArgs(row));
       })();
     } catch (error) {
-      this.pending = batch.concat(this.pending).slice(-MAX_PENDING);
-      this.timer = setTimeout(() => this.flush(), FLUSH_MS * 10);
+      this.pending.putBack(batch, FLUSH_MS * 10);
       this.onError(error);
     }
   }
