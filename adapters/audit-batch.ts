@@ -72,7 +72,8 @@ export class AuditBatch {
     const dropped = this.dropped;
     this.pending.clear();
     this.dropped = 0;
-    const rows = held.map(({ event, at, count }) => auditRow(count > 1 ? { ...event, detail: `${event.detail ? `${event.detail} ` : ""}(×${count})` } : event, at));
+    const counted = (event: AuditEvent, count: number): AuditEvent => ({ ...event, detail: `${event.detail ? `${event.detail} ` : ""}(×${count})` });
+    const rows = held.map(({ event, at, count }) => auditRow(count > 1 ? counted(event, count) : event, at));
     if (dropped) {
       const detail = `${dropped} events beyond ${MAX_PENDING} distinct ones in ${FLUSH_MS} ms not recorded`;
       rows.push(auditRow({ type: "audit.dropped", detail }, held[0]?.at ?? Math.floor(Date.now() / 1000)));

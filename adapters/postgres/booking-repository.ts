@@ -4,7 +4,7 @@ import type { BookingListQuery, BookingRepository, BookingSummary, ChangeAnnounc
 import type { BookingRef } from "../../domain/trips/send-trip-request";
 import type { PgDb } from "./db";
 import { bookingListWhere, bookingSummaryColumns } from "../booking-list";
-import { uniqueViolationOf } from "./errors";
+import { uniqueViolationOf } from "./unique-keys";
 import { bookings, liveEvents, outboxMessages, PROVIDER_RES_NO_LIVE } from "./schema";
 import { TERMINAL_STATUSES_SQL } from "../status-sql";
 import { providerResNoInUse } from "../../domain/trips/provider-update";

@@ -13,7 +13,13 @@ export interface ListenHandlers {
  * LISTENs on `channel` and polls every `intervalMs` (unref'd: it never keeps the process alive). A LISTEN that
  * fails goes to `onError` and the poll goes on without notifications. `stop()` ends both.
  */
-export function listenWithPoll(db: PgDb, channel: string, on: ListenHandlers, onError: (error: unknown) => void, intervalMs: number): { stop(): Promise<void> } {
+export function listenWithPoll(
+  db: PgDb,
+  channel: string,
+  on: ListenHandlers,
+  onError: (error: unknown) => void,
+  intervalMs: number,
+): { stop(): Promise<void> } {
   const timer = setInterval(on.poll, intervalMs);
   (timer as unknown as { unref?: () => void }).unref?.();
   let subscription: { unlisten(): Promise<void> } | undefined;

@@ -86,7 +86,9 @@ export class PgPositionStore implements PositionStore, PositionLookup {
         SELECT lat, lon, timestamp, received_at AS "receivedAt", NULL AS "chfId", NULL AS "chfName", NULL AS "phoneNo", NULL AS "griddId"
         FROM position_trail WHERE transaction_id = ${transactionId} ORDER BY seq`;
       // What the write could not store (the database refused it) is still held: it comes after the stored trail.
-      const held = this.pending.rows.filter((p) => p.transactionId === transactionId).map(({ position: { lat, lon, timestamp, receivedAt } }) => ({ lat, lon, timestamp, receivedAt }));
+      const held = this.pending.rows
+        .filter((p) => p.transactionId === transactionId)
+        .map(({ position: { lat, lon, timestamp, receivedAt } }) => ({ lat, lon, timestamp, receivedAt }));
       return rows.map(toPosition).concat(held).slice(-TRAIL_LENGTH);
     });
   }

@@ -11,7 +11,7 @@ import type { BookingWriter, WriteStep } from "./booking-writer";
 import { PROVIDER_RES_NO_TAKEN } from "./unique-keys";
 import { providerResNoInUse } from "../../domain/trips/provider-update";
 import { historyCapped } from "../../domain/trips/booking-bounds";
-import { SqliteOutbox, type BookingsInTransaction } from "./delivery-repositories";
+import { SqliteOutbox, type BookingsInTransaction } from "./outbox";
 import { SqliteLiveEventLog } from "./live-event-log";
 import { BOOKING_COLUMNS, INSERT_BOOKING, INSERT_BOOKING_SQL, INSERT_LIVE_EVENT, INSERT_OUTBOX, MUTABLE_COLUMNS, toBooking, toRow, UPDATE_BOOKING, UPDATE_BOOKING_SQL, type BookingRow } from "./booking-rows";
 
