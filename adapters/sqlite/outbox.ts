@@ -4,6 +4,7 @@ import { RECORDED_ATTEMPTS_PER_MESSAGE, type AttemptExchange, type AttemptRecord
 import type { Booking } from "../../domain/trips/booking";
 import type { Decision } from "../../domain/trips/ports";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
+import { attemptValues } from "../outbox-attempt";
 import type { Db } from "./db";
 import { deliveryAttempts, outboxMessages } from "./schema";
 
@@ -74,16 +75,7 @@ export class SqliteOutbox implements Outbox {
 
   async recordAttempt(message: OutboxMessage, outcome: AttemptOutcome, change?: BookingChange): Promise<boolean> {
     this.db.$client.transaction(() => {
-      const set = outcome.ok
-        ? { status: "delivered", attempts: sql`${outboxMessages.attempts} + 1`, lastStatus: outcome.status, lastError: null, deliveredAt: outcome.at }
-        : {
-            status: outcome.retryAt === undefined ? "failed" : "pending",
-            attempts: sql`${outboxMessages.attempts} + 1`,
-            lastError: outcome.error,
-            lastStatus: outcome.status,
-            ...(outcome.retryAt === undefined ? {} : { nextAttemptAt: outcome.retryAt }),
-          };
-      this.db.update(outboxMessages).set(set).where(eq(outboxMessages.id, message.id)).run();
+      this.db.update(outboxMessages).set(attemptValues(outcome, outboxMessages.attempts)).where(eq(outboxMessages.id, message.id)).run();
       if (outcome.exchange) this.recordExchange(message.id, outcome.at, outcome.exchange);
       if (change) {
         try {
