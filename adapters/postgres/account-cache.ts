@@ -87,6 +87,12 @@ export class PgAccountCache {
     this.notRevoked.clear();
   }
 
+  /** After an account write has committed: empties the cache, and tells whether the write returned any row. */
+  written(rows: readonly unknown[]): boolean {
+    this.clear();
+    return rows.length > 0;
+  }
+
   /** Empties the cache when the account stamp read is not the one last seen (the first read only records it). */
   stampRead(n: number): void {
     if (this.stamp !== undefined && n !== this.stamp) this.clear();

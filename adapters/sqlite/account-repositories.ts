@@ -12,6 +12,12 @@ export function changed(result: unknown): boolean {
   return ((result as { changes?: number } | undefined)?.changes ?? 0) > 0;
 }
 
+/** After an account write (it commits at once): empties the cache, and tells whether the write touched any row. */
+function written(db: Db, result: unknown): boolean {
+  AccountCache.of(db).clear();
+  return changed(result);
+}
+
 /** Which unique field a SQLite constraint message is about, if any. */
 function uniqueFieldOf(error: unknown): "netid" | "mainEmail" | "mainPhone" | undefined {
   const message = error instanceof Error ? error.message : "";
@@ -69,9 +75,8 @@ export class SqliteCompanyRepository implements CompanyRepository {
   }
 
   async setPlan(netid: string, plan: Plan): Promise<boolean> {
-    const done = changed(this.db.update(companies).set({ plan }).where(eq(companies.netidLower, netid.toLowerCase())).run());
-    AccountCache.of(this.db).clear();
-    return done;
+    const result = this.db.update(companies).set({ plan }).where(eq(companies.netidLower, netid.toLowerCase())).run();
+    return written(this.db, result);
   }
 }
 
@@ -109,9 +114,7 @@ export class SqliteUserRepository implements UserRepository {
   }
 
   async remove(uid: string): Promise<boolean> {
-    const done = changed(this.db.delete(users).where(eq(users.uidLower, uid.toLowerCase())).run());
-    AccountCache.of(this.db).clear();
-    return done;
+    return written(this.db, this.db.delete(users).where(eq(users.uidLower, uid.toLowerCase())).run());
   }
 }
 
@@ -140,15 +143,12 @@ export class SqlitePlatformTokenRepository implements PlatformTokenRepository {
   }
 
   async release(tokenHash: string, at: number): Promise<boolean> {
-    const done = changed(
-      this.db
-        .update(platformTokens)
-        .set({ releasedAt: at })
-        .where(and(eq(platformTokens.tokenHash, tokenHash), isNull(platformTokens.releasedAt)))
-        .run(),
-    );
-    AccountCache.of(this.db).clear();
-    return done;
+    const result = this.db
+      .update(platformTokens)
+      .set({ releasedAt: at })
+      .where(and(eq(platformTokens.tokenHash, tokenHash), isNull(platformTokens.releasedAt)))
+      .run();
+    return written(this.db, result);
   }
 }
 
