@@ -20,3 +20,15 @@ export function bookingListWhere(t: BookingListColumns, q: BookingListQuery): SQ
   if (q.pickupTo !== undefined) filters.push(lte(t.pickupDate, q.pickupTo));
   return and(...filters);
 }
+
+/** The bookings table's columns a list item shows, besides the pickup (each database reads that out of the JSON). */
+const SUMMARY_KEYS = [
+  ...["transactionId", "requesterId", "providerId", "requesterResNo", "providerResNo"],
+  ...["status", "submitDate", "pickupDate", "reservationType"],
+] as const;
+type SummaryKey = (typeof SUMMARY_KEYS)[number];
+
+/** The columns of a list item, as either database's schema names them (for `select`). */
+export function bookingSummaryColumns<T extends Record<SummaryKey, Column>>(t: T): Pick<T, SummaryKey> {
+  return Object.fromEntries(SUMMARY_KEYS.map((k) => [k, t[k]])) as Pick<T, SummaryKey>;
+}

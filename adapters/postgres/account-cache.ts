@@ -3,6 +3,7 @@ import type { Company } from "../../domain/company/registration";
 import type { Integration } from "../../domain/delivery/integration";
 import type { VehicleTypeMap } from "../../domain/partners/partnership";
 import type { PgDb } from "./db";
+import { listenWithPoll } from "./listen";
 
 /** The channel the account stamp's trigger notifies at the commit of every account change (migration 0013). */
 export const ACCOUNT_CHANNEL = "tripswitch_accounts";
@@ -86,6 +87,12 @@ export class PgAccountCache {
     this.notRevoked.clear();
   }
 
+  /** After an account write has committed: empties the cache, and tells whether the write returned any row. */
+  written(rows: readonly unknown[]): boolean {
+    this.clear();
+    return rows.length > 0;
+  }
+
   /** Empties the cache when the account stamp read is not the one last seen (the first read only records it). */
   stampRead(n: number): void {
     if (this.stamp !== undefined && n !== this.stamp) this.clear();
@@ -115,28 +122,19 @@ export class PgAccountCache {
         polling = false;
       }
     };
-    const timer = setInterval(() => void poll(), intervalMs);
-    (timer as unknown as { unref?: () => void }).unref?.();
     void poll();
-    let subscription: { unlisten(): Promise<void> } | undefined;
-    const listening = db.$client.listen(
+    const listener = listenWithPoll(
+      db,
       ACCOUNT_CHANNEL,
-      () => this.clear(),
-      // Initially and after every reconnect: whatever changed while the connection was down is unknown.
-      () => this.clear(),
-    ).then(
-      (s) => {
-        subscription = s;
-      },
+      { notified: () => this.clear(), subscribed: () => this.clear(), poll: () => void poll() },
       // The stamp poll goes on without notifications.
       onError,
+      intervalMs,
     );
     return {
       async stop() {
         stopped = true;
-        clearInterval(timer);
-        await listening;
-        await subscription?.unlisten().catch(onError);
+        await listener.stop();
       },
     };
   }

@@ -94,8 +94,7 @@ export class PgCompanyRepository implements CompanyRepository {
 
   async setPlan(netid: string, plan: Plan): Promise<boolean> {
     const rows = await this.db.update(companies).set({ plan }).where(eq(companies.netidLower, netid.toLowerCase())).returning({ netid: companies.netid });
-    this.cache.clear();
-    return rows.length > 0;
+    return this.cache.written(rows);
   }
 }
 
@@ -138,9 +137,7 @@ export class PgUserRepository implements UserRepository {
 
   async remove(uid: string): Promise<boolean> {
     // The user's platform tokens go with it (ON DELETE CASCADE).
-    const rows = await this.db.delete(users).where(eq(users.uidLower, uid.toLowerCase())).returning({ uid: users.uid });
-    this.cache.clear();
-    return rows.length > 0;
+    return this.cache.written(await this.db.delete(users).where(eq(users.uidLower, uid.toLowerCase())).returning({ uid: users.uid }));
   }
 }
 
@@ -179,8 +176,7 @@ export class PgPlatformTokenRepository implements PlatformTokenRepository {
       .set({ releasedAt: at })
       .where(and(eq(platformTokens.tokenHash, tokenHash), isNull(platformTokens.releasedAt)))
       .returning({ tokenHash: platformTokens.tokenHash });
-    this.cache.clear();
-    return rows.length > 0;
+    return this.cache.written(rows);
   }
 }
 

@@ -3,10 +3,10 @@ import type { Booking } from "../../domain/trips/booking";
 import type { BookingListQuery, BookingRepository, BookingSummary, ChangeAnnouncer, Decision } from "../../domain/trips/ports";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
 import type { PgDb } from "./db";
-import { bookingListWhere } from "../booking-list";
-import { uniqueViolationOf } from "./errors";
+import { bookingListWhere, bookingSummaryColumns } from "../booking-list";
+import { uniqueViolationOf } from "./unique-keys";
 import { bookings, liveEvents, outboxMessages, PROVIDER_RES_NO_LIVE } from "./schema";
-import { TERMINAL_STATUSES } from "../../domain/trips/lifecycle";
+import { TERMINAL_STATUSES_SQL } from "../status-sql";
 import { providerResNoInUse } from "../../domain/trips/provider-update";
 import { historyCapped } from "../../domain/trips/booking-bounds";
 import { mutableValues, toBooking, toRow } from "./booking-rows";
@@ -38,7 +38,7 @@ export function isBookingConflict(error: unknown): boolean {
   return constraint !== undefined && constraint.startsWith("bookings") && constraint !== PROVIDER_RES_NO_LIVE;
 }
 
-const TERMINAL_SQL = sql.raw([...TERMINAL_STATUSES].map((s) => `'${s}'`).join(", "));
+const TERMINAL_SQL = sql.raw(TERMINAL_STATUSES_SQL);
 
 /** The key two changes of the same booking (named the same way) share. */
 function refKey(ref: BookingRef): string {
@@ -151,15 +151,7 @@ export class PgBookingRepository implements BookingRepository {
     const [totalRow] = await this.db.select({ n: count() }).from(bookings).where(where);
     const rows = await this.db
       .select({
-        transactionId: bookings.transactionId,
-        requesterId: bookings.requesterId,
-        providerId: bookings.providerId,
-        requesterResNo: bookings.requesterResNo,
-        providerResNo: bookings.providerResNo,
-        status: bookings.status,
-        submitDate: bookings.submitDate,
-        pickupDate: bookings.pickupDate,
-        reservationType: bookings.reservationType,
+        ...bookingSummaryColumns(bookings),
         pickup: sql<string | null>`(${bookings.tripPacket}::jsonb) #>> '{trip,locations,pickup}'`,
       })
       .from(bookings)

@@ -3,7 +3,8 @@ import type { FleetEntry } from "../../domain/fleet/entry";
 import { FleetFullError, type FleetRepository, type NewFleetEntry } from "../../domain/fleet/ports";
 import type { PgDb } from "./db";
 import { fleetEntries } from "./schema";
-import { likePattern, type FleetListing, type FleetSortKey } from "../../domain/fleet/listing";
+import type { FleetListing, FleetSortKey } from "../../domain/fleet/listing";
+import { fleetListingWhere } from "../fleet-listing";
 
 /** What each listing order sorts on. */
 const SORT_SQL: Record<FleetSortKey, ReturnType<typeof sql>> = {
@@ -99,13 +100,7 @@ export class PgFleetRepository implements FleetRepository {
   constructor(private readonly db: PgDb) {}
 
   async listByNetid(netid: string, listing: FleetListing) {
-    const where = and(
-      eq(fleetEntries.netid, netid),
-      listing.type === undefined ? undefined : eq(fleetEntries.type, listing.type),
-      listing.active === undefined ? undefined : eq(fleetEntries.active, listing.active),
-      // ILIKE, as SQLite's LIKE: ASCII letters compared case-insensitively.
-      listing.q === undefined ? undefined : sql`(${fleetEntries.name} ILIKE ${likePattern(listing.q)} ESCAPE '\\' OR ${fleetEntries.slug} ILIKE ${likePattern(listing.q)} ESCAPE '\\')`,
-    );
+    const where = fleetListingWhere(fleetEntries, netid, listing, "ILIKE");
     const direction = sql.raw(listing.order === "desc" ? "DESC" : "ASC");
     // Text in byte order (COLLATE "C"), as SQLite compares it; ties by slug in the same direction.
     const key = SORT_SQL[listing.sort ?? "slug"];

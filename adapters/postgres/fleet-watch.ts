@@ -1,6 +1,7 @@
 import type { FleetSearchIndex } from "../../domain/fleet/ports";
 import type { FleetSource } from "../../domain/fleet/source";
 import type { PgDb } from "./db";
+import { listenWithPoll } from "./listen";
 
 /** The channel the fleet trigger notifies at the commit of every fleet change. */
 export const FLEET_CHANNEL = "tripswitch_fleet";
@@ -43,23 +44,12 @@ export function watchFleetChangesPg(
       });
   };
 
-  const timer = setInterval(check, intervalMs);
-  (timer as unknown as { unref?: () => void }).unref?.();
-  let subscription: { unlisten(): Promise<void> } | undefined;
-  const listening = db.$client.listen(FLEET_CHANNEL, check, check).then(
-    (s) => {
-      subscription = s;
-    },
-    // The stamp poll goes on without notifications.
-    onError,
-  );
+  const listener = listenWithPoll(db, FLEET_CHANNEL, { notified: check, subscribed: check, poll: check }, onError, intervalMs);
 
   return {
     async stop() {
       stopped = true;
-      clearInterval(timer);
-      await listening;
-      await subscription?.unlisten().catch(onError);
+      await listener.stop();
       await running;
     },
   };

@@ -1,5 +1,6 @@
 import type { LiveEvent, LiveEventLog, NewLiveEvent } from "../../domain/events/live-events";
-import { ENDED_STATUSES } from "../../domain/tracking/position";
+import { VISIBLE_LIVE_EVENT_SQL as VISIBLE } from "../status-sql";
+import { WriteBehind } from "../write-behind";
 import type { PgDb } from "./db";
 
 /** Appended rows are written in one statement at most this often. */
@@ -10,11 +11,6 @@ const MAX_PENDING = 100_000;
 const SEQUENCE_BATCH = 10_000;
 /** The advisory lock a sequencer run holds until it commits: runs never overlap, on any instance. */
 export const LIVE_SEQUENCER_LOCK_KEY = 0x6c69_7665_7365_7131n; // "liveseq1"
-
-const ENDED = `(${ENDED_STATUSES.map((s) => `'${s}'`).join(", ")})`;
-/** A requester's position row is left out once its booking's trip ended (read together with the row). */
-const VISIBLE = `NOT (e.kind = 'position' AND e.role = 'requester'
-  AND EXISTS (SELECT 1 FROM bookings b WHERE b.transaction_id = e.transaction_id AND b.status IN ${ENDED}))`;
 
 interface Row {
   id: string | number;
@@ -33,8 +29,7 @@ const toEvent = (r: Row): LiveEvent => ({ id: Number(r.id), netid: r.netid, type
  * one committed, so it is numbered after it. `seq` is the event id.
  */
 export class PgLiveEventLog implements LiveEventLog {
-  private pending: NewLiveEvent[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly pending = new WriteBehind<NewLiveEvent>(() => void this.flush(), FLUSH_MS, MAX_PENDING);
   private writing: Promise<void> = Promise.resolve();
   private sequencing: Promise<void> | undefined;
 
@@ -44,9 +39,7 @@ export class PgLiveEventLog implements LiveEventLog {
   ) {}
 
   append(rows: NewLiveEvent[]): void {
-    if (rows.length === 0) return;
-    this.pending.push(...rows);
-    this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
+    if (rows.length > 0) this.pending.add(...rows);
   }
 
   /** Writes the appended rows (after any write under way). Never rejects: failures go to `onError`. */
@@ -57,19 +50,15 @@ export class PgLiveEventLog implements LiveEventLog {
   }
 
   private async write(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.pending.length === 0) return;
-    const batch = this.pending;
-    this.pending = [];
+    const batch = this.pending.take();
+    if (batch.length === 0) return;
     try {
       await this.db.$client`
         INSERT INTO live_events (netid, transaction_id, kind, role, type, body, created_at)
         SELECT * FROM unnest(${batch.map((r) => r.netid)}::text[], ${batch.map((r) => r.transactionId)}::text[], ${batch.map((r) => r.kind)}::text[],
           ${batch.map((r) => r.role)}::text[], ${batch.map((r) => r.type)}::text[], ${batch.map((r) => r.body)}::text[], ${batch.map((r) => r.createdAt)}::bigint[])`;
     } catch (error) {
-      this.pending = batch.concat(this.pending).slice(-MAX_PENDING);
-      this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS * 10);
+      this.pending.putBack(batch, FLUSH_MS * 10);
       this.onError(error);
     }
   }

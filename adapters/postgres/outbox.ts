@@ -3,6 +3,7 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { RECORDED_ATTEMPTS_PER_MESSAGE, type AttemptRecord, type AttemptOutcome, type BookingChange, type Channel, type NewOutboxMessage, type Outbox, type OutboxMessage, type OutboxStatus, type OutstandingDeliveries } from "../../domain/delivery/ports";
 import type { Booking } from "../../domain/trips/booking";
 import type { Decision } from "../../domain/trips/ports";
+import { attemptValues } from "../outbox-attempt";
 import type { PgDb } from "./db";
 import { retryingConflicts, type PgBookingRepository } from "./booking-repository";
 import type { PgIntegrationRepository } from "./integration-repository";
@@ -165,15 +166,7 @@ export class PgOutbox implements Outbox {
   async recordAttempt(message: OutboxMessage, outcome: AttemptOutcome, change?: BookingChange): Promise<boolean> {
     const recorded = await retryingConflicts(() =>
       this.bookings.transaction(async (tx) => {
-        const values = outcome.ok
-          ? { status: "delivered", attempts: sql`${outboxMessages.attempts} + 1`, lastStatus: outcome.status, lastError: null, deliveredAt: outcome.at }
-          : {
-              status: outcome.retryAt === undefined ? "failed" : "pending",
-              attempts: sql`${outboxMessages.attempts} + 1`,
-              lastError: outcome.error,
-              lastStatus: outcome.status,
-              ...(outcome.retryAt === undefined ? {} : { nextAttemptAt: outcome.retryAt }),
-            };
+        const values = attemptValues(outcome, outboxMessages.attempts);
         const updated = await tx
           .update(outboxMessages)
           .set({ ...values, leaseOwner: null, leaseUntil: null })

@@ -1,23 +1,11 @@
 import { and, asc, eq, or, sql } from "drizzle-orm";
 import { ConflictError } from "../../domain/errors";
-import type { Partnership, PartnershipState, VehicleTypeMap } from "../../domain/partners/partnership";
+import type { Partnership, VehicleTypeMap } from "../../domain/partners/partnership";
 import type { ActiveVehicleTypes, PartnershipRepository } from "../../domain/partners/ports";
+import { bothWays, partnershipPair as pair, toPartnership } from "../partnership-rows";
 import type { PgDb } from "./db";
 import { PgAccountCache } from "./account-cache";
 import { partnerships, partnerVehicleTypes } from "./schema";
-
-/** A pair's key: the two netids ordered by their lower-case form, so either side finds the same row. */
-function pair(a: string, b: string): [string, string] {
-  return a.toLowerCase() <= b.toLowerCase() ? [a, b] : [b, a];
-}
-
-const toPartnership = (row: typeof partnerships.$inferSelect): Partnership => ({
-  companies: [row.companyA, row.companyB],
-  requestedBy: row.requestedBy,
-  state: row.status as PartnershipState,
-  createdAt: row.createdAt,
-  acceptedAt: row.acceptedAt,
-});
 
 /** Whether an error (or one it wraps) is PostgreSQL's unique violation. */
 function isUniqueViolation(error: unknown): boolean {
@@ -94,12 +82,7 @@ export class PgPartnershipRepository implements PartnershipRepository, ActiveVeh
         .returning({ a: partnerships.companyA });
       await tx
         .delete(partnerVehicleTypes)
-        .where(
-          or(
-            and(eq(partnerVehicleTypes.providerNetid, a), eq(partnerVehicleTypes.requesterNetid, b)),
-            and(eq(partnerVehicleTypes.providerNetid, b), eq(partnerVehicleTypes.requesterNetid, a)),
-          ),
-        );
+        .where(bothWays(partnerVehicleTypes, a, b));
       return gone.length > 0;
     });
     this.cache.clear();

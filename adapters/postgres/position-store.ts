@@ -1,4 +1,5 @@
 import type { ChauffeurPosition, PositionLookup, PositionStore } from "../../domain/tracking/position";
+import { WriteBehind } from "../write-behind";
 import type { PgDb } from "./db";
 
 /** Positions kept per booking besides the last one (a minute at one a second); the SQLite store's bound. */
@@ -53,12 +54,11 @@ function newestOf(batch: readonly Pending[]): Map<string, ChauffeurPosition> {
  */
 export class PgPositionStore implements PositionStore, PositionLookup {
   /** Received, not yet handed to a write. */
-  private pending: Pending[] = [];
+  private readonly pending = new WriteBehind<Pending>(() => void this.flush(), FLUSH_MS, MAX_PENDING);
   private pendingLast = new Map<string, ChauffeurPosition>();
   /** Being written (at most one write at a time). */
   private writing = new Map<string, ChauffeurPosition>();
   private prefetched = new Map<string, ChauffeurPosition | undefined>();
-  private timer: ReturnType<typeof setTimeout> | undefined;
   /** The write in progress, if any: flushes and trail reads queue behind it. */
   private busy: Promise<void> = Promise.resolve();
 
@@ -86,15 +86,16 @@ export class PgPositionStore implements PositionStore, PositionLookup {
         SELECT lat, lon, timestamp, received_at AS "receivedAt", NULL AS "chfId", NULL AS "chfName", NULL AS "phoneNo", NULL AS "griddId"
         FROM position_trail WHERE transaction_id = ${transactionId} ORDER BY seq`;
       // What the write could not store (the database refused it) is still held: it comes after the stored trail.
-      const held = this.pending.filter((p) => p.transactionId === transactionId).map(({ position: { lat, lon, timestamp, receivedAt } }) => ({ lat, lon, timestamp, receivedAt }));
+      const held = this.pending.rows
+        .filter((p) => p.transactionId === transactionId)
+        .map(({ position: { lat, lon, timestamp, receivedAt } }) => ({ lat, lon, timestamp, receivedAt }));
       return rows.map(toPosition).concat(held).slice(-TRAIL_LENGTH);
     });
   }
 
   save(transactionId: string, position: ChauffeurPosition): void {
-    this.pending.push({ transactionId, position });
+    this.pending.add({ transactionId, position });
     this.pendingLast.set(transactionId, position);
-    this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
   }
 
   /** Reads the last positions of `transactionIds` for `lastSync` (one query), right before a change is announced. */
@@ -121,8 +122,7 @@ export class PgPositionStore implements PositionStore, PositionLookup {
   /** Writes what is pending; for an orderly stop. */
   async close(): Promise<void> {
     await this.flush();
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.pending.cancel();
   }
 
   private unwritten(transactionId: string): ChauffeurPosition | undefined {
@@ -140,20 +140,16 @@ export class PgPositionStore implements PositionStore, PositionLookup {
 
   /** One write of everything pending; only ever called through `exclusive`. */
   private async write(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.pending.length === 0) return;
-    const batch = this.pending;
-    this.pending = [];
+    const batch = this.pending.take();
+    if (batch.length === 0) return;
     this.writing = this.pendingLast;
     this.pendingLast = new Map();
     try {
       await this.insert(batch);
     } catch (error) {
       // Kept for the next flush (bounded); reads still see the newest positions meanwhile.
-      this.pending = batch.concat(this.pending).slice(-MAX_PENDING);
-      this.pendingLast = newestOf(this.pending);
-      this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS * 4);
+      this.pending.putBack(batch, FLUSH_MS * 4);
+      this.pendingLast = newestOf(this.pending.rows);
       this.onError(error);
     } finally {
       this.writing = new Map();

@@ -1,22 +1,21 @@
 import { count, desc, eq, sql } from "drizzle-orm";
 import type { Booking } from "../../domain/trips/booking";
-import { TERMINAL_STATUSES } from "../../domain/trips/lifecycle";
+import { TERMINAL_STATUSES_SQL as TERMINAL_SQL } from "../status-sql";
 import type { BookingListQuery, BookingRepository, BookingSummary, ChangeAnnouncer, Decision } from "../../domain/trips/ports";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
 import type { SQLQueryBindings, Statement } from "bun:sqlite";
 import type { Db } from "./db";
-import { bookingListWhere } from "../booking-list";
+import { bookingListWhere, bookingSummaryColumns } from "../booking-list";
 import { bookings } from "./schema";
 import type { BookingWriter, WriteStep } from "./booking-writer";
 import { PROVIDER_RES_NO_TAKEN } from "./unique-keys";
 import { providerResNoInUse } from "../../domain/trips/provider-update";
 import { historyCapped } from "../../domain/trips/booking-bounds";
-import { SqliteOutbox, type BookingsInTransaction } from "./delivery-repositories";
+import { SqliteOutbox, type BookingsInTransaction } from "./outbox";
 import { SqliteLiveEventLog } from "./live-event-log";
 import { BOOKING_COLUMNS, INSERT_BOOKING, INSERT_BOOKING_SQL, INSERT_LIVE_EVENT, INSERT_OUTBOX, MUTABLE_COLUMNS, toBooking, toRow, UPDATE_BOOKING, UPDATE_BOOKING_SQL, type BookingRow } from "./booking-rows";
 
 const ph = (name: string) => sql.placeholder(name);
-const TERMINAL_SQL = [...TERMINAL_STATUSES].map((s) => `'${s}'`).join(", ");
 
 /** A change waiting for the next group commit. */
 interface PendingChange {
@@ -109,15 +108,7 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
     const total = this.db.select({ n: count() }).from(bookings).where(where).get()?.n ?? 0;
     const rows = this.db
       .select({
-        transactionId: bookings.transactionId,
-        requesterId: bookings.requesterId,
-        providerId: bookings.providerId,
-        requesterResNo: bookings.requesterResNo,
-        providerResNo: bookings.providerResNo,
-        status: bookings.status,
-        submitDate: bookings.submitDate,
-        pickupDate: bookings.pickupDate,
-        reservationType: bookings.reservationType,
+        ...bookingSummaryColumns(bookings),
         // Only the pickup of the stored trip: SQLite reads it out of the JSON without handing the rest over.
         pickup: sql<string | null>`json_extract(${bookings.tripPacket}, '$.trip.locations.pickup')`,
       })

@@ -1,6 +1,6 @@
 import { getTableColumns } from "drizzle-orm";
 import { bookings } from "./schema";
-import { SqliteOutbox } from "./delivery-repositories";
+import { SqliteOutbox } from "./outbox";
 import { SqliteLiveEventLog } from "./live-event-log";
 
 // A booking's row (stored as domain/trips/booking-record.ts says), and the statements that write it, shared by the

@@ -1,8 +1,9 @@
-import { and, asc, count, desc, eq, gte, lt, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, lt } from "drizzle-orm";
 import type { FleetEntry } from "../../domain/fleet/entry";
 import { FleetFullError, type FleetRepository, type NewFleetEntry } from "../../domain/fleet/ports";
 import { firstFreeSlug } from "../../domain/fleet/slug";
-import { likePattern, type FleetListing, type FleetSortKey } from "../../domain/fleet/listing";
+import type { FleetListing, FleetSortKey } from "../../domain/fleet/listing";
+import { fleetListingWhere } from "../fleet-listing";
 import { changed } from "./account-repositories";
 import type { Db } from "./db";
 import { fleetEntries } from "./schema";
@@ -51,13 +52,7 @@ export class SqliteFleetRepository implements FleetRepository {
   constructor(private readonly db: Db) {}
 
   async listByNetid(netid: string, listing: FleetListing) {
-    const where = and(
-      eq(fleetEntries.netid, netid),
-      listing.type === undefined ? undefined : eq(fleetEntries.type, listing.type),
-      listing.active === undefined ? undefined : eq(fleetEntries.active, listing.active),
-      // LIKE is case-insensitive for ASCII letters in SQLite, as ILIKE is on PostgreSQL for these.
-      listing.q === undefined ? undefined : sql`(${fleetEntries.name} LIKE ${likePattern(listing.q)} ESCAPE '\\' OR ${fleetEntries.slug} LIKE ${likePattern(listing.q)} ESCAPE '\\')`,
-    );
+    const where = fleetListingWhere(fleetEntries, netid, listing, "LIKE");
     const direction = listing.order === "desc" ? desc : asc;
     const key = SORT_COLUMNS[listing.sort ?? "slug"];
     const items = this.db

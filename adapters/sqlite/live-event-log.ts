@@ -1,22 +1,13 @@
 import type { Database, SQLQueryBindings, Statement } from "bun:sqlite";
 import type { LiveEvent, LiveEventLog, NewLiveEvent } from "../../domain/events/live-events";
-import { ENDED_STATUSES } from "../../domain/tracking/position";
+import { VISIBLE_LIVE_EVENT_SQL as VISIBLE } from "../status-sql";
+import { WriteBehind } from "../write-behind";
 import type { Db } from "./db";
 
 /** Appended rows are written in one transaction at most this often. */
 const FLUSH_MS = 50;
 /** Rows held while the database refuses writes (busy, full); the oldest go first beyond this. */
 const MAX_PENDING = 100_000;
-
-/** Statuses after which a requester sees no position. */
-export const ENDED_STATUSES_SQL = `(${ENDED_STATUSES.map((s) => `'${s}'`).join(", ")})`;
-
-/**
- * The log's rows a company may read: a requester's position row is left out once its booking's trip ended, so
- * a position never reaches the requester after the change that ended the trip (the two are read together).
- */
-const VISIBLE = `NOT (e.kind = 'position' AND e.role = 'requester'
-  AND EXISTS (SELECT 1 FROM bookings b WHERE b.transaction_id = e.transaction_id AND b.status IN ${ENDED_STATUSES_SQL}))`;
 
 /**
  * Live events in SQLite: `id` (AUTOINCREMENT) is the event id. Writers take turns on the file, so ids grow in
@@ -37,8 +28,7 @@ export class SqliteLiveEventLog implements LiveEventLog {
   private readonly headRow: Statement<{ id: number | null }, []>;
   private readonly keptRow: Statement<{ n: number }, [number, string]>;
   private readonly newerRows: Statement<LiveEvent, [number, number, string, number]>;
-  private pending: NewLiveEvent[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly pending = new WriteBehind<NewLiveEvent>(() => this.flush(), FLUSH_MS, MAX_PENDING);
 
   constructor(
     db: Db,
@@ -55,25 +45,19 @@ export class SqliteLiveEventLog implements LiveEventLog {
   }
 
   append(rows: NewLiveEvent[]): void {
-    if (rows.length === 0) return;
-    this.pending.push(...rows);
-    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+    if (rows.length > 0) this.pending.add(...rows);
   }
 
   /** Writes the appended rows now. */
   flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.pending.length === 0) return;
-    const batch = this.pending;
-    this.pending = [];
+    const batch = this.pending.take();
+    if (batch.length === 0) return;
     try {
       this.sqlite.transaction(() => {
         for (const row of batch) this.insert.run(...SqliteLiveEventLog.insertArgs(row));
       })();
     } catch (error) {
-      this.pending = batch.concat(this.pending).slice(-MAX_PENDING);
-      this.timer = setTimeout(() => this.flush(), FLUSH_MS * 10);
+      this.pending.putBack(batch, FLUSH_MS * 10);
       this.onError(error);
     }
   }

@@ -1,22 +1,10 @@
 import { and, asc, eq, or } from "drizzle-orm";
 import { ConflictError } from "../../domain/errors";
-import type { Partnership, PartnershipState, VehicleTypeMap } from "../../domain/partners/partnership";
+import type { Partnership, VehicleTypeMap } from "../../domain/partners/partnership";
 import type { ActiveVehicleTypes, PartnershipRepository } from "../../domain/partners/ports";
+import { bothWays, partnershipPair as pair, toPartnership } from "../partnership-rows";
 import type { Db } from "./db";
 import { partnerships, partnerVehicleTypes } from "./schema";
-
-/** A pair's key: the two netids ordered by their lower-case form, so either side finds the same row. */
-function pair(a: string, b: string): [string, string] {
-  return a.toLowerCase() <= b.toLowerCase() ? [a, b] : [b, a];
-}
-
-const toPartnership = (row: typeof partnerships.$inferSelect): Partnership => ({
-  companies: [row.companyA, row.companyB],
-  requestedBy: row.requestedBy,
-  state: row.status as PartnershipState,
-  createdAt: row.createdAt,
-  acceptedAt: row.acceptedAt,
-});
 
 export class SqlitePartnershipRepository implements PartnershipRepository, ActiveVehicleTypes {
   // Read inside booking changes that deliver a trip with a preferred vehicle type: prepared once.
@@ -71,12 +59,7 @@ export class SqlitePartnershipRepository implements PartnershipRepository, Activ
     return this.db.transaction((tx) => {
       const gone = tx.delete(partnerships).where(and(eq(partnerships.companyA, x), eq(partnerships.companyB, y))).run() as unknown as { changes: number };
       tx.delete(partnerVehicleTypes)
-        .where(
-          or(
-            and(eq(partnerVehicleTypes.providerNetid, a), eq(partnerVehicleTypes.requesterNetid, b)),
-            and(eq(partnerVehicleTypes.providerNetid, b), eq(partnerVehicleTypes.requesterNetid, a)),
-          ),
-        )
+        .where(bothWays(partnerVehicleTypes, a, b))
         .run();
       return gone.changes > 0;
     });

@@ -1,5 +1,6 @@
 import type { Database, Statement } from "bun:sqlite";
 import type { ChauffeurPosition, PositionLookup, PositionStore } from "../../domain/tracking/position";
+import { WriteBehind } from "../write-behind";
 import type { Db } from "./db";
 
 /** Positions kept per booking besides the last one (a minute at one a second). */
@@ -47,8 +48,7 @@ const toPosition = (r: Row): ChauffeurPosition => ({
  */
 export class SqlitePositionStore implements PositionStore, PositionLookup {
   private readonly recent = new Map<string, Entry>();
-  private pending: Array<{ transactionId: string; seq: number; position: ChauffeurPosition }> = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly pending = new WriteBehind<{ transactionId: string; seq: number; position: ChauffeurPosition }>(() => this.flush(), FLUSH_MS, MAX_PENDING);
   private readonly sqlite: Database;
   private readonly lastRow: Statement<Row, [string]>;
   private readonly trailRows: Statement<Row, [string]>;
@@ -96,17 +96,13 @@ export class SqlitePositionStore implements PositionStore, PositionLookup {
     const entry = this.entry(transactionId);
     const seq = (entry?.seq ?? 0) + 1;
     this.recent.set(transactionId, { position, seq });
-    this.pending.push({ transactionId, seq, position });
-    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+    this.pending.add({ transactionId, seq, position });
   }
 
   /** Writes the positions received since the last flush, and lets bookings not heard of lately leave memory. */
   flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.pending.length === 0) return;
-    const batch = this.pending;
-    this.pending = [];
+    const batch = this.pending.take();
+    if (batch.length === 0) return;
     const latest = new Map<string, { seq: number; position: ChauffeurPosition }>();
     for (const p of batch) latest.set(p.transactionId, p);
     try {
@@ -118,8 +114,7 @@ export class SqlitePositionStore implements PositionStore, PositionLookup {
       })();
     } catch (error) {
       // Kept for the next flush (bounded); memory still answers with the newest positions meanwhile.
-      this.pending = batch.concat(this.pending).slice(-MAX_PENDING);
-      this.timer = setTimeout(() => this.flush(), FLUSH_MS * 4);
+      this.pending.putBack(batch, FLUSH_MS * 4);
       this.onError(error);
       return;
     }

@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { SandboxTrip, SandboxTrips } from "../../domain/usecases/sandbox-dispatch";
 import { SANDBOX_NEXT } from "../../domain/usecases/sandbox-dispatch";
-import { AccountCache, changed } from "./account-repositories";
+import { AccountCache } from "./account-cache";
+import { changed } from "./account-repositories";
 import type { Db } from "./db";
 import { companies } from "./schema";
 

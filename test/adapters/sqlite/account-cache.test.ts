@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { migrate, openDatabase, type Db } from "../../../adapters/sqlite/db";
-import { AccountCache, SqliteUserRepository } from "../../../adapters/sqlite/account-repositories";
+import { AccountCache } from "../../../adapters/sqlite/account-cache";
+import { SqliteUserRepository } from "../../../adapters/sqlite/account-repositories";
 import { tempDir } from "../../support/process";
 
 /** One migrated database file, the service's connection to it and another process's (a CLI command's). */

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHarness, type Harness } from "../../support/harness";
-import { DEFAULT_RETENTION, pruneExpired } from "../../../adapters/sqlite/retention";
+import { RETENTION as DEFAULT_RETENTION } from "../../../domain/retention";
+import { pruneExpired } from "../../../adapters/sqlite/retention";
 
 let h: Harness;
 afterEach(() => h?.close());

@@ -1,70 +1,12 @@
 import { isProviderResNoInUse } from "../../domain/trips/provider-update";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
-import type { Integration } from "../../domain/delivery/integration";
-import { integrationOf, integrationRecord, secretContext } from "../../domain/delivery/integration-record";
-import { RECORDED_ATTEMPTS_PER_MESSAGE, type AttemptExchange, type AttemptRecord, type AttemptOutcome, type BookingChange, Channel, IntegrationLookup, IntegrationRepository, NewOutboxMessage, Outbox, OutboxMessage, OutboxStatus, OutstandingDeliveries, SecretSealer } from "../../domain/delivery/ports";
+import { RECORDED_ATTEMPTS_PER_MESSAGE, type AttemptExchange, type AttemptRecord, type AttemptOutcome, type BookingChange, Channel, IntegrationLookup, NewOutboxMessage, Outbox, OutboxMessage, OutboxStatus, OutstandingDeliveries } from "../../domain/delivery/ports";
 import type { Booking } from "../../domain/trips/booking";
 import type { Decision } from "../../domain/trips/ports";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
-import { AccountCache } from "./account-repositories";
-import { DEFAULT_SERVICE_RADIUS_KM } from "../../domain/trips/service-area";
+import { attemptValues } from "../outbox-attempt";
 import type { Db } from "./db";
-import { companyIntegrations, deliveryAttempts, outboxMessages } from "./schema";
-
-export class SqliteIntegrationRepository implements IntegrationRepository, IntegrationLookup {
-  // Read twice inside every booking change (provider and requester): prepared once.
-  private readonly byNetid;
-
-  constructor(
-    private readonly db: Db,
-    /** Delivery passwords and webhook secrets are stored sealed. */
-    private readonly secrets: SecretSealer,
-  ) {
-    this.byNetid = db.select().from(companyIntegrations).where(eq(companyIntegrations.netid, sql.placeholder("netid"))).prepare();
-  }
-
-  async largestServiceRadiusKm(): Promise<number> {
-    const row = this.db.$client.query<{ km: number | null }, []>("SELECT max(service_radius_km) AS km FROM company_integrations").get();
-    return Math.max(DEFAULT_SERVICE_RADIUS_KM, row?.km ?? 0);
-  }
-
-  async get(netid: string): Promise<Integration | undefined> {
-    return this.getSync(netid);
-  }
-
-  async getMany(netids: readonly string[]): Promise<Map<string, Integration>> {
-    // One freshness check for all of them (a network quote asks for hundreds).
-    const cache = AccountCache.of(this.db).fresh();
-    const out = new Map<string, Integration>();
-    for (const netid of netids) {
-      let integration = cache.integrations.get(netid);
-      if (integration === undefined) {
-        const row = this.byNetid.get({ netid });
-        integration = cache.remember(cache.integrations, netid, row ? Object.freeze(integrationOf(row, this.secrets)) : null);
-      }
-      if (integration) out.set(netid, integration);
-    }
-    return out;
-  }
-
-  /** For use inside a synchronous transaction. */
-  getSync(netid: string): Integration | undefined {
-    const cache = AccountCache.of(this.db).fresh();
-    const cached = cache.integrations.get(netid);
-    if (cached !== undefined) return cached ?? undefined;
-    const row = this.byNetid.get({ netid });
-    return cache.remember(cache.integrations, netid, row ? Object.freeze(integrationOf(row, this.secrets)) : null) ?? undefined;
-  }
-
-  async save(i: Integration, at: number): Promise<void> {
-    const values = integrationRecord(i, this.secrets, at);
-    this.db.insert(companyIntegrations).values({ netid: i.netid, ...values }).onConflictDoUpdate({ target: companyIntegrations.netid, set: values }).run();
-    AccountCache.of(this.db).clear();
-  }
-}
-
-export { secretContext };
-
+import { deliveryAttempts, outboxMessages } from "./schema";
 
 type Row = typeof outboxMessages.$inferSelect;
 const toMessage = (r: Row): OutboxMessage => ({ ...r, channel: r.channel as Channel, status: r.status as OutboxStatus });
@@ -133,16 +75,7 @@ export class SqliteOutbox implements Outbox {
 
   async recordAttempt(message: OutboxMessage, outcome: AttemptOutcome, change?: BookingChange): Promise<boolean> {
     this.db.$client.transaction(() => {
-      const set = outcome.ok
-        ? { status: "delivered", attempts: sql`${outboxMessages.attempts} + 1`, lastStatus: outcome.status, lastError: null, deliveredAt: outcome.at }
-        : {
-            status: outcome.retryAt === undefined ? "failed" : "pending",
-            attempts: sql`${outboxMessages.attempts} + 1`,
-            lastError: outcome.error,
-            lastStatus: outcome.status,
-            ...(outcome.retryAt === undefined ? {} : { nextAttemptAt: outcome.retryAt }),
-          };
-      this.db.update(outboxMessages).set(set).where(eq(outboxMessages.id, message.id)).run();
+      this.db.update(outboxMessages).set(attemptValues(outcome, outboxMessages.attempts)).where(eq(outboxMessages.id, message.id)).run();
       if (outcome.exchange) this.recordExchange(message.id, outcome.at, outcome.exchange);
       if (change) {
         try {
