@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
-import { ARTIFACTS, startBrowser } from "../../support/browser";
+import { ARTIFACTS, signIn as signInAt, startBrowser } from "../../support/browser";
 import { createHarness, FAST_DELIVERY, type Harness } from "../../support/harness";
 import { startSandboxDispatcher } from "../../../src/app";
 import { seedDemo, DEMO_LOGIN } from "../../../src/demo/seed";
@@ -21,13 +21,7 @@ let watcher: Page; // ACME-LIMO's second tab: one booking
 let requester: Page; // DEMO-PLATFORM
 let bookedId = "";
 
-async function signIn(page: Page, uid: string, hash = "") {
-  await page.goto(`${base}/console${hash}`);
-  await page.getByLabel("User ID").fill(uid);
-  await page.getByLabel("Password").fill(DEMO_LOGIN.pw);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("button", { name: "Sign out" }).waitFor();
-}
+const signIn = (page: Page, uid: string, hash = "") => signInAt(page, base, uid, { hash });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `live-${name}.png`), fullPage: true });
 /** Set once a page is shown; a reload would lose it. */
