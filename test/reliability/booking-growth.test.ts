@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createHarness, databaseEnv, databaseRows, FAST_DELIVERY, type Harness } from "../support/harness";
 import { startReceiver } from "../support/receiver";
 import { postJson, startServer, tempDir, type RunningServer } from "../support/process";
-import { lookup, nextResNo, party, providerUpdate, regularTrip, sendTrip, type Party } from "../support/trips";
+import { integrate, lookup, nextResNo, party, type Party, providerUpdate, regularTrip, sendTrip } from "../support/trips";
 
 const MAX_BODY_BYTES = 1_048_576;
 
@@ -32,8 +32,8 @@ describe("a booking is bounded as a whole (through HTTP)", () => {
     [requester, provider] = await Promise.all([party(h, "GROW-REQ", "CO"), party(h, "GROW-PROV", "IO")]);
     hooks = startReceiver();
     partner = startReceiver();
-    expect((await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${requester.jwt}` }, body: { webhookUrl: `${hooks.url}/hooks` } })).status).toBe(200);
-    expect((await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${provider.jwt}` }, body: { deliveryUrl: `${partner.url}/farm-in` } })).status).toBe(200);
+    expect((await integrate(h, requester, { webhookUrl: `${hooks.url}/hooks` })).status).toBe(200);
+    expect((await integrate(h, provider, { deliveryUrl: `${partner.url}/farm-in` })).status).toBe(200);
     h.services.worker.start();
   });
 
