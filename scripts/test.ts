@@ -5,7 +5,8 @@
 // Without arguments (the whole suite) two runs go at once, since most of a test's time is spent waiting on servers,
 // sockets and child processes rather than on a core: every file on SQLite, spread over two worker processes (slowest
 // files first, by test/timings.json), and beside it the HTTP component suite on PostgreSQL (a throwaway cluster) in
-// one more. The PostgreSQL run's output follows the SQLite run's, and the line counts both.
+// one more. The PostgreSQL run's output follows the SQLite run's; then the files that time the service (ALONE) run on
+// their own, and the line counts all three.
 const args = process.argv.slice(2);
 // The Debian packages the suite drives (wrk, chromium), installed when missing and possible; scripts/pg-cluster.ts
 // installs postgresql the first time a test needs it.
@@ -29,8 +30,14 @@ export const POSTGRES_SUITE = [
   "test/src/typed-client.test.ts",
 ];
 
+/**
+ * Files that time the service against a bound of milliseconds: they run on SQLite after the two runs, with nothing
+ * else of the suite beside them.
+ */
+export const ALONE = ["test/reliability/booking-growth.test.ts"];
+
 /** Files run in parallel worker processes keep one global per worker, as a serial run keeps one for all its files. */
-const PARALLEL = (workers: number) => [`--parallel=${workers}`, "--no-isolate", "--timings=test/timings.json"];
+const PARALLEL = (workers: number) => [`--parallel=${workers}`, "--no-isolate", "--timings=test/timings.json", ...ALONE.map((f) => `--path-ignore-patterns=${f}`)];
 
 /** One `bun test` run; its output goes to `out` as it comes, or is kept and printed whole once `printAfter` resolves. */
 async function run(testArgs: string[], env: Record<string, string>, printAfter?: Promise<unknown>): Promise<{ code: number; passed: number; failed: number }> {
@@ -68,6 +75,8 @@ if (import.meta.main) {
     const sqlite = run(PARALLEL(2), {});
     const postgres = run(POSTGRES_SUITE, { TRIPSWITCH_TEST_DB: "postgres" }, sqlite.then(() => console.log("\nThe HTTP component suite again, on PostgreSQL:\n")));
     runs = await Promise.all([sqlite, postgres]);
+    console.log("\nAlone, the files that time the service:\n");
+    runs.push(await run(ALONE, {}));
   }
   const passed = runs.reduce((n, r) => n + r.passed, 0);
   const failed = runs.reduce((n, r) => n + r.failed, 0);
