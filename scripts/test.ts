@@ -1,10 +1,12 @@
-export {};
 // Runs `bun test` (forwarding arguments), streams its output, then prints the line CI reads:
-// "N passed, N failed" — and exits with bun's own exit code.
+// "N passed, N failed" — and exits non-zero when any run failed, or when a run passed nothing.
 // Component tests start servers, build the binary and run the benchmark parts: they get 60 s each (bun's default
 // is 5 s; bunfig.toml has no setting for it), unless the caller passes its own --timeout.
-// Without arguments (the whole suite) the HTTP component suite then runs a second time with every harness on
-// PostgreSQL (a throwaway cluster), and the line counts both runs.
+// Without arguments (the whole suite) two runs go at once, since most of a test's time is spent waiting on servers,
+// sockets and child processes rather than on a core: every file on SQLite, spread over two worker processes (slowest
+// files first, by test/timings.json), and beside it the HTTP component suite on PostgreSQL (a throwaway cluster) in
+// one more. The PostgreSQL run's output follows the SQLite run's; then the files that time the service (ALONE) run on
+// their own, and the line counts all three.
 const args = process.argv.slice(2);
 // The Debian packages the suite drives (wrk, chromium), installed when missing and possible; scripts/pg-cluster.ts
 // installs postgresql the first time a test needs it.
@@ -28,7 +30,17 @@ export const POSTGRES_SUITE = [
   "test/src/typed-client.test.ts",
 ];
 
-async function run(testArgs: string[], env: Record<string, string>): Promise<{ code: number; passed: number; failed: number }> {
+/**
+ * Files that time the service against a bound of milliseconds: they run on SQLite after the two runs, with nothing
+ * else of the suite beside them.
+ */
+export const ALONE = ["test/reliability/booking-growth.test.ts"];
+
+/** Files run in parallel worker processes keep one global per worker, as a serial run keeps one for all its files. */
+const PARALLEL = (workers: number) => [`--parallel=${workers}`, "--no-isolate", "--timings=test/timings.json", ...ALONE.map((f) => `--path-ignore-patterns=${f}`)];
+
+/** One `bun test` run; its output goes to `out` as it comes, or is kept and printed whole once `printAfter` resolves. */
+async function run(testArgs: string[], env: Record<string, string>, printAfter?: Promise<unknown>): Promise<{ code: number; passed: number; failed: number }> {
   const proc = Bun.spawn([process.execPath, "test", ...timeout, ...testArgs], {
     stdout: "pipe",
     stderr: "pipe",
@@ -36,25 +48,35 @@ async function run(testArgs: string[], env: Record<string, string>): Promise<{ c
     env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "silent", ...env },
   });
   let tail = "";
+  const held: Array<[NodeJS.WriteStream, string]> = [];
   async function pump(stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream) {
     const decoder = new TextDecoder();
     for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
       const text = decoder.decode(chunk, { stream: true });
-      out.write(text);
+      if (printAfter) held.push([out, text]);
+      else out.write(text);
       tail = (tail + text).slice(-4096);
     }
   }
   await Promise.all([pump(proc.stdout, process.stdout), pump(proc.stderr, process.stderr)]);
   const code = await proc.exited;
+  if (printAfter) {
+    await printAfter;
+    for (const [out, text] of held) out.write(text);
+  }
   const count = (word: string) => Number(/^\s*(\d+) (?:pass|fail)\s*$/m.exec(tail.split("\n").filter((l) => new RegExp(`^\\s*\\d+ ${word}\\s*$`).test(l)).pop() ?? "")?.[1] ?? 0);
   return { code, passed: count("pass"), failed: count("fail") };
 }
 
 if (import.meta.main) {
-  const runs = [await run(args, {})];
-  if (args.length === 0) {
-    console.log("\nThe HTTP component suite again, on PostgreSQL:\n");
-    runs.push(await run(POSTGRES_SUITE, { TRIPSWITCH_TEST_DB: "postgres" }));
+  let runs;
+  if (args.length > 0) runs = [await run(args, {})];
+  else {
+    const sqlite = run(PARALLEL(2), {});
+    const postgres = run(POSTGRES_SUITE, { TRIPSWITCH_TEST_DB: "postgres" }, sqlite.then(() => console.log("\nThe HTTP component suite again, on PostgreSQL:\n")));
+    runs = await Promise.all([sqlite, postgres]);
+    console.log("\nAlone, the files that time the service:\n");
+    runs.push(await run(ALONE, {}));
   }
   const passed = runs.reduce((n, r) => n + r.passed, 0);
   const failed = runs.reduce((n, r) => n + r.failed, 0);

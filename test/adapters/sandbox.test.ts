@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHarness, FAST_DELIVERY } from "../support/harness";
 import { startReceiver } from "../support/receiver";
-import { insertFleet, lookup, parties, quoteTrip, sendTrip } from "../support/trips";
+import { insertFleet, integrate, lookup, parties, quoteTrip, sendTrip } from "../support/trips";
 import { startSandboxDispatcher } from "../../src/app";
 import { join } from "node:path";
 import { tempDir } from "../support/process";
@@ -20,7 +20,7 @@ async function setup() {
   const rx = startReceiver();
   cleanups.push(rx.stop);
   const { requester, provider } = await parties(h, `-${Math.random().toString(36).slice(2, 6)}`);
-  await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${requester.jwt}` }, body: { webhookUrl: `${rx.url}/hooks` } });
+  await integrate(h, requester, { webhookUrl: `${rx.url}/hooks` });
   await insertFleet(h, provider.netid, [{ slug: `${provider.netid.toLowerCase()}-van`, type: "SPRINTER", maxPassengers: 12, maxLuggage: 10 }]);
   h.services.worker.start();
   cleanups.push(startSandboxDispatcher(h.services));

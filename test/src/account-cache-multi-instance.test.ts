@@ -5,10 +5,10 @@
 // instance) answers the booking already made.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import example from "../../adapters/http/examples/sendtrip-new.json";
-import { startCluster, type PgCluster } from "../../scripts/pg-cluster";
+import { startDatabase, type TestDatabase } from "../support/pg-databases";
 import { postJson, runCli, startServer, tempDir, type RunningServer } from "../support/process";
 
-let cluster: PgCluster;
+let cluster: TestDatabase;
 const servers: RunningServer[] = [];
 /** How long the other instance may take (the bound). */
 const WITHIN_MS = 1000;
@@ -91,7 +91,7 @@ async function within<T>(what: string, s: RunningServer, since: number, probe: (
 }
 
 beforeAll(async () => {
-  cluster = await startCluster();
+  cluster = await startDatabase();
   servers.push(...(await Promise.all([0, 1].map(() => startServer(env(), { timeoutMs: 60_000 })))));
 }, 120_000);
 

@@ -3,11 +3,11 @@
 // instance with Last-Event-ID misses nothing; and the query credential (?access_token=) never reaches the logs.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import example from "../../adapters/http/examples/sendtrip-new.json";
-import { startCluster, type PgCluster } from "../../scripts/pg-cluster";
+import { startDatabase, type TestDatabase } from "../support/pg-databases";
 import { postJson, registerCompany, startServer, tempDir, type RunningServer } from "../support/process";
 import { SseClient } from "../support/sse";
 
-let cluster: PgCluster;
+let cluster: TestDatabase;
 const servers: RunningServer[] = [];
 const clients: SseClient[] = [];
 
@@ -30,7 +30,7 @@ async function open(s: RunningServer, query: string, headers: Record<string, str
 }
 
 beforeAll(async () => {
-  cluster = await startCluster();
+  cluster = await startDatabase();
   servers.push(...(await Promise.all([0, 1].map(() => startServer(env(), { timeoutMs: 60_000, captureStdout: true })))));
 }, 120_000);
 

@@ -12,9 +12,9 @@ import { startReceiver } from "../support/receiver";
 import { party, providerUpdate, regularTrip, quoteTrip, sendTrip, type Party } from "../support/trips";
 import { addVehicle } from "../support/fleet";
 import { runCli, tempDir } from "../support/process";
-import { startCluster, type PgCluster } from "../../scripts/pg-cluster";
+import { startDatabase, type TestDatabase } from "../support/pg-databases";
 
-let cluster: PgCluster;
+let cluster: TestDatabase;
 let admin: SQL;
 let dir: string;
 let dbPath: string;
@@ -161,7 +161,7 @@ async function snapshot(sql: SQL): Promise<string> {
 }
 
 beforeAll(async () => {
-  cluster = await startCluster();
+  cluster = await startDatabase();
   admin = new SQL(cluster.url.replace(/\/[^/]+$/, "/postgres"), { max: 1 });
   dir = tempDir("tripswitch-import-sqlite-");
   dbPath = join(dir, "db.sqlite");

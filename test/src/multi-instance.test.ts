@@ -4,10 +4,10 @@
 // others within a second, and the login throttle counts failures made on any instance.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import example from "../../adapters/http/examples/sendtrip-new.json";
-import { startCluster, type PgCluster } from "../../scripts/pg-cluster";
+import { startDatabase, type TestDatabase } from "../support/pg-databases";
 import { postJson, registerCompany, startServer, tempDir, type RunningServer } from "../support/process";
 
-let cluster: PgCluster;
+let cluster: TestDatabase;
 const servers: Array<RunningServer | undefined> = [];
 const stops: Array<() => unknown> = [];
 
@@ -62,7 +62,7 @@ const call = async (s: RunningServer, method: string, path: string, body?: unkno
 
 
 beforeAll(async () => {
-  cluster = await startCluster();
+  cluster = await startDatabase();
   stops.push(() => cluster.stop());
   // Three instances starting at once: one migrates, the others wait on its advisory lock.
   await Promise.all([0, 1, 2].map(start));

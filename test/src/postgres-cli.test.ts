@@ -4,14 +4,14 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { existsSync } from "node:fs";
 import { SQL } from "bun";
-import { startCluster, type PgCluster } from "../../scripts/pg-cluster";
+import { startDatabase, type TestDatabase } from "../support/pg-databases";
 import { runCli, tempDir } from "../support/process";
 
-let cluster: PgCluster;
+let cluster: TestDatabase;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  cluster = await startCluster();
+  cluster = await startDatabase();
   env = { DATABASE_URL: cluster.url, JWT_SECRET: "postgres-cli-secret-at-least-32-bytes!!", DB_PATH: join(tempDir("tripswitch-pgcli-"), "unused.sqlite") };
 }, 60_000);
 

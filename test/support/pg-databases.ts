@@ -1,6 +1,7 @@
 // Fresh PostgreSQL databases for the component suite's PostgreSQL run (TRIPSWITCH_TEST_DB=postgres): one throwaway
 // cluster per test process, a migrated template, and databases copied from it ahead of need, so a harness takes
-// one synchronously. PostgreSQL that cannot start fails the run; it never skips.
+// one synchronously; and on any run, an empty database of its own for a file that needs PostgreSQL (startDatabase),
+// on the same cluster. PostgreSQL that cannot start fails the run; it never skips.
 import { SQL } from "bun";
 import { migrate } from "../../adapters/postgres/db";
 import { startCluster, type PgCluster } from "../../scripts/pg-cluster";
@@ -12,6 +13,7 @@ export const ON_POSTGRES = process.env.TRIPSWITCH_TEST_DB === "postgres";
 const AHEAD = 24;
 
 let cluster: PgCluster | undefined;
+let starting: Promise<PgCluster> | undefined;
 let admin: SQL | undefined;
 const ready: string[] = [];
 let made = 0;
@@ -42,16 +44,51 @@ function refill(): void {
   })();
 }
 
+/** This test process's throwaway cluster, started on first use and stopped when the process ends. */
+function processCluster(): Promise<PgCluster> {
+  starting ??= (async () => {
+    cluster = await startCluster({ maxConnections: 1000 });
+    admin = new SQL(cluster.url, { max: 1 });
+    process.once("beforeExit", () => void stopPostgres());
+    return cluster;
+  })();
+  return starting;
+}
+
 /** Starts the cluster and copies the first databases; the preload awaits it once per test process. */
 export async function preparePostgres(): Promise<void> {
-  cluster = await startCluster({ maxConnections: 1000 });
-  admin = new SQL(cluster.url, { max: 1 });
-  await admin.unsafe("CREATE DATABASE tripswitch_template");
+  await processCluster();
+  await admin!.unsafe("CREATE DATABASE tripswitch_template");
   const template = new SQL(urlOf("tripswitch_template"), { max: 1 });
   await migrate(template);
   await template.close();
   while (ready.length < AHEAD) await copyOne();
-  process.once("beforeExit", () => void stopPostgres());
+}
+
+/** A database of its own for a test file: its URL, and `stop()`, which drops it (close its connections first). */
+export interface TestDatabase {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+let own = 0;
+/**
+ * A new, empty database (not migrated) on this process's cluster, for a file that needs PostgreSQL of its own (its
+ * own instances, pools or CLI runs): a database costs a fraction of a second where starting a cluster costs seconds.
+ */
+export async function startDatabase(): Promise<TestDatabase> {
+  await processCluster();
+  const name = `own${++own}`;
+  await admin!.unsafe(`CREATE DATABASE ${name}`);
+  let dropped = false;
+  return {
+    url: urlOf(name),
+    async stop() {
+      if (dropped || !admin) return;
+      dropped = true;
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
 }
 
 /** A new, migrated, empty database (its URL). */
@@ -70,6 +107,8 @@ export async function databasesReady(): Promise<void> {
 }
 
 export async function stopPostgres(): Promise<void> {
-  await admin?.close();
-  await cluster?.stop();
+  const [a, c] = [admin, cluster];
+  admin = cluster = starting = undefined;
+  await a?.close();
+  await c?.stop();
 }

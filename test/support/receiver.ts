@@ -42,7 +42,7 @@ export function startReceiver(respond?: (r: Received, n: number) => Response | P
     challenges,
     state,
     /** Waits until `count` requests arrived (bounded). */
-    async waitFor(count: number, timeoutMs = 10_000): Promise<Received[]> {
+    async waitFor(count: number, timeoutMs = 20_000): Promise<Received[]> {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count && Date.now() < deadline) await Bun.sleep(20);
       if (received.length < count) throw new Error(`receiver got ${received.length} of ${count} requests in ${timeoutMs} ms`);

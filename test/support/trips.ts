@@ -105,3 +105,8 @@ export function providerUpdate(h: Harness, who: Party, transactionId: string, bo
 export function lookup(h: Harness, who: Party, transactionId: string) {
   return h.request("GET", `/api/reservation/${transactionId}`, { headers: { authorization: `Bearer ${who.jwt}` } });
 }
+
+/** The party's integration settings (webhook, farm-in delivery, …) saved with its JWT, as its console would. */
+export function integrate(h: Harness, who: Pick<Party, "jwt">, body: unknown) {
+  return h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${who.jwt}` }, body });
+}

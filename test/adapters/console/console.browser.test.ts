@@ -1,25 +1,20 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { BrowserContext, Locator, Page } from "playwright-core";
-import { ARTIFACTS, startBrowser } from "../../support/browser";
-import { postJson, runCli, startServer, tempDir, type RunningServer } from "../../support/process";
+import { ARTIFACTS, openPage, signIn as signInAt, startDemoServer } from "../../support/browser";
+import { postJson, type RunningServer } from "../../support/process";
+import { DEMO_LOGIN } from "../../../src/demo/seed";
 import { startReceiver } from "../../support/receiver";
 import { regularTrip } from "../../support/trips";
 
-const PW = "tripswitch-demo-2026";
+const PW = DEMO_LOGIN.pw;
 let server: RunningServer;
 let browser: BrowserContext;
 let page: Page;
 let rx: ReturnType<typeof startReceiver>;
 let transactionId: string;
 
-async function signIn(uid: string) {
-  await page.goto(`${server.base}/console`);
-  await page.getByLabel("User ID").fill(uid);
-  await page.getByLabel("Password").fill(PW);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("link", { name: "Fleet" }).waitFor();
-}
+const signIn = (uid: string) => signInAt(page, server.base, uid);
 
 async function signOut() {
   await page.getByRole("button", { name: "Sign out" }).click();
@@ -37,10 +32,7 @@ const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.
 
 beforeAll(async () => {
   // The demo data, with ACME-LIMO answering by hand (not a sandbox), so the test moves its booking itself.
-  const env = { DB_PATH: join(tempDir(), "db.sqlite"), DEMO_DATA: "0" };
-  expect((await runCli(["seed-demo"], env, { timeoutMs: 60_000 })).code).toBe(0);
-  expect((await runCli(["company", "set-sandbox", "ACME-LIMO", "off"], env)).code).toBe(0);
-  server = await startServer(env, { timeoutMs: 30_000 });
+  server = await startDemoServer({}, [["company", "set-sandbox", "ACME-LIMO", "off"]]);
   rx = startReceiver();
   const jwt = (await postJson(`${server.base}/api/token`, { uid: "DEMO-PLATFORM", pw: PW })).body.token;
   const put = await fetch(`${server.base}/api/company/integration`, { method: "PUT", headers: { authorization: `Bearer ${jwt}`, "content-type": "application/json" }, body: JSON.stringify({ webhookUrl: `${rx.url}/hooks` }) });
@@ -56,9 +48,7 @@ beforeAll(async () => {
   // A booking with a sandbox operator, which its simulated dispatcher moves along by itself.
   const sandboxed = await postJson(`${server.base}/Platform.svc/sendTrip/V1`, regularTrip("DEMO-PLATFORM", "BLUE-SKY-CARS", {}, { requesterResNo: "CONSOLE-SBX" }), { token: platform });
   expect(sandboxed.status).toBe(200);
-  browser = await startBrowser();
-  page = browser.pages()[0] ?? (await browser.newPage());
-  page.setDefaultTimeout(15_000);
+  ({ browser, page } = await openPage(15_000));
 }, 120_000);
 
 afterAll(async () => {

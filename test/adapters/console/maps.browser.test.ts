@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import type { BrowserContext, Page } from "playwright-core";
-import { ARTIFACTS, startBrowser } from "../../support/browser";
-import { postJson, runCli, startServer, tempDir, type RunningServer } from "../../support/process";
+import { ARTIFACTS, openPage, signIn as signInAt, startDemoServer } from "../../support/browser";
+import { postJson, type RunningServer } from "../../support/process";
+import { DEMO_LOGIN } from "../../../src/demo/seed";
 import { regularTrip } from "../../support/trips";
 
-const PW = "tripswitch-demo-2026";
+const PW = DEMO_LOGIN.pw;
 const JFK = { lat: 40.6413, lon: -73.7781 };
 /** The Empire State Building: Midtown Manhattan, on land. */
 const MIDTOWN = { lat: 40.7484, lon: -73.9857 };
@@ -79,13 +80,7 @@ function watchPolicy(p: Page) {
 
 const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 
-async function signIn(uid: string) {
-  await page.goto(`${server.base}/console`);
-  await page.getByLabel("User ID").fill(uid);
-  await page.getByLabel("Password").fill(PW);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("link", { name: "Fleet" }).waitFor();
-}
+const signIn = (uid: string) => signInAt(page, server.base, uid);
 
 /** Where a marker's centre is, and where the map puts a position, in the map container's pixels. */
 async function markerAndPosition(pin: string, at: { lat: number; lon: number }) {
@@ -103,10 +98,7 @@ async function markerAndPosition(pin: string, at: { lat: number; lon: number }) 
 
 beforeAll(async () => {
   tiles = startTileServer();
-  const env = { DB_PATH: join(tempDir(), "db.sqlite"), DEMO_DATA: "0", CONSOLE_MAP_TILES: `${tiles.origin}/tiles/{z}/{x}/{y}.png` };
-  expect((await runCli(["seed-demo"], env, { timeoutMs: 60_000 })).code).toBe(0);
-  expect((await runCli(["company", "set-sandbox", "ACME-LIMO", "off"], env)).code).toBe(0);
-  server = await startServer(env, { timeoutMs: 30_000 });
+  server = await startDemoServer({ CONSOLE_MAP_TILES: `${tiles.origin}/tiles/{z}/{x}/{y}.png` }, [["company", "set-sandbox", "ACME-LIMO", "off"]]);
   // An airport pickup named only by its IATA code (no lat/lon), a stop, and a drop-off in Midtown Manhattan.
   const trip = regularTrip("DEMO-PLATFORM", "ACME-LIMO", {}, { requesterResNo: "MAPS-1" });
   const locations = trip.locations as Record<string, Record<string, unknown>>;
@@ -124,9 +116,7 @@ beforeAll(async () => {
   const acme = (await postJson(`${server.base}/Platform.svc/getToken2`, { uid: "ACME-LIMO", pw: PW })).body;
   const moved = await postJson(`${server.base}/Platform.svc/providerUpdateStatusByTransactionId/${transactionId}/V1`, { status: "CONFIRMED", lat: String(CHAUFFEUR.lat), lon: String(CHAUFFEUR.lon) }, { token: acme });
   expect(moved.status).toBe(200);
-  browser = await startBrowser();
-  page = browser.pages()[0] ?? (await browser.newPage());
-  page.setDefaultTimeout(20_000);
+  ({ browser, page } = await openPage(20_000));
   watchPolicy(page);
 }, 120_000);
 

@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
-import { ARTIFACTS, startBrowser } from "../../support/browser";
-import { postJson, runCli, startServer, tempDir, type RunningServer } from "../../support/process";
+import { ARTIFACTS, openPage, signIn as signInAt, startDemoServer } from "../../support/browser";
+import { DEMO_LOGIN } from "../../../src/demo/seed";
+import { postJson, tempDir, type RunningServer } from "../../support/process";
 import { startReceiver } from "../../support/receiver";
 
-const PW = "tripswitch-demo-2026";
+const PW = DEMO_LOGIN.pw;
 const BULK = 20_000;
 const TYPES = ["SEDAN", "SUV", "VAN_MINI", "LIMO", "COACH"];
 let server: RunningServer;
@@ -15,13 +16,7 @@ let page: Page;
 let rx: ReturnType<typeof startReceiver>;
 let acmeJwt: string;
 
-async function signIn(uid: string) {
-  await page.goto(`${server.base}/console`);
-  await page.getByLabel("User ID").fill(uid);
-  await page.getByLabel("Password").fill(PW);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("link", { name: "Fleet" }).waitFor();
-}
+const signIn = (uid: string) => signInAt(page, server.base, uid);
 
 const fmt = (x: number) => x.toLocaleString("en-US");
 const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
@@ -30,9 +25,7 @@ const api = (path: string) => fetch(`${server.base}${path}`, { headers: { author
 beforeAll(async () => {
   // The demo data, and 20,000 more vehicles for ACME-LIMO through the CLI import (two files of 10,000).
   const dir = tempDir();
-  const env = { DB_PATH: join(dir, "db.sqlite"), DEMO_DATA: "0" };
-  expect((await runCli(["seed-demo"], env, { timeoutMs: 60_000 })).code).toBe(0);
-  expect((await runCli(["company", "set-plan", "ACME-LIMO", "ENTERPRISE"], env)).code).toBe(0);
+  const imports: string[][] = [];
   for (let part = 0; part < BULK / 10_000; part++) {
     const rows = Array.from({ length: 10_000 }, (_, k) => {
       const i = part * 10_000 + k;
@@ -40,18 +33,15 @@ beforeAll(async () => {
     });
     const file = join(dir, `bulk-${part}.json`);
     writeFileSync(file, JSON.stringify(rows));
-    const imported = await runCli(["fleet", "import", "ACME-LIMO", file], env, { timeoutMs: 120_000 });
-    expect(imported.code).toBe(0);
+    imports.push(["fleet", "import", "ACME-LIMO", file]);
   }
-  server = await startServer(env, { timeoutMs: 60_000 });
+  server = await startDemoServer({}, [["company", "set-plan", "ACME-LIMO", "ENTERPRISE"], ...imports], 60_000);
   rx = startReceiver((r) => (rx.state as { fail?: boolean }).fail ? new Response("receiver down for maintenance", { status: 503 }) : Response.json({ received: r.json?.type }));
   acmeJwt = (await postJson(`${server.base}/api/token`, { uid: "ACME-LIMO", pw: PW })).body.token;
   const jwt = (await postJson(`${server.base}/api/token`, { uid: "DEMO-PLATFORM", pw: PW })).body.token;
   const put = await fetch(`${server.base}/api/company/integration`, { method: "PUT", headers: { authorization: `Bearer ${jwt}`, "content-type": "application/json" }, body: JSON.stringify({ webhookUrl: `${rx.url}/hooks` }) });
   expect(put.status).toBe(200);
-  browser = await startBrowser();
-  page = browser.pages()[0] ?? (await browser.newPage());
-  page.setDefaultTimeout(20_000);
+  ({ browser, page } = await openPage(20_000));
 }, 300_000);
 
 afterAll(async () => {

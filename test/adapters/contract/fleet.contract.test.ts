@@ -12,8 +12,8 @@ import { migrate as migratePostgres, openPostgres, type PgDb } from "../../../ad
 import { PgCompanyRepository } from "../../../adapters/postgres/account-repositories";
 import { PgFleetRepository } from "../../../adapters/postgres/fleet-repository";
 import * as pgSchema from "../../../adapters/postgres/schema";
-import { startCluster, type PgCluster } from "../../../scripts/pg-cluster";
-import { onPostgres, onSqlite } from "./databases";
+import { startDatabase, type TestDatabase } from "../../support/pg-databases";
+import { describeOnBoth, onPostgres, onSqlite } from "./databases";
 import { drizzle } from "drizzle-orm/bun-sql";
 
 interface Fleet {
@@ -70,128 +70,119 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   throw new Error("expected a rejection");
 }
 
-for (const adapter of [sqliteAdapter, postgresAdapter]) {
-  describe(`fleet repository on ${adapter.name}`, () => {
-    let f: Fleet;
-    beforeAll(async () => {
-      f = await adapter.open();
-    }, 120_000);
-    afterAll(async () => {
-      await adapter.close();
-    }, 60_000);
+describeOnBoth("fleet repository", [sqliteAdapter, postgresAdapter], (f) => {
 
-    test("insertAll saves every entry with every field, under base, base-2, …; find is by owner, slug in any case", async () => {
-      const netid = await company(f.companies);
-      const base = `${netid.toLowerCase()}-sedan`;
-      const full = entry(netid, base, { description: "Black, leather", imageUrl: "https://img.example/1.jpg", maxLuggage: null, lat: null, lon: null, airports: ["JFK", "LGA"], active: false });
-      const saved = await f.fleet.insertAll([full, entry(netid, base), entry(netid, base)]);
-      expect(saved.map((e) => e.slug)).toEqual([base, `${base}-2`, `${base}-3`]);
-      const { slugBase: _, ...fields } = full;
-      expect(saved[0]).toEqual({ ...fields, slug: base });
-      expect(await f.fleet.find(netid, ` ${base.toUpperCase()} `)).toEqual(saved[0]);
-      expect(await f.fleet.find(netid, `${base}-3`)).toEqual(saved[2]);
-      expect(await f.fleet.find(netid, `${base}-4`)).toBeUndefined();
-      const other = await company(f.companies);
-      expect(await f.fleet.find(other, base)).toBeUndefined();
-      // A later insert continues the family.
-      expect((await f.fleet.insertAll([entry(netid, base)])).map((e) => e.slug)).toEqual([`${base}-4`]);
-      expect(await f.fleet.insertAll([])).toEqual([]);
-    });
-
-    test("a slug another family already took is skipped, within one insert and across inserts", async () => {
-      const netid = await company(f.companies);
-      const base = `${netid.toLowerCase()}-van`;
-      // "…-van-2" is a base of its own here, and also the second candidate of "…-van".
-      const first = await f.fleet.insertAll([entry(netid, base), entry(netid, `${base}-2`), entry(netid, base), entry(netid, `${base}-2`)]);
-      expect(first.map((e) => e.slug)).toEqual([base, `${base}-2`, `${base}-3`, `${base}-2-2`]);
-      const next = await f.fleet.insertAll([entry(netid, `${base}-3`), entry(netid, base), entry(netid, base)]);
-      expect(next.map((e) => e.slug)).toEqual([`${base}-3-2`, `${base}-4`, `${base}-5`]);
-    });
-
-    test("listByNetid lists the company's entries by slug, a page at a time, with the company's total", async () => {
-      const netid = await company(f.companies);
-      const other = await company(f.companies);
-      const low = netid.toLowerCase();
-      await f.fleet.insertAll([entry(netid, `${low}-b`), entry(netid, `${low}-a`), entry(netid, `${low}-a-z`), entry(netid, `${low}-a`)]);
-      await f.fleet.insertAll([entry(other, `${other.toLowerCase()}-a`)]);
-      const all = await f.fleet.listByNetid(netid, { limit: 10, offset: 0 });
-      expect(all.total).toBe(4);
-      expect(all.items.map((e) => e.slug)).toEqual([`${low}-a`, `${low}-a-2`, `${low}-a-z`, `${low}-b`]);
-      const page = await f.fleet.listByNetid(netid, { limit: 2, offset: 1 });
-      expect(page).toEqual({ items: all.items.slice(1, 3), total: 4 });
-      expect(await f.fleet.listByNetid("NOBODY", { limit: 10, offset: 0 })).toEqual({ items: [], total: 0 });
-    });
-
-    test("with maxEntries, an insert that would pass it throws FleetFullError with the current count and saves nothing", async () => {
-      const netid = await company(f.companies);
-      const base = `${netid.toLowerCase()}-suv`;
-      await f.fleet.insertAll([entry(netid, base), entry(netid, base)], undefined, 3);
-      const error = await rejection(f.fleet.insertAll([entry(netid, base), entry(netid, base)], undefined, 3));
-      expect(error).toBeInstanceOf(FleetFullError);
-      expect((error as FleetFullError).current).toBe(2);
-      expect((await f.fleet.listByNetid(netid, { limit: 10, offset: 0 })).total).toBe(2);
-      expect(await f.fleet.insertAll([entry(netid, base)], undefined, 3)).toHaveLength(1);
-    });
-
-    test("insertAll is all or nothing: one failing entry leaves none of the others behind", async () => {
-      const netid = await company(f.companies);
-      const base = `${netid.toLowerCase()}-bus`;
-      // The last entry names a company that does not exist.
-      await rejection(f.fleet.insertAll([entry(netid, base), entry(netid, base), entry("NO-SUCH-COMPANY", base)]));
-      expect((await f.fleet.listByNetid(netid, { limit: 10, offset: 0 })).total).toBe(0);
-      expect((await f.fleet.insertAll([entry(netid, base)]))[0].slug).toBe(base);
-    });
-
-    test("a 10,000-entry import is saved whole, in order, with distinct slugs, reporting progress up to the end", async () => {
-      const netid = await company(f.companies);
-      const low = netid.toLowerCase();
-      const entries = Array.from({ length: 10_000 }, (_, i) => entry(netid, `${low}-car-${i % 50}`, { lat: 40 + (i % 100) / 100, lon: -74 + i / 10_000 }));
-      const progress: number[] = [];
-      const saved = await f.fleet.insertAll(entries, (done) => progress.push(done), 10_000);
-      expect(saved).toHaveLength(10_000);
-      expect(new Set(saved.map((e) => e.slug)).size).toBe(10_000);
-      expect(saved[0].slug).toBe(`${low}-car-0`);
-      expect(saved[50].slug).toBe(`${low}-car-0-2`);
-      expect(saved[9_999].slug).toBe(`${low}-car-49-200`);
-      expect(progress.at(-1)).toBe(10_000);
-      expect(progress).toEqual([...progress].sort((a, b) => a - b));
-      expect((await f.fleet.listByNetid(netid, { limit: 1, offset: 0 })).total).toBe(10_000);
-      expect(await f.fleet.find(netid, `${low}-car-7-100`)).toEqual(saved[7 + 99 * 50]);
-    }, 60_000);
-
-    test("update replaces the stored fields of the owner's entry (not slug, owner or creation time); false for another's or a missing one", async () => {
-      const netid = await company(f.companies);
-      const [saved] = await f.fleet.insertAll([entry(netid, `${netid.toLowerCase()}-limo`)]);
-      const changed: FleetEntry = { ...saved, name: "Stretch", airports: ["BER"], lat: null, lon: null, maxLuggage: null, hourlyRate: "99.99", active: false, updatedAt: saved.updatedAt + 60 };
-      expect(await f.fleet.update({ ...changed, createdAt: 1 })).toBe(true);
-      expect(await f.fleet.find(netid, saved.slug)).toEqual(changed);
-      const other = await company(f.companies);
-      expect(await f.fleet.update({ ...changed, netid: other, name: "Hijacked" })).toBe(false);
-      expect(await f.fleet.update({ ...changed, slug: `${saved.slug}-missing` })).toBe(false);
-      expect((await f.fleet.find(netid, saved.slug))?.name).toBe("Stretch");
-    });
-
-    test("remove deletes the owner's entry (slug in any case); false for another's or a missing one", async () => {
-      const netid = await company(f.companies);
-      const other = await company(f.companies);
-      const [a, b] = await f.fleet.insertAll([entry(netid, `${netid.toLowerCase()}-x`), entry(netid, `${netid.toLowerCase()}-x`)]);
-      expect(await f.fleet.remove(other, a.slug)).toBe(false);
-      expect(await f.fleet.remove(netid, ` ${a.slug.toUpperCase()}`)).toBe(true);
-      expect(await f.fleet.remove(netid, a.slug)).toBe(false);
-      expect(await f.fleet.find(netid, a.slug)).toBeUndefined();
-      expect(await f.fleet.find(netid, b.slug)).toEqual(b);
-      // The freed slug is the first free one again.
-      expect((await f.fleet.insertAll([entry(netid, `${netid.toLowerCase()}-x`)]))[0].slug).toBe(a.slug);
-    });
+  test("insertAll saves every entry with every field, under base, base-2, …; find is by owner, slug in any case", async () => {
+    const netid = await company(f.companies);
+    const base = `${netid.toLowerCase()}-sedan`;
+    const full = entry(netid, base, { description: "Black, leather", imageUrl: "https://img.example/1.jpg", maxLuggage: null, lat: null, lon: null, airports: ["JFK", "LGA"], active: false });
+    const saved = await f.fleet.insertAll([full, entry(netid, base), entry(netid, base)]);
+    expect(saved.map((e) => e.slug)).toEqual([base, `${base}-2`, `${base}-3`]);
+    const { slugBase: _, ...fields } = full;
+    expect(saved[0]).toEqual({ ...fields, slug: base });
+    expect(await f.fleet.find(netid, ` ${base.toUpperCase()} `)).toEqual(saved[0]);
+    expect(await f.fleet.find(netid, `${base}-3`)).toEqual(saved[2]);
+    expect(await f.fleet.find(netid, `${base}-4`)).toBeUndefined();
+    const other = await company(f.companies);
+    expect(await f.fleet.find(other, base)).toBeUndefined();
+    // A later insert continues the family.
+    expect((await f.fleet.insertAll([entry(netid, base)])).map((e) => e.slug)).toEqual([`${base}-4`]);
+    expect(await f.fleet.insertAll([])).toEqual([]);
   });
-}
+
+  test("a slug another family already took is skipped, within one insert and across inserts", async () => {
+    const netid = await company(f.companies);
+    const base = `${netid.toLowerCase()}-van`;
+    // "…-van-2" is a base of its own here, and also the second candidate of "…-van".
+    const first = await f.fleet.insertAll([entry(netid, base), entry(netid, `${base}-2`), entry(netid, base), entry(netid, `${base}-2`)]);
+    expect(first.map((e) => e.slug)).toEqual([base, `${base}-2`, `${base}-3`, `${base}-2-2`]);
+    const next = await f.fleet.insertAll([entry(netid, `${base}-3`), entry(netid, base), entry(netid, base)]);
+    expect(next.map((e) => e.slug)).toEqual([`${base}-3-2`, `${base}-4`, `${base}-5`]);
+  });
+
+  test("listByNetid lists the company's entries by slug, a page at a time, with the company's total", async () => {
+    const netid = await company(f.companies);
+    const other = await company(f.companies);
+    const low = netid.toLowerCase();
+    await f.fleet.insertAll([entry(netid, `${low}-b`), entry(netid, `${low}-a`), entry(netid, `${low}-a-z`), entry(netid, `${low}-a`)]);
+    await f.fleet.insertAll([entry(other, `${other.toLowerCase()}-a`)]);
+    const all = await f.fleet.listByNetid(netid, { limit: 10, offset: 0 });
+    expect(all.total).toBe(4);
+    expect(all.items.map((e) => e.slug)).toEqual([`${low}-a`, `${low}-a-2`, `${low}-a-z`, `${low}-b`]);
+    const page = await f.fleet.listByNetid(netid, { limit: 2, offset: 1 });
+    expect(page).toEqual({ items: all.items.slice(1, 3), total: 4 });
+    expect(await f.fleet.listByNetid("NOBODY", { limit: 10, offset: 0 })).toEqual({ items: [], total: 0 });
+  });
+
+  test("with maxEntries, an insert that would pass it throws FleetFullError with the current count and saves nothing", async () => {
+    const netid = await company(f.companies);
+    const base = `${netid.toLowerCase()}-suv`;
+    await f.fleet.insertAll([entry(netid, base), entry(netid, base)], undefined, 3);
+    const error = await rejection(f.fleet.insertAll([entry(netid, base), entry(netid, base)], undefined, 3));
+    expect(error).toBeInstanceOf(FleetFullError);
+    expect((error as FleetFullError).current).toBe(2);
+    expect((await f.fleet.listByNetid(netid, { limit: 10, offset: 0 })).total).toBe(2);
+    expect(await f.fleet.insertAll([entry(netid, base)], undefined, 3)).toHaveLength(1);
+  });
+
+  test("insertAll is all or nothing: one failing entry leaves none of the others behind", async () => {
+    const netid = await company(f.companies);
+    const base = `${netid.toLowerCase()}-bus`;
+    // The last entry names a company that does not exist.
+    await rejection(f.fleet.insertAll([entry(netid, base), entry(netid, base), entry("NO-SUCH-COMPANY", base)]));
+    expect((await f.fleet.listByNetid(netid, { limit: 10, offset: 0 })).total).toBe(0);
+    expect((await f.fleet.insertAll([entry(netid, base)]))[0].slug).toBe(base);
+  });
+
+  test("a 10,000-entry import is saved whole, in order, with distinct slugs, reporting progress up to the end", async () => {
+    const netid = await company(f.companies);
+    const low = netid.toLowerCase();
+    const entries = Array.from({ length: 10_000 }, (_, i) => entry(netid, `${low}-car-${i % 50}`, { lat: 40 + (i % 100) / 100, lon: -74 + i / 10_000 }));
+    const progress: number[] = [];
+    const saved = await f.fleet.insertAll(entries, (done) => progress.push(done), 10_000);
+    expect(saved).toHaveLength(10_000);
+    expect(new Set(saved.map((e) => e.slug)).size).toBe(10_000);
+    expect(saved[0].slug).toBe(`${low}-car-0`);
+    expect(saved[50].slug).toBe(`${low}-car-0-2`);
+    expect(saved[9_999].slug).toBe(`${low}-car-49-200`);
+    expect(progress.at(-1)).toBe(10_000);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect((await f.fleet.listByNetid(netid, { limit: 1, offset: 0 })).total).toBe(10_000);
+    expect(await f.fleet.find(netid, `${low}-car-7-100`)).toEqual(saved[7 + 99 * 50]);
+  }, 60_000);
+
+  test("update replaces the stored fields of the owner's entry (not slug, owner or creation time); false for another's or a missing one", async () => {
+    const netid = await company(f.companies);
+    const [saved] = await f.fleet.insertAll([entry(netid, `${netid.toLowerCase()}-limo`)]);
+    const changed: FleetEntry = { ...saved, name: "Stretch", airports: ["BER"], lat: null, lon: null, maxLuggage: null, hourlyRate: "99.99", active: false, updatedAt: saved.updatedAt + 60 };
+    expect(await f.fleet.update({ ...changed, createdAt: 1 })).toBe(true);
+    expect(await f.fleet.find(netid, saved.slug)).toEqual(changed);
+    const other = await company(f.companies);
+    expect(await f.fleet.update({ ...changed, netid: other, name: "Hijacked" })).toBe(false);
+    expect(await f.fleet.update({ ...changed, slug: `${saved.slug}-missing` })).toBe(false);
+    expect((await f.fleet.find(netid, saved.slug))?.name).toBe("Stretch");
+  });
+
+  test("remove deletes the owner's entry (slug in any case); false for another's or a missing one", async () => {
+    const netid = await company(f.companies);
+    const other = await company(f.companies);
+    const [a, b] = await f.fleet.insertAll([entry(netid, `${netid.toLowerCase()}-x`), entry(netid, `${netid.toLowerCase()}-x`)]);
+    expect(await f.fleet.remove(other, a.slug)).toBe(false);
+    expect(await f.fleet.remove(netid, ` ${a.slug.toUpperCase()}`)).toBe(true);
+    expect(await f.fleet.remove(netid, a.slug)).toBe(false);
+    expect(await f.fleet.find(netid, a.slug)).toBeUndefined();
+    expect(await f.fleet.find(netid, b.slug)).toEqual(b);
+    // The freed slug is the first free one again.
+    expect((await f.fleet.insertAll([entry(netid, `${netid.toLowerCase()}-x`)]))[0].slug).toBe(a.slug);
+  });
+});
 
 describe("fleet on PostgreSQL with several instances", () => {
-  let pg: PgCluster;
+  let pg: TestDatabase;
   let a: PgDb;
   let b: PgDb;
   beforeAll(async () => {
-    pg = await startCluster();
+    pg = await startDatabase();
     a = openPostgres(pg.url, { max: 6 });
     b = openPostgres(pg.url, { max: 6 });
     await migratePostgres(a.$client);

@@ -1,13 +1,13 @@
 // The network quote store's contract, run unchanged against both adapters: a quote reads back whole, an unknown id is
 // nothing, and retention removes a quote a day past its validity (not before).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, expect, test } from "bun:test";
 import type { NetworkQuote } from "../../../domain/quotes/network-quote";
 import type { NetworkQuoteRepository } from "../../../domain/quotes/ports";
 import { SqliteNetworkQuoteRepository } from "../../../adapters/sqlite/network-quote-repository";
 import { PgNetworkQuoteRepository } from "../../../adapters/postgres/network-quote-repository";
 import { pruneExpired } from "../../../adapters/sqlite/retention";
 import { prunePgExpired } from "../../../adapters/postgres/retention";
-import { onPostgres, onSqlite } from "./databases";
+import { describeOnBoth, onPostgres, onSqlite } from "./databases";
 
 interface Store {
   quotes: NetworkQuoteRepository;
@@ -45,31 +45,26 @@ const quote = (quoteId: string, validUntil: number): NetworkQuote => ({
   warnings: [{ code: "OTHER_CURRENCIES_LEFT_OUT", message: "1 left out", count: 1, currencies: ["USD"] }],
 });
 
-for (const adapter of adapters) {
-  describe(`network quotes on ${adapter.name}`, () => {
-    let s: Store;
-    beforeAll(async () => {
-      s = await adapter.open();
-      await s.run(COMPANY);
-    }, 120_000);
-    afterAll(() => adapter.close(), 60_000);
-
-    test("a saved quote reads back whole; an unknown id is undefined", async () => {
-      const q = quote("0193f1c2-6a3e-7b41-9d2c-5e8f0a1b2c3d", 2_000_000_000);
-      await s.quotes.save(q);
-      expect(await s.quotes.find(q.quoteId)).toEqual(q);
-      expect(await s.quotes.find("0193f1c2-6a3e-7b41-9d2c-000000000000")).toBeUndefined();
-    });
-
-    test("retention removes a quote a day past its validUntil, and keeps one expired less than a day ago", async () => {
-      const now = 1_900_000_000;
-      const old = quote("0193f1c2-6a3e-7b41-9d2c-00000000000a", now - 86400 - 1);
-      const recent = quote("0193f1c2-6a3e-7b41-9d2c-00000000000b", now - 3600);
-      await s.quotes.save(old);
-      await s.quotes.save(recent);
-      await s.prune(now);
-      expect(await s.quotes.find(old.quoteId)).toBeUndefined();
-      expect(await s.quotes.find(recent.quoteId)).toEqual(recent);
-    });
+describeOnBoth("network quotes", adapters, (s) => {
+  beforeAll(async () => {
+    await s.run(COMPANY);
   });
-}
+
+  test("a saved quote reads back whole; an unknown id is undefined", async () => {
+    const q = quote("0193f1c2-6a3e-7b41-9d2c-5e8f0a1b2c3d", 2_000_000_000);
+    await s.quotes.save(q);
+    expect(await s.quotes.find(q.quoteId)).toEqual(q);
+    expect(await s.quotes.find("0193f1c2-6a3e-7b41-9d2c-000000000000")).toBeUndefined();
+  });
+
+  test("retention removes a quote a day past its validUntil, and keeps one expired less than a day ago", async () => {
+    const now = 1_900_000_000;
+    const old = quote("0193f1c2-6a3e-7b41-9d2c-00000000000a", now - 86400 - 1);
+    const recent = quote("0193f1c2-6a3e-7b41-9d2c-00000000000b", now - 3600);
+    await s.quotes.save(old);
+    await s.quotes.save(recent);
+    await s.prune(now);
+    expect(await s.quotes.find(old.quoteId)).toBeUndefined();
+    expect(await s.quotes.find(recent.quoteId)).toEqual(recent);
+  });
+});

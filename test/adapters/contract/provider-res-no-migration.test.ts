@@ -9,7 +9,7 @@ import * as sqliteSchema from "../../../adapters/sqlite/schema";
 import { migrate as migratePostgres, openPostgres, type PgDb } from "../../../adapters/postgres/db";
 import { migrations as pgMigrations } from "../../../adapters/postgres/migrations";
 import * as pgSchema from "../../../adapters/postgres/schema";
-import { startCluster, type PgCluster } from "../../../scripts/pg-cluster";
+import { startDatabase, type TestDatabase } from "../../support/pg-databases";
 import { newBooking } from "./trips-fixtures";
 
 const arrow = (from: string, to: string, source = "provider:prov-user") => ({ timestamp: "2026-01-01T00:00:00Z", changeSource: source, changeDesc: `providerResNo ${from} → ${to}` });
@@ -73,7 +73,7 @@ describe("the provider-number migration on existing data", () => {
   });
 
   describe("PostgreSQL", () => {
-    let cluster: PgCluster | undefined;
+    let cluster: TestDatabase | undefined;
     let db: PgDb | undefined;
     afterAll(async () => {
       await db?.$client.close();
@@ -81,7 +81,7 @@ describe("the provider-number migration on existing data", () => {
     }, 60_000);
 
     test("the same decisions, then the index holds", async () => {
-      cluster = await startCluster();
+      cluster = await startDatabase();
       db = openPostgres(cluster.url, { max: 2 });
       const client = db.$client;
       await client.unsafe("CREATE TABLE IF NOT EXISTS __migrations (tag text PRIMARY KEY, applied_at bigint NOT NULL)").simple();

@@ -11,7 +11,7 @@ import { PgBookingRepository } from "../../../adapters/postgres/booking-reposito
 import { PgIntegrationRepository } from "../../../adapters/postgres/integration-repository";
 import { PgOutbox } from "../../../adapters/postgres/outbox";
 import { PgIdempotencyStore } from "../../../adapters/postgres/idempotency-store";
-import { startCluster, type PgCluster } from "../../../scripts/pg-cluster";
+import { startDatabase, type TestDatabase } from "../../support/pg-databases";
 import { appendLog, create, newBooking, TestAnnouncer } from "./trips-fixtures";
 
 const secrets = new SecretBox("cd".repeat(32));
@@ -30,12 +30,12 @@ function instance(db: PgDb, owner: string, groupCommit: boolean): Instance {
   return { db, bookings, outbox: new PgOutbox(db, { owner, leaseSeconds: LEASE, bookings, integrations }), idempotency: new PgIdempotencyStore(db) };
 }
 
-let cluster: PgCluster;
+let cluster: TestDatabase;
 /** Two instances per mode: each change its own transaction, or group commit. */
 const instances: Record<"single" | "grouped", [Instance, Instance]> = {} as never;
 
 beforeAll(async () => {
-  cluster = await startCluster();
+  cluster = await startDatabase();
   const first = openPostgres(cluster.url, { max: 6 });
   const second = openPostgres(cluster.url, { max: 4 });
   await migrate(first.$client);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { createHarness, FAST_DELIVERY, type Harness } from "../../support/harness";
 import { startReceiver } from "../../support/receiver";
 import type { WorkerOptions } from "../../../adapters/delivery/worker";
-import { parties, regularTrip, sendTrip, type Party } from "../../support/trips";
+import { integrate, parties, type Party, regularTrip, sendTrip } from "../../support/trips";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -26,9 +26,9 @@ async function setup(delivery: Partial<WorkerOptions>, failures: number) {
   const listener = startReceiver();
   cleanups.push(listener.stop);
   const { requester, provider, stranger } = await parties(h, "-FD");
-  const farm = await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${provider.jwt}` }, body: { deliveryUrl: `${farmIn.url}/gnet/farm-in` } });
+  const farm = await integrate(h, provider, { deliveryUrl: `${farmIn.url}/gnet/farm-in` });
   expect(farm.status).toBe(200);
-  const hook = await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${requester.jwt}` }, body: { webhookUrl: `${listener.url}/events` } });
+  const hook = await integrate(h, requester, { webhookUrl: `${listener.url}/events` });
   expect(hook.status).toBe(200);
   h.services.worker.start();
   return { h, farmIn, listener, requester, provider, stranger };

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { createHarness, FAST_DELIVERY, type Harness } from "../../support/harness";
 import { startReceiver } from "../../support/receiver";
 import { runCli, tempDir } from "../../support/process";
-import { lookup, parties, regularTrip, sendTrip } from "../../support/trips";
+import { integrate, lookup, parties, regularTrip, sendTrip } from "../../support/trips";
 import type { Resolver } from "../../../adapters/delivery/outbound-guard";
 
 const cleanups: Array<() => unknown> = [];
@@ -79,7 +79,7 @@ describe("outbound guard (OUTBOUND_ALLOW_PRIVATE off)", () => {
     const h = harness({ outboundAllowPrivate: false, resolver: rebinding });
     const { requester, provider } = await parties(h);
     const port = new URL(rx.url).port;
-    const put = await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${provider.jwt}` }, body: { deliveryUrl: `http://rebind.example:${port}/farm-in` } });
+    const put = await integrate(h, provider, { deliveryUrl: `http://rebind.example:${port}/farm-in` });
     expect(put.status).toBe(200);
     h.services.worker.start();
     const sent = await sendTrip(h, requester, regularTrip(requester.netid, provider.netid));
@@ -122,7 +122,7 @@ describe("outbound requests", () => {
     cleanups.push(redirecting.stop);
     const h = harness({});
     const { requester, provider } = await parties(h);
-    expect((await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${provider.jwt}` }, body: { deliveryUrl: `${redirecting.url}/farm-in` } })).status).toBe(200);
+    expect((await integrate(h, provider, { deliveryUrl: `${redirecting.url}/farm-in` })).status).toBe(200);
     h.services.worker.start();
     const sent = await sendTrip(h, requester, regularTrip(requester.netid, provider.netid));
     await redirecting.waitFor(2);
@@ -139,7 +139,7 @@ describe("outbound requests", () => {
     const h = harness({ resolver: async (host) => (asked.push(host), [{ address: "127.0.0.1", family: 4 }]) });
     const { requester, provider } = await parties(h);
     const port = new URL(rx.url).port;
-    expect((await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${provider.jwt}` }, body: { deliveryUrl: `http://partner.invalid:${port}/farm-in` } })).status).toBe(200);
+    expect((await integrate(h, provider, { deliveryUrl: `http://partner.invalid:${port}/farm-in` })).status).toBe(200);
     h.services.worker.start();
     await sendTrip(h, requester, regularTrip(requester.netid, provider.netid));
     const [got] = await rx.waitFor(1);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHarness, FAST_DELIVERY, type Harness } from "../../support/harness";
 import { startReceiver } from "../../support/receiver";
-import { lookup, parties, regularTrip, quoteTrip, sendTrip, insertFleet, type Party } from "../../support/trips";
+import { insertFleet, integrate, lookup, parties, type Party, quoteTrip, regularTrip, sendTrip } from "../../support/trips";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -15,7 +15,7 @@ async function setup(luggage: "notes" | "native", respond?: Parameters<typeof st
   const rx = startReceiver(respond);
   cleanups.push(rx.stop);
   const { requester, provider, stranger } = await parties(h);
-  const put = await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${provider.jwt}` }, body: { deliveryUrl: `${rx.url}/farm-in`, luggage, deliveryAuth: { username: "tripswitch", password: "partner-basic-pw" } } });
+  const put = await integrate(h, provider, { deliveryUrl: `${rx.url}/farm-in`, luggage, deliveryAuth: { username: "tripswitch", password: "partner-basic-pw" } });
   expect(put.status).toBe(200);
   h.services.worker.start();
   return { h, rx, requester, provider, stranger };
@@ -185,7 +185,7 @@ describe("retryTransaction after the partner moved its endpoint", () => {
     await until(async () => (await booking(h, requester, id)).lastStatus === "FAILED", 8000);
     const moved = startReceiver();
     cleanups.push(moved.stop);
-    const put = await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${provider.jwt}` }, body: { deliveryUrl: `${moved.url}/new-farm-in` } });
+    const put = await integrate(h, provider, { deliveryUrl: `${moved.url}/new-farm-in` });
     expect(put.status).toBe(200);
     const before = rx.received.length;
     expect((await h.request("GET", `/Platform.svc/retryTransaction/${id}`, { headers: { token: requester.token } })).status).toBe(200);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHarness, FAST_DELIVERY, ManualClock } from "../../support/harness";
 import { startReceiver, type Received } from "../../support/receiver";
-import { parties, providerUpdate, regularTrip, sendTrip } from "../../support/trips";
+import { integrate, parties, providerUpdate, regularTrip, sendTrip } from "../../support/trips";
 import { verifySignature } from "../../../adapters/delivery/signing";
 
 const cleanups: Array<() => unknown> = [];
@@ -115,7 +115,7 @@ describe("webhooks to the requester", () => {
     const rx = startReceiver((_r, n) => (n === 1 ? new Response("no", { status: 500 }) : Response.json({})));
     cleanups.push(rx.stop);
     const { requester, provider } = await parties(h);
-    await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${requester.jwt}` }, body: { webhookUrl: rx.url } });
+    await integrate(h, requester, { webhookUrl: rx.url });
     h.services.worker.start();
     const sent = await sendTrip(h, requester, regularTrip(requester.netid, provider.netid));
     const got = await rx.waitFor(2);
@@ -245,6 +245,6 @@ describe("a new webhook URL is verified with a signed challenge before anything 
     expect((await h.request("GET", "/api/company/integration", { headers: auth })).body.data.webhookUrl).toBe(rx.url);
     expect(rx.challenges).toHaveLength(10);
     // Another company's challenges are its own.
-    expect((await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${stranger.jwt}` }, body: { webhookUrl: rx.url } })).body.data.webhookVerified).toBe(true);
+    expect((await integrate(h, stranger, { webhookUrl: rx.url })).body.data.webhookVerified).toBe(true);
   });
 });

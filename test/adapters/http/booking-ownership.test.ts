@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHarness, FAST_DELIVERY, ManualClock, type Harness } from "../../support/harness";
 import { startReceiver } from "../../support/receiver";
-import { lookup, nextResNo, party, providerUpdate, regularTrip, sendTrip, type Party } from "../../support/trips";
+import { integrate, lookup, nextResNo, party, type Party, providerUpdate, regularTrip, sendTrip } from "../../support/trips";
 
 // Two requesters and one provider: only the provider names its bookings by its own numbers, and a requester's copy of
 // a field the exchange or the provider writes never passes for the real one.
@@ -15,7 +15,7 @@ beforeAll(async () => {
   h = createHarness({ clock, delivery: FAST_DELIVERY });
   [alpha, bravo, provider] = await Promise.all([party(h, "ALPHA-BOOK", "CO"), party(h, "BRAVO-BOOK", "CO"), party(h, "PROV-OWN", "IO")]);
   partner = startReceiver();
-  const put = await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${provider.jwt}` }, body: { deliveryUrl: `${partner.url}/farm-in` } });
+  const put = await integrate(h, provider, { deliveryUrl: `${partner.url}/farm-in` });
   expect(put.status).toBe(200);
   h.services.worker.start();
 });

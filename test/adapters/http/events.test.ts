@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import net from "node:net";
 import { createHarness, FAST_DELIVERY, ManualClock, type Harness } from "../../support/harness";
 import { startReceiver } from "../../support/receiver";
-import { lookup, parties, providerUpdate, regularTrip, sendTrip, type Party } from "../../support/trips";
+import { integrate, lookup, parties, type Party, providerUpdate, regularTrip, sendTrip } from "../../support/trips";
 import { SseClient } from "../../support/sse";
 
 let h: Harness;
@@ -27,7 +27,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${app.server!.port}`;
   ({ requester, provider, stranger } = await parties(h, "-SSE"));
   hooks = startReceiver();
-  const put = await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${requester.jwt}` }, body: { webhookUrl: `${hooks.url}/hooks` } });
+  const put = await integrate(h, requester, { webhookUrl: `${hooks.url}/hooks` });
   expect(put.status).toBe(200);
   h.services.worker.start();
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHarness, ManualClock, type Harness } from "../../support/harness";
-import { parties, regularTrip, sendTrip } from "../../support/trips";
+import { integrate, parties, regularTrip, sendTrip } from "../../support/trips";
 
 let h: Harness;
 afterEach(() => h?.close());
@@ -147,7 +147,7 @@ describe("per-company rate limits", () => {
     expect(statuses).toEqual([401, 401, 401, 429]);
     expect((await h.request("POST", "/api/fleet", { body: {} })).status).toBe(429);
     // A company's authenticated writes do not share the address's budget.
-    expect((await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${provider.jwt}` }, body: { luggage: "native" } })).status).toBe(200);
+    expect((await integrate(h, provider, { luggage: "native" })).status).toBe(200);
   });
 
   test("GET cancelTripByResNo changes state, so it spends the write budget like its POST", async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHarness, FAST_DELIVERY, ManualClock, type Harness } from "../../support/harness";
 import { startReceiver } from "../../support/receiver";
-import { lookup, parties, providerUpdate, regularTrip, sendTrip, type Party } from "../../support/trips";
+import { integrate, lookup, parties, type Party, providerUpdate, regularTrip, sendTrip } from "../../support/trips";
 
 let h: Harness;
 let clock: ManualClock;
@@ -13,7 +13,7 @@ beforeAll(async () => {
   h = createHarness({ clock, delivery: FAST_DELIVERY });
   ({ requester, provider, stranger } = await parties(h, "-GPS"));
   hooks = startReceiver();
-  const put = await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${requester.jwt}` }, body: { webhookUrl: `${hooks.url}/hooks` } });
+  const put = await integrate(h, requester, { webhookUrl: `${hooks.url}/hooks` });
   expect(put.status).toBe(200);
   h.services.worker.start();
 });

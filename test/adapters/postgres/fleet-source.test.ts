@@ -11,9 +11,9 @@ import { PgCompanyRepository } from "../../../adapters/postgres/account-reposito
 import { PgFleetRepository } from "../../../adapters/postgres/fleet-repository";
 import { PgFleetSource } from "../../../adapters/postgres/fleet-source";
 import { watchFleetChangesPg } from "../../../adapters/postgres/fleet-watch";
-import { startCluster, type PgCluster } from "../../../scripts/pg-cluster";
+import { startDatabase, type TestDatabase } from "../../support/pg-databases";
 
-let pg: PgCluster;
+let pg: TestDatabase;
 /** Instance A (the searching one) and instance B (writing), each with its own pool. */
 let a: PgDb;
 let b: PgDb;
@@ -21,7 +21,7 @@ let writer: PgFleetRepository;
 const NETID = "FEEDCO";
 
 beforeAll(async () => {
-  pg = await startCluster();
+  pg = await startDatabase();
   a = openPostgres(pg.url, { max: 4 });
   b = openPostgres(pg.url, { max: 4 });
   await migrate(a.$client);

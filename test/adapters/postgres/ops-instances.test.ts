@@ -1,7 +1,7 @@
 // The operational stores with several instances on one PostgreSQL database: each instance has its own pool, as
-// separate processes would. One throwaway cluster for the whole file.
+// separate processes would. One database of its own for the whole file.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startCluster, type PgCluster } from "../../../scripts/pg-cluster";
+import { startDatabase, type TestDatabase } from "../../support/pg-databases";
 import { migrate, openPostgres, type PgDb } from "../../../adapters/postgres/db";
 import { PgRateBudgets } from "../../../adapters/postgres/rate-budgets";
 import { prunePgExpired, RETENTION_LOCK_KEY } from "../../../adapters/postgres/retention";
@@ -13,11 +13,11 @@ import { edge } from "../../../adapters/http/errors";
 import { createLogger } from "../../../adapters/logging";
 import type { ChauffeurPosition } from "../../../domain/tracking/position";
 
-let cluster: PgCluster;
+let cluster: TestDatabase;
 let one: PgDb;
 let two: PgDb;
 beforeAll(async () => {
-  cluster = await startCluster();
+  cluster = await startDatabase();
   one = openPostgres(cluster.url, { max: 10 });
   two = openPostgres(cluster.url, { max: 10 });
   await migrate(one.$client);

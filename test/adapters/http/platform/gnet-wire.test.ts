@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import gnetExample from "../../../../adapters/http/examples/sendtrip-gnet-style.json";
 import { createHarness, FAST_DELIVERY, type Harness } from "../../../support/harness";
 import { startReceiver, type Received } from "../../../support/receiver";
-import { insertFleet, lookup, nextResNo, parties, providerUpdate, regularTrip, sendTrip, type Party } from "../../../support/trips";
+import { insertFleet, integrate, lookup, nextResNo, parties, type Party, providerUpdate, regularTrip, sendTrip } from "../../../support/trips";
 import { verifySignature } from "../../../../adapters/delivery/signing";
 
 type Json = Record<string, any>;
@@ -47,9 +47,9 @@ beforeAll(async () => {
   ({ requester, provider, stranger } = await parties(h, "-GNET"));
   farmIn = startReceiver((r) => farmInAnswers.get(r.json?.affiliateReservation?.requesterResNo)?.(r) ?? Response.json({ success: true }));
   listener = startReceiver();
-  const farm = await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${provider.jwt}` }, body: { deliveryUrl: `${farmIn.url}/farm-in`, luggage: "native" } });
+  const farm = await integrate(h, provider, { deliveryUrl: `${farmIn.url}/farm-in`, luggage: "native" });
   expect(farm.status).toBe(200);
-  const hook = await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${requester.jwt}` }, body: { webhookUrl: `${listener.url}/gnet-callback`, webhookFormat: "gnet" } });
+  const hook = await integrate(h, requester, { webhookUrl: `${listener.url}/gnet-callback`, webhookFormat: "gnet" });
   expect(hook.status).toBe(200);
   webhookSecret = hook.body.data.webhookSecret;
   h.services.worker.start();

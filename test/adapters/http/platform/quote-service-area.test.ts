@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHarness, FAST_DELIVERY, ManualClock, type Harness } from "../../../support/harness";
 import { startReceiver } from "../../../support/receiver";
-import { insertFleet, lookup, party, parties, quoteTrip, regularTrip, sendTrip, type Party } from "../../../support/trips";
+import { insertFleet, integrate, lookup, parties, party, type Party, quoteTrip, regularTrip, sendTrip } from "../../../support/trips";
 
 type Json = Record<string, any>;
 
@@ -32,14 +32,14 @@ function quote(provider: Party, pickup: Json, over: Json = {}) {
   return sendTrip(h, requester, quoteTrip(requester.netid, provider.netid, { passengerCount: "2", preferredVehicleType: undefined, locations: { pickup, dropOff: { address: "Times Square", lat: "40.758", lon: "-73.9855" } }, ...over }));
 }
 const codes = (res: { body: Json }) => (res.body.fees as Json[]).map((f) => f.code).sort();
-const setRadius = (who: Party, km: number) => h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${who.jwt}` }, body: { serviceRadiusKm: km } });
+const setRadius = (who: Party, km: number) => integrate(h, who, { serviceRadiusKm: km });
 
 beforeAll(async () => {
   h = createHarness({ clock, delivery: FAST_DELIVERY });
   ({ requester, provider: acme, stranger: rival } = await parties(h));
   [globe, yen, dinar, mixed] = await Promise.all([party(h, "GLOBE-CARS", "IO"), party(h, "TOKYO-HIRE", "IO"), party(h, "GULF-LIMO", "IO"), party(h, "MIXED-FLEET", "IO")]);
   farmIn = startReceiver();
-  const farm = await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${acme.jwt}` }, body: { deliveryUrl: `${farmIn.url}/farm-in` } });
+  const farm = await integrate(h, acme, { deliveryUrl: `${farmIn.url}/farm-in` });
   expect(farm.status).toBe(200);
   h.services.worker.start();
   await insertFleet(h, acme.netid, [
