@@ -8,7 +8,7 @@ import { Argon2idHasher } from "../adapters/security/password";
 import { CoreTokens } from "../adapters/security/tokens";
 import { isCommonPassword } from "../adapters/security/common-passwords";
 import { Authenticator, authMacros } from "../adapters/http/auth";
-import { edge } from "../adapters/http/errors";
+import { edge } from "../adapters/http/edge";
 import { platformPathFolding, type PlatformRoot } from "../adapters/http/platform-paths";
 import { docs, type DocsRoot } from "../adapters/http/docs";
 import { health, type Readiness } from "../adapters/http/health";

@@ -8,7 +8,7 @@ import { ERROR_CODES } from "./error-codes";
 import { cleanOpenApi } from "./openapi-clean";
 import { webhookDocs } from "./webhook-docs";
 import { POSTMAN_PATH, postmanCollection, withBaseUrl } from "./postman";
-import { forwardedRequests } from "./errors";
+import { forwardedRequests } from "./request-context";
 
 const ASSETS = "/docs/assets";
 const SPEC_PATH = "/docs/json";

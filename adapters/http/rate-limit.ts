@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { takeToken, type Bucket, type RateBudgets, type RateDecision } from "../../domain/rate-limit";
 import { TooManyRequestsError } from "../../domain/errors";
-import { pathOf } from "./errors";
+import { pathOf } from "./request-context";
 
 /** Request budgets; 0 (or absent) disables one. */
 export interface RateLimits {

@@ -5,7 +5,8 @@ import type { SearchFleetDeps } from "../../../domain/usecases/search-fleet";
 import type { Logger } from "../../logging";
 import { AccessLog } from "../access-log";
 import type { Authenticator } from "../auth";
-import { requestIdOf, toErrorResponse } from "../errors";
+import { toErrorResponse } from "../errors";
+import { requestIdOf } from "../request-context";
 import type { RateLimiter } from "../rate-limit";
 import { FleetSearchAnswering, type PlannedSearch } from "./fleet-search";
 
