@@ -1,5 +1,6 @@
 import { t } from "elysia";
-import { BookingData, FeeSchema, SendTripBody } from "./trip-schemas";
+import { BookingData } from "./core/booking.model";
+import { FeeSchema, SendTripBody } from "./platform/send-trip.model";
 
 /**
  * What the service sends out, for the OpenAPI document's `webhooks`: the trip messages POSTed to a provider's

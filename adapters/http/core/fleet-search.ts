@@ -6,7 +6,7 @@ import type { SearchAnswerCache } from "../../../domain/fleet/answer-cache";
 import { documentedResponses, errors } from "../schemas";
 import { authMacros, type Authenticator } from "../auth";
 import type { RateLimiter } from "../rate-limit";
-import { FleetEntryOutput } from "../fleet-entry";
+import { FleetEntryOutput } from "./fleet-entry.model";
 import { SearchAnswerJson } from "./search-answer-json";
 
 const param = (description: string, example?: string) => t.Optional(t.String({ maxLength: 2000, description, ...(example ? { examples: [example] } : {}) }));

@@ -9,7 +9,7 @@ import {
   type ManageFleetDeps,
 } from "../../../domain/usecases/manage-fleet";
 import { errors } from "../schemas";
-import { FleetEntryOutput, fleetEntryOutput } from "../fleet-entry";
+import { FleetEntryOutput, fleetEntryOutput } from "./fleet-entry.model";
 import { Page, Paging } from "../paging";
 import { FLEET_SORT_KEYS } from "../../../domain/fleet/listing";
 

@@ -3,11 +3,11 @@ import { bookNetworkQuote, findNetworkQuote, networkQuoteView, requestNetworkQuo
 import type { IdempotencyStore } from "../../../domain/trips/ports";
 import { authMacros, type Authenticator } from "../auth";
 import { idempotent } from "../idempotency";
-import { documentedResponses, errors } from "../schemas";
+import { documentedResponses, errors, IdempotencyHeaders } from "../schemas";
 import type { RateLimiter } from "../rate-limit";
 import { dropNullOptionals } from "../null-fields";
-import { IdempotencyHeaders, SendTripResponse } from "../trip-schemas";
-import { BookQuoteBody, NetworkQuoteBody, NetworkQuoteResponse, QuoteIdParams } from "../quote-schemas";
+import { SendTripResponse } from "../platform/send-trip.model";
+import { BookQuoteBody, NetworkQuoteBody, NetworkQuoteResponse, QuoteIdParams } from "./quotes.model";
 import bookedExample from "../examples/network-quote-booked.json";
 
 const SECURITY: Array<Record<string, string[]>> = [{ bearer: [] }, { platformToken: [] }];

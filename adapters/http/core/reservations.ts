@@ -4,8 +4,8 @@ import { LEGACY_STATUSES, MAIN_PATH, skipTargets, STATUS_LABELS, TERMINAL_STATUS
 import { authMacros, type Authenticator } from "../auth";
 import { bookingSummaryView, bookingViewFor } from "../../../domain/trips/booking-view";
 import type { PositionStore } from "../../../domain/tracking/position";
-import { documentedResponses, errors } from "../schemas";
-import { BookingData, TransactionIdParams } from "../trip-schemas";
+import { documentedResponses, errors, TransactionIdParams } from "../schemas";
+import { BookingData } from "./booking.model";
 import { tripPlaces } from "../../../domain/trips/trip-places";
 import type { AirportDirectory } from "../../../domain/airports";
 import type { Gazetteer } from "../../../domain/trips/pickup-place";

@@ -3,7 +3,7 @@ import { retryFailedDelivery, type DeliveryDeps } from "../../../domain/usecases
 import { authMacros, jsonString, type Authenticator } from "../auth";
 import { PLATFORM_SECURITY, platformRoute } from "../platform-route";
 import { errors } from "../schemas";
-import { TransactionIdParams } from "../trip-schemas";
+import { TransactionIdParams } from "../schemas";
 
 /** retryTransaction: a booking's failing or failed deliveries are attempted again now (either party may ask). */
 export function platformDelivery(deps: DeliveryDeps, auth: Authenticator) {

@@ -2,8 +2,7 @@ import { Elysia, t } from "elysia";
 import type { ChauffeurTracking } from "../../../domain/usecases/track-chauffeur";
 import { authMacros, type Authenticator } from "../auth";
 import { PLATFORM_SECURITY, platformRoute } from "../platform-route";
-import { documentedResponses, errors } from "../schemas";
-import { ResNoParams, TransactionIdParams } from "../trip-schemas";
+import { documentedResponses, errors, ResNoParams, TransactionIdParams } from "../schemas";
 
 const Location = t.Object({
   transactionId: t.String(),

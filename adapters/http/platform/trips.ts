@@ -13,14 +13,15 @@ import type { IdempotencyStore } from "../../../domain/trips/ports";
 import { authMacros, type Authenticator } from "../auth";
 import { PLATFORM_SECURITY, platformRoute, type PlatformDoc } from "../platform-route";
 import { gnetReadFor } from "../../../domain/trips/gnet-reservation";
-import { GnetReservationResponse } from "../gnet-reservation-schema";
+import { GnetReservationResponse } from "./gnet-reservation.model";
 import type { PositionStore } from "../../../domain/tracking/position";
 import type { Caller } from "../../../domain/ports";
 import { idempotent, type IdempotentCall } from "../idempotency";
-import { documentedResponses, errors } from "../schemas";
+import { documentedResponses, errors, IdempotencyHeaders, ResNoParams, TransactionIdParams } from "../schemas";
 import type { RateLimiter } from "../rate-limit";
 import { awaitDelivery, type DeliveryDeps } from "../../../domain/usecases/deliver-booking";
-import { IdempotencyHeaders, ProviderUpdateBody, ResNoParams, SendTripBody, SendTripResponse, TransactionIdParams } from "../trip-schemas";
+import { SendTripBody, SendTripResponse } from "./send-trip.model";
+import { ProviderUpdateBody } from "./provider-update.model";
 import { dropNullOptionals } from "../null-fields";
 
 export interface PlatformTripDeps {

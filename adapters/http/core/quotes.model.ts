@@ -1,9 +1,9 @@
 import { t } from "elysia";
-import { SendTripBody } from "./trip-schemas";
-import networkQuoteRequest from "./examples/network-quote-request.json";
-import networkQuoteResponse from "./examples/network-quote-response.json";
-import networkQuoteBook from "./examples/network-quote-book.json";
-import { MAX_NAMED_PROVIDERS } from "../../domain/quotes/network-quote";
+import { SendTripBody } from "../platform/send-trip.model";
+import networkQuoteRequest from "../examples/network-quote-request.json";
+import networkQuoteResponse from "../examples/network-quote-response.json";
+import networkQuoteBook from "../examples/network-quote-book.json";
+import { MAX_NAMED_PROVIDERS } from "../../../domain/quotes/network-quote";
 
 /** Trip fields of sendTrip that a network quote's body takes as they are. */
 const { affiliateReservation: _a, transactionId: _t, submitMode: _s, status: _st, quoteId: _q, fees: _f, reservationType: _r, ...tripFields } = SendTripBody.properties;

@@ -1,6 +1,6 @@
 import { t } from "elysia";
-import gnetReservationExample from "./examples/gnet-reservation.json";
-import { BookingData } from "./trip-schemas";
+import gnetReservationExample from "../examples/gnet-reservation.json";
+import { BookingData } from "../core/booking.model";
 
 /** The booking view's tripPacket members, reused where GNet's reservation shows the same thing. */
 const packet = BookingData.properties.tripPacket.properties;
