@@ -91,7 +91,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const metricsPublic = flag(env, "METRICS_PUBLIC", false);
   // /metrics names every route and company-visible backlog: in production it is closed unless someone chose otherwise.
   if (production && metricsToken === undefined && !metricsPublic) {
-    throw new ConfigError("METRICS_TOKEN is required when NODE_ENV=production (at least 16 characters, e.g. from `openssl rand -hex 16`); set METRICS_PUBLIC=1 to serve /metrics without a token");
+    throw new ConfigError(
+      "METRICS_TOKEN is required when NODE_ENV=production (at least 16 characters, e.g. from `openssl rand -hex " +
+      "16`); set METRICS_PUBLIC=1 to serve /metrics without a token");
   }
   const databaseUrl = postgresUrl(env.DATABASE_URL);
   const deliveryLeaseSeconds = integer(env, "DELIVERY_LEASE_SECONDS", 30, 1, 3600);

@@ -219,7 +219,9 @@ async function setSandbox(config: Config, args: string[]): Promise<number> {
 async function setIntegration(config: Config, args: string[]): Promise<number> {
   const [netid, ...flags] = args;
   if (!netid || netid.startsWith("--") || flags.length === 0 || flags.length % 2)
-    throw new UsageError("usage: company set-integration <netid> [--delivery-url URL] [--luggage native|notes] [--webhook-url URL] [--webhook-format events|gnet] [--accept-trips-from anyone|partners] [--service-radius-km 1-500]");
+    throw new UsageError(
+      "usage: company set-integration <netid> [--delivery-url URL] [--luggage native|notes] [--webhook-url URL] " +
+      "[--webhook-format events|gnet] [--accept-trips-from anyone|partners] [--service-radius-km 1-500]");
   const input: { deliveryUrl?: string | null; luggage?: string; webhookUrl?: string | null; webhookFormat?: string; acceptTripsFrom?: string; serviceRadiusKm?: number | null } = {};
   for (let i = 0; i < flags.length; i += 2) {
     const [flag, value] = [flags[i], flags[i + 1]];

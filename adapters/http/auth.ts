@@ -153,8 +153,12 @@ export class Authenticator {
 export function wrongKind(takes: "core" | "platform"): UnauthorizedError {
   return new UnauthorizedError(
     takes === "core"
-      ? "Wrong kind of credential: this route takes a core token (a JWT) as Authorization: Bearer <token>, from POST /api/token; a platform token from getToken2 does not work here"
-      : "Wrong kind of credential: this operation takes a platform token in the header token, from POST /Platform.svc/getToken2; a core token (JWT) from /api/token does not work here",
+      ?
+        "Wrong kind of credential: this route takes a core token (a JWT) as Authorization: Bearer <token>, from " +
+        "POST /api/token; a platform token from getToken2 does not work here"
+      :
+        "Wrong kind of credential: this operation takes a platform token in the header token, from POST " +
+        "/Platform.svc/getToken2; a core token (JWT) from /api/token does not work here",
     "WRONG_CREDENTIAL_KIND",
   );
 }

@@ -119,7 +119,18 @@ export function docs(root?: DocsRoot) {
             title: "TripSwitch API",
             version: "1.0.0",
             description:
-              "Trip exchange for chauffeured ground transportation. Core API under /api (bearer JWT from POST /api/token); platform API under /Platform.svc (header `token` from getToken2; the /V1 path segment is accepted, not required). Every error is `{success:false, message, code}` (+ `errors[]` on validation); every response carries X-Request-Id; API answers (core, platform, health) also carry `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`. Codes every route may answer: 429 RATE_LIMITED (Retry-After); 503 DATABASE_BUSY or STORAGE_FULL (Retry-After: the change was not made, send it again later); 409 IDEMPOTENCY_IN_PROGRESS (a request with the same Idempotency-Key is still running). A booking keeps at most 200 changeLogs and 100 transactionErrors entries: past that the oldest are dropped and the first entry (changeSource or errCode `TRIMMED`) says how many. What the service POSTs to your endpoints (trips for you, booking events) is under `webhooks`.\n\n## Error codes\n\nEvery stable `code` of the error envelope (also listed, as data, under `x-error-codes`):\n\n" + errorCodeTable,
+              "Trip exchange for chauffeured ground transportation. Core API under /api (bearer JWT from POST " +
+              "/api/token); platform API under /Platform.svc (header `token` from getToken2; the /V1 path segment " +
+              "is accepted, not required). Every error is `{success:false, message, code}` (+ `errors[]` on " +
+              "validation); every response carries X-Request-Id; API answers (core, platform, health) also carry " +
+              "`Cache-Control: no-store` and `X-Content-Type-Options: nosniff`. Codes every route may answer: 429 " +
+              "RATE_LIMITED (Retry-After); 503 DATABASE_BUSY or STORAGE_FULL (Retry-After: the change was not " +
+              "made, send it again later); 409 IDEMPOTENCY_IN_PROGRESS (a request with the same Idempotency-Key is " +
+              "still running). A booking keeps at most 200 changeLogs and 100 transactionErrors entries: past that " +
+              "the oldest are dropped and the first entry (changeSource or errCode `TRIMMED`) says how many. What " +
+              "the service POSTs to your endpoints (trips for you, booking events) is under `webhooks`.\n\n## " +
+              "Error codes\n\nEvery stable `code` of the error envelope (also listed, as data, under " +
+              "`x-error-codes`):\n\n" + errorCodeTable,
           },
           servers: [{ url: "/", description: "The host that serves this document" }],
           tags: [
@@ -130,26 +141,35 @@ export function docs(root?: DocsRoot) {
             {
               name: "Quotes",
               description:
-                "Network quotes: one trip priced across every provider that would take it from you and serves its pickup, in one currency, stored 24 h for your company only; booking an option makes an ordinary booking with that provider at the quoted price",
+                "Network quotes: one trip priced across every provider that would take it from you and serves its " +
+                "pickup, in one currency, stored 24 h for your company only; booking an option makes an ordinary " +
+                "booking with that provider at the quoted price",
             },
             {
               name: "Integration",
               description:
-                "Your delivery endpoint (bookings for you are POSTed there, retried with backoff) and webhooks (your bookings' new state, signed with HMAC-SHA256 in the X-TripSwitch-Signature header `t=<unix>,v1=<hex of <t>.<body>>,v2=<hex of <t>.<event id>.<body>>`)",
+                "Your delivery endpoint (bookings for you are POSTed there, retried with backoff) and webhooks " +
+                "(your bookings' new state, signed with HMAC-SHA256 in the X-TripSwitch-Signature header " +
+                "`t=<unix>,v1=<hex of <t>.<body>>,v2=<hex of <t>.<event id>.<body>>`)",
             },
             {
               name: "Partnerships",
               description:
-                "Partnerships between companies (request, accept, end), who may send you trips (integration `acceptTripsFrom`), and how each partner's vehicle types read in your fleet",
+                "Partnerships between companies (request, accept, end), who may send you trips (integration " +
+                "`acceptTripsFrom`), and how each partner's vehicle types read in your fleet",
             },
-            { name: "Events", description: "Your company's booking events and chauffeur positions as they happen (Server-Sent Events), resumable with Last-Event-ID" },
+            { name: "Events", description:
+              "Your company's booking events and chauffeur positions as they happen (Server-Sent Events), " +
+              "resumable with Last-Event-ID" },
             { name: "Health", description: "Liveness and readiness" },
           ],
           components: {
             securitySchemes: {
               bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
               platformToken: { type: "apiKey", in: "header", name: "token" },
-              accessToken: { type: "apiKey", in: "query", name: "access_token", description: "GET /api/events only: a core JWT or platform token in the URL, for EventSource clients that cannot set headers" },
+              accessToken: { type: "apiKey", in: "query", name: "access_token", description:
+                "GET /api/events only: a core JWT or platform token in the URL, for EventSource clients that " +
+                "cannot set headers" },
             },
           },
         },

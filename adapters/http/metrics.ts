@@ -32,7 +32,9 @@ export function metricsRoute(metrics: MetricsRenderer, token: string | undefined
         tags: ["Health"],
         summary: "Prometheus metrics",
         description:
-          "Request counts and latency histograms per route and status, outbox backlog and failed delivery attempts, fleet index size and age, booking-writer queue depth, process memory. When the service runs with METRICS_TOKEN, send `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise).",
+          "Request counts and latency histograms per route and status, outbox backlog and failed delivery " +
+          "attempts, fleet index size and age, booking-writer queue depth, process memory. When the service runs " +
+          "with METRICS_TOKEN, send `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise).",
         security: [{ bearer: [] }],
         responses: {
           200: { description: "Prometheus text", content: { "text/plain": { example: '# HELP tripswitch_http_requests_total HTTP requests answered\n# TYPE tripswitch_http_requests_total counter\ntripswitch_http_requests_total{method="GET",route="/api/search/fleet",status="200"} 42\n' } } },

@@ -97,7 +97,9 @@ function coreFlow(all: PostmanItem[]): PostmanItem {
   const status = (code: number) => `pm.test("status ${code}", function () { pm.response.to.have.status(${code}); });`;
   return {
     name: CORE_FLOW,
-    description: "Run this folder first (or alone): it registers a new company and keeps its tokens in the collection variables coreToken and platformToken, which every other request uses.",
+    description:
+      "Run this folder first (or alone): it registers a new company and keeps its tokens in the collection " +
+      "variables coreToken and platformToken, which every other request uses.",
     item: [
       step(all, "POST", "api/company/register", "1. Register a company", (r) => (r.body = jsonBody(
         '{\n  "name": "Postman {{uid}}",\n  "netid": "{{uid}}",\n  "mainEmail": "{{email}}",\n  "password": "{{pw}}",\n  "confirmPassword": "{{pw}}",\n  "mainPhone": "{{phone}}",\n  "coType": "CO"\n}',

@@ -42,5 +42,8 @@ export const ResNoParams = t.Object({
 export const TransactionIdParams = t.Object({ transactionId: t.String({ maxLength: 64, description: "The booking's transactionId (UUID)" }) });
 
 export const IdempotencyHeaders = t.Object({
-  "idempotency-key": t.Optional(t.String({ description: "Optional, ≤ 255 characters: the first result is stored for 24 h (per company) and replayed for the same key; the same key with a different body is 409 IDEMPOTENCY_KEY_REUSED; while the first request with the key still runs, another is 409 IDEMPOTENCY_IN_PROGRESS (retry later)." })),
+  "idempotency-key": t.Optional(t.String({ description:
+    "Optional, ≤ 255 characters: the first result is stored for 24 h (per company) and replayed for the same key; " +
+    "the same key with a different body is 409 IDEMPOTENCY_KEY_REUSED; while the first request with the key still " +
+    "runs, another is 409 IDEMPOTENCY_IN_PROGRESS (retry later)." })),
 });

@@ -44,7 +44,9 @@ export const BookingData = t.Object({
   lastStatus: t.String({ examples: ["BOOKING_REQUEST"] }),
   submitDate: t.Number({ description: "Unix seconds" }),
   pickupDate: t.Number({ description: "Unix seconds; a pickup time without offset is read in the pickup place's time zone" }),
-  pickupZone: t.Optional(t.String({ description: "GET /api/reservation only: the IANA time zone of the pickup's place (airport, coordinates or city; UTC when unplaced), in which the pickup time is read", examples: ["America/New_York"] })),
+  pickupZone: t.Optional(t.String({ description:
+    "GET /api/reservation only: the IANA time zone of the pickup's place (airport, coordinates or city; UTC when " +
+    "unplaced), in which the pickup time is read", examples: ["America/New_York"] })),
   warnings: t.Optional(t.Array(TripWarningOut, { description: "What the request that made the booking or quote was warned about (as sendTrip answered); absent when nothing" })),
   tripPacket: t.Object(
     {
@@ -73,7 +75,9 @@ export const BookingData = t.Object({
           notes: t.String(),
           providerNote: t.Optional(t.String()),
           requesterExtra: t.Optional(
-            t.Object({}, open("affiliateReservation members the requester sent under a name the exchange or the provider writes (e.g. providerResNo, providerResCode): kept verbatim and shown only here")),
+            t.Object({}, open(
+              "affiliateReservation members the requester sent under a name the exchange or the provider writes " +
+              "(e.g. providerResNo, providerResCode): kept verbatim and shown only here")),
           ),
         },
         open("With any member the requester sent that no schema names (names the exchange or the provider writes only under `requesterExtra`)"),
@@ -103,7 +107,9 @@ export const BookingData = t.Object({
         t.Object({}, open(`Members the requester sent under a name the exchange or the provider writes (${REQUESTER_EXTRA_EXAMPLE}): kept verbatim and shown only here, so they never pass for the exchange's or the provider's own fields`)),
       ),
     },
-    open("The trip as stored. Top-level members the requester sent that no schema names appear here too, except names the exchange or the provider writes: those are under `requesterExtra`."),
+    open(
+      "The trip as stored. Top-level members the requester sent that no schema names appear here too, except names " +
+      "the exchange or the provider writes: those are under `requesterExtra`."),
   ),
 });
 

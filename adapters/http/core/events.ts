@@ -25,13 +25,28 @@ const STREAM_EXAMPLE = [
 ].join("\n");
 
 const DESCRIPTION = [
-  "Server-Sent Events (`text/event-stream`): your company's booking events, as they happen, and the chauffeur positions of your bookings under way — for your bookings as requester and as provider.",
+  "Server-Sent Events (`text/event-stream`): your company's booking events, as they happen, and the chauffeur " +
+  "positions of your bookings under way — for your bookings as requester and as provider.",
   "",
-  "- **Credential**: `Authorization: Bearer <JWT>`, the header `token` (platform token), or — for browsers' EventSource, which cannot set headers — the query parameter `access_token` (either kind; never logged).",
-  "- **Events**: each has an `id`, an `event` (its type) and a JSON `data` line. Booking events are the webhook's: the types `booking.created`, `quote.created`, `booking.updated`, `booking.cancelled`, `booking.status_changed`, `booking.details_changed`, `booking.provider_reference`, `booking.delivery_failed`, `booking.delivery_retried`, each with the webhook's body `{eventId, type, createdAt, data: <booking>}` (the booking as `GET /api/reservation/{transactionId}` shows it to you). `chauffeur.position` carries `{eventId, type, createdAt, data:{transactionId, location:{lat, lon, timestamp}, chfId?, chfName?}}`, kept (and resumable) for companies with a stream open now or in the last 25 hours. A requester receives no position once the trip is complete or ended.",
-  "- **Resume**: reconnect with the header `Last-Event-ID` (EventSource sends it by itself; or the query parameter `lastEventId`): the stream goes on right after that event, nothing lost, for at least 24 hours. When it cannot (an unknown or too old id), the first event is `event: reset` with `data: {type, reason: UNKNOWN_EVENT_ID | EVENT_ID_EXPIRED, lastEventId}` and the stream goes on from now: reload what you show. Without an id the stream starts from now.",
+  "- **Credential**: `Authorization: Bearer <JWT>`, the header `token` (platform token), or — for browsers' " +
+  "EventSource, which cannot set headers — the query parameter `access_token` (either kind; never logged).",
+  "- **Events**: each has an `id`, an `event` (its type) and a JSON `data` line. Booking events are the webhook's: " +
+  "the types `booking.created`, `quote.created`, `booking.updated`, `booking.cancelled`, `booking.status_changed`, " +
+  "`booking.details_changed`, `booking.provider_reference`, `booking.delivery_failed`, `booking.delivery_retried`, " +
+  "each with the webhook's body `{eventId, type, createdAt, data: <booking>}` (the booking as `GET " +
+  "/api/reservation/{transactionId}` shows it to you). `chauffeur.position` carries `{eventId, type, createdAt, " +
+  "data:{transactionId, location:{lat, lon, timestamp}, chfId?, chfName?}}`, kept (and resumable) for companies " +
+  "with a stream open now or in the last 25 hours. A requester receives no position once the trip is complete or " +
+  "ended.",
+  "- **Resume**: reconnect with the header `Last-Event-ID` (EventSource sends it by itself; or the query parameter " +
+  "`lastEventId`): the stream goes on right after that event, nothing lost, for at least 24 hours. When it cannot " +
+  "(an unknown or too old id), the first event is `event: reset` with `data: {type, reason: UNKNOWN_EVENT_ID | " +
+  "EVENT_ID_EXPIRED, lastEventId}` and the stream goes on from now: reload what you show. Without an id the stream " +
+  "starts from now.",
   "- **Heartbeat**: a comment line (`: heartbeat`) every 15 s while nothing else is sent.",
-  "- **Limits**: at most 10 open streams per company, across instances (the next: 429 `TOO_MANY_STREAMS`, Retry-After). A reader that falls behind (about 1,000 events or 1 MiB waiting) is disconnected; reconnect with Last-Event-ID to go on.",
+  "- **Limits**: at most 10 open streams per company, across instances (the next: 429 `TOO_MANY_STREAMS`, " +
+  "Retry-After). A reader that falls behind (about 1,000 events or 1 MiB waiting) is disconnected; reconnect with " +
+  "Last-Event-ID to go on.",
   "- Works across instances: an event made on any instance reaches streams held by every other within a second.",
 ].join("\n");
 

@@ -50,7 +50,9 @@ export function corePartners(p: PartnershipDeps, auth: Authenticator) {
         tags: ["Partnerships"],
         summary: "Ask a company to partner with you",
         description:
-          "Records your request (`status: pending`, `direction: outgoing`) until the other company accepts. When it had already asked you, both have now accepted and the answer is `status: active`. 404 unknown netid; 409 `ALREADY_PARTNERS` or `PARTNERSHIP_ALREADY_REQUESTED`; 400 your own netid.",
+          "Records your request (`status: pending`, `direction: outgoing`) until the other company accepts. When " +
+          "it had already asked you, both have now accepted and the answer is `status: active`. 404 unknown netid; " +
+          "409 `ALREADY_PARTNERS` or `PARTNERSHIP_ALREADY_REQUESTED`; 400 your own netid.",
         security,
       },
     })
@@ -62,7 +64,9 @@ export function corePartners(p: PartnershipDeps, auth: Authenticator) {
         tags: ["Partnerships"],
         summary: "Accept a company's partnership request",
         description:
-          "The partnership becomes `active`. 409 `NO_PARTNERSHIP_REQUEST` when that company has not asked you (or you asked it: only it can accept) — an unknown netid answers the same, so this route does not tell which netids exist; `ALREADY_PARTNERS` when active already.",
+          "The partnership becomes `active`. 409 `NO_PARTNERSHIP_REQUEST` when that company has not asked you (or " +
+          "you asked it: only it can accept) — an unknown netid answers the same, so this route does not tell " +
+          "which netids exist; `ALREADY_PARTNERS` when active already.",
         security,
       },
     })
@@ -74,7 +78,11 @@ export function corePartners(p: PartnershipDeps, auth: Authenticator) {
         tags: ["Partnerships"],
         summary: "End a partnership, withdraw your request or decline theirs",
         description:
-          "Either side may. Both vehicle-type maps of the pair are deleted. Bookings already made stay manageable (UPDATE, CANCEL, status updates); new trips and quotes to a provider that takes trips only from partners are refused (403 `NOT_PARTNER`). 404 `PARTNERSHIP_NOT_FOUND` when there is none — the same answer (status, code and message in the spelling you sent) for a netid no company has, so this route does not tell which netids exist.",
+          "Either side may. Both vehicle-type maps of the pair are deleted. Bookings already made stay manageable " +
+          "(UPDATE, CANCEL, status updates); new trips and quotes to a provider that takes trips only from " +
+          "partners are refused (403 `NOT_PARTNER`). 404 `PARTNERSHIP_NOT_FOUND` when there is none — the same " +
+          "answer (status, code and message in the spelling you sent) for a netid no company has, so this route " +
+          "does not tell which netids exist.",
         security,
       },
     })
@@ -94,7 +102,14 @@ export function corePartners(p: PartnershipDeps, auth: Authenticator) {
           tags: ["Partnerships"],
           summary: "Set how a partner's vehicle types read in your fleet (you as provider)",
           description:
-            "Replaces your whole map for trips from this partner (`{}` clears it). Keys are the partner's (requester's) vehicle types, values yours; both are trimmed and upper-cased. While the partnership is active, a trip's `preferredVehicleType` that the map names is translated: the copy delivered to your endpoint carries your type, and a quote lists the options of your type first (cheapest first among them, then the others cheapest first). An unmapped type travels as sent and a quote stays cheapest first. The stored booking keeps the requester's type. 404 `PARTNERSHIP_NOT_FOUND` when you have no partnership (requested or active) with this company, and the same answer for a netid no company has; the map is checked first (400 for a bad map whatever the netid).",
+            "Replaces your whole map for trips from this partner (`{}` clears it). Keys are the partner's " +
+            "(requester's) vehicle types, values yours; both are trimmed and upper-cased. While the partnership is " +
+            "active, a trip's `preferredVehicleType` that the map names is translated: the copy delivered to your " +
+            "endpoint carries your type, and a quote lists the options of your type first (cheapest first among " +
+            "them, then the others cheapest first). An unmapped type travels as sent and a quote stays cheapest " +
+            "first. The stored booking keeps the requester's type. 404 `PARTNERSHIP_NOT_FOUND` when you have no " +
+            "partnership (requested or active) with this company, and the same answer for a netid no company has; " +
+            "the map is checked first (400 for a bad map whatever the netid).",
           security,
         },
       },

@@ -20,7 +20,9 @@ export const NetworkQuoteBody = t.Object(
   {
     additionalProperties: true,
     description:
-      "A trip in the sendTrip shape without a provider: passengerCount and locations.pickup.time are required, passengers optional (the booking names them). Members no schema names are kept and travel with the booking of an option.",
+      "A trip in the sendTrip shape without a provider: passengerCount and locations.pickup.time are required, " +
+      "passengers optional (the booking names them). Members no schema names are kept and travel with the booking " +
+      "of an option.",
     examples: [networkQuoteRequest],
   },
 );
@@ -42,7 +44,9 @@ const Option = t.Object({
 
 const Warning = t.Object(
   {
-    code: t.String({ description: "NO_VEHICLE_NEAR_PICKUP (no option), OTHER_CURRENCIES_LEFT_OUT (vehicles priced in other currencies were left out; `count`, `currencies`)", examples: ["OTHER_CURRENCIES_LEFT_OUT"] }),
+    code: t.String({ description:
+      "NO_VEHICLE_NEAR_PICKUP (no option), OTHER_CURRENCIES_LEFT_OUT (vehicles priced in other currencies were " +
+      "left out; `count`, `currencies`)", examples: ["OTHER_CURRENCIES_LEFT_OUT"] }),
     message: t.String(),
     field: t.Optional(t.String()),
     count: t.Optional(t.Number()),
@@ -54,7 +58,9 @@ const Warning = t.Object(
 export const NetworkQuoteData = t.Object({
   quoteId: t.String({ format: "uuid" }),
   validUntil: t.String({ description: "ISO 8601 UTC: 24 h after the quote; booking an option later is 409 QUOTE_EXPIRED" }),
-  currency: t.Union([t.String(), t.Null()], { description: "The one currency of every option: the pickup country's when some provider prices serving vehicles in it, else the one most serving vehicles use; null without options" }),
+  currency: t.Union([t.String(), t.Null()], { description:
+    "The one currency of every option: the pickup country's when some provider prices serving vehicles in it, else " +
+    "the one most serving vehicles use; null without options" }),
   totalAmount: t.Union([t.String(), t.Null()], { description: "The first (cheapest) option's fee; null without options" }),
   options: t.Array(Option, { maxItems: 50, description: "Cheapest first, then nearest; at most 5 per provider and 50 in all" }),
   warnings: t.Array(Warning),
@@ -79,7 +85,10 @@ export const BookQuoteBody = t.Object(
   {
     additionalProperties: true,
     description:
-      "The option, your reservation number, the passengers (≥ 1 with first and last name) and any trip fields to add (specialInstructions, account, notes, namesignInstructions, members no schema names…). The priced fields — locations, passengerCount, luggageCount, totalTripDuration — are the quote's: sending one is 400 naming it.",
+      "The option, your reservation number, the passengers (≥ 1 with first and last name) and any trip fields to " +
+      "add (specialInstructions, account, notes, namesignInstructions, members no schema names…). The priced " +
+      "fields — locations, passengerCount, luggageCount, totalTripDuration — are the quote's: sending one is 400 " +
+      "naming it.",
     examples: [networkQuoteBook],
   },
 );

@@ -28,7 +28,9 @@ const TripStates = t.Object({
       }),
     ),
     mainPath: t.Array(t.String(), {
-      description: "The main path: a forward move along it may skip states (CONFIRMED → ON_LOCATION); the changeLogs entry names the skipped ones. Backward moves and moves out of a final state are 409.",
+      description:
+        "The main path: a forward move along it may skip states (CONFIRMED → ON_LOCATION); the changeLogs entry " +
+        "names the skipped ones. Backward moves and moves out of a final state are 409.",
     }),
     initial: t.Array(t.String(), { description: "Statuses a new booking starts in: QUOTE for a quote, BOOKING_REQUEST otherwise" }),
     legacy: t.Record(t.String(), t.String(), { description: "Older spellings accepted and read as the current names" }),
@@ -70,7 +72,9 @@ const Place = t.Union(
     t.Object({
       lat: t.Number(),
       lon: t.Number(),
-      by: t.String({ description: "How it was placed: coordinates (its own lat/lon), airport (the airport an airport location names by IATA code), city (the gazetteer's town)", examples: ["airport"] }),
+      by: t.String({ description:
+        "How it was placed: coordinates (its own lat/lon), airport (the airport an airport location names by IATA " +
+        "code), city (the gazetteer's town)", examples: ["airport"] }),
       airport: t.Optional(t.Object({ iata: t.String({ examples: ["JFK"] }), name: t.String({ examples: ["John F. Kennedy International Airport"] }) }, { description: "The airport the place names, when the directory knows it" })),
     }),
     t.Null(),
@@ -85,7 +89,9 @@ const BookingWithPlaces = t.Object({
     { pickup: Place, stops: t.Array(Place, { description: "In the order of locations.stops" }), dropOff: Place },
     {
       description:
-        "Only in this lookup, beside `data` (which stays the booking as webhooks and every read show it): each place of the trip on the map, placed like a pickup is — its lat/lon, else the airport an airport location names (an airport pickup sent without coordinates is at its airport), else its city.",
+        "Only in this lookup, beside `data` (which stays the booking as webhooks and every read show it): each " +
+        "place of the trip on the map, placed like a pickup is — its lat/lon, else the airport an airport location " +
+        "names (an airport pickup sent without coordinates is at its airport), else its city.",
     },
   ),
 });
@@ -99,7 +105,9 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
       detail: {
         tags: ["Trips"],
         summary: "The trip lifecycle",
-        description: "Every status, its resStatus label, whether it is final, the statuses it may move to directly (`next`) and by a forward skip along `mainPath` (`skipTo`). No credential needed.",
+        description:
+          "Every status, its resStatus label, whether it is final, the statuses it may move to directly (`next`) " +
+          "and by a forward skip along `mainPath` (`skipTo`). No credential needed.",
         security: [],
       },
     })
@@ -126,7 +134,10 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
         detail: {
           tags: ["Trips"],
           summary: "List your company's bookings",
-          description: "Bookings where your company is the requester or the provider, newest first; filters status, role, requesterResNo and a pickup window (pickupFrom, pickupTo). Out-of-range limit or offset, an unknown status or role, an unreadable date: 400 naming the parameter.",
+          description:
+            "Bookings where your company is the requester or the provider, newest first; filters status, role, " +
+            "requesterResNo and a pickup window (pickupFrom, pickupTo). Out-of-range limit or offset, an unknown " +
+            "status or role, an unreadable date: 400 naming the parameter.",
           security: [{ bearer: [] }],
         },
       },
@@ -146,7 +157,12 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
           tags: ["Trips"],
           summary: "Get a booking",
           description:
-            "`Authorization: Bearer <core JWT>`, a bare core JWT, or a platform token (with or without Bearer). Only the requester's and the provider's users see it; anyone else and an unknown id get the same 404. A transactionId that is not a UUID: 400. `pickupZone` names the IANA time zone of the pickup's place (its airport's, the one at its coordinates or at its city), in which `locations.pickup.time` is read. `places` (beside `data`) says where each place of the trip is (an airport pickup at its airport), for a map.",
+            "`Authorization: Bearer <core JWT>`, a bare core JWT, or a platform token (with or without Bearer). " +
+            "Only the requester's and the provider's users see it; anyone else and an unknown id get the same 404. " +
+            "A transactionId that is not a UUID: 400. `pickupZone` names the IANA time zone of the pickup's place " +
+            "(its airport's, the one at its coordinates or at its city), in which `locations.pickup.time` is read. " +
+            "`places` (beside `data`) says where each place of the trip is (an airport pickup at its airport), for " +
+            "a map.",
           security: [{ bearer: [] }, { platformToken: [] }],
         },
       },

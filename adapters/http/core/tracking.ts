@@ -56,7 +56,13 @@ export function coreTracking(tracking: ChauffeurTracking, auth: Authenticator) {
         tags: ["Tracking"],
         summary: "Push the chauffeur's position for one booking",
         description:
-          "By the booking's provider (`token` header or Bearer JWT). The booking is named by transactionId or by internalBookingId (your reservation number). At most one position per booking per second: 429 POSITION_THROTTLED with Retry-After beyond. Positions are range-checked (400 naming latitude/longitude). Anyone but the provider, and an unknown booking, get the same 404. The requester sees the last position in the booking (`tripPacket.location`), through the getChauffeurLocation operations and in webhooks (a `booking.location_changed` webhook for the first position, then at most every 30 s) — only while the trip is under way.",
+          "By the booking's provider (`token` header or Bearer JWT). The booking is named by transactionId or by " +
+          "internalBookingId (your reservation number). At most one position per booking per second: 429 " +
+          "POSITION_THROTTLED with Retry-After beyond. Positions are range-checked (400 naming " +
+          "latitude/longitude). Anyone but the provider, and an unknown booking, get the same 404. The requester " +
+          "sees the last position in the booking (`tripPacket.location`), through the getChauffeurLocation " +
+          "operations and in webhooks (a `booking.location_changed` webhook for the first position, then at most " +
+          "every 30 s) — only while the trip is under way.",
         security: [{ bearer: [] }, { platformToken: [] }],
       },
     })
@@ -75,7 +81,10 @@ export function coreTracking(tracking: ChauffeurTracking, auth: Authenticator) {
           tags: ["Tracking"],
           summary: "Push up to 100 positions at once",
           description:
-            "The same positions as saveGPScache, in one request. The batch is checked whole first (400 naming `[i].latitude` etc.; nothing kept then); then each position is kept or refused on its own: `results[i].status` accepted, throttled (a position for that booking less than a second ago, the earlier one in the batch included) or not_found.",
+            "The same positions as saveGPScache, in one request. The batch is checked whole first (400 naming " +
+            "`[i].latitude` etc.; nothing kept then); then each position is kept or refused on its own: " +
+            "`results[i].status` accepted, throttled (a position for that booking less than a second ago, the " +
+            "earlier one in the batch included) or not_found.",
           security: [{ bearer: [] }, { platformToken: [] }],
         },
       },

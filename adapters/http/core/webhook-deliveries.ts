@@ -134,7 +134,11 @@ export function coreWebhookDeliveries(auth: Authenticator, delivery: DeliveryDep
         tags: ["Integration"],
         summary: "One webhook delivery: the request sent and what came back, per attempt",
         description:
-          "The delivery with its body and its newest attempts (at most 20, newest first): the headers sent (with X-TripSwitch-Signature; never a credential), the answer's status and first 4 KiB, how long it took, or why it failed (no answer, refused). `nextRetryAt` says when a failing delivery is tried again. Attempts are kept as long as the delivery (delivered ones are pruned after 7 days). 404 DELIVERY_NOT_FOUND for an id that is not one of your webhook deliveries.",
+          "The delivery with its body and its newest attempts (at most 20, newest first): the headers sent (with " +
+          "X-TripSwitch-Signature; never a credential), the answer's status and first 4 KiB, how long it took, or " +
+          "why it failed (no answer, refused). `nextRetryAt` says when a failing delivery is tried again. Attempts " +
+          "are kept as long as the delivery (delivered ones are pruned after 7 days). 404 DELIVERY_NOT_FOUND for " +
+          "an id that is not one of your webhook deliveries.",
         security,
       },
     })
@@ -149,7 +153,10 @@ export function coreWebhookDeliveries(auth: Authenticator, delivery: DeliveryDep
           tags: ["Integration"],
           summary: "Send a webhook delivery again, with the same event id",
           description:
-            "Queues the delivery again (same event id, sent to the URL it was made for, signed anew). At most 5 replays of one delivery within an hour (one more every 12 minutes): beyond that 429 REPLAY_LIMITED with Retry-After (seconds). 404 DELIVERY_NOT_FOUND for an id that is not one of your webhook deliveries.",
+            "Queues the delivery again (same event id, sent to the URL it was made for, signed anew). At most 5 " +
+            "replays of one delivery within an hour (one more every 12 minutes): beyond that 429 REPLAY_LIMITED " +
+            "with Retry-After (seconds). 404 DELIVERY_NOT_FOUND for an id that is not one of your webhook " +
+            "deliveries.",
           security,
         },
       },

@@ -48,7 +48,11 @@ export const ProviderUpdateBody = t.Object(
     requesterResNo: str(100, "When sent, must be the booking's requesterResNo (400 otherwise)"),
     transactionId: str(64, "When sent, must be the booking's transactionId (400 otherwise)"),
     providerNote: str(4000),
-    totalAmount: numberOrText(32, "Decimal amount (string or number), in the booking's currency's minor unit (the currency its fee lines name — the update's, else the booking's; JPY none, BHD 3, most 2; two decimals when it has none): 5000 on a JPY booking is kept as \"5000\", 12.5 on a BHD one as \"12.500\". More significant decimals than the currency has are 400 naming the field (\"fees[0].fee has 2 decimals; JPY has none\")", "240.00"),
+    totalAmount: numberOrText(32,
+      "Decimal amount (string or number), in the booking's currency's minor unit (the currency its fee lines name " +
+      "— the update's, else the booking's; JPY none, BHD 3, most 2; two decimals when it has none): 5000 on a JPY " +
+      "booking is kept as \"5000\", 12.5 on a BHD one as \"12.500\". More significant decimals than the currency " +
+      "has are 400 naming the field (\"fees[0].fee has 2 decimals; JPY has none\")", "240.00"),
     fees: t.Optional(t.Array(FeeSchema, { maxItems: MAX_FEES, error: `at most ${MAX_FEES} fee lines`, description: "The booking's fee lines; each `fee` in the booking's currency's minor unit (the currency its fee lines name — the update's, else the booking's; JPY none, BHD 3, most 2; two decimals when it has none): 5000 on a JPY booking is kept as \"5000\", 12.5 on a BHD one as \"12.500\". More significant decimals than the currency has are 400 naming the field (\"fees[0].fee has 2 decimals; JPY has none\")" })),
     vehicle: t.Optional(VehicleSchema),
     chauffeur: t.Optional(ChauffeurSchema),

@@ -12,7 +12,9 @@ export const MAX_STOPS = 25;
 export const MAX_NOTES = 50;
 
 const locationFields = {
-  locationType: str(50, "e.g. airport, address. With `airport` and an IATA code in address or landmark, the pickup time is read in that airport's time zone.", "airport"),
+  locationType: str(50,
+    "e.g. airport, address. With `airport` and an IATA code in address or landmark, the pickup time is read in " +
+    "that airport's time zone.", "airport"),
   landmark: str(500),
   lat: numberOrText(32, "Decimal latitude, -90 to 90: a string or a JSON number; stored and shown as a string", "40.6413"),
   lon: numberOrText(32, "Decimal longitude, -180 to 180: a string or a JSON number; stored and shown as a string", "-73.7781"),
@@ -66,7 +68,10 @@ export const FeeSchema = t.Object(
     code: str(200, "On a quote option: the option's code (the fleet entry's slug). Send the chosen one as fees[0].code when converting a quote."),
     name: str(250),
     description: str(2000),
-    fee: numberOrText(32, "Decimal amount (string or number) in the minor unit of the line's currency, else the booking's (JPY none, BHD 3, most 2; two decimals without one); zeros past it are dropped (\"1.50000\" → \"1.50\", JPY \"5000.00\" → \"5000\")", "125.00"),
+    fee: numberOrText(32,
+      "Decimal amount (string or number) in the minor unit of the line's currency, else the booking's (JPY none, " +
+      "BHD 3, most 2; two decimals without one); zeros past it are dropped (\"1.50000\" → \"1.50\", JPY " +
+      "\"5000.00\" → \"5000\")", "125.00"),
     currency: str(8, "ISO 4217", "USD"),
     vehType: str(50),
     passengerCount: str(10, "On a quote option: the vehicle's passenger capacity"),
@@ -86,7 +91,9 @@ const Affiliate = t.Object(
     providerId: str(64, "netid of the operator that runs the trip; required on NEW", "ACME-LIMO"),
     providerResNo: str(
       100,
-      "Only the provider sets its reservation number: a number you send here is kept as your own member, shown under `affiliateReservation.requesterExtra.providerResNo`, and never becomes the booking's providerResNo/targetResNo",
+      "Only the provider sets its reservation number: a number you send here is kept as your own member, shown " +
+      "under `affiliateReservation.requesterExtra.providerResNo`, and never becomes the booking's " +
+      "providerResNo/targetResNo",
     ),
     action: str(16, "NEW, UPDATE or CANCEL", "NEW"),
     notes: str(4000),
@@ -101,7 +108,9 @@ export const SendTripBody = t.Object(
     runType: str(50, "e.g. Airport"),
     reservationDate: str(64, "An ISO 8601 date-time or a bare UTC offset such as -08:00 (as GNet sends it); kept as sent", "2026-11-20T14:05:00-05:00"),
     passengerCount: numberOrText(10, "A whole number ≥ 1 (string or number); required on NEW", "3"),
-    luggageCount: numberOrText(10, "Pieces of luggage, a whole number ≥ 0 (string or number). Optional; missing, null or empty means not specified (never 0).", "4"),
+    luggageCount: numberOrText(10,
+      "Pieces of luggage, a whole number ≥ 0 (string or number). Optional; missing, null or empty means not " +
+      "specified (never 0).", "4"),
     preferredVehicleType: str(50, "e.g. SPRINTER"),
     specialInstructions: str(4000),
     locations: t.Optional(
@@ -122,21 +131,36 @@ export const SendTripBody = t.Object(
     eventName: str(250),
     sourceVendor: str(100),
     origination: str(100, "e.g. web, app"),
-    totalTripDuration: numberOrText(16, "Booked duration in minutes (string or number; empty = not specified); an hourly quote is priced on it instead of the distance", "180"),
+    totalTripDuration: numberOrText(16,
+      "Booked duration in minutes (string or number; empty = not specified); an hourly quote is priced on it " +
+      "instead of the distance", "180"),
     affiliateReservation: t.Optional(Affiliate),
     transactionId: str(64, "UPDATE/CANCEL: the booking's transactionId (or name it by requesterResNo). Ignored on NEW: the exchange assigns it."),
-    submitMode: str(16, "ASYNC (default) or WAIT: wait (at most 12 s) for the provider's answer — its delivery endpoint's reply, or the first update of a provider working on the exchange that sets its reservation number — and answer its reservationId, totalAmount and fees"),
+    submitMode: str(16,
+      "ASYNC (default) or WAIT: wait (at most 12 s) for the provider's answer — its delivery endpoint's reply, or " +
+      "the first update of a provider working on the exchange that sets its reservation number — and answer its " +
+      "reservationId, totalAmount and fees"),
     status: str(32, "Ignored: the exchange sets the status"),
     quoteId: str(
       64,
-      "A network quote of yours (POST /api/quotes): a NEW REGULAR to one of its providers with `fees:[{code}]` books that provider's option at the quoted price (the option becomes the only fee line, its fee the totalAmount). The trip's locations, passengerCount, luggageCount and totalTripDuration must be the quoted ones (else 400 naming quoteId); an option the quote does not have from this provider: 400 naming fees[0].code; someone else's or an unknown quote: 404 QUOTE_NOT_FOUND; after its validUntil: 409 QUOTE_EXPIRED.",
+      "A network quote of yours (POST /api/quotes): a NEW REGULAR to one of its providers with `fees:[{code}]` " +
+      "books that provider's option at the quoted price (the option becomes the only fee line, its fee the " +
+      "totalAmount). The trip's locations, passengerCount, luggageCount and totalTripDuration must be the quoted " +
+      "ones (else 400 naming quoteId); an option the quote does not have from this provider: 400 naming " +
+      "fees[0].code; someone else's or an unknown quote: 404 QUOTE_NOT_FOUND; after its validUntil: 409 " +
+      "QUOTE_EXPIRED.",
       "0193f1c2-6a3e-7b41-9d2c-5e8f0a1b2c3d",
     ),
   },
   {
     additionalProperties: true,
     description:
-      "The reservation itself: tripPacket fields at the top level plus affiliateReservation, in GNet's reservation model. NEW needs requesterResNo, providerId, passengerCount, ≥ 1 passenger with first and last name and locations.pickup.time. UPDATE sends only the fields to change. `null` on any optional field means absent. Members no schema names are kept verbatim: stored, shown in the booking and delivered to the provider. A NEW repeating (requesterId, requesterResNo) with the same content answers the same transactionId; with different content it is 409 — except a REGULAR or ONDEMAND resubmission of a QUOTE, which converts it.",
+      "The reservation itself: tripPacket fields at the top level plus affiliateReservation, in GNet's reservation " +
+      "model. NEW needs requesterResNo, providerId, passengerCount, ≥ 1 passenger with first and last name and " +
+      "locations.pickup.time. UPDATE sends only the fields to change. `null` on any optional field means absent. " +
+      "Members no schema names are kept verbatim: stored, shown in the booking and delivered to the provider. A " +
+      "NEW repeating (requesterId, requesterResNo) with the same content answers the same transactionId; with " +
+      "different content it is 409 — except a REGULAR or ONDEMAND resubmission of a QUOTE, which converts it.",
     examples: [sendTripNew, sendTripQuote, sendTripGnet],
   },
 );
@@ -162,7 +186,13 @@ export const TripWarningOut = t.Object(
   {
     code: t.Union([t.Literal("PICKUP_NOT_LOCATED"), t.Literal("NO_VEHICLE_NEAR_PICKUP"), t.Literal("NO_VEHICLE_FITS_TRIP"), t.Literal("OTHER_CURRENCIES_LEFT_OUT")], {
       description:
-        "PICKUP_NOT_LOCATED: a REGULAR/ONDEMAND booking whose pickup could not be placed (no lat/lon, unknown airport code, unknown or ambiguous city): booked all the same, the provider dispatches from the address. NO_VEHICLE_NEAR_PICKUP: a QUOTE none of the provider's active vehicles serves (none lists the pickup airport or stands within its serviceRadiusKm): stored and delivered with no options. NO_VEHICLE_FITS_TRIP: serving vehicles exist but none seats the passengers and luggage. OTHER_CURRENCIES_LEFT_OUT: options priced in other currencies than the quote's were left out (`count`, `currencies`).",
+        "PICKUP_NOT_LOCATED: a REGULAR/ONDEMAND booking whose pickup could not be placed (no lat/lon, unknown " +
+        "airport code, unknown or ambiguous city): booked all the same, the provider dispatches from the address. " +
+        "NO_VEHICLE_NEAR_PICKUP: a QUOTE none of the provider's active vehicles serves (none lists the pickup " +
+        "airport or stands within its serviceRadiusKm): stored and delivered with no options. " +
+        "NO_VEHICLE_FITS_TRIP: serving vehicles exist but none seats the passengers and luggage. " +
+        "OTHER_CURRENCIES_LEFT_OUT: options priced in other currencies than the quote's were left out (`count`, " +
+        "`currencies`).",
     }),
     message: t.String(),
     field: t.Optional(t.String({ description: "The request field the warning is about", examples: ["locations.pickup"] })),
@@ -179,15 +209,28 @@ export const SendTripResponse = t.Object(
     status: t.String({ description: "QUOTE for a quote, BOOKING_REQUEST for a new booking, else the booking's current status" }),
     fees: t.Array(FeeOut, {
       description:
-        "On a QUOTE: the vehicle options — the provider's active vehicles serving the pickup (listing its airport or within the provider's serviceRadiusKm of it) that seat the passengers and luggage, all in one currency (the pickup country's when the provider prices serving vehicles in it, else the one most of them use), `fee` in that currency's minor unit (JPY \"5000\", USD \"125.00\", BHD \"12.500\"), cheapest first (at most 20)",
+        "On a QUOTE: the vehicle options — the provider's active vehicles serving the pickup (listing its airport " +
+        "or within the provider's serviceRadiusKm of it) that seat the passengers and luggage, all in one currency " +
+        "(the pickup country's when the provider prices serving vehicles in it, else the one most of them use), " +
+        "`fee` in that currency's minor unit (JPY \"5000\", USD \"125.00\", BHD \"12.500\"), cheapest first (at " +
+        "most 20)",
     }),
-    totalAmount: t.Union([t.String(), t.Null()], { description: "QUOTE: the first option's fee (null without options); booking: the chosen option's fee or the provider's latest totalAmount; null while unknown" }),
-    warnings: t.Array(TripWarningOut, { description: "What this request was warned about; empty when nothing. Kept on the booking: reads show them as `data.warnings`." }),
+    totalAmount: t.Union([t.String(), t.Null()], { description:
+      "QUOTE: the first option's fee (null without options); booking: the chosen option's fee or the provider's " +
+      "latest totalAmount; null while unknown" }),
+    warnings: t.Array(TripWarningOut, { description:
+      "What this request was warned about; empty when nothing. Kept on the booking: reads show them as " +
+      "`data.warnings`." }),
     reservationId: t.Optional(
-      t.String({ description: "submitMode WAIT only: the provider's reservation number, when one arrived within the wait (at most 12 s): in its delivery endpoint's reply, or — a provider working on the exchange itself, the sandbox included — from its first update that sets providerResNo" }),
+      t.String({ description:
+        "submitMode WAIT only: the provider's reservation number, when one arrived within the wait (at most 12 s): " +
+        "in its delivery endpoint's reply, or — a provider working on the exchange itself, the sandbox included — " +
+        "from its first update that sets providerResNo" }),
     ),
     deliveryError: t.Optional(
-      t.String({ description: "submitMode WAIT only: why the first delivery attempt failed (e.g. the partner answered success: false with its message); it is retried on the usual schedule" }),
+      t.String({ description:
+        "submitMode WAIT only: why the first delivery attempt failed (e.g. the partner answered success: false " +
+        "with its message); it is retried on the usual schedule" }),
     ),
   },
   { examples: [quoteResponse] },
