@@ -1,5 +1,6 @@
 import type { Config } from "./config";
-import { buildApp, buildCoreApp, buildPlatformApp, startSandboxDispatcher } from "./app";
+import { buildApp, buildCoreApp, buildPlatformApp } from "./app";
+import { startSandboxDispatcher } from "./services";
 import { openBackend } from "./backend";
 import { COMPILED } from "../adapters/runtime";
 import { createLogger } from "../adapters/logging";
