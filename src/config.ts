@@ -123,7 +123,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   let secretsKey = env.SECRETS_KEY?.trim() ?? "";
   if (secretsKey) {
-    if (!SECRETS_KEY_PATTERN.test(secretsKey)) throw new ConfigError("SECRETS_KEY must be 64 hexadecimal characters (32 bytes), e.g. from `openssl rand -hex 32`");
+    if (!SECRETS_KEY_PATTERN.test(secretsKey)) {
+      throw new ConfigError("SECRETS_KEY must be 64 hexadecimal characters (32 bytes), e.g. from `openssl rand -hex 32`");
+    }
     const weak = production ? weakKeyReason(Buffer.from(secretsKey, "hex")) : undefined;
     if (weak) throw new ConfigError(`SECRETS_KEY is too weak for NODE_ENV=production: ${weak}; use a random one, e.g. from \`openssl rand -hex 32\``);
   } else if (production) {
@@ -131,7 +133,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } else {
     secretsKey = developmentSecretsKey(dbPath);
   }
-  return { port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits, idleTimeoutSeconds, trustProxy, production, outboundAllowPrivate, secretsKey, metricsToken, metricsPublic, databaseUrl, deliveryLeaseSeconds, mapTiles };
+  return {
+    ...{ port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits },
+    ...{ idleTimeoutSeconds, trustProxy, production, outboundAllowPrivate, secretsKey, metricsToken, metricsPublic },
+    ...{ databaseUrl, deliveryLeaseSeconds, mapTiles },
+  };
 }
 
 /**
