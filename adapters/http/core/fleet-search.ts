@@ -29,22 +29,22 @@ export const FleetSearchQuerySchema = t.Object({
 
 const entry = FleetEntryOutput.properties;
 
+/** The named fields of a fleet entry's answer, as it documents them. */
+function entryFields<const K extends keyof typeof entry>(...names: K[]): Pick<typeof entry, K> {
+  return Object.fromEntries(names.map((name) => [name, entry[name]])) as Pick<typeof entry, K>;
+}
+
 /** A search hit: the entry's public fields with its position, distance and score. */
 const FleetItem = t.Object({
-  netid: entry.netid,
-  type: entry.type,
-  name: entry.name,
-  description: entry.description,
-  imageUrl: entry.imageUrl,
-  maxPassengers: entry.maxPassengers,
-  maxLuggage: entry.maxLuggage,
+  ...entryFields("netid", "type", "name", "description", "imageUrl", "maxPassengers", "maxLuggage"),
   lat: t.Number(),
   lon: t.Number(),
   distanceKm: t.Number({ description: "Great-circle distance to the nearest centre, km, rounded to 2 decimals", examples: [3.42] }),
-  score: t.Number({ description: "1 − distance / radius_km (unrounded distance), rounded to 4 decimals: 1 at a centre, 0 at the radius", examples: [0.9316] }),
-  minimum_rate: entry.minimum_rate,
-  hourly_rate: entry.hourly_rate,
-  slug: entry.slug,
+  score: t.Number({
+    description: "1 − distance / radius_km (unrounded distance), rounded to 4 decimals: 1 at a centre, 0 at the radius",
+    examples: [0.9316],
+  }),
+  ...entryFields("minimum_rate", "hourly_rate", "slug"),
 });
 
 const SearchWarning = t.Object(
