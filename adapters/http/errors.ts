@@ -12,7 +12,11 @@ import {
 
 /** Errors that only exist at the HTTP edge. */
 export class HttpError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -71,7 +75,8 @@ export function storageTrouble(error: unknown): { code: keyof typeof STORAGE_MES
   const code = String((error as { code?: unknown }).code ?? "");
   const message = error.message;
   if (/^SQLITE_(BUSY|LOCKED)/.test(code) || /database (table )?is (locked|busy)/i.test(message)) return { code: "DATABASE_BUSY", retryAfter: 1 };
-  if (/^SQLITE_(FULL|IOERR)/.test(code) || /database or disk is full|disk I\/O error|no space left/i.test(message)) return { code: "STORAGE_FULL", retryAfter: 30 };
+  if (/^SQLITE_(FULL|IOERR)/.test(code) || /database or disk is full|disk I\/O error|no space left/i.test(message))
+    return { code: "STORAGE_FULL", retryAfter: 30 };
   return undefined;
 }
 

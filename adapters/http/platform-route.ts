@@ -22,7 +22,9 @@ export type PlatformDoc = { hide?: true };
  *
  *     new Elysia({ name: "platform-x" })
  *       .use(authMacros(auth))
- *       .use((app) => platformRoute("/sendTrip", (path, doc) => app.post(path, handler, { ...hook, detail: { ...detail, security: PLATFORM_SECURITY, ...doc } })))
+ *       .use((app) =>
+ *         platformRoute("/sendTrip", (path, doc) => app.post(path, handler, { ...hook, detail: { ...detail, security: PLATFORM_SECURITY, ...doc } })),
+ *       )
  *
  * An operation behind the `token` header says so with `security: PLATFORM_SECURITY` in its detail (the document's
  * default is no credential). Elysia's route methods add to the app they are called on, so every path lands on the

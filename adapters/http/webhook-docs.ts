@@ -9,7 +9,11 @@ import { FeeSchema, SendTripBody } from "./platform/send-trip.model";
  */
 
 const eventHeaders = {
-  "X-TripSwitch-Event-Id": { description: "The message's id: the same on every attempt, so a receiver can drop repeats", required: true, schema: { type: "string", format: "uuid" } },
+  "X-TripSwitch-Event-Id": {
+    description: "The message's id: the same on every attempt, so a receiver can drop repeats",
+    required: true,
+    schema: { type: "string", format: "uuid" },
+  },
   "X-TripSwitch-Event-Type": { description: "What happened (see the body's description for the values)", required: true, schema: { type: "string" } },
 };
 
@@ -53,20 +57,32 @@ const TripMessage = t.Composite(
 
 const TripMessageReply = t.Object(
   {
-    success: t.Optional(t.Union([t.Boolean(), t.String()], { description: "false (or \"false\") refuses the trip: the attempt counts as failed, with `message` as the reason" })),
+    success: t.Optional(
+      t.Union([t.Boolean(), t.String()], { description: 'false (or "false") refuses the trip: the attempt counts as failed, with `message` as the reason' }),
+    ),
     message: t.Optional(t.String({ description: "Why the trip was refused (kept up to 500 characters)" })),
     reservationId: t.Optional(t.Union([t.String(), t.Number()], { description: "Your reservation number: becomes the booking's providerResNo" })),
-    totalAmount: t.Optional(t.Union([t.String(), t.Number()], { description:
-      "Your price: becomes the booking's totalAmount, in the booking's currency's minor unit (the currency your " +
-      "fee lines name, else the booking's; JPY none, BHD 3, most 2; two decimals without one), rounded half up as " +
-      "quotes are: 7200.4 on a JPY booking becomes \"7200\"" })),
-    fees: t.Optional(t.Array(FeeSchema, { maxItems: 50, description:
-      "Your fee lines: become the booking's fees, each `fee` in the minor unit of the line's currency (else the " +
-      "booking's), rounded half up" })),
+    totalAmount: t.Optional(
+      t.Union([t.String(), t.Number()], {
+        description:
+          "Your price: becomes the booking's totalAmount, in the booking's currency's minor unit (the currency your " +
+          "fee lines name, else the booking's; JPY none, BHD 3, most 2; two decimals without one), rounded half up as " +
+          'quotes are: 7200.4 on a JPY booking becomes "7200"',
+      }),
+    ),
+    fees: t.Optional(
+      t.Array(FeeSchema, {
+        maxItems: 50,
+        description:
+          "Your fee lines: become the booking's fees, each `fee` in the minor unit of the line's currency (else the " + "booking's), rounded half up",
+      }),
+    ),
   },
-  { additionalProperties: true, description:
-    "Any 2xx accepts the trip; every member is optional. A non-2xx answer, a timeout (10 s) or success:false is a " +
-    "failed attempt, retried with backoff." },
+  {
+    additionalProperties: true,
+    description:
+      "Any 2xx accepts the trip; every member is optional. A non-2xx answer, a timeout (10 s) or success:false is a " + "failed attempt, retried with backoff.",
+  },
 );
 
 const BookingEvent = t.Object(
@@ -102,7 +118,7 @@ const GnetCallback = t.Object(
         requesterId: t.String(),
         requesterResNo: t.String(),
         providerId: t.String(),
-        providerResNo: t.String({ description: "\"\" until known" }),
+        providerResNo: t.String({ description: '"" until known' }),
         providerResCode: t.String({ description: "The same as providerResNo" }),
         action: t.String(),
         submissionTarget: t.String(),
@@ -154,10 +170,19 @@ export const webhookDocs = {
       security: [],
       parameters: [
         ...Object.entries(eventHeaders).map(([name, h]) => ({ name, in: "header" as const, ...h })),
-        { name: "Authorization", in: "header" as const, required: false, description: "`Basic <base64(username:password)>` when your integration has deliveryAuth", schema: { type: "string" } },
+        {
+          name: "Authorization",
+          in: "header" as const,
+          required: false,
+          description: "`Basic <base64(username:password)>` when your integration has deliveryAuth",
+          schema: { type: "string" },
+        },
       ],
       requestBody: { required: true, content: { "application/json": { schema: TripMessage } } },
-      responses: { "2XX": { description: "Accepted", content: { "application/json": { schema: TripMessageReply } } }, "4XX": { description: "Refused: a failed attempt, retried with backoff" } },
+      responses: {
+        "2XX": { description: "Accepted", content: { "application/json": { schema: TripMessageReply } } },
+        "4XX": { description: "Refused: a failed attempt, retried with backoff" },
+      },
     },
   },
   bookingEvent: {
@@ -168,16 +193,13 @@ export const webhookDocs = {
       description:
         "One message per change of a booking you requested, to the webhook URL of your integration. The body is " +
         "the `events` format (default) or, with `webhookFormat: gnet`, GNet's callback. Signed when you have a " +
-        "webhook secret: X-TripSwitch-Signature `t=<unix>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">,v2=<hex " +
-        "HMAC-SHA256 of \"<t>.<X-TripSwitch-Event-Id>.<raw body>\">`; check v2 (it also covers the event id, which " +
+        'webhook secret: X-TripSwitch-Signature `t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">,v2=<hex ' +
+        'HMAC-SHA256 of "<t>.<X-TripSwitch-Event-Id>.<raw body>">`; check v2 (it also covers the event id, which ' +
         "a GNet-shaped body does not carry; v1 is kept for existing receivers) in constant time and refuse old " +
         "timestamps. Failed deliveries are retried with backoff and can be replayed (POST " +
         "/api/webhooks/deliveries/{id}/replay).",
       security: [],
-      parameters: [
-        ...Object.entries(eventHeaders).map(([name, h]) => ({ name, in: "header" as const, ...h })),
-        signatureParameter,
-      ],
+      parameters: [...Object.entries(eventHeaders).map(([name, h]) => ({ name, in: "header" as const, ...h })), signatureParameter],
       requestBody: { required: true, content: { "application/json": { schema: t.Union([BookingEvent, GnetCallback]) } } },
       responses: { ...delivered, "4XX": { description: "Refused: a failed attempt, retried with backoff" } },
     },
@@ -190,7 +212,7 @@ export const webhookDocs = {
       description:
         "POSTed to a webhook URL when it is set (PUT /api/company/integration) and on POST " +
         "/api/company/integration/webhook-verify, with X-TripSwitch-Event-Type `webhook.verify` and signed like " +
-        "every webhook. Check the signature (v2), then answer 2xx with `{\"challenge\": \"<the challenge>\"}` " +
+        'every webhook. Check the signature (v2), then answer 2xx with `{"challenge": "<the challenge>"}` ' +
         "within 5 s. Until the URL has answered, no booking is POSTed there and booking events of that time are " +
         "not sent.",
       security: [],

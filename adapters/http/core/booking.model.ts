@@ -44,10 +44,17 @@ export const BookingData = t.Object({
   lastStatus: t.String({ examples: ["BOOKING_REQUEST"] }),
   submitDate: t.Number({ description: "Unix seconds" }),
   pickupDate: t.Number({ description: "Unix seconds; a pickup time without offset is read in the pickup place's time zone" }),
-  pickupZone: t.Optional(t.String({ description:
-    "GET /api/reservation only: the IANA time zone of the pickup's place (airport, coordinates or city; UTC when " +
-    "unplaced), in which the pickup time is read", examples: ["America/New_York"] })),
-  warnings: t.Optional(t.Array(TripWarningOut, { description: "What the request that made the booking or quote was warned about (as sendTrip answered); absent when nothing" })),
+  pickupZone: t.Optional(
+    t.String({
+      description:
+        "GET /api/reservation only: the IANA time zone of the pickup's place (airport, coordinates or city; UTC when " +
+        "unplaced), in which the pickup time is read",
+      examples: ["America/New_York"],
+    }),
+  ),
+  warnings: t.Optional(
+    t.Array(TripWarningOut, { description: "What the request that made the booking or quote was warned about (as sendTrip answered); absent when nothing" }),
+  ),
   tripPacket: t.Object(
     {
       reservationType: t.String({ examples: ["REGULAR"], description: "REGULAR, ONDEMAND or QUOTE" }),
@@ -63,7 +70,9 @@ export const BookingData = t.Object({
         { pickup: LocationOut, dropOff: t.Optional(LocationOut), stops: t.Optional(t.Array(t.Object({ ...locationOut, stopNumber: anyOut() }, open()))) },
         open(),
       ),
-      passengers: t.Array(t.Object({ firstName: o(), lastName: o(), email: o(), phoneNumber: o(), accountNumber: o(), phones: t.Optional(t.Array(PhoneOut)) }, open())),
+      passengers: t.Array(
+        t.Object({ firstName: o(), lastName: o(), email: o(), phoneNumber: o(), accountNumber: o(), phones: t.Optional(t.Array(PhoneOut)) }, open()),
+      ),
       affiliateReservation: t.Object(
         {
           requesterId: t.String(),
@@ -75,9 +84,13 @@ export const BookingData = t.Object({
           notes: t.String(),
           providerNote: t.Optional(t.String()),
           requesterExtra: t.Optional(
-            t.Object({}, open(
-              "affiliateReservation members the requester sent under a name the exchange or the provider writes " +
-              "(e.g. providerResNo, providerResCode): kept verbatim and shown only here")),
+            t.Object(
+              {},
+              open(
+                "affiliateReservation members the requester sent under a name the exchange or the provider writes " +
+                  "(e.g. providerResNo, providerResCode): kept verbatim and shown only here",
+              ),
+            ),
           ),
         },
         open("With any member the requester sent that no schema names (names the exchange or the provider writes only under `requesterExtra`)"),
@@ -94,22 +107,42 @@ export const BookingData = t.Object({
       origination: o(),
       totalTripDuration: t.Optional(t.Union([t.String(), t.Number()], { description: "Minutes, as sent" })),
       submitMode: t.Optional(t.String({ description: "How the NEW asked to be answered (ASYNC or WAIT), when it said" })),
-      vehicle: t.Optional(t.Object({ vehicleId: o(), vehicleType: o(), make: o(), model: o(), plateNo: o(), vColor: o(), vehType: o(), color: o(), licensePlate: o(), description: o() }, open("As the provider sent it"))),
-      chauffeur: t.Optional(t.Object({ chauffeurId: o(), firstName: o(), lastName: o(), email: o(), phoneNumber: o(), picURL: o(), phones: t.Optional(t.Array(PhoneOut)) }, open())),
+      vehicle: t.Optional(
+        t.Object(
+          { vehicleId: o(), vehicleType: o(), make: o(), model: o(), plateNo: o(), vColor: o(), vehType: o(), color: o(), licensePlate: o(), description: o() },
+          open("As the provider sent it"),
+        ),
+      ),
+      chauffeur: t.Optional(
+        t.Object({ chauffeurId: o(), firstName: o(), lastName: o(), email: o(), phoneNumber: o(), picURL: o(), phones: t.Optional(t.Array(PhoneOut)) }, open()),
+      ),
       location: t.Optional(
         t.Object(
           { lat: t.Number(), lon: t.Number(), timestamp: t.String({ description: "ISO 8601: when the fix was taken (or received)" }) },
           { description: "The chauffeur's last position (pushed, or sent with a status update). The requester sees it only while the trip is under way." },
         ),
       ),
-      providerUpdate: t.Optional(t.Object({ LocalTimestamp: o(), UTCtimestamp: o(), griddID: o() }, open("GNet metadata of the provider's last update, and any member of it no schema names"))),
+      providerUpdate: t.Optional(
+        t.Object(
+          { LocalTimestamp: o(), UTCtimestamp: o(), griddID: o() },
+          open("GNet metadata of the provider's last update, and any member of it no schema names"),
+        ),
+      ),
       requesterExtra: t.Optional(
-        t.Object({}, open(`Members the requester sent under a name the exchange or the provider writes (${REQUESTER_EXTRA_EXAMPLE}): kept verbatim and shown only here, so they never pass for the exchange's or the provider's own fields`)),
+        t.Object(
+          {},
+          open(
+            `Members the requester sent under a name the exchange or the provider writes ` +
+            `(${REQUESTER_EXTRA_EXAMPLE}): kept verbatim and shown only here, so they never pass for the ` +
+            `exchange's or the provider's own fields`,
+          ),
+        ),
       ),
     },
     open(
       "The trip as stored. Top-level members the requester sent that no schema names appear here too, except names " +
-      "the exchange or the provider writes: those are under `requesterExtra`."),
+        "the exchange or the provider writes: those are under `requesterExtra`.",
+    ),
   ),
 });
 

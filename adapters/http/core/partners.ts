@@ -14,14 +14,23 @@ import { errors } from "../schemas";
 
 const Status = t.Union([t.Literal("pending"), t.Literal("active")], { description: "pending until the other side accepts; active once both have" });
 const Direction = t.Optional(
-  t.Union([t.Literal("outgoing"), t.Literal("incoming")], { description: "While pending: outgoing (you asked) or incoming (the partner asked; you may accept)" }),
+  t.Union([t.Literal("outgoing"), t.Literal("incoming")], {
+    description: "While pending: outgoing (you asked) or incoming (the partner asked; you may accept)",
+  }),
 );
 const VehicleTypes = t.Record(t.String({ maxLength: 100 }), t.String({ maxLength: 100 }), {
   maxProperties: MAX_VEHICLE_TYPE_ENTRIES,
-  description: `Requester vehicle type → provider vehicle type, upper-case codes (1–50 letters, digits, _ or -), at most ${MAX_VEHICLE_TYPE_ENTRIES} entries`,
+  description:
+    "Requester vehicle type → provider vehicle type, upper-case codes (1–50 letters, digits, _ or -), " +
+    `at most ${MAX_VEHICLE_TYPE_ENTRIES} entries`,
   examples: [{ SUV_LUX: "SUV", EXEC_SEDAN: "SEDAN" }],
 });
-const Partner = t.Object({ netid: t.String({ examples: ["ACME-LIMO"] }), name: t.String({ examples: ["Acme Limousine"] }), status: Status, direction: Direction });
+const Partner = t.Object({
+  netid: t.String({ examples: ["ACME-LIMO"] }),
+  name: t.String({ examples: ["Acme Limousine"] }),
+  status: Status,
+  direction: Direction,
+});
 const PartnerFull = t.Object({
   netid: t.String({ examples: ["ACME-LIMO"] }),
   name: t.String({ examples: ["Acme Limousine"] }),
@@ -29,8 +38,14 @@ const PartnerFull = t.Object({
   direction: Direction,
   coType: t.String({ examples: ["IO"] }),
   plan: t.String({ examples: ["PROFESSIONAL"] }),
-  mainEmail: t.Union([t.String(), t.Null()], { description: "The partner's contact e-mail; null while it has not accepted your request", examples: ["dispatch@acme-limo.example"] }),
-  mainPhone: t.Union([t.String(), t.Null()], { description: "The partner's contact phone (E.164); null while it has not accepted your request", examples: ["+12125550101"] }),
+  mainEmail: t.Union([t.String(), t.Null()], {
+    description: "The partner's contact e-mail; null while it has not accepted your request",
+    examples: ["dispatch@acme-limo.example"],
+  }),
+  mainPhone: t.Union([t.String(), t.Null()], {
+    description: "The partner's contact phone (E.164); null while it has not accepted your request",
+    examples: ["+12125550101"],
+  }),
   vehicleTypes: t.Record(t.String(), t.String(), { description: "Your map: how the partner's vehicle types read in your fleet when it sends you trips" }),
   partnerVehicleTypes: t.Record(t.String(), t.String(), { description: "The partner's map: how your vehicle types read in its fleet when you send it trips" }),
 });
@@ -94,7 +109,8 @@ export function corePartners(p: PartnershipDeps, auth: Authenticator) {
         params: NetidParams,
         // Elysia's record check takes an array for an object ({"0": …}); the map must be an object.
         transform: ({ body }) => {
-          if (Array.isArray(body)) throw new ValidationError([{ field: "body", message: 'must be an object of requester type → your type, e.g. {"SUV_LUX":"SUV"}' }]);
+          if (Array.isArray(body))
+            throw new ValidationError([{ field: "body", message: 'must be an object of requester type → your type, e.g. {"SUV_LUX":"SUV"}' }]);
         },
         body: VehicleTypes,
         response: { 200: ok(t.Object({ netid: t.String(), vehicleTypes: VehicleTypes })), ...errors(400, 401, 404) },
@@ -125,7 +141,15 @@ export function corePartners(p: PartnershipDeps, auth: Authenticator) {
       {
         anyAuth: true,
         params: t.Object({ netid: t.String({ maxLength: 100, description: "Your own netid", examples: ["DEMO-PLATFORM"] }) }),
-        query: t.Object({ format: t.Optional(t.String({ maxLength: 10, description: "short (default): netid, name, status; full: adds company facts, contact and both vehicle-type maps", examples: ["full"] })) }),
+        query: t.Object({
+          format: t.Optional(
+            t.String({
+              maxLength: 10,
+              description: "short (default): netid, name, status; full: adds company facts, contact and both vehicle-type maps",
+              examples: ["full"],
+            }),
+          ),
+        }),
         response: { 200: t.Array(t.Union([PartnerFull, Partner])), ...errors(400, 401, 403) },
         detail: {
           tags: ["Partnerships"],

@@ -64,7 +64,10 @@ const Summary = t.Object({
   submitDate: t.Number({ description: "Unix seconds" }),
   pickupDate: t.Number({ description: "Unix seconds" }),
   reservationType: t.String(),
-  pickupZone: t.String({ description: "The IANA time zone of the pickup's place (as in GET /api/reservation), in which its time is read", examples: ["America/New_York"] }),
+  pickupZone: t.String({
+    description: "The IANA time zone of the pickup's place (as in GET /api/reservation), in which its time is read",
+    examples: ["America/New_York"],
+  }),
 });
 
 const Place = t.Union(
@@ -72,10 +75,17 @@ const Place = t.Union(
     t.Object({
       lat: t.Number(),
       lon: t.Number(),
-      by: t.String({ description:
-        "How it was placed: coordinates (its own lat/lon), airport (the airport an airport location names by IATA " +
-        "code), city (the gazetteer's town)", examples: ["airport"] }),
-      airport: t.Optional(t.Object({ iata: t.String({ examples: ["JFK"] }), name: t.String({ examples: ["John F. Kennedy International Airport"] }) }, { description: "The airport the place names, when the directory knows it" })),
+      by: t.String({
+        description:
+          "How it was placed: coordinates (its own lat/lon), airport (the airport an airport location names by IATA " + "code), city (the gazetteer's town)",
+        examples: ["airport"],
+      }),
+      airport: t.Optional(
+        t.Object(
+          { iata: t.String({ examples: ["JFK"] }), name: t.String({ examples: ["John F. Kennedy International Airport"] }) },
+          { description: "The airport the place names, when the directory knows it" },
+        ),
+      ),
     }),
     t.Null(),
   ],
@@ -97,7 +107,12 @@ const BookingWithPlaces = t.Object({
 });
 
 /** Core booking lookup, the company's bookings list and the published lifecycle. */
-export function coreReservations(deps: ManageTripDeps, auth: Authenticator, positions: PositionStore, places: PickupZoneDeps & { airports: AirportDirectory; gazetteer: Gazetteer }) {
+export function coreReservations(
+  deps: ManageTripDeps,
+  auth: Authenticator,
+  positions: PositionStore,
+  places: PickupZoneDeps & { airports: AirportDirectory; gazetteer: Gazetteer },
+) {
   return new Elysia({ name: "core-reservations", prefix: "/api" })
     .use(authMacros(auth))
     .get("/trip-states", () => tripStates, {
@@ -115,7 +130,15 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
       "/reservations",
       async ({ caller, query }) => {
         const page = await listBookings(deps, caller, query);
-        return { success: true as const, data: { items: page.items.map((s) => ({ ...bookingSummaryView(s), pickupZone: pickupPlaceZone(s.pickup, places) })), total: page.total, limit: page.limit, offset: page.offset } };
+        return {
+          success: true as const,
+          data: {
+            items: page.items.map((s) => ({ ...bookingSummaryView(s), pickupZone: pickupPlaceZone(s.pickup, places) })),
+            total: page.total,
+            limit: page.limit,
+            offset: page.offset,
+          },
+        };
       },
       {
         coreAuth: true,
@@ -124,8 +147,20 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
           status: t.Optional(t.String({ maxLength: 32, description: "Only bookings in this status" })),
           requesterResNo: t.Optional(t.String({ maxLength: 100 })),
           role: t.Optional(t.String({ maxLength: 16, description: "requester or provider; both when absent" })),
-          pickupFrom: t.Optional(t.String({ maxLength: 40, description: "Only pickups at or after: Unix seconds, a date (its first second, UTC) or an ISO 8601 date-time", examples: ["2026-12-01"] })),
-          pickupTo: t.Optional(t.String({ maxLength: 40, description: "Only pickups at or before: Unix seconds, a date (its last second, UTC) or an ISO 8601 date-time", examples: ["2026-12-31"] })),
+          pickupFrom: t.Optional(
+            t.String({
+              maxLength: 40,
+              description: "Only pickups at or after: Unix seconds, a date (its first second, UTC) or an ISO 8601 date-time",
+              examples: ["2026-12-01"],
+            }),
+          ),
+          pickupTo: t.Optional(
+            t.String({
+              maxLength: 40,
+              description: "Only pickups at or before: Unix seconds, a date (its last second, UTC) or an ISO 8601 date-time",
+              examples: ["2026-12-31"],
+            }),
+          ),
         }),
         response: {
           200: t.Object({ success: t.Literal(true), data: Page(Summary) }),
@@ -146,7 +181,11 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
       "/reservation/:transactionId",
       async ({ caller, params }) => {
         const booking = await findBooking(deps, caller, params.transactionId);
-        return { success: true as const, data: { ...(await bookingViewFor(booking, caller, positions)), pickupZone: pickupPlaceZone(booking.trip.locations.pickup, places) }, places: tripPlaces(booking.trip.locations, places) };
+        return {
+          success: true as const,
+          data: { ...(await bookingViewFor(booking, caller, positions)), pickupZone: pickupPlaceZone(booking.trip.locations.pickup, places) },
+          places: tripPlaces(booking.trip.locations, places),
+        };
       },
       {
         anyAuth: true,

@@ -11,10 +11,14 @@ const coordinate = (description: string, example: number) => t.Union([t.Number()
 const PositionPush = t.Object(
   {
     transactionId: t.Optional(t.String({ maxLength: 64, description: "The booking's transactionId (or name it by internalBookingId)" })),
-    internalBookingId: t.Optional(t.String({ maxLength: 100, description: "Your reservation number for the booking (its providerResNo)", examples: ["AC-55102"] })),
+    internalBookingId: t.Optional(
+      t.String({ maxLength: 100, description: "Your reservation number for the booking (its providerResNo)", examples: ["AC-55102"] }),
+    ),
     latitude: t.Optional(coordinate("-90 to 90 (number or string); required", 42.3656)),
     longitude: t.Optional(coordinate("-180 to 180 (number or string); required", -71.0096)),
-    locationDateTime: t.Optional(t.String({ maxLength: 64, description: "When the device took the fix (ISO 8601); the time received when absent", examples: ["2026-12-11T21:10:00Z"] })),
+    locationDateTime: t.Optional(
+      t.String({ maxLength: 64, description: "When the device took the fix (ISO 8601); the time received when absent", examples: ["2026-12-11T21:10:00Z"] }),
+    ),
     griddid: t.Optional(t.String({ maxLength: 100, description: "Your dispatch system's id" })),
     chfName: t.Optional(t.String({ maxLength: 200, description: "The chauffeur's name" })),
     driverId: t.Optional(t.String({ maxLength: 100, description: "The chauffeur's id (shown as chfId)" })),
@@ -23,7 +27,14 @@ const PositionPush = t.Object(
   { additionalProperties: true },
 );
 
-const example = { transactionId: "0194f1c2-7a1e-7c3b-9a51-2f6f4b8e1d20", latitude: 42.3656, longitude: -71.0096, locationDateTime: "2026-12-11T21:10:00Z", chfName: "Sam Lee", driverId: "CH-12" };
+const example = {
+  transactionId: "0194f1c2-7a1e-7c3b-9a51-2f6f4b8e1d20",
+  latitude: 42.3656,
+  longitude: -71.0096,
+  locationDateTime: "2026-12-11T21:10:00Z",
+  chfName: "Sam Lee",
+  driverId: "CH-12",
+};
 
 const PushOk = t.Object({ success: t.Literal(true), data: t.Object({ transactionId: t.String() }) });
 const BulkOk = t.Object({
@@ -70,7 +81,10 @@ export function coreTracking(tracking: ChauffeurTracking, auth: Authenticator) {
       "/GPSgrab",
       async ({ caller, body }) => {
         const outcomes = await tracking.pushMany(caller, body);
-        return { success: true as const, data: { accepted: outcomes.filter((o) => o.status === "accepted").length, results: outcomes.map((o, index) => ({ index, ...o })) } };
+        return {
+          success: true as const,
+          data: { accepted: outcomes.filter((o) => o.status === "accepted").length, results: outcomes.map((o, index) => ({ index, ...o })) },
+        };
       },
       {
         anyAuth: true,

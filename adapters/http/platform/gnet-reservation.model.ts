@@ -21,9 +21,10 @@ export const GnetReservationResponse = t.Object(
     luggageCount: packet.luggageCount,
     preferredVehicleType: packet.preferredVehicleType,
     specialInstructions: packet.specialInstructions,
-    status: t.String({ description:
-      "The booking's lifecycle status (GET /api/trip-states); FAILED only once delivery to the provider failed for " +
-      "good", examples: ["CONFIRMED"] }),
+    status: t.String({
+      description: "The booking's lifecycle status (GET /api/trip-states); FAILED only once delivery to the provider failed for " + "good",
+      examples: ["CONFIRMED"],
+    }),
     resStatus: packet.resStatus,
     locations: packet.locations,
     passengers: packet.passengers,
@@ -56,13 +57,17 @@ export const GnetReservationResponse = t.Object(
       },
       { additionalProperties: true, description: "With any member the requester sent that no schema names (never one of these names)" },
     ),
-    vehicle: t.Union([t.Object({ vehicleId: o(), vehicleType: o(), make: o(), model: o(), plateNo: o(), vColor: o() }, { additionalProperties: true }), t.Null()], { description:
-      "The provider's vehicle under GNet's names (vehicleType, plateNo, vColor) besides the ones it sent; null " +
-      "until assigned" }),
-    chauffeur: t.Union([t.Object({ chauffeurId: o(), firstName: o(), lastName: o(), email: o(), phoneNumber: o(), picURL: o() }, { additionalProperties: true }), t.Null()], { description: "null until assigned" }),
-    location: t.Union([t.Object({ lat: t.Number(), lon: t.Number(), timestamp: t.String() }), t.Null()], { description:
-      "The chauffeur's last position as you may see it (a requester: only while the trip is under way); null " +
-      "otherwise" }),
+    vehicle: t.Union(
+      [t.Object({ vehicleId: o(), vehicleType: o(), make: o(), model: o(), plateNo: o(), vColor: o() }, { additionalProperties: true }), t.Null()],
+      { description: "The provider's vehicle under GNet's names (vehicleType, plateNo, vColor) besides the ones it sent; null " + "until assigned" },
+    ),
+    chauffeur: t.Union(
+      [t.Object({ chauffeurId: o(), firstName: o(), lastName: o(), email: o(), phoneNumber: o(), picURL: o() }, { additionalProperties: true }), t.Null()],
+      { description: "null until assigned" },
+    ),
+    location: t.Union([t.Object({ lat: t.Number(), lon: t.Number(), timestamp: t.String() }), t.Null()], {
+      description: "The chauffeur's last position as you may see it (a requester: only while the trip is under way); null " + "otherwise",
+    }),
     providerNote: t.String({ description: "The provider's note; empty when none" }),
     transactionErrors: packet.transactionErrors,
     changeLogs: packet.changeLogs,

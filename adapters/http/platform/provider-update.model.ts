@@ -39,7 +39,13 @@ const ChauffeurSchema = t.Object(
 
 export const ProviderUpdateBody = t.Object(
   {
-    status: t.String({ maxLength: 32, description: `The new status: ${TRIP_STATUSES.join(", ")}; legacy ENROUTE, AT_LOCATION, ACCEPTED accepted. A forward move along the main path may skip states (GET /api/trip-states).`, examples: ["CONFIRMED"] }),
+    status: t.String({
+      maxLength: 32,
+      description:
+        `The new status: ${TRIP_STATUSES.join(", ")}; legacy ENROUTE, AT_LOCATION, ACCEPTED accepted. A forward ` +
+        `move along the main path may skip states (GET /api/trip-states).`,
+      examples: ["CONFIRMED"],
+    }),
     resNo: str(100, "GNet: your reservation number (= providerResNo); shown as targetResNo", "AC-55102"),
     providerResNo: str(100, "Your reservation number; shown as targetResNo"),
     LocalTimestamp: str(64, "GNet: when the event happened, local time; kept and shown"),
@@ -48,12 +54,25 @@ export const ProviderUpdateBody = t.Object(
     requesterResNo: str(100, "When sent, must be the booking's requesterResNo (400 otherwise)"),
     transactionId: str(64, "When sent, must be the booking's transactionId (400 otherwise)"),
     providerNote: str(4000),
-    totalAmount: numberOrText(32,
+    totalAmount: numberOrText(
+      32,
       "Decimal amount (string or number), in the booking's currency's minor unit (the currency its fee lines name " +
-      "— the update's, else the booking's; JPY none, BHD 3, most 2; two decimals when it has none): 5000 on a JPY " +
-      "booking is kept as \"5000\", 12.5 on a BHD one as \"12.500\". More significant decimals than the currency " +
-      "has are 400 naming the field (\"fees[0].fee has 2 decimals; JPY has none\")", "240.00"),
-    fees: t.Optional(t.Array(FeeSchema, { maxItems: MAX_FEES, error: `at most ${MAX_FEES} fee lines`, description: "The booking's fee lines; each `fee` in the booking's currency's minor unit (the currency its fee lines name — the update's, else the booking's; JPY none, BHD 3, most 2; two decimals when it has none): 5000 on a JPY booking is kept as \"5000\", 12.5 on a BHD one as \"12.500\". More significant decimals than the currency has are 400 naming the field (\"fees[0].fee has 2 decimals; JPY has none\")" })),
+        "— the update's, else the booking's; JPY none, BHD 3, most 2; two decimals when it has none): 5000 on a JPY " +
+        'booking is kept as "5000", 12.5 on a BHD one as "12.500". More significant decimals than the currency ' +
+        'has are 400 naming the field ("fees[0].fee has 2 decimals; JPY has none")',
+      "240.00",
+    ),
+    fees: t.Optional(
+      t.Array(FeeSchema, {
+        maxItems: MAX_FEES,
+        error: `at most ${MAX_FEES} fee lines`,
+        description:
+          'The booking\'s fee lines; each `fee` in the booking\'s currency\'s minor unit (the currency its fee ' +
+          'lines name — the update\'s, else the booking\'s; JPY none, BHD 3, most 2; two decimals when it has ' +
+          'none): 5000 on a JPY booking is kept as "5000", 12.5 on a BHD one as "12.500". More significant ' +
+          'decimals than the currency has are 400 naming the field ("fees[0].fee has 2 decimals; JPY has none")',
+      }),
+    ),
     vehicle: t.Optional(VehicleSchema),
     chauffeur: t.Optional(ChauffeurSchema),
     lat: numberOrText(32, "The chauffeur's position (with lon), kept as the booking's location while the trip is under way", "42.3656"),

@@ -12,9 +12,11 @@ export const MAX_STOPS = 25;
 export const MAX_NOTES = 50;
 
 const locationFields = {
-  locationType: str(50,
-    "e.g. airport, address. With `airport` and an IATA code in address or landmark, the pickup time is read in " +
-    "that airport's time zone.", "airport"),
+  locationType: str(
+    50,
+    "e.g. airport, address. With `airport` and an IATA code in address or landmark, the pickup time is read in " + "that airport's time zone.",
+    "airport",
+  ),
   landmark: str(500),
   lat: numberOrText(32, "Decimal latitude, -90 to 90: a string or a JSON number; stored and shown as a string", "40.6413"),
   lon: numberOrText(32, "Decimal longitude, -180 to 180: a string or a JSON number; stored and shown as a string", "-73.7781"),
@@ -47,12 +49,17 @@ export const PassengerSchema = t.Object(
     email: str(254),
     phoneNumber: str(64),
     accountNumber: str(100),
-    phones: t.Optional(t.Array(Phone, { maxItems: MAX_PHONES, description: `GNet: at most ${MAX_PHONES} phone numbers`, error: `at most ${MAX_PHONES} phones` })),
+    phones: t.Optional(
+      t.Array(Phone, { maxItems: MAX_PHONES, description: `GNet: at most ${MAX_PHONES} phone numbers`, error: `at most ${MAX_PHONES} phones` }),
+    ),
   },
   open(),
 );
 
-export const AccountSchema = t.Object({ accountNumber: str(100), accountName: str(250), callerName: str(200), callerNumber: str(64), callerEmail: str(254) }, open());
+export const AccountSchema = t.Object(
+  { accountNumber: str(100), accountName: str(250), callerName: str(200), callerNumber: str(64), callerEmail: str(254) },
+  open(),
+);
 
 const Note = t.Object(
   {
@@ -68,10 +75,13 @@ export const FeeSchema = t.Object(
     code: str(200, "On a quote option: the option's code (the fleet entry's slug). Send the chosen one as fees[0].code when converting a quote."),
     name: str(250),
     description: str(2000),
-    fee: numberOrText(32,
+    fee: numberOrText(
+      32,
       "Decimal amount (string or number) in the minor unit of the line's currency, else the booking's (JPY none, " +
-      "BHD 3, most 2; two decimals without one); zeros past it are dropped (\"1.50000\" → \"1.50\", JPY " +
-      "\"5000.00\" → \"5000\")", "125.00"),
+        'BHD 3, most 2; two decimals without one); zeros past it are dropped ("1.50000" → "1.50", JPY ' +
+        '"5000.00" → "5000")',
+      "125.00",
+    ),
     currency: str(8, "ISO 4217", "USD"),
     vehType: str(50),
     passengerCount: str(10, "On a quote option: the vehicle's passenger capacity"),
@@ -92,8 +102,8 @@ const Affiliate = t.Object(
     providerResNo: str(
       100,
       "Only the provider sets its reservation number: a number you send here is kept as your own member, shown " +
-      "under `affiliateReservation.requesterExtra.providerResNo`, and never becomes the booking's " +
-      "providerResNo/targetResNo",
+        "under `affiliateReservation.requesterExtra.providerResNo`, and never becomes the booking's " +
+        "providerResNo/targetResNo",
     ),
     action: str(16, "NEW, UPDATE or CANCEL", "NEW"),
     notes: str(4000),
@@ -108,9 +118,11 @@ export const SendTripBody = t.Object(
     runType: str(50, "e.g. Airport"),
     reservationDate: str(64, "An ISO 8601 date-time or a bare UTC offset such as -08:00 (as GNet sends it); kept as sent", "2026-11-20T14:05:00-05:00"),
     passengerCount: numberOrText(10, "A whole number ≥ 1 (string or number); required on NEW", "3"),
-    luggageCount: numberOrText(10,
-      "Pieces of luggage, a whole number ≥ 0 (string or number). Optional; missing, null or empty means not " +
-      "specified (never 0).", "4"),
+    luggageCount: numberOrText(
+      10,
+      "Pieces of luggage, a whole number ≥ 0 (string or number). Optional; missing, null or empty means not " + "specified (never 0).",
+      "4",
+    ),
     preferredVehicleType: str(50, "e.g. SPRINTER"),
     specialInstructions: str(4000),
     locations: t.Optional(
@@ -118,37 +130,69 @@ export const SendTripBody = t.Object(
         {
           pickup: t.Optional(Location),
           dropOff: t.Optional(Location),
-          stops: t.Optional(t.Array(Stop, { maxItems: MAX_STOPS, description: `Intermediate stops, at most ${MAX_STOPS}, each with an address`, error: `at most ${MAX_STOPS} stops` })),
+          stops: t.Optional(
+            t.Array(Stop, {
+              maxItems: MAX_STOPS,
+              description: `Intermediate stops, at most ${MAX_STOPS}, each with an address`,
+              error: `at most ${MAX_STOPS} stops`,
+            }),
+          ),
         },
         open(),
       ),
     ),
-    passengers: t.Optional(t.Array(PassengerSchema, { maxItems: MAX_PASSENGERS, description: `1–${MAX_PASSENGERS} passengers; NEW needs at least one with firstName and lastName`, error: `at most ${MAX_PASSENGERS} passengers` })),
+    passengers: t.Optional(
+      t.Array(PassengerSchema, {
+        maxItems: MAX_PASSENGERS,
+        description: `1–${MAX_PASSENGERS} passengers; NEW needs at least one with firstName and lastName`,
+        error: `at most ${MAX_PASSENGERS} passengers`,
+      }),
+    ),
     account: t.Optional(AccountSchema),
-    fees: t.Optional(t.Array(FeeSchema, { maxItems: MAX_FEES, description: `At most ${MAX_FEES}. Each \`fee\` in the minor unit of the currency the lines name (a line naming its own currency takes that one), else on an UPDATE the booking's, else two decimals: JPY 5000 is kept as "5000", BHD 12.5 as "12.500", USD 75 as "75.00". More significant decimals than the currency has are 400 naming each field ("fees[0].fee has 1 decimal; JPY has none"), and nothing is stored`, error: `at most ${MAX_FEES} fee lines` })),
-    notes: t.Optional(t.Array(Note, { maxItems: MAX_NOTES, description: `GNet trip notes, at most ${MAX_NOTES}: for the provider's office (AFFILIATE) or the chauffeur (DRIVER)`, error: `at most ${MAX_NOTES} notes` })),
+    fees: t.Optional(
+      t.Array(FeeSchema, {
+        maxItems: MAX_FEES,
+        description:
+          `At most ${MAX_FEES}. Each \`fee\` in the minor unit of the currency the lines name (a line naming its ` +
+          `own currency takes that one), else on an UPDATE the booking's, else two decimals: JPY 5000 is kept as ` +
+          `"5000", BHD 12.5 as "12.500", USD 75 as "75.00". More significant decimals than the currency has are ` +
+          `400 naming each field ("fees[0].fee has 1 decimal; JPY has none"), and nothing is stored`,
+        error: `at most ${MAX_FEES} fee lines`,
+      }),
+    ),
+    notes: t.Optional(
+      t.Array(Note, {
+        maxItems: MAX_NOTES,
+        description: `GNet trip notes, at most ${MAX_NOTES}: for the provider's office (AFFILIATE) or the chauffeur (DRIVER)`,
+        error: `at most ${MAX_NOTES} notes`,
+      }),
+    ),
     namesignInstructions: str(500, "What the chauffeur's name sign says", "Ms. Hopper - Harbour Gala"),
     eventName: str(250),
     sourceVendor: str(100),
     origination: str(100, "e.g. web, app"),
-    totalTripDuration: numberOrText(16,
-      "Booked duration in minutes (string or number; empty = not specified); an hourly quote is priced on it " +
-      "instead of the distance", "180"),
+    totalTripDuration: numberOrText(
+      16,
+      "Booked duration in minutes (string or number; empty = not specified); an hourly quote is priced on it " + "instead of the distance",
+      "180",
+    ),
     affiliateReservation: t.Optional(Affiliate),
     transactionId: str(64, "UPDATE/CANCEL: the booking's transactionId (or name it by requesterResNo). Ignored on NEW: the exchange assigns it."),
-    submitMode: str(16,
+    submitMode: str(
+      16,
       "ASYNC (default) or WAIT: wait (at most 12 s) for the provider's answer — its delivery endpoint's reply, or " +
-      "the first update of a provider working on the exchange that sets its reservation number — and answer its " +
-      "reservationId, totalAmount and fees"),
+        "the first update of a provider working on the exchange that sets its reservation number — and answer its " +
+        "reservationId, totalAmount and fees",
+    ),
     status: str(32, "Ignored: the exchange sets the status"),
     quoteId: str(
       64,
       "A network quote of yours (POST /api/quotes): a NEW REGULAR to one of its providers with `fees:[{code}]` " +
-      "books that provider's option at the quoted price (the option becomes the only fee line, its fee the " +
-      "totalAmount). The trip's locations, passengerCount, luggageCount and totalTripDuration must be the quoted " +
-      "ones (else 400 naming quoteId); an option the quote does not have from this provider: 400 naming " +
-      "fees[0].code; someone else's or an unknown quote: 404 QUOTE_NOT_FOUND; after its validUntil: 409 " +
-      "QUOTE_EXPIRED.",
+        "books that provider's option at the quoted price (the option becomes the only fee line, its fee the " +
+        "totalAmount). The trip's locations, passengerCount, luggageCount and totalTripDuration must be the quoted " +
+        "ones (else 400 naming quoteId); an option the quote does not have from this provider: 400 naming " +
+        "fees[0].code; someone else's or an unknown quote: 404 QUOTE_NOT_FOUND; after its validUntil: 409 " +
+        "QUOTE_EXPIRED.",
       "0193f1c2-6a3e-7b41-9d2c-5e8f0a1b2c3d",
     ),
   },
@@ -165,35 +209,41 @@ export const SendTripBody = t.Object(
   },
 );
 
-export const FeeOut = t.Object({
-  type: t.Optional(t.String()),
-  code: t.Optional(t.String()),
-  name: t.Optional(t.String()),
-  description: t.Optional(t.String()),
-  fee: t.Optional(t.String()),
-  currency: t.Optional(t.String()),
-  vehType: t.Optional(t.String()),
-  passengerCount: t.Optional(t.String()),
-  luggageCount: t.Optional(t.String()),
-  images: t.Optional(t.Array(t.String())),
-  validUntil: t.Optional(t.String()),
-  percent: t.Optional(t.Union([t.String(), t.Number()])),
-  reimbursable: t.Optional(t.Union([t.String(), t.Boolean()])),
-}, open());
+export const FeeOut = t.Object(
+  {
+    type: t.Optional(t.String()),
+    code: t.Optional(t.String()),
+    name: t.Optional(t.String()),
+    description: t.Optional(t.String()),
+    fee: t.Optional(t.String()),
+    currency: t.Optional(t.String()),
+    vehType: t.Optional(t.String()),
+    passengerCount: t.Optional(t.String()),
+    luggageCount: t.Optional(t.String()),
+    images: t.Optional(t.Array(t.String())),
+    validUntil: t.Optional(t.String()),
+    percent: t.Optional(t.Union([t.String(), t.Number()])),
+    reimbursable: t.Optional(t.Union([t.String(), t.Boolean()])),
+  },
+  open(),
+);
 
 /** A warning in sendTrip's answer and in the booking it made (status 200: the request was taken). */
 export const TripWarningOut = t.Object(
   {
-    code: t.Union([t.Literal("PICKUP_NOT_LOCATED"), t.Literal("NO_VEHICLE_NEAR_PICKUP"), t.Literal("NO_VEHICLE_FITS_TRIP"), t.Literal("OTHER_CURRENCIES_LEFT_OUT")], {
-      description:
-        "PICKUP_NOT_LOCATED: a REGULAR/ONDEMAND booking whose pickup could not be placed (no lat/lon, unknown " +
-        "airport code, unknown or ambiguous city): booked all the same, the provider dispatches from the address. " +
-        "NO_VEHICLE_NEAR_PICKUP: a QUOTE none of the provider's active vehicles serves (none lists the pickup " +
-        "airport or stands within its serviceRadiusKm): stored and delivered with no options. " +
-        "NO_VEHICLE_FITS_TRIP: serving vehicles exist but none seats the passengers and luggage. " +
-        "OTHER_CURRENCIES_LEFT_OUT: options priced in other currencies than the quote's were left out (`count`, " +
-        "`currencies`).",
-    }),
+    code: t.Union(
+      [t.Literal("PICKUP_NOT_LOCATED"), t.Literal("NO_VEHICLE_NEAR_PICKUP"), t.Literal("NO_VEHICLE_FITS_TRIP"), t.Literal("OTHER_CURRENCIES_LEFT_OUT")],
+      {
+        description:
+          "PICKUP_NOT_LOCATED: a REGULAR/ONDEMAND booking whose pickup could not be placed (no lat/lon, unknown " +
+          "airport code, unknown or ambiguous city): booked all the same, the provider dispatches from the address. " +
+          "NO_VEHICLE_NEAR_PICKUP: a QUOTE none of the provider's active vehicles serves (none lists the pickup " +
+          "airport or stands within its serviceRadiusKm): stored and delivered with no options. " +
+          "NO_VEHICLE_FITS_TRIP: serving vehicles exist but none seats the passengers and luggage. " +
+          "OTHER_CURRENCIES_LEFT_OUT: options priced in other currencies than the quote's were left out (`count`, " +
+          "`currencies`).",
+      },
+    ),
     message: t.String(),
     field: t.Optional(t.String({ description: "The request field the warning is about", examples: ["locations.pickup"] })),
     count: t.Optional(t.Number({ description: "OTHER_CURRENCIES_LEFT_OUT: how many options were left out" })),
@@ -212,25 +262,30 @@ export const SendTripResponse = t.Object(
         "On a QUOTE: the vehicle options — the provider's active vehicles serving the pickup (listing its airport " +
         "or within the provider's serviceRadiusKm of it) that seat the passengers and luggage, all in one currency " +
         "(the pickup country's when the provider prices serving vehicles in it, else the one most of them use), " +
-        "`fee` in that currency's minor unit (JPY \"5000\", USD \"125.00\", BHD \"12.500\"), cheapest first (at " +
+        '`fee` in that currency\'s minor unit (JPY "5000", USD "125.00", BHD "12.500"), cheapest first (at ' +
         "most 20)",
     }),
-    totalAmount: t.Union([t.String(), t.Null()], { description:
-      "QUOTE: the first option's fee (null without options); booking: the chosen option's fee or the provider's " +
-      "latest totalAmount; null while unknown" }),
-    warnings: t.Array(TripWarningOut, { description:
-      "What this request was warned about; empty when nothing. Kept on the booking: reads show them as " +
-      "`data.warnings`." }),
+    totalAmount: t.Union([t.String(), t.Null()], {
+      description:
+        "QUOTE: the first option's fee (null without options); booking: the chosen option's fee or the provider's " + "latest totalAmount; null while unknown",
+    }),
+    warnings: t.Array(TripWarningOut, {
+      description: "What this request was warned about; empty when nothing. Kept on the booking: reads show them as " + "`data.warnings`.",
+    }),
     reservationId: t.Optional(
-      t.String({ description:
-        "submitMode WAIT only: the provider's reservation number, when one arrived within the wait (at most 12 s): " +
-        "in its delivery endpoint's reply, or — a provider working on the exchange itself, the sandbox included — " +
-        "from its first update that sets providerResNo" }),
+      t.String({
+        description:
+          "submitMode WAIT only: the provider's reservation number, when one arrived within the wait (at most 12 s): " +
+          "in its delivery endpoint's reply, or — a provider working on the exchange itself, the sandbox included — " +
+          "from its first update that sets providerResNo",
+      }),
     ),
     deliveryError: t.Optional(
-      t.String({ description:
-        "submitMode WAIT only: why the first delivery attempt failed (e.g. the partner answered success: false " +
-        "with its message); it is retried on the usual schedule" }),
+      t.String({
+        description:
+          "submitMode WAIT only: why the first delivery attempt failed (e.g. the partner answered success: false " +
+          "with its message); it is retried on the usual schedule",
+      }),
     ),
   },
   { examples: [quoteResponse] },

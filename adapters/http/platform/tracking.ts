@@ -15,7 +15,16 @@ const Location = t.Object({
   timestamp: t.String({ description: "ISO 8601: when the fix was taken (or received)" }),
 });
 
-const example = { transactionId: "0194f1c2-7a1e-7c3b-9a51-2f6f4b8e1d20", chfId: "CH-12", chfName: "Sam Lee", code: "EN_ROUTE", griddID: "GRD-7781", location: { lat: 42.3656, lon: -71.0096 }, picURL: "", timestamp: "2026-12-11T21:10:00Z" };
+const example = {
+  transactionId: "0194f1c2-7a1e-7c3b-9a51-2f6f4b8e1d20",
+  chfId: "CH-12",
+  chfName: "Sam Lee",
+  code: "EN_ROUTE",
+  griddID: "GRD-7781",
+  location: { lat: 42.3656, lon: -71.0096 },
+  picURL: "",
+  timestamp: "2026-12-11T21:10:00Z",
+};
 
 const pullNote =
   "Either party of the booking (`token` header). 404 NO_POSITION before any position — and for the requester once " +
@@ -27,47 +36,68 @@ export function platformTracking(tracking: ChauffeurTracking, auth: Authenticato
     .use(authMacros(auth))
     .use((app) =>
       platformRoute("/getChauffeurLocationByTransactionId/:transactionId", (path, doc) =>
-        app.get(path, ({ caller, params }) => tracking.locate(caller, params.transactionId), tokenOperation(
-          doc,
-          { params: TransactionIdParams },
-          {
-            responses: documentedResponses({ 200: t.Object(Location.properties, { examples: [example] }), ...errors(400, 401, 404) }),
-            tags: ["Tracking"],
-            summary: "The chauffeur's last position, by transactionId",
-            description: pullNote,
-          },
-        )),
+        app.get(
+          path,
+          ({ caller, params }) => tracking.locate(caller, params.transactionId),
+          tokenOperation(
+            doc,
+            { params: TransactionIdParams },
+            {
+              responses: documentedResponses({ 200: t.Object(Location.properties, { examples: [example] }), ...errors(400, 401, 404) }),
+              tags: ["Tracking"],
+              summary: "The chauffeur's last position, by transactionId",
+              description: pullNote,
+            },
+          ),
+        ),
       ),
     )
     .use((app) =>
       platformRoute("/getChauffeurLocationByResNo/:netid/:resNo", (path, doc) =>
-        app.get(path, ({ caller, params }) => tracking.locateByResNo(caller, params.netid, params.resNo), tokenOperation(
-          doc,
-          { params: ResNoParams },
-          {
-            responses: documentedResponses({ 200: Location, ...errors(400, 401, 404) }),
-            tags: ["Tracking"],
-            summary: "The chauffeur's last position, by a party's reservation number",
-            description: `\`netid\` is either party's netid and \`resNo\` that party's reservation number. ${pullNote}`,
-          },
-        )),
+        app.get(
+          path,
+          ({ caller, params }) => tracking.locateByResNo(caller, params.netid, params.resNo),
+          tokenOperation(
+            doc,
+            { params: ResNoParams },
+            {
+              responses: documentedResponses({ 200: Location, ...errors(400, 401, 404) }),
+              tags: ["Tracking"],
+              summary: "The chauffeur's last position, by a party's reservation number",
+              description: `\`netid\` is either party's netid and \`resNo\` that party's reservation number. ${pullNote}`,
+            },
+          ),
+        ),
       ),
     )
     .use((app) =>
       platformRoute("/getChauffeurLocationByResNoArray/:netid/:resNos", (path, doc) =>
-        app.get(path, ({ caller, params }) => tracking.locateByResNos(caller, params.netid, params.resNos), tokenOperation(
-          doc,
-          { params: t.Object({
-              netid: ResNoParams.properties.netid,
-              resNos: t.String({ minLength: 1, maxLength: 4000, description: "1–50 reservation numbers of that party, separated by commas", examples: ["BW-1,BW-2"] }),
-            }) },
-          {
-            responses: documentedResponses({ 200: t.Array(t.Object({ resNo: t.String(), ...Location.properties })), ...errors(400, 401, 404) }),
-            tags: ["Tracking"],
-            summary: "The chauffeurs' last positions of several bookings",
-            description: `One entry (with its \`resNo\`) for each booking that has a position to show; bookings without one, or not yours, are left out; 404 when none has. ${pullNote}`,
-          },
-        )),
+        app.get(
+          path,
+          ({ caller, params }) => tracking.locateByResNos(caller, params.netid, params.resNos),
+          tokenOperation(
+            doc,
+            {
+              params: t.Object({
+                netid: ResNoParams.properties.netid,
+                resNos: t.String({
+                  minLength: 1,
+                  maxLength: 4000,
+                  description: "1–50 reservation numbers of that party, separated by commas",
+                  examples: ["BW-1,BW-2"],
+                }),
+              }),
+            },
+            {
+              responses: documentedResponses({ 200: t.Array(t.Object({ resNo: t.String(), ...Location.properties })), ...errors(400, 401, 404) }),
+              tags: ["Tracking"],
+              summary: "The chauffeurs' last positions of several bookings",
+              description:
+                `One entry (with its \`resNo\`) for each booking that has a position to show; bookings without ` +
+                `one, or not yours, are left out; 404 when none has. ${pullNote}`,
+            },
+          ),
+        ),
       ),
     );
 }
