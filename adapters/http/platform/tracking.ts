@@ -3,6 +3,7 @@ import type { ChauffeurTracking } from "../../../domain/usecases/track-chauffeur
 import { authMacros, type Authenticator } from "../auth";
 import { platformRoute, tokenOperation } from "../platform-route";
 import { documentedResponses, errors, ResNoParams, TransactionIdParams } from "../schemas";
+import * as docs from "./tracking.docs";
 
 const Location = t.Object({
   transactionId: t.String(),
@@ -26,9 +27,9 @@ const example = {
   timestamp: "2026-12-11T21:10:00Z",
 };
 
-const pullNote =
-  "Either party of the booking (`token` header). 404 NO_POSITION before any position — and for the requester once " +
-  "the trip is COMPLETE or ended; anyone else and an unknown booking get the same 404 as for a booking lookup.";
+const LocationExample = t.Object(Location.properties, { examples: [example] });
+const Locations = t.Array(t.Object({ resNo: t.String(), ...Location.properties }));
+const pullErrors = errors(400, 401, 404);
 
 /** GNet's position pulls: where the chauffeur of a booking is. */
 export function platformTracking(tracking: ChauffeurTracking, auth: Authenticator) {
@@ -42,12 +43,7 @@ export function platformTracking(tracking: ChauffeurTracking, auth: Authenticato
           tokenOperation(
             doc,
             { params: TransactionIdParams },
-            {
-              responses: documentedResponses({ 200: t.Object(Location.properties, { examples: [example] }), ...errors(400, 401, 404) }),
-              tags: ["Tracking"],
-              summary: "The chauffeur's last position, by transactionId",
-              description: pullNote,
-            },
+            { responses: documentedResponses({ 200: LocationExample, ...pullErrors }), ...docs.byTransactionIdDoc },
           ),
         ),
       ),
@@ -57,16 +53,7 @@ export function platformTracking(tracking: ChauffeurTracking, auth: Authenticato
         app.get(
           path,
           ({ caller, params }) => tracking.locateByResNo(caller, params.netid, params.resNo),
-          tokenOperation(
-            doc,
-            { params: ResNoParams },
-            {
-              responses: documentedResponses({ 200: Location, ...errors(400, 401, 404) }),
-              tags: ["Tracking"],
-              summary: "The chauffeur's last position, by a party's reservation number",
-              description: `\`netid\` is either party's netid and \`resNo\` that party's reservation number. ${pullNote}`,
-            },
-          ),
+          tokenOperation(doc, { params: ResNoParams }, { responses: documentedResponses({ 200: Location, ...pullErrors }), ...docs.byResNoDoc }),
         ),
       ),
     )
@@ -88,14 +75,7 @@ export function platformTracking(tracking: ChauffeurTracking, auth: Authenticato
                 }),
               }),
             },
-            {
-              responses: documentedResponses({ 200: t.Array(t.Object({ resNo: t.String(), ...Location.properties })), ...errors(400, 401, 404) }),
-              tags: ["Tracking"],
-              summary: "The chauffeurs' last positions of several bookings",
-              description:
-                `One entry (with its \`resNo\`) for each booking that has a position to show; bookings without ` +
-                `one, or not yours, are left out; 404 when none has. ${pullNote}`,
-            },
+            { responses: documentedResponses({ 200: Locations, ...pullErrors }), ...docs.byResNoArrayDoc },
           ),
         ),
       ),
