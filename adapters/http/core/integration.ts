@@ -1,3 +1,4 @@
+import type { Caller } from "../../../domain/ports";
 import { Elysia, t } from "elysia";
 import { getIntegration, rotateWebhookSecret, updateIntegration, verifyWebhook, type IntegrationDeps } from "../../../domain/usecases/integration";
 import { errors } from "../schemas";
@@ -38,21 +39,22 @@ const IntegrationView = t.Object({
   webhookVerification: t.Optional(t.String({ description: "Why the challenge this request sent failed (only in that answer)" })),
 });
 
+const IntegrationAnswer = t.Object({ success: t.Literal(true), data: IntegrationView });
+
 /** Integration settings of the caller's company (its webhook delivery log: webhook-deliveries.ts). */
 export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addressOf: AddressOf) {
+  // Who changed the integration, for the audit trail.
+  const actor = (caller: Caller, request: Request) => ({ uid: caller.uid, address: addressOf(request) });
   return new Elysia({ name: "core-integration", prefix: "/api" })
     .use(authMacros(auth))
     .get("/company/integration", async ({ caller }) => ({ success: true as const, data: await getIntegration(deps, caller.netid) }), {
       coreAuth: true,
-      response: { 200: t.Object({ success: t.Literal(true), data: IntegrationView }), ...errors(401) },
+      response: { 200: IntegrationAnswer, ...errors(401) },
       detail: { tags: ["Integration"], summary: "Your delivery endpoint and webhook settings (without secrets)", security: [{ bearer: [] }] },
     })
     .put(
       "/company/integration",
-      async ({ caller, body, request }) => ({
-        success: true as const,
-        data: await updateIntegration(deps, caller.netid, body, { uid: caller.uid, address: addressOf(request) }),
-      }),
+      async ({ caller, body, request }) => ({ success: true as const, data: await updateIntegration(deps, caller.netid, body, actor(caller, request)) }),
       {
         coreAuth: true,
         body: t.Object(
@@ -76,7 +78,7 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
           },
           { description: "Each field optional: absent keeps the current value, null clears it" },
         ),
-        response: { 200: t.Object({ success: t.Literal(true), data: IntegrationView }), ...errors(400, 401, 429) },
+        response: { 200: IntegrationAnswer, ...errors(400, 401, 429) },
         detail: {
           tags: ["Integration"],
           summary: "Set your delivery endpoint, luggage support, webhook URL, who may send you trips and your service radius",
@@ -98,13 +100,10 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
     )
     .post(
       "/company/integration/webhook-verify",
-      async ({ caller, request }) => ({
-        success: true as const,
-        data: await verifyWebhook(deps, caller.netid, { uid: caller.uid, address: addressOf(request) }),
-      }),
+      async ({ caller, request }) => ({ success: true as const, data: await verifyWebhook(deps, caller.netid, actor(caller, request)) }),
       {
         coreAuth: true,
-        response: { 200: t.Object({ success: t.Literal(true), data: IntegrationView }), ...errors(401, 409, 429) },
+        response: { 200: IntegrationAnswer, ...errors(401, 409, 429) },
         detail: {
           tags: ["Integration"],
           summary: "Send your webhook URL the signed challenge again",
@@ -118,13 +117,10 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
     )
     .post(
       "/company/integration/webhook-secret",
-      async ({ caller, request }) => ({
-        success: true as const,
-        data: await rotateWebhookSecret(deps, caller.netid, { uid: caller.uid, address: addressOf(request) }),
-      }),
+      async ({ caller, request }) => ({ success: true as const, data: await rotateWebhookSecret(deps, caller.netid, actor(caller, request)) }),
       {
         coreAuth: true,
-        response: { 200: t.Object({ success: t.Literal(true), data: IntegrationView }), ...errors(401) },
+        response: { 200: IntegrationAnswer, ...errors(401) },
         detail: { tags: ["Integration"], summary: "Rotate the webhook signing secret (the new one is in this answer only)", security: [{ bearer: [] }] },
       },
     );
