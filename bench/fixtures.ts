@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { Database } from "bun:sqlite";
 import { migrate, openDatabase, type Db } from "../adapters/sqlite/db";
-import { createServices } from "../src/app";
+import { createServices } from "../src/services";
 import { registerCompany } from "../domain/usecases/register-company";
 import { PackagedAirportDirectory } from "../adapters/airports/directory";
 import { mulberry32 } from "../src/demo/fleet";

@@ -5,7 +5,8 @@
 // of the world and as many more that do not serve it.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { buildApp, createServices } from "../src/app";
+import { buildApp } from "../src/app";
+import { createServices } from "../src/services";
 import { migrate, openDatabase } from "../adapters/sqlite/db";
 import { createLogger } from "../adapters/logging";
 import { registerCompany } from "../domain/usecases/register-company";

@@ -3,7 +3,8 @@
 // alternated batch by batch; and a fresh answer's encoding, written as bytes against JSON.stringify + copy.
 // CPU time (process.cpuUsage) is what a busy shared machine disturbs least. Usage: bun bench/search-request-cpu.ts
 import { copyFileSync } from "node:fs";
-import { buildApp, createServices } from "../src/app";
+import { buildApp } from "../src/app";
+import { createServices } from "../src/services";
 import { openDatabase, migrate } from "../adapters/sqlite/db";
 import { createLogger } from "../adapters/logging";
 import { planFleetSearch, runFleetSearch } from "../domain/usecases/search-fleet";

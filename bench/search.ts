@@ -1,7 +1,7 @@
 // Part 1: fleet search in-process (the use case on the live index) against a brute-force haversine scan.
 import { Database } from "bun:sqlite";
 import { migrate, openDatabase } from "../adapters/sqlite/db";
-import { createServices } from "../src/app";
+import { createServices } from "../src/services";
 import { searchFleet } from "../domain/usecases/search-fleet";
 import { greatCircleKm } from "../domain/geo";
 import { matchesAllWords, queryWords, searchTextOf } from "../domain/fleet/text";

@@ -5,7 +5,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
-import { buildApp, createServices } from "../src/app";
+import { buildApp } from "../src/app";
+import { createServices } from "../src/services";
 import { migrate, openDatabase } from "../adapters/sqlite/db";
 import { createLogger } from "../adapters/logging";
 import { SqlitePositionStore } from "../adapters/sqlite/position-store";

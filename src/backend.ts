@@ -1,5 +1,5 @@
 import type { Config } from "./config";
-import { createServices, startBookingWriter, type ServiceOptions, type Services } from "./app";
+import { createServices, startBookingWriter, type ServiceOptions, type Services } from "./services";
 import { migrate, openDatabase } from "../adapters/sqlite/db";
 import { BackgroundCheckpointer } from "../adapters/sqlite/checkpointer";
 import { watchFleetChanges } from "../adapters/sqlite/fleet-watch";

@@ -91,7 +91,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const metricsPublic = flag(env, "METRICS_PUBLIC", false);
   // /metrics names every route and company-visible backlog: in production it is closed unless someone chose otherwise.
   if (production && metricsToken === undefined && !metricsPublic) {
-    throw new ConfigError("METRICS_TOKEN is required when NODE_ENV=production (at least 16 characters, e.g. from `openssl rand -hex 16`); set METRICS_PUBLIC=1 to serve /metrics without a token");
+    throw new ConfigError(
+      "METRICS_TOKEN is required when NODE_ENV=production (at least 16 characters, e.g. from `openssl rand -hex " +
+      "16`); set METRICS_PUBLIC=1 to serve /metrics without a token");
   }
   const databaseUrl = postgresUrl(env.DATABASE_URL);
   const deliveryLeaseSeconds = integer(env, "DELIVERY_LEASE_SECONDS", 30, 1, 3600);
@@ -121,7 +123,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   let secretsKey = env.SECRETS_KEY?.trim() ?? "";
   if (secretsKey) {
-    if (!SECRETS_KEY_PATTERN.test(secretsKey)) throw new ConfigError("SECRETS_KEY must be 64 hexadecimal characters (32 bytes), e.g. from `openssl rand -hex 32`");
+    if (!SECRETS_KEY_PATTERN.test(secretsKey)) {
+      throw new ConfigError("SECRETS_KEY must be 64 hexadecimal characters (32 bytes), e.g. from `openssl rand -hex 32`");
+    }
     const weak = production ? weakKeyReason(Buffer.from(secretsKey, "hex")) : undefined;
     if (weak) throw new ConfigError(`SECRETS_KEY is too weak for NODE_ENV=production: ${weak}; use a random one, e.g. from \`openssl rand -hex 32\``);
   } else if (production) {
@@ -129,7 +133,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } else {
     secretsKey = developmentSecretsKey(dbPath);
   }
-  return { port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits, idleTimeoutSeconds, trustProxy, production, outboundAllowPrivate, secretsKey, metricsToken, metricsPublic, databaseUrl, deliveryLeaseSeconds, mapTiles };
+  return {
+    ...{ port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits },
+    ...{ idleTimeoutSeconds, trustProxy, production, outboundAllowPrivate, secretsKey, metricsToken, metricsPublic },
+    ...{ databaseUrl, deliveryLeaseSeconds, mapTiles },
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { SingleBar, Presets } from "cli-progress";
-import type { Services } from "./app";
+import type { Services } from "./services";
 import { FleetFileError, readFleetFile } from "../adapters/fleet-file/read";
 import { FleetImportError, importFleet } from "../domain/usecases/manage-fleet";
 import { ForbiddenError, ValidationError } from "../domain/errors";

@@ -20,7 +20,8 @@ export async function importSqliteCommand(config: Config, file: string): Promise
   }
   const hide = secretHider(config.databaseUrl);
   const db = openPostgres(config.databaseUrl, { max: 2 });
-  const bar = process.stderr.isTTY ? new SingleBar({ format: "{table} [{bar}] {value}/{total} rows", hideCursor: true, stream: process.stderr }, Presets.shades_classic) : undefined;
+  const barFormat = { format: "{table} [{bar}] {value}/{total} rows", hideCursor: true, stream: process.stderr };
+  const bar = process.stderr.isTTY ? new SingleBar(barFormat, Presets.shades_classic) : undefined;
   try {
     let applied: string[];
     try {
@@ -42,7 +43,10 @@ export async function importSqliteCommand(config: Config, file: string): Promise
     bar?.stop();
     for (const { table, rows } of report.tables) console.log(`${table.padEnd(22)} ${rows}`);
     const total = report.tables.reduce((sum, t) => sum + t.rows, 0);
-    console.log(`imported ${total} rows from ${file}; delivery passwords and webhook secrets stay sealed: run every instance with the SECRETS_KEY this file was used with`);
+    console.log(
+      `imported ${total} rows from ${file}; delivery passwords and webhook secrets stay sealed: ` +
+        "run every instance with the SECRETS_KEY this file was used with",
+    );
     return 0;
   } catch (error) {
     bar?.stop();

@@ -47,6 +47,28 @@ TRUST_PROXY, SECRETS_KEY, OUTBOUND_ALLOW_PRIVATE, METRICS_TOKEN, METRICS_PUBLIC,
 
 class UsageError extends Error {}
 
+/** backup <file> and restore <file>: a copy of the SQLite database file (PostgreSQL has pg_dump and pg_restore). */
+function sqliteFileCommand(command: "backup" | "restore", args: string[], config: Config): number {
+  if (args.length !== 1) throw new UsageError(`usage: ${command} <file>`);
+  if (config.databaseUrl) {
+    const tool = command === "backup" ? "pg_dump" : "pg_restore";
+    console.error(`${command}: the database is PostgreSQL (DATABASE_URL): use ${tool} (see docs/deployment.md, Backups)`);
+    return 2;
+  }
+  const db = command === "backup" ? openDatabase(config.dbPath) : undefined;
+  try {
+    if (db) backupTo(db, args[0]);
+    else restoreFrom(args[0], config.dbPath);
+  } catch (error) {
+    console.error(`${command} failed: ${error instanceof Error ? error.message : error}`);
+    return 1;
+  } finally {
+    db?.$client.close();
+  }
+  console.log(db ? `backed up ${config.dbPath} to ${args[0]}` : `restored ${config.dbPath} from ${args[0]}`);
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   // Every file this process creates (database, WAL, key files, backups, saved index) is its owner's alone.
   process.umask(0o077);
@@ -146,39 +168,9 @@ async function main(argv: string[]): Promise<number> {
       await close();
       return 0;
     }
-    case "backup": {
-      if (args.length !== 1) throw new UsageError("usage: backup <file>");
-      if (config.databaseUrl) {
-        console.error("backup: the database is PostgreSQL (DATABASE_URL): use pg_dump (see docs/deployment.md, Backups)");
-        return 2;
-      }
-      const db = openDatabase(config.dbPath);
-      try {
-        backupTo(db, args[0]);
-      } catch (error) {
-        console.error(`backup failed: ${error instanceof Error ? error.message : error}`);
-        return 1;
-      } finally {
-        db.$client.close();
-      }
-      console.log(`backed up ${config.dbPath} to ${args[0]}`);
-      return 0;
-    }
-    case "restore": {
-      if (args.length !== 1) throw new UsageError("usage: restore <file>");
-      if (config.databaseUrl) {
-        console.error("restore: the database is PostgreSQL (DATABASE_URL): use pg_restore (see docs/deployment.md, Backups)");
-        return 2;
-      }
-      try {
-        restoreFrom(args[0], config.dbPath);
-      } catch (error) {
-        console.error(`restore failed: ${error instanceof Error ? error.message : error}`);
-        return 1;
-      }
-      console.log(`restored ${config.dbPath} from ${args[0]}`);
-      return 0;
-    }
+    case "backup":
+    case "restore":
+      return sqliteFileCommand(command, args, config);
     case "fleet": {
       const [sub, netid, file, ...rest] = args;
       if (sub !== "import" || !netid || !file || rest.length) throw new UsageError("usage: fleet import <netid> <file.csv|file.json>");
@@ -219,8 +211,17 @@ async function setSandbox(config: Config, args: string[]): Promise<number> {
 async function setIntegration(config: Config, args: string[]): Promise<number> {
   const [netid, ...flags] = args;
   if (!netid || netid.startsWith("--") || flags.length === 0 || flags.length % 2)
-    throw new UsageError("usage: company set-integration <netid> [--delivery-url URL] [--luggage native|notes] [--webhook-url URL] [--webhook-format events|gnet] [--accept-trips-from anyone|partners] [--service-radius-km 1-500]");
-  const input: { deliveryUrl?: string | null; luggage?: string; webhookUrl?: string | null; webhookFormat?: string; acceptTripsFrom?: string; serviceRadiusKm?: number | null } = {};
+    throw new UsageError(
+      "usage: company set-integration <netid> [--delivery-url URL] [--luggage native|notes] [--webhook-url URL] " +
+      "[--webhook-format events|gnet] [--accept-trips-from anyone|partners] [--service-radius-km 1-500]");
+  const input: {
+    deliveryUrl?: string | null;
+    luggage?: string;
+    webhookUrl?: string | null;
+    webhookFormat?: string;
+    acceptTripsFrom?: string;
+    serviceRadiusKm?: number | null;
+  } = {};
   for (let i = 0; i < flags.length; i += 2) {
     const [flag, value] = [flags[i], flags[i + 1]];
     if (flag === "--delivery-url") input.deliveryUrl = value === "" ? null : value;

@@ -1,5 +1,6 @@
 import type { Config } from "./config";
-import { buildApp, buildCoreApp, buildPlatformApp, startSandboxDispatcher } from "./app";
+import { buildApp, buildCoreApp, buildPlatformApp } from "./app";
+import { startSandboxDispatcher } from "./services";
 import { openBackend } from "./backend";
 import { COMPILED } from "../adapters/runtime";
 import { createLogger } from "../adapters/logging";
@@ -16,7 +17,8 @@ export async function serve(config: Config, demoFlag: boolean): Promise<number> 
   const logger = createLogger(config.logLevel);
   const readiness: Readiness = { ready: false };
   // The demo trip's chauffeur is moved by the demo itself (below), not by the sandbox dispatcher.
-  const sandboxSkip = (trip: { requesterId: string; requesterResNo: string }) => trip.requesterId === DEMO_TRIP.requesterId && trip.requesterResNo === DEMO_TRIP.requesterResNo;
+  const sandboxSkip = (trip: { requesterId: string; requesterResNo: string }) =>
+    trip.requesterId === DEMO_TRIP.requesterId && trip.requesterResNo === DEMO_TRIP.requesterResNo;
   const backend = await openBackend(config, logger, { sandboxSkip });
   const { services } = backend;
   if (config.outboundAllowPrivate) {
@@ -55,7 +57,11 @@ export async function serve(config: Config, demoFlag: boolean): Promise<number> 
   // collect that garbage now, so the service starts out at its steady resident size.
   Bun.gc(true);
   logger.info(
-    { entries: services.fleetIndex.size, from: services.fleetIndex.source === "file" ? "saved index file" : "database", changedSinceSaved: services.fleetIndex.changedSinceSaved },
+    {
+      entries: services.fleetIndex.size,
+      from: services.fleetIndex.source === "file" ? "saved index file" : "database",
+      changedSinceSaved: services.fleetIndex.changedSinceSaved,
+    },
     "fleet index ready",
   );
   services.worker.start();
@@ -65,7 +71,9 @@ export async function serve(config: Config, demoFlag: boolean): Promise<number> 
   const ports = apps.map((a) => a.server?.port).join(" and ");
   logger.info({ ports }, "ready");
   console.error(`TripSwitch listening on ${config.host}:${ports}; docs at http://localhost:${apps[0].server?.port}/docs`);
-  if (wantDemo && (seeded || (await services.companies.findByNetid(DEMO_LOGIN.uid)))) console.error(`Demo login: uid ${DEMO_LOGIN.uid}, password ${DEMO_LOGIN.pw}`);
+  if (wantDemo && (seeded || (await services.companies.findByNetid(DEMO_LOGIN.uid)))) {
+    console.error(`Demo login: uid ${DEMO_LOGIN.uid}, password ${DEMO_LOGIN.pw}`);
+  }
 
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

@@ -153,8 +153,10 @@ export class Authenticator {
 export function wrongKind(takes: "core" | "platform"): UnauthorizedError {
   return new UnauthorizedError(
     takes === "core"
-      ? "Wrong kind of credential: this route takes a core token (a JWT) as Authorization: Bearer <token>, from POST /api/token; a platform token from getToken2 does not work here"
-      : "Wrong kind of credential: this operation takes a platform token in the header token, from POST /Platform.svc/getToken2; a core token (JWT) from /api/token does not work here",
+      ? "Wrong kind of credential: this route takes a core token (a JWT) as Authorization: Bearer <token>, from " +
+          "POST /api/token; a platform token from getToken2 does not work here"
+      : "Wrong kind of credential: this operation takes a platform token in the header token, from POST " +
+          "/Platform.svc/getToken2; a core token (JWT) from /api/token does not work here",
     "WRONG_CREDENTIAL_KIND",
   );
 }
@@ -174,11 +176,17 @@ export function authMacros(auth: Authenticator) {
     return { caller };
   };
   return new Elysia({ name: "tripswitch-auth" }).macro({
-    coreAuth: { resolve: async ({ request }) => remember(request, await auth.core(request.headers.get("authorization"), "unauthorized", request.headers.get("token"), request)) },
-    coreProfileAuth: {
-      resolve: async ({ request }) => remember(request, await auth.core(request.headers.get("authorization"), "not-found", request.headers.get("token"), request)),
+    coreAuth: {
+      resolve: async ({ request }) =>
+        remember(request, await auth.core(request.headers.get("authorization"), "unauthorized", request.headers.get("token"), request)),
     },
-    platformAuth: { resolve: async ({ request }) => remember(request, await auth.platform(request.headers.get("token"), request.headers.get("authorization"), request)) },
+    coreProfileAuth: {
+      resolve: async ({ request }) =>
+        remember(request, await auth.core(request.headers.get("authorization"), "not-found", request.headers.get("token"), request)),
+    },
+    platformAuth: {
+      resolve: async ({ request }) => remember(request, await auth.platform(request.headers.get("token"), request.headers.get("authorization"), request)),
+    },
     anyAuth: {
       resolve: async ({ request }) => remember(request, await auth.any(request.headers.get("authorization"), request.headers.get("token"), request)),
     },

@@ -5,6 +5,21 @@ export interface ErrorCode {
   meaning: string;
 }
 
+/** The meanings too long for one line of the table. */
+const LONG_MEANINGS = {
+  WRONG_CREDENTIAL_KIND: "The other kind of credential than the route takes: the message says which one it takes (core JWT as " +
+    "`Authorization: Bearer`, from POST /api/token; or the platform `token` header, from POST " +
+    "/Platform.svc/getToken2)",
+  PROVIDER_RES_NO_IN_USE: "Provider update: another of your live bookings holds this reservation number (providerResNo/resNo); a number " +
+    "names at most one live booking",
+  BOOKING_TOO_MANY_MEMBERS: "An UPDATE would give the booking's trip or affiliateReservation more members no schema names than one object " +
+    "may have (1,000); `limit`, `field` and `members` say which",
+  BOOKING_TOO_LARGE: "An UPDATE or provider update would grow the booking past what one request may carry (MAX_BODY_BYTES); " +
+    "`limit`, `maxBytes` and `size` say by how much",
+  TOO_MANY_STREAMS: "GET /api/events: your company already has the most event streams open at once (10); close one or retry after " +
+    "Retry-After seconds",
+};
+
 /**
  * Every stable `code` the service answers, with its HTTP status and what it means. Served in the OpenAPI
  * document (`x-error-codes`, and as a table in its description); a test checks that every code the source
@@ -28,7 +43,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "INTERNAL", status: 500, meaning: "An unexpected fault; quote the answer's `requestId` when reporting it" },
   // Credentials.
   { code: "MISSING_TOKEN", status: 401, meaning: "No credential: send `Authorization: Bearer <token>` (core) or the header `token` (platform)" },
-  { code: "WRONG_CREDENTIAL_KIND", status: 401, meaning: "The other kind of credential than the route takes: the message says which one it takes (core JWT as `Authorization: Bearer`, from POST /api/token; or the platform `token` header, from POST /Platform.svc/getToken2)" },
+  { code: "WRONG_CREDENTIAL_KIND", status: 401, meaning: LONG_MEANINGS.WRONG_CREDENTIAL_KIND },
   { code: "INVALID_TOKEN", status: 401, meaning: "The token is malformed, expired, released, or its user no longer exists" },
   { code: "INVALID_CREDENTIALS", status: 401, meaning: "Unknown user or wrong password (the two answer the same)" },
   { code: "INVALID_METRICS_TOKEN", status: 401, meaning: "GET /metrics wants `Authorization: Bearer <METRICS_TOKEN>`" },
@@ -52,9 +67,9 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "PROVIDER_ONLY", status: 403, meaning: "Only the booking's provider may do this" },
   { code: "BOOKING_NOT_FOUND", status: 404, meaning: "No booking with this id or number that you are a party of (the two answer the same)" },
   { code: "DUPLICATE_RESERVATION", status: 409, meaning: "The requesterResNo is used by another booking with different content; `transactionId` names it" },
-  { code: "PROVIDER_RES_NO_IN_USE", status: 409, meaning: "Provider update: another of your live bookings holds this reservation number (providerResNo/resNo); a number names at most one live booking" },
-  { code: "BOOKING_TOO_MANY_MEMBERS", status: 400, meaning: "An UPDATE would give the booking's trip or affiliateReservation more members no schema names than one object may have (1,000); `limit`, `field` and `members` say which" },
-  { code: "BOOKING_TOO_LARGE", status: 413, meaning: "An UPDATE or provider update would grow the booking past what one request may carry (MAX_BODY_BYTES); `limit`, `maxBytes` and `size` say by how much" },
+  { code: "PROVIDER_RES_NO_IN_USE", status: 409, meaning: LONG_MEANINGS.PROVIDER_RES_NO_IN_USE },
+  { code: "BOOKING_TOO_MANY_MEMBERS", status: 400, meaning: LONG_MEANINGS.BOOKING_TOO_MANY_MEMBERS },
+  { code: "BOOKING_TOO_LARGE", status: 413, meaning: LONG_MEANINGS.BOOKING_TOO_LARGE },
   { code: "INVALID_TRANSITION", status: 409, meaning: "The status change is not allowed from the booking's status; `allowed` lists the next states" },
   { code: "NOT_UPDATABLE", status: 409, meaning: "The booking's status no longer allows an UPDATE" },
   { code: "QUOTE_EXPIRED", status: 409, meaning: "The quote's (or network quote's) validity ended; request a new quote" },
@@ -72,5 +87,5 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "NO_POSITION", status: 404, meaning: "The booking has no chauffeur position to show you" },
   { code: "POSITION_THROTTLED", status: 429, meaning: "At most one chauffeur position per booking per second" },
   // Event streams.
-  { code: "TOO_MANY_STREAMS", status: 429, meaning: "GET /api/events: your company already has the most event streams open at once (10); close one or retry after Retry-After seconds" },
+  { code: "TOO_MANY_STREAMS", status: 429, meaning: LONG_MEANINGS.TOO_MANY_STREAMS },
 ];

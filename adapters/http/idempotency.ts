@@ -4,7 +4,8 @@ import { ConflictError } from "../../domain/errors";
 import { canonicalJson } from "../../domain/trips/decisions";
 import type { Clock } from "../../domain/ports";
 import type { IdempotencyStore } from "../../domain/trips/ports";
-import { requestIdOf, toErrorResponse } from "./errors";
+import { toErrorResponse } from "./errors";
+import { requestIdOf } from "./request-context";
 
 export const MAX_IDEMPOTENCY_KEY = 255;
 

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { forwardedRequests } from "./errors";
+import { forwardedRequests } from "./request-context";
 
 const PREFIX = "/Platform.svc";
 

@@ -1,3 +1,5 @@
+import type { documentedResponses } from "./schemas";
+
 /** Where the platform operations live. */
 export const PLATFORM_PREFIX = "/Platform.svc";
 
@@ -20,7 +22,9 @@ export type PlatformDoc = { hide?: true };
  *
  *     new Elysia({ name: "platform-x" })
  *       .use(authMacros(auth))
- *       .use((app) => platformRoute("/sendTrip", (path, doc) => app.post(path, handler, { ...hook, detail: { ...detail, security: PLATFORM_SECURITY, ...doc } })))
+ *       .use((app) =>
+ *         platformRoute("/sendTrip", (path, doc) => app.post(path, handler, { ...hook, detail: { ...detail, security: PLATFORM_SECURITY, ...doc } })),
+ *       )
  *
  * An operation behind the `token` header says so with `security: PLATFORM_SECURITY` in its detail (the document's
  * default is no credential). Elysia's route methods add to the app they are called on, so every path lands on the
@@ -42,3 +46,19 @@ export function platformRoute<const Path extends string, App>(
 
 /** The `security` of an operation authenticated by the platform header `token`. */
 export const PLATFORM_SECURITY = [{ platformToken: [] }];
+
+/** An operation's OpenAPI detail: its documented answers and its prose (tags, summary, description). */
+export interface OperationDetail {
+  responses?: ReturnType<typeof documentedResponses>;
+  tags: string[];
+  summary: string;
+  description: string;
+}
+
+/**
+ * The hook of a platform operation behind the `token` header: `platformAuth`, the route's own `hook` (params,
+ * body, headers…), and `detail` documented once (`doc` from platformRoute hides the other spellings).
+ */
+export function tokenOperation<const Hook extends object>(doc: PlatformDoc, hook: Hook, detail: OperationDetail) {
+  return { platformAuth: true as const, ...hook, detail: { ...detail, security: PLATFORM_SECURITY, ...doc } };
+}

@@ -64,8 +64,7 @@ const pathOf = (item: PostmanItem) => (item.request?.url?.path ?? []).join("/");
 
 /** Optional headers the converter fills with placeholders (Idempotency-Key "string"…) are sent only when enabled. */
 function disableOptionalHeaders(items: PostmanItem[]): void {
-  for (const item of requests(items))
-    for (const header of item.request?.header ?? []) if (!/^(content-type|accept)$/i.test(header.key)) header.disabled = true;
+  for (const item of requests(items)) for (const header of item.request?.header ?? []) if (!/^(content-type|accept)$/i.test(header.key)) header.disabled = true;
 }
 
 /** Every request's credential from the collection variables: `coreToken` (bearer) or `platformToken` (header token). */
@@ -97,26 +96,50 @@ function coreFlow(all: PostmanItem[]): PostmanItem {
   const status = (code: number) => `pm.test("status ${code}", function () { pm.response.to.have.status(${code}); });`;
   return {
     name: CORE_FLOW,
-    description: "Run this folder first (or alone): it registers a new company and keeps its tokens in the collection variables coreToken and platformToken, which every other request uses.",
+    description:
+      "Run this folder first (or alone): it registers a new company and keeps its tokens in the collection " +
+      "variables coreToken and platformToken, which every other request uses.",
     item: [
-      step(all, "POST", "api/company/register", "1. Register a company", (r) => (r.body = jsonBody(
-        '{\n  "name": "Postman {{uid}}",\n  "netid": "{{uid}}",\n  "mainEmail": "{{email}}",\n  "password": "{{pw}}",\n  "confirmPassword": "{{pw}}",\n  "mainPhone": "{{phone}}",\n  "coType": "CO"\n}',
-      )), [
-        script("prerequest", [
-          "// A new company on every run: uid (= netid), e-mail and phone are unique.",
-          "const n = String(Date.now()).slice(-6) + String(Math.floor(Math.random() * 10));",
-          'pm.collectionVariables.set("uid", "POSTMAN-" + n);',
-          'pm.collectionVariables.set("email", "postman-" + n + "@example.com");',
-          'pm.collectionVariables.set("phone", "+44 20 7946 " + n.slice(-4));',
-          'if (!pm.collectionVariables.get("pw")) pm.collectionVariables.set("pw", "a long unguessable postman passphrase");',
-        ]),
-        script("test", [status(200), 'pm.test("registered", function () { pm.expect(pm.response.json().data.netid).to.eql(pm.collectionVariables.get("uid")); });']),
-      ]),
+      step(
+        all,
+        "POST",
+        "api/company/register",
+        "1. Register a company",
+        (r) =>
+          (r.body = jsonBody(
+            '{\n  "name": "Postman {{uid}}",\n  "netid": "{{uid}}",\n  "mainEmail": "{{email}}",\n  "password": ' +
+            '"{{pw}}",\n  "confirmPassword": "{{pw}}",\n  "mainPhone": "{{phone}}",\n  "coType": "CO"\n}',
+          )),
+        [
+          script("prerequest", [
+            "// A new company on every run: uid (= netid), e-mail and phone are unique.",
+            "const n = String(Date.now()).slice(-6) + String(Math.floor(Math.random() * 10));",
+            'pm.collectionVariables.set("uid", "POSTMAN-" + n);',
+            'pm.collectionVariables.set("email", "postman-" + n + "@example.com");',
+            'pm.collectionVariables.set("phone", "+44 20 7946 " + n.slice(-4));',
+            'if (!pm.collectionVariables.get("pw")) pm.collectionVariables.set("pw", "a long unguessable postman passphrase");',
+          ]),
+          script("test", [
+            status(200),
+            'pm.test("registered", function () { pm.expect(pm.response.json().data.netid).to.eql(pm.collectionVariables.get("uid")); });',
+          ]),
+        ],
+      ),
       step(all, "POST", "api/token", "2. Get a core token", (r) => (r.body = jsonBody(LOGIN_BODY)), [script("test", CAPTURE_CORE_TOKEN)]),
       step(all, "POST", "Platform.svc/getToken2", "3. Get a platform token", (r) => (r.body = jsonBody(LOGIN_BODY)), [script("test", CAPTURE_PLATFORM_TOKEN)]),
-      step(all, "GET", "api/search/fleet", "4. Search fleets around JFK", (r) => {
-        r.url.query = [{ key: "airports", value: "JFK" }, { key: "limit", value: "5" }];
-      }, [script("test", [status(200), 'pm.test("vehicles found", function () { pm.expect(pm.response.json().data.items).to.be.an("array"); });'])]),
+      step(
+        all,
+        "GET",
+        "api/search/fleet",
+        "4. Search fleets around JFK",
+        (r) => {
+          r.url.query = [
+            { key: "airports", value: "JFK" },
+            { key: "limit", value: "5" },
+          ];
+        },
+        [script("test", [status(200), 'pm.test("vehicles found", function () { pm.expect(pm.response.json().data.items).to.be.an("array"); });'])],
+      ),
       step(all, "POST", "Platform.svc/sendTrip/V1", "5. Send a quote request", (r) => (r.body = jsonBody(tripBody("QUOTE"))), [
         script("prerequest", ['pm.collectionVariables.set("requesterResNo", "PM-" + Date.now());']),
         script("test", [
@@ -139,26 +162,39 @@ function coreFlow(all: PostmanItem[]): PostmanItem {
           "});",
         ]),
       ]),
-      step(all, "GET", "api/reservation/:transactionId", "7. Read the booking", (r) => {
-        r.url.variable = [{ key: "transactionId", value: "{{transactionId}}" }];
-      }, [
-        script("test", [
-          status(200),
-          "const b = pm.response.json().data;",
-          'pm.test("the booking, priced", function () { pm.expect(b.transactionId).to.eql(pm.collectionVariables.get("transactionId")); pm.expect(b.tripPacket.totalAmount).to.not.eql(null); });',
-        ]),
-      ]),
+      step(
+        all,
+        "GET",
+        "api/reservation/:transactionId",
+        "7. Read the booking",
+        (r) => {
+          r.url.variable = [{ key: "transactionId", value: "{{transactionId}}" }];
+        },
+        [
+          script("test", [
+            status(200),
+            "const b = pm.response.json().data;",
+            'pm.test("the booking, priced", function () { ' +
+            'pm.expect(b.transactionId).to.eql(pm.collectionVariables.get("transactionId")); ' +
+            'pm.expect(b.tripPacket.totalAmount).to.not.eql(null); });',
+          ]),
+        ],
+      ),
     ],
   };
 }
 
 function convert(openapi: unknown): Promise<Json> {
   return new Promise((resolve, reject) => {
-    convertV2({ type: "json", data: openapi as never }, { folderStrategy: "Tags", parametersResolution: "Example" }, (error: { message: string } | null, result?: Json) => {
-      if (error) return reject(new Error(error.message));
-      if (!result?.result) return reject(new Error(`the OpenAPI document could not be converted: ${result?.reason}`));
-      resolve(result.output[0].data);
-    });
+    convertV2(
+      { type: "json", data: openapi as never },
+      { folderStrategy: "Tags", parametersResolution: "Example" },
+      (error: { message: string } | null, result?: Json) => {
+        if (error) return reject(new Error(error.message));
+        if (!result?.result) return reject(new Error(`the OpenAPI document could not be converted: ${result?.reason}`));
+        resolve(result.output[0].data);
+      },
+    );
   });
 }
 
@@ -184,8 +220,8 @@ export async function postmanCollection(openapi: unknown): Promise<Json> {
     { key: "baseUrl", value: "http://localhost:3000", type: "string" },
     { key: "uid", value: "DEMO-PLATFORM", type: "string", description: "Your uid (or e-mail); the core flow sets a new one" },
     { key: "pw", value: "tripswitch-demo-2026", type: "string", description: "Your password" },
-    { key: "coreToken", value: "", type: "string", description: "Bearer JWT, set by \"Get a core access token\"" },
-    { key: "platformToken", value: "", type: "string", description: "Platform token (header token), set by \"Get a platform token\"" },
+    { key: "coreToken", value: "", type: "string", description: 'Bearer JWT, set by "Get a core access token"' },
+    { key: "platformToken", value: "", type: "string", description: 'Platform token (header token), set by "Get a platform token"' },
     { key: "providerId", value: "ACME-LIMO", type: "string", description: "The operator the core flow asks for a quote" },
     { key: "email", value: "", type: "string" },
     { key: "phone", value: "", type: "string" },

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { takeToken, type Bucket, type RateBudgets, type RateDecision } from "../../domain/rate-limit";
 import { TooManyRequestsError } from "../../domain/errors";
-import { pathOf } from "./errors";
+import { pathOf } from "./request-context";
 
 /** Request budgets; 0 (or absent) disables one. */
 export interface RateLimits {
@@ -18,7 +18,13 @@ export interface RateLimits {
 }
 
 type Kind = keyof RateLimits;
-const PERIOD_SECONDS: Record<Kind, number> = { searchPerMinute: 60, sendTripPerMinute: 60, registrationsPerHour: 3600, writesPerMinute: 60, accountCheckPerMinute: 60 };
+const PERIOD_SECONDS: Record<Kind, number> = {
+  searchPerMinute: 60,
+  sendTripPerMinute: 60,
+  registrationsPerHour: 3600,
+  writesPerMinute: 60,
+  accountCheckPerMinute: 60,
+};
 const MAX_BUCKETS = 100_000;
 
 /** Token buckets in this process's memory: the budgets of a single instance. */
@@ -68,7 +74,11 @@ export class RateLimiter {
 function settle(decision: RateDecision, capacity: number, period: number, headers: Record<string, string | number>): void {
   setHeaders(headers, decision);
   if (!decision.allowed)
-    throw new TooManyRequestsError(decision.retryAfter, `Rate limit of ${capacity} requests per ${period === 60 ? "minute" : "hour"} reached; retry in ${decision.retryAfter} s`, "RATE_LIMITED");
+    throw new TooManyRequestsError(
+      decision.retryAfter,
+      `Rate limit of ${capacity} requests per ${period === 60 ? "minute" : "hour"} reached; retry in ${decision.retryAfter} s`,
+      "RATE_LIMITED",
+    );
 }
 
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);

@@ -1,5 +1,6 @@
 import { t } from "elysia";
-import { BookingData, FeeSchema, SendTripBody } from "./trip-schemas";
+import { BookingData } from "./core/booking.model";
+import { FeeSchema, SendTripBody } from "./platform/send-trip.model";
 
 /**
  * What the service sends out, for the OpenAPI document's `webhooks`: the trip messages POSTed to a provider's
@@ -8,7 +9,11 @@ import { BookingData, FeeSchema, SendTripBody } from "./trip-schemas";
  */
 
 const eventHeaders = {
-  "X-TripSwitch-Event-Id": { description: "The message's id: the same on every attempt, so a receiver can drop repeats", required: true, schema: { type: "string", format: "uuid" } },
+  "X-TripSwitch-Event-Id": {
+    description: "The message's id: the same on every attempt, so a receiver can drop repeats",
+    required: true,
+    schema: { type: "string", format: "uuid" },
+  },
   "X-TripSwitch-Event-Type": { description: "What happened (see the body's description for the values)", required: true, schema: { type: "string" } },
 };
 
@@ -19,7 +24,9 @@ const TripMessage = t.Composite(
       status: t.String({ description: "The booking's status", examples: ["BOOKING_REQUEST"] }),
       submitMode: t.Optional(t.String({ description: "As the requester sent it (ASYNC or WAIT)" })),
       totalAmount: t.Union([t.String(), t.Null()], {
-        description: "The booked price as a decimal string: for a booked quote, the chosen option's fee (the option is the one line of `fees`); null when none was agreed",
+        description:
+          "The booked price as a decimal string: for a booked quote, the chosen option's fee (the option is the " +
+          "one line of `fees`); null when none was agreed",
         examples: ["240.00"],
       }),
       affiliateReservation: t.Object(
@@ -41,19 +48,41 @@ const TripMessage = t.Composite(
   {
     additionalProperties: true,
     description:
-      "The requester's trip as sendTrip received it (everything it sent travels, members no schema names included), addressed to you. `preferredVehicleType` is in your own words when you mapped the requester's type (PUT /api/partners/{netid}/vehicle-types). X-TripSwitch-Event-Type: trip.new, quote.new, trip.update or trip.cancel.",
+      "The requester's trip as sendTrip received it (everything it sent travels, members no schema names " +
+      "included), addressed to you. `preferredVehicleType` is in your own words when you mapped the requester's " +
+      "type (PUT /api/partners/{netid}/vehicle-types). X-TripSwitch-Event-Type: trip.new, quote.new, trip.update " +
+      "or trip.cancel.",
   },
 );
 
 const TripMessageReply = t.Object(
   {
-    success: t.Optional(t.Union([t.Boolean(), t.String()], { description: "false (or \"false\") refuses the trip: the attempt counts as failed, with `message` as the reason" })),
+    success: t.Optional(
+      t.Union([t.Boolean(), t.String()], { description: 'false (or "false") refuses the trip: the attempt counts as failed, with `message` as the reason' }),
+    ),
     message: t.Optional(t.String({ description: "Why the trip was refused (kept up to 500 characters)" })),
     reservationId: t.Optional(t.Union([t.String(), t.Number()], { description: "Your reservation number: becomes the booking's providerResNo" })),
-    totalAmount: t.Optional(t.Union([t.String(), t.Number()], { description: "Your price: becomes the booking's totalAmount, in the booking's currency's minor unit (the currency your fee lines name, else the booking's; JPY none, BHD 3, most 2; two decimals without one), rounded half up as quotes are: 7200.4 on a JPY booking becomes \"7200\"" })),
-    fees: t.Optional(t.Array(FeeSchema, { maxItems: 50, description: "Your fee lines: become the booking's fees, each `fee` in the minor unit of the line's currency (else the booking's), rounded half up" })),
+    totalAmount: t.Optional(
+      t.Union([t.String(), t.Number()], {
+        description:
+          "Your price: becomes the booking's totalAmount, in the booking's currency's minor unit (the currency your " +
+          "fee lines name, else the booking's; JPY none, BHD 3, most 2; two decimals without one), rounded half up as " +
+          'quotes are: 7200.4 on a JPY booking becomes "7200"',
+      }),
+    ),
+    fees: t.Optional(
+      t.Array(FeeSchema, {
+        maxItems: 50,
+        description:
+          "Your fee lines: become the booking's fees, each `fee` in the minor unit of the line's currency (else the " + "booking's), rounded half up",
+      }),
+    ),
   },
-  { additionalProperties: true, description: "Any 2xx accepts the trip; every member is optional. A non-2xx answer, a timeout (10 s) or success:false is a failed attempt, retried with backoff." },
+  {
+    additionalProperties: true,
+    description:
+      "Any 2xx accepts the trip; every member is optional. A non-2xx answer, a timeout (10 s) or success:false is a " + "failed attempt, retried with backoff.",
+  },
 );
 
 const BookingEvent = t.Object(
@@ -61,7 +90,11 @@ const BookingEvent = t.Object(
     eventId: t.String({ format: "uuid", description: "The same as the X-TripSwitch-Event-Id header" }),
     type: t.String({
       description:
-        "booking.created, quote.created, booking.updated, booking.cancelled, booking.status_changed, booking.details_changed, booking.provider_reference, booking.delivery_failed (the first failed attempt to the provider's endpoint: affiliateReservation.status FAILED while retries go on; again when it fails for good), booking.delivery_recovered (a later attempt succeeded: affiliateReservation.status is the booking's status again), booking.delivery_retried or booking.location_changed",
+        "booking.created, quote.created, booking.updated, booking.cancelled, booking.status_changed, " +
+        "booking.details_changed, booking.provider_reference, booking.delivery_failed (the first failed attempt to " +
+        "the provider's endpoint: affiliateReservation.status FAILED while retries go on; again when it fails for " +
+        "good), booking.delivery_recovered (a later attempt succeeded: affiliateReservation.status is the " +
+        "booking's status again), booking.delivery_retried or booking.location_changed",
       examples: ["booking.status_changed"],
     }),
     createdAt: t.Number({ description: "When the change happened, Unix seconds" }),
@@ -85,7 +118,7 @@ const GnetCallback = t.Object(
         requesterId: t.String(),
         requesterResNo: t.String(),
         providerId: t.String(),
-        providerResNo: t.String({ description: "\"\" until known" }),
+        providerResNo: t.String({ description: '"" until known' }),
         providerResCode: t.String({ description: "The same as providerResNo" }),
         action: t.String(),
         submissionTarget: t.String(),
@@ -130,14 +163,26 @@ export const webhookDocs = {
       tags: ["Integration"],
       summary: "A trip for you (farm-in), POSTed to your delivery endpoint",
       description:
-        "Sent for every NEW, quote request, UPDATE and CANCEL a requester sends you, to the delivery URL of your integration (PUT /api/company/integration), with Basic authentication when you set `deliveryAuth`. Your answer can carry your reservation number, price and fees. A requester's sendTrip with submitMode WAIT answers what your endpoint answered to the first attempt.",
+        "Sent for every NEW, quote request, UPDATE and CANCEL a requester sends you, to the delivery URL of your " +
+        "integration (PUT /api/company/integration), with Basic authentication when you set `deliveryAuth`. Your " +
+        "answer can carry your reservation number, price and fees. A requester's sendTrip with submitMode WAIT " +
+        "answers what your endpoint answered to the first attempt.",
       security: [],
       parameters: [
         ...Object.entries(eventHeaders).map(([name, h]) => ({ name, in: "header" as const, ...h })),
-        { name: "Authorization", in: "header" as const, required: false, description: "`Basic <base64(username:password)>` when your integration has deliveryAuth", schema: { type: "string" } },
+        {
+          name: "Authorization",
+          in: "header" as const,
+          required: false,
+          description: "`Basic <base64(username:password)>` when your integration has deliveryAuth",
+          schema: { type: "string" },
+        },
       ],
       requestBody: { required: true, content: { "application/json": { schema: TripMessage } } },
-      responses: { "2XX": { description: "Accepted", content: { "application/json": { schema: TripMessageReply } } }, "4XX": { description: "Refused: a failed attempt, retried with backoff" } },
+      responses: {
+        "2XX": { description: "Accepted", content: { "application/json": { schema: TripMessageReply } } },
+        "4XX": { description: "Refused: a failed attempt, retried with backoff" },
+      },
     },
   },
   bookingEvent: {
@@ -146,12 +191,15 @@ export const webhookDocs = {
       tags: ["Integration"],
       summary: "Your booking changed, POSTed to your webhook URL",
       description:
-        "One message per change of a booking you requested, to the webhook URL of your integration. The body is the `events` format (default) or, with `webhookFormat: gnet`, GNet's callback. Signed when you have a webhook secret: X-TripSwitch-Signature `t=<unix>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">,v2=<hex HMAC-SHA256 of \"<t>.<X-TripSwitch-Event-Id>.<raw body>\">`; check v2 (it also covers the event id, which a GNet-shaped body does not carry; v1 is kept for existing receivers) in constant time and refuse old timestamps. Failed deliveries are retried with backoff and can be replayed (POST /api/webhooks/deliveries/{id}/replay).",
+        "One message per change of a booking you requested, to the webhook URL of your integration. The body is " +
+        "the `events` format (default) or, with `webhookFormat: gnet`, GNet's callback. Signed when you have a " +
+        'webhook secret: X-TripSwitch-Signature `t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">,v2=<hex ' +
+        'HMAC-SHA256 of "<t>.<X-TripSwitch-Event-Id>.<raw body>">`; check v2 (it also covers the event id, which ' +
+        "a GNet-shaped body does not carry; v1 is kept for existing receivers) in constant time and refuse old " +
+        "timestamps. Failed deliveries are retried with backoff and can be replayed (POST " +
+        "/api/webhooks/deliveries/{id}/replay).",
       security: [],
-      parameters: [
-        ...Object.entries(eventHeaders).map(([name, h]) => ({ name, in: "header" as const, ...h })),
-        signatureParameter,
-      ],
+      parameters: [...Object.entries(eventHeaders).map(([name, h]) => ({ name, in: "header" as const, ...h })), signatureParameter],
       requestBody: { required: true, content: { "application/json": { schema: t.Union([BookingEvent, GnetCallback]) } } },
       responses: { ...delivered, "4XX": { description: "Refused: a failed attempt, retried with backoff" } },
     },
@@ -162,7 +210,11 @@ export const webhookDocs = {
       tags: ["Integration"],
       summary: "Prove a new webhook URL is yours: echo the challenge",
       description:
-        "POSTed to a webhook URL when it is set (PUT /api/company/integration) and on POST /api/company/integration/webhook-verify, with X-TripSwitch-Event-Type `webhook.verify` and signed like every webhook. Check the signature (v2), then answer 2xx with `{\"challenge\": \"<the challenge>\"}` within 5 s. Until the URL has answered, no booking is POSTed there and booking events of that time are not sent.",
+        "POSTed to a webhook URL when it is set (PUT /api/company/integration) and on POST " +
+        "/api/company/integration/webhook-verify, with X-TripSwitch-Event-Type `webhook.verify` and signed like " +
+        'every webhook. Check the signature (v2), then answer 2xx with `{"challenge": "<the challenge>"}` ' +
+        "within 5 s. Until the URL has answered, no booking is POSTed there and booking events of that time are " +
+        "not sent.",
       security: [],
       parameters: [...Object.entries(eventHeaders).map(([name, h]) => ({ name, in: "header" as const, ...h })), signatureParameter],
       requestBody: { required: true, content: { "application/json": { schema: WebhookChallenge } } },

@@ -12,9 +12,23 @@ const CURRENCY: Record<string, string> = { "ACME-LIMO": "USD", "BLUE-SKY-CARS": 
 
 /** Vehicle classes: models, capacities and base rates (in the operator's currency). */
 const CLASSES = [
-  { type: "SEDAN", models: ["Lincoln Continental", "Mercedes-Benz E-Class", "BMW 5 Series", "Cadillac CT6", "Audi A6"], pax: [3, 3], bags: [2, 3], minimum: 75, hourly: 65 },
+  {
+    type: "SEDAN",
+    models: ["Lincoln Continental", "Mercedes-Benz E-Class", "BMW 5 Series", "Cadillac CT6", "Audi A6"],
+    pax: [3, 3],
+    bags: [2, 3],
+    minimum: 75,
+    hourly: 65,
+  },
   { type: "SEDAN_LUXURY", models: ["Mercedes-Benz S-Class", "BMW 7 Series", "Audi A8 L"], pax: [3, 3], bags: [2, 3], minimum: 120, hourly: 95 },
-  { type: "SUV", models: ["Cadillac Escalade", "Chevrolet Suburban", "GMC Yukon XL", "Lincoln Navigator"], pax: [5, 6], bags: [4, 6], minimum: 110, hourly: 90 },
+  {
+    type: "SUV",
+    models: ["Cadillac Escalade", "Chevrolet Suburban", "GMC Yukon XL", "Lincoln Navigator"],
+    pax: [5, 6],
+    bags: [4, 6],
+    minimum: 110,
+    hourly: 90,
+  },
   { type: "VAN_MINI", models: ["Mercedes-Benz V-Class", "Chrysler Pacifica", "Volkswagen Multivan"], pax: [6, 7], bags: [5, 7], minimum: 120, hourly: 95 },
   { type: "SPRINTER", models: ["Mercedes-Benz Sprinter Executive", "Ford Transit Luxury"], pax: [10, 14], bags: [10, 14], minimum: 180, hourly: 140 },
   { type: "LIMO", models: ["Lincoln MKT Stretch", "Chrysler 300 Stretch", "Cadillac Escalade Stretch"], pax: [8, 10], bags: [3, 4], minimum: 250, hourly: 160 },
@@ -22,7 +36,17 @@ const CLASSES = [
   { type: "COACH", models: ["MCI J4500", "Van Hool CX45", "Setra S 516 HD"], pax: [49, 56], bags: [49, 56], minimum: 650, hourly: 240 },
 ] as const;
 
-const FEATURES = ["leather seats", "Wi-Fi", "bottled water", "phone chargers", "child seat on request", "meet & greet", "flight tracking", "tinted windows", "wheelchair accessible on request"];
+const FEATURES = [
+  "leather seats",
+  "Wi-Fi",
+  "bottled water",
+  "phone chargers",
+  "child seat on request",
+  "meet & greet",
+  "flight tracking",
+  "tinted windows",
+  "wheelchair accessible on request",
+];
 const COLOURS = ["Black", "Black", "Black", "Silver", "White", "Dark grey"];
 
 /** A small deterministic PRNG (mulberry32), so the demo fleet is the same on every machine. */

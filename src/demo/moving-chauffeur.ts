@@ -1,4 +1,4 @@
-import type { Services } from "../app";
+import type { Services } from "../services";
 import { sendTrip } from "../../domain/usecases/send-trip";
 import { providerUpdateStatus } from "../../domain/usecases/manage-trip";
 

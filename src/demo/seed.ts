@@ -1,4 +1,4 @@
-import type { Services } from "../app";
+import type { Services } from "../services";
 import { registerCompany } from "../../domain/usecases/register-company";
 import { importFleet } from "../../domain/usecases/manage-fleet";
 import { acceptPartnership, requestPartnership, setPartnerVehicleTypes } from "../../domain/usecases/partnerships";

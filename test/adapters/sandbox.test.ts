@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { createHarness, FAST_DELIVERY } from "../support/harness";
 import { startReceiver } from "../support/receiver";
 import { insertFleet, integrate, lookup, parties, quoteTrip, sendTrip } from "../support/trips";
-import { startSandboxDispatcher } from "../../src/app";
+import { startSandboxDispatcher } from "../../src/services";
 import { join } from "node:path";
 import { tempDir } from "../support/process";
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createServices } from "../../src/app";
+import { createServices } from "../../src/services";
 import { migrate, openDatabase } from "../../adapters/sqlite/db";
 import { registerCompany } from "../../domain/usecases/register-company";
 import { TEST_JWT_SECRET } from "../support/harness";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHarness, type Harness } from "./harness";
 import { parties, regularTrip, sendTrip } from "./trips";
-import { startBookingWriter } from "../../src/app";
+import { startBookingWriter } from "../../src/services";
 
 async function integrate(h: Harness, netid: string, settings: { deliveryUrl?: string; webhookUrl?: string }) {
   await h.services.integrations.save(

@@ -1,6 +1,7 @@
 import { SQL } from "bun";
 import { Database } from "bun:sqlite";
-import { buildApp, createServices, type Services } from "../../src/app";
+import { buildApp } from "../../src/app";
+import { createServices, type Services } from "../../src/services";
 import type { SqliteStorage } from "../../src/storage/sqlite";
 import { postgresStorage, type PostgresStorage } from "../../src/storage/postgres";
 import { openPostgres } from "../../adapters/postgres/db";

@@ -12,15 +12,24 @@ const optionalString = (max: number, description: string, example?: string) =>
 
 export const RegistrationBody = t.Object(
   {
-    name: optionalString(1000, "Company name, 1–250 characters after trimming, without text-direction controls (U+202A–202E, U+2066–2069, LRM/RLM) or invisible characters (zero-width space, BOM, …; ZWJ/ZWNJ only inside a word). Required.", "Acme Limousine"),
+    name: optionalString(
+      1000,
+      "Company name, 1–250 characters after trimming, without text-direction controls (U+202A–202E, U+2066–2069, " +
+        "LRM/RLM) or invisible characters (zero-width space, BOM, …; ZWJ/ZWNJ only inside a word). Required.",
+      "Acme Limousine",
+    ),
     netid: optionalString(
       100,
-      "Optional company id: 3–32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit, unique case-insensitively. Generated from the name when absent.",
+      "Optional company id: 3–32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit, unique " +
+        "case-insensitively. Generated from the name when absent.",
       "ACME-LIMO",
     ),
     mainEmail: optionalString(
       1000,
-      "Main e-mail; trimmed, Unicode-composed (NFC), lower-cased, its domain spelled in Unicode (punycode decoded) — compared and stored in that form. Required, unique. A domain that mixes scripts in one label (Latin with Cyrillic…) or is spelled in Cyrillic/Greek letters that look Latin under a Latin top-level domain is refused (400): it could pass for another domain.",
+      "Main e-mail; trimmed, Unicode-composed (NFC), lower-cased, its domain spelled in Unicode (punycode decoded) " +
+        "— compared and stored in that form. Required, unique. A domain that mixes scripts in one label (Latin with " +
+        "Cyrillic…) or is spelled in Cyrillic/Greek letters that look Latin under a Latin top-level domain is " +
+        "refused (400): it could pass for another domain.",
       "dispatch@acme-limo.example",
     ),
     password: optionalString(1000, "8–100 characters, not the e-mail or netid, not a common password. Required.", "<PASSWORD>"),
@@ -46,7 +55,11 @@ const RegistrationData = t.Object({
 const AccountCheck = t.Object({
   query: t.Union([t.Literal("username"), t.Literal("email"), t.Literal("phone")], { description: "Which key this answer is for" }),
   found: t.Boolean({ description: "Whether a company or user holds it" }),
-  result: t.String({ description: "The value as compared: the username lower-cased, the e-mail trimmed and lower-cased, the phone in E.164. Nothing about the account found.", examples: ["+12125550101"] }),
+  result: t.String({
+    description:
+      "The value as compared: the username lower-cased, the e-mail trimmed and lower-cased, the phone in E.164. " + "Nothing about the account found.",
+    examples: ["+12125550101"],
+  }),
 });
 
 export interface AccountsDeps {
@@ -84,7 +97,11 @@ export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf, limiter?:
           summary: "Register a company",
           security: [],
           description:
-            "Creates a company and its first user (uid = netid) in one transaction. With `mode: dry` every check runs, uniqueness included, and nothing is saved (`dryRun: true`). 400 lists every failing field; 409 names the field already registered (`field`: netid, mainEmail or mainPhone). 429 RATE_LIMITED (Retry-After) after RATE_LIMIT_REGISTER_PER_HOUR registrations (default 20, dry runs included) from one client address within an hour.",
+            "Creates a company and its first user (uid = netid) in one transaction. With `mode: dry` every check " +
+            "runs, uniqueness included, and nothing is saved (`dryRun: true`). 400 lists every failing field; 409 " +
+            "names the field already registered (`field`: netid, mainEmail or mainPhone). 429 RATE_LIMITED " +
+            "(Retry-After) after RATE_LIMIT_REGISTER_PER_HOUR registrations (default 20, dry runs included) from " +
+            "one client address within an hour.",
         },
       },
     )
@@ -111,7 +128,9 @@ export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf, limiter?:
           summary: "Get a core access token",
           security: [],
           description:
-            "Logs in with uid (or e-mail) and password. Unknown user and wrong password answer the same 401. After 10 failures in 15 minutes for an account (its uid and e-mail count together, any letter case; 50 for a client address) every attempt is 429 with Retry-After (seconds) until the window passes.",
+            "Logs in with uid (or e-mail) and password. Unknown user and wrong password answer the same 401. After " +
+            "10 failures in 15 minutes for an account (its uid and e-mail count together, any letter case; 50 for " +
+            "a client address) every attempt is 429 with Retry-After (seconds) until the window passes.",
         },
       },
     )
@@ -119,7 +138,10 @@ export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf, limiter?:
       "/token/release",
       async ({ request }) => {
         const caller = await deps.authenticator.releaseCore(request.headers.get("authorization"), request.headers.get("token"));
-        deps.login.audit.record({ type: "token.released", uid: caller.uid, netid: caller.netid, address: addressOf(request), detail: "core token" }, deps.login.clock.now());
+        deps.login.audit.record(
+          { type: "token.released", uid: caller.uid, netid: caller.netid, address: addressOf(request), detail: "core token" },
+          deps.login.clock.now(),
+        );
         return { success: true as const };
       },
       {
@@ -129,7 +151,10 @@ export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf, limiter?:
           summary: "Sign a core access token out",
           security: [{ bearer: [] }],
           description:
-            "Ends the bearer token sent with this request before its `exp`: from now on it is 401 `INVALID_TOKEN` on every route and every instance sharing the database. Other tokens of the same user keep working (each sign-in has its own). Releasing a token that no longer works is 401 `INVALID_TOKEN`. The console's Sign out calls this and `releaseToken` for its platform token.",
+            "Ends the bearer token sent with this request before its `exp`: from now on it is 401 `INVALID_TOKEN` " +
+            "on every route and every instance sharing the database. Other tokens of the same user keep working " +
+            "(each sign-in has its own). Releasing a token that no longer works is 401 `INVALID_TOKEN`. The " +
+            "console's Sign out calls this and `releaseToken` for its platform token.",
         },
       },
     )
@@ -143,8 +168,20 @@ export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf, limiter?:
       {
         query: t.Object({
           username: t.Optional(t.String({ maxLength: 200, description: "A login (uid or netid), case-insensitive", examples: ["ACME-LIMO"] })),
-          email: t.Optional(t.String({ maxLength: 300, description: "Trimmed, composed (NFC), lower-cased and its domain in Unicode, as registration stores it", examples: ["dispatch@acme-limo.example"] })),
-          phone: t.Optional(t.String({ maxLength: 60, description: "Any formatting; compared in E.164 (a national number needs countryCode)", examples: ["+1 (212) 555-0101"] })),
+          email: t.Optional(
+            t.String({
+              maxLength: 300,
+              description: "Trimmed, composed (NFC), lower-cased and its domain in Unicode, as registration stores it",
+              examples: ["dispatch@acme-limo.example"],
+            }),
+          ),
+          phone: t.Optional(
+            t.String({
+              maxLength: 60,
+              description: "Any formatting; compared in E.164 (a national number needs countryCode)",
+              examples: ["+1 (212) 555-0101"],
+            }),
+          ),
           countryCode: t.Optional(t.String({ maxLength: 10, description: "ISO 3166 alpha-2 country of a national phone number", examples: ["US"] })),
         }),
         response: { 200: t.Array(AccountCheck), ...errors(400, 429) },
@@ -152,7 +189,10 @@ export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf, limiter?:
           tags: ["Accounts"],
           summary: "Is a username, e-mail or phone registered already?",
           description:
-            "No credential. One answer per key given (username, email, phone — in that order): found or not, and the normalised value compared; never which company holds it. Throttled per client address: 20 checks a minute, then 429 `RATE_LIMITED` with Retry-After. 400 when no key is given or the phone is not a phone number.",
+            "No credential. One answer per key given (username, email, phone — in that order): found or not, and " +
+            "the normalised value compared; never which company holds it. Throttled per client address: 20 checks " +
+            "a minute, then 429 `RATE_LIMITED` with Retry-After. 400 when no key is given or the phone is not a " +
+            "phone number.",
         },
       },
     );

@@ -21,7 +21,10 @@ export function coreCompany(deps: OwnCompanyDeps, auth: Authenticator) {
       detail: {
         tags: ["Accounts"],
         summary: "Your company",
-        description: "The company of the credential (`Authorization: Bearer <core JWT>` or the platform header `token`): netid, name, type (IO operator or CO booking company), plan and whether it is a sandbox. The console lands a booking company on its bookings and marks a sandbox.",
+        description:
+          "The company of the credential (`Authorization: Bearer <core JWT>` or the platform header `token`): " +
+          "netid, name, type (IO operator or CO booking company), plan and whether it is a sandbox. The console " +
+          "lands a booking company on its bookings and marks a sandbox.",
         security: [{ bearer: [] }, { platformToken: [] }],
       },
     });

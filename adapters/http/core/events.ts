@@ -14,24 +14,42 @@ const STREAM_EXAMPLE = [
   "",
   "id: 1041",
   "event: booking.status_changed",
-  'data: {"eventId":"5b0c…","type":"booking.status_changed","createdAt":1796210000,"data":{"transactionId":"0194f1c2-7a1e-7c3b-9a51-2f6f4b8e1d20","lastStatus":"EN_ROUTE","…":"the booking, as GET /api/reservation shows it"}}',
+  'data: {"eventId":"5b0c…","type":"booking.status_changed","createdAt":1796210000,' +
+    '"data":{"transactionId":"0194f1c2-7a1e-7c3b-9a51-2f6f4b8e1d20","lastStatus":"EN_ROUTE","…":"the booking, as GET /api/reservation shows it"}}',
   "",
   "id: 1042",
   `event: ${POSITION_EVENT}`,
-  'data: {"eventId":"9e41…","type":"chauffeur.position","createdAt":1796210004,"data":{"transactionId":"0194f1c2-7a1e-7c3b-9a51-2f6f4b8e1d20","location":{"lat":42.3656,"lon":-71.0096,"timestamp":"2026-12-11T21:10:00Z"},"chfName":"Sam Lee"}}',
+  'data: {"eventId":"9e41…","type":"chauffeur.position","createdAt":1796210004,' +
+    '"data":{"transactionId":"0194f1c2-7a1e-7c3b-9a51-2f6f4b8e1d20",' +
+    '"location":{"lat":42.3656,"lon":-71.0096,"timestamp":"2026-12-11T21:10:00Z"},"chfName":"Sam Lee"}}',
   "",
   ": heartbeat",
   "",
 ].join("\n");
 
 const DESCRIPTION = [
-  "Server-Sent Events (`text/event-stream`): your company's booking events, as they happen, and the chauffeur positions of your bookings under way — for your bookings as requester and as provider.",
+  "Server-Sent Events (`text/event-stream`): your company's booking events, as they happen, and the chauffeur " +
+    "positions of your bookings under way — for your bookings as requester and as provider.",
   "",
-  "- **Credential**: `Authorization: Bearer <JWT>`, the header `token` (platform token), or — for browsers' EventSource, which cannot set headers — the query parameter `access_token` (either kind; never logged).",
-  "- **Events**: each has an `id`, an `event` (its type) and a JSON `data` line. Booking events are the webhook's: the types `booking.created`, `quote.created`, `booking.updated`, `booking.cancelled`, `booking.status_changed`, `booking.details_changed`, `booking.provider_reference`, `booking.delivery_failed`, `booking.delivery_retried`, each with the webhook's body `{eventId, type, createdAt, data: <booking>}` (the booking as `GET /api/reservation/{transactionId}` shows it to you). `chauffeur.position` carries `{eventId, type, createdAt, data:{transactionId, location:{lat, lon, timestamp}, chfId?, chfName?}}`, kept (and resumable) for companies with a stream open now or in the last 25 hours. A requester receives no position once the trip is complete or ended.",
-  "- **Resume**: reconnect with the header `Last-Event-ID` (EventSource sends it by itself; or the query parameter `lastEventId`): the stream goes on right after that event, nothing lost, for at least 24 hours. When it cannot (an unknown or too old id), the first event is `event: reset` with `data: {type, reason: UNKNOWN_EVENT_ID | EVENT_ID_EXPIRED, lastEventId}` and the stream goes on from now: reload what you show. Without an id the stream starts from now.",
+  "- **Credential**: `Authorization: Bearer <JWT>`, the header `token` (platform token), or — for browsers' " +
+    "EventSource, which cannot set headers — the query parameter `access_token` (either kind; never logged).",
+  "- **Events**: each has an `id`, an `event` (its type) and a JSON `data` line. Booking events are the webhook's: " +
+    "the types `booking.created`, `quote.created`, `booking.updated`, `booking.cancelled`, `booking.status_changed`, " +
+    "`booking.details_changed`, `booking.provider_reference`, `booking.delivery_failed`, `booking.delivery_retried`, " +
+    "each with the webhook's body `{eventId, type, createdAt, data: <booking>}` (the booking as `GET " +
+    "/api/reservation/{transactionId}` shows it to you). `chauffeur.position` carries `{eventId, type, createdAt, " +
+    "data:{transactionId, location:{lat, lon, timestamp}, chfId?, chfName?}}`, kept (and resumable) for companies " +
+    "with a stream open now or in the last 25 hours. A requester receives no position once the trip is complete or " +
+    "ended.",
+  "- **Resume**: reconnect with the header `Last-Event-ID` (EventSource sends it by itself; or the query parameter " +
+    "`lastEventId`): the stream goes on right after that event, nothing lost, for at least 24 hours. When it cannot " +
+    "(an unknown or too old id), the first event is `event: reset` with `data: {type, reason: UNKNOWN_EVENT_ID | " +
+    "EVENT_ID_EXPIRED, lastEventId}` and the stream goes on from now: reload what you show. Without an id the stream " +
+    "starts from now.",
   "- **Heartbeat**: a comment line (`: heartbeat`) every 15 s while nothing else is sent.",
-  "- **Limits**: at most 10 open streams per company, across instances (the next: 429 `TOO_MANY_STREAMS`, Retry-After). A reader that falls behind (about 1,000 events or 1 MiB waiting) is disconnected; reconnect with Last-Event-ID to go on.",
+  "- **Limits**: at most 10 open streams per company, across instances (the next: 429 `TOO_MANY_STREAMS`, " +
+    "Retry-After). A reader that falls behind (about 1,000 events or 1 MiB waiting) is disconnected; reconnect with " +
+    "Last-Event-ID to go on.",
   "- Works across instances: an event made on any instance reaches streams held by every other within a second.",
 ].join("\n");
 
@@ -59,7 +77,9 @@ export function coreEvents(hub: EventStreams, auth: Authenticator) {
     },
     {
       query: t.Object({
-        access_token: t.Optional(t.String({ minLength: 1, maxLength: 4096, description: "A core JWT or platform token, for clients that cannot set headers (EventSource)" })),
+        access_token: t.Optional(
+          t.String({ minLength: 1, maxLength: 4096, description: "A core JWT or platform token, for clients that cannot set headers (EventSource)" }),
+        ),
         lastEventId: t.Optional(t.String({ maxLength: 64, description: "Resume after this event id (the header Last-Event-ID wins)", examples: ["1041"] })),
       }),
       detail: {
@@ -67,12 +87,23 @@ export function coreEvents(hub: EventStreams, auth: Authenticator) {
         summary: "Stream your company's booking events and chauffeur positions (Server-Sent Events)",
         description: DESCRIPTION,
         parameters: [
-          { name: "Last-Event-ID", in: "header", required: false, schema: { type: "string", maxLength: 64 }, description: "The id of the last event received: resume right after it" },
+          {
+            name: "Last-Event-ID",
+            in: "header",
+            required: false,
+            schema: { type: "string", maxLength: 64 },
+            description: "The id of the last event received: resume right after it",
+          },
         ],
         responses: {
           200: {
             description: "The event stream (stays open)",
-            content: { "text/event-stream": { schema: { type: "string", description: "Server-Sent Events: `id`, `event` and `data` lines, blank-line separated" }, example: STREAM_EXAMPLE } },
+            content: {
+              "text/event-stream": {
+                schema: { type: "string", description: "Server-Sent Events: `id`, `event` and `data` lines, blank-line separated" },
+                example: STREAM_EXAMPLE,
+              },
+            },
           },
           ...documentedResponses(errors(400, 401, 429)),
         },

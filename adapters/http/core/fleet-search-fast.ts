@@ -5,7 +5,8 @@ import type { SearchFleetDeps } from "../../../domain/usecases/search-fleet";
 import type { Logger } from "../../logging";
 import { AccessLog } from "../access-log";
 import type { Authenticator } from "../auth";
-import { requestIdOf, toErrorResponse } from "../errors";
+import { toErrorResponse } from "../errors";
+import { requestIdOf } from "../request-context";
 import type { RateLimiter } from "../rate-limit";
 import { FleetSearchAnswering, type PlannedSearch } from "./fleet-search";
 
@@ -31,7 +32,13 @@ export interface FastRouteEdge {
  * before anything is spent, so its answer is the one the app gives on any route. The Elysia route stays for
  * the docs and for requests that do not come through Bun's router (app.handle).
  */
-export function fastFleetSearch(deps: SearchFleetDeps, auth: Authenticator, limiter: RateLimiter, answers: SearchAnswerCache<Uint8Array> | undefined, edge: FastRouteEdge) {
+export function fastFleetSearch(
+  deps: SearchFleetDeps,
+  auth: Authenticator,
+  limiter: RateLimiter,
+  answers: SearchAnswerCache<Uint8Array> | undefined,
+  edge: FastRouteEdge,
+) {
   const answering = new FleetSearchAnswering(deps, answers);
   const accessLog = new AccessLog(edge.logger);
 
@@ -55,7 +62,12 @@ export function fastFleetSearch(deps: SearchFleetDeps, auth: Authenticator, limi
       return edge.fallback(request);
     }
     const requestId = requestIdOf(request);
-    const headers: Record<string, string> = { "x-request-id": requestId, "x-content-type-options": "nosniff", "cache-control": "no-store", "content-type": "application/json" };
+    const headers: Record<string, string> = {
+      "x-request-id": requestId,
+      "x-content-type-options": "nosniff",
+      "cache-control": "no-store",
+      "content-type": "application/json",
+    };
     let status = 200;
     let body: Uint8Array<ArrayBuffer> | string;
     try {

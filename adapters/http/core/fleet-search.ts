@@ -6,47 +6,54 @@ import type { SearchAnswerCache } from "../../../domain/fleet/answer-cache";
 import { documentedResponses, errors } from "../schemas";
 import { authMacros, type Authenticator } from "../auth";
 import type { RateLimiter } from "../rate-limit";
-import { FleetEntryOutput } from "../fleet-entry";
+import { FleetEntryOutput } from "./fleet-entry.model";
 import { SearchAnswerJson } from "./search-answer-json";
 
 const param = (description: string, example?: string) => t.Optional(t.String({ maxLength: 2000, description, ...(example ? { examples: [example] } : {}) }));
 
 /** Query parameters arrive as strings; one domain function checks them all and names every failing one (400). */
 export const FleetSearchQuerySchema = t.Object({
-  airports: param("Comma-separated IATA codes, at most 25, trimmed and case-insensitive. Required unless lat and lon are both sent; with lat/lon the centres are the union.", "JFK,LGA"),
+  airports: param(
+    "Comma-separated IATA codes, at most 25, trimmed and case-insensitive. Required unless lat and lon are both " +
+    "sent; with lat/lon the centres are the union.", "JFK,LGA"),
   lat: param("Latitude of an extra centre, -90 to 90; send together with lon", "40.7128"),
   lon: param("Longitude of an extra centre, -180 to 180; send together with lat", "-74.006"),
   types: param("Comma-separated vehicle types, case-insensitive; default all types", "SUV,SEDAN"),
   q: param("Search text (≤ 200 chars): every word must occur, case- and accent-insensitively, in name, description or type. Blank matches all.", "leather"),
   radius_km: param("Search radius in km around each centre: greater than 0, at most 1000; default 50", "50"),
-  limit: param("Page size, whole number 1–100, default 20. Honoured on PROFESSIONAL and ENTERPRISE; FREE always gets 20 (out-of-range values are 400 on every plan).", "20"),
+  limit: param(
+    "Page size, whole number 1–100, default 20. Honoured on PROFESSIONAL and ENTERPRISE; FREE always gets 20 " +
+    "(out-of-range values are 400 on every plan).", "20"),
   offset: param("Matches to skip, whole number ≥ 0, default 0", "0"),
 });
 
 const entry = FleetEntryOutput.properties;
 
+/** The named fields of a fleet entry's answer, as it documents them. */
+function entryFields<const K extends keyof typeof entry>(...names: K[]): Pick<typeof entry, K> {
+  return Object.fromEntries(names.map((name) => [name, entry[name]])) as Pick<typeof entry, K>;
+}
+
 /** A search hit: the entry's public fields with its position, distance and score. */
 const FleetItem = t.Object({
-  netid: entry.netid,
-  type: entry.type,
-  name: entry.name,
-  description: entry.description,
-  imageUrl: entry.imageUrl,
-  maxPassengers: entry.maxPassengers,
-  maxLuggage: entry.maxLuggage,
+  ...entryFields("netid", "type", "name", "description", "imageUrl", "maxPassengers", "maxLuggage"),
   lat: t.Number(),
   lon: t.Number(),
   distanceKm: t.Number({ description: "Great-circle distance to the nearest centre, km, rounded to 2 decimals", examples: [3.42] }),
-  score: t.Number({ description: "1 − distance / radius_km (unrounded distance), rounded to 4 decimals: 1 at a centre, 0 at the radius", examples: [0.9316] }),
-  minimum_rate: entry.minimum_rate,
-  hourly_rate: entry.hourly_rate,
-  slug: entry.slug,
+  score: t.Number({
+    description: "1 − distance / radius_km (unrounded distance), rounded to 4 decimals: 1 at a centre, 0 at the radius",
+    examples: [0.9316],
+  }),
+  ...entryFields("minimum_rate", "hourly_rate", "slug"),
 });
 
 const SearchWarning = t.Object(
   {
     code: t.Union([t.Literal("UNRESOLVABLE_AIRPORT"), t.Literal("MISSING_GPS")], {
-      description: "UNRESOLVABLE_AIRPORT: a requested code is not a known IATA code (one per code, netid \"\", airport = the code). MISSING_GPS: a company has matching entries serving a requested airport without a position (one per company; they are not in items).",
+      description:
+        "UNRESOLVABLE_AIRPORT: a requested code is not a known IATA code (one per code, netid \"\", airport = the " +
+        "code). MISSING_GPS: a company has matching entries serving a requested airport without a position (one " +
+        "per company; they are not in items).",
     }),
     netid: t.String({ description: "The company concerned; \"\" for UNRESOLVABLE_AIRPORT" }),
     airport: t.Optional(t.String({ description: "UNRESOLVABLE_AIRPORT only: the code" })),
@@ -197,7 +204,14 @@ export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator, limi
         tags: ["Fleet"],
         summary: "Search fleets across operators",
         description:
-          "Finds active vehicles with a position within radius_km of any centre: every resolvable airport in `airports` plus (lat, lon) when sent. An item matches when its type is in `types` (all when absent) and every word of `q` occurs in its name, description or type (case- and accent-insensitive). Order: distance, then slug. 400 (naming the parameter): no location, lat or lon alone, non-numeric or out-of-range lat/lon/radius_km, limit outside 1–100, negative offset, more than 25 airports. 401: missing or invalid token. 404 USER_PROFILE_NOT_FOUND: the token's user was removed. 429 RATE_LIMITED when your company's searches per minute are spent (Retry-After; RateLimit-Limit, -Remaining and -Reset on every answer).",
+          "Finds active vehicles with a position within radius_km of any centre: every resolvable airport in " +
+          "`airports` plus (lat, lon) when sent. An item matches when its type is in `types` (all when absent) and " +
+          "every word of `q` occurs in its name, description or type (case- and accent-insensitive). Order: " +
+          "distance, then slug. 400 (naming the parameter): no location, lat or lon alone, non-numeric or " +
+          "out-of-range lat/lon/radius_km, limit outside 1–100, negative offset, more than 25 airports. 401: " +
+          "missing or invalid token. 404 USER_PROFILE_NOT_FOUND: the token's user was removed. 429 RATE_LIMITED " +
+          "when your company's searches per minute are spent (Retry-After; RateLimit-Limit, -Remaining and -Reset " +
+          "on every answer).",
         security: [{ bearer: [] }],
       },
     },

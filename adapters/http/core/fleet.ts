@@ -9,38 +9,75 @@ import {
   type ManageFleetDeps,
 } from "../../../domain/usecases/manage-fleet";
 import { errors } from "../schemas";
-import { FleetEntryOutput, fleetEntryOutput } from "../fleet-entry";
+import { FleetEntryOutput, fleetEntryOutput } from "./fleet-entry.model";
 import { Page, Paging } from "../paging";
 import { FLEET_SORT_KEYS } from "../../../domain/fleet/listing";
 
 const FleetListingParams = t.Object({
   ...Paging.properties,
-  sort: t.Optional(t.String({ maxLength: 20, description: `Order by one of: ${FLEET_SORT_KEYS.join(", ")} (default slug); anything else is 400`, examples: ["maxPassengers"] })),
+  sort: t.Optional(
+    t.String({
+      maxLength: 20,
+      description: `Order by one of: ${FLEET_SORT_KEYS.join(", ")} (default slug); anything else is 400`,
+      examples: ["maxPassengers"],
+    }),
+  ),
   order: t.Optional(t.String({ maxLength: 10, description: "asc (default) or desc", examples: ["desc"] })),
   type: t.Optional(t.String({ maxLength: 40, description: "Only entries of this vehicle code (case-insensitive)", examples: ["SUV"] })),
   active: t.Optional(t.String({ maxLength: 10, description: "true: only active entries; false: only inactive ones", examples: ["true"] })),
-  q: t.Optional(t.String({ maxLength: 400, description: "Only entries whose name or slug contains this text (case-insensitive for ASCII letters; at most 200 characters)", examples: ["escalade"] })),
+  q: t.Optional(
+    t.String({
+      maxLength: 400,
+      description: "Only entries whose name or slug contains this text (case-insensitive for ASCII letters; at most 200 " + "characters)",
+      examples: ["escalade"],
+    }),
+  ),
 });
 import { authMacros, type Authenticator } from "../auth";
 
 /** A fleet entry as sent by its owner. Types are checked here; ranges and formats by the domain rules (400 names each field). */
 export const FleetEntryInput = t.Object(
   {
-    type: t.Optional(t.String({ maxLength: 100, description: "Vehicle code, upper-cased: letters, digits, _ (≤ 32), e.g. SEDAN, SUV, SPRINTER, LIMO, VAN_MINI, BUS, COACH. Required.", examples: ["SUV"] })),
+    type: t.Optional(
+      t.String({
+        maxLength: 100,
+        description: "Vehicle code, upper-cased: letters, digits, _ (≤ 32), e.g. SEDAN, SUV, SPRINTER, LIMO, VAN_MINI, BUS, " + "COACH. Required.",
+        examples: ["SUV"],
+      }),
+    ),
     name: t.Optional(t.String({ maxLength: 1000, description: "Display name, 1–200 characters. Required.", examples: ["Cadillac Escalade"] })),
     description: t.Optional(t.String({ maxLength: 10000, description: "At most 2000 characters; default empty", examples: ["Black SUV, leather, Wi-Fi"] })),
-    imageUrl: t.Optional(t.Nullable(t.String({ maxLength: 4096, description: "http or https URL, or null", examples: ["https://images.example/escalade.jpg"] }))),
+    imageUrl: t.Optional(
+      t.Nullable(t.String({ maxLength: 4096, description: "http or https URL, or null", examples: ["https://images.example/escalade.jpg"] })),
+    ),
     maxPassengers: t.Optional(t.Number({ description: "Whole number 1–1000. Required.", examples: [6] })),
     maxLuggage: t.Optional(t.Nullable(t.Number({ description: "Whole number 0–1000, or null when unknown", examples: [5] }))),
-    lat: t.Optional(t.Nullable(t.Number({ description: "-90..90; send with lon (both or neither). Without a position the entry is not found by search (MISSING_GPS warning).", examples: [40.6413] }))),
+    lat: t.Optional(
+      t.Nullable(
+        t.Number({
+          description: "-90..90; send with lon (both or neither). Without a position the entry is not found by search (MISSING_GPS " + "warning).",
+          examples: [40.6413],
+        }),
+      ),
+    ),
     lon: t.Optional(t.Nullable(t.Number({ description: "-180..180; send with lat", examples: [-73.7781] }))),
-    airports: t.Optional(t.Array(t.String({ maxLength: 10 }), { maxItems: 100, description: "IATA codes it serves (case-insensitive, ≤ 50). An unknown code is 400 naming it.", examples: [["JFK", "LGA"]] })),
+    airports: t.Optional(
+      t.Array(t.String({ maxLength: 10 }), {
+        maxItems: 100,
+        description: "IATA codes it serves (case-insensitive, ≤ 50). An unknown code is 400 naming it.",
+        examples: [["JFK", "LGA"]],
+      }),
+    ),
     minimum_rate: t.Optional(t.Number({ description: "JSON number ≥ 0 with at most 2 decimals (≤ 1,000,000). Required.", examples: [95] })),
     hourly_rate: t.Optional(t.Number({ description: "JSON number ≥ 0 with at most 2 decimals (≤ 1,000,000). Required.", examples: [85.5] })),
     currency: t.Optional(t.String({ maxLength: 10, description: "ISO 4217 code; default USD", examples: ["USD"] })),
     active: t.Optional(t.Boolean({ description: "Listed in search; default true", examples: [true] })),
   },
-  { description: "A fleet entry. Required on create: type, name, maxPassengers, minimum_rate, hourly_rate. On PATCH send only the fields to change (null clears imageUrl, maxLuggage, lat+lon)." },
+  {
+    description:
+      "A fleet entry. Required on create: type, name, maxPassengers, minimum_rate, hourly_rate. On PATCH send only " +
+      "the fields to change (null clears imageUrl, maxLuggage, lat+lon).",
+  },
 );
 
 const SlugParams = t.Object({ slug: t.String({ minLength: 1, maxLength: 200, description: "The entry's slug" }) });
@@ -68,7 +105,11 @@ export function coreFleet(deps: ManageFleetDeps, auth: Authenticator) {
           tags: ["Fleet"],
           summary: "List your fleet",
           description:
-            "Your company's entries, a page at a time: by slug unless `sort` names another column (`order` asc or desc; ties by slug in the same direction), filtered by `type`, `active` and `q` (text in the name or slug). `total` counts the entries that pass the filters, so `offset` + `limit` pages through them; with none of these parameters the answer is as before: every entry, by slug. A bad value is 400 naming the parameter. Pages stay fast on a fleet of 50,000 entries.",
+            "Your company's entries, a page at a time: by slug unless `sort` names another column (`order` asc or " +
+            "desc; ties by slug in the same direction), filtered by `type`, `active` and `q` (text in the name or " +
+            "slug). `total` counts the entries that pass the filters, so `offset` + `limit` pages through them; " +
+            "with none of these parameters the answer is as before: every entry, by slug. A bad value is 400 " +
+            "naming the parameter. Pages stay fast on a fleet of 50,000 entries.",
           security,
         },
       },
@@ -81,7 +122,9 @@ export function coreFleet(deps: ManageFleetDeps, auth: Authenticator) {
         tags: ["Fleet"],
         summary: "Add a vehicle",
         description:
-          "Validates every field (400 lists each failing one) and gives the entry a unique slug from netid and name (-2, -3… on collision). Search sees it within a second. 403 FLEET_QUOTA_EXCEEDED when your plan's fleet is full (FREE 2,000 entries, PROFESSIONAL 50,000, ENTERPRISE unlimited).",
+          "Validates every field (400 lists each failing one) and gives the entry a unique slug from netid and " +
+          "name (-2, -3… on collision). Search sees it within a second. 403 FLEET_QUOTA_EXCEEDED when your plan's " +
+          "fleet is full (FREE 2,000 entries, PROFESSIONAL 50,000, ENTERPRISE unlimited).",
         security,
       },
     })
@@ -96,17 +139,38 @@ export function coreFleet(deps: ManageFleetDeps, auth: Authenticator) {
         body: t.Array(t.Unknown({ description: "A fleet entry with the fields of POST /api/fleet" }), {
           maxItems: 10000,
           description: "At most 10,000 fleet entries (body up to 16 MiB)",
-          examples: [[{ type: "SEDAN", name: "Lincoln Continental", maxPassengers: 3, maxLuggage: 3, lat: 40.64, lon: -73.78, airports: ["JFK"], minimum_rate: 80, hourly_rate: 70 }]],
+          examples: [
+            [
+              {
+                type: "SEDAN",
+                name: "Lincoln Continental",
+                maxPassengers: 3,
+                maxLuggage: 3,
+                lat: 40.64,
+                lon: -73.78,
+                airports: ["JFK"],
+                minimum_rate: 80,
+                hourly_rate: 70,
+              },
+            ],
+          ],
         }),
         response: {
-          200: t.Object({ success: t.Literal(true), data: t.Object({ imported: t.Number(), slugs: t.Array(t.String(), { description: "The new slugs, in the order sent" }) }) }),
+          200: t.Object({
+            success: t.Literal(true),
+            data: t.Object({ imported: t.Number(), slugs: t.Array(t.String(), { description: "The new slugs, in the order sent" }) }),
+          }),
           ...errors(400, 401, 403, 413),
         },
         detail: {
           tags: ["Fleet"],
           summary: "Import vehicles (all or nothing)",
           description:
-            "Adds up to 10,000 entries in one transaction. If any row is invalid nothing is saved and the 400 lists the failures per row as `errors[].field` = `[<row index>].<field>` (e.g. `[12].maxPassengers`; at most 1000 listed, the message gives the totals). 403 FLEET_QUOTA_EXCEEDED, nothing saved, when the import would take your fleet past your plan's quota (FREE 2,000 entries, PROFESSIONAL 50,000, ENTERPRISE unlimited).",
+            "Adds up to 10,000 entries in one transaction. If any row is invalid nothing is saved and the 400 " +
+            "lists the failures per row as `errors[].field` = `[<row index>].<field>` (e.g. `[12].maxPassengers`; " +
+            "at most 1000 listed, the message gives the totals). 403 FLEET_QUOTA_EXCEEDED, nothing saved, when the " +
+            "import would take your fleet past your plan's quota (FREE 2,000 entries, PROFESSIONAL 50,000, " +
+            "ENTERPRISE unlimited).",
           security,
         },
       },
@@ -125,7 +189,12 @@ export function coreFleet(deps: ManageFleetDeps, auth: Authenticator) {
         params: SlugParams,
         body: FleetEntryInput,
         response: { 200: Entry, ...errors(400, 401, 404) },
-        detail: { tags: ["Fleet"], summary: "Change one of your vehicles", description: "Send only the fields to change; the result must satisfy every rule. The slug never changes.", security },
+        detail: {
+          tags: ["Fleet"],
+          summary: "Change one of your vehicles",
+          description: "Send only the fields to change; the result must satisfy every rule. The slug never changes.",
+          security,
+        },
       },
     )
     .delete(

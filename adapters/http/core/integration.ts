@@ -1,3 +1,4 @@
+import type { Caller } from "../../../domain/ports";
 import { Elysia, t } from "elysia";
 import { getIntegration, rotateWebhookSecret, updateIntegration, verifyWebhook, type IntegrationDeps } from "../../../domain/usecases/integration";
 import { errors } from "../schemas";
@@ -10,73 +11,117 @@ const IntegrationView = t.Object({
   luggage: t.Union([t.Literal("native"), t.Literal("notes")], { description: "notes (default): the delivered copy's notes also get `Luggage Count : <n>`" }),
   webhookUrl: t.Union([t.String(), t.Null()], { description: "Receives the new state of your bookings on every change" }),
   webhookFormat: t.Union([t.Literal("events"), t.Literal("gnet")], {
-    description: "events (default): {eventId, type, createdAt, data: booking}; gnet: GNet's callback body at the top level (transactionId, status, totalAmount, affiliateReservation, fees, vehicle, location, chauffeur, providerNote). Both signed the same way.",
+    description:
+      "events (default): {eventId, type, createdAt, data: booking}; gnet: GNet's callback body at the top level " +
+      "(transactionId, status, totalAmount, affiliateReservation, fees, vehicle, location, chauffeur, " +
+      "providerNote). Both signed the same way.",
   }),
   acceptTripsFrom: t.Union([t.Literal("anyone"), t.Literal("partners")], {
-    description: "anyone (default): every registered company may send you trips and quote requests; partners: only your active partners (others get 403 NOT_PARTNER). Bookings already made stay manageable (UPDATE, CANCEL) when a partnership ends.",
+    description:
+      "anyone (default): every registered company may send you trips and quote requests; partners: only your " +
+      "active partners (others get 403 NOT_PARTNER). Bookings already made stay manageable (UPDATE, CANCEL) when a " +
+      "partnership ends.",
   }),
   serviceRadiusKm: t.Integer({
     minimum: 1,
     maximum: 500,
-    description: "How far from a pickup (km) your vehicles serve it (default 50): a QUOTE sent to you offers your active vehicles that list the pickup airport or stand within this distance of the pickup",
+    description:
+      "How far from a pickup (km) your vehicles serve it (default 50): a QUOTE sent to you offers your active " +
+      "vehicles that list the pickup airport or stand within this distance of the pickup",
     examples: [50],
   }),
   webhookSecretSet: t.Boolean(),
   webhookSecret: t.Optional(t.String({ description: "The signing secret — shown only when created or rotated" })),
   webhookVerified: t.Boolean({
-    description: "Whether webhookUrl answered the signed `webhook.verify` challenge. Until it has, no booking is POSTed there (events of that time are not sent).",
+    description:
+      "Whether webhookUrl answered the signed `webhook.verify` challenge. Until it has, no booking is POSTed there " + "(events of that time are not sent).",
   }),
   webhookVerification: t.Optional(t.String({ description: "Why the challenge this request sent failed (only in that answer)" })),
 });
 
+const IntegrationAnswer = t.Object({ success: t.Literal(true), data: IntegrationView });
+
 /** Integration settings of the caller's company (its webhook delivery log: webhook-deliveries.ts). */
 export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addressOf: AddressOf) {
+  // Who changed the integration, for the audit trail.
+  const actor = (caller: Caller, request: Request) => ({ uid: caller.uid, address: addressOf(request) });
   return new Elysia({ name: "core-integration", prefix: "/api" })
     .use(authMacros(auth))
     .get("/company/integration", async ({ caller }) => ({ success: true as const, data: await getIntegration(deps, caller.netid) }), {
       coreAuth: true,
-      response: { 200: t.Object({ success: t.Literal(true), data: IntegrationView }), ...errors(401) },
+      response: { 200: IntegrationAnswer, ...errors(401) },
       detail: { tags: ["Integration"], summary: "Your delivery endpoint and webhook settings (without secrets)", security: [{ bearer: [] }] },
     })
-    .put("/company/integration", async ({ caller, body, request }) => ({ success: true as const, data: await updateIntegration(deps, caller.netid, body, { uid: caller.uid, address: addressOf(request) }) }), {
-      coreAuth: true,
-      body: t.Object(
-        {
-          deliveryUrl: t.Optional(t.Union([t.String({ maxLength: 4096 }), t.Null()])),
-          deliveryAuth: t.Optional(t.Union([t.Object({ username: t.String({ maxLength: 1000 }), password: t.String({ maxLength: 1000 }) }), t.Null()])),
-          luggage: t.Optional(t.String({ maxLength: 20, examples: ["notes"] })),
-          webhookUrl: t.Optional(t.Union([t.String({ maxLength: 4096 }), t.Null()])),
-          webhookFormat: t.Optional(t.String({ maxLength: 20, description: "events (default) or gnet: the body your webhook URL receives", examples: ["gnet"] })),
-          acceptTripsFrom: t.Optional(t.String({ maxLength: 20, description: "anyone (default) or partners: who may send you new trips and quote requests", examples: ["partners"] })),
-          serviceRadiusKm: t.Optional(
-            t.Union([t.Number(), t.Null()], { description: "Whole kilometres, 1–500 (null: back to the default, 50): how far from a pickup your vehicles serve it in quotes", examples: [80] }),
-          ),
+    .put(
+      "/company/integration",
+      async ({ caller, body, request }) => ({ success: true as const, data: await updateIntegration(deps, caller.netid, body, actor(caller, request)) }),
+      {
+        coreAuth: true,
+        body: t.Object(
+          {
+            deliveryUrl: t.Optional(t.Union([t.String({ maxLength: 4096 }), t.Null()])),
+            deliveryAuth: t.Optional(t.Union([t.Object({ username: t.String({ maxLength: 1000 }), password: t.String({ maxLength: 1000 }) }), t.Null()])),
+            luggage: t.Optional(t.String({ maxLength: 20, examples: ["notes"] })),
+            webhookUrl: t.Optional(t.Union([t.String({ maxLength: 4096 }), t.Null()])),
+            webhookFormat: t.Optional(
+              t.String({ maxLength: 20, description: "events (default) or gnet: the body your webhook URL receives", examples: ["gnet"] }),
+            ),
+            acceptTripsFrom: t.Optional(
+              t.String({ maxLength: 20, description: "anyone (default) or partners: who may send you new trips and quote requests", examples: ["partners"] }),
+            ),
+            serviceRadiusKm: t.Optional(
+              t.Union([t.Number(), t.Null()], {
+                description: "Whole kilometres, 1–500 (null: back to the default, 50): how far from a pickup your vehicles serve " + "it in quotes",
+                examples: [80],
+              }),
+            ),
+          },
+          { description: "Each field optional: absent keeps the current value, null clears it" },
+        ),
+        response: { 200: IntegrationAnswer, ...errors(400, 401, 429) },
+        detail: {
+          tags: ["Integration"],
+          summary: "Set your delivery endpoint, luggage support, webhook URL, who may send you trips and your service radius",
+          description:
+            "The first time a webhook URL is set, the answer carries `webhookSecret` — store it: it is never shown " +
+            "again (rotate to get a new one). A new webhook URL must prove it is yours before anything is sent " +
+            'there: this request POSTs it a `webhook.verify` event `{eventId, type: "webhook.verify", createdAt, ' +
+            "challenge}`, signed like every webhook (X-TripSwitch-Signature, with the secret in this answer or your " +
+            'current one), and your endpoint answers 2xx `{"challenge": "<the challenge>"}` within 5 s. The ' +
+            "answer says `webhookVerified` (and, when it failed, `webhookVerification`: why); fix the endpoint and " +
+            "POST /api/company/integration/webhook-verify. At most 10 challenges per company an hour (429 " +
+            "RATE_LIMITED, Retry-After). A URL whose host is or resolves to a loopback, private, link-local " +
+            "(169.254.169.254), CGNAT, unique-local or other special address, in any spelling, is a 400 naming " +
+            "`deliveryUrl` or `webhookUrl` (checked again at each send; redirects are not followed); with " +
+            "NODE_ENV=production public targets must use https.",
+          security: [{ bearer: [] }],
         },
-        { description: "Each field optional: absent keeps the current value, null clears it" },
-      ),
-      response: { 200: t.Object({ success: t.Literal(true), data: IntegrationView }), ...errors(400, 401, 429) },
-      detail: {
-        tags: ["Integration"],
-        summary: "Set your delivery endpoint, luggage support, webhook URL, who may send you trips and your service radius",
-        description:
-          "The first time a webhook URL is set, the answer carries `webhookSecret` — store it: it is never shown again (rotate to get a new one). A new webhook URL must prove it is yours before anything is sent there: this request POSTs it a `webhook.verify` event `{eventId, type: \"webhook.verify\", createdAt, challenge}`, signed like every webhook (X-TripSwitch-Signature, with the secret in this answer or your current one), and your endpoint answers 2xx `{\"challenge\": \"<the challenge>\"}` within 5 s. The answer says `webhookVerified` (and, when it failed, `webhookVerification`: why); fix the endpoint and POST /api/company/integration/webhook-verify. At most 10 challenges per company an hour (429 RATE_LIMITED, Retry-After). A URL whose host is or resolves to a loopback, private, link-local (169.254.169.254), CGNAT, unique-local or other special address, in any spelling, is a 400 naming `deliveryUrl` or `webhookUrl` (checked again at each send; redirects are not followed); with NODE_ENV=production public targets must use https.",
-        security: [{ bearer: [] }],
       },
-    })
-    .post("/company/integration/webhook-verify", async ({ caller, request }) => ({ success: true as const, data: await verifyWebhook(deps, caller.netid, { uid: caller.uid, address: addressOf(request) }) }), {
-      coreAuth: true,
-      response: { 200: t.Object({ success: t.Literal(true), data: IntegrationView }), ...errors(401, 409, 429) },
-      detail: {
-        tags: ["Integration"],
-        summary: "Send your webhook URL the signed challenge again",
-        description:
-          "POSTs a new `webhook.verify` challenge to your webhook URL (see PUT /api/company/integration); `webhookVerified` says whether it was echoed, `webhookVerification` why not. 409 NO_WEBHOOK_URL when none is set; 429 RATE_LIMITED (Retry-After) past 10 challenges an hour.",
-        security: [{ bearer: [] }],
+    )
+    .post(
+      "/company/integration/webhook-verify",
+      async ({ caller, request }) => ({ success: true as const, data: await verifyWebhook(deps, caller.netid, actor(caller, request)) }),
+      {
+        coreAuth: true,
+        response: { 200: IntegrationAnswer, ...errors(401, 409, 429) },
+        detail: {
+          tags: ["Integration"],
+          summary: "Send your webhook URL the signed challenge again",
+          description:
+            "POSTs a new `webhook.verify` challenge to your webhook URL (see PUT /api/company/integration); " +
+            "`webhookVerified` says whether it was echoed, `webhookVerification` why not. 409 NO_WEBHOOK_URL when " +
+            "none is set; 429 RATE_LIMITED (Retry-After) past 10 challenges an hour.",
+          security: [{ bearer: [] }],
+        },
       },
-    })
-    .post("/company/integration/webhook-secret", async ({ caller, request }) => ({ success: true as const, data: await rotateWebhookSecret(deps, caller.netid, { uid: caller.uid, address: addressOf(request) }) }), {
-      coreAuth: true,
-      response: { 200: t.Object({ success: t.Literal(true), data: IntegrationView }), ...errors(401) },
-      detail: { tags: ["Integration"], summary: "Rotate the webhook signing secret (the new one is in this answer only)", security: [{ bearer: [] }] },
-    });
+    )
+    .post(
+      "/company/integration/webhook-secret",
+      async ({ caller, request }) => ({ success: true as const, data: await rotateWebhookSecret(deps, caller.netid, actor(caller, request)) }),
+      {
+        coreAuth: true,
+        response: { 200: IntegrationAnswer, ...errors(401) },
+        detail: { tags: ["Integration"], summary: "Rotate the webhook signing secret (the new one is in this answer only)", security: [{ bearer: [] }] },
+      },
+    );
 }

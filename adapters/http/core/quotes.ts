@@ -3,11 +3,11 @@ import { bookNetworkQuote, findNetworkQuote, networkQuoteView, requestNetworkQuo
 import type { IdempotencyStore } from "../../../domain/trips/ports";
 import { authMacros, type Authenticator } from "../auth";
 import { idempotent } from "../idempotency";
-import { documentedResponses, errors } from "../schemas";
+import { documentedResponses, errors, IdempotencyHeaders } from "../schemas";
 import type { RateLimiter } from "../rate-limit";
 import { dropNullOptionals } from "../null-fields";
-import { IdempotencyHeaders, SendTripResponse } from "../trip-schemas";
-import { BookQuoteBody, NetworkQuoteBody, NetworkQuoteResponse, QuoteIdParams } from "../quote-schemas";
+import { SendTripResponse } from "../platform/send-trip.model";
+import { BookQuoteBody, NetworkQuoteBody, NetworkQuoteResponse, QuoteIdParams } from "./quotes.model";
 import bookedExample from "../examples/network-quote-booked.json";
 
 const SECURITY: Array<Record<string, string[]>> = [{ bearer: [] }, { platformToken: [] }];
@@ -35,30 +35,56 @@ export function coreQuotes(deps: NetworkQuoteDeps, auth: Authenticator, idempote
           responses: documentedResponses({ 200: NetworkQuoteResponse, ...errors(400, 401, 409, 413, 429) }),
           tags: ["Quotes"],
           summary: "Network quote: price a trip across every provider that serves its pickup",
-          description: `${AUTH} Instant prices, from the providers' published rates, from every provider that would take the trip from you (its acceptTripsFrom setting; \`partnersOnly:true\` keeps your active partners only; \`providers\` narrows to those netids) and has active vehicles serving the pickup (listing its airport, or within the provider's serviceRadiusKm of it) that seat the party and hold its luggage when given. One currency per quote (the pickup country's when some provider prices serving vehicles in it, else the one most of them use; the others are left out with an OTHER_CURRENCIES_LEFT_OUT warning). A provider's map of your preferred vehicle type ranks its options of the mapped type first among its own, as for a QUOTE sent to it. Options cheapest first, then nearest; at most 5 per provider and 50 in all; none: NO_VEHICLE_NEAR_PICKUP. Stored 24 h and visible only to your company; nothing is sent to any provider until you book an option. A quote is a price list, not a booking: it is readable and bookable as soon as this answer arrives (from any instance), but it is stored without waiting for a disk flush, so an operating-system or database-server crash within a moment of the answer may lose it (then GET answers 404 QUOTE_NOT_FOUND): simply ask again. Bookings are always flushed before they are answered. 400 names every failing field (a pickup that cannot be placed names locations.pickup; affiliateReservation.providerId must not be sent). Supports \`Idempotency-Key\`.`,
+          description:
+            `${AUTH} Instant prices, from the providers' published rates, from every provider that would take the ` +
+            `trip from you (its acceptTripsFrom setting; \`partnersOnly:true\` keeps your active partners only; ` +
+            `\`providers\` narrows to those netids) and has active vehicles serving the pickup (listing its ` +
+            `airport, or within the provider's serviceRadiusKm of it) that seat the party and hold its luggage ` +
+            `when given. One currency per quote (the pickup country's when some provider prices serving vehicles ` +
+            `in it, else the one most of them use; the others are left out with an OTHER_CURRENCIES_LEFT_OUT ` +
+            `warning). A provider's map of your preferred vehicle type ranks its options of the mapped type first ` +
+            `among its own, as for a QUOTE sent to it. Options cheapest first, then nearest; at most 5 per ` +
+            `provider and 50 in all; none: NO_VEHICLE_NEAR_PICKUP. Stored 24 h and visible only to your company; ` +
+            `nothing is sent to any provider until you book an option. A quote is a price list, not a booking: it ` +
+            `is readable and bookable as soon as this answer arrives (from any instance), but it is stored without ` +
+            `waiting for a disk flush, so an operating-system or database-server crash within a moment of the ` +
+            `answer may lose it (then GET answers 404 QUOTE_NOT_FOUND): simply ask again. Bookings are always ` +
+            `flushed before they are answered. 400 names every failing field (a pickup that cannot be placed names ` +
+            `locations.pickup; affiliateReservation.providerId must not be sent). Supports \`Idempotency-Key\`.`,
           security: SECURITY,
         },
       },
     )
-    .get("/quotes/:quoteId", async ({ caller, params }) => ({ success: true as const, data: networkQuoteView(await findNetworkQuote(deps, caller, params.quoteId)) }), {
-      anyAuth: true,
-      params: QuoteIdParams,
-      response: { 200: NetworkQuoteResponse, ...errors(401, 404) },
-      detail: {
-        tags: ["Quotes"],
-        summary: "Get a network quote of yours",
-        description: `${AUTH} Only your company sees its quotes: anyone else's, and an unknown id, are the same 404 QUOTE_NOT_FOUND. Kept a day past validUntil, then removed.`,
-        security: SECURITY,
+    .get(
+      "/quotes/:quoteId",
+      async ({ caller, params }) => ({ success: true as const, data: networkQuoteView(await findNetworkQuote(deps, caller, params.quoteId)) }),
+      {
+        anyAuth: true,
+        params: QuoteIdParams,
+        response: { 200: NetworkQuoteResponse, ...errors(401, 404) },
+        detail: {
+          tags: ["Quotes"],
+          summary: "Get a network quote of yours",
+          description:
+            `${AUTH} Only your company sees its quotes: anyone else's, and an unknown id, are the same 404 ` +
+            `QUOTE_NOT_FOUND. Kept a day past validUntil, then removed.`,
+          security: SECURITY,
+        },
       },
-    })
+    )
     .post(
       "/quotes/:quoteId/book",
       async ({ body, caller, params, request, set }) => {
         await rateLimiter.check("sendTripPerMinute", caller.netid, set.headers as Record<string, string>);
-        return idempotent(idempotency, deps.clock, { netid: caller.netid, request, operation: `bookQuote:${params.quoteId.toLowerCase()}`, body, set }, async () => ({
-          success: true as const,
-          ...(await bookNetworkQuote(deps, caller, params.quoteId, body)),
-        }));
+        return idempotent(
+          idempotency,
+          deps.clock,
+          { netid: caller.netid, request, operation: `bookQuote:${params.quoteId.toLowerCase()}`, body, set },
+          async () => ({
+            success: true as const,
+            ...(await bookNetworkQuote(deps, caller, params.quoteId, body)),
+          }),
+        );
       },
       {
         anyAuth: true,
@@ -70,7 +96,16 @@ export function coreQuotes(deps: NetworkQuoteDeps, auth: Authenticator, idempote
           responses: documentedResponses({ 200: { ...SendTripResponse, examples: [bookedExample] }, ...errors(400, 401, 403, 404, 409, 413, 429) }),
           tags: ["Quotes"],
           summary: "Book an option of a network quote",
-          description: `${AUTH} Creates an ordinary booking with the option's provider at the quoted price — the same as a sendTrip NEW REGULAR to that provider with \`quoteId\` and \`fees:[{code}]\`: the quote's trip plus the fields you add, the option as the booking's only fee line and its fee as totalAmount, delivered to that provider (and no other) like any NEW, shown in both reads and your webhooks. Booking again with the same requesterResNo and body answers the same booking (another option under that requesterResNo: 409 DUPLICATE_RESERVATION). An unknown quoteOptionId, or a priced field (locations, passengerCount, luggageCount, totalTripDuration) in the body: 400 naming it; someone else's or an unknown quote: 404 QUOTE_NOT_FOUND; after validUntil: 409 QUOTE_EXPIRED; a provider that now takes trips only from partners: 403 NOT_PARTNER. Supports \`Idempotency-Key\`.`,
+          description:
+            `${AUTH} Creates an ordinary booking with the option's provider at the quoted price — the same as a ` +
+            `sendTrip NEW REGULAR to that provider with \`quoteId\` and \`fees:[{code}]\`: the quote's trip plus ` +
+            `the fields you add, the option as the booking's only fee line and its fee as totalAmount, delivered ` +
+            `to that provider (and no other) like any NEW, shown in both reads and your webhooks. Booking again ` +
+            `with the same requesterResNo and body answers the same booking (another option under that ` +
+            `requesterResNo: 409 DUPLICATE_RESERVATION). An unknown quoteOptionId, or a priced field (locations, ` +
+            `passengerCount, luggageCount, totalTripDuration) in the body: 400 naming it; someone else's or an ` +
+            `unknown quote: 404 QUOTE_NOT_FOUND; after validUntil: 409 QUOTE_EXPIRED; a provider that now takes ` +
+            `trips only from partners: 403 NOT_PARTNER. Supports \`Idempotency-Key\`.`,
           security: SECURITY,
         },
       },

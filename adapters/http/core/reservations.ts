@@ -4,8 +4,8 @@ import { LEGACY_STATUSES, MAIN_PATH, skipTargets, STATUS_LABELS, TERMINAL_STATUS
 import { authMacros, type Authenticator } from "../auth";
 import { bookingSummaryView, bookingViewFor } from "../../../domain/trips/booking-view";
 import type { PositionStore } from "../../../domain/tracking/position";
-import { documentedResponses, errors } from "../schemas";
-import { BookingData, TransactionIdParams } from "../trip-schemas";
+import { documentedResponses, errors, TransactionIdParams } from "../schemas";
+import { BookingData } from "./booking.model";
 import { tripPlaces } from "../../../domain/trips/trip-places";
 import type { AirportDirectory } from "../../../domain/airports";
 import type { Gazetteer } from "../../../domain/trips/pickup-place";
@@ -28,7 +28,9 @@ const TripStates = t.Object({
       }),
     ),
     mainPath: t.Array(t.String(), {
-      description: "The main path: a forward move along it may skip states (CONFIRMED → ON_LOCATION); the changeLogs entry names the skipped ones. Backward moves and moves out of a final state are 409.",
+      description:
+        "The main path: a forward move along it may skip states (CONFIRMED → ON_LOCATION); the changeLogs entry " +
+        "names the skipped ones. Backward moves and moves out of a final state are 409.",
     }),
     initial: t.Array(t.String(), { description: "Statuses a new booking starts in: QUOTE for a quote, BOOKING_REQUEST otherwise" }),
     legacy: t.Record(t.String(), t.String(), { description: "Older spellings accepted and read as the current names" }),
@@ -62,7 +64,10 @@ const Summary = t.Object({
   submitDate: t.Number({ description: "Unix seconds" }),
   pickupDate: t.Number({ description: "Unix seconds" }),
   reservationType: t.String(),
-  pickupZone: t.String({ description: "The IANA time zone of the pickup's place (as in GET /api/reservation), in which its time is read", examples: ["America/New_York"] }),
+  pickupZone: t.String({
+    description: "The IANA time zone of the pickup's place (as in GET /api/reservation), in which its time is read",
+    examples: ["America/New_York"],
+  }),
 });
 
 const Place = t.Union(
@@ -70,8 +75,17 @@ const Place = t.Union(
     t.Object({
       lat: t.Number(),
       lon: t.Number(),
-      by: t.String({ description: "How it was placed: coordinates (its own lat/lon), airport (the airport an airport location names by IATA code), city (the gazetteer's town)", examples: ["airport"] }),
-      airport: t.Optional(t.Object({ iata: t.String({ examples: ["JFK"] }), name: t.String({ examples: ["John F. Kennedy International Airport"] }) }, { description: "The airport the place names, when the directory knows it" })),
+      by: t.String({
+        description:
+          "How it was placed: coordinates (its own lat/lon), airport (the airport an airport location names by IATA " + "code), city (the gazetteer's town)",
+        examples: ["airport"],
+      }),
+      airport: t.Optional(
+        t.Object(
+          { iata: t.String({ examples: ["JFK"] }), name: t.String({ examples: ["John F. Kennedy International Airport"] }) },
+          { description: "The airport the place names, when the directory knows it" },
+        ),
+      ),
     }),
     t.Null(),
   ],
@@ -85,13 +99,20 @@ const BookingWithPlaces = t.Object({
     { pickup: Place, stops: t.Array(Place, { description: "In the order of locations.stops" }), dropOff: Place },
     {
       description:
-        "Only in this lookup, beside `data` (which stays the booking as webhooks and every read show it): each place of the trip on the map, placed like a pickup is — its lat/lon, else the airport an airport location names (an airport pickup sent without coordinates is at its airport), else its city.",
+        "Only in this lookup, beside `data` (which stays the booking as webhooks and every read show it): each " +
+        "place of the trip on the map, placed like a pickup is — its lat/lon, else the airport an airport location " +
+        "names (an airport pickup sent without coordinates is at its airport), else its city.",
     },
   ),
 });
 
 /** Core booking lookup, the company's bookings list and the published lifecycle. */
-export function coreReservations(deps: ManageTripDeps, auth: Authenticator, positions: PositionStore, places: PickupZoneDeps & { airports: AirportDirectory; gazetteer: Gazetteer }) {
+export function coreReservations(
+  deps: ManageTripDeps,
+  auth: Authenticator,
+  positions: PositionStore,
+  places: PickupZoneDeps & { airports: AirportDirectory; gazetteer: Gazetteer },
+) {
   return new Elysia({ name: "core-reservations", prefix: "/api" })
     .use(authMacros(auth))
     .get("/trip-states", () => tripStates, {
@@ -99,7 +120,9 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
       detail: {
         tags: ["Trips"],
         summary: "The trip lifecycle",
-        description: "Every status, its resStatus label, whether it is final, the statuses it may move to directly (`next`) and by a forward skip along `mainPath` (`skipTo`). No credential needed.",
+        description:
+          "Every status, its resStatus label, whether it is final, the statuses it may move to directly (`next`) " +
+          "and by a forward skip along `mainPath` (`skipTo`). No credential needed.",
         security: [],
       },
     })
@@ -107,7 +130,15 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
       "/reservations",
       async ({ caller, query }) => {
         const page = await listBookings(deps, caller, query);
-        return { success: true as const, data: { items: page.items.map((s) => ({ ...bookingSummaryView(s), pickupZone: pickupPlaceZone(s.pickup, places) })), total: page.total, limit: page.limit, offset: page.offset } };
+        return {
+          success: true as const,
+          data: {
+            items: page.items.map((s) => ({ ...bookingSummaryView(s), pickupZone: pickupPlaceZone(s.pickup, places) })),
+            total: page.total,
+            limit: page.limit,
+            offset: page.offset,
+          },
+        };
       },
       {
         coreAuth: true,
@@ -116,8 +147,20 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
           status: t.Optional(t.String({ maxLength: 32, description: "Only bookings in this status" })),
           requesterResNo: t.Optional(t.String({ maxLength: 100 })),
           role: t.Optional(t.String({ maxLength: 16, description: "requester or provider; both when absent" })),
-          pickupFrom: t.Optional(t.String({ maxLength: 40, description: "Only pickups at or after: Unix seconds, a date (its first second, UTC) or an ISO 8601 date-time", examples: ["2026-12-01"] })),
-          pickupTo: t.Optional(t.String({ maxLength: 40, description: "Only pickups at or before: Unix seconds, a date (its last second, UTC) or an ISO 8601 date-time", examples: ["2026-12-31"] })),
+          pickupFrom: t.Optional(
+            t.String({
+              maxLength: 40,
+              description: "Only pickups at or after: Unix seconds, a date (its first second, UTC) or an ISO 8601 date-time",
+              examples: ["2026-12-01"],
+            }),
+          ),
+          pickupTo: t.Optional(
+            t.String({
+              maxLength: 40,
+              description: "Only pickups at or before: Unix seconds, a date (its last second, UTC) or an ISO 8601 date-time",
+              examples: ["2026-12-31"],
+            }),
+          ),
         }),
         response: {
           200: t.Object({ success: t.Literal(true), data: Page(Summary) }),
@@ -126,7 +169,10 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
         detail: {
           tags: ["Trips"],
           summary: "List your company's bookings",
-          description: "Bookings where your company is the requester or the provider, newest first; filters status, role, requesterResNo and a pickup window (pickupFrom, pickupTo). Out-of-range limit or offset, an unknown status or role, an unreadable date: 400 naming the parameter.",
+          description:
+            "Bookings where your company is the requester or the provider, newest first; filters status, role, " +
+            "requesterResNo and a pickup window (pickupFrom, pickupTo). Out-of-range limit or offset, an unknown " +
+            "status or role, an unreadable date: 400 naming the parameter.",
           security: [{ bearer: [] }],
         },
       },
@@ -135,7 +181,11 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
       "/reservation/:transactionId",
       async ({ caller, params }) => {
         const booking = await findBooking(deps, caller, params.transactionId);
-        return { success: true as const, data: { ...(await bookingViewFor(booking, caller, positions)), pickupZone: pickupPlaceZone(booking.trip.locations.pickup, places) }, places: tripPlaces(booking.trip.locations, places) };
+        return {
+          success: true as const,
+          data: { ...(await bookingViewFor(booking, caller, positions)), pickupZone: pickupPlaceZone(booking.trip.locations.pickup, places) },
+          places: tripPlaces(booking.trip.locations, places),
+        };
       },
       {
         anyAuth: true,
@@ -146,7 +196,12 @@ export function coreReservations(deps: ManageTripDeps, auth: Authenticator, posi
           tags: ["Trips"],
           summary: "Get a booking",
           description:
-            "`Authorization: Bearer <core JWT>`, a bare core JWT, or a platform token (with or without Bearer). Only the requester's and the provider's users see it; anyone else and an unknown id get the same 404. A transactionId that is not a UUID: 400. `pickupZone` names the IANA time zone of the pickup's place (its airport's, the one at its coordinates or at its city), in which `locations.pickup.time` is read. `places` (beside `data`) says where each place of the trip is (an airport pickup at its airport), for a map.",
+            "`Authorization: Bearer <core JWT>`, a bare core JWT, or a platform token (with or without Bearer). " +
+            "Only the requester's and the provider's users see it; anyone else and an unknown id get the same 404. " +
+            "A transactionId that is not a UUID: 400. `pickupZone` names the IANA time zone of the pickup's place " +
+            "(its airport's, the one at its coordinates or at its city), in which `locations.pickup.time` is read. " +
+            "`places` (beside `data`) says where each place of the trip is (an airport pickup at its airport), for " +
+            "a map.",
           security: [{ bearer: [] }, { platformToken: [] }],
         },
       },

@@ -11,10 +11,14 @@ const coordinate = (description: string, example: number) => t.Union([t.Number()
 const PositionPush = t.Object(
   {
     transactionId: t.Optional(t.String({ maxLength: 64, description: "The booking's transactionId (or name it by internalBookingId)" })),
-    internalBookingId: t.Optional(t.String({ maxLength: 100, description: "Your reservation number for the booking (its providerResNo)", examples: ["AC-55102"] })),
+    internalBookingId: t.Optional(
+      t.String({ maxLength: 100, description: "Your reservation number for the booking (its providerResNo)", examples: ["AC-55102"] }),
+    ),
     latitude: t.Optional(coordinate("-90 to 90 (number or string); required", 42.3656)),
     longitude: t.Optional(coordinate("-180 to 180 (number or string); required", -71.0096)),
-    locationDateTime: t.Optional(t.String({ maxLength: 64, description: "When the device took the fix (ISO 8601); the time received when absent", examples: ["2026-12-11T21:10:00Z"] })),
+    locationDateTime: t.Optional(
+      t.String({ maxLength: 64, description: "When the device took the fix (ISO 8601); the time received when absent", examples: ["2026-12-11T21:10:00Z"] }),
+    ),
     griddid: t.Optional(t.String({ maxLength: 100, description: "Your dispatch system's id" })),
     chfName: t.Optional(t.String({ maxLength: 200, description: "The chauffeur's name" })),
     driverId: t.Optional(t.String({ maxLength: 100, description: "The chauffeur's id (shown as chfId)" })),
@@ -23,7 +27,14 @@ const PositionPush = t.Object(
   { additionalProperties: true },
 );
 
-const example = { transactionId: "0194f1c2-7a1e-7c3b-9a51-2f6f4b8e1d20", latitude: 42.3656, longitude: -71.0096, locationDateTime: "2026-12-11T21:10:00Z", chfName: "Sam Lee", driverId: "CH-12" };
+const example = {
+  transactionId: "0194f1c2-7a1e-7c3b-9a51-2f6f4b8e1d20",
+  latitude: 42.3656,
+  longitude: -71.0096,
+  locationDateTime: "2026-12-11T21:10:00Z",
+  chfName: "Sam Lee",
+  driverId: "CH-12",
+};
 
 const PushOk = t.Object({ success: t.Literal(true), data: t.Object({ transactionId: t.String() }) });
 const BulkOk = t.Object({
@@ -56,7 +67,13 @@ export function coreTracking(tracking: ChauffeurTracking, auth: Authenticator) {
         tags: ["Tracking"],
         summary: "Push the chauffeur's position for one booking",
         description:
-          "By the booking's provider (`token` header or Bearer JWT). The booking is named by transactionId or by internalBookingId (your reservation number). At most one position per booking per second: 429 POSITION_THROTTLED with Retry-After beyond. Positions are range-checked (400 naming latitude/longitude). Anyone but the provider, and an unknown booking, get the same 404. The requester sees the last position in the booking (`tripPacket.location`), through the getChauffeurLocation operations and in webhooks (a `booking.location_changed` webhook for the first position, then at most every 30 s) — only while the trip is under way.",
+          "By the booking's provider (`token` header or Bearer JWT). The booking is named by transactionId or by " +
+          "internalBookingId (your reservation number). At most one position per booking per second: 429 " +
+          "POSITION_THROTTLED with Retry-After beyond. Positions are range-checked (400 naming " +
+          "latitude/longitude). Anyone but the provider, and an unknown booking, get the same 404. The requester " +
+          "sees the last position in the booking (`tripPacket.location`), through the getChauffeurLocation " +
+          "operations and in webhooks (a `booking.location_changed` webhook for the first position, then at most " +
+          "every 30 s) — only while the trip is under way.",
         security: [{ bearer: [] }, { platformToken: [] }],
       },
     })
@@ -64,7 +81,10 @@ export function coreTracking(tracking: ChauffeurTracking, auth: Authenticator) {
       "/GPSgrab",
       async ({ caller, body }) => {
         const outcomes = await tracking.pushMany(caller, body);
-        return { success: true as const, data: { accepted: outcomes.filter((o) => o.status === "accepted").length, results: outcomes.map((o, index) => ({ index, ...o })) } };
+        return {
+          success: true as const,
+          data: { accepted: outcomes.filter((o) => o.status === "accepted").length, results: outcomes.map((o, index) => ({ index, ...o })) },
+        };
       },
       {
         anyAuth: true,
@@ -75,7 +95,10 @@ export function coreTracking(tracking: ChauffeurTracking, auth: Authenticator) {
           tags: ["Tracking"],
           summary: "Push up to 100 positions at once",
           description:
-            "The same positions as saveGPScache, in one request. The batch is checked whole first (400 naming `[i].latitude` etc.; nothing kept then); then each position is kept or refused on its own: `results[i].status` accepted, throttled (a position for that booking less than a second ago, the earlier one in the batch included) or not_found.",
+            "The same positions as saveGPScache, in one request. The batch is checked whole first (400 naming " +
+            "`[i].latitude` etc.; nothing kept then); then each position is kept or refused on its own: " +
+            "`results[i].status` accepted, throttled (a position for that booking less than a second ago, the " +
+            "earlier one in the batch included) or not_found.",
           security: [{ bearer: [] }, { platformToken: [] }],
         },
       },

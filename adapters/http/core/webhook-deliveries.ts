@@ -1,6 +1,14 @@
 import { Elysia, t } from "elysia";
 import { replayWebhook, webhookDeliveries, type DeliveryDeps } from "../../../domain/usecases/deliver-booking";
-import { nextRetryAt, PING_EVENT_TYPE, sendTestWebhook, webhookDeliveryDetail, WEBHOOK_TESTS_PER_HOUR, type DeliveryDetail, type TryWebhookDeps } from "../../../domain/usecases/try-webhook";
+import {
+  nextRetryAt,
+  PING_EVENT_TYPE,
+  sendTestWebhook,
+  webhookDeliveryDetail,
+  WEBHOOK_TESTS_PER_HOUR,
+  type DeliveryDetail,
+  type TryWebhookDeps,
+} from "../../../domain/usecases/try-webhook";
 import type { OutboxMessage } from "../../../domain/delivery/ports";
 import { errors } from "../schemas";
 import { authMacros, type Authenticator } from "../auth";
@@ -18,18 +26,33 @@ const Delivery = t.Object({
   lastError: t.Union([t.String(), t.Null()]),
   createdAt: t.Number({ description: "Unix seconds" }),
   deliveredAt: t.Union([t.Number(), t.Null()]),
-  nextRetryAt: t.Union([t.Number(), t.Null()], { description: "When a failing delivery is tried again (Unix seconds); null when delivered, given up, or not attempted yet" }),
+  nextRetryAt: t.Union([t.Number(), t.Null()], {
+    description: "When a failing delivery is tried again (Unix seconds); null when delivered, given up, or not attempted yet",
+  }),
 });
 
 const Attempt = t.Object({
   at: t.Number({ description: "When the attempt ended, Unix seconds" }),
   durationMs: t.Number({ description: "From the start of the attempt to its answer (or failure), milliseconds" }),
-  request: t.Union([t.Object({ headers: t.Record(t.String(), t.String(), { description: "The headers sent (the signature included; never a credential)" }) }), t.Null()], {
-    description: "What was sent (the body is the delivery's `body`); null when nothing was sent (the URL was refused at the send)",
-  }),
-  response: t.Union([t.Object({ status: t.Number(), body: t.String({ description: "The answer's first 4 KiB, as text" }), truncated: t.Boolean({ description: "The answer was longer" }) }), t.Null()], {
-    description: "What came back; null when no answer came (connection failed, timeout)",
-  }),
+  request: t.Union(
+    [t.Object({ headers: t.Record(t.String(), t.String(), { description: "The headers sent (the signature included; never a credential)" }) }), t.Null()],
+    {
+      description: "What was sent (the body is the delivery's `body`); null when nothing was sent (the URL was refused at the send)",
+    },
+  ),
+  response: t.Union(
+    [
+      t.Object({
+        status: t.Number(),
+        body: t.String({ description: "The answer's first 4 KiB, as text" }),
+        truncated: t.Boolean({ description: "The answer was longer" }),
+      }),
+      t.Null(),
+    ],
+    {
+      description: "What came back; null when no answer came (connection failed, timeout)",
+    },
+  ),
   error: t.Union([t.String(), t.Null()], { description: "Why the attempt failed (an error status, no answer, refused); null when it succeeded" }),
 });
 
@@ -56,7 +79,9 @@ const detailExample = {
     createdAt: 1795650000,
     deliveredAt: 1795650000,
     nextRetryAt: null,
-    body: '{"eventId":"0b9f3c1e-8d4a-4f3e-9a51-6d0c2b7e1f20","type":"ping","createdAt":1795650000,"data":{"netid":"BOOKWELL","message":"A test event from TripSwitch: no booking changed."}}',
+    body:
+      '{"eventId":"0b9f3c1e-8d4a-4f3e-9a51-6d0c2b7e1f20","type":"ping","createdAt":1795650000,"data":{"netid":"BOOKWELL","message":"A ' +
+      'test event from TripSwitch: no booking changed."}}',
     attemptLog: [
       {
         at: 1795650000,
@@ -122,22 +147,38 @@ export function coreWebhookDeliveries(auth: Authenticator, delivery: DeliveryDep
       {
         coreAuth: true,
         query: Paging,
-        response: { 200: t.Object({ success: t.Literal(true), data: t.Object({ items: t.Array(Delivery), total: t.Number(), limit: t.Number(), offset: t.Number() }) }), ...errors(400, 401) },
-        detail: { tags: ["Integration"], summary: "Your webhook deliveries, newest first", description: "GET /api/webhooks/deliveries/{id} shows what each attempt sent and got back.", security },
+        response: {
+          200: t.Object({ success: t.Literal(true), data: t.Object({ items: t.Array(Delivery), total: t.Number(), limit: t.Number(), offset: t.Number() }) }),
+          ...errors(400, 401),
+        },
+        detail: {
+          tags: ["Integration"],
+          summary: "Your webhook deliveries, newest first",
+          description: "GET /api/webhooks/deliveries/{id} shows what each attempt sent and got back.",
+          security,
+        },
       },
     )
-    .get("/deliveries/:id", async ({ caller, params }) => ({ success: true as const, data: toDetail(await webhookDeliveryDetail(delivery, caller.netid, params.id)) }), {
-      coreAuth: true,
-      params: t.Object({ id: t.String({ maxLength: 20 }) }),
-      response: { 200: t.Object({ success: t.Literal(true), data: DeliveryDetailView }, { examples: [detailExample] }), ...errors(401, 404) },
-      detail: {
-        tags: ["Integration"],
-        summary: "One webhook delivery: the request sent and what came back, per attempt",
-        description:
-          "The delivery with its body and its newest attempts (at most 20, newest first): the headers sent (with X-TripSwitch-Signature; never a credential), the answer's status and first 4 KiB, how long it took, or why it failed (no answer, refused). `nextRetryAt` says when a failing delivery is tried again. Attempts are kept as long as the delivery (delivered ones are pruned after 7 days). 404 DELIVERY_NOT_FOUND for an id that is not one of your webhook deliveries.",
-        security,
+    .get(
+      "/deliveries/:id",
+      async ({ caller, params }) => ({ success: true as const, data: toDetail(await webhookDeliveryDetail(delivery, caller.netid, params.id)) }),
+      {
+        coreAuth: true,
+        params: t.Object({ id: t.String({ maxLength: 20 }) }),
+        response: { 200: t.Object({ success: t.Literal(true), data: DeliveryDetailView }, { examples: [detailExample] }), ...errors(401, 404) },
+        detail: {
+          tags: ["Integration"],
+          summary: "One webhook delivery: the request sent and what came back, per attempt",
+          description:
+            "The delivery with its body and its newest attempts (at most 20, newest first): the headers sent (with " +
+            "X-TripSwitch-Signature; never a credential), the answer's status and first 4 KiB, how long it took, or " +
+            "why it failed (no answer, refused). `nextRetryAt` says when a failing delivery is tried again. Attempts " +
+            "are kept as long as the delivery (delivered ones are pruned after 7 days). 404 DELIVERY_NOT_FOUND for " +
+            "an id that is not one of your webhook deliveries.",
+          security,
+        },
       },
-    })
+    )
     .post(
       "/deliveries/:id/replay",
       async ({ caller, params }) => ({ success: true as const, data: toDelivery(await replayWebhook(delivery, caller.netid, params.id)) }),
@@ -149,7 +190,10 @@ export function coreWebhookDeliveries(auth: Authenticator, delivery: DeliveryDep
           tags: ["Integration"],
           summary: "Send a webhook delivery again, with the same event id",
           description:
-            "Queues the delivery again (same event id, sent to the URL it was made for, signed anew). At most 5 replays of one delivery within an hour (one more every 12 minutes): beyond that 429 REPLAY_LIMITED with Retry-After (seconds). 404 DELIVERY_NOT_FOUND for an id that is not one of your webhook deliveries.",
+            "Queues the delivery again (same event id, sent to the URL it was made for, signed anew). At most 5 " +
+            "replays of one delivery within an hour (one more every 12 minutes): beyond that 429 REPLAY_LIMITED " +
+            "with Retry-After (seconds). 404 DELIVERY_NOT_FOUND for an id that is not one of your webhook " +
+            "deliveries.",
           security,
         },
       },
@@ -160,7 +204,16 @@ export function coreWebhookDeliveries(auth: Authenticator, delivery: DeliveryDep
       detail: {
         tags: ["Integration"],
         summary: "Send a signed test event (`ping`) to your webhook URL",
-        description: `Queues a \`ping\` event \`{eventId, type: "ping", createdAt, data: {netid, message}}\` for your webhook URL and waits (at most 12 s) for its first attempt; the answer is the delivery as GET /api/webhooks/deliveries/{id} shows it: \`status\` delivered, or pending with \`nextRetryAt\` while it is retried like any webhook, and the attempt's request and answer. It travels the way booking events do: signed (X-TripSwitch-Signature v1 and v2, X-TripSwitch-Event-Type \`ping\`), the URL checked again at the send (private and special addresses refused), never to a URL that has not answered its challenge. 409 NO_WEBHOOK_URL without a webhook URL, 409 WEBHOOK_NOT_VERIFIED before it answered its challenge; at most ${WEBHOOK_TESTS_PER_HOUR} test events per company an hour (one more every 6 minutes): beyond that 429 WEBHOOK_TEST_LIMITED with Retry-After (seconds).`,
+        description:
+          `Queues a \`ping\` event \`{eventId, type: "ping", createdAt, data: {netid, message}}\` for your webhook ` +
+          `URL and waits (at most 12 s) for its first attempt; the answer is the delivery as GET ` +
+          `/api/webhooks/deliveries/{id} shows it: \`status\` delivered, or pending with \`nextRetryAt\` while it ` +
+          `is retried like any webhook, and the attempt's request and answer. It travels the way booking events ` +
+          `do: signed (X-TripSwitch-Signature v1 and v2, X-TripSwitch-Event-Type \`ping\`), the URL checked again ` +
+          `at the send (private and special addresses refused), never to a URL that has not answered its ` +
+          `challenge. 409 NO_WEBHOOK_URL without a webhook URL, 409 WEBHOOK_NOT_VERIFIED before it answered its ` +
+          `challenge; at most ${WEBHOOK_TESTS_PER_HOUR} test events per company an hour (one more every 6 ` +
+          `minutes): beyond that 429 WEBHOOK_TEST_LIMITED with Retry-After (seconds).`,
         security,
       },
     });

@@ -1,9 +1,9 @@
 import { Elysia, t } from "elysia";
 import { retryFailedDelivery, type DeliveryDeps } from "../../../domain/usecases/deliver-booking";
 import { authMacros, jsonString, type Authenticator } from "../auth";
-import { PLATFORM_SECURITY, platformRoute } from "../platform-route";
+import { platformRoute, tokenOperation } from "../platform-route";
 import { errors } from "../schemas";
-import { TransactionIdParams } from "../trip-schemas";
+import { TransactionIdParams } from "../schemas";
 
 /** retryTransaction: a booking's failing or failed deliveries are attempted again now (either party may ask). */
 export function platformDelivery(deps: DeliveryDeps, auth: Authenticator) {
@@ -17,19 +17,18 @@ export function platformDelivery(deps: DeliveryDeps, auth: Authenticator) {
             await retryFailedDelivery(deps, caller, params.transactionId);
             return jsonString("OK");
           },
-          {
-            platformAuth: true,
-            params: TransactionIdParams,
-            response: { 200: t.String({ examples: ["OK"] }), ...errors(400, 401, 404, 409) },
-            detail: {
-              tags: ["Trips"],
-              summary: "Retry a failing or failed delivery to the provider, now",
-              description:
-                "Attempts the booking's deliveries to the provider at once — those failing and still retrying on their schedule (affiliateReservation.status FAILED), those given up, and any still queued — to the provider's current endpoint, with a fresh set of attempts; a booking that had turned FAILED goes back to BOOKING_REQUEST. affiliateReservation.status stays FAILED until an attempt succeeds, which puts back the booking's status (changeLogs and the webhook booking.delivery_recovered say so). Either party may ask; anyone else and an unknown id get 404; a non-UUID id is 400; 409 NOTHING_TO_RETRY only when nothing is pending or failing. Answers the JSON string \"OK\".",
-              security: PLATFORM_SECURITY,
-              ...doc,
-            },
-          },
+          tokenOperation(doc, { params: TransactionIdParams, response: { 200: t.String({ examples: ["OK"] }), ...errors(400, 401, 404, 409) } }, {
+            tags: ["Trips"],
+            summary: "Retry a failing or failed delivery to the provider, now",
+            description:
+              "Attempts the booking's deliveries to the provider at once — those failing and still retrying on " +
+              "their schedule (affiliateReservation.status FAILED), those given up, and any still queued — to the " +
+              "provider's current endpoint, with a fresh set of attempts; a booking that had turned FAILED goes " +
+              "back to BOOKING_REQUEST. affiliateReservation.status stays FAILED until an attempt succeeds, which " +
+              "puts back the booking's status (changeLogs and the webhook booking.delivery_recovered say so). " +
+              "Either party may ask; anyone else and an unknown id get 404; a non-UUID id is 400; 409 " +
+              "NOTHING_TO_RETRY only when nothing is pending or failing. Answers the JSON string \"OK\".",
+          }),
         ),
       ),
     );

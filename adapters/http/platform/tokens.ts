@@ -34,7 +34,12 @@ export function platformTokens(deps: PlatformTokenDeps, addressOf: AddressOf) {
   const releaseDoc = {
     headers: t.Object({ token: t.Optional(t.String({ description: "The platform token to release" })) }),
     response: { 200: t.String({ examples: ["OK"] }), ...errors(401) },
-    detail: { tags: ["Platform"], summary: "Release a platform token", security: [{ platformToken: [] }], description: "The token gets 401 everywhere afterwards. Answers the JSON string \"OK\"." },
+    detail: {
+      tags: ["Platform"],
+      summary: "Release a platform token",
+      security: [{ platformToken: [] }],
+      description: 'The token gets 401 everywhere afterwards. Answers the JSON string "OK".',
+    },
   };
 
   return new Elysia({ name: "platform-tokens" })
@@ -52,7 +57,10 @@ export function platformTokens(deps: PlatformTokenDeps, addressOf: AddressOf) {
             },
             {
               body: Credentials,
-              response: { 200: t.String({ description: "The token (a JSON string). Send it as header `token`; active until released." }), ...errors(400, 401, 429) },
+              response: {
+                200: t.String({ description: "The token (a JSON string). Send it as header `token`; active until released." }),
+                ...errors(400, 401, 429),
+              },
               detail: { tags: ["Platform"], summary: "Get a platform token", security: [], ...doc },
             },
           ),
@@ -61,7 +69,9 @@ export function platformTokens(deps: PlatformTokenDeps, addressOf: AddressOf) {
     )
     .use((app) =>
       platformRoute("/releaseToken", (path, doc) =>
-        app.get(path, release, { ...releaseDoc, detail: { ...releaseDoc.detail, ...doc } }).post(path, release, { ...releaseDoc, detail: { ...releaseDoc.detail, ...doc } }),
+        app
+          .get(path, release, { ...releaseDoc, detail: { ...releaseDoc.detail, ...doc } })
+          .post(path, release, { ...releaseDoc, detail: { ...releaseDoc.detail, ...doc } }),
       ),
     );
 }

@@ -1,9 +1,9 @@
 import { Elysia, t } from "elysia";
 import type { ChauffeurTracking } from "../../../domain/usecases/track-chauffeur";
 import { authMacros, type Authenticator } from "../auth";
-import { PLATFORM_SECURITY, platformRoute } from "../platform-route";
-import { documentedResponses, errors } from "../schemas";
-import { ResNoParams, TransactionIdParams } from "../trip-schemas";
+import { platformRoute, tokenOperation } from "../platform-route";
+import { documentedResponses, errors, ResNoParams, TransactionIdParams } from "../schemas";
+import * as docs from "./tracking.docs";
 
 const Location = t.Object({
   transactionId: t.String(),
@@ -16,10 +16,20 @@ const Location = t.Object({
   timestamp: t.String({ description: "ISO 8601: when the fix was taken (or received)" }),
 });
 
-const example = { transactionId: "0194f1c2-7a1e-7c3b-9a51-2f6f4b8e1d20", chfId: "CH-12", chfName: "Sam Lee", code: "EN_ROUTE", griddID: "GRD-7781", location: { lat: 42.3656, lon: -71.0096 }, picURL: "", timestamp: "2026-12-11T21:10:00Z" };
+const example = {
+  transactionId: "0194f1c2-7a1e-7c3b-9a51-2f6f4b8e1d20",
+  chfId: "CH-12",
+  chfName: "Sam Lee",
+  code: "EN_ROUTE",
+  griddID: "GRD-7781",
+  location: { lat: 42.3656, lon: -71.0096 },
+  picURL: "",
+  timestamp: "2026-12-11T21:10:00Z",
+};
 
-const pullNote =
-  "Either party of the booking (`token` header). 404 NO_POSITION before any position — and for the requester once the trip is COMPLETE or ended; anyone else and an unknown booking get the same 404 as for a booking lookup.";
+const LocationExample = t.Object(Location.properties, { examples: [example] });
+const Locations = t.Array(t.Object({ resNo: t.String(), ...Location.properties }));
+const pullErrors = errors(400, 401, 404);
 
 /** GNet's position pulls: where the chauffeur of a booking is. */
 export function platformTracking(tracking: ChauffeurTracking, auth: Authenticator) {
@@ -27,53 +37,47 @@ export function platformTracking(tracking: ChauffeurTracking, auth: Authenticato
     .use(authMacros(auth))
     .use((app) =>
       platformRoute("/getChauffeurLocationByTransactionId/:transactionId", (path, doc) =>
-        app.get(path, ({ caller, params }) => tracking.locate(caller, params.transactionId), {
-          platformAuth: true,
-          params: TransactionIdParams,
-          detail: {
-            responses: documentedResponses({ 200: t.Object(Location.properties, { examples: [example] }), ...errors(400, 401, 404) }),
-            tags: ["Tracking"],
-            summary: "The chauffeur's last position, by transactionId",
-            description: pullNote,
-            security: PLATFORM_SECURITY,
-            ...doc,
-          },
-        }),
+        app.get(
+          path,
+          ({ caller, params }) => tracking.locate(caller, params.transactionId),
+          tokenOperation(
+            doc,
+            { params: TransactionIdParams },
+            { responses: documentedResponses({ 200: LocationExample, ...pullErrors }), ...docs.byTransactionIdDoc },
+          ),
+        ),
       ),
     )
     .use((app) =>
       platformRoute("/getChauffeurLocationByResNo/:netid/:resNo", (path, doc) =>
-        app.get(path, ({ caller, params }) => tracking.locateByResNo(caller, params.netid, params.resNo), {
-          platformAuth: true,
-          params: ResNoParams,
-          detail: {
-            responses: documentedResponses({ 200: Location, ...errors(400, 401, 404) }),
-            tags: ["Tracking"],
-            summary: "The chauffeur's last position, by a party's reservation number",
-            description: `\`netid\` is either party's netid and \`resNo\` that party's reservation number. ${pullNote}`,
-            security: PLATFORM_SECURITY,
-            ...doc,
-          },
-        }),
+        app.get(
+          path,
+          ({ caller, params }) => tracking.locateByResNo(caller, params.netid, params.resNo),
+          tokenOperation(doc, { params: ResNoParams }, { responses: documentedResponses({ 200: Location, ...pullErrors }), ...docs.byResNoDoc }),
+        ),
       ),
     )
     .use((app) =>
       platformRoute("/getChauffeurLocationByResNoArray/:netid/:resNos", (path, doc) =>
-        app.get(path, ({ caller, params }) => tracking.locateByResNos(caller, params.netid, params.resNos), {
-          platformAuth: true,
-          params: t.Object({
-            netid: ResNoParams.properties.netid,
-            resNos: t.String({ minLength: 1, maxLength: 4000, description: "1–50 reservation numbers of that party, separated by commas", examples: ["BW-1,BW-2"] }),
-          }),
-          detail: {
-            responses: documentedResponses({ 200: t.Array(t.Object({ resNo: t.String(), ...Location.properties })), ...errors(400, 401, 404) }),
-            tags: ["Tracking"],
-            summary: "The chauffeurs' last positions of several bookings",
-            description: `One entry (with its \`resNo\`) for each booking that has a position to show; bookings without one, or not yours, are left out; 404 when none has. ${pullNote}`,
-            security: PLATFORM_SECURITY,
-            ...doc,
-          },
-        }),
+        app.get(
+          path,
+          ({ caller, params }) => tracking.locateByResNos(caller, params.netid, params.resNos),
+          tokenOperation(
+            doc,
+            {
+              params: t.Object({
+                netid: ResNoParams.properties.netid,
+                resNos: t.String({
+                  minLength: 1,
+                  maxLength: 4000,
+                  description: "1–50 reservation numbers of that party, separated by commas",
+                  examples: ["BW-1,BW-2"],
+                }),
+              }),
+            },
+            { responses: documentedResponses({ 200: Locations, ...pullErrors }), ...docs.byResNoArrayDoc },
+          ),
+        ),
       ),
     );
 }

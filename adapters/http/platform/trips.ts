@@ -1,4 +1,4 @@
-import { Elysia, t, type Context } from "elysia";
+import { Elysia, type Static } from "elysia";
 import { sendTrip, type SendTripDeps } from "../../../domain/usecases/send-trip";
 import {
   cancelTrip,
@@ -11,17 +11,19 @@ import {
 } from "../../../domain/usecases/manage-trip";
 import type { IdempotencyStore } from "../../../domain/trips/ports";
 import { authMacros, type Authenticator } from "../auth";
-import { PLATFORM_SECURITY, platformRoute, type PlatformDoc } from "../platform-route";
+import { platformRoute, tokenOperation } from "../platform-route";
 import { gnetReadFor } from "../../../domain/trips/gnet-reservation";
-import { GnetReservationResponse } from "../gnet-reservation-schema";
+import { GnetReservationResponse } from "./gnet-reservation.model";
 import type { PositionStore } from "../../../domain/tracking/position";
-import type { Caller } from "../../../domain/ports";
-import { idempotent, type IdempotentCall } from "../idempotency";
-import { documentedResponses, errors } from "../schemas";
+import { idempotent } from "../idempotency";
+import { documentedResponses, errors, IdempotencyHeaders, ResNoParams, TransactionIdParams } from "../schemas";
 import type { RateLimiter } from "../rate-limit";
 import { awaitDelivery, type DeliveryDeps } from "../../../domain/usecases/deliver-booking";
-import { IdempotencyHeaders, ProviderUpdateBody, ResNoParams, SendTripBody, SendTripResponse, TransactionIdParams } from "../trip-schemas";
+import { SendTripBody, SendTripResponse } from "./send-trip.model";
+import { ProviderUpdateBody } from "./provider-update.model";
 import { dropNullOptionals } from "../null-fields";
+import { answeringOk } from "./answer-ok";
+import * as docs from "./trips.docs";
 
 export interface PlatformTripDeps {
   send: SendTripDeps;
@@ -33,34 +35,24 @@ export interface PlatformTripDeps {
   positions: PositionStore;
 }
 
-const OK = t.String({ examples: ["OK"], description: 'The JSON string "OK"' });
+type ByTransactionId = Static<typeof TransactionIdParams>;
+type ByResNo = Static<typeof ResNoParams>;
+type ProviderUpdate = Static<typeof ProviderUpdateBody>;
+
+// GNet clients send null for "absent": removed before validation, so null never fails a type check.
+const updateBody = { transform: ({ body }: { body: unknown }) => dropNullOptionals(ProviderUpdateBody, body), body: ProviderUpdateBody };
 
 /** Platform trip operations: sendTrip, provider status updates, requester cancel, booking lookup. */
 export function platformTrips(deps: PlatformTripDeps) {
   const clock = deps.send.clock;
   // Operations the reference system answers with the JSON string "OK", under the request's Idempotency-Key.
-  const answerOk = (call: IdempotentCall, run: () => Promise<unknown>) =>
-    idempotent(deps.idempotency, clock, call, async () => {
-      await run();
-      return "OK";
-    });
+  const ok = answeringOk(deps.idempotency, clock);
   const cancelByResNo = {
-    handler: ({ caller, params, request, set }: { caller: Caller; params: { netid: string; resNo: string }; request: Request; set: Context["set"] }) =>
-      answerOk({ netid: caller.netid, request, operation: `cancelTripByResNo:${params.netid.toLowerCase()}:${params.resNo}`, body: null, set }, () => cancelTripByResNo(deps.manage, caller, params.netid, params.resNo)),
-    hook: (doc: PlatformDoc) => ({
-      platformAuth: true as const,
-      params: ResNoParams,
-      headers: IdempotencyHeaders,
-      detail: {
-        responses: documentedResponses({ 200: OK, ...errors(400, 401, 403, 404, 409) }),
-        tags: ["Trips"],
-        summary: "Requester: cancel a trip named by your netid and your reservation number (GNet)",
-        description:
-          "GET or POST. `netid` is your netid (any letter case) and `resNo` your requesterResNo. Same rules and answers as cancelTripByTransactionId: allowed from any state before PASSENGER_ON_BOARD (409 INVALID_TRANSITION otherwise); 403 when the provider calls it; 404 for anyone else or an unknown number. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
-        security: PLATFORM_SECURITY,
-        ...doc,
-      },
-    }),
+    handler: ok.handler<ByResNo>(
+      (p) => `cancelTripByResNo:${p.netid.toLowerCase()}:${p.resNo}`,
+      (caller, p) => cancelTripByResNo(deps.manage, caller, p.netid, p.resNo),
+    ),
+    hook: (doc: { hide?: true }) => ok.hook(doc, { params: ResNoParams }, [400, 401, 403, 404, 409], docs.cancelTripByResNoDoc),
   };
 
   return new Elysia({ name: "platform-trips" })
@@ -85,22 +77,11 @@ export function platformTrips(deps: PlatformTripDeps) {
               };
             });
           },
-          {
-            platformAuth: true,
-            // GNet clients send null for "absent": removed before validation, so null never fails a type check.
-            transform: ({ body }) => dropNullOptionals(SendTripBody, body),
-            body: SendTripBody,
-            headers: IdempotencyHeaders,
-            detail: {
-              responses: documentedResponses({ 200: SendTripResponse, ...errors(400, 401, 403, 404, 409, 413, 429) }),
-              tags: ["Trips"],
-              summary: "Send a trip, a quote request, an update or a cancellation",
-              description:
-                "Header `token`. `affiliateReservation.action` NEW, UPDATE or CANCEL; `reservationType` REGULAR or QUOTE. A QUOTE is answered with vehicle options from the provider's fleet in `fees` (cheapest first, at most 20, each valid 24 h); resubmitting the same requesterResNo as REGULAR converts it into a booking with the same transactionId at the quoted price: the option named in `fees[0].code` (400 naming `fees[0].code` when the quote has no such option), else the quote's first option; that option becomes the booking's only fee line and its fee the booking's `totalAmount`, shown in both reads, the webhooks and the provider's copy (409 QUOTE_EXPIRED after validUntil). 400 lists every failing field; 403 when requesterId is not your netid; 403 NOT_PARTNER for a NEW or QUOTE to a provider that takes trips only from its partners (integration `acceptTripsFrom: partners`) when you are not an active partner (booking an earlier quote included) — a repeat of a NEW already booked, UPDATE and CANCEL of a booking already made are never refused for that; a QUOTE whose `preferredVehicleType` the provider mapped for you (PUT /api/partners/{netid}/vehicle-types) lists the options of the mapped type first; 400 when providerId is not a registered company; 404 for UPDATE/CANCEL of an unknown booking; 409 for a requesterResNo reused with different content, an invalid status change or an expired quote; 413 BOOKING_TOO_LARGE for an UPDATE that would grow the booking as a whole past MAX_BODY_BYTES (members an UPDATE sends are merged into the stored trip: replace members rather than adding new ones), and 400 BOOKING_TOO_MANY_MEMBERS for one that would give the trip or affiliateReservation more than 1,000 members no schema names (any object of more than 1,000 members in a body is 400 JSON_TOO_WIDE). A member you send under a name the exchange or the provider writes (chauffeur, vehicle, location, providerUpdate, providerNote, providerResCode, providerResNo, userid, fromConextId…) is kept and shown only under `requesterExtra` (in the trip, or in affiliateReservation). Supports `Idempotency-Key`. 429 RATE_LIMITED when your company's sendTrip calls per minute are spent (Retry-After; RateLimit-Limit, -Remaining and -Reset on every answer).",
-              security: PLATFORM_SECURITY,
-              ...doc,
-            },
-          },
+          tokenOperation(
+            doc,
+            { transform: ({ body }: { body: unknown }) => dropNullOptionals(SendTripBody, body), body: SendTripBody, headers: IdempotencyHeaders },
+            { responses: documentedResponses({ 200: SendTripResponse, ...errors(400, 401, 403, 404, 409, 413, 429) }), ...docs.sendTripDoc },
+          ),
         ),
       ),
     )
@@ -108,25 +89,11 @@ export function platformTrips(deps: PlatformTripDeps) {
       platformRoute("/providerUpdateStatusByTransactionId/:transactionId", (path, doc) =>
         app.post(
           path,
-          // The answer is the JSON string "OK", as GNet's platform answers it.
-          ({ body, caller, params, request, set }) =>
-            answerOk({ netid: caller.netid, request, operation: `providerUpdateStatus:${params.transactionId.toLowerCase()}`, body, set }, () => providerUpdateStatus(deps.manage, caller, params.transactionId, body)),
-          {
-            platformAuth: true,
-            params: TransactionIdParams,
-            transform: ({ body }) => dropNullOptionals(ProviderUpdateBody, body),
-            body: ProviderUpdateBody,
-            headers: IdempotencyHeaders,
-            detail: {
-              responses: documentedResponses({ 200: OK, ...errors(400, 401, 403, 404, 409, 413) }),
-              tags: ["Trips"],
-              summary: "Provider: update a booking's status and details",
-              description:
-                "By the provider's token. Moves the booking along the lifecycle (GET /api/trip-states; legacy ENROUTE, AT_LOCATION, ACCEPTED accepted; a forward move along the main path may skip states, and the changeLogs entry names them) and records providerResNo (or GNet's resNo), providerNote, totalAmount, fees, vehicle, chauffeur, the chauffeur's position (lat/lon) and GNet's LocalTimestamp/UTCtimestamp/griddID; every change appends a changeLogs entry. Sending the current status changes only the details. Only you, the provider, set your reservation number; it names at most one of your live bookings (not CLOSE, CANCEL, REJECT or NO_SHOW): a number another of your live bookings holds is 409 PROVIDER_RES_NO_IN_USE (`field: \"providerResNo\"`) and nothing of the update is kept. 413 BOOKING_TOO_LARGE when the details would grow the booking past MAX_BODY_BYTES. 409 INVALID_TRANSITION lists the `allowed` next states; 403 when the requester calls it; 404 for anyone else or an unknown id. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
-              security: PLATFORM_SECURITY,
-              ...doc,
-            },
-          },
+          ok.handlerWithBody<ByTransactionId, ProviderUpdate>(
+            (p) => `providerUpdateStatus:${p.transactionId.toLowerCase()}`,
+            (caller, p, body) => providerUpdateStatus(deps.manage, caller, p.transactionId, body),
+          ),
+          ok.hook(doc, { params: TransactionIdParams, ...updateBody }, [400, 401, 403, 404, 409, 413], docs.providerUpdateStatusDoc),
         ),
       ),
     )
@@ -134,22 +101,11 @@ export function platformTrips(deps: PlatformTripDeps) {
       platformRoute("/cancelTripByTransactionId/:transactionId", (path, doc) =>
         app.post(
           path,
-          ({ caller, params, request, set }) =>
-            answerOk({ netid: caller.netid, request, operation: `cancelTrip:${params.transactionId.toLowerCase()}`, body: null, set }, () => cancelTrip(deps.manage, caller, params.transactionId)),
-          {
-            platformAuth: true,
-            params: TransactionIdParams,
-            headers: IdempotencyHeaders,
-            detail: {
-              responses: documentedResponses({ 200: OK, ...errors(400, 401, 403, 404, 409) }),
-              tags: ["Trips"],
-              summary: "Requester: cancel a trip",
-              description:
-                "By the requester's token; allowed from any state before PASSENGER_ON_BOARD (409 INVALID_TRANSITION otherwise). 403 when the provider calls it (the provider sets CANCEL through providerUpdateStatus); 404 for anyone else or an unknown id. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
-              security: PLATFORM_SECURITY,
-              ...doc,
-            },
-          },
+          ok.handler<ByTransactionId>(
+            (p) => `cancelTrip:${p.transactionId.toLowerCase()}`,
+            (caller, p) => cancelTrip(deps.manage, caller, p.transactionId),
+          ),
+          ok.hook(doc, { params: TransactionIdParams }, [400, 401, 403, 404, 409], docs.cancelTripDoc),
         ),
       ),
     )
@@ -158,20 +114,12 @@ export function platformTrips(deps: PlatformTripDeps) {
         app.get(
           path,
           async ({ caller, params }) => gnetReadFor(await findBooking(deps.manage, caller, params.transactionId), caller, deps.positions),
-          {
-            platformAuth: true,
-            params: TransactionIdParams,
-            detail: {
-              // Documented, not checked: a run-time check would drop the members no schema names.
-              responses: documentedResponses({ 200: GnetReservationResponse, ...errors(400, 401, 404) }),
-              tags: ["Trips"],
-              summary: "Get a booking by transactionId (GNet's reservation object)",
-              description:
-                "GNet's reservation object at the top level — the trip as stored, `transactionId`, the lifecycle `status`, `totalAmount`, `affiliateReservation` (its `status` FAILED while delivery to the provider is failing), the provider's vehicle, chauffeur and note, transactionErrors and changeLogs — beside `success` and `data`, the same booking as GET /api/reservation/{transactionId} shows it. Only the requester and the provider see it; anyone else and an unknown id get the same 404; a non-UUID id is 400.",
-              security: PLATFORM_SECURITY,
-              ...doc,
-            },
-          },
+          // Documented, not checked: a run-time check would drop the members no schema names.
+          tokenOperation(
+            doc,
+            { params: TransactionIdParams },
+            { responses: documentedResponses({ 200: GnetReservationResponse, ...errors(400, 401, 404) }), ...docs.getReservationByTransactionIdDoc },
+          ),
         ),
       ),
     )
@@ -179,24 +127,11 @@ export function platformTrips(deps: PlatformTripDeps) {
       platformRoute("/providerUpdateStatusByResNo/:netid/:resNo", (path, doc) =>
         app.post(
           path,
-          ({ body, caller, params, request, set }) =>
-            answerOk({ netid: caller.netid, request, operation: `providerUpdateStatusByResNo:${params.netid.toLowerCase()}:${params.resNo}`, body, set }, () => providerUpdateStatusByResNo(deps.manage, caller, params.netid, params.resNo, body)),
-          {
-            platformAuth: true,
-            params: ResNoParams,
-            transform: ({ body }) => dropNullOptionals(ProviderUpdateBody, body),
-            body: ProviderUpdateBody,
-            headers: IdempotencyHeaders,
-            detail: {
-              responses: documentedResponses({ 200: OK, ...errors(400, 401, 403, 404, 409, 413) }),
-              tags: ["Trips"],
-              summary: "Provider: update a booking named by your netid and your reservation number (GNet)",
-              description:
-                "GNet's provider update: the booking is the one whose provider is `netid` (your netid, any letter case) and to which you gave the number `resNo` (its providerResNo/targetResNo; a number a requester sent is never one of yours). A number names at most one live booking; should an ended one share it, the live one is updated. Same body, rules and answers as providerUpdateStatusByTransactionId. 404 when no booking of yours has that number (or you are not its party); 403 when the requester calls it. Supports `Idempotency-Key`.",
-              security: PLATFORM_SECURITY,
-              ...doc,
-            },
-          },
+          ok.handlerWithBody<ByResNo, ProviderUpdate>(
+            (p) => `providerUpdateStatusByResNo:${p.netid.toLowerCase()}:${p.resNo}`,
+            (caller, p, body) => providerUpdateStatusByResNo(deps.manage, caller, p.netid, p.resNo, body),
+          ),
+          ok.hook(doc, { params: ResNoParams, ...updateBody }, [400, 401, 403, 404, 409, 413], docs.providerUpdateStatusByResNoDoc),
         ),
       ),
     )
@@ -205,19 +140,11 @@ export function platformTrips(deps: PlatformTripDeps) {
         app.get(
           path,
           async ({ caller, params }) => gnetReadFor(await findBookingByResNo(deps.manage, caller, params.netid, params.resNo), caller, deps.positions),
-          {
-            platformAuth: true,
-            params: ResNoParams,
-            detail: {
-              responses: documentedResponses({ 200: GnetReservationResponse, ...errors(400, 401, 404) }),
-              tags: ["Trips"],
-              summary: "Get a booking by a party's reservation number (GNet)",
-              description:
-                "`netid` is either party's netid (any letter case) and `resNo` that party's own reservation number: the requester's requesterResNo or the provider's providerResNo (a number only the provider gives; the live booking when an ended one shares it). The same answer as getReservationByTransactionId (GNet's reservation object at the top level, `success` and `data` beside it); only the two parties see it; anyone else and an unknown number get the same 404.",
-              security: PLATFORM_SECURITY,
-              ...doc,
-            },
-          },
+          tokenOperation(
+            doc,
+            { params: ResNoParams },
+            { responses: documentedResponses({ 200: GnetReservationResponse, ...errors(400, 401, 404) }), ...docs.getReservationByReservationIdDoc },
+          ),
         ),
       ),
     )

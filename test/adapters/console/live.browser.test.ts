@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { ARTIFACTS, signIn as signInAt, startBrowser } from "../../support/browser";
 import { createHarness, FAST_DELIVERY, type Harness } from "../../support/harness";
-import { startSandboxDispatcher } from "../../../src/app";
+import { startSandboxDispatcher } from "../../../src/services";
 import { seedDemo, DEMO_LOGIN } from "../../../src/demo/seed";
 
 // The demo's operators are sandboxes: their simulated dispatcher moves every trip they receive to CLOSE by itself.

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
-import { pathOf } from "../../../adapters/http/errors";
+import { pathOf } from "../../../adapters/http/request-context";
 import { createHarness } from "../../support/harness";
 
 const h = createHarness({ maxBodyBytes: 2048 });

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { canonicalPlatformPath, platformOperations } from "../../../adapters/http/platform-paths";
 import { dropNullOptionals } from "../../../adapters/http/null-fields";
-import { ProviderUpdateBody, SendTripBody } from "../../../adapters/http/trip-schemas";
+import { SendTripBody } from "../../../adapters/http/platform/send-trip.model";
+import { ProviderUpdateBody } from "../../../adapters/http/platform/provider-update.model";
 
 const operations = platformOperations([
   "/Platform.svc/sendTrip/V1",

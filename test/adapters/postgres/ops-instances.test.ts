@@ -9,7 +9,7 @@ import { PgPositionStore, TRAIL_LENGTH } from "../../../adapters/postgres/positi
 import { LOGIN_ATTEMPT_LEASE_S, PgLoginThrottle } from "../../../adapters/postgres/account-repositories";
 import { Elysia } from "elysia";
 import { RateLimiter, writeRateLimit } from "../../../adapters/http/rate-limit";
-import { edge } from "../../../adapters/http/errors";
+import { edge } from "../../../adapters/http/edge";
 import { createLogger } from "../../../adapters/logging";
 import type { ChauffeurPosition } from "../../../domain/tracking/position";
 

@@ -7,7 +7,7 @@ import { count, eq } from "drizzle-orm";
 import { createHarness } from "../../support/harness";
 import { parties, regularTrip } from "../../support/trips";
 import { bookings } from "../../../adapters/sqlite/schema";
-import { startBookingWriter } from "../../../src/app";
+import { startBookingWriter } from "../../../src/services";
 import { BookingWriter } from "../../../adapters/sqlite/booking-writer";
 import { BOOKING_WRITER_STATEMENTS } from "../../../adapters/sqlite/booking-rows";
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHarness } from "../../../support/harness";
 import { nextResNo, parties, providerUpdate, sendTrip } from "../../../support/trips";
-import { startSandboxDispatcher } from "../../../../src/app";
+import { startSandboxDispatcher } from "../../../../src/services";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {

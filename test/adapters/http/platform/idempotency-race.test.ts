@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { createHarness, databaseEnv } from "../../../support/harness";
 import { postJson, startServer, tempDir } from "../../../support/process";
 import { parties, regularTrip } from "../../../support/trips";
-import { startBookingWriter } from "../../../../src/app";
+import { startBookingWriter } from "../../../../src/services";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {

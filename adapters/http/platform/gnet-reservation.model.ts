@@ -1,6 +1,6 @@
 import { t } from "elysia";
-import gnetReservationExample from "./examples/gnet-reservation.json";
-import { BookingData } from "./trip-schemas";
+import gnetReservationExample from "../examples/gnet-reservation.json";
+import { BookingData } from "../core/booking.model";
 
 /** The booking view's tripPacket members, reused where GNet's reservation shows the same thing. */
 const packet = BookingData.properties.tripPacket.properties;
@@ -21,7 +21,10 @@ export const GnetReservationResponse = t.Object(
     luggageCount: packet.luggageCount,
     preferredVehicleType: packet.preferredVehicleType,
     specialInstructions: packet.specialInstructions,
-    status: t.String({ description: "The booking's lifecycle status (GET /api/trip-states); FAILED only once delivery to the provider failed for good", examples: ["CONFIRMED"] }),
+    status: t.String({
+      description: "The booking's lifecycle status (GET /api/trip-states); FAILED only once delivery to the provider failed for " + "good",
+      examples: ["CONFIRMED"],
+    }),
     resStatus: packet.resStatus,
     locations: packet.locations,
     passengers: packet.passengers,
@@ -48,14 +51,23 @@ export const GnetReservationResponse = t.Object(
         submissionTarget: t.String({ description: "The provider's platform", examples: ["TRIPSWITCH"] }),
         status: t.String({
           description:
-            "FAILED from the first failed delivery attempt to the provider's endpoint until a later attempt succeeds (automatic retries go on; retryTransaction retries at once); otherwise the booking's status",
+            "FAILED from the first failed delivery attempt to the provider's endpoint until a later attempt " +
+            "succeeds (automatic retries go on; retryTransaction retries at once); otherwise the booking's status",
         }),
       },
       { additionalProperties: true, description: "With any member the requester sent that no schema names (never one of these names)" },
     ),
-    vehicle: t.Union([t.Object({ vehicleId: o(), vehicleType: o(), make: o(), model: o(), plateNo: o(), vColor: o() }, { additionalProperties: true }), t.Null()], { description: "The provider's vehicle under GNet's names (vehicleType, plateNo, vColor) besides the ones it sent; null until assigned" }),
-    chauffeur: t.Union([t.Object({ chauffeurId: o(), firstName: o(), lastName: o(), email: o(), phoneNumber: o(), picURL: o() }, { additionalProperties: true }), t.Null()], { description: "null until assigned" }),
-    location: t.Union([t.Object({ lat: t.Number(), lon: t.Number(), timestamp: t.String() }), t.Null()], { description: "The chauffeur's last position as you may see it (a requester: only while the trip is under way); null otherwise" }),
+    vehicle: t.Union(
+      [t.Object({ vehicleId: o(), vehicleType: o(), make: o(), model: o(), plateNo: o(), vColor: o() }, { additionalProperties: true }), t.Null()],
+      { description: "The provider's vehicle under GNet's names (vehicleType, plateNo, vColor) besides the ones it sent; null " + "until assigned" },
+    ),
+    chauffeur: t.Union(
+      [t.Object({ chauffeurId: o(), firstName: o(), lastName: o(), email: o(), phoneNumber: o(), picURL: o() }, { additionalProperties: true }), t.Null()],
+      { description: "null until assigned" },
+    ),
+    location: t.Union([t.Object({ lat: t.Number(), lon: t.Number(), timestamp: t.String() }), t.Null()], {
+      description: "The chauffeur's last position as you may see it (a requester: only while the trip is under way); null " + "otherwise",
+    }),
     providerNote: t.String({ description: "The provider's note; empty when none" }),
     transactionErrors: packet.transactionErrors,
     changeLogs: packet.changeLogs,
@@ -64,7 +76,10 @@ export const GnetReservationResponse = t.Object(
   {
     additionalProperties: true,
     description:
-      "GNet's reservation object at the top level: the trip as stored (members the requester sent that no schema names included, unless the name is one of these or the provider's), the lifecycle `status`, `totalAmount` and `affiliateReservation`. `success` and `data` (the booking as GET /api/reservation/{transactionId} shows it) are kept beside it for existing TripSwitch clients.",
+      "GNet's reservation object at the top level: the trip as stored (members the requester sent that no schema " +
+      "names included, unless the name is one of these or the provider's), the lifecycle `status`, `totalAmount` " +
+      "and `affiliateReservation`. `success` and `data` (the booking as GET /api/reservation/{transactionId} shows " +
+      "it) are kept beside it for existing TripSwitch clients.",
     examples: [gnetReservationExample],
   },
 );

@@ -1,26 +1,43 @@
 import { t } from "elysia";
-import { SendTripBody } from "./trip-schemas";
-import networkQuoteRequest from "./examples/network-quote-request.json";
-import networkQuoteResponse from "./examples/network-quote-response.json";
-import networkQuoteBook from "./examples/network-quote-book.json";
-import { MAX_NAMED_PROVIDERS } from "../../domain/quotes/network-quote";
+import { SendTripBody } from "../platform/send-trip.model";
+import networkQuoteRequest from "../examples/network-quote-request.json";
+import networkQuoteResponse from "../examples/network-quote-response.json";
+import networkQuoteBook from "../examples/network-quote-book.json";
+import { MAX_NAMED_PROVIDERS } from "../../../domain/quotes/network-quote";
 
 /** Trip fields of sendTrip that a network quote's body takes as they are. */
-const { affiliateReservation: _a, transactionId: _t, submitMode: _s, status: _st, quoteId: _q, fees: _f, reservationType: _r, ...tripFields } = SendTripBody.properties;
+const {
+  affiliateReservation: _a,
+  transactionId: _t,
+  submitMode: _s,
+  status: _st,
+  quoteId: _q,
+  fees: _f,
+  reservationType: _r,
+  ...tripFields
+} = SendTripBody.properties;
 
 export const NetworkQuoteBody = t.Object(
   {
     ...tripFields,
     providers: t.Optional(
-      t.Array(t.String({ maxLength: 64 }), { maxItems: MAX_NAMED_PROVIDERS, description: `Only these providers (netids, 1–${MAX_NAMED_PROVIDERS}); an unknown netid is 400 naming providers[i]`, examples: [["ACME-LIMO", "BLUE-SKY-CARS"]] }),
+      t.Array(t.String({ maxLength: 64 }), {
+        maxItems: MAX_NAMED_PROVIDERS,
+        description: `Only these providers (netids, 1–${MAX_NAMED_PROVIDERS}); an unknown netid is 400 naming providers[i]`,
+        examples: [["ACME-LIMO", "BLUE-SKY-CARS"]],
+      }),
     ),
     partnersOnly: t.Optional(t.Boolean({ description: "Only providers you are active partners with" })),
-    affiliateReservation: t.Optional(t.Object({}, { additionalProperties: true, description: "Not needed; providerId must not be sent (400): a network quote asks every provider" })),
+    affiliateReservation: t.Optional(
+      t.Object({}, { additionalProperties: true, description: "Not needed; providerId must not be sent (400): a network quote asks every provider" }),
+    ),
   },
   {
     additionalProperties: true,
     description:
-      "A trip in the sendTrip shape without a provider: passengerCount and locations.pickup.time are required, passengers optional (the booking names them). Members no schema names are kept and travel with the booking of an option.",
+      "A trip in the sendTrip shape without a provider: passengerCount and locations.pickup.time are required, " +
+      "passengers optional (the booking names them). Members no schema names are kept and travel with the booking " +
+      "of an option.",
     examples: [networkQuoteRequest],
   },
 );
@@ -42,7 +59,11 @@ const Option = t.Object({
 
 const Warning = t.Object(
   {
-    code: t.String({ description: "NO_VEHICLE_NEAR_PICKUP (no option), OTHER_CURRENCIES_LEFT_OUT (vehicles priced in other currencies were left out; `count`, `currencies`)", examples: ["OTHER_CURRENCIES_LEFT_OUT"] }),
+    code: t.String({
+      description:
+        "NO_VEHICLE_NEAR_PICKUP (no option), OTHER_CURRENCIES_LEFT_OUT (vehicles priced in other currencies were " + "left out; `count`, `currencies`)",
+      examples: ["OTHER_CURRENCIES_LEFT_OUT"],
+    }),
     message: t.String(),
     field: t.Optional(t.String()),
     count: t.Optional(t.Number()),
@@ -54,7 +75,11 @@ const Warning = t.Object(
 export const NetworkQuoteData = t.Object({
   quoteId: t.String({ format: "uuid" }),
   validUntil: t.String({ description: "ISO 8601 UTC: 24 h after the quote; booking an option later is 409 QUOTE_EXPIRED" }),
-  currency: t.Union([t.String(), t.Null()], { description: "The one currency of every option: the pickup country's when some provider prices serving vehicles in it, else the one most serving vehicles use; null without options" }),
+  currency: t.Union([t.String(), t.Null()], {
+    description:
+      "The one currency of every option: the pickup country's when some provider prices serving vehicles in it, else " +
+      "the one most serving vehicles use; null without options",
+  }),
   totalAmount: t.Union([t.String(), t.Null()], { description: "The first (cheapest) option's fee; null without options" }),
   options: t.Array(Option, { maxItems: 50, description: "Cheapest first, then nearest; at most 5 per provider and 50 in all" }),
   warnings: t.Array(Warning),
@@ -79,7 +104,10 @@ export const BookQuoteBody = t.Object(
   {
     additionalProperties: true,
     description:
-      "The option, your reservation number, the passengers (≥ 1 with first and last name) and any trip fields to add (specialInstructions, account, notes, namesignInstructions, members no schema names…). The priced fields — locations, passengerCount, luggageCount, totalTripDuration — are the quote's: sending one is 400 naming it.",
+      "The option, your reservation number, the passengers (≥ 1 with first and last name) and any trip fields to " +
+      "add (specialInstructions, account, notes, namesignInstructions, members no schema names…). The priced " +
+      "fields — locations, passengerCount, luggageCount, totalTripDuration — are the quote's: sending one is 400 " +
+      "naming it.",
     examples: [networkQuoteBook],
   },
 );

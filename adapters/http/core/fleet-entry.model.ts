@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { fleetEntryFields, type FleetEntry } from "../../domain/fleet/entry";
+import { fleetEntryFields, type FleetEntry } from "../../../domain/fleet/entry";
 
 /** A fleet entry as the fleet routes answer it; the search's items show a part of the same fields. */
 export const FleetEntryOutput = t.Object({

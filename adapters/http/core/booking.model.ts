@@ -1,0 +1,149 @@
+import { t } from "elysia";
+import { open } from "../gnet-fields";
+import { FeeOut, TripWarningOut } from "../platform/send-trip.model";
+
+// A booking as the core API shows it (GET /api/reservation, webhooks, GNet reads).
+
+const REQUESTER_EXTRA_EXAMPLE = "e.g. chauffeur, vehicle, location, providerUpdate, providerNote, providerResCode, userid, fromConextId";
+
+const o = () => t.Optional(t.String());
+const anyOut = () => t.Optional(t.Union([t.String(), t.Number(), t.Boolean()]));
+
+const locationOut = {
+  locationType: o(),
+  landmark: o(),
+  lat: t.Optional(t.String({ description: "Always a string, whatever JSON type was sent" })),
+  lon: t.Optional(t.String({ description: "Always a string, whatever JSON type was sent" })),
+  address: o(),
+  address1: o(),
+  address2: o(),
+  city: o(),
+  state: o(),
+  zipCode: o(),
+  country: o(),
+  time: o(),
+  flightInfo: t.Optional(t.Object({ airlineCode: o(), flightNumber: o() }, open())),
+  specialInstructions: o(),
+  meetAndGreet: anyOut(),
+  FBO: anyOut(),
+  pointOnLocation: o(),
+};
+const LocationOut = t.Object(locationOut, open("As sent (lat/lon as strings), with any member no schema names"));
+const PhoneOut = t.Object({ number: o(), type: o() }, open());
+
+export const BookingData = t.Object({
+  transactionId: t.String({ format: "uuid" }),
+  fromConextId: t.String({ description: "The requester's netid" }),
+  toConextId: t.String({ description: "The provider's netid" }),
+  timestamp: t.Number({ description: "Last change, Unix seconds" }),
+  userid: t.String({ description: "uid of the user who submitted the trip" }),
+  sourcePlatform: t.String({ examples: ["API"] }),
+  targetPlatform: t.String({ examples: ["TRIPSWITCH"] }),
+  sourceResNo: t.Union([t.String(), t.Null()], { description: "requesterResNo" }),
+  targetResNo: t.Union([t.String(), t.Null()], { description: "providerResNo; null until known" }),
+  lastStatus: t.String({ examples: ["BOOKING_REQUEST"] }),
+  submitDate: t.Number({ description: "Unix seconds" }),
+  pickupDate: t.Number({ description: "Unix seconds; a pickup time without offset is read in the pickup place's time zone" }),
+  pickupZone: t.Optional(
+    t.String({
+      description:
+        "GET /api/reservation only: the IANA time zone of the pickup's place (airport, coordinates or city; UTC when " +
+        "unplaced), in which the pickup time is read",
+      examples: ["America/New_York"],
+    }),
+  ),
+  warnings: t.Optional(
+    t.Array(TripWarningOut, { description: "What the request that made the booking or quote was warned about (as sendTrip answered); absent when nothing" }),
+  ),
+  tripPacket: t.Object(
+    {
+      reservationType: t.String({ examples: ["REGULAR"], description: "REGULAR, ONDEMAND or QUOTE" }),
+      runType: t.String(),
+      reservationDate: t.String({ description: "As sent: a date-time or a bare offset" }),
+      passengerCount: t.String(),
+      luggageCount: t.Optional(t.String({ description: "Only when specified" })),
+      preferredVehicleType: t.String(),
+      specialInstructions: t.String(),
+      status: t.String(),
+      resStatus: t.String({ description: "Human label, e.g. Pending" }),
+      locations: t.Object(
+        { pickup: LocationOut, dropOff: t.Optional(LocationOut), stops: t.Optional(t.Array(t.Object({ ...locationOut, stopNumber: anyOut() }, open()))) },
+        open(),
+      ),
+      passengers: t.Array(
+        t.Object({ firstName: o(), lastName: o(), email: o(), phoneNumber: o(), accountNumber: o(), phones: t.Optional(t.Array(PhoneOut)) }, open()),
+      ),
+      affiliateReservation: t.Object(
+        {
+          requesterId: t.String(),
+          requesterResNo: t.String(),
+          providerId: t.String(),
+          providerResNo: t.Optional(t.String()),
+          action: t.String(),
+          status: t.String(),
+          notes: t.String(),
+          providerNote: t.Optional(t.String()),
+          requesterExtra: t.Optional(
+            t.Object(
+              {},
+              open(
+                "affiliateReservation members the requester sent under a name the exchange or the provider writes " +
+                  "(e.g. providerResNo, providerResCode): kept verbatim and shown only here",
+              ),
+            ),
+          ),
+        },
+        open("With any member the requester sent that no schema names (names the exchange or the provider writes only under `requesterExtra`)"),
+      ),
+      transactionErrors: t.Array(t.Object({ timestamp: t.String(), errCode: t.String(), errDesc: t.String() })),
+      changeLogs: t.Array(t.Object({ timestamp: t.String(), changeSource: t.String(), changeDesc: t.String() })),
+      account: t.Object({ accountNumber: o(), accountName: o(), callerName: o(), callerNumber: o(), callerEmail: o() }, open()),
+      fees: t.Array(FeeOut, { description: "On a QUOTE: the vehicle options" }),
+      totalAmount: t.Union([t.String(), t.Null()]),
+      notes: t.Optional(t.Array(t.Object({ message: t.String(), context: t.String({ description: "AFFILIATE or DRIVER" }) }, open()))),
+      namesignInstructions: o(),
+      eventName: o(),
+      sourceVendor: o(),
+      origination: o(),
+      totalTripDuration: t.Optional(t.Union([t.String(), t.Number()], { description: "Minutes, as sent" })),
+      submitMode: t.Optional(t.String({ description: "How the NEW asked to be answered (ASYNC or WAIT), when it said" })),
+      vehicle: t.Optional(
+        t.Object(
+          { vehicleId: o(), vehicleType: o(), make: o(), model: o(), plateNo: o(), vColor: o(), vehType: o(), color: o(), licensePlate: o(), description: o() },
+          open("As the provider sent it"),
+        ),
+      ),
+      chauffeur: t.Optional(
+        t.Object({ chauffeurId: o(), firstName: o(), lastName: o(), email: o(), phoneNumber: o(), picURL: o(), phones: t.Optional(t.Array(PhoneOut)) }, open()),
+      ),
+      location: t.Optional(
+        t.Object(
+          { lat: t.Number(), lon: t.Number(), timestamp: t.String({ description: "ISO 8601: when the fix was taken (or received)" }) },
+          { description: "The chauffeur's last position (pushed, or sent with a status update). The requester sees it only while the trip is under way." },
+        ),
+      ),
+      providerUpdate: t.Optional(
+        t.Object(
+          { LocalTimestamp: o(), UTCtimestamp: o(), griddID: o() },
+          open("GNet metadata of the provider's last update, and any member of it no schema names"),
+        ),
+      ),
+      requesterExtra: t.Optional(
+        t.Object(
+          {},
+          open(
+            `Members the requester sent under a name the exchange or the provider writes ` +
+            `(${REQUESTER_EXTRA_EXAMPLE}): kept verbatim and shown only here, so they never pass for the ` +
+            `exchange's or the provider's own fields`,
+          ),
+        ),
+      ),
+    },
+    open(
+      "The trip as stored. Top-level members the requester sent that no schema names appear here too, except names " +
+        "the exchange or the provider writes: those are under `requesterExtra`.",
+    ),
+  ),
+});
+
+export const BookingResponse = t.Object({ success: t.Literal(true), data: BookingData });
