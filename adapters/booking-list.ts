@@ -12,7 +12,12 @@ export interface BookingListColumns {
 
 /** Which bookings a list query selects: the company's side (or both), its status, requesterResNo and pickup range. */
 export function bookingListWhere(t: BookingListColumns, q: BookingListQuery): SQL | undefined {
-  const party = q.role === "requester" ? eq(t.requesterId, q.netid) : q.role === "provider" ? eq(t.providerId, q.netid) : or(eq(t.requesterId, q.netid), eq(t.providerId, q.netid));
+  const party =
+    q.role === "requester"
+      ? eq(t.requesterId, q.netid)
+      : q.role === "provider"
+        ? eq(t.providerId, q.netid)
+        : or(eq(t.requesterId, q.netid), eq(t.providerId, q.netid));
   const filters: SQL[] = [party!];
   if (q.status) filters.push(eq(t.status, q.status));
   if (q.requesterResNo) filters.push(eq(t.requesterResNo, q.requesterResNo));

@@ -24,7 +24,10 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     {
       level,
       base: undefined,
-      redact: { paths: ["pw", "password", "confirmPassword", "token", "authorization", "*.pw", "*.password", "*.token", "*.authorization"], censor: "[redacted]" },
+      redact: {
+        paths: ["pw", "password", "confirmPassword", "token", "authorization", "*.pw", "*.password", "*.token", "*.authorization"],
+        censor: "[redacted]",
+      },
       serializers: { err: (e: unknown) => (e instanceof Error ? { type: e.name, message: e.message, stack: e.stack } : e) },
       // Only when set: pino's defaults are replaced, not merged, by a `hooks: undefined`.
       ...(stdout && {

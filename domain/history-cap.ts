@@ -12,7 +12,12 @@ const COUNT = /^(\d+) earlier /;
  * many older ones were dropped in all (earlier trims included), with the time of the newest dropped one. So a
  * booking updated forever (STOP → STOP …) stays the same size, and its history still says that it was.
  */
-export function capHistory<T extends { timestamp: string }>(entries: readonly T[], max: number, summary: (dropped: number, timestamp: string) => T, countOf: (entry: T) => number | undefined): T[] {
+export function capHistory<T extends { timestamp: string }>(
+  entries: readonly T[],
+  max: number,
+  summary: (dropped: number, timestamp: string) => T,
+  countOf: (entry: T) => number | undefined,
+): T[] {
   if (entries.length <= max) return entries as T[];
   const earlier = countOf(entries[0]);
   const keep = entries.slice(entries.length - (max - 1));

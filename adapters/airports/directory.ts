@@ -11,7 +11,14 @@ export class PackagedAirportDirectory implements AirportDirectory {
   constructor() {
     for (const a of getAllAirports()) {
       if (!a.iata || !Number.isFinite(a.latitude) || !Number.isFinite(a.longitude)) continue;
-      this.byCode.set(a.iata.toUpperCase(), { iata: a.iata.toUpperCase(), name: a.name, lat: a.latitude, lon: a.longitude, timeZone: a.timezone, ...(a.country ? { country: a.country.toUpperCase() } : {}) });
+      this.byCode.set(a.iata.toUpperCase(), {
+        iata: a.iata.toUpperCase(),
+        name: a.name,
+        lat: a.latitude,
+        lon: a.longitude,
+        timeZone: a.timezone,
+        ...(a.country ? { country: a.country.toUpperCase() } : {}),
+      });
     }
   }
 

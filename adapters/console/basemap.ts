@@ -49,7 +49,8 @@ function outlinePath(topology: unknown, object: string, decimals: number, rings:
   };
   for (const f of world.features) {
     if (!f.geometry) continue;
-    const polygons = f.geometry.type === "Polygon" ? [f.geometry.coordinates as Ring[]] : f.geometry.type === "MultiPolygon" ? (f.geometry.coordinates as Ring[][]) : [];
+    const polygons =
+      f.geometry.type === "Polygon" ? [f.geometry.coordinates as Ring[]] : f.geometry.type === "MultiPolygon" ? (f.geometry.coordinates as Ring[][]) : [];
     for (const poly of polygons) poly.forEach((r, i) => (rings === "all" || (rings === "outer") === (i === 0)) && ring(r));
   }
   return parts.join("");

@@ -62,7 +62,13 @@ export function consolePolicy(tiles: MapTiles): string {
   return `default-src 'self'; script-src 'self'; style-src 'self'; img-src ${images}; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
 }
 const CSP = consolePolicy(DEFAULT_MAP_TILES);
-const headers = (type: string, extra: Record<string, string> = {}) => ({ "content-type": type, "content-security-policy": CSP, "x-content-type-options": "nosniff", "referrer-policy": "no-referrer", ...extra });
+const headers = (type: string, extra: Record<string, string> = {}) => ({
+  "content-type": type,
+  "content-security-policy": CSP,
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  ...extra,
+});
 
 type Outline = { plain: Buffer; gzip: Buffer };
 const outlines: Record<string, { make: () => { path: string; holes?: string }; built?: Outline }> = {
@@ -83,7 +89,13 @@ function outlineBytes(name: string): Outline {
 function outlineResponse(name: string, request: Request) {
   const bytes = outlineBytes(name);
   const gzip = /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
-  return new Response((gzip ? bytes.gzip : bytes.plain) as unknown as BodyInit, { headers: headers("application/json", { "cache-control": "public, max-age=86400", vary: "accept-encoding", ...(gzip ? { "content-encoding": "gzip" } : {}) }) });
+  return new Response((gzip ? bytes.gzip : bytes.plain) as unknown as BodyInit, {
+    headers: headers("application/json", {
+      "cache-control": "public, max-age=86400",
+      vary: "accept-encoding",
+      ...(gzip ? { "content-encoding": "gzip" } : {}),
+    }),
+  });
 }
 
 /** The operator console: a static web app under /console, a client of the public API on the same origin. */
@@ -96,7 +108,9 @@ export function consoleApp(tiles: MapTiles = DEFAULT_MAP_TILES) {
   return new Elysia({ name: "console", seed: tiles })
     .get("/console", page, { detail: { hide: true } })
     .get("/console/", page, { detail: { hide: true } })
-    .get("/console/config.json", () => new Response(config, { headers: headers("application/json", { "cache-control": "no-cache", ...policy }) }), { detail: { hide: true } })
+    .get("/console/config.json", () => new Response(config, { headers: headers("application/json", { "cache-control": "no-cache", ...policy }) }), {
+      detail: { hide: true },
+    })
     .get("/console/assets/world.json", ({ request }) => outlineResponse("world.json", request), { detail: { hide: true } })
     .get("/console/assets/land.json", ({ request }) => outlineResponse("land.json", request), { detail: { hide: true } })
     .get(

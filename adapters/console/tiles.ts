@@ -12,7 +12,11 @@ export const DEFAULT_MAP_TILES_TEMPLATE = "https://tile.openstreetmap.org/{z}/{x
 export const DEFAULT_MAP_ATTRIBUTION = "© OpenStreetMap contributors";
 
 /** OpenStreetMap's standard tiles, loaded by the browser when it is online. */
-export const DEFAULT_MAP_TILES: MapTiles = { template: DEFAULT_MAP_TILES_TEMPLATE, origin: "https://tile.openstreetmap.org", attribution: DEFAULT_MAP_ATTRIBUTION };
+export const DEFAULT_MAP_TILES: MapTiles = {
+  template: DEFAULT_MAP_TILES_TEMPLATE,
+  origin: "https://tile.openstreetmap.org",
+  attribution: DEFAULT_MAP_ATTRIBUTION,
+};
 
 const PLACEHOLDER = /\{([^{}]*)\}/g;
 const ALLOWED = new Set(["z", "x", "y", "r"]);
@@ -25,7 +29,8 @@ const ALLOWED = new Set(["z", "x", "y", "r"]);
 export function mapTilesFrom(raw: string | undefined, rawAttribution?: string): MapTiles {
   const value = raw?.trim() ?? "";
   const attribution = rawAttribution?.trim() || DEFAULT_MAP_ATTRIBUTION;
-  if (attribution.length > 300 || /[\u0000-\u001f<>]/.test(attribution)) throw new Error("CONSOLE_MAP_ATTRIBUTION must be plain text of at most 300 characters (no < or >)");
+  if (attribution.length > 300 || /[\u0000-\u001f<>]/.test(attribution))
+    throw new Error("CONSOLE_MAP_ATTRIBUTION must be plain text of at most 300 characters (no < or >)");
   if (value === "") return { ...DEFAULT_MAP_TILES, attribution };
   if (value.toLowerCase() === "off") return { template: undefined, origin: undefined, attribution };
   const problem = `CONSOLE_MAP_TILES must be "off" or an http:// or https:// URL template with {z}, {x} and {y}, like ${DEFAULT_MAP_TILES_TEMPLATE}`;

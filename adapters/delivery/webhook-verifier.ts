@@ -34,7 +34,11 @@ export class ChallengeVerifier implements WebhookVerifier {
     const challenge = Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64url");
     const createdAt = Math.floor(Date.now() / 1000);
     const body = JSON.stringify({ eventId, type: VERIFY_EVENT_TYPE, createdAt, challenge });
-    const headers = { [EVENT_ID_HEADER]: eventId, [EVENT_TYPE_HEADER]: VERIFY_EVENT_TYPE, [SIGNATURE_HEADER]: signatureHeader(secret, body, createdAt, eventId) };
+    const headers = {
+      [EVENT_ID_HEADER]: eventId,
+      [EVENT_TYPE_HEADER]: VERIFY_EVENT_TYPE,
+      [SIGNATURE_HEADER]: signatureHeader(secret, body, createdAt, eventId),
+    };
     const result = await postJson(checked.target, body, headers, this.timeoutMs);
     if (!result.ok) return `the challenge failed: ${result.error ?? `answered ${result.status}`}`;
     const echoed = (result.reply as { challenge?: unknown } | null | undefined)?.challenge;

@@ -67,7 +67,14 @@ export class DeliveryWorker implements DeliveryRunner {
     private readonly logger: Logger,
   ) {
     const share = Math.max(1, Math.ceil(options.concurrency / 4));
-    this.gate = new TargetGate({ perTarget: share, perOwner: share, failureThreshold: 5, openSeconds: 30, slowSeconds: options.timeoutMs / 2000, ...options.gate });
+    this.gate = new TargetGate({
+      perTarget: share,
+      perOwner: share,
+      failureThreshold: 5,
+      openSeconds: 30,
+      slowSeconds: options.timeoutMs / 2000,
+      ...options.gate,
+    });
     this.slowMs = this.gate.slowSeconds * 1000;
     this.reserve = options.concurrency > 1 ? Math.max(1, Math.floor(options.concurrency / 4)) : 0;
   }
@@ -100,13 +107,14 @@ export class DeliveryWorker implements DeliveryRunner {
       const timer = setTimeout(() => done(undefined), timeoutMs);
       let finished = false;
       // Where several instances share the outbox another one may make the attempt: its record is read too.
-      const poll = settled && this.options.sharedOutbox
-        ? setInterval(() => {
-            settled()
-              .then((m) => m && done(m))
-              .catch(() => {});
-          }, WAIT_POLL_MS)
-        : undefined;
+      const poll =
+        settled && this.options.sharedOutbox
+          ? setInterval(() => {
+              settled()
+                .then((m) => m && done(m))
+                .catch(() => {});
+            }, WAIT_POLL_MS)
+          : undefined;
       const done = (m: OutboxMessage | undefined) => {
         if (finished) return;
         finished = true;
@@ -275,7 +283,14 @@ export class DeliveryWorker implements DeliveryRunner {
     // Webhook attempts are kept for the owner's delivery log: what was sent, what came back.
     const exchange: AttemptExchange | undefined =
       message.channel === "webhook"
-        ? { durationMs, requestHeaders: sentHeaders, responseStatus: result.status, responseBody: result.answer?.text ?? null, responseTruncated: result.answer?.truncated ?? false, error: result.ok ? null : result.error ?? "failed" }
+        ? {
+            durationMs,
+            requestHeaders: sentHeaders,
+            responseStatus: result.status,
+            responseBody: result.answer?.text ?? null,
+            responseTruncated: result.answer?.truncated ?? false,
+            error: result.ok ? null : (result.error ?? "failed"),
+          }
         : undefined;
     // Silence and slow answers trip the breaker: an error answer comes back at once and holds no worker for long.
     this.gate.release(key, message.targetNetid, contacted ? result.status !== null : undefined, (performance.now() - startedMs) / 1000, at);
@@ -330,7 +345,8 @@ export class DeliveryWorker implements DeliveryRunner {
 /** The headers a webhook attempt sent, as its delivery log shows them: never a credential (the signature is none). */
 function recordedHeaders(body: string, headers: Record<string, string>): Record<string, string> {
   const shown: Record<string, string> = {};
-  for (const [name, value] of Object.entries(requestHeaders(body, headers))) if (!/^(authorization|proxy-authorization|cookie|token)$/i.test(name)) shown[name] = value;
+  for (const [name, value] of Object.entries(requestHeaders(body, headers)))
+    if (!/^(authorization|proxy-authorization|cookie|token)$/i.test(name)) shown[name] = value;
   return shown;
 }
 

@@ -3,7 +3,16 @@ import { ConflictError } from "../../domain/errors";
 import { companyFromStored, type Company } from "../../domain/company/registration";
 import { companyNames } from "../../domain/company/names";
 import type { Plan } from "../../domain/company/plan";
-import type { Caller, CompanyRepository, LoginAttemptsSeen, LoginThrottle, PlatformTokenRepository, RevokedTokens, User, UserRepository } from "../../domain/ports";
+import type {
+  Caller,
+  CompanyRepository,
+  LoginAttemptsSeen,
+  LoginThrottle,
+  PlatformTokenRepository,
+  RevokedTokens,
+  User,
+  UserRepository,
+} from "../../domain/ports";
 import type { PgDb } from "./db";
 import { PgAccountCache } from "./account-cache";
 import { companies, loginAttempts, loginFailures, platformTokens, revokedTokens, users } from "./schema";
@@ -42,7 +51,12 @@ export class PgCompanyRepository implements CompanyRepository {
     private readonly db: PgDb,
     private readonly cache: PgAccountCache = PgAccountCache.none(),
   ) {
-    this.byNetid = db.select().from(companies).where(eq(companies.netidLower, sql.placeholder("netidLower"))).limit(1).prepare("company_by_netid");
+    this.byNetid = db
+      .select()
+      .from(companies)
+      .where(eq(companies.netidLower, sql.placeholder("netidLower")))
+      .limit(1)
+      .prepare("company_by_netid");
   }
 
   async findByNetid(netid: string): Promise<Company | undefined> {
@@ -87,7 +101,12 @@ export class PgCompanyRepository implements CompanyRepository {
       this.cache.clear();
     } catch (error) {
       const field = uniqueFieldOf(error);
-      if (field) throw new ConflictError(`This ${field} is already registered`, "ALREADY_REGISTERED", { field, fields: [field], errors: [{ field, message: "is already registered" }] });
+      if (field)
+        throw new ConflictError(`This ${field} is already registered`, "ALREADY_REGISTERED", {
+          field,
+          fields: [field],
+          errors: [{ field, message: "is already registered" }],
+        });
       throw error;
     }
   }
@@ -216,7 +235,12 @@ export class PgRevokedTokens implements RevokedTokens {
     private readonly db: PgDb,
     private readonly cache: PgAccountCache = PgAccountCache.none(),
   ) {
-    this.byId = db.select({ id: revokedTokens.tokenId }).from(revokedTokens).where(eq(revokedTokens.tokenId, sql.placeholder("tokenId"))).limit(1).prepare("revoked_token");
+    this.byId = db
+      .select({ id: revokedTokens.tokenId })
+      .from(revokedTokens)
+      .where(eq(revokedTokens.tokenId, sql.placeholder("tokenId")))
+      .limit(1)
+      .prepare("revoked_token");
   }
 
   async revoke(tokenId: string, expiresAt: number): Promise<void> {
@@ -258,7 +282,12 @@ export class PgLoginThrottle implements LoginThrottle {
         pending: Number(attempts.find((r) => r.key === key)?.n ?? 0),
       }));
       const admitted = admit(seen);
-      const ids = admitted ? await tx.insert(loginAttempts).values(keys.map((key) => ({ key, startedAt: dbNow }))).returning({ id: loginAttempts.id, key: loginAttempts.key }) : [];
+      const ids = admitted
+        ? await tx
+            .insert(loginAttempts)
+            .values(keys.map((key) => ({ key, startedAt: dbNow })))
+            .returning({ id: loginAttempts.id, key: loginAttempts.key })
+        : [];
       return { seen, admitted, ids };
     });
     for (const { id, key } of result.ids) {

@@ -127,7 +127,10 @@ export class GroupCommit {
           // A change that reaches the database only through one statement that cannot fail (a new booking) runs
           // without a savepoint: two round trips fewer. Any other statement it runs, it runs in a savepoint.
           try {
-            out.push({ ok: true, applied: change.isolated ? await tx.transaction((savepoint) => change.apply(savepoint, false)) : await change.apply(tx, true) });
+            out.push({
+              ok: true,
+              applied: change.isolated ? await tx.transaction((savepoint) => change.apply(savepoint, false)) : await change.apply(tx, true),
+            });
           } catch (error) {
             // A statement outside any savepoint failed: roll the transaction back whole (below).
             if (error instanceof TransactionLost) throw error;

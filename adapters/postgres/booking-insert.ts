@@ -7,7 +7,10 @@ import type { PgTx } from "./booking-repository";
 import { bookings } from "./schema";
 
 /** The bookings table's columns in one fixed order: [property of the row, column name]. */
-const COLUMNS: Array<[keyof BookingRow, string]> = Object.entries(getTableColumns(bookings)).map(([property, column]) => [property as keyof BookingRow, column.name]);
+const COLUMNS: Array<[keyof BookingRow, string]> = Object.entries(getTableColumns(bookings)).map(([property, column]) => [
+  property as keyof BookingRow,
+  column.name,
+]);
 const OUTBOX = COLUMNS.length + 1;
 const LIVE = COLUMNS.length + 2;
 
@@ -51,7 +54,12 @@ function clientOf(tx: PgTx): SQL {
  * Inserts a new booking with its announcements in `tx` unless the requester's number is taken; whether it did.
  * Nothing is written when it did not.
  */
-export async function insertNewBooking(tx: PgTx, row: BookingRow, messages: ReadonlyArray<{ message: NewOutboxMessage; at: number }>, live: readonly NewLiveEvent[]): Promise<boolean> {
+export async function insertNewBooking(
+  tx: PgTx,
+  row: BookingRow,
+  messages: ReadonlyArray<{ message: NewOutboxMessage; at: number }>,
+  live: readonly NewLiveEvent[],
+): Promise<boolean> {
   const params: unknown[] = COLUMNS.map(([property]) => row[property]);
   params.push(JSON.stringify(messages.map(({ message, at }) => ({ ...message, at }))), JSON.stringify(live));
   const [result] = await clientOf(tx).unsafe<Array<{ n: number }>>(TEXT, params);

@@ -107,7 +107,13 @@ export class PgBookingRepository implements BookingRepository {
     // the pool needs two or more).
     const transactions = Math.max(1, (db.$client.options.max ?? 10) - 1);
     this.slots = new Slots(transactions);
-    if (options.groupCommit) this.groups = new GroupCommit((fn) => this.transaction(fn), transactions, isBookingConflict, () => this.announcer.wake());
+    if (options.groupCommit)
+      this.groups = new GroupCommit(
+        (fn) => this.transaction(fn),
+        transactions,
+        isBookingConflict,
+        () => this.announcer.wake(),
+      );
   }
 
   /**
@@ -172,7 +178,9 @@ export class PgBookingRepository implements BookingRepository {
     if (this.groups) return (await this.groups.submit(refKey(ref), (tx, shared) => this.changeWithin(tx, ref, decide, shared))) as R;
     this.running++;
     try {
-      const { result, announced } = await this.oneAtATime(refKey(ref), () => retryingConflicts(() => this.transaction((tx) => this.changeWithin(tx, ref, decide))));
+      const { result, announced } = await this.oneAtATime(refKey(ref), () =>
+        retryingConflicts(() => this.transaction((tx) => this.changeWithin(tx, ref, decide))),
+      );
       if (announced) this.announcer.wake();
       return result;
     } finally {
@@ -224,7 +232,12 @@ export class PgBookingRepository implements BookingRepository {
    * this one; the one statement of a new booking cannot fail but for a broken connection or a bug (and then the
    * group runs again with a savepoint each: GroupCommit), everything else runs in a savepoint of its own here.
    */
-  async changeWithin<R>(tx: PgTx, ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>, shared = false): Promise<{ result: R; announced: boolean }> {
+  async changeWithin<R>(
+    tx: PgTx,
+    ref: BookingRef,
+    decide: (current: Booking | undefined) => Decision<R>,
+    shared = false,
+  ): Promise<{ result: R; announced: boolean }> {
     if (!("transactionId" in ref)) {
       const created = await this.tryCreate(tx, decide, shared);
       if (created) return created;
@@ -236,7 +249,11 @@ export class PgBookingRepository implements BookingRepository {
    * Decides on no booking; when that creates one, inserts it with its announcements unless the number is taken.
    * Undefined: nothing was written (the decision creates nothing, refuses, or the number is taken): read and decide.
    */
-  private async tryCreate<R>(tx: PgTx, decide: (current: Booking | undefined) => Decision<R>, shared: boolean): Promise<{ result: R; announced: boolean } | undefined> {
+  private async tryCreate<R>(
+    tx: PgTx,
+    decide: (current: Booking | undefined) => Decision<R>,
+    shared: boolean,
+  ): Promise<{ result: R; announced: boolean } | undefined> {
     let decision: Decision<R>;
     try {
       decision = historyCapped(decide(undefined));
@@ -262,8 +279,15 @@ export class PgBookingRepository implements BookingRepository {
   }
 
   /** Reads the booking under its row lock, decides, and writes the change with its announcements. */
-  private async readDecideWrite<R>(tx: PgTx, ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): Promise<{ result: R; announced: boolean }> {
-    const where = "transactionId" in ref ? eq(bookings.transactionId, ref.transactionId) : and(eq(bookings.requesterId, ref.requesterId), eq(bookings.requesterResNo, ref.requesterResNo));
+  private async readDecideWrite<R>(
+    tx: PgTx,
+    ref: BookingRef,
+    decide: (current: Booking | undefined) => Decision<R>,
+  ): Promise<{ result: R; announced: boolean }> {
+    const where =
+      "transactionId" in ref
+        ? eq(bookings.transactionId, ref.transactionId)
+        : and(eq(bookings.requesterId, ref.requesterId), eq(bookings.requesterResNo, ref.requesterResNo));
     const [row] = await tx.select().from(bookings).where(where).limit(1).for("update");
     // Capped before the announcer builds anything from the booking.
     const decision = historyCapped(decide(row ? toBooking(row) : undefined));

@@ -104,7 +104,8 @@ export class PgFleetRepository implements FleetRepository {
     const direction = sql.raw(listing.order === "desc" ? "DESC" : "ASC");
     // Text in byte order (COLLATE "C"), as SQLite compares it; ties by slug in the same direction.
     const key = SORT_SQL[listing.sort ?? "slug"];
-    const order = listing.sort === undefined || listing.sort === "slug" ? [sql`${key} ${direction}`] : [sql`${key} ${direction}`, sql`${SORT_SQL.slug} ${direction}`];
+    const order =
+      listing.sort === undefined || listing.sort === "slug" ? [sql`${key} ${direction}`] : [sql`${key} ${direction}`, sql`${SORT_SQL.slug} ${direction}`];
     const rows = await this.db
       .select()
       .from(fleetEntries)

@@ -158,7 +158,8 @@ function matchSchemas(sqlite: Database, pg: Map<string, PgColumn[]>): Map<string
     .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
     .all()
     .map((r) => r.name);
-  if (!sqliteTables.includes("__migrations") || !sqliteTables.includes("companies")) throw new SqliteImportError("the SQLite file is not a TripSwitch database");
+  if (!sqliteTables.includes("__migrations") || !sqliteTables.includes("companies"))
+    throw new SqliteImportError("the SQLite file is not a TripSwitch database");
   const problems: string[] = [];
   const known = new Set([...TABLES, ...NOT_IMPORTED, "__migrations"]);
   for (const t of sqliteTables) if (!known.has(t)) problems.push(`SQLite table ${t} has no place in PostgreSQL`);
@@ -174,7 +175,11 @@ function matchSchemas(sqlite: Database, pg: Map<string, PgColumn[]>): Map<string
       problems.push(`SQLite has no table ${table}`);
       continue;
     }
-    const sqliteCols = new Set(exact<{ name: string }, []>(sqlite, `SELECT name FROM pragma_table_info('${table}')`).all().map((r) => r.name));
+    const sqliteCols = new Set(
+      exact<{ name: string }, []>(sqlite, `SELECT name FROM pragma_table_info('${table}')`)
+        .all()
+        .map((r) => r.name),
+    );
     const wanted = pgCols.filter((c) => !POSTGRES_ONLY_COLUMNS.has(`${table}.${c.name}`));
     for (const c of wanted) if (!sqliteCols.has(c.name)) problems.push(`SQLite has no column ${table}.${c.name}`);
     for (const name of sqliteCols) if (!pgCols.some((c) => c.name === name)) problems.push(`PostgreSQL has no column ${table}.${name}`);
@@ -211,7 +216,10 @@ async function tablesWithTriggers(tx: SQL): Promise<string[]> {
 async function copyTable(sqlite: Database, tx: SQL, table: string, columns: PgColumn[], copied: (rows: number) => void): Promise<number> {
   const perBatch = Math.max(1, Math.min(BATCH_ROWS, Math.floor(MAX_PARAMETERS / columns.length)));
   const names = columns.map((c) => `"${c.name}"`).join(", ");
-  const read = exact<Record<string, Cell>, [bigint, number]>(sqlite, `SELECT _rowid_ AS "__rowid", ${names} FROM "${table}" WHERE _rowid_ > ? ORDER BY _rowid_ LIMIT ?`);
+  const read = exact<Record<string, Cell>, [bigint, number]>(
+    sqlite,
+    `SELECT _rowid_ AS "__rowid", ${names} FROM "${table}" WHERE _rowid_ > ? ORDER BY _rowid_ LIMIT ?`,
+  );
   let after = -(2n ** 63n);
   let count = 0;
   for (;;) {

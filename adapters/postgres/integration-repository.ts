@@ -32,7 +32,12 @@ export class PgIntegrationRepository implements IntegrationRepository, Integrati
     private readonly secrets: SecretSealer,
     private readonly cache: PgAccountCache = PgAccountCache.none(),
   ) {
-    this.byNetid = db.select().from(companyIntegrations).where(eq(companyIntegrations.netid, sql.placeholder("netid"))).limit(1).prepare("integration_by_netid");
+    this.byNetid = db
+      .select()
+      .from(companyIntegrations)
+      .where(eq(companyIntegrations.netid, sql.placeholder("netid")))
+      .limit(1)
+      .prepare("integration_by_netid");
   }
 
   async largestServiceRadiusKm(): Promise<number> {
@@ -52,7 +57,8 @@ export class PgIntegrationRepository implements IntegrationRepository, Integrati
     const out = new Map<string, Integration>();
     const wanted = [...new Set(netids)];
     if (wanted.length === 0) return out;
-    for (const row of await this.db.select().from(companyIntegrations).where(inArray(companyIntegrations.netid, wanted))) out.set(row.netid, integrationOf(row, this.secrets));
+    for (const row of await this.db.select().from(companyIntegrations).where(inArray(companyIntegrations.netid, wanted)))
+      out.set(row.netid, integrationOf(row, this.secrets));
     return out;
   }
 
@@ -87,11 +93,13 @@ export class PgIntegrationRepository implements IntegrationRepository, Integrati
 
   async save(i: Integration, at: number): Promise<void> {
     const values = integrationRecord(i, this.secrets, at);
-    await this.db.insert(companyIntegrations).values({ netid: i.netid, ...values }).onConflictDoUpdate({ target: companyIntegrations.netid, set: values });
+    await this.db
+      .insert(companyIntegrations)
+      .values({ netid: i.netid, ...values })
+      .onConflictDoUpdate({ target: companyIntegrations.netid, set: values });
     this.cache.clear();
   }
 }
-
 
 const SEALED_PREFIX = "enc:v1:";
 
@@ -101,7 +109,8 @@ const SEALED_PREFIX = "enc:v1:";
  * keeps old row versions until VACUUM reclaims them; run VACUUM on company_integrations afterwards.
  */
 export async function sealStoredSecretsPg(db: PgDb, secrets: SecretSealer): Promise<number> {
-  const plainIn = (column: typeof companyIntegrations.deliveryPassword | typeof companyIntegrations.webhookSecret) => and(isNotNull(column), notLike(column, `${SEALED_PREFIX}%`));
+  const plainIn = (column: typeof companyIntegrations.deliveryPassword | typeof companyIntegrations.webhookSecret) =>
+    and(isNotNull(column), notLike(column, `${SEALED_PREFIX}%`));
   const seal = (value: string | null, column: "deliveryPassword" | "webhookSecret", netid: string) =>
     value === null || value.startsWith(SEALED_PREFIX) ? value : secrets.seal(value, secretContext(column, netid));
   return db.transaction(async (tx) => {

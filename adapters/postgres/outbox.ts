@@ -1,6 +1,17 @@
 import { isProviderResNoInUse } from "../../domain/trips/provider-update";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
-import { RECORDED_ATTEMPTS_PER_MESSAGE, type AttemptRecord, type AttemptOutcome, type BookingChange, type Channel, type NewOutboxMessage, type Outbox, type OutboxMessage, type OutboxStatus, type OutstandingDeliveries } from "../../domain/delivery/ports";
+import {
+  RECORDED_ATTEMPTS_PER_MESSAGE,
+  type AttemptRecord,
+  type AttemptOutcome,
+  type BookingChange,
+  type Channel,
+  type NewOutboxMessage,
+  type Outbox,
+  type OutboxMessage,
+  type OutboxStatus,
+  type OutstandingDeliveries,
+} from "../../domain/delivery/ports";
 import type { Booking } from "../../domain/trips/booking";
 import type { Decision } from "../../domain/trips/ports";
 import { attemptValues } from "../outbox-attempt";
@@ -22,7 +33,11 @@ const MESSAGE_COLUMNS = sql.raw(
 );
 
 /** A raw row of the claim statement: int8 columns come back as strings. */
-type RawRow = Omit<OutboxMessage, "id" | "createdAt" | "deliveredAt"> & { id: string | number; createdAt: string | number; deliveredAt: string | number | null };
+type RawRow = Omit<OutboxMessage, "id" | "createdAt" | "deliveredAt"> & {
+  id: string | number;
+  createdAt: string | number;
+  deliveredAt: string | number | null;
+};
 
 const fromRaw = (r: RawRow): OutboxMessage => ({
   ...r,
@@ -175,7 +190,9 @@ export class PgOutbox implements Outbox {
         if (updated.length === 0) return { held: false, announced: false };
         if (outcome.exchange) {
           const e = outcome.exchange;
-          await tx.insert(deliveryAttempts).values({ messageId: message.id, at: outcome.at, ...e, requestHeaders: e.requestHeaders ? JSON.stringify(e.requestHeaders) : null });
+          await tx
+            .insert(deliveryAttempts)
+            .values({ messageId: message.id, at: outcome.at, ...e, requestHeaders: e.requestHeaders ? JSON.stringify(e.requestHeaders) : null });
           await tx.execute(sql`
             DELETE FROM delivery_attempts WHERE message_id = ${message.id}
               AND id < (SELECT min(id) FROM (SELECT id FROM delivery_attempts WHERE message_id = ${message.id} ORDER BY id DESC LIMIT ${RECORDED_ATTEMPTS_PER_MESSAGE}) kept)`);
@@ -197,7 +214,11 @@ export class PgOutbox implements Outbox {
     return recorded.held;
   }
 
-  async retryFailedDeliveries(transactionId: string, decide: (current: Booking | undefined, outstanding: OutstandingDeliveries) => Decision<unknown>, at: number): Promise<void> {
+  async retryFailedDeliveries(
+    transactionId: string,
+    decide: (current: Booking | undefined, outstanding: OutstandingDeliveries) => Decision<unknown>,
+    at: number,
+  ): Promise<void> {
     const { announced } = await retryingConflicts(() =>
       this.bookings.transaction(async (tx) => {
         const deliveries = and(eq(outboxMessages.transactionId, transactionId), eq(outboxMessages.channel, "delivery"));
@@ -243,8 +264,16 @@ export class PgOutbox implements Outbox {
   }
 
   async attemptsOf(id: number): Promise<AttemptRecord[]> {
-    const rows = await this.db.select().from(deliveryAttempts).where(eq(deliveryAttempts.messageId, id)).orderBy(desc(deliveryAttempts.id)).limit(RECORDED_ATTEMPTS_PER_MESSAGE);
-    return rows.map(({ id: _id, messageId: _m, requestHeaders, ...r }) => ({ ...r, requestHeaders: requestHeaders ? (JSON.parse(requestHeaders) as Record<string, string>) : null }));
+    const rows = await this.db
+      .select()
+      .from(deliveryAttempts)
+      .where(eq(deliveryAttempts.messageId, id))
+      .orderBy(desc(deliveryAttempts.id))
+      .limit(RECORDED_ATTEMPTS_PER_MESSAGE);
+    return rows.map(({ id: _id, messageId: _m, requestHeaders, ...r }) => ({
+      ...r,
+      requestHeaders: requestHeaders ? (JSON.parse(requestHeaders) as Record<string, string>) : null,
+    }));
   }
 
   async get(id: number): Promise<OutboxMessage | undefined> {
@@ -262,7 +291,10 @@ export class PgOutbox implements Outbox {
     const where = and(eq(outboxMessages.targetNetid, netid), eq(outboxMessages.channel, channel));
     const [rows, [counted]] = await Promise.all([
       this.db.select().from(outboxMessages).where(where).orderBy(desc(outboxMessages.id)).limit(limit).offset(offset),
-      this.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(outboxMessages).where(where),
+      this.db
+        .select({ n: sql<number>`count(*)`.mapWith(Number) })
+        .from(outboxMessages)
+        .where(where),
     ]);
     return { items: rows.map(toMessage), total: counted?.n ?? 0 };
   }

@@ -10,7 +10,8 @@ import { partnerships, partnerVehicleTypes } from "./schema";
 /** Whether an error (or one it wraps) is PostgreSQL's unique violation. */
 function isUniqueViolation(error: unknown): boolean {
   for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof Error && ((e as Error & { errno?: unknown }).errno === "23505" || /duplicate key value violates unique constraint/.test(e.message))) return true;
+    if (e instanceof Error && ((e as Error & { errno?: unknown }).errno === "23505" || /duplicate key value violates unique constraint/.test(e.message)))
+      return true;
   }
   return false;
 }
@@ -80,9 +81,7 @@ export class PgPartnershipRepository implements PartnershipRepository, ActiveVeh
         .delete(partnerships)
         .where(and(eq(partnerships.companyA, x), eq(partnerships.companyB, y)))
         .returning({ a: partnerships.companyA });
-      await tx
-        .delete(partnerVehicleTypes)
-        .where(bothWays(partnerVehicleTypes, a, b));
+      await tx.delete(partnerVehicleTypes).where(bothWays(partnerVehicleTypes, a, b));
       return gone.length > 0;
     });
     this.cache.clear();
@@ -100,7 +99,12 @@ export class PgPartnershipRepository implements PartnershipRepository, ActiveVeh
 
   async setVehicleTypes(provider: string, requester: string, map: VehicleTypeMap): Promise<void> {
     const where = and(eq(partnerVehicleTypes.providerNetid, provider), eq(partnerVehicleTypes.requesterNetid, requester));
-    const rows = Object.entries(map).map(([requesterType, providerType]) => ({ providerNetid: provider, requesterNetid: requester, requesterType, providerType }));
+    const rows = Object.entries(map).map(([requesterType, providerType]) => ({
+      providerNetid: provider,
+      requesterNetid: requester,
+      requesterType,
+      providerType,
+    }));
     await this.db.transaction(async (tx) => {
       await tx.delete(partnerVehicleTypes).where(where);
       if (rows.length > 0) await tx.insert(partnerVehicleTypes).values(rows);

@@ -63,7 +63,14 @@ export class PgProviderFleet implements ProviderFleet {
       .select(getTableColumns(fleetEntries))
       .from(a)
       .innerJoin(fleetEntries, eq(fleetEntries.slug, a.slug))
-      .where(and(eq(a.netid, netid), eq(a.airport, iata), eq(fleetEntries.active, true), or(isNull(a.lat), isNull(a.lon), sql`${distance} > ${radiusKm - SLACK_KM}::float8`)));
+      .where(
+        and(
+          eq(a.netid, netid),
+          eq(a.airport, iata),
+          eq(fleetEntries.active, true),
+          or(isNull(a.lat), isNull(a.lon), sql`${distance} > ${radiusKm - SLACK_KM}::float8`),
+        ),
+      );
     return rows.map(toEntry);
   }
 }

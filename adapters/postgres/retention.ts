@@ -56,6 +56,11 @@ async function prune(conn: ReservedSQL, now: number, retention: Retention): Prom
  * Runs `prunePgExpired` 5 s from now and then every `intervalMs` (unref'd: it never keeps the process alive); the
  * instance that takes the lock does the work, the others skip that run. Returns a stop function.
  */
-export function schedulePgRetention(db: PgDb, log: (deleted: Record<string, number>) => void, onError: (error: unknown) => void, intervalMs = 3600_000): () => void {
+export function schedulePgRetention(
+  db: PgDb,
+  log: (deleted: Record<string, number>) => void,
+  onError: (error: unknown) => void,
+  intervalMs = 3600_000,
+): () => void {
   return scheduleRetentionRuns((now) => prunePgExpired(db, now), log, onError, intervalMs);
 }

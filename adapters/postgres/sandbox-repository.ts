@@ -34,7 +34,11 @@ export class PgSandboxRepository implements SandboxTrips {
 
   /** Turns the sandbox on or off for a company (netid in any letter case); false when there is no such company. */
   async setSandbox(netid: string, on: boolean): Promise<boolean> {
-    const rows = await this.db.update(companies).set({ sandbox: on }).where(eq(companies.netidLower, netid.toLowerCase())).returning({ netid: companies.netid });
+    const rows = await this.db
+      .update(companies)
+      .set({ sandbox: on })
+      .where(eq(companies.netidLower, netid.toLowerCase()))
+      .returning({ netid: companies.netid });
     return rows.length > 0;
   }
 

@@ -3,7 +3,16 @@ import { ConflictError } from "../../domain/errors";
 import { companyFromStored, type Company } from "../../domain/company/registration";
 import { companyNames } from "../../domain/company/names";
 import type { Plan } from "../../domain/company/plan";
-import type { Caller, CompanyRepository, LoginAttemptsSeen, LoginThrottle, PlatformTokenRepository, RevokedTokens, User, UserRepository } from "../../domain/ports";
+import type {
+  Caller,
+  CompanyRepository,
+  LoginAttemptsSeen,
+  LoginThrottle,
+  PlatformTokenRepository,
+  RevokedTokens,
+  User,
+  UserRepository,
+} from "../../domain/ports";
 import { AccountCache } from "./account-cache";
 import type { Db } from "./db";
 import { companies, loginFailures, platformTokens, revokedTokens, users } from "./schema";
@@ -33,7 +42,11 @@ export class SqliteCompanyRepository implements CompanyRepository {
   private readonly byNetid;
 
   constructor(private readonly db: Db) {
-    this.byNetid = db.select().from(companies).where(eq(companies.netidLower, sql.placeholder("netidLower"))).prepare();
+    this.byNetid = db
+      .select()
+      .from(companies)
+      .where(eq(companies.netidLower, sql.placeholder("netidLower")))
+      .prepare();
   }
 
   async findByNetid(netid: string): Promise<Company | undefined> {
@@ -72,12 +85,21 @@ export class SqliteCompanyRepository implements CompanyRepository {
   async createWithFirstUser(company: Company, user: User): Promise<void> {
     try {
       this.db.transaction((tx) => {
-        tx.insert(companies).values({ ...company, netidLower: company.netid.toLowerCase() }).run();
-        tx.insert(users).values({ ...user, uidLower: user.uid.toLowerCase() }).run();
+        tx.insert(companies)
+          .values({ ...company, netidLower: company.netid.toLowerCase() })
+          .run();
+        tx.insert(users)
+          .values({ ...user, uidLower: user.uid.toLowerCase() })
+          .run();
       });
     } catch (error) {
       const field = uniqueFieldOf(error);
-      if (field) throw new ConflictError(`This ${field} is already registered`, "ALREADY_REGISTERED", { field, fields: [field], errors: [{ field, message: "is already registered" }] });
+      if (field)
+        throw new ConflictError(`This ${field} is already registered`, "ALREADY_REGISTERED", {
+          field,
+          fields: [field],
+          errors: [{ field, message: "is already registered" }],
+        });
       throw error;
     }
   }
@@ -165,7 +187,11 @@ export class SqliteRevokedTokens implements RevokedTokens {
   private readonly byId;
 
   constructor(private readonly db: Db) {
-    this.byId = db.select({ id: revokedTokens.tokenId }).from(revokedTokens).where(eq(revokedTokens.tokenId, sql.placeholder("tokenId"))).prepare();
+    this.byId = db
+      .select({ id: revokedTokens.tokenId })
+      .from(revokedTokens)
+      .where(eq(revokedTokens.tokenId, sql.placeholder("tokenId")))
+      .prepare();
   }
 
   async revoke(tokenId: string, expiresAt: number): Promise<void> {
@@ -186,7 +212,13 @@ export class SqliteLoginThrottle implements LoginThrottle {
   async begin(keys: string[], since: number, admit: (seen: LoginAttemptsSeen[]) => boolean): Promise<{ seen: LoginAttemptsSeen[]; admitted: boolean }> {
     // Synchronous from read to decision: no other request runs in between.
     const seen = keys.map((key) => ({
-      failures: this.db.select({ at: loginFailures.at }).from(loginFailures).where(and(eq(loginFailures.key, key), gt(loginFailures.at, since))).orderBy(loginFailures.at).all().map((r) => r.at),
+      failures: this.db
+        .select({ at: loginFailures.at })
+        .from(loginFailures)
+        .where(and(eq(loginFailures.key, key), gt(loginFailures.at, since)))
+        .orderBy(loginFailures.at)
+        .all()
+        .map((r) => r.at),
       pending: this.pending.get(key) ?? 0,
     }));
     const admitted = admit(seen);
@@ -204,7 +236,9 @@ export class SqliteLoginThrottle implements LoginThrottle {
     this.db.transaction((tx) => {
       for (const key of keys) tx.insert(loginFailures).values({ key, at }).run();
       // Old failures no longer matter to any window; prune them as we go.
-      tx.delete(loginFailures).where(sql`${loginFailures.at} < ${at - 24 * 3600}`).run();
+      tx.delete(loginFailures)
+        .where(sql`${loginFailures.at} < ${at - 24 * 3600}`)
+        .run();
     });
   }
 }

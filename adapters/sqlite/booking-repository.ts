@@ -13,7 +13,19 @@ import { providerResNoInUse } from "../../domain/trips/provider-update";
 import { historyCapped } from "../../domain/trips/booking-bounds";
 import { SqliteOutbox, type BookingsInTransaction } from "./outbox";
 import { SqliteLiveEventLog } from "./live-event-log";
-import { BOOKING_COLUMNS, INSERT_BOOKING, INSERT_BOOKING_SQL, INSERT_LIVE_EVENT, INSERT_OUTBOX, MUTABLE_COLUMNS, toBooking, toRow, UPDATE_BOOKING, UPDATE_BOOKING_SQL, type BookingRow } from "./booking-rows";
+import {
+  BOOKING_COLUMNS,
+  INSERT_BOOKING,
+  INSERT_BOOKING_SQL,
+  INSERT_LIVE_EVENT,
+  INSERT_OUTBOX,
+  MUTABLE_COLUMNS,
+  toBooking,
+  toRow,
+  UPDATE_BOOKING,
+  UPDATE_BOOKING_SQL,
+  type BookingRow,
+} from "./booking-rows";
 
 const ph = (name: string) => sql.placeholder(name);
 
@@ -70,7 +82,11 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
     private readonly db: Db,
     private readonly announcer: ChangeAnnouncer = { messages: () => [], wake: () => {} },
   ) {
-    this.byId = db.select().from(bookings).where(eq(bookings.transactionId, ph("id"))).prepare();
+    this.byId = db
+      .select()
+      .from(bookings)
+      .where(eq(bookings.transactionId, ph("id")))
+      .prepare();
     // Every column is plain TEXT or INTEGER, so raw rows aliased to the property names are what drizzle returns.
     const sqlite = db.$client;
     const list = BOOKING_COLUMNS.map(([key, column]) => `"${column.name}" AS "${key}"`).join(", ");
@@ -256,7 +272,10 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
       }
       // Whatever fails here (the decision, the outbox rows) fails this change alone, as a rolled-back savepoint would.
       try {
-        const row = "transactionId" in change.ref ? this.byId.get({ id: change.ref.transactionId }) : this.rowByResNo.get(change.ref.requesterId, change.ref.requesterResNo);
+        const row =
+          "transactionId" in change.ref
+            ? this.byId.get({ id: change.ref.transactionId })
+            : this.rowByResNo.get(change.ref.requesterId, change.ref.requesterResNo);
         const decision = historyCapped(change.decide(row ? toBooking(row) : undefined));
         // Nothing to write (a repeated request): the booking it answers from is committed, so it is answered now.
         if (!decision.write) {
@@ -264,7 +283,11 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
           continue;
         }
         const { booking, events } = decision.write;
-        const steps: WriteStep[] = [row ? { statement: UPDATE_BOOKING, args: this.updateArgs(booking, row.version), mustChange: true } : { statement: INSERT_BOOKING, args: this.insertArgs(booking) }];
+        const steps: WriteStep[] = [
+          row
+            ? { statement: UPDATE_BOOKING, args: this.updateArgs(booking, row.version), mustChange: true }
+            : { statement: INSERT_BOOKING, args: this.insertArgs(booking) },
+        ];
         const messages = this.announcer.messages(events, booking);
         for (const { message, at } of messages) steps.push({ statement: INSERT_OUTBOX, args: SqliteOutbox.insertArgs(message, at) });
         for (const row of this.announcer.live?.(events, booking) ?? []) steps.push({ statement: INSERT_LIVE_EVENT, args: SqliteLiveEventLog.insertArgs(row) });
@@ -307,7 +330,8 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
         if (!this.db.$client.inTransaction) throw error;
         this.rollbackTo.run();
         this.release.run();
-        if (attempt === 0 && error instanceof Error && /UNIQUE constraint failed: bookings/.test(error.message) && !PROVIDER_RES_NO_TAKEN.test(error.message)) continue;
+        if (attempt === 0 && error instanceof Error && /UNIQUE constraint failed: bookings/.test(error.message) && !PROVIDER_RES_NO_TAKEN.test(error.message))
+          continue;
         return { ok: false, error };
       }
     }
@@ -342,4 +366,3 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
     return decision.result;
   }
 }
-

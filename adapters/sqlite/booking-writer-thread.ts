@@ -52,7 +52,8 @@ function applyChange(steps: WriteStep[]): ChangeOutcome {
     if (!db?.inTransaction) throw error;
     rollbackTo.run();
     release.run();
-    if (error instanceof Conflict || (error instanceof Error && TAKEN.test(error.message) && !PROVIDER_RES_NO_TAKEN.test(error.message))) return { conflict: true };
+    if (error instanceof Conflict || (error instanceof Error && TAKEN.test(error.message) && !PROVIDER_RES_NO_TAKEN.test(error.message)))
+      return { conflict: true };
     return { error: error instanceof Error ? error.message : String(error) };
   }
 }

@@ -31,7 +31,11 @@ export class BookingWriter {
   static async start(
     dbPath: string,
     statements: string[],
-    options: { workerUrl?: string; onProblem?: (message: string) => void; /** Whether its commits checkpoint (default true; false when a BackgroundCheckpointer runs). */ autoCheckpoint?: boolean } = {},
+    options: {
+      workerUrl?: string;
+      onProblem?: (message: string) => void;
+      /** Whether its commits checkpoint (default true; false when a BackgroundCheckpointer runs). */ autoCheckpoint?: boolean;
+    } = {},
   ): Promise<BookingWriter | undefined> {
     const onProblem = options.onProblem ?? (() => {});
     let writer: BookingWriter | undefined;

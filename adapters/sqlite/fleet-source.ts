@@ -29,7 +29,9 @@ export function activeIndexRows(sqlite: Database, range: RowRange = {}): Iterabl
     where.push("rowid <= ?");
     bounds.push(range.upTo);
   }
-  return sqlite.query<FleetIndexRow, number[]>(`SELECT ${BULK_INDEX_COLUMNS} FROM fleet_entries WHERE ${where.join(" AND ")} ORDER BY rowid`).iterate(...bounds);
+  return sqlite
+    .query<FleetIndexRow, number[]>(`SELECT ${BULK_INDEX_COLUMNS} FROM fleet_entries WHERE ${where.join(" AND ")} ORDER BY rowid`)
+    .iterate(...bounds);
 }
 
 /** The active entries among `slugs` (a missing or inactive slug is simply absent). */
@@ -57,7 +59,9 @@ export function fleetChangesSince(sqlite: Database, saved: FleetStamp, maxSlugs:
   if (own) sqlite.exec("BEGIN");
   try {
     const row = sqlite
-      .query<{ n: number; token: string; base: number; baseToken: string | null }, []>("SELECT n, token, log_base AS base, log_base_token AS baseToken FROM fleet_generation WHERE id = 1")
+      .query<{ n: number; token: string; base: number; baseToken: string | null }, []>(
+        "SELECT n, token, log_base AS base, log_base_token AS baseToken FROM fleet_generation WHERE id = 1",
+      )
       .get();
     if (!row) return undefined;
     if (row.n === saved.n && row.token === saved.token) return [];

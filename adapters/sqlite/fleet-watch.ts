@@ -10,7 +10,12 @@ const MAX_SLUGS = 5000;
  * connections' commits, so an idle database costs one pragma) and then the fleet stamp. `onChange` gets the
  * changed slugs when the change log covers them, else undefined (rebuild). Returns a function that stops it.
  */
-export function watchFleetChanges(sqlite: Database, onChange: (slugs: string[] | undefined) => void, onError: (error: unknown) => void, intervalMs = 250): () => void {
+export function watchFleetChanges(
+  sqlite: Database,
+  onChange: (slugs: string[] | undefined) => void,
+  onError: (error: unknown) => void,
+  intervalMs = 250,
+): () => void {
   const dataVersion = sqlite.query<{ data_version: number }, []>("PRAGMA data_version");
   let version = dataVersion.get()?.data_version;
   let seen = readFleetStamp(sqlite);
@@ -38,9 +43,13 @@ function changedSlugs(sqlite: Database, from: number, to: number): string[] | un
     const base = sqlite.query<{ base: number }, []>("SELECT log_base AS base FROM fleet_generation WHERE id = 1").get()?.base ?? -1;
     if (base < 0 || base > from) return undefined;
     // Every change adds at least one row with its own n: a missing n is a change the log does not hold.
-    const logged = sqlite.query<{ c: number }, [number, number]>("SELECT count(DISTINCT n) AS c FROM fleet_changes WHERE n > ? AND n <= ?").get(from, to)?.c ?? 0;
+    const logged =
+      sqlite.query<{ c: number }, [number, number]>("SELECT count(DISTINCT n) AS c FROM fleet_changes WHERE n > ? AND n <= ?").get(from, to)?.c ?? 0;
     if (logged !== to - from) return undefined;
-    const slugs = sqlite.query<{ slug: string }, [number, number, number]>("SELECT DISTINCT slug FROM fleet_changes WHERE n > ? AND n <= ? LIMIT ?").all(from, to, MAX_SLUGS + 1).map((r) => r.slug);
+    const slugs = sqlite
+      .query<{ slug: string }, [number, number, number]>("SELECT DISTINCT slug FROM fleet_changes WHERE n > ? AND n <= ? LIMIT ?")
+      .all(from, to, MAX_SLUGS + 1)
+      .map((r) => r.slug);
     return slugs.length <= MAX_SLUGS ? slugs : undefined;
   })();
 }

@@ -16,7 +16,11 @@ export class SqliteIntegrationRepository implements IntegrationRepository, Integ
     /** Delivery passwords and webhook secrets are stored sealed. */
     private readonly secrets: SecretSealer,
   ) {
-    this.byNetid = db.select().from(companyIntegrations).where(eq(companyIntegrations.netid, sql.placeholder("netid"))).prepare();
+    this.byNetid = db
+      .select()
+      .from(companyIntegrations)
+      .where(eq(companyIntegrations.netid, sql.placeholder("netid")))
+      .prepare();
   }
 
   async largestServiceRadiusKm(): Promise<number> {
@@ -54,7 +58,11 @@ export class SqliteIntegrationRepository implements IntegrationRepository, Integ
 
   async save(i: Integration, at: number): Promise<void> {
     const values = integrationRecord(i, this.secrets, at);
-    this.db.insert(companyIntegrations).values({ netid: i.netid, ...values }).onConflictDoUpdate({ target: companyIntegrations.netid, set: values }).run();
+    this.db
+      .insert(companyIntegrations)
+      .values({ netid: i.netid, ...values })
+      .onConflictDoUpdate({ target: companyIntegrations.netid, set: values })
+      .run();
     AccountCache.of(this.db).clear();
   }
 }

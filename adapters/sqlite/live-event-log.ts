@@ -36,7 +36,9 @@ export class SqliteLiveEventLog implements LiveEventLog {
   ) {
     this.sqlite = db.$client;
     this.insert = this.sqlite.prepare(SqliteLiveEventLog.INSERT_SQL);
-    this.afterRows = this.sqlite.prepare(`SELECT e.id, e.netid, e.type, e.body FROM live_events e WHERE e.netid = ? AND e.id > ? AND ${VISIBLE} ORDER BY e.id LIMIT ?`);
+    this.afterRows = this.sqlite.prepare(
+      `SELECT e.id, e.netid, e.type, e.body FROM live_events e WHERE e.netid = ? AND e.id > ? AND ${VISIBLE} ORDER BY e.id LIMIT ?`,
+    );
     this.headRow = this.sqlite.prepare("SELECT max(id) AS id FROM live_events");
     this.keptRow = this.sqlite.prepare("SELECT count(*) AS n FROM live_events WHERE id = ? AND netid = ?");
     this.newerRows = this.sqlite.prepare(

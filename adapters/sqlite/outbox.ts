@@ -1,6 +1,19 @@
 import { isProviderResNoInUse } from "../../domain/trips/provider-update";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
-import { RECORDED_ATTEMPTS_PER_MESSAGE, type AttemptExchange, type AttemptRecord, type AttemptOutcome, type BookingChange, Channel, IntegrationLookup, NewOutboxMessage, Outbox, OutboxMessage, OutboxStatus, OutstandingDeliveries } from "../../domain/delivery/ports";
+import {
+  RECORDED_ATTEMPTS_PER_MESSAGE,
+  type AttemptExchange,
+  type AttemptRecord,
+  type AttemptOutcome,
+  type BookingChange,
+  Channel,
+  IntegrationLookup,
+  NewOutboxMessage,
+  Outbox,
+  OutboxMessage,
+  OutboxStatus,
+  OutstandingDeliveries,
+} from "../../domain/delivery/ports";
 import type { Booking } from "../../domain/trips/booking";
 import type { Decision } from "../../domain/trips/ports";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
@@ -44,7 +57,9 @@ export class SqliteOutbox implements Outbox {
 
   async backlog(): Promise<Array<{ channel: string; status: string; count: number }>> {
     return this.db.$client
-      .query<{ channel: string; status: string; count: number }, []>("SELECT channel, status, count(*) AS count FROM outbox_messages WHERE status IN ('pending', 'failed') GROUP BY channel, status")
+      .query<{ channel: string; status: string; count: number }, []>(
+        "SELECT channel, status, count(*) AS count FROM outbox_messages WHERE status IN ('pending', 'failed') GROUP BY channel, status",
+      )
       .all();
   }
 
@@ -64,12 +79,21 @@ export class SqliteOutbox implements Outbox {
 
   async putOff(items: ReadonlyArray<{ id: number; until: number }>): Promise<void> {
     this.db.$client.transaction(() => {
-      for (const { id, until } of items) this.db.update(outboxMessages).set({ nextAttemptAt: until }).where(and(eq(outboxMessages.id, id), eq(outboxMessages.status, "pending"))).run();
+      for (const { id, until } of items)
+        this.db
+          .update(outboxMessages)
+          .set({ nextAttemptAt: until })
+          .where(and(eq(outboxMessages.id, id), eq(outboxMessages.status, "pending")))
+          .run();
     })();
   }
 
   async nextDueAt(): Promise<number | undefined> {
-    const row = this.db.select({ at: sql<number>`min(${outboxMessages.nextAttemptAt})` }).from(outboxMessages).where(eq(outboxMessages.status, "pending")).get();
+    const row = this.db
+      .select({ at: sql<number>`min(${outboxMessages.nextAttemptAt})` })
+      .from(outboxMessages)
+      .where(eq(outboxMessages.status, "pending"))
+      .get();
     return row?.at ?? undefined;
   }
 
@@ -91,15 +115,29 @@ export class SqliteOutbox implements Outbox {
 
   /** Keeps what the attempt sent and got back, and drops the message's attempts past the newest kept. */
   private recordExchange(messageId: number, at: number, e: AttemptExchange): void {
-    this.db.insert(deliveryAttempts).values({ messageId, at, ...e, requestHeaders: e.requestHeaders ? JSON.stringify(e.requestHeaders) : null }).run();
+    this.db
+      .insert(deliveryAttempts)
+      .values({ messageId, at, ...e, requestHeaders: e.requestHeaders ? JSON.stringify(e.requestHeaders) : null })
+      .run();
     this.db.$client
-      .query("DELETE FROM delivery_attempts WHERE message_id = ? AND id < (SELECT min(id) FROM (SELECT id FROM delivery_attempts WHERE message_id = ? ORDER BY id DESC LIMIT ?))")
+      .query(
+        "DELETE FROM delivery_attempts WHERE message_id = ? AND id < (SELECT min(id) FROM (SELECT id FROM delivery_attempts WHERE message_id = ? ORDER BY id DESC LIMIT ?))",
+      )
       .run(messageId, messageId, RECORDED_ATTEMPTS_PER_MESSAGE);
   }
 
   async attemptsOf(id: number): Promise<AttemptRecord[]> {
-    const rows = this.db.select().from(deliveryAttempts).where(eq(deliveryAttempts.messageId, id)).orderBy(desc(deliveryAttempts.id)).limit(RECORDED_ATTEMPTS_PER_MESSAGE).all();
-    return rows.map(({ id: _id, messageId: _m, requestHeaders, ...r }) => ({ ...r, requestHeaders: requestHeaders ? (JSON.parse(requestHeaders) as Record<string, string>) : null }));
+    const rows = this.db
+      .select()
+      .from(deliveryAttempts)
+      .where(eq(deliveryAttempts.messageId, id))
+      .orderBy(desc(deliveryAttempts.id))
+      .limit(RECORDED_ATTEMPTS_PER_MESSAGE)
+      .all();
+    return rows.map(({ id: _id, messageId: _m, requestHeaders, ...r }) => ({
+      ...r,
+      requestHeaders: requestHeaders ? (JSON.parse(requestHeaders) as Record<string, string>) : null,
+    }));
   }
 
   async enqueue(message: NewOutboxMessage, at: number): Promise<OutboxMessage> {
@@ -107,10 +145,20 @@ export class SqliteOutbox implements Outbox {
     return (await this.get(Number(lastInsertRowid)))!;
   }
 
-  async retryFailedDeliveries(transactionId: string, decide: (current: Booking | undefined, outstanding: OutstandingDeliveries) => Decision<unknown>, at: number): Promise<void> {
+  async retryFailedDeliveries(
+    transactionId: string,
+    decide: (current: Booking | undefined, outstanding: OutstandingDeliveries) => Decision<unknown>,
+    at: number,
+  ): Promise<void> {
     this.db.$client.transaction(() => {
       const deliveries = and(eq(outboxMessages.transactionId, transactionId), eq(outboxMessages.channel, "delivery"));
-      const any = (status: OutboxStatus) => this.db.select({ id: outboxMessages.id }).from(outboxMessages).where(and(deliveries, eq(outboxMessages.status, status))).limit(1).get() !== undefined;
+      const any = (status: OutboxStatus) =>
+        this.db
+          .select({ id: outboxMessages.id })
+          .from(outboxMessages)
+          .where(and(deliveries, eq(outboxMessages.status, status)))
+          .limit(1)
+          .get() !== undefined;
       const outstanding = { failed: any("failed"), pending: any("pending") };
       this.links.bookings.changeInTransaction({ transactionId }, (b) => decide(b, outstanding));
       const booking = this.links.bookings.findByIdSync(transactionId);
@@ -153,7 +201,12 @@ export class SqliteOutbox implements Outbox {
   async list(netid: string, channel: Channel, limit: number, offset: number): Promise<{ items: OutboxMessage[]; total: number }> {
     const where = and(eq(outboxMessages.targetNetid, netid), eq(outboxMessages.channel, channel));
     const items = this.db.select().from(outboxMessages).where(where).orderBy(desc(outboxMessages.id)).limit(limit).offset(offset).all().map(toMessage);
-    const total = this.db.select({ n: sql<number>`count(*)` }).from(outboxMessages).where(where).get()?.n ?? 0;
+    const total =
+      this.db
+        .select({ n: sql<number>`count(*)` })
+        .from(outboxMessages)
+        .where(where)
+        .get()?.n ?? 0;
     return { items, total };
   }
 

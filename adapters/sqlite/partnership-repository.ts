@@ -20,7 +20,11 @@ export class SqlitePartnershipRepository implements PartnershipRepository, Activ
 
   async find(a: string, b: string): Promise<Partnership | undefined> {
     const [x, y] = pair(a, b);
-    const row = this.db.select().from(partnerships).where(and(eq(partnerships.companyA, x), eq(partnerships.companyB, y))).get();
+    const row = this.db
+      .select()
+      .from(partnerships)
+      .where(and(eq(partnerships.companyA, x), eq(partnerships.companyB, y)))
+      .get();
     return row ? toPartnership(row) : undefined;
   }
 
@@ -40,7 +44,8 @@ export class SqlitePartnershipRepository implements PartnershipRepository, Activ
       this.db.insert(partnerships).values({ companyA, companyB, requestedBy, status: "pending", createdAt: at }).run();
     } catch (error) {
       // The other side asked at the same moment: the pair has its row already.
-      if (error instanceof Error && error.message.includes("UNIQUE")) throw new ConflictError(`A partnership with ${other} exists already`, "PARTNERSHIP_EXISTS");
+      if (error instanceof Error && error.message.includes("UNIQUE"))
+        throw new ConflictError(`A partnership with ${other} exists already`, "PARTNERSHIP_EXISTS");
       throw error;
     }
   }
@@ -57,7 +62,10 @@ export class SqlitePartnershipRepository implements PartnershipRepository, Activ
   async remove(a: string, b: string): Promise<boolean> {
     const [x, y] = pair(a, b);
     return this.db.transaction((tx) => {
-      const gone = tx.delete(partnerships).where(and(eq(partnerships.companyA, x), eq(partnerships.companyB, y))).run() as unknown as { changes: number };
+      const gone = tx
+        .delete(partnerships)
+        .where(and(eq(partnerships.companyA, x), eq(partnerships.companyB, y)))
+        .run() as unknown as { changes: number };
       tx.delete(partnerVehicleTypes)
         .where(bothWays(partnerVehicleTypes, a, b))
         .run();
@@ -84,11 +92,15 @@ export class SqlitePartnershipRepository implements PartnershipRepository, Activ
 
   async setVehicleTypes(provider: string, requester: string, map: VehicleTypeMap): Promise<void> {
     const where = and(eq(partnerVehicleTypes.providerNetid, provider), eq(partnerVehicleTypes.requesterNetid, requester));
-    const rows = Object.entries(map).map(([requesterType, providerType]) => ({ providerNetid: provider, requesterNetid: requester, requesterType, providerType }));
+    const rows = Object.entries(map).map(([requesterType, providerType]) => ({
+      providerNetid: provider,
+      requesterNetid: requester,
+      requesterType,
+      providerType,
+    }));
     this.db.transaction((tx) => {
       tx.delete(partnerVehicleTypes).where(where).run();
       if (rows.length > 0) tx.insert(partnerVehicleTypes).values(rows).run();
     });
   }
 }
-

@@ -61,7 +61,9 @@ export class SqlitePositionStore implements PositionStore, PositionLookup {
   ) {
     this.sqlite = db.$client;
     const columns = `lat, lon, timestamp, received_at AS receivedAt, seq`;
-    this.lastRow = this.sqlite.prepare(`SELECT ${columns}, chf_id AS chfId, chf_name AS chfName, phone_no AS phoneNo, gridd_id AS griddId FROM chauffeur_positions WHERE transaction_id = ?`);
+    this.lastRow = this.sqlite.prepare(
+      `SELECT ${columns}, chf_id AS chfId, chf_name AS chfName, phone_no AS phoneNo, gridd_id AS griddId FROM chauffeur_positions WHERE transaction_id = ?`,
+    );
     this.trailRows = this.sqlite.prepare(
       `SELECT ${columns}, NULL AS chfId, NULL AS chfName, NULL AS phoneNo, NULL AS griddId FROM position_trail WHERE transaction_id = ? ORDER BY seq`,
     );
@@ -110,7 +112,18 @@ export class SqlitePositionStore implements PositionStore, PositionLookup {
         for (const { transactionId, seq, position: p } of batch)
           this.upsertTrail.run(transactionId, seq % TRAIL_LENGTH, seq, p.lat, p.lon, p.timestamp, p.receivedAt);
         for (const [transactionId, { seq, position: p }] of latest)
-          this.upsertLast.run(transactionId, p.lat, p.lon, p.timestamp, p.receivedAt, seq, p.chfId ?? null, p.chfName ?? null, p.phoneNo ?? null, p.griddID ?? null);
+          this.upsertLast.run(
+            transactionId,
+            p.lat,
+            p.lon,
+            p.timestamp,
+            p.receivedAt,
+            seq,
+            p.chfId ?? null,
+            p.chfName ?? null,
+            p.phoneNo ?? null,
+            p.griddID ?? null,
+          );
       })();
     } catch (error) {
       // Kept for the next flush (bounded); memory still answers with the newest positions meanwhile.

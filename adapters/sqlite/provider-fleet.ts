@@ -34,7 +34,9 @@ export class SqliteProviderFleet implements ProviderFleet {
       .prepare();
     // Slugs as one JSON array: one prepared statement for any number, each row found by its primary key
     // (`+netid` keeps the planner off the netid index, which would read the provider's whole fleet).
-    this.bySlugs = db.$client.query(`SELECT ${ENTRY_COLUMNS} FROM fleet_entries f WHERE f.slug IN (SELECT value FROM json_each(?)) AND +f.netid = ? AND f.active = 1`);
+    this.bySlugs = db.$client.query(
+      `SELECT ${ENTRY_COLUMNS} FROM fleet_entries f WHERE f.slug IN (SELECT value FROM json_each(?)) AND +f.netid = ? AND f.active = 1`,
+    );
     this.among = db.$client.query(`SELECT ${ENTRY_COLUMNS} FROM fleet_entries f WHERE f.slug IN (SELECT value FROM json_each(?)) AND f.active = 1`);
     this.listing = db.$client.query(
       `SELECT ${ENTRY_COLUMNS} FROM fleet_airports a JOIN fleet_entries f ON f.slug = a.slug WHERE a.netid = ? AND a.airport = ? AND f.active = 1`,

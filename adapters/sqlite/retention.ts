@@ -19,6 +19,11 @@ export function pruneExpired(sqlite: Database, now: number, retention: Retention
 }
 
 /** Runs `pruneExpired` 5 s from now and then every `intervalMs` (unref'd: it never keeps the process alive). Returns a stop function. */
-export function scheduleRetention(sqlite: Database, log: (deleted: Record<string, number>) => void, onError: (error: unknown) => void, intervalMs = 3600_000): () => void {
+export function scheduleRetention(
+  sqlite: Database,
+  log: (deleted: Record<string, number>) => void,
+  onError: (error: unknown) => void,
+  intervalMs = 3600_000,
+): () => void {
   return scheduleRetentionRuns((now) => pruneExpired(sqlite, now), log, onError, intervalMs);
 }

@@ -9,7 +9,23 @@
 
 import { domainToUnicode } from "node:url";
 
-const SCRIPTS = ["Latin", "Cyrillic", "Greek", "Armenian", "Hebrew", "Arabic", "Han", "Hiragana", "Katakana", "Hangul", "Bopomofo", "Thai", "Devanagari", "Georgian", "Cherokee"] as const;
+const SCRIPTS = [
+  "Latin",
+  "Cyrillic",
+  "Greek",
+  "Armenian",
+  "Hebrew",
+  "Arabic",
+  "Han",
+  "Hiragana",
+  "Katakana",
+  "Hangul",
+  "Bopomofo",
+  "Thai",
+  "Devanagari",
+  "Georgian",
+  "Cherokee",
+] as const;
 const SCRIPT_PATTERNS = SCRIPTS.map((name) => [name, new RegExp(`\\p{Script=${name}}`, "u")] as const);
 const NEUTRAL = /[\p{Script=Common}\p{Script=Inherited}]/u;
 const ALLOWED_MIXES: ReadonlyArray<ReadonlySet<string>> = [
@@ -44,7 +60,12 @@ export function homographProblem(domain: string): string | undefined {
     if (scripts.size > 1 && !ALLOWED_MIXES.some((mix) => [...scripts].every((s) => mix.has(s))))
       return `mixes ${[...scripts].join(" and ")} letters in "${label}": it could pass for another domain`;
     const [only] = scripts;
-    if (scripts.size === 1 && (only === "Cyrillic" || only === "Greek") && latinTld && [...label].every((c) => scriptOf(c) === "Common" || LATIN_LOOKALIKES.has(c)))
+    if (
+      scripts.size === 1 &&
+      (only === "Cyrillic" || only === "Greek") &&
+      latinTld &&
+      [...label].every((c) => scriptOf(c) === "Common" || LATIN_LOOKALIKES.has(c))
+    )
       return `is written in ${only} letters that look like Latin ones ("${label}"): it could pass for another domain`;
   }
   return undefined;

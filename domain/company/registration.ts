@@ -122,8 +122,7 @@ export function validateRegistration(
 
   let netid: string | undefined;
   if (input.netid !== undefined && input.netid !== "") {
-    if (!NETID_PATTERN.test(input.netid))
-      fail("netid", "must be 3–32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit");
+    if (!NETID_PATTERN.test(input.netid)) fail("netid", "must be 3–32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit");
     else netid = input.netid;
   }
 
@@ -132,7 +131,8 @@ export function validateRegistration(
   else if (mainEmail.length > LIMITS.email) fail("mainEmail", `must be at most ${LIMITS.email} characters`);
   else if (hiddenCharacterProblem(mainEmail)) fail("mainEmail", hiddenCharacterProblem(mainEmail)!);
   else if (!validEmail(mainEmail)) fail("mainEmail", "must be a valid e-mail address");
-  else if (homographProblem(mainEmail.slice(mainEmail.lastIndexOf("@") + 1))) fail("mainEmail", `has a domain that ${homographProblem(mainEmail.slice(mainEmail.lastIndexOf("@") + 1))}`);
+  else if (homographProblem(mainEmail.slice(mainEmail.lastIndexOf("@") + 1)))
+    fail("mainEmail", `has a domain that ${homographProblem(mainEmail.slice(mainEmail.lastIndexOf("@") + 1))}`);
 
   const password = input.password ?? "";
   if (password.length === 0) fail("password", "is required");

@@ -58,7 +58,8 @@ export function gnetAffiliateReservation(b: Booking) {
  * listeners were written for GNet. Absent details are null, as GNet sends them.
  */
 export function gnetCallback(b: Booking, location?: { lat: number; lon: number; timestamp: string }) {
-  const { updateTime, notes, requesterId, requesterResNo, providerId, providerResNo, providerResCode, action, submissionTarget, status } = gnetAffiliateReservation(b);
+  const { updateTime, notes, requesterId, requesterResNo, providerId, providerResNo, providerResCode, action, submissionTarget, status } =
+    gnetAffiliateReservation(b);
   return {
     transactionId: b.transactionId,
     status: b.status,

@@ -84,7 +84,8 @@ export function validateIntegrationPatch(input: {
     if (input.deliveryAuth === null) patch.deliveryAuth = null;
     else {
       const { username = "", password = "" } = input.deliveryAuth;
-      if (!username || username.length > 200 || username.includes(":")) errors.push({ field: "deliveryAuth.username", message: "must be 1–200 characters without ':'" });
+      if (!username || username.length > 200 || username.includes(":"))
+        errors.push({ field: "deliveryAuth.username", message: "must be 1–200 characters without ':'" });
       if (!password || password.length > 200) errors.push({ field: "deliveryAuth.password", message: "must be 1–200 characters" });
       if (username && password) patch.deliveryAuth = { username, password };
     }

@@ -21,7 +21,14 @@ function event(b: Booking, type: BookingEvent["type"], at: number, previousStatu
  * A delivery that was failing has recovered: affiliateReservation.status is the booking's own status again
  * (and a booking still FAILED goes back to BOOKING_REQUEST).
  */
-export function recordDelivered(b: Booking | undefined, reply: unknown, eventType: string, at: number, numberTaken = false, units?: MinorUnits): Decision<void> {
+export function recordDelivered(
+  b: Booking | undefined,
+  reply: unknown,
+  eventType: string,
+  at: number,
+  numberTaken = false,
+  units?: MinorUnits,
+): Decision<void> {
   if (!b) return { result: undefined };
   const terms = partnerTermsOf(reply, b.trip.fees, units);
   const changes: string[] = [];
@@ -37,7 +44,11 @@ export function recordDelivered(b: Booking | undefined, reply: unknown, eventTyp
     // Another live booking of the provider holds the number: the delivery stands, the number is not taken.
     next.transactionErrors = [
       ...b.transactionErrors,
-      { timestamp: isoAt(at), errCode: PROVIDER_RES_NO_IN_USE, errDesc: `the provider's reply gave reservationId ${terms.reservationId}, which another of its live bookings holds: not taken` },
+      {
+        timestamp: isoAt(at),
+        errCode: PROVIDER_RES_NO_IN_USE,
+        errDesc: `the provider's reply gave reservationId ${terms.reservationId}, which another of its live bookings holds: not taken`,
+      },
     ];
   } else if (terms.reservationId !== undefined && terms.reservationId !== b.providerResNo) {
     changes.push(`providerResNo ${b.providerResNo ?? "none"} → ${terms.reservationId}`);
@@ -73,7 +84,11 @@ export function recordDeliveryFailure(b: Booking | undefined, error: string, at:
     if (b.deliveryFailure !== undefined) return { result: undefined, write: { booking: next, events: [] } };
     next.changeLogs = [
       ...b.changeLogs,
-      { timestamp: isoAt(at), changeSource: source, changeDesc: `delivery to the provider failed; affiliateReservation.status ${b.status} → FAILED (retrying automatically)` },
+      {
+        timestamp: isoAt(at),
+        changeSource: source,
+        changeDesc: `delivery to the provider failed; affiliateReservation.status ${b.status} → FAILED (retrying automatically)`,
+      },
     ];
     return { result: undefined, write: { booking: next, events: [event(next, "DELIVERY_FAILED", at, b.status)] } };
   }
@@ -103,7 +118,8 @@ export function recordDeliveryFailure(b: Booking | undefined, error: string, at:
  */
 export function retryDelivery(b: Booking, outstanding: OutstandingDeliveries, actorUid: string, at: number): Decision<void> {
   const queued = outstanding.failed || outstanding.pending;
-  if (!queued && b.deliveryFailure === undefined && b.status !== "FAILED") throw new ConflictError("No pending or failing delivery to retry for this booking", "NOTHING_TO_RETRY");
+  if (!queued && b.deliveryFailure === undefined && b.status !== "FAILED")
+    throw new ConflictError("No pending or failing delivery to retry for this booking", "NOTHING_TO_RETRY");
   const back = b.status === "FAILED";
   const next: Booking = {
     ...b,
@@ -111,7 +127,11 @@ export function retryDelivery(b: Booking, outstanding: OutstandingDeliveries, ac
     updatedAt: at,
     changeLogs: [
       ...b.changeLogs,
-      { timestamp: isoAt(at), changeSource: `retry:${actorUid}`, changeDesc: `delivery ${queued ? "retried now" : "has nothing left to send"}${back ? "; status FAILED → BOOKING_REQUEST" : ""}` },
+      {
+        timestamp: isoAt(at),
+        changeSource: `retry:${actorUid}`,
+        changeDesc: `delivery ${queued ? "retried now" : "has nothing left to send"}${back ? "; status FAILED → BOOKING_REQUEST" : ""}`,
+      },
     ],
   };
   if (!queued) delete next.deliveryFailure;

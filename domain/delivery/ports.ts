@@ -129,7 +129,11 @@ export interface Outbox {
    * due at `at`, attempts reset, aimed at the provider's current delivery endpoint when it has one (failed ones
    * back to pending; a pending one another instance is attempting keeps its claim).
    */
-  retryFailedDeliveries(transactionId: string, decide: (current: Booking | undefined, outstanding: OutstandingDeliveries) => Decision<unknown>, at: number): Promise<void>;
+  retryFailedDeliveries(
+    transactionId: string,
+    decide: (current: Booking | undefined, outstanding: OutstandingDeliveries) => Decision<unknown>,
+    at: number,
+  ): Promise<void>;
   /** Sends a message again with the same event id. */
   requeue(id: number, at: number): Promise<void>;
   /** Adds a message that announces no booking change (a test event), due at `at`; returns it as stored. */

@@ -89,7 +89,11 @@ export function bookingLiveEvents(deps: { positions: PositionLookup; newEventId:
 }
 
 /** The live events of a chauffeur's position, one per party (the log leaves it out for a requester whose trip ended). */
-export function positionLiveEvents(newEventId: () => string, booking: Pick<Booking, "requesterId" | "providerId" | "transactionId">, p: ChauffeurPosition): NewLiveEvent[] {
+export function positionLiveEvents(
+  newEventId: () => string,
+  booking: Pick<Booking, "requesterId" | "providerId" | "transactionId">,
+  p: ChauffeurPosition,
+): NewLiveEvent[] {
   const createdAt = Math.floor(p.receivedAt / 1000);
   const data = {
     transactionId: booking.transactionId,

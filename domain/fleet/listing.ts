@@ -49,8 +49,10 @@ export function fleetListing(query: FleetListingQuery): FleetListing {
   const errors: FieldError[] = [];
   const limit = wholeNumber(query.limit);
   const offset = wholeNumber(query.offset);
-  if (limit !== undefined && (Number.isNaN(limit) || limit < 1 || limit > PAGE.limitMax)) errors.push({ field: "limit", message: `must be a whole number from 1 to ${PAGE.limitMax}` });
-  if (offset !== undefined && (Number.isNaN(offset) || offset > PAGE.offsetMax)) errors.push({ field: "offset", message: `must be a whole number from 0 to ${PAGE.offsetMax}` });
+  if (limit !== undefined && (Number.isNaN(limit) || limit < 1 || limit > PAGE.limitMax))
+    errors.push({ field: "limit", message: `must be a whole number from 1 to ${PAGE.limitMax}` });
+  if (offset !== undefined && (Number.isNaN(offset) || offset > PAGE.offsetMax))
+    errors.push({ field: "offset", message: `must be a whole number from 0 to ${PAGE.offsetMax}` });
   const listing: FleetListing = { limit: limit ?? PAGE.limitDefault, offset: offset ?? 0 };
   const sort = query.sort?.trim();
   if (sort) {

@@ -48,7 +48,10 @@ export interface GeoSearch {
 }
 
 /** What a search hit carries of its entry: the fields a fleet item shows, with its position. */
-export type IndexedEntry = Pick<FleetEntry, "slug" | "netid" | "type" | "name" | "description" | "imageUrl" | "maxPassengers" | "maxLuggage" | "minimumRate" | "hourlyRate" | "currency"> & {
+export type IndexedEntry = Pick<
+  FleetEntry,
+  "slug" | "netid" | "type" | "name" | "description" | "imageUrl" | "maxPassengers" | "maxLuggage" | "minimumRate" | "hourlyRate" | "currency"
+> & {
   lat: number;
   lon: number;
 };

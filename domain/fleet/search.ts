@@ -75,7 +75,8 @@ export function parseFleetSearchQuery(raw: RawFleetSearchQuery): FleetSearchQuer
   let radiusKm: number = SEARCH_LIMITS.radiusKmDefault;
   if (isSent(raw.radius_km)) {
     const r = number(raw.radius_km!);
-    if (r === undefined || r <= 0 || r > SEARCH_LIMITS.radiusKmMax) fail("radius_km", `must be a number greater than 0 and at most ${SEARCH_LIMITS.radiusKmMax}`);
+    if (r === undefined || r <= 0 || r > SEARCH_LIMITS.radiusKmMax)
+      fail("radius_km", `must be a number greater than 0 and at most ${SEARCH_LIMITS.radiusKmMax}`);
     else radiusKm = r;
   }
 
@@ -94,7 +95,10 @@ export function parseFleetSearchQuery(raw: RawFleetSearchQuery): FleetSearchQuer
   }
 
   let types: string[] | undefined;
-  const typeList = (raw.types ?? "").split(",").map((s) => s.trim().toUpperCase()).filter((s) => s.length > 0);
+  const typeList = (raw.types ?? "")
+    .split(",")
+    .map((s) => s.trim().toUpperCase())
+    .filter((s) => s.length > 0);
   if (typeList.length > SEARCH_LIMITS.types) fail("types", `must hold at most ${SEARCH_LIMITS.types} types`);
   else if (typeList.length > 0) types = [...new Set(typeList)];
 

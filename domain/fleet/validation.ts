@@ -164,7 +164,21 @@ export function validateFleetEntry(
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
-    value: { type, name, description, imageUrl, maxPassengers: maxPassengers!, maxLuggage, lat, lon, airports, minimumRate: minimumRate!, hourlyRate: hourlyRate!, currency, active },
+    value: {
+      type,
+      name,
+      description,
+      imageUrl,
+      maxPassengers: maxPassengers!,
+      maxLuggage,
+      lat,
+      lon,
+      airports,
+      minimumRate: minimumRate!,
+      hourlyRate: hourlyRate!,
+      currency,
+      active,
+    },
   };
 }
 

@@ -48,11 +48,14 @@ export function validateVehicleTypeMap(input: unknown): { ok: true; map: Vehicle
   if (input === null || typeof input !== "object" || Array.isArray(input))
     return { ok: false, errors: [{ field: "body", message: 'must be an object of requester type → your type, e.g. {"SUV_LUX":"SUV"}' }] };
   const entries = Object.entries(input as Record<string, unknown>);
-  if (entries.length > MAX_VEHICLE_TYPE_ENTRIES) return { ok: false, errors: [{ field: "body", message: `must have at most ${MAX_VEHICLE_TYPE_ENTRIES} entries` }] };
+  if (entries.length > MAX_VEHICLE_TYPE_ENTRIES)
+    return { ok: false, errors: [{ field: "body", message: `must have at most ${MAX_VEHICLE_TYPE_ENTRIES} entries` }] };
   const errors: FieldError[] = [];
   const map: VehicleTypeMap = {};
   const codeProblem = (code: string) =>
-    code.length === 0 || code.length > MAX_VEHICLE_TYPE_LENGTH || !TYPE_CODE.test(code) ? `must be a vehicle type code of 1–${MAX_VEHICLE_TYPE_LENGTH} letters, digits, _ or -` : undefined;
+    code.length === 0 || code.length > MAX_VEHICLE_TYPE_LENGTH || !TYPE_CODE.test(code)
+      ? `must be a vehicle type code of 1–${MAX_VEHICLE_TYPE_LENGTH} letters, digits, _ or -`
+      : undefined;
   for (const [rawKey, rawValue] of entries) {
     const field = rawKey.slice(0, MAX_VEHICLE_TYPE_LENGTH + 10);
     const key = normalizeVehicleType(rawKey);

@@ -60,7 +60,12 @@ export function indexNetworkPricing(deps: NetworkPricingDeps): NetworkPricing {
     async servingProviders(req, now) {
       const pickup = req.trip.locations.pickup;
       const placed = placePickup(pickup, deps);
-      if (!placed.placed) throw new ValidationError([{ field: placed.field, message: placed.message }], undefined, placed.reason === "UNKNOWN_AIRPORT" ? "UNKNOWN_AIRPORT" : "PICKUP_NOT_LOCATED");
+      if (!placed.placed)
+        throw new ValidationError(
+          [{ field: placed.field, message: placed.message }],
+          undefined,
+          placed.reason === "UNKNOWN_AIRPORT" ? "UNKNOWN_AIRPORT" : "PICKUP_NOT_LOCATED",
+        );
       const pickupDate = pickupInstant(pickup, deps.airports, deps.timeZones, placed.position);
       const timeRefusal = pickupDate !== undefined ? pickupTimeRefusal(pickupDate, now) : undefined;
       if (timeRefusal) throw timeRefusal;
@@ -68,7 +73,12 @@ export function indexNetworkPricing(deps: NetworkPricingDeps): NetworkPricing {
       const { position } = placed;
       const iata = placed.airport?.iata;
       const widest = await deps.integrations.largestServiceRadiusKm();
-      const matches = deps.index.circle({ centre: position, radiusKm: widest, minPassengers: req.passengerCount, ...(req.luggageCount !== undefined ? { minLuggage: req.luggageCount } : {}) });
+      const matches = deps.index.circle({
+        centre: position,
+        radiusKm: widest,
+        minPassengers: req.passengerCount,
+        ...(req.luggageCount !== undefined ? { minLuggage: req.luggageCount } : {}),
+      });
 
       // The providers met in the circle, then those holding vehicles without a position that list the airport.
       const owners: number[] = [];

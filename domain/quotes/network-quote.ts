@@ -53,7 +53,10 @@ export interface NetworkQuote {
 }
 
 /** What an option shows of its vehicle's fleet entry (a stored entry, or one read from the geo index). */
-export type OptionEntry = Pick<FleetEntry, "slug" | "netid" | "type" | "name" | "description" | "imageUrl" | "maxPassengers" | "maxLuggage" | "minimumRate" | "hourlyRate" | "currency">;
+export type OptionEntry = Pick<
+  FleetEntry,
+  "slug" | "netid" | "type" | "name" | "description" | "imageUrl" | "maxPassengers" | "maxLuggage" | "minimumRate" | "hourlyRate" | "currency"
+>;
 
 /** A serving vehicle priced for the trip, before the quote picks its currency and ranks. */
 export interface PricedVehicle {
@@ -101,7 +104,11 @@ export function rankNetworkOptions(vehicles: readonly PricedVehicle[], names: Re
     kept.push(...list.slice(0, MAX_OPTIONS_PER_PROVIDER));
   }
   kept.sort(
-    (a, b) => a.minorUnits - b.minorUnits || a.distanceKm - b.distanceKm || (a.entry.netid < b.entry.netid ? -1 : a.entry.netid > b.entry.netid ? 1 : 0) || bySlug(a, b),
+    (a, b) =>
+      a.minorUnits - b.minorUnits ||
+      a.distanceKm - b.distanceKm ||
+      (a.entry.netid < b.entry.netid ? -1 : a.entry.netid > b.entry.netid ? 1 : 0) ||
+      bySlug(a, b),
   );
   return networkOptionsOf(kept.slice(0, MAX_NETWORK_OPTIONS), names);
 }

@@ -107,7 +107,8 @@ export function rankCircle(input: RankInput): CircleRanking {
   const digits = minorUnitOf(currencies, currency);
   const unitsOfRate = new Float64Array(m.rates).fill(-1);
   for (let r = 0; r < m.rates; r++)
-    if (currencyOfRate[r] === chosen) unitsOfRate[r] = vehicleFeeMinorUnits({ minimumRate: m.minimumRate(r), hourlyRate: m.hourlyRate(r) }, quarterHours, digits);
+    if (currencyOfRate[r] === chosen)
+      unitsOfRate[r] = vehicleFeeMinorUnits({ minimumRate: m.minimumRate(r), hourlyRate: m.hourlyRate(r) }, quarterHours, digits);
   const total = n + extras.length;
   const units = new Float64Array(total);
   const dist = new Float64Array(total);

@@ -56,14 +56,21 @@ const decimalsWord = (n: number) => (n === 0 ? "none" : `${n}`);
  * More significant decimals than the currency has is an error naming every such field ("has 2 decimals; JPY has
  * none"): the party can send the right amount. The errors are returned, for a caller that reports them with others.
  */
-export function exactAmountsInCurrency(written: WrittenAmounts, bookingFees: readonly Fee[], units: MinorUnits): { amounts: WrittenAmounts; errors: FieldError[] } {
+export function exactAmountsInCurrency(
+  written: WrittenAmounts,
+  bookingFees: readonly Fee[],
+  units: MinorUnits,
+): { amounts: WrittenAmounts; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const amounts = inCurrency(written, bookingFees, units, (amount, digits, field, currency) => {
     const parts = amountParts(amount);
     if (!parts) return undefined; // not an amount: refused where it was read
     const exact = exactInMinorUnit(parts, digits);
     if (exact === undefined)
-      errors.push({ field, message: `has ${parts.decimals.length} decimal${parts.decimals.length === 1 ? "" : "s"}; ${currency ?? "a booking without a currency"} has ${decimalsWord(digits)}` });
+      errors.push({
+        field,
+        message: `has ${parts.decimals.length} decimal${parts.decimals.length === 1 ? "" : "s"}; ${currency ?? "a booking without a currency"} has ${decimalsWord(digits)}`,
+      });
     return exact;
   });
   return { amounts, errors };

@@ -3,7 +3,10 @@ import { DomainError, TooLargeError } from "../errors";
 /** 400: what a change would make has more members in one object than one body may have. */
 export class TooManyMembersError extends DomainError {
   readonly code = "BOOKING_TOO_MANY_MEMBERS";
-  constructor(message: string, readonly details: Record<string, unknown>) {
+  constructor(
+    message: string,
+    readonly details: Record<string, unknown>,
+  ) {
     super(message);
   }
 }

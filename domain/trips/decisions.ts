@@ -98,7 +98,10 @@ export function decideNewTrip(
   throw new ConflictError(
     `requesterResNo ${req.requesterResNo} is already used by booking ${current.transactionId} with different content; send an UPDATE to change it`,
     "DUPLICATE_RESERVATION",
-    { transactionId: current.transactionId, errors: [{ field: "affiliateReservation.requesterResNo", message: "is already used by a booking with different content" }] },
+    {
+      transactionId: current.transactionId,
+      errors: [{ field: "affiliateReservation.requesterResNo", message: "is already used by a booking with different content" }],
+    },
   );
 }
 
@@ -167,7 +170,11 @@ function convertQuote(quote: Booking, req: NewTripRequest, fingerprint: string, 
     trip,
     changeLogs: [
       ...quote.changeLogs,
-      log(ctx, "requester", `status QUOTE → BOOKING_REQUEST (quote converted into a booking${chosen ? `, ${code ? "" : "first "}option ${chosen.code} at ${chosen.fee} ${chosen.currency ?? ""}`.trimEnd() : ""})`),
+      log(
+        ctx,
+        "requester",
+        `status QUOTE → BOOKING_REQUEST (quote converted into a booking${chosen ? `, ${code ? "" : "first "}option ${chosen.code} at ${chosen.fee} ${chosen.currency ?? ""}`.trimEnd() : ""})`,
+      ),
       ...described.filter((d) => !d.startsWith("fees") && !d.startsWith("reservationType")).map((d) => log(ctx, "requester", d)),
     ],
   };
@@ -262,7 +269,18 @@ export function applyChanges(trip: Trip, changes: TripChanges): Trip {
   return next;
 }
 
-const SCALARS = ["reservationType", "runType", "reservationDate", "passengerCount", "luggageCount", "preferredVehicleType", "totalTripDuration", "eventName", "sourceVendor", "origination"] as const;
+const SCALARS = [
+  "reservationType",
+  "runType",
+  "reservationDate",
+  "passengerCount",
+  "luggageCount",
+  "preferredVehicleType",
+  "totalTripDuration",
+  "eventName",
+  "sourceVendor",
+  "origination",
+] as const;
 // Free text and personal data: a change is named, never quoted.
 const NAMED_TEXT = ["specialInstructions", "namesignInstructions"] as const;
 const NAMED_PARTS = ["passengers", "account", "notes"] as const;
@@ -307,11 +325,17 @@ export function describeTripChanges(before: Trip, after: Trip): string[] {
       if ((a[f] ?? "") !== (z[f] ?? "")) out.push(`locations.${end}.${f} ${shown(a[f])} → ${shown(z[f])}`);
     }
     const rest = new Set([...Object.keys(a), ...Object.keys(z)].filter((k) => !(LOCATION_FIELDS as readonly string[]).includes(k)));
-    out.push(...describeMembers(`locations.${end}.`, [...rest].sort().filter((k) => !same(a[k], z[k]))));
+    out.push(
+      ...describeMembers(
+        `locations.${end}.`,
+        [...rest].sort().filter((k) => !same(a[k], z[k])),
+      ),
+    );
   }
   const stopsBefore = before.locations?.stops ?? [];
   const stopsAfter = after.locations?.stops ?? [];
-  if (!same(stopsBefore, stopsAfter)) out.push(stopsBefore.length === stopsAfter.length ? "locations.stops changed" : `locations.stops changed (${stopsBefore.length} → ${stopsAfter.length})`);
+  if (!same(stopsBefore, stopsAfter))
+    out.push(stopsBefore.length === stopsAfter.length ? "locations.stops changed" : `locations.stops changed (${stopsBefore.length} → ${stopsAfter.length})`);
   for (const key of NAMED_PARTS) {
     if (same(before[key], after[key])) continue;
     const a = before[key];

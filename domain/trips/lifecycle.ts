@@ -114,7 +114,17 @@ export function canTransition(from: TripStatus, to: TripStatus): boolean {
  * The main path a dispatch system reports along. A forward move along it may skip states,
  * as GNet providers send them (CONFIRMED → ON_LOCATION without an EN_ROUTE event).
  */
-export const MAIN_PATH: readonly TripStatus[] = ["BOOKING_REQUEST", "PENDING", "CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD", "COMPLETE", "CLOSE"];
+export const MAIN_PATH: readonly TripStatus[] = [
+  "BOOKING_REQUEST",
+  "PENDING",
+  "CONFIRMED",
+  "ASSIGNED",
+  "EN_ROUTE",
+  "ON_LOCATION",
+  "PASSENGER_ON_BOARD",
+  "COMPLETE",
+  "CLOSE",
+];
 
 // The side states sit at a main-path position: ACKNOWLEDGED is a confirmed booking, STOP a passenger on board.
 const PATH_POSITION: Partial<Record<TripStatus, number>> = {

@@ -93,7 +93,12 @@ export function placePickup(pickup: TripLocation | undefined, deps: { airports: 
       message: `cannot be placed: city ${JSON.stringify(city.slice(0, 100))} is unknown${state || country ? " in that state/country" : ", or ambiguous without state and country"}`,
     };
   }
-  return { placed: false, reason: "NOT_LOCATED", field: "locations.pickup", message: "cannot be placed: send lat and lon, an airport's IATA code (locationType airport), or city with state and country" };
+  return {
+    placed: false,
+    reason: "NOT_LOCATED",
+    field: "locations.pickup",
+    message: "cannot be placed: send lat and lon, an airport's IATA code (locationType airport), or city with state and country",
+  };
 }
 
 /**

@@ -13,7 +13,11 @@ export const PICKUP_MAX_AHEAD_SECONDS = 731 * 24 * 3600;
 export function pickupTimeRefusal(pickupDate: number, now: number): ValidationError | undefined {
   const field = "locations.pickup.time";
   if (pickupDate < now - PICKUP_PAST_GRACE_SECONDS)
-    return new ValidationError([{ field, message: `lies in the past (${isoAt(pickupDate)} UTC, in the pickup place's time zone); send a pickup at most 15 minutes ago` }], undefined, "PICKUP_IN_PAST");
+    return new ValidationError(
+      [{ field, message: `lies in the past (${isoAt(pickupDate)} UTC, in the pickup place's time zone); send a pickup at most 15 minutes ago` }],
+      undefined,
+      "PICKUP_IN_PAST",
+    );
   if (pickupDate > now + PICKUP_MAX_AHEAD_SECONDS)
     return new ValidationError([{ field, message: `lies more than 2 years ahead (${isoAt(pickupDate)} UTC)` }], undefined, "PICKUP_TOO_FAR_AHEAD");
   return undefined;

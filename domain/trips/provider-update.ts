@@ -50,7 +50,18 @@ export interface ProviderUpdate {
 }
 
 const KNOWN: ReadonlySet<string> = new Set([
-  "status", "resNo", "providerResNo", "requesterResNo", "transactionId", "providerNote", "totalAmount", "fees", "vehicle", "chauffeur", "lat", "lon",
+  "status",
+  "resNo",
+  "providerResNo",
+  "requesterResNo",
+  "transactionId",
+  "providerNote",
+  "totalAmount",
+  "fees",
+  "vehicle",
+  "chauffeur",
+  "lat",
+  "lon",
 ]);
 const VEHICLE_TEXT = ["vehicleId", "vehicleType", "make", "model", "vin", "plateNo", "vColor", "vehType", "color", "licensePlate", "description"];
 const CHAUFFEUR_TEXT = ["chauffeurId", "firstName", "lastName", "email", "phoneNumber", "picURL"];
@@ -70,7 +81,8 @@ export function checkProviderUpdate(input: ProviderUpdateInput): ProviderUpdate 
   }
   const resNo = text(input.resNo);
   const providerResNo = text(input.providerResNo);
-  if (resNo !== undefined && providerResNo !== undefined && resNo !== providerResNo) fail("resNo", "must equal providerResNo when both are sent (they name the same number)");
+  if (resNo !== undefined && providerResNo !== undefined && resNo !== providerResNo)
+    fail("resNo", "must equal providerResNo when both are sent (they name the same number)");
 
   let totalAmount: string | undefined;
   const amount = typeof input.totalAmount === "number" ? numberText(input.totalAmount) : text(input.totalAmount);
@@ -101,7 +113,7 @@ export function checkProviderUpdate(input: ProviderUpdateInput): ProviderUpdate 
   const requesterResNo = text(input.requesterResNo);
   return {
     status: status!,
-    ...(resNo ?? providerResNo) !== undefined ? { providerResNo: (resNo ?? providerResNo)! } : {},
+    ...((resNo ?? providerResNo) !== undefined ? { providerResNo: (resNo ?? providerResNo)! } : {}),
     ...(input.providerNote !== undefined ? { providerNote: input.providerNote.trim() } : {}),
     ...(totalAmount !== undefined ? { totalAmount } : {}),
     ...(fees !== undefined ? { fees } : {}),
@@ -109,7 +121,9 @@ export function checkProviderUpdate(input: ProviderUpdateInput): ProviderUpdate 
     ...(chauffeur !== undefined ? { chauffeur } : {}),
     ...(lat !== undefined && lon !== undefined ? { position: { lat: Number(lat), lon: Number(lon) } } : {}),
     ...(info !== undefined ? { info } : {}),
-    ...(transactionId || requesterResNo ? { names: { ...(transactionId ? { transactionId: transactionId.toLowerCase() } : {}), ...(requesterResNo ? { requesterResNo } : {}) } } : {}),
+    ...(transactionId || requesterResNo
+      ? { names: { ...(transactionId ? { transactionId: transactionId.toLowerCase() } : {}), ...(requesterResNo ? { requesterResNo } : {}) } }
+      : {}),
   };
 }
 
@@ -126,7 +140,12 @@ function describeMove(from: TripStatus, to: TripStatus): string {
  * Its amounts take the booking's currency's minor unit (`units`).
  * Answers the booking's status after the update (the caller keeps a position only while the trip is under way).
  */
-export function decideProviderUpdate(current: Booking | undefined, checked: ProviderUpdate, ctx: ChangeContext, units: MinorUnits = TWO_DECIMAL_UNITS): Decision<TripStatus> {
+export function decideProviderUpdate(
+  current: Booking | undefined,
+  checked: ProviderUpdate,
+  ctx: ChangeContext,
+  units: MinorUnits = TWO_DECIMAL_UNITS,
+): Decision<TripStatus> {
   const b = requireRole(current, ctx.netid, "provider");
   // Amounts in the booking's currency's minor unit (CONTRACT §17.3); too many decimals for it is 400.
   const update: ProviderUpdate = { ...checked, ...providerAmountsInCurrency({ totalAmount: checked.totalAmount, fees: checked.fees }, b.trip.fees, units) };

@@ -54,7 +54,10 @@ export function vehicleFeeCents(entry: Pick<FleetEntry, "minimumRate" | "hourlyR
 }
 
 /** What pricing a vehicle reads of its fleet entry (a FleetEntry or a ServingVehicle). */
-export type QuotableVehicle = Pick<FleetEntry, "slug" | "type" | "name" | "description" | "imageUrl" | "maxPassengers" | "maxLuggage" | "minimumRate" | "hourlyRate" | "currency" | "active">;
+export type QuotableVehicle = Pick<
+  FleetEntry,
+  "slug" | "type" | "name" | "description" | "imageUrl" | "maxPassengers" | "maxLuggage" | "minimumRate" | "hourlyRate" | "currency" | "active"
+>;
 
 /** A priced quote: its options (one currency), that currency (null without options) and its warnings. */
 export interface PricedQuote {
@@ -85,7 +88,10 @@ export function feeOfTenThousandths(minimumRate: number, hourlyRate: number, qua
 }
 
 /** Whether a vehicle can do the trip: active, seats the passengers and, only when luggage is specified, holds it. */
-export function fitsTrip(entry: Pick<FleetEntry, "active" | "maxPassengers" | "maxLuggage">, request: Pick<QuoteRequest, "passengerCount" | "luggageCount">): boolean {
+export function fitsTrip(
+  entry: Pick<FleetEntry, "active" | "maxPassengers" | "maxLuggage">,
+  request: Pick<QuoteRequest, "passengerCount" | "luggageCount">,
+): boolean {
   return entry.active && entry.maxPassengers >= request.passengerCount && holdsLuggage(entry.maxLuggage, request.luggageCount);
 }
 
@@ -93,7 +99,11 @@ export function fitsTrip(entry: Pick<FleetEntry, "active" | "maxPassengers" | "m
  * The one currency of a quote: the pickup country's when some vehicle prices in it, else the one most of them
  * use (ties: the code first in alphabetical order); null without vehicles.
  */
-export function chooseQuoteCurrency(entries: ReadonlyArray<Pick<FleetEntry, "currency">>, country: string | undefined, currencies: CurrencyDirectory): string | null {
+export function chooseQuoteCurrency(
+  entries: ReadonlyArray<Pick<FleetEntry, "currency">>,
+  country: string | undefined,
+  currencies: CurrencyDirectory,
+): string | null {
   const counts = new Map<string, number>();
   for (const e of entries) counts.set(e.currency, (counts.get(e.currency) ?? 0) + 1);
   return currencyOfCounts(counts, country, currencies);
@@ -108,12 +118,23 @@ export function currencyOfCounts(counts: ReadonlyMap<string, number>, country: s
   return best;
 }
 
-export const NO_VEHICLE_NEAR_PICKUP: TripWarning = { code: "NO_VEHICLE_NEAR_PICKUP", message: "No vehicle of the provider serves the pickup (none lists its airport or stands within its service radius)" };
-export const NO_VEHICLE_FITS_TRIP: TripWarning = { code: "NO_VEHICLE_FITS_TRIP", message: "The provider's vehicles serving the pickup do not seat the passengers and luggage" };
+export const NO_VEHICLE_NEAR_PICKUP: TripWarning = {
+  code: "NO_VEHICLE_NEAR_PICKUP",
+  message: "No vehicle of the provider serves the pickup (none lists its airport or stands within its service radius)",
+};
+export const NO_VEHICLE_FITS_TRIP: TripWarning = {
+  code: "NO_VEHICLE_FITS_TRIP",
+  message: "The provider's vehicles serving the pickup do not seat the passengers and luggage",
+};
 
 /** The OTHER_CURRENCIES_LEFT_OUT warning: `leftOut` fitting vehicles priced in `others` (sorted) left out of a quote in `currency`. */
 export function otherCurrenciesLeftOut(leftOut: number, others: string[], currency: string): TripWarning {
-  return { code: "OTHER_CURRENCIES_LEFT_OUT", message: `${leftOut} vehicle option(s) priced in ${others.join(", ")} left out: this quote is in ${currency}`, count: leftOut, currencies: others };
+  return {
+    code: "OTHER_CURRENCIES_LEFT_OUT",
+    message: `${leftOut} vehicle option(s) priced in ${others.join(", ")} left out: this quote is in ${currency}`,
+    count: leftOut,
+    currencies: others,
+  };
 }
 
 /** The quarter hours a quote is priced on: the booked duration when the trip gives one, else the distance estimate. */

@@ -3,7 +3,19 @@ import type { ExtraFields, ReservationType, Trip, TripAccount } from "./booking"
 import { readLuggageCount, readPassengerCount } from "./luggage";
 import { parseDateTime } from "./places";
 import { exactAmountsInCurrency, type MinorUnits } from "./booking-amounts";
-import { ANY_DECIMALS, checkFees, extraFields, numberText, readAccount, readLocation, readNotes, readPassengers, readStops, readTripMinutes, type Fail } from "./trip-fields";
+import {
+  ANY_DECIMALS,
+  checkFees,
+  extraFields,
+  numberText,
+  readAccount,
+  readLocation,
+  readNotes,
+  readPassengers,
+  readStops,
+  readTripMinutes,
+  type Fail,
+} from "./trip-fields";
 
 type Json = Record<string, unknown>;
 /** A count or amount as GNet clients send it: a string or a JSON number. */
@@ -48,11 +60,30 @@ export interface SendTripInput {
 
 /** Top-level members with a meaning of their own; every other member is an extra field, kept verbatim. */
 const KNOWN_TOP: ReadonlySet<string> = new Set([
-  "reservationType", "runType", "reservationDate", "passengerCount", "luggageCount", "preferredVehicleType", "specialInstructions",
-  "locations", "passengers", "account", "fees", "notes", "namesignInstructions", "eventName", "sourceVendor", "origination",
-  "totalTripDuration", "affiliateReservation", "transactionId", "submitMode", "quoteId",
+  "reservationType",
+  "runType",
+  "reservationDate",
+  "passengerCount",
+  "luggageCount",
+  "preferredVehicleType",
+  "specialInstructions",
+  "locations",
+  "passengers",
+  "account",
+  "fees",
+  "notes",
+  "namesignInstructions",
+  "eventName",
+  "sourceVendor",
+  "origination",
+  "totalTripDuration",
+  "affiliateReservation",
+  "transactionId",
+  "submitMode",
+  "quoteId",
   // Set by the exchange, never by the sender (GNet clients echo them): not stored from the request.
-  "status", "resStatus",
+  "status",
+  "resStatus",
 ]);
 /**
  * affiliateReservation members with a meaning of their own (`status` is the exchange's). `providerResNo` is not
@@ -165,7 +196,12 @@ export function validateSendTrip(input: SendTripInput, units?: MinorUnits): { ok
 
   if (errors.length > 0) return { ok: false, errors };
 
-  const common: Common = { requesterId: requesterId!, submitMode: submitMode as SubmitMode, notes: ar.notes?.trim(), affiliateExtra: extraFields(ar, KNOWN_AFFILIATE) };
+  const common: Common = {
+    requesterId: requesterId!,
+    submitMode: submitMode as SubmitMode,
+    notes: ar.notes?.trim(),
+    affiliateExtra: extraFields(ar, KNOWN_AFFILIATE),
+  };
   const ref: BookingRef = transactionId ? { transactionId } : { requesterId: requesterId!, requesterResNo: requesterResNo! };
   if (action === "CANCEL") return { ok: true, value: { ...common, action: "CANCEL", ref } };
   if (action === "UPDATE") return { ok: true, value: { ...common, action: "UPDATE", ref, providerId, changes: changes! } };
@@ -264,7 +300,8 @@ function checkTripFields(input: SendTripInput, mode: "all" | "present", fail: Fa
     if (!pickup) fail("locations.pickup", "is required");
     else {
       if (blank(pickup.time as string | undefined)) fail("locations.pickup.time", "is required: an ISO 8601 date-time");
-      else if (typeof pickup.time !== "string" || !parseDateTime(pickup.time)) fail("locations.pickup.time", "must be an ISO 8601 date-time, e.g. 2026-12-03T18:45:00");
+      else if (typeof pickup.time !== "string" || !parseDateTime(pickup.time))
+        fail("locations.pickup.time", "must be an ISO 8601 date-time, e.g. 2026-12-03T18:45:00");
     }
     const read = {
       ...extraFields(locations, KNOWN_LOCATIONS),
@@ -280,10 +317,10 @@ function checkTripFields(input: SendTripInput, mode: "all" | "present", fail: Fa
   if (sent(input.fees)) changes.fees = checkFees(input.fees ?? [], "fees", fail, anyDecimals ? ANY_DECIMALS : undefined);
   if (input.notes !== undefined) changes.notes = readNotes(input.notes, fail);
   const tripMinutes = readTripMinutes(input.totalTripDuration, fail);
-  if (input.totalTripDuration !== undefined) changes.totalTripDuration = typeof input.totalTripDuration === "string" ? input.totalTripDuration.trim() : input.totalTripDuration;
+  if (input.totalTripDuration !== undefined)
+    changes.totalTripDuration = typeof input.totalTripDuration === "string" ? input.totalTripDuration.trim() : input.totalTripDuration;
   const extra = extraFields(input, KNOWN_TOP);
   if (extra) changes.extra = extra;
 
   return { reservationType: type as ReservationType, changes, passengerCount, luggageCount, tripMinutes };
 }
-

@@ -55,7 +55,15 @@ export function servingFleetOf(deps: { index: Pick<FleetSearchIndex, "search" | 
       return deps.index.serving(netid, area);
     },
     async servingEntries(netid, area) {
-      const { hits } = deps.index.search({ centres: [area.position], radiusKm: area.radiusKm, types: undefined, words: [], netid, offset: 0, limit: MAX_SERVING_ENTRIES });
+      const { hits } = deps.index.search({
+        centres: [area.position],
+        radiusKm: area.radiusKm,
+        types: undefined,
+        words: [],
+        netid,
+        offset: 0,
+        limit: MAX_SERVING_ENTRIES,
+      });
       // Each hit's entry is a fresh object: completed in place rather than copied (a big fleet has thousands).
       const serving: ServingVehicle[] = hits.map((h) => Object.assign(h.entry, { active: true, distanceKm: h.distanceKm }));
       if (area.airport === undefined) return serving;

@@ -9,7 +9,20 @@ export type Fail = (field: string, message: string) => void;
 type Json = Record<string, unknown>;
 
 /** Text fields of a place that are trimmed; every other field of it is kept as sent. */
-const LOCATION_TEXT = ["address", "address1", "address2", "city", "country", "landmark", "locationType", "pointOnLocation", "specialInstructions", "state", "time", "zipCode"] as const;
+const LOCATION_TEXT = [
+  "address",
+  "address1",
+  "address2",
+  "city",
+  "country",
+  "landmark",
+  "locationType",
+  "pointOnLocation",
+  "specialInstructions",
+  "state",
+  "time",
+  "zipCode",
+] as const;
 const PASSENGER_TEXT = ["accountNumber", "email", "firstName", "lastName", "phoneNumber"] as const;
 const ACCOUNT_TEXT = ["accountName", "accountNumber", "callerEmail", "callerName", "callerNumber"] as const;
 const FEE_TEXT = ["code", "currency", "description", "fee", "luggageCount", "name", "passengerCount", "type", "validUntil", "vehType"] as const;
@@ -63,7 +76,8 @@ export function readCoordinateField(raw: unknown, limit: 90 | 180, field: string
   return text;
 }
 
-const coordinateMessage = (limit: 90 | 180) => (limit === 90 ? "must be a decimal latitude between -90 and 90" : "must be a decimal longitude between -180 and 180");
+const coordinateMessage = (limit: 90 | 180) =>
+  limit === 90 ? "must be a decimal latitude between -90 and 90" : "must be a decimal longitude between -180 and 180";
 
 /**
  * A place of the trip (pickup, drop-off or stop): text trimmed, lat/lon stored as strings, GNet's extra fields and
@@ -71,7 +85,10 @@ const coordinateMessage = (limit: 90 | 180) => (limit === 90 ? "must be a decima
  */
 export function readLocation(raw: Json, field: string, fail: Fail, kind: "pickup" | "dropOff" | "stop"): TripLocation {
   const out = copyTrimming(raw, LOCATION_TEXT) as TripLocation;
-  for (const [key, limit] of [["lat", 90], ["lon", 180]] as const) {
+  for (const [key, limit] of [
+    ["lat", 90],
+    ["lon", 180],
+  ] as const) {
     const text = readCoordinateField(raw[key], limit, `${field}.${key}`, fail);
     if (text === undefined) delete out[key];
     else out[key] = text;

@@ -48,13 +48,27 @@ export function announcements(deps: AnnounceDeps, events: BookingEvent[], bookin
   const out: AnnouncedMessage[] = [];
   // The provider reads the requester's preferred vehicle type in its own words when it mapped it for this partner.
   const preferred = booking.trip.preferredVehicleType;
-  const vehicleType = preferred && provider?.deliveryUrl ? translateVehicleType(partnerships.activeVehicleTypesSync(booking.providerId, booking.requesterId), preferred) : undefined;
+  const vehicleType =
+    preferred && provider?.deliveryUrl
+      ? translateVehicleType(partnerships.activeVehicleTypesSync(booking.providerId, booking.requesterId), preferred)
+      : undefined;
   for (const e of events) {
     const delivery = TO_PROVIDER[e.type];
     if (delivery && provider?.deliveryUrl) {
       const eventId = deps.newEventId();
       const body = JSON.stringify(partnerTripMessage(booking, delivery.action, provider.luggage, eventId, vehicleType));
-      out.push({ message: { eventId, channel: "delivery", eventType: delivery.eventType, transactionId: booking.transactionId, targetNetid: booking.providerId, url: provider.deliveryUrl, body }, at: e.at });
+      out.push({
+        message: {
+          eventId,
+          channel: "delivery",
+          eventType: delivery.eventType,
+          transactionId: booking.transactionId,
+          targetNetid: booking.providerId,
+          url: provider.deliveryUrl,
+          body,
+        },
+        at: e.at,
+      });
     }
   }
   // One change, one webhook: the booking's new state, typed by the change's first (main) event; GNet-shaped
@@ -66,7 +80,18 @@ export function announcements(deps: AnnounceDeps, events: BookingEvent[], bookin
     const shown = visiblePosition(booking.status, "requester", positions.lastSync(booking.transactionId));
     const location = shown ? positionView(shown) : undefined;
     const body = JSON.stringify(requester.webhookFormat === "gnet" ? gnetCallback(booking, location) : bookingEventBody(eventId, events, booking, location));
-    out.push({ message: { eventId, channel: "webhook", eventType: type, transactionId: booking.transactionId, targetNetid: booking.requesterId, url: requester.webhookUrl, body }, at: events[0].at });
+    out.push({
+      message: {
+        eventId,
+        channel: "webhook",
+        eventType: type,
+        transactionId: booking.transactionId,
+        targetNetid: booking.requesterId,
+        url: requester.webhookUrl,
+        body,
+      },
+      at: events[0].at,
+    });
   }
   return out;
 }
@@ -88,7 +113,11 @@ export function attemptOutcomes(deps: { onAttemptFailed?: (channel: Channel, fin
   return {
     delivered: (m, reply, at) =>
       m.channel === "delivery"
-        ? { ref: { transactionId: m.transactionId }, decide: (b) => recordDelivered(b, reply, m.eventType, at, false, deps.currencies), numberTaken: (b) => recordDelivered(b, reply, m.eventType, at, true, deps.currencies) }
+        ? {
+            ref: { transactionId: m.transactionId },
+            decide: (b) => recordDelivered(b, reply, m.eventType, at, false, deps.currencies),
+            numberTaken: (b) => recordDelivered(b, reply, m.eventType, at, true, deps.currencies),
+          }
         : undefined,
     attemptFailed: (m, error, at, final) => {
       deps.onAttemptFailed?.(m.channel, final);
@@ -133,7 +162,12 @@ export async function retryFailedDelivery(deps: DeliveryDeps, caller: Caller, tr
 }
 
 /** The caller's webhook deliveries, newest first. */
-export function webhookDeliveries(deps: Pick<DeliveryDeps, "outbox">, netid: string, limit: number, offset: number): Promise<{ items: OutboxMessage[]; total: number }> {
+export function webhookDeliveries(
+  deps: Pick<DeliveryDeps, "outbox">,
+  netid: string,
+  limit: number,
+  offset: number,
+): Promise<{ items: OutboxMessage[]; total: number }> {
   return deps.outbox.list(netid, "webhook", limit, offset);
 }
 
@@ -147,7 +181,11 @@ export async function replayWebhook(deps: DeliveryDeps, netid: string, deliveryI
   if (!message || message.channel !== "webhook" || message.targetNetid !== netid) throw new NotFoundError("No such webhook delivery", "DELIVERY_NOT_FOUND");
   const budget = await deps.replays.take(`webhookReplay:${message.id}`, WEBHOOK_REPLAYS_PER_HOUR, 3600, deps.clock.now());
   if (!budget.allowed)
-    throw new TooManyRequestsError(budget.retryAfter, `This delivery was replayed ${WEBHOOK_REPLAYS_PER_HOUR} times within the hour; retry in ${budget.retryAfter} s`, "REPLAY_LIMITED");
+    throw new TooManyRequestsError(
+      budget.retryAfter,
+      `This delivery was replayed ${WEBHOOK_REPLAYS_PER_HOUR} times within the hour; retry in ${budget.retryAfter} s`,
+      "REPLAY_LIMITED",
+    );
   await deps.outbox.requeue(message.id, deps.dueNow());
   deps.runner.wake();
   return (await deps.outbox.get(message.id))!;
@@ -181,7 +219,12 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * update: the booking is read until that sets providerResNo, the booking leaves BOOKING_REQUEST/PENDING, or the
  * wait ends.
  */
-export async function awaitDelivery(deps: DeliveryDeps, transactionId: string, timeoutMs = WAIT_FOR_DELIVERY_MS, pause: (ms: number) => Promise<void> = sleep): Promise<WaitOutcome> {
+export async function awaitDelivery(
+  deps: DeliveryDeps,
+  transactionId: string,
+  timeoutMs = WAIT_FOR_DELIVERY_MS,
+  pause: (ms: number) => Promise<void> = sleep,
+): Promise<WaitOutcome> {
   const message = await deps.outbox.latest(transactionId, "delivery");
   if (!message) {
     let booking = await deps.bookings.findById(transactionId);

@@ -40,7 +40,18 @@ export interface IntegrationView {
 }
 
 export function emptyIntegration(netid: string): Integration {
-  return { netid, deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookSecret: null, webhookVerifiedAt: null, webhookFormat: "events", acceptTripsFrom: "anyone", serviceRadiusKm: DEFAULT_SERVICE_RADIUS_KM };
+  return {
+    netid,
+    deliveryUrl: null,
+    deliveryAuth: null,
+    luggage: "notes",
+    webhookUrl: null,
+    webhookSecret: null,
+    webhookVerifiedAt: null,
+    webhookFormat: "events",
+    acceptTripsFrom: "anyone",
+    serviceRadiusKm: DEFAULT_SERVICE_RADIUS_KM,
+  };
 }
 
 export function viewOf(i: Integration, revealSecret = false): IntegrationView {
@@ -75,7 +86,12 @@ export async function getIntegration(deps: IntegrationDeps, netid: string): Prom
  * that response is the only one that shows it — and send a new (or still unverified) webhook URL the signed
  * challenge: nothing else is sent there until it has echoed one.
  */
-export async function updateIntegration(deps: IntegrationDeps, netid: string, input: Parameters<typeof validateIntegrationPatch>[0], by: ChangedBy = {}): Promise<IntegrationView> {
+export async function updateIntegration(
+  deps: IntegrationDeps,
+  netid: string,
+  input: Parameters<typeof validateIntegrationPatch>[0],
+  by: ChangedBy = {},
+): Promise<IntegrationView> {
   const checked = validateIntegrationPatch(input);
   if (!checked.ok) throw new ValidationError(checked.errors);
   const unreachable = await targetProblems(deps.targets, checked.patch);
@@ -94,7 +110,10 @@ export async function updateIntegration(deps: IntegrationDeps, netid: string, in
   await deps.integrations.save(next, deps.clock.now());
   const changed = Object.keys(checked.patch).join(", ") || "nothing";
   const verified = challenge ? (failed ? "; webhook URL not verified" : "; webhook URL verified") : "";
-  deps.audit.record({ type: "integration.changed", netid, ...by, detail: `set ${changed}${created ? "; webhook secret created" : ""}${verified}` }, deps.clock.now());
+  deps.audit.record(
+    { type: "integration.changed", netid, ...by, detail: `set ${changed}${created ? "; webhook secret created" : ""}${verified}` },
+    deps.clock.now(),
+  );
   return { ...viewOf(next, created), ...(failed ? { webhookVerification: failed } : {}) };
 }
 
@@ -116,7 +135,11 @@ export async function verifyWebhook(deps: IntegrationDeps, netid: string, by: Ch
 async function spendChallenge(deps: IntegrationDeps, netid: string): Promise<void> {
   const budget = await deps.challenges.take(`webhookChallenge:${netid}`, WEBHOOK_CHALLENGES_PER_HOUR, 3600, deps.clock.now());
   if (!budget.allowed)
-    throw new TooManyRequestsError(budget.retryAfter, `At most ${WEBHOOK_CHALLENGES_PER_HOUR} webhook URL challenges an hour; retry in ${budget.retryAfter} s`, "RATE_LIMITED");
+    throw new TooManyRequestsError(
+      budget.retryAfter,
+      `At most ${WEBHOOK_CHALLENGES_PER_HOUR} webhook URL challenges an hour; retry in ${budget.retryAfter} s`,
+      "RATE_LIMITED",
+    );
 }
 
 /** Challenges `next.webhookUrl`; on success stamps `next` verified. Why it failed, or undefined. */

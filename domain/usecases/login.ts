@@ -49,7 +49,10 @@ export async function login(deps: LoginDeps, credentials: { login: string; passw
   const account = user ? user.uid.toLowerCase() : loginName.toLowerCase();
   const keys = [`uid:${account}`, `ip:${credentials.clientAddress}`];
   const waitFor = ([uid, address]: LoginAttemptsSeen[]) =>
-    Math.max(throttleWait(uid, LOGIN_LIMITS.perUid, now, LOGIN_LIMITS.windowSeconds), throttleWait(address, LOGIN_LIMITS.perAddress, now, LOGIN_LIMITS.windowSeconds));
+    Math.max(
+      throttleWait(uid, LOGIN_LIMITS.perUid, now, LOGIN_LIMITS.windowSeconds),
+      throttleWait(address, LOGIN_LIMITS.perAddress, now, LOGIN_LIMITS.windowSeconds),
+    );
   // Attempts still being hashed count against the budget: a burst of concurrent guesses cannot all slip in
   // before the first failures are recorded.
   const { seen, admitted } = await deps.throttle.begin(keys, since, (s) => waitFor(s) === 0);

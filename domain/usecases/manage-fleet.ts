@@ -112,7 +112,9 @@ export async function importFleet(
   }
   if (rowErrors.length > 0) throw new FleetImportError(rowErrors);
   const quota = await ensureRoom(deps, netid, entries.length);
-  const saved = await withinQuota(quota, entries.length, () => deps.fleet.insertAll(entries, onProgress && ((done) => onProgress("save", done, entries.length)), quota?.max));
+  const saved = await withinQuota(quota, entries.length, () =>
+    deps.fleet.insertAll(entries, onProgress && ((done) => onProgress("save", done, entries.length)), quota?.max),
+  );
   deps.index.fleetChanged(saved.map((e) => e.slug));
   return saved;
 }
@@ -142,7 +144,10 @@ async function withinQuota<T>(quota: { plan: Plan; max: number } | undefined, ad
 
 function quotaExceeded(plan: Plan, max: number, current: number, adding: number): ForbiddenError {
   const n = (v: number) => v.toLocaleString("en-US");
-  return new ForbiddenError(`The ${plan} plan allows ${n(max)} fleet entries; you have ${n(current)} and this would add ${n(adding)}. Remove entries or change plan`, "FLEET_QUOTA_EXCEEDED");
+  return new ForbiddenError(
+    `The ${plan} plan allows ${n(max)} fleet entries; you have ${n(current)} and this would add ${n(adding)}. Remove entries or change plan`,
+    "FLEET_QUOTA_EXCEEDED",
+  );
 }
 
 function newEntry(netid: string, draft: FleetEntryDraft, now: number): NewFleetEntry {

@@ -38,7 +38,11 @@ function decideAndKeepPosition(deps: ManageTripDeps, update: ProviderUpdate, ctx
     if (update.position && !tripEnded(decision.result)) {
       const c = update.chauffeur;
       const name = [c?.firstName, c?.lastName].filter(Boolean).join(" ");
-      deps.tracking?.recordFromUpdate(current!.transactionId, update.position, { chfId: c?.chauffeurId, chfName: name || undefined, griddID: update.info?.griddID });
+      deps.tracking?.recordFromUpdate(current!.transactionId, update.position, {
+        chfId: c?.chauffeurId,
+        chfName: name || undefined,
+        griddID: update.info?.griddID,
+      });
     }
     return decision;
   };
@@ -56,7 +60,13 @@ export async function providerUpdateStatus(deps: ManageTripDeps, caller: Caller,
 }
 
 /** Provider updates status, naming the booking by its own netid and reservation number (GNet's providerUpdateStatusByResNo). */
-export async function providerUpdateStatusByResNo(deps: ManageTripDeps, caller: Caller, netid: string, resNo: string, input: ProviderUpdateInput): Promise<void> {
+export async function providerUpdateStatusByResNo(
+  deps: ManageTripDeps,
+  caller: Caller,
+  netid: string,
+  resNo: string,
+  input: ProviderUpdateInput,
+): Promise<void> {
   const update = checkProviderUpdate(input);
   const found = await bookingByResNo(deps, netid, resNo, ["provider"]);
   if (!found) throw bookingNotFound();
@@ -126,7 +136,10 @@ export async function listBookings(
   }
   const pickupFrom = readInstant(input.pickupFrom, "from");
   const pickupTo = readInstant(input.pickupTo, "to");
-  for (const [field, value] of [["pickupFrom", pickupFrom], ["pickupTo", pickupTo]] as const)
+  for (const [field, value] of [
+    ["pickupFrom", pickupFrom],
+    ["pickupTo", pickupTo],
+  ] as const)
     if (value !== undefined && !Number.isFinite(value)) errors.push({ field, message: "must be Unix seconds, a date (2026-12-03) or an ISO 8601 date-time" });
   if (errors.length > 0) throw new ValidationError(errors);
   const requesterResNo = input.requesterResNo?.trim() || undefined;

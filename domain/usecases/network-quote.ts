@@ -74,12 +74,20 @@ export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller
   const warnings: NetworkQuoteWarning[] = [];
   if (ranking.leftOut > 0) {
     const currencies = ranking.leftOutCurrencies;
-    warnings.push({ code: "OTHER_CURRENCIES_LEFT_OUT", message: `${ranking.leftOut} vehicle option(s) priced in ${currencies.join(", ")} left out: this quote is in ${ranking.currency}`, count: ranking.leftOut, currencies });
+    warnings.push({
+      code: "OTHER_CURRENCIES_LEFT_OUT",
+      message: `${ranking.leftOut} vehicle option(s) priced in ${currencies.join(", ")} left out: this quote is in ${ranking.currency}`,
+      count: ranking.leftOut,
+      currencies,
+    });
   }
   const names = await deps.companies.namesOf([...new Set(ranking.chosen.map((v) => v.entry.netid))]);
   const options = networkOptionsOf(ranking.chosen, names);
   if (options.length === 0)
-    warnings.push({ code: "NO_VEHICLE_NEAR_PICKUP", message: "No provider that takes this trip from you has an active vehicle serving the pickup that seats the party" });
+    warnings.push({
+      code: "NO_VEHICLE_NEAR_PICKUP",
+      message: "No provider that takes this trip from you has an active vehicle serving the pickup that seats the party",
+    });
 
   const quote: NetworkQuote = {
     quoteId: deps.newQuoteId(),
@@ -99,7 +107,14 @@ export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller
 
 /** The quote as its maker sees it. */
 export function networkQuoteView(q: NetworkQuote): NetworkQuoteView {
-  return { quoteId: q.quoteId, validUntil: isoAt(q.validUntil), currency: q.currency, totalAmount: q.options[0]?.fee ?? null, options: q.options, warnings: q.warnings };
+  return {
+    quoteId: q.quoteId,
+    validUntil: isoAt(q.validUntil),
+    currency: q.currency,
+    totalAmount: q.options[0]?.fee ?? null,
+    options: q.options,
+    warnings: q.warnings,
+  };
 }
 
 /** A POST /api/quotes/{quoteId}/book body: the option, the caller's reservation number, passengers, and trip fields to add. */
@@ -110,7 +125,18 @@ export interface BookQuoteInput extends SendTripInput {
 }
 
 /** Members of the booking body that are not trip fields. */
-const BOOK_OWN = new Set(["quoteOptionId", "requesterResNo", "providerResNo", "affiliateReservation", "quoteId", "providers", "partnersOnly", "reservationType", "fees", "transactionId"]);
+const BOOK_OWN = new Set([
+  "quoteOptionId",
+  "requesterResNo",
+  "providerResNo",
+  "affiliateReservation",
+  "quoteId",
+  "providers",
+  "partnersOnly",
+  "reservationType",
+  "fees",
+  "transactionId",
+]);
 
 /**
  * Book an option of a network quote: the quote's trip with the fields the body adds, as a NEW REGULAR to the
@@ -124,8 +150,7 @@ export async function bookNetworkQuote(deps: NetworkQuoteDeps, caller: Caller, q
   const option = quote.options.find((o) => o.quoteOptionId === optionId);
   if (optionId === "") errors.push({ field: "quoteOptionId", message: "is required: the quoteOptionId of the option to book" });
   else if (!option) errors.push({ field: "quoteOptionId", message: "is not one of this quote's options" });
-  for (const key of PRICED)
-    if (input[key] !== undefined) errors.push({ field: key, message: "is fixed by the quote; request a new quote for another trip" });
+  for (const key of PRICED) if (input[key] !== undefined) errors.push({ field: key, message: "is fixed by the quote; request a new quote for another trip" });
   if (errors.length > 0) throw new ValidationError(errors);
 
   const added: Record<string, unknown> = {};

@@ -36,7 +36,8 @@ export interface PartnerDetails extends PartnerView {
 function otherNetid(caller: Caller, netid: unknown): string {
   if (typeof netid !== "string" || !NETID_PATTERN.test(netid.trim()))
     throw new ValidationError([{ field: "netid", message: "must be a company netid: 3–32 characters of A-Z a-z 0-9 _ -" }]);
-  if (netid.trim().toLowerCase() === caller.netid.toLowerCase()) throw new ValidationError([{ field: "netid", message: "must be another company's netid, not your own" }]);
+  if (netid.trim().toLowerCase() === caller.netid.toLowerCase())
+    throw new ValidationError([{ field: "netid", message: "must be another company's netid, not your own" }]);
   return netid.trim();
 }
 
@@ -71,7 +72,8 @@ export async function requestPartnership(deps: PartnershipDeps, caller: Caller, 
   const other = await partnerCompany(deps, caller, netid);
   const current = await deps.partnerships.find(caller.netid, other.netid);
   if (current?.state === "active") throw new ConflictError(`You are already partners with ${other.netid}`, "ALREADY_PARTNERS");
-  if (current && current.requestedBy.toLowerCase() === caller.netid.toLowerCase()) throw new ConflictError(`You already asked ${other.netid}; it has not accepted yet`, "PARTNERSHIP_ALREADY_REQUESTED");
+  if (current && current.requestedBy.toLowerCase() === caller.netid.toLowerCase())
+    throw new ConflictError(`You already asked ${other.netid}; it has not accepted yet`, "PARTNERSHIP_ALREADY_REQUESTED");
   if (current) {
     await deps.partnerships.activate(caller.netid, other.netid, deps.clock.now());
     record(deps, caller, `asked ${other.netid}, which had asked too: active`);
@@ -90,7 +92,8 @@ export async function acceptPartnership(deps: PartnershipDeps, caller: Caller, n
   // An unknown netid has not asked either: the same answer, so accepting cannot tell which netids exist.
   if (!other || !current) throw new ConflictError(`${given} has not asked to partner with you`, "NO_PARTNERSHIP_REQUEST");
   if (current.state === "active") throw new ConflictError(`You are already partners with ${other.netid}`, "ALREADY_PARTNERS");
-  if (current.requestedBy.toLowerCase() === caller.netid.toLowerCase()) throw new ConflictError(`You asked ${other.netid}; only it can accept`, "NO_PARTNERSHIP_REQUEST");
+  if (current.requestedBy.toLowerCase() === caller.netid.toLowerCase())
+    throw new ConflictError(`You asked ${other.netid}; only it can accept`, "NO_PARTNERSHIP_REQUEST");
   await deps.partnerships.activate(caller.netid, other.netid, deps.clock.now());
   record(deps, caller, `accepted ${other.netid}`);
   return { netid: other.netid, name: other.name, status: "active" };
@@ -100,13 +103,19 @@ export async function acceptPartnership(deps: PartnershipDeps, caller: Caller, n
 export async function endPartnership(deps: PartnershipDeps, caller: Caller, netid: unknown): Promise<{ netid: string; status: "ended" }> {
   const given = otherNetid(caller, netid);
   const other = await deps.companies.findByNetid(given);
-  if (!other || !(await deps.partnerships.remove(caller.netid, other.netid))) throw new NotFoundError(`You have no partnership with ${given}`, "PARTNERSHIP_NOT_FOUND");
+  if (!other || !(await deps.partnerships.remove(caller.netid, other.netid)))
+    throw new NotFoundError(`You have no partnership with ${given}`, "PARTNERSHIP_NOT_FOUND");
   record(deps, caller, `ended the partnership with ${other.netid}`);
   return { netid: other.netid, status: "ended" };
 }
 
 /** The caller's partnerships, oldest first; only a company's own list can be read. */
-export async function listPartnerships(deps: PartnershipDeps, caller: Caller, netid: string, format: "short" | "full"): Promise<Array<PartnerView | PartnerDetails>> {
+export async function listPartnerships(
+  deps: PartnershipDeps,
+  caller: Caller,
+  netid: string,
+  format: "short" | "full",
+): Promise<Array<PartnerView | PartnerDetails>> {
   if (netid.toLowerCase() !== caller.netid.toLowerCase()) throw new ForbiddenError("You can list only your own company's partnerships", "NOT_YOUR_NETID");
   const out: Array<PartnerView | PartnerDetails> = [];
   for (const p of await deps.partnerships.listFor(caller.netid)) {
@@ -137,7 +146,12 @@ export async function listPartnerships(deps: PartnershipDeps, caller: Caller, ne
  * Set how the caller, as provider, translates a partner's vehicle types into its own (replacing the previous
  * map; `{}` clears it). The partnership must exist (requested or active); the map applies while it is active.
  */
-export async function setPartnerVehicleTypes(deps: PartnershipDeps, caller: Caller, netid: unknown, input: unknown): Promise<{ netid: string; vehicleTypes: VehicleTypeMap }> {
+export async function setPartnerVehicleTypes(
+  deps: PartnershipDeps,
+  caller: Caller,
+  netid: unknown,
+  input: unknown,
+): Promise<{ netid: string; vehicleTypes: VehicleTypeMap }> {
   otherNetid(caller, netid);
   // The map is checked before the partner is looked up: a bad map is 400 for every netid alike.
   const checked = validateVehicleTypeMap(input);

@@ -30,7 +30,12 @@ export function serviceAreaOf(pickup: PlacedPickup, radiusKm: number): ServiceAr
  * Ranked over the serving set's columns (quoteServingSet: the answer of buildQuote over the same vehicles), so a
  * provider with 50,000 vehicles quotes about as fast as one with 50.
  */
-export async function quoteProvider(deps: ProviderQuoteDeps, provider: string, pickup: PlacedPickup, request: Omit<QuoteRequest, "pickup">): Promise<PricedQuote> {
+export async function quoteProvider(
+  deps: ProviderQuoteDeps,
+  provider: string,
+  pickup: PlacedPickup,
+  request: Omit<QuoteRequest, "pickup">,
+): Promise<PricedQuote> {
   const area = serviceAreaOf(pickup, await serviceRadiusOf(deps.integrations, provider));
   const serving = await deps.servingFleet.servingSet(provider, area);
   return quoteServingSet(serving, { ...request, pickup: pickup.position, ...(pickup.country ? { country: pickup.country } : {}) }, deps.currencies);

@@ -80,9 +80,15 @@ export function approachRoute(pickup: Position, transactionId: string, steps: nu
   for (const ch of transactionId) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
   const angle = ((h % 360) * Math.PI) / 180;
   const km = 4 + (h % 3);
-  const start = { lat: pickup.lat + (km / 111) * Math.sin(angle), lon: pickup.lon + (km / (111 * Math.max(0.2, Math.cos((pickup.lat * Math.PI) / 180)))) * Math.cos(angle) };
+  const start = {
+    lat: pickup.lat + (km / 111) * Math.sin(angle),
+    lon: pickup.lon + (km / (111 * Math.max(0.2, Math.cos((pickup.lat * Math.PI) / 180)))) * Math.cos(angle),
+  };
   const round = (n: number) => Math.round(n * 1e5) / 1e5;
-  return Array.from({ length: steps + 2 }, (_, i) => ({ lat: round(start.lat + ((pickup.lat - start.lat) * i) / (steps + 1)), lon: round(start.lon + ((pickup.lon - start.lon) * i) / (steps + 1)) }));
+  return Array.from({ length: steps + 2 }, (_, i) => ({
+    lat: round(start.lat + ((pickup.lat - start.lat) * i) / (steps + 1)),
+    lon: round(start.lon + ((pickup.lon - start.lon) * i) / (steps + 1)),
+  }));
 }
 
 /** The sandbox's reservation number for a booking. */
@@ -150,7 +156,14 @@ export class SandboxDispatcher {
         const caller = await this.deps.callerOf(trip.providerId);
         if (!caller) return;
         const at = route[p.pushed + 1];
-        await this.deps.tracking.push(caller, { transactionId: trip.transactionId, latitude: at.lat, longitude: at.lon, chfName: "Sandy Box", driverId: "SBX-CH-1", locationDateTime: new Date(now).toISOString() });
+        await this.deps.tracking.push(caller, {
+          transactionId: trip.transactionId,
+          latitude: at.lat,
+          longitude: at.lon,
+          chfName: "Sandy Box",
+          driverId: "SBX-CH-1",
+          locationDateTime: new Date(now).toISOString(),
+        });
         p.pushed++;
         p.lastPushMs = now;
         return;
@@ -184,10 +197,21 @@ export class SandboxDispatcher {
     const route = this.routeOf(booking);
     const where = status === "EN_ROUTE" ? route?.[0] : status === "ON_LOCATION" ? route?.[route.length - 1] : undefined;
     const input: Record<string, unknown> = { status };
-    if (status === "CONFIRMED") Object.assign(input, { providerResNo: booking.providerResNo ?? sandboxResNo(trip.transactionId), providerNote: "Answered by the sandbox's simulated dispatcher" });
+    if (status === "CONFIRMED")
+      Object.assign(input, {
+        providerResNo: booking.providerResNo ?? sandboxResNo(trip.transactionId),
+        providerNote: "Answered by the sandbox's simulated dispatcher",
+      });
     if (status === "ASSIGNED") {
       input.chauffeur = { chauffeurId: "SBX-CH-1", firstName: "Sandy", lastName: "Box", phoneNumber: "+15555550100" };
-      input.vehicle = { vehicleId: "SBX-V-1", vehicleType: booking.trip.preferredVehicleType || "SEDAN", make: "Lincoln", model: "Continental", plateNo: "SANDBOX", vColor: "Black" };
+      input.vehicle = {
+        vehicleId: "SBX-V-1",
+        vehicleType: booking.trip.preferredVehicleType || "SEDAN",
+        make: "Lincoln",
+        model: "Continental",
+        plateNo: "SANDBOX",
+        vColor: "Black",
+      };
     }
     if (where) Object.assign(input, { lat: where.lat, lon: where.lon });
     await providerUpdateStatus(this.deps.manage, caller, trip.transactionId, input);

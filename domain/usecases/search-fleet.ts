@@ -22,8 +22,7 @@ export type FleetItem = Pick<FleetEntry, "netid" | "type" | "name" | "descriptio
 
 /** A non-fatal problem reported with status 200 (spec "Search warning"). */
 export type SearchWarning =
-  | { code: "UNRESOLVABLE_AIRPORT"; netid: ""; airport: string; detail: string }
-  | { code: "MISSING_GPS"; netid: string; detail: string };
+  { code: "UNRESOLVABLE_AIRPORT"; netid: ""; airport: string; detail: string } | { code: "MISSING_GPS"; netid: string; detail: string };
 
 export interface FleetSearchResult {
   items: FleetItem[];

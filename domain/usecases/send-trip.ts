@@ -2,7 +2,15 @@ import type { AirportDirectory } from "../airports";
 import type { CurrencyDirectory } from "../currency";
 import { ForbiddenError, ValidationError } from "../errors";
 import type { Caller, Clock, CompanyRepository } from "../ports";
-import { contentFingerprint, decideCancelTrip, decideNewTrip, decideUpdateTrip, requireRole, type ChangeContext, type SendTripResult } from "../trips/decisions";
+import {
+  contentFingerprint,
+  decideCancelTrip,
+  decideNewTrip,
+  decideUpdateTrip,
+  requireRole,
+  type ChangeContext,
+  type SendTripResult,
+} from "../trips/decisions";
 import { requesterFeesInCurrency } from "../trips/booking-amounts";
 import type { QuoteOption } from "../trips/booking";
 import { placePickup, type Gazetteer } from "../trips/pickup-place";
@@ -64,7 +72,8 @@ export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTr
   if (req.action === "NEW") return sendNewTrip(deps, req, ctx, quote);
 
   // A requesterResNo is the caller's own: look it up under the caller's canonical netid.
-  const ref = "transactionId" in req.ref ? { transactionId: req.ref.transactionId.toLowerCase() } : { requesterId: caller.netid, requesterResNo: req.ref.requesterResNo };
+  const ref =
+    "transactionId" in req.ref ? { transactionId: req.ref.transactionId.toLowerCase() } : { requesterId: caller.netid, requesterResNo: req.ref.requesterResNo };
   if (req.action === "CANCEL") return deps.bookings.change(ref, (current) => decideCancelTrip(current, req.notes, ctx));
   const pickup = req.changes.locations?.pickup;
   const placed = pickup ? placePickup(pickup, deps) : undefined;
@@ -96,20 +105,34 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
   if (pickupDate === undefined) throw new ValidationError([{ field: "locations.pickup.time", message: "must be an ISO 8601 date-time" }]);
   // A QUOTE must be placed to be priced; a booking is taken all the same (the provider dispatches from the address).
   const refusals = [refusal, pickupTimeRefusal(pickupDate, ctx.now)];
-  if (isQuote && !placed.placed) refusals.push(new ValidationError([{ field: placed.field, message: placed.message }], undefined, placed.reason === "UNKNOWN_AIRPORT" ? "UNKNOWN_AIRPORT" : "PICKUP_NOT_LOCATED"));
-  const warnings: TripWarning[] = placed.placed ? [] : [{ code: "PICKUP_NOT_LOCATED", field: placed.field, message: `The pickup ${placed.message}; the provider dispatches from the address` }];
+  if (isQuote && !placed.placed)
+    refusals.push(
+      new ValidationError(
+        [{ field: placed.field, message: placed.message }],
+        undefined,
+        placed.reason === "UNKNOWN_AIRPORT" ? "UNKNOWN_AIRPORT" : "PICKUP_NOT_LOCATED",
+      ),
+    );
+  const warnings: TripWarning[] = placed.placed
+    ? []
+    : [{ code: "PICKUP_NOT_LOCATED", field: placed.field, message: `The pickup ${placed.message}; the provider dispatches from the address` }];
   const firstRefusal = refusals.find((r) => r !== undefined);
 
   let options: QuoteOption[] = [];
   if (isQuote && !firstRefusal && placed.placed) {
-    const quote = await quoteProvider({ servingFleet: deps.servingFleet, currencies: deps.currencies, integrations: deps.admission.integrations }, provider.netid, placed, {
-      passengerCount: request.passengerCount,
-      luggageCount: request.luggageCount,
-      dropOff: positionOf(request.trip.locations.dropOff, deps.airports),
-      tripMinutes: request.tripMinutes,
-      now: ctx.now,
-      preferredVehType: await providerVehicleType(deps.admission, ctx.netid, provider.netid, request.trip.preferredVehicleType),
-    });
+    const quote = await quoteProvider(
+      { servingFleet: deps.servingFleet, currencies: deps.currencies, integrations: deps.admission.integrations },
+      provider.netid,
+      placed,
+      {
+        passengerCount: request.passengerCount,
+        luggageCount: request.luggageCount,
+        dropOff: positionOf(request.trip.locations.dropOff, deps.airports),
+        tripMinutes: request.tripMinutes,
+        now: ctx.now,
+        preferredVehType: await providerVehicleType(deps.admission, ctx.netid, provider.netid, request.trip.preferredVehicleType),
+      },
+    );
     options = quote.options;
     warnings.push(...quote.warnings);
   }
@@ -124,7 +147,15 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
 
   const fingerprint = contentFingerprint(request, provider.netid);
   const price = quoted ? { totalAmount: quoted.totalAmount, described: quoted.described } : undefined;
-  const facts = { transactionId: deps.newTransactionId(), pickupDate, options, warnings, sourcePlatform: SOURCE_PLATFORM, targetPlatform: TARGET_PLATFORM, ...(price ? { price } : {}) };
+  const facts = {
+    transactionId: deps.newTransactionId(),
+    pickupDate,
+    options,
+    warnings,
+    sourcePlatform: SOURCE_PLATFORM,
+    targetPlatform: TARGET_PLATFORM,
+    ...(price ? { price } : {}),
+  };
   return deps.bookings.change({ requesterId: ctx.netid, requesterResNo: request.requesterResNo }, (current) => {
     // A repeat of what is booked already answers as before; anything it would create or convert is refused.
     if (firstRefusal && current?.contentHash !== fingerprint) throw firstRefusal;

@@ -38,7 +38,8 @@ export interface PositionPush {
 }
 
 /** What one pushed position did (the bulk push answers one per item). */
-export type PushOutcome = { status: "accepted"; transactionId: string } | { status: "throttled"; transactionId: string; retryAfter: number } | { status: "not_found" };
+export type PushOutcome =
+  { status: "accepted"; transactionId: string } | { status: "throttled"; transactionId: string; retryAfter: number } | { status: "not_found" };
 
 /** How often a requester with a webhook hears of a moving chauffeur (the first position at once). */
 export const LOCATION_WEBHOOK_INTERVAL_MS = 30_000;
@@ -65,7 +66,8 @@ function checkPush(raw: PositionPush, prefix: string, fail: Fail): CheckedPush |
   const errors: FieldError[] = [];
   const own: Fail = (field, message) => errors.push({ field: `${prefix}${field}`, message });
   const read = (value: string | number | undefined, limit: 90 | 180, field: string) => {
-    if (value === undefined || value === "") own(field, `is required: a decimal ${limit === 90 ? "latitude between -90 and 90" : "longitude between -180 and 180"}`);
+    if (value === undefined || value === "")
+      own(field, `is required: a decimal ${limit === 90 ? "latitude between -90 and 90" : "longitude between -180 and 180"}`);
     else return readCoordinateField(value, limit, field, own);
     return undefined;
   };
@@ -151,7 +153,14 @@ export class ChauffeurTracking {
 
   /** Several bookings of one party at once: the ones with a position to show; 404 when none has. */
   async locateByResNos(caller: Caller, netid: string, list: string) {
-    const resNos = [...new Set(list.split(",").map((s) => s.trim()).filter(Boolean))];
+    const resNos = [
+      ...new Set(
+        list
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ];
     if (resNos.length === 0 || resNos.length > MAX_PULL_RESNOS)
       throw new ValidationError([{ field: "resNos", message: `must list 1–${MAX_PULL_RESNOS} reservation numbers, separated by commas` }]);
     const found = [];
@@ -254,7 +263,10 @@ export function decideLocationAnnounce(current: Booking | undefined, ctx: Change
   if (!current || tripEnded(current.status)) return { result: undefined };
   return {
     result: undefined,
-    write: { booking: current, events: [{ type: "LOCATION_CHANGED", transactionId: current.transactionId, actor: "provider", at: ctx.now, status: current.status }] },
+    write: {
+      booking: current,
+      events: [{ type: "LOCATION_CHANGED", transactionId: current.transactionId, actor: "provider", at: ctx.now, status: current.status }],
+    },
   };
 }
 

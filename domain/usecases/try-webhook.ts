@@ -59,14 +59,25 @@ export async function sendTestWebhook(deps: TryWebhookDeps, netid: string): Prom
   const integration = await deps.integrations.get(netid);
   if (!integration?.webhookUrl) throw new ConflictError("No webhook URL is set: set one with PUT /api/company/integration first", "NO_WEBHOOK_URL");
   if (integration.webhookVerifiedAt === null)
-    throw new ConflictError("Your webhook URL has not answered its challenge yet: nothing is sent there until it does (POST /api/company/integration/webhook-verify)", "WEBHOOK_NOT_VERIFIED");
+    throw new ConflictError(
+      "Your webhook URL has not answered its challenge yet: nothing is sent there until it does (POST /api/company/integration/webhook-verify)",
+      "WEBHOOK_NOT_VERIFIED",
+    );
   const budget = await deps.budgets.take(`webhookTest:${netid}`, WEBHOOK_TESTS_PER_HOUR, 3600, deps.clock.now());
-  if (!budget.allowed) throw new TooManyRequestsError(budget.retryAfter, `${WEBHOOK_TESTS_PER_HOUR} test events were sent within the hour; retry in ${budget.retryAfter} s`, "WEBHOOK_TEST_LIMITED");
+  if (!budget.allowed)
+    throw new TooManyRequestsError(
+      budget.retryAfter,
+      `${WEBHOOK_TESTS_PER_HOUR} test events were sent within the hour; retry in ${budget.retryAfter} s`,
+      "WEBHOOK_TEST_LIMITED",
+    );
   const eventId = deps.newEventId();
   const createdAt = deps.clock.now();
   const body = JSON.stringify({ eventId, type: PING_EVENT_TYPE, createdAt, data: { netid, message: "A test event from TripSwitch: no booking changed." } });
   // Its own event id as the ordering key: a test event waits for no other message, and none waits for it.
-  const queued = await deps.outbox.enqueue({ eventId, channel: "webhook", eventType: PING_EVENT_TYPE, transactionId: eventId, targetNetid: netid, url: integration.webhookUrl, body }, Math.floor(deps.dueNow()));
+  const queued = await deps.outbox.enqueue(
+    { eventId, channel: "webhook", eventType: PING_EVENT_TYPE, transactionId: eventId, targetNetid: netid, url: integration.webhookUrl, body },
+    Math.floor(deps.dueNow()),
+  );
   deps.runner.wake();
   const attempted = await deps.runner.waitForAttempt(eventId, WAIT_FOR_DELIVERY_MS, async () => {
     const now = await deps.outbox.get(queued.id);

@@ -2,7 +2,13 @@ import { hostname } from "node:os";
 import type { Logger } from "../../adapters/logging";
 import type { SecretSealer } from "../../domain/delivery/ports";
 import type { PgDb } from "../../adapters/postgres/db";
-import { PgCompanyRepository, PgLoginThrottle, PgPlatformTokenRepository, PgRevokedTokens, PgUserRepository } from "../../adapters/postgres/account-repositories";
+import {
+  PgCompanyRepository,
+  PgLoginThrottle,
+  PgPlatformTokenRepository,
+  PgRevokedTokens,
+  PgUserRepository,
+} from "../../adapters/postgres/account-repositories";
 import { PgBookingRepository } from "../../adapters/postgres/booking-repository";
 import { PgIdempotencyStore } from "../../adapters/postgres/idempotency-store";
 import { PgNetworkQuoteRepository } from "../../adapters/postgres/network-quote-repository";
@@ -49,7 +55,13 @@ export function newInstanceId(): string {
  * The repositories over one migrated PostgreSQL database. Synchronous lookups the booking announcer makes
  * (integrations, partners' vehicle types, the last position) are read just before each change is written.
  */
-export function postgresStorage(db: PgDb, secrets: SecretSealer, announcerFor: AnnouncerFor, logger: Logger, options: { instanceId?: string; indexFile?: string; leaseSeconds?: number; groupCommit?: boolean } = {}): PostgresStorage {
+export function postgresStorage(
+  db: PgDb,
+  secrets: SecretSealer,
+  announcerFor: AnnouncerFor,
+  logger: Logger,
+  options: { instanceId?: string; indexFile?: string; leaseSeconds?: number; groupCommit?: boolean } = {},
+): PostgresStorage {
   const instanceId = options.instanceId ?? newInstanceId();
   // Watched from here to close(): a cache nothing keeps in step is never consulted.
   const accountCache = new PgAccountCache();
@@ -59,7 +71,10 @@ export function postgresStorage(db: PgDb, secrets: SecretSealer, announcerFor: A
   const positions = new PgPositionStore(db, (err) => logger.error({ err }, "writing chauffeur positions failed; kept for the next attempt"));
   // From the account cache (no round trip when it holds them); a booking being created has no position yet.
   const prefetch = async (bookings: Booking[], created: boolean) => {
-    const reads = [integrations.prefetch(bookings.flatMap((b) => [b.requesterId, b.providerId])), partnerships.prefetch(bookings.map((b) => [b.providerId, b.requesterId] as const))];
+    const reads = [
+      integrations.prefetch(bookings.flatMap((b) => [b.requesterId, b.providerId])),
+      partnerships.prefetch(bookings.map((b) => [b.providerId, b.requesterId] as const)),
+    ];
     if (!created) reads.push(positions.prefetch(bookings.map((b) => b.transactionId)));
     await Promise.all(reads);
   };

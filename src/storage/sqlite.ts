@@ -1,7 +1,13 @@
 import type { Db } from "../../adapters/sqlite/db";
 import type { Logger } from "../../adapters/logging";
 import type { SecretSealer } from "../../domain/delivery/ports";
-import { SqliteCompanyRepository, SqliteLoginThrottle, SqlitePlatformTokenRepository, SqliteRevokedTokens, SqliteUserRepository } from "../../adapters/sqlite/account-repositories";
+import {
+  SqliteCompanyRepository,
+  SqliteLoginThrottle,
+  SqlitePlatformTokenRepository,
+  SqliteRevokedTokens,
+  SqliteUserRepository,
+} from "../../adapters/sqlite/account-repositories";
 import { SqliteAuditLog } from "../../adapters/sqlite/audit-log";
 import { sealStoredSecrets, SqliteIntegrationRepository } from "../../adapters/sqlite/integration-repository";
 import { SqliteOutbox } from "../../adapters/sqlite/outbox";

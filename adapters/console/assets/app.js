@@ -72,12 +72,34 @@ function shell(current) {
   const nav = h(
     "nav",
     { "aria-label": "Console" },
-    h("ul", {}, PAGES.map(([key, label]) => h("li", {}, h("a", { href: `#/${key}`, "aria-current": key === current ? "page" : null }, label, key === "bookings" ? live.newTripsBadge() : null)))),
+    h(
+      "ul",
+      {},
+      PAGES.map(([key, label]) =>
+        h("li", {}, h("a", { href: `#/${key}`, "aria-current": key === current ? "page" : null }, label, key === "bookings" ? live.newTripsBadge() : null)),
+      ),
+    ),
   );
-  const signOut = h("button", { type: "button", onClick: async () => { live.stop(); await api.signOut(); signInForm("Signed out."); } }, "Sign out");
-  const sandbox = api.company()?.sandbox ? h("span", { class: "badge sandbox", title: "A simulated dispatcher answers this company's trips" }, "Sandbox") : null;
+  const signOut = h(
+    "button",
+    {
+      type: "button",
+      onClick: async () => {
+        live.stop();
+        await api.signOut();
+        signInForm("Signed out.");
+      },
+    },
+    "Sign out",
+  );
+  const sandbox = api.company()?.sandbox
+    ? h("span", { class: "badge sandbox", title: "A simulated dispatcher answers this company's trips" }, "Sandbox")
+    : null;
   const main = h("main", { id: "main", tabindex: "-1" });
-  root.replaceChildren(h("header", { class: "top" }, h("strong", {}, "TripSwitch"), nav, h("span", { class: "who" }, `${uid} · ${netid}`), sandbox, signOut), main);
+  root.replaceChildren(
+    h("header", { class: "top" }, h("strong", {}, "TripSwitch"), nav, h("span", { class: "who" }, `${uid} · ${netid}`), sandbox, signOut),
+    main,
+  );
   return main;
 }
 

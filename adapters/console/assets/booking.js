@@ -22,7 +22,18 @@ const num = (v) => (v === undefined || v === null || v === "" ? undefined : Numb
 function place(label, loc, showTime = true) {
   if (!loc) return null;
   const text = [loc.locationType && `(${loc.locationType})`, loc.address, loc.address1, loc.city, loc.landmark].filter(Boolean).join(" ");
-  return h("div", {}, h("dt", {}, label), h("dd", {}, text || "—", showTime && loc.time ? ` · ${loc.time}` : "", loc.specialInstructions ? h("div", { class: "muted" }, loc.specialInstructions) : null));
+  return h(
+    "div",
+    {},
+    h("dt", {}, label),
+    h(
+      "dd",
+      {},
+      text || "—",
+      showTime && loc.time ? ` · ${loc.time}` : "",
+      loc.specialInstructions ? h("div", { class: "muted" }, loc.specialInstructions) : null,
+    ),
+  );
 }
 
 const typing = (where) => where.contains(document.activeElement) && /^(INPUT|SELECT|TEXTAREA)$/.test(document.activeElement.tagName);
@@ -86,22 +97,65 @@ export async function bookingPage(main, id) {
       return body;
     };
     actions.append(
-      h("fieldset", {}, h("legend", {}, "Update as the provider"),
-        h("div", { class: "grid" }, field("Your reservation number", resNo), field("Chauffeur first name", chfFirst), field("Chauffeur last name", chfLast), field("Plate number", plate), field("Note to the requester", note)),
-        h("div", { class: "toolbar" }, targets.map((s) => h("button", { type: "button", class: "primary", onClick: () => act(`Move to ${s}`, () => api.platform("POST", `/Platform.svc/providerUpdateStatusByTransactionId/${b.transactionId}/V1`, { status: s, ...details() })) }, `Move to ${s}`)))),
+      h(
+        "fieldset",
+        {},
+        h("legend", {}, "Update as the provider"),
+        h(
+          "div",
+          { class: "grid" },
+          field("Your reservation number", resNo),
+          field("Chauffeur first name", chfFirst),
+          field("Chauffeur last name", chfLast),
+          field("Plate number", plate),
+          field("Note to the requester", note),
+        ),
+        h(
+          "div",
+          { class: "toolbar" },
+          targets.map((s) =>
+            h(
+              "button",
+              {
+                type: "button",
+                class: "primary",
+                onClick: () =>
+                  act(`Move to ${s}`, () =>
+                    api.platform("POST", `/Platform.svc/providerUpdateStatusByTransactionId/${b.transactionId}/V1`, { status: s, ...details() }),
+                  ),
+              },
+              `Move to ${s}`,
+            ),
+          ),
+        ),
+      ),
     );
   }
   if (requester && api.canMoveTrips() && current?.next.includes("CANCEL"))
-    actions.append(h("button", { type: "button", class: "danger", onClick: () => confirm("Cancel this trip?") && act("Cancel trip", () => api.platform("POST", `/Platform.svc/cancelTripByTransactionId/${b.transactionId}/V1`)) }, "Cancel trip"));
+    actions.append(
+      h(
+        "button",
+        {
+          type: "button",
+          class: "danger",
+          onClick: () =>
+            confirm("Cancel this trip?") && act("Cancel trip", () => api.platform("POST", `/Platform.svc/cancelTripByTransactionId/${b.transactionId}/V1`)),
+        },
+        "Cancel trip",
+      ),
+    );
 
-  const pickup = t.locations?.pickup, drop = t.locations?.dropOff;
+  const pickup = t.locations?.pickup,
+    drop = t.locations?.dropOff;
   const where = h("div");
   const logs = t.changeLogs ?? [];
   const errors = t.transactionErrors ?? [];
   // Both parties follow the trip on the stream: its events and the chauffeur's positions redraw the page (at most
   // once a second); while a field of the page is being filled in, the redraw waits until focus leaves the form.
   const shown = location.hash;
-  let timer = 0, lastDraw = Date.now(), waiting = false;
+  let timer = 0,
+    lastDraw = Date.now(),
+    waiting = false;
   const redraw = () => {
     if (!page.isConnected || location.hash !== shown) return;
     if (typing(page)) {
@@ -123,33 +177,111 @@ export async function bookingPage(main, id) {
     h("h1", {}, `Booking ${b.sourceResNo}`),
     h("p", { class: "ids" }, "Booking id ", fullId(b.transactionId, "booking id")),
     status,
-    h("p", {}, h("span", { class: `badge s-${b.lastStatus}` }, b.lastStatus), ` ${t.resStatus ?? ""} · ${provider ? "you are the provider" : "you are the requester"} · ${b.fromConextId} → ${b.toConextId}`),
+    h(
+      "p",
+      {},
+      h("span", { class: `badge s-${b.lastStatus}` }, b.lastStatus),
+      ` ${t.resStatus ?? ""} · ${provider ? "you are the provider" : "you are the requester"} · ${b.fromConextId} → ${b.toConextId}`,
+    ),
     actions,
-    h("div", { class: "cols" },
-      h("section", { "aria-labelledby": "trip-h" }, h("h2", { id: "trip-h" }, "Trip"),
-        h("dl", { class: "facts" },
+    h(
+      "div",
+      { class: "cols" },
+      h(
+        "section",
+        { "aria-labelledby": "trip-h" },
+        h("h2", { id: "trip-h" }, "Trip"),
+        h(
+          "dl",
+          { class: "facts" },
           h("div", {}, h("dt", {}, "Reservation numbers"), h("dd", {}, `${b.sourceResNo} / ${b.targetResNo ?? "—"}`)),
           h("div", {}, h("dt", {}, "Type"), h("dd", {}, `${t.reservationType} ${t.runType ?? ""}`)),
-          h("div", {}, h("dt", {}, "Pickup time"), h("dd", { class: "pickup-time" }, zonedTime(b.pickupDate, zone), h("span", { class: "muted" }, ` · ${zone}`))),
+          h(
+            "div",
+            {},
+            h("dt", {}, "Pickup time"),
+            h("dd", { class: "pickup-time" }, zonedTime(b.pickupDate, zone), h("span", { class: "muted" }, ` · ${zone}`)),
+          ),
           h("div", {}, h("dt", {}, "Passengers / luggage"), h("dd", {}, `${t.passengerCount} / ${t.luggageCount ?? "not specified"}`)),
           h("div", {}, h("dt", {}, "Vehicle type"), h("dd", {}, t.preferredVehicleType || "—")),
           h("div", {}, h("dt", {}, "Total"), h("dd", {}, t.totalAmount != null ? [t.totalAmount, t.fees?.[0]?.currency ? ` ${t.fees[0].currency}` : ""] : "—")),
-          place("Pickup", pickup, false), ...(t.locations?.stops ?? []).map((s, i) => place(`Stop ${i + 1}`, s)), place("Drop-off", drop),
+          place("Pickup", pickup, false),
+          ...(t.locations?.stops ?? []).map((s, i) => place(`Stop ${i + 1}`, s)),
+          place("Drop-off", drop),
           t.specialInstructions ? h("div", {}, h("dt", {}, "Special instructions"), h("dd", {}, t.specialInstructions)) : null,
-          t.chauffeur ? h("div", {}, h("dt", {}, "Chauffeur"), h("dd", {}, [t.chauffeur.firstName, t.chauffeur.lastName].filter(Boolean).join(" ") || "—")) : null,
-          t.location ? h("div", {}, h("dt", {}, "Chauffeur's position"), h("dd", { class: "chauffeur-position" }, `${t.location.lat}, ${t.location.lon} · `, stamp(t.location.timestamp, zone))) : null,
-          t.vehicle ? h("div", {}, h("dt", {}, "Vehicle"), h("dd", {}, [t.vehicle.make, t.vehicle.model, t.vehicle.plateNo ?? t.vehicle.licensePlate].filter(Boolean).join(" ") || "—")) : null,
+          t.chauffeur
+            ? h("div", {}, h("dt", {}, "Chauffeur"), h("dd", {}, [t.chauffeur.firstName, t.chauffeur.lastName].filter(Boolean).join(" ") || "—"))
+            : null,
+          t.location
+            ? h(
+                "div",
+                {},
+                h("dt", {}, "Chauffeur's position"),
+                h("dd", { class: "chauffeur-position" }, `${t.location.lat}, ${t.location.lon} · `, stamp(t.location.timestamp, zone)),
+              )
+            : null,
+          t.vehicle
+            ? h(
+                "div",
+                {},
+                h("dt", {}, "Vehicle"),
+                h("dd", {}, [t.vehicle.make, t.vehicle.model, t.vehicle.plateNo ?? t.vehicle.licensePlate].filter(Boolean).join(" ") || "—"),
+              )
+            : null,
         ),
         h("h3", {}, "Passengers"),
-        h("ul", {}, (t.passengers ?? []).map((p) => h("li", {}, `${p.firstName ?? ""} ${p.lastName ?? ""}`, (p.phones ?? []).length ? ` · ${p.phones.map((x) => x.number).join(", ")}` : p.phoneNumber ? ` · ${p.phoneNumber}` : ""))),
-        (t.notes ?? []).length ? [h("h3", {}, "Notes"), h("ul", {}, t.notes.map((n) => h("li", {}, `${n.context ? `[${n.context}] ` : ""}${n.message}`)))] : null,
+        h(
+          "ul",
+          {},
+          (t.passengers ?? []).map((p) =>
+            h(
+              "li",
+              {},
+              `${p.firstName ?? ""} ${p.lastName ?? ""}`,
+              (p.phones ?? []).length ? ` · ${p.phones.map((x) => x.number).join(", ")}` : p.phoneNumber ? ` · ${p.phoneNumber}` : "",
+            ),
+          ),
+        ),
+        (t.notes ?? []).length
+          ? [
+              h("h3", {}, "Notes"),
+              h(
+                "ul",
+                {},
+                t.notes.map((n) => h("li", {}, `${n.context ? `[${n.context}] ` : ""}${n.message}`)),
+              ),
+            ]
+          : null,
       ),
       h("section", { "aria-labelledby": "map-h" }, h("h2", { id: "map-h" }, "Where"), where),
     ),
-    h("section", { "aria-labelledby": "timeline-h" }, h("h2", { id: "timeline-h" }, "Timeline"),
-      h("ol", { class: "timeline", "aria-label": "Timeline" }, logs.map((l) => h("li", {}, stamp(l.timestamp, zone), " ", h("span", { class: "muted" }, l.changeSource), " — ", l.changeDesc)))),
-    h("section", { "aria-labelledby": "errors-h" }, h("h2", { id: "errors-h" }, "Transaction errors"),
-      errors.length ? h("ul", {}, errors.map((e) => h("li", {}, stamp(e.timestamp, zone), ` ${e.errCode}: ${e.errDesc}`))) : h("p", { class: "muted" }, "None.")),
+    h(
+      "section",
+      { "aria-labelledby": "timeline-h" },
+      h("h2", { id: "timeline-h" }, "Timeline"),
+      h(
+        "ol",
+        { class: "timeline", "aria-label": "Timeline" },
+        logs.map((l) => h("li", {}, stamp(l.timestamp, zone), " ", h("span", { class: "muted" }, l.changeSource), " — ", l.changeDesc)),
+      ),
+    ),
+    h(
+      "section",
+      { "aria-labelledby": "errors-h" },
+      h("h2", { id: "errors-h" }, "Transaction errors"),
+      errors.length
+        ? h(
+            "ul",
+            {},
+            errors.map((e) => h("li", {}, stamp(e.timestamp, zone), ` ${e.errCode}: ${e.errDesc}`)),
+          )
+        : h("p", { class: "muted" }, "None."),
+    ),
   );
-  drawMap(where, { ...bookingPlaces(b, res.places), caption: t.location ? `Chauffeur's last position: ${t.location.lat}, ${t.location.lon} at ${chauffeurTime(t.location.timestamp, zone)}` : "No chauffeur position yet" });
+  drawMap(where, {
+    ...bookingPlaces(b, res.places),
+    caption: t.location
+      ? `Chauffeur's last position: ${t.location.lat}, ${t.location.lon} at ${chauffeurTime(t.location.timestamp, zone)}`
+      : "No chauffeur position yet",
+  });
 }

@@ -11,19 +11,43 @@ const filters = { status: "", role: "", requesterResNo: "", from: "", to: "", of
 const filtered = () => Boolean(filters.status || filters.role || filters.requesterResNo || filters.from || filters.to);
 
 function emptyState() {
-  if (filtered() || filters.offset > 0) return h("p", { class: "empty" }, "No booking matches these filters. Change or clear them (empty every field, then Apply filters).");
+  if (filtered() || filters.offset > 0)
+    return h("p", { class: "empty" }, "No booking matches these filters. Change or clear them (empty every field, then Apply filters).");
   const operator = api.company()?.coType === "IO";
-  return h("div", { class: "empty" },
+  return h(
+    "div",
+    { class: "empty" },
     h("p", {}, h("strong", {}, "No bookings yet.")),
     operator
-      ? h("p", {}, "Trips that booking companies send you appear here as they arrive, with a badge on Bookings; nothing to reload. Make sure your fleet lists the airports and positions you serve (Fleet).")
-      : h("p", {}, "Book a ride with ", h("a", { href: "#/newtrip" }, "New trip"), " (a price from every operator serving the pickup), or send trips through the API (", h("a", { href: "/docs" }, "docs"), "). They appear here and update as operators move them."));
+      ? h(
+          "p",
+          {},
+          "Trips that booking companies send you appear here as they arrive, with a badge on Bookings; nothing to reload. Make sure your fleet lists the airports and positions you serve (Fleet).",
+        )
+      : h(
+          "p",
+          {},
+          "Book a ride with ",
+          h("a", { href: "#/newtrip" }, "New trip"),
+          " (a price from every operator serving the pickup), or send trips through the API (",
+          h("a", { href: "/docs" }, "docs"),
+          "). They appear here and update as operators move them.",
+        ),
+  );
 }
 
 export async function bookingsPage(main) {
   const states = (await api.open("GET", "/api/trip-states")).data.states.map((s) => s.status);
   const status = select("status", [["", "Any status"], ...states], filters.status);
-  const role = select("role", [["", "Either role"], ["requester", "Requester"], ["provider", "Provider"]], filters.role);
+  const role = select(
+    "role",
+    [
+      ["", "Either role"],
+      ["requester", "Requester"],
+      ["provider", "Provider"],
+    ],
+    filters.role,
+  );
   const resNo = h("input", { name: "requesterResNo", value: filters.requesterResNo });
   const from = h("input", { type: "date", name: "from", value: filters.from });
   const to = h("input", { type: "date", name: "to", value: filters.to });
@@ -45,21 +69,55 @@ export async function bookingsPage(main) {
     if (main.isConnected) live.markListSeen();
     if (!items.length) return list.replaceChildren(emptyState());
     list.replaceChildren(
-      h("table", { "aria-label": "Bookings", class: "bookings" },
+      h(
+        "table",
+        { "aria-label": "Bookings", class: "bookings" },
         h("caption", {}, `${count(data.total, "booking")}; ${data.offset + 1}–${data.offset + data.items.length} shown · updates live`),
-        h("thead", {}, h("tr", {}, ["Booking", "Role", "Requester", "Provider", "Provider no.", "Status", "Pickup (local time)", "Type"].map((c) => h("th", { scope: "col" }, c)))),
-        h("tbody", {}, items.map((b) => {
-          const fresh = live.isNew(b.transactionId);
-          return h("tr", { class: fresh ? "fresh" : null, "data-id": b.transactionId },
-            h("td", {}, h("a", { href: `#/bookings/${b.transactionId}`, "aria-label": `Open booking ${b.sourceResNo}` }, b.sourceResNo), fresh ? h("span", { class: "badge newtrips" }, "New") : null, h("div", {}, fullId(b.transactionId, "booking id"))),
-            h("td", {}, b.fromConextId === netid ? "requester" : "provider"), h("td", {}, b.fromConextId), h("td", {}, b.toConextId),
-            h("td", {}, b.targetResNo ?? ""), h("td", {}, h("span", { class: `badge s-${b.lastStatus}` }, b.lastStatus)),
-            h("td", {}, zonedTime(b.pickupDate, b.pickupZone)), h("td", {}, b.reservationType),
-          );
-        }))),
-      h("div", { class: "toolbar" },
-        h("button", { type: "button", disabled: filters.offset === 0, onClick: () => ((filters.offset = Math.max(0, filters.offset - PAGE)), load()) }, "Previous page"),
-        h("button", { type: "button", disabled: filters.offset + PAGE >= data.total, onClick: () => ((filters.offset += PAGE), load()) }, "Next page")),
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            ["Booking", "Role", "Requester", "Provider", "Provider no.", "Status", "Pickup (local time)", "Type"].map((c) => h("th", { scope: "col" }, c)),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          items.map((b) => {
+            const fresh = live.isNew(b.transactionId);
+            return h(
+              "tr",
+              { class: fresh ? "fresh" : null, "data-id": b.transactionId },
+              h(
+                "td",
+                {},
+                h("a", { href: `#/bookings/${b.transactionId}`, "aria-label": `Open booking ${b.sourceResNo}` }, b.sourceResNo),
+                fresh ? h("span", { class: "badge newtrips" }, "New") : null,
+                h("div", {}, fullId(b.transactionId, "booking id")),
+              ),
+              h("td", {}, b.fromConextId === netid ? "requester" : "provider"),
+              h("td", {}, b.fromConextId),
+              h("td", {}, b.toConextId),
+              h("td", {}, b.targetResNo ?? ""),
+              h("td", {}, h("span", { class: `badge s-${b.lastStatus}` }, b.lastStatus)),
+              h("td", {}, zonedTime(b.pickupDate, b.pickupZone)),
+              h("td", {}, b.reservationType),
+            );
+          }),
+        ),
+      ),
+      h(
+        "div",
+        { class: "toolbar" },
+        h(
+          "button",
+          { type: "button", disabled: filters.offset === 0, onClick: () => ((filters.offset = Math.max(0, filters.offset - PAGE)), load()) },
+          "Previous page",
+        ),
+        h("button", { type: "button", disabled: filters.offset + PAGE >= data.total, onClick: () => ((filters.offset += PAGE), load()) }, "Next page"),
+      ),
     );
   }
 
@@ -71,14 +129,24 @@ export async function bookingsPage(main) {
     pending = setTimeout(() => main.isConnected && load(), 250);
   });
 
-  const form = h("form", {
-    class: "toolbar", "aria-label": "Booking filters",
-    onSubmit: (e) => {
-      e.preventDefault();
-      Object.assign(filters, { status: status.value, role: role.value, requesterResNo: resNo.value.trim(), from: from.value, to: to.value, offset: 0 });
-      load();
+  const form = h(
+    "form",
+    {
+      class: "toolbar",
+      "aria-label": "Booking filters",
+      onSubmit: (e) => {
+        e.preventDefault();
+        Object.assign(filters, { status: status.value, role: role.value, requesterResNo: resNo.value.trim(), from: from.value, to: to.value, offset: 0 });
+        load();
+      },
     },
-  }, field("Status", status), field("Role", role), field("Reservation number", resNo), field("Pickup from", from), field("Pickup to", to), h("button", { type: "submit" }, "Apply filters"));
+    field("Status", status),
+    field("Role", role),
+    field("Reservation number", resNo),
+    field("Pickup from", from),
+    field("Pickup to", to),
+    h("button", { type: "submit" }, "Apply filters"),
+  );
 
   main.replaceChildren(h("h1", {}, "Bookings"), form, list);
   await load();

@@ -49,10 +49,14 @@ export function field(label, control, hint) {
 
 /** A select with options given as [value, label] pairs or plain values. */
 export function select(name, options, value) {
-  return h("select", { name }, options.map((o) => {
-    const [v, l] = Array.isArray(o) ? o : [o, o];
-    return h("option", { value: v, selected: v === value }, l);
-  }));
+  return h(
+    "select",
+    { name },
+    options.map((o) => {
+      const [v, l] = Array.isArray(o) ? o : [o, o];
+      return h("option", { value: v, selected: v === value }, l);
+    }),
+  );
 }
 
 /** A status line that screen readers announce. */
@@ -63,7 +67,18 @@ export function statusLine() {
 /** Shows an API error (its message, and each failing field) in `where`. */
 export function showError(where, error) {
   where.replaceChildren(
-    h("div", { role: "alert", class: "error" }, error?.message ?? String(error), error?.errors?.length ? h("ul", {}, error.errors.slice(0, 50).map((e) => h("li", {}, `${e.field}: ${e.message}`))) : null),
+    h(
+      "div",
+      { role: "alert", class: "error" },
+      error?.message ?? String(error),
+      error?.errors?.length
+        ? h(
+            "ul",
+            {},
+            error.errors.slice(0, 50).map((e) => h("li", {}, `${e.field}: ${e.message}`)),
+          )
+        : null,
+    ),
   );
 }
 

@@ -3,7 +3,17 @@
 import { h } from "./dom.js";
 import * as api from "./api.js";
 
-const BOOKING_EVENTS = ["booking.created", "quote.created", "booking.updated", "booking.cancelled", "booking.status_changed", "booking.details_changed", "booking.provider_reference", "booking.delivery_failed", "booking.delivery_retried"];
+const BOOKING_EVENTS = [
+  "booking.created",
+  "quote.created",
+  "booking.updated",
+  "booking.cancelled",
+  "booking.status_changed",
+  "booking.details_changed",
+  "booking.provider_reference",
+  "booking.delivery_failed",
+  "booking.delivery_retried",
+];
 const POSITION = "chauffeur.position";
 
 let source = null;

@@ -11,7 +11,10 @@ let config;
 function mapConfig() {
   config ??= fetch("/console/config.json")
     .then((r) => (r.ok ? r.json() : {}))
-    .then((c) => c.map ?? {}, () => ({}));
+    .then(
+      (c) => c.map ?? {},
+      () => ({}),
+    );
   return config;
 }
 
@@ -43,18 +46,29 @@ function ringsOf(path = "") {
   const rings = [];
   for (const part of path.split("M")) {
     const ring = [];
-    let s = 90, n = -90, w = 180, e = -180;
+    let s = 90,
+      n = -90,
+      w = 180,
+      e = -180;
     for (const p of part.replace(/Z$/, "").split("L")) {
       const space = p.indexOf(" ");
       if (space <= 0) continue;
-      const lat = 90 - Number(p.slice(space + 1)), lon = Number(p.slice(0, space)) - 180;
+      const lat = 90 - Number(p.slice(space + 1)),
+        lon = Number(p.slice(0, space)) - 180;
       ring.push([lat, lon]);
       if (lat < s) s = lat;
       if (lat > n) n = lat;
       if (lon < w) w = lon;
       if (lon > e) e = lon;
     }
-    if (ring.length > 2) rings.push({ ring, box: [[s, w], [n, e]] });
+    if (ring.length > 2)
+      rings.push({
+        ring,
+        box: [
+          [s, w],
+          [n, e],
+        ],
+      });
   }
   return rings;
 }
@@ -89,10 +103,11 @@ function drawOutline(L, map, onError, onDrawn) {
     const view = map.getBounds().pad(0.5);
     const wanted = new Set();
     for (const kind of ["land", "lakes"]) for (const r of data[kind]) if (view.intersects(r.box)) wanted.add(r);
-    for (const [r, layer] of shown) if (!wanted.has(r)) layer.remove(), shown.delete(r);
+    for (const [r, layer] of shown) if (!wanted.has(r)) (layer.remove(), shown.delete(r));
     for (const kind of ["land", "lakes"])
       for (const r of data[kind])
-        if (wanted.has(r) && !shown.has(r)) shown.set(r, L.polygon(r.ring, { ...style, pane: "outline", renderer: panes[kind], fillColor: kind === "land" ? "#f3efe6" : "#cfe3f3" }).addTo(map));
+        if (wanted.has(r) && !shown.has(r))
+          shown.set(r, L.polygon(r.ring, { ...style, pane: "outline", renderer: panes[kind], fillColor: kind === "land" ? "#f3efe6" : "#cfe3f3" }).addTo(map));
     onDrawn();
   };
   map.on("moveend", update);
@@ -144,7 +159,12 @@ function whenAttached(el) {
 export function mapView({ points = [], circles = [], caption = "" } = {}) {
   const note = h("p", { class: "map-note muted", role: "status" });
   const box = h("div", { class: "map", role: "region", "aria-label": "Map" });
-  const figure = h("figure", { class: "mapbox", "data-basemap": "loading", "data-points": points.length }, box, h("figcaption", {}, caption || `${points.length} point${points.length === 1 ? "" : "s"} on the map`, " ", note));
+  const figure = h(
+    "figure",
+    { class: "mapbox", "data-basemap": "loading", "data-points": points.length },
+    box,
+    h("figcaption", {}, caption || `${points.length} point${points.length === 1 ? "" : "s"} on the map`, " ", note),
+  );
   Promise.all([loadLeaflet(), mapConfig(), whenAttached(figure)])
     .then(([L, cfg, attached]) => attached && draw(L, cfg, figure, box, note, points, circles))
     .catch((error) => {
@@ -158,7 +178,7 @@ export function mapView({ points = [], circles = [], caption = "" } = {}) {
 const live = new Set();
 
 function draw(L, cfg, figure, box, note, points, circles) {
-  for (const old of live) if (!old.getContainer().isConnected) old.remove(), live.delete(old);
+  for (const old of live) if (!old.getContainer().isConnected) (old.remove(), live.delete(old));
   const map = L.map(box, { worldCopyJump: true, minZoom: 1, maxZoom: 19, zoomSnap: 0.5 });
   live.add(map);
   map.attributionControl.setPrefix("Leaflet");
@@ -168,7 +188,12 @@ function draw(L, cfg, figure, box, note, points, circles) {
     if (figure.dataset.basemap === "outline") return;
     figure.dataset.basemap = "outline";
     note.textContent = cfg.tiles ? "Map tiles could not be loaded: the built-in outline is shown." : "Built-in outline (no map tiles configured).";
-    drawOutline(L, map, () => (note.textContent = "Neither map tiles nor the built-in outline could be loaded."), () => (figure.dataset.outline = "drawn"));
+    drawOutline(
+      L,
+      map,
+      () => (note.textContent = "Neither map tiles nor the built-in outline could be loaded."),
+      () => (figure.dataset.outline = "drawn"),
+    );
   };
   if (cfg.tiles) {
     // Tile requests name the console's origin (tile servers such as OpenStreetMap's ask for a Referer), never a path.
@@ -186,9 +211,14 @@ function draw(L, cfg, figure, box, note, points, circles) {
     const kind = LEGEND[p.kind] ? p.kind : "place";
     kinds.add(kind);
     const small = CLUSTERED.has(kind);
-    const text = kind === "stop" ? String(p.stop ?? i) : LETTER[kind] ?? "";
+    const text = kind === "stop" ? String(p.stop ?? i) : (LETTER[kind] ?? "");
     const icon = L.divIcon({ className: `pin pin-${kind}`, html: escapeHtml(text), iconSize: small ? [12, 12] : [24, 24] });
-    const marker = L.marker([p.lat, p.lon], { icon, title: p.label ?? LEGEND[kind], alt: p.label ?? LEGEND[kind], zIndexOffset: kind === "chauffeur" ? 1000 : 0 });
+    const marker = L.marker([p.lat, p.lon], {
+      icon,
+      title: p.label ?? LEGEND[kind],
+      alt: p.label ?? LEGEND[kind],
+      zIndexOffset: kind === "chauffeur" ? 1000 : 0,
+    });
     if (p.label) marker.bindTooltip(h("span", {}, p.label));
     if (small) clusters.addLayer(marker);
     else marker.addTo(map);
@@ -199,12 +229,22 @@ function draw(L, cfg, figure, box, note, points, circles) {
   }
   for (const c of circles) {
     kinds.add("circle");
-    L.circle([c.lat, c.lon], { radius: c.radiusKm * 1000, color: "#d97706", weight: 2, fillOpacity: 0.06 }).bindTooltip(h("span", {}, c.label ?? `${c.radiusKm} km`)).addTo(map);
+    L.circle([c.lat, c.lon], { radius: c.radiusKm * 1000, color: "#d97706", weight: 2, fillOpacity: 0.06 })
+      .bindTooltip(h("span", {}, c.label ?? `${c.radiusKm} km`))
+      .addTo(map);
   }
   if (kinds.size) {
     const legend = L.control({ position: "bottomleft" });
     legend.onAdd = () => {
-      const el = h("div", { class: "map-legend" }, h("ul", { "aria-label": "Legend" }, [...kinds].map((k) => h("li", {}, h("span", { class: `swatch pin-${k}`, "aria-hidden": "true" }), LEGEND[k]))));
+      const el = h(
+        "div",
+        { class: "map-legend" },
+        h(
+          "ul",
+          { "aria-label": "Legend" },
+          [...kinds].map((k) => h("li", {}, h("span", { class: `swatch pin-${k}`, "aria-hidden": "true" }), LEGEND[k])),
+        ),
+      );
       L.DomEvent.disableClickPropagation(el);
       return el;
     };
@@ -218,7 +258,10 @@ function draw(L, cfg, figure, box, note, points, circles) {
 }
 
 /** A place for the booking map: {lat, lon} with numbers, or undefined. */
-const placed = (p) => (p && Number.isFinite(Number(p.lat)) && Number.isFinite(Number(p.lon)) && p.lat !== "" && p.lon !== "" ? { lat: Number(p.lat), lon: Number(p.lon) } : undefined);
+const placed = (p) =>
+  p && Number.isFinite(Number(p.lat)) && Number.isFinite(Number(p.lon)) && p.lat !== "" && p.lon !== ""
+    ? { lat: Number(p.lat), lon: Number(p.lon) }
+    : undefined;
 
 /**
  * The booking's map in `el`: pickup, stops, drop-off (each {lat, lon, label?} or undefined) and the chauffeur's last

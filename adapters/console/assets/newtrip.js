@@ -59,13 +59,26 @@ function place(kind, iata, address, city, country) {
 
 /** One end of the trip: airport (IATA) or address with city and country; the other inputs hide. */
 function placeFields(prefix, label, apiField, kindValue) {
-  const kind = select(`${prefix}Kind`, [["airport", "Airport"], ["address", "Address"]], kindValue);
+  const kind = select(
+    `${prefix}Kind`,
+    [
+      ["airport", "Airport"],
+      ["address", "Address"],
+    ],
+    kindValue,
+  );
   const iata = control(apiField, h("input", { name: `${prefix}Iata`, maxlength: 3, size: 5, autocomplete: "off", placeholder: "JFK" }));
   const address = control(`${apiField}.address`, h("input", { name: `${prefix}Address`, placeholder: "200 Park Ave" }));
   const city = control(`${apiField}.city`, h("input", { name: `${prefix}City`, placeholder: "New York" }));
   const country = control(`${apiField}.country`, h("input", { name: `${prefix}Country`, maxlength: 2, size: 4, placeholder: "US" }));
   const airportBox = h("div", { class: "grid" }, field(`${label} airport (IATA code)`, iata));
-  const addressBox = h("div", { class: "grid" }, field(`${label} address`, address), field(`${label} city`, city), field(`${label} country (2 letters)`, country));
+  const addressBox = h(
+    "div",
+    { class: "grid" },
+    field(`${label} address`, address),
+    field(`${label} city`, city),
+    field(`${label} country (2 letters)`, country),
+  );
   const sync = () => {
     airportBox.hidden = kind.value !== "airport";
     addressBox.hidden = kind.value === "airport";
@@ -90,31 +103,39 @@ export async function newTripPage(main) {
   const options = h("section", { "aria-labelledby": "options-h", hidden: true });
   const ask = h("button", { type: "submit", class: "primary" }, "Get prices");
 
-  const quoteForm = h("form", {
-    "aria-label": "New trip",
-    onSubmit: async (e) => {
-      e.preventDefault();
-      const body = { passengerCount: passengers.value, locations: { pickup: { ...pickup.value(), time: localTime(time.value) } } };
-      if (luggage.value !== "") body.luggageCount = luggage.value;
-      if (dropOff.filled()) body.locations.dropOff = dropOff.value();
-      ask.disabled = true;
-      status.textContent = "Asking every operator that serves the pickup…";
-      options.hidden = true;
-      try {
-        const quote = (await api.core("POST", "/api/quotes", body)).data;
-        status.textContent = "";
-        showFieldErrors(quoteForm, problem, null);
-        showOptions(quote);
-      } catch (error) {
-        status.textContent = "";
-        showFieldErrors(quoteForm, problem, error);
-      } finally {
-        ask.disabled = false;
-      }
+  const quoteForm = h(
+    "form",
+    {
+      "aria-label": "New trip",
+      onSubmit: async (e) => {
+        e.preventDefault();
+        const body = { passengerCount: passengers.value, locations: { pickup: { ...pickup.value(), time: localTime(time.value) } } };
+        if (luggage.value !== "") body.luggageCount = luggage.value;
+        if (dropOff.filled()) body.locations.dropOff = dropOff.value();
+        ask.disabled = true;
+        status.textContent = "Asking every operator that serves the pickup…";
+        options.hidden = true;
+        try {
+          const quote = (await api.core("POST", "/api/quotes", body)).data;
+          status.textContent = "";
+          showFieldErrors(quoteForm, problem, null);
+          showOptions(quote);
+        } catch (error) {
+          status.textContent = "";
+          showFieldErrors(quoteForm, problem, error);
+        } finally {
+          ask.disabled = false;
+        }
+      },
     },
-  },
     pickup.box,
-    h("div", { class: "grid" }, field("Pickup time", time, "The pickup place's local time"), field("Passengers", passengers), field("Luggage", luggage, "Pieces; empty if unknown")),
+    h(
+      "div",
+      { class: "grid" },
+      field("Pickup time", time, "The pickup place's local time"),
+      field("Passengers", passengers),
+      field("Luggage", luggage, "Pieces; empty if unknown"),
+    ),
     dropOff.box,
     problem,
     h("div", { class: "toolbar" }, ask),
@@ -124,18 +145,43 @@ export async function newTripPage(main) {
     options.hidden = false;
     const warnings = (quote.warnings ?? []).map((w) => h("li", {}, w.message ?? w.code));
     if (!quote.options.length) {
-      options.replaceChildren(h("h2", { id: "options-h" }, "No prices"), h("ul", { class: "muted" }, warnings), h("p", { class: "empty" }, "No operator has a vehicle near this pickup that seats the party. Try an airport or a city the operators serve, or fewer passengers."));
+      options.replaceChildren(
+        h("h2", { id: "options-h" }, "No prices"),
+        h("ul", { class: "muted" }, warnings),
+        h(
+          "p",
+          { class: "empty" },
+          "No operator has a vehicle near this pickup that seats the party. Try an airport or a city the operators serve, or fewer passengers.",
+        ),
+      );
       return;
     }
     const first = control("passengers[0].firstName", h("input", { name: "firstName", required: true, autocomplete: "given-name" }));
     const last = control("passengers[0].lastName", h("input", { name: "lastName", required: true, autocomplete: "family-name" }));
     const phone = control("passengers[0].phoneNumber", h("input", { name: "phone", type: "tel", autocomplete: "tel" }));
-    const resNo = control("requesterResNo", h("input", { name: "requesterResNo", required: true, maxlength: 100, value: `WEB-${Date.now().toString(36).toUpperCase()}` }));
+    const resNo = control(
+      "requesterResNo",
+      h("input", { name: "requesterResNo", required: true, maxlength: 100, value: `WEB-${Date.now().toString(36).toUpperCase()}` }),
+    );
     const bookProblem = h("div");
-    const bookForm = h("form", { "aria-label": "Book an option", onSubmit: (e) => e.preventDefault() },
-      h("fieldset", {}, h("legend", {}, "Passenger and your reference"),
-        h("div", { class: "grid" }, field("Passenger first name", first), field("Passenger last name", last), field("Passenger phone", phone), field("Your reservation number", resNo, "Booking again with it answers the same booking"))),
-      bookProblem);
+    const bookForm = h(
+      "form",
+      { "aria-label": "Book an option", onSubmit: (e) => e.preventDefault() },
+      h(
+        "fieldset",
+        {},
+        h("legend", {}, "Passenger and your reference"),
+        h(
+          "div",
+          { class: "grid" },
+          field("Passenger first name", first),
+          field("Passenger last name", last),
+          field("Passenger phone", phone),
+          field("Your reservation number", resNo, "Booking again with it answers the same booking"),
+        ),
+      ),
+      bookProblem,
+    );
     const book = async (option, button) => {
       if (!bookForm.reportValidity()) return;
       const passenger = { firstName: first.value.trim(), lastName: last.value.trim() };
@@ -143,7 +189,11 @@ export async function newTripPage(main) {
       button.disabled = true;
       status.textContent = `Booking ${option.name} with ${option.provider.name}…`;
       try {
-        const booked = await api.core("POST", `/api/quotes/${encodeURIComponent(quote.quoteId)}/book`, { quoteOptionId: option.quoteOptionId, requesterResNo: resNo.value.trim(), passengers: [passenger] });
+        const booked = await api.core("POST", `/api/quotes/${encodeURIComponent(quote.quoteId)}/book`, {
+          quoteOptionId: option.quoteOptionId,
+          requesterResNo: resNo.value.trim(),
+          passengers: [passenger],
+        });
         location.hash = `#/bookings/${booked.transactionId}`;
       } catch (error) {
         status.textContent = "";
@@ -157,19 +207,55 @@ export async function newTripPage(main) {
       h("p", { class: "muted" }, `Prices hold until ${new Date(quote.validUntil).toLocaleString()}; nothing is sent to an operator until you book.`),
       warnings.length ? h("ul", { class: "muted" }, warnings) : null,
       bookForm,
-      h("div", { class: "tablebox" }, h("table", { "aria-label": "Quote options" },
-        h("thead", {}, h("tr", {}, ["Operator", "Vehicle", "Seats", "Luggage", "Price", "Distance to pickup", ""].map((c) => h("th", { scope: "col" }, c)))),
-        h("tbody", {}, quote.options.map((o) => {
-          const button = h("button", { type: "button", class: "primary", "aria-label": `Book ${o.name} with ${o.provider.name} for ${o.fee} ${o.currency}` }, "Book");
-          button.addEventListener("click", () => book(o, button));
-          return h("tr", {},
-            h("td", {}, o.provider.name, h("div", { class: "muted" }, o.provider.netid)), h("td", {}, o.name, h("div", { class: "muted" }, o.vehType)),
-            h("td", { class: "num" }, o.passengerCount), h("td", { class: "num" }, o.luggageCount ?? "—"),
-            h("td", { class: "num" }, h("strong", {}, `${o.fee} ${o.currency}`)), h("td", { class: "num" }, `${o.nearestKm} km`), h("td", {}, button));
-        })))),
+      h(
+        "div",
+        { class: "tablebox" },
+        h(
+          "table",
+          { "aria-label": "Quote options" },
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              ["Operator", "Vehicle", "Seats", "Luggage", "Price", "Distance to pickup", ""].map((c) => h("th", { scope: "col" }, c)),
+            ),
+          ),
+          h(
+            "tbody",
+            {},
+            quote.options.map((o) => {
+              const button = h(
+                "button",
+                { type: "button", class: "primary", "aria-label": `Book ${o.name} with ${o.provider.name} for ${o.fee} ${o.currency}` },
+                "Book",
+              );
+              button.addEventListener("click", () => book(o, button));
+              return h(
+                "tr",
+                {},
+                h("td", {}, o.provider.name, h("div", { class: "muted" }, o.provider.netid)),
+                h("td", {}, o.name, h("div", { class: "muted" }, o.vehType)),
+                h("td", { class: "num" }, o.passengerCount),
+                h("td", { class: "num" }, o.luggageCount ?? "—"),
+                h("td", { class: "num" }, h("strong", {}, `${o.fee} ${o.currency}`)),
+                h("td", { class: "num" }, `${o.nearestKm} km`),
+                h("td", {}, button),
+              );
+            }),
+          ),
+        ),
+      ),
     );
     first.focus();
   }
 
-  main.replaceChildren(h("h1", {}, "New trip"), h("p", { class: "muted" }, "Prices from every operator that serves the pickup and takes trips from you; book one and it is sent to that operator."), quoteForm, status, options);
+  main.replaceChildren(
+    h("h1", {}, "New trip"),
+    h("p", { class: "muted" }, "Prices from every operator that serves the pickup and takes trips from you; book one and it is sent to that operator."),
+    quoteForm,
+    status,
+    options,
+  );
 }

@@ -3,9 +3,12 @@ import { h, field, select, showError, statusLine } from "./dom.js";
 import * as api from "./api.js";
 
 function secretBox(secret) {
-  return h("div", { role: "alert", class: "card secret" },
+  return h(
+    "div",
+    { role: "alert", class: "card secret" },
     h("p", {}, "Your webhook signing secret — store it now, it is not shown again:"),
-    h("code", { class: "secret-value" }, secret));
+    h("code", { class: "secret-value" }, secret),
+  );
 }
 
 export async function integrationPage(main) {
@@ -15,69 +18,130 @@ export async function integrationPage(main) {
   const deliveryUrl = h("input", { name: "deliveryUrl", type: "url", value: v.deliveryUrl ?? "", placeholder: "https://you.example/farm-in" });
   const user = h("input", { name: "deliveryUser", value: v.deliveryAuth?.username ?? "", autocomplete: "off" });
   const pass = h("input", { name: "deliveryPassword", type: "password", autocomplete: "new-password", placeholder: v.deliveryAuth ? "(unchanged)" : "" });
-  const luggage = select("luggage", [["notes", "notes — also as a line in the notes"], ["native", "native — the luggageCount field only"]], v.luggage);
+  const luggage = select(
+    "luggage",
+    [
+      ["notes", "notes — also as a line in the notes"],
+      ["native", "native — the luggageCount field only"],
+    ],
+    v.luggage,
+  );
   const webhookUrl = h("input", { name: "webhookUrl", type: "url", value: v.webhookUrl ?? "", placeholder: "https://you.example/hooks" });
-  const format = select("webhookFormat", [["events", "events — TripSwitch envelope"], ["gnet", "gnet — GNet's callback body"]], v.webhookFormat);
-  const accept = select("acceptTripsFrom", [["anyone", "anyone"], ["partners", "partners only"]], v.acceptTripsFrom);
+  const format = select(
+    "webhookFormat",
+    [
+      ["events", "events — TripSwitch envelope"],
+      ["gnet", "gnet — GNet's callback body"],
+    ],
+    v.webhookFormat,
+  );
+  const accept = select(
+    "acceptTripsFrom",
+    [
+      ["anyone", "anyone"],
+      ["partners", "partners only"],
+    ],
+    v.acceptTripsFrom,
+  );
   // A new webhook URL must echo a signed challenge before anything is sent there.
   const verification = h("p", { class: "muted" });
   const showVerification = (view) =>
-    verification.replaceChildren(!view.webhookUrl ? "" : view.webhookVerified ? "Webhook URL verified." : `Webhook URL not verified: nothing is sent there until it echoes the challenge${view.webhookVerification ? ` (${view.webhookVerification})` : ""}.`);
+    verification.replaceChildren(
+      !view.webhookUrl
+        ? ""
+        : view.webhookVerified
+          ? "Webhook URL verified."
+          : `Webhook URL not verified: nothing is sent there until it echoes the challenge${view.webhookVerification ? ` (${view.webhookVerification})` : ""}.`,
+    );
   showVerification(v);
   const radius = h("input", { name: "serviceRadiusKm", type: "number", min: "1", max: "500", step: "1", value: String(v.serviceRadiusKm ?? 50) });
 
-  const form = h("form", {
-    class: "card", "aria-label": "Integration settings",
-    onSubmit: async (e) => {
-      e.preventDefault();
-      const body = { deliveryUrl: deliveryUrl.value.trim() || null, luggage: luggage.value, webhookUrl: webhookUrl.value.trim() || null, webhookFormat: format.value, acceptTripsFrom: accept.value, serviceRadiusKm: Number(radius.value) };
-      if (!user.value.trim()) body.deliveryAuth = null;
-      else if (pass.value) body.deliveryAuth = { username: user.value.trim(), password: pass.value };
-      try {
-        const saved = (await api.core("PUT", "/api/company/integration", body)).data;
-        pass.value = "";
-        status.textContent = "Integration saved.";
-        showVerification(saved);
-        secret.replaceChildren(saved.webhookSecret ? secretBox(saved.webhookSecret) : "");
-      } catch (error) {
-        showError(status, error);
-      }
+  const form = h(
+    "form",
+    {
+      class: "card",
+      "aria-label": "Integration settings",
+      onSubmit: async (e) => {
+        e.preventDefault();
+        const body = {
+          deliveryUrl: deliveryUrl.value.trim() || null,
+          luggage: luggage.value,
+          webhookUrl: webhookUrl.value.trim() || null,
+          webhookFormat: format.value,
+          acceptTripsFrom: accept.value,
+          serviceRadiusKm: Number(radius.value),
+        };
+        if (!user.value.trim()) body.deliveryAuth = null;
+        else if (pass.value) body.deliveryAuth = { username: user.value.trim(), password: pass.value };
+        try {
+          const saved = (await api.core("PUT", "/api/company/integration", body)).data;
+          pass.value = "";
+          status.textContent = "Integration saved.";
+          showVerification(saved);
+          secret.replaceChildren(saved.webhookSecret ? secretBox(saved.webhookSecret) : "");
+        } catch (error) {
+          showError(status, error);
+        }
+      },
     },
-  },
-    h("fieldset", {}, h("legend", {}, "Trips sent to you (farm-in)"),
+    h(
+      "fieldset",
+      {},
+      h("legend", {}, "Trips sent to you (farm-in)"),
       field("Delivery URL", deliveryUrl, "Every NEW, UPDATE, CANCEL and QUOTE for you is POSTed here; empty = none"),
-      field("Delivery user", user, "Basic auth; empty = none"), field("Delivery password", pass, "Leave empty to keep the stored one"),
-      field("Luggage", luggage), field("Accept trips from", accept),
-      field("Service radius (km)", radius, "Quotes sent to you offer your vehicles that list the pickup airport or stand within this distance of the pickup (1–500)")),
-    h("fieldset", {}, h("legend", {}, "Webhooks (your bookings' changes)"),
-      field("Webhook URL", webhookUrl, "Receives each booking change, signed (X-TripSwitch-Signature)"), field("Webhook format", format),
-      h("p", { class: "muted" }, v.webhookSecretSet ? "A signing secret is set." : "No signing secret yet: saving a webhook URL creates one."), verification),
+      field("Delivery user", user, "Basic auth; empty = none"),
+      field("Delivery password", pass, "Leave empty to keep the stored one"),
+      field("Luggage", luggage),
+      field("Accept trips from", accept),
+      field(
+        "Service radius (km)",
+        radius,
+        "Quotes sent to you offer your vehicles that list the pickup airport or stand within this distance of the pickup (1–500)",
+      ),
+    ),
+    h(
+      "fieldset",
+      {},
+      h("legend", {}, "Webhooks (your bookings' changes)"),
+      field("Webhook URL", webhookUrl, "Receives each booking change, signed (X-TripSwitch-Signature)"),
+      field("Webhook format", format),
+      h("p", { class: "muted" }, v.webhookSecretSet ? "A signing secret is set." : "No signing secret yet: saving a webhook URL creates one."),
+      verification,
+    ),
     h("button", { type: "submit", class: "primary" }, "Save integration"),
   );
-  const rotate = h("button", {
-    type: "button",
-    onClick: async () => {
-      if (!confirm("Rotate the webhook secret? The old one stops verifying at once.")) return;
-      try {
-        secret.replaceChildren(secretBox((await api.core("POST", "/api/company/integration/webhook-secret")).data.webhookSecret));
-        status.textContent = "Webhook secret rotated.";
-      } catch (error) {
-        showError(status, error);
-      }
+  const rotate = h(
+    "button",
+    {
+      type: "button",
+      onClick: async () => {
+        if (!confirm("Rotate the webhook secret? The old one stops verifying at once.")) return;
+        try {
+          secret.replaceChildren(secretBox((await api.core("POST", "/api/company/integration/webhook-secret")).data.webhookSecret));
+          status.textContent = "Webhook secret rotated.";
+        } catch (error) {
+          showError(status, error);
+        }
+      },
     },
-  }, "Rotate webhook secret");
-  const verify = h("button", {
-    type: "button",
-    onClick: async () => {
-      try {
-        const checked = (await api.core("POST", "/api/company/integration/webhook-verify")).data;
-        showVerification(checked);
-        status.textContent = checked.webhookVerified ? "Webhook URL verified." : "The webhook URL did not answer the challenge.";
-      } catch (error) {
-        showError(status, error);
-      }
+    "Rotate webhook secret",
+  );
+  const verify = h(
+    "button",
+    {
+      type: "button",
+      onClick: async () => {
+        try {
+          const checked = (await api.core("POST", "/api/company/integration/webhook-verify")).data;
+          showVerification(checked);
+          status.textContent = checked.webhookVerified ? "Webhook URL verified." : "The webhook URL did not answer the challenge.";
+        } catch (error) {
+          showError(status, error);
+        }
+      },
     },
-  }, "Verify webhook URL");
+    "Verify webhook URL",
+  );
   main.replaceChildren(h("h1", {}, "Integration"), status, secret, form, h("p", {}, rotate, " ", verify));
 }
 

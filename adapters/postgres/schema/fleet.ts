@@ -84,5 +84,9 @@ export const fleetAirports = pgTable(
     lat: doublePrecision("lat"),
     lon: doublePrecision("lon"),
   },
-  (t) => [primaryKey({ columns: [t.netid, t.airport, t.slug] }), index("fleet_airports_slug").on(t.slug), index("fleet_airports_place").on(t.netid, t.airport, t.lat, t.lon, t.slug)],
+  (t) => [
+    primaryKey({ columns: [t.netid, t.airport, t.slug] }),
+    index("fleet_airports_slug").on(t.slug),
+    index("fleet_airports_place").on(t.netid, t.airport, t.lat, t.lon, t.slug),
+  ],
 );

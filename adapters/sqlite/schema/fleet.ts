@@ -81,5 +81,9 @@ export const fleetAirports = sqliteTable(
     lat: real("lat"),
     lon: real("lon"),
   },
-  (t) => [primaryKey({ columns: [t.netid, t.airport, t.slug] }), index("fleet_airports_slug").on(t.slug), index("fleet_airports_place").on(t.netid, t.airport, t.lat, t.lon, t.slug)],
+  (t) => [
+    primaryKey({ columns: [t.netid, t.airport, t.slug] }),
+    index("fleet_airports_slug").on(t.slug),
+    index("fleet_airports_place").on(t.netid, t.airport, t.lat, t.lon, t.slug),
+  ],
 );

@@ -40,7 +40,9 @@ export const bookings = sqliteTable(
     index("bookings_provider_res_no").on(t.providerId, t.providerResNo),
     // A provider's number names at most one live booking (CLOSE, CANCEL, REJECT and NO_SHOW are final): the
     // database refuses a second, so two concurrent updates cannot both take it.
-    uniqueIndex(PROVIDER_RES_NO_LIVE).on(t.providerId, t.providerResNo).where(sql.raw(`provider_res_no IS NOT NULL AND status NOT IN ('CLOSE', 'CANCEL', 'REJECT', 'NO_SHOW')`)),
+    uniqueIndex(PROVIDER_RES_NO_LIVE)
+      .on(t.providerId, t.providerResNo)
+      .where(sql.raw(`provider_res_no IS NOT NULL AND status NOT IN ('CLOSE', 'CANCEL', 'REJECT', 'NO_SHOW')`)),
   ],
 );
 
