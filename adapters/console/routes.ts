@@ -10,6 +10,7 @@ import domJs from "./assets/dom.js" with { type: "text" };
 import mapJs from "./assets/map.js" with { type: "text" };
 import csvJs from "./assets/csv.js" with { type: "text" };
 import fleetJs from "./assets/fleet.js" with { type: "text" };
+import fleetFormsJs from "./assets/fleet-forms.js" with { type: "text" };
 import bookingsJs from "./assets/bookings.js" with { type: "text" };
 import bookingJs from "./assets/booking.js" with { type: "text" };
 import settingsJs from "./assets/settings.js" with { type: "text" };
@@ -38,6 +39,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   "map.js": { file: mapJs, type: JS },
   "csv.js": { file: csvJs, type: JS },
   "fleet.js": { file: fleetJs, type: JS },
+  "fleet-forms.js": { file: fleetFormsJs, type: JS },
   "bookings.js": { file: bookingsJs, type: JS },
   "booking.js": { file: bookingJs, type: JS },
   "settings.js": { file: settingsJs, type: JS },
@@ -59,7 +61,8 @@ const ASSETS: Record<string, { file: string; type: string }> = {
  */
 export function consolePolicy(tiles: MapTiles): string {
   const images = ["'self'", "data:", ...(tiles.origin ? [tiles.origin] : [])].join(" ");
-  return `default-src 'self'; script-src 'self'; style-src 'self'; img-src ${images}; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
+  return `default-src 'self'; script-src 'self'; style-src 'self'; img-src ${images}; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; ` +
+    `form-action 'self'`;
 }
 const CSP = consolePolicy(DEFAULT_MAP_TILES);
 const headers = (type: string, extra: Record<string, string> = {}) => ({

@@ -1,5 +1,6 @@
 import { TooManyRequestsError } from "../../domain/errors";
-import { LIVE_EVENT_RETENTION_SECONDS, MAX_STREAMS_PER_COMPANY, streamStart, type EventStreams, type LiveEvent, type LiveEventLog, type StreamRegistry, type StreamStart } from "../../domain/events/live-events";
+import { LIVE_EVENT_RETENTION_SECONDS, MAX_STREAMS_PER_COMPANY, streamStart } from "../../domain/events/live-events";
+import type { EventStreams, LiveEvent, LiveEventLog, StreamRegistry, StreamStart } from "../../domain/events/live-events";
 
 /** How the hub runs; production takes the defaults, tests make them small. */
 export interface LiveHubOptions {
@@ -85,7 +86,10 @@ class Stream {
     this.cursor = start.from;
     this.joined = new Promise<void>((resolve) => (this.markJoined = resolve));
     this.enqueue(`retry: ${options.retryMs}\n: connected\n\n`);
-    if (start.reset) this.enqueue(`id: ${start.from}\nevent: reset\ndata: ${JSON.stringify({ type: "reset", reason: start.reset, lastEventId: String(start.from) })}\n\n`);
+    if (start.reset) {
+      const data = JSON.stringify({ type: "reset", reason: start.reset, lastEventId: String(start.from) });
+      this.enqueue(`id: ${start.from}\nevent: reset\ndata: ${data}\n\n`);
+    }
     this.body = new ReadableStream<Uint8Array>(
       {
         pull: async (controller) => {

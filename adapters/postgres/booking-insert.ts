@@ -29,14 +29,16 @@ const TEXT = `WITH b AS (
 ), o AS (
   INSERT INTO outbox_messages (event_id, channel, event_type, transaction_id, target_netid, url, body, status, attempts, next_attempt_at, created_at)
   SELECT m."eventId", m.channel, m."eventType", m."transactionId", m."targetNetid", m.url, m.body, 'pending', 0, m.at, floor(m.at)::bigint
-    FROM ROWS FROM (json_to_recordset($${OUTBOX}::text::json) AS ("eventId" text, channel text, "eventType" text, "transactionId" text, "targetNetid" text, url text, body text, at float8))
+    FROM ROWS FROM (json_to_recordset($${OUTBOX}::text::json) AS (
+           "eventId" text, channel text, "eventType" text, "transactionId" text, "targetNetid" text, url text, body text, at float8))
          WITH ORDINALITY AS m("eventId", channel, "eventType", "transactionId", "targetNetid", url, body, at, i)
    WHERE EXISTS (SELECT 1 FROM b)
    ORDER BY m.i
 ), l AS (
   INSERT INTO live_events (netid, transaction_id, kind, role, type, body, created_at)
   SELECT e.netid, e."transactionId", e.kind, e.role, e.type, e.body, e."createdAt"
-    FROM ROWS FROM (json_to_recordset($${LIVE}::text::json) AS (netid text, "transactionId" text, kind text, role text, type text, body text, "createdAt" bigint))
+    FROM ROWS FROM (json_to_recordset($${LIVE}::text::json) AS (
+           netid text, "transactionId" text, kind text, role text, type text, body text, "createdAt" bigint))
          WITH ORDINALITY AS e(netid, "transactionId", kind, role, type, body, "createdAt", i)
    WHERE EXISTS (SELECT 1 FROM b)
    ORDER BY e.i

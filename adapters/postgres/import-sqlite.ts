@@ -187,7 +187,8 @@ function matchSchemas(sqlite: Database, pg: Map<string, PgColumn[]>): Map<string
   }
   if (problems.length) {
     throw new SqliteImportError(
-      `the SQLite and PostgreSQL schemas differ (${problems.join("; ")}): migrate the SQLite file with this version first (DB_PATH=<file> tripswitch migrate), and import with the same version`,
+      `the SQLite and PostgreSQL schemas differ (${problems.join("; ")}): migrate the SQLite file with this version first (DB_PATH=<file> tripswitch ` +
+        `migrate), and import with the same version`,
     );
   }
   return result;
@@ -293,7 +294,8 @@ function exact<T, P extends SQLQueryBindings[] = []>(db: Database, text: string)
 
 /**
  * The SQLite file opened for reading only. A file closed cleanly (no WAL or journal beside it) is opened immutable,
- * so that not even SQLite's shared-memory and WAL files are created beside it; `changed()` then tells a service that opened it meanwhile by the WAL file that appears. With a WAL beside it
+ * so that not even SQLite's shared-memory and WAL files are created beside it; `changed()` then tells a service that
+ * opened it meanwhile by the WAL file that appears. With a WAL beside it
  * (a service running, or one that stopped without a checkpoint) it is opened read-only in the ordinary way, and
  * `changed()` compares SQLite's data version, which moves when another connection commits.
  */

@@ -56,7 +56,8 @@ export class PgLiveEventLog implements LiveEventLog {
       await this.db.$client`
         INSERT INTO live_events (netid, transaction_id, kind, role, type, body, created_at)
         SELECT * FROM unnest(${batch.map((r) => r.netid)}::text[], ${batch.map((r) => r.transactionId)}::text[], ${batch.map((r) => r.kind)}::text[],
-          ${batch.map((r) => r.role)}::text[], ${batch.map((r) => r.type)}::text[], ${batch.map((r) => r.body)}::text[], ${batch.map((r) => r.createdAt)}::bigint[])`;
+          ${batch.map((r) => r.role)}::text[], ${batch.map((r) => r.type)}::text[], ${batch.map((r) => r.body)}::text[],
+          ${batch.map((r) => r.createdAt)}::bigint[])`;
     } catch (error) {
       this.pending.putBack(batch, FLUSH_MS * 10);
       this.onError(error);

@@ -29,7 +29,9 @@ function toMessage(r: Row): OutboxMessage {
 
 /** The claim statement's columns, aliased to the message's property names (raw SQL folds unquoted aliases). */
 const MESSAGE_COLUMNS = sql.raw(
-  `id, event_id AS "eventId", channel, event_type AS "eventType", transaction_id AS "transactionId", target_netid AS "targetNetid", url, body, status, attempts, next_attempt_at AS "nextAttemptAt", last_error AS "lastError", last_status AS "lastStatus", created_at AS "createdAt", delivered_at AS "deliveredAt"`,
+  `id, event_id AS "eventId", channel, event_type AS "eventType", transaction_id AS "transactionId", target_netid AS "targetNetid", url, body, status, ` +
+    `attempts, next_attempt_at AS "nextAttemptAt", last_error AS "lastError", last_status AS "lastStatus", created_at AS "createdAt", delivered_at AS ` +
+    `"deliveredAt"`,
 );
 
 /** A raw row of the claim statement: int8 columns come back as strings. */
@@ -195,7 +197,8 @@ export class PgOutbox implements Outbox {
             .values({ messageId: message.id, at: outcome.at, ...e, requestHeaders: e.requestHeaders ? JSON.stringify(e.requestHeaders) : null });
           await tx.execute(sql`
             DELETE FROM delivery_attempts WHERE message_id = ${message.id}
-              AND id < (SELECT min(id) FROM (SELECT id FROM delivery_attempts WHERE message_id = ${message.id} ORDER BY id DESC LIMIT ${RECORDED_ATTEMPTS_PER_MESSAGE}) kept)`);
+              AND id < (SELECT min(id) FROM (SELECT id FROM delivery_attempts WHERE message_id = ${message.id}
+                ORDER BY id DESC LIMIT ${RECORDED_ATTEMPTS_PER_MESSAGE}) kept)`);
         }
         if (!change) return { held: true, announced: false };
         try {

@@ -71,7 +71,8 @@ export class PgPositionStore implements PositionStore, PositionLookup {
     const unwritten = this.unwritten(transactionId);
     if (unwritten) return unwritten;
     const [row]: Row[] = await this.db.$client`
-      SELECT lat, lon, timestamp, received_at AS "receivedAt", chf_id AS "chfId", chf_name AS "chfName", phone_no AS "phoneNo", gridd_id AS "griddId"
+      SELECT lat, lon, timestamp, received_at AS "receivedAt", chf_id AS "chfId",
+        chf_name AS "chfName", phone_no AS "phoneNo", gridd_id AS "griddId"
       FROM chauffeur_positions WHERE transaction_id = ${transactionId}`;
     // A position saved while the read was under way is newer than the row.
     return this.unwritten(transactionId) ?? (row ? toPosition(row) : undefined);
@@ -102,7 +103,8 @@ export class PgPositionStore implements PositionStore, PositionLookup {
   async prefetch(transactionIds: readonly string[]): Promise<void> {
     if (transactionIds.length === 0) return;
     const rows: Array<Row & { transactionId: string }> = await this.db.$client`
-      SELECT transaction_id AS "transactionId", lat, lon, timestamp, received_at AS "receivedAt", chf_id AS "chfId", chf_name AS "chfName", phone_no AS "phoneNo", gridd_id AS "griddId"
+      SELECT transaction_id AS "transactionId", lat, lon, timestamp, received_at AS "receivedAt", chf_id AS "chfId",
+        chf_name AS "chfName", phone_no AS "phoneNo", gridd_id AS "griddId"
       FROM chauffeur_positions WHERE transaction_id = ANY(${[...transactionIds]}::text[])`;
     if (this.prefetched.size + transactionIds.length > MAX_PREFETCHED) this.prefetched.clear();
     for (const id of transactionIds) this.prefetched.set(id, undefined);

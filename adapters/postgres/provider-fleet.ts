@@ -58,7 +58,9 @@ export class PgProviderFleet implements ProviderFleet {
   async activeEntriesListingBeyond(netid: string, iata: string, centre: { lat: number; lon: number }, radiusKm: number): Promise<FleetEntry[]> {
     const a = fleetAirports;
     // The haversine of domain/geo.ts, on the covering index (netid, airport, lat, lon, slug): only far rows are joined.
-    const distance = sql`2 * 6371 * asin(sqrt(least(1, cos(radians(${a.lat})) * cos(radians(${centre.lat}::float8)) * power(sin(radians(${a.lon} - ${centre.lon}::float8) / 2), 2) + power(sin(radians(${a.lat} - ${centre.lat}::float8) / 2), 2))))`;
+    const distance = sql`2 * 6371 * asin(sqrt(least(1, cos(radians(${a.lat})) * cos(radians(${centre.lat}::float8))
+      * power(sin(radians(${a.lon} - ${centre.lon}::float8) / 2), 2)
+      + power(sin(radians(${a.lat} - ${centre.lat}::float8) / 2), 2))))`;
     const rows = await this.db
       .select(getTableColumns(fleetEntries))
       .from(a)

@@ -93,7 +93,8 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
     this.rowByResNo = sqlite.prepare(`SELECT ${list} FROM bookings WHERE requester_id = ? AND requester_res_no = ?`);
     // The live booking holding the number (at most one), else the newest of the ended ones.
     this.rowByProviderResNo = sqlite.prepare(
-      `SELECT ${list} FROM bookings WHERE provider_id = ? AND provider_res_no = ? ORDER BY status IN (${TERMINAL_SQL}) ASC, submit_date DESC, rowid DESC LIMIT 1`,
+      `SELECT ${list} FROM bookings WHERE provider_id = ? AND provider_res_no = ? ORDER BY status IN (${TERMINAL_SQL}) ASC, submit_date DESC, rowid ` +
+        `DESC LIMIT 1`,
     );
     this.insertValues = sqlite.prepare(INSERT_BOOKING_SQL);
     this.updateValues = sqlite.prepare(UPDATE_BOOKING_SQL);

@@ -5,7 +5,8 @@ import type { CommitWatch, FleetSource, FleetStamp, IndexRow, RowRange } from ".
 export type FleetIndexRow = IndexRow & { airports: string };
 
 const INDEX_COLUMNS =
-  "slug, netid, type, name, description, image_url AS imageUrl, max_passengers AS maxPassengers, max_luggage AS maxLuggage, lat, lon, airports, minimum_rate AS minimumRate, hourly_rate AS hourlyRate, currency";
+  "slug, netid, type, name, description, image_url AS imageUrl, max_passengers AS maxPassengers, max_luggage AS maxLuggage, lat, lon, airports, " +
+    "minimum_rate AS minimumRate, hourly_rate AS hourlyRate, currency";
 
 /**
  * The bulk read's columns: INDEX_COLUMNS, every entry's airports included (quotes find the entries listing a

@@ -80,7 +80,8 @@ export function sealStoredSecrets(db: Db, secrets: SecretSealer): number {
   const sqlite = db.$client;
   const rows = sqlite
     .query<{ netid: string; password: string | null; secret: string | null }, [string, string]>(
-      "SELECT netid, delivery_password AS password, webhook_secret AS secret FROM company_integrations WHERE (delivery_password IS NOT NULL AND delivery_password NOT LIKE ?) OR (webhook_secret IS NOT NULL AND webhook_secret NOT LIKE ?)",
+      "SELECT netid, delivery_password AS password, webhook_secret AS secret FROM company_integrations WHERE (delivery_password IS NOT NULL AND " +
+        "delivery_password NOT LIKE ?) OR (webhook_secret IS NOT NULL AND webhook_secret NOT LIKE ?)",
     )
     .all(SEALED, SEALED);
   if (rows.length === 0) return 0;

@@ -42,7 +42,8 @@ export class SqliteLiveEventLog implements LiveEventLog {
     this.headRow = this.sqlite.prepare("SELECT max(id) AS id FROM live_events");
     this.keptRow = this.sqlite.prepare("SELECT count(*) AS n FROM live_events WHERE id = ? AND netid = ?");
     this.newerRows = this.sqlite.prepare(
-      `SELECT e.id, e.netid, e.type, e.body FROM live_events e WHERE e.id > ? AND e.id <= ? AND e.netid IN (SELECT value FROM json_each(?)) AND ${VISIBLE} ORDER BY e.id LIMIT ?`,
+      `SELECT e.id, e.netid, e.type, e.body FROM live_events e WHERE e.id > ? AND e.id <= ? AND e.netid IN (SELECT value FROM json_each(?)) AND ` +
+        `${VISIBLE} ORDER BY e.id LIMIT ?`,
     );
   }
 

@@ -65,7 +65,8 @@ export class SqliteOutbox implements Outbox {
 
   /** The insert that adds a message, as SQL text and its arguments (booking changes run it on either connection). */
   static readonly INSERT_SQL =
-    "INSERT INTO outbox_messages (event_id, channel, event_type, transaction_id, target_netid, url, body, status, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)";
+    "INSERT INTO outbox_messages (event_id, channel, event_type, transaction_id, target_netid, url, body, status, attempts, next_attempt_at, " +
+      "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)";
 
   static insertArgs(m: NewOutboxMessage, at: number): Array<string | number> {
     return [m.eventId, m.channel, m.eventType, m.transactionId, m.targetNetid, m.url, m.body, at, at];
@@ -121,7 +122,8 @@ export class SqliteOutbox implements Outbox {
       .run();
     this.db.$client
       .query(
-        "DELETE FROM delivery_attempts WHERE message_id = ? AND id < (SELECT min(id) FROM (SELECT id FROM delivery_attempts WHERE message_id = ? ORDER BY id DESC LIMIT ?))",
+        "DELETE FROM delivery_attempts WHERE message_id = ? AND id < (SELECT min(id) FROM (SELECT id FROM delivery_attempts WHERE message_id = ? ORDER " +
+          "BY id DESC LIMIT ?))",
       )
       .run(messageId, messageId, RECORDED_ATTEMPTS_PER_MESSAGE);
   }

@@ -14,7 +14,9 @@ const toEntry = (r: Row): FleetEntry => ({ ...r, airports: r.airports === "" ? [
 
 /** The columns of a FleetEntry, read by raw statements (the hot path of a quote: thousands of rows at most). */
 const ENTRY_COLUMNS =
-  "f.slug, f.netid, f.type, f.name, f.description, f.image_url AS imageUrl, f.max_passengers AS maxPassengers, f.max_luggage AS maxLuggage, f.lat, f.lon, f.airports, f.minimum_rate AS minimumRate, f.hourly_rate AS hourlyRate, f.currency, f.active, f.created_at AS createdAt, f.updated_at AS updatedAt";
+  "f.slug, f.netid, f.type, f.name, f.description, f.image_url AS imageUrl, f.max_passengers AS maxPassengers, f.max_luggage AS maxLuggage, f.lat, " +
+    "f.lon, f.airports, f.minimum_rate AS minimumRate, f.hourly_rate AS hourlyRate, f.currency, f.active, f.created_at AS createdAt, f.updated_at AS " +
+    "updatedAt";
 type RawRow = Omit<Row, "active"> & { active: number };
 const fromRaw = (r: RawRow): FleetEntry => ({ ...r, active: r.active === 1, airports: r.airports === "" ? [] : r.airports.split(",") });
 
@@ -45,7 +47,8 @@ export class SqliteProviderFleet implements ProviderFleet {
     this.listingBeyond = db.$client.query(
       `SELECT ${ENTRY_COLUMNS} FROM fleet_airports a INDEXED BY fleet_airports_place JOIN fleet_entries f ON f.slug = a.slug
        WHERE a.netid = ?1 AND a.airport = ?2 AND f.active = 1 AND (a.lat IS NULL OR a.lon IS NULL
-         OR 2 * 6371 * asin(sqrt(min(1, cos(radians(a.lat)) * cos(radians(?3)) * pow(sin(radians(a.lon - ?4) / 2), 2) + pow(sin(radians(a.lat - ?3) / 2), 2)))) > ?5 - ?6)`,
+         OR 2 * 6371 * asin(sqrt(min(1, cos(radians(a.lat)) * cos(radians(?3)) * pow(sin(radians(a.lon - ?4) / 2), 2)
+            + pow(sin(radians(a.lat - ?3) / 2), 2)))) > ?5 - ?6)`,
     );
   }
 

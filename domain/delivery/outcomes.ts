@@ -104,7 +104,10 @@ export function recordDeliveryFailure(b: Booking | undefined, error: string, at:
       {
         timestamp: isoAt(at),
         changeSource: source,
-        changeDesc: `delivery to the provider failed for good${b.deliveryFailure === undefined ? `; affiliateReservation.status ${b.status} → FAILED` : ""}${toFailed ? `; status ${b.status} → FAILED` : ""}`,
+        changeDesc:
+          "delivery to the provider failed for good" +
+          (b.deliveryFailure === undefined ? `; affiliateReservation.status ${b.status} → FAILED` : "") +
+          (toFailed ? `; status ${b.status} → FAILED` : ""),
       },
     ],
   };

@@ -69,7 +69,8 @@ export function exactAmountsInCurrency(
     if (exact === undefined)
       errors.push({
         field,
-        message: `has ${parts.decimals.length} decimal${parts.decimals.length === 1 ? "" : "s"}; ${currency ?? "a booking without a currency"} has ${decimalsWord(digits)}`,
+        message: `has ${parts.decimals.length} decimal${parts.decimals.length === 1 ? "" : "s"}; ${currency ?? "a booking without a currency"} has ` +
+          `${decimalsWord(digits)}`,
       });
     return exact;
   });

@@ -70,7 +70,8 @@ export function withinBounds<R>(decision: Decision<R>, current: Booking | undefi
     const members = extra ? Object.keys(extra).length : 0;
     if (members > MAX_OBJECT_MEMBERS && members > (before ? Object.keys(before).length : 0))
       throw new TooManyMembersError(
-        `The booking's ${field} would hold ${members} members no schema names, more than one object may have (${MAX_OBJECT_MEMBERS}): replace members instead of adding new ones`,
+        `The booking's ${field} would hold ${members} members no schema names, more than one object may have (${MAX_OBJECT_MEMBERS}): replace members ` +
+          `instead of adding new ones`,
         { limit: "MAX_OBJECT_MEMBERS", field, maxMembers: MAX_OBJECT_MEMBERS, members },
       );
   }
@@ -79,7 +80,8 @@ export function withinBounds<R>(decision: Decision<R>, current: Booking | undefi
 
 function tooLarge(size: number, limits: BookingLimits): TooLargeError {
   return new TooLargeError(
-    `The booking would hold ${size} bytes, more than one request may carry (MAX_BODY_BYTES = ${limits.maxBytes} bytes): send fewer or smaller members, or replace members instead of adding new ones`,
+    `The booking would hold ${size} bytes, more than one request may carry (MAX_BODY_BYTES = ${limits.maxBytes} bytes): send fewer or smaller members, ` +
+      `or replace members instead of adding new ones`,
     "BOOKING_TOO_LARGE",
     { limit: "MAX_BODY_BYTES", maxBytes: limits.maxBytes, size },
   );

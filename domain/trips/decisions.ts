@@ -173,7 +173,9 @@ function convertQuote(quote: Booking, req: NewTripRequest, fingerprint: string, 
       log(
         ctx,
         "requester",
-        `status QUOTE → BOOKING_REQUEST (quote converted into a booking${chosen ? `, ${code ? "" : "first "}option ${chosen.code} at ${chosen.fee} ${chosen.currency ?? ""}`.trimEnd() : ""})`,
+        `status QUOTE → BOOKING_REQUEST (quote converted into a booking${
+          chosen ? `, ${code ? "" : "first "}option ${chosen.code} at ${chosen.fee} ${chosen.currency ?? ""}`.trimEnd() : ""
+        })`,
       ),
       ...described.filter((d) => !d.startsWith("fees") && !d.startsWith("reservationType")).map((d) => log(ctx, "requester", d)),
     ],

@@ -90,7 +90,8 @@ export function placePickup(pickup: TripLocation | undefined, deps: { airports: 
       placed: false,
       reason: "NOT_LOCATED",
       field: "locations.pickup",
-      message: `cannot be placed: city ${JSON.stringify(city.slice(0, 100))} is unknown${state || country ? " in that state/country" : ", or ambiguous without state and country"}`,
+      message: `cannot be placed: city ${JSON.stringify(city.slice(0, 100))} is ` +
+        `unknown${state || country ? " in that state/country" : ", or ambiguous without state and country"}`,
     };
   }
   return {

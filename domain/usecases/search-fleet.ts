@@ -117,7 +117,8 @@ function warningsOf(deps: SearchFleetDeps, query: FleetSearchQuery): SearchWarni
     warnings.push({
       code: "MISSING_GPS",
       netid,
-      detail: `${count} ${count === 1 ? "entry" : "entries"} of ${netid} serving ${airports.join(", ")} ${count === 1 ? "has" : "have"} no GPS position and ${count === 1 ? "is" : "are"} not in the results`,
+      detail: `${count} ${count === 1 ? "entry" : "entries"} of ${netid} serving ${airports.join(", ")} ${count === 1 ? "has" : "have"} no GPS ` +
+        `position and ${count === 1 ? "is" : "are"} not in the results`,
     });
   }
   return warnings;

@@ -204,7 +204,7 @@ export async function bookingPage(main, id) {
           ),
           h("div", {}, h("dt", {}, "Passengers / luggage"), h("dd", {}, `${t.passengerCount} / ${t.luggageCount ?? "not specified"}`)),
           h("div", {}, h("dt", {}, "Vehicle type"), h("dd", {}, t.preferredVehicleType || "—")),
-          h("div", {}, h("dt", {}, "Total"), h("dd", {}, t.totalAmount != null ? [t.totalAmount, t.fees?.[0]?.currency ? ` ${t.fees[0].currency}` : ""] : "—")),
+          h("div", {}, h("dt", {}, "Total"), h("dd", {}, t.totalAmount != null ? [t.totalAmount, currencySuffix(t)] : "—")),
           place("Pickup", pickup, false),
           ...(t.locations?.stops ?? []).map((s, i) => place(`Stop ${i + 1}`, s)),
           place("Drop-off", drop),
@@ -284,4 +284,9 @@ export async function bookingPage(main, id) {
       ? `Chauffeur's last position: ${t.location.lat}, ${t.location.lon} at ${chauffeurTime(t.location.timestamp, zone)}`
       : "No chauffeur position yet",
   });
+}
+
+/** " USD" after a total: the currency of the first fee line, when it names one. */
+function currencySuffix(t) {
+  return t.fees?.[0]?.currency ? ` ${t.fees[0].currency}` : "";
 }

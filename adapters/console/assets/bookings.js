@@ -22,7 +22,8 @@ function emptyState() {
       ? h(
           "p",
           {},
-          "Trips that booking companies send you appear here as they arrive, with a badge on Bookings; nothing to reload. Make sure your fleet lists the airports and positions you serve (Fleet).",
+          "Trips that booking companies send you appear here as they arrive, with a badge on Bookings; nothing to reload. Make sure your fleet lists " +
+            "the airports and positions you serve (Fleet).",
         )
       : h(
           "p",

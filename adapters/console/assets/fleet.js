@@ -3,15 +3,23 @@
 import { h, count, field, select, showError, statusLine, when } from "./dom.js";
 import * as api from "./api.js";
 import { drawFleetMap } from "./map.js";
-import { readFleetText } from "./csv.js";
+import { entryForm, importPanel, searchPanel } from "./fleet-forms.js";
 
 /** Rows per table page; the map draws at most MAP_MAX of the entries that pass the filters (100 a request). */
 const PAGE = 50;
 const MAP_MAX = 1000;
 /** The table's columns: [field, label, the server's sort key when the column sorts]. */
 const COLUMNS = [
-  ["name", "Name", "name"], ["type", "Type", "type"], ["maxPassengers", "Passengers", "maxPassengers"], ["maxLuggage", "Luggage"], ["airports", "Airports"],
-  ["minimum_rate", "Minimum"], ["hourly_rate", "Hourly"], ["currency", "Currency"], ["active", "Active", "active"], ["updatedAt", "Updated", "updatedAt"],
+  ["name", "Name", "name"],
+  ["type", "Type", "type"],
+  ["maxPassengers", "Passengers", "maxPassengers"],
+  ["maxLuggage", "Luggage"],
+  ["airports", "Airports"],
+  ["minimum_rate", "Minimum"],
+  ["hourly_rate", "Hourly"],
+  ["currency", "Currency"],
+  ["active", "Active", "active"],
+  ["updatedAt", "Updated", "updatedAt"],
 ];
 /** A count with thousands separators: 21,600. */
 const n = (x) => x.toLocaleString("en-US");
@@ -28,20 +36,49 @@ function listingQuery(state, extra = {}) {
 
 /** Tabs over panels: [label, panel, onShow]; only the chosen panel is shown. */
 function tabs(label, entries) {
-  const buttons = entries.map(([name], i) => h("button", { type: "button", role: "tab", id: `tab-${name.toLowerCase()}`, "aria-controls": `panel-${name.toLowerCase()}`, "aria-selected": i === 0 ? "true" : "false", tabindex: i === 0 ? "0" : "-1", class: "tab", onClick: () => choose(i) }, name));
-  const panels = entries.map(([name, panel], i) => h("div", { role: "tabpanel", id: `panel-${name.toLowerCase()}`, "aria-labelledby": `tab-${name.toLowerCase()}`, hidden: i !== 0 }, panel));
+  const buttons = entries.map(([name], i) =>
+    h(
+      "button",
+      {
+        type: "button",
+        role: "tab",
+        id: `tab-${name.toLowerCase()}`,
+        "aria-controls": `panel-${name.toLowerCase()}`,
+        "aria-selected": i === 0 ? "true" : "false",
+        tabindex: i === 0 ? "0" : "-1",
+        class: "tab",
+        onClick: () => choose(i),
+      },
+      name,
+    ),
+  );
+  const panels = entries.map(([name, panel], i) =>
+    h("div", { role: "tabpanel", id: `panel-${name.toLowerCase()}`, "aria-labelledby": `tab-${name.toLowerCase()}`, hidden: i !== 0 }, panel),
+  );
   function choose(i) {
-    buttons.forEach((b, k) => { b.setAttribute("aria-selected", String(k === i)); b.tabIndex = k === i ? 0 : -1; });
+    buttons.forEach((b, k) => {
+      b.setAttribute("aria-selected", String(k === i));
+      b.tabIndex = k === i ? 0 : -1;
+    });
     panels.forEach((p, k) => (p.hidden = k !== i));
     entries[i][2]?.();
   }
-  const list = h("div", { role: "tablist", "aria-label": label, class: "tabs", onKeydown: (e) => {
-    const at = buttons.indexOf(document.activeElement);
-    if (at < 0 || (e.key !== "ArrowRight" && e.key !== "ArrowLeft")) return;
-    const next = (at + (e.key === "ArrowRight" ? 1 : buttons.length - 1)) % buttons.length;
-    choose(next);
-    buttons[next].focus();
-  } }, buttons);
+  const list = h(
+    "div",
+    {
+      role: "tablist",
+      "aria-label": label,
+      class: "tabs",
+      onKeydown: (e) => {
+        const at = buttons.indexOf(document.activeElement);
+        if (at < 0 || (e.key !== "ArrowRight" && e.key !== "ArrowLeft")) return;
+        const next = (at + (e.key === "ArrowRight" ? 1 : buttons.length - 1)) % buttons.length;
+        choose(next);
+        buttons[next].focus();
+      },
+    },
+    buttons,
+  );
   return [list, ...panels];
 }
 
@@ -57,13 +94,36 @@ export async function fleetPage(main) {
   let mapShown = false;
 
   let typing;
-  const q = h("input", { type: "search", name: "q", placeholder: "name or slug", onInput: (e) => {
-    clearTimeout(typing);
-    typing = setTimeout(() => ((state.q = e.target.value.trim()), (state.offset = 0), reload()), 300);
-  } });
-  const typeIn = h("input", { name: "type", list: "fleet-types", size: 10, placeholder: "any", onChange: (e) => ((state.type = e.target.value.trim().toUpperCase()), (state.offset = 0), reload()) });
-  const typeList = h("datalist", { id: "fleet-types" }, COMMON_TYPES.map((t) => h("option", { value: t })));
-  const activeSel = select("active", [["", "All"], ["true", "Active"], ["false", "Inactive"]], "");
+  const q = h("input", {
+    type: "search",
+    name: "q",
+    placeholder: "name or slug",
+    onInput: (e) => {
+      clearTimeout(typing);
+      typing = setTimeout(() => ((state.q = e.target.value.trim()), (state.offset = 0), reload()), 300);
+    },
+  });
+  const typeIn = h("input", {
+    name: "type",
+    list: "fleet-types",
+    size: 10,
+    placeholder: "any",
+    onChange: (e) => ((state.type = e.target.value.trim().toUpperCase()), (state.offset = 0), reload()),
+  });
+  const typeList = h(
+    "datalist",
+    { id: "fleet-types" },
+    COMMON_TYPES.map((t) => h("option", { value: t })),
+  );
+  const activeSel = select(
+    "active",
+    [
+      ["", "All"],
+      ["true", "Active"],
+      ["false", "Inactive"],
+    ],
+    "",
+  );
   activeSel.addEventListener("change", (e) => ((state.active = e.target.value), (state.offset = 0), reload()));
 
   function sortBy(key) {
@@ -74,27 +134,67 @@ export async function fleetPage(main) {
   }
 
   function draw() {
-    const header = h("tr", {}, COLUMNS.map(([key, label, sortKey]) =>
-      h("th", { scope: "col", "aria-sort": sortKey && state.sort === sortKey ? (state.order === "asc" ? "ascending" : "descending") : null },
-        sortKey ? h("button", { type: "button", class: "sort", onClick: () => sortBy(sortKey) }, label, state.sort === sortKey ? (state.order === "asc" ? " ▲" : " ▼") : "") : label),
-    ), h("th", { scope: "col" }, "Actions"));
+    const header = h(
+      "tr",
+      {},
+      COLUMNS.map(([key, label, sortKey]) =>
+        h(
+          "th",
+          { scope: "col", "aria-sort": sortKey && state.sort === sortKey ? (state.order === "asc" ? "ascending" : "descending") : null },
+          sortKey
+            ? h(
+                "button",
+                { type: "button", class: "sort", onClick: () => sortBy(sortKey) },
+                label,
+                state.sort === sortKey ? (state.order === "asc" ? " ▲" : " ▼") : "",
+              )
+            : label,
+        ),
+      ),
+      h("th", { scope: "col" }, "Actions"),
+    );
     const body = state.items.map((e) =>
-      h("tr", {},
-        h("td", {}, e.name, h("br"), h("small", { class: "muted" }, e.slug)), h("td", {}, e.type), h("td", { class: "num" }, e.maxPassengers),
-        h("td", { class: "num" }, e.maxLuggage ?? "—"), h("td", {}, e.airports.join(" ")), h("td", { class: "num" }, e.minimum_rate.toFixed(2)),
-        h("td", { class: "num" }, e.hourly_rate.toFixed(2)), h("td", {}, e.currency), h("td", {}, e.active ? "yes" : "no"),
+      h(
+        "tr",
+        {},
+        h("td", {}, e.name, h("br"), h("small", { class: "muted" }, e.slug)),
+        h("td", {}, e.type),
+        h("td", { class: "num" }, e.maxPassengers),
+        h("td", { class: "num" }, e.maxLuggage ?? "—"),
+        h("td", {}, e.airports.join(" ")),
+        h("td", { class: "num" }, e.minimum_rate.toFixed(2)),
+        h("td", { class: "num" }, e.hourly_rate.toFixed(2)),
+        h("td", {}, e.currency),
+        h("td", {}, e.active ? "yes" : "no"),
         h("td", {}, h("small", {}, when(e.updatedAt))),
-        h("td", { class: "actions" },
-          h("button", { type: "button", onClick: () => edit(e), "aria-label": `Edit ${e.name}` }, "Edit"), " ",
-          h("button", { type: "button", class: "danger", "aria-label": `Delete ${e.name}`, onClick: () => remove(e) }, "Delete")),
-      ));
+        h(
+          "td",
+          { class: "actions" },
+          h("button", { type: "button", onClick: () => edit(e), "aria-label": `Edit ${e.name}` }, "Edit"),
+          " ",
+          h("button", { type: "button", class: "danger", "aria-label": `Delete ${e.name}`, onClick: () => remove(e) }, "Delete"),
+        ),
+      ),
+    );
     const first = state.total === 0 ? 0 : state.offset + 1;
     const last = state.offset + state.items.length;
     const filtered = state.q || state.type || state.active;
     tableBox.replaceChildren(
-      h("table", { "aria-label": "Fleet" },
-        h("caption", {}, state.total === 0 ? (filtered ? "No entry matches these filters." : "No vehicles yet: add one, or import a CSV or JSON file below.") : `${n(first)}–${n(last)} of ${n(state.total)} ${filtered ? "matching " : ""}${state.total === 1 ? "entry" : "entries"}`),
-        h("thead", {}, header), h("tbody", {}, body)),
+      h(
+        "table",
+        { "aria-label": "Fleet" },
+        h(
+          "caption",
+          {},
+          state.total === 0
+            ? filtered
+              ? "No entry matches these filters."
+              : "No vehicles yet: add one, or import a CSV or JSON file below."
+            : `${n(first)}–${n(last)} of ${n(state.total)} ${filtered ? "matching " : ""}${state.total === 1 ? "entry" : "entries"}`,
+        ),
+        h("thead", {}, header),
+        h("tbody", {}, body),
+      ),
     );
     const pages = Math.max(1, Math.ceil(state.total / PAGE));
     const page = Math.floor(state.offset / PAGE) + 1;
@@ -138,7 +238,11 @@ export async function fleetPage(main) {
       if (offset + 100 >= total) break;
     }
     const read = Math.min(total, MAP_MAX);
-    drawFleetMap(mapBox, points.map((e) => ({ lat: e.lat, lon: e.lon, label: `${e.name} (${e.type})` })), { caption: `Your fleet: ${points.length} located entries${read < total ? ` among the first ${read} of ${total}` : ""}` });
+    drawFleetMap(
+      mapBox,
+      points.map((e) => ({ lat: e.lat, lon: e.lon, label: `${e.name} (${e.type})` })),
+      { caption: `Your fleet: ${points.length} located entries${read < total ? ` among the first ${read} of ${total}` : ""}` },
+    );
   }
 
   async function remove(e) {
@@ -153,20 +257,45 @@ export async function fleetPage(main) {
   }
 
   function edit(entry) {
-    editor.replaceChildren(entryForm(entry, async (saved) => {
-      editor.replaceChildren();
-      status.textContent = `${entry ? "Saved" : "Added"} ${saved.name}.`;
-      await reload();
-    }, () => editor.replaceChildren()));
+    editor.replaceChildren(
+      entryForm(
+        entry,
+        async (saved) => {
+          editor.replaceChildren();
+          status.textContent = `${entry ? "Saved" : "Added"} ${saved.name}.`;
+          await reload();
+        },
+        () => editor.replaceChildren(),
+      ),
+    );
     editor.querySelector("input")?.focus();
   }
 
-  const tablePanel = h("section", { "aria-labelledby": "fleet-list" },
+  const tablePanel = h(
+    "section",
+    { "aria-labelledby": "fleet-list" },
     h("h2", { id: "fleet-list", class: "visually-hidden" }, "Your vehicles"),
-    h("div", { class: "toolbar" }, field("Filter", q), field("Type", typeIn), typeList, field("Status", activeSel), h("button", { type: "button", class: "primary", onClick: () => edit(undefined) }, "Add vehicle")),
-    editor, pager, tableBox,
-    h("section", { "aria-labelledby": "fleet-import" }, h("h2", { id: "fleet-import" }, "Import"), importBox));
-  const mapPanel = h("section", { "aria-labelledby": "fleet-map" }, h("h2", { id: "fleet-map", class: "visually-hidden" }, "Map"), h("p", { class: "muted" }, "The located entries that pass the table's filters."), mapBox);
+    h(
+      "div",
+      { class: "toolbar" },
+      field("Filter", q),
+      field("Type", typeIn),
+      typeList,
+      field("Status", activeSel),
+      h("button", { type: "button", class: "primary", onClick: () => edit(undefined) }, "Add vehicle"),
+    ),
+    editor,
+    pager,
+    tableBox,
+    h("section", { "aria-labelledby": "fleet-import" }, h("h2", { id: "fleet-import" }, "Import"), importBox),
+  );
+  const mapPanel = h(
+    "section",
+    { "aria-labelledby": "fleet-map" },
+    h("h2", { id: "fleet-map", class: "visually-hidden" }, "Map"),
+    h("p", { class: "muted" }, "The located entries that pass the table's filters."),
+    mapBox,
+  );
   main.replaceChildren(
     h("h1", {}, "Fleet"),
     status,
@@ -177,119 +306,4 @@ export async function fleetPage(main) {
     ]),
   );
   await reload();
-}
-
-function entryForm(entry, onSaved, onCancel) {
-  const v = entry ?? { type: "", name: "", description: "", maxPassengers: 1, maxLuggage: null, lat: null, lon: null, airports: [], minimum_rate: 0, hourly_rate: 0, currency: "USD", active: true };
-  const inputs = {
-    name: h("input", { name: "name", value: v.name, required: true }),
-    type: h("input", { name: "type", value: v.type, required: true }),
-    description: h("input", { name: "description", value: v.description }),
-    maxPassengers: h("input", { name: "maxPassengers", type: "number", min: 1, value: v.maxPassengers }),
-    maxLuggage: h("input", { name: "maxLuggage", type: "number", min: 0, value: v.maxLuggage ?? "" }),
-    lat: h("input", { name: "lat", inputmode: "decimal", value: v.lat ?? "" }),
-    lon: h("input", { name: "lon", inputmode: "decimal", value: v.lon ?? "" }),
-    airports: h("input", { name: "airports", value: v.airports.join(" ") }),
-    minimum_rate: h("input", { name: "minimum_rate", inputmode: "decimal", value: v.minimum_rate }),
-    hourly_rate: h("input", { name: "hourly_rate", inputmode: "decimal", value: v.hourly_rate }),
-    currency: h("input", { name: "currency", value: v.currency, size: 4 }),
-  };
-  const active = h("input", { type: "checkbox", name: "active", checked: v.active });
-  const problem = h("div");
-  const num = (el) => (el.value.trim() === "" ? null : Number(el.value));
-  const form = h("form", {
-    class: "card", "aria-label": entry ? `Edit ${entry.name}` : "Add vehicle",
-    onSubmit: async (e) => {
-      e.preventDefault();
-      const body = {
-        name: inputs.name.value, type: inputs.type.value, description: inputs.description.value, maxPassengers: num(inputs.maxPassengers),
-        maxLuggage: num(inputs.maxLuggage), lat: num(inputs.lat), lon: num(inputs.lon), airports: inputs.airports.value.split(/[\s,;|]+/).filter(Boolean),
-        minimum_rate: num(inputs.minimum_rate), hourly_rate: num(inputs.hourly_rate), currency: inputs.currency.value, active: active.checked,
-      };
-      try {
-        const saved = entry ? await api.core("PATCH", `/api/fleet/${encodeURIComponent(entry.slug)}`, body) : await api.core("POST", "/api/fleet", body);
-        onSaved(saved.data);
-      } catch (error) {
-        showError(problem, error);
-      }
-    },
-  },
-    h("h3", {}, entry ? `Edit ${entry.name}` : "Add vehicle"),
-    h("div", { class: "grid" },
-      field("Name", inputs.name), field("Vehicle type", inputs.type, "e.g. SEDAN, SUV, SPRINTER"), field("Description", inputs.description),
-      field("Max passengers", inputs.maxPassengers), field("Max luggage", inputs.maxLuggage, "empty = unknown"), field("Latitude", inputs.lat), field("Longitude", inputs.lon),
-      field("Airports served", inputs.airports, "IATA codes, space separated"), field("Minimum rate", inputs.minimum_rate), field("Hourly rate", inputs.hourly_rate), field("Currency", inputs.currency),
-      h("div", { class: "field" }, h("label", {}, active, " Active (listed in search)"))),
-    problem,
-    h("button", { type: "submit", class: "primary" }, entry ? "Save" : "Add"), " ",
-    h("button", { type: "button", onClick: onCancel }, "Cancel"),
-  );
-  return form;
-}
-
-function importPanel(onDone, status) {
-  const file = h("input", { type: "file", name: "file", accept: ".csv,.json,text/csv,application/json" });
-  const progress = h("progress", { max: 1, value: 0, "aria-label": "Import progress" });
-  const report = h("div");
-  const run = async () => {
-    report.replaceChildren();
-    const f = file.files?.[0];
-    if (!f) return showError(report, { message: "Choose a .csv or .json file first" });
-    let parsed;
-    try {
-      parsed = readFleetText(f.name, await f.text());
-    } catch (error) {
-      return showError(report, { message: `${f.name}: ${error.message}` });
-    }
-    progress.value = 0;
-    try {
-      const answer = await api.postWithProgress("/api/fleet/import", parsed.rows, (p) => (progress.value = p * 0.9));
-      progress.value = 1;
-      status.textContent = `Imported ${count(answer.data.imported, "entry", "entries")} from ${f.name}.`;
-      await onDone();
-    } catch (error) {
-      progress.value = 0;
-      if (!error.errors?.length) return showError(report, error);
-      const rowOf = (fieldName) => Number(/^\[(\d+)\]/.exec(fieldName)?.[1] ?? -1);
-      report.replaceChildren(
-        h("div", { role: "alert", class: "error" }, `Nothing was imported: ${error.message}`),
-        h("table", { "aria-label": "Import errors" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, parsed.lines.length ? "Line" : "Row"), h("th", { scope: "col" }, "Field"), h("th", { scope: "col" }, "Problem"))),
-          h("tbody", {}, error.errors.slice(0, 200).map((e) => {
-            const row = rowOf(e.field);
-            return h("tr", {}, h("td", {}, row < 0 ? "" : parsed.lines[row] ?? row + 1), h("td", {}, e.field.replace(/^\[\d+\]\.?/, "")), h("td", {}, e.message));
-          }))),
-      );
-    }
-  };
-  return h("div", { class: "card" },
-    h("p", { class: "muted" }, "CSV with a header of the API's field names (name, type, maxPassengers, maxLuggage, lat, lon, airports, minimum_rate, hourly_rate, currency, active) or a JSON array. All or nothing: a file with any invalid row imports nothing and lists every problem."),
-    field("Fleet file", file), h("button", { type: "button", class: "primary", onClick: run }, "Import file"), " ", progress, report);
-}
-
-function searchPanel() {
-  const airports = h("input", { name: "airports", value: "JFK" });
-  const lat = h("input", { name: "lat", inputmode: "decimal" });
-  const lon = h("input", { name: "lon", inputmode: "decimal" });
-  const radius = h("input", { name: "radius_km", type: "number", min: 1, max: 1000, value: 50 });
-  const out = h("div");
-  const form = h("form", {
-    class: "card", "aria-label": "Fleet search",
-    onSubmit: async (e) => {
-      e.preventDefault();
-      const params = new URLSearchParams({ radius_km: radius.value || "50", limit: "100" });
-      if (airports.value.trim()) params.set("airports", airports.value.trim().split(/[\s,;]+/).join(","));
-      if (lat.value.trim() && lon.value.trim()) params.set("lat", lat.value.trim()), params.set("lon", lon.value.trim());
-      try {
-        const { data } = await api.core("GET", `/api/search/fleet?${params}`);
-        // The answer names no airport positions: the circle is drawn for a point search.
-        const centres = params.has("lat") ? [{ lat: Number(params.get("lat")), lon: Number(params.get("lon")), radiusKm: Number(radius.value || 50) }] : [];
-        const hits = h("div");
-        drawFleetMap(hits, data.items.filter((i) => i.lat != null).map((i) => ({ lat: i.lat, lon: i.lon, label: `${i.name} · ${i.netid} · ${i.distanceKm} km` })), { kind: "hit", circles: centres, caption: `Search: ${data.total} matches, ${data.items.length} shown` });
-        out.replaceChildren(hits, (data.warnings ?? []).length ? h("ul", { class: "muted" }, data.warnings.map((w) => h("li", {}, w.detail ?? w.code))) : null);
-      } catch (error) {
-        showError(out, error);
-      }
-    },
-  }, h("h3", {}, "Search the exchange's fleets"), h("div", { class: "toolbar" }, field("Search airports", airports, "IATA codes"), field("Search latitude", lat), field("Search longitude", lon), field("Radius (km)", radius), h("button", { type: "submit" }, "Search")), out);
-  return form;
 }
