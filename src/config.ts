@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { SECRETS_KEY_PATTERN, SecretBox } from "../adapters/security/secrets";
-import { weakKeyReason, weakSecretReason } from "../adapters/security/key-strength";
+import { placeholderSecretReason, weakKeyReason, weakSecretReason } from "../adapters/security/key-strength";
 import { mapTilesFrom, type MapTiles } from "../adapters/console/tiles";
 
 export interface Config {
@@ -88,6 +88,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const outboundAllowPrivate = flag(env, "OUTBOUND_ALLOW_PRIVATE", false);
   const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
   if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError("METRICS_TOKEN must be at least 16 characters");
+  const placeholderToken = production && metricsToken !== undefined ? placeholderSecretReason(metricsToken) : undefined;
+  if (placeholderToken) throw new ConfigError(`METRICS_TOKEN is too weak for NODE_ENV=production: ${placeholderToken}; use a random one, e.g. from \`openssl rand -hex 32\``);
   const metricsPublic = flag(env, "METRICS_PUBLIC", false);
   // /metrics names every route and company-visible backlog: in production it is closed unless someone chose otherwise.
   if (production && metricsToken === undefined && !metricsPublic) {

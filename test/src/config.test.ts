@@ -130,6 +130,25 @@ describe("production refuses placeholder keys", () => {
     expect(() => loadConfig({ ...production, NODE_ENV: undefined, [name]: value })).not.toThrow();
   });
 
+  test.each([
+    "your-256-bit-secret-padded-to-32-bytes!!",
+    "My-Key-YOUR-256-BIT-SECRET-Qz81xW",
+    "a-string-secret-at-least-256-bits-long",
+    "Replace-This-With-A-Random-Value-Qz81xW",
+    "CHANGEME_k3J9xQ2vL8pR4tY6wN0bZ5mH",
+    "secret-k3J9xQ2vL8pR4tY6wN0bZ5mH7cD1",
+    "SecretKey_k3J9xQ2vL8pR4tY6wN0bZ5mH",
+    "example-k3J9xQ2vL8pR4tY6wN0bZ5mH7cD1",
+  ])("JWT_SECRET=%s, a well-known placeholder, is refused in production like a weak key (issue 37 N11)", (value) => {
+    expect(() => loadConfig({ ...production, JWT_SECRET: value })).toThrow("JWT_SECRET is too weak for NODE_ENV=production");
+    expect(() => loadConfig({ ...production, METRICS_TOKEN: value })).toThrow("METRICS_TOKEN is too weak for NODE_ENV=production");
+    expect(() => loadConfig({ ...production, NODE_ENV: undefined, JWT_SECRET: value })).not.toThrow();
+  });
+
+  test("a secret merely containing secret, changeme or example later on passes", () => {
+    expect(loadConfig({ ...production, JWT_SECRET: "k3J9xQ2v-my-secret-L8pR4tY6wN0bZ5mH" }).jwtSecret).toBe("k3J9xQ2v-my-secret-L8pR4tY6wN0bZ5mH");
+  });
+
   test("generated keys pass: 200 of each kind", () => {
     for (let i = 0; i < 200; i++) {
       const jwt = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("hex");
@@ -146,6 +165,10 @@ describe("production refuses placeholder keys", () => {
     const weakKey = await runCli(["serve"], { ...defined(production), DB_PATH: dbPath, SECRETS_KEY: "0".repeat(64) });
     expect(weakKey.code).toBe(2);
     expect(weakKey.stderr).toContain("SECRETS_KEY is too weak");
+    const jwtIo = await runCli(["serve"], { ...defined(production), DB_PATH: dbPath, JWT_SECRET: "a-string-secret-at-least-256-bits-long" });
+    expect(jwtIo.code).toBe(2);
+    expect(jwtIo.stderr).toContain("JWT_SECRET is too weak");
+    expect(jwtIo.stderr).not.toContain("a-string-secret-at-least-256-bits-long");
     expect(existsSync(dbPath)).toBe(false);
   });
 });
