@@ -38,6 +38,11 @@ export interface Config {
   deliveryLeaseSeconds: number;
   /** CONSOLE_MAP_TILES (+ CONSOLE_MAP_ATTRIBUTION): the tiles the console's maps load; OpenStreetMap's by default. */
   mapTiles: MapTiles;
+  /**
+   * REUSE_PORT=1: several processes share the port (the kernel spreads connections); PostgreSQL only. Without it a
+   * port already taken stops the start (exit 1) instead of silently sharing it.
+   */
+  reusePort: boolean;
 }
 
 /** A configuration problem; the process exits with its message, which names the variable. */
@@ -99,6 +104,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const databaseUrl = postgresUrl(env.DATABASE_URL);
   const deliveryLeaseSeconds = integer(env, "DELIVERY_LEASE_SECONDS", 30, 1, 3600);
+  const reusePort = flag(env, "REUSE_PORT", false);
+  // Processes sharing a port must share one database: each SQLite file would take a share of the traffic.
+  if (reusePort && databaseUrl === undefined)
+    throw new ConfigError("REUSE_PORT=1 needs DATABASE_URL (PostgreSQL): processes sharing a port must share one database, and SQLite is one process's");
   let mapTiles: MapTiles;
   try {
     mapTiles = mapTilesFrom(env.CONSOLE_MAP_TILES, env.CONSOLE_MAP_ATTRIBUTION);
@@ -138,7 +147,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...{ port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits },
     ...{ idleTimeoutSeconds, trustProxy, production, outboundAllowPrivate, secretsKey, metricsToken, metricsPublic },
-    ...{ databaseUrl, deliveryLeaseSeconds, mapTiles },
+    ...{ databaseUrl, deliveryLeaseSeconds, mapTiles, reusePort },
   };
 }
 

@@ -127,7 +127,7 @@ beforeAll(async () => {
     const asked = new URL(route.request().url());
     const referer = await route.request().headerValue("referer");
     const answer = await fetch(`${tiles.origin}${asked.pathname}${asked.search}`, { headers: referer ? { referer } : {} });
-    await route.fulfill({ status: answer.status, headers: Object.fromEntries(answer.headers), body: Buffer.from(await answer.arrayBuffer()) });
+    await route.fulfill({ status: answer.status, headers: { "content-type": answer.headers.get("content-type") ?? "text/plain", "cache-control": "no-store" }, body: Buffer.from(await answer.arrayBuffer()) });
   });
   watchPolicy(page);
 }, 120_000);
