@@ -94,7 +94,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
   if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError("METRICS_TOKEN must be at least 16 characters");
   const placeholderToken = production && metricsToken !== undefined ? placeholderSecretReason(metricsToken) : undefined;
-  if (placeholderToken) throw new ConfigError(`METRICS_TOKEN is too weak for NODE_ENV=production: ${placeholderToken}; use a random one, e.g. from \`openssl rand -hex 32\``);
+  if (placeholderToken)
+    throw new ConfigError(`METRICS_TOKEN is too weak for NODE_ENV=production: ${placeholderToken}; use a random one, e.g. from \`openssl rand -hex 32\``);
   const metricsPublic = flag(env, "METRICS_PUBLIC", false);
   // /metrics names every route and company-visible backlog: in production it is closed unless someone chose otherwise.
   if (production && metricsToken === undefined && !metricsPublic) {
