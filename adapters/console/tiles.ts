@@ -18,6 +18,14 @@ export const DEFAULT_MAP_TILES: MapTiles = {
   attribution: DEFAULT_MAP_ATTRIBUTION,
 };
 
+/** One https origin: a DNS name or a bracketed IPv6 address, an optional port; nothing a policy could read as more. */
+const POLICY_ORIGIN = /^https:\/\/((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
+
+/** Whether `origin` may stand in the console's Content-Security-Policy as the tiles' image source. */
+export function isPolicyOrigin(origin: string): boolean {
+  return POLICY_ORIGIN.test(origin);
+}
+
 const PLACEHOLDER = /\{([^{}]*)\}/g;
 const ALLOWED = new Set(["z", "x", "y", "r"]);
 
@@ -52,8 +60,7 @@ export function mapTilesFrom(raw: string | undefined, rawAttribution?: string): 
   } catch {
     throw new Error(`${problem}; its host is not valid`);
   }
-  const host = /^https:\/\/((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
-  if (origin === "null" || !host.test(origin)) throw new Error(`${problem}; its host is not valid`);
+  if (!isPolicyOrigin(origin)) throw new Error(`${problem}; its host is not valid`);
   const names = [...value.matchAll(PLACEHOLDER)].map((m) => m[1]);
   const unknown = names.find((n) => !ALLOWED.has(n));
   if (unknown !== undefined) throw new Error(`${problem}; {${unknown}} is not a placeholder the console fills (only {z}, {x}, {y} and {r})`);
