@@ -1,3 +1,5 @@
+import currencyCodes from "currency-codes";
+
 /** ISO 4217 facts the domain needs; the adapter reads them from maintained packages. */
 export interface CurrencyDirectory {
   /** Digits after the decimal point of a currency's minor unit (JPY 0, USD 2, BHD 3); undefined for an unknown code. */
@@ -44,4 +46,31 @@ export function formatMinorUnits(units: number, digits: number): string {
 export function formatAmount(amount: string, digits: number): string | undefined {
   const v = toTenThousandths(amount);
   return v === undefined ? undefined : formatMinorUnits(roundToMinorUnits(v, digits), digits);
+}
+
+/**
+ * ISO 4217 codes that name no money a fare is paid in: precious metals (XAU, XAG, XPD, XPT), bond-market units,
+ * SDR, the ADB and Sucre units, fund codes (USN, CLF, …), the testing code XTS and XXX ("no currency").
+ */
+const NOT_FARE_CURRENCIES: ReadonlySet<string> = new Set([
+  "XAG", "XAU", "XPD", "XPT", "XBA", "XBB", "XBC", "XBD", "XDR", "XSU", "XUA", "XTS", "XXX",
+  "BOV", "CHE", "CHW", "CLF", "COU", "MXV", "USN", "UYI", "UYW",
+]);
+/** Codes newer than the packaged table: XCG (Caribbean guilder, 2025). */
+const NEWER_CURRENCIES = ["XCG"];
+/** The active ISO 4217 currencies a fare may be priced in (the maintained `currency-codes` table, less the above). */
+const FARE_CURRENCIES: ReadonlySet<string> = new Set([
+  ...currencyCodes.data.filter((c) => typeof c.digits === "number" && !NOT_FARE_CURRENCIES.has(c.code)).map((c) => c.code),
+  ...NEWER_CURRENCIES,
+]);
+
+/**
+ * Why a currency code where money enters (fee lines, provider updates, fleet rates, settings) is refused, or
+ * undefined: three capital letters naming an active ISO 4217 currency; `usd`, `ZZZ`, XAU or XTS are refused.
+ */
+export function fareCurrencyProblem(value: unknown): string | undefined {
+  if (typeof value !== "string" || !/^[A-Z]{3}$/.test(value)) return "must be an ISO 4217 currency code in capital letters, e.g. USD or EUR";
+  if (NOT_FARE_CURRENCIES.has(value)) return `${value} is not a currency a fare is paid in (precious metals, funds and testing codes are refused)`;
+  if (!FARE_CURRENCIES.has(value)) return `${value} is not an ISO 4217 currency code`;
+  return undefined;
 }

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { SECRETS_KEY_PATTERN, SecretBox } from "../adapters/security/secrets";
-import { weakKeyReason, weakSecretReason } from "../adapters/security/key-strength";
+import { placeholderSecretReason, weakKeyReason, weakSecretReason } from "../adapters/security/key-strength";
 import { mapTilesFrom, type MapTiles } from "../adapters/console/tiles";
 
 export interface Config {
@@ -38,6 +38,11 @@ export interface Config {
   deliveryLeaseSeconds: number;
   /** CONSOLE_MAP_TILES (+ CONSOLE_MAP_ATTRIBUTION): the tiles the console's maps load; OpenStreetMap's by default. */
   mapTiles: MapTiles;
+  /**
+   * REUSE_PORT=1: several processes share the port (the kernel spreads connections); PostgreSQL only. Without it a
+   * port already taken stops the start (exit 1) instead of silently sharing it.
+   */
+  reusePort: boolean;
 }
 
 /** A configuration problem; the process exits with its message, which names the variable. */
@@ -88,6 +93,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const outboundAllowPrivate = flag(env, "OUTBOUND_ALLOW_PRIVATE", false);
   const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
   if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError("METRICS_TOKEN must be at least 16 characters");
+  const placeholderToken = production && metricsToken !== undefined ? placeholderSecretReason(metricsToken) : undefined;
+  if (placeholderToken)
+    throw new ConfigError(`METRICS_TOKEN is too weak for NODE_ENV=production: ${placeholderToken}; use a random one, e.g. from \`openssl rand -hex 32\``);
   const metricsPublic = flag(env, "METRICS_PUBLIC", false);
   // /metrics names every route and company-visible backlog: in production it is closed unless someone chose otherwise.
   if (production && metricsToken === undefined && !metricsPublic) {
@@ -97,6 +105,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const databaseUrl = postgresUrl(env.DATABASE_URL);
   const deliveryLeaseSeconds = integer(env, "DELIVERY_LEASE_SECONDS", 30, 1, 3600);
+  const reusePort = flag(env, "REUSE_PORT", false);
+  // Processes sharing a port must share one database: each SQLite file would take a share of the traffic.
+  if (reusePort && databaseUrl === undefined)
+    throw new ConfigError("REUSE_PORT=1 needs DATABASE_URL (PostgreSQL): processes sharing a port must share one database, and SQLite is one process's");
   let mapTiles: MapTiles;
   try {
     mapTiles = mapTilesFrom(env.CONSOLE_MAP_TILES, env.CONSOLE_MAP_ATTRIBUTION);
@@ -136,7 +148,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...{ port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits },
     ...{ idleTimeoutSeconds, trustProxy, production, outboundAllowPrivate, secretsKey, metricsToken, metricsPublic },
-    ...{ databaseUrl, deliveryLeaseSeconds, mapTiles },
+    ...{ databaseUrl, deliveryLeaseSeconds, mapTiles, reusePort },
   };
 }
 

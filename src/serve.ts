@@ -15,6 +15,9 @@ const SHUTDOWN_GRACE_MS = 250;
 /** `serve`: migrate, build the index, serve HTTP until SIGTERM or SIGINT, then stop in order. */
 export async function serve(config: Config, demoFlag: boolean): Promise<number> {
   const logger = createLogger(config.logLevel);
+  // A port another process holds stops the start before anything is opened (exit 1), unless REUSE_PORT=1.
+  const taken = config.reusePort ? undefined : portTaken(config.host, [config.port, config.platformPort]);
+  if (taken !== undefined) return portInUse(logger, config.host, taken);
   const readiness: Readiness = { ready: false };
   // The demo trip's chauffeur is moved by the demo itself (below), not by the sandbox dispatcher.
   const sandboxSkip = (trip: { requesterId: string; requesterResNo: string }) =>
@@ -40,12 +43,31 @@ export async function serve(config: Config, demoFlag: boolean): Promise<number> 
   let server: { stop(): Promise<void> | void; requestIP(r: Request): { address: string } | null } | undefined;
   const addressOf = (request: Request) => clientAddress(request, server?.requestIP(request)?.address, config.trustProxy);
   const options = { logger, maxBodyBytes: config.maxBodyBytes, readiness, addressOf, metricsToken: config.metricsToken, mapTiles: config.mapTiles };
-  const listen = { hostname: config.host, maxRequestBodySize: 17 * 1024 * 1024, idleTimeout: config.idleTimeoutSeconds };
+  // Elysia's Bun adapter listens with reusePort by default: a second service would silently share the port (and
+  // split the traffic between two databases). Only REUSE_PORT=1 (PostgreSQL, checked by the config) shares it.
+  const listen = { hostname: config.host, maxRequestBodySize: 17 * 1024 * 1024, idleTimeout: config.idleTimeoutSeconds, reusePort: config.reusePort };
 
-  const apps = config.platformPort === undefined ? [buildApp(services, options).listen({ ...listen, port: config.port })] : [
-    buildCoreApp(services, options).listen({ ...listen, port: config.port }),
-    buildPlatformApp(services, options).listen({ ...listen, port: config.platformPort }),
-  ];
+  const apps: Array<{ stop(): unknown; server: { port?: number } | null }> = [];
+  try {
+    if (config.platformPort === undefined) apps.push(buildApp(services, options).listen({ ...listen, port: config.port }));
+    else {
+      apps.push(buildCoreApp(services, options).listen({ ...listen, port: config.port }));
+      apps.push(buildPlatformApp(services, options).listen({ ...listen, port: config.platformPort }));
+    }
+  } catch (error) {
+    // Taken between the check above and now.
+    if ((error as { code?: string }).code !== "EADDRINUSE") throw error;
+    portInUse(logger, config.host, apps.length === 0 ? config.port : config.platformPort!);
+    await Promise.all(apps.map((a) => a.stop()));
+    await backend.stopBackground();
+    await services.worker.stop();
+    await services.positions.close();
+    await services.storage.liveEvents.close();
+    services.fleetIndex.close();
+    await backend.close();
+    logger.flush();
+    return 1;
+  }
   server = apps[0].server as unknown as typeof server;
 
   const seeded = wantDemo && (await seedDemo(services));
@@ -100,4 +122,26 @@ export async function serve(config: Config, demoFlag: boolean): Promise<number> 
   await backend.close();
   logger.flush();
   return 0;
+}
+
+/** The first of `ports` another process listens on (tried without port reuse, released at once), or undefined. */
+function portTaken(hostname: string, ports: Array<number | undefined>): number | undefined {
+  for (const port of ports) {
+    if (port === undefined || port === 0) continue;
+    try {
+      Bun.serve({ hostname, port, reusePort: false, fetch: () => new Response(null, { status: 503 }) }).stop(true);
+    } catch (error) {
+      if ((error as { code?: string }).code === "EADDRINUSE") return port;
+      throw error;
+    }
+  }
+  return undefined;
+}
+
+/** Says the port is in use (stderr and the log) and gives the exit status: 1. */
+function portInUse(logger: ReturnType<typeof createLogger>, host: string, port: number): number {
+  logger.error({ port }, "port in use");
+  console.error(`port ${port} is in use: another process listens on ${host}:${port} (stop it, or set PORT; REUSE_PORT=1 shares it, PostgreSQL only)`);
+  logger.flush();
+  return 1;
 }

@@ -25,7 +25,7 @@ import leafletCss from "leaflet/dist/leaflet.css" with { type: "text" };
 import clusterJs from "leaflet.markercluster/dist/leaflet.markercluster.js" with { type: "text" };
 import clusterCss from "leaflet.markercluster/dist/MarkerCluster.css" with { type: "text" };
 import clusterDefaultCss from "leaflet.markercluster/dist/MarkerCluster.Default.css" with { type: "text" };
-import { DEFAULT_MAP_TILES, type MapTiles } from "./tiles";
+import { DEFAULT_MAP_TILES, isPolicyOrigin, type MapTiles } from "./tiles";
 
 const JS = "text/javascript; charset=utf-8";
 const CSS = "text/css; charset=utf-8";
@@ -60,7 +60,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
  * configured map tiles' origin (exactly that one), and data: URLs.
  */
 export function consolePolicy(tiles: MapTiles): string {
-  const images = ["'self'", "data:", ...(tiles.origin ? [tiles.origin] : [])].join(" ");
+  const images = ["'self'", "data:", ...(tiles.origin && isPolicyOrigin(tiles.origin) ? [tiles.origin] : [])].join(" ");
   return `default-src 'self'; script-src 'self'; style-src 'self'; img-src ${images}; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; ` +
     `form-action 'self'`;
 }

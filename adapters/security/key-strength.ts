@@ -10,8 +10,24 @@ const MIN_DISTINCT_CHARACTERS = 8;
 /** 32 random bytes have about 30 distinct values; fewer than 16 happens by chance with negligible odds. */
 const MIN_DISTINCT_KEY_BYTES = 16;
 
+/** Text of well-known example secrets (jwt.io's HS256 examples): anyone can sign with them. */
+const KNOWN_EXAMPLES = ["your-256-bit-secret", "a-string-secret-at-least-256-bits-long"];
+/** How placeholder secrets copied from examples and templates begin. */
+const PLACEHOLDER_STARTS = ["replace-this", "changeme", "secret", "example"];
+
+/** Why a secret is a well-known placeholder (case-insensitive), or undefined. */
+export function placeholderSecretReason(secret: string): string | undefined {
+  const lower = secret.toLowerCase();
+  // The reason never quotes the secret, not even its placeholder part.
+  if (KNOWN_EXAMPLES.some((e) => lower.includes(e))) return "it contains a published example secret (jwt.io's)";
+  if (PLACEHOLDER_STARTS.some((p) => lower.startsWith(p))) return `it starts like a placeholder (${PLACEHOLDER_STARTS.join(", ")})`;
+  return undefined;
+}
+
 /** Why the JWT secret (text) is weak, or undefined. */
 export function weakSecretReason(secret: string): string | undefined {
+  const placeholder = placeholderSecretReason(secret);
+  if (placeholder) return placeholder;
   const symbols = [...secret];
   if (new Set(symbols).size < MIN_DISTINCT_CHARACTERS) return `it uses fewer than ${MIN_DISTINCT_CHARACTERS} distinct characters`;
   if (repeatsItself(symbols)) return "it repeats a shorter pattern";

@@ -1,6 +1,6 @@
 import isEmail from "validator/lib/isEmail";
 import { canonicalDomain, homographProblem } from "./email-domain";
-import { hiddenCharacterProblem } from "../shared/unicode-text";
+import { hiddenCharacterProblem, nameProblem } from "../shared/unicode-text";
 import { parsePhoneNumberFromString, isSupportedCountry, type CountryCode } from "libphonenumber-js/max";
 import type { FieldError } from "../errors";
 import type { Plan } from "./plan";
@@ -118,11 +118,12 @@ export function validateRegistration(
   const name = input.name?.trim() ?? "";
   if (name.length === 0) fail("name", "is required");
   else if (name.length > LIMITS.name) fail("name", `must be at most ${LIMITS.name} characters`);
-  else if (hiddenCharacterProblem(name)) fail("name", hiddenCharacterProblem(name)!);
+  else if (nameProblem(name)) fail("name", nameProblem(name)!);
 
   let netid: string | undefined;
   if (input.netid !== undefined && input.netid !== "") {
     if (!NETID_PATTERN.test(input.netid)) fail("netid", "must be 3–32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit");
+    else if (isReservedNetid(input.netid)) fail("netid", "is reserved: choose another");
     else netid = input.netid;
   }
 
@@ -175,6 +176,17 @@ export function validateRegistration(
   };
 }
 
+/** Netids that would pass for the exchange itself or an authority, in any letter case (issue 37 N12). */
+const RESERVED_NETIDS: ReadonlySet<string> = new Set(
+  ["tripswitch", "gnet", "admin", "administrator", "root", "system", "support", "security", "platform", "exchange", "api", "console", "metrics",
+    "webhook", "webhooks", "null", "undefined", "anonymous", "nobody"],
+);
+
+/** Whether a netid is reserved, compared without letter case (`Admin`, `ADMIN` and `admin` alike). */
+export function isReservedNetid(netid: string): boolean {
+  return RESERVED_NETIDS.has(netid.trim().toLowerCase());
+}
+
 /**
  * Candidate netids generated from a company name: the upper-cased, accent-free name with
  * runs of other characters folded to "-", then the same with numeric suffixes -2, -3, …
@@ -189,6 +201,7 @@ export function* netidCandidates(name: string): Generator<string> {
     .slice(0, 26)
     .replace(/-+$/, "");
   if (base.length < 3) base = base.length === 0 ? "COMPANY" : `${base}-CO`;
+  if (isReservedNetid(base)) base = `${base}-CO`;
   yield base;
   for (let n = 2; ; n++) yield `${base}-${n}`;
 }

@@ -1,4 +1,5 @@
 import { isoAt, type Booking, type Vehicle } from "../trips/booking";
+import { CaselessNames } from "../trips/reserved-names";
 
 /** A vehicle under GNet's names, whichever names the provider sent it with (plateNo or licensePlate …). */
 export function gnetVehicle(v: Vehicle): Vehicle {
@@ -11,7 +12,7 @@ export function gnetVehicle(v: Vehicle): Vehicle {
 }
 
 /** A requester's unnamed affiliateReservation members never take these names (GNet's own, or the provider's). */
-const RESERVED_AFFILIATE = new Set([
+const RESERVED_AFFILIATE = new CaselessNames([
   "__proto__",
   "updateTime",
   "notes",

@@ -1,5 +1,6 @@
 import type { FieldError } from "../errors";
 import { fleetEntryFields, type FleetEntry } from "./entry";
+import { fareCurrencyProblem } from "../currency";
 
 /** A fleet entry as a client sends it (API field names); every value is checked, none is trusted. */
 export interface FleetEntryInput {
@@ -34,11 +35,6 @@ export const FLEET_LIMITS = {
 const TYPE_CODE = /^[A-Z][A-Z0-9_]{0,31}$/;
 const IATA = /^[A-Z]{3}$/;
 const RATE_TEXT = /^\d+(?:\.\d{1,2})?$/;
-const CURRENCY = /^[A-Z]{3}$/;
-const KNOWN_CURRENCIES: ReadonlySet<string> | undefined = (() => {
-  const intl = Intl as unknown as { supportedValuesOf?: (key: string) => string[] };
-  return typeof intl.supportedValuesOf === "function" ? new Set(intl.supportedValuesOf("currency")) : undefined;
-})();
 
 export interface FleetValidationOptions {
   /** Whether an IATA code (upper-case, 3 letters) is in the airport directory. */
@@ -53,7 +49,7 @@ const isAbsent = (v: unknown) => v === undefined || v === null;
  * Checks a fleet entry against every fleet-entry rule and reports all failing fields at once:
  * type an upper-case code, name 1–200 chars, description ≤ 2000, imageUrl http(s) or null,
  * maxPassengers 1–1000, maxLuggage 0–1000 or null, lat/lon both or neither and in range,
- * airports known IATA codes, rates numbers ≥ 0 with at most 2 decimals, currency ISO 4217 (default USD),
+ * airports known IATA codes, rates numbers ≥ 0 with at most 2 decimals, currency an active ISO 4217 code in capitals (default USD),
  * active boolean (default true).
  */
 export function validateFleetEntry(
@@ -150,9 +146,10 @@ export function validateFleetEntry(
 
   let currency = "USD";
   if (!isAbsent(input.currency) && input.currency !== "") {
-    const c = typeof input.currency === "string" ? input.currency.trim().toUpperCase() : "";
-    if (!CURRENCY.test(c) || (KNOWN_CURRENCIES && !KNOWN_CURRENCIES.has(c))) fail("currency", "must be an ISO 4217 currency code such as USD or EUR");
-    else currency = c;
+    const c = typeof input.currency === "string" ? input.currency.trim() : input.currency;
+    const problem = fareCurrencyProblem(c);
+    if (problem) fail("currency", problem);
+    else currency = c as string;
   }
 
   let active = true;

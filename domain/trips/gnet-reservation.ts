@@ -1,6 +1,7 @@
 import { roleOf, type Booking } from "./booking";
 import { bookingView, tripFields, tripPriceAndGnetFields } from "./booking-view";
 import { gnetAffiliateReservation, gnetVehicle } from "../delivery/gnet-callback";
+import { CaselessNames } from "./reserved-names";
 import { shownPosition, type PositionStore } from "../tracking/position";
 
 /** The chauffeur's position as the reader may see it. */
@@ -11,7 +12,7 @@ type Location = { lat: number; lon: number; timestamp: string };
  * envelope of today's answer, and what only the provider sets (its reservation number, vehicle, chauffeur,
  * position, note, update metadata). A requester's copy of one stays in `data.tripPacket`, never up here.
  */
-const RESERVED_TOP = new Set([
+const RESERVED_TOP = new CaselessNames([
   // A member under this name would set the prototype of the object built here, not a member.
   "__proto__",
   "success",

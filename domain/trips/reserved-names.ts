@@ -4,12 +4,29 @@ import type { Booking, ExtraFields } from "./booking";
 export const REQUESTER_EXTRA = "requesterExtra";
 
 /**
+ * A set of member names that ignores letter case: `Chauffeur` and `PROVIDERRESNO` are the provider's names as much
+ * as `chauffeur` and `providerResNo` (a reader matching names loosely must never take a requester's copy for them).
+ */
+export class CaselessNames extends Set<string> {
+  constructor(names: Iterable<string>) {
+    super();
+    for (const name of names) super.add(name.toLowerCase());
+  }
+  override add(name: string): this {
+    return super.add(name.toLowerCase());
+  }
+  override has(name: string): boolean {
+    return super.has(name.toLowerCase());
+  }
+}
+
+/**
  * Names the exchange or the provider writes at the top level of a booking as anyone reads it: the booking view
  * and its tripPacket, GNet's read and callback shapes, the provider's update, the delivery to the provider, the
  * webhook envelope. A requester's extra member with such a name is its own text, never the exchange's or the
  * provider's: it is shown under `requesterExtra`, never in that place.
  */
-export const RESERVED_TRIP_NAMES: ReadonlySet<string> = new Set([
+export const RESERVED_TRIP_NAMES: ReadonlySet<string> = new CaselessNames([
   // Booking view, GNet read shape and webhook envelope.
   "success", "data", "eventId", "type", "createdAt", "transactionId", "fromConextId", "toConextId", "timestamp", "userid",
   "sourcePlatform", "targetPlatform", "sourceResNo", "targetResNo", "lastStatus", "submitDate", "pickupDate", "tripPacket",
@@ -24,7 +41,7 @@ export const RESERVED_TRIP_NAMES: ReadonlySet<string> = new Set([
 ]);
 
 /** Names the exchange or the provider writes inside `affiliateReservation`. */
-export const RESERVED_AFFILIATE_NAMES: ReadonlySet<string> = new Set([
+export const RESERVED_AFFILIATE_NAMES: ReadonlySet<string> = new CaselessNames([
   "requesterId", "requesterResNo", "providerId", "providerResNo", "resNo", "providerResCode", "providerNote", "action", "status",
   "notes", "updateTime", "submissionTarget", "transactionId", REQUESTER_EXTRA,
 ]);

@@ -1,3 +1,4 @@
+import { fareCurrencyProblem } from "../currency";
 import { amountParts, normaliseTripAmount } from "../money";
 import { sortKeys } from "../shared/sorted-keys";
 import type { ExtraFields, Fee, Passenger, Phone, TripAccount, TripLocation, TripNote } from "./booking";
@@ -194,6 +195,10 @@ export function checkFees(fees: unknown[], field: string, fail: Fail, amounts: F
       const amount = amounts.read(fee.fee);
       if (amount === undefined) fail(`${field}[${i}].fee`, amounts.message);
       else fee.fee = amount;
+    }
+    if (fee.currency !== undefined && fee.currency !== "") {
+      const problem = fareCurrencyProblem(fee.currency);
+      if (problem) fail(`${field}[${i}].currency`, problem);
     }
     if (Array.isArray(f.images)) fee.images = f.images.map((url) => (typeof url === "string" ? url.trim() : url)) as string[];
     if (!blank(f.percent)) {

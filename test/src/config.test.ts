@@ -130,6 +130,25 @@ describe("production refuses placeholder keys", () => {
     expect(() => loadConfig({ ...production, NODE_ENV: undefined, [name]: value })).not.toThrow();
   });
 
+  test.each([
+    "your-256-bit-secret-padded-to-32-bytes!!",
+    "My-Key-YOUR-256-BIT-SECRET-Qz81xW",
+    "a-string-secret-at-least-256-bits-long",
+    "Replace-This-With-A-Random-Value-Qz81xW",
+    "CHANGEME_k3J9xQ2vL8pR4tY6wN0bZ5mH",
+    "secret-k3J9xQ2vL8pR4tY6wN0bZ5mH7cD1",
+    "SecretKey_k3J9xQ2vL8pR4tY6wN0bZ5mH",
+    "example-k3J9xQ2vL8pR4tY6wN0bZ5mH7cD1",
+  ])("JWT_SECRET=%s, a well-known placeholder, is refused in production like a weak key (issue 37 N11)", (value) => {
+    expect(() => loadConfig({ ...production, JWT_SECRET: value })).toThrow("JWT_SECRET is too weak for NODE_ENV=production");
+    expect(() => loadConfig({ ...production, METRICS_TOKEN: value })).toThrow("METRICS_TOKEN is too weak for NODE_ENV=production");
+    expect(() => loadConfig({ ...production, NODE_ENV: undefined, JWT_SECRET: value })).not.toThrow();
+  });
+
+  test("a secret merely containing secret, changeme or example later on passes", () => {
+    expect(loadConfig({ ...production, JWT_SECRET: "k3J9xQ2v-my-secret-L8pR4tY6wN0bZ5mH" }).jwtSecret).toBe("k3J9xQ2v-my-secret-L8pR4tY6wN0bZ5mH");
+  });
+
   test("generated keys pass: 200 of each kind", () => {
     for (let i = 0; i < 200; i++) {
       const jwt = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("hex");
@@ -146,6 +165,10 @@ describe("production refuses placeholder keys", () => {
     const weakKey = await runCli(["serve"], { ...defined(production), DB_PATH: dbPath, SECRETS_KEY: "0".repeat(64) });
     expect(weakKey.code).toBe(2);
     expect(weakKey.stderr).toContain("SECRETS_KEY is too weak");
+    const jwtIo = await runCli(["serve"], { ...defined(production), DB_PATH: dbPath, JWT_SECRET: "a-string-secret-at-least-256-bits-long" });
+    expect(jwtIo.code).toBe(2);
+    expect(jwtIo.stderr).toContain("JWT_SECRET is too weak");
+    expect(jwtIo.stderr).not.toContain("a-string-secret-at-least-256-bits-long");
     expect(existsSync(dbPath)).toBe(false);
   });
 });
@@ -187,9 +210,9 @@ describe("CONSOLE_MAP_TILES", () => {
         origin: "https://tile.openstreetmap.org",
         attribution: "© OpenStreetMap contributors",
       });
-    expect(loadConfig({ JWT_SECRET: secret, CONSOLE_MAP_TILES: "http://Tiles.Example:8080/osm/{z}/{x}/{y}{r}.png?key=abc", CONSOLE_MAP_ATTRIBUTION: "© Example, © OpenStreetMap contributors" }).mapTiles).toEqual({
-      template: "http://tiles.example:8080/osm/{z}/{x}/{y}{r}.png?key=abc",
-      origin: "http://tiles.example:8080",
+    expect(loadConfig({ JWT_SECRET: secret, CONSOLE_MAP_TILES: "https://Tiles.Example:8443/osm/{z}/{x}/{y}{r}.png?key=abc", CONSOLE_MAP_ATTRIBUTION: "© Example, © OpenStreetMap contributors" }).mapTiles).toEqual({
+      template: "https://tiles.example:8443/osm/{z}/{x}/{y}{r}.png?key=abc",
+      origin: "https://tiles.example:8443",
       attribution: "© Example, © OpenStreetMap contributors",
     });
     // The default port is dropped from the origin, as browsers compare it.
@@ -199,7 +222,15 @@ describe("CONSOLE_MAP_TILES", () => {
 
   test.each([
     ["not a URL", "tiles please", "spaces"],
-    ["another scheme", "ftp://tiles.example/{z}/{x}/{y}.png", "does not start with http:// or https://"],
+    ["another scheme", "ftp://tiles.example/{z}/{x}/{y}.png", "does not start with https://"],
+    ["plain http", "http://tiles.example/{z}/{x}/{y}.png", "an http:// origin is not accepted"],
+    ["a wildcard host", "https://*.example/{z}/{x}/{y}.png", 'has "*"'],
+    ["a wildcard alone", "https://*/{z}/{x}/{y}.png", 'has "*"'],
+    ["a semicolon after the host", "https://tiles.example;script-src/{z}/{x}/{y}.png", 'has ";"'],
+    ["a comma after the host", "https://tiles.example,evil.example/{z}/{x}/{y}.png", 'has ","'],
+    ["a semicolon in the path", "https://tiles.example/a;b/{z}/{x}/{y}.png", 'has ";"'],
+    ["a wildcard in the query", "https://tiles.example/{z}/{x}/{y}.png?k=*", 'has "*"'],
+    ["a host with an underscore", "https://tiles_x.example/{z}/{x}/{y}.png", "host is not valid"],
     ["no path", "https://tiles.example", "no path"],
     ["no {y}", "https://tiles.example/{z}/{x}.png", "{y} is missing"],
     ["a {s} subdomain", "https://{s}.tile.example/{z}/{x}/{y}.png", "exactly one origin"],
@@ -209,7 +240,7 @@ describe("CONSOLE_MAP_TILES", () => {
     ["a bad host", "https://tiles..example:99999/{z}/{x}/{y}.png", "host is not valid"],
   ])("%s is refused with the variable named", (_what, value, reason) => {
     expect(() => loadConfig({ JWT_SECRET: secret, CONSOLE_MAP_TILES: value })).toThrow(ConfigError);
-    expect(() => loadConfig({ JWT_SECRET: secret, CONSOLE_MAP_TILES: value })).toThrow(`CONSOLE_MAP_TILES must be "off" or an http:// or https:// URL template`);
+    expect(() => loadConfig({ JWT_SECRET: secret, CONSOLE_MAP_TILES: value })).toThrow(`CONSOLE_MAP_TILES must be "off" or an https:// URL template`);
     expect(() => loadConfig({ JWT_SECRET: secret, CONSOLE_MAP_TILES: value })).toThrow(reason);
   });
 
@@ -223,5 +254,15 @@ describe("CONSOLE_MAP_TILES", () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("CONSOLE_MAP_TILES must be");
     expect(existsSync(dbPath)).toBe(false);
+  });
+
+  test("serve refuses a wildcard, a ; or , and plain http (exit 2, the variable named): nothing reaches the page policy (issue 37 N10)", async () => {
+    for (const value of ["https://*.example/{z}/{x}/{y}.png", "https://a.example;script-src/{z}/{x}/{y}.png", "https://a.example/,x/{z}/{x}/{y}.png", "http://a.example/{z}/{x}/{y}.png"]) {
+      const dbPath = join(tempDir(), "db.sqlite");
+      const refused = await runCli(["serve"], { JWT_SECRET: secret, DB_PATH: dbPath, CONSOLE_MAP_TILES: value });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain("CONSOLE_MAP_TILES must be \"off\" or an https:// URL template");
+      expect(existsSync(dbPath)).toBe(false);
+    }
   });
 });

@@ -15,13 +15,16 @@ export const RegistrationBody = t.Object(
     name: optionalString(
       1000,
       "Company name, 1–250 characters after trimming, without text-direction controls (U+202A–202E, U+2066–2069, " +
-        "LRM/RLM) or invisible characters (zero-width space, BOM, …; ZWJ/ZWNJ only inside a word). Required.",
+        "LRM/RLM), invisible characters (zero-width space, BOM, …; ZWJ/ZWNJ only inside a word), line breaks and " +
+        "control characters (U+2028, U+2029, newlines), blank-looking characters (U+2800, Hangul fillers U+115F, " +
+        "U+1160, U+3164, U+FFA0), with at least one letter, digit or symbol. Required.",
       "Acme Limousine",
     ),
     netid: optionalString(
       100,
       "Optional company id: 3–32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit, unique " +
-        "case-insensitively. Generated from the name when absent.",
+        "case-insensitively; reserved ids (TRIPSWITCH, ADMIN, SYSTEM, SUPPORT, … in any letter case) are refused. " +
+        "Generated from the name when absent.",
       "ACME-LIMO",
     ),
     mainEmail: optionalString(

@@ -16,7 +16,10 @@ export const FleetEntryOutput = t.Object({
   airports: t.Array(t.String()),
   minimum_rate: t.Number({ description: "Minimum fare in the entry's currency", examples: [95] }),
   hourly_rate: t.Number({ description: "Hourly rate in the entry's currency", examples: [85.5] }),
-  currency: t.String({ examples: ["USD"] }),
+  currency: t.String({
+    description: "An active ISO 4217 currency code in capitals (default USD); usd, ZZZ, XAU, XTS … are 400 naming currency",
+    examples: ["USD"],
+  }),
   active: t.Boolean(),
   createdAt: t.Number({ description: "Unix seconds" }),
   updatedAt: t.Number({ description: "Unix seconds" }),

@@ -23,7 +23,8 @@ export const NetworkQuoteBody = t.Object(
     providers: t.Optional(
       t.Array(t.String({ maxLength: 64 }), {
         maxItems: MAX_NAMED_PROVIDERS,
-        description: `Only these providers (netids, 1–${MAX_NAMED_PROVIDERS}); an unknown netid is 400 naming providers[i]`,
+        description: `Only these providers (netids, 1–${MAX_NAMED_PROVIDERS}); a netid nobody holds answers like one that serves nothing ` +
+          "(no options); an entry that is no netid is 400 naming providers[i]",
         examples: [["ACME-LIMO", "BLUE-SKY-CARS"]],
       }),
     ),

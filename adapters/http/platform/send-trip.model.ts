@@ -82,7 +82,11 @@ export const FeeSchema = t.Object(
         '"5000.00" → "5000")',
       "125.00",
     ),
-    currency: str(8, "ISO 4217", "USD"),
+    currency: str(
+      8,
+      "An active ISO 4217 currency code in capitals (not usd, not XAU/XTS or other metal, fund or testing codes): else 400 naming fees[i].currency",
+      "USD",
+    ),
     vehType: str(50),
     passengerCount: str(10, "On a quote option: the vehicle's passenger capacity"),
     luggageCount: str(10, "On a quote option: the vehicle's luggage capacity; omitted when unknown"),

@@ -64,6 +64,12 @@ function tileOf(lat: number, lon: number, z: number) {
   return { x: Math.floor(((lon + 180) / 360) * n), y: Math.floor(((1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2) * n) };
 }
 
+/**
+ * The tiles' origin as the service and the page know it: CONSOLE_MAP_TILES takes https origins only, so the
+ * browser's requests to it are answered by the loopback tile server (Referer and path passed through).
+ */
+const TILE_ORIGIN = "https://tiles.test";
+
 let server: RunningServer;
 let tiles: ReturnType<typeof startTileServer>;
 let browser: BrowserContext;
@@ -98,7 +104,7 @@ async function markerAndPosition(pin: string, at: { lat: number; lon: number }) 
 
 beforeAll(async () => {
   tiles = startTileServer();
-  server = await startDemoServer({ CONSOLE_MAP_TILES: `${tiles.origin}/tiles/{z}/{x}/{y}.png` }, [["company", "set-sandbox", "ACME-LIMO", "off"]]);
+  server = await startDemoServer({ CONSOLE_MAP_TILES: `${TILE_ORIGIN}/tiles/{z}/{x}/{y}.png` }, [["company", "set-sandbox", "ACME-LIMO", "off"]]);
   // An airport pickup named only by its IATA code (no lat/lon), a stop, and a drop-off in Midtown Manhattan.
   const trip = regularTrip("DEMO-PLATFORM", "ACME-LIMO", {}, { requesterResNo: "MAPS-1" });
   const locations = trip.locations as Record<string, Record<string, unknown>>;
@@ -117,6 +123,12 @@ beforeAll(async () => {
   const moved = await postJson(`${server.base}/Platform.svc/providerUpdateStatusByTransactionId/${transactionId}/V1`, { status: "CONFIRMED", lat: String(CHAUFFEUR.lat), lon: String(CHAUFFEUR.lon) }, { token: acme });
   expect(moved.status).toBe(200);
   ({ browser, page } = await openPage(20_000));
+  await browser.route(`${TILE_ORIGIN}/**`, async (route) => {
+    const asked = new URL(route.request().url());
+    const referer = await route.request().headerValue("referer");
+    const answer = await fetch(`${tiles.origin}${asked.pathname}${asked.search}`, { headers: referer ? { referer } : {} });
+    await route.fulfill({ status: answer.status, headers: { "content-type": answer.headers.get("content-type") ?? "text/plain", "cache-control": "no-store" }, body: Buffer.from(await answer.arrayBuffer()) });
+  });
   watchPolicy(page);
 }, 120_000);
 
@@ -130,10 +142,10 @@ describe("the console's maps over a configured tile server", () => {
   test("the page policy allows images from exactly the tile server's origin; the console learns the template", async () => {
     const res = await fetch(`${server.base}/console`);
     const csp = res.headers.get("content-security-policy")!;
-    expect(csp).toContain(`img-src 'self' data: ${tiles.origin};`);
+    expect(csp).toContain(`img-src 'self' data: ${TILE_ORIGIN};`);
     expect(csp).not.toContain("openstreetmap");
     const config = await (await fetch(`${server.base}/console/config.json`)).json();
-    expect(config).toEqual({ map: { tiles: `${tiles.origin}/tiles/{z}/{x}/{y}.png`, attribution: "© OpenStreetMap contributors" } });
+    expect(config).toEqual({ map: { tiles: `${TILE_ORIGIN}/tiles/{z}/{x}/{y}.png`, attribution: "© OpenStreetMap contributors" } });
   });
 
   test("the booking map requests tiles around the trip and draws pickup (at its airport), stop, drop-off and chauffeur", async () => {

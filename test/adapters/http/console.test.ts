@@ -69,10 +69,13 @@ describe("the console's files", () => {
   });
 
   test("the policy names exactly the configured tile origin; with tiles off, images come only from this origin", async () => {
-    const custom = consoleApp(mapTilesFrom("http://127.0.0.1:8089/t/{z}/{x}/{y}.png", "© Local tiles"));
+    const custom = consoleApp(mapTilesFrom("https://127.0.0.1:8089/t/{z}/{x}/{y}.png", "© Local tiles"));
     const page = await custom.handle(new Request("http://localhost/console"));
-    expect(page.headers.get("content-security-policy")).toContain("img-src 'self' data: http://127.0.0.1:8089; connect-src 'self'");
-    expect(await (await custom.handle(new Request("http://localhost/console/config.json"))).json()).toEqual({ map: { tiles: "http://127.0.0.1:8089/t/{z}/{x}/{y}.png", attribution: "© Local tiles" } });
+    expect(page.headers.get("content-security-policy")).toContain("img-src 'self' data: https://127.0.0.1:8089; connect-src 'self'");
+    expect(await (await custom.handle(new Request("http://localhost/console/config.json"))).json()).toEqual({ map: { tiles: "https://127.0.0.1:8089/t/{z}/{x}/{y}.png", attribution: "© Local tiles" } });
+    // Defence in depth: an origin that is not one https host never reaches the policy, however the tiles were built.
+    const forged = consoleApp({ template: "https://x/{z}/{x}/{y}.png", origin: "https://*; script-src *", attribution: "x" });
+    expect((await forged.handle(new Request("http://localhost/console"))).headers.get("content-security-policy")).toContain("img-src 'self' data:; ");
     const off = consoleApp(mapTilesFrom("off"));
     expect((await off.handle(new Request("http://localhost/console"))).headers.get("content-security-policy")).toContain("img-src 'self' data:; ");
     expect(await (await off.handle(new Request("http://localhost/console/config.json"))).json()).toEqual({ map: { tiles: null, attribution: "© OpenStreetMap contributors" } });

@@ -219,3 +219,49 @@ describe("Unicode in e-mails and names", () => {
     expect(res.status).toBe(200);
   });
 });
+
+describe("blank-looking and line-breaking names, reserved netids (§21.10, issue 37 N12)", () => {
+  test.each([
+    ["braille blanks only", "\u2800\u2800\u2800", "U+2800"],
+    ["a braille blank inside", "Acme\u2800Limousine", "U+2800"],
+    ["a line separator inside", "Acme\u2028Limousine", "U+2028"],
+    ["a paragraph separator inside", "Acme\u2029Limousine", "U+2029"],
+    ["a newline inside", "Acme\nLimousine", "U+000A"],
+    ["a carriage return inside", "Acme\rLimousine", "U+000D"],
+    ["a C1 next-line inside", "Acme\u0085Limousine", "U+0085"],
+    ["Hangul choseong filler", "\u115F\u115F\u115F", "U+115F"],
+    ["Hangul jungseong filler", "Acme\u1160", "U+1160"],
+    ["Hangul filler", "\u3164\u3164", "U+3164"],
+    ["halfwidth Hangul filler", "\uFFA0Acme", "U+FFA0"],
+    ["a musical-symbol blank", "Acme \u{1D175}", "U+1D175"],
+    ["a zero-width joiner alone", "Acme\u2060", "U+2060"],
+    ["a left-to-right isolate", "Acme \u2066x", "U+2066"],
+  ])("a company name with %s is a 400 naming name, and nothing is written", async (_, name, code) => {
+    const res = await register(body({ name }));
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ field: "name", message: expect.stringContaining(code) }]);
+    expect(await count("companies")).toBe(0);
+  });
+
+  test("a name of spaces and punctuation only is refused; ideographic spaces around a real name are trimmed", async () => {
+    const dots = await register(body({ name: ". - ." }));
+    expect(dots.status).toBe(400);
+    expect(dots.body.errors).toEqual([{ field: "name", message: "must contain at least one letter, digit or symbol" }]);
+    const spaced = await register(body({ name: "\u3000\u00A0Acme Limousine\u3000" }));
+    expect(spaced.status).toBe(200);
+    expect(spaced.body.data.name).toBe("Acme Limousine");
+  });
+
+  test.each([["ADMIN"], ["admin"], ["Admin"], ["TripSwitch"], ["tripswitch"], ["SYSTEM"], ["Support"]])("the reserved netid %s is a 400 naming netid in any letter case", async (netid) => {
+    const res = await register(body({ netid }));
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ field: "netid", message: "is reserved: choose another" }]);
+    expect(await count("companies")).toBe(0);
+  });
+
+  test("a name that would generate a reserved netid gets another one", async () => {
+    const res = await register(body({ name: "Admin", netid: undefined }));
+    expect(res.status).toBe(200);
+    expect(res.body.data.netid).toBe("ADMIN-CO");
+  });
+});

@@ -82,10 +82,11 @@ describe("fleet entry validation", () => {
     ]);
   });
 
-  test("currency is an ISO 4217 code, upper-cased", () => {
-    const r = validateFleetEntry({ ...valid, currency: "eur" }, options);
+  test("currency is an active ISO 4217 code in capitals: eur, ABC, XAU and XTS are refused (issue 37 N13)", () => {
+    const r = validateFleetEntry({ ...valid, currency: " EUR " }, options);
     expect(r.ok && r.value.currency).toBe("EUR");
-    expect(fieldsOf({ ...valid, currency: "ABC" })).toEqual(["currency"]);
+    for (const currency of ["eur", "ABC", "ZZZ", "XAU", "XTS", "XXX", "USN", 978]) expect(fieldsOf({ ...valid, currency })).toEqual(["currency"]);
+    for (const currency of ["JPY", "BHD", "XOF", "XCD", "XCG"]) expect(fieldsOf({ ...valid, currency })).toEqual([]);
   });
 
   test("a field prefix names the row of an import", () => {

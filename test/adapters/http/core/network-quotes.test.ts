@@ -172,8 +172,19 @@ describe("POST /api/quotes", () => {
     expect(crowd.body.data.options).toEqual([]);
   });
 
-  test("bad input: 400 naming each field (providerId sent, unknown provider, unknown airport, no passengerCount)", async () => {
-    const res = await quote(maker, { ...trip({ passengerCount: "" }), affiliateReservation: { providerId: "NQ-ACME" }, providers: ["NQ-NOBODY"] });
+  test("providers[] answers the same for a registered netid that serves nothing and one nobody holds (no oracle, issue 37 N7)", async () => {
+    const strip = (body: { data: Record<string, unknown> }) => ({ ...body, data: { ...body.data, quoteId: undefined, validUntil: undefined } });
+    const known = await quote(maker, { ...trip(), providers: [stranger.netid] });
+    const unknown = await quote(maker, { ...trip(), providers: ["NQ-NOBODY-AT-ALL"] });
+    expect(known.status).toBe(200);
+    expect(unknown.status).toBe(200);
+    expect(strip(unknown.body)).toEqual(strip(known.body));
+    expect(unknown.body.data.options).toEqual([]);
+    expect(unknown.text).not.toContain("NQ-NOBODY-AT-ALL");
+  });
+
+  test("bad input: 400 naming each field (providerId sent, a providers entry that is no netid, unknown airport, no passengerCount)", async () => {
+    const res = await quote(maker, { ...trip({ passengerCount: "" }), affiliateReservation: { providerId: "NQ-ACME" }, providers: ["not a netid!"] });
     expect(res.status).toBe(400);
     expect(res.body.success).toBe(false);
     expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(["affiliateReservation.providerId", "passengerCount", "providers[0]"]);
