@@ -15,5 +15,11 @@ const IMMUTABLE = new Set(["transactionId", "requesterId", "requesterResNo", "su
 export const MUTABLE_COLUMNS = BOOKING_COLUMNS.filter(([key]) => !IMMUTABLE.has(key));
 export const INSERT_BOOKING_SQL = `INSERT INTO bookings (${BOOKING_COLUMNS.map(([, c]) => `"${c.name}"`).join(", ")}) VALUES (${BOOKING_COLUMNS.map(() => "?").join(", ")})`;
 export const UPDATE_BOOKING_SQL = `UPDATE bookings SET ${MUTABLE_COLUMNS.map(([, c]) => `"${c.name}" = ?`).join(", ")} WHERE transaction_id = ? AND version = ?`;
-export const [INSERT_BOOKING, UPDATE_BOOKING, INSERT_OUTBOX, INSERT_LIVE_EVENT] = [0, 1, 2, 3];
-export const BOOKING_WRITER_STATEMENTS = [INSERT_BOOKING_SQL, UPDATE_BOOKING_SQL, SqliteOutbox.INSERT_SQL, SqliteLiveEventLog.INSERT_SQL];
+export const [INSERT_BOOKING, UPDATE_BOOKING, INSERT_OUTBOX, INSERT_LIVE_EVENT, INSERT_LIVE_BODY] = [0, 1, 2, 3, 4];
+export const BOOKING_WRITER_STATEMENTS = [
+  INSERT_BOOKING_SQL,
+  UPDATE_BOOKING_SQL,
+  SqliteOutbox.INSERT_SQL,
+  SqliteLiveEventLog.INSERT_SQL,
+  SqliteLiveEventLog.BODY_SQL,
+];

@@ -1,5 +1,6 @@
 import type { ChangeAnnouncer } from "../trips/ports";
-import { bookingLiveEvents } from "../events/live-events";
+import { bookingLiveEvents, distinctBodies } from "../events/live-events";
+import type { LiveEventBudget } from "../events/store-bounds";
 import { changeAnnouncer, type AnnounceDeps } from "./deliver-booking";
 
 /**
@@ -7,9 +8,14 @@ import { changeAnnouncer, type AnnounceDeps } from "./deliver-booking";
  * provider, a webhook to the requester), and the live events through which event streams hear of every change
  * (both parties).
  */
-export function announceChanges(deps: AnnounceDeps): ChangeAnnouncer {
+export function announceChanges(deps: AnnounceDeps, budget?: Pick<LiveEventBudget, "charge">): ChangeAnnouncer {
   return {
     ...changeAnnouncer(deps),
-    live: (events, booking) => bookingLiveEvents({ positions: deps.positions, newEventId: deps.newEventId }, events, booking),
+    live: (events, booking) => {
+      const rows = bookingLiveEvents({ positions: deps.positions, newEventId: deps.newEventId }, events, booking);
+      // The change is refused (429 LIVE_EVENTS_QUOTA, nothing written) when its events would pass the payer's bound.
+      if (budget && rows.length > 0) budget.charge(rows[0].payer, distinctBodies(rows).reduce((n, r) => n + r.bytes, 0));
+      return rows;
+    },
   };
 }
