@@ -58,10 +58,13 @@ export class LiveEventBudget {
     private readonly nowMs: () => number = Date.now,
   ) {}
 
-  /** Counts `bytes` more for the company, or throws when that would pass its bound (nothing is counted then). */
-  charge(netid: string, bytes: number): void {
+  /**
+   * Counts `bytes` more for the company, or throws when that would pass its bound (nothing is counted then).
+   * `refuse` false: counted whatever the bound (what the service records on its own, e.g. a delivery's outcome).
+   */
+  charge(netid: string, bytes: number, refuse = true): void {
     const entry = this.entry(netid);
-    if (entry.stored + entry.local + bytes > this.limitBytes) {
+    if (refuse && entry.stored + entry.local + bytes > this.limitBytes) {
       throw new TooManyRequestsError(
         STORE_BOUND_RETRY_AFTER_SECONDS,
         `Your company's live events of the last ${this.windowSeconds / 3600} h reached their bound (${this.limitBytes} bytes); retry later`,
