@@ -14,7 +14,7 @@ import { STORE_BOUNDS } from "../domain/events/store-bounds";
 import { BENCH_DIR } from "./fixtures";
 import { fmt, printFigure, SMOKE, type Figure } from "./report";
 
-const SECONDS = Number(process.env.GROWTH_SECONDS ?? (SMOKE ? 5 : 60));
+const SECONDS = Number(process.env.GROWTH_SECONDS ?? (SMOKE ? 3 : 60));
 const BASELINE_SECONDS = Math.max(2, Math.round(SECONDS / 6));
 const PASSWORD = "correct horse battery staple";
 
@@ -22,7 +22,9 @@ const PASSWORD = "correct horse battery staple";
 function usedBytes(db: Db): number {
   const c = db.$client;
   c.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-  const pages = c.query<{ n: number }, []>("SELECT (SELECT page_count FROM pragma_page_count) - (SELECT freelist_count FROM pragma_freelist_count) AS n").get()!.n;
+  const pages = c
+    .query<{ n: number }, []>("SELECT (SELECT page_count FROM pragma_page_count) - (SELECT freelist_count FROM pragma_freelist_count) AS n")
+    .get()!.n;
   const size = c.query<{ page_size: number }, []>("PRAGMA page_size").get()!.page_size;
   return pages * size;
 }
@@ -35,17 +37,21 @@ export async function benchGrowth(): Promise<Figure[]> {
   migrate(db);
   // The served defaults: rate limits and store bounds as `npm start` has them.
   const defaults = loadConfig({ DB_PATH: path, JWT_SECRET: "bench-secret-that-is-at-least-32-bytes!!" });
-  const services = createServices(db, { jwtSecret: "bench-secret-that-is-at-least-32-bytes!!", tokenTtlSeconds: 3600, rateLimits: defaults.rateLimits });
+
+  const jwtSecret = "bench-secret-that-is-at-least-32-bytes!!";
+  const services = createServices(db, { jwtSecret, tokenTtlSeconds: 3600, rateLimits: defaults.rateLimits });
   const app = buildApp(services, { logger: createLogger("silent"), maxBodyBytes: defaults.maxBodyBytes, readiness: { ready: true } });
   const call = async (method: string, route: string, body: unknown, headers: Record<string, string> = {}) => {
-    const res = await app.handle(new Request(`http://localhost${route}`, { method, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) }));
+    const init = { method, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) };
+    const res = await app.handle(new Request(`http://localhost${route}`, init));
     const text = await res.text();
     return { status: res.status, text };
   };
   let phone = 1000;
   const company = async (netid: string, coType: "CO" | "IO") => {
     const mail = `${netid.toLowerCase()}@example.com`;
-    const reg = await call("POST", "/api/company/register", { name: `${netid} Ltd`, netid, mainEmail: mail, password: PASSWORD, confirmPassword: PASSWORD, mainPhone: `+1212555${++phone}`, coType });
+    const form = { name: `${netid} Ltd`, netid, mainEmail: mail, password: PASSWORD, confirmPassword: PASSWORD, mainPhone: `+1212555${++phone}`, coType };
+    const reg = await call("POST", "/api/company/register", form);
     if (reg.status !== 200 && reg.status !== 201) throw new Error(`register ${netid}: ${reg.status} ${reg.text}`);
     const token = JSON.parse((await call("POST", "/Platform.svc/getToken2", { uid: netid, pw: PASSWORD })).text) as string;
     const jwt = (JSON.parse((await call("POST", "/api/token", { uid: netid, pw: PASSWORD })).text) as { token: string }).token;
@@ -113,13 +119,20 @@ export async function benchGrowth(): Promise<Figure[]> {
   await Promise.all([neighbourLoop, updateLoop, quoteLoop]);
   await Bun.sleep(200);
   const end = usedBytes(db);
-  const flooderLive = db.$client.query<{ n: number }, [string]>("SELECT coalesce(sum(bytes), 0) AS n FROM live_event_bodies WHERE netid = ?").get(flooder.netid.toLowerCase())!.n;
-  const flooderQuotes = db.$client.query<{ n: number; q: number }, [string]>("SELECT coalesce(sum(length(body)), 0) AS n, count(*) AS q FROM network_quotes WHERE maker_netid = ?").get(flooder.netid)!;
+  const flooderLive = db.$client
+    .query<{ n: number }, [string]>("SELECT coalesce(sum(bytes), 0) AS n FROM live_event_bodies WHERE netid = ?")
+    .get(flooder.netid.toLowerCase())!.n;
+  const flooderQuotes = db.$client
+    .query<{ n: number; q: number }, [string]>("SELECT coalesce(sum(length(body)), 0) AS n, count(*) AS q FROM network_quotes WHERE maker_netid = ?")
+    .get(flooder.netid)!;
   const quoteBound = STORE_BOUNDS.quotesPerHour * STORE_BOUNDS.quoteMaxBytes;
   const bound = STORE_BOUNDS.liveEventBytes + quoteBound;
   const growth = end - afterBaseline;
   const neighbourGrowth = baselinePerSecond * SECONDS;
-  console.log(`[growth] ${SECONDS} s flood: ${JSON.stringify(counts)}; neighbour ${neighbourOk} bookings (${neighbourRefused} refused) during it, ${baselineBookings} in the ${BASELINE_SECONDS} s baseline`);
+  console.log(
+    `[growth] ${SECONDS} s flood: ${JSON.stringify(counts)}; neighbour ${neighbourOk} bookings (${neighbourRefused} refused) during it, ` +
+      `${baselineBookings} in the ${BASELINE_SECONDS} s baseline`,
+  );
   console.log(
     `[growth] database grew ${fmt(growth / 1e6)} MB (the neighbour's normal writes ≈ ${fmt(neighbourGrowth / 1e6)} MB of it); ` +
       `flooder's live events ${fmt(flooderLive / 1e6)} MB (bound ${fmt(STORE_BOUNDS.liveEventBytes / 1e6)} MB), ` +
@@ -135,10 +148,18 @@ export async function benchGrowth(): Promise<Figure[]> {
       name: `database growth while one company floods for ${SECONDS} s at its budgets (UPDATEs of ~900 KB, quotes of ~252 KiB)`,
       unit: "MB",
       measured: [growth / 1e6],
-      baseline: { name: `the neighbour's normal bookings, ${BASELINE_SECONDS} s, scaled to ${SECONDS} s`, runs: [Math.max(neighbourGrowth, 1) / 1e6] },
+      baseline: {
+        name: `the neighbour's normal bookings, ${BASELINE_SECONDS} s, scaled to ${SECONDS} s`,
+        runs: [Math.max(neighbourGrowth, 1) / 1e6],
+      },
       better: "lower",
-      target: { value: (bound + 2_000_000 + neighbourGrowth * 2) / 1e6, text: `≤ the flooder's bounds (${fmt(bound / 1e6)} MB) + its booking + the neighbour's share` },
-      note: `flooder's live events ${fmt(flooderLive / 1e6)} MB of ${fmt(STORE_BOUNDS.liveEventBytes / 1e6)}; quotes ${flooderQuotes.q} of ${STORE_BOUNDS.quotesPerHour}; neighbour ${neighbourOk} bookings, ${neighbourRefused} refused`,
+      target: {
+        value: (bound + 2_000_000 + neighbourGrowth * 2) / 1e6,
+        text: `≤ the flooder's bounds (${fmt(bound / 1e6)} MB) + its booking + the neighbour's share`,
+      },
+      note:
+        `flooder's live events ${fmt(flooderLive / 1e6)} MB of ${fmt(STORE_BOUNDS.liveEventBytes / 1e6)}; ` +
+        `quotes ${flooderQuotes.q} of ${STORE_BOUNDS.quotesPerHour}; neighbour ${neighbourOk} bookings, ${neighbourRefused} refused`,
     },
   ];
   figures.forEach(printFigure);

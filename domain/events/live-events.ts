@@ -110,7 +110,8 @@ export function bookingLiveEvents(deps: { positions: PositionLookup; newEventId:
       made = { bodyId, body: text, type: body.type, bytes: utf8Bytes(text) };
       bodies.set(shown, made);
     }
-    return { netid, transactionId: booking.transactionId, kind: "booking", role, type: made.type, body: made.body, bodyId: made.bodyId, payer, bytes: made.bytes, createdAt: main[0].at };
+    const { type, body, bodyId, bytes } = made;
+    return { netid, transactionId: booking.transactionId, kind: "booking", role, type, body, bodyId, payer, bytes, createdAt: main[0].at };
   });
 }
 

@@ -51,7 +51,10 @@ describe("the live event log", () => {
     expect(sent.status).toBe(200);
     const id = sent.body.transactionId;
     expect((await providerUpdate(h, provider, id, { status: "CONFIRMED" })).status).toBe(200);
-    const rows = await h.rows<{ netid: string; body: string; body_id: string }>("SELECT netid, body, body_id FROM live_events WHERE transaction_id = ? ORDER BY id", id);
+    const rows = await h.rows<{ netid: string; body: string; body_id: string }>(
+      "SELECT netid, body, body_id FROM live_events WHERE transaction_id = ? ORDER BY id",
+      id,
+    );
     expect(rows.length).toBe(4);
     expect(new Set(rows.map((r) => r.netid))).toEqual(new Set([neighbour.netid.toLowerCase(), provider.netid.toLowerCase()]));
     expect(rows.every((r) => r.body === "")).toBe(true);
@@ -80,7 +83,8 @@ describe("the live event log", () => {
     expect(Number(refused?.headers.get("retry-after"))).toBeGreaterThan(0);
     const [{ n: bookings }] = await h.rows<{ n: number }>("SELECT count(*) AS n FROM bookings WHERE requester_id = ?", flooder.netid);
     expect(Number(bookings)).toBe(accepted);
-    const [{ n: used }] = await h.rows<{ n: number }>("SELECT coalesce(sum(bytes), 0) AS n FROM live_event_bodies WHERE netid = ?", flooder.netid.toLowerCase());
+    const usage = "SELECT coalesce(sum(bytes), 0) AS n FROM live_event_bodies WHERE netid = ?";
+    const [{ n: used }] = await h.rows<{ n: number }>(usage, flooder.netid.toLowerCase());
     expect(Number(used)).toBeLessThanOrEqual(LIVE_BYTES);
     // The neighbour, with the same provider, books and is confirmed as before.
     const other = await sendTrip(h, neighbour, bulkyTrip(neighbour, 1000));
