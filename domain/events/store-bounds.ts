@@ -74,7 +74,7 @@ export class LiveEventBudget {
     entry.local += bytes;
   }
 
-  /** Reads every known company's stored usage now (tests, and a caller that wants the bound exact). */
+  /** Reads the company's stored usage now (a caller that wants the bound exact). */
   async refresh(netid: string): Promise<void> {
     const entry = this.entry(netid);
     await this.read(netid, entry);
