@@ -17,6 +17,7 @@ export const RETENTION_JOBS: readonly RetentionJob[] = [
   ["loginFailures", "login_failures", "at < ?"],
   ["idempotencyKeys", "idempotency_keys", "created_at < ?"],
   ["liveEvents", "live_events", "created_at < ?"],
+  ["liveEvents", "live_event_bodies", "created_at < ?"],
   ["networkQuotes", "network_quotes", "valid_until < ?"],
 ];
 

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { SECRETS_KEY_PATTERN, SecretBox } from "../adapters/security/secrets";
 import { placeholderSecretReason, weakKeyReason, weakSecretReason } from "../adapters/security/key-strength";
 import { mapTilesFrom, type MapTiles } from "../adapters/console/tiles";
+import { STORE_BOUNDS, type StoreBounds } from "../domain/events/store-bounds";
 
 export interface Config {
   port: number;
@@ -16,6 +17,8 @@ export interface Config {
   maxBodyBytes: number;
   /** Per-company budgets per minute; 0 disables one. */
   rateLimits: { searchPerMinute: number; sendTripPerMinute: number; registrationsPerHour: number; writesPerMinute: number };
+  /** Per-company bounds of the live event log and the network quote store (CONTRACT §21.6). */
+  storeBounds: StoreBounds;
   /** Seconds a connection may stay silent (a slow client is cut off after it). */
   idleTimeoutSeconds: number;
   /** Take the client address from the last X-Forwarded-For entry (only behind a proxy that sets it). */
@@ -87,6 +90,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     registrationsPerHour: integer(env, "RATE_LIMIT_REGISTER_PER_HOUR", 20, 0, 1_000_000),
     writesPerMinute: integer(env, "RATE_LIMIT_WRITES_PER_MIN", 1200, 0, 1_000_000),
   };
+  const storeBounds: StoreBounds = {
+    liveEventBytes: integer(env, "LIVE_EVENTS_MAX_BYTES", STORE_BOUNDS.liveEventBytes, 1024, 1_000_000_000_000),
+    quotesPerHour: integer(env, "QUOTES_PER_HOUR", STORE_BOUNDS.quotesPerHour, 1, 1_000_000),
+    quoteMaxBytes: integer(env, "QUOTE_MAX_BYTES", STORE_BOUNDS.quoteMaxBytes, 1024, 64 * 1024 * 1024),
+  };
   // Bun allows 0 (no timeout) to 255 s; 0 would let a silent client hold a connection forever.
   const idleTimeoutSeconds = integer(env, "IDLE_TIMEOUT_SECONDS", 30, 1, 255);
   const trustProxy = flag(env, "TRUST_PROXY", false);
@@ -148,7 +156,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...{ port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits },
     ...{ idleTimeoutSeconds, trustProxy, production, outboundAllowPrivate, secretsKey, metricsToken, metricsPublic },
-    ...{ databaseUrl, deliveryLeaseSeconds, mapTiles, reusePort },
+    ...{ databaseUrl, deliveryLeaseSeconds, mapTiles, reusePort, storeBounds },
   };
 }
 

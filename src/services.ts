@@ -14,6 +14,8 @@ import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from "../domain/trips/book
 import { attemptOutcomes, type DeliveryDeps } from "../domain/usecases/deliver-booking";
 import { announceChanges } from "../domain/usecases/announce-changes";
 import { followedPositions } from "../domain/events/followed-positions";
+import { LiveEventBudget, STORE_BOUNDS, type StoreBounds } from "../domain/events/store-bounds";
+import { LIVE_EVENT_RETENTION_SECONDS } from "../domain/events/live-events";
 import { indexNetworkPricing } from "../domain/quotes/network-pricing";
 import type { NetworkQuoteDeps } from "../domain/usecases/network-quote";
 import { BOOKING_WRITER_STATEMENTS } from "../adapters/sqlite/booking-rows";
@@ -69,7 +71,7 @@ export type OutboundSettings = Partial<Pick<Config, "outboundAllowPrivate" | "pr
 
 /** What the services read of the configuration (tests and the CLI give only some of it). */
 export type ServiceConfig = Pick<Config, "jwtSecret" | "tokenTtlSeconds"> &
-  Partial<Pick<Config, "maxBodyBytes">> & { rateLimits?: RateLimits; secretsKey?: string } & OutboundSettings;
+  Partial<Pick<Config, "maxBodyBytes">> & { rateLimits?: RateLimits; secretsKey?: string; storeBounds?: Partial<StoreBounds> } & OutboundSettings;
 
 /** Every port wired to its adapter: the one place that knows which implementation serves which port. */
 export function createServices(
@@ -82,9 +84,14 @@ export function createServices(
   // Without a key (benchmarks, throwaway databases) secrets are sealed with one that lives as long as the process.
   const secrets = new SecretBox(config.secretsKey ?? SecretBox.newKey());
   const newEventId = () => crypto.randomUUID();
-  const announcerFor: AnnouncerFor = (lookups) => announceChanges({ ...lookups, runner: { wake: () => worker.wake() }, newEventId });
+  const bounds: StoreBounds = { ...STORE_BOUNDS, ...config.storeBounds };
+  // Made once the storage exists (it answers the stored usage); announcers are only asked after that.
+  let liveBudget: LiveEventBudget | undefined;
+  const budget = { charge: (netid: string, bytes: number) => liveBudget?.charge(netid, bytes) };
+  const announcerFor: AnnouncerFor = (lookups) => announceChanges({ ...lookups, runner: { wake: () => worker.wake() }, newEventId }, budget);
   const storage: Storage = typeof database === "function" ? database(announcerFor, secrets, logger) : sqliteStorage(database, secrets, announcerFor, logger);
   const { companies, users, platformTokens: platformTokenRepo, audit, integrations, outbox, fleet, partnerships, positions, bookings } = storage;
+  liveBudget = new LiveEventBudget(storage.liveEvents, bounds.liveEventBytes, LIVE_EVENT_RETENTION_SECONDS);
   // On SQLite this is done when the call returns; the backend awaits it before serving.
   const started = storage.start();
   const hasher = new Argon2idHasher();
@@ -173,6 +180,7 @@ export function createServices(
   const liveHub = new LiveHub(storage.liveEvents, options.events, onLiveLogError, storage.streamRegistry);
   const networkQuotes: NetworkQuoteDeps = {
     quotes: storage.networkQuotes,
+    bounds,
     companies,
     admission: trips.send.admission,
     pricing: indexNetworkPricing({

@@ -16,6 +16,12 @@ const LONG_MEANINGS = {
     "may have (1,000); `limit`, `field` and `members` say which",
   BOOKING_TOO_LARGE: "An UPDATE or provider update would grow the booking past what one request may carry (MAX_BODY_BYTES); " +
     "`limit`, `maxBytes` and `size` say by how much",
+  LIVE_EVENTS_QUOTA: "A booking change would pass your company's bound on stored live events (50 MB of event bodies over the " +
+    "25 h the log keeps them, LIVE_EVENTS_MAX_BYTES): nothing was changed; retry after Retry-After seconds",
+  QUOTE_STORE_QUOTA: "POST /api/quotes: your company stored its bound of network quotes in the last hour (2,000, QUOTES_PER_HOUR); " +
+    "nothing was stored; retry after Retry-After seconds",
+  QUOTE_TOO_LARGE: "POST /api/quotes: the quote would take more than 256 KiB to keep (QUOTE_MAX_BYTES: the trip with its extra " +
+    "members, the options, the warnings); nothing was stored; ask with a smaller trip or fewer providers",
   TOO_MANY_STREAMS: "GET /api/events: your company already has the most event streams open at once (10); close one or retry after " +
     "Retry-After seconds",
 };
@@ -38,6 +44,9 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "PAYLOAD_TOO_LARGE", status: 413, meaning: "The body exceeds the size limit (MAX_BODY_BYTES; 16 MiB for the fleet import)" },
   { code: "UNSUPPORTED_MEDIA_TYPE", status: 415, meaning: "A body was sent that is not `application/json`" },
   { code: "RATE_LIMITED", status: 429, meaning: "Your per-minute or per-hour budget for this kind of call is spent; retry after Retry-After seconds" },
+  { code: "LIVE_EVENTS_QUOTA", status: 429, meaning: LONG_MEANINGS.LIVE_EVENTS_QUOTA },
+  { code: "QUOTE_STORE_QUOTA", status: 429, meaning: LONG_MEANINGS.QUOTE_STORE_QUOTA },
+  { code: "QUOTE_TOO_LARGE", status: 429, meaning: LONG_MEANINGS.QUOTE_TOO_LARGE },
   { code: "DATABASE_BUSY", status: 503, meaning: "The database is busy: nothing was changed; send the request again after Retry-After seconds" },
   { code: "STORAGE_FULL", status: 503, meaning: "The service's storage is full or failing: nothing was changed; send the request again later (Retry-After)" },
   { code: "INTERNAL", status: 500, meaning: "An unexpected fault; quote the answer's `requestId` when reporting it" },

@@ -1,7 +1,7 @@
 import { getTableColumns } from "drizzle-orm";
 import type { SQL } from "bun";
 import type { NewOutboxMessage } from "../../domain/delivery/ports";
-import type { NewLiveEvent } from "../../domain/events/live-events";
+import { distinctBodies, type NewLiveEvent } from "../../domain/events/live-events";
 import type { BookingRow } from "./booking-rows";
 import type { PgTx } from "./booking-repository";
 import { bookings } from "./schema";
@@ -13,12 +13,13 @@ const COLUMNS: Array<[keyof BookingRow, string]> = Object.entries(getTableColumn
 ]);
 const OUTBOX = COLUMNS.length + 1;
 const LIVE = COLUMNS.length + 2;
+const BODIES = COLUMNS.length + 3;
 
 /**
  * A new booking, its outbox rows and its live events in ONE statement (one round trip, prepared once per pooled
  * connection: the text never changes): the booking is inserted unless its (requester, requesterResNo) is taken
  * (`ON CONFLICT DO NOTHING`, which waits for a concurrent inserter of the same number to end), and the outbox rows
- * and live events only when it was. The rows travel as JSON (`json_to_recordset`, in their order: outbox ids keep
+ * and live events (each body once, in live_event_bodies) only when it was. The rows travel as JSON (`json_to_recordset`, in their order: outbox ids keep
  * the order the announcer gave). Answers 1 when inserted, 0 when the number was taken.
  */
 const TEXT = `WITH b AS (
@@ -34,12 +35,18 @@ const TEXT = `WITH b AS (
          WITH ORDINALITY AS m("eventId", channel, "eventType", "transactionId", "targetNetid", url, body, at, i)
    WHERE EXISTS (SELECT 1 FROM b)
    ORDER BY m.i
+), lb AS (
+  INSERT INTO live_event_bodies (id, netid, bytes, body, created_at)
+  SELECT d."bodyId", d.payer, d.bytes, d.body, d."createdAt"
+    FROM json_to_recordset($${BODIES}::text::json) AS d("bodyId" text, payer text, bytes bigint, body text, "createdAt" bigint)
+   WHERE EXISTS (SELECT 1 FROM b)
+  ON CONFLICT (id) DO NOTHING
 ), l AS (
-  INSERT INTO live_events (netid, transaction_id, kind, role, type, body, created_at)
-  SELECT e.netid, e."transactionId", e.kind, e.role, e.type, e.body, e."createdAt"
+  INSERT INTO live_events (netid, transaction_id, kind, role, type, body, body_id, created_at)
+  SELECT e.netid, e."transactionId", e.kind, e.role, e.type, '', e."bodyId", e."createdAt"
     FROM ROWS FROM (json_to_recordset($${LIVE}::text::json) AS (
-           netid text, "transactionId" text, kind text, role text, type text, body text, "createdAt" bigint))
-         WITH ORDINALITY AS e(netid, "transactionId", kind, role, type, body, "createdAt", i)
+           netid text, "transactionId" text, kind text, role text, type text, "bodyId" text, "createdAt" bigint))
+         WITH ORDINALITY AS e(netid, "transactionId", kind, role, type, "bodyId", "createdAt", i)
    WHERE EXISTS (SELECT 1 FROM b)
    ORDER BY e.i
 )
@@ -63,7 +70,11 @@ export async function insertNewBooking(
   live: readonly NewLiveEvent[],
 ): Promise<boolean> {
   const params: unknown[] = COLUMNS.map(([property]) => row[property]);
-  params.push(JSON.stringify(messages.map(({ message, at }) => ({ ...message, at }))), JSON.stringify(live));
+  params.push(
+    JSON.stringify(messages.map(({ message, at }) => ({ ...message, at }))),
+    JSON.stringify(live.map(({ body: _body, ...row }) => row)),
+    JSON.stringify(distinctBodies(live)),
+  );
   const [result] = await clientOf(tx).unsafe<Array<{ n: number }>>(TEXT, params);
   return result?.n === 1;
 }

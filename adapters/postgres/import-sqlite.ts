@@ -63,7 +63,7 @@ const POSTGRES_ONLY_TABLES = new Set(["__migrations", "rate_buckets", "login_att
  * The live event log is not copied: its ids are each database's own (PostgreSQL numbers them in commit order), so an
  * event stream resumed after the move gets `event: reset` and goes on from the new database's events.
  */
-const NOT_IMPORTED = new Set(["live_events"]);
+const NOT_IMPORTED = new Set(["live_events", "live_event_bodies"]);
 const POSTGRES_ONLY_COLUMNS = new Set(["outbox_messages.lease_owner", "outbox_messages.lease_until"]);
 
 /** Rows per INSERT (fewer for wide tables: PostgreSQL takes at most 65,535 parameters per statement). */

@@ -1,4 +1,5 @@
-import type { LiveEvent, LiveEventLog, NewLiveEvent } from "../../domain/events/live-events";
+import { distinctBodies, type LiveEvent, type LiveEventLog, type NewLiveEvent } from "../../domain/events/live-events";
+import type { LiveEventUsage } from "../../domain/events/store-bounds";
 import { VISIBLE_LIVE_EVENT_SQL as VISIBLE } from "../status-sql";
 import { WriteBehind } from "../write-behind";
 import type { PgDb } from "./db";
@@ -19,6 +20,10 @@ interface Row {
   body: string;
 }
 
+/** What a stream reads of a row: its body from live_event_bodies (rows written before it was kept there carry their own). */
+const COLUMNS = "e.seq AS id, e.netid, e.type, coalesce(b.body, e.body) AS body";
+const TABLES = "live_events e LEFT JOIN live_event_bodies b ON b.id = e.body_id";
+
 const toEvent = (r: Row): LiveEvent => ({ id: Number(r.id), netid: r.netid, type: r.type, body: r.body });
 
 /**
@@ -28,7 +33,7 @@ const toEvent = (r: Row): LiveEvent => ({ id: Number(r.id), netid: r.netid, type
  * instance wrote it and however transactions interleaved. A booking's later change is inserted after its earlier
  * one committed, so it is numbered after it. `seq` is the event id.
  */
-export class PgLiveEventLog implements LiveEventLog {
+export class PgLiveEventLog implements LiveEventLog, LiveEventUsage {
   private readonly pending = new WriteBehind<NewLiveEvent>(() => void this.flush(), FLUSH_MS, MAX_PENDING);
   private writing: Promise<void> = Promise.resolve();
   private sequencing: Promise<void> | undefined;
@@ -52,12 +57,21 @@ export class PgLiveEventLog implements LiveEventLog {
   private async write(): Promise<void> {
     const batch = this.pending.take();
     if (batch.length === 0) return;
+    const bodies = distinctBodies(batch);
     try {
+      // One statement: each body once, then every party's row naming it.
       await this.db.$client`
-        INSERT INTO live_events (netid, transaction_id, kind, role, type, body, created_at)
-        SELECT * FROM unnest(${batch.map((r) => r.netid)}::text[], ${batch.map((r) => r.transactionId)}::text[], ${batch.map((r) => r.kind)}::text[],
-          ${batch.map((r) => r.role)}::text[], ${batch.map((r) => r.type)}::text[], ${batch.map((r) => r.body)}::text[],
-          ${batch.map((r) => r.createdAt)}::bigint[])`;
+        WITH b AS (
+          INSERT INTO live_event_bodies (id, netid, bytes, body, created_at)
+          SELECT * FROM unnest(${bodies.map((r) => r.bodyId)}::text[], ${bodies.map((r) => r.payer)}::text[], ${bodies.map((r) => r.bytes)}::bigint[],
+            ${bodies.map((r) => r.body)}::text[], ${bodies.map((r) => r.createdAt)}::bigint[])
+          ON CONFLICT (id) DO NOTHING
+        )
+        INSERT INTO live_events (netid, transaction_id, kind, role, type, body, body_id, created_at)
+        SELECT n, t, k, r, ty, '', bi, c FROM unnest(
+          ${batch.map((r) => r.netid)}::text[], ${batch.map((r) => r.transactionId)}::text[], ${batch.map((r) => r.kind)}::text[],
+          ${batch.map((r) => r.role)}::text[], ${batch.map((r) => r.type)}::text[], ${batch.map((r) => r.bodyId)}::text[],
+          ${batch.map((r) => r.createdAt)}::bigint[]) AS x(n, t, k, r, ty, bi, c)`;
     } catch (error) {
       this.pending.putBack(batch, FLUSH_MS * 10);
       this.onError(error);
@@ -101,7 +115,7 @@ export class PgLiveEventLog implements LiveEventLog {
 
   async after(netid: string, afterId: number, limit: number): Promise<LiveEvent[]> {
     const rows: Row[] = await this.db.$client.unsafe(
-      `SELECT e.seq AS id, e.netid, e.type, e.body FROM live_events e WHERE e.netid = $1 AND e.seq > $2 AND ${VISIBLE} ORDER BY e.seq LIMIT $3`,
+      `SELECT ${COLUMNS} FROM ${TABLES} WHERE e.netid = $1 AND e.seq > $2 AND ${VISIBLE} ORDER BY e.seq LIMIT $3`,
       [netid, afterId, limit],
     );
     return rows.map(toEvent);
@@ -112,7 +126,7 @@ export class PgLiveEventLog implements LiveEventLog {
     const head = await this.head();
     if (netids.length === 0 || head <= afterId) return { events: [], readTo: Math.max(head, afterId) };
     const rows: Row[] = await this.db.$client.unsafe(
-      `SELECT e.seq AS id, e.netid, e.type, e.body FROM live_events e
+      `SELECT ${COLUMNS} FROM ${TABLES}
        WHERE e.seq > $1 AND e.seq <= $2 AND e.netid = ANY($3::text[]) AND ${VISIBLE} ORDER BY e.seq LIMIT $4`,
       [afterId, head, [...netids], limit],
     );
@@ -130,6 +144,13 @@ export class PgLiveEventLog implements LiveEventLog {
   async kept(netid: string, id: number): Promise<boolean> {
     const rows = await this.db.$client`SELECT 1 FROM live_events WHERE seq = ${id} AND netid = ${netid}`;
     return rows.length > 0;
+  }
+
+  /** The bytes of bodies `netid`'s changes stored since a time, on every instance (the live_event_bodies_usage index). */
+  async usedSince(netid: string, sinceSeconds: number): Promise<number> {
+    const [row]: Array<{ n: string | number }> = await this.db.$client`
+      SELECT coalesce(sum(bytes), 0) AS n FROM live_event_bodies WHERE netid = ${netid} AND created_at >= ${sinceSeconds}`;
+    return Number(row?.n ?? 0);
   }
 
   async close(): Promise<void> {

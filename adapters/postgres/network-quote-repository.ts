@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, count, eq, gte, sql } from "drizzle-orm";
 import type { NetworkQuoteRepository } from "../../domain/quotes/ports";
 import type { NetworkQuote } from "../../domain/quotes/network-quote";
 import type { PgDb } from "./db";
@@ -21,6 +21,14 @@ export class PgNetworkQuoteRepository implements NetworkQuoteRepository {
       await tx.execute(sql`SET LOCAL synchronous_commit = off`);
       await tx.insert(networkQuotes).values(row);
     });
+  }
+
+  async countSince(makerNetid: string, sinceSeconds: number): Promise<number> {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(networkQuotes)
+      .where(and(eq(networkQuotes.makerNetid, makerNetid), gte(networkQuotes.createdAt, sinceSeconds)));
+    return Number(row?.n ?? 0);
   }
 
   async find(quoteId: string): Promise<NetworkQuote | undefined> {

@@ -18,6 +18,7 @@ import {
   INSERT_BOOKING,
   INSERT_BOOKING_SQL,
   INSERT_LIVE_EVENT,
+  INSERT_LIVE_BODY,
   INSERT_OUTBOX,
   MUTABLE_COLUMNS,
   toBooking,
@@ -74,6 +75,7 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
   private readonly updateValues: Statement<unknown, SQLQueryBindings[]>;
   private readonly insertOutbox: Statement<unknown, SQLQueryBindings[]>;
   private readonly insertLiveEvent: Statement<unknown, SQLQueryBindings[]>;
+  private readonly insertLiveBody: Statement<unknown, SQLQueryBindings[]>;
   private readonly savepoint: Statement;
   private readonly release: Statement;
   private readonly rollbackTo: Statement;
@@ -100,6 +102,7 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
     this.updateValues = sqlite.prepare(UPDATE_BOOKING_SQL);
     this.insertOutbox = sqlite.prepare(SqliteOutbox.INSERT_SQL);
     this.insertLiveEvent = sqlite.prepare(SqliteLiveEventLog.INSERT_SQL);
+    this.insertLiveBody = sqlite.prepare(SqliteLiveEventLog.BODY_SQL);
     this.savepoint = sqlite.prepare("SAVEPOINT booking_change");
     this.release = sqlite.prepare("RELEASE booking_change");
     this.rollbackTo = sqlite.prepare("ROLLBACK TO booking_change");
@@ -291,7 +294,9 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
         ];
         const messages = this.announcer.messages(events, booking);
         for (const { message, at } of messages) steps.push({ statement: INSERT_OUTBOX, args: SqliteOutbox.insertArgs(message, at) });
-        for (const row of this.announcer.live?.(events, booking) ?? []) steps.push({ statement: INSERT_LIVE_EVENT, args: SqliteLiveEventLog.insertArgs(row) });
+        const live = this.announcer.live?.(events, booking) ?? [];
+        for (const args of SqliteLiveEventLog.bodyArgs(live)) steps.push({ statement: INSERT_LIVE_BODY, args });
+        for (const row of live) steps.push({ statement: INSERT_LIVE_EVENT, args: SqliteLiveEventLog.insertArgs(row) });
         taken.add(key);
         group.push({ change, key, result: decision.result, steps, wake: messages.length > 0, providerResNo: booking.providerResNo });
       } catch (error) {
@@ -362,7 +367,9 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
     if (!changed) throw new Error(`booking ${booking.transactionId} changed concurrently`);
     const messages = this.announcer.messages(events, booking);
     for (const { message, at } of messages) this.insertOutbox.run(...SqliteOutbox.insertArgs(message, at));
-    for (const row of this.announcer.live?.(events, booking) ?? []) this.insertLiveEvent.run(...SqliteLiveEventLog.insertArgs(row));
+    const live = this.announcer.live?.(events, booking) ?? [];
+    for (const args of SqliteLiveEventLog.bodyArgs(live)) this.insertLiveBody.run(...args);
+    for (const row of live) this.insertLiveEvent.run(...SqliteLiveEventLog.insertArgs(row));
     if (messages.length > 0) this.announcer.wake();
     return decision.result;
   }

@@ -17,5 +17,11 @@ const INSERTED = BOOKING_COLUMNS.map(([, c]) => `"${c.name}"`);
 export const INSERT_BOOKING_SQL = `INSERT INTO bookings (${INSERTED.join(", ")}) VALUES (${INSERTED.map(() => "?").join(", ")})`;
 const UPDATED = MUTABLE_COLUMNS.map(([, c]) => `"${c.name}" = ?`);
 export const UPDATE_BOOKING_SQL = `UPDATE bookings SET ${UPDATED.join(", ")} WHERE transaction_id = ? AND version = ?`;
-export const [INSERT_BOOKING, UPDATE_BOOKING, INSERT_OUTBOX, INSERT_LIVE_EVENT] = [0, 1, 2, 3];
-export const BOOKING_WRITER_STATEMENTS = [INSERT_BOOKING_SQL, UPDATE_BOOKING_SQL, SqliteOutbox.INSERT_SQL, SqliteLiveEventLog.INSERT_SQL];
+export const [INSERT_BOOKING, UPDATE_BOOKING, INSERT_OUTBOX, INSERT_LIVE_EVENT, INSERT_LIVE_BODY] = [0, 1, 2, 3, 4];
+export const BOOKING_WRITER_STATEMENTS = [
+  INSERT_BOOKING_SQL,
+  UPDATE_BOOKING_SQL,
+  SqliteOutbox.INSERT_SQL,
+  SqliteLiveEventLog.INSERT_SQL,
+  SqliteLiveEventLog.BODY_SQL,
+];

@@ -1,8 +1,13 @@
 import type { Database, SQLQueryBindings, Statement } from "bun:sqlite";
-import type { LiveEvent, LiveEventLog, NewLiveEvent } from "../../domain/events/live-events";
+import { distinctBodies, type LiveEvent, type LiveEventLog, type NewLiveEvent } from "../../domain/events/live-events";
+import type { LiveEventUsage } from "../../domain/events/store-bounds";
 import { VISIBLE_LIVE_EVENT_SQL as VISIBLE } from "../status-sql";
 import { WriteBehind } from "../write-behind";
 import type { Db } from "./db";
+
+/** What a stream reads of a row: its body from live_event_bodies (rows written before it was kept there carry their own). */
+const COLUMNS = "e.id, e.netid, e.type, coalesce(b.body, e.body) AS body";
+const TABLES = "live_events e LEFT JOIN live_event_bodies b ON b.id = e.body_id";
 
 /** Appended rows are written in one transaction at most this often. */
 const FLUSH_MS = 50;
@@ -14,16 +19,25 @@ const MAX_PENDING = 100_000;
  * commit order and a reader that saw id n has seen every smaller one. Booking changes write their rows with the
  * change (INSERT_SQL, on either commit path); positions are appended here and written every 50 ms.
  */
-export class SqliteLiveEventLog implements LiveEventLog {
-  static readonly INSERT_SQL = "INSERT INTO live_events (netid, transaction_id, kind, role, type, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
+export class SqliteLiveEventLog implements LiveEventLog, LiveEventUsage {
+  /** A party's row: its body is kept once, in live_event_bodies (BODY_SQL), under `body_id`. */
+  static readonly INSERT_SQL = "INSERT INTO live_events (netid, transaction_id, kind, role, type, body, body_id, created_at) VALUES (?, ?, ?, ?, ?, '', ?, ?)";
+  /** An event's body, once for all its rows (a second row of the same event finds it there). */
+  static readonly BODY_SQL = "INSERT INTO live_event_bodies (id, netid, bytes, body, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
 
   /** The INSERT_SQL arguments of a row. */
   static insertArgs(e: NewLiveEvent): SQLQueryBindings[] {
-    return [e.netid, e.transactionId, e.kind, e.role, e.type, e.body, e.createdAt];
+    return [e.netid, e.transactionId, e.kind, e.role, e.type, e.bodyId, e.createdAt];
+  }
+
+  /** The BODY_SQL arguments of each distinct body of `rows`. */
+  static bodyArgs(rows: readonly NewLiveEvent[]): SQLQueryBindings[][] {
+    return distinctBodies(rows).map((e) => [e.bodyId, e.payer, e.bytes, e.body, e.createdAt]);
   }
 
   private readonly sqlite: Database;
   private readonly insert: Statement;
+  private readonly insertBody: Statement;
   private readonly afterRows: Statement<LiveEvent, [string, number, number]>;
   private readonly headRow: Statement<{ id: number | null }, []>;
   private readonly keptRow: Statement<{ n: number }, [number, string]>;
@@ -36,14 +50,14 @@ export class SqliteLiveEventLog implements LiveEventLog {
   ) {
     this.sqlite = db.$client;
     this.insert = this.sqlite.prepare(SqliteLiveEventLog.INSERT_SQL);
+    this.insertBody = this.sqlite.prepare(SqliteLiveEventLog.BODY_SQL);
     this.afterRows = this.sqlite.prepare(
-      `SELECT e.id, e.netid, e.type, e.body FROM live_events e WHERE e.netid = ? AND e.id > ? AND ${VISIBLE} ORDER BY e.id LIMIT ?`,
+      `SELECT ${COLUMNS} FROM ${TABLES} WHERE e.netid = ? AND e.id > ? AND ${VISIBLE} ORDER BY e.id LIMIT ?`,
     );
     this.headRow = this.sqlite.prepare("SELECT max(id) AS id FROM live_events");
     this.keptRow = this.sqlite.prepare("SELECT count(*) AS n FROM live_events WHERE id = ? AND netid = ?");
     this.newerRows = this.sqlite.prepare(
-      `SELECT e.id, e.netid, e.type, e.body FROM live_events e WHERE e.id > ? AND e.id <= ? AND e.netid IN (SELECT value FROM json_each(?)) AND ` +
-        `${VISIBLE} ORDER BY e.id LIMIT ?`,
+      `SELECT ${COLUMNS} FROM ${TABLES} WHERE e.id > ? AND e.id <= ? AND e.netid IN (SELECT value FROM json_each(?)) AND ${VISIBLE} ORDER BY e.id LIMIT ?`,
     );
   }
 
@@ -57,6 +71,7 @@ export class SqliteLiveEventLog implements LiveEventLog {
     if (batch.length === 0) return;
     try {
       this.sqlite.transaction(() => {
+        for (const args of SqliteLiveEventLog.bodyArgs(batch)) this.insertBody.run(...args);
         for (const row of batch) this.insert.run(...SqliteLiveEventLog.insertArgs(row));
       })();
     } catch (error) {
@@ -89,6 +104,14 @@ export class SqliteLiveEventLog implements LiveEventLog {
   async kept(netid: string, id: number): Promise<boolean> {
     return (this.keptRow.get(id, netid)?.n ?? 0) > 0;
   }
+
+  /** The bytes of bodies `netid`'s changes stored since a time (the live_event_bodies_usage index answers it alone). */
+  async usedSince(netid: string, sinceSeconds: number): Promise<number> {
+    this.usage ??= this.sqlite.prepare("SELECT coalesce(sum(bytes), 0) AS n FROM live_event_bodies WHERE netid = ? AND created_at >= ?");
+    return this.usage.get(netid, sinceSeconds)?.n ?? 0;
+  }
+
+  private usage: Statement<{ n: number }, [string, number]> | undefined;
 
   close(): void {
     this.flush();

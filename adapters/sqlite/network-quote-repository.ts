@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, count, eq, gte } from "drizzle-orm";
 import type { NetworkQuoteRepository } from "../../domain/quotes/ports";
 import type { NetworkQuote } from "../../domain/quotes/network-quote";
 import type { Db } from "./db";
@@ -39,6 +39,11 @@ export class SqliteNetworkQuoteRepository implements NetworkQuoteRepository {
   /** Whether this connection commits quotes without an fsync (WAL mode with a synchronous setting above NORMAL). */
   get relaxedCommit(): boolean {
     return this.wal && this.synchronous > 1;
+  }
+
+  async countSince(makerNetid: string, sinceSeconds: number): Promise<number> {
+    const where = and(eq(networkQuotes.makerNetid, makerNetid), gte(networkQuotes.createdAt, sinceSeconds));
+    return this.db.select({ n: count() }).from(networkQuotes).where(where).get()?.n ?? 0;
   }
 
   async find(quoteId: string): Promise<NetworkQuote | undefined> {

@@ -2,6 +2,7 @@ import type { Booking, BookingEvent } from "../trips/booking";
 import type { TripActor } from "../trips/lifecycle";
 import { positionView, visiblePosition, type ChauffeurPosition, type PositionLookup } from "../tracking/position";
 import { bookingEventBody } from "../trips/booking-event";
+import { utf8Bytes } from "./store-bounds";
 
 /**
  * Live events: what a company's event streams carry — its bookings' changes (the webhook's event types and
@@ -28,8 +29,23 @@ export interface NewLiveEvent {
   type: string;
   /** The event's JSON body. */
   body: string;
+  /**
+   * The body's key: rows of one event for several parties carry the same `bodyId` and `body`, and the log keeps
+   * the body once (CONTRACT §21.6).
+   */
+  bodyId: string;
+  /** The company (lower-case netid) whose change made the event: its stored bytes count towards that company's bound. */
+  payer: string;
+  /** The body's size in bytes (UTF-8). */
+  bytes: number;
   /** Unix seconds. */
   createdAt: number;
+}
+
+/** The bodies of `rows`, each once (by `bodyId`), as the log stores them. */
+export function distinctBodies(rows: readonly NewLiveEvent[]): NewLiveEvent[] {
+  const seen = new Set<string>();
+  return rows.filter((r) => !seen.has(r.bodyId) && seen.add(r.bodyId));
 }
 
 /** An event of the log as a stream sends it: `id` is its place in the log, the id a stream resumes from. */
@@ -74,17 +90,28 @@ function parties(b: Pick<Booking, "requesterId" | "providerId">): Array<{ netid:
 
 /**
  * The live events of one booking change: for each party, the change as its webhook would carry it, with the
- * chauffeur's position as that party may see it. A position announcement alone (LOCATION_CHANGED) adds
- * none: positions have their own events.
+ * chauffeur's position as that party may see it. One event: the parties share one body (one `eventId`) unless
+ * what they may see differs (a requester sees no position once the trip ended). The change's actor pays for it.
+ * A position announcement alone (LOCATION_CHANGED) adds none: positions have their own events.
  */
 export function bookingLiveEvents(deps: { positions: PositionLookup; newEventId: () => string }, events: BookingEvent[], booking: Booking): NewLiveEvent[] {
   const main = events.filter((e) => e.type !== "LOCATION_CHANGED");
   if (main.length === 0) return [];
   const last = deps.positions.lastSync(booking.transactionId);
+  const payer = (main[0].actor === "requester" ? booking.requesterId : booking.providerId).toLowerCase();
+  const bodies = new Map<ChauffeurPosition | undefined, { bodyId: string; body: string; type: string; bytes: number }>();
   return parties(booking).map(({ netid, role }) => {
     const shown = visiblePosition(booking.status, role, last);
-    const body = bookingEventBody(deps.newEventId(), main, booking, shown ? positionView(shown) : undefined);
-    return { netid, transactionId: booking.transactionId, kind: "booking", role, type: body.type, body: JSON.stringify(body), createdAt: main[0].at };
+    let made = bodies.get(shown);
+    if (!made) {
+      const bodyId = deps.newEventId();
+      const body = bookingEventBody(bodyId, main, booking, shown ? positionView(shown) : undefined);
+      const text = JSON.stringify(body);
+      made = { bodyId, body: text, type: body.type, bytes: utf8Bytes(text) };
+      bodies.set(shown, made);
+    }
+    const { type, body, bodyId, bytes } = made;
+    return { netid, transactionId: booking.transactionId, kind: "booking", role, type, body, bodyId, payer, bytes, createdAt: main[0].at };
   });
 }
 
@@ -101,13 +128,19 @@ export function positionLiveEvents(
     ...(p.chfId ? { chfId: p.chfId } : {}),
     ...(p.chfName ? { chfName: p.chfName } : {}),
   };
+  const bodyId = newEventId();
+  const body = JSON.stringify({ eventId: bodyId, type: POSITION_EVENT, createdAt, data });
+  const payer = booking.providerId.toLowerCase();
   return parties(booking).map(({ netid, role }) => ({
     netid,
     transactionId: booking.transactionId,
     kind: "position",
     role,
     type: POSITION_EVENT,
-    body: JSON.stringify({ eventId: newEventId(), type: POSITION_EVENT, createdAt, data }),
+    body,
+    bodyId,
+    payer,
+    bytes: utf8Bytes(body),
     createdAt,
   }));
 }

@@ -1,4 +1,5 @@
-import { ValidationError, type FieldError } from "../errors";
+import { STORE_BOUNDS, STORE_BOUND_RETRY_AFTER_SECONDS, utf8Bytes, type StoreBounds } from "../events/store-bounds";
+import { TooManyRequestsError, ValidationError, type FieldError } from "../errors";
 import { NETID_PATTERN } from "../company/registration";
 import type { Caller, Clock, CompanyRepository } from "../ports";
 import { isoAt } from "../trips/booking";
@@ -36,6 +37,8 @@ export interface NetworkQuoteDeps {
   newQuoteId: () => string;
   /** Booking an option is a sendTrip NEW. */
   send: SendTripDeps;
+  /** The store's per-company bounds (CONTRACT §21.6); STORE_BOUNDS when not given. */
+  bounds?: Pick<StoreBounds, "quotesPerHour" | "quoteMaxBytes">;
 }
 
 /** A POST /api/quotes body: a trip in the sendTrip shape without a provider, and whom to ask. */
@@ -67,6 +70,14 @@ const PRICED = ["locations", "passengerCount", "luggageCount", "totalTripDuratio
 export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller, input: NetworkQuoteInput): Promise<NetworkQuoteView> {
   const { trip, ask } = await checkQuoteRequest(deps, caller, input);
   const now = deps.clock.now();
+  const bounds = deps.bounds ?? STORE_BOUNDS;
+  // Checked before any pricing work: a company past its hourly bound costs the service one indexed count.
+  if ((await deps.quotes.countSince(caller.netid, now - 3600)) >= bounds.quotesPerHour)
+    throw new TooManyRequestsError(
+      STORE_BOUND_RETRY_AFTER_SECONDS,
+      `Your company stored ${bounds.quotesPerHour} network quotes in the last hour, its bound; retry later`,
+      "QUOTE_STORE_QUOTA",
+    );
   const serving = await deps.pricing.servingProviders(trip, now);
   const admission = await admitProviders(deps.admission, ask, serving.netids, serving.integrations);
   const ranking = await serving.rank(admission);
@@ -101,6 +112,14 @@ export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller
     options,
     warnings,
   };
+  // The stored quote is bounded as a whole (the trip with its extra members, the options, the warnings).
+  const bytes = utf8Bytes(JSON.stringify(quote));
+  if (bytes > bounds.quoteMaxBytes)
+    throw new TooManyRequestsError(
+      STORE_BOUND_RETRY_AFTER_SECONDS,
+      `This quote would take ${bytes} bytes to keep, more than the ${bounds.quoteMaxBytes} a quote may; ask with a smaller trip or fewer providers`,
+      "QUOTE_TOO_LARGE",
+    );
   await deps.quotes.save(quote);
   return networkQuoteView(quote);
 }

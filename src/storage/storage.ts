@@ -8,6 +8,7 @@ import type { PositionLookup, PositionStore } from "../../domain/tracking/positi
 import type { SandboxTrips } from "../../domain/usecases/sandbox-dispatch";
 import type { RateBudgets } from "../../domain/rate-limit";
 import type { LiveEventLog, StreamRegistry } from "../../domain/events/live-events";
+import type { LiveEventUsage } from "../../domain/events/store-bounds";
 import type { NetworkQuoteRepository } from "../../domain/quotes/ports";
 
 /** What a booking change's messages are built from: the storage's synchronous lookups. */
@@ -49,7 +50,7 @@ export interface Storage {
   positions: PositionStore & PositionLookup & { flush(): void | Promise<void>; close(): void | Promise<void> };
   sandboxes: SandboxTrips & { setSandbox(netid: string, on: boolean): Promise<boolean>; isSandbox(netid: string): Promise<boolean> };
   /** Each company's live events, for event streams. */
-  liveEvents: LiveEventLog & { flush(): void | Promise<void>; close(): void | Promise<void> };
+  liveEvents: LiveEventLog & LiveEventUsage & { flush(): void | Promise<void>; close(): void | Promise<void> };
   /** Event streams open on every instance of the database; undefined: this process holds them all. */
   streamRegistry: StreamRegistry | undefined;
   /** Request budgets shared by every instance of the database; undefined: each process keeps its own. */

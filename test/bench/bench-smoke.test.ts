@@ -48,6 +48,13 @@ describe("benchmark smoke run", () => {
     expect(out).toMatch(/service resident memory \(peak\) with 20 open streams.*MiB/);
   });
 
+  test("growth: one company flooding its stores against its bounds, a neighbour's normal writes as the baseline", async () => {
+    const out = await runPart("growth");
+    expect(out).toMatch(/database growth while one company floods for 3 s at its budgets.*MB/);
+    expect(out).toMatch(/flooder's live events [\d.,]+ MB \(bound 50\.0 MB\)/);
+    expect(out).toContain("baseline the neighbour's normal bookings");
+  });
+
   test("tracking: positions pushed by the bookings' provider against one upsert per transaction", async () => {
     const out = await runPart("tracking");
     expect(out).toMatch(/positions absorbed, 300 bookings pushing once a second, GPSgrab batches of 100 .*positions\/s/);

@@ -143,7 +143,7 @@ function sqliteTables(): string[] {
   const db = new Database(dbPath, { readonly: true });
   try {
     // The live event log is each database's own and not imported (a resumed event stream is reset).
-    return db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('__migrations', 'live_events') ORDER BY name").all().map((r) => r.name);
+    return db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('__migrations', 'live_events', 'live_event_bodies') ORDER BY name").all().map((r) => r.name);
   } finally {
     db.close();
   }

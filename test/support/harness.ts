@@ -1,7 +1,7 @@
 import { SQL } from "bun";
 import { Database } from "bun:sqlite";
 import { buildApp } from "../../src/app";
-import { createServices, type Services } from "../../src/services";
+import { createServices, type Services, type ServiceConfig } from "../../src/services";
 import type { SqliteStorage } from "../../src/storage/sqlite";
 import { postgresStorage, type PostgresStorage } from "../../src/storage/postgres";
 import { openPostgres } from "../../adapters/postgres/db";
@@ -113,6 +113,8 @@ export function createHarness(
     maxBodyBytes?: number;
     delivery?: Partial<WorkerOptions>;
     rateLimits?: RateLimits;
+    /** Per-company store bounds (CONTRACT §21.6), small in tests. */
+    storeBounds?: ServiceConfig["storeBounds"];
     outboundAllowPrivate?: boolean;
     resolver?: Resolver;
     production?: boolean;
@@ -137,7 +139,7 @@ export function createHarness(
     ? (announcerFor: Parameters<typeof postgresStorage>[2], secrets: Parameters<typeof postgresStorage>[1], logger: Parameters<typeof postgresStorage>[3]) =>
         (pg = postgresStorage(openPostgres(pgUrl, { max: 4 }), secrets, announcerFor, logger, { leaseSeconds: 5 }))
     : db;
-  const services: Services = createServices(database, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, maxBodyBytes: options.maxBodyBytes, rateLimits: options.rateLimits, outboundAllowPrivate, secretsKey, production: options.production }, options.clock, {
+  const services: Services = createServices(database, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, maxBodyBytes: options.maxBodyBytes, rateLimits: options.rateLimits, storeBounds: options.storeBounds, outboundAllowPrivate, secretsKey, production: options.production }, options.clock, {
     delivery: options.delivery,
     resolver: options.resolver,
     sandbox: options.sandbox,

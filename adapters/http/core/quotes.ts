@@ -50,7 +50,10 @@ export function coreQuotes(deps: NetworkQuoteDeps, auth: Authenticator, idempote
             `waiting for a disk flush, so an operating-system or database-server crash within a moment of the ` +
             `answer may lose it (then GET answers 404 QUOTE_NOT_FOUND): simply ask again. Bookings are always ` +
             `flushed before they are answered. 400 names every failing field (a pickup that cannot be placed names ` +
-            `locations.pickup; affiliateReservation.providerId must not be sent). Supports \`Idempotency-Key\`.`,
+            `locations.pickup; affiliateReservation.providerId must not be sent). Supports \`Idempotency-Key\`. ` +
+            `Bounded per company (nothing stored past a bound, 429 with Retry-After): QUOTE_STORE_QUOTA after 2,000 ` +
+            `quotes in the last hour, QUOTE_TOO_LARGE for a quote over 256 KiB as stored (trip with its extra members, ` +
+            `options, warnings).`,
           security: SECURITY,
         },
       },

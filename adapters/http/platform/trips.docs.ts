@@ -27,7 +27,8 @@ export const sendTripDoc = {
     "location, providerUpdate, providerNote, providerResCode, providerResNo, userid, fromConextId…) is kept and " +
     "shown only under `requesterExtra` (in the trip, or in affiliateReservation). Supports `Idempotency-Key`. 429 " +
     "RATE_LIMITED when your company's sendTrip calls per minute are spent (Retry-After; RateLimit-Limit, " +
-    "-Remaining and -Reset on every answer).",
+    "-Remaining and -Reset on every answer); 429 LIVE_EVENTS_QUOTA (Retry-After, nothing changed) when the change's " +
+    "live events would pass your company's 50 MB over the 25 h the event log keeps them.",
 };
 
 export const providerUpdateStatusDoc = {

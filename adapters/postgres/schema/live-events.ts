@@ -20,7 +20,10 @@ export const liveEvents = pgTable(
     /** The company's part in the booking: "requester" or "provider" (a requester sees no position after the trip). */
     role: text("role").notNull(),
     type: text("type").notNull(),
+    /** Empty for a row whose body is kept once in live_event_bodies (`body_id`); rows written before that carry it here. */
     body: text("body").notNull(),
+    /** The event's body in live_event_bodies, shared by every party the event is for. */
+    bodyId: text("body_id"),
     createdAt: time("created_at").notNull(),
   },
   (t) => [
@@ -29,6 +32,22 @@ export const liveEvents = pgTable(
     index("live_events_unsequenced").on(t.id).where(sql`${t.seq} IS NULL`),
     index("live_events_created").on(t.createdAt),
   ],
+);
+
+/**
+ * The body of each live event, kept once whichever parties see it (their live_events rows name it), and charged to
+ * the company whose change made it (`netid`): the sum of `bytes` over the retention window is the company's bound.
+ */
+export const liveEventBodies = pgTable(
+  "live_event_bodies",
+  {
+    id: text("id").primaryKey(),
+    netid: text("netid").notNull(),
+    bytes: bigint("bytes", { mode: "number" }).notNull(),
+    body: text("body").notNull(),
+    createdAt: time("created_at").notNull(),
+  },
+  (t) => [index("live_event_bodies_usage").on(t.netid, t.createdAt, t.bytes), index("live_event_bodies_created").on(t.createdAt)],
 );
 
 /** Where the sequencer takes event numbers from: a sequence never gives a number twice, even after rows are pruned. */

@@ -17,6 +17,6 @@ export const networkQuotes = sqliteTable(
     validUntil: integer("valid_until").notNull(),
     body: text("body").notNull(),
   },
-  // Retention deletes by validity.
-  (t) => [index("network_quotes_valid_until").on(t.validUntil)],
+  // Retention deletes by validity; the per-company bound counts a maker's quotes of the last hour.
+  (t) => [index("network_quotes_valid_until").on(t.validUntil), index("network_quotes_maker_created").on(t.makerNetid, t.createdAt)],
 );

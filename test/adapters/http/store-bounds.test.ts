@@ -1,0 +1,136 @@
+// CONTRACT §21.6 through HTTP, on SQLite and (TRIPSWITCH_TEST_DB=postgres) PostgreSQL: the live event log keeps an
+// event's body once whichever parties see it, a company's live events and stored network quotes are bounded, and a
+// company past a bound gets 429 with Retry-After and the bound's code while another company's writes go on.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHarness, FAST_DELIVERY, ManualClock, type Harness } from "../../support/harness";
+import { party, providerUpdate, regularTrip, sendTrip, type Party } from "../../support/trips";
+import { STORE_BOUNDS } from "../../../domain/events/store-bounds";
+import { loadConfig } from "../../../src/config";
+
+const LIVE_BYTES = 96 * 1024;
+const QUOTES_PER_HOUR = 3;
+const QUOTE_MAX_BYTES = 16 * 1024;
+
+let h: Harness;
+const clock = new ManualClock(Math.floor(Date.now() / 1000));
+let flooder: Party, neighbour: Party, provider: Party;
+
+beforeAll(async () => {
+  h = createHarness({
+    clock,
+    delivery: FAST_DELIVERY,
+    storeBounds: { liveEventBytes: LIVE_BYTES, quotesPerHour: QUOTES_PER_HOUR, quoteMaxBytes: QUOTE_MAX_BYTES },
+  });
+  [flooder, neighbour, provider] = await Promise.all([party(h, "SB-FLOOD", "CO"), party(h, "SB-NEIGHBOUR", "CO"), party(h, "SB-LIMO", "IO")]);
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+/** A trip carrying `bytes` of text in an extra member (kept with the booking, so in every event's body). */
+const bulkyTrip = (from: Party, bytes: number) => regularTrip(from.netid, provider.netid, { bulk: "x".repeat(bytes) });
+
+const bearer = (who: Party) => ({ authorization: `Bearer ${who.jwt}` });
+const quote = (who: Party, over: Record<string, unknown> = {}) =>
+  h.request("POST", "/api/quotes", {
+    headers: bearer(who),
+    body: {
+      passengerCount: "2",
+      locations: {
+        pickup: { locationType: "airport", address: "JFK", time: "2027-03-15T08:00:00" },
+        dropOff: { locationType: "address", address: "200 Park Ave, New York, NY", lat: "40.7536", lon: "-73.9767" },
+      },
+      ...over,
+    },
+  });
+
+describe("the live event log", () => {
+  test("keeps each event's body once, however many parties see it; both parties' rows name it", async () => {
+    const sent = await sendTrip(h, neighbour, regularTrip(neighbour.netid, provider.netid));
+    expect(sent.status).toBe(200);
+    const id = sent.body.transactionId;
+    expect((await providerUpdate(h, provider, id, { status: "CONFIRMED" })).status).toBe(200);
+    const rows = await h.rows<{ netid: string; body: string; body_id: string }>(
+      "SELECT netid, body, body_id FROM live_events WHERE transaction_id = ? ORDER BY id",
+      id,
+    );
+    expect(rows.length).toBe(4);
+    expect(new Set(rows.map((r) => r.netid))).toEqual(new Set([neighbour.netid.toLowerCase(), provider.netid.toLowerCase()]));
+    expect(rows.every((r) => r.body === "")).toBe(true);
+    const bodyIds = [...new Set(rows.map((r) => r.body_id))];
+    expect(bodyIds.length).toBe(2);
+    const bodies = await h.rows<{ id: string; netid: string }>(
+      `SELECT id, netid FROM live_event_bodies WHERE id IN (${bodyIds.map(() => "?").join(", ")}) ORDER BY created_at, id`,
+      ...bodyIds,
+    );
+    expect(bodies.length).toBe(2);
+    // The change's maker pays: the requester's NEW, the provider's CONFIRMED.
+    expect(new Set(bodies.map((b) => b.netid))).toEqual(new Set([neighbour.netid.toLowerCase(), provider.netid.toLowerCase()]));
+  });
+
+  test("a company past its bound gets 429 LIVE_EVENTS_QUOTA with Retry-After and nothing is written; another company's changes go on", async () => {
+    let refused: Awaited<ReturnType<typeof sendTrip>> | undefined;
+    let accepted = 0;
+    for (let i = 0; i < 20 && !refused; i++) {
+      const res = await sendTrip(h, flooder, bulkyTrip(flooder, 20_000));
+      if (res.status === 200) accepted++;
+      else refused = res;
+    }
+    expect(accepted).toBeGreaterThan(0);
+    expect(refused?.status).toBe(429);
+    expect(refused?.body.code).toBe("LIVE_EVENTS_QUOTA");
+    expect(Number(refused?.headers.get("retry-after"))).toBeGreaterThan(0);
+    const [{ n: bookings }] = await h.rows<{ n: number }>("SELECT count(*) AS n FROM bookings WHERE requester_id = ?", flooder.netid);
+    expect(Number(bookings)).toBe(accepted);
+    const usage = "SELECT coalesce(sum(bytes), 0) AS n FROM live_event_bodies WHERE netid = ?";
+    const [{ n: used }] = await h.rows<{ n: number }>(usage, flooder.netid.toLowerCase());
+    expect(Number(used)).toBeLessThanOrEqual(LIVE_BYTES);
+    // The neighbour, with the same provider, books and is confirmed as before.
+    const other = await sendTrip(h, neighbour, bulkyTrip(neighbour, 1000));
+    expect(other.status).toBe(200);
+    expect((await providerUpdate(h, provider, other.body.transactionId, { status: "CONFIRMED" })).status).toBe(200);
+    // Still refused a moment later (the bound counts what is stored, on every instance).
+    await Bun.sleep(1100);
+    const again = await sendTrip(h, flooder, bulkyTrip(flooder, 20_000));
+    expect(again.status).toBe(429);
+    expect(again.body.code).toBe("LIVE_EVENTS_QUOTA");
+  });
+});
+
+describe("stored network quotes", () => {
+  test("past the hourly bound: 429 QUOTE_STORE_QUOTA with Retry-After, nothing stored; another company still quotes", async () => {
+    for (let i = 0; i < QUOTES_PER_HOUR; i++) expect((await quote(flooder)).status).toBe(200);
+    const res = await quote(flooder);
+    expect(res.status).toBe(429);
+    expect(res.body.code).toBe("QUOTE_STORE_QUOTA");
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    const [{ n }] = await h.rows<{ n: number }>("SELECT count(*) AS n FROM network_quotes WHERE maker_netid = ?", flooder.netid);
+    expect(Number(n)).toBe(QUOTES_PER_HOUR);
+    expect((await quote(neighbour)).status).toBe(200);
+    // An hour later the window has room again.
+    clock.advance(3601);
+    try {
+      expect((await quote(flooder)).status).toBe(200);
+    } finally {
+      clock.advance(-3601);
+    }
+  });
+
+  test("a quote larger than its bound is 429 QUOTE_TOO_LARGE with Retry-After, and is not stored", async () => {
+    const [{ n: before }] = await h.rows<{ n: number }>("SELECT count(*) AS n FROM network_quotes WHERE maker_netid = ?", neighbour.netid);
+    const res = await quote(neighbour, { bulk: "y".repeat(QUOTE_MAX_BYTES) });
+    expect(res.status).toBe(429);
+    expect(res.body.code).toBe("QUOTE_TOO_LARGE");
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    const [{ n: after }] = await h.rows<{ n: number }>("SELECT count(*) AS n FROM network_quotes WHERE maker_netid = ?", neighbour.netid);
+    expect(Number(after)).toBe(Number(before));
+  });
+});
+
+describe("the bounds' defaults", () => {
+  test("are CONTRACT §21.6's: 50 MB of live events per retention window, 2,000 quotes an hour, 256 KiB a quote", () => {
+    expect(STORE_BOUNDS).toEqual({ liveEventBytes: 50_000_000, quotesPerHour: 2000, quoteMaxBytes: 262_144 });
+    expect(loadConfig({ DB_PATH: ":memory:", JWT_SECRET: "x".repeat(40) }).storeBounds).toEqual(STORE_BOUNDS);
+  });
+});
