@@ -16,8 +16,6 @@ const LONG_MEANINGS = {
     "may have (1,000); `limit`, `field` and `members` say which",
   BOOKING_TOO_LARGE: "An UPDATE or provider update would grow the booking past what one request may carry (MAX_BODY_BYTES); " +
     "`limit`, `maxBytes` and `size` say by how much",
-  TOO_MANY_STREAMS: "GET /api/events: your company already has the most event streams open at once (10); close one or retry after " +
-    "Retry-After seconds",
 };
 
 /**
@@ -87,5 +85,4 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "NO_POSITION", status: 404, meaning: "The booking has no chauffeur position to show you" },
   { code: "POSITION_THROTTLED", status: 429, meaning: "At most one chauffeur position per booking per second" },
   // Event streams.
-  { code: "TOO_MANY_STREAMS", status: 429, meaning: LONG_MEANINGS.TOO_MANY_STREAMS },
 ];

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { Authenticator } from "../auth";
 import { companyOfRequest } from "../request-context";
+import { UnauthorizedError } from "../../../domain/errors";
 import { documentedResponses, errors } from "../schemas";
 import { POSITION_EVENT, type EventStreams } from "../../../domain/events/live-events";
 
@@ -47,9 +48,15 @@ const DESCRIPTION = [
     "EVENT_ID_EXPIRED, lastEventId}` and the stream goes on from now: reload what you show. Without an id the stream " +
     "starts from now.",
   "- **Heartbeat**: a comment line (`: heartbeat`) every 15 s while nothing else is sent.",
-  "- **Limits**: at most 10 open streams per company, across instances (the next: 429 `TOO_MANY_STREAMS`, " +
-    "Retry-After). A reader that falls behind (about 1,000 events or 1 MiB waiting) is disconnected; reconnect with " +
-    "Last-Event-ID to go on.",
+  "- **Limits**: at most 10 open streams per company, across instances. Opening another with a valid credential " +
+    "ends the company's oldest stream (it gets `event: revoked` with reason `STREAM_LIMIT`): a company is never " +
+    "locked out of its own feed. A reader that falls behind (about 1,000 events or 1 MiB waiting) is disconnected; " +
+    "reconnect with Last-Event-ID to go on.",
+  "- **Revoked**: the credential is checked again every 2 seconds while the stream is open. When the token is " +
+    "released (`POST /api/token/release`, `releaseToken`), expires, or its user is removed, the stream ends within " +
+    "5 seconds, on whichever instance holds it: its last event is `event: revoked` with `data: {type: \"revoked\", " +
+    "reason: TOKEN_REVOKED | STREAM_LIMIT}` (no `id`), then the connection closes. Do not reconnect with the same " +
+    "credential after `TOKEN_REVOKED`: sign in again.",
   "- Works across instances: an event made on any instance reaches streams held by every other within a second.",
 ].join("\n");
 
@@ -61,10 +68,23 @@ export function coreEvents(hub: EventStreams, auth: Authenticator) {
       const authorization = request.headers.get("authorization");
       const header = request.headers.get("token");
       // The query credential only when no header carries one (a header is never overridden by a URL).
-      const caller = await auth.any(authorization ?? (query.access_token && !header ? `Bearer ${query.access_token}` : null), header);
+      const credential = authorization ?? (query.access_token && !header ? `Bearer ${query.access_token}` : null);
+      const caller = await auth.any(credential, header);
       companyOfRequest.set(request, caller.netid);
-      // A reader cut for falling behind may never read what its connection holds: the idle timeout drops it.
-      const body = await hub.open(caller.netid, request.headers.get("last-event-id") ?? query.lastEventId, () => server?.timeout(request, CUT_IDLE_SECONDS));
+      const body = await hub.open(caller.netid, request.headers.get("last-event-id") ?? query.lastEventId, {
+        // A reader cut for falling behind may never read what its connection holds: the idle timeout drops it.
+        onCut: () => server?.timeout(request, CUT_IDLE_SECONDS),
+        // The credential is asked again while the stream is open: released, expired or its user removed ends it.
+        recheck: async () => {
+          try {
+            const still = await auth.any(credential, header);
+            return still.netid.toLowerCase() === caller.netid.toLowerCase() ? undefined : "TOKEN_REVOKED";
+          } catch (error) {
+            if (error instanceof UnauthorizedError) return "TOKEN_REVOKED";
+            throw error;
+          }
+        },
+      });
       // Heartbeats keep the stream busy; the server's idle timeout would cut a quiet one otherwise.
       server?.timeout(request, 0);
       return new Response(body, {
@@ -105,7 +125,7 @@ export function coreEvents(hub: EventStreams, auth: Authenticator) {
               },
             },
           },
-          ...documentedResponses(errors(400, 401, 429)),
+          ...documentedResponses(errors(400, 401)),
         },
         security: [{ bearer: [] }, { platformToken: [] }, { accessToken: [] }],
       },

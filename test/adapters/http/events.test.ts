@@ -204,19 +204,17 @@ describe("GET /api/events", () => {
     expect(await positionRows()).toEqual([p.netid.toLowerCase(), p.netid.toLowerCase()]);
   });
 
-  test("at most 10 streams per company: the 11th is 429 TOO_MANY_STREAMS; another company is not affected; closing one frees a place", async () => {
+  test("at most 10 streams per company: the 11th ends the oldest (event: revoked, STREAM_LIMIT); another company is not affected", async () => {
     const { provider: busy, requester: calm } = await parties(h, "-LIM");
-    const open = [];
+    const open: SseClient[] = [];
     for (let i = 0; i < 10; i++) open.push(await stream(busy));
-    const refused = await stream(busy);
-    expect(refused.status).toBe(429);
-    expect(refused.body).toMatchObject({ success: false, code: "TOO_MANY_STREAMS" });
-    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect((await stream(calm)).status).toBe(200);
-    open[0].close();
-    const deadline = Date.now() + 5000;
-    while (h.services.liveHub.openStreams(busy.netid) > 9 && Date.now() < deadline) await Bun.sleep(20);
-    expect((await stream(busy)).status).toBe(200);
+    const calmStream = await stream(calm);
+    const eleventh = await stream(busy);
+    expect(eleventh.status).toBe(200);
+    await open[0].until(() => open[0].ended, 5000, "the oldest to end");
+    expect(open[0].of("revoked").map((e) => e.json)).toEqual([{ type: "revoked", reason: "STREAM_LIMIT" }]);
+    expect(h.services.liveHub.openStreams(busy.netid)).toBe(10);
+    for (const c of [...open.slice(1), eleventh, calmStream]) expect(c.ended).toBe(false);
     for (const c of open) c.close();
   });
 
