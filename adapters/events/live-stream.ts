@@ -61,7 +61,10 @@ export class Stream {
     this.cursor = start.from;
     this.joined = new Promise<void>((resolve) => (this.markJoined = resolve));
     this.enqueue(`retry: ${options.retryMs}\n: connected\n\n`);
-    if (start.reset) this.enqueue(`id: ${start.from}\nevent: reset\ndata: ${JSON.stringify({ type: "reset", reason: start.reset, lastEventId: String(start.from) })}\n\n`);
+    if (start.reset) {
+      const data = JSON.stringify({ type: "reset", reason: start.reset, lastEventId: String(start.from) });
+      this.enqueue(`id: ${start.from}\nevent: reset\ndata: ${data}\n\n`);
+    }
     this.body = new ReadableStream<Uint8Array>(
       {
         pull: async (controller) => {
