@@ -10,6 +10,7 @@ import {
   type StreamStart,
 } from "../../domain/events/live-events";
 import { Stream, type Company } from "./live-stream";
+import { EventIdCodec } from "./event-ids";
 
 /** How the hub runs; production takes the defaults, tests make them small. */
 export interface LiveHubOptions {
@@ -83,6 +84,8 @@ export class LiveHub implements EventStreams {
     private readonly onError: (error: unknown) => void = () => {},
     /** Where instances sharing a database count each other's streams (none: this instance's count is the count). */
     private readonly registry?: StreamRegistry,
+    /** How positions in the log become the opaque ids clients see (the same secret on every instance). */
+    readonly ids: EventIdCodec = new EventIdCodec(crypto.randomUUID()),
   ) {
     this.options = { ...DEFAULT_HUB_OPTIONS, ...options };
   }
@@ -135,7 +138,9 @@ export class LiveHub implements EventStreams {
     if (this.registry) for (const id of await this.registry.claim(key, streamId, limit, Date.now() / 1000, CLAIM_TTL_SECONDS)) this.byId(id)?.revoke("STREAM_LIMIT");
     let start: StreamStart;
     try {
-      start = await streamStart(this.log, key, lastEventId);
+      // The client's id back to a log position; one this service did not give this company is unknown.
+      const given = lastEventId?.trim() ? String(this.ids.decode(key, lastEventId) ?? "unknown") : lastEventId;
+      start = await streamStart(this.log, key, given);
     } catch (error) {
       this.unclaim(streamId);
       throw error;

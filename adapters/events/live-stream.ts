@@ -1,15 +1,16 @@
 import type { LiveEvent, StreamEndReason, StreamStart } from "../../domain/events/live-events";
 import type { LiveHubOptions } from "./live-hub";
+import type { EventIdCodec } from "./event-ids";
 
 const encoder = new TextEncoder();
 
 /** Frames already made: a poll hands one event object to each of its company's streams. */
 const frames = new WeakMap<LiveEvent, string>();
 
-/** An event in the text/event-stream format (made once per event, whatever the number of streams). */
-export function sseFrame(e: LiveEvent): string {
+/** An event in the text/event-stream format, its id opaque (made once per event, whatever the number of streams). */
+export function sseFrame(e: LiveEvent, ids: EventIdCodec): string {
   let frame = frames.get(e);
-  if (frame === undefined) frames.set(e, (frame = `id: ${e.id}\nevent: ${e.type}\ndata: ${e.body}\n\n`));
+  if (frame === undefined) frames.set(e, (frame = `id: ${ids.encode(e.netid, e.id)}\nevent: ${e.type}\ndata: ${e.body}\n\n`));
   return frame;
 }
 
@@ -23,6 +24,7 @@ export interface Company {
 /** What a stream needs from the hub that holds it. */
 export interface StreamOwner {
   release(stream: Stream): void;
+  readonly ids: EventIdCodec;
   slowReadersCut: number;
 }
 
@@ -62,8 +64,8 @@ export class Stream {
     this.joined = new Promise<void>((resolve) => (this.markJoined = resolve));
     this.enqueue(`retry: ${options.retryMs}\n: connected\n\n`);
     if (start.reset) {
-      const data = JSON.stringify({ type: "reset", reason: start.reset, lastEventId: String(start.from) });
-      this.enqueue(`id: ${start.from}\nevent: reset\ndata: ${data}\n\n`);
+      const id = hub.ids.encode(company.netid, start.from);
+      this.enqueue(`id: ${id}\nevent: reset\ndata: ${JSON.stringify({ type: "reset", reason: start.reset, lastEventId: id })}\n\n`);
     }
     this.body = new ReadableStream<Uint8Array>(
       {
@@ -98,7 +100,7 @@ export class Stream {
   send(e: LiveEvent): void {
     if (this.closed || e.id <= this.cursor) return;
     this.cursor = e.id;
-    this.enqueue(sseFrame(e));
+    this.enqueue(sseFrame(e, this.hub.ids));
   }
 
   /** Waits while half the bounds are taken, so a backlog is read only as fast as the reader takes it. */
