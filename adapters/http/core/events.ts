@@ -13,12 +13,12 @@ const STREAM_EXAMPLE = [
   "retry: 2000",
   ": connected",
   "",
-  "id: 1041",
+  "id: hT3u0Wc9kLq2ZsV8xN1aPg",
   "event: booking.status_changed",
   'data: {"eventId":"5b0c…","type":"booking.status_changed","createdAt":1796210000,' +
     '"data":{"transactionId":"0194f1c2-7a1e-7c3b-9a51-2f6f4b8e1d20","lastStatus":"EN_ROUTE","…":"the booking, as GET /api/reservation shows it"}}',
   "",
-  "id: 1042",
+  "id: Rb7yM4eJx0QfK6nD2tUcAw",
   `event: ${POSITION_EVENT}`,
   'data: {"eventId":"9e41…","type":"chauffeur.position","createdAt":1796210004,' +
     '"data":{"transactionId":"0194f1c2-7a1e-7c3b-9a51-2f6f4b8e1d20",' +
@@ -34,6 +34,8 @@ const DESCRIPTION = [
   "",
   "- **Credential**: `Authorization: Bearer <JWT>`, the header `token` (platform token), or — for browsers' " +
     "EventSource, which cannot set headers — the query parameter `access_token` (either kind; never logged).",
+  "- **Event ids** are opaque strings (22 characters), unique within your company's stream: they tell nothing of " +
+    "other companies' activity and cannot be compared or used by another company. Keep the last one for resume.",
   "- **Events**: each has an `id`, an `event` (its type) and a JSON `data` line. Booking events are the webhook's: " +
     "the types `booking.created`, `quote.created`, `booking.updated`, `booking.cancelled`, `booking.status_changed`, " +
     "`booking.details_changed`, `booking.provider_reference`, `booking.delivery_failed`, `booking.delivery_retried`, " +
@@ -100,7 +102,9 @@ export function coreEvents(hub: EventStreams, auth: Authenticator) {
         access_token: t.Optional(
           t.String({ minLength: 1, maxLength: 4096, description: "A core JWT or platform token, for clients that cannot set headers (EventSource)" }),
         ),
-        lastEventId: t.Optional(t.String({ maxLength: 64, description: "Resume after this event id (the header Last-Event-ID wins)", examples: ["1041"] })),
+        lastEventId: t.Optional(
+          t.String({ maxLength: 64, description: "Resume after this event id (the header Last-Event-ID wins)", examples: ["hT3u0Wc9kLq2ZsV8xN1aPg"] }),
+        ),
       }),
       detail: {
         tags: ["Events"],
