@@ -35,6 +35,7 @@ import { SecretBox } from "../adapters/security/secrets";
 import { ChauffeurTracking } from "../domain/usecases/track-chauffeur";
 import { ServiceMetrics } from "../adapters/metrics/prometheus";
 import { LiveHub, type LiveHubOptions } from "../adapters/events/live-hub";
+import { EventIdCodec } from "../adapters/events/event-ids";
 import { DEFAULT_SANDBOX_SCHEDULE, SandboxDispatcher, type SandboxSchedule, type SandboxTrip } from "../domain/usecases/sandbox-dispatch";
 
 /** Account checks need no credential: a client address may make 20 a minute, so the check cannot enumerate accounts. */
@@ -177,7 +178,7 @@ export function createServices(
     delivery,
   };
   const onLiveLogError = (err: unknown) => logger.warn({ err }, "event streams: reading the live event log failed; trying again");
-  const liveHub = new LiveHub(storage.liveEvents, options.events, onLiveLogError, storage.streamRegistry);
+  const liveHub = new LiveHub(storage.liveEvents, options.events, onLiveLogError, storage.streamRegistry, new EventIdCodec(config.jwtSecret));
   const networkQuotes: NetworkQuoteDeps = {
     quotes: storage.networkQuotes,
     bounds,

@@ -1,6 +1,16 @@
-import { TooManyRequestsError } from "../../domain/errors";
-import { LIVE_EVENT_RETENTION_SECONDS, MAX_STREAMS_PER_COMPANY, streamStart } from "../../domain/events/live-events";
-import type { EventStreams, LiveEvent, LiveEventLog, StreamRegistry, StreamStart } from "../../domain/events/live-events";
+import {
+  LIVE_EVENT_RETENTION_SECONDS,
+  MAX_STREAMS_PER_COMPANY,
+  streamStart,
+  type EventStreams,
+  type LiveEventLog,
+  type StreamEndReason,
+  type StreamOptions,
+  type StreamRegistry,
+  type StreamStart,
+} from "../../domain/events/live-events";
+import { Stream, type Company } from "./live-stream";
+import { EventIdCodec } from "./event-ids";
 
 /** How the hub runs; production takes the defaults, tests make them small. */
 export interface LiveHubOptions {
@@ -16,6 +26,11 @@ export interface LiveHubOptions {
   batch: number;
   /** How long the client waits before reconnecting (the `retry:` field). */
   retryMs: number;
+  /**
+   * How often each open stream's credential is checked again (released, expired, user removed) and, across
+   * instances, whether a newer stream took its place: a stream ends within this (plus a database round trip).
+   */
+  recheckMs: number;
 }
 
 export const DEFAULT_HUB_OPTIONS: LiveHubOptions = {
@@ -26,9 +41,8 @@ export const DEFAULT_HUB_OPTIONS: LiveHubOptions = {
   maxStreamsPerCompany: MAX_STREAMS_PER_COMPANY,
   batch: 500,
   retryMs: 2000,
+  recheckMs: 2000,
 };
-
-const encoder = new TextEncoder();
 
 /** A stream's claim in the shared registry is renewed this often, and lasts this long unless renewed. */
 const CLAIM_RENEW_MS = 15_000;
@@ -36,139 +50,6 @@ const CLAIM_TTL_SECONDS = 45;
 /** How often the companies following positions on other instances are read again. */
 const FOLLOWERS_REFRESH_MS = 1000;
 
-/** Frames already made: a poll hands one event object to each of its company's streams. */
-const frames = new WeakMap<LiveEvent, string>();
-
-/** An event in the text/event-stream format (made once per event, whatever the number of streams). */
-export function sseFrame(e: LiveEvent): string {
-  let frame = frames.get(e);
-  if (frame === undefined) frames.set(e, (frame = `id: ${e.id}\nevent: ${e.type}\ndata: ${e.body}\n\n`));
-  return frame;
-}
-
-/** One company's streams on this instance. */
-interface Company {
-  /** Lower-case, as the log keeps it. */
-  netid: string;
-  streams: Set<Stream>;
-}
-
-/**
- * One open event stream. It first reads its backlog from the log (after the client's last event id) up to the
- * position from which the poll hands it every event of its company (`joinAt`, set when the first poll round after
- * it opened starts), then takes the poll's events; meanwhile those wait in `early`. Chunks wait in
- * `queue` for the reader (the response pulls one at a time, as the socket takes them): a reader that falls
- * behind past the bounds is cut, never buffered without limit.
- */
-class Stream {
-  cursor: number;
-  live = false;
-  closed = false;
-  /** From here on the poll hands this stream every event of its company (undefined until the next poll round). */
-  joinAt: number | undefined;
-  joined: Promise<void>;
-  markJoined!: () => void;
-  private early: LiveEvent[] = [];
-  private queue: string[] = [];
-  private queuedBytes = 0;
-  private wakeReader: (() => void) | undefined;
-  private wakeBacklog: (() => void) | undefined;
-  readonly body: ReadableStream<Uint8Array>;
-
-  constructor(
-    readonly id: string,
-    readonly company: Company,
-    start: StreamStart,
-    private readonly hub: LiveHub,
-    private readonly options: LiveHubOptions,
-    private readonly onCut: () => void,
-  ) {
-    this.cursor = start.from;
-    this.joined = new Promise<void>((resolve) => (this.markJoined = resolve));
-    this.enqueue(`retry: ${options.retryMs}\n: connected\n\n`);
-    if (start.reset) {
-      const data = JSON.stringify({ type: "reset", reason: start.reset, lastEventId: String(start.from) });
-      this.enqueue(`id: ${start.from}\nevent: reset\ndata: ${data}\n\n`);
-    }
-    this.body = new ReadableStream<Uint8Array>(
-      {
-        pull: async (controller) => {
-          while (this.queue.length === 0 && !this.closed) await new Promise<void>((resolve) => (this.wakeReader = resolve));
-          if (this.queue.length > 0) {
-            const chunk = this.queue.join("");
-            this.queue = [];
-            this.queuedBytes = 0;
-            controller.enqueue(encoder.encode(chunk));
-            this.wakeBacklog?.();
-          } else if (this.closed) controller.close();
-        },
-        cancel: () => this.close(),
-      },
-      { highWaterMark: 0 },
-    );
-  }
-
-  /** An event from the poll. */
-  offer(e: LiveEvent): void {
-    if (this.closed) return;
-    if (!this.live) {
-      this.early.push(e);
-      if (this.early.length > this.options.maxQueuedEvents) this.close();
-      return;
-    }
-    this.send(e);
-  }
-
-  /** An event of the backlog or the poll, once, in order. */
-  send(e: LiveEvent): void {
-    if (this.closed || e.id <= this.cursor) return;
-    this.cursor = e.id;
-    this.enqueue(sseFrame(e));
-  }
-
-  /** Waits while half the bounds are taken, so a backlog is read only as fast as the reader takes it. */
-  async room(): Promise<void> {
-    while (!this.closed && (this.queue.length * 2 > this.options.maxQueuedEvents || this.queuedBytes * 2 > this.options.maxQueuedBytes))
-      await new Promise<void>((resolve) => (this.wakeBacklog = resolve));
-  }
-
-  /** Backlog read: joins the poll once it has read up to where the poll covers the company. */
-  goLive(): void {
-    this.live = true;
-    for (const e of this.early) this.send(e);
-    this.early = [];
-  }
-
-  heartbeat(): void {
-    if (!this.closed && this.queue.length === 0) this.enqueue(": heartbeat\n\n");
-  }
-
-  private enqueue(chunk: string): void {
-    this.queue.push(chunk);
-    this.queuedBytes += chunk.length;
-    if (this.queue.length > this.options.maxQueuedEvents || this.queuedBytes > this.options.maxQueuedBytes) {
-      // Too far behind: cut. What was handed to the connection still arrives; the client resumes after it.
-      this.hub.slowReadersCut++;
-      this.queue = [];
-      // The connection may never drain what it holds: it is dropped once it stays idle (see the route).
-      this.onCut();
-      this.queuedBytes = 0;
-      this.close();
-      return;
-    }
-    this.wakeReader?.();
-  }
-
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.early = [];
-    this.hub.release(this);
-    this.wakeReader?.();
-    this.wakeBacklog?.();
-    this.markJoined();
-  }
-}
 
 /**
  * The event streams of this instance: one poll of the log (every `pollMs` while any stream is open) for every
@@ -185,6 +66,8 @@ export class LiveHub implements EventStreams {
   private pollTimer: ReturnType<typeof setInterval> | undefined;
   private heartbeatTimer: ReturnType<typeof setInterval> | undefined;
   private renewTimer: ReturnType<typeof setInterval> | undefined;
+  private recheckTimer: ReturnType<typeof setInterval> | undefined;
+  private rechecking = false;
   private stopped = false;
   /** Streams cut for falling behind (for metrics and tests). */
   slowReadersCut = 0;
@@ -201,6 +84,8 @@ export class LiveHub implements EventStreams {
     private readonly onError: (error: unknown) => void = () => {},
     /** Where instances sharing a database count each other's streams (none: this instance's count is the count). */
     private readonly registry?: StreamRegistry,
+    /** How positions in the log become the opaque ids clients see (the same secret on every instance). */
+    readonly ids: EventIdCodec = new EventIdCodec(crypto.randomUUID()),
   ) {
     this.options = { ...DEFAULT_HUB_OPTIONS, ...options };
   }
@@ -241,33 +126,40 @@ export class LiveHub implements EventStreams {
 
   /**
    * Opens a stream of the company's events: after `lastEventId` when the log still keeps it, else from now
-   * (with a reset event when an id was given). 429 TOO_MANY_STREAMS past the per-company limit. `onCut` is
-   * called when the stream is cut for falling behind.
+   * (with a reset event when an id was given). At the per-company limit (on every instance sharing the registry)
+   * the company's oldest stream ends with `event: revoked` (STREAM_LIMIT) to make room: the caller has already
+   * shown a valid credential, so a company is never locked out of its own feed by streams it cannot close.
    */
-  async open(netid: string, lastEventId: string | null | undefined, onCut: () => void = () => {}): Promise<ReadableStream<Uint8Array>> {
+  async open(netid: string, lastEventId: string | null | undefined, options: StreamOptions = {}): Promise<ReadableStream<Uint8Array>> {
     const key = netid.toLowerCase();
     const limit = this.options.maxStreamsPerCompany;
-    if ((this.companies.get(key)?.streams.size ?? 0) >= limit) throw tooMany(limit);
-    const streamId = crypto.randomUUID();
-    if (this.registry && !(await this.registry.claim(key, streamId, limit, Date.now() / 1000, CLAIM_TTL_SECONDS))) throw tooMany(limit);
+    // Stream ids sort in the order streams open (UUIDv7): the registry ends the oldest by id.
+    const streamId = Bun.randomUUIDv7();
+    if (this.registry) {
+      const oldest = await this.registry.claim(key, streamId, limit, Date.now() / 1000, CLAIM_TTL_SECONDS);
+      for (const id of oldest) this.byId(id)?.revoke("STREAM_LIMIT");
+    }
     let start: StreamStart;
     try {
-      start = await streamStart(this.log, key, lastEventId);
+      // The client's id back to a log position; one this service did not give this company is unknown.
+      const given = lastEventId?.trim() ? String(this.ids.decode(key, lastEventId) ?? "unknown") : lastEventId;
+      start = await streamStart(this.log, key, given);
     } catch (error) {
       this.unclaim(streamId);
       throw error;
     }
-    // Checked again: other streams may have opened while the log was read.
-    let company = this.companies.get(key);
-    if ((company?.streams.size ?? 0) >= limit) {
-      this.unclaim(streamId);
-      throw tooMany(limit);
+    // This instance's own count (the only one without a registry): the oldest here make room.
+    const here = this.companies.get(key);
+    for (const oldest of here?.streams ?? []) {
+      if (here!.streams.size < limit) break;
+      oldest.revoke("STREAM_LIMIT");
     }
+    let company = this.companies.get(key);
     if (!company) {
       company = { netid: key, streams: new Set() };
       this.companies.set(key, company);
     }
-    const stream = new Stream(streamId, company, start, this, this.options, onCut);
+    const stream = new Stream(streamId, company, start, this, this.options, options.onCut ?? (() => {}), options.recheck);
     company.streams.add(stream);
     this.startTimers();
     void this.catchUp(stream).catch((error) => {
@@ -276,6 +168,35 @@ export class LiveHub implements EventStreams {
     });
     void this.poll();
     return stream.body;
+  }
+
+  private byId(id: string): Stream | undefined {
+    for (const c of this.companies.values()) for (const s of c.streams) if (s.id === id) return s;
+    return undefined;
+  }
+
+  /**
+   * Every open stream's credential asked again, and (with a registry) which streams lost their claim to a newer
+   * stream on another instance: those end with `event: revoked`. A check that fails (the database is away) keeps
+   * the stream; the next round asks again.
+   */
+  private async recheck(): Promise<void> {
+    if (this.rechecking) return;
+    this.rechecking = true;
+    try {
+      const streams = [...this.companies.values()].flatMap((c) => [...c.streams]);
+      const endedIds = this.registry?.ended(streams.map((s) => s.id), Date.now() / 1000).catch((error) => (this.onError(error), []));
+      const ended = endedIds ? new Set(await endedIds) : undefined;
+      await Promise.all(
+        streams.map(async (s) => {
+          if (ended?.has(s.id)) return s.revoke("STREAM_LIMIT");
+          const reason: StreamEndReason | undefined = await s.recheck?.().catch((error) => (this.onError(error), undefined));
+          if (reason) s.revoke(reason);
+        }),
+      );
+    } finally {
+      this.rechecking = false;
+    }
   }
 
   /** Sends a stream its backlog from the log up to where the poll took it in, then lets the poll's events through. */
@@ -369,6 +290,7 @@ export class LiveHub implements EventStreams {
     this.heartbeatTimer ??= setInterval(() => {
       for (const c of this.companies.values()) for (const s of c.streams) s.heartbeat();
     }, this.options.heartbeatMs);
+    this.recheckTimer ??= setInterval(() => void this.recheck(), this.options.recheckMs);
     if (this.registry)
       this.renewTimer ??= setInterval(() => {
         const ids = [...this.companies.values()].flatMap((c) => [...c.streams].map((s) => s.id));
@@ -380,7 +302,8 @@ export class LiveHub implements EventStreams {
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     if (this.renewTimer) clearInterval(this.renewTimer);
-    this.pollTimer = this.heartbeatTimer = this.renewTimer = undefined;
+    if (this.recheckTimer) clearInterval(this.recheckTimer);
+    this.pollTimer = this.heartbeatTimer = this.renewTimer = this.recheckTimer = undefined;
     // The poll's position goes stale while nothing reads: the next stream starts it at the head again.
     this.cursor = undefined;
   }
@@ -391,8 +314,4 @@ export class LiveHub implements EventStreams {
     for (const c of [...this.companies.values()]) for (const s of [...c.streams]) s.close();
     this.stopTimers();
   }
-}
-
-function tooMany(limit: number): TooManyRequestsError {
-  return new TooManyRequestsError(5, `At most ${limit} event streams per company are open at once; close one, or retry later`, "TOO_MANY_STREAMS");
 }

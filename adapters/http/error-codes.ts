@@ -22,8 +22,6 @@ const LONG_MEANINGS = {
     "nothing was stored; retry after Retry-After seconds",
   QUOTE_TOO_LARGE: "POST /api/quotes: the quote would take more than 256 KiB to keep (QUOTE_MAX_BYTES: the trip with its extra " +
     "members, the options, the warnings); nothing was stored; ask with a smaller trip or fewer providers",
-  TOO_MANY_STREAMS: "GET /api/events: your company already has the most event streams open at once (10); close one or retry after " +
-    "Retry-After seconds",
 };
 
 /**
@@ -96,5 +94,4 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "NO_POSITION", status: 404, meaning: "The booking has no chauffeur position to show you" },
   { code: "POSITION_THROTTLED", status: 429, meaning: "At most one chauffeur position per booking per second" },
   // Event streams.
-  { code: "TOO_MANY_STREAMS", status: 429, meaning: LONG_MEANINGS.TOO_MANY_STREAMS },
 ];

@@ -174,8 +174,13 @@ export async function streamStart(log: Pick<LiveEventLog, "head" | "kept">, neti
  * stream's claim lasts `ttlSeconds` unless renewed (a dead instance's streams expire).
  */
 export interface StreamRegistry {
-  /** Records a stream of `netid` unless it already has `limit` open; whether it did. */
-  claim(netid: string, streamId: string, limit: number, nowSeconds: number, ttlSeconds: number): Promise<boolean>;
+  /**
+   * Records a stream of `netid`; when the company already has `limit` open, its oldest ones end to make room (their
+   * ids are returned: the instance holding each ends it, see `ended`). Stream ids sort in the order streams open.
+   */
+  claim(netid: string, streamId: string, limit: number, nowSeconds: number, ttlSeconds: number): Promise<string[]>;
+  /** Which of `streamIds` no longer hold a claim (another stream took its place): their streams end. */
+  ended(streamIds: readonly string[], nowSeconds: number): Promise<string[]>;
   renew(streamIds: readonly string[], nowSeconds: number, ttlSeconds: number): Promise<void>;
   /** Ends a stream's claim (it is remembered as a recent stream until pruned). */
   release(streamId: string, nowSeconds: number): Promise<void>;
@@ -183,11 +188,26 @@ export interface StreamRegistry {
   followers(sinceSeconds: number): Promise<string[]>;
 }
 
+/**
+ * Why the service ended a stream (the `reason` of its last event, `event: revoked`): the credential it opened with
+ * was released, expired, or its user removed (TOKEN_REVOKED); or the company opened a stream past its limit and
+ * this one, its oldest, made room (STREAM_LIMIT).
+ */
+export type StreamEndReason = "TOKEN_REVOKED" | "STREAM_LIMIT";
+
+/** How a stream is opened, beyond its company and resume point. */
+export interface StreamOptions {
+  /** Called if it is cut for a reader that fell behind. */
+  onCut?: () => void;
+  /** Asked again every few seconds while the stream is open: why its credential no longer holds, undefined while it does. */
+  recheck?: () => Promise<StreamEndReason | undefined>;
+}
+
 /** This instance's event streams, as the HTTP route opens them. */
 export interface EventStreams {
   /**
-   * A stream of the company's events in the text/event-stream format, starting as `streamStart` says; 429
-   * TOO_MANY_STREAMS past the per-company limit. `onCut` is called if it is cut for a reader that fell behind.
+   * A stream of the company's events in the text/event-stream format, starting as `streamStart` says. At the
+   * per-company limit the company's oldest stream ends (STREAM_LIMIT) to make room for this one.
    */
-  open(netid: string, lastEventId: string | null | undefined, onCut?: () => void): Promise<ReadableStream<Uint8Array>>;
+  open(netid: string, lastEventId: string | null | undefined, options?: StreamOptions): Promise<ReadableStream<Uint8Array>>;
 }

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { Authenticator } from "../auth";
 import { companyOfRequest } from "../request-context";
+import { UnauthorizedError } from "../../../domain/errors";
 import { documentedResponses, errors } from "../schemas";
 import { POSITION_EVENT, type EventStreams } from "../../../domain/events/live-events";
 
@@ -12,12 +13,12 @@ const STREAM_EXAMPLE = [
   "retry: 2000",
   ": connected",
   "",
-  "id: 1041",
+  "id: hT3u0Wc9kLq2ZsV8xN1aPg",
   "event: booking.status_changed",
   'data: {"eventId":"5b0c…","type":"booking.status_changed","createdAt":1796210000,' +
     '"data":{"transactionId":"0194f1c2-7a1e-7c3b-9a51-2f6f4b8e1d20","lastStatus":"EN_ROUTE","…":"the booking, as GET /api/reservation shows it"}}',
   "",
-  "id: 1042",
+  "id: Rb7yM4eJx0QfK6nD2tUcAw",
   `event: ${POSITION_EVENT}`,
   'data: {"eventId":"9e41…","type":"chauffeur.position","createdAt":1796210004,' +
     '"data":{"transactionId":"0194f1c2-7a1e-7c3b-9a51-2f6f4b8e1d20",' +
@@ -33,6 +34,8 @@ const DESCRIPTION = [
   "",
   "- **Credential**: `Authorization: Bearer <JWT>`, the header `token` (platform token), or — for browsers' " +
     "EventSource, which cannot set headers — the query parameter `access_token` (either kind; never logged).",
+  "- **Event ids** are opaque strings (22 characters), unique within your company's stream: they tell nothing of " +
+    "other companies' activity and cannot be compared or used by another company. Keep the last one for resume.",
   "- **Events**: each has an `id`, an `event` (its type) and a JSON `data` line. Booking events are the webhook's: " +
     "the types `booking.created`, `quote.created`, `booking.updated`, `booking.cancelled`, `booking.status_changed`, " +
     "`booking.details_changed`, `booking.provider_reference`, `booking.delivery_failed`, `booking.delivery_retried`, " +
@@ -47,9 +50,15 @@ const DESCRIPTION = [
     "EVENT_ID_EXPIRED, lastEventId}` and the stream goes on from now: reload what you show. Without an id the stream " +
     "starts from now.",
   "- **Heartbeat**: a comment line (`: heartbeat`) every 15 s while nothing else is sent.",
-  "- **Limits**: at most 10 open streams per company, across instances (the next: 429 `TOO_MANY_STREAMS`, " +
-    "Retry-After). A reader that falls behind (about 1,000 events or 1 MiB waiting) is disconnected; reconnect with " +
-    "Last-Event-ID to go on.",
+  "- **Limits**: at most 10 open streams per company, across instances. Opening another with a valid credential " +
+    "ends the company's oldest stream (it gets `event: revoked` with reason `STREAM_LIMIT`): a company is never " +
+    "locked out of its own feed. A reader that falls behind (about 1,000 events or 1 MiB waiting) is disconnected; " +
+    "reconnect with Last-Event-ID to go on.",
+  "- **Revoked**: the credential is checked again every 2 seconds while the stream is open. When the token is " +
+    "released (`POST /api/token/release`, `releaseToken`), expires, or its user is removed, the stream ends within " +
+    "5 seconds, on whichever instance holds it: its last event is `event: revoked` with `data: {type: \"revoked\", " +
+    "reason: TOKEN_REVOKED | STREAM_LIMIT}` (no `id`), then the connection closes. Do not reconnect with the same " +
+    "credential after `TOKEN_REVOKED`: sign in again.",
   "- Works across instances: an event made on any instance reaches streams held by every other within a second.",
 ].join("\n");
 
@@ -61,10 +70,23 @@ export function coreEvents(hub: EventStreams, auth: Authenticator) {
       const authorization = request.headers.get("authorization");
       const header = request.headers.get("token");
       // The query credential only when no header carries one (a header is never overridden by a URL).
-      const caller = await auth.any(authorization ?? (query.access_token && !header ? `Bearer ${query.access_token}` : null), header);
+      const credential = authorization ?? (query.access_token && !header ? `Bearer ${query.access_token}` : null);
+      const caller = await auth.any(credential, header);
       companyOfRequest.set(request, caller.netid);
-      // A reader cut for falling behind may never read what its connection holds: the idle timeout drops it.
-      const body = await hub.open(caller.netid, request.headers.get("last-event-id") ?? query.lastEventId, () => server?.timeout(request, CUT_IDLE_SECONDS));
+      const body = await hub.open(caller.netid, request.headers.get("last-event-id") ?? query.lastEventId, {
+        // A reader cut for falling behind may never read what its connection holds: the idle timeout drops it.
+        onCut: () => server?.timeout(request, CUT_IDLE_SECONDS),
+        // The credential is asked again while the stream is open: released, expired or its user removed ends it.
+        recheck: async () => {
+          try {
+            const still = await auth.any(credential, header);
+            return still.netid.toLowerCase() === caller.netid.toLowerCase() ? undefined : "TOKEN_REVOKED";
+          } catch (error) {
+            if (error instanceof UnauthorizedError) return "TOKEN_REVOKED";
+            throw error;
+          }
+        },
+      });
       // Heartbeats keep the stream busy; the server's idle timeout would cut a quiet one otherwise.
       server?.timeout(request, 0);
       return new Response(body, {
@@ -80,7 +102,9 @@ export function coreEvents(hub: EventStreams, auth: Authenticator) {
         access_token: t.Optional(
           t.String({ minLength: 1, maxLength: 4096, description: "A core JWT or platform token, for clients that cannot set headers (EventSource)" }),
         ),
-        lastEventId: t.Optional(t.String({ maxLength: 64, description: "Resume after this event id (the header Last-Event-ID wins)", examples: ["1041"] })),
+        lastEventId: t.Optional(
+          t.String({ maxLength: 64, description: "Resume after this event id (the header Last-Event-ID wins)", examples: ["hT3u0Wc9kLq2ZsV8xN1aPg"] }),
+        ),
       }),
       detail: {
         tags: ["Events"],
@@ -105,7 +129,7 @@ export function coreEvents(hub: EventStreams, auth: Authenticator) {
               },
             },
           },
-          ...documentedResponses(errors(400, 401, 429)),
+          ...documentedResponses(errors(400, 401)),
         },
         security: [{ bearer: [] }, { platformToken: [] }, { accessToken: [] }],
       },
