@@ -56,8 +56,8 @@ export interface QuotedChoice {
 /**
  * The option of the caller's network quote a NEW books: a REGULAR or ONDEMAND trip for the same pickup, drop-off,
  * stops, party, extras and duration, the pickup time within 60 minutes (409 QUOTE_TRIP_MISMATCH naming the fields
- * otherwise), the option of this provider named by `fees[0].code` (400 naming it otherwise). After validUntil: 409 QUOTE_EXPIRED, which the caller raises only when the booking does
- * not exist yet (a repeat is answered as before).
+ * otherwise), the option of this provider named by `fees[0].code` (400 naming it otherwise). After validUntil: 409
+ * QUOTE_EXPIRED, which the caller raises only when the booking does not exist yet (a repeat is answered as before).
  */
 export function quotedChoice(quote: NetworkQuote, req: NewTripRequest, providerNetid: string, now: number): QuotedChoice {
   const errors: FieldError[] = [];
