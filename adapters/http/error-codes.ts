@@ -82,6 +82,22 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "QUOTE_EXPIRED", status: 409, meaning: "The quote's (or network quote's) validity ended; request a new quote" },
   { code: "QUOTE_NOT_FOUND", status: 404, meaning: "No network quote of your company with this quoteId (someone else's answers the same)" },
   { code: "QUOTE_NOT_UPDATABLE", status: 409, meaning: "A quote cannot be updated; request a new one or resubmit it as REGULAR" },
+  {
+    code: "QUOTE_TRIP_MISMATCH",
+    status: 409,
+    meaning:
+      "Booking a quote (a QUOTE resubmitted as REGULAR, a network quote's option) with another trip than the one quoted: another " +
+      "pickup, drop-off or stops, a pickup time more than 60 minutes away, another passenger or luggage count, extras or booked " +
+      "duration. `fields` and `errors[].field` name each; nothing is booked",
+  },
+  {
+    code: "REQUOTE_NEEDED",
+    status: 409,
+    meaning:
+      "An UPDATE changes a priced field of a booking made from a quote, and the booked vehicle cannot do the changed trip (out of " +
+      "its area, too many passengers or bags, no longer active); nothing was changed: request a new quote",
+  },
+  { code: "BOOKING_CHANGED", status: 409, meaning: "The booking changed while an UPDATE's new price was worked out; send the UPDATE again" },
   { code: "IDEMPOTENCY_KEY_REUSED", status: 409, meaning: "This Idempotency-Key was used with a different request body" },
   { code: "IDEMPOTENCY_IN_PROGRESS", status: 409, meaning: "A request with this Idempotency-Key is still running; retry after it finished" },
   // Delivery and tracking.

@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError, ValidationError, type FieldError } from "../errors";
 import { canonicalJson } from "../shared/canonical-json";
-import { isoAt, type Fee } from "../trips/booking";
+import { isoAt, type Fee, type QuotedOrigin } from "../trips/booking";
+import { pricedDifferences, QUOTE_TIME_TOLERANCE_SECONDS, quoteTripMismatch, type PricedTripSource } from "../trips/quote-binding";
 import type { NewTrip, NewTripRequest } from "../trips/send-trip-request";
 import { optionFeeLine, type NetworkQuote } from "./network-quote";
 import type { NetworkQuoteRepository } from "./ports";
@@ -9,7 +10,26 @@ import type { NetworkQuoteRepository } from "./ports";
 export function pricedTripOf(req: Pick<NewTrip, "trip">): string {
   const t = req.trip;
   const { locations, passengerCount } = t;
-  return canonicalJson({ locations, passengerCount, luggageCount: t.luggageCount ?? null, totalTripDuration: t.totalTripDuration ?? null });
+  const extras = (t as PricedTripSource).extras ?? t.extra?.extras;
+  return canonicalJson({
+    locations,
+    passengerCount,
+    luggageCount: t.luggageCount ?? null,
+    totalTripDuration: t.totalTripDuration ?? null,
+    ...(t.runType !== undefined ? { runType: t.runType } : {}),
+    ...(extras !== undefined ? { extras } : {}),
+  });
+}
+
+/** The priced fields in which a booking's trip differs from the network quote's (CONTRACT §19.7), pickup time within 60 minutes. */
+export function quotedTripDifferences(quote: Pick<NetworkQuote, "pricedTrip">, req: Pick<NewTrip, "trip">): FieldError[] {
+  let quoted: PricedTripSource;
+  try {
+    quoted = JSON.parse(quote.pricedTrip) as PricedTripSource;
+  } catch {
+    quoted = {};
+  }
+  return pricedDifferences(quoted, req.trip, { toleranceSeconds: QUOTE_TIME_TOLERANCE_SECONDS });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -25,6 +45,8 @@ export async function findNetworkQuote(deps: { quotes: NetworkQuoteRepository },
 export interface QuotedChoice {
   fees: Fee[];
   totalAmount: string;
+  /** The option booked (the booking's fee lines are then the provider's). */
+  quoted: QuotedOrigin;
   /** The changeLogs words for it. */
   described: string;
   /** The quote expired: refused unless the booking already exists with this content. */
@@ -33,23 +55,21 @@ export interface QuotedChoice {
 
 /**
  * The option of the caller's network quote a NEW books: a REGULAR or ONDEMAND trip for the same pickup, drop-off,
- * party and duration (400 naming `quoteId` otherwise), the option of this provider named by `fees[0].code` (400
- * naming it otherwise). After validUntil: 409 QUOTE_EXPIRED, which the caller raises only when the booking does
- * not exist yet (a repeat is answered as before).
+ * stops, party, extras and duration, the pickup time within 60 minutes (409 QUOTE_TRIP_MISMATCH naming the fields
+ * otherwise), the option of this provider named by `fees[0].code` (400 naming it otherwise). After validUntil: 409
+ * QUOTE_EXPIRED, which the caller raises only when the booking does not exist yet (a repeat is answered as before).
  */
 export function quotedChoice(quote: NetworkQuote, req: NewTripRequest, providerNetid: string, now: number): QuotedChoice {
   const errors: FieldError[] = [];
   if (req.trip.reservationType === "QUOTE") errors.push({ field: "reservationType", message: "must be REGULAR or ONDEMAND to book a network quote's option" });
-  if (pricedTripOf(req) !== quote.pricedTrip)
-    errors.push({
-      field: "quoteId",
-      message: "the trip's locations, passengerCount, luggageCount or totalTripDuration differ from the quoted trip; request a new quote",
-    });
   const code = req.trip.fees[0]?.code;
   const option = code ? quote.options.find((o) => o.provider.netid.toLowerCase() === providerNetid.toLowerCase() && o.code === code) : undefined;
   if (!code) errors.push({ field: "fees[0].code", message: "is required with quoteId: the code of the option to book" });
   else if (!option) errors.push({ field: "fees[0].code", message: `is not an option of this quote from ${providerNetid}` });
   if (errors.length > 0) throw new ValidationError(errors);
+  // The price is bound to the quoted trip: another place, party, duration or extras is 409 naming the fields.
+  const mismatch = quotedTripDifferences(quote, req);
+  if (mismatch.length > 0) throw quoteTripMismatch(mismatch, { quoteId: quote.quoteId });
   const validUntil = isoAt(quote.validUntil);
   const expired =
     now > quote.validUntil
@@ -58,6 +78,7 @@ export function quotedChoice(quote: NetworkQuote, req: NewTripRequest, providerN
   return {
     fees: [optionFeeLine(option!, validUntil)],
     totalAmount: option!.fee,
+    quoted: { code: option!.code, quoteId: quote.quoteId },
     described: `network quote ${quote.quoteId}, option ${option!.code} at ${option!.fee} ${option!.currency}`,
     ...(expired ? { expired } : {}),
   };

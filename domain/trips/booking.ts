@@ -246,9 +246,20 @@ export interface Booking {
   deliveryFailure?: string;
   /** What the request that made the booking (or quote) was warned about, kept so reads show it; absent when nothing. */
   warnings?: TripWarning[];
+  /**
+   * The quote option the booking was made from (a converted QUOTE, a network quote's option): its fee lines are the
+   * provider's, and a requester's UPDATE of a priced field re-prices that vehicle (CONTRACT §19.7). Absent otherwise.
+   */
+  quoted?: QuotedOrigin;
   trip: Trip;
   changeLogs: ChangeLog[];
   transactionErrors: TransactionError[];
+}
+
+/** Which quote option a booking was made from: the vehicle's code (absent for a partner-priced quote) and the network quote. */
+export interface QuotedOrigin {
+  code?: string;
+  quoteId?: string;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
-import { isoAt, isProvider, isRequester, roleOf, type Booking, type BookingEvent, type ExtraFields, type Fee, type QuoteOption, type Trip } from "./booking";
+import { isoAt, isProvider, isRequester, roleOf, type Booking, type BookingEvent, type ExtraFields, type Fee, type QuoteOption, type QuotedOrigin, type Trip } from "./booking";
+import { pricedDifferences, pricedKey, QUOTE_TIME_TOLERANCE_SECONDS, quoteTripMismatch, type RepricedTrip } from "./quote-binding";
 import { assertTransition, CANCELLABLE_STATUSES, type TripActor, type TripStatus } from "./lifecycle";
 import type { Decision } from "./decision";
 import type { NewTripRequest, TripChanges } from "./send-trip-request";
@@ -40,7 +41,7 @@ export interface NewTripFacts {
   /** Vehicle options when the request is a QUOTE. */
   options: QuoteOption[];
   /** The agreed price of a booking made from a network quote's option, and the changeLogs words naming it. */
-  price?: { totalAmount: string; described: string };
+  price?: { totalAmount: string; described: string; quoted?: QuotedOrigin };
   /** What the request is warned about (kept on a booking it creates). */
   warnings?: TripWarning[];
   sourcePlatform: string;
@@ -130,6 +131,7 @@ function createBooking(req: NewTripRequest, fingerprint: string, facts: NewTripF
     ...(req.affiliateExtra ? { affiliateExtra: req.affiliateExtra } : {}),
     ...(req.sentSubmitMode ? { submitMode: req.sentSubmitMode } : {}),
     ...(facts.warnings?.length ? { warnings: facts.warnings } : {}),
+    ...(facts.price?.quoted ? { quoted: facts.price.quoted } : {}),
     trip,
     changeLogs: [
       log(
@@ -152,6 +154,9 @@ function convertQuote(quote: Booking, req: NewTripRequest, fingerprint: string, 
       validUntil: isoAt(quote.quoteValidUntil),
     });
   assertTransition(quote.status, "BOOKING_REQUEST", "requester");
+  // The price holds for the quoted trip only (CONTRACT §19.7): another place, party, duration or extras is 409.
+  const mismatch = pricedDifferences(quote.trip, req.trip, { toleranceSeconds: QUOTE_TIME_TOLERANCE_SECONDS, quotedAt: quote.pickupDate, askedAt: facts.pickupDate });
+  if (mismatch.length > 0) throw quoteTripMismatch(mismatch, { transactionId: quote.transactionId });
   const code = req.trip.fees[0]?.code;
   const { fees, totalAmount, chosen } = quotedPrice(quote, code);
   const trip: Trip = { ...req.trip, fees };
@@ -167,6 +172,7 @@ function convertQuote(quote: Booking, req: NewTripRequest, fingerprint: string, 
     action: "NEW",
     notes: req.notes ?? quote.notes,
     affiliateExtra: req.affiliateExtra ?? quote.affiliateExtra,
+    quoted: { ...(chosen?.code ? { code: chosen.code } : {}) },
     trip,
     changeLogs: [
       ...quote.changeLogs,
@@ -212,7 +218,7 @@ export function requireRole(current: Booking | undefined, netid: string, role: T
 export function decideUpdateTrip(
   current: Booking | undefined,
   changes: TripChanges,
-  extra: { providerId?: string; notes?: string; pickupDate?: number; affiliateExtra?: ExtraFields },
+  extra: { providerId?: string; notes?: string; pickupDate?: number; affiliateExtra?: ExtraFields; price?: RepricedTrip },
   ctx: ChangeContext,
 ): Decision<SendTripResult> {
   const b = requireRole(current, ctx.netid, "requester");
@@ -222,8 +228,14 @@ export function decideUpdateTrip(
   if (!CANCELLABLE_STATUSES.has(b.status))
     throw new ConflictError(`A booking in status ${b.status} can no longer be updated`, "NOT_UPDATABLE", { status: b.status });
 
-  const trip = applyChanges(b.trip, changes);
+  // After a quote's conversion the fee lines are the provider's: a requester's are kept as its own extra member.
+  const { fees: requesterFees, ...others } = changes;
+  const sent = b.quoted && requesterFees !== undefined ? { ...others, extra: { ...others.extra, fees: requesterFees } } : changes;
+  let trip = applyChanges(b.trip, sent);
+  const repriced = b.quoted?.code ? repricedFor(b, trip, extra.pickupDate, extra.price) : undefined;
+  if (repriced) trip = { ...trip, fees: repriced.fees };
   const descriptions = describeTripChanges(b.trip, trip);
+  if (repriced) descriptions.push(repriced.described);
   const notes = extra.notes ?? b.notes;
   if (notes !== b.notes) descriptions.push("notes changed");
   const affiliateExtra = extra.affiliateExtra ? { ...b.affiliateExtra, ...extra.affiliateExtra } : b.affiliateExtra;
@@ -236,10 +248,22 @@ export function decideUpdateTrip(
     ...(affiliateExtra ? { affiliateExtra } : {}),
     action: "UPDATE",
     updatedAt: ctx.now,
+    ...(repriced ? { totalAmount: repriced.totalAmount } : {}),
     pickupDate: extra.pickupDate ?? b.pickupDate,
     changeLogs: [...b.changeLogs, ...descriptions.map((d) => log(ctx, "requester", d))],
   };
   return { result: sendTripResult(booking), write: { booking, events: [event(booking, "TRIP_UPDATED", "requester", ctx)] } };
+}
+
+/**
+ * The new price of a booking made from a quote whose UPDATE changes a priced field: the one the use case worked out
+ * for exactly this trip (repriceForUpdate), else 409 (the booking changed meanwhile). Undefined when no priced field changed.
+ */
+function repricedFor(b: Booking, trip: Trip, pickupDate: number | undefined, price: RepricedTrip | undefined): RepricedTrip | undefined {
+  const key = pricedKey(trip, pickupDate ?? b.pickupDate);
+  if (key === pricedKey(b.trip, b.pickupDate)) return undefined;
+  if (price?.key !== key) throw new ConflictError("The booking changed while its new price was worked out; send the UPDATE again", "BOOKING_CHANGED");
+  return price;
 }
 
 /** The requester cancels (cancelTrip or action CANCEL): allowed from any state before the passenger is on board. */

@@ -59,8 +59,6 @@ export interface NetworkQuoteView {
 
 /** Top-level members that are not trip fields of the quote (whom to ask; a booking's own). */
 const NOT_TRIP = new Set(["providers", "partnersOnly", "affiliateReservation", "transactionId", "submitMode", "fees", "reservationType", "quoteId"]);
-/** The fields the price depends on: a booking of the quote must ask for the same. */
-const PRICED = ["locations", "passengerCount", "luggageCount", "totalTripDuration"] as const;
 
 /**
  * Request a network quote: check the trip (every failing field at once), find the providers whose vehicles serve
@@ -160,7 +158,9 @@ const BOOK_OWN = new Set([
 /**
  * Book an option of a network quote: the quote's trip with the fields the body adds, as a NEW REGULAR to the
  * option's provider with `quoteId` and the option's code — sendTrip, handed the quote read here, books it at the
- * quoted price (and answers a repeat of the same requesterResNo with the same booking).
+ * quoted price (and answers a repeat of the same requesterResNo with the same booking). A priced field the body
+ * sends (locations, counts, duration, extras) replaces the quote's and must price alike: else 409
+ * QUOTE_TRIP_MISMATCH naming the fields (a pickup time within 60 minutes of the quoted one books the quoted price).
  */
 export async function bookNetworkQuote(deps: NetworkQuoteDeps, caller: Caller, quoteId: string, input: BookQuoteInput): Promise<SendTripResult> {
   const quote = await findNetworkQuote(deps, caller, quoteId);
@@ -169,7 +169,6 @@ export async function bookNetworkQuote(deps: NetworkQuoteDeps, caller: Caller, q
   const option = quote.options.find((o) => o.quoteOptionId === optionId);
   if (optionId === "") errors.push({ field: "quoteOptionId", message: "is required: the quoteOptionId of the option to book" });
   else if (!option) errors.push({ field: "quoteOptionId", message: "is not one of this quote's options" });
-  for (const key of PRICED) if (input[key] !== undefined) errors.push({ field: key, message: "is fixed by the quote; request a new quote for another trip" });
   if (errors.length > 0) throw new ValidationError(errors);
 
   const added: Record<string, unknown> = {};

@@ -21,6 +21,7 @@ import { DEFAULT_BOOKING_LIMITS, withinBounds, type BookingLimits } from "../tri
 import type { ServingFleet } from "../trips/service-area";
 import type { TripWarning } from "../trips/warnings";
 import { quoteProvider } from "./quote-provider";
+import { repriceForUpdate } from "./reprice-booking";
 import { validateSendTrip, type NewTripRequest, type SendTripInput } from "../trips/send-trip-request";
 import { providerVehicleType, tripRefusal, type TripAdmissionDeps } from "../partners/admission";
 import type { NetworkQuoteRepository } from "../quotes/ports";
@@ -80,11 +81,13 @@ export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTr
   const pickupDate = pickup ? pickupInstant(pickup, deps.airports, deps.timeZones, placed?.placed ? placed.position : undefined) : undefined;
   const timeRefusal = pickupDate !== undefined ? pickupTimeRefusal(pickupDate, ctx.now) : undefined;
   const limits = deps.limits ?? DEFAULT_BOOKING_LIMITS;
+  // A booking made from a quote is priced again for a changed trip (or 409 REQUOTE_NEEDED), before the transaction.
+  const price = await repriceForUpdate({ ...deps, integrations: deps.admission.integrations }, ref, req.changes, ctx, pickupDate);
   return deps.bookings.change(ref, (current) => {
     // Fee lines in the currency they name, else the booking's (CONTRACT §17.3); a caller not its requester gets 404/403 first.
     const fees = req.changes.fees && requesterFeesInCurrency(req.changes.fees, requireRole(current, ctx.netid, "requester").trip.fees, deps.currencies);
     const changes = fees ? { ...req.changes, fees } : req.changes;
-    const decision = decideUpdateTrip(current, changes, { providerId: req.providerId, notes: req.notes, pickupDate, affiliateExtra: req.affiliateExtra }, ctx);
+    const decision = decideUpdateTrip(current, changes, { providerId: req.providerId, notes: req.notes, pickupDate, affiliateExtra: req.affiliateExtra, price }, ctx);
     // Only an UPDATE that moves the pickup is judged on its time: one resending the same pickup is not refused.
     if (timeRefusal && decision.write && pickupDate !== current?.pickupDate) throw timeRefusal;
     // An UPDATE merges members into the stored trip: the booking as a whole stays within one body's limit.
@@ -146,7 +149,7 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
   }
 
   const fingerprint = contentFingerprint(request, provider.netid);
-  const price = quoted ? { totalAmount: quoted.totalAmount, described: quoted.described } : undefined;
+  const price = quoted ? { totalAmount: quoted.totalAmount, described: quoted.described, quoted: quoted.quoted } : undefined;
   const facts = {
     transactionId: deps.newTransactionId(),
     pickupDate,

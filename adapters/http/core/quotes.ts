@@ -105,8 +105,12 @@ export function coreQuotes(deps: NetworkQuoteDeps, auth: Authenticator, idempote
             `the fields you add, the option as the booking's only fee line and its fee as totalAmount, delivered ` +
             `to that provider (and no other) like any NEW, shown in both reads and your webhooks. Booking again ` +
             `with the same requesterResNo and body answers the same booking (another option under that ` +
-            `requesterResNo: 409 DUPLICATE_RESERVATION). An unknown quoteOptionId, or a priced field (locations, ` +
-            `passengerCount, luggageCount, totalTripDuration) in the body: 400 naming it; someone else's or an ` +
+            `requesterResNo: 409 DUPLICATE_RESERVATION). An unknown quoteOptionId: 400 naming it. A priced field ` +
+            `you send (locations, passengerCount, luggageCount, totalTripDuration, extras) replaces the quote's and ` +
+            `must describe the quoted trip: another pickup, drop-off or stops, count, extras or duration, or a ` +
+            `pickup time more than 60 minutes from the quoted one, is 409 QUOTE_TRIP_MISMATCH naming each field in ` +
+            `\`fields\` and \`errors\` (nothing booked). A later sendTrip UPDATE of a priced field re-prices the ` +
+            `booked vehicle, or is 409 REQUOTE_NEEDED; the fee lines stay the provider's. Someone else's or an ` +
             `unknown quote: 404 QUOTE_NOT_FOUND; after validUntil: 409 QUOTE_EXPIRED; a provider that now takes ` +
             `trips only from partners: 403 NOT_PARTNER. Supports \`Idempotency-Key\`.`,
           security: SECURITY,

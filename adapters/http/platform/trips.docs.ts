@@ -12,7 +12,15 @@ export const sendTripDoc = {
     "transactionId at the quoted price: the option named in `fees[0].code` (400 naming `fees[0].code` when the " +
     "quote has no such option), else the quote's first option; that option becomes the booking's only fee line and " +
     "its fee the booking's `totalAmount`, shown in both reads, the webhooks and the provider's copy (409 " +
-    "QUOTE_EXPIRED after validUntil). 400 lists every failing field; 403 when requesterId is not your netid; 403 " +
+    "QUOTE_EXPIRED after validUntil). The price is bound to the quoted trip: a conversion (or a NEW with `quoteId`) " +
+    "whose pickup, drop-off or stops, passenger or luggage count, extras or booked duration (totalTripDuration, " +
+    "runType HOURLY) differ, or whose pickup time is more than 60 minutes from the quoted one, is 409 " +
+    "QUOTE_TRIP_MISMATCH naming each field in `fields` and `errors`. An UPDATE that changes such a field of a " +
+    "booking made from a quote prices the booked vehicle again with the provider's rates (the answer's fees and " +
+    "totalAmount, and a changeLogs line, carry the new total), or is 409 REQUOTE_NEEDED when that vehicle cannot do " +
+    "the new trip (out of its area, too many passengers or bags). After conversion the fee lines are the " +
+    "provider's: `fees` or `totalAmount` an UPDATE sends are kept under `requesterExtra`, never the price. " +
+    "400 lists every failing field; 403 when requesterId is not your netid; 403 " +
     "NOT_PARTNER for a NEW or QUOTE to a provider that takes trips only from its partners (integration " +
     "`acceptTripsFrom: partners`) when you are not an active partner (booking an earlier quote included) — a " +
     "repeat of a NEW already booked, UPDATE and CANCEL of a booking already made are never refused for that; a " +

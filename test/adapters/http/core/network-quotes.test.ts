@@ -246,7 +246,7 @@ describe("booking an option", () => {
     for (const p of [acme, closed, far]) expect(receivers.get(p.netid)!.received).toHaveLength(0);
   });
 
-  test("sendTrip NEW REGULAR with quoteId and fees[0].code books the same way; a changed trip or a wrong code is 400", async () => {
+  test("sendTrip NEW REGULAR with quoteId and fees[0].code books the same way; a changed trip is 409, a wrong code 400", async () => {
     const made = (await quote()).body.data;
     const option = made.options.find((o: { code: string }) => o.code === "acme-3");
     const base = {
@@ -261,14 +261,14 @@ describe("booking an option", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "BOOKING_REQUEST", totalAmount: option.fee });
     const moved = await sendTrip(h, maker, { ...base, passengerCount: "2", affiliateReservation: { ...base.affiliateReservation, requesterResNo: "NQ-RES-3" } });
-    expect(moved.status).toBe(400);
-    expect(moved.body.errors.map((e: { field: string }) => e.field)).toEqual(["quoteId"]);
+    expect(moved.status).toBe(409);
+    expect(moved.body).toMatchObject({ code: "QUOTE_TRIP_MISMATCH", fields: ["passengerCount"] });
     const wrong = await sendTrip(h, maker, { ...base, fees: [{ code: "city-near" }], affiliateReservation: { ...base.affiliateReservation, requesterResNo: "NQ-RES-4" } });
     expect(wrong.status).toBe(400);
     expect(wrong.body.errors.map((e: { field: string }) => e.field)).toEqual(["fees[0].code"]);
   });
 
-  test("an unknown option or a priced field is 400; after validUntil 409 QUOTE_EXPIRED, while a repeat still answers its booking", async () => {
+  test("an unknown option is 400, another priced field 409 QUOTE_TRIP_MISMATCH; after validUntil 409 QUOTE_EXPIRED, while a repeat still answers its booking", async () => {
     const made = (await quote()).body.data;
     const url = `/api/quotes/${made.quoteId}/book`;
     const passengers = [{ firstName: "Alan", lastName: "Turing" }];
@@ -276,7 +276,8 @@ describe("booking an option", () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors.map((e: { field: string }) => e.field)).toEqual(["quoteOptionId"]);
     const priced = await h.request("POST", url, { headers: bearer(maker), body: { quoteOptionId: made.options[0].quoteOptionId, requesterResNo: "NQ-RES-5", passengers, passengerCount: "9" } });
-    expect(priced.status).toBe(400);
+    expect(priced.status).toBe(409);
+    expect(priced.body).toMatchObject({ code: "QUOTE_TRIP_MISMATCH", quoteId: made.quoteId });
     expect(priced.body.errors.map((e: { field: string }) => e.field)).toEqual(["passengerCount"]);
 
     const first = { quoteOptionId: made.options[0].quoteOptionId, requesterResNo: "NQ-RES-6", passengers };

@@ -1,0 +1,90 @@
+import type { AirportDirectory } from "../airports";
+import type { CurrencyDirectory } from "../currency";
+import type { IntegrationRepository } from "../delivery/ports";
+import { isRequester, type Booking } from "../trips/booking";
+import { applyChanges, type ChangeContext } from "../trips/decisions";
+import { CANCELLABLE_STATUSES } from "../trips/lifecycle";
+import { placePickup, type Gazetteer } from "../trips/pickup-place";
+import { positionOf } from "../trips/places";
+import type { BookingRepository, ProviderFleet } from "../trips/ports";
+import { buildQuote } from "../trips/quote";
+import { pricedKey, requoteNeeded, type RepricedTrip } from "../trips/quote-binding";
+import type { BookingRef, TripChanges } from "../trips/send-trip-request";
+import { servesPickup } from "../trips/service-area";
+import { readTripMinutes } from "../trips/trip-fields";
+import { serviceAreaOf, serviceRadiusOf } from "./quote-provider";
+
+/** What re-pricing a booking made from a quote reads: the booking, the vehicle, where the pickup is, the provider's radius. */
+export interface RepriceDeps {
+  bookings: Pick<BookingRepository, "findById" | "findByResNo">;
+  fleet: Pick<ProviderFleet, "activeEntriesBySlug">;
+  airports: AirportDirectory;
+  gazetteer: Gazetteer;
+  currencies: CurrencyDirectory;
+  integrations: Pick<IntegrationRepository, "get">;
+}
+
+/** Trip fields an UPDATE may send that a price depends on. */
+const PRICED_CHANGES = ["locations", "passengerCount", "luggageCount", "totalTripDuration", "runType"] as const;
+
+/**
+ * A requester's UPDATE of a booking made from a quote option (CONTRACT §19.7): when it changes a priced field, the
+ * same vehicle priced again for the changed trip with the provider's pricing (`buildQuote`, the quote's own
+ * function), or 409 REQUOTE_NEEDED when that vehicle cannot do it (no longer active, the pickup outside the
+ * provider's service area or not placeable, too many passengers or too much luggage). Undefined when nothing needs
+ * pricing: not a quote's booking, no priced field changed, or an UPDATE the decision refuses anyway (not the
+ * requester's, no longer updatable). Read before the transaction; the decision checks the trip is still the one priced.
+ */
+export async function repriceForUpdate(
+  deps: RepriceDeps,
+  ref: BookingRef,
+  changes: TripChanges,
+  ctx: ChangeContext,
+  pickupDate: number | undefined,
+): Promise<RepricedTrip | undefined> {
+  const touched = PRICED_CHANGES.some((k) => changes[k] !== undefined) || changes.extra?.extras !== undefined || "extras" in changes;
+  if (!touched) return undefined;
+  const current: Booking | undefined =
+    "transactionId" in ref
+      ? await deps.bookings.findById(ref.transactionId)
+      : await deps.bookings.findByResNo("requester", ref.requesterId, ref.requesterResNo);
+  const code = current?.quoted?.code;
+  if (!current || !code || !isRequester(current, ctx.netid) || !CANCELLABLE_STATUSES.has(current.status)) return undefined;
+  const { fees: _kept, ...priced } = changes;
+  const trip = applyChanges(current.trip, priced);
+  const at = pickupDate ?? current.pickupDate;
+  const key = pricedKey(trip, at);
+  if (key === pricedKey(current.trip, current.pickupDate)) return undefined;
+
+  const details = { transactionId: current.transactionId, option: code };
+  const [vehicle] = await deps.fleet.activeEntriesBySlug(current.providerId, [code]);
+  if (!vehicle) throw requoteNeeded(`vehicle ${code} is no longer in the provider's active fleet`, details);
+  const placed = placePickup(trip.locations.pickup, deps);
+  if (!placed.placed) throw requoteNeeded(`the new pickup ${placed.message}`, details);
+  const radiusKm = await serviceRadiusOf(deps.integrations, current.providerId);
+  if (!servesPickup(vehicle, serviceAreaOf(placed, radiusKm))) throw requoteNeeded(`the new pickup is outside the service area of vehicle ${code}`, details);
+  const luggage = trip.luggageCount === undefined || trip.luggageCount === "" ? undefined : Number(trip.luggageCount);
+  const quote = buildQuote(
+    [vehicle],
+    {
+      passengerCount: Number(trip.passengerCount),
+      luggageCount: luggage,
+      pickup: placed.position,
+      dropOff: positionOf(trip.locations.dropOff, deps.airports),
+      tripMinutes: readTripMinutes(trip.totalTripDuration, () => undefined) || undefined,
+      now: ctx.now,
+      ...(placed.country ? { country: placed.country } : {}),
+    },
+    deps.currencies,
+  );
+  const option = quote.options[0];
+  const party = `${trip.passengerCount} passenger(s)${luggage !== undefined ? ` with ${luggage} bag(s)` : ""}`;
+  if (!option) throw requoteNeeded(`vehicle ${code} does not seat ${party}`, details);
+  const before = current.totalAmount ?? "(none)";
+  return {
+    key,
+    fees: [option],
+    totalAmount: option.fee,
+    described: `re-priced for the changed trip: option ${code} ${before} → ${option.fee} ${option.currency}`,
+  };
+}
