@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
-import { isoAt, isProvider, isRequester, roleOf, type Booking, type BookingEvent, type ExtraFields, type Fee, type QuoteOption, type QuotedOrigin, type Trip } from "./booking";
+import { isoAt, isProvider, isRequester, roleOf } from "./booking";
+import type { Booking, BookingEvent, ExtraFields, Fee, QuoteOption, QuotedOrigin, Trip } from "./booking";
 import { pricedDifferences, pricedKey, QUOTE_TIME_TOLERANCE_SECONDS, quoteTripMismatch, type RepricedTrip } from "./quote-binding";
 import { assertTransition, CANCELLABLE_STATUSES, type TripActor, type TripStatus } from "./lifecycle";
 import type { Decision } from "./decision";
@@ -155,7 +156,11 @@ function convertQuote(quote: Booking, req: NewTripRequest, fingerprint: string, 
     });
   assertTransition(quote.status, "BOOKING_REQUEST", "requester");
   // The price holds for the quoted trip only (CONTRACT §19.7): another place, party, duration or extras is 409.
-  const mismatch = pricedDifferences(quote.trip, req.trip, { toleranceSeconds: QUOTE_TIME_TOLERANCE_SECONDS, quotedAt: quote.pickupDate, askedAt: facts.pickupDate });
+  const mismatch = pricedDifferences(quote.trip, req.trip, {
+    toleranceSeconds: QUOTE_TIME_TOLERANCE_SECONDS,
+    quotedAt: quote.pickupDate,
+    askedAt: facts.pickupDate,
+  });
   if (mismatch.length > 0) throw quoteTripMismatch(mismatch, { transactionId: quote.transactionId });
   const code = req.trip.fees[0]?.code;
   const { fees, totalAmount, chosen } = quotedPrice(quote, code);

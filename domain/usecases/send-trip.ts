@@ -87,7 +87,8 @@ export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTr
     // Fee lines in the currency they name, else the booking's (CONTRACT §17.3); a caller not its requester gets 404/403 first.
     const fees = req.changes.fees && requesterFeesInCurrency(req.changes.fees, requireRole(current, ctx.netid, "requester").trip.fees, deps.currencies);
     const changes = fees ? { ...req.changes, fees } : req.changes;
-    const decision = decideUpdateTrip(current, changes, { providerId: req.providerId, notes: req.notes, pickupDate, affiliateExtra: req.affiliateExtra, price }, ctx);
+    const facts = { providerId: req.providerId, notes: req.notes, pickupDate, affiliateExtra: req.affiliateExtra, price };
+    const decision = decideUpdateTrip(current, changes, facts, ctx);
     // Only an UPDATE that moves the pickup is judged on its time: one resending the same pickup is not refused.
     if (timeRefusal && decision.write && pickupDate !== current?.pickupDate) throw timeRefusal;
     // An UPDATE merges members into the stored trip: the booking as a whole stays within one body's limit.
