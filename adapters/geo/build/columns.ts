@@ -1,5 +1,6 @@
 import { searchTextOf } from "../../../domain/fleet/text";
 import type { IndexRow, StringTables, UnlocatedEntry } from "../parts";
+import { grown } from "../typed-array";
 
 const RAD = Math.PI / 180;
 
@@ -96,12 +97,6 @@ export function internNumber(map: Map<number, number>, key: number): number {
   if (id !== undefined) return id;
   const next = map.size;
   map.set(key, next);
-  return next;
-}
-
-function grown<T extends Float64Array | Float32Array | Uint32Array | Uint16Array | Int32Array | Uint8Array>(array: T, length: number): T {
-  const next = new (array.constructor as new (n: number) => T)(length);
-  next.set(array);
   return next;
 }
 
