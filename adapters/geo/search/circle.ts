@@ -46,9 +46,9 @@ function scan(snapshot: FleetSnapshot, query: CircleQuery, excluded: ReadonlySet
   const pax = query.minPassengers;
   const luggage = query.minLuggage ?? -2;
   // Every point's exact distance is wanted, so covered nodes are not looked for: each range is tested point by point.
-  const n = walkTree(tree, q, false);
+  const end = walkTree(tree, q, false);
   const r = walked.ranges;
-  for (let k = 0; k < 3 * n; k += 3) {
+  for (let k = 0; k < end; k += 3) {
     for (let i = r[k]; i <= r[k + 1]; i++) {
       if (chord2To(xyz, i, cx, cy, cz) > outer) continue;
       const id = ids[i];

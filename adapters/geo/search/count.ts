@@ -11,12 +11,11 @@ import { walked, walkTree } from "./walk";
 export function countTree(tree: KdTree, q: PreparedQuery, text: ((id: number) => boolean) | undefined): number {
   if (q.n === 1 && !text) return countPlainOneCentre(tree, q);
   const { ids } = tree;
-  const n = walkTree(tree, q, true);
+  const end = walkTree(tree, q, true);
   const r = walked.ranges;
   let total = 0;
-  for (let k = 0; k < 3 * n; k += 3) {
-    const from = r[k];
-    const to = r[k + 1];
+  for (let k = 0; k < end; k += 3) {
+    const from = r[k], to = r[k + 1];
     if (r[k + 2] === 1) {
       if (!text) total += to - from + 1;
       else for (let i = from; i <= to; i++) if (text(ids[i])) total++;
@@ -35,12 +34,11 @@ export function countTreeOneCentre(tree: KdTree, q: PreparedQuery, match: TextMa
   const outer = q.chord2 + q.margin;
   const cx = q.x[0], cy = q.y[0], cz = q.z[0];
   const clat = q.lat[0], clon = q.lon[0], radiusKm = q.radiusKm;
-  const n = walkTree(tree, q, true);
+  const end = walkTree(tree, q, true);
   const r = walked.ranges;
   let total = 0;
-  for (let k = 0; k < 3 * n; k += 3) {
-    const from = r[k];
-    const to = r[k + 1];
+  for (let k = 0; k < end; k += 3) {
+    const from = r[k], to = r[k + 1];
     if (r[k + 2] === 1) {
       for (let i = from; i <= to; i++) if (match.has(texts[i])) total++;
       continue;
@@ -63,12 +61,11 @@ function countPlainOneCentre(tree: KdTree, q: PreparedQuery): number {
   const inner = q.chord2 - q.margin;
   const outer = q.chord2 + q.margin;
   const cx = q.x[0], cy = q.y[0], cz = q.z[0];
-  const n = walkTree(tree, q, true);
+  const end = walkTree(tree, q, true);
   const r = walked.ranges;
   let total = 0;
-  for (let k = 0; k < 3 * n; k += 3) {
-    const from = r[k];
-    const to = r[k + 1];
+  for (let k = 0; k < end; k += 3) {
+    const from = r[k], to = r[k + 1];
     if (r[k + 2] === 1) {
       total += to - from + 1;
       continue;

@@ -80,18 +80,19 @@ export function collectServing(snapshot: FleetSnapshot, q: PreparedQuery, netid:
   const inner = q.chord2 - q.margin;
   const outer = q.chord2 + q.margin;
   const cx = q.x[0], cy = q.y[0], cz = q.z[0];
-  const n = walkTree(snapshot.all, q, true);
+  const end = walkTree(snapshot.all, q, true);
   const r = walked.ranges;
-  for (let k = 0; k < 3 * n; k += 3) {
-    const covered = r[k + 2] === 1;
-    for (let i = r[k]; i <= r[k + 1]; i++) {
+  for (let k = 0; k < end; k += 3) {
+    const to = r[k + 1];
+    if (r[k + 2] === 1) {
+      for (let i = r[k]; i <= to; i++) if (netidId[ids[i]] === owner && (excluded === undefined || !excluded.has(ids[i]))) out.push(ids[i]);
+      continue;
+    }
+    for (let i = r[k]; i <= to; i++) {
       const id = ids[i];
       if (netidId[id] !== owner || (excluded !== undefined && excluded.has(id))) continue;
-      if (covered) out.push(id);
-      else {
-        const d2 = chord2To(xyz, i, cx, cy, cz);
-        if (d2 <= inner || (d2 <= outer && distance(clon, clat, coords[2 * i], coords[2 * i + 1]) <= radiusKm)) out.push(id);
-      }
+      const d2 = chord2To(xyz, i, cx, cy, cz);
+      if (d2 <= inner || (d2 <= outer && distance(clon, clat, coords[2 * i], coords[2 * i + 1]) <= radiusKm)) out.push(id);
     }
   }
   if (airport === undefined) return;

@@ -16,11 +16,15 @@ export const walked = { ranges: new Int32Array(3 * 1024) };
 // Scratch stack of (node, left, right), reused by every walk (searches are synchronous and never interleave).
 let stack = new Int32Array(3 * 256);
 
-/** Walks `tree` for query `q` (see `walked`); returns how many ranges it left. `covers`: look for covered nodes. */
+/** Walks `tree` for `q` (see `walked`); returns where its ranges end in `walked.ranges`. `covers`: look for covered nodes. */
 export function walkTree(tree: KdTree, q: PreparedQuery, covers: boolean): number {
   const { ids, nodeSize } = tree;
   if (ids.length === 0) return 0;
+  const { boxes } = tree;
   const one = q.n === 1;
+  const cx = q.x[0], cy = q.y[0], cz = q.z[0];
+  const inner = covers ? q.chord2 - q.margin : -1;
+  const outer = q.chord2 + q.margin;
   let s = stack;
   let r = walked.ranges;
   let n = 0;
@@ -34,7 +38,7 @@ export function walkTree(tree: KdTree, q: PreparedQuery, covers: boolean): numbe
     const node = s[3 * sp];
     const left = s[3 * sp + 1];
     const right = s[3 * sp + 2];
-    const reach = one ? reachOne(tree.boxes, node, q, covers) : reachAny(tree.boxes, node, q, covers);
+    const reach = one ? reachOne(boxes, node, cx, cy, cz, inner, outer) : reachAny(boxes, node, q, inner, outer);
     if (reach === FAR) continue;
     if (3 * n + 3 > r.length) r = walked.ranges = grown(r);
     if (reach === COVERED) {
@@ -68,7 +72,7 @@ export function walkTree(tree: KdTree, q: PreparedQuery, covers: boolean): numbe
     r[3 * n + 2] = 0;
     n++;
   }
-  return n;
+  return 3 * n;
 }
 
 /** Where a node's box lies against the query's circles. */
@@ -76,23 +80,20 @@ const FAR = 0;
 const NEAR = 1;
 const COVERED = 2;
 
-/** A node's reach for one centre, the common case. */
-function reachOne(boxes: Float32Array, node: number, q: PreparedQuery, covers: boolean): number {
-  const cx = q.x[0], cy = q.y[0], cz = q.z[0];
-  if (boxGap2(boxes, node, cx, cy, cz) > q.chord2 + q.margin) return FAR;
-  if (!covers) return NEAR;
-  return boxSpan2(boxes, node, cx, cy, cz) <= q.chord2 - q.margin ? COVERED : NEAR;
+/** A node's reach for one centre (x, y, z), the common case; `inner` −1 when covered nodes are not looked for. */
+function reachOne(boxes: Float32Array, node: number, x: number, y: number, z: number, inner: number, outer: number): number {
+  if (boxGap2(boxes, node, x, y, z) > outer) return FAR;
+  return boxSpan2(boxes, node, x, y, z) <= inner ? COVERED : NEAR;
 }
 
 /** A node's reach for several centres: near when near one of them, covered when wholly within one it is near. */
-function reachAny(boxes: Float32Array, node: number, q: PreparedQuery, covers: boolean): number {
+function reachAny(boxes: Float32Array, node: number, q: PreparedQuery, inner: number, outer: number): number {
   let reach = FAR;
   for (let c = 0; c < q.n; c++) {
-    const cx = q.x[c], cy = q.y[c], cz = q.z[c];
-    if (boxGap2(boxes, node, cx, cy, cz) > q.chord2 + q.margin) continue;
+    const x = q.x[c], y = q.y[c], z = q.z[c];
+    if (boxGap2(boxes, node, x, y, z) > outer) continue;
     reach = NEAR;
-    if (!covers) break;
-    if (boxSpan2(boxes, node, cx, cy, cz) <= q.chord2 - q.margin) return COVERED;
+    if (boxSpan2(boxes, node, x, y, z) <= inner) return COVERED;
   }
   return reach;
 }
