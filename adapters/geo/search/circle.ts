@@ -49,7 +49,8 @@ function scan(snapshot: FleetSnapshot, query: CircleQuery, excluded: ReadonlySet
   const end = walkTree(tree, q, false);
   const r = walked.ranges;
   for (let k = 0; k < end; k += 3) {
-    for (let i = r[k]; i <= r[k + 1]; i++) {
+    const to = r[k + 1];
+    for (let i = r[k]; i <= to; i++) {
       if (chord2To(xyz, i, cx, cy, cz) > outer) continue;
       const id = ids[i];
       if (maxPassengers[id] < pax || maxLuggage[id] < luggage) continue;

@@ -83,7 +83,7 @@ const COVERED = 2;
 /** A node's reach for one centre (x, y, z), the common case; `inner` −1 when covered nodes are not looked for. */
 function reachOne(boxes: Float32Array, node: number, x: number, y: number, z: number, inner: number, outer: number): number {
   if (boxGap2(boxes, node, x, y, z) > outer) return FAR;
-  return boxSpan2(boxes, node, x, y, z) <= inner ? COVERED : NEAR;
+  return inner >= 0 && boxSpan2(boxes, node, x, y, z) <= inner ? COVERED : NEAR;
 }
 
 /** A node's reach for several centres: near when near one of them, covered when wholly within one it is near. */
@@ -93,6 +93,7 @@ function reachAny(boxes: Float32Array, node: number, q: PreparedQuery, inner: nu
     const x = q.x[c], y = q.y[c], z = q.z[c];
     if (boxGap2(boxes, node, x, y, z) > outer) continue;
     reach = NEAR;
+    if (inner < 0) break;
     if (boxSpan2(boxes, node, x, y, z) <= inner) return COVERED;
   }
   return reach;
