@@ -79,7 +79,14 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
     this.view = new FleetView(empty, empty.exclusions(new Set()), undefined, this.baseUnlocated.index);
     this.builder = new IndexBuilder(options);
     this.saver = options.indexFile
-      ? new IndexSaver({ file: options.indexFile, source: options.source, maxChanges: options.compactAfterChanges ?? 5000, saveDelayMs: options.saveDelayMs, saveEveryMs: options.saveEveryMs, onError: options.onError })
+      ? new IndexSaver({
+          file: options.indexFile,
+          source: options.source,
+          maxChanges: options.compactAfterChanges ?? 5000,
+          saveDelayMs: options.saveDelayMs,
+          saveEveryMs: options.saveEveryMs,
+          onError: options.onError,
+        })
       : undefined;
   }
 
@@ -171,6 +178,11 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
       this.stale.add(slug);
     }
     this.scheduleOverlay();
+    this.scheduleCompaction();
+  }
+
+  /** A full rebuild after compactAfterMs, folding the overlay's changes into a new base (unless one is due already). */
+  private scheduleCompaction(): void {
     if (!this.compactTimer)
       this.compactTimer = setTimeout(() => {
         this.compactTimer = undefined;
@@ -370,12 +382,7 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
     this.baseUnlocated = { index: new UnlocatedIndex(base.unlocatedEntries), slugs: new Set(base.unlocatedEntries.map((e) => e.slug)) };
     this.compose(base);
     this.baseSeq = Math.max(this.baseSeq, generation);
-    if (this.dirty.size > 0 && !this.compactTimer)
-      this.compactTimer = setTimeout(() => {
-        this.compactTimer = undefined;
-        this.fullWanted = this.seq;
-        this.scheduleBuild(0);
-      }, this.options.compactAfterMs ?? 30_000);
+    if (this.dirty.size > 0) this.scheduleCompaction();
   }
 
   /** Builds the whole fleet from the source (the first build, with nothing served yet, may use two workers). */

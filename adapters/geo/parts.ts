@@ -77,7 +77,10 @@ export interface IndexParts {
 }
 
 /** The string tables of the parts (and of a ColumnChunk). */
-export type StringTables = Pick<IndexParts, "typeNames" | "names" | "descriptions" | "textTypes" | "searchTexts" | "netids" | "imageUrls" | "rates" | "airportLists">;
+export type StringTables = Pick<
+  IndexParts,
+  "typeNames" | "names" | "descriptions" | "textTypes" | "searchTexts" | "netids" | "imageUrls" | "rates" | "airportLists"
+>;
 const TABLES = ["typeNames", "names", "descriptions", "textTypes", "searchTexts", "netids", "imageUrls", "rates", "airportLists"] as const;
 
 /**

@@ -1,5 +1,6 @@
 import { searchTextOf } from "../../../domain/fleet/text";
 import type { IndexRow, StringTables, UnlocatedEntry } from "../parts";
+import { grown } from "../typed-array";
 
 const RAD = Math.PI / 180;
 
@@ -56,7 +57,22 @@ export interface ChunkBlocks {
 
 /** Every ArrayBuffer of a chunk, for postMessage's transfer list. */
 export function chunkTransferables(chunk: Omit<ColumnChunk, keyof StringTables>): ArrayBuffer[] {
-  const arrays = [chunk.lat, chunk.lon, chunk.typeId, chunk.slugBytes, chunk.slugStart, chunk.slugHash, chunk.xyz, chunk.textId, chunk.netidId, chunk.imageId, chunk.rateId, chunk.maxPassengers, chunk.maxLuggage, chunk.airportsId];
+  const arrays = [
+    chunk.lat,
+    chunk.lon,
+    chunk.typeId,
+    chunk.slugBytes,
+    chunk.slugStart,
+    chunk.slugHash,
+    chunk.xyz,
+    chunk.textId,
+    chunk.netidId,
+    chunk.imageId,
+    chunk.rateId,
+    chunk.maxPassengers,
+    chunk.maxLuggage,
+    chunk.airportsId,
+  ];
   return [...new Set(arrays.map((a) => a.buffer))] as ArrayBuffer[];
 }
 
@@ -96,12 +112,6 @@ export function internNumber(map: Map<number, number>, key: number): number {
   if (id !== undefined) return id;
   const next = map.size;
   map.set(key, next);
-  return next;
-}
-
-function grown<T extends Float64Array | Float32Array | Uint32Array | Uint16Array | Int32Array | Uint8Array>(array: T, length: number): T {
-  const next = new (array.constructor as new (n: number) => T)(length);
-  next.set(array);
   return next;
 }
 
@@ -251,7 +261,10 @@ export class ChunkBuilder {
     }
     const rateCount = this.rateIds.size;
     // Rates are interned with their currency: (minimum, hourly, currency) triples.
-    const rateId = internNumber(this.rateIds, rateKey(internString(this.minimumIds, row.minimumRate), internString(this.hourlyIds, `${row.hourlyRate} ${row.currency}`)));
+    const rateId = internNumber(
+      this.rateIds,
+      rateKey(internString(this.minimumIds, row.minimumRate), internString(this.hourlyIds, `${row.hourlyRate} ${row.currency}`)),
+    );
     if (rateId === rateCount) this.rates.push(row.minimumRate, row.hourlyRate, row.currency);
     this.rateId[i] = rateId;
     this.pax[i] = row.maxPassengers;

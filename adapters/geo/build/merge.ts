@@ -162,24 +162,12 @@ export function mergeChunks(chunks: readonly ColumnChunk[]): ColumnChunk {
     for (let i = from; i < to; i++) {
       // Row by row, in fleet order: a table entry gets its merged id where the fleet first uses it.
       const o = at + i - from;
-      let t = m.type[c.typeId[i]];
-      if (t < 0) t = m.type[c.typeId[i]] = mergedType(c, c.typeId[i]);
-      out.typeId[o] = t;
-      let x = m.text[c.textId[i]];
-      if (x < 0) x = m.text[c.textId[i]] = mergedText(c, c.textId[i]);
-      out.textId[o] = x;
-      let d = m.netid[c.netidId[i]];
-      if (d < 0) d = m.netid[c.netidId[i]] = mergedNetid(c, c.netidId[i]);
-      out.netidId[o] = d;
-      let g = m.image[c.imageId[i]];
-      if (g < 0) g = m.image[c.imageId[i]] = mergedImage(c, c.imageId[i]);
-      out.imageId[o] = g;
-      let r = m.rate[c.rateId[i]];
-      if (r < 0) r = m.rate[c.rateId[i]] = mergedRate(c, c.rateId[i]);
-      out.rateId[o] = r;
-      let a = m.airports[c.airportsId[i]];
-      if (a < 0) a = m.airports[c.airportsId[i]] = mergedAirports(c, c.airportsId[i]);
-      out.airportsId[o] = a;
+      out.typeId[o] = mergedId(m.type, c.typeId[i], c, mergedType);
+      out.textId[o] = mergedId(m.text, c.textId[i], c, mergedText);
+      out.netidId[o] = mergedId(m.netid, c.netidId[i], c, mergedNetid);
+      out.imageId[o] = mergedId(m.image, c.imageId[i], c, mergedImage);
+      out.rateId[o] = mergedId(m.rate, c.rateId[i], c, mergedRate);
+      out.airportsId[o] = mergedId(m.airports, c.airportsId[i], c, mergedAirports);
     }
     for (let u = block.unlocatedFrom; u < block.unlocatedTo; u++) out.unlocated.push(c.unlocated[u]);
     at += count;
@@ -187,6 +175,12 @@ export function mergeChunks(chunks: readonly ColumnChunk[]): ColumnChunk {
   }
   checkTableSizes(nameIds.size, descriptionIds.size, typeIds.size, minimumIds.size, hourlyIds.size);
   return out;
+}
+
+/** Chunk-local table id `local` as its merged id: read from the chunk's map, made by `merge` on first use. */
+function mergedId(map: Int32Array, local: number, c: ColumnChunk, merge: (c: ColumnChunk, local: number) => number): number {
+  const id = map[local];
+  return id >= 0 ? id : (map[local] = merge(c, local));
 }
 
 function offsetStarts(target: Uint32Array, at: number, local: Uint32Array, from: number, to: number, shift: number): void {
@@ -206,7 +200,14 @@ export interface ChunkPoints {
 }
 
 export function pointsOf(c: ColumnChunk): ChunkPoints {
-  return { lat: c.lat.slice(), lon: c.lon.slice(), xyz: c.xyz.slice(), typeId: c.typeId.slice(), typeNames: c.typeNames, ...(c.blocks ? { blocks: c.blocks } : {}) };
+  return {
+    lat: c.lat.slice(),
+    lon: c.lon.slice(),
+    xyz: c.xyz.slice(),
+    typeId: c.typeId.slice(),
+    typeNames: c.typeNames,
+    ...(c.blocks ? { blocks: c.blocks } : {}),
+  };
 }
 
 export function pointBuffers(p: ChunkPoints): ArrayBuffer[] {

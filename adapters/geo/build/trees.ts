@@ -14,8 +14,20 @@ export function buildAllTree(p: Pick<ChunkPoints, "lat" | "lon" | "xyz">, nodeSi
  * `wanted`, only the trees of those types (the others are left undefined).
  */
 export function buildTypeTrees(p: ChunkPoints, typeId: Uint16Array, typeCount: number, nodeSize: number): TreeParts[];
-export function buildTypeTrees(p: ChunkPoints, typeId: Uint16Array, typeCount: number, nodeSize: number, wanted: (type: number) => boolean): Array<TreeParts | undefined>;
-export function buildTypeTrees(p: ChunkPoints, typeId: Uint16Array, typeCount: number, nodeSize: number, wanted?: (type: number) => boolean): Array<TreeParts | undefined> {
+export function buildTypeTrees(
+  p: ChunkPoints,
+  typeId: Uint16Array,
+  typeCount: number,
+  nodeSize: number,
+  wanted: (type: number) => boolean,
+): Array<TreeParts | undefined>;
+export function buildTypeTrees(
+  p: ChunkPoints,
+  typeId: Uint16Array,
+  typeCount: number,
+  nodeSize: number,
+  wanted?: (type: number) => boolean,
+): Array<TreeParts | undefined> {
   // Group ids by type (counting sort), then build each tree over its members.
   const count = new Uint32Array(typeCount);
   for (let i = 0; i < typeId.length; i++) count[typeId[i]]++;
@@ -141,9 +153,16 @@ function nodeSlots(n: number, nodeSize: number): number {
 
 /** Bounding box of node `node` (points left…right), from its children and its middle point. */
 function fillBoxes(boxes: Float32Array, xyz: Float32Array, node: number, left: number, right: number, nodeSize: number): void {
-  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    minZ = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity,
+    maxZ = -Infinity;
   const take = (i: number) => {
-    const x = xyz[3 * i], y = xyz[3 * i + 1], z = xyz[3 * i + 2];
+    const x = xyz[3 * i],
+      y = xyz[3 * i + 1],
+      z = xyz[3 * i + 2];
     if (x < minX) minX = x;
     if (x > maxX) maxX = x;
     if (y < minY) minY = y;
@@ -182,4 +201,3 @@ function fillBoxes(boxes: Float32Array, xyz: Float32Array, node: number, left: n
   boxes[o + 4] = maxY;
   boxes[o + 5] = maxZ;
 }
-

@@ -94,7 +94,9 @@ export async function saveIndexFile(path: string, parts: IndexParts, stamp: Flee
     arrays: [],
   };
   // The header's length depends on the offsets it lists: lay the arrays out after an upper bound of it.
-  const bound = new TextEncoder().encode(JSON.stringify({ ...header, arrays: arrays.map(([name, a]) => ({ name, kind: kindOf(a), offset: Number.MAX_SAFE_INTEGER, length: a.length })) })).length;
+  const bound = new TextEncoder().encode(
+    JSON.stringify({ ...header, arrays: arrays.map(([name, a]) => ({ name, kind: kindOf(a), offset: Number.MAX_SAFE_INTEGER, length: a.length })) }),
+  ).length;
   let offset = align8(12 + bound);
   for (const [name, a] of arrays) {
     header.arrays.push({ name, kind: kindOf(a), offset, length: a.length });
@@ -126,7 +128,7 @@ export async function saveIndexFile(path: string, parts: IndexParts, stamp: Flee
 
 async function writeAll(file: Awaited<ReturnType<typeof open>>, bytes: Uint8Array, position: number): Promise<void> {
   // Bounded: every pass writes at least one byte or throws.
-  for (let done = 0; done < bytes.length; ) {
+  for (let done = 0; done < bytes.length;) {
     const { bytesWritten } = await file.write(bytes, done, bytes.length - done, position + done);
     if (bytesWritten <= 0) throw new Error("fleet index file: short write");
     done += bytesWritten;
@@ -152,7 +154,8 @@ export async function loadIndexFile(path: string, stamp: FleetStamp | ((saved: F
   } catch {
     return undefined;
   }
-  if (header.code !== INDEX_CODE || typeof header.stamp?.n !== "number" || typeof header.stamp.token !== "string" || !Array.isArray(header.arrays)) return undefined;
+  if (header.code !== INDEX_CODE || typeof header.stamp?.n !== "number" || typeof header.stamp.token !== "string" || !Array.isArray(header.arrays))
+    return undefined;
   const saved = { n: header.stamp.n, token: header.stamp.token };
   if (typeof stamp === "function" ? !stamp(saved) : saved.n !== stamp.n || saved.token !== stamp.token) return undefined;
   for (const { kind, offset, length } of header.arrays) {
@@ -186,7 +189,8 @@ export async function loadIndexFile(path: string, stamp: FleetStamp | ((saved: F
       if (!kd) throw new Error(`fleet index file: tree${i}.data missing`);
       const index = KDBush.from(kd);
       const xyz = get<Float32Array>(`tree${i}.xyz`);
-      if (index.numItems * 3 !== xyz.length || !(index.coords instanceof Float64Array)) throw new Error("fleet index file: a tree does not fit its kdbush data");
+      if (index.numItems * 3 !== xyz.length || !(index.coords instanceof Float64Array))
+        throw new Error("fleet index file: a tree does not fit its kdbush data");
       let ids: Uint32Array;
       if (t.idsInData) {
         if (!(index.ids instanceof Uint32Array)) throw new Error("fleet index file: tree ids are not 32-bit");

@@ -1,7 +1,9 @@
 import { distance } from "geokdbush";
 import type { CircleMatches, CircleQuery, IndexedEntry } from "../../../domain/fleet/ports";
 import type { Exclusions } from "./found";
-import { prepare } from "./query";
+import { grown } from "../typed-array";
+import { chord2To, prepare } from "./query";
+import { walked, walkTree } from "./walk";
 import type { FleetSnapshot } from "./snapshot";
 
 /** Matches gathered so far: global ids and columns, grown by doubling. */
@@ -14,15 +16,10 @@ class Gathered {
 
   push(id: number, owner: number, rate: number, dist: number): void {
     if (this.n === this.id.length) {
-      const grow = <T extends Uint32Array | Float64Array>(a: T): T => {
-        const next = new (a.constructor as new (n: number) => T)(a.length * 2);
-        next.set(a);
-        return next;
-      };
-      this.id = grow(this.id);
-      this.owner = grow(this.owner);
-      this.rate = grow(this.rate);
-      this.dist = grow(this.dist);
+      this.id = grown(this.id);
+      this.owner = grown(this.owner);
+      this.rate = grown(this.rate);
+      this.dist = grown(this.dist);
     }
     const i = this.n++;
     this.id[i] = id;
@@ -32,70 +29,40 @@ class Gathered {
   }
 }
 
-// Scratch stack of (node, left, right), reused by every scan (scans are synchronous and never interleave).
-let stack = new Int32Array(3 * 256);
-
 /**
  * Every entry of `snapshot` within the circle that seats the party (and holds the luggage when asked), except
- * `excluded` ones: the tree walked by node boxes (a node beyond the radius chord is skipped), each point near
+ * `excluded` ones: the tree walked by node boxes (walkTree: a node beyond the radius chord is skipped), each point near
  * enough given its exact haversine distance (geokdbush's, what searches rank by). `ownerOf` and `rateBase` map the
  * snapshot's interned owners and rates to the caller's numbering.
  */
-function scan(snapshot: FleetSnapshot, query: CircleQuery, excluded: ReadonlySet<number> | undefined, ownerOf: (id: number) => number, rateBase: number, out: Gathered): void {
+function scan(
+  snapshot: FleetSnapshot,
+  query: CircleQuery,
+  excluded: ReadonlySet<number> | undefined,
+  ownerOf: (id: number) => number,
+  rateBase: number,
+  out: Gathered,
+): void {
   const { parts, tree } = snapshot.columns;
-  const { ids, boxes, nodeSize, xyz, coords } = tree;
-  if (ids.length === 0) return;
+  const { ids, xyz, coords } = tree;
   const q = prepare({ centres: [query.centre], radiusKm: query.radiusKm, types: undefined, words: [], offset: 0, limit: 0 });
   const outer = q.chord2 + q.margin;
-  const cx = q.x[0], cy = q.y[0], cz = q.z[0];
-  const clat = q.lat[0], clon = q.lon[0], radiusKm = q.radiusKm;
+  const cx = q.x[0],
+    cy = q.y[0],
+    cz = q.z[0];
+  const clat = q.lat[0],
+    clon = q.lon[0],
+    radiusKm = q.radiusKm;
   const { maxPassengers, maxLuggage, netidId, rateId } = parts;
   const pax = query.minPassengers;
   const luggage = query.minLuggage ?? -2;
-  let s = stack;
-  s[0] = 0;
-  s[1] = 0;
-  s[2] = ids.length - 1;
-  let sp = 1;
-  // Bounded: each node is pushed at most once, and there are fewer nodes than points.
-  while (sp > 0) {
-    sp--;
-    const node = s[3 * sp];
-    const left = s[3 * sp + 1];
-    const right = s[3 * sp + 2];
-    const o = 6 * node;
-    const nx = cx < boxes[o] ? boxes[o] - cx : cx > boxes[o + 3] ? cx - boxes[o + 3] : 0;
-    const ny = cy < boxes[o + 1] ? boxes[o + 1] - cy : cy > boxes[o + 4] ? cy - boxes[o + 4] : 0;
-    const nz = cz < boxes[o + 2] ? boxes[o + 2] - cz : cz > boxes[o + 5] ? cz - boxes[o + 5] : 0;
-    if (nx * nx + ny * ny + nz * nz > outer) continue;
-    let from = left;
-    let to = right;
-    if (right - left > nodeSize) {
-      const m = (left + right) >> 1;
-      from = to = m;
-      if (3 * sp + 6 > s.length) {
-        const next = new Int32Array(s.length * 2);
-        next.set(s);
-        s = stack = next;
-      }
-      if (m - 1 >= left) {
-        s[3 * sp] = 2 * node + 1;
-        s[3 * sp + 1] = left;
-        s[3 * sp + 2] = m - 1;
-        sp++;
-      }
-      if (right >= m + 1) {
-        s[3 * sp] = 2 * node + 2;
-        s[3 * sp + 1] = m + 1;
-        s[3 * sp + 2] = right;
-        sp++;
-      }
-    }
-    for (let i = from; i <= to; i++) {
-      const dx = xyz[3 * i] - cx;
-      const dy = xyz[3 * i + 1] - cy;
-      const dz = xyz[3 * i + 2] - cz;
-      if (dx * dx + dy * dy + dz * dz > outer) continue;
+  // Every point's exact distance is wanted, so covered nodes are not looked for: each range is tested point by point.
+  const end = walkTree(tree, q, false);
+  const r = walked.ranges;
+  for (let k = 0; k < end; k += 3) {
+    const to = r[k + 1];
+    for (let i = r[k]; i <= to; i++) {
+      if (chord2To(xyz, i, cx, cy, cz) > outer) continue;
       const id = ids[i];
       if (maxPassengers[id] < pax || maxLuggage[id] < luggage) continue;
       if (excluded !== undefined && excluded.has(id)) continue;

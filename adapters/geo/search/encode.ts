@@ -31,7 +31,12 @@ export function writeFleetItems(page: FoundPage | undefined, radiusKm: number, o
       entries.set(id, (fields = encodeFields(snapshot, id)));
     }
     if (i > 0) out.ascii(",");
-    out.raw(fields.bytes.subarray(0, fields.cut)).number(round(distanceKm, 2)).ascii(',"score":').number(scoreOf(distanceKm, radiusKm)).raw(fields.bytes.subarray(fields.cut));
+    out
+      .raw(fields.bytes.subarray(0, fields.cut))
+      .number(round(distanceKm, 2))
+      .ascii(',"score":')
+      .number(scoreOf(distanceKm, radiusKm))
+      .raw(fields.bytes.subarray(fields.cut));
   }
   out.ascii("]");
 }

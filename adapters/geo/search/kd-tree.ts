@@ -16,7 +16,8 @@ export class KdTree {
 
   constructor(readonly parts: TreeParts) {
     this.index = KDBush.from(parts.data);
-    if (!(this.index.coords instanceof Float64Array) || this.index.numItems !== parts.ids.length) throw new Error("fleet index: a tree's kdbush data does not fit it");
+    if (!(this.index.coords instanceof Float64Array) || this.index.numItems !== parts.ids.length)
+      throw new Error("fleet index: a tree's kdbush data does not fit it");
     this.coords = this.index.coords;
     this.ids = parts.ids;
     this.xyz = parts.xyz;

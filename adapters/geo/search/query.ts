@@ -111,18 +111,38 @@ export function pointChordLowerBound(xyz: Float32Array, i: number, q: PreparedQu
 
 /** A lower bound of the true chord from the nearest centre to any point of the node's box. */
 export function boxChordLowerBound(boxes: Float32Array, node: number, q: PreparedQuery): number {
-  const o = 6 * node;
-  const minX = boxes[o], minY = boxes[o + 1], minZ = boxes[o + 2], maxX = boxes[o + 3], maxY = boxes[o + 4], maxZ = boxes[o + 5];
   let best = Infinity;
   for (let c = 0; c < q.n; c++) {
-    const cx = q.x[c], cy = q.y[c], cz = q.z[c];
-    const dx = cx < minX ? minX - cx : cx > maxX ? cx - maxX : 0;
-    const dy = cy < minY ? minY - cy : cy > maxY ? cy - maxY : 0;
-    const dz = cz < minZ ? minZ - cz : cz > maxZ ? cz - maxZ : 0;
-    const d2 = dx * dx + dy * dy + dz * dz;
+    const d2 = boxGap2(boxes, node, q.x[c], q.y[c], q.z[c]);
     if (d2 < best) best = d2;
   }
   return Math.max(0, Math.sqrt(best) - CHORD_SLACK);
+}
+
+/** The squared distance from (cx, cy, cz) to the nearest point of a node's box (0 inside it). */
+export function boxGap2(boxes: Float32Array, node: number, cx: number, cy: number, cz: number): number {
+  const o = 6 * node;
+  const dx = cx < boxes[o] ? boxes[o] - cx : cx > boxes[o + 3] ? cx - boxes[o + 3] : 0;
+  const dy = cy < boxes[o + 1] ? boxes[o + 1] - cy : cy > boxes[o + 4] ? cy - boxes[o + 4] : 0;
+  const dz = cz < boxes[o + 2] ? boxes[o + 2] - cz : cz > boxes[o + 5] ? cz - boxes[o + 5] : 0;
+  return dx * dx + dy * dy + dz * dz;
+}
+
+/** The squared distance from (cx, cy, cz) to the farthest corner of a node's box. */
+export function boxSpan2(boxes: Float32Array, node: number, cx: number, cy: number, cz: number): number {
+  const o = 6 * node;
+  const fx = Math.max(cx - boxes[o], boxes[o + 3] - cx);
+  const fy = Math.max(cy - boxes[o + 1], boxes[o + 4] - cy);
+  const fz = Math.max(cz - boxes[o + 2], boxes[o + 5] - cz);
+  return fx * fx + fy * fy + fz * fz;
+}
+
+/** The squared unit-sphere chord from (cx, cy, cz) to point i of a tree (float32 coordinates). */
+export function chord2To(xyz: Float32Array, i: number, cx: number, cy: number, cz: number): number {
+  const dx = xyz[3 * i] - cx;
+  const dy = xyz[3 * i + 1] - cy;
+  const dz = xyz[3 * i + 2] - cz;
+  return dx * dx + dy * dy + dz * dz;
 }
 
 /** Whether an interned text holds every `q` word: each word's memo (0 unknown, 1 no, 2 yes) filled on demand. */

@@ -1,11 +1,9 @@
 import { distance } from "geokdbush";
 import type { ServingRate, ServingSet } from "../../../domain/trips/serving-set";
 import type { QuotableVehicle } from "../../../domain/trips/quote";
-import type { PreparedQuery } from "./query";
+import { chord2To, type PreparedQuery } from "./query";
+import { walked, walkTree } from "./walk";
 import type { FleetSnapshot } from "./snapshot";
-
-// Scratch stack reused by every walk (searches are synchronous and never interleave).
-let stack: Int32Array = new Int32Array(3 * 256);
 
 /** What a snapshot derives once, on first use, for serving sets (a snapshot never changes). */
 interface SnapshotTables {
@@ -68,76 +66,44 @@ function listsByAirport(airportsId: Uint32Array, airportLists: string[]): Map<st
 
 /**
  * Adds to `out` the global ids of one company's located entries that serve the pickup in one snapshot: within the
- * query's circle (one centre) by a walk of the all-types tree that skips nodes beyond it and takes covered ones
- * whole (only their owner checked), then those listing `airport` outside the circle. `excluded`: ids to leave out.
+ * query's circle (one centre) by a walk of the all-types tree (walkTree: the points of covered nodes taken with only
+ * their owner checked), then those listing `airport` outside the circle. `excluded`: ids to leave out.
  */
-export function collectServing(snapshot: FleetSnapshot, q: PreparedQuery, netid: string, airport: string | undefined, excluded: ReadonlySet<number> | undefined, out: number[]): void {
+export function collectServing(
+  snapshot: FleetSnapshot,
+  q: PreparedQuery,
+  netid: string,
+  airport: string | undefined,
+  excluded: ReadonlySet<number> | undefined,
+  out: number[],
+): void {
   const p = snapshot.parts;
   const owner = p.netids.indexOf(netid);
   if (owner < 0) return;
   const { netidId } = p;
-  const { ids, boxes, nodeSize, xyz, coords } = snapshot.all;
-  const clat = q.lat[0], clon = q.lon[0], radiusKm = q.radiusKm;
+  const { ids, xyz, coords } = snapshot.all;
+  const clat = q.lat[0],
+    clon = q.lon[0],
+    radiusKm = q.radiusKm;
   const start = out.length;
   const inner = q.chord2 - q.margin;
   const outer = q.chord2 + q.margin;
-  const cx = q.x[0], cy = q.y[0], cz = q.z[0];
-  if (ids.length > 0) {
-    let s = stack;
-    s[0] = 0;
-    s[1] = 0;
-    s[2] = ids.length - 1;
-    let sp = 1;
-    // Bounded: each node is pushed at most once, and there are fewer nodes than points.
-    while (sp > 0) {
-      sp--;
-      const node = s[3 * sp];
-      const left = s[3 * sp + 1];
-      const right = s[3 * sp + 2];
-      const o = 6 * node;
-      const minX = boxes[o], minY = boxes[o + 1], minZ = boxes[o + 2], maxX = boxes[o + 3], maxY = boxes[o + 4], maxZ = boxes[o + 5];
-      const nx = cx < minX ? minX - cx : cx > maxX ? cx - maxX : 0;
-      const ny = cy < minY ? minY - cy : cy > maxY ? cy - maxY : 0;
-      const nz = cz < minZ ? minZ - cz : cz > maxZ ? cz - maxZ : 0;
-      if (nx * nx + ny * ny + nz * nz > outer) continue;
-      const fx = cx - minX > maxX - cx ? cx - minX : maxX - cx;
-      const fy = cy - minY > maxY - cy ? cy - minY : maxY - cy;
-      const fz = cz - minZ > maxZ - cz ? cz - minZ : maxZ - cz;
-      if (fx * fx + fy * fy + fz * fz <= inner) {
-        for (let i = left; i <= right; i++) {
-          const id = ids[i];
-          if (netidId[id] === owner && (excluded === undefined || !excluded.has(id))) out.push(id);
-        }
-        continue;
-      }
-      let from = left;
-      let to = right;
-      if (right - left > nodeSize) {
-        const m = (left + right) >> 1;
-        from = to = m;
-        if (3 * sp + 6 > s.length) s = stack = grown(s);
-        if (m - 1 >= left) {
-          s[3 * sp] = 2 * node + 1;
-          s[3 * sp + 1] = left;
-          s[3 * sp + 2] = m - 1;
-          sp++;
-        }
-        if (right >= m + 1) {
-          s[3 * sp] = 2 * node + 2;
-          s[3 * sp + 1] = m + 1;
-          s[3 * sp + 2] = right;
-          sp++;
-        }
-      }
-      for (let i = from; i <= to; i++) {
-        const id = ids[i];
-        if (netidId[id] !== owner || (excluded !== undefined && excluded.has(id))) continue;
-        const dx = xyz[3 * i] - cx;
-        const dy = xyz[3 * i + 1] - cy;
-        const dz = xyz[3 * i + 2] - cz;
-        const d2 = dx * dx + dy * dy + dz * dz;
-        if (d2 <= inner || (d2 <= outer && distance(clon, clat, coords[2 * i], coords[2 * i + 1]) <= radiusKm)) out.push(id);
-      }
+  const cx = q.x[0],
+    cy = q.y[0],
+    cz = q.z[0];
+  const end = walkTree(snapshot.all, q, true);
+  const r = walked.ranges;
+  for (let k = 0; k < end; k += 3) {
+    const to = r[k + 1];
+    if (r[k + 2] === 1) {
+      for (let i = r[k]; i <= to; i++) if (netidId[ids[i]] === owner && (excluded === undefined || !excluded.has(ids[i]))) out.push(ids[i]);
+      continue;
+    }
+    for (let i = r[k]; i <= to; i++) {
+      const id = ids[i];
+      if (netidId[id] !== owner || (excluded !== undefined && excluded.has(id))) continue;
+      const d2 = chord2To(xyz, i, cx, cy, cz);
+      if (d2 <= inner || (d2 <= outer && distance(clon, clat, coords[2 * i], coords[2 * i + 1]) <= radiusKm)) out.push(id);
     }
   }
   if (airport === undefined) return;
@@ -264,10 +230,4 @@ function setType(c: SetColumns, name: string): number {
     c.types.push(name);
   }
   return slot;
-}
-
-function grown(a: Int32Array): Int32Array {
-  const next = new Int32Array(a.length * 2);
-  next.set(a);
-  return next;
 }

@@ -3,6 +3,7 @@ import { EARTH_RADIUS_KM } from "../../../domain/geo";
 import { slugHash, type IndexParts, type TreeParts, type UnlocatedEntry } from "../parts";
 import { countTree, countTreeOneCentre } from "./count";
 import { Exclusions, gathered, type FoundPage, toHits } from "./found";
+import { grown } from "../typed-array";
 import { KdTree } from "./kd-tree";
 import { boxChordLowerBound, pointChordLowerBound, pointDistanceKm, prepare, TextMatch, type PreparedQuery } from "./query";
 
@@ -23,8 +24,8 @@ let nodes = 0;
 /** Adds (key, val) to the min-heap of the running nearest() (nodes: record index ≥ 0; points: −1 − id). */
 function pushHeap(key: number, val: number): void {
   if (heapSize === heapKey.length) {
-    heapKey = grow(heapKey);
-    heapVal = grow(heapVal);
+    heapKey = grown(heapKey);
+    heapVal = grown(heapVal);
   }
   let i = heapSize++;
   while (i > 0) {
@@ -62,7 +63,7 @@ function pushNode(trees: KdTree[], t: number, node: number, left: number, right:
   if (left > right) return;
   const key = boxChordLowerBound(trees[t].boxes, node, q);
   if (key > q.chordLimit) return;
-  if (4 * nodes + 4 > nodeRec.length) nodeRec = grow(nodeRec);
+  if (4 * nodes + 4 > nodeRec.length) nodeRec = grown(nodeRec);
   nodeRec[4 * nodes] = t;
   nodeRec[4 * nodes + 1] = node;
   nodeRec[4 * nodes + 2] = left;
@@ -378,10 +379,4 @@ export class FleetSnapshot {
     }
     return -1;
   }
-}
-
-function grow<T extends Float64Array | Int32Array>(a: T): T {
-  const next = new (a.constructor as { new (n: number): T })(a.length * 2);
-  next.set(a);
-  return next;
 }
