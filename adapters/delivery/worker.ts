@@ -6,6 +6,7 @@ import type { OutboundGuard } from "./outbound-guard";
 import { TargetGate, targetKey, type GateOptions } from "./target-gate";
 import { partnerRefusal } from "../../domain/delivery/partner-message";
 import { storableText } from "./storable-text";
+import { WorkerShare } from "./worker-share";
 import { hostOf, recordedHeaders, safeError } from "./attempt-text";
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signatureHeader } from "./signing";
 
@@ -27,6 +28,11 @@ export interface WorkerOptions {
   recordRetrySeconds?: number;
   /** Other instances deliver from the same outbox: a waiter also reads the outbox, as the attempt may be theirs. */
   sharedOutbox?: boolean;
+  /**
+   * Milliseconds after which an attempt makes its company a slow one (default the lesser of 1 s and a quarter of
+   * the timeout): slow companies together hold at most half the workers.
+   */
+  slowOwnerMs?: number;
 }
 
 /** Due messages read per page while looking for ones whose target has room; pages per tick. */
@@ -48,9 +54,8 @@ export class DeliveryWorker implements DeliveryRunner {
   private running = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly inFlight = new Map<number, Promise<void>>();
-  /** When each attempt under way started (ms): one waiting longer than `slowMs` no longer holds a worker. */
-  private readonly startedAt = new Map<number, number>();
-  private readonly slowMs: number;
+  /** Which attempts hold a worker, and the slow companies' share of them. */
+  private readonly share: WorkerShare;
   /** Workers kept for companies with nothing in flight: a company's further attempts leave them free. */
   private readonly reserve: number;
   private readonly attemptWaiters = new Map<string, Array<(m: OutboxMessage | undefined) => void>>();
@@ -81,7 +86,7 @@ export class DeliveryWorker implements DeliveryRunner {
       slowSeconds: options.timeoutMs / 2000,
       ...options.gate,
     });
-    this.slowMs = this.gate.slowSeconds * 1000;
+    this.share = new WorkerShare(this.gate.slowSeconds * 1000, options.slowOwnerMs ?? Math.min(1000, options.timeoutMs / 4), options.concurrency);
     this.reserve = options.concurrency > 1 ? Math.max(1, Math.floor(options.concurrency / 4)) : 0;
   }
 
@@ -176,7 +181,7 @@ export class DeliveryWorker implements DeliveryRunner {
       // A message due now that could not start (its target full, in flight) waits for a wake or the idle poll.
       if (next !== undefined && next > now()) wait = Math.min(this.options.idleMs, (next - now()) * 1000);
       // An attempt that turns slow gives its worker back: look again then.
-      const turnsSlow = this.nextTurnsSlowMs();
+      const turnsSlow = this.share.nextTurnMs();
       if (turnsSlow !== undefined) wait = Math.min(wait, Math.max(10, turnsSlow));
     } catch (error) {
       this.logger.error({ err: safeError(error) }, "delivery worker poll failed; polling again");
@@ -204,8 +209,13 @@ export class DeliveryWorker implements DeliveryRunner {
           continue;
         }
         const owner = message.targetNetid;
+        // Slow companies together hold at most half the workers, however many they are (§21.8).
+        if (this.share.slowFull(owner)) {
+          notStarted.push(message.id);
+          continue;
+        }
         // A company already sending leaves the last workers to companies that are not (fair share).
-        if (this.gate.inFlightOf(owner) > 0 && this.busy() >= this.options.concurrency - this.reserve) {
+        if (this.gate.inFlightOf(owner) > 0 && this.share.busy() >= this.options.concurrency - this.reserve) {
           notStarted.push(message.id);
           continue;
         }
@@ -217,10 +227,10 @@ export class DeliveryWorker implements DeliveryRunner {
           continue;
         }
         this.gate.acquire(key, owner);
-        this.startedAt.set(message.id, performance.now());
+        this.share.started(message.id, owner);
         const attempt = this.attempt(message, key).finally(() => {
           this.inFlight.delete(message.id);
-          this.startedAt.delete(message.id);
+          this.share.ended(message.id);
           if (this.polling) this.finishedDuringPoll.add(message.id);
           this.wake();
         });
@@ -232,31 +242,12 @@ export class DeliveryWorker implements DeliveryRunner {
     if (notStarted.length) await this.outbox.release(notStarted);
   }
 
-  /** Attempts holding a worker: those under way that have not yet waited `slowMs` for their answer. */
-  private busy(): number {
-    const since = performance.now() - this.slowMs;
-    let n = 0;
-    for (const started of this.startedAt.values()) if (started > since) n++;
-    return n;
-  }
-
   /**
    * Whether another attempt may start: a worker is free, counting an attempt that has waited `slowMs` as having
    * given its worker back (slow endpoints cannot hold them all), within a bound on attempts open at once.
    */
   private hasRoom(): boolean {
-    return this.busy() < this.options.concurrency && this.inFlight.size < this.options.concurrency * 4;
-  }
-
-  /** Milliseconds until the next attempt under way turns slow, or undefined when none will. */
-  private nextTurnsSlowMs(): number | undefined {
-    const t = performance.now();
-    let soonest: number | undefined;
-    for (const started of this.startedAt.values()) {
-      const left = started + this.slowMs - t;
-      if (left > 0 && (soonest === undefined || left < soonest)) soonest = left;
-    }
-    return soonest;
+    return this.share.busy() < this.options.concurrency && this.inFlight.size < this.options.concurrency * 4;
   }
 
   /** Sends one message and records the outcome; never rejects. */
@@ -298,6 +289,7 @@ export class DeliveryWorker implements DeliveryRunner {
             error: result.ok ? null : (result.error ?? "failed"),
           }
         : undefined;
+    this.share.answered(message.targetNetid, performance.now() - startedMs);
     // Silence and slow answers trip the breaker: an error answer comes back at once and holds no worker for long.
     this.gate.release(key, message.targetNetid, contacted ? result.status !== null : undefined, (performance.now() - startedMs) / 1000, at);
     const attempts = message.attempts + (this.unrecorded.get(message.id) ?? 0);
