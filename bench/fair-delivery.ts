@@ -54,7 +54,8 @@ async function run(withTarpits: boolean): Promise<number[]> {
       const started = performance.now();
       const sent = await sendTrip(h, booker, regularTrip(booker.netid, fine.netid, { submitMode: "WAIT" }));
       latencies.push(performance.now() - started);
-      if (sent.status !== 200 || !String(sent.body.reservationId ?? "").startsWith("FINE-")) throw new Error(`WAIT ${n}: ${sent.status} ${sent.text.slice(0, 200)}`);
+      const answered = String(sent.body.reservationId ?? "").startsWith("FINE-");
+      if (sent.status !== 200 || !answered) throw new Error(`WAIT ${n}: ${sent.status} ${sent.text.slice(0, 200)}`);
       await Bun.sleep(200);
     }
     feeding = false;
