@@ -1,6 +1,7 @@
 // `npm run bench`: every part in turn, then the table of figures (median, baseline, ratio, target).
 // Each part also runs alone: `npm run bench:search`, `bench:http`, `bench:intake`, `bench:freshness`, `bench:startup`,
-// `bench:tracking`, `bench:postgres`, `bench:events`, `bench:quote`, `bench:growth`, `bun bench/index.ts network-quote`.
+// `bench:tracking`, `bench:postgres`, `bench:events`, `bench:quote`, `bench:growth`, `bun bench/index.ts network-quote`,
+// `bun bench/index.ts fair-delivery`.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { benchSearch } from "./search";
@@ -14,6 +15,7 @@ import { benchEvents } from "./events";
 import { benchNetworkQuote } from "./network-quote";
 import { benchQuote } from "./quote";
 import { benchGrowth } from "./growth";
+import { benchFairDelivery } from "./fair-delivery";
 import { ROOT, WRK_HELP, wrkPath } from "./load";
 import { markdownTable, SMOKE, type Figure } from "./report";
 
@@ -29,6 +31,7 @@ const PARTS: Record<string, () => Promise<Figure[]>> = {
   "network-quote": () => benchNetworkQuote(),
   quote: () => benchQuote(),
   growth: () => benchGrowth(),
+  "fair-delivery": () => benchFairDelivery(),
 };
 const NEEDS_WRK = new Set(["http", "intake", "freshness", "postgres"]);
 

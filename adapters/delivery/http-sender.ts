@@ -2,6 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
 import type { CheckedTarget } from "./outbound-guard";
+import { storableText, storableValue } from "./storable-text";
 
 /** The outcome of one HTTP delivery attempt. */
 export interface SendResult {
@@ -65,12 +66,13 @@ export function postJson(target: CheckedTarget, body: string, headers: Record<st
       let size = 0;
       const done = () => {
         const whole = Buffer.concat(chunks);
-        const answer = { text: whole.subarray(0, RECORDED_ANSWER_BYTES).toString("utf8"), truncated: whole.byteLength > RECORDED_ANSWER_BYTES };
+        // What came back is stored (delivery log, booking): without the characters a database refuses.
+        const answer = { text: storableText(whole.subarray(0, RECORDED_ANSWER_BYTES).toString("utf8")), truncated: whole.byteLength > RECORDED_ANSWER_BYTES };
         if (status < 200 || status > 299) return finish({ ok: false, status, error: `answered HTTP ${status}`, answer });
         let reply: unknown;
         try {
           const text = whole.toString("utf8");
-          reply = text ? JSON.parse(text) : undefined;
+          reply = text ? storableValue(JSON.parse(storableText(text))) : undefined;
         } catch {}
         finish({ ok: true, status, reply, answer });
       };

@@ -84,6 +84,11 @@ export function parseIpv6(text: string): Uint8Array | undefined {
   return bytes;
 }
 
+/**
+ * The IANA IPv4 Special-Purpose Address Registry (every entry, whatever its "globally reachable" column says), with
+ * multicast (224.0.0.0/4) beside it: an address outside all of these is global unicast. 240.0.0.0/4 covers the
+ * limited broadcast address 255.255.255.255/32.
+ */
 const V4_RANGES: Array<[number, number, string]> = [
   [0x00000000, 8, "a 'this network' address (0.0.0.0/8)"],
   [0x0a000000, 8, "a private address (10.0.0.0/8)"],
@@ -92,11 +97,15 @@ const V4_RANGES: Array<[number, number, string]> = [
   [0xa9fe0000, 16, "a link-local address (169.254.0.0/16, cloud metadata)"],
   [0xac100000, 12, "a private address (172.16.0.0/12)"],
   [0xc0000000, 24, "a special-purpose address (192.0.0.0/24)"],
-  [0xc0000200, 24, "a documentation address"],
+  [0xc0000200, 24, "a documentation address (192.0.2.0/24)"],
+  [0xc01fc400, 24, "an AS112 address (192.31.196.0/24)"],
+  [0xc034c100, 24, "an AMT address (192.52.193.0/24)"],
+  [0xc0586300, 24, "a 6to4 relay anycast address (192.88.99.0/24)"],
   [0xc0a80000, 16, "a private address (192.168.0.0/16)"],
+  [0xc0af3000, 24, "an AS112 address (192.175.48.0/24)"],
   [0xc6120000, 15, "a benchmarking address (198.18.0.0/15)"],
-  [0xc6336400, 24, "a documentation address"],
-  [0xcb007100, 24, "a documentation address"],
+  [0xc6336400, 24, "a documentation address (198.51.100.0/24)"],
+  [0xcb007100, 24, "a documentation address (203.0.113.0/24)"],
   [0xe0000000, 4, "a multicast address"],
   [0xf0000000, 4, "a reserved address (240.0.0.0/4)"],
 ];
@@ -111,34 +120,64 @@ function v4Problem(value: number): string | undefined {
 
 const v4Of = (b: Uint8Array, at: number) => ((b[at] << 24) | (b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3]) >>> 0;
 
+/**
+ * The IANA IPv6 Special-Purpose Address Registry's blocks inside global unicast (2000::/3), most specific first
+ * where they nest; the blocks outside 2000::/3 (::/128, ::1, the IPv4-embedding forms, 64:ff9b::/32, 100::/64,
+ * 5f00::/16, fc00::/7, fe80::/10) fall to the allow-list itself, with names given in `v6Problem`.
+ */
+const V6_RANGES: Array<[string, number, string]> = [
+  ["2001::", 32, "a Teredo address (2001::/32)"],
+  ["2001::", 23, "an IETF protocol assignment address (2001::/23)"],
+  ["2001:db8::", 32, "a documentation address (2001:db8::/32)"],
+  ["2002::", 16, "a 6to4 address (2002::/16)"],
+  ["2620:4f:8000::", 48, "an AS112 address (2620:4f:8000::/48)"],
+  ["3fff::", 20, "a documentation address (3fff::/20)"],
+];
+
+const V6_PARSED = V6_RANGES.map(([prefix, bits, name]) => ({ bytes: parseIpv6(prefix)!, bits, name }));
+
+function inPrefix(b: Uint8Array, prefix: Uint8Array, bits: number): boolean {
+  for (let i = 0; i < 16 && bits > 0; i++, bits -= 8) {
+    const mask = bits >= 8 ? 0xff : (0xff << (8 - bits)) & 0xff;
+    if ((b[i] & mask) !== (prefix[i] & mask)) return false;
+  }
+  return true;
+}
+
 function v6Problem(b: Uint8Array): string | undefined {
   const zeroUpTo = (n: number) => b.subarray(0, n).every((x) => x === 0);
   if (zeroUpTo(15) && b[15] <= 1) return b[15] === 1 ? "a loopback address" : "the unspecified address";
-  // IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) and IPv4-translated (::ffff:0:a.b.c.d) forms.
-  if (zeroUpTo(10) && b[10] === 0xff && b[11] === 0xff) return v4Problem(v4Of(b, 12)) ?? undefined;
+  // IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) and IPv4-translated (::ffff:0:a.b.c.d) forms: the
+  // embedded address's problem is named when it has one; the form is refused either way (special-purpose).
+  if (zeroUpTo(10) && b[10] === 0xff && b[11] === 0xff) return v4Problem(v4Of(b, 12)) ?? "an IPv4-mapped address (::ffff:0:0/96)";
   if (zeroUpTo(12)) return v4Problem(v4Of(b, 12)) ?? "a deprecated IPv4-compatible address";
-  if (zeroUpTo(8) && b[8] === 0xff && b[9] === 0xff && b[10] === 0 && b[11] === 0) return v4Problem(v4Of(b, 12)) ?? undefined;
-  // NAT64 (64:ff9b::/96) reaches the embedded IPv4 address.
-  if (b[0] === 0 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && b.subarray(4, 12).every((x) => x === 0)) return v4Problem(v4Of(b, 12));
-  // Local-use NAT64 (64:ff9b:1::/48) embeds an IPv4 address wherever the operator's prefix length puts it, and is
-  // never a public destination: refused whole.
-  if (b[0] === 0 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && b[4] === 0 && b[5] === 1) return "a local-use NAT64 address (64:ff9b:1::/48)";
+  if (zeroUpTo(8) && b[8] === 0xff && b[9] === 0xff && b[10] === 0 && b[11] === 0) return v4Problem(v4Of(b, 12)) ?? "an IPv4-translated address";
+  if (b[0] === 0 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b) {
+    // NAT64 (64:ff9b::/96) reaches the embedded IPv4 address; local-use NAT64 (64:ff9b:1::/48) embeds it wherever
+    // the operator's prefix length puts it. Every address of 64:ff9b::/32 is refused.
+    if (b.subarray(4, 12).every((x) => x === 0)) return v4Problem(v4Of(b, 12)) ?? "a NAT64 address (64:ff9b::/96)";
+    if (b[4] === 0 && b[5] === 1) return "a local-use NAT64 address (64:ff9b:1::/48)";
+    return "a NAT64 address (64:ff9b::/32)";
+  }
   // 6to4 (2002::/16) carries an IPv4 address in bytes 2–5.
-  if (b[0] === 0x20 && b[1] === 0x02) return v4Problem(v4Of(b, 2));
+  if (b[0] === 0x20 && b[1] === 0x02) return v4Problem(v4Of(b, 2)) ?? "a 6to4 address (2002::/16)";
+  if (b[0] === 0x01 && b.subarray(1, 8).every((x) => x === 0)) return "a discard-only address (100::/64)";
   if ((b[0] & 0xfe) === 0xfc) return "a unique local address (fc00::/7)";
   if (b[0] === 0xfe && (b[1] & 0xc0) === 0x80) return "a link-local address (fe80::/10)";
   if (b[0] === 0xfe && (b[1] & 0xc0) === 0xc0) return "a site-local address (fec0::/10)";
   if (b[0] === 0xff) return "a multicast address";
-  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0x0d && b[3] === 0xb8) return "a documentation address";
-  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0 && b[3] === 0) return "a Teredo address";
-  if (b[0] === 0x01 && b.subarray(1, 8).every((x) => x === 0)) return "a discard-only address (100::/64)";
+  if (b[0] === 0x5f && b[1] === 0) return "a segment routing address (5f00::/16)";
+  // Allow-list: only global unicast (2000::/3) passes.
+  if ((b[0] & 0xe0) !== 0x20) return "not a global unicast address";
+  for (const { bytes, bits, name } of V6_PARSED) if (inPrefix(b, bytes, bits)) return name;
   return undefined;
 }
 
 /**
- * Why an address (IPv4 in any spelling, or IPv6 with or without brackets) must not be a delivery target —
- * loopback, private, link-local, CGNAT, ULA, unspecified, multicast, reserved, or an IPv4-mapped form of
- * one — or undefined when it is a public address. Text that is no IP address at all is refused too.
+ * Why an address (IPv4 in any spelling, or IPv6 with or without brackets) must not be a delivery target, or
+ * undefined when it is global unicast: an allow-list, refusing every block of the IANA IPv4 and IPv6
+ * special-purpose registries (loopback, private, link-local, CGNAT, ULA, NAT64, documentation, benchmarking,
+ * reserved, …), multicast, and any IPv6 address outside 2000::/3. Text that is no IP address at all is refused too.
  */
 export function forbiddenAddress(text: string): string | undefined {
   const v4 = text.includes(":") ? undefined : parseIpv4(text);

@@ -1,10 +1,13 @@
 import type { AttemptExchange, AttemptOutcome, DeliveryHooks, DeliveryRunner, IntegrationRepository, Outbox, OutboxMessage } from "../../domain/delivery/ports";
 import type { Logger } from "../logging";
 import type { Integration } from "../../domain/delivery/integration";
-import { postJson, requestHeaders, type SendResult } from "./http-sender";
+import { postJson, type SendResult } from "./http-sender";
 import type { OutboundGuard } from "./outbound-guard";
 import { TargetGate, targetKey, type GateOptions } from "./target-gate";
 import { partnerRefusal } from "../../domain/delivery/partner-message";
+import { storableText } from "./storable-text";
+import { WorkerShare } from "./worker-share";
+import { hostOf, recordedHeaders, safeError } from "./attempt-text";
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signatureHeader } from "./signing";
 
 export interface WorkerOptions {
@@ -25,6 +28,11 @@ export interface WorkerOptions {
   recordRetrySeconds?: number;
   /** Other instances deliver from the same outbox: a waiter also reads the outbox, as the attempt may be theirs. */
   sharedOutbox?: boolean;
+  /**
+   * Milliseconds after which an attempt makes its company a slow one (default the lesser of 1 s and a quarter of
+   * the timeout): slow companies together hold at most half the workers.
+   */
+  slowOwnerMs?: number;
 }
 
 /** Due messages read per page while looking for ones whose target has room; pages per tick. */
@@ -32,6 +40,8 @@ const PAGE = 64;
 const MAX_PAGES = 8;
 
 const now = () => Date.now() / 1000;
+/** Seconds a message rests once its attempts are used up but the give-up could not be written yet. */
+const UNRECORDABLE_REST_SECONDS = 600;
 /** How often a waiter also reads the outbox (another instance may make the attempt). */
 const WAIT_POLL_MS = 200;
 
@@ -44,9 +54,8 @@ export class DeliveryWorker implements DeliveryRunner {
   private running = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly inFlight = new Map<number, Promise<void>>();
-  /** When each attempt under way started (ms): one waiting longer than `slowMs` no longer holds a worker. */
-  private readonly startedAt = new Map<number, number>();
-  private readonly slowMs: number;
+  /** Which attempts hold a worker, and the slow companies' share of them. */
+  private readonly share: WorkerShare;
   /** Workers kept for companies with nothing in flight: a company's further attempts leave them free. */
   private readonly reserve: number;
   private readonly attemptWaiters = new Map<string, Array<(m: OutboxMessage | undefined) => void>>();
@@ -58,6 +67,8 @@ export class DeliveryWorker implements DeliveryRunner {
   private readonly gate: TargetGate;
   /** Messages whose last outcome could not be recorded, and when they may be tried again. */
   private readonly cooldown = new Map<number, number>();
+  /** Attempts of a message that could not be written at all (the database refused every write): they count all the same. */
+  private readonly unrecorded = new Map<number, number>();
 
   constructor(
     private readonly outbox: Outbox,
@@ -75,7 +86,7 @@ export class DeliveryWorker implements DeliveryRunner {
       slowSeconds: options.timeoutMs / 2000,
       ...options.gate,
     });
-    this.slowMs = this.gate.slowSeconds * 1000;
+    this.share = new WorkerShare(this.gate.slowSeconds * 1000, options.slowOwnerMs ?? Math.min(1000, options.timeoutMs / 4), options.concurrency);
     this.reserve = options.concurrency > 1 ? Math.max(1, Math.floor(options.concurrency / 4)) : 0;
   }
 
@@ -170,10 +181,10 @@ export class DeliveryWorker implements DeliveryRunner {
       // A message due now that could not start (its target full, in flight) waits for a wake or the idle poll.
       if (next !== undefined && next > now()) wait = Math.min(this.options.idleMs, (next - now()) * 1000);
       // An attempt that turns slow gives its worker back: look again then.
-      const turnsSlow = this.nextTurnsSlowMs();
+      const turnsSlow = this.share.nextTurnMs();
       if (turnsSlow !== undefined) wait = Math.min(wait, Math.max(10, turnsSlow));
     } catch (error) {
-      this.logger.error({ err: error }, "delivery worker poll failed; polling again");
+      this.logger.error({ err: safeError(error) }, "delivery worker poll failed; polling again");
     }
     if (this.running) this.schedule(wait);
   }
@@ -198,8 +209,13 @@ export class DeliveryWorker implements DeliveryRunner {
           continue;
         }
         const owner = message.targetNetid;
+        // Slow companies together hold at most half the workers, however many they are (§21.8).
+        if (this.share.slowFull(owner)) {
+          notStarted.push(message.id);
+          continue;
+        }
         // A company already sending leaves the last workers to companies that are not (fair share).
-        if (this.gate.inFlightOf(owner) > 0 && this.busy() >= this.options.concurrency - this.reserve) {
+        if (this.gate.inFlightOf(owner) > 0 && this.share.busy() >= this.options.concurrency - this.reserve) {
           notStarted.push(message.id);
           continue;
         }
@@ -211,10 +227,10 @@ export class DeliveryWorker implements DeliveryRunner {
           continue;
         }
         this.gate.acquire(key, owner);
-        this.startedAt.set(message.id, performance.now());
+        this.share.started(message.id, owner);
         const attempt = this.attempt(message, key).finally(() => {
           this.inFlight.delete(message.id);
-          this.startedAt.delete(message.id);
+          this.share.ended(message.id);
           if (this.polling) this.finishedDuringPoll.add(message.id);
           this.wake();
         });
@@ -226,31 +242,12 @@ export class DeliveryWorker implements DeliveryRunner {
     if (notStarted.length) await this.outbox.release(notStarted);
   }
 
-  /** Attempts holding a worker: those under way that have not yet waited `slowMs` for their answer. */
-  private busy(): number {
-    const since = performance.now() - this.slowMs;
-    let n = 0;
-    for (const started of this.startedAt.values()) if (started > since) n++;
-    return n;
-  }
-
   /**
    * Whether another attempt may start: a worker is free, counting an attempt that has waited `slowMs` as having
    * given its worker back (slow endpoints cannot hold them all), within a bound on attempts open at once.
    */
   private hasRoom(): boolean {
-    return this.busy() < this.options.concurrency && this.inFlight.size < this.options.concurrency * 4;
-  }
-
-  /** Milliseconds until the next attempt under way turns slow, or undefined when none will. */
-  private nextTurnsSlowMs(): number | undefined {
-    const t = performance.now();
-    let soonest: number | undefined;
-    for (const started of this.startedAt.values()) {
-      const left = started + this.slowMs - t;
-      if (left > 0 && (soonest === undefined || left < soonest)) soonest = left;
-    }
-    return soonest;
+    return this.share.busy() < this.options.concurrency && this.inFlight.size < this.options.concurrency * 4;
   }
 
   /** Sends one message and records the outcome; never rejects. */
@@ -292,8 +289,10 @@ export class DeliveryWorker implements DeliveryRunner {
             error: result.ok ? null : (result.error ?? "failed"),
           }
         : undefined;
+    this.share.answered(message.targetNetid, performance.now() - startedMs);
     // Silence and slow answers trip the breaker: an error answer comes back at once and holds no worker for long.
     this.gate.release(key, message.targetNetid, contacted ? result.status !== null : undefined, (performance.now() - startedMs) / 1000, at);
+    const attempts = message.attempts + (this.unrecorded.get(message.id) ?? 0);
     let recorded: boolean;
     try {
       let outcome: AttemptOutcome;
@@ -302,19 +301,20 @@ export class DeliveryWorker implements DeliveryRunner {
         outcome = { ok: true, status: result.status ?? 200, at: Math.floor(at), exchange };
         change = this.hooks.delivered?.(message, result.reply, Math.floor(at));
       } else {
-        const delay = this.options.retryDelay(message.attempts + 1);
-        const error = `${message.channel === "delivery" ? "Delivery" : "Webhook"} to ${hostOf(message.url)} failed: ${result.error}`;
+        const delay = this.options.retryDelay(attempts + 1);
+        const error = storableText(`${message.channel === "delivery" ? "Delivery" : "Webhook"} to ${hostOf(message.url)} failed: ${result.error}`);
         outcome = { ok: false, error, status: result.status, retryAt: delay === undefined ? undefined : at + delay, at: Math.floor(at), exchange };
         change = this.hooks.attemptFailed?.(message, error, Math.floor(at), delay === undefined);
       }
       recorded = await this.outbox.recordAttempt(message, outcome, change || undefined);
     } catch (error) {
-      // The message stays pending as it was; it is sent again (same event id) once the database takes writes.
-      this.cooldown.set(message.id, at + (this.options.recordRetrySeconds ?? 5));
-      this.outbox.release([message.id]).catch(() => {});
-      this.logger.error({ err: error, eventId: message.eventId }, "delivery outcome could not be recorded; will retry");
-      return;
+      // What came back could not be stored with its outcome: the attempt still counts, recorded as a failure.
+      this.logger.error({ err: safeError(error), eventId: message.eventId }, "delivery outcome could not be recorded; recording a failed attempt");
+      const fallback = await this.recordUnstorable(message, result.status, attempts, at);
+      if (fallback === undefined) return;
+      recorded = fallback;
     }
+    this.unrecorded.delete(message.id);
     if (!recorded) {
       // Its claim ran out while it was sent and another instance took it over: that one records the outcome.
       this.logger.warn({ eventId: message.eventId }, "delivery outcome not recorded: another instance took the message over");
@@ -325,7 +325,29 @@ export class DeliveryWorker implements DeliveryRunner {
       const record = await this.outbox.get(message.id);
       for (const resolve of this.attemptWaiters.get(message.eventId) ?? []) resolve(record);
     } catch (error) {
-      this.logger.error({ err: error, eventId: message.eventId }, "delivery waiters could not be told");
+      this.logger.error({ err: safeError(error), eventId: message.eventId }, "delivery waiters could not be told");
+    }
+  }
+
+  /**
+   * Records an attempt whose outcome could not be stored as a plain failure (no answer kept), so it counts towards
+   * the retry limit and the booking fails after the last one. When even that cannot be written (disk full,
+   * database down) the attempt is counted here and the message rests until its next retry; undefined then.
+   */
+  private async recordUnstorable(message: OutboxMessage, status: number | null, attempts: number, at: number): Promise<boolean | undefined> {
+    const delay = this.options.retryDelay(attempts + 1);
+    const error = `${message.channel === "delivery" ? "Delivery" : "Webhook"} to ${hostOf(message.url)} failed: its answer could not be stored`;
+    try {
+      const change = this.hooks.attemptFailed?.(message, error, Math.floor(at), delay === undefined);
+      const outcome: AttemptOutcome = { ok: false, error, status, retryAt: delay === undefined ? undefined : at + delay, at: Math.floor(at) };
+      return await this.outbox.recordAttempt(message, outcome, change || undefined);
+    } catch (failure) {
+      this.unrecorded.set(message.id, attempts + 1);
+      // The message stays pending as it was; it is sent again (same event id) once the database takes writes.
+      this.cooldown.set(message.id, at + Math.max(this.options.recordRetrySeconds ?? 5, delay ?? UNRECORDABLE_REST_SECONDS));
+      this.outbox.release([message.id]).catch(() => {});
+      this.logger.error({ err: safeError(failure), eventId: message.eventId, attempts: attempts + 1 }, "delivery attempt could not be recorded; will retry");
+      return undefined;
     }
   }
 
@@ -339,21 +361,5 @@ export class DeliveryWorker implements DeliveryRunner {
       headers[SIGNATURE_HEADER] = signatureHeader(integration.webhookSecret, message.body, Math.floor(now()), message.eventId);
     }
     return headers;
-  }
-}
-
-/** The headers a webhook attempt sent, as its delivery log shows them: never a credential (the signature is none). */
-function recordedHeaders(body: string, headers: Record<string, string>): Record<string, string> {
-  const shown: Record<string, string> = {};
-  for (const [name, value] of Object.entries(requestHeaders(body, headers)))
-    if (!/^(authorization|proxy-authorization|cookie|token)$/i.test(name)) shown[name] = value;
-  return shown;
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return "partner";
   }
 }

@@ -67,6 +67,9 @@ export interface PgOutboxOptions {
   onError?: (error: unknown) => void;
 }
 
+/** Due messages of one company (target) offered per claim: more than its share of the workers could start. */
+const DUE_PER_COMPANY = 16;
+
 /**
  * The outbox in PostgreSQL, shared by several instances: `due` claims the messages it returns with a lease owned
  * by this instance (`FOR UPDATE SKIP LOCKED`, so instances never wait on each other's claims nor get the same
@@ -127,21 +130,29 @@ export class PgOutbox implements Outbox {
 
   /**
    * Claims up to `limit` pending messages due at `now`, earliest first, each only once no older message of its
-   * booking and channel is pending; none held by an unexpired lease (this instance's included). `offset` is
-   * ignored: what is claimed is no longer offered.
+   * booking and channel is pending; none held by an unexpired lease (this instance's included); at most
+   * DUE_PER_COMPANY of one company (target), so one company's backlog cannot hide the others' (§21.8). `offset`
+   * is ignored: what is claimed is no longer offered.
    */
   async due(now: number, limit: number, _offset?: number): Promise<OutboxMessage[]> {
     const rows = await this.db.execute<RawRow>(sql`
       UPDATE outbox_messages SET lease_owner = ${this.owner}, lease_until = ${now + this.leaseSeconds}::double precision
       WHERE id IN (
-        SELECT m.id FROM outbox_messages m
-        WHERE m.status = 'pending' AND m.next_attempt_at <= ${now}::double precision
-          AND (m.lease_until IS NULL OR m.lease_until < ${now}::double precision)
-          AND NOT EXISTS (SELECT 1 FROM outbox_messages p
-                          WHERE p.transaction_id = m.transaction_id AND p.channel = m.channel
-                            AND p.status = 'pending' AND p.id < m.id)
-        ORDER BY m.next_attempt_at, m.id
-        LIMIT ${limit}
+        SELECT c.id FROM outbox_messages c
+        WHERE c.id IN (
+          SELECT r.id FROM (
+            SELECT m.id, m.next_attempt_at,
+                   row_number() OVER (PARTITION BY m.target_netid ORDER BY m.next_attempt_at, m.id) AS owner_rank
+            FROM outbox_messages m
+            WHERE m.status = 'pending' AND m.next_attempt_at <= ${now}::double precision
+              AND (m.lease_until IS NULL OR m.lease_until < ${now}::double precision)
+              AND NOT EXISTS (SELECT 1 FROM outbox_messages p
+                              WHERE p.transaction_id = m.transaction_id AND p.channel = m.channel
+                                AND p.status = 'pending' AND p.id < m.id)) r
+          WHERE r.owner_rank <= ${DUE_PER_COMPANY}
+          ORDER BY r.next_attempt_at, r.id
+          LIMIT ${limit})
+          AND c.status = 'pending' AND (c.lease_until IS NULL OR c.lease_until < ${now}::double precision)
         FOR UPDATE SKIP LOCKED)
       RETURNING ${MESSAGE_COLUMNS}`);
     const claimed = [...rows].map((r) => fromRaw(r as RawRow)).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);

@@ -22,6 +22,9 @@ import type { Db } from "./db";
 import { deliveryAttempts, outboxMessages } from "./schema";
 
 type Row = typeof outboxMessages.$inferSelect;
+
+/** Due messages of one company (target) offered per read: more than its share of the workers could start. */
+export const DUE_PER_COMPANY = 16;
 const toMessage = (r: Row): OutboxMessage => ({ ...r, channel: r.channel as Channel, status: r.status as OutboxStatus });
 
 /** The booking side of an attempt's record: changes made inside the transaction the outbox opens. */
@@ -41,16 +44,19 @@ export class SqliteOutbox implements Outbox {
     private readonly db: Db,
     private readonly links: { bookings: BookingsInTransaction; integrations: IntegrationLookup },
   ) {
-    // In order per booking and channel: a message waits while an older one of its booking is still pending.
+    // In order per booking and channel: a message waits while an older one of its booking is still pending. A company
+    // offers at most DUE_PER_COMPANY messages per read, so one company's backlog cannot hide the others' (§21.8).
     this.dueStatement = db.$client.query<Row & Record<string, unknown>, [number, number, number]>(`
       SELECT id, event_id AS eventId, channel, event_type AS eventType, transaction_id AS transactionId,
              target_netid AS targetNetid, url, body, status, attempts, next_attempt_at AS nextAttemptAt,
              last_error AS lastError, last_status AS lastStatus, created_at AS createdAt, delivered_at AS deliveredAt
-      FROM outbox_messages m
-      WHERE m.status = 'pending' AND m.next_attempt_at <= ?
-        AND NOT EXISTS (SELECT 1 FROM outbox_messages p
-                        WHERE p.transaction_id = m.transaction_id AND p.channel = m.channel
-                          AND p.status = 'pending' AND p.id < m.id)
+      FROM (SELECT m.*, row_number() OVER (PARTITION BY m.target_netid ORDER BY m.next_attempt_at, m.id) AS owner_rank
+            FROM outbox_messages m
+            WHERE m.status = 'pending' AND m.next_attempt_at <= ?
+              AND NOT EXISTS (SELECT 1 FROM outbox_messages p
+                              WHERE p.transaction_id = m.transaction_id AND p.channel = m.channel
+                                AND p.status = 'pending' AND p.id < m.id)) m
+      WHERE m.owner_rank <= ${DUE_PER_COMPANY}
       ORDER BY m.next_attempt_at, m.id
       LIMIT ? OFFSET ?`);
   }

@@ -37,7 +37,45 @@ describe("forbiddenAddress", () => {
     expect(forbiddenAddress(address)).toContain(kind);
   });
 
-  test.each(["93.184.216.34", "64:ff9b::808:808", "8.8.8.8", "::ffff:8.8.8.8", "2606:4700:4700::1111", "100.128.0.1", "172.32.0.1"])("%s is public", (address) => {
+  // CONTRACT §21.9: an allow-list of global unicast; every block of the IANA special-purpose registries is refused.
+  test.each([
+    ["64:ff9b::808:808", "NAT64"],
+    ["64:ff9b:ffff::1", "NAT64"],
+    ["64:ff9b:ffff:ffff:ffff:ffff:ffff:ffff", "NAT64"],
+    ["::ffff:8.8.8.8", "IPv4-mapped"],
+    ["100::1", "discard-only"],
+    ["100::ffff:ffff:ffff:ffff", "discard-only"],
+    ["2001:db8::1", "documentation"],
+    ["2001:db8:ffff:ffff:ffff:ffff:ffff:ffff", "documentation"],
+    ["3fff::1", "documentation"],
+    ["2001::1", "Teredo"],
+    ["2001:1ff::1", "IETF protocol assignment"],
+    ["2002:808:808::1", "6to4"],
+    ["2620:4f:8000::1", "AS112"],
+    ["5f00::1", "segment routing"],
+    ["4000::1", "not a global unicast"],
+    ["fec0::1", "site-local"],
+    ["ff02::1", "multicast"],
+    ["192.0.0.0", "192.0.0.0/24"],
+    ["192.0.0.9", "192.0.0.0/24"],
+    ["192.0.0.255", "192.0.0.0/24"],
+    ["192.0.2.7", "documentation"],
+    ["192.31.196.1", "AS112"],
+    ["192.52.193.1", "AMT"],
+    ["192.88.99.1", "6to4 relay"],
+    ["192.175.48.1", "AS112"],
+    ["198.18.0.1", "benchmarking"],
+    ["198.19.255.255", "benchmarking"],
+    ["198.51.100.1", "documentation"],
+    ["203.0.113.1", "documentation"],
+    ["240.0.0.1", "reserved"],
+    ["254.255.255.254", "reserved"],
+    ["255.255.255.255", "reserved"],
+  ])("%s is refused (%s)", (address, kind) => {
+    expect(forbiddenAddress(address)).toContain(kind);
+  });
+
+  test.each(["93.184.216.34", "8.8.8.8", "2606:4700:4700::1111", "2a00:1450:4001::1", "2001:4860:4860::8888", "100.128.0.1", "172.32.0.1", "198.20.0.1", "192.0.1.1", "223.255.255.254"])("%s is public", (address) => {
     expect(forbiddenAddress(address)).toBeUndefined();
   });
 

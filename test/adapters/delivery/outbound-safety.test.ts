@@ -46,6 +46,13 @@ const INTERNAL_TARGETS: Array<[string, string]> = [
   ["http://0.0.0.0:3000/", "this network"],
   ["http://localhost:3000/", "loopback"],
   ["http://metadata.attacker.example/", "link-local"],
+  // CONTRACT §21.9: the guard is an allow-list of global unicast (special-purpose registry blocks refused whole).
+  ["http://[64:ff9b::808:808]/", "NAT64"],
+  ["http://[100::1]/", "discard-only"],
+  ["http://[2001:db8::1]/", "documentation"],
+  ["http://192.0.0.9/", "192.0.0.0/24"],
+  ["http://198.18.0.1/", "benchmarking"],
+  ["http://240.0.0.1/", "reserved"],
 ];
 
 // "metadata.attacker.example" stands for a public name an attacker points at the metadata service.

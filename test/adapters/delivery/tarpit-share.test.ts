@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { createHarness, type Harness } from "../../support/harness";
+import { startReceiver } from "../../support/receiver";
+import { party, regularTrip, sendTrip } from "../../support/trips";
+
+// CONTRACT §21.8: a company's deliveries and webhooks together hold at most ceil(workers / 4) workers; any number of
+// slow companies leaves at least half the workers to the rest; a WAIT to a healthy partner answers in its normal time.
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function integrate(h: Harness, jwt: string, body: Record<string, unknown>) {
+  const put = await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${jwt}` }, body });
+  expect(put.status).toBe(200);
+}
+
+describe("sixteen tarpit companies (4.5 s answers) and one healthy partner", () => {
+  test("each tarpit company holds at most 2 of 8 workers, deliveries and webhooks together; a healthy WAIT answers at once", async () => {
+    const h = createHarness({ delivery: { concurrency: 8, timeoutMs: 10_000, idleMs: 1000, retryDelay: (n) => (n < 10 ? 1 : undefined) } });
+    cleanups.push(() => h.close());
+    const COMPANIES = 16;
+    const open = new Array(COMPANIES).fill(0);
+    const most = new Array(COMPANIES).fill(0);
+    let slowOpen = 0;
+    const companies = [];
+    for (let i = 0; i < COMPANIES; i++) {
+      const tarpit = startReceiver(async () => {
+        most[i] = Math.max(most[i], ++open[i]);
+        slowOpen++;
+        await Bun.sleep(4500);
+        open[i]--;
+        slowOpen--;
+        return Response.json({ success: true });
+      });
+      cleanups.push(tarpit.stop);
+      const company = await party(h, `TARPIT-${i}`, "IO");
+      // The company's farm-in and its webhook both answer in 4.5 s.
+      await integrate(h, company.jwt, { deliveryUrl: `${tarpit.url}/farm-in`, webhookUrl: `${tarpit.url}/hooks` });
+      companies.push(company);
+    }
+    // Each books two trips with the next one: deliveries to the next company, webhooks to itself.
+    for (let i = 0; i < COMPANIES; i++)
+      for (let n = 0; n < 2; n++) expect((await sendTrip(h, companies[i], regularTrip(companies[i].netid, companies[(i + 1) % COMPANIES].netid))).status).toBe(200);
+    let arrivedAt = 0;
+    const good = startReceiver((_r, n) => {
+      arrivedAt ||= performance.now();
+      return Response.json({ success: true, reservationId: `FINE-${n}` });
+    });
+    cleanups.push(good.stop);
+    const fine = await party(h, "FINE-PARTNER", "IO");
+    const booker = await party(h, "FINE-BOOKER", "CO");
+    await integrate(h, fine.jwt, { deliveryUrl: `${good.url}/farm-in` });
+    h.services.worker.start();
+    // The tarpits take every worker they can.
+    const deadline = Date.now() + 3000;
+    while (slowOpen < 8 && Date.now() < deadline) await Bun.sleep(20);
+    expect(slowOpen).toBeGreaterThanOrEqual(8);
+    // Every tarpit company has had an attempt under way for a second (each is now known slow), none answered yet.
+    // (Before that a company is not known to be slow: while the first round starts, new ones fill the other half.)
+    while (most.some((m) => m === 0) && Date.now() < deadline + 6000) await Bun.sleep(20);
+    await Bun.sleep(1100);
+    const waits: number[] = [];
+    for (const pause of [0, 1500, 1500]) {
+      await Bun.sleep(pause);
+      arrivedAt = 0;
+      const sentAt = performance.now();
+      const sent = await sendTrip(h, booker, regularTrip(booker.netid, fine.netid, { submitMode: "WAIT" }));
+      waits.push(performance.now() - sentAt);
+      console.log(`WAIT ${waits.length}: ${Math.round(waits.at(-1)!)} ms, arrived after ${Math.round(arrivedAt - sentAt)} ms, tarpit attempts open ${slowOpen}`);
+      expect(sent.status).toBe(200);
+      expect(sent.body.reservationId).toBe(`FINE-${waits.length}`);
+      expect(arrivedAt - sentAt).toBeLessThan(1000);
+    }
+    expect(Math.max(...waits)).toBeLessThan(1000);
+    const answeredMs = Math.max(...waits);
+    // No company ever had more than ceil(8 / 4) = 2 attempts open, its deliveries and webhooks together.
+    expect(Math.max(...most)).toBeLessThanOrEqual(2);
+    console.log(`healthy WAIT answered in ${Math.round(answeredMs)} ms with ${slowOpen} tarpit attempts open`);
+  }, 30_000);
+});
