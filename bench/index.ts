@@ -13,6 +13,7 @@ import { benchPostgres } from "./postgres";
 import { benchEvents } from "./events";
 import { benchNetworkQuote } from "./network-quote";
 import { benchQuote } from "./quote";
+import { benchBookingRace } from "./booking-race";
 import { ROOT, WRK_HELP, wrkPath } from "./load";
 import { markdownTable, SMOKE, type Figure } from "./report";
 
@@ -27,6 +28,7 @@ const PARTS: Record<string, () => Promise<Figure[]>> = {
   events: () => benchEvents(),
   "network-quote": () => benchNetworkQuote(),
   quote: () => benchQuote(),
+  "booking-race": () => benchBookingRace(),
 };
 const NEEDS_WRK = new Set(["http", "intake", "freshness", "postgres"]);
 
