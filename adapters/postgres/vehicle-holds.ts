@@ -33,12 +33,13 @@ export class PgVehicleHolds implements VehicleHolds {
     await this.db.$client.unsafe("DELETE FROM vehicle_holds WHERE transaction_id = $1", [transactionId]);
   }
 
-  async liveHoldsOf(provider: string, after: number, now: number) {
-    const rows = await this.db.$client.unsafe<Array<{ slug: string; from: string; to: string }>>(
-      `SELECT h.slug, h.starts_at AS "from", h.ends_at AS "to" FROM vehicle_holds h WHERE h.provider_netid = $1 AND h.ends_at > $2 AND ${liveHoldSql("$3")}`,
-      [provider, after, graceOf(now)],
+  async liveHoldsAfter(after: number, now: number) {
+    const rows = await this.db.$client.unsafe<Array<{ provider: string; slug: string; from: string; to: string }>>(
+      `SELECT h.provider_netid AS provider, h.slug, h.starts_at AS "from", h.ends_at AS "to" FROM vehicle_holds h ` +
+        `WHERE h.ends_at > $1 AND ${liveHoldSql("$2")}`,
+      [after, graceOf(now)],
     );
-    return rows.map((r) => ({ slug: r.slug, from: Number(r.from), to: Number(r.to) }));
+    return rows.map((r) => ({ provider: r.provider, slug: r.slug, from: Number(r.from), to: Number(r.to) }));
   }
 
   async scheduleOf(slug: string, from: number, to: number, now: number): Promise<VehicleHold[]> {

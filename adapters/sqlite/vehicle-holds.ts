@@ -36,13 +36,13 @@ export class SqliteVehicleHolds implements VehicleHolds {
     this.db.$client.query("DELETE FROM vehicle_holds WHERE transaction_id = ?").run(transactionId);
   }
 
-  async liveHoldsOf(provider: string, after: number, now: number) {
+  async liveHoldsAfter(after: number, now: number) {
     return this.db.$client
-      .query<{ slug: string; from: number; to: number }, [string, number, number]>(
-        `SELECT h.slug AS slug, h.starts_at AS "from", h.ends_at AS "to" FROM vehicle_holds h ` +
-          `WHERE h.provider_netid = ?1 AND h.ends_at > ?2 AND ${liveHoldSql("?3")}`,
+      .query<{ provider: string; slug: string; from: number; to: number }, [number, number]>(
+        `SELECT h.provider_netid AS provider, h.slug AS slug, h.starts_at AS "from", h.ends_at AS "to" FROM vehicle_holds h ` +
+          `WHERE h.ends_at > ?1 AND ${liveHoldSql("?2")}`,
       )
-      .all(provider, after, graceOf(now));
+      .all(after, graceOf(now));
   }
 
   async scheduleOf(slug: string, from: number, to: number, now: number): Promise<VehicleHold[]> {

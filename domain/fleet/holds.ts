@@ -44,8 +44,8 @@ export interface VehicleHolds {
   claim(claim: HoldClaim, now: number): Promise<boolean>;
   /** Drops the hold of a booking (its booking was not made after all). */
   release(transactionId: string): Promise<void>;
-  /** The live holds of the provider's vehicles ending after `after` (what a quote leaves out). */
-  liveHoldsOf(provider: string, after: number, now: number): Promise<Array<{ slug: string; from: number; to: number }>>;
+  /** Every live hold ending after `after`, with its vehicle's provider (what quotes leave out). */
+  liveHoldsAfter(after: number, now: number): Promise<Array<{ provider: string; slug: string; from: number; to: number }>>;
   /** The live holds of one vehicle overlapping [from, to), earliest first. */
   scheduleOf(slug: string, from: number, to: number, now: number): Promise<VehicleHold[]>;
   addBlackout(hold: VehicleHold & { provider: string }, now: number): Promise<void>;
@@ -55,9 +55,14 @@ export interface VehicleHolds {
   removeBlackout(slug: string, id: string): Promise<boolean>;
 }
 
-/** Quote-side view of holds: a per-provider copy refreshed from the database at most `ttlMs` old; claims go to the database. */
+/**
+ * Quote-side view of holds: a copy of every live hold, by provider, refreshed from the database when older than
+ * `ttlMs` (one query for all providers, one refresh at a time); claims go to the database, which decides.
+ */
 export class HoldIndex {
-  private readonly cache = new Map<string, { at: number; holds: Array<{ slug: string; from: number; to: number }> }>();
+  private byProvider = new Map<string, Array<{ slug: string; from: number; to: number }>>();
+  private at = -Infinity;
+  private refreshing: Promise<void> | undefined;
 
   constructor(
     readonly store: VehicleHolds,
@@ -65,25 +70,45 @@ export class HoldIndex {
     private readonly ttlMs = 1000,
   ) {}
 
-  /** The provider's vehicles held at some moment of [from, to) (empty set: none). */
-  async busySlugs(provider: string, from: number, to: number): Promise<ReadonlySet<string>> {
+  /** Resolves once the copy is at most `ttlMs` old. */
+  async ready(): Promise<void> {
+    if (this.nowMs() - this.at <= this.ttlMs) return;
+    this.refreshing ??= this.refresh().finally(() => (this.refreshing = undefined));
+    await this.refreshing;
+  }
+
+  private async refresh(): Promise<void> {
     const now = this.nowMs();
-    let entry = this.cache.get(provider);
-    if (!entry || now - entry.at > this.ttlMs) {
-      const seconds = Math.floor(now / 1000);
-      entry = { at: now, holds: await this.store.liveHoldsOf(provider, seconds - 86_400, seconds) };
-      this.cache.set(provider, entry);
-      if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value!);
+    const seconds = Math.floor(now / 1000);
+    const holds = await this.store.liveHoldsAfter(seconds - 86_400, seconds);
+    const byProvider = new Map<string, Array<{ slug: string; from: number; to: number }>>();
+    for (const h of holds) {
+      let list = byProvider.get(h.provider);
+      if (!list) byProvider.set(h.provider, (list = []));
+      list.push({ slug: h.slug, from: h.from, to: h.to });
     }
-    if (entry.holds.length === 0) return EMPTY;
+    this.byProvider = byProvider;
+    this.at = now;
+  }
+
+  /** The provider's vehicles held at some moment of [from, to), from the copy as it is (call `ready` first). */
+  busyNow(provider: string, from: number, to: number): ReadonlySet<string> {
+    const holds = this.byProvider.get(provider);
+    if (!holds) return EMPTY;
     const busy = new Set<string>();
-    for (const h of entry.holds) if (h.from < to && h.to > from) busy.add(h.slug);
+    for (const h of holds) if (h.from < to && h.to > from) busy.add(h.slug);
     return busy;
   }
 
-  /** Forgets the provider's copy (this instance changed its holds). */
-  forget(provider: string): void {
-    this.cache.delete(provider);
+  /** The provider's vehicles held at some moment of [from, to) (empty set: none). */
+  async busySlugs(provider: string, from: number, to: number): Promise<ReadonlySet<string>> {
+    await this.ready();
+    return this.busyNow(provider, from, to);
+  }
+
+  /** Forgets the copy (this instance changed the provider's holds): the next quote reads them again. */
+  forget(_provider: string): void {
+    this.at = -Infinity;
   }
 }
 

@@ -196,8 +196,8 @@ async function leaveOutUnavailable(
   if (pickupDate === undefined) return { shortNotice, busy };
   const sets = new Array<ReadonlySet<string> | undefined>(terms.admitted.length);
   let anyBusy = false;
-  await Promise.all(
-    owners.map(async (o, k) => {
+  await deps.holds?.ready();
+  owners.forEach((o, k) => {
       if (terms.admitted[o] !== 1) return;
       const integration = integrations.get(netids[k]);
       const notice = integration?.minimumNoticeMinutes ?? 0;
@@ -208,13 +208,12 @@ async function leaveOutUnavailable(
       }
       if (!deps.holds) return;
       const span = holdSpan(pickupDate, quarterHours, integration?.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES);
-      const held = await deps.holds.busySlugs(netids[k], span.from, span.to);
+      const held = deps.holds.busyNow(netids[k], span.from, span.to);
       if (held.size > 0) {
         sets[o] = held;
         anyBusy = true;
       }
-    }),
-  );
+  });
   if (anyBusy) {
     terms.busy = sets;
     for (let i = 0; i < matches.count; i++) {
