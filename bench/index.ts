@@ -16,6 +16,7 @@ import { benchNetworkQuote } from "./network-quote";
 import { benchQuote } from "./quote";
 import { benchGrowth } from "./growth";
 import { benchFairDelivery } from "./fair-delivery";
+import { benchBookingRace } from "./booking-race";
 import { ROOT, WRK_HELP, wrkPath } from "./load";
 import { markdownTable, SMOKE, type Figure } from "./report";
 
@@ -32,6 +33,7 @@ const PARTS: Record<string, () => Promise<Figure[]>> = {
   quote: () => benchQuote(),
   growth: () => benchGrowth(),
   "fair-delivery": () => benchFairDelivery(),
+  "booking-race": () => benchBookingRace(),
 };
 const NEEDS_WRK = new Set(["http", "intake", "freshness", "postgres"]);
 

@@ -18,6 +18,7 @@ import { coreReservations } from "../adapters/http/core/reservations";
 import { coreCompany } from "../adapters/http/core/company";
 import { platformTrips } from "../adapters/http/platform/trips";
 import { coreFleet } from "../adapters/http/core/fleet";
+import { coreAvailability } from "../adapters/http/core/availability";
 import { coreFleetSearch } from "../adapters/http/core/fleet-search";
 import { fastFleetSearch } from "../adapters/http/core/fleet-search-fast";
 import { callerCompany, writeRateLimit } from "../adapters/http/rate-limit";
@@ -104,6 +105,7 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(coreReservations(trips.manage, auth, services.positions, trips.send))
     .use(coreQuotes(services.networkQuotes, auth, trips.idempotency, rateLimiter))
     .use(coreFleet(services.manageFleet, auth))
+    .use(coreAvailability(services.availability, auth))
     .use(coreFleetSearch(services.searchFleet, auth, rateLimiter, services.searchAnswers))
     .use(coreTracking(services.tracking, auth))
     .use(coreEvents(services.liveHub, auth));

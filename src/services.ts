@@ -1,3 +1,4 @@
+import { HoldIndex } from "../domain/fleet/holds";
 import type { Config } from "./config";
 import type { Db } from "../adapters/sqlite/db";
 import type { AnnouncerFor, Storage } from "./storage/storage";
@@ -155,6 +156,8 @@ export function createServices(
     currencies,
     integrations,
   };
+  // Vehicles held by live bookings and blackouts: quotes read a copy at most a second old, bookings claim in the database.
+  const holds = new HoldIndex(storage.vehicleHolds);
   const trips = {
     send: {
       limits,
@@ -172,6 +175,7 @@ export function createServices(
       // index instead of dirtying a random page each, which makes a group's inserts and commit cheaper.
       newTransactionId: () => Bun.randomUUIDv7(),
       networkQuotes: storage.networkQuotes,
+      holds,
     },
     manage: { bookings, companies, clock, tracking, limits, currencies },
     idempotency: storage.idempotency,
@@ -192,6 +196,7 @@ export function createServices(
       gazetteer: quoting.gazetteer,
       timeZones: trips.send.timeZones,
       currencies: quoting.currencies,
+      holds,
     }),
     clock,
     newQuoteId: () => Bun.randomUUIDv7(),
@@ -248,6 +253,7 @@ export function createServices(
     fleetIndex,
     rateLimiter,
     manageFleet: { fleet, index: fleetIndex, airports, clock, companies },
+    availability: { fleet, holds, clock, newId: () => Bun.randomUUIDv7() },
     searchFleet: { index: fleetIndex, airports },
     searchAnswers,
   };

@@ -1,5 +1,6 @@
 import type { AcceptTripsFrom, Integration, LuggageMode, WebhookFormat } from "./integration";
 import type { SecretSealer } from "./ports";
+import { DEFAULT_TURNAROUND_MINUTES } from "../fleet/holds";
 import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
 
 /**
@@ -18,6 +19,8 @@ export interface IntegrationRecord {
   webhookFormat: string;
   acceptTripsFrom: string;
   serviceRadiusKm: number;
+  turnaroundMinutes: number;
+  minimumNoticeMinutes: number;
   updatedAt: number;
 }
 
@@ -37,6 +40,8 @@ export function integrationRecord(i: Integration, secrets: SecretSealer, at: num
     webhookFormat: i.webhookFormat,
     acceptTripsFrom: i.acceptTripsFrom,
     serviceRadiusKm: i.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM,
+    turnaroundMinutes: i.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES,
+    minimumNoticeMinutes: i.minimumNoticeMinutes ?? 0,
     updatedAt: at,
   };
 }
@@ -55,5 +60,7 @@ export function integrationOf(row: IntegrationRecord, secrets: SecretSealer): In
     webhookFormat: row.webhookFormat as WebhookFormat,
     acceptTripsFrom: row.acceptTripsFrom as AcceptTripsFrom,
     serviceRadiusKm: row.serviceRadiusKm,
+    turnaroundMinutes: row.turnaroundMinutes,
+    minimumNoticeMinutes: row.minimumNoticeMinutes,
   };
 }

@@ -1,4 +1,5 @@
 import type { FieldError } from "../errors";
+import { DEFAULT_TURNAROUND_MINUTES, MAX_MINIMUM_NOTICE_MINUTES, MAX_TURNAROUND_MINUTES } from "../fleet/holds";
 import { DEFAULT_SERVICE_RADIUS_KM, MAX_SERVICE_RADIUS_KM, MIN_SERVICE_RADIUS_KM } from "../trips/service-radius";
 
 /** How a partner receives luggage: as a field it stores natively, or (default) also as a line in the trip notes. */
@@ -24,6 +25,10 @@ export interface Integration {
   acceptTripsFrom: AcceptTripsFrom;
   /** How far from a pickup (km, 1–500) the provider's vehicles serve it (besides those listing its airport); 50 when unset. */
   serviceRadiusKm?: number;
+  /** Minutes a booked vehicle stays held after the trip's estimated end (0–720); 30 when unset. */
+  turnaroundMinutes?: number;
+  /** A pickup sooner than this leaves the provider out of quotes (0–10,080 minutes); 0 when unset. */
+  minimumNoticeMinutes?: number;
 }
 
 /** A requested change: absent = keep, null = clear. */
@@ -35,6 +40,8 @@ export interface IntegrationPatch {
   webhookFormat?: WebhookFormat;
   acceptTripsFrom?: AcceptTripsFrom;
   serviceRadiusKm?: number;
+  turnaroundMinutes?: number;
+  minimumNoticeMinutes?: number;
 }
 
 const MAX_URL = 2048;
@@ -66,6 +73,10 @@ export function validateIntegrationPatch(input: {
   acceptTripsFrom?: string;
   /** null resets it to the default (50 km). */
   serviceRadiusKm?: number | null;
+  /** null resets it to the default (30). */
+  turnaroundMinutes?: number | null;
+  /** null resets it to the default (0). */
+  minimumNoticeMinutes?: number | null;
 }): { ok: true; patch: IntegrationPatch } | { ok: false; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const patch: IntegrationPatch = {};
@@ -110,6 +121,16 @@ export function validateIntegrationPatch(input: {
     if (!Number.isInteger(km) || km < MIN_SERVICE_RADIUS_KM || km > MAX_SERVICE_RADIUS_KM)
       errors.push({ field: "serviceRadiusKm", message: `must be a whole number of kilometres from ${MIN_SERVICE_RADIUS_KM} to ${MAX_SERVICE_RADIUS_KM}` });
     else patch.serviceRadiusKm = km;
+  }
+  const minutes = [
+    ["turnaroundMinutes", DEFAULT_TURNAROUND_MINUTES, MAX_TURNAROUND_MINUTES],
+    ["minimumNoticeMinutes", 0, MAX_MINIMUM_NOTICE_MINUTES],
+  ] as const;
+  for (const [field, fallback, max] of minutes) {
+    if (input[field] === undefined) continue;
+    const value = input[field] ?? fallback;
+    if (!Number.isInteger(value) || value < 0 || value > max) errors.push({ field, message: `must be a whole number of minutes from 0 to ${max}` });
+    else patch[field] = value;
   }
   return errors.length ? { ok: false, errors } : { ok: true, patch };
 }

@@ -13,7 +13,8 @@ import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
 import type { Integration } from "../delivery/integration";
 import type { NewTrip } from "../trips/send-trip-request";
 import type { ProviderAdmission } from "../partners/admission";
-import { rankCircle, type CircleRanking, type ExtraVehicle } from "./network-rank";
+import { DEFAULT_TURNAROUND_MINUTES, holdSpan, type HoldIndex } from "../fleet/holds";
+import { rankCircle, type CircleRanking, type ExtraVehicle, type ProviderTerms } from "./network-rank";
 
 /** The providers met around a pickup, before admission: a network quote decides whom it may offer, then ranks. */
 export interface ServingProviders {
@@ -25,7 +26,7 @@ export interface ServingProviders {
    * The admitted providers' serving vehicles (`admission` by place in `netids`), priced for the trip and ranked (see
    * rankCircle): the quote's currency, its options, and how many serving vehicles other currencies left out.
    */
-  rank(admission: ProviderAdmission): Promise<CircleRanking>;
+  rank(admission: ProviderAdmission): Promise<CircleRanking & Availability>;
 }
 
 /** What the network quote needs priced: every provider's serving vehicles that fit the party. */
@@ -45,6 +46,8 @@ export interface NetworkPricingDeps {
   gazetteer: Gazetteer;
   timeZones: TimeZones;
   currencies: CurrencyDirectory;
+  /** Vehicles held by live bookings and blackouts (CONTRACT §19.5); none left out without it. */
+  holds?: HoldIndex;
 }
 
 /**
@@ -105,7 +108,7 @@ export function indexNetworkPricing(deps: NetworkPricingDeps): NetworkPricing {
         }
       }
       const integrations = await deps.integrations.getMany(netids);
-      const met: Met = { req, position, country: placed.country, iata, matches, owners, netids, extraNetids, listing, integrations };
+      const met: Met = { now, pickupDate, req, position, country: placed.country, iata, matches, owners, netids, extraNetids, listing, integrations };
       return { netids, integrations, rank: (admission) => rankAdmitted(deps, met, admission) };
     },
   };
@@ -113,6 +116,8 @@ export function indexNetworkPricing(deps: NetworkPricingDeps): NetworkPricing {
 
 /** What the circle around a pickup met: its matches, and each provider by owner number (then the extras' own). */
 interface Met {
+  now: number;
+  pickupDate: number | undefined;
   req: NewTrip;
   position: { lat: number; lon: number };
   country: string | undefined;
@@ -127,16 +132,20 @@ interface Met {
 }
 
 /** Each provider's radius and admission decided once, an airport's vehicles beyond the circle read, then rankCircle. */
-async function rankAdmitted(deps: NetworkPricingDeps, met: Met, admitted: ProviderAdmission): Promise<CircleRanking> {
+async function rankAdmitted(deps: NetworkPricingDeps, met: Met, admitted: ProviderAdmission): Promise<CircleRanking & Availability> {
   const { req, position, iata, matches, owners, netids, extraNetids, listing, integrations } = met;
   const netidOf = (o: number) => (o < matches.owners ? matches.netid(o) : extraNetids[o - matches.owners]);
   const size = matches.owners + extraNetids.length;
-  const terms = { admitted: new Uint8Array(size), radiusKm: new Float64Array(size), preferredType: new Array<string | undefined>(size) };
+  const terms: ProviderTerms = { admitted: new Uint8Array(size), radiusKm: new Float64Array(size), preferredType: new Array<string | undefined>(size) };
   owners.forEach((o, k) => {
     terms.radiusKm[o] = integrations.get(netids[k])?.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM;
     terms.admitted[o] = admitted.admitted[k];
     terms.preferredType[o] = admitted.preferredType[k];
   });
+
+  const dropOff = positionOf(req.trip.locations.dropOff, deps.airports);
+  const quarterHours = req.tripMinutes ? bookedQuarterHours(req.tripMinutes) : estimatedQuarterHours(position, dropOff);
+  const availability = await leaveOutUnavailable(deps, met, terms, quarterHours);
 
   // An airport pickup: each admitted provider met there (a vehicle within its radius seats the party, or one
   // without a position lists the airport) adds its vehicles listing the airport that the circle cannot hold.
@@ -158,8 +167,59 @@ async function rankAdmitted(deps: NetworkPricingDeps, met: Met, admitted: Provid
     });
   }
 
-  const dropOff = positionOf(req.trip.locations.dropOff, deps.airports);
-  const quarterHours = req.tripMinutes ? bookedQuarterHours(req.tripMinutes) : estimatedQuarterHours(position, dropOff);
   const pickupCurrency = met.country ? deps.currencies.ofCountry(met.country) : undefined;
-  return rankCircle({ matches, extras, netidOf, terms, quarterHours, pickupCurrency, currencies: deps.currencies });
+  const kept = extras.filter((x) => !terms.busy?.[x.owner]?.has(x.entry.slug));
+  const ranking = rankCircle({ matches, extras: kept, netidOf, terms, quarterHours, pickupCurrency, currencies: deps.currencies });
+  return { ...ranking, ...availability, busy: availability.busy + extras.length - kept.length };
+}
+
+/** What availability left out of a network quote: providers for short notice, vehicles for being held. */
+export interface Availability {
+  shortNotice: number;
+  busy: number;
+}
+
+/**
+ * CONTRACT §19.5 over the admitted providers: one whose `minimumNoticeMinutes` the pickup is sooner than is no longer
+ * admitted; each remaining one's vehicles held over the trip (pickup to estimated end plus its turnaround) go into
+ * `terms.busy`, and those the circle met within its radius are counted.
+ */
+async function leaveOutUnavailable(
+  deps: NetworkPricingDeps,
+  met: Met,
+  terms: ProviderTerms,
+  quarterHours: number,
+): Promise<Availability> {
+  const { owners, netids, integrations, matches, pickupDate } = met;
+  let shortNotice = 0;
+  let busy = 0;
+  if (pickupDate === undefined) return { shortNotice, busy };
+  const sets = new Array<ReadonlySet<string> | undefined>(terms.admitted.length);
+  let anyBusy = false;
+  await deps.holds?.ready();
+  owners.forEach((o, k) => {
+      if (terms.admitted[o] !== 1) return;
+      const integration = integrations.get(netids[k]);
+      const notice = integration?.minimumNoticeMinutes ?? 0;
+      if (notice > 0 && pickupDate - met.now < notice * 60) {
+        terms.admitted[o] = 0;
+        shortNotice++;
+        return;
+      }
+      if (!deps.holds) return;
+      const span = holdSpan(pickupDate, quarterHours, integration?.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES);
+      const held = deps.holds.busyNow(netids[k], span.from, span.to);
+      if (held.size > 0) {
+        sets[o] = held;
+        anyBusy = true;
+      }
+  });
+  if (anyBusy) {
+    terms.busy = sets;
+    for (let i = 0; i < matches.count; i++) {
+      const o = matches.owner[i];
+      if (sets[o] !== undefined && matches.distanceKm[i] <= terms.radiusKm[o] && sets[o]!.has(matches.slug(i))) busy++;
+    }
+  }
+  return { shortNotice, busy };
 }

@@ -19,6 +19,8 @@ export interface ProviderTerms {
   radiusKm: Float64Array;
   /** The provider's type for the caller's preferred type, when mapped: its options of that type rank first among its own. */
   preferredType: Array<string | undefined>;
+  /** Per provider, its vehicles held over the trip (CONTRACT §19.5): left out. */
+  busy?: Array<ReadonlySet<string> | undefined>;
 }
 
 /** A serving vehicle the circle does not hold (one listing the pickup airport beyond its provider's radius, or without a position). */
@@ -56,6 +58,8 @@ export function rankCircle(input: RankInput): CircleRanking {
   const n = m.count;
   const { owner, rate, distanceKm } = m;
   const { admitted, radiusKm } = terms;
+  const held = terms.busy;
+  const isBusy = (i: number): boolean => held !== undefined && held[owner[i]] !== undefined && held[owner[i]]!.has(m.slug(i));
 
   // Currencies interned per rate; serving vehicles counted per currency.
   const currencyOfRate = new Int32Array(m.rates).fill(-1);
@@ -79,7 +83,7 @@ export function rankCircle(input: RankInput): CircleRanking {
   };
   const serves = (i: number): boolean => {
     const o = owner[i];
-    return admitted[o] === 1 && distanceKm[i] <= radiusKm[o];
+    return admitted[o] === 1 && distanceKm[i] <= radiusKm[o] && !isBusy(i);
   };
   for (let i = 0; i < n; i++) if (serves(i)) counts[matchCurrency(i)]++;
   const extraCurrency = extras.map((x) => (admitted[x.owner] === 1 ? currencyId(x.entry.currency) : -1));
@@ -158,7 +162,7 @@ export function rankCircle(input: RankInput): CircleRanking {
     }
     kept[base + k] = i;
   };
-  const candidate = (i: number) => units[i] >= 0 && admitted[owner[i]] === 1 && distanceKm[i] <= radiusKm[owner[i]];
+  const candidate = (i: number) => units[i] >= 0 && admitted[owner[i]] === 1 && distanceKm[i] <= radiusKm[owner[i]] && !isBusy(i);
   if (anyPreferred) {
     for (let i = 0; i < n; i++) if (candidate(i)) offer(i);
     for (let j = 0; j < extras.length; j++) if (extraCurrency[j] === chosen) offer(n + j);

@@ -5,11 +5,20 @@
  * OTHER_CURRENCIES_LEFT_OUT (options priced in other currencies than the quote's, counted).
  */
 export interface TripWarning {
-  code: "PICKUP_NOT_LOCATED" | "NO_VEHICLE_NEAR_PICKUP" | "NO_VEHICLE_FITS_TRIP" | "OTHER_CURRENCIES_LEFT_OUT";
+  code: "PICKUP_NOT_LOCATED" | "NO_VEHICLE_NEAR_PICKUP" | "NO_VEHICLE_FITS_TRIP" | "OTHER_CURRENCIES_LEFT_OUT" | "VEHICLES_BUSY" | "SHORT_NOTICE";
   message: string;
   /** The request field the warning is about, when it is about one. */
   field?: string;
   /** OTHER_CURRENCIES_LEFT_OUT: how many vehicle options were left out, and their currencies. */
   count?: number;
   currencies?: string[];
+}
+
+/** SHORT_NOTICE (providers left out: the pickup is sooner than their minimumNoticeMinutes) and VEHICLES_BUSY (held vehicles left out), when any. */
+export function availabilityWarnings(shortNotice: number, busy: number): TripWarning[] {
+  const warnings: TripWarning[] = [];
+  if (shortNotice > 0)
+    warnings.push({ code: "SHORT_NOTICE", message: `${shortNotice} provider(s) left out: the pickup is sooner than their minimum notice`, count: shortNotice });
+  if (busy > 0) warnings.push({ code: "VEHICLES_BUSY", message: `${busy} vehicle(s) left out: booked or blocked at that time`, count: busy });
+  return warnings;
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_TURNAROUND_MINUTES } from "../fleet/holds";
 import { ConflictError, TooManyRequestsError, ValidationError, type FieldError } from "../errors";
 import { validateIntegrationPatch, type Integration } from "../delivery/integration";
 import type { IntegrationRepository, OutboundTargets, WebhookVerifier } from "../delivery/ports";
@@ -31,6 +32,8 @@ export interface IntegrationView {
   webhookFormat: Integration["webhookFormat"];
   acceptTripsFrom: Integration["acceptTripsFrom"];
   serviceRadiusKm: number;
+  turnaroundMinutes: number;
+  minimumNoticeMinutes: number;
   webhookSecretSet: boolean;
   webhookSecret?: string;
   /** Whether `webhookUrl` answered the signed challenge: until it has, nothing is sent there. */
@@ -51,6 +54,8 @@ export function emptyIntegration(netid: string): Integration {
     webhookFormat: "events",
     acceptTripsFrom: "anyone",
     serviceRadiusKm: DEFAULT_SERVICE_RADIUS_KM,
+    turnaroundMinutes: DEFAULT_TURNAROUND_MINUTES,
+    minimumNoticeMinutes: 0,
   };
 }
 
@@ -63,6 +68,8 @@ export function viewOf(i: Integration, revealSecret = false): IntegrationView {
     webhookFormat: i.webhookFormat,
     acceptTripsFrom: i.acceptTripsFrom,
     serviceRadiusKm: i.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM,
+    turnaroundMinutes: i.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES,
+    minimumNoticeMinutes: i.minimumNoticeMinutes ?? 0,
     webhookSecretSet: i.webhookSecret !== null,
     ...(revealSecret && i.webhookSecret ? { webhookSecret: i.webhookSecret } : {}),
     webhookVerified: i.webhookUrl !== null && i.webhookVerifiedAt !== null,

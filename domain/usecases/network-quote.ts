@@ -15,6 +15,7 @@ import {
 } from "../quotes/network-quote";
 import type { NetworkQuoteRepository } from "../quotes/ports";
 import type { NetworkPricing } from "../quotes/network-pricing";
+import { availabilityWarnings } from "../trips/warnings";
 import { findNetworkQuote, pricedTripOf } from "../quotes/quoted-choice";
 import { admitProviders, type NetworkAsk, type TripAdmissionDeps } from "../partners/admission";
 import { sendTrip, type SendTripDeps } from "./send-trip";
@@ -90,6 +91,7 @@ export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller
       currencies,
     });
   }
+  warnings.push(...availabilityWarnings(ranking.shortNotice, ranking.busy));
   const names = await deps.companies.namesOf([...new Set(ranking.chosen.map((v) => v.entry.netid))]);
   const options = networkOptionsOf(ranking.chosen, names);
   if (options.length === 0)

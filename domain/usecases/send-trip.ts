@@ -15,13 +15,16 @@ import { requesterFeesInCurrency } from "../trips/booking-amounts";
 import type { QuoteOption } from "../trips/booking";
 import { placePickup, type Gazetteer } from "../trips/pickup-place";
 import { pickupTimeRefusal } from "../trips/pickup-time";
-import { pickupInstant, positionOf, type TimeZones } from "../trips/places";
+import { pickupInstant, positionOf, type Position, type TimeZones } from "../trips/places";
 import type { BookingRepository, ProviderFleet } from "../trips/ports";
 import { DEFAULT_BOOKING_LIMITS, withinBounds, type BookingLimits } from "../trips/booking-bounds";
 import type { ServingFleet } from "../trips/service-area";
 import type { TripWarning } from "../trips/warnings";
 import { quoteProvider } from "./quote-provider";
 import { repriceForUpdate } from "./reprice-booking";
+import { bookHolding, type VehicleClaim } from "./availability";
+import { DEFAULT_TURNAROUND_MINUTES, holdSpan, type HoldIndex } from "../fleet/holds";
+import { quoteQuarterHours } from "../trips/quote";
 import { validateSendTrip, type NewTripRequest, type SendTripInput } from "../trips/send-trip-request";
 import { providerVehicleType, tripRefusal, type TripAdmissionDeps } from "../partners/admission";
 import type { NetworkQuoteRepository } from "../quotes/ports";
@@ -47,6 +50,8 @@ export interface SendTripDeps {
   limits?: BookingLimits;
   /** Network quotes a NEW with `quoteId` books an option of. */
   networkQuotes: NetworkQuoteRepository;
+  /** Vehicles held by live bookings and blackouts (CONTRACT §19.5–6); without it nothing is held. */
+  holds?: HoldIndex;
 }
 
 /** Platform names of the parties; per-company names arrive with the integration settings. */
@@ -125,7 +130,7 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
   let options: QuoteOption[] = [];
   if (isQuote && !firstRefusal && placed.placed) {
     const quote = await quoteProvider(
-      { servingFleet: deps.servingFleet, currencies: deps.currencies, integrations: deps.admission.integrations },
+      { servingFleet: deps.servingFleet, currencies: deps.currencies, integrations: deps.admission.integrations, ...(deps.holds ? { holds: deps.holds } : {}) },
       provider.netid,
       placed,
       {
@@ -136,6 +141,7 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
         now: ctx.now,
         preferredVehType: await providerVehicleType(deps.admission, ctx.netid, provider.netid, request.trip.preferredVehicleType),
       },
+      pickupDate,
     );
     options = quote.options;
     warnings.push(...quote.warnings);
@@ -160,10 +166,48 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
     targetPlatform: TARGET_PLATFORM,
     ...(price ? { price } : {}),
   };
-  return deps.bookings.change({ requesterId: ctx.netid, requesterResNo: request.requesterResNo }, (current) => {
-    // A repeat of what is booked already answers as before; anything it would create or convert is refused.
-    if (firstRefusal && current?.contentHash !== fingerprint) throw firstRefusal;
-    if (quoted?.expired && current?.contentHash !== fingerprint) throw quoted.expired;
-    return decideNewTrip(current, request, fingerprint, facts, ctx);
-  });
+  const book = () =>
+    deps.bookings.change({ requesterId: ctx.netid, requesterResNo: request.requesterResNo }, (current) => {
+      // A repeat of what is booked already answers as before; anything it would create or convert is refused.
+      if (firstRefusal && current?.contentHash !== fingerprint) throw firstRefusal;
+      if (quoted?.expired && current?.contentHash !== fingerprint) throw quoted.expired;
+      return decideNewTrip(current, request, fingerprint, facts, ctx);
+    });
+  // A booking made from a quote option holds its vehicle: claimed in the database before the booking is written.
+  const claim =
+    deps.holds && !isQuote && !firstRefusal && !quoted?.expired
+      ? await quotedVehicleClaim(deps, request, provider.netid, facts.transactionId, pickupDate, quoted, placed.placed ? placed.position : undefined, ctx.now)
+      : undefined;
+  return claim ? bookHolding(deps.holds!, claim, ctx.now, book) : book();
+}
+
+/**
+ * The vehicle a NEW books from a quote option, and the span it holds: a network quote's option, or the option of a
+ * QUOTE this NEW converts (the code sent, else the first). Undefined when it books none (no quote, a repeat of a
+ * booking made already, a quote without vehicle options).
+ */
+async function quotedVehicleClaim(
+  deps: SendTripDeps,
+  request: NewTripRequest,
+  provider: string,
+  newTransactionId: string,
+  pickupDate: number,
+  quoted: QuotedChoice | undefined,
+  pickup: Position | undefined,
+  now: number,
+): Promise<VehicleClaim | undefined> {
+  const current = await deps.bookings.findByResNo("requester", request.requesterId, request.requesterResNo);
+  let slug: string | undefined;
+  let transactionId = newTransactionId;
+  if (quoted && !current) slug = quoted.fees[0]?.code;
+  else if (current?.status === "QUOTE" && (current.quoteValidUntil === null || now <= current.quoteValidUntil)) {
+    transactionId = current.transactionId;
+    const code = request.trip.fees[0]?.code;
+    const options = current.trip.fees;
+    slug = code ? options.find((o) => o.code === code)?.code : options.every((o) => typeof o.code === "string" && o.code !== "") ? options[0]?.code : undefined;
+  }
+  if (!slug) return undefined;
+  const quarterHours = quoteQuarterHours({ tripMinutes: request.tripMinutes, pickup, dropOff: positionOf(request.trip.locations.dropOff, deps.airports) });
+  const turnaround = (await deps.admission.integrations.get(provider))?.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES;
+  return { slug, provider, transactionId, ...holdSpan(pickupDate, quarterHours, turnaround) };
 }

@@ -11,6 +11,7 @@ import {
 } from "../../adapters/postgres/account-repositories";
 import { PgBookingRepository } from "../../adapters/postgres/booking-repository";
 import { PgIdempotencyStore } from "../../adapters/postgres/idempotency-store";
+import { PgVehicleHolds } from "../../adapters/postgres/vehicle-holds";
 import { PgNetworkQuoteRepository } from "../../adapters/postgres/network-quote-repository";
 import { PgIntegrationRepository, sealStoredSecretsPg } from "../../adapters/postgres/integration-repository";
 import { PgOutbox } from "../../adapters/postgres/outbox";
@@ -103,6 +104,7 @@ export function postgresStorage(
     bookings,
     idempotency: new PgIdempotencyStore(db),
     networkQuotes: new PgNetworkQuoteRepository(db),
+    vehicleHolds: new PgVehicleHolds(db),
     providerFleet: new PgProviderFleet(db),
     fleet: new PgFleetRepository(db),
     fleetSource,

@@ -13,6 +13,7 @@ import { sealStoredSecrets, SqliteIntegrationRepository } from "../../adapters/s
 import { SqliteOutbox } from "../../adapters/sqlite/outbox";
 import { SqliteBookingRepository } from "../../adapters/sqlite/booking-repository";
 import { SqliteIdempotencyStore } from "../../adapters/sqlite/idempotency-store";
+import { SqliteVehicleHolds } from "../../adapters/sqlite/vehicle-holds";
 import { SqliteNetworkQuoteRepository } from "../../adapters/sqlite/network-quote-repository";
 import { SqliteProviderFleet } from "../../adapters/sqlite/provider-fleet";
 import { SqliteFleetRepository } from "../../adapters/sqlite/fleet-repository";
@@ -57,6 +58,7 @@ export function sqliteStorage(db: Db, secrets: SecretSealer, announcerFor: Annou
     bookings,
     idempotency: new SqliteIdempotencyStore(db),
     networkQuotes: new SqliteNetworkQuoteRepository(db),
+    vehicleHolds: new SqliteVehicleHolds(db),
     providerFleet: new SqliteProviderFleet(db),
     fleet: new SqliteFleetRepository(db),
     // Build workers read a database file themselves; an in-memory database is read here and sent to them.

@@ -10,6 +10,7 @@ import type { RateBudgets } from "../../domain/rate-limit";
 import type { LiveEventLog, StreamRegistry } from "../../domain/events/live-events";
 import type { LiveEventUsage } from "../../domain/events/store-bounds";
 import type { NetworkQuoteRepository } from "../../domain/quotes/ports";
+import type { VehicleHolds } from "../../domain/fleet/holds";
 
 /** What a booking change's messages are built from: the storage's synchronous lookups. */
 export interface AnnounceLookups {
@@ -41,6 +42,8 @@ export interface Storage {
   bookings: BookingRepository & { readonly pendingChanges: number; drain(): Promise<void> };
   idempotency: IdempotencyStore;
   networkQuotes: NetworkQuoteRepository;
+  /** Vehicles held by live bookings and blackouts (CONTRACT §19.5). */
+  vehicleHolds: VehicleHolds;
   providerFleet: ProviderFleet;
   fleet: FleetRepository;
   /** Where the search index reads the fleet; `indexFile` is where it is saved between runs (none: not saved). */

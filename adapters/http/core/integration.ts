@@ -30,6 +30,18 @@ const IntegrationView = t.Object({
       "vehicles that list the pickup airport or stand within this distance of the pickup",
     examples: [50],
   }),
+  turnaroundMinutes: t.Integer({
+    minimum: 0,
+    maximum: 720,
+    description: "Minutes a vehicle booked from a quote stays held after the trip's estimated end (default 30)",
+    examples: [30],
+  }),
+  minimumNoticeMinutes: t.Integer({
+    minimum: 0,
+    maximum: 10080,
+    description: "A pickup sooner than this many minutes from now leaves you out of quotes, warning SHORT_NOTICE (default 0)",
+    examples: [0],
+  }),
   webhookSecretSet: t.Boolean(),
   webhookSecret: t.Optional(t.String({ description: "The signing secret — shown only when created or rotated" })),
   webhookVerified: t.Boolean({
@@ -73,6 +85,18 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
               t.Union([t.Number(), t.Null()], {
                 description: "Whole kilometres, 1–500 (null: back to the default, 50): how far from a pickup your vehicles serve " + "it in quotes",
                 examples: [80],
+              }),
+            ),
+            turnaroundMinutes: t.Optional(
+              t.Union([t.Number(), t.Null()], {
+                description: "Whole minutes, 0–720 (null: back to 30): how long a booked vehicle stays held after the trip",
+                examples: [45],
+              }),
+            ),
+            minimumNoticeMinutes: t.Optional(
+              t.Union([t.Number(), t.Null()], {
+                description: "Whole minutes, 0–10,080 (null: back to 0): the shortest notice you quote at",
+                examples: [120],
               }),
             ),
           },

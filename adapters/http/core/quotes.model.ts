@@ -62,7 +62,9 @@ const Warning = t.Object(
   {
     code: t.String({
       description:
-        "NO_VEHICLE_NEAR_PICKUP (no option), OTHER_CURRENCIES_LEFT_OUT (vehicles priced in other currencies were " + "left out; `count`, `currencies`)",
+        "NO_VEHICLE_NEAR_PICKUP (no option), OTHER_CURRENCIES_LEFT_OUT (vehicles priced in other currencies were " +
+        "left out; `count`, `currencies`), VEHICLES_BUSY (held vehicles left out; `count`), SHORT_NOTICE (providers left out: " +
+        "the pickup is sooner than their minimumNoticeMinutes; `count`)",
       examples: ["OTHER_CURRENCIES_LEFT_OUT"],
     }),
     message: t.String(),

@@ -236,7 +236,14 @@ export const FeeOut = t.Object(
 export const TripWarningOut = t.Object(
   {
     code: t.Union(
-      [t.Literal("PICKUP_NOT_LOCATED"), t.Literal("NO_VEHICLE_NEAR_PICKUP"), t.Literal("NO_VEHICLE_FITS_TRIP"), t.Literal("OTHER_CURRENCIES_LEFT_OUT")],
+      [
+        t.Literal("PICKUP_NOT_LOCATED"),
+        t.Literal("NO_VEHICLE_NEAR_PICKUP"),
+        t.Literal("NO_VEHICLE_FITS_TRIP"),
+        t.Literal("OTHER_CURRENCIES_LEFT_OUT"),
+        t.Literal("VEHICLES_BUSY"),
+        t.Literal("SHORT_NOTICE"),
+      ],
       {
         description:
           "PICKUP_NOT_LOCATED: a REGULAR/ONDEMAND booking whose pickup could not be placed (no lat/lon, unknown " +
@@ -245,7 +252,8 @@ export const TripWarningOut = t.Object(
           "airport or stands within its serviceRadiusKm): stored and delivered with no options. " +
           "NO_VEHICLE_FITS_TRIP: serving vehicles exist but none seats the passengers and luggage. " +
           "OTHER_CURRENCIES_LEFT_OUT: options priced in other currencies than the quote's were left out (`count`, " +
-          "`currencies`).",
+          "`currencies`). VEHICLES_BUSY: vehicles held by live bookings or blackouts at that time were left out " +
+          "(`count`). SHORT_NOTICE: the pickup is sooner than the provider's minimumNoticeMinutes: no options.",
       },
     ),
     message: t.String(),

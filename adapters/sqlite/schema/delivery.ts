@@ -20,6 +20,10 @@ export const companyIntegrations = sqliteTable("company_integrations", {
   acceptTripsFrom: text("accept_trips_from").notNull().default("anyone"),
   /** How far from a pickup (km, 1–500) this provider's vehicles serve it, besides those listing its airport. */
   serviceRadiusKm: integer("service_radius_km").notNull().default(50),
+  /** Minutes a vehicle stays held after a booked trip's estimated end (0–720). */
+  turnaroundMinutes: integer("turnaround_minutes").notNull().default(30),
+  /** A pickup sooner than this many minutes from now leaves the provider out of quotes (0–10,080). */
+  minimumNoticeMinutes: integer("minimum_notice_minutes").notNull().default(0),
   updatedAt: integer("updated_at").notNull(),
 });
 

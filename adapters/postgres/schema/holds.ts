@@ -1,0 +1,30 @@
+import { pgTable, text, index, uniqueIndex } from "drizzle-orm/pg-core";
+import { fleetEntries } from "./fleet";
+import { time } from "./columns";
+
+/**
+ * What keeps a vehicle (fleet entry) from being quoted or booked for a while (CONTRACT §19.5): a booking made from a
+ * quote option (`kind` BOOKING, its `transaction_id`; live while the booking is) or a provider's blackout (`kind`
+ * BLACKOUT, its `reason`). Times are Unix seconds, [starts_at, ends_at).
+ */
+export const vehicleHolds = pgTable(
+  "vehicle_holds",
+  {
+    id: text("id").primaryKey(),
+    slug: text("slug")
+      .notNull()
+      .references(() => fleetEntries.slug, { onDelete: "cascade" }),
+    providerNetid: text("provider_netid").notNull(),
+    kind: text("kind").notNull(),
+    transactionId: text("transaction_id"),
+    startsAt: time("starts_at").notNull(),
+    endsAt: time("ends_at").notNull(),
+    reason: text("reason"),
+    createdAt: time("created_at").notNull(),
+  },
+  (t) => [
+    index("vehicle_holds_slug_ends").on(t.slug, t.endsAt),
+    index("vehicle_holds_provider_ends").on(t.providerNetid, t.endsAt),
+    uniqueIndex("vehicle_holds_transaction").on(t.transactionId),
+  ],
+);

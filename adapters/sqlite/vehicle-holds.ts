@@ -1,0 +1,77 @@
+import type { HoldClaim, VehicleHold, VehicleHolds } from "../../domain/fleet/holds";
+import { graceOf, holdOf, liveHoldSql, type HoldRow } from "../hold-sql";
+import type { Db } from "./db";
+
+
+/**
+ * Vehicle holds in SQLite. A claim checks for an overlapping live hold and inserts its own in one IMMEDIATE
+ * transaction: SQLite's single writer (every process on the file waits for it) makes the check and the write one step.
+ */
+export class SqliteVehicleHolds implements VehicleHolds {
+  constructor(private readonly db: Db) {}
+
+  async claim(c: HoldClaim, now: number): Promise<boolean> {
+    const client = this.db.$client;
+    const run = client.transaction(() => {
+      const clash = client
+        .query<{ id: string }, [string, string, number, number, number]>(
+          `SELECT h.id FROM vehicle_holds h WHERE h.slug = ?1 AND (h.transaction_id IS NULL OR h.transaction_id <> ?2) ` +
+            `AND h.starts_at < ?3 AND h.ends_at > ?4 AND ${liveHoldSql("?5")} LIMIT 1`,
+        )
+        .get(c.slug, c.transactionId, c.to, c.from, graceOf(now));
+      if (clash) return false;
+      client.query("DELETE FROM vehicle_holds WHERE transaction_id = ?").run(c.transactionId);
+      client
+        .query(
+          "INSERT INTO vehicle_holds (id, slug, provider_netid, kind, transaction_id, starts_at, ends_at, reason, created_at) " +
+            "VALUES (?, ?, ?, 'BOOKING', ?, ?, ?, NULL, ?)",
+        )
+        .run(crypto.randomUUID(), c.slug, c.provider, c.transactionId, c.from, c.to, now);
+      return true;
+    });
+    return run.immediate();
+  }
+
+  async release(transactionId: string): Promise<void> {
+    this.db.$client.query("DELETE FROM vehicle_holds WHERE transaction_id = ?").run(transactionId);
+  }
+
+  async liveHoldsAfter(after: number, now: number) {
+    return this.db.$client
+      .query<{ provider: string; slug: string; from: number; to: number }, [number, number]>(
+        `SELECT h.provider_netid AS provider, h.slug AS slug, h.starts_at AS "from", h.ends_at AS "to" FROM vehicle_holds h ` +
+          `WHERE h.ends_at > ?1 AND ${liveHoldSql("?2")}`,
+      )
+      .all(after, graceOf(now));
+  }
+
+  async scheduleOf(slug: string, from: number, to: number, now: number): Promise<VehicleHold[]> {
+    return this.db.$client
+      .query<HoldRow, [string, number, number, number]>(
+        `SELECT h.* FROM vehicle_holds h WHERE h.slug = ?1 AND h.starts_at < ?2 AND h.ends_at > ?3 AND ${liveHoldSql("?4")} ` +
+          "ORDER BY h.starts_at, h.id LIMIT 1000",
+      )
+      .all(slug, to, from, graceOf(now))
+      .map(holdOf);
+  }
+
+  async addBlackout(b: VehicleHold & { provider: string }, now: number): Promise<void> {
+    this.db.$client
+      .query(
+        "INSERT INTO vehicle_holds (id, slug, provider_netid, kind, transaction_id, starts_at, ends_at, reason, created_at) " +
+          "VALUES (?, ?, ?, 'BLACKOUT', NULL, ?, ?, ?, ?)",
+      )
+      .run(b.id, b.slug, b.provider, b.from, b.to, b.reason ?? null, now);
+  }
+
+  async blackoutsOf(slug: string): Promise<VehicleHold[]> {
+    return this.db.$client
+      .query<HoldRow, [string]>("SELECT h.* FROM vehicle_holds h WHERE h.slug = ? AND h.kind = 'BLACKOUT' ORDER BY h.starts_at, h.id LIMIT 1000")
+      .all(slug)
+      .map(holdOf);
+  }
+
+  async removeBlackout(slug: string, id: string): Promise<boolean> {
+    return this.db.$client.query("DELETE FROM vehicle_holds WHERE slug = ? AND id = ? AND kind = 'BLACKOUT'").run(slug, id).changes > 0;
+  }
+}

@@ -1,0 +1,162 @@
+import type { FieldError } from "../errors";
+
+/** Booking statuses that no longer hold their vehicle (CONTRACT §19.5). */
+export const RELEASING_STATUSES = ["CANCEL", "REJECT", "FAILED", "NO_SHOW", "CLOSE"] as const;
+/** A booking hold whose booking was not written yet (or is still the QUOTE being converted) counts this long (s). */
+export const PENDING_HOLD_GRACE_SECONDS = 120;
+export const DEFAULT_TURNAROUND_MINUTES = 30;
+export const MAX_TURNAROUND_MINUTES = 720;
+export const MAX_MINIMUM_NOTICE_MINUTES = 10_080;
+/** The longest blackout (days) and the longest schedule window (days) one request may name. */
+export const MAX_BLACKOUT_DAYS = 366;
+export const MAX_SCHEDULE_DAYS = 62;
+export const MAX_REASON_CHARS = 500;
+
+/** A span of time during which a vehicle is not offered: a live booking's hold or a blackout. Unix seconds, [from, to). */
+export interface VehicleHold {
+  id: string;
+  slug: string;
+  kind: "BOOKING" | "BLACKOUT";
+  /** BOOKING: the booking that holds it. */
+  transactionId?: string;
+  from: number;
+  to: number;
+  /** BLACKOUT: why. */
+  reason?: string;
+}
+
+/** What claiming a vehicle for a booking writes. */
+export interface HoldClaim {
+  slug: string;
+  provider: string;
+  transactionId: string;
+  from: number;
+  to: number;
+}
+
+/** The live holds of vehicles, kept in the database (the authority: a claim is checked and written atomically there). */
+export interface VehicleHolds {
+  /**
+   * Holds `slug` over [from, to) for the booking unless a live hold of another booking or a blackout overlaps it:
+   * checked and written in ONE database transaction under a lock on the vehicle, so of two racing claims one wins.
+   * A hold of the same booking is replaced. false: the vehicle is taken.
+   */
+  claim(claim: HoldClaim, now: number): Promise<boolean>;
+  /** Drops the hold of a booking (its booking was not made after all). */
+  release(transactionId: string): Promise<void>;
+  /** Every live hold ending after `after`, with its vehicle's provider (what quotes leave out). */
+  liveHoldsAfter(after: number, now: number): Promise<Array<{ provider: string; slug: string; from: number; to: number }>>;
+  /** The live holds of one vehicle overlapping [from, to), earliest first. */
+  scheduleOf(slug: string, from: number, to: number, now: number): Promise<VehicleHold[]>;
+  addBlackout(hold: VehicleHold & { provider: string }, now: number): Promise<void>;
+  /** The vehicle's blackouts, earliest first. */
+  blackoutsOf(slug: string): Promise<VehicleHold[]>;
+  /** false: no such blackout of this vehicle. */
+  removeBlackout(slug: string, id: string): Promise<boolean>;
+}
+
+/**
+ * Quote-side view of holds: a copy of every live hold, by provider, refreshed from the database when older than
+ * `ttlMs` (one query for all providers, one refresh at a time); claims go to the database, which decides.
+ */
+export class HoldIndex {
+  private byProvider = new Map<string, Array<{ slug: string; from: number; to: number }>>();
+  private at = -Infinity;
+  private refreshing: Promise<void> | undefined;
+
+  constructor(
+    readonly store: VehicleHolds,
+    private readonly nowMs: () => number = () => Date.now(),
+    private readonly ttlMs = 1000,
+  ) {}
+
+  /** Resolves once the copy is at most `ttlMs` old. */
+  async ready(): Promise<void> {
+    if (this.nowMs() - this.at <= this.ttlMs) return;
+    this.refreshing ??= this.refresh().finally(() => (this.refreshing = undefined));
+    await this.refreshing;
+  }
+
+  private async refresh(): Promise<void> {
+    const now = this.nowMs();
+    const seconds = Math.floor(now / 1000);
+    const holds = await this.store.liveHoldsAfter(seconds - 86_400, seconds);
+    const byProvider = new Map<string, Array<{ slug: string; from: number; to: number }>>();
+    for (const h of holds) {
+      let list = byProvider.get(h.provider);
+      if (!list) byProvider.set(h.provider, (list = []));
+      list.push({ slug: h.slug, from: h.from, to: h.to });
+    }
+    this.byProvider = byProvider;
+    this.at = now;
+  }
+
+  /** The provider's vehicles held at some moment of [from, to), from the copy as it is (call `ready` first). */
+  busyNow(provider: string, from: number, to: number): ReadonlySet<string> {
+    const holds = this.byProvider.get(provider);
+    if (!holds) return EMPTY;
+    const busy = new Set<string>();
+    for (const h of holds) if (h.from < to && h.to > from) busy.add(h.slug);
+    return busy;
+  }
+
+  /** The provider's vehicles held at some moment of [from, to) (empty set: none). */
+  async busySlugs(provider: string, from: number, to: number): Promise<ReadonlySet<string>> {
+    await this.ready();
+    return this.busyNow(provider, from, to);
+  }
+
+  /** Forgets the copy (this instance changed the provider's holds): the next quote reads them again. */
+  forget(_provider: string): void {
+    this.at = -Infinity;
+  }
+}
+
+const EMPTY: ReadonlySet<string> = new Set();
+
+/** The span a booked trip holds its vehicle: pickup to estimated end (quarter hours) plus the turnaround. */
+export function holdSpan(pickup: number, quarterHours: number, turnaroundMinutes: number): { from: number; to: number } {
+  return { from: pickup, to: pickup + quarterHours * 900 + turnaroundMinutes * 60 };
+}
+
+/** A UTC ISO 8601 instant with an explicit zone, as Unix seconds; undefined when it is not one. */
+export function instantOf(value: unknown): number | undefined {
+  if (typeof value !== "string" || value.length > 40) return undefined;
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(value)) return undefined;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? Math.floor(ms / 1000) : undefined;
+}
+
+/** A checked blackout request: every failing field named. */
+export function checkBlackout(
+  body: { from?: unknown; to?: unknown; reason?: unknown },
+): { ok: true; from: number; to: number; reason: string | null } | { ok: false; errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const from = instantOf(body.from);
+  const to = instantOf(body.to);
+  if (from === undefined) errors.push({ field: "from", message: "must be an ISO 8601 instant with a zone, e.g. 2030-05-01T08:00:00Z" });
+  if (to === undefined) errors.push({ field: "to", message: "must be an ISO 8601 instant with a zone, e.g. 2030-05-01T18:00:00Z" });
+  else if (from !== undefined && to <= from) errors.push({ field: "to", message: "must be after from" });
+  else if (from !== undefined && to - from > MAX_BLACKOUT_DAYS * 86_400)
+    errors.push({ field: "to", message: `must be at most ${MAX_BLACKOUT_DAYS} days after from` });
+  let reason: string | null = null;
+  if (body.reason !== undefined && body.reason !== null) {
+    if (typeof body.reason !== "string" || body.reason.trim().length > MAX_REASON_CHARS)
+      errors.push({ field: "reason", message: `must be a text of at most ${MAX_REASON_CHARS} characters` });
+    else reason = body.reason.trim() || null;
+  }
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, from: from!, to: to!, reason };
+}
+
+/** A checked schedule window (`from`, `to` query parameters): every failing one named. */
+export function checkScheduleWindow(query: { from?: unknown; to?: unknown }): { ok: true; from: number; to: number } | { ok: false; errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const from = instantOf(query.from);
+  const to = instantOf(query.to);
+  if (from === undefined) errors.push({ field: "from", message: "is required: an ISO 8601 instant with a zone" });
+  if (to === undefined) errors.push({ field: "to", message: "is required: an ISO 8601 instant with a zone" });
+  else if (from !== undefined && to <= from) errors.push({ field: "to", message: "must be after from" });
+  else if (from !== undefined && to - from > MAX_SCHEDULE_DAYS * 86_400)
+    errors.push({ field: "to", message: `must be at most ${MAX_SCHEDULE_DAYS} days after from` });
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, from: from!, to: to! };
+}
