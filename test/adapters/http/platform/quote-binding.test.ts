@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { createHarness, FAST_DELIVERY, ManualClock, type Harness } from "../../../support/harness";
 import { insertFleet, integrate, lookup, nextResNo, party, providerUpdate, sendTrip, type Party } from "../../../support/trips";
 
@@ -13,10 +13,28 @@ const clock = new ManualClock(Math.floor(Date.now() / 1000));
 let h: Harness;
 let requester: Party, provider: Party;
 
-const SFO_PICKUP = { locationType: "airport", address: "SFO", time: "2027-01-15T08:00:00" };
+/** Each test books the one sedan on a day of its own: a booked quote holds its vehicle (CONTRACT §19.5). */
+let day = "2027-01-15";
+let days = 0;
+beforeEach(() => {
+  day = new Date(Date.UTC(2027, 0, 15 + days++)).toISOString().slice(0, 10);
+});
+const SFO_PICKUP = {
+  locationType: "airport",
+  address: "SFO",
+  get time() {
+    return `${day}T08:00:00`;
+  },
+};
 const CUPERTINO = { locationType: "address", address: "1 Infinite Loop, Cupertino, CA", lat: "37.3318", lon: "-122.0312" };
 const SAN_JOSE = { locationType: "address", address: "200 E Santa Clara St, San Jose, CA", lat: "37.3382", lon: "-121.8863" };
-const LAX_PICKUP = { locationType: "airport", address: "LAX", time: "2027-01-15T08:00:00" };
+const LAX_PICKUP = {
+  locationType: "airport",
+  address: "LAX",
+  get time() {
+    return `${day}T08:00:00`;
+  },
+};
 const SANTA_MONICA = { locationType: "address", address: "Santa Monica Pier, CA", lat: "34.0094", lon: "-118.4973" };
 
 /** The trip quoted: 3 passengers SFO → Cupertino (the sedan: 1.25 h × 80.00 = 100.00). */
@@ -80,7 +98,7 @@ describe("booking a quote with another trip: 409 QUOTE_TRIP_MISMATCH naming the 
   test("GNet: a pickup moved by 90 minutes is 409 naming locations.pickup.time; moved by 45 (within 60) it books the quoted price", async () => {
     const { resNo, transactionId } = await gnetQuote();
     const late = await sendTrip(h, requester, {
-      ...tripFields({ locations: { pickup: { ...SFO_PICKUP, time: "2027-01-15T09:30:00" }, dropOff: CUPERTINO } }),
+      ...tripFields({ locations: { pickup: { ...SFO_PICKUP, time: `${day}T09:30:00` }, dropOff: CUPERTINO } }),
       reservationType: "REGULAR",
       passengers,
       affiliateReservation: affiliate(resNo),
@@ -88,7 +106,7 @@ describe("booking a quote with another trip: 409 QUOTE_TRIP_MISMATCH naming the 
     expect(late.status).toBe(409);
     expect(late.body).toMatchObject({ code: "QUOTE_TRIP_MISMATCH", fields: ["locations.pickup.time"] });
     const res = await sendTrip(h, requester, {
-      ...tripFields({ locations: { pickup: { ...SFO_PICKUP, time: "2027-01-15T08:45:00" }, dropOff: CUPERTINO } }),
+      ...tripFields({ locations: { pickup: { ...SFO_PICKUP, time: `${day}T08:45:00` }, dropOff: CUPERTINO } }),
       reservationType: "REGULAR",
       passengers,
       affiliateReservation: affiliate(resNo),
@@ -107,7 +125,7 @@ describe("booking a quote with another trip: 409 QUOTE_TRIP_MISMATCH naming the 
     });
     expect(moved.status).toBe(409);
     expect(moved.body).toMatchObject({ code: "QUOTE_TRIP_MISMATCH", quoteId, fields: ["locations.dropOff", "luggageCount"] });
-    const later = { pickup: { ...SFO_PICKUP, time: "2027-01-15T08:30:00" }, dropOff: CUPERTINO };
+    const later = { pickup: { ...SFO_PICKUP, time: `${day}T08:30:00` }, dropOff: CUPERTINO };
     const booked = await h.request("POST", url, { headers, body: { quoteOptionId: option.quoteOptionId, requesterResNo: nextResNo(), passengers, locations: later } });
     expect(booked.status).toBe(200);
     expect(booked.body).toMatchObject({ status: "BOOKING_REQUEST", totalAmount: "100.00" });
