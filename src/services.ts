@@ -233,6 +233,8 @@ export function createServices(
     login: loginDeps,
     airports,
     quoting,
+    /** Providers' rate cards (GET|PUT|DELETE /api/company/rates, CLI rates import). */
+    rates: { rateCards: storage.rateCards, fleet, currencies, airports, clock },
     trips,
     networkQuotes,
     fleet,

@@ -12,6 +12,7 @@ import {
 import { PgBookingRepository } from "../../adapters/postgres/booking-repository";
 import { PgIdempotencyStore } from "../../adapters/postgres/idempotency-store";
 import { PgNetworkQuoteRepository } from "../../adapters/postgres/network-quote-repository";
+import { PgRateCardRepository } from "../../adapters/postgres/rate-card-repository";
 import { PgIntegrationRepository, sealStoredSecretsPg } from "../../adapters/postgres/integration-repository";
 import { PgOutbox } from "../../adapters/postgres/outbox";
 import { PgProviderFleet } from "../../adapters/postgres/provider-fleet";
@@ -103,6 +104,7 @@ export function postgresStorage(
     bookings,
     idempotency: new PgIdempotencyStore(db),
     networkQuotes: new PgNetworkQuoteRepository(db),
+    rateCards: new PgRateCardRepository(db),
     providerFleet: new PgProviderFleet(db),
     fleet: new PgFleetRepository(db),
     fleetSource,

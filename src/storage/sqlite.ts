@@ -14,6 +14,7 @@ import { SqliteOutbox } from "../../adapters/sqlite/outbox";
 import { SqliteBookingRepository } from "../../adapters/sqlite/booking-repository";
 import { SqliteIdempotencyStore } from "../../adapters/sqlite/idempotency-store";
 import { SqliteNetworkQuoteRepository } from "../../adapters/sqlite/network-quote-repository";
+import { SqliteRateCardRepository } from "../../adapters/sqlite/rate-card-repository";
 import { SqliteProviderFleet } from "../../adapters/sqlite/provider-fleet";
 import { SqliteFleetRepository } from "../../adapters/sqlite/fleet-repository";
 import { SqliteFleetSource } from "../../adapters/sqlite/fleet-source";
@@ -57,6 +58,7 @@ export function sqliteStorage(db: Db, secrets: SecretSealer, announcerFor: Annou
     bookings,
     idempotency: new SqliteIdempotencyStore(db),
     networkQuotes: new SqliteNetworkQuoteRepository(db),
+    rateCards: new SqliteRateCardRepository(db),
     providerFleet: new SqliteProviderFleet(db),
     fleet: new SqliteFleetRepository(db),
     // Build workers read a database file themselves; an in-memory database is read here and sent to them.

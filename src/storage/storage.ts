@@ -9,6 +9,7 @@ import type { SandboxTrips } from "../../domain/usecases/sandbox-dispatch";
 import type { RateBudgets } from "../../domain/rate-limit";
 import type { LiveEventLog, StreamRegistry } from "../../domain/events/live-events";
 import type { NetworkQuoteRepository } from "../../domain/quotes/ports";
+import type { RateCardRepository } from "../../domain/rates/ports";
 
 /** What a booking change's messages are built from: the storage's synchronous lookups. */
 export interface AnnounceLookups {
@@ -40,6 +41,8 @@ export interface Storage {
   bookings: BookingRepository & { readonly pendingChanges: number; drain(): Promise<void> };
   idempotency: IdempotencyStore;
   networkQuotes: NetworkQuoteRepository;
+  /** Providers' rate cards (CONTRACT §19.1). */
+  rateCards: RateCardRepository;
   providerFleet: ProviderFleet;
   fleet: FleetRepository;
   /** Where the search index reads the fleet; `indexFile` is where it is saved between runs (none: not saved). */

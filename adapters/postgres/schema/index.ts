@@ -8,3 +8,4 @@ export * from "./partners";
 export * from "./scale-out";
 export * from "./live-events";
 export * from "./quotes";
+export * from "./rates";

@@ -7,3 +7,4 @@ export * from "./tracking";
 export * from "./partners";
 export * from "./live-events";
 export * from "./quotes";
+export * from "./rates";
