@@ -164,6 +164,7 @@ export function createServices(
       // index instead of dirtying a random page each, which makes a group's inserts and commit cheaper.
       newTransactionId: () => Bun.randomUUIDv7(),
       networkQuotes: storage.networkQuotes,
+      rateCards: storage.rateCards,
     },
     manage: { bookings, companies, clock, tracking, limits, currencies },
     idempotency: storage.idempotency,

@@ -5,12 +5,18 @@ import type { PricedQuote, QuoteRequest } from "../trips/quote";
 import { quoteServingSet } from "../trips/quote-set";
 import type { ServiceArea, ServingFleet } from "../trips/service-area";
 import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
+import type { AirportDirectory } from "../airports";
+import type { RateCardRepository } from "../rates/ports";
+import { compiledCard, quoteWithCard, type CardTripFacts } from "../rates/priced-quote";
 
 /** What pricing one provider's quote reads: its serving vehicles, its service radius, currency facts. */
 export interface ProviderQuoteDeps {
   servingFleet: ServingFleet;
   currencies: CurrencyDirectory;
   integrations: Pick<IntegrationRepository, "get">;
+  /** Providers' rate cards (CONTRACT §19); absent: every vehicle is priced by its own rates. */
+  rateCards?: Pick<RateCardRepository, "get">;
+  airports?: AirportDirectory;
 }
 
 /** The provider's service radius in km (integration `serviceRadiusKm`, 50 when unset). */
@@ -35,8 +41,17 @@ export async function quoteProvider(
   provider: string,
   pickup: PlacedPickup,
   request: Omit<QuoteRequest, "pickup">,
+  facts: CardTripFacts = { hourly: false, extras: [], stops: 0 },
 ): Promise<PricedQuote> {
   const area = serviceAreaOf(pickup, await serviceRadiusOf(deps.integrations, provider));
-  const serving = await deps.servingFleet.servingSet(provider, area);
-  return quoteServingSet(serving, { ...request, pickup: pickup.position, ...(pickup.country ? { country: pickup.country } : {}) }, deps.currencies);
+  const build = { ...request, pickup: pickup.position, ...(pickup.country ? { country: pickup.country } : {}) };
+  const stored = deps.rateCards && deps.airports ? await deps.rateCards.get(provider) : undefined;
+  if (!stored && facts.extras.length === 0) {
+    const quote = quoteServingSet(await deps.servingFleet.servingSet(provider, area), build, deps.currencies);
+    // The fast path's options are each vehicle's own rates, one line; a fee of 0 takes the path that leaves it out.
+    if (!quote.options.some((o) => /^[0.]+$/.test(o.fee)))
+      return { ...quote, options: quote.options.map((o) => ({ ...o, breakdown: [{ kind: "BASE", id: "vehicle-rate", name: "Vehicle rate", amount: o.fee }] })) };
+  }
+  const card = stored && deps.airports ? compiledCard(stored, deps.currencies, deps.airports) : undefined;
+  return quoteWithCard(await deps.servingFleet.servingEntries(provider, area), build, facts, card, deps.currencies);
 }
