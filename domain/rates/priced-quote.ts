@@ -50,7 +50,8 @@ export function pricedTrip(request: QuoteBuildRequest, facts: CardTripFacts, car
   if (!request.pickup) return undefined;
   const extras = [...facts.extras];
   // Each stop asks EXTRA_STOP only when the card prices it.
-  if (facts.stops > 0 && card?.extras.has("EXTRA_STOP") && !extras.some((x) => x.code === "EXTRA_STOP")) extras.push({ code: "EXTRA_STOP", quantity: facts.stops });
+  if (facts.stops > 0 && card?.extras.has("EXTRA_STOP") && !extras.some((x) => x.code === "EXTRA_STOP"))
+    extras.push({ code: "EXTRA_STOP", quantity: facts.stops });
   return {
     pickup: request.pickup,
     dropOff: request.dropOff,
@@ -84,7 +85,10 @@ export function quoteWithCard(
   const inCurrency = fitting.filter((e) => e.currency === currency);
   const warnings: TripWarning[] = [];
   const leftOut = fitting.length - inCurrency.length;
-  if (leftOut > 0) warnings.push(otherCurrenciesLeftOut(leftOut, [...new Set(fitting.filter((e) => e.currency !== currency).map((e) => e.currency))].sort(), currency));
+  if (leftOut > 0) {
+    const others = [...new Set(fitting.filter((e) => e.currency !== currency).map((e) => e.currency))].sort();
+    warnings.push(otherCurrenciesLeftOut(leftOut, others, currency));
+  }
   const digits = minorUnitOf(currencies, currency);
   const usable = card && card.currency === currency ? card : undefined;
   const trip = pricedTrip(request, facts, usable);

@@ -73,8 +73,14 @@ export function compileCard(card: RateCard, digits: number, airports: AirportPos
       types: types(r.vehTypes),
       rule: { id: r.id, from: compileZone(r.from, airports), to: compileZone(r.to, airports), bothWays: r.bothWays, price: units(r.price, digits) },
     })),
-    distance: card.distance.map((r) => ({ types: types(r.vehTypes), rule: { id: r.id, base: units(r.base, digits), includedKm: r.includedKm, perKm: units(r.perKm, digits) } })),
-    hourly: card.hourly.map((r) => ({ types: types(r.vehTypes), rule: { id: r.id, perHour: units(r.perHour, digits), minimumQuarters: Math.ceil(r.minimumHours * 4 - 1e-9) } })),
+    distance: card.distance.map((r) => ({
+      types: types(r.vehTypes),
+      rule: { id: r.id, base: units(r.base, digits), includedKm: r.includedKm, perKm: units(r.perKm, digits) },
+    })),
+    hourly: card.hourly.map((r) => ({
+      types: types(r.vehTypes),
+      rule: { id: r.id, perHour: units(r.perHour, digits), minimumQuarters: Math.ceil(r.minimumHours * 4 - 1e-9) },
+    })),
     surcharges: card.surcharges.map((s) => ({ ...s, units: units(s.amount, digits) })),
     extras: new Map(card.extras.map((e) => [e.code, { code: e.code, name: e.name, units: units(e.price, digits), max: e.max }])),
   };
@@ -136,7 +142,8 @@ export function cardQuote(card: CompiledCard, trip: PricedTrip): CardQuote {
     if (!offered || (offered.max !== undefined && offered.max < asked.quantity)) missingExtras.push(asked.code);
     else {
       extraUnits += offered.units * asked.quantity;
-      extraLines.push({ kind: "EXTRA", code: offered.code, name: asked.quantity > 1 ? `${offered.name} × ${asked.quantity}` : offered.name, amount: fmt(offered.units * asked.quantity) });
+      const name = asked.quantity > 1 ? `${offered.name} × ${asked.quantity}` : offered.name;
+      extraLines.push({ kind: "EXTRA", code: offered.code, name, amount: fmt(offered.units * asked.quantity) });
     }
   }
   const bases = new Map<string, { units: number; line: BreakdownLine } | null>();
@@ -195,6 +202,11 @@ function surchargeApplies(s: Surcharge, trip: PricedTrip): boolean {
   return from <= to ? hm >= from && hm < to : hm >= from || hm < to;
 }
 
+/** The one line of an option priced by its vehicle's own rates at `fee`. */
+export function vehicleRateLine(fee: string): BreakdownLine[] {
+  return [{ kind: "BASE", id: "vehicle-rate", name: "Vehicle rate", amount: fee }];
+}
+
 /** The one line of a vehicle priced by its own formula (no card). */
 export function vehicleRateBreakdown(units: number, digits: number): BreakdownLine[] {
   return [{ kind: "BASE", id: "vehicle-rate", name: "Vehicle rate", amount: formatUnits(units, digits) }];
@@ -211,7 +223,8 @@ export function localWallClock(at: number, zone: string): string | undefined {
   try {
     let f = clocks.get(zone);
     if (!f) {
-      f = new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+      const two = "2-digit" as const;
+      f = new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: two, day: two, hour: two, minute: two, hourCycle: "h23" });
       clocks.set(zone, f);
     }
     const p = Object.fromEntries(f.formatToParts(new Date(at * 1000)).map((x) => [x.type, x.value]));

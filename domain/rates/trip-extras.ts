@@ -23,14 +23,16 @@ export function askedExtras(trip: { extras?: unknown; locations?: { pickup?: { m
   const asked = new Map<string, number>();
   const raw = trip.extras;
   if (raw !== undefined && raw !== null) {
-    if (!Array.isArray(raw) || raw.length > MAX_TRIP_EXTRAS) errors.push({ field: "extras", message: `must be a list of at most ${MAX_TRIP_EXTRAS} {code, quantity}` });
+    if (!Array.isArray(raw) || raw.length > MAX_TRIP_EXTRAS)
+      errors.push({ field: "extras", message: `must be a list of at most ${MAX_TRIP_EXTRAS} {code, quantity}` });
     else
       raw.forEach((x, i) => {
         const item = (typeof x === "object" && x !== null ? x : {}) as { code?: unknown; quantity?: unknown };
         const code = typeof item.code === "string" ? item.code.trim().toUpperCase() : "";
         if (!CODE.test(code)) errors.push({ field: `extras[${i}].code`, message: "must be an extra code (CHILD_SEAT, MEET_AND_GREET…)" });
         const q = item.quantity === undefined ? 1 : typeof item.quantity === "string" ? Number(item.quantity) : item.quantity;
-        if (typeof q !== "number" || !Number.isInteger(q) || q < 1 || q > 100) errors.push({ field: `extras[${i}].quantity`, message: "must be a whole number from 1 to 100" });
+        if (typeof q !== "number" || !Number.isInteger(q) || q < 1 || q > 100)
+          errors.push({ field: `extras[${i}].quantity`, message: "must be a whole number from 1 to 100" });
         else if (CODE.test(code)) asked.set(code, (asked.get(code) ?? 0) + q);
       });
   }

@@ -7,6 +7,7 @@ import type { ServiceArea, ServingFleet } from "../trips/service-area";
 import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
 import type { AirportDirectory } from "../airports";
 import type { RateCardRepository } from "../rates/ports";
+import { vehicleRateLine } from "../rates/pricing";
 import { compiledCard, quoteWithCard, type CardTripFacts } from "../rates/priced-quote";
 
 /** What pricing one provider's quote reads: its serving vehicles, its service radius, currency facts. */
@@ -50,7 +51,7 @@ export async function quoteProvider(
     const quote = quoteServingSet(await deps.servingFleet.servingSet(provider, area), build, deps.currencies);
     // The fast path's options are each vehicle's own rates, one line; a fee of 0 takes the path that leaves it out.
     if (!quote.options.some((o) => /^[0.]+$/.test(o.fee)))
-      return { ...quote, options: quote.options.map((o) => ({ ...o, breakdown: [{ kind: "BASE", id: "vehicle-rate", name: "Vehicle rate", amount: o.fee }] })) };
+      return { ...quote, options: quote.options.map((o) => ({ ...o, breakdown: vehicleRateLine(o.fee) })) };
   }
   const card = stored && deps.airports ? compiledCard(stored, deps.currencies, deps.airports) : undefined;
   return quoteWithCard(await deps.servingFleet.servingEntries(provider, area), build, facts, card, deps.currencies);

@@ -135,7 +135,13 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
   let options: QuoteOption[] = [];
   if (isQuote && !firstRefusal && placed.placed) {
     const quote = await quoteProvider(
-      { servingFleet: deps.servingFleet, currencies: deps.currencies, integrations: deps.admission.integrations, rateCards: deps.rateCards, airports: deps.airports },
+      {
+        servingFleet: deps.servingFleet,
+        currencies: deps.currencies,
+        integrations: deps.admission.integrations,
+        rateCards: deps.rateCards,
+        airports: deps.airports,
+      },
       provider.netid,
       placed,
       {

@@ -54,10 +54,16 @@ describe("rate card routes", () => {
   });
 
   test("amounts in the currency's minor unit; the default currency is the fleet's", async () => {
-    const res = await h.request("PUT", "/api/company/rates", { headers: bearer(yen), body: { minimumFare: "5000.5", extras: [{ code: "CHILD_SEAT", price: 1500 }] } });
+    const res = await h.request("PUT", "/api/company/rates", {
+      headers: bearer(yen),
+      body: { minimumFare: "5000.5", extras: [{ code: "CHILD_SEAT", price: 1500 }] },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(["minimumFare"]);
-    const ok = await h.request("PUT", "/api/company/rates", { headers: bearer(yen), body: { minimumFare: "5000", extras: [{ code: "CHILD_SEAT", price: 1500 }] } });
+    const ok = await h.request("PUT", "/api/company/rates", {
+      headers: bearer(yen),
+      body: { minimumFare: "5000", extras: [{ code: "CHILD_SEAT", price: 1500 }] },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.data).toMatchObject({ currency: "JPY", minimumFare: "5000", extras: [{ code: "CHILD_SEAT", name: "CHILD_SEAT", price: "1500" }] });
     // No fleet and no currency: the currency is required.
