@@ -16,6 +16,7 @@ import { platformDelivery } from "../adapters/http/platform/delivery";
 import { coreQuotes } from "../adapters/http/core/quotes";
 import { coreReservations } from "../adapters/http/core/reservations";
 import { coreCompany } from "../adapters/http/core/company";
+import { coreRates } from "../adapters/http/core/rates";
 import { platformTrips } from "../adapters/http/platform/trips";
 import { coreFleet } from "../adapters/http/core/fleet";
 import { coreAvailability } from "../adapters/http/core/availability";
@@ -102,6 +103,7 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(coreWebhookDeliveries(auth, trips.delivery, { ...trips.delivery, integrations: services.integration.integrations, budgets: trips.delivery.replays }))
     .use(corePartners(services.partners, auth))
     .use(coreCompany({ companies: services.companies, sandboxes: services.sandboxes }, auth))
+    .use(coreRates(services.rates, auth))
     .use(coreReservations(trips.manage, auth, services.positions, trips.send))
     .use(coreQuotes(services.networkQuotes, auth, trips.idempotency, rateLimiter))
     .use(coreFleet(services.manageFleet, auth))

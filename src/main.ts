@@ -10,6 +10,7 @@ import { DEMO_LOGIN, seedDemo } from "./demo/seed";
 import { openBackend } from "./backend";
 import { updateIntegration } from "../domain/usecases/integration";
 import { ValidationError } from "../domain/errors";
+import { putRateCard } from "../domain/usecases/rate-cards";
 import { fleetImportCommand } from "./fleet-import-command";
 import { importSqliteCommand } from "./import-sqlite-command";
 import { VERSION } from "./version";
@@ -35,6 +36,7 @@ Commands:
   backup <file>                         consistent online backup of the database (the service may run)
   restore <file>                        replace the database with a checked backup (stop the service first)
   fleet import <netid> <file.csv|file.json>
+  rates import <netid> <file.json>   replace a company's rate card (docs/rates.md)
                                         import up to 10,000 fleet entries, all or nothing
   import-sqlite <file.sqlite>           copy an SQLite database into the (new, empty) PostgreSQL database
                                         at DATABASE_URL, all or nothing
@@ -121,6 +123,11 @@ async function main(argv: string[]): Promise<number> {
       await close();
       return 0;
     }
+    case "rates": {
+      const [sub, netid, file, ...rest] = args;
+      if (sub !== "import" || !netid || !file || rest.length) throw new UsageError("usage: rates import <netid> <file.json>");
+      return importRates(config, netid, file);
+    }
     case "company": {
       if (args[0] === "set-integration") return setIntegration(config, args.slice(1));
       if (args[0] === "set-sandbox") return setSandbox(config, args.slice(1));
@@ -188,6 +195,28 @@ async function main(argv: string[]): Promise<number> {
     }
     default:
       throw new UsageError(`unknown command: ${command}`);
+  }
+}
+
+/** `rates import <netid> <file.json>`: replaces the company's rate card with the file's (checked as PUT /api/company/rates checks it). */
+async function importRates(config: Config, netid: string, file: string): Promise<number> {
+  const body: unknown = JSON.parse(await Bun.file(file).text());
+  const { services, close } = await open(config);
+  try {
+    const company = await services.companies.findByNetid(netid);
+    if (!company) {
+      console.error(`no company with netid ${netid}`);
+      return 1;
+    }
+    const card = await putRateCard(services.rates, company.netid, body);
+    console.log(`${company.netid}: rate card in ${card.currency} saved (${card.routes.length} routes, ${card.extras.length} extras)`);
+    return 0;
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    for (const e of err.errors) console.error(`${e.field}: ${e.message}`);
+    return 1;
+  } finally {
+    await close();
   }
 }
 

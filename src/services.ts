@@ -176,6 +176,7 @@ export function createServices(
       newTransactionId: () => Bun.randomUUIDv7(),
       networkQuotes: storage.networkQuotes,
       holds,
+      rateCards: storage.rateCards,
     },
     manage: { bookings, companies, clock, tracking, limits, currencies },
     idempotency: storage.idempotency,
@@ -247,6 +248,8 @@ export function createServices(
     login: loginDeps,
     airports,
     quoting,
+    /** Providers' rate cards (GET|PUT|DELETE /api/company/rates, CLI rates import). */
+    rates: { rateCards: storage.rateCards, fleet, currencies, airports, clock },
     trips,
     networkQuotes,
     fleet,

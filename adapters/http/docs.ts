@@ -160,6 +160,12 @@ export function docs(root?: DocsRoot) {
                   "booking with that provider at the quoted price",
               },
               {
+                name: "Rates",
+                description:
+                  "Your rate card: routes between zones, distance and hourly rates, surcharges, extras and a minimum fare; " +
+                  "every quote option's `breakdown` shows how its fee is made up (docs/rates.md)",
+              },
+              {
                 name: "Integration",
                 description:
                   "Your delivery endpoint (bookings for you are POSTed there, retried with backoff) and webhooks " +

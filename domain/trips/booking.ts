@@ -1,3 +1,4 @@
+import type { BreakdownLine } from "../rates/pricing";
 import type { TripWarning } from "./warnings";
 import type { TripActor, TripStatus } from "./lifecycle";
 
@@ -119,6 +120,8 @@ export interface QuoteOption extends Fee {
   passengerCount: string;
   images: string[];
   validUntil: string;
+  /** How the fee is made up (CONTRACT §19.2): the amounts sum exactly to `fee`. */
+  breakdown?: BreakdownLine[];
 }
 
 /** The assigned vehicle, as the provider sent it: GNet's names (plateNo, vColor, vehicleType…) or the older ones. */

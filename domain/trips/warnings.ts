@@ -5,13 +5,25 @@
  * OTHER_CURRENCIES_LEFT_OUT (options priced in other currencies than the quote's, counted).
  */
 export interface TripWarning {
-  code: "PICKUP_NOT_LOCATED" | "NO_VEHICLE_NEAR_PICKUP" | "NO_VEHICLE_FITS_TRIP" | "OTHER_CURRENCIES_LEFT_OUT" | "VEHICLES_BUSY" | "SHORT_NOTICE";
+  code:
+    | "PICKUP_NOT_LOCATED"
+    | "NO_VEHICLE_NEAR_PICKUP"
+    | "NO_VEHICLE_FITS_TRIP"
+    | "OTHER_CURRENCIES_LEFT_OUT"
+    // CONTRACT §19.5: vehicles held at that time, a pickup sooner than the provider's notice.
+    | "VEHICLES_BUSY"
+    | "SHORT_NOTICE"
+    // CONTRACT §19.3–4: vehicles left out for an extra their card lacks, or a fee of 0.
+    | "EXTRA_NOT_OFFERED"
+    | "UNPRICED_VEHICLES";
   message: string;
   /** The request field the warning is about, when it is about one. */
   field?: string;
   /** OTHER_CURRENCIES_LEFT_OUT: how many vehicle options were left out, and their currencies. */
   count?: number;
   currencies?: string[];
+  /** EXTRA_NOT_OFFERED: the extras' codes. */
+  codes?: string[];
 }
 
 /** SHORT_NOTICE (providers left out: the pickup is sooner than their minimumNoticeMinutes) and VEHICLES_BUSY (held vehicles left out), when any. */

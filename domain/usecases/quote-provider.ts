@@ -1,13 +1,17 @@
 import type { CurrencyDirectory } from "../currency";
 import type { IntegrationRepository } from "../delivery/ports";
 import type { PlacedPickup } from "../trips/pickup-place";
-import { quoteQuarterHours, type PricedQuote, type QuoteRequest } from "../trips/quote";
+import { fitsTrip, quoteQuarterHours, type PricedQuote, type QuoteRequest } from "../trips/quote";
 import { DEFAULT_TURNAROUND_MINUTES, holdSpan, type HoldIndex } from "../fleet/holds";
 import { withoutHeld } from "../trips/available-set";
 import { availabilityWarnings } from "../trips/warnings";
 import { quoteServingSet } from "../trips/quote-set";
 import type { ServiceArea, ServingFleet } from "../trips/service-area";
 import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
+import type { AirportDirectory } from "../airports";
+import type { RateCardRepository } from "../rates/ports";
+import { vehicleRateLine } from "../rates/pricing";
+import { compiledCard, quoteWithCard, type CardTripFacts } from "../rates/priced-quote";
 
 /** What pricing one provider's quote reads: its serving vehicles, its service radius, currency facts. */
 export interface ProviderQuoteDeps {
@@ -16,6 +20,9 @@ export interface ProviderQuoteDeps {
   integrations: Pick<IntegrationRepository, "get">;
   /** Vehicles held by live bookings and blackouts (CONTRACT §19.5): left out of the quote. */
   holds?: HoldIndex;
+  /** Providers' rate cards (CONTRACT §19); absent: every vehicle is priced by its own rates. */
+  rateCards?: Pick<RateCardRepository, "get">;
+  airports?: AirportDirectory;
 }
 
 /** The provider's service radius in km (integration `serviceRadiusKm`, 50 when unset). */
@@ -42,19 +49,44 @@ export async function quoteProvider(
   request: Omit<QuoteRequest, "pickup">,
   /** The pickup instant (Unix seconds): availability is judged over the trip when given. */
   pickupDate?: number,
+  facts: CardTripFacts = { hourly: false, extras: [], stops: 0 },
 ): Promise<PricedQuote> {
   const integration = await deps.integrations.get(provider);
   const notice = integration?.minimumNoticeMinutes ?? 0;
   if (pickupDate !== undefined && notice > 0 && pickupDate - request.now < notice * 60)
     return { options: [], currency: null, warnings: availabilityWarnings(1, 0) };
   const area = serviceAreaOf(pickup, integration?.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM);
-  let serving = await deps.servingFleet.servingSet(provider, area);
-  const full = { ...request, pickup: pickup.position, ...(pickup.country ? { country: pickup.country } : {}) };
-  let busy = 0;
-  if (deps.holds && pickupDate !== undefined && serving.size > 0) {
-    const span = holdSpan(pickupDate, quoteQuarterHours(full), integration?.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES);
-    ({ set: serving, busy } = withoutHeld(serving, await deps.holds.busySlugs(provider, span.from, span.to), request));
+  const build = { ...request, pickup: pickup.position, ...(pickup.country ? { country: pickup.country } : {}) };
+  const held = await heldSlugs(deps, provider, pickupDate, build, integration?.turnaroundMinutes);
+  const withBusy = (quote: PricedQuote, busy: number): PricedQuote =>
+    busy > 0 ? { ...quote, warnings: [...quote.warnings, ...availabilityWarnings(0, busy)] } : quote;
+  const stored = deps.rateCards && deps.airports ? await deps.rateCards.get(provider) : undefined;
+  if (!stored && facts.extras.length === 0) {
+    const { set, busy } = withoutHeld(await deps.servingFleet.servingSet(provider, area), held, request);
+    const quote = quoteServingSet(set, build, deps.currencies);
+    // The fast path's options are each vehicle's own rates, one line; a fee of 0 takes the path that leaves it out.
+    if (!quote.options.some((o) => /^[0.]+$/.test(o.fee)))
+      return withBusy({ ...quote, options: quote.options.map((o) => ({ ...o, breakdown: vehicleRateLine(o.fee) })) }, busy);
   }
-  const quote = quoteServingSet(serving, full, deps.currencies);
-  return busy > 0 ? { ...quote, warnings: [...quote.warnings, ...availabilityWarnings(0, busy)] } : quote;
+  const card = stored && deps.airports ? compiledCard(stored, deps.currencies, deps.airports) : undefined;
+  const entries = await deps.servingFleet.servingEntries(provider, area);
+  const free = held.size === 0 ? entries : entries.filter((e) => !held.has(e.slug));
+  const busy = entries.filter((e) => held.has(e.slug) && fitsTrip(e, request)).length;
+  return withBusy(quoteWithCard(free, build, facts, card, deps.currencies), busy);
 }
+
+const NONE_HELD: ReadonlySet<string> = new Set();
+
+/** The provider's vehicles held over the trip (CONTRACT §19.5): none when availability is not asked. */
+async function heldSlugs(
+  deps: ProviderQuoteDeps,
+  provider: string,
+  pickupDate: number | undefined,
+  build: Parameters<typeof quoteQuarterHours>[0],
+  turnaroundMinutes: number | undefined,
+): Promise<ReadonlySet<string>> {
+  if (!deps.holds || pickupDate === undefined) return NONE_HELD;
+  const span = holdSpan(pickupDate, quoteQuarterHours(build), turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES);
+  return deps.holds.busySlugs(provider, span.from, span.to);
+}
+

@@ -25,6 +25,9 @@ import { repriceForUpdate } from "./reprice-booking";
 import { bookHolding, type VehicleClaim } from "./availability";
 import { DEFAULT_TURNAROUND_MINUTES, holdSpan, type HoldIndex } from "../fleet/holds";
 import { quoteQuarterHours } from "../trips/quote";
+import { askedExtras } from "../rates/trip-extras";
+import { cardFacts } from "../rates/card-facts";
+import type { RateCardRepository } from "../rates/ports";
 import { validateSendTrip, type NewTripRequest, type SendTripInput } from "../trips/send-trip-request";
 import { providerVehicleType, tripRefusal, type TripAdmissionDeps } from "../partners/admission";
 import type { NetworkQuoteRepository } from "../quotes/ports";
@@ -32,6 +35,8 @@ import type { NetworkQuote } from "../quotes/network-quote";
 import { findNetworkQuote, quotedChoice, type QuotedChoice } from "../quotes/quoted-choice";
 
 export interface SendTripDeps {
+  /** Providers' rate cards: a QUOTE prices with the provider's card (CONTRACT §19.2). */
+  rateCards?: RateCardRepository;
   bookings: BookingRepository;
   companies: Pick<CompanyRepository, "findByNetid">;
   fleet: ProviderFleet;
@@ -125,12 +130,28 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
   const warnings: TripWarning[] = placed.placed
     ? []
     : [{ code: "PICKUP_NOT_LOCATED", field: placed.field, message: `The pickup ${placed.message}; the provider dispatches from the address` }];
+  let asked: ReturnType<typeof askedExtras> = { extras: [], stops: 0 };
+  try {
+    // Members no schema names (extras among them) are kept in the trip's `extra`.
+    const trip = request.trip as unknown as { extra?: { extras?: unknown } } & Parameters<typeof askedExtras>[0];
+    asked = askedExtras({ locations: trip.locations, extras: trip.extra?.extras ?? trip.extras });
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    refusals.push(err);
+  }
   const firstRefusal = refusals.find((r) => r !== undefined);
 
   let options: QuoteOption[] = [];
   if (isQuote && !firstRefusal && placed.placed) {
     const quote = await quoteProvider(
-      { servingFleet: deps.servingFleet, currencies: deps.currencies, integrations: deps.admission.integrations, ...(deps.holds ? { holds: deps.holds } : {}) },
+      {
+        servingFleet: deps.servingFleet,
+        currencies: deps.currencies,
+        integrations: deps.admission.integrations,
+        rateCards: deps.rateCards,
+        airports: deps.airports,
+        ...(deps.holds ? { holds: deps.holds } : {}),
+      },
       provider.netid,
       placed,
       {
@@ -142,6 +163,7 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
         preferredVehType: await providerVehicleType(deps.admission, ctx.netid, provider.netid, request.trip.preferredVehicleType),
       },
       pickupDate,
+      cardFacts(request.trip, placed, asked, pickupDate, deps),
     );
     options = quote.options;
     warnings.push(...quote.warnings);

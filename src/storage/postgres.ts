@@ -13,6 +13,7 @@ import { PgBookingRepository } from "../../adapters/postgres/booking-repository"
 import { PgIdempotencyStore } from "../../adapters/postgres/idempotency-store";
 import { PgVehicleHolds } from "../../adapters/postgres/vehicle-holds";
 import { PgNetworkQuoteRepository } from "../../adapters/postgres/network-quote-repository";
+import { PgRateCardRepository } from "../../adapters/postgres/rate-card-repository";
 import { PgIntegrationRepository, sealStoredSecretsPg } from "../../adapters/postgres/integration-repository";
 import { PgOutbox } from "../../adapters/postgres/outbox";
 import { PgProviderFleet } from "../../adapters/postgres/provider-fleet";
@@ -105,6 +106,7 @@ export function postgresStorage(
     idempotency: new PgIdempotencyStore(db),
     networkQuotes: new PgNetworkQuoteRepository(db),
     vehicleHolds: new PgVehicleHolds(db),
+    rateCards: new PgRateCardRepository(db),
     providerFleet: new PgProviderFleet(db),
     fleet: new PgFleetRepository(db),
     fleetSource,

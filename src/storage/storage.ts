@@ -11,6 +11,7 @@ import type { LiveEventLog, StreamRegistry } from "../../domain/events/live-even
 import type { LiveEventUsage } from "../../domain/events/store-bounds";
 import type { NetworkQuoteRepository } from "../../domain/quotes/ports";
 import type { VehicleHolds } from "../../domain/fleet/holds";
+import type { RateCardRepository } from "../../domain/rates/ports";
 
 /** What a booking change's messages are built from: the storage's synchronous lookups. */
 export interface AnnounceLookups {
@@ -44,6 +45,8 @@ export interface Storage {
   networkQuotes: NetworkQuoteRepository;
   /** Vehicles held by live bookings and blackouts (CONTRACT §19.5). */
   vehicleHolds: VehicleHolds;
+  /** Providers' rate cards (CONTRACT §19.1). */
+  rateCards: RateCardRepository;
   providerFleet: ProviderFleet;
   fleet: FleetRepository;
   /** Where the search index reads the fleet; `indexFile` is where it is saved between runs (none: not saved). */

@@ -128,6 +128,16 @@ export const SendTripBody = t.Object(
       "4",
     ),
     preferredVehicleType: str(50, "e.g. SPRINTER"),
+    extras: t.Optional(
+      t.Array(t.Unknown(), {
+        maxItems: 20,
+        description:
+          "Extras the trip asks: [{code, quantity}] (quantity 1–100, default 1), e.g. CHILD_SEAT, MEET_AND_GREET; priced from the " +
+          "provider's rate card. A provider whose card does not offer one (or fewer than asked) is left out of a quote " +
+          "(warning EXTRA_NOT_OFFERED). GNet's pickup meetAndGreet \"True\" asks MEET_AND_GREET.",
+        examples: [[{ code: "CHILD_SEAT", quantity: 1 }]],
+      }),
+    ),
     specialInstructions: str(4000),
     locations: t.Optional(
       t.Object(

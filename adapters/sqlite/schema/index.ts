@@ -8,3 +8,4 @@ export * from "./partners";
 export * from "./live-events";
 export * from "./quotes";
 export * from "./holds";
+export * from "./rates";

@@ -1,0 +1,79 @@
+import { t } from "elysia";
+import example from "../examples/rate-card.json";
+
+const Amount = t.String({ description: "A decimal amount in the card's currency (its minor unit: USD 2 decimals, JPY 0); a JSON number is also taken" });
+const VehTypes = t.Optional(t.Array(t.String(), { description: "Vehicle types it applies to; absent: every type", examples: [["SEDAN"]] }));
+const Zone = t.Union(
+  [
+    t.Object({ airport: t.String({ description: "IATA code: the airport's position, 5 km (an airport pickup naming it always counts)" }) }),
+    t.Object({ lat: t.Number(), lon: t.Number(), radiusKm: t.Number({ description: "0.1–500" }) }),
+    t.Object({ polygon: t.Array(t.Array(t.Number()), { description: "A closed ring of [lon, lat] points (last = first), at most 500" }) }),
+  ],
+  { description: "A zone: an airport, a circle or a polygon" },
+);
+
+/** A rate card as the service shows it (CONTRACT §19.1). */
+export const RateCardSchema = t.Object(
+  {
+    currency: t.String({ description: "ISO 4217; default when absent in a PUT: the currency most of your fleet uses", examples: ["USD"] }),
+    minimumFare: t.Optional(Amount),
+    routes: t.Array(t.Object({ id: t.String(), from: Zone, to: Zone, vehTypes: VehTypes, price: Amount, bothWays: t.Boolean() }), {
+      description: "Flat prices between zones (at most 2,000); the first whose from holds the pickup and to the drop-off (or the reverse when bothWays) wins",
+    }),
+    distance: t.Array(t.Object({ id: t.String(), vehTypes: VehTypes, base: Amount, includedKm: t.Number(), perKm: Amount }), {
+      description: "base + perKm × max(0, road km − includedKm); road km = great circle × 1.3",
+    }),
+    hourly: t.Array(t.Object({ id: t.String(), vehTypes: VehTypes, perHour: Amount, minimumHours: t.Number() }), {
+      description: "For hourly trips (runType HOURLY or totalTripDuration): perHour × max(hours, minimumHours)",
+    }),
+    surcharges: t.Array(
+      t.Object({
+        id: t.String(),
+        kind: t.Union([t.Literal("airportPickup"), t.Literal("night"), t.Literal("date")]),
+        name: t.Optional(t.String()),
+        airports: t.Optional(t.Array(t.String())),
+        from: t.Optional(t.String({ description: "night: local HH:MM" })),
+        to: t.Optional(t.String({ description: "night: local HH:MM (before from: the window crosses midnight)" })),
+        dates: t.Optional(t.Array(t.String({ description: "MM-DD, the pickup's local date" }))),
+        amount: t.Optional(Amount),
+        percent: t.Optional(t.Number({ description: "Percent of the base price" })),
+      }),
+      { description: "Applied in the pickup's own time zone; exactly one of amount or percent" },
+    ),
+    extras: t.Array(t.Object({ code: t.String(), name: t.String(), price: Amount, max: t.Optional(t.Integer()) }), {
+      description: "What a trip may ask with extras: [{code, quantity}]; price is per unit",
+    }),
+    updatedAt: t.Optional(t.String({ description: "When the card was last replaced (UTC)" })),
+  },
+  { examples: [example] },
+);
+
+export const RateCardAnswer = t.Object({ success: t.Literal(true), data: RateCardSchema });
+
+export const RateCardBody = t.Unknown({
+  description:
+    "The whole card (replaces the current one). Every field is checked by the service; a bad card is 400 VALIDATION_FAILED " +
+    "naming each failing field (`routes[3].to.radiusKm`), and nothing is saved.",
+  examples: [example],
+});
+
+/** One line of a quote option's price (CONTRACT §19.2): the lines of an option sum to its fee. */
+export const BreakdownLine = t.Object({
+  kind: t.Union([t.Literal("BASE"), t.Literal("SURCHARGE"), t.Literal("EXTRA"), t.Literal("MINIMUM")]),
+  id: t.Optional(t.String({ description: "The card's rule (route, rate, surcharge id; vehicle-rate: the vehicle's own rates; minimumFare)" })),
+  code: t.Optional(t.String({ description: "The extra's code (EXTRA lines)" })),
+  name: t.String(),
+  amount: t.String({ description: "In the option's currency and minor unit" }),
+});
+export const Breakdown = t.Array(BreakdownLine, { description: "How the fee is made up; the amounts sum exactly to `fee`" });
+
+/** `extras: [{code, quantity}]` of a trip (CONTRACT §19.3). */
+export const TripExtras = t.Optional(
+  t.Array(
+    t.Object({
+      code: t.String({ maxLength: 32, examples: ["CHILD_SEAT"] }),
+      quantity: t.Optional(t.Integer({ minimum: 1, maximum: 100, description: "Default 1" })),
+    }),
+    { maxItems: 20, description: "Extras the trip asks (priced from each provider's rate card; a provider without one is left out: EXTRA_NOT_OFFERED)" },
+  ),
+);

@@ -1,0 +1,51 @@
+import { Elysia } from "elysia";
+import { deleteRateCard, getRateCard, putRateCard, type RateCardDeps } from "../../../domain/usecases/rate-cards";
+import { authMacros, type Authenticator } from "../auth";
+import { errors } from "../schemas";
+import { RateCardAnswer, RateCardBody } from "./rates.model";
+import { t } from "elysia";
+
+const CARD_PROSE =
+  "A provider's price list (CONTRACT §19): flat routes between zones (an airport, a circle, a polygon), distance and " +
+  "hourly rates, surcharges (airport pickup, night, dates — in the pickup's own time zone, an amount or a percent of " +
+  "the base), extras and a minimum fare. A vehicle is priced by the first that applies: a route for its type; for an " +
+  "hourly trip an hourly rate; a distance rate; else its own minimum_rate / hourly_rate. Then surcharges, the extras " +
+  "asked, and the minimum fare. Every quote option carries `breakdown` lines that sum to its fee. See docs/rates.md.";
+
+/** `GET|PUT|DELETE /api/company/rates`: the caller's rate card. */
+export function coreRates(deps: RateCardDeps, auth: Authenticator) {
+  return new Elysia({ name: "core-rates", prefix: "/api" })
+    .use(authMacros(auth))
+    .get("/company/rates", async ({ caller }) => ({ success: true as const, data: await getRateCard(deps, caller.netid) }), {
+      coreAuth: true,
+      response: { 200: RateCardAnswer, ...errors(401, 404) },
+      detail: { tags: ["Rates"], summary: "Your rate card (404 RATE_CARD_NOT_FOUND without one)", description: CARD_PROSE, security: [{ bearer: [] }] },
+    })
+    .put("/company/rates", async ({ caller, body }) => ({ success: true as const, data: await putRateCard(deps, caller.netid, body) }), {
+      coreAuth: true,
+      body: RateCardBody,
+      response: { 200: RateCardAnswer, ...errors(400, 401) },
+      detail: {
+        tags: ["Rates"],
+        summary: "Replace your whole rate card",
+        description:
+          CARD_PROSE +
+          " One currency (ISO 4217; default the one most of your fleet uses); amounts as decimal strings or numbers with at " +
+          "most the currency's decimals; ids unique in the card; at most 2,000 routes and 200 of each other kind; polygons " +
+          "closed rings of at most 500 points. A bad card is 400 naming each field; nothing is saved.",
+        security: [{ bearer: [] }],
+      },
+    })
+    .delete(
+      "/company/rates",
+      async ({ caller }) => {
+        await deleteRateCard(deps, caller.netid);
+        return { success: true as const };
+      },
+      {
+        coreAuth: true,
+        response: { 200: t.Object({ success: t.Literal(true) }), ...errors(401, 404) },
+        detail: { tags: ["Rates"], summary: "Remove your rate card (quotes use each vehicle's own rates again)", security: [{ bearer: [] }] },
+      },
+    );
+}

@@ -1,0 +1,63 @@
+import { eq, inArray } from "drizzle-orm";
+import type { RateCard } from "../../domain/rates/card";
+import type { RateCardRepository, StoredRateCard } from "../../domain/rates/ports";
+import type { PgDb } from "./db";
+import { rateCards } from "./schema";
+
+/** How long a card read is trusted before it is read again (another instance may have replaced it). */
+const KEEP_MS = 1_000;
+
+/**
+ * Rate cards in PostgreSQL. Cards read are kept for a second (null: none), so a network quote over hundreds of
+ * providers reads them once a second, not once a quote; a put or delete on this instance updates its copy at once,
+ * and every other instance sees it within a second.
+ */
+export class PgRateCardRepository implements RateCardRepository {
+  private readonly cache = new Map<string, { stored: StoredRateCard | null; at: number }>();
+
+  constructor(
+    private readonly db: PgDb,
+    private readonly nowMs: () => number = Date.now,
+  ) {}
+
+  async get(netid: string): Promise<StoredRateCard | undefined> {
+    return (await this.getMany([netid])).get(netid);
+  }
+
+  async getMany(netids: readonly string[]): Promise<Map<string, StoredRateCard>> {
+    const now = this.nowMs();
+    const out = new Map<string, StoredRateCard>();
+    const missing: string[] = [];
+    for (const netid of netids) {
+      const hit = this.cache.get(netid);
+      if (hit && now - hit.at < KEEP_MS) {
+        if (hit.stored) out.set(netid, hit.stored);
+      } else missing.push(netid);
+    }
+    if (missing.length === 0) return out;
+    const rows = await this.db.select().from(rateCards).where(inArray(rateCards.netid, missing));
+    if (this.cache.size > 50_000) this.cache.clear();
+    for (const netid of missing) this.cache.set(netid, { stored: null, at: now });
+    for (const row of rows) {
+      const stored = { card: JSON.parse(row.card) as RateCard, updatedAt: row.updatedAt };
+      this.cache.set(row.netid, { stored, at: now });
+      out.set(row.netid, stored);
+    }
+    return out;
+  }
+
+  async put(netid: string, card: RateCard, at: number): Promise<void> {
+    const text = JSON.stringify(card);
+    await this.db
+      .insert(rateCards)
+      .values({ netid, card: text, updatedAt: at })
+      .onConflictDoUpdate({ target: rateCards.netid, set: { card: text, updatedAt: at } });
+    this.cache.set(netid, { stored: { card, updatedAt: at }, at: this.nowMs() });
+  }
+
+  async delete(netid: string): Promise<boolean> {
+    const rows = await this.db.delete(rateCards).where(eq(rateCards.netid, netid)).returning({ netid: rateCards.netid });
+    this.cache.set(netid, { stored: null, at: this.nowMs() });
+    return rows.length > 0;
+  }
+}

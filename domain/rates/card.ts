@@ -1,0 +1,267 @@
+import type { FieldError } from "../errors";
+import { ValidationError } from "../errors";
+
+/** Where a zone is: an airport (its position, 5 km), a circle, or a polygon ring of [lon, lat] points. */
+export type ZoneInput = { airport: string } | { lat: number; lon: number; radiusKm: number } | { polygon: Array<[number, number]> };
+
+export interface RateRoute {
+  id: string;
+  from: ZoneInput;
+  to: ZoneInput;
+  vehTypes?: string[];
+  price: string;
+  bothWays: boolean;
+}
+export interface DistanceRate {
+  id: string;
+  vehTypes?: string[];
+  base: string;
+  includedKm: number;
+  perKm: string;
+}
+export interface HourlyRate {
+  id: string;
+  vehTypes?: string[];
+  perHour: string;
+  minimumHours: number;
+}
+export type SurchargeKind = "airportPickup" | "night" | "date";
+export interface Surcharge {
+  id: string;
+  kind: SurchargeKind;
+  name?: string;
+  airports?: string[];
+  from?: string;
+  to?: string;
+  dates?: string[];
+  amount?: string;
+  percent?: number;
+}
+export interface RateExtra {
+  code: string;
+  name: string;
+  price: string;
+  max?: number;
+}
+
+/** A provider's rate card as stored and shown: every amount a decimal string with the currency's digits. */
+export interface RateCard {
+  currency: string;
+  minimumFare?: string;
+  routes: RateRoute[];
+  distance: DistanceRate[];
+  hourly: HourlyRate[];
+  surcharges: Surcharge[];
+  extras: RateExtra[];
+}
+
+export const RATE_CARD_LIMITS = { routes: 2000, other: 200, polygonPoints: 500, radiusKm: 500, amountUnits: 1e11, percent: 1000, hours: 24 * 30 } as const;
+
+/** What validating a card needs to know: minor units, the default currency, and the airports it may name. */
+export interface RateCardContext {
+  minorUnit(code: string): number | undefined;
+  defaultCurrency: string | undefined;
+  airportKnown(iata: string): boolean;
+}
+
+const ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+const CODE = /^[A-Z][A-Z0-9_]{0,31}$/;
+const IATA = /^[A-Za-z]{3}$/;
+const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
+const MONTH_DAY = /^(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+const DECIMAL = /^\d{1,12}(?:\.(\d{1,4}))?$/;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Reads a card sent by a client: the normalised card, or a ValidationError naming every failing field. */
+export function validateRateCard(input: unknown, ctx: RateCardContext): RateCard {
+  const errors: FieldError[] = [];
+  const fail = (field: string, message: string) => void errors.push({ field, message });
+  if (!isObject(input)) throw new ValidationError([{ field: "body", message: "must be a rate card object" }]);
+  let currency = ctx.defaultCurrency;
+  if (input.currency !== undefined) {
+    if (typeof input.currency !== "string" || !/^[A-Za-z]{3}$/.test(input.currency) || ctx.minorUnit(input.currency.toUpperCase()) === undefined)
+      fail("currency", "must be an ISO 4217 currency code");
+    else currency = input.currency.toUpperCase();
+  } else if (currency === undefined) fail("currency", "is required (the provider has no vehicles to take a currency from)");
+  const digits = currency ? (ctx.minorUnit(currency) ?? 2) : 2;
+
+  const amount = (v: unknown, field: string, required = true): string | undefined => {
+    if (v === undefined && !required) return undefined;
+    let text: string | undefined;
+    if (typeof v === "number" && Number.isFinite(v) && v >= 0) text = String(v);
+    else if (typeof v === "string") text = v.trim();
+    const m = text === undefined ? null : DECIMAL.exec(text);
+    if (!m || (m[1] ?? "").length > digits) {
+      fail(field, `must be an amount ≥ 0 as a decimal string or number with at most ${digits} decimals (${currency ?? "currency"})`);
+      return undefined;
+    }
+    const [whole, frac = ""] = text!.split(".");
+    return digits === 0 ? String(Number(whole)) : `${Number(whole)}.${frac.padEnd(digits, "0")}`;
+  };
+  const number = (v: unknown, field: string, min: number, max: number, fallback?: number): number | undefined => {
+    if (v === undefined && fallback !== undefined) return fallback;
+    if (typeof v !== "number" || !Number.isFinite(v) || v < min || v > max) {
+      fail(field, `must be a number from ${min} to ${max}`);
+      return undefined;
+    }
+    return v;
+  };
+  const ids = new Set<string>();
+  const id = (v: unknown, field: string): string => {
+    if (typeof v !== "string" || !ID.test(v)) fail(field, "must be an id of letters, digits, '.', '_', ':' or '-' (1–64 characters)");
+    else if (ids.has(v)) fail(field, `duplicates the id ${v}`);
+    else ids.add(v);
+    return String(v);
+  };
+  const airport = (v: unknown, field: string): string => {
+    if (typeof v !== "string" || !IATA.test(v) || !ctx.airportKnown(v.toUpperCase())) fail(field, "must be a known 3-letter IATA airport code");
+    return String(v).toUpperCase();
+  };
+  const vehTypes = (v: unknown, field: string): string[] | undefined => {
+    if (v === undefined) return undefined;
+    if (!Array.isArray(v) || v.length === 0 || v.length > 50) {
+      fail(field, "must be a list of 1–50 vehicle type codes");
+      return undefined;
+    }
+    v.forEach((t, i) => (typeof t !== "string" || !CODE.test(t.toUpperCase())) && fail(`${field}[${i}]`, "must be a vehicle type code (SEDAN, SUV…)"));
+    return v.map((t) => String(t).toUpperCase());
+  };
+  const zone = (v: unknown, field: string): ZoneInput => {
+    if (!isObject(v)) {
+      fail(field, "must be a zone: {airport}, {lat, lon, radiusKm} or {polygon}");
+      return { airport: "" };
+    }
+    if (v.airport !== undefined) return { airport: airport(v.airport, `${field}.airport`) };
+    if (v.polygon !== undefined) {
+      const ring = v.polygon;
+      if (!Array.isArray(ring) || ring.length < 4 || ring.length > RATE_CARD_LIMITS.polygonPoints) {
+        fail(`${field}.polygon`, `must be a closed ring of 4–${RATE_CARD_LIMITS.polygonPoints} [lon, lat] points`);
+        return { polygon: [] };
+      }
+      let bad = false;
+      ring.forEach((p, i) => {
+        if (!Array.isArray(p) || p.length !== 2 || !isLon(p[0]) || !isLat(p[1])) {
+          fail(`${field}.polygon[${i}]`, "must be a [lon, lat] point in degrees");
+          bad = true;
+        }
+      });
+      const first = ring[0] as number[];
+      const last = ring[ring.length - 1] as number[];
+      if (!bad && (first[0] !== last[0] || first[1] !== last[1])) fail(`${field}.polygon`, "must be a closed ring: the last point repeats the first");
+      return { polygon: ring as Array<[number, number]> };
+    }
+    if (v.lat === undefined && v.lon === undefined && v.radiusKm === undefined) {
+      fail(field, "must be a zone: {airport}, {lat, lon, radiusKm} or {polygon}");
+      return { airport: "" };
+    }
+    const lat = number(v.lat, `${field}.lat`, -90, 90);
+    const lon = number(v.lon, `${field}.lon`, -180, 180);
+    const radiusKm = number(v.radiusKm, `${field}.radiusKm`, 0.1, RATE_CARD_LIMITS.radiusKm);
+    return { lat: lat ?? 0, lon: lon ?? 0, radiusKm: radiusKm ?? 0 };
+  };
+  const list = (key: string, max: number): unknown[] => {
+    const v = input[key];
+    if (v === undefined) return [];
+    if (!Array.isArray(v)) {
+      fail(key, "must be a list");
+      return [];
+    }
+    if (v.length > max) {
+      fail(key, `must have at most ${max} items`);
+      return [];
+    }
+    return v.map((item, i) => {
+      if (!isObject(item)) fail(`${key}[${i}]`, "must be an object");
+      return isObject(item) ? item : {};
+    });
+  };
+
+  const minimumFare = amount(input.minimumFare, "minimumFare", false);
+  const routes = (list("routes", RATE_CARD_LIMITS.routes) as Record<string, unknown>[]).map((r, i): RateRoute => {
+    const f = `routes[${i}]`;
+    if (r.bothWays !== undefined && typeof r.bothWays !== "boolean") fail(`${f}.bothWays`, "must be true or false");
+    const types = vehTypes(r.vehTypes, `${f}.vehTypes`);
+    return {
+      id: id(r.id, `${f}.id`),
+      from: zone(r.from, `${f}.from`),
+      to: zone(r.to, `${f}.to`),
+      ...(types ? { vehTypes: types } : {}),
+      price: amount(r.price, `${f}.price`) ?? "0",
+      bothWays: r.bothWays === true,
+    };
+  });
+  const distance = (list("distance", RATE_CARD_LIMITS.other) as Record<string, unknown>[]).map((r, i): DistanceRate => {
+    const f = `distance[${i}]`;
+    const types = vehTypes(r.vehTypes, `${f}.vehTypes`);
+    return {
+      id: id(r.id, `${f}.id`),
+      ...(types ? { vehTypes: types } : {}),
+      base: amount(r.base, `${f}.base`) ?? "0",
+      includedKm: number(r.includedKm, `${f}.includedKm`, 0, 5000, 0) ?? 0,
+      perKm: amount(r.perKm, `${f}.perKm`) ?? "0",
+    };
+  });
+  const hourly = (list("hourly", RATE_CARD_LIMITS.other) as Record<string, unknown>[]).map((r, i): HourlyRate => {
+    const f = `hourly[${i}]`;
+    const types = vehTypes(r.vehTypes, `${f}.vehTypes`);
+    return {
+      id: id(r.id, `${f}.id`),
+      ...(types ? { vehTypes: types } : {}),
+      perHour: amount(r.perHour, `${f}.perHour`) ?? "0",
+      minimumHours: number(r.minimumHours, `${f}.minimumHours`, 0, RATE_CARD_LIMITS.hours, 0) ?? 0,
+    };
+  });
+  const surcharges = (list("surcharges", RATE_CARD_LIMITS.other) as Record<string, unknown>[]).map((r, i): Surcharge => {
+    const f = `surcharges[${i}]`;
+    const s: Surcharge = { id: id(r.id, `${f}.id`), kind: r.kind as SurchargeKind };
+    if (r.name !== undefined) {
+      if (typeof r.name !== "string" || r.name.trim() === "" || r.name.length > 200) fail(`${f}.name`, "must be a name of 1–200 characters");
+      else s.name = r.name.trim();
+    }
+    if (r.kind === "airportPickup") {
+      if (!Array.isArray(r.airports) || r.airports.length === 0 || r.airports.length > 50) fail(`${f}.airports`, "must list 1–50 IATA airport codes");
+      else s.airports = r.airports.map((a, k) => airport(a, `${f}.airports[${k}]`));
+    } else if (r.kind === "night") {
+      for (const k of ["from", "to"] as const)
+        if (typeof r[k] !== "string" || !HHMM.test(r[k] as string)) fail(`${f}.${k}`, "must be a local time HH:MM");
+        else s[k] = r[k] as string;
+    } else if (r.kind === "date") {
+      if (!Array.isArray(r.dates) || r.dates.length === 0 || r.dates.length > 366) fail(`${f}.dates`, "must list 1–366 month-days MM-DD");
+      else {
+        r.dates.forEach((d, k) => (typeof d !== "string" || !MONTH_DAY.test(d)) && fail(`${f}.dates[${k}]`, "must be a month-day MM-DD"));
+        s.dates = r.dates.map(String);
+      }
+    } else fail(`${f}.kind`, "must be airportPickup, night or date");
+    if ((r.amount === undefined) === (r.percent === undefined)) fail(`${f}.amount`, "give exactly one of amount or percent");
+    else if (r.amount !== undefined) s.amount = amount(r.amount, `${f}.amount`);
+    else s.percent = number(r.percent, `${f}.percent`, 0, RATE_CARD_LIMITS.percent);
+    return s;
+  });
+  const codes = new Set<string>();
+  const extras = (list("extras", RATE_CARD_LIMITS.other) as Record<string, unknown>[]).map((r, i): RateExtra => {
+    const f = `extras[${i}]`;
+    const code = typeof r.code === "string" ? r.code.trim().toUpperCase() : "";
+    if (!CODE.test(code)) fail(`${f}.code`, "must be an extra code (CHILD_SEAT, MEET_AND_GREET…)");
+    else if (codes.has(code)) fail(`${f}.code`, `duplicates the extra ${code}`);
+    codes.add(code);
+    let name = code;
+    if (r.name !== undefined) {
+      if (typeof r.name !== "string" || r.name.trim() === "" || r.name.length > 200) fail(`${f}.name`, "must be a name of 1–200 characters");
+      else name = r.name.trim();
+    }
+    const max = r.max === undefined ? undefined : number(r.max, `${f}.max`, 1, 100);
+    if (max !== undefined && !Number.isInteger(max)) fail(`${f}.max`, "must be a whole number from 1 to 100");
+    return { code, name, price: amount(r.price, `${f}.price`) ?? "0", ...(max !== undefined ? { max } : {}) };
+  });
+  for (const key of Object.keys(input))
+    if (!["currency", "minimumFare", "routes", "distance", "hourly", "surcharges", "extras"].includes(key)) fail(key, "is not a rate card field");
+  if (errors.length > 0) throw new ValidationError(errors);
+  return { currency: currency!, ...(minimumFare !== undefined ? { minimumFare } : {}), routes, distance, hourly, surcharges, extras };
+}
+
+function isLat(v: unknown): boolean {
+  return typeof v === "number" && Number.isFinite(v) && v >= -90 && v <= 90;
+}
+function isLon(v: unknown): boolean {
+  return typeof v === "number" && Number.isFinite(v) && v >= -180 && v <= 180;
+}

@@ -1,0 +1,236 @@
+import booleanPointInPolygon from "@turf/boolean-point-in-polygon";
+import { roundToMinorUnits, toTenThousandths } from "../currency";
+import { greatCircleKm } from "../geo";
+import type { RateCard, Surcharge, ZoneInput } from "./card";
+
+/** One line of an option's price: the lines of an option sum exactly to its fee. */
+export interface BreakdownLine {
+  kind: "BASE" | "SURCHARGE" | "EXTRA" | "MINIMUM";
+  id?: string;
+  code?: string;
+  name: string;
+  amount: string;
+}
+
+/** Road distance over the great circle (§6). */
+const ROAD_FACTOR = 1.3;
+/** An `{airport}` zone's radius around the airport's position. */
+export const AIRPORT_ZONE_KM = 5;
+
+/** Where an airport is, for `{airport}` zones. */
+export type AirportPositions = (iata: string) => { lat: number; lon: number } | undefined;
+
+/** A zone ready to test: circles as centre + radius, polygons with their bounding box. */
+type Zone =
+  | { kind: "circle"; lat: number; lon: number; radiusKm: number; airport?: string }
+  | { kind: "polygon"; ring: Array<[number, number]>; minLon: number; maxLon: number; minLat: number; maxLat: number };
+
+interface Priced<T> {
+  rule: T;
+  types: ReadonlySet<string> | undefined;
+}
+
+/** A card compiled once per stored version: amounts in minor units, zones with bounding boxes. */
+export interface CompiledCard {
+  currency: string;
+  digits: number;
+  minimumFare: number;
+  routes: Array<Priced<{ id: string; from: Zone; to: Zone; bothWays: boolean; price: number }>>;
+  distance: Array<Priced<{ id: string; base: number; includedKm: number; perKm: number }>>;
+  hourly: Array<Priced<{ id: string; perHour: number; minimumQuarters: number }>>;
+  surcharges: Array<Surcharge & { units: number }>;
+  extras: Map<string, { code: string; name: string; units: number; max: number | undefined }>;
+}
+
+const units = (amount: string | undefined, digits: number): number => (amount === undefined ? 0 : roundToMinorUnits(toTenThousandths(amount) ?? 0, digits));
+
+function compileZone(z: ZoneInput, airports: AirportPositions): Zone {
+  if ("airport" in z) {
+    const p = airports(z.airport);
+    return { kind: "circle", lat: p?.lat ?? 0, lon: p?.lon ?? 0, radiusKm: p ? AIRPORT_ZONE_KM : -1, airport: z.airport };
+  }
+  if ("polygon" in z) {
+    let [minLon, maxLon, minLat, maxLat] = [Infinity, -Infinity, Infinity, -Infinity];
+    for (const [lon, lat] of z.polygon) {
+      minLon = Math.min(minLon, lon);
+      maxLon = Math.max(maxLon, lon);
+      minLat = Math.min(minLat, lat);
+      maxLat = Math.max(maxLat, lat);
+    }
+    return { kind: "polygon", ring: z.polygon, minLon, maxLon, minLat, maxLat };
+  }
+  return { kind: "circle", lat: z.lat, lon: z.lon, radiusKm: z.radiusKm };
+}
+
+/** Compiles a stored card (its currency has `digits` decimals). */
+export function compileCard(card: RateCard, digits: number, airports: AirportPositions): CompiledCard {
+  const types = (t: string[] | undefined) => (t ? new Set(t) : undefined);
+  return {
+    currency: card.currency,
+    digits,
+    minimumFare: units(card.minimumFare, digits),
+    routes: card.routes.map((r) => ({
+      types: types(r.vehTypes),
+      rule: { id: r.id, from: compileZone(r.from, airports), to: compileZone(r.to, airports), bothWays: r.bothWays, price: units(r.price, digits) },
+    })),
+    distance: card.distance.map((r) => ({
+      types: types(r.vehTypes),
+      rule: { id: r.id, base: units(r.base, digits), includedKm: r.includedKm, perKm: units(r.perKm, digits) },
+    })),
+    hourly: card.hourly.map((r) => ({
+      types: types(r.vehTypes),
+      rule: { id: r.id, perHour: units(r.perHour, digits), minimumQuarters: Math.ceil(r.minimumHours * 4 - 1e-9) },
+    })),
+    surcharges: card.surcharges.map((s) => ({ ...s, units: units(s.amount, digits) })),
+    extras: new Map(card.extras.map((e) => [e.code, { code: e.code, name: e.name, units: units(e.price, digits), max: e.max }])),
+  };
+}
+
+/** The trip a card prices. */
+export interface PricedTrip {
+  pickup: { lat: number; lon: number };
+  dropOff: { lat: number; lon: number } | undefined;
+  /** The pickup's airport (IATA), when it is one. */
+  pickupAirport?: string;
+  /** The drop-off's airport, when it is one. */
+  dropOffAirport?: string;
+  /** An hourly trip (runType HOURLY or a booked duration): priced on `quarterHours`. */
+  hourly: boolean;
+  quarterHours: number;
+  /** The pickup's local wall clock `YYYY-MM-DDTHH:mm`, when known. */
+  localTime?: string;
+  extras: ReadonlyArray<{ code: string; quantity: number }>;
+}
+
+function inZone(z: Zone, p: { lat: number; lon: number }, airport: string | undefined): boolean {
+  if (z.kind === "circle") {
+    if (z.airport !== undefined && airport === z.airport) return true;
+    if (z.radiusKm < 0) return false;
+    // A degree of latitude is ~111 km: a cheap box test before the great circle.
+    if (Math.abs(p.lat - z.lat) * 111 > z.radiusKm + 1) return false;
+    return greatCircleKm(p.lat, p.lon, z.lat, z.lon) <= z.radiusKm;
+  }
+  if (p.lon < z.minLon || p.lon > z.maxLon || p.lat < z.minLat || p.lat > z.maxLat) return false;
+  return booleanPointInPolygon([p.lon, p.lat], { type: "Polygon", coordinates: [z.ring] });
+}
+
+const applies = (types: ReadonlySet<string> | undefined, type: string) => types === undefined || types.has(type);
+
+/** What a card asks of a trip before any vehicle: extras it lacks, and a pricer per vehicle type. */
+export interface CardQuote {
+  /** Requested extra codes the card does not offer (or offers fewer of than asked). */
+  missingExtras: string[];
+  /** The price of a vehicle of `type` whose own formula would charge `fallbackUnits`: total and lines. */
+  price(type: string, fallbackUnits: number): { units: number; lines: BreakdownLine[] };
+}
+
+/** Prepares a card for one trip: the routes holding it, the surcharges that apply, the extras asked (once per quote). */
+export function cardQuote(card: CompiledCard, trip: PricedTrip): CardQuote {
+  const fmt = (u: number) => formatUnits(u, card.digits);
+  const routes = card.routes.filter(({ rule: r }) => {
+    if (!trip.dropOff) return false;
+    if (inZone(r.from, trip.pickup, trip.pickupAirport) && inZone(r.to, trip.dropOff, trip.dropOffAirport)) return true;
+    return r.bothWays && inZone(r.to, trip.pickup, trip.pickupAirport) && inZone(r.from, trip.dropOff, trip.dropOffAirport);
+  });
+  const roadKm = trip.dropOff ? greatCircleKm(trip.pickup.lat, trip.pickup.lon, trip.dropOff.lat, trip.dropOff.lon) * ROAD_FACTOR : undefined;
+  const surcharges = card.surcharges.filter((s) => surchargeApplies(s, trip));
+  const missingExtras: string[] = [];
+  const extraLines: BreakdownLine[] = [];
+  let extraUnits = 0;
+  for (const asked of trip.extras) {
+    const offered = card.extras.get(asked.code);
+    if (!offered || (offered.max !== undefined && offered.max < asked.quantity)) missingExtras.push(asked.code);
+    else {
+      extraUnits += offered.units * asked.quantity;
+      const name = asked.quantity > 1 ? `${offered.name} × ${asked.quantity}` : offered.name;
+      extraLines.push({ kind: "EXTRA", code: offered.code, name, amount: fmt(offered.units * asked.quantity) });
+    }
+  }
+  const bases = new Map<string, { units: number; line: BreakdownLine } | null>();
+  const baseOf = (type: string): { units: number; line: BreakdownLine } | null => {
+    let base = bases.get(type);
+    if (base !== undefined) return base;
+    base = null;
+    const route = routes.find((r) => applies(r.types, type));
+    if (route) base = { units: route.rule.price, line: { kind: "BASE", id: route.rule.id, name: "Route fare", amount: fmt(route.rule.price) } };
+    const hour = trip.hourly && !base ? card.hourly.find((r) => applies(r.types, type)) : undefined;
+    if (hour) {
+      const quarters = Math.max(trip.quarterHours, hour.rule.minimumQuarters);
+      const u = Math.floor((hour.rule.perHour * quarters + 2) / 4);
+      base = { units: u, line: { kind: "BASE", id: hour.rule.id, name: `Hourly, ${quarters / 4} h`, amount: fmt(u) } };
+    }
+    const dist = !base && roadKm !== undefined ? card.distance.find((r) => applies(r.types, type)) : undefined;
+    if (dist && roadKm !== undefined) {
+      const km = Math.max(0, roadKm - dist.rule.includedKm);
+      const u = dist.rule.base + Math.round(dist.rule.perKm * km);
+      base = { units: u, line: { kind: "BASE", id: dist.rule.id, name: `Distance, ${(Math.round(roadKm * 10) / 10).toFixed(1)} km`, amount: fmt(u) } };
+    }
+    bases.set(type, base);
+    return base;
+  };
+  return {
+    missingExtras,
+    price(type, fallbackUnits) {
+      const base = baseOf(type) ?? { units: fallbackUnits, line: { kind: "BASE", id: "vehicle-rate", name: "Vehicle rate", amount: fmt(fallbackUnits) } };
+      const lines: BreakdownLine[] = [base.line];
+      let total = base.units;
+      for (const s of surcharges) {
+        const u = s.percent !== undefined ? Math.round((base.units * s.percent) / 100) : s.units;
+        total += u;
+        lines.push({ kind: "SURCHARGE", id: s.id, name: s.name ?? SURCHARGE_NAMES[s.kind], amount: fmt(u) });
+      }
+      total += extraUnits;
+      lines.push(...extraLines);
+      if (total < card.minimumFare) {
+        lines.push({ kind: "MINIMUM", id: "minimumFare", name: "Minimum fare", amount: fmt(card.minimumFare - total) });
+        total = card.minimumFare;
+      }
+      return { units: total, lines };
+    },
+  };
+}
+
+const SURCHARGE_NAMES: Record<Surcharge["kind"], string> = { airportPickup: "Airport pickup", night: "Night surcharge", date: "Date surcharge" };
+
+function surchargeApplies(s: Surcharge, trip: PricedTrip): boolean {
+  if (s.kind === "airportPickup") return trip.pickupAirport !== undefined && (s.airports ?? []).includes(trip.pickupAirport);
+  if (!trip.localTime) return false;
+  if (s.kind === "date") return (s.dates ?? []).includes(trip.localTime.slice(5, 10));
+  const hm = trip.localTime.slice(11, 16);
+  const from = s.from ?? "00:00";
+  const to = s.to ?? "00:00";
+  return from <= to ? hm >= from && hm < to : hm >= from || hm < to;
+}
+
+/** The one line of an option priced by its vehicle's own rates at `fee`. */
+export function vehicleRateLine(fee: string): BreakdownLine[] {
+  return [{ kind: "BASE", id: "vehicle-rate", name: "Vehicle rate", amount: fee }];
+}
+
+/** The one line of a vehicle priced by its own formula (no card). */
+export function vehicleRateBreakdown(units: number, digits: number): BreakdownLine[] {
+  return [{ kind: "BASE", id: "vehicle-rate", name: "Vehicle rate", amount: formatUnits(units, digits) }];
+}
+
+function formatUnits(u: number, digits: number): string {
+  if (digits === 0) return String(u);
+  const scale = 10 ** digits;
+  return `${Math.floor(u / scale)}.${String(u % scale).padStart(digits, "0")}`;
+}
+
+/** The pickup's wall clock `YYYY-MM-DDTHH:mm` in `zone` at Unix second `at`. */
+export function localWallClock(at: number, zone: string): string | undefined {
+  try {
+    let f = clocks.get(zone);
+    if (!f) {
+      const two = "2-digit" as const;
+      f = new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: two, day: two, hour: two, minute: two, hourCycle: "h23" });
+      clocks.set(zone, f);
+    }
+    const p = Object.fromEntries(f.formatToParts(new Date(at * 1000)).map((x) => [x.type, x.value]));
+    return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}`;
+  } catch {
+    return undefined;
+  }
+}
+const clocks = new Map<string, Intl.DateTimeFormat>();

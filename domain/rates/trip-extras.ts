@@ -1,0 +1,54 @@
+import { ValidationError, type FieldError } from "../errors";
+import type { TripWarning } from "../trips/warnings";
+
+/** An extra a trip asks (CONTRACT §19.3). */
+export interface AskedExtra {
+  code: string;
+  quantity: number;
+}
+
+const CODE = /^[A-Z][A-Z0-9_]{0,31}$/;
+export const MAX_TRIP_EXTRAS = 20;
+
+/**
+ * The extras a trip asks: its `extras: [{code, quantity}]` (quantity 1 when absent; the same code twice adds up),
+ * and MEET_AND_GREET when GNet's `meetAndGreet` on the pickup is "True". A bad list is a ValidationError naming each
+ * field. `stops`: how many intermediate stops (each asks EXTRA_STOP when the card prices it).
+ */
+export function askedExtras(trip: { extras?: unknown; locations?: { pickup?: { meetAndGreet?: unknown }; stops?: unknown[] } }): {
+  extras: AskedExtra[];
+  stops: number;
+} {
+  const errors: FieldError[] = [];
+  const asked = new Map<string, number>();
+  const raw = trip.extras;
+  if (raw !== undefined && raw !== null) {
+    if (!Array.isArray(raw) || raw.length > MAX_TRIP_EXTRAS)
+      errors.push({ field: "extras", message: `must be a list of at most ${MAX_TRIP_EXTRAS} {code, quantity}` });
+    else
+      raw.forEach((x, i) => {
+        const item = (typeof x === "object" && x !== null ? x : {}) as { code?: unknown; quantity?: unknown };
+        const code = typeof item.code === "string" ? item.code.trim().toUpperCase() : "";
+        if (!CODE.test(code)) errors.push({ field: `extras[${i}].code`, message: "must be an extra code (CHILD_SEAT, MEET_AND_GREET…)" });
+        const q = item.quantity === undefined ? 1 : typeof item.quantity === "string" ? Number(item.quantity) : item.quantity;
+        if (typeof q !== "number" || !Number.isInteger(q) || q < 1 || q > 100)
+          errors.push({ field: `extras[${i}].quantity`, message: "must be a whole number from 1 to 100" });
+        else if (CODE.test(code)) asked.set(code, (asked.get(code) ?? 0) + q);
+      });
+  }
+  if (errors.length > 0) throw new ValidationError(errors);
+  const mg = trip.locations?.pickup?.meetAndGreet;
+  if ((mg === true || (typeof mg === "string" && mg.trim().toLowerCase() === "true")) && !asked.has("MEET_AND_GREET")) asked.set("MEET_AND_GREET", 1);
+  const stops = Array.isArray(trip.locations?.stops) ? trip.locations.stops.length : 0;
+  return { extras: [...asked].map(([code, quantity]) => ({ code, quantity })), stops };
+}
+
+/** The EXTRA_NOT_OFFERED warning: `count` vehicles left out because their provider's card lacks these extras. */
+export function extraNotOffered(count: number, codes: string[]): TripWarning {
+  return { code: "EXTRA_NOT_OFFERED", message: `${count} vehicle(s) left out: their provider does not offer ${codes.join(", ")}`, count, codes };
+}
+
+/** The UNPRICED_VEHICLES warning: `count` vehicles priced at 0 left out. */
+export function unpricedVehicles(count: number): TripWarning {
+  return { code: "UNPRICED_VEHICLES", message: `${count} vehicle(s) without a price left out (a fee of 0 is never offered)`, count };
+}
