@@ -15,3 +15,17 @@ export function attemptValues(outcome: AttemptOutcome, attempts: Column) {
     ...(outcome.retryAt === undefined ? {} : { nextAttemptAt: outcome.retryAt }),
   };
 }
+
+/**
+ * What a replay sets on its outbox row: pending again from `at`, attempts counted anew. The due time always moves
+ * forward (by a millisecond at least), so an attempt that was under way tells the replay from its own claim.
+ */
+export function requeued(at: number) {
+  return {
+    status: "pending",
+    attempts: 0,
+    nextAttemptAt: sql<number>`CASE WHEN next_attempt_at + 0.001 > CAST(${at} AS DOUBLE PRECISION) THEN next_attempt_at + 0.001
+      ELSE CAST(${at} AS DOUBLE PRECISION) END`,
+    deliveredAt: null,
+  };
+}

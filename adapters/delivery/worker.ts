@@ -316,8 +316,9 @@ export class DeliveryWorker implements DeliveryRunner {
     }
     this.unrecorded.delete(message.id);
     if (!recorded) {
-      // Its claim ran out while it was sent and another instance took it over: that one records the outcome.
-      this.logger.warn({ eventId: message.eventId }, "delivery outcome not recorded: another instance took the message over");
+      // Its claim ran out while it was sent and another instance took it over (that one records the outcome), or it was
+      // replayed meanwhile (the replay is sent again).
+      this.logger.warn({ eventId: message.eventId }, "delivery outcome not recorded: another instance took the message over, or it was replayed");
       return;
     }
     if (!result.ok) this.logger.warn({ eventId: message.eventId, channel: message.channel, status: result.status }, "delivery attempt failed");

@@ -14,7 +14,7 @@ import {
 } from "../../domain/delivery/ports";
 import type { Booking } from "../../domain/trips/booking";
 import type { Decision } from "../../domain/trips/ports";
-import { attemptValues } from "../outbox-attempt";
+import { attemptValues, requeued } from "../outbox-attempt";
 import type { PgDb } from "./db";
 import { retryingConflicts, type PgBookingRepository } from "./booking-repository";
 import type { PgIntegrationRepository } from "./integration-repository";
@@ -266,7 +266,11 @@ export class PgOutbox implements Outbox {
   }
 
   async requeue(id: number, at: number): Promise<void> {
-    await this.db.update(outboxMessages).set({ status: "pending", attempts: 0, nextAttemptAt: at, deliveredAt: null }).where(eq(outboxMessages.id, id));
+    // The claim goes too: an attempt under way when the replay was asked records nothing, and the replay is sent.
+    await this.db
+      .update(outboxMessages)
+      .set({ ...requeued(at), leaseOwner: null, leaseUntil: null })
+      .where(eq(outboxMessages.id, id));
   }
 
   async enqueue(message: NewOutboxMessage, at: number): Promise<OutboxMessage> {

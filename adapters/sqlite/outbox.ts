@@ -17,7 +17,7 @@ import {
 import type { Booking } from "../../domain/trips/booking";
 import type { Decision } from "../../domain/trips/ports";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
-import { attemptValues } from "../outbox-attempt";
+import { attemptValues, requeued } from "../outbox-attempt";
 import type { Db } from "./db";
 import { deliveryAttempts, outboxMessages } from "./schema";
 
@@ -105,9 +105,15 @@ export class SqliteOutbox implements Outbox {
   }
 
   async recordAttempt(message: OutboxMessage, outcome: AttemptOutcome, change?: BookingChange): Promise<boolean> {
-    this.db.$client.transaction(() => {
-      this.db.update(outboxMessages).set(attemptValues(outcome, outboxMessages.attempts)).where(eq(outboxMessages.id, message.id)).run();
+    return this.db.$client.transaction(() => {
+      // A message replayed while this attempt was under way (requeue moved its due time) stays pending: the replay
+      // is sent again, never taken for done by the earlier attempt's outcome.
+      const unchanged = and(eq(outboxMessages.id, message.id), eq(outboxMessages.nextAttemptAt, message.nextAttemptAt));
+      const updated = this.db.update(outboxMessages).set(attemptValues(outcome, outboxMessages.attempts)).where(unchanged).run() as unknown as {
+        changes: number;
+      };
       if (outcome.exchange) this.recordExchange(message.id, outcome.at, outcome.exchange);
+      if (updated.changes === 0) return false;
       if (change) {
         try {
           this.links.bookings.changeInTransaction(change.ref, change.decide);
@@ -116,8 +122,8 @@ export class SqliteOutbox implements Outbox {
           this.links.bookings.changeInTransaction(change.ref, change.numberTaken);
         }
       }
+      return true;
     })();
-    return true;
   }
 
   /** Keeps what the attempt sent and got back, and drops the message's attempts past the newest kept. */
@@ -193,7 +199,7 @@ export class SqliteOutbox implements Outbox {
   }
 
   async requeue(id: number, at: number): Promise<void> {
-    this.db.update(outboxMessages).set({ status: "pending", attempts: 0, nextAttemptAt: at, deliveredAt: null }).where(eq(outboxMessages.id, id)).run();
+    this.db.update(outboxMessages).set(requeued(at)).where(eq(outboxMessages.id, id)).run();
   }
 
   async get(id: number): Promise<OutboxMessage | undefined> {

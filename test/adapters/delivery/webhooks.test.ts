@@ -73,6 +73,26 @@ describe("webhooks to the requester", () => {
     expect(verified(secret, again)).toBe(true);
   });
 
+  test("a replay asked while an earlier send of the same delivery is still unanswered is sent again, not taken for done", async () => {
+    const { h, rx, requester, provider, auth } = await setup();
+    await sendTrip(h, requester, regularTrip(requester.netid, provider.netid));
+    await rx.waitFor(1);
+    const [item] = (await h.request("GET", "/api/webhooks/deliveries", { headers: auth })).body.data.items;
+    // The receiver holds its answer to the replay: the replay after it is asked while that send is under way.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    rx.state.respond = async (_r, n) => {
+      if (n === 2) await held;
+      return Response.json({});
+    };
+    expect((await h.request("POST", `/api/webhooks/deliveries/${item.id}/replay`, { headers: auth })).status).toBe(200);
+    await rx.waitFor(2);
+    expect((await h.request("POST", `/api/webhooks/deliveries/${item.id}/replay`, { headers: auth })).status).toBe(200);
+    release();
+    const got = await rx.waitFor(3);
+    expect(got.map((r) => r.json.eventId)).toEqual([item.eventId, item.eventId, item.eventId]);
+  });
+
   test("a delivery is replayed at most 5 times an hour (429 REPLAY_LIMITED with Retry-After); a stranger's attempts spend none", async () => {
     const clock = new ManualClock(Math.floor(Date.now() / 1000));
     const { h, rx, requester, provider, stranger, auth } = await setup(clock);
