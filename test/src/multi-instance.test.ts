@@ -39,8 +39,9 @@ const env = () => ({
   SECRETS_KEY: "3c".repeat(32),
   DEMO_DATA: "0",
   OUTBOUND_ALLOW_PRIVATE: "1",
-  // A dead instance's claimed deliveries go to another one this soon (the live ones renew theirs).
-  DELIVERY_LEASE_SECONDS: "3",
+  // A dead instance's claimed deliveries go to another one this soon (the live ones renew theirs every 2 s: 6 s leaves
+  // room for a loaded machine's stalls, so a live claim is not taken over while its answer is recorded).
+  DELIVERY_LEASE_SECONDS: "6",
   DB_PATH: `${tempDir("tripswitch-mi-")}/index.db`,
 });
 
