@@ -69,6 +69,11 @@ export interface PgOutboxOptions {
 
 /** Due messages of one company (target) offered per claim: more than its share of the workers could start. */
 const DUE_PER_COMPANY = 16;
+/**
+ * Candidates looked at per message claimed: instances claiming at once skip each other's locked rows and take the
+ * next candidates, instead of all but one coming back empty.
+ */
+const CANDIDATES_PER_CLAIM = 4;
 
 /**
  * The outbox in PostgreSQL, shared by several instances: `due` claims the messages it returns with a lease owned
@@ -151,8 +156,10 @@ export class PgOutbox implements Outbox {
                                 AND p.status = 'pending' AND p.id < m.id)) r
           WHERE r.owner_rank <= ${DUE_PER_COMPANY}
           ORDER BY r.next_attempt_at, r.id
-          LIMIT ${limit})
+          LIMIT ${limit * CANDIDATES_PER_CLAIM})
           AND c.status = 'pending' AND (c.lease_until IS NULL OR c.lease_until < ${now}::double precision)
+        ORDER BY c.next_attempt_at, c.id
+        LIMIT ${limit}
         FOR UPDATE SKIP LOCKED)
       RETURNING ${MESSAGE_COLUMNS}`);
     const claimed = [...rows].map((r) => fromRaw(r as RawRow)).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
