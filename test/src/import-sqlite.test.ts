@@ -52,7 +52,13 @@ async function buildSqlite(): Promise<void> {
     expect((await h.request("PUT", `/api/partners/${requester.netid}/vehicle-types`, { headers: bearer(provider), body: { SUV_LUX: "SUV", EXEC: "SEDAN" } })).status).toBe(200);
     expect((await h.request("POST", "/api/partners", { headers: bearer(other), body: { netid: requester.netid } })).status).toBe(200);
     // Fleet, with entries without a position and an inactive one; the saved index then a change logged after it.
-    for (let i = 0; i < 5; i++) await addVehicle(h, bearer(provider), { name: `Sedan ${i}`, lat: 40.64 + i / 100, lon: -73.78 });
+    const sedans: string[] = [];
+    for (let i = 0; i < 5; i++) sedans.push(await addVehicle(h, bearer(provider), { name: `Sedan ${i}`, lat: 40.64 + i / 100, lon: -73.78 }));
+    // A rate card and a blackout on one sedan (a vehicle hold).
+    const card = { currency: "USD", minimumFare: "45.00", hourly: [{ id: "sedan-hour", vehTypes: ["SEDAN"], perHour: "85.00", minimumHours: 3 }] };
+    expect((await h.request("PUT", "/api/company/rates", { headers: bearer(provider), body: card })).status).toBe(200);
+    const blackout = { from: "2027-03-20T08:00:00Z", to: "2027-03-20T18:00:00Z", reason: "Service" };
+    expect((await h.request("POST", `/api/fleet/${sedans[0]}/blackouts`, { headers: bearer(provider), body: blackout })).status).toBe(201);
     await addVehicle(h, bearer(provider), { lat: null, lon: null, airports: ["JFK", "LGA"] });
     await addVehicle(h, bearer(other), { lat: null, lon: null, active: false, type: "BUS", maxLuggage: null });
     await h.services.fleetIndex.rebuildNow();
