@@ -5,6 +5,12 @@ import type { TripWarning } from "../trips/warnings";
 export interface AskedExtra {
   code: string;
   quantity: number;
+  /**
+   * Asked by a GNet flag (meetAndGreet), not by `extras`: only a provider with a rate card is held to it. One
+   * without a card prices as before (the flag stays a note to the chauffeur), so GNet trips are not refused by
+   * every provider that has not published a card.
+   */
+  implied?: true;
 }
 
 const CODE = /^[A-Z][A-Z0-9_]{0,31}$/;
@@ -37,10 +43,12 @@ export function askedExtras(trip: { extras?: unknown; locations?: { pickup?: { m
       });
   }
   if (errors.length > 0) throw new ValidationError(errors);
+  const extras: AskedExtra[] = [...asked].map(([code, quantity]) => ({ code, quantity }));
   const mg = trip.locations?.pickup?.meetAndGreet;
-  if ((mg === true || (typeof mg === "string" && mg.trim().toLowerCase() === "true")) && !asked.has("MEET_AND_GREET")) asked.set("MEET_AND_GREET", 1);
+  if ((mg === true || (typeof mg === "string" && mg.trim().toLowerCase() === "true")) && !asked.has("MEET_AND_GREET"))
+    extras.push({ code: "MEET_AND_GREET", quantity: 1, implied: true });
   const stops = Array.isArray(trip.locations?.stops) ? trip.locations.stops.length : 0;
-  return { extras: [...asked].map(([code, quantity]) => ({ code, quantity })), stops };
+  return { extras, stops };
 }
 
 /** The EXTRA_NOT_OFFERED warning: `count` vehicles left out because their provider's card lacks these extras. */

@@ -61,6 +61,8 @@ export async function quoteProvider(
   const withBusy = (quote: PricedQuote, busy: number): PricedQuote =>
     busy > 0 ? { ...quote, warnings: [...quote.warnings, ...availabilityWarnings(0, busy)] } : quote;
   const stored = deps.rateCards && deps.airports ? await deps.rateCards.get(provider) : undefined;
+  // Without a card, only the extras the trip lists are asked of the provider, not those a GNet flag implies.
+  if (!stored && facts.extras.some((e) => e.implied)) facts = { ...facts, extras: facts.extras.filter((e) => !e.implied) };
   if (!stored && facts.extras.length === 0) {
     const { set, busy } = withoutHeld(await deps.servingFleet.servingSet(provider, area), held, request);
     const quote = quoteServingSet(set, build, deps.currencies);

@@ -19,7 +19,9 @@ let requester: Party, usd: Party, yen: Party, dinar: Party, yenFarm: Party;
 let hooks: ReturnType<typeof startReceiver>;
 let farmIn: ReturnType<typeof startReceiver>;
 
-const PICKUP_TIME = "2027-03-10T10:00:00";
+/** Each booked quote picks up on a day of its own: a booked quote holds its vehicle over the trip (CONTRACT §19.5). */
+let bookedDays = 0;
+const pickupTime = () => `${new Date(Date.UTC(2027, 2, 10 + bookedDays++)).toISOString().slice(0, 10)}T10:00:00`;
 const NRT = { lat: 35.7647, lon: 140.3864 };
 const BAH = { lat: 26.2708, lon: 50.6336 };
 const JFK = { lat: 40.6398, lon: -73.7787 };
@@ -30,7 +32,7 @@ async function bookedQuote(provider: Party, code: string, dropOff: Json): Promis
     passengerCount: "2",
     preferredVehicleType: undefined,
     totalTripDuration: "60",
-    locations: { pickup: { locationType: "airport", address: code, time: PICKUP_TIME }, dropOff },
+    locations: { pickup: { locationType: "airport", address: code, time: pickupTime() }, dropOff },
   });
   const quoted = await sendTrip(h, requester, body);
   expect(quoted.status).toBe(200);
