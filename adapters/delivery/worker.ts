@@ -54,6 +54,8 @@ export class DeliveryWorker implements DeliveryRunner {
   private running = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly inFlight = new Map<number, Promise<void>>();
+  /** The due time each attempt under way was claimed at: a replay moves it, so the replay is told from the attempt. */
+  private readonly inFlightDue = new Map<number, number>();
   /** Which attempts hold a worker, and the slow companies' share of them. */
   private readonly share: WorkerShare;
   /** Workers kept for companies with nothing in flight: a company's further attempts leave them free. */
@@ -202,7 +204,12 @@ export class DeliveryWorker implements DeliveryRunner {
       const rows = await this.outbox.due(at, PAGE, page * PAGE);
       for (const message of rows) {
         // The due query already holds back a message while an older one of its booking is pending (in flight included).
-        if (this.inFlight.has(message.id)) continue;
+        if (this.inFlight.has(message.id)) {
+          // Replayed while its attempt is under way: the claim goes back, the attempt's outcome is not recorded
+          // for the replay, and the replay is sent once the attempt is over.
+          if (this.inFlightDue.get(message.id) !== message.nextAttemptAt) notStarted.push(message.id);
+          continue;
+        }
         // Read again (claimed again where claims exist) after an attempt this poll saw finish: it waits for the next poll.
         if (!this.hasRoom() || this.cooldown.has(message.id) || this.finishedDuringPoll.has(message.id)) {
           notStarted.push(message.id);
@@ -230,11 +237,13 @@ export class DeliveryWorker implements DeliveryRunner {
         this.share.started(message.id, owner);
         const attempt = this.attempt(message, key).finally(() => {
           this.inFlight.delete(message.id);
+          this.inFlightDue.delete(message.id);
           this.share.ended(message.id);
           if (this.polling) this.finishedDuringPoll.add(message.id);
           this.wake();
         });
         this.inFlight.set(message.id, attempt);
+        this.inFlightDue.set(message.id, message.nextAttemptAt);
       }
       if (rows.length < PAGE) break;
     }

@@ -205,7 +205,10 @@ export class PgOutbox implements Outbox {
         const updated = await tx
           .update(outboxMessages)
           .set({ ...values, leaseOwner: null, leaseUntil: null })
-          .where(and(eq(outboxMessages.id, message.id), eq(outboxMessages.leaseOwner, this.owner)))
+          // Still this instance's claim, and not replayed since (a replay moves the due time forward).
+          .where(
+            and(eq(outboxMessages.id, message.id), eq(outboxMessages.leaseOwner, this.owner), eq(outboxMessages.nextAttemptAt, message.nextAttemptAt)),
+          )
           .returning({ id: outboxMessages.id });
         if (updated.length === 0) return { held: false, announced: false };
         if (outcome.exchange) {
