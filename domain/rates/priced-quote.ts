@@ -2,21 +2,16 @@ import type { AirportDirectory } from "../airports";
 import { minorUnitOf, type CurrencyDirectory } from "../currency";
 import { isoAt, type QuoteOption } from "../trips/booking";
 import {
-  chooseQuoteCurrency,
-  fitsTrip,
   MAX_QUOTE_OPTIONS,
-  NO_VEHICLE_FITS_TRIP,
-  NO_VEHICLE_NEAR_PICKUP,
-  otherCurrenciesLeftOut,
   QUOTE_VALIDITY_SECONDS,
   quoteOptionOf,
   quoteQuarterHours,
+  quotableInCurrency,
   vehicleFeeMinorUnits,
   type PricedQuote,
   type QuotableVehicle,
   type QuoteBuildRequest,
 } from "../trips/quote";
-import type { TripWarning } from "../trips/warnings";
 import type { StoredRateCard } from "./ports";
 import { cardQuote, compileCard, type CompiledCard, type PricedTrip } from "./pricing";
 import { extraNotOffered, unpricedVehicles, type AskedExtra } from "./trip-extras";
@@ -77,18 +72,9 @@ export function quoteWithCard(
   card: CompiledCard | undefined,
   currencies: CurrencyDirectory,
 ): PricedQuote {
-  const active = serving.filter((e) => e.active);
-  if (active.length === 0) return { options: [], currency: null, warnings: [{ ...NO_VEHICLE_NEAR_PICKUP }] };
-  const fitting = active.filter((e) => fitsTrip(e, request));
-  if (fitting.length === 0) return { options: [], currency: null, warnings: [{ ...NO_VEHICLE_FITS_TRIP }] };
-  const currency = chooseQuoteCurrency(fitting, request.country, currencies)!;
-  const inCurrency = fitting.filter((e) => e.currency === currency);
-  const warnings: TripWarning[] = [];
-  const leftOut = fitting.length - inCurrency.length;
-  if (leftOut > 0) {
-    const others = [...new Set(fitting.filter((e) => e.currency !== currency).map((e) => e.currency))].sort();
-    warnings.push(otherCurrenciesLeftOut(leftOut, others, currency));
-  }
+  const chosen = quotableInCurrency(serving, request, currencies);
+  if ("options" in chosen) return chosen;
+  const { vehicles: inCurrency, currency, warnings } = chosen;
   const digits = minorUnitOf(currencies, currency);
   const usable = card && card.currency === currency ? card : undefined;
   const trip = pricedTrip(request, facts, usable);

@@ -167,19 +167,34 @@ export function quoteOptionOf(entry: QuotableVehicle, units: number, digits: num
  * pickup → drop-off distance. No serving vehicle: no options and NO_VEHICLE_NEAR_PICKUP.
  */
 export function buildQuote(serving: readonly QuotableVehicle[], request: QuoteBuildRequest, currencies: CurrencyDirectory): PricedQuote {
+  const chosen = quotableInCurrency(serving, request, currencies);
+  if ("options" in chosen) return chosen;
+  const { vehicles, currency, warnings } = chosen;
+  return { options: rankedOptions(vehicles, request, minorUnitOf(currencies, currency)), currency, warnings };
+}
+
+/**
+ * The vehicles a quote prices: active, fitting the trip, in the quote's one currency (the others counted in a
+ * warning). An empty quote with its warning when none is active or none fits.
+ */
+export function quotableInCurrency<V extends QuotableVehicle>(
+  serving: readonly V[],
+  request: QuoteBuildRequest,
+  currencies: CurrencyDirectory,
+): PricedQuote | { vehicles: V[]; currency: string; warnings: TripWarning[] } {
   const active = serving.filter((e) => e.active);
   if (active.length === 0) return { options: [], currency: null, warnings: [{ ...NO_VEHICLE_NEAR_PICKUP }] };
   const fitting = active.filter((e) => fitsTrip(e, request));
   if (fitting.length === 0) return { options: [], currency: null, warnings: [{ ...NO_VEHICLE_FITS_TRIP }] };
   const currency = chooseQuoteCurrency(fitting, request.country, currencies)!;
-  const inCurrency = fitting.filter((e) => e.currency === currency);
+  const vehicles = fitting.filter((e) => e.currency === currency);
   const warnings: TripWarning[] = [];
-  const leftOut = fitting.length - inCurrency.length;
+  const leftOut = fitting.length - vehicles.length;
   if (leftOut > 0) {
     const others = [...new Set(fitting.filter((e) => e.currency !== currency).map((e) => e.currency))].sort();
     warnings.push(otherCurrenciesLeftOut(leftOut, others, currency));
   }
-  return { options: rankedOptions(inCurrency, request, minorUnitOf(currencies, currency)), currency, warnings };
+  return { vehicles, currency, warnings };
 }
 
 interface Priced {
