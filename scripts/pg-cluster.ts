@@ -14,7 +14,7 @@
 // (benchmarks that compare commits with SQLite's synchronous=FULL). A guardian
 // process stops it and removes the directory if the process that started it dies without calling stop().
 // Anything that keeps the cluster from starting throws: a suite that needs PostgreSQL fails, it never skips.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, chownSync, writeFileSync, chmodSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, chownSync, writeFileSync, chmodSync, statfsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -44,6 +44,22 @@ export interface ClusterOptions {
    * it is on disk, as in production. Default off: nothing in a throwaway cluster must outlive the run.
    */
   durable?: boolean;
+  /**
+   * Keep the cluster's files in memory (/dev/shm) when it has room for `inMemory` bytes, else in the temporary
+   * directory: the suite copies a database per test, and a copy in memory takes a tenth of the time it takes on disk.
+   */
+  inMemory?: number;
+}
+
+/** /dev/shm when it is there with `bytes` free, else the system's temporary directory. */
+function clusterParent(bytes: number | undefined): string {
+  if (bytes) {
+    try {
+      const fs = statfsSync("/dev/shm");
+      if (fs.bavail * fs.bsize >= bytes) return "/dev/shm";
+    } catch {}
+  }
+  return tmpdir();
 }
 
 const USER = "tripswitch";
@@ -56,7 +72,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<PgClus
     if (!existsSync(join(binDir, tool))) throw new Error(`PostgreSQL tool missing: ${join(binDir, tool)}`);
   }
   const runAs = serverUser();
-  const dir = mkdtempSync(join(tmpdir(), "tripswitch-pg-"));
+  const dir = mkdtempSync(join(clusterParent(options.durable ? undefined : options.inMemory), "tripswitch-pg-"));
   const data = join(dir, "data");
   const log = join(dir, "postgres.log");
   const password = crypto.randomUUID().replaceAll("-", "");
