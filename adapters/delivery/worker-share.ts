@@ -1,11 +1,20 @@
-/** Slow companies remembered at most (the oldest is forgotten first). */
+/** Slow companies, and companies known to answer in time, remembered at most (the oldest is forgotten first). */
 const MAX_SLOW_OWNERS = 10_000;
+/**
+ * How long an attempt of a company not yet known to answer in time may wait before its company counts as slow: a
+ * burst of new companies whose endpoints never answer is told apart in a fifth of a second, not in `slowOwnerMs`.
+ */
+const PROBATION_MS = 200;
 
 /**
  * Who holds the delivery workers (CONTRACT §21.8). An attempt holds a worker until it has waited `slowMs` for its
  * answer. A company is slow while its last attempt answered after `slowOwnerMs` or one under way has waited that
  * long; slow companies together hold at most half the workers (`slowCap`), and however many attempts of theirs
- * are under way, the other companies see them as holding no more than that: the rest keep at least half.
+ * are under way, the other companies see them as holding no more than that: the rest keep at least half. A company
+ * with no answer in time on record yet (new, or forgotten) is on probation: it counts as slow once an attempt of its
+ * has waited PROBATION_MS, so a burst of new companies whose endpoints never answer is told apart in a fifth of a
+ * second rather than in `slowOwnerMs`. (Holding new companies to a share of their own was tried: it made a new
+ * healthy partner wait for the slow ones' answers instead.)
  */
 export class WorkerShare {
   /** When each attempt under way started (ms), and for which company. */
@@ -13,6 +22,8 @@ export class WorkerShare {
   private readonly ownerOf = new Map<number, string>();
   /** Companies whose last attempt answered slowly (kept until one answers in time; bounded). */
   private readonly slowOwners = new Set<string>();
+  /** Companies whose last attempt answered in time (bounded): they get `slowOwnerMs`, the others PROBATION_MS. */
+  private readonly timelyOwners = new Set<string>();
   readonly slowCap: number;
 
   constructor(
@@ -35,12 +46,14 @@ export class WorkerShare {
 
   /** Remembers how a company's attempt answered: slow (kept, bounded) or in time (forgotten). */
   answered(owner: string, ms: number): void {
-    if (ms < this.slowOwnerMs) this.slowOwners.delete(owner);
-    else {
-      this.slowOwners.delete(owner);
-      if (this.slowOwners.size >= MAX_SLOW_OWNERS) this.slowOwners.delete(this.slowOwners.values().next().value!);
-      this.slowOwners.add(owner);
-    }
+    const timely = ms < this.slowOwnerMs;
+    remember(timely ? this.timelyOwners : this.slowOwners, owner);
+    (timely ? this.slowOwners : this.timelyOwners).delete(owner);
+  }
+
+  /** How long an attempt of `owner` may wait before its company counts as slow. */
+  private patienceMs(owner: string): number {
+    return this.timelyOwners.has(owner) ? this.slowOwnerMs : Math.min(PROBATION_MS, this.slowOwnerMs);
   }
 
   /** Whether `owner` is slow and the slow companies already hold their whole share. */
@@ -58,8 +71,8 @@ export class WorkerShare {
   nextTurnMs(): number | undefined {
     const t = performance.now();
     let soonest: number | undefined;
-    for (const started of this.startedAt.values()) {
-      for (const after of [this.slowOwnerMs, this.slowMs]) {
+    for (const [id, started] of this.startedAt) {
+      for (const after of [this.patienceMs(this.ownerOf.get(id)!), this.slowMs]) {
         const left = started + after - t;
         if (left > 0 && (soonest === undefined || left < soonest)) soonest = left;
       }
@@ -68,9 +81,12 @@ export class WorkerShare {
   }
 
   private slowNow(): Set<string> {
-    const late = performance.now() - this.slowOwnerMs;
+    const t = performance.now();
     const slow = new Set(this.slowOwners);
-    for (const [id, started] of this.startedAt) if (started <= late) slow.add(this.ownerOf.get(id)!);
+    for (const [id, started] of this.startedAt) {
+      const owner = this.ownerOf.get(id)!;
+      if (started <= t - this.patienceMs(owner)) slow.add(owner);
+    }
     return slow;
   }
 
@@ -87,4 +103,11 @@ export class WorkerShare {
     }
     return { slow, other };
   }
+}
+
+/** Adds `owner` as the newest member of a bounded set, forgetting the oldest when it is full. */
+function remember(set: Set<string>, owner: string): void {
+  set.delete(owner);
+  if (set.size >= MAX_SLOW_OWNERS) set.delete(set.values().next().value!);
+  set.add(owner);
 }

@@ -78,4 +78,51 @@ describe("sixteen tarpit companies (4.5 s answers) and one healthy partner", () 
     expect(Math.max(...most)).toBeLessThanOrEqual(2);
     console.log(`healthy WAIT answered in ${Math.round(answeredMs)} ms with ${slowOpen} tarpit attempts open`);
   }, 30_000);
+
+  test("in the first second too: sixteen new tarpit companies at once do not make a healthy partner's WAIT wait for their answers", async () => {
+    const h = createHarness({ delivery: { concurrency: 8, timeoutMs: 10_000, idleMs: 1000, retryDelay: (n) => (n < 10 ? 1 : undefined) } });
+    cleanups.push(() => h.close());
+    const COMPANIES = 16;
+    let slowOpen = 0;
+    const companies: Array<Awaited<ReturnType<typeof party>>> = [];
+    for (let i = 0; i < COMPANIES; i++) {
+      const tarpit = startReceiver(async () => {
+        slowOpen++;
+        await Bun.sleep(4500);
+        slowOpen--;
+        return Response.json({ success: true });
+      });
+      cleanups.push(tarpit.stop);
+      const company = await party(h, `NEWPIT-${i}`, "IO");
+      await integrate(h, company.jwt, { deliveryUrl: `${tarpit.url}/farm-in`, webhookUrl: `${tarpit.url}/hooks` });
+      companies.push(company);
+    }
+    let arrivedAt = 0;
+    const good = startReceiver((_r, n) => {
+      arrivedAt ||= performance.now();
+      return Response.json({ success: true, reservationId: `FINE-${n}` });
+    });
+    cleanups.push(good.stop);
+    const fine = await party(h, "FINE-PARTNER", "IO");
+    const booker = await party(h, "FINE-BOOKER", "CO");
+    await integrate(h, fine.jwt, { deliveryUrl: `${good.url}/farm-in` });
+    h.services.worker.start();
+    // The healthy partner has answered in time before: it is known.
+    expect((await sendTrip(h, booker, regularTrip(booker.netid, fine.netid, { submitMode: "WAIT" }))).body.reservationId).toBe("FINE-1");
+    // Then all sixteen, never seen before, start sending at once.
+    const sends = companies.flatMap((c, i) => [0, 1].map(() => sendTrip(h, c, regularTrip(c.netid, companies[(i + 1) % COMPANIES].netid))));
+    for (const sent of await Promise.all(sends)) expect(sent.status).toBe(200);
+    const deadline = Date.now() + 3000;
+    while (slowOpen < 8 && Date.now() < deadline) await Bun.sleep(5);
+    expect(slowOpen).toBeGreaterThanOrEqual(8);
+    arrivedAt = 0;
+    const sentAt = performance.now();
+    const sent = await sendTrip(h, booker, regularTrip(booker.netid, fine.netid, { submitMode: "WAIT" }));
+    const waited = performance.now() - sentAt;
+    console.log(`first-second WAIT: ${Math.round(waited)} ms, arrived after ${Math.round(arrivedAt - sentAt)} ms, tarpit attempts open ${slowOpen}`);
+    expect(sent.body.reservationId).toBe("FINE-2");
+    // New companies are on probation for 200 ms, not the second a known one gets: the healthy WAIT waits out a few
+    // rounds of new tarpit attempts (about 1 s on a quiet machine), never the tarpits' 4.5 s answers (it did before).
+    expect(arrivedAt - sentAt).toBeLessThan(3000);
+  }, 30_000);
 });
