@@ -152,8 +152,9 @@ export async function bookingPage(main, id) {
         {
           type: "button",
           class: "danger",
-          onClick: () =>
-            confirm("Cancel this trip?") && act("Cancel trip", () => api.platform("POST", `/Platform.svc/cancelTripByTransactionId/${b.transactionId}/V1`)),
+          onClick: async () =>
+            (await confirmDialog("Cancel this trip?", "CANCEL is final: the provider is told, and the booking cannot change status again.", "Yes, cancel")) &&
+            act("Cancel trip", () => api.platform("POST", `/Platform.svc/cancelTripByTransactionId/${b.transactionId}/V1`)),
         },
         "Cancel trip",
       ),

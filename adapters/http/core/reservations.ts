@@ -1,6 +1,15 @@
 import { Elysia, t } from "elysia";
 import { findBooking, listBookings, type ManageTripDeps } from "../../../domain/usecases/manage-trip";
-import { LEGACY_STATUSES, MAIN_PATH, nextSteps, skipTargets, STATUS_LABELS, TERMINAL_STATUSES, TRANSITIONS, TRIP_STATUSES } from "../../../domain/trips/lifecycle";
+import {
+  LEGACY_STATUSES,
+  MAIN_PATH,
+  nextSteps,
+  skipTargets,
+  STATUS_LABELS,
+  TERMINAL_STATUSES,
+  TRANSITIONS,
+  TRIP_STATUSES,
+} from "../../../domain/trips/lifecycle";
 import { authMacros, type Authenticator } from "../auth";
 import { bookingSummaryView, bookingViewFor } from "../../../domain/trips/booking-view";
 import type { PositionStore } from "../../../domain/tracking/position";

@@ -64,8 +64,8 @@ afterAll(async () => {
 describe("the console in a real browser", () => {
   test("sign in (an operator without vehicles lands on Bookings); the fleet is a table with a map; a fleet search draws its matches", async () => {
     await signIn(OPERATOR, OPERATOR_PW);
-    // A company without vehicles lands on its bookings; its fleet is one click away.
-    await page.getByRole("table", { name: "Bookings" }).waitFor();
+    // A company without vehicles lands on its bookings (none yet); its fleet is one click away.
+    await page.getByText("No bookings yet.").waitFor();
     await page.getByRole("link", { name: "Fleet" }).click();
     await page.getByRole("table", { name: "Fleet" }).waitFor();
     await page.getByRole("tab", { name: "Map" }).click();
