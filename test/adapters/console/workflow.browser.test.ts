@@ -190,6 +190,14 @@ describe("the console guards the dispatcher (§21.11)", () => {
     expect(pickup).toMatchObject({ locationType: "address", address: "1 Beacon St", city: "Boston", state: "MA", country: "US" });
     await shot("newtrip-state");
 
+    // The requester's Cancel trip asks in the same dialog; going back leaves the booking as it was.
+    await page.goto(`${server.base}/console#/bookings/${fresh}`);
+    await page.getByRole("button", { name: "Cancel trip" }).click();
+    const dialog = page.getByRole("dialog", { name: "Cancel this trip?" });
+    await dialog.getByRole("button", { name: "Go back" }).click();
+    await dialog.waitFor({ state: "detached" });
+    expect(await lastStatus(fresh)).toBe("CONFIRMED");
+
     await nav.getByRole("link", { name: "Deliveries" }).click();
     const table = page.getByRole("table", { name: "Deliveries" });
     await table.getByRole("link", { name: fresh, exact: true }).first().waitFor({ timeout: 20_000 });
