@@ -152,6 +152,11 @@ export function allowedNext(from: TripStatus, actor?: TripActor): TripStatus[] {
   return actor === "provider" ? next.filter((s) => !NOT_BY_PROVIDER.has(s)) : next;
 }
 
+/** The statuses `actor` may move a booking to one step at a time: the table's next states, without the forward skips. */
+export function nextSteps(from: TripStatus, actor?: TripActor): TripStatus[] {
+  return allowedNext(from, actor).filter((to) => canTransition(from, to));
+}
+
 /** Throws 409 INVALID_TRANSITION, listing the allowed next states, unless `actor` may move `from` → `to`. */
 export function assertTransition(from: TripStatus, to: TripStatus, actor?: TripActor): void {
   const allowed = allowedNext(from, actor);

@@ -45,7 +45,8 @@ export async function signIn(page: Page, base: string, uid: string, options: { p
   await page.getByLabel("Password").fill(options.pw ?? DEMO_LOGIN.pw);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByRole("button", { name: "Sign out" }).waitFor();
-  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Fleet" }).waitFor();
+  // Every company has Bookings (a CO, a requester only, has no Fleet).
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Bookings" }).waitFor();
 }
 
 /**

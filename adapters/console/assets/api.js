@@ -40,9 +40,20 @@ async function call(method, path, body, headers) {
 }
 
 let onExpired = () => {};
-/** Called when a token stops working (expired, user removed): the app shows the sign-in form again. */
+/** Called (with a message, or none) when a token stops working (expired, user removed): the app shows the sign-in form again. */
 export function whenExpired(fn) {
   onExpired = fn;
+}
+
+/**
+ * The server ended the session (the event stream's `revoked`: the token was released elsewhere, expired, or its user
+ * removed): both tokens are forgotten (the platform one released too) and the app asks to sign in again.
+ */
+export function sessionEnded(message) {
+  const { platform: token } = session;
+  Object.assign(session, { jwt: null, platform: null, netid: null, uid: null, exp: 0, company: null });
+  if (token) call("POST", "/Platform.svc/releaseToken/V1", undefined, { token }).catch(() => {});
+  onExpired(message);
 }
 
 /** Signs in with uid (or e-mail) and password: a core token for /api, a platform token for /Platform.svc. */

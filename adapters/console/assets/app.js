@@ -18,6 +18,9 @@ const PAGES = [
   ["partners", "Partners", partnersPage],
 ];
 
+/** The pages the signed-in company has: a CO (a requester only, no vehicles to run) has no Fleet. */
+const pages = () => PAGES.filter(([key]) => key !== "fleet" || api.company()?.coType !== "CO");
+
 const root = document.getElementById("app");
 
 /** Where a sign-in lands: Fleet for a company with vehicles, Bookings for one without (a booking platform). */
@@ -75,7 +78,7 @@ function shell(current) {
     h(
       "ul",
       {},
-      PAGES.map(([key, label]) =>
+      pages().map(([key, label]) =>
         h("li", {}, h("a", { href: `#/${key}`, "aria-current": key === current ? "page" : null }, label, key === "bookings" ? live.newTripsBadge() : null)),
       ),
     ),
@@ -107,7 +110,7 @@ async function render() {
   if (!api.signedIn()) return signInForm();
   live.start();
   const [, key = "fleet", ...rest] = location.hash.replace(/^#/, "").split("/");
-  const page = PAGES.find(([k]) => k === key) ?? PAGES[0];
+  const page = pages().find(([k]) => k === key) ?? pages()[0];
   const main = shell(page[0]);
   try {
     if (page[0] === "bookings" && rest[0]) await bookingPage(main, decodeURIComponent(rest[0]));
@@ -117,6 +120,6 @@ async function render() {
   }
 }
 
-api.whenExpired(() => (live.stop(), signInForm("Your session ended; sign in again.")));
+api.whenExpired((message) => (live.stop(), signInForm(message ?? "Your session ended; sign in again.")));
 window.addEventListener("hashchange", () => render());
 render();

@@ -1,11 +1,21 @@
 // One booking: the trip, passengers, stops and notes; the changeLogs timeline; transaction errors; the chauffeur's
-// last position on the map; the provider's legal next statuses and the requester's cancel. The page follows the
-// event stream: a status change, an update or the chauffeur's move shows without a click, for both parties.
-import { h, field, showError, statusLine } from "./dom.js";
+// last position on the map; the provider's next statuses (Accept and Decline first for a new request; a final one
+// asks first) and the requester's cancel. The page follows the event stream: a status change, an update or the
+// chauffeur's move shows without a click, for both parties.
+import { h, confirmDialog, field, showError, statusLine } from "./dom.js";
 import * as api from "./api.js";
 import { drawMap, bookingPlaces } from "./map.js";
 import { fullId, zonedText, zonedTime } from "./format.js";
 import * as live from "./live.js";
+
+/** A new request's two answers, shown first; every other next status is "Move to <status>". */
+const LABELS = { CONFIRMED: "Accept", REJECT: "Decline" };
+const ordered = (targets) => [...targets.filter((s) => LABELS[s]), ...targets.filter((s) => !LABELS[s])];
+/**
+ * What the provider's page offers of the statuses the booking may move to next (the lookup's providerNext): not
+ * CANCEL (a provider declines, REJECT; the requester cancels) nor FAILED (the exchange's, for a delivery that failed).
+ */
+const OFFERED = (s) => s !== "CANCEL" && s !== "FAILED";
 
 /** The last action's outcome, kept a few seconds so the redraws its own events cause still show it. */
 let notice = { id: "", text: "", until: 0 };
@@ -82,7 +92,7 @@ export async function bookingPage(main, id) {
   if ((provider || requester) && current && !current.terminal && !api.canMoveTrips())
     actions.append(h("p", { class: "muted" }, "Status changes go through the platform API, which this server serves on another port (PLATFORM_PORT)."));
   else if (provider && current && !current.terminal) {
-    const targets = [...new Set([...current.next, ...(current.skipTo ?? [])])].filter((s) => s !== "CANCEL");
+    const targets = (res.providerNext ?? []).filter((s) => OFFERED(s));
     const chfFirst = h("input", { name: "chauffeurFirstName" });
     const chfLast = h("input", { name: "chauffeurLastName" });
     const plate = h("input", { name: "plateNo" });
@@ -112,21 +122,25 @@ export async function bookingPage(main, id) {
         ),
         h(
           "div",
-          { class: "toolbar" },
-          targets.map((s) =>
-            h(
+          { class: "toolbar", role: "group", "aria-label": "Status actions" },
+          ordered(targets).map((s) => {
+            const label = LABELS[s] ?? `Move to ${s}`;
+            const send = () =>
+              act(label, () => api.platform("POST", `/Platform.svc/providerUpdateStatusByTransactionId/${b.transactionId}/V1`, { status: s, ...details() }));
+            const final = lc.get(s)?.terminal;
+            return h(
               "button",
               {
                 type: "button",
-                class: "primary",
-                onClick: () =>
-                  act(`Move to ${s}`, () =>
-                    api.platform("POST", `/Platform.svc/providerUpdateStatusByTransactionId/${b.transactionId}/V1`, { status: s, ...details() }),
-                  ),
+                class: s === "REJECT" ? "danger" : s === "CONFIRMED" || !targets.includes("CONFIRMED") ? "primary" : null,
+                onClick: async () => {
+                  if (!final || (await confirmDialog(`${label}?`, `${s} is final: the booking cannot change status again.`, `Yes, ${label.toLowerCase()}`)))
+                    send();
+                },
               },
-              `Move to ${s}`,
-            ),
-          ),
+              label,
+            );
+          }),
         ),
       ),
     );
@@ -138,8 +152,9 @@ export async function bookingPage(main, id) {
         {
           type: "button",
           class: "danger",
-          onClick: () =>
-            confirm("Cancel this trip?") && act("Cancel trip", () => api.platform("POST", `/Platform.svc/cancelTripByTransactionId/${b.transactionId}/V1`)),
+          onClick: async () =>
+            (await confirmDialog("Cancel this trip?", "CANCEL is final: the provider is told, and the booking cannot change status again.", "Yes, cancel")) &&
+            act("Cancel trip", () => api.platform("POST", `/Platform.svc/cancelTripByTransactionId/${b.transactionId}/V1`)),
         },
         "Cancel trip",
       ),

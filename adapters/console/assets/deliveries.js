@@ -167,7 +167,10 @@ export async function deliveriesPage(main) {
               h(
                 "td",
                 {},
-                d.transactionId ? h("a", { href: `#/bookings/${d.transactionId}` }, d.transactionId.slice(0, 8)) : h("span", { class: "muted" }, "test event"),
+                // The whole booking id (never cut): the one to search for and to quote to a partner.
+                d.transactionId
+                  ? h("a", { href: `#/bookings/${d.transactionId}`, class: "booking-id" }, h("code", { class: "id" }, d.transactionId))
+                  : h("span", { class: "muted" }, "test event"),
               ),
               h("td", {}, h("span", { class: `badge d-${d.status}` }, d.status)),
               h("td", { class: "num" }, d.attempts),

@@ -87,3 +87,58 @@ export function when(unix) {
   if (unix == null) return "";
   return new Date(unix * 1000).toISOString().slice(0, 16).replace("T", " ") + " UTC";
 }
+
+/**
+ * Asks before an act that cannot be undone: a modal dialog with `message`, a `confirm` button and "Go back".
+ * Resolves true when confirmed; false when dismissed (Go back, Escape).
+ */
+export function confirmDialog(title, message, confirm) {
+  return new Promise((resolve) => {
+    const titleId = `dlg${++fieldSeq}`;
+    const yes = h("button", { type: "button", class: "danger", onClick: () => done(true) }, confirm);
+    const no = h("button", { type: "button", onClick: () => done(false) }, "Go back");
+    const dialog = h(
+      "dialog",
+      { class: "card confirm", "aria-labelledby": titleId },
+      h("h2", { id: titleId }, title),
+      h("p", {}, message),
+      h("div", { class: "toolbar" }, yes, no),
+    );
+    let answered = false;
+    function done(answer) {
+      if (answered) return;
+      answered = true;
+      dialog.close();
+      dialog.remove();
+      resolve(answer);
+    }
+    dialog.addEventListener("cancel", () => done(false));
+    document.body.append(dialog);
+    dialog.showModal();
+    no.focus();
+  });
+}
+
+/**
+ * Shows an API error's failing fields at the controls of `form` whose `name` the field names (marked aria-invalid,
+ * the message beside them); the message and any field without a control go to `rest`. No error: clears both.
+ */
+export function showFormErrors(form, rest, error) {
+  for (const el of form.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+  for (const el of form.querySelectorAll(".field-error")) el.remove();
+  if (!error) return rest.replaceChildren();
+  const unplaced = [];
+  for (const e of error.errors ?? []) {
+    const name = String(e.field ?? "");
+    const control = form.elements.namedItem(name) ?? form.elements.namedItem(name.replace(/(\[\d+\]|\.[^.]*)$/, ""));
+    const box = control instanceof Element ? control.closest(".field") : null;
+    if (!box) {
+      unplaced.push(e);
+      continue;
+    }
+    control.setAttribute("aria-invalid", "true");
+    box.append(h("small", { class: "field-error", role: "alert" }, `${e.field}: ${e.message}`));
+  }
+  showError(rest, { message: error.message ?? String(error), errors: unplaced });
+  form.querySelector("[aria-invalid]")?.focus();
+}

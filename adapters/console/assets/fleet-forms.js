@@ -1,6 +1,6 @@
 // Fleet forms: add or edit an entry, import a CSV or JSON file with progress and per-row errors, and the fleet
 // search tab (airports, or a point and radius) with its map.
-import { h, count, field, showError } from "./dom.js";
+import { h, count, field, showError, showFormErrors } from "./dom.js";
 import * as api from "./api.js";
 import { drawFleetMap } from "./map.js";
 import { readFleetText } from "./csv.js";
@@ -15,8 +15,9 @@ export function entryForm(entry, onSaved, onCancel) {
     lat: null,
     lon: null,
     airports: [],
-    minimum_rate: 0,
-    hourly_rate: 0,
+    // No rate is made up: the operator types each one (both are required).
+    minimum_rate: "",
+    hourly_rate: "",
     currency: "USD",
     active: true,
   };
@@ -29,13 +30,17 @@ export function entryForm(entry, onSaved, onCancel) {
     lat: h("input", { name: "lat", inputmode: "decimal", value: v.lat ?? "" }),
     lon: h("input", { name: "lon", inputmode: "decimal", value: v.lon ?? "" }),
     airports: h("input", { name: "airports", value: v.airports.join(" ") }),
-    minimum_rate: h("input", { name: "minimum_rate", inputmode: "decimal", value: v.minimum_rate }),
-    hourly_rate: h("input", { name: "hourly_rate", inputmode: "decimal", value: v.hourly_rate }),
+    minimum_rate: h("input", { name: "minimum_rate", inputmode: "decimal", value: v.minimum_rate, required: true }),
+    hourly_rate: h("input", { name: "hourly_rate", inputmode: "decimal", value: v.hourly_rate, required: true }),
     currency: h("input", { name: "currency", value: v.currency, size: 4 }),
   };
   const active = h("input", { type: "checkbox", name: "active", checked: v.active });
   const problem = h("div");
-  const num = (el) => (el.value.trim() === "" ? null : Number(el.value));
+  // Empty is null; what is not a number goes as typed, so the server's answer names the field.
+  const num = (el) => {
+    const text = el.value.trim();
+    return text === "" ? null : Number.isFinite(Number(text)) ? Number(text) : text;
+  };
   const form = h(
     "form",
     {
@@ -61,7 +66,7 @@ export function entryForm(entry, onSaved, onCancel) {
           const saved = entry ? await api.core("PATCH", `/api/fleet/${encodeURIComponent(entry.slug)}`, body) : await api.core("POST", "/api/fleet", body);
           onSaved(saved.data);
         } catch (error) {
-          showError(problem, error);
+          showFormErrors(form, problem, error);
         }
       },
     },
@@ -77,8 +82,8 @@ export function entryForm(entry, onSaved, onCancel) {
       field("Latitude", inputs.lat),
       field("Longitude", inputs.lon),
       field("Airports served", inputs.airports, "IATA codes, space separated"),
-      field("Minimum rate", inputs.minimum_rate),
-      field("Hourly rate", inputs.hourly_rate),
+      field("Minimum rate", inputs.minimum_rate, "The least a trip costs, in the currency below"),
+      field("Hourly rate", inputs.hourly_rate, "Per hour, in the currency below"),
       field("Currency", inputs.currency),
       h("div", { class: "field" }, h("label", {}, active, " Active (listed in search)")),
     ),
@@ -165,6 +170,57 @@ export function importPanel(onDone, status) {
   );
 }
 
+/** Results a search asks for; a plan below PROFESSIONAL gets fewer (the answer's `limit`). */
+const asked = 100;
+
+/** The matches listed nearest first: vehicle, operator, seats, distance and rates. */
+function resultsTable(data) {
+  return h(
+    "div",
+    { class: "tablebox" },
+    h(
+      "table",
+      { "aria-label": "Search results" },
+      h("caption", {}, data.items.length ? `Nearest first: ${count(data.items.length, "vehicle")}` : "No vehicle matches."),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          ["Vehicle", "Operator", "Seats", "Distance", "Minimum / hourly"].map((c) => h("th", { scope: "col" }, c)),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        data.items.map((i) =>
+          h(
+            "tr",
+            {},
+            h("td", {}, i.name, h("div", { class: "muted" }, i.type)),
+            h("td", {}, i.netid),
+            h("td", { class: "num" }, i.maxPassengers),
+            h("td", { class: "num" }, `${i.distanceKm} km`),
+            h("td", { class: "num" }, `${i.minimum_rate} / ${i.hourly_rate}${i.currency ? ` ${i.currency}` : ""}`),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Says so when the plan held the answer to fewer results than were asked for and more match. */
+function capNote(data, wanted) {
+  if (data.limit >= wanted || data.total <= data.offset + data.items.length) return null;
+  const plan = api.company()?.plan;
+  return h(
+    "p",
+    { class: "cap-note", role: "note" },
+    `Showing ${data.items.length} of ${data.total} matches — your ${plan ? `${plan} ` : ""}plan caps search results at ${data.limit}.`,
+  );
+}
+
 export function searchPanel() {
   const airports = h("input", { name: "airports", value: "JFK" });
   const lat = h("input", { name: "lat", inputmode: "decimal" });
@@ -178,7 +234,7 @@ export function searchPanel() {
       "aria-label": "Fleet search",
       onSubmit: async (e) => {
         e.preventDefault();
-        const params = new URLSearchParams({ radius_km: radius.value || "50", limit: "100" });
+        const params = new URLSearchParams({ radius_km: radius.value || "50", limit: String(asked) });
         if (airports.value.trim())
           params.set(
             "airports",
@@ -193,13 +249,9 @@ export function searchPanel() {
           // The answer names no airport positions: the circle is drawn for a point search.
           const centres = params.has("lat") ? [{ lat: Number(params.get("lat")), lon: Number(params.get("lon")), radiusKm: Number(radius.value || 50) }] : [];
           const hits = h("div");
-          drawFleetMap(
-            hits,
-            data.items.filter((i) => i.lat != null).map((i) => ({ lat: i.lat, lon: i.lon, label: `${i.name} · ${i.netid} · ${i.distanceKm} km` })),
-            { kind: "hit", circles: centres, caption: `Search: ${data.total} matches, ${data.items.length} shown` },
-          );
           out.replaceChildren(
-            hits,
+            capNote(data, asked),
+            h("div", { class: "search-results" }, resultsTable(data), hits),
             (data.warnings ?? []).length
               ? h(
                   "ul",
@@ -207,6 +259,12 @@ export function searchPanel() {
                   data.warnings.map((w) => h("li", {}, w.detail ?? w.code)),
                 )
               : null,
+          );
+          // Drawn once on the page: the map sizes itself to its box.
+          drawFleetMap(
+            hits,
+            data.items.filter((i) => i.lat != null).map((i) => ({ lat: i.lat, lon: i.lon, label: `${i.name} · ${i.netid} · ${i.distanceKm} km` })),
+            { kind: "hit", circles: centres, caption: `Search: ${data.total} matches, ${data.items.length} shown` },
           );
         } catch (error) {
           showError(out, error);

@@ -1,5 +1,6 @@
 // The tab's one event stream (GET /api/events): booking events and chauffeur positions as they happen, shared by
 // every page. One EventSource per tab, closed on sign-out and when the tab goes away (a company may hold 10 streams).
+// A stream the server ends (`event: revoked`) is not reopened with the same credential.
 import { h } from "./dom.js";
 import * as api from "./api.js";
 
@@ -19,6 +20,8 @@ const POSITION = "chauffeur.position";
 let source = null;
 let lastId = "";
 let retryTimer = 0;
+/** Set when a newer stream of the company took this one's place (STREAM_LIMIT): no stream until asked for. */
+let heldBack = false;
 const watchers = new Set();
 /** Incoming trips (this company the provider) that arrived over the stream: highlighted in the list until opened. */
 const arrived = new Set();
@@ -94,25 +97,63 @@ function onEvent(type, e) {
 
 /** Opens the stream when signed in and none is open. EventSource resumes by itself with Last-Event-ID. */
 export function start() {
-  if (source || !api.signedIn()) return;
+  if (source || heldBack || !api.signedIn()) return;
   const params = new URLSearchParams({ access_token: api.accessToken() });
   // A stream opened anew (after a refusal, or a new token) resumes where the last one stopped.
   if (lastId) params.set("lastEventId", lastId);
   const es = new EventSource(`/api/events?${params}`);
   source = es;
   for (const type of [...BOOKING_EVENTS, POSITION, "reset"]) es.addEventListener(type, (e) => onEvent(type, e));
+  es.addEventListener("revoked", (e) => onRevoked(es, e));
   es.addEventListener("error", () => {
-    // CLOSED: the server refused (401 expired token, 429 too many streams); EventSource gives up, so try again later.
+    // CLOSED: the server refused (401 expired token, 429 too many streams); EventSource gives up. A core call tells
+    // which: a 401 ends the session (the app asks to sign in again); else try again later.
     if (es.readyState !== EventSource.CLOSED || source !== es) return;
     source = null;
     clearTimeout(retryTimer);
-    retryTimer = setTimeout(start, 5000);
+    api
+      .core("GET", "/api/company")
+      .then(() => true, (error) => error.status !== 401)
+      .then((again) => again && api.signedIn() && !source && (retryTimer = setTimeout(start, 5000)));
   });
+}
+
+const paused = h(
+  "div",
+  { class: "card live-paused", role: "status", hidden: true },
+  "Live updates stopped: your company opened more event streams than it may hold, and this one was the oldest. ",
+  h("button", { type: "button", onClick: () => ((paused.hidden = true), (heldBack = false), start()) }, "Reconnect"),
+);
+
+/**
+ * The stream's last event (`event: revoked`), then the server closes it; EventSource would reconnect with the same
+ * credential, so it is closed here first. TOKEN_REVOKED: the token no longer holds (released, expired, user removed):
+ * back to the sign-in screen. STREAM_LIMIT: a newer stream of the company took its place; no reconnect by itself
+ * (that would end another in turn), a button does.
+ */
+function onRevoked(es, e) {
+  es.close();
+  if (source === es) source = null;
+  clearTimeout(retryTimer);
+  let reason = "";
+  try {
+    reason = JSON.parse(e.data)?.reason ?? "";
+  } catch {}
+  if (reason === "STREAM_LIMIT") {
+    heldBack = true;
+    if (!paused.isConnected) document.body.prepend(paused);
+    paused.hidden = false;
+    return;
+  }
+  stop();
+  api.sessionEnded("The server ended your session (signed out elsewhere, expired, or your user was removed): sign in again.");
 }
 
 /** Closes the stream (sign-out, tab closed); what was new is forgotten. */
 export function stop() {
   clearTimeout(retryTimer);
+  paused.hidden = true;
+  heldBack = false;
   source?.close();
   source = null;
   lastId = "";

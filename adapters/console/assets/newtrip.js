@@ -49,10 +49,11 @@ function tomorrowNine() {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T09:00`;
 }
 
-function place(kind, iata, address, city, country) {
+function place(kind, iata, address, city, country, state = "") {
   if (kind === "airport") return { locationType: "airport", address: iata.trim().toUpperCase() };
   const where = { locationType: "address", address: address.trim() };
   if (city.trim()) where.city = city.trim();
+  if (state.trim()) where.state = state.trim();
   if (country.trim()) where.country = country.trim().toUpperCase();
   return where;
 }
@@ -70,6 +71,7 @@ function placeFields(prefix, label, apiField, kindValue) {
   const iata = control(apiField, h("input", { name: `${prefix}Iata`, maxlength: 3, size: 5, autocomplete: "off", placeholder: "JFK" }));
   const address = control(`${apiField}.address`, h("input", { name: `${prefix}Address`, placeholder: "200 Park Ave" }));
   const city = control(`${apiField}.city`, h("input", { name: `${prefix}City`, placeholder: "New York" }));
+  const state = control(`${apiField}.state`, h("input", { name: `${prefix}State`, maxlength: 60, size: 8, placeholder: "NY" }));
   const country = control(`${apiField}.country`, h("input", { name: `${prefix}Country`, maxlength: 2, size: 4, placeholder: "US" }));
   const airportBox = h("div", { class: "grid" }, field(`${label} airport (IATA code)`, iata));
   const addressBox = h(
@@ -77,6 +79,7 @@ function placeFields(prefix, label, apiField, kindValue) {
     { class: "grid" },
     field(`${label} address`, address),
     field(`${label} city`, city),
+    field(`${label} state`, state, "Code or name; tells same-named cities apart"),
     field(`${label} country (2 letters)`, country),
   );
   const sync = () => {
@@ -87,7 +90,7 @@ function placeFields(prefix, label, apiField, kindValue) {
   sync();
   return {
     box: h("fieldset", {}, h("legend", {}, label), h("div", { class: "grid" }, field(`${label} kind`, kind)), airportBox, addressBox),
-    value: () => place(kind.value, iata.value, address.value, city.value, country.value),
+    value: () => place(kind.value, iata.value, address.value, city.value, country.value, state.value),
     filled: () => (kind.value === "airport" ? iata.value.trim() !== "" : address.value.trim() !== "" || city.value.trim() !== ""),
   };
 }

@@ -1,6 +1,15 @@
 import { Elysia, t } from "elysia";
 import { findBooking, listBookings, type ManageTripDeps } from "../../../domain/usecases/manage-trip";
-import { LEGACY_STATUSES, MAIN_PATH, skipTargets, STATUS_LABELS, TERMINAL_STATUSES, TRANSITIONS, TRIP_STATUSES } from "../../../domain/trips/lifecycle";
+import {
+  LEGACY_STATUSES,
+  MAIN_PATH,
+  nextSteps,
+  skipTargets,
+  STATUS_LABELS,
+  TERMINAL_STATUSES,
+  TRANSITIONS,
+  TRIP_STATUSES,
+} from "../../../domain/trips/lifecycle";
 import { authMacros, type Authenticator } from "../auth";
 import { bookingSummaryView, bookingViewFor } from "../../../domain/trips/booking-view";
 import type { PositionStore } from "../../../domain/tracking/position";
@@ -104,6 +113,13 @@ const BookingWithPlaces = t.Object({
         "names (an airport pickup sent without coordinates is at its airport), else its city.",
     },
   ),
+  providerNext: t.Array(t.String(), {
+    description:
+      "Only in this lookup, beside `data`: the statuses the booking's provider may move it to now, one step along " +
+      "the lifecycle (GET /api/trip-states: its `next` without BOOKING_REQUEST, which is the requester's); [] once " +
+      "final. providerUpdateStatus* also takes a forward skip along the main path. The console offers these.",
+    examples: [["PENDING", "CONFIRMED", "REJECT", "FAILED", "CANCEL"]],
+  }),
 });
 
 /** Core booking lookup, the company's bookings list and the published lifecycle. */
@@ -185,6 +201,7 @@ export function coreReservations(
           success: true as const,
           data: { ...(await bookingViewFor(booking, caller, positions)), pickupZone: pickupPlaceZone(booking.trip.locations.pickup, places) },
           places: tripPlaces(booking.trip.locations, places),
+          providerNext: nextSteps(booking.status, "provider"),
         };
       },
       {
@@ -201,7 +218,7 @@ export function coreReservations(
             "A transactionId that is not a UUID: 400. `pickupZone` names the IANA time zone of the pickup's place " +
             "(its airport's, the one at its coordinates or at its city), in which `locations.pickup.time` is read. " +
             "`places` (beside `data`) says where each place of the trip is (an airport pickup at its airport), for " +
-            "a map.",
+            "a map; `providerNext` the statuses its provider may move it to now.",
           security: [{ bearer: [] }, { platformToken: [] }],
         },
       },

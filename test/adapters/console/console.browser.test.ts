@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { BrowserContext, Locator, Page } from "playwright-core";
 import { ARTIFACTS, openPage, signIn as signInAt, startDemoServer } from "../../support/browser";
-import { postJson, type RunningServer } from "../../support/process";
+import { postJson, registerCompany, type RunningServer } from "../../support/process";
 import { DEMO_LOGIN } from "../../../src/demo/seed";
 import { startReceiver } from "../../support/receiver";
 import { regularTrip } from "../../support/trips";
@@ -14,7 +14,10 @@ let page: Page;
 let rx: ReturnType<typeof startReceiver>;
 let transactionId: string;
 
-const signIn = (uid: string) => signInAt(page, server.base, uid);
+const signIn = (uid: string, pw?: string) => signInAt(page, server.base, uid, { pw });
+/** An operator (IO) with no vehicles yet: the fleet tests fill its fleet. (DEMO-PLATFORM is a CO: no Fleet.) */
+const OPERATOR = "CONSOLE-OPS";
+const OPERATOR_PW = "correct horse battery staple";
 
 async function signOut() {
   await page.getByRole("button", { name: "Sign out" }).click();
@@ -48,6 +51,7 @@ beforeAll(async () => {
   // A booking with a sandbox operator, which its simulated dispatcher moves along by itself.
   const sandboxed = await postJson(`${server.base}/Platform.svc/sendTrip/V1`, regularTrip("DEMO-PLATFORM", "BLUE-SKY-CARS", {}, { requesterResNo: "CONSOLE-SBX" }), { token: platform });
   expect(sandboxed.status).toBe(200);
+  await registerCompany(server, OPERATOR, "IO");
   ({ browser, page } = await openPage(15_000));
 }, 120_000);
 
@@ -58,10 +62,10 @@ afterAll(async () => {
 });
 
 describe("the console in a real browser", () => {
-  test("sign in with the demo login (landing on Bookings); the fleet is a table with a map; a fleet search draws its matches", async () => {
-    await signIn("DEMO-PLATFORM");
-    // A booking company lands on its bookings; its fleet is one click away.
-    await page.getByRole("table", { name: "Bookings" }).waitFor();
+  test("sign in (an operator without vehicles lands on Bookings); the fleet is a table with a map; a fleet search draws its matches", async () => {
+    await signIn(OPERATOR, OPERATOR_PW);
+    // A company without vehicles lands on its bookings (none yet); its fleet is one click away.
+    await page.getByText("No bookings yet.").waitFor();
     await page.getByRole("link", { name: "Fleet" }).click();
     await page.getByRole("table", { name: "Fleet" }).waitFor();
     await page.getByRole("tab", { name: "Map" }).click();
@@ -97,7 +101,7 @@ describe("the console in a real browser", () => {
     await shot("fleet-imported");
   }, 60_000);
 
-  test("the provider opens the booking and moves it CONFIRMED → ASSIGNED; the timeline grows", async () => {
+  test("the provider opens the booking and moves it CONFIRMED → ASSIGNED (the only next steps offered); the timeline grows", async () => {
     await signOut();
     await signIn("ACME-LIMO");
     await page.getByRole("link", { name: "Bookings" }).click();
@@ -112,6 +116,8 @@ describe("the console in a real browser", () => {
     // Only legal next states are offered: nothing backwards, no CANCEL for the provider.
     await expect(page.getByRole("button", { name: "Move to PENDING" }).count()).resolves.toBe(0);
     await expect(page.getByRole("button", { name: "Move to CANCEL" }).count()).resolves.toBe(0);
+    // One step at a time: no forward skip (EN_ROUTE, CLOSE, …) from here.
+    expect(await page.getByRole("group", { name: "Status actions" }).getByRole("button").allInnerTexts()).toEqual(["Move to ACKNOWLEDGED", "Move to ASSIGNED"]);
     await page.getByLabel("Chauffeur first name").fill("Grace");
     await page.getByLabel("Chauffeur last name").fill("Hopper");
     await page.getByRole("button", { name: "Move to ASSIGNED" }).click();

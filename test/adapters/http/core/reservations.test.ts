@@ -33,7 +33,7 @@ describe("GET /api/reservation/{transactionId}", () => {
     const data = views[0].body.data;
     // The core lookup answers success and data (with the pickup's zone) and, beside data, where the trip's places are;
     // the platform reads answer the same view without the zone, and GNet's reservation at the top level beside it.
-    for (const v of views.slice(0, 5)) expect(v.body).toEqual({ success: true, data, places: views[0].body.places });
+    for (const v of views.slice(0, 5)) expect(v.body).toEqual({ success: true, data, places: views[0].body.places, providerNext: views[0].body.providerNext });
     const { pickupZone, ...shared } = data;
     expect(pickupZone).toBe("America/New_York");
     for (const v of views.slice(5)) expect({ success: v.body.success, data: v.body.data, transactionId: v.body.transactionId }).toEqual({ success: true, data: shared, transactionId: id });
@@ -82,6 +82,23 @@ describe("GET /api/reservation/{transactionId}", () => {
     });
     expect(p.changeLogs).toHaveLength(1);
     expect(p.changeLogs[0]).toEqual({ timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/), changeSource: `requester:${requester.netid}`, changeDesc: expect.stringContaining("BOOKING_REQUEST") });
+  });
+
+  test("providerNext: the statuses the provider may move the booking to now, one step at a time, the same for both parties", async () => {
+    const id = (await sendTrip(h, requester, regularTrip(requester.netid, provider.netid))).body.transactionId;
+    const next = async () => {
+      const [mine, theirs] = [await lookup(h, provider, id), await lookup(h, requester, id)];
+      expect(theirs.body.providerNext).toEqual(mine.body.providerNext);
+      return mine.body.providerNext;
+    };
+    // A new request: no forward skip (ASSIGNED … CLOSE), no BOOKING_REQUEST (the requester's).
+    expect(await next()).toEqual(["PENDING", "CONFIRMED", "REJECT", "FAILED", "CANCEL"]);
+    expect((await providerUpdate(h, provider, id, { status: "CONFIRMED" })).status).toBe(200);
+    expect(await next()).toEqual(["ACKNOWLEDGED", "ASSIGNED", "CANCEL"]);
+    expect((await providerUpdate(h, provider, id, { status: "COMPLETE" })).status).toBe(200);
+    expect(await next()).toEqual(["CLOSE"]);
+    expect((await providerUpdate(h, provider, id, { status: "CLOSE" })).status).toBe(200);
+    expect(await next()).toEqual([]);
   });
 
   test("a third company gets a 404 byte-identical to an unknown id; a non-UUID id is 400; no credential is 401", async () => {
