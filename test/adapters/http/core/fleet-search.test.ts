@@ -34,7 +34,7 @@ describe("fleet search", () => {
     expect(res.body.data.items.map((i: { slug: string }) => i.slug)).toEqual([near, far]);
     const item = res.body.data.items[0];
     expect(Object.keys(item).sort()).toEqual(
-      ["description", "distanceKm", "hourly_rate", "imageUrl", "lat", "lon", "maxLuggage", "maxPassengers", "minimum_rate", "name", "netid", "score", "slug", "type"].sort(),
+      ["currency", "description", "distanceKm", "hourly_rate", "imageUrl", "lat", "lon", "maxLuggage", "maxPassengers", "minimum_rate", "name", "netid", "score", "slug", "type"].sort(),
     );
     expect(item).toMatchObject({ netid: op.netid, type: "SUV", maxLuggage: null, minimum_rate: 80, hourly_rate: 70, imageUrl: null });
     const jfk = h.services.airports.lookup("JFK")!;
