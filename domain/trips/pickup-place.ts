@@ -126,7 +126,8 @@ export function placePickup(pickup: TripLocation | undefined, deps: { airports: 
 export function pickupCityWarnings(placed: PickupPlacement): Array<{ code: "PICKUP_CITY_AMBIGUOUS"; field: string; message: string; city: string }> {
   if (!placed.placed || !placed.city || (placed.city.alsoMatches ?? []).length === 0) return [];
   const chosen = placed.city;
-  return [{ code: "PICKUP_CITY_AMBIGUOUS", field: "locations.pickup.city", message: ambiguousCityMessage(chosen.asked, chosen), city: placeLabel(chosen, chosen.asked) }];
+  const message = ambiguousCityMessage(chosen.asked, chosen);
+  return [{ code: "PICKUP_CITY_AMBIGUOUS", field: "locations.pickup.city", message, city: placeLabel(chosen, chosen.asked) }];
 }
 
 /**

@@ -74,8 +74,9 @@ export function planFleetSearch(deps: Pick<SearchFleetDeps, "airports" | "gazett
     }
     centres.push({ lat: place.lat, lon: place.lon });
     cityCentre = [place.lat, place.lon];
+    const asked = query.city.city;
     if ((place.alsoMatches ?? []).length > 0)
-      cityWarning = { code: "PICKUP_CITY_AMBIGUOUS", netid: "", city: placeLabel(place, query.city.city), detail: ambiguousCityMessage(query.city.city, place) };
+      cityWarning = { code: "PICKUP_CITY_AMBIGUOUS", netid: "", city: placeLabel(place, asked), detail: ambiguousCityMessage(asked, place) };
   }
   const { airports, position, types, words, radiusKm, offset } = query;
   const key = JSON.stringify([airports, position ? [position.lat, position.lon] : null, cityCentre, types ?? null, words, radiusKm, offset, limit]);
@@ -130,7 +131,10 @@ function geoSearchOf({ query, limit, centres }: PlannedFleetSearch): GeoSearch {
   return { centres, radiusKm: query.radiusKm, types: query.types, words: query.words, offset: query.offset, limit };
 }
 
-/** PICKUP_CITY_AMBIGUOUS for a city centre of several places, one UNRESOLVABLE_AIRPORT per unknown code, then one MISSING_GPS per company with matching entries there without a position. */
+/**
+ * PICKUP_CITY_AMBIGUOUS for a city centre of several places, one UNRESOLVABLE_AIRPORT per unknown code, then one
+ * MISSING_GPS per company with matching entries there without a position.
+ */
 function warningsOf(deps: SearchFleetDeps, plan: PlannedFleetSearch): SearchWarning[] {
   const { query } = plan;
   const warnings: SearchWarning[] = plan.cityWarning ? [plan.cityWarning] : [];
