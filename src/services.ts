@@ -257,7 +257,7 @@ export function createServices(
     rateLimiter,
     manageFleet: { fleet, index: fleetIndex, airports, clock, companies },
     availability: { fleet, holds, clock, newId: () => Bun.randomUUIDv7() },
-    searchFleet: { index: fleetIndex, airports },
+    searchFleet: { index: fleetIndex, airports, gazetteer: quoting.gazetteer },
     searchAnswers,
   };
 }

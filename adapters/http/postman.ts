@@ -140,6 +140,20 @@ function coreFlow(all: PostmanItem[]): PostmanItem {
         },
         [script("test", [status(200), 'pm.test("vehicles found", function () { pm.expect(pm.response.json().data.items).to.be.an("array"); });'])],
       ),
+      step(
+        all,
+        "GET",
+        "api/search/fleet",
+        "4a. Search fleets around a city (Boston, US)",
+        (r) => {
+          r.url.query = [
+            { key: "city", value: "Boston" },
+            { key: "country", value: "US" },
+            { key: "limit", value: "5" },
+          ];
+        },
+        [script("test", [status(200), 'pm.test("vehicles found", function () { pm.expect(pm.response.json().data.items).to.be.an("array"); });'])],
+      ),
       step(all, "POST", "Platform.svc/sendTrip/V1", "5. Send a quote request", (r) => (r.body = jsonBody(tripBody("QUOTE"))), [
         script("prerequest", ['pm.collectionVariables.set("requesterResNo", "PM-" + Date.now());']),
         script("test", [

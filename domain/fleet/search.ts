@@ -14,6 +14,9 @@ export const SEARCH_LIMITS = {
   types: 50,
   qLength: 200,
   qWords: 20,
+  /** CONTRACT §21.1: a city (+ state, country) as a centre. */
+  cityLength: 200,
+  stateLength: 100,
 } as const;
 
 /** The query parameters as they arrive: optional strings. */
@@ -26,6 +29,9 @@ export interface RawFleetSearchQuery {
   radius_km?: string;
   limit?: string;
   offset?: string;
+  city?: string;
+  state?: string;
+  country?: string;
 }
 
 /** A fleet search that passed every rule, normalised. */
@@ -34,6 +40,8 @@ export interface FleetSearchQuery {
   airports: string[];
   /** The explicit centre, when both lat and lon were sent. */
   position: { lat: number; lon: number } | undefined;
+  /** The city centre asked for (trimmed), placed by the gazetteer as a pickup's city is. */
+  city?: { city: string; state?: string; country?: string };
   /** Upper-cased types; undefined means every type. */
   types: string[] | undefined;
   /** Normalised words of q; empty matches everything. */
@@ -49,7 +57,7 @@ const INTEGER = /^\+?\d{1,12}$/;
 
 /**
  * Checks the query parameters of fleet search and reports every failing one at once (400 naming it):
- * a location (airports, or lat and lon together), lat −90..90, lon −180..180, radius_km in (0, 1000],
+ * a location (airports, city, or lat and lon together), lat −90..90, lon −180..180, radius_km in (0, 1000],
  * limit a whole number 1–100, offset a whole number ≥ 0, at most 25 airports.
  */
 export function parseFleetSearchQuery(raw: RawFleetSearchQuery): FleetSearchQuery {
@@ -70,7 +78,15 @@ export function parseFleetSearchQuery(raw: RawFleetSearchQuery): FleetSearchQuer
   if (latSent && (lat === undefined || lat < -90 || lat > 90)) fail("lat", "must be a number from -90 to 90");
   if (lonSent && (lon === undefined || lon < -180 || lon > 180)) fail("lon", "must be a number from -180 to 180");
   if (latSent !== lonSent) fail(latSent ? "lon" : "lat", "lat and lon must be sent together");
-  if (airports.length === 0 && !latSent && !lonSent) fail("airports", "send airports, or both lat and lon");
+  const city = (raw.city ?? "").trim();
+  const state = (raw.state ?? "").trim();
+  const country = (raw.country ?? "").trim();
+  if (city.length > SEARCH_LIMITS.cityLength) fail("city", `must be at most ${SEARCH_LIMITS.cityLength} characters`);
+  if (state.length > SEARCH_LIMITS.stateLength) fail("state", `must be at most ${SEARCH_LIMITS.stateLength} characters`);
+  if (country.length > SEARCH_LIMITS.stateLength) fail("country", `must be at most ${SEARCH_LIMITS.stateLength} characters`);
+  if (city === "" && (state !== "" || country !== "")) fail("city", "state and country narrow a city: send city too");
+  if (airports.length === 0 && !latSent && !lonSent && city === "" && state === "" && country === "")
+    fail("airports", "send airports, city, or both lat and lon");
 
   let radiusKm: number = SEARCH_LIMITS.radiusKmDefault;
   if (isSent(raw.radius_km)) {
@@ -113,6 +129,7 @@ export function parseFleetSearchQuery(raw: RawFleetSearchQuery): FleetSearchQuer
   return {
     airports,
     position: lat !== undefined && lon !== undefined ? { lat, lon } : undefined,
+    ...(city !== "" ? { city: { city, ...(state ? { state } : {}), ...(country ? { country } : {}) } } : {}),
     types,
     words,
     radiusKm,

@@ -4,7 +4,8 @@ import type { CurrencyDirectory } from "../currency";
 import type { IntegrationRepository } from "../delivery/ports";
 import type { CircleMatches, FleetSearchIndex } from "../fleet/ports";
 import { greatCircleKm } from "../geo";
-import { placePickup, type Gazetteer } from "../trips/pickup-place";
+import { pickupCityWarnings, placePickup, type Gazetteer } from "../trips/pickup-place";
+import type { TripWarning } from "../trips/warnings";
 import { pickupTimeRefusal } from "../trips/pickup-time";
 import { pickupInstant, positionOf, type TimeZones } from "../trips/places";
 import type { ProviderFleet } from "../trips/ports";
@@ -27,6 +28,8 @@ export interface ServingProviders {
    * rankCircle): the quote's currency, its options, and how many serving vehicles other currencies left out.
    */
   rank(admission: ProviderAdmission): Promise<CircleRanking & Availability>;
+  /** What placing the pickup warns of (PICKUP_CITY_AMBIGUOUS: a city name that matched several places). */
+  placeWarnings?: TripWarning[];
 }
 
 /** What the network quote needs priced: every provider's serving vehicles that fit the party. */
@@ -109,7 +112,7 @@ export function indexNetworkPricing(deps: NetworkPricingDeps): NetworkPricing {
       }
       const integrations = await deps.integrations.getMany(netids);
       const met: Met = { now, pickupDate, req, position, country: placed.country, iata, matches, owners, netids, extraNetids, listing, integrations };
-      return { netids, integrations, rank: (admission) => rankAdmitted(deps, met, admission) };
+      return { netids, integrations, rank: (admission) => rankAdmitted(deps, met, admission), placeWarnings: pickupCityWarnings(placed) };
     },
   };
 }

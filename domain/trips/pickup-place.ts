@@ -7,13 +7,31 @@ export interface GazetteerPlace {
   lat: number;
   lon: number;
   country: string;
+  /** The place's own name (`New York City` for "New York"), and its first-level division's code when known. */
+  name?: string;
+  state?: string;
+  /** Other places the name matches of a similar size (CONTRACT §21.1: the answer names the one chosen). */
+  alsoMatches?: Array<{ name: string; state?: string; country: string }>;
+}
+
+/** How a chosen place is written in a warning: `Springfield, MO, US`. */
+export function placeLabel(place: { name?: string; state?: string; country: string }, fallback = ""): string {
+  return [place.name ?? fallback, place.state, place.country].filter((part) => part !== undefined && part !== "").join(", ");
+}
+
+/** The PICKUP_CITY_AMBIGUOUS message: the one chosen, the others of similar size, and how to choose. */
+export function ambiguousCityMessage(asked: string, place: GazetteerPlace): string {
+  const others = (place.alsoMatches ?? []).slice(0, 3).map((o) => placeLabel(o));
+  return `City ${JSON.stringify(asked.slice(0, 100))} matches several places of similar size; chose ${placeLabel(place, asked)} ` +
+    `(the most populous)${others.length > 0 ? `; also ${others.join("; ")}` : ""}. Send state and country to choose another`;
 }
 
 /** Towns and cities of the world, offline; the adapter reads a maintained data package. */
 export interface Gazetteer {
   /**
-   * The one place `city` names, narrowed by `state` (code or name) and `country` (alpha-2 or name) when given;
-   * undefined when it knows none, or several that the state and country do not tell apart.
+   * The place `city` names as a person means it (case- and accent-insensitive, native and alternate names),
+   * narrowed by `state` (code or name) and `country` (alpha-2 or name) when given: the most populous match, with
+   * the others of a similar size in `alsoMatches`; undefined when it knows none.
    */
   city(query: { city: string; state?: string; country?: string }): GazetteerPlace | undefined;
   /** The country at a position (of the nearest known town within reach); undefined when none is near. */
@@ -32,6 +50,8 @@ export interface PlacedPickup {
   airport?: Airport;
   /** ISO 3166-1 alpha-2, when known: the airport's, the city's, the pickup's own `country`, or the one at its position. */
   country?: string;
+  /** Placed by city: the place chosen (its name, division and the others of similar size the city matched). */
+  city?: GazetteerPlace & { asked: string };
 }
 
 /** Why a pickup could not be placed: an airport code nobody knows, or nothing to place it by. */
@@ -85,13 +105,13 @@ export function placePickup(pickup: TripLocation | undefined, deps: { airports: 
     const state = (location.state ?? "").trim();
     const country = (location.country ?? "").trim();
     const place = deps.gazetteer.city({ city, ...(state ? { state } : {}), ...(country ? { country } : {}) });
-    if (place) return { placed: true, position: { lat: place.lat, lon: place.lon }, by: "city", country: place.country };
+    if (place) return { placed: true, position: { lat: place.lat, lon: place.lon }, by: "city", country: place.country, city: { ...place, asked: city } };
     return {
       placed: false,
       reason: "NOT_LOCATED",
       field: "locations.pickup",
       message: `cannot be placed: city ${JSON.stringify(city.slice(0, 100))} is ` +
-        `unknown${state || country ? " in that state/country" : ", or ambiguous without state and country"}`,
+        `unknown${state || country ? " in that state/country" : ""}`,
     };
   }
   return {
@@ -100,6 +120,14 @@ export function placePickup(pickup: TripLocation | undefined, deps: { airports: 
     field: "locations.pickup",
     message: "cannot be placed: send lat and lon, an airport's IATA code (locationType airport), or city with state and country",
   };
+}
+
+/** PICKUP_CITY_AMBIGUOUS when the pickup was placed by a city name that matches other places of a similar size. */
+export function pickupCityWarnings(placed: PickupPlacement): Array<{ code: "PICKUP_CITY_AMBIGUOUS"; field: string; message: string; city: string }> {
+  if (!placed.placed || !placed.city || (placed.city.alsoMatches ?? []).length === 0) return [];
+  const chosen = placed.city;
+  const message = ambiguousCityMessage(chosen.asked, chosen);
+  return [{ code: "PICKUP_CITY_AMBIGUOUS", field: "locations.pickup.city", message, city: placeLabel(chosen, chosen.asked) }];
 }
 
 /**

@@ -2,7 +2,8 @@
  * A warning in sendTrip's answer (status 200): something the caller should know that did not stop the request.
  * PICKUP_NOT_LOCATED (a booking whose pickup could not be placed), NO_VEHICLE_NEAR_PICKUP (a quote no vehicle
  * of the provider serves), NO_VEHICLE_FITS_TRIP (serving vehicles, none seating the passengers and luggage),
- * OTHER_CURRENCIES_LEFT_OUT (options priced in other currencies than the quote's, counted).
+ * OTHER_CURRENCIES_LEFT_OUT (options priced in other currencies than the quote's, counted), PICKUP_CITY_AMBIGUOUS
+ * (the pickup's city matched several places of a similar size: `city` names the one chosen).
  */
 export interface TripWarning {
   code:
@@ -15,13 +16,17 @@ export interface TripWarning {
     | "SHORT_NOTICE"
     // CONTRACT §19.3–4: vehicles left out for an extra their card lacks, or a fee of 0.
     | "EXTRA_NOT_OFFERED"
-    | "UNPRICED_VEHICLES";
+    | "UNPRICED_VEHICLES"
+    // CONTRACT §21.1: the pickup's city named several places of a similar size; the most populous was chosen.
+    | "PICKUP_CITY_AMBIGUOUS";
   message: string;
   /** The request field the warning is about, when it is about one. */
   field?: string;
   /** OTHER_CURRENCIES_LEFT_OUT: how many vehicle options were left out, and their currencies. */
   count?: number;
   currencies?: string[];
+  /** PICKUP_CITY_AMBIGUOUS: the place chosen (`Springfield, MO, US`). */
+  city?: string;
   /** EXTRA_NOT_OFFERED: the extras' codes. */
   codes?: string[];
 }

@@ -81,7 +81,7 @@ export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller
   const admission = await admitProviders(deps.admission, ask, serving.netids, serving.integrations);
   const ranking = await serving.rank(admission);
 
-  const warnings: NetworkQuoteWarning[] = [];
+  const warnings: NetworkQuoteWarning[] = [...(serving.placeWarnings ?? [])];
   if (ranking.leftOut > 0) {
     const currencies = ranking.leftOutCurrencies;
     warnings.push({

@@ -4,10 +4,14 @@ import type { FleetSearchIndex, GeoSearch } from "../fleet/ports";
 import type { JsonBytes } from "../shared/json-bytes";
 import { appliedLimit, parseFleetSearchQuery, round, scoreOf, type FleetSearchQuery, type RawFleetSearchQuery } from "../fleet/search";
 import type { FleetEntry } from "../fleet/entry";
+import { ValidationError } from "../errors";
+import { ambiguousCityMessage, placeLabel, type Gazetteer } from "../trips/pickup-place";
 
 export interface SearchFleetDeps {
   index: FleetSearchIndex;
   airports: AirportDirectory;
+  /** Places a `city` centre (CONTRACT §21.1) as a pickup's city is placed. */
+  gazetteer: Pick<Gazetteer, "city">;
 }
 
 /** A fleet item of the search result (spec "Fleet item"); rates are JSON numbers. */
@@ -18,11 +22,15 @@ export type FleetItem = Pick<FleetEntry, "netid" | "type" | "name" | "descriptio
   score: number;
   minimum_rate: number;
   hourly_rate: number;
+  /** ISO 4217: the currency of the vehicle's rates (CONTRACT §21.1). */
+  currency: string;
 };
 
 /** A non-fatal problem reported with status 200 (spec "Search warning"). */
 export type SearchWarning =
-  { code: "UNRESOLVABLE_AIRPORT"; netid: ""; airport: string; detail: string } | { code: "MISSING_GPS"; netid: string; detail: string };
+  | { code: "UNRESOLVABLE_AIRPORT"; netid: ""; airport: string; detail: string }
+  | { code: "MISSING_GPS"; netid: string; detail: string }
+  | { code: "PICKUP_CITY_AMBIGUOUS"; netid: ""; city: string; detail: string };
 
 export interface FleetSearchResult {
   items: FleetItem[];
@@ -37,6 +45,8 @@ export interface PlannedFleetSearch {
   query: FleetSearchQuery;
   limit: number;
   centres: Array<{ lat: number; lon: number }>;
+  /** PICKUP_CITY_AMBIGUOUS when the city centre matched other places of a similar size. */
+  cityWarning?: SearchWarning;
   /**
    * Everything the answer depends on besides the fleet: two searches with the same key get the same answer
    * from the same index generation (the caller's plan counts only through the applied limit).
@@ -45,7 +55,7 @@ export interface PlannedFleetSearch {
 }
 
 /** Checks the parameters (400 naming each failing one), applies the plan's limit and resolves the airport centres. */
-export function planFleetSearch(deps: Pick<SearchFleetDeps, "airports">, caller: Caller, raw: RawFleetSearchQuery): PlannedFleetSearch {
+export function planFleetSearch(deps: Pick<SearchFleetDeps, "airports" | "gazetteer">, caller: Caller, raw: RawFleetSearchQuery): PlannedFleetSearch {
   const query = parseFleetSearchQuery(raw);
   const limit = appliedLimit(caller.plan, query.limit);
   const centres: Array<{ lat: number; lon: number }> = [];
@@ -54,9 +64,23 @@ export function planFleetSearch(deps: Pick<SearchFleetDeps, "airports">, caller:
     if (airport) centres.push({ lat: airport.lat, lon: airport.lon });
   }
   if (query.position) centres.push(query.position);
+  let cityWarning: SearchWarning | undefined;
+  let cityCentre: [number, number] | null = null;
+  if (query.city) {
+    const place = deps.gazetteer.city(query.city);
+    if (!place) {
+      const where = query.city.state || query.city.country ? " in that state/country" : "";
+      throw new ValidationError([{ field: "city", message: `${JSON.stringify(query.city.city.slice(0, 100))} is not a known city${where}` }]);
+    }
+    centres.push({ lat: place.lat, lon: place.lon });
+    cityCentre = [place.lat, place.lon];
+    const asked = query.city.city;
+    if ((place.alsoMatches ?? []).length > 0)
+      cityWarning = { code: "PICKUP_CITY_AMBIGUOUS", netid: "", city: placeLabel(place, asked), detail: ambiguousCityMessage(asked, place) };
+  }
   const { airports, position, types, words, radiusKm, offset } = query;
-  const key = JSON.stringify([airports, position ? [position.lat, position.lon] : null, types ?? null, words, radiusKm, offset, limit]);
-  return { query, limit, centres, key };
+  const key = JSON.stringify([airports, position ? [position.lat, position.lon] : null, cityCentre, types ?? null, words, radiusKm, offset, limit]);
+  return { query, limit, centres, key, ...(cityWarning ? { cityWarning } : {}) };
 }
 
 /**
@@ -86,9 +110,10 @@ export function runFleetSearch(deps: SearchFleetDeps, plan: PlannedFleetSearch):
     score: scoreOf(distanceKm, query.radiusKm),
     minimum_rate: Number(entry.minimumRate),
     hourly_rate: Number(entry.hourlyRate),
+    currency: entry.currency,
     slug: entry.slug,
   }));
-  return { items, total, limit, offset: query.offset, warnings: warningsOf(deps, query) };
+  return { items, total, limit, offset: query.offset, warnings: warningsOf(deps, plan) };
 }
 
 /**
@@ -99,16 +124,20 @@ export function writeFleetSearch(deps: SearchFleetDeps, plan: PlannedFleetSearch
   let total = 0;
   if (plan.centres.length === 0) out.ascii("[]");
   else total = deps.index.searchItemsJson(geoSearchOf(plan), out);
-  return { total, limit: plan.limit, offset: plan.query.offset, warnings: warningsOf(deps, plan.query) };
+  return { total, limit: plan.limit, offset: plan.query.offset, warnings: warningsOf(deps, plan) };
 }
 
 function geoSearchOf({ query, limit, centres }: PlannedFleetSearch): GeoSearch {
   return { centres, radiusKm: query.radiusKm, types: query.types, words: query.words, offset: query.offset, limit };
 }
 
-/** One UNRESOLVABLE_AIRPORT per unknown code, then one MISSING_GPS per company with matching entries there without a position. */
-function warningsOf(deps: SearchFleetDeps, query: FleetSearchQuery): SearchWarning[] {
-  const warnings: SearchWarning[] = [];
+/**
+ * PICKUP_CITY_AMBIGUOUS for a city centre of several places, one UNRESOLVABLE_AIRPORT per unknown code, then one
+ * MISSING_GPS per company with matching entries there without a position.
+ */
+function warningsOf(deps: SearchFleetDeps, plan: PlannedFleetSearch): SearchWarning[] {
+  const { query } = plan;
+  const warnings: SearchWarning[] = plan.cityWarning ? [plan.cityWarning] : [];
   for (const code of query.airports)
     if (!deps.airports.lookup(code))
       warnings.push({ code: "UNRESOLVABLE_AIRPORT", netid: "", airport: code, detail: `Airport code ${code} is not a known IATA code; it was ignored` });

@@ -13,7 +13,7 @@ import {
 } from "../trips/decisions";
 import { requesterFeesInCurrency } from "../trips/booking-amounts";
 import type { QuoteOption } from "../trips/booking";
-import { placePickup, type Gazetteer } from "../trips/pickup-place";
+import { pickupCityWarnings, placePickup, type Gazetteer } from "../trips/pickup-place";
 import { pickupTimeRefusal } from "../trips/pickup-time";
 import { pickupInstant, positionOf, type Position, type TimeZones } from "../trips/places";
 import type { BookingRepository, ProviderFleet } from "../trips/ports";
@@ -128,7 +128,7 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
       ),
     );
   const warnings: TripWarning[] = placed.placed
-    ? []
+    ? pickupCityWarnings(placed)
     : [{ code: "PICKUP_NOT_LOCATED", field: placed.field, message: `The pickup ${placed.message}; the provider dispatches from the address` }];
   let asked: ReturnType<typeof askedExtras> = { extras: [], stops: 0 };
   try {

@@ -63,6 +63,7 @@ function encodeFields(snapshot: FleetSnapshot, id: number): { bytes: Uint8Array;
   const cut = out.length;
   out.ascii(',"minimum_rate":').number(Number(p.rates[3 * r]));
   out.ascii(',"hourly_rate":').number(Number(p.rates[3 * r + 1]));
+  out.ascii(',"currency":').string(p.rates[3 * r + 2]);
   out.ascii(',"slug":').string(snapshot.slug(id));
   out.ascii("}");
   return { bytes: out.bytes(), cut };

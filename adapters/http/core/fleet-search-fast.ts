@@ -11,7 +11,7 @@ import type { RateLimiter } from "../rate-limit";
 import { FleetSearchAnswering, type PlannedSearch } from "./fleet-search";
 
 const ROUTE = "/api/search/fleet";
-const PARAMS = ["airports", "lat", "lon", "types", "q", "radius_km", "limit", "offset"] as const;
+const PARAMS = ["airports", "lat", "lon", "city", "state", "country", "types", "q", "radius_km", "limit", "offset"] as const;
 /** As FleetSearchQuerySchema bounds each parameter. */
 const MAX_PARAM = 2000;
 

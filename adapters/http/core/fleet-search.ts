@@ -18,6 +18,13 @@ export const FleetSearchQuerySchema = t.Object({
     "sent; with lat/lon the centres are the union.", "JFK,LGA"),
   lat: param("Latitude of an extra centre, -90 to 90; send together with lon", "40.7128"),
   lon: param("Longitude of an extra centre, -180 to 180; send together with lat", "-74.006"),
+  city: param(
+    "A city as a centre (≤ 200 chars), found as a pickup's city is: case- and accent-insensitive, native and common " +
+    "alternate names (München, Köln, New York), the most populous match in the country when no state is given. " +
+    "Unknown: 400 naming `city`. Another match of a similar size: warning PICKUP_CITY_AMBIGUOUS naming the one chosen.",
+    "Boston"),
+  state: param("Narrows `city`: the state or first-level division, as a code (MA, ENG, BY) or a name (Massachusetts)", "MA"),
+  country: param("Narrows `city`: ISO 3166-1 alpha-2 code or the country's name", "US"),
   types: param("Comma-separated vehicle types, case-insensitive; default all types", "SUV,SEDAN"),
   q: param("Search text (≤ 200 chars): every word must occur, case- and accent-insensitively, in name, description or type. Blank matches all.", "leather"),
   radius_km: param("Search radius in km around each centre: greater than 0, at most 1000; default 50", "50"),
@@ -44,19 +51,23 @@ const FleetItem = t.Object({
     description: "1 − distance / radius_km (unrounded distance), rounded to 4 decimals: 1 at a centre, 0 at the radius",
     examples: [0.9316],
   }),
-  ...entryFields("minimum_rate", "hourly_rate", "slug"),
+  ...entryFields("minimum_rate", "hourly_rate"),
+  currency: t.String({ description: "ISO 4217: the currency of the vehicle's rates (minimum_rate, hourly_rate)", examples: ["USD"] }),
+  ...entryFields("slug"),
 });
 
 const SearchWarning = t.Object(
   {
-    code: t.Union([t.Literal("UNRESOLVABLE_AIRPORT"), t.Literal("MISSING_GPS")], {
+    code: t.Union([t.Literal("UNRESOLVABLE_AIRPORT"), t.Literal("MISSING_GPS"), t.Literal("PICKUP_CITY_AMBIGUOUS")], {
       description:
         "UNRESOLVABLE_AIRPORT: a requested code is not a known IATA code (one per code, netid \"\", airport = the " +
         "code). MISSING_GPS: a company has matching entries serving a requested airport without a position (one " +
-        "per company; they are not in items).",
+        "per company; they are not in items). PICKUP_CITY_AMBIGUOUS: `city` matches other places of a similar size " +
+        "(a quarter of its population or more); the most populous was the centre, and `city` names it (netid \"\").",
     }),
-    netid: t.String({ description: "The company concerned; \"\" for UNRESOLVABLE_AIRPORT" }),
+    netid: t.String({ description: "The company concerned; \"\" for UNRESOLVABLE_AIRPORT and PICKUP_CITY_AMBIGUOUS" }),
     airport: t.Optional(t.String({ description: "UNRESOLVABLE_AIRPORT only: the code" })),
+    city: t.Optional(t.String({ description: "PICKUP_CITY_AMBIGUOUS only: the place chosen (name, state, country)", examples: ["Springfield, MO, US"] })),
     detail: t.String(),
   },
   { additionalProperties: true },
@@ -80,6 +91,7 @@ const EXAMPLE = {
         score: 0.973,
         minimum_rate: 95,
         hourly_rate: 85.5,
+        currency: "USD",
         slug: "acme-limo-cadillac-escalade",
       },
     ],
@@ -205,9 +217,10 @@ export function coreFleetSearch(deps: SearchFleetDeps, auth: Authenticator, limi
         summary: "Search fleets across operators",
         description:
           "Finds active vehicles with a position within radius_km of any centre: every resolvable airport in " +
-          "`airports` plus (lat, lon) when sent. An item matches when its type is in `types` (all when absent) and " +
+          "`airports`, plus (lat, lon) when sent, plus the place `city` (+ `state`, `country`) names. Each item " +
+          "carries the `currency` of its rates. An item matches when its type is in `types` (all when absent) and " +
           "every word of `q` occurs in its name, description or type (case- and accent-insensitive). Order: " +
-          "distance, then slug. 400 (naming the parameter): no location, lat or lon alone, non-numeric or " +
+          "distance, then slug. 400 (naming the parameter): no location, lat or lon alone, an unknown city, non-numeric or " +
           "out-of-range lat/lon/radius_km, limit outside 1–100, negative offset, more than 25 airports. 401: " +
           "missing or invalid token. 404 USER_PROFILE_NOT_FOUND: the token's user was removed. 429 RATE_LIMITED " +
           "when your company's searches per minute are spent (Retry-After; RateLimit-Limit, -Remaining and -Reset " +

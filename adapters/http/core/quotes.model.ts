@@ -64,13 +64,15 @@ const Warning = t.Object(
       description:
         "NO_VEHICLE_NEAR_PICKUP (no option), OTHER_CURRENCIES_LEFT_OUT (vehicles priced in other currencies were " +
         "left out; `count`, `currencies`), VEHICLES_BUSY (held vehicles left out; `count`), SHORT_NOTICE (providers left out: " +
-        "the pickup is sooner than their minimumNoticeMinutes; `count`)",
+        "the pickup is sooner than their minimumNoticeMinutes; `count`), PICKUP_CITY_AMBIGUOUS (the pickup's city matches " +
+        "other places of a similar size: the most populous was chosen; `city` names it, `Springfield, MO, US`)",
       examples: ["OTHER_CURRENCIES_LEFT_OUT"],
     }),
     message: t.String(),
     field: t.Optional(t.String()),
     count: t.Optional(t.Number()),
     currencies: t.Optional(t.Array(t.String())),
+    city: t.Optional(t.String({ description: "PICKUP_CITY_AMBIGUOUS: the place chosen", examples: ["Springfield, MO, US"] })),
   },
   { additionalProperties: true },
 );

@@ -253,11 +253,14 @@ export const TripWarningOut = t.Object(
         t.Literal("OTHER_CURRENCIES_LEFT_OUT"),
         t.Literal("VEHICLES_BUSY"),
         t.Literal("SHORT_NOTICE"),
+        t.Literal("PICKUP_CITY_AMBIGUOUS"),
       ],
       {
         description:
           "PICKUP_NOT_LOCATED: a REGULAR/ONDEMAND booking whose pickup could not be placed (no lat/lon, unknown " +
-          "airport code, unknown or ambiguous city): booked all the same, the provider dispatches from the address. " +
+          "airport code, unknown city): booked all the same, the provider dispatches from the address. " +
+          "PICKUP_CITY_AMBIGUOUS: the pickup's city (without state, or state and country) matches other places of a " +
+          "similar size; the most populous was chosen, and `city` names it (`Springfield, MO, US`). " +
           "NO_VEHICLE_NEAR_PICKUP: a QUOTE none of the provider's active vehicles serves (none lists the pickup " +
           "airport or stands within its serviceRadiusKm): stored and delivered with no options. " +
           "NO_VEHICLE_FITS_TRIP: serving vehicles exist but none seats the passengers and luggage. " +
@@ -270,6 +273,7 @@ export const TripWarningOut = t.Object(
     field: t.Optional(t.String({ description: "The request field the warning is about", examples: ["locations.pickup"] })),
     count: t.Optional(t.Number({ description: "OTHER_CURRENCIES_LEFT_OUT: how many options were left out" })),
     currencies: t.Optional(t.Array(t.String(), { description: "OTHER_CURRENCIES_LEFT_OUT: their currencies" })),
+    city: t.Optional(t.String({ description: "PICKUP_CITY_AMBIGUOUS: the place chosen: name, state, country", examples: ["Springfield, MO, US"] })),
   },
   { description: "What the request was warned about" },
 );

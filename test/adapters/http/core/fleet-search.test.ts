@@ -34,7 +34,7 @@ describe("fleet search", () => {
     expect(res.body.data.items.map((i: { slug: string }) => i.slug)).toEqual([near, far]);
     const item = res.body.data.items[0];
     expect(Object.keys(item).sort()).toEqual(
-      ["description", "distanceKm", "hourly_rate", "imageUrl", "lat", "lon", "maxLuggage", "maxPassengers", "minimum_rate", "name", "netid", "score", "slug", "type"].sort(),
+      ["currency", "description", "distanceKm", "hourly_rate", "imageUrl", "lat", "lon", "maxLuggage", "maxPassengers", "minimum_rate", "name", "netid", "score", "slug", "type"].sort(),
     );
     expect(item).toMatchObject({ netid: op.netid, type: "SUV", maxLuggage: null, minimum_rate: 80, hourly_rate: 70, imageUrl: null });
     const jfk = h.services.airports.lookup("JFK")!;
@@ -188,10 +188,12 @@ describe("fleet search", () => {
     const doc = (await h.request("GET", "/docs/json")).body;
     const op = doc.paths["/api/search/fleet"].get;
     const params = Object.fromEntries(op.parameters.map((p: { name: string; schema: { description?: string }; description?: string }) => [p.name, p.description ?? p.schema.description]));
-    expect(Object.keys(params).sort()).toEqual(["airports", "lat", "limit", "lon", "offset", "q", "radius_km", "types"]);
+    expect(Object.keys(params).sort()).toEqual(["airports", "city", "country", "lat", "limit", "lon", "offset", "q", "radius_km", "state", "types"]);
     expect(params.radius_km).toContain("default 50");
     expect(params.limit).toContain("1–100");
     expect(JSON.stringify(op.responses["200"])).toContain("MISSING_GPS");
     expect(JSON.stringify(op.responses["200"])).toContain("UNRESOLVABLE_AIRPORT");
+    expect(JSON.stringify(op.responses["200"])).toContain("PICKUP_CITY_AMBIGUOUS");
+    expect(JSON.stringify(op.responses["200"])).toContain("currency");
   });
 });

@@ -116,7 +116,7 @@ describe("fleet search answer written as bytes", () => {
             index.fleetChanged(slugs);
             await index.whenFresh();
           }
-          const deps: SearchFleetDeps = { index, airports };
+          const deps: SearchFleetDeps = { index, airports, gazetteer: { city: () => undefined } };
           const encoder = new SearchAnswerJson(deps);
           for (const { plan: companyPlan, position, ...raw } of queries) {
             const params = { ...raw, ...(position ? { lat: String(position.lat + JFK.lat), lon: String(position.lon + JFK.lon) } : {}) };

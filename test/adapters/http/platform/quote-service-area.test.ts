@@ -156,10 +156,10 @@ describe("pickups that cannot be placed", () => {
     expect(booked.body.warnings).toEqual([{ code: "PICKUP_NOT_LOCATED", field: "locations.pickup", message: expect.any(String) }]);
   });
 
-  test("an ambiguous city without state or country is not guessed", async () => {
+  test("a city without state or country is the most populous of its name (CONTRACT §21.1: Newark is Newark, NJ)", async () => {
     const res = await quote(acme, { address: "Main St", city: "Newark", time: PICKUP_TIME });
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe("PICKUP_NOT_LOCATED");
+    expect(res.status).toBe(200);
+    expect(codes(res)).toEqual(["acme-ewr", "acme-manhattan"]);
   });
 });
 
