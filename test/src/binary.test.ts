@@ -46,6 +46,9 @@ describe("the compiled binary", () => {
         if (found.length === 0) await Bun.sleep(20);
       }
       expect(found.map((f) => f.slug)).toEqual([added.body.data.slug]);
+      // The gazetteer's data file is embedded: a search around a city finds the vehicle (JFK is in New York City).
+      const byCity = await (await fetch(`${server.base}/api/search/fleet?city=New%20York&country=US`, { headers: auth })).json();
+      expect(byCity.data.items.map((f: { slug: string }) => f.slug)).toEqual([added.body.data.slug]);
 
       const html = await (await fetch(`${server.base}/docs`)).text();
       expect(html).toContain("swagger-ui");
