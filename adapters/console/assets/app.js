@@ -7,12 +7,16 @@ import { bookingPage } from "./booking.js";
 import { integrationPage, deliveriesPage } from "./settings.js";
 import { partnersPage } from "./partners.js";
 import { newTripPage } from "./newtrip.js";
+import { ratesPage } from "./rates.js";
+import { availabilityPage } from "./availability.js";
 import * as live from "./live.js";
 
 const PAGES = [
   ["fleet", "Fleet", fleetPage],
   ["bookings", "Bookings", bookingsPage],
   ["newtrip", "New trip", newTripPage],
+  ["rates", "Rates", ratesPage],
+  ["availability", "Availability", availabilityPage],
   ["integration", "Integration", integrationPage],
   ["deliveries", "Deliveries", deliveriesPage],
   ["partners", "Partners", partnersPage],
