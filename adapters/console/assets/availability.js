@@ -196,6 +196,47 @@ function scheduleBox(slug) {
   };
 }
 
+/** The company-wide rules of availability: integration settings turnaroundMinutes and minimumNoticeMinutes. */
+async function rulesBox() {
+  const v = (await api.core("GET", "/api/company/integration")).data;
+  const status = statusLine();
+  const problem = h("div");
+  const minutes = (name, value, max) => bound(name, h("input", { name, type: "number", min: 0, max, step: 1, value: String(value ?? "") }));
+  const turnaround = minutes("turnaroundMinutes", v.turnaroundMinutes, 720);
+  const notice = minutes("minimumNoticeMinutes", v.minimumNoticeMinutes, 10080);
+  const whole = (el) => (el.value.trim() === "" ? null : Number(el.value));
+  const form = h(
+    "form",
+    {
+      "aria-label": "Booking rules",
+      // The server checks the ranges and names each field (the browser's own checks would keep its message back).
+      novalidate: true,
+      onSubmit: async (e) => {
+        e.preventDefault();
+        try {
+          const saved = (await api.core("PUT", "/api/company/integration", { turnaroundMinutes: whole(turnaround), minimumNoticeMinutes: whole(notice) })).data;
+          turnaround.value = String(saved.turnaroundMinutes);
+          notice.value = String(saved.minimumNoticeMinutes);
+          showFieldErrors(form, problem, null);
+          status.textContent = "Booking rules saved.";
+        } catch (error) {
+          status.textContent = "";
+          showFieldErrors(form, problem, error);
+        }
+      },
+    },
+    h(
+      "div",
+      { class: "grid" },
+      field("Turnaround (minutes)", turnaround, "A booked vehicle stays held this long after the trip's estimated end (0–720; empty: 30)"),
+      field("Minimum notice (minutes)", notice, "A pickup sooner than this leaves you out of quotes (0–10,080; empty: 0)"),
+    ),
+    problem,
+    h("div", { class: "toolbar" }, h("button", { type: "submit", class: "primary" }, "Save booking rules")),
+  );
+  return h("section", { "aria-labelledby": "rules-h" }, h("h2", { id: "rules-h" }, "Booking rules (all your vehicles)"), status, form);
+}
+
 export async function availabilityPage(main) {
   const initial = decodeURIComponent(location.hash.split("/")[2] ?? "");
   const content = h("div");
@@ -220,6 +261,8 @@ export async function availabilityPage(main) {
       "A vehicle is held by each live booking made from a quote (pickup to estimated end, plus your turnaround) and by " +
         "your blackouts; quotes leave a held vehicle out.",
     ),
+    await rulesBox(),
+    h("h2", {}, "One vehicle"),
     picker.box,
     content,
   );

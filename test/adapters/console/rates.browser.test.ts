@@ -139,6 +139,23 @@ describe("rates and availability in the console, in a real browser", () => {
     expect((await call("ACME-LIMO", "GET", `/api/fleet/${slug}/blackouts`)).body.data).toEqual([]);
   }, 90_000);
 
+  test("the booking rules (turnaround, minimum notice) are saved from the Availability page; a bad one names its field", async () => {
+    const rules = page.getByRole("form", { name: "Booking rules" });
+    expect(await rules.getByLabel("Turnaround (minutes)").inputValue()).toBe("30");
+    await rules.getByLabel("Turnaround (minutes)").fill("45");
+    await rules.getByLabel("Minimum notice (minutes)").fill("20000");
+    await rules.getByRole("button", { name: "Save booking rules" }).click();
+    await rules.locator(".field-error", { hasText: "minimumNoticeMinutes" }).waitFor();
+    expect(await rules.getByLabel("Minimum notice (minutes)").getAttribute("aria-invalid")).toBe("true");
+    const before = (await call("ACME-LIMO", "GET", "/api/company/integration")).body.data;
+    expect([before.turnaroundMinutes, before.minimumNoticeMinutes]).toEqual([30, 0]);
+    await rules.getByLabel("Minimum notice (minutes)").fill("120");
+    await rules.getByRole("button", { name: "Save booking rules" }).click();
+    await page.getByText("Booking rules saved.").waitFor();
+    const after = (await call("ACME-LIMO", "GET", "/api/company/integration")).body.data;
+    expect([after.turnaroundMinutes, after.minimumNoticeMinutes]).toEqual([45, 120]);
+  }, 60_000);
+
   test("the schedule's week view shows a booking made from a quote holding the vehicle", async () => {
     const day = dayFromNow(3);
     const trip = {
