@@ -106,6 +106,18 @@ describe("rates and availability in the console, in a real browser", () => {
     await page.getByRole("heading", { name: "Blackouts" }).waitFor();
     expect(await page.getByLabel("Vehicle", { exact: true }).inputValue()).toBe(slug);
     expect(page.url()).toEndWith(`#/availability/${slug}`);
+    // Each fleet row leads to its vehicle's availability.
+    await nav("Fleet");
+    const second = (await call("ACME-LIMO", "GET", "/api/fleet?limit=1&offset=1&sort=name&order=asc")).body.data.items[0];
+    const slugCell = page.locator("small", { hasText: new RegExp(`^${second.slug}$`) });
+    const row = page.getByRole("table", { name: "Fleet" }).locator("tbody tr").filter({ has: slugCell });
+    await row.getByRole("link", { name: `Availability of ${second.name}` }).click();
+    await page.getByRole("heading", { name: "Blackouts" }).waitFor();
+    expect(decodeURIComponent(page.url().split("#/availability/")[1])).toBe(second.slug);
+    expect(await page.getByLabel("Vehicle", { exact: true }).inputValue()).toBe(second.slug);
+    await nav("Availability");
+    await page.getByRole("heading", { name: "Blackouts" }).waitFor();
+    expect(await page.getByLabel("Vehicle", { exact: true }).inputValue()).toBe(slug);
 
     // To before From: 400, shown at the field.
     await page.getByLabel("From (UTC)").fill("2030-05-01T18:00");
