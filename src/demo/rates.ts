@@ -1,5 +1,5 @@
 /**
- * The demo operators' rate cards (CONTRACT §19.1): priced the way each operator sells, so a newcomer's first quote
+ * The demo operators' rate cards: priced the way each operator sells, so a newcomer's first quote
  * shows a `breakdown` — an airport flat rate to the city centre, distance bands and hourly hire for every vehicle
  * class, an airport pickup fee, a night surcharge in the pickup's own time zone, holidays, extras, a minimum fare.
  */
