@@ -19,6 +19,10 @@ import partnersJs from "./assets/partners.js" with { type: "text" };
 import liveJs from "./assets/live.js" with { type: "text" };
 import formatJs from "./assets/format.js" with { type: "text" };
 import newtripJs from "./assets/newtrip.js" with { type: "text" };
+import ratesJs from "./assets/rates.js" with { type: "text" };
+import availabilityJs from "./assets/availability.js" with { type: "text" };
+import breakdownJs from "./assets/breakdown.js" with { type: "text" };
+import fieldErrorsJs from "./assets/field-errors.js" with { type: "text" };
 // The map library (Leaflet, and its marker clustering), from node_modules, embedded the same way.
 import leafletJs from "leaflet/dist/leaflet.js" with { type: "text" };
 import leafletCss from "leaflet/dist/leaflet.css" with { type: "text" };
@@ -48,6 +52,10 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   "live.js": { file: liveJs, type: JS },
   "format.js": { file: formatJs, type: JS },
   "newtrip.js": { file: newtripJs, type: JS },
+  "rates.js": { file: ratesJs, type: JS },
+  "availability.js": { file: availabilityJs, type: JS },
+  "breakdown.js": { file: breakdownJs, type: JS },
+  "field-errors.js": { file: fieldErrorsJs, type: JS },
   "leaflet.js": { file: noSourceMap(leafletJs), type: JS },
   "leaflet.css": { file: leafletCss, type: CSS },
   "leaflet.markercluster.js": { file: noSourceMap(clusterJs), type: JS },

@@ -3,7 +3,9 @@ import { registerCompany } from "../../domain/usecases/register-company";
 import { importFleet } from "../../domain/usecases/manage-fleet";
 import { acceptPartnership, requestPartnership, setPartnerVehicleTypes } from "../../domain/usecases/partnerships";
 import type { Caller } from "../../domain/ports";
+import { putRateCard } from "../../domain/usecases/rate-cards";
 import { DEMO_FLEET_AIRPORTS, demoFleet } from "./fleet";
+import { DEMO_RATE_CARDS } from "./rates";
 
 /** The demo login printed at start-up and shown in the README. */
 export const DEMO_LOGIN = { uid: "DEMO-PLATFORM", pw: "tripswitch-demo-2026" } as const;
@@ -41,6 +43,12 @@ export async function seedDemo(services: Services): Promise<boolean> {
     if (total > 0) continue;
     // Through the import use case, so the demo fleet obeys every rule a real one does.
     await importFleet(services.manageFleet, netid, demoFleet(netid, services.airports));
+    wrote = true;
+  }
+  // Each operator prices by its rate card (checked as PUT /api/company/rates checks it), so quotes carry a breakdown.
+  for (const [netid, card] of Object.entries(DEMO_RATE_CARDS)) {
+    if (await services.rates.rateCards.get(netid)) continue;
+    await putRateCard(services.rates, netid, card);
     wrote = true;
   }
   for (const netid of DEMO_PARTNERS) if (await partner(services, "DEMO-PLATFORM", netid)) wrote = true;

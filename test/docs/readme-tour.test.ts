@@ -95,6 +95,21 @@ describe("the README's five-minute tour", () => {
     for (const option of quote.fees) expect(option).toMatchObject({ code: expect.any(String), fee: expect.stringMatching(/^\d+\.\d\d$/) });
   });
 
+  test("2: the first option is priced by the demo operator's rate card, with the breakdown the README shows", () => {
+    const first = json(outputs[1]).fees[0];
+    const breakdown = [
+      { kind: "BASE", id: "jfk-midtown-sedan", name: "Route fare", amount: "95.00" },
+      { kind: "SURCHARGE", id: "nyc-airport-fee", name: "Airport pickup (NY airports)", amount: "15.00" },
+    ];
+    expect(first).toMatchObject({ fee: "110.00", currency: "USD", vehType: "SEDAN", breakdown });
+    // Every number the README's tour prints is what this fresh service answered.
+    const tour = README.slice(README.indexOf("## A five-minute tour"));
+    for (const line of breakdown) expect(tour).toContain(JSON.stringify(line));
+    expect(tour).toContain(`"fee":"${first.fee}"`);
+    expect(tour).toContain(`"totalAmount":"${first.fee}"`);
+    expect(tour.match(/"(?:fee|totalAmount)":"[\d.]+"/g)!.every((m) => m.endsWith(`"${first.fee}"`))).toBe(true);
+  });
+
   test("3: the booking keeps the chosen option and its quoted price", () => {
     const quote = json(outputs[1]);
     const booking = json(outputs[2]);

@@ -7,19 +7,24 @@ import { bookingPage } from "./booking.js";
 import { integrationPage, deliveriesPage } from "./settings.js";
 import { partnersPage } from "./partners.js";
 import { newTripPage } from "./newtrip.js";
+import { ratesPage } from "./rates.js";
+import { availabilityPage } from "./availability.js";
 import * as live from "./live.js";
 
 const PAGES = [
   ["fleet", "Fleet", fleetPage],
   ["bookings", "Bookings", bookingsPage],
   ["newtrip", "New trip", newTripPage],
+  ["rates", "Rates", ratesPage],
+  ["availability", "Availability", availabilityPage],
   ["integration", "Integration", integrationPage],
   ["deliveries", "Deliveries", deliveriesPage],
   ["partners", "Partners", partnersPage],
 ];
 
-/** The pages the signed-in company has: a CO (a requester only, no vehicles to run) has no Fleet. */
-const pages = () => PAGES.filter(([key]) => key !== "fleet" || api.company()?.coType !== "CO");
+/** The pages the signed-in company has: a CO (a requester only, no vehicles to run) has no Fleet, Rates or Availability. */
+const OPERATOR_PAGES = new Set(["fleet", "rates", "availability"]);
+const pages = () => PAGES.filter(([key]) => !OPERATOR_PAGES.has(key) || api.company()?.coType !== "CO");
 
 const root = document.getElementById("app");
 

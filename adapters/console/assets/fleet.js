@@ -172,6 +172,8 @@ export async function fleetPage(main) {
           { class: "actions" },
           h("button", { type: "button", onClick: () => edit(e), "aria-label": `Edit ${e.name}` }, "Edit"),
           " ",
+          h("a", { href: `#/availability/${encodeURIComponent(e.slug)}`, "aria-label": `Availability of ${e.name}` }, "Availability"),
+          " ",
           h("button", { type: "button", class: "danger", "aria-label": `Delete ${e.name}`, onClick: () => remove(e) }, "Delete"),
         ),
       ),

@@ -3,6 +3,7 @@
 // new booking. The API's errors are shown at the fields they name.
 import { h, count, field, select, showError, statusLine } from "./dom.js";
 import * as api from "./api.js";
+import { breakdownList } from "./breakdown.js";
 
 /** A control and the message slot beside it, known by the API field name it stands for. */
 function control(name, el) {
@@ -242,7 +243,7 @@ export async function newTripPage(main) {
                 h("td", {}, o.name, h("div", { class: "muted" }, o.vehType)),
                 h("td", { class: "num" }, o.passengerCount),
                 h("td", { class: "num" }, o.luggageCount ?? "—"),
-                h("td", { class: "num" }, h("strong", {}, `${o.fee} ${o.currency}`)),
+                h("td", { class: "num" }, h("strong", {}, `${o.fee} ${o.currency}`), breakdownList(o)),
                 h("td", { class: "num" }, `${o.nearestKm} km`),
                 h("td", {}, button),
               );
