@@ -25,7 +25,10 @@ function crossings(file: string, text: string): string[] {
       continue;
     }
     const room = parts.length > 2 ? parts[1] : undefined;
-    if (t[0] === "src" || (t[0] === "adapters" && t.length > 2 && t[1] !== room) || (t[0] !== "adapters" && t[0] !== "domain")) bad.push(`${file} → ${target}`);
+    // A package's data file named by its path (its package exports no such subpath) is a package import, not a room.
+    const packageFile = t[0] === "node_modules";
+    if (t[0] === "src" || (t[0] === "adapters" && t.length > 2 && t[1] !== room) || (t[0] !== "adapters" && t[0] !== "domain" && !packageFile))
+      bad.push(`${file} → ${target}`);
   }
   return bad;
 }
