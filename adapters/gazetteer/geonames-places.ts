@@ -46,8 +46,20 @@ function packagedFile(): string {
   return citiesFile;
 }
 
-/** Reads the package's file into columns; about 2 s and 100 MB, so it is done once, on the first city lookup. */
+/** The places read so far, by file: they never change, so every gazetteer of a process shares one copy. */
+const loaded = new Map<string, GeoNamesPlaces>();
+
+/**
+ * Reads the package's file into columns; about 2 s and 100 MB, so it is done once per process (shared by every
+ * gazetteer in it: tests build a service per test), on the first city lookup.
+ */
 export function loadGeoNamesPlaces(file: string = packagedFile()): GeoNamesPlaces {
+  let places = loaded.get(file);
+  if (!places) loaded.set(file, (places = readGeoNamesPlaces(file)));
+  return places;
+}
+
+function readGeoNamesPlaces(file: string): GeoNamesPlaces {
   const text = readFileSync(file, "utf8");
   const names: string[] = [];
   const countries: string[] = [];
