@@ -15,7 +15,10 @@ export interface TripWarning {
     | "SHORT_NOTICE"
     // CONTRACT §19.3–4: vehicles left out for an extra their card lacks, or a fee of 0.
     | "EXTRA_NOT_OFFERED"
-    | "UNPRICED_VEHICLES";
+    | "UNPRICED_VEHICLES"
+    // CONTRACT §21.3: a network quote's options in a currency the FX table has no rate for; rates older than 7 days.
+    | "NO_FX_RATE"
+    | "FX_RATES_STALE";
   message: string;
   /** The request field the warning is about, when it is about one. */
   field?: string;
@@ -24,6 +27,8 @@ export interface TripWarning {
   currencies?: string[];
   /** EXTRA_NOT_OFFERED: the extras' codes. */
   codes?: string[];
+  /** FX_RATES_STALE: the day of the rates used. */
+  rateDate?: string;
 }
 
 /** SHORT_NOTICE (providers left out: the pickup is sooner than their minimumNoticeMinutes) and VEHICLES_BUSY (held vehicles left out), when any. */
