@@ -51,7 +51,9 @@ export class NetworkConversion {
     if (missing.length > 0)
       warnings.push({
         code: "NO_FX_RATE",
-        message: `The FX table has no rate for ${missing.join(", ")}: ${missing.length === 1 ? "its" : "their"} options are kept in their own currency, after the others`,
+        message:
+          `The FX table has no rate for ${missing.join(", ")}: ` +
+          `${missing.length === 1 ? "its" : "their"} options are kept in their own currency, after the others`,
         count: options.filter((o) => missing.includes(o.currency)).length,
         currencies: missing,
       });

@@ -236,7 +236,8 @@ export function rankCircle(input: RankInput): CircleRanking {
 
   const chosenVehicles = best.map((i): PricedVehicle => {
     const u = own[i];
-    return { entry: i < n ? m.entry(i) : extras[i - n].entry, minorUnits: u, fee: formatMinorUnits(u, digitsOf[currencyOf[i]]), distanceKm: dist[i], preferred: preferred(i) };
+    const fee = formatMinorUnits(u, digitsOf[currencyOf[i]]);
+    return { entry: i < n ? m.entry(i) : extras[i - n].entry, minorUnits: u, fee, distanceKm: dist[i], preferred: preferred(i) };
   });
   return { currency, chosen: chosenVehicles, leftOut, leftOutCurrencies: others };
 }

@@ -65,7 +65,9 @@ export interface NetworkQuoteView {
 }
 
 /** Top-level members that are not trip fields of the quote (whom to ask; a booking's own). */
-const NOT_TRIP = new Set(["providers", "partnersOnly", "affiliateReservation", "transactionId", "submitMode", "fees", "reservationType", "quoteId", "currency"]);
+const NOT_TRIP = new Set([
+  "providers", "partnersOnly", "affiliateReservation", "transactionId", "submitMode", "fees", "reservationType", "quoteId", "currency",
+]);
 
 /**
  * Request a network quote: check the trip (every failing field at once), find the providers whose vehicles serve
