@@ -203,7 +203,7 @@ export async function newTripPage(main) {
       }
     };
     options.replaceChildren(
-      h("h2", { id: "options-h" }, `${count(quote.options.length, "option")} in ${quote.currency}`),
+      h("h2", { id: "options-h" }, `${count(quote.options.length, "option")}${new Set(quote.options.map((o) => o.currency)).size > 1 ? "" : ` in ${quote.currency}`}`),
       h("p", { class: "muted" }, `Prices hold until ${new Date(quote.validUntil).toLocaleString()}; nothing is sent to an operator until you book.`),
       warnings.length ? h("ul", { class: "muted" }, warnings) : null,
       bookForm,
@@ -239,7 +239,15 @@ export async function newTripPage(main) {
                 h("td", {}, o.name, h("div", { class: "muted" }, o.vehType)),
                 h("td", { class: "num" }, o.passengerCount),
                 h("td", { class: "num" }, o.luggageCount ?? "—"),
-                h("td", { class: "num" }, h("strong", {}, `${o.fee} ${o.currency}`)),
+                h(
+                  "td",
+                  { class: "num" },
+                  h("strong", {}, `${o.fee} ${o.currency}`),
+                  // Another currency converted with the exchange's FX table (the provider's price above is the one booked).
+                  o.converted && o.converted.currency !== o.currency
+                    ? h("div", { class: "muted" }, `≈ ${o.converted.fee} ${o.converted.currency}`)
+                    : null,
+                ),
                 h("td", { class: "num" }, `${o.nearestKm} km`),
                 h("td", {}, button),
               );
