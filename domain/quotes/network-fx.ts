@@ -57,7 +57,9 @@ export class NetworkConversion {
         count: options.filter((o) => missing.includes(o.currency)).length,
         currencies: missing,
       });
-    const converting = this.target !== undefined || options.some((o) => o.currency !== target && !missing.includes(o.currency));
+    // Rates were used when an option was shown converted, or (without a target) options of several currencies were compared.
+    const rated = new Set(options.filter((o) => !missing.includes(o.currency)).map((o) => o.currency));
+    const converting = this.target !== undefined ? [...rated].some((c) => c !== target) : rated.size > 1;
     const table = this.converter.table;
     if (converting && isStale(table, now))
       warnings.push({

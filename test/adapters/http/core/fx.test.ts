@@ -158,6 +158,14 @@ describe("the network quote keeps every currency (shipped FX table)", () => {
     expect(wrong.body.errors).toEqual([expect.objectContaining({ field: "currency" })]);
   });
 
+  test("no rate used, no FX warning: every option already in the display currency, or one currency and none asked", async () => {
+    const same = await quote({ ...trip(), currency: "EUR", providers: [eurA.netid] });
+    expect(same.body.data.options.map((o: { converted: { rate: number } }) => o.converted.rate)).toEqual([1, 1, 1]);
+    expect(same.body.data.warnings).toEqual([]);
+    const plain = await quote({ ...trip(), providers: [eurA.netid] });
+    expect(plain.body.data).toMatchObject({ currency: "EUR", totalAmount: plain.body.data.options[0].fee, warnings: [] });
+  });
+
   test("booking the JPY option books the provider's price and records the converted amount shown", async () => {
     const made = (await quote({ ...trip(), currency: "EUR", providers: [yen.netid] })).body.data;
     const option = made.options[0];
