@@ -202,8 +202,10 @@ export async function newTripPage(main) {
         button.disabled = false;
       }
     };
+    // Options in several currencies (each shown in its own) are not "in" the quote's one currency.
+    const oneCurrency = new Set(quote.options.map((o) => o.currency)).size <= 1;
     options.replaceChildren(
-      h("h2", { id: "options-h" }, `${count(quote.options.length, "option")}${new Set(quote.options.map((o) => o.currency)).size > 1 ? "" : ` in ${quote.currency}`}`),
+      h("h2", { id: "options-h" }, `${count(quote.options.length, "option")}${oneCurrency ? ` in ${quote.currency}` : ""}`),
       h("p", { class: "muted" }, `Prices hold until ${new Date(quote.validUntil).toLocaleString()}; nothing is sent to an operator until you book.`),
       warnings.length ? h("ul", { class: "muted" }, warnings) : null,
       bookForm,
