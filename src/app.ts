@@ -17,6 +17,7 @@ import { coreQuotes } from "../adapters/http/core/quotes";
 import { coreReservations } from "../adapters/http/core/reservations";
 import { coreCompany } from "../adapters/http/core/company";
 import { coreRates } from "../adapters/http/core/rates";
+import { coreFx } from "../adapters/http/core/fx";
 import { platformTrips } from "../adapters/http/platform/trips";
 import { coreFleet } from "../adapters/http/core/fleet";
 import { coreAvailability } from "../adapters/http/core/availability";
@@ -106,6 +107,7 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(coreRates(services.rates, auth))
     .use(coreReservations(trips.manage, auth, services.positions, trips.send))
     .use(coreQuotes(services.networkQuotes, auth, trips.idempotency, rateLimiter))
+    .use(coreFx(services.fx, auth))
     .use(coreFleet(services.manageFleet, auth))
     .use(coreAvailability(services.availability, auth))
     .use(coreFleetSearch(services.searchFleet, auth, rateLimiter, services.searchAnswers))

@@ -11,6 +11,8 @@ import { openBackend } from "./backend";
 import { updateIntegration } from "../domain/usecases/integration";
 import { ValidationError } from "../domain/errors";
 import { putRateCard } from "../domain/usecases/rate-cards";
+import { importFxRates } from "../domain/usecases/fx-rates";
+import { readEcbFile } from "../adapters/fx/ecb-file";
 import { fleetImportCommand } from "./fleet-import-command";
 import { importSqliteCommand } from "./import-sqlite-command";
 import { VERSION } from "./version";
@@ -37,6 +39,8 @@ Commands:
   restore <file>                        replace the database with a checked backup (stop the service first)
   fleet import <netid> <file.csv|file.json>
   rates import <netid> <file.json>   replace a company's rate card (docs/rates.md)
+  fx import <file.csv|file.xml>         replace the FX table with the ECB's daily reference rates file, as published
+                                        (eurofxref-daily.xml or the CSV of eurofxref.zip; docs/fx.md), all or nothing
                                         import up to 10,000 fleet entries, all or nothing
   import-sqlite <file.sqlite>           copy an SQLite database into the (new, empty) PostgreSQL database
                                         at DATABASE_URL, all or nothing
@@ -128,6 +132,11 @@ async function main(argv: string[]): Promise<number> {
       if (sub !== "import" || !netid || !file || rest.length) throw new UsageError("usage: rates import <netid> <file.json>");
       return importRates(config, netid, file);
     }
+    case "fx": {
+      const [sub, file, ...rest] = args;
+      if (sub !== "import" || !file || rest.length) throw new UsageError("usage: fx import <file.csv|file.xml>");
+      return importFx(config, file);
+    }
     case "company": {
       if (args[0] === "set-integration") return setIntegration(config, args.slice(1));
       if (args[0] === "set-sandbox") return setSandbox(config, args.slice(1));
@@ -214,6 +223,28 @@ async function importRates(config: Config, netid: string, file: string): Promise
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;
     for (const e of err.errors) console.error(`${e.field}: ${e.message}`);
+    return 1;
+  } finally {
+    await close();
+  }
+}
+
+/** `fx import <file>`: the ECB's reference rates file replaces the FX table, checked whole (nothing saved on a bad file). */
+async function importFx(config: Config, file: string): Promise<number> {
+  const source = Bun.file(file);
+  if (!(await source.exists())) {
+    console.error(`fx import: no file ${file}`);
+    return 1;
+  }
+  const { services, close } = await open(config);
+  try {
+    const table = await importFxRates(services.fx, readEcbFile(await source.text()));
+    console.log(`FX table of ${table.date} imported: ${Object.keys(table.rates).length} currencies per 1 EUR`);
+    return 0;
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    console.error(`fx import: ${file} refused, nothing saved:`);
+    for (const e of err.errors) console.error(`  ${e.field}: ${e.message}`);
     return 1;
   } finally {
     await close();

@@ -26,6 +26,8 @@ import { PackagedTimeZones } from "../adapters/airports/time-zones";
 import type { Clock } from "../domain/ports";
 import { KdFleetSearchIndex } from "../adapters/geo/fleet-index";
 import { PackagedCurrencyDirectory } from "../adapters/currencies/directory";
+import { shippedFxTable } from "../adapters/fx/shipped";
+import { fxTableInUse, type FxDeps } from "../domain/usecases/fx-rates";
 import { PackagedGazetteer } from "../adapters/gazetteer/cities";
 import { servingFleetOf } from "../domain/trips/service-area";
 import { SearchAnswerCache } from "../domain/fleet/answer-cache";
@@ -184,6 +186,7 @@ export function createServices(
   };
   const onLiveLogError = (err: unknown) => logger.warn({ err }, "event streams: reading the live event log failed; trying again");
   const liveHub = new LiveHub(storage.liveEvents, options.events, onLiveLogError, storage.streamRegistry, new EventIdCodec(config.jwtSecret));
+  const fx: FxDeps = { store: storage.fxRates, shipped: shippedFxTable(), clock };
   const networkQuotes: NetworkQuoteDeps = {
     quotes: storage.networkQuotes,
     bounds,
@@ -202,6 +205,7 @@ export function createServices(
     clock,
     newQuoteId: () => Bun.randomUUIDv7(),
     send: trips.send,
+    fx: { table: () => fxTableInUse(fx), currencies: quoting.currencies },
   };
   const verifier = new ChallengeVerifier(guard, 5000, options.challengePrivateWebhooks ?? false);
   const sandboxes = storage.sandboxes;
@@ -252,6 +256,8 @@ export function createServices(
     rates: { rateCards: storage.rateCards, fleet, currencies, airports, clock },
     trips,
     networkQuotes,
+    /** The FX table (GET /api/fx, CLI fx import, the network quote's conversion). */
+    fx,
     fleet,
     fleetIndex,
     rateLimiter,

@@ -67,6 +67,12 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   // Fleet.
   { code: "FLEET_ENTRY_NOT_FOUND", status: 404, meaning: "No entry of yours with this slug" },
   { code: "FLEET_QUOTA_EXCEEDED", status: 403, meaning: "Your plan's fleet size would be exceeded; nothing was saved" },
+  {
+    code: "FX_FILE_INVALID",
+    status: 400,
+    meaning: "fx import (CLI): the file is not the ECB's reference rates (CSV or XML) or a date or rate in it is wrong; `errors[]` names each " +
+      "(file, date, rates.<code>); nothing was saved",
+  },
   { code: "RATE_CARD_NOT_FOUND", status: 404, meaning: "GET or DELETE /api/company/rates: you have no rate card" },
   // Trips.
   { code: "NOT_YOUR_NETID", status: 403, meaning: "sendTrip: `requesterId` is not your netid" },

@@ -194,6 +194,14 @@ function coreFlow(all: PostmanItem[]): PostmanItem {
           ]),
         ],
       ),
+      step(all, "GET", "api/fx", "8. The FX table network quotes convert with", () => {}, [
+        script("test", [
+          status(200),
+          "const fx = pm.response.json().data;",
+          'pm.test("EUR-based rates of one day", function () { pm.expect(fx.base).to.eql("EUR"); ' +
+          'pm.expect(fx.date).to.match(/^\\d{4}-\\d{2}-\\d{2}$/); pm.expect(fx.rates.USD).to.be.above(0); });',
+        ]),
+      ]),
     ],
   };
 }

@@ -21,6 +21,7 @@ export interface IntegrationRecord {
   serviceRadiusKm: number;
   turnaroundMinutes: number;
   minimumNoticeMinutes: number;
+  displayCurrency: string | null;
   updatedAt: number;
 }
 
@@ -42,6 +43,7 @@ export function integrationRecord(i: Integration, secrets: SecretSealer, at: num
     serviceRadiusKm: i.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM,
     turnaroundMinutes: i.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES,
     minimumNoticeMinutes: i.minimumNoticeMinutes ?? 0,
+    displayCurrency: i.displayCurrency ?? null,
     updatedAt: at,
   };
 }
@@ -62,5 +64,6 @@ export function integrationOf(row: IntegrationRecord, secrets: SecretSealer): In
     serviceRadiusKm: row.serviceRadiusKm,
     turnaroundMinutes: row.turnaroundMinutes,
     minimumNoticeMinutes: row.minimumNoticeMinutes,
+    displayCurrency: row.displayCurrency ?? null,
   };
 }

@@ -1,4 +1,5 @@
 import type { FieldError } from "../errors";
+import { fareCurrencyProblem } from "../currency";
 import { DEFAULT_TURNAROUND_MINUTES, MAX_MINIMUM_NOTICE_MINUTES, MAX_TURNAROUND_MINUTES } from "../fleet/holds";
 import { DEFAULT_SERVICE_RADIUS_KM, MAX_SERVICE_RADIUS_KM, MIN_SERVICE_RADIUS_KM } from "../trips/service-radius";
 
@@ -29,6 +30,8 @@ export interface Integration {
   turnaroundMinutes?: number;
   /** A pickup sooner than this leaves the provider out of quotes (0–10,080 minutes); 0 when unset. */
   minimumNoticeMinutes?: number;
+  /** The currency the company's network quotes show converted amounts in (ISO 4217); none when unset. */
+  displayCurrency?: string | null;
 }
 
 /** A requested change: absent = keep, null = clear. */
@@ -42,6 +45,7 @@ export interface IntegrationPatch {
   serviceRadiusKm?: number;
   turnaroundMinutes?: number;
   minimumNoticeMinutes?: number;
+  displayCurrency?: string | null;
 }
 
 const MAX_URL = 2048;
@@ -77,6 +81,8 @@ export function validateIntegrationPatch(input: {
   turnaroundMinutes?: number | null;
   /** null resets it to the default (0). */
   minimumNoticeMinutes?: number | null;
+  /** null (or "") clears it. */
+  displayCurrency?: string | null;
 }): { ok: true; patch: IntegrationPatch } | { ok: false; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const patch: IntegrationPatch = {};
@@ -131,6 +137,12 @@ export function validateIntegrationPatch(input: {
     const value = input[field] ?? fallback;
     if (!Number.isInteger(value) || value < 0 || value > max) errors.push({ field, message: `must be a whole number of minutes from 0 to ${max}` });
     else patch[field] = value;
+  }
+  if (input.displayCurrency !== undefined) {
+    const code = input.displayCurrency === null ? "" : input.displayCurrency;
+    const problem = code === "" ? undefined : fareCurrencyProblem(code);
+    if (problem) errors.push({ field: "displayCurrency", message: problem });
+    else patch.displayCurrency = code === "" ? null : code;
   }
   return errors.length ? { ok: false, errors } : { ok: true, patch };
 }

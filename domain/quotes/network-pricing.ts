@@ -15,7 +15,7 @@ import type { Integration } from "../delivery/integration";
 import type { NewTrip } from "../trips/send-trip-request";
 import type { ProviderAdmission } from "../partners/admission";
 import { DEFAULT_TURNAROUND_MINUTES, holdSpan, type HoldIndex } from "../fleet/holds";
-import { rankCircle, type CircleRanking, type ExtraVehicle, type ProviderTerms } from "./network-rank";
+import { rankCircle, type CircleRanking, type ExtraVehicle, type ProviderTerms, type RankInput } from "./network-rank";
 
 /** The providers met around a pickup, before admission: a network quote decides whom it may offer, then ranks. */
 export interface ServingProviders {
@@ -27,7 +27,7 @@ export interface ServingProviders {
    * The admitted providers' serving vehicles (`admission` by place in `netids`), priced for the trip and ranked (see
    * rankCircle): the quote's currency, its options, and how many serving vehicles other currencies left out.
    */
-  rank(admission: ProviderAdmission): Promise<CircleRanking & Availability>;
+  rank(admission: ProviderAdmission, fx?: RankInput["fx"]): Promise<CircleRanking & Availability>;
   /** What placing the pickup warns of (PICKUP_CITY_AMBIGUOUS: a city name that matched several places). */
   placeWarnings?: TripWarning[];
 }
@@ -112,7 +112,7 @@ export function indexNetworkPricing(deps: NetworkPricingDeps): NetworkPricing {
       }
       const integrations = await deps.integrations.getMany(netids);
       const met: Met = { now, pickupDate, req, position, country: placed.country, iata, matches, owners, netids, extraNetids, listing, integrations };
-      return { netids, integrations, rank: (admission) => rankAdmitted(deps, met, admission), placeWarnings: pickupCityWarnings(placed) };
+      return { netids, integrations, rank: (admission, fx) => rankAdmitted(deps, met, admission, fx), placeWarnings: pickupCityWarnings(placed) };
     },
   };
 }
@@ -135,7 +135,7 @@ interface Met {
 }
 
 /** Each provider's radius and admission decided once, an airport's vehicles beyond the circle read, then rankCircle. */
-async function rankAdmitted(deps: NetworkPricingDeps, met: Met, admitted: ProviderAdmission): Promise<CircleRanking & Availability> {
+async function rankAdmitted(deps: NetworkPricingDeps, met: Met, admitted: ProviderAdmission, fx?: RankInput["fx"]): Promise<CircleRanking & Availability> {
   const { req, position, iata, matches, owners, netids, extraNetids, listing, integrations } = met;
   const netidOf = (o: number) => (o < matches.owners ? matches.netid(o) : extraNetids[o - matches.owners]);
   const size = matches.owners + extraNetids.length;
@@ -172,7 +172,7 @@ async function rankAdmitted(deps: NetworkPricingDeps, met: Met, admitted: Provid
 
   const pickupCurrency = met.country ? deps.currencies.ofCountry(met.country) : undefined;
   const kept = extras.filter((x) => !terms.busy?.[x.owner]?.has(x.entry.slug));
-  const ranking = rankCircle({ matches, extras: kept, netidOf, terms, quarterHours, pickupCurrency, currencies: deps.currencies });
+  const ranking = rankCircle({ matches, extras: kept, netidOf, terms, quarterHours, pickupCurrency, currencies: deps.currencies, ...(fx ? { fx } : {}) });
   return { ...ranking, ...availability, busy: availability.busy + extras.length - kept.length };
 }
 

@@ -1,4 +1,5 @@
 import type { FleetEntry } from "../fleet/entry";
+import type { ConvertedFee } from "../fx/convert";
 import type { Fee } from "../trips/booking";
 import { luggageCountField } from "../trips/luggage";
 import type { TripWarning } from "../trips/warnings";
@@ -29,6 +30,8 @@ export interface NetworkQuoteOption {
   /** Great-circle distance from the vehicle to the pickup, km with 1 decimal (0 for a vehicle placed only by the airport it lists). */
   nearestKm: number;
   images: string[];
+  /** The fee converted into the quote's display currency (CONTRACT §21.3), when one was asked and the FX table has the rate. */
+  converted?: ConvertedFee;
 }
 
 /** A non-fatal note of a network quote (the warnings a QUOTE answers: NO_VEHICLE_NEAR_PICKUP, OTHER_CURRENCIES_LEFT_OUT). */

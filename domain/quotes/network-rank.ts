@@ -49,7 +49,16 @@ export interface RankInput {
   quarterHours: number;
   pickupCurrency: string | undefined;
   currencies: CurrencyDirectory;
+  /**
+   * Ranking across currencies (CONTRACT §21.3): every serving vehicle is a candidate whatever its currency, ranked by
+   * its fee in `units` of one currency (the FX table's conversion); a currency `units` cannot convert ranks after
+   * the others. Without it, one currency is chosen and the others are left out (the provider QUOTE's rule).
+   */
+  fx?: { units(minorUnits: number, currency: string): number | undefined };
 }
+
+/** Added to the rank of a fee with no FX rate: after every converted one, whatever its amount. */
+const NO_RATE_RANK = 2 ** 50;
 
 const compareStrings = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -100,30 +109,49 @@ export function rankCircle(input: RankInput): CircleRanking {
   const currency = currencyNames[chosen];
   let leftOut = 0;
   const others: string[] = [];
+  const fx = input.fx;
+  const priced = (c: number): boolean => c === chosen || (fx !== undefined && c >= 0);
   for (let c = 0; c < counts.length; c++)
-    if (c !== chosen && counts[c] > 0) {
+    if (!priced(c) && counts[c] > 0) {
       leftOut += counts[c];
       others.push(currencyNames[c]);
     }
   others.sort(compareStrings);
 
   // Candidates: match i < n, extra n + j. Units per rate priced once, in the quote currency's minor unit.
-  const digits = minorUnitOf(currencies, currency);
+  // With fx, `units` (what ranks) is the fee converted, and `own` the fee in its own currency's minor units.
+  const digitsOf = currencyNames.map((code) => minorUnitOf(currencies, code));
+  const rankUnits = (own: number, c: number): number => {
+    if (!fx || own < 0) return own;
+    const converted = fx.units(own, currencyNames[c]);
+    return converted === undefined ? NO_RATE_RANK + own : converted;
+  };
+  const ownOfRate = new Float64Array(m.rates).fill(-1);
   const unitsOfRate = new Float64Array(m.rates).fill(-1);
   for (let r = 0; r < m.rates; r++)
-    if (currencyOfRate[r] === chosen)
-      unitsOfRate[r] = vehicleFeeMinorUnits({ minimumRate: m.minimumRate(r), hourlyRate: m.hourlyRate(r) }, quarterHours, digits);
+    if (priced(currencyOfRate[r])) {
+      const c = currencyOfRate[r];
+      ownOfRate[r] = vehicleFeeMinorUnits({ minimumRate: m.minimumRate(r), hourlyRate: m.hourlyRate(r) }, quarterHours, digitsOf[c]);
+      unitsOfRate[r] = rankUnits(ownOfRate[r], c);
+    }
   const total = n + extras.length;
   const units = new Float64Array(total);
+  const own = new Float64Array(total);
+  const currencyOf = new Int32Array(total);
   const dist = new Float64Array(total);
   const ownerOf = new Uint32Array(total);
   for (let i = 0; i < n; i++) {
     units[i] = unitsOfRate[rate[i]];
+    own[i] = ownOfRate[rate[i]];
+    currencyOf[i] = currencyOfRate[rate[i]];
     dist[i] = distanceKm[i];
     ownerOf[i] = owner[i];
   }
   extras.forEach((x, j) => {
-    units[n + j] = extraCurrency[j] === chosen ? vehicleFeeMinorUnits(x.entry, quarterHours, digits) : -1;
+    const c = extraCurrency[j];
+    own[n + j] = priced(c) ? vehicleFeeMinorUnits(x.entry, quarterHours, digitsOf[c]) : -1;
+    units[n + j] = rankUnits(own[n + j], c);
+    currencyOf[n + j] = c;
     dist[n + j] = x.distanceKm;
     ownerOf[n + j] = x.owner;
   });
@@ -165,7 +193,7 @@ export function rankCircle(input: RankInput): CircleRanking {
   const candidate = (i: number) => units[i] >= 0 && admitted[owner[i]] === 1 && distanceKm[i] <= radiusKm[owner[i]] && !isBusy(i);
   if (anyPreferred) {
     for (let i = 0; i < n; i++) if (candidate(i)) offer(i);
-    for (let j = 0; j < extras.length; j++) if (extraCurrency[j] === chosen) offer(n + j);
+    for (let j = 0; j < extras.length; j++) if (priced(extraCurrency[j])) offer(n + j);
   } else offerCheapestFirst();
 
   /**
@@ -190,7 +218,7 @@ export function rankCircle(input: RankInput): CircleRanking {
     for (let i = 0; i < n; i++) if (candidate(i)) order[fill[rate[i]]++] = i;
     // Groups: each rate's candidates, and each extra on its own, by units.
     const groups: Array<{ units: number; rate: number; extra: number }> = rates.map((r) => ({ units: unitsOfRate[r], rate: r, extra: -1 }));
-    for (let j = 0; j < extras.length; j++) if (extraCurrency[j] === chosen) groups.push({ units: units[n + j], rate: -1, extra: n + j });
+    for (let j = 0; j < extras.length; j++) if (priced(extraCurrency[j])) groups.push({ units: units[n + j], rate: -1, extra: n + j });
     groups.sort((a, b) => a.units - b.units);
     for (let g = 0; g < groups.length; g++) {
       const group = groups[g];
@@ -207,8 +235,9 @@ export function rankCircle(input: RankInput): CircleRanking {
   for (const o of present) for (let k = 0; k < keptCount[o]; k++) insertBounded(best, kept[o * MAX_OPTIONS_PER_PROVIDER + k], MAX_NETWORK_OPTIONS, across);
 
   const chosenVehicles = best.map((i): PricedVehicle => {
-    const u = units[i];
-    return { entry: i < n ? m.entry(i) : extras[i - n].entry, minorUnits: u, fee: formatMinorUnits(u, digits), distanceKm: dist[i], preferred: preferred(i) };
+    const u = own[i];
+    const fee = formatMinorUnits(u, digitsOf[currencyOf[i]]);
+    return { entry: i < n ? m.entry(i) : extras[i - n].entry, minorUnits: u, fee, distanceKm: dist[i], preferred: preferred(i) };
   });
   return { currency, chosen: chosenVehicles, leftOut, leftOutCurrencies: others };
 }

@@ -78,7 +78,7 @@ export function quotedChoice(quote: NetworkQuote, req: NewTripRequest, providerN
   return {
     fees: [optionFeeLine(option!, validUntil)],
     totalAmount: option!.fee,
-    quoted: { code: option!.code, quoteId: quote.quoteId },
+    quoted: { code: option!.code, quoteId: quote.quoteId, ...(option!.converted ? { converted: option!.converted } : {}) },
     described: `network quote ${quote.quoteId}, option ${option!.code} at ${option!.fee} ${option!.currency}`,
     ...(expired ? { expired } : {}),
   };

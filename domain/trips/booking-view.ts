@@ -41,6 +41,8 @@ export function tripPriceAndGnetFields(b: Booking) {
     account: trip.account ?? {},
     fees: trip.fees,
     totalAmount: b.totalAmount,
+    // The amount a network quote showed converted when this option was booked: a record beside the provider's price.
+    ...(b.quoted?.converted !== undefined ? { convertedAmount: b.quoted.converted } : {}),
     ...gnet,
     ...(b.submitMode !== undefined ? { submitMode: b.submitMode } : {}),
   };

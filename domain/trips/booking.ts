@@ -1,3 +1,4 @@
+import type { ConvertedFee } from "../fx/convert";
 import type { BreakdownLine } from "../rates/pricing";
 import type { TripWarning } from "./warnings";
 import type { TripActor, TripStatus } from "./lifecycle";
@@ -263,6 +264,8 @@ export interface Booking {
 export interface QuotedOrigin {
   code?: string;
   quoteId?: string;
+  /** The option's fee as the network quote showed it converted (CONTRACT §21.3): a record; the provider's fee is the contract. */
+  converted?: ConvertedFee;
 }
 
 /**

@@ -31,7 +31,7 @@ export const RESERVED_TRIP_NAMES: ReadonlySet<string> = new CaselessNames([
   "success", "data", "eventId", "type", "createdAt", "transactionId", "fromConextId", "toConextId", "timestamp", "userid",
   "sourcePlatform", "targetPlatform", "sourceResNo", "targetResNo", "lastStatus", "submitDate", "pickupDate", "tripPacket",
   "status", "resStatus", "affiliateReservation", "transactionErrors", "changeLogs", "totalAmount", "fees", "submitMode",
-  "reservationId", "warnings", "quoteId", "validUntil", "deliveryFailure",
+  "reservationId", "warnings", "quoteId", "validUntil", "deliveryFailure", "convertedAmount",
   // What the provider writes: its number, note, chauffeur, vehicle, position and update metadata.
   "providerResNo", "resNo", "providerResCode", "providerNote", "providerUpdate", "vehicle", "chauffeur", "location",
   "lat", "lon", "LocalTimestamp", "UTCtimestamp", "griddID", "griddid", "internalBookingId",

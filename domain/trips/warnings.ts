@@ -18,7 +18,10 @@ export interface TripWarning {
     | "EXTRA_NOT_OFFERED"
     | "UNPRICED_VEHICLES"
     // CONTRACT §21.1: the pickup's city named several places of a similar size; the most populous was chosen.
-    | "PICKUP_CITY_AMBIGUOUS";
+    | "PICKUP_CITY_AMBIGUOUS"
+    // CONTRACT §21.3: a network quote's options in a currency the FX table has no rate for; rates older than 7 days.
+    | "NO_FX_RATE"
+    | "FX_RATES_STALE";
   message: string;
   /** The request field the warning is about, when it is about one. */
   field?: string;
@@ -29,6 +32,8 @@ export interface TripWarning {
   city?: string;
   /** EXTRA_NOT_OFFERED: the extras' codes. */
   codes?: string[];
+  /** FX_RATES_STALE: the day of the rates used. */
+  rateDate?: string;
 }
 
 /** SHORT_NOTICE (providers left out: the pickup is sooner than their minimumNoticeMinutes) and VEHICLES_BUSY (held vehicles left out), when any. */

@@ -34,6 +34,8 @@ export interface IntegrationView {
   serviceRadiusKm: number;
   turnaroundMinutes: number;
   minimumNoticeMinutes: number;
+  /** The currency network quotes show converted amounts in; null when unset. */
+  displayCurrency: string | null;
   webhookSecretSet: boolean;
   webhookSecret?: string;
   /** Whether `webhookUrl` answered the signed challenge: until it has, nothing is sent there. */
@@ -70,6 +72,7 @@ export function viewOf(i: Integration, revealSecret = false): IntegrationView {
     serviceRadiusKm: i.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM,
     turnaroundMinutes: i.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES,
     minimumNoticeMinutes: i.minimumNoticeMinutes ?? 0,
+    displayCurrency: i.displayCurrency ?? null,
     webhookSecretSet: i.webhookSecret !== null,
     ...(revealSecret && i.webhookSecret ? { webhookSecret: i.webhookSecret } : {}),
     webhookVerified: i.webhookUrl !== null && i.webhookVerifiedAt !== null,

@@ -19,6 +19,8 @@ import { availabilityWarnings } from "../trips/warnings";
 import { findNetworkQuote, pricedTripOf } from "../quotes/quoted-choice";
 import { admitProviders, type NetworkAsk, type TripAdmissionDeps } from "../partners/admission";
 import { sendTrip, type SendTripDeps } from "./send-trip";
+import { NetworkConversion, type NetworkFx } from "../quotes/network-fx";
+import { fareCurrencyProblem } from "../currency";
 
 export { findNetworkQuote } from "../quotes/quoted-choice";
 
@@ -40,12 +42,16 @@ export interface NetworkQuoteDeps {
   send: SendTripDeps;
   /** The store's per-company bounds (CONTRACT §21.6); STORE_BOUNDS when not given. */
   bounds?: Pick<StoreBounds, "quotesPerHour" | "quoteMaxBytes">;
+  /** The FX table options are ranked and converted with (CONTRACT §21.3); without it, one currency (§17.3). */
+  fx?: NetworkFx;
 }
 
 /** A POST /api/quotes body: a trip in the sendTrip shape without a provider, and whom to ask. */
 export interface NetworkQuoteInput extends SendTripInput {
   providers?: string[];
   partnersOnly?: boolean;
+  /** The currency to show each option converted into (else the caller's displayCurrency). */
+  currency?: string;
 }
 
 /** The quote as its maker sees it. */
@@ -59,7 +65,9 @@ export interface NetworkQuoteView {
 }
 
 /** Top-level members that are not trip fields of the quote (whom to ask; a booking's own). */
-const NOT_TRIP = new Set(["providers", "partnersOnly", "affiliateReservation", "transactionId", "submitMode", "fees", "reservationType", "quoteId"]);
+const NOT_TRIP = new Set([
+  "providers", "partnersOnly", "affiliateReservation", "transactionId", "submitMode", "fees", "reservationType", "quoteId", "currency",
+]);
 
 /**
  * Request a network quote: check the trip (every failing field at once), find the providers whose vehicles serve
@@ -79,7 +87,8 @@ export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller
     );
   const serving = await deps.pricing.servingProviders(trip, now);
   const admission = await admitProviders(deps.admission, ask, serving.netids, serving.integrations);
-  const ranking = await serving.rank(admission);
+  const conversion = deps.fx ? new NetworkConversion(deps.fx, input.currency ?? (await displayCurrencyOf(deps, caller))) : undefined;
+  const ranking = await serving.rank(admission, conversion?.ranker);
 
   const warnings: NetworkQuoteWarning[] = [...(serving.placeWarnings ?? [])];
   if (ranking.leftOut > 0) {
@@ -93,7 +102,9 @@ export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller
   }
   warnings.push(...availabilityWarnings(ranking.shortNotice, ranking.busy));
   const names = await deps.companies.namesOf([...new Set(ranking.chosen.map((v) => v.entry.netid))]);
-  const options = networkOptionsOf(ranking.chosen, names);
+  const shown = networkOptionsOf(ranking.chosen, names);
+  const options = conversion ? conversion.convert(shown, ranking.chosen) : shown;
+  if (conversion) warnings.push(...conversion.warnings(options, now));
   if (options.length === 0)
     warnings.push({
       code: "NO_VEHICLE_NEAR_PICKUP",
@@ -106,7 +117,7 @@ export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller
     makerUid: caller.uid,
     createdAt: now,
     validUntil: now + NETWORK_QUOTE_VALIDITY_SECONDS,
-    currency: options.length > 0 ? (ranking.currency ?? null) : null,
+    currency: options.length > 0 ? (conversion ? quoteCurrency(options[0], conversion.target) : (ranking.currency ?? null)) : null,
     trip: tripFieldsOf(input),
     pricedTrip: pricedTripOf(trip),
     options,
@@ -130,7 +141,7 @@ export function networkQuoteView(q: NetworkQuote): NetworkQuoteView {
     quoteId: q.quoteId,
     validUntil: isoAt(q.validUntil),
     currency: q.currency,
-    totalAmount: q.options[0]?.fee ?? null,
+    totalAmount: totalAmountOf(q),
     options: q.options,
     warnings: q.warnings,
   };
@@ -218,6 +229,10 @@ async function checkQuoteRequest(deps: NetworkQuoteDeps, caller: Caller, input: 
       }
     }
   }
+  if (input.currency !== undefined) {
+    const problem = fareCurrencyProblem(input.currency);
+    if (problem) errors.push({ field: "currency", message: problem });
+  }
   if (input.partnersOnly !== undefined && typeof input.partnersOnly !== "boolean") errors.push({ field: "partnersOnly", message: "must be true or false" });
   if (errors.length > 0) throw new ValidationError(errors);
   return { trip, ask: { requester: caller.netid, providers, partnersOnly: input.partnersOnly === true, preferredVehicleType: trip.trip.preferredVehicleType } };
@@ -228,4 +243,21 @@ function tripFieldsOf(input: NetworkQuoteInput): Record<string, unknown> {
   const trip: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) if (!NOT_TRIP.has(key)) trip[key] = value;
   return trip;
+}
+
+/** The caller's integration setting `displayCurrency`, when set. */
+async function displayCurrencyOf(deps: NetworkQuoteDeps, caller: Caller): Promise<string | undefined> {
+  return (await deps.admission.integrations.get(caller.netid))?.displayCurrency ?? undefined;
+}
+
+/** The quote's `currency`: that of its first option as shown (converted into the target when it could be). */
+function quoteCurrency(first: NetworkQuoteOption, target: string | undefined): string {
+  return target !== undefined && first.converted?.currency === target ? target : first.currency;
+}
+
+/** The first option's fee in the quote's currency: converted when the quote's currency is the one it was converted into. */
+function totalAmountOf(q: NetworkQuote): string | null {
+  const first = q.options[0];
+  if (!first) return null;
+  return first.converted !== undefined && first.currency !== q.currency && first.converted.currency === q.currency ? first.converted.fee : first.fee;
 }

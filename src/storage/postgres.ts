@@ -13,6 +13,7 @@ import { PgBookingRepository } from "../../adapters/postgres/booking-repository"
 import { PgIdempotencyStore } from "../../adapters/postgres/idempotency-store";
 import { PgVehicleHolds } from "../../adapters/postgres/vehicle-holds";
 import { PgNetworkQuoteRepository } from "../../adapters/postgres/network-quote-repository";
+import { PgFxRateStore } from "../../adapters/postgres/fx-rate-store";
 import { PgRateCardRepository } from "../../adapters/postgres/rate-card-repository";
 import { PgIntegrationRepository, sealStoredSecretsPg } from "../../adapters/postgres/integration-repository";
 import { PgOutbox } from "../../adapters/postgres/outbox";
@@ -88,6 +89,7 @@ export function postgresStorage(
     onError: (err) => logger.warn({ err }, "renewing delivery claims failed; trying again"),
   });
   const liveEvents = new PgLiveEventLog(db, (err) => logger.warn({ err }, "live events: writing or numbering failed; trying again"));
+  const fxRates = new PgFxRateStore(db, (err) => logger.warn({ err }, "reading the FX table failed; trying again"));
   const fleetSource = new PgFleetSource(db, { onError: (err) => logger.warn({ err }, "reading fleet changes failed; trying again") });
   return {
     kind: "postgres",
@@ -107,6 +109,7 @@ export function postgresStorage(
     networkQuotes: new PgNetworkQuoteRepository(db),
     vehicleHolds: new PgVehicleHolds(db),
     rateCards: new PgRateCardRepository(db),
+    fxRates,
     providerFleet: new PgProviderFleet(db),
     fleet: new PgFleetRepository(db),
     fleetSource,
@@ -126,6 +129,7 @@ export function postgresStorage(
     close: async () => {
       outbox.close();
       await accountWatch.stop();
+      await fxRates.close();
       await positions.close();
       await liveEvents.close();
       await db.$client.close();

@@ -16,6 +16,7 @@ import { SqliteIdempotencyStore } from "../../adapters/sqlite/idempotency-store"
 import { SqliteVehicleHolds } from "../../adapters/sqlite/vehicle-holds";
 import { SqliteNetworkQuoteRepository } from "../../adapters/sqlite/network-quote-repository";
 import { SqliteRateCardRepository } from "../../adapters/sqlite/rate-card-repository";
+import { SqliteFxRateStore } from "../../adapters/sqlite/fx-rate-store";
 import { SqliteProviderFleet } from "../../adapters/sqlite/provider-fleet";
 import { SqliteFleetRepository } from "../../adapters/sqlite/fleet-repository";
 import { SqliteFleetSource } from "../../adapters/sqlite/fleet-source";
@@ -44,6 +45,7 @@ export function sqliteStorage(db: Db, secrets: SecretSealer, announcerFor: Annou
   // Every booking change, on either commit path, writes the outbox rows that announce it in its transaction.
   const bookings = new SqliteBookingRepository(db, announcerFor({ integrations, partnerships, positions }));
   const liveEvents = new SqliteLiveEventLog(db, (err) => logger.error({ err }, "writing live events failed; kept for the next attempt"));
+  const fxRates = new SqliteFxRateStore(db);
   const file = db.$client.filename && db.$client.filename !== ":memory:" ? db.$client.filename : undefined;
   return {
     kind: "sqlite",
@@ -61,6 +63,7 @@ export function sqliteStorage(db: Db, secrets: SecretSealer, announcerFor: Annou
     networkQuotes: new SqliteNetworkQuoteRepository(db),
     vehicleHolds: new SqliteVehicleHolds(db),
     rateCards: new SqliteRateCardRepository(db),
+    fxRates,
     providerFleet: new SqliteProviderFleet(db),
     fleet: new SqliteFleetRepository(db),
     // Build workers read a database file themselves; an in-memory database is read here and sent to them.
@@ -81,6 +84,7 @@ export function sqliteStorage(db: Db, secrets: SecretSealer, announcerFor: Annou
     },
     isEmpty: async () => db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM (SELECT 1 FROM companies LIMIT 1)").get()!.n === 0,
     close: async () => {
+      fxRates.close();
       liveEvents.close();
       db.$client.close();
     },

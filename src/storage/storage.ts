@@ -12,6 +12,7 @@ import type { LiveEventUsage } from "../../domain/events/store-bounds";
 import type { NetworkQuoteRepository } from "../../domain/quotes/ports";
 import type { VehicleHolds } from "../../domain/fleet/holds";
 import type { RateCardRepository } from "../../domain/rates/ports";
+import type { FxRateStore } from "../../domain/fx/ports";
 
 /** What a booking change's messages are built from: the storage's synchronous lookups. */
 export interface AnnounceLookups {
@@ -47,6 +48,8 @@ export interface Storage {
   vehicleHolds: VehicleHolds;
   /** Providers' rate cards (CONTRACT §19.1). */
   rateCards: RateCardRepository;
+  /** The imported FX table (CONTRACT §21.3), each instance's copy kept in step. */
+  fxRates: FxRateStore;
   providerFleet: ProviderFleet;
   fleet: FleetRepository;
   /** Where the search index reads the fleet; `indexFile` is where it is saved between runs (none: not saved). */

@@ -52,7 +52,7 @@ describe("the served Postman collection", () => {
     expect(JSON.stringify(byPath("GET", "api/search/fleet")[0].request.auth)).toContain("{{coreToken}}");
   });
 
-  test("newman runs its core flow: register, both tokens, search, a quote, the booking, reading it", async () => {
+  test("newman runs its core flow: register, both tokens, search, a quote, the booking, reading it, the FX table", async () => {
     const summary = await runFolder("Core flow");
     const failures = summary.run.failures.map((f: NewmanRunSummary["run"]["failures"][number]) => `${f.source?.name}: ${f.error?.message}`);
     expect(failures).toEqual([]);
@@ -65,6 +65,7 @@ describe("the served Postman collection", () => {
       "5. Send a quote request → 200",
       "6. Book the first option → 200",
       "7. Read the booking → 200",
+      "8. The FX table network quotes convert with → 200",
     ]);
     expect(summary.run.stats.assertions.total).toBeGreaterThanOrEqual(8);
     expect(summary.run.stats.assertions.failed).toBe(0);

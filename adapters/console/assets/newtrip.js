@@ -206,8 +206,10 @@ export async function newTripPage(main) {
         button.disabled = false;
       }
     };
+    // Options in several currencies (each shown in its own) are not "in" the quote's one currency.
+    const oneCurrency = new Set(quote.options.map((o) => o.currency)).size <= 1;
     options.replaceChildren(
-      h("h2", { id: "options-h" }, `${count(quote.options.length, "option")} in ${quote.currency}`),
+      h("h2", { id: "options-h" }, `${count(quote.options.length, "option")}${oneCurrency ? ` in ${quote.currency}` : ""}`),
       h("p", { class: "muted" }, `Prices hold until ${new Date(quote.validUntil).toLocaleString()}; nothing is sent to an operator until you book.`),
       warnings.length ? h("ul", { class: "muted" }, warnings) : null,
       bookForm,
@@ -243,7 +245,16 @@ export async function newTripPage(main) {
                 h("td", {}, o.name, h("div", { class: "muted" }, o.vehType)),
                 h("td", { class: "num" }, o.passengerCount),
                 h("td", { class: "num" }, o.luggageCount ?? "—"),
-                h("td", { class: "num" }, h("strong", {}, `${o.fee} ${o.currency}`), breakdownList(o)),
+                h(
+                  "td",
+                  { class: "num" },
+                  h("strong", {}, `${o.fee} ${o.currency}`),
+                  // Another currency converted with the exchange's FX table (the provider's price above is the one booked).
+                  o.converted && o.converted.currency !== o.currency
+                    ? h("div", { class: "muted" }, `≈ ${o.converted.fee} ${o.converted.currency}`)
+                    : null,
+                  breakdownList(o),
+                ),
                 h("td", { class: "num" }, `${o.nearestKm} km`),
                 h("td", {}, button),
               );

@@ -100,6 +100,16 @@ export const BookingData = t.Object({
       account: t.Object({ accountNumber: o(), accountName: o(), callerName: o(), callerNumber: o(), callerEmail: o() }, open()),
       fees: t.Array(FeeOut, { description: "On a QUOTE: the vehicle options" }),
       totalAmount: t.Union([t.String(), t.Null()]),
+      convertedAmount: t.Optional(
+        t.Object(
+          { fee: t.String(), currency: t.String(), rate: t.Number(), rateDate: t.String() },
+          {
+            description:
+              "Booked from a network quote option shown converted (CONTRACT §21.3): the converted amount shown then, kept as a " +
+              "record; the contract is the provider's fee (`fees`, `totalAmount`)",
+          },
+        ),
+      ),
       notes: t.Optional(t.Array(t.Object({ message: t.String(), context: t.String({ description: "AFFILIATE or DRIVER" }) }, open()))),
       namesignInstructions: o(),
       eventName: o(),

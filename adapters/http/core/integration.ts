@@ -42,6 +42,12 @@ const IntegrationView = t.Object({
     description: "A pickup sooner than this many minutes from now leaves you out of quotes, warning SHORT_NOTICE (default 0)",
     examples: [0],
   }),
+  displayCurrency: t.Union([t.String(), t.Null()], {
+    description:
+      "The currency your network quotes (POST /api/quotes) show each option converted into (`converted`) and rank by, " +
+      "unless a quote asks for another with `currency`; null: none set",
+    examples: ["EUR"],
+  }),
   webhookSecretSet: t.Boolean(),
   webhookSecret: t.Optional(t.String({ description: "The signing secret — shown only when created or rotated" })),
   webhookVerified: t.Boolean({
@@ -97,6 +103,12 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
               t.Union([t.Number(), t.Null()], {
                 description: "Whole minutes, 0–10,080 (null: back to 0): the shortest notice you quote at",
                 examples: [120],
+              }),
+            ),
+            displayCurrency: t.Optional(
+              t.Union([t.String({ maxLength: 20 }), t.Null()], {
+                description: "An ISO 4217 code in capitals (null or \"\": none): the currency your network quotes show converted amounts in",
+                examples: ["EUR"],
               }),
             ),
           },

@@ -29,6 +29,15 @@ export const NetworkQuoteBody = t.Object(
       }),
     ),
     partnersOnly: t.Optional(t.Boolean({ description: "Only providers you are active partners with" })),
+    currency: t.Optional(
+      t.String({
+        maxLength: 20,
+        description:
+          "ISO 4217 (capitals): show every option also converted into it (`converted`) and rank by the converted fee; " +
+          "default your integration's displayCurrency. A code that is no fare currency is 400 naming currency",
+        examples: ["EUR"],
+      }),
+    ),
     affiliateReservation: t.Optional(
       t.Object({}, { additionalProperties: true, description: "Not needed; providerId must not be sent (400): a network quote asks every provider" }),
     ),
@@ -43,6 +52,21 @@ export const NetworkQuoteBody = t.Object(
   },
 );
 
+/** An option's fee as converted for the viewer (GET /api/fx's table, cross rates through EUR). */
+export const ConvertedFee = t.Object(
+  {
+    fee: t.String({ description: "The fee converted, rounded half up to the target currency's minor unit", examples: ["61.36"] }),
+    currency: t.String({ description: "ISO 4217: the quote's `currency` of the request (or your displayCurrency)", examples: ["EUR"] }),
+    rate: t.Number({ description: "Units of `currency` per unit of the option's currency (8 significant digits): fee × rate", examples: [0.0058159823] }),
+    rateDate: t.String({ description: "The day of the FX table's rates (YYYY-MM-DD)", examples: ["2024-06-28"] }),
+  },
+  {
+    description:
+      "The option's fee converted with the exchange's FX table (CONTRACT §21.3): present when the quote has a display " +
+      "currency and the table has a rate for the option's currency. The option's own `fee` and `currency` stay the price.",
+  },
+);
+
 const Option = t.Object({
   quoteOptionId: t.String({ description: "`<provider netid>:<code>`: what POST /api/quotes/{quoteId}/book names" }),
   provider: t.Object({ netid: t.String(), name: t.String() }),
@@ -52,10 +76,11 @@ const Option = t.Object({
   vehType: t.String(),
   passengerCount: t.String({ description: "Seats of the vehicle" }),
   luggageCount: t.Optional(t.String({ description: "Luggage capacity; absent when unknown" })),
-  fee: t.String({ description: "Decimal string in the quote's currency, with its minor unit's digits" }),
-  currency: t.String({ description: "ISO 4217: the quote's one currency" }),
+  fee: t.String({ description: "Decimal string in the option's own currency, with its minor unit's digits: the provider's price" }),
+  currency: t.String({ description: "ISO 4217: the currency the provider prices this vehicle in (options may differ)" }),
   nearestKm: t.Number({ description: "Great-circle km from the vehicle to the pickup (1 decimal)" }),
   images: t.Array(t.String()),
+  converted: t.Optional(ConvertedFee),
 });
 
 const Warning = t.Object(
@@ -65,7 +90,9 @@ const Warning = t.Object(
         "NO_VEHICLE_NEAR_PICKUP (no option), OTHER_CURRENCIES_LEFT_OUT (vehicles priced in other currencies were " +
         "left out; `count`, `currencies`), VEHICLES_BUSY (held vehicles left out; `count`), SHORT_NOTICE (providers left out: " +
         "the pickup is sooner than their minimumNoticeMinutes; `count`), PICKUP_CITY_AMBIGUOUS (the pickup's city matches " +
-        "other places of a similar size: the most populous was chosen; `city` names it, `Springfield, MO, US`)",
+        "other places of a similar size: the most populous was chosen; `city` names it, `Springfield, MO, US`), NO_FX_RATE " +
+        "(options in a currency the FX table has no rate for, kept after the others; `count`, `currencies`), FX_RATES_STALE " +
+        "(the FX rates used are more than 7 days old; `rateDate`)",
       examples: ["OTHER_CURRENCIES_LEFT_OUT"],
     }),
     message: t.String(),
@@ -82,11 +109,14 @@ export const NetworkQuoteData = t.Object({
   validUntil: t.String({ description: "ISO 8601 UTC: 24 h after the quote; booking an option later is 409 QUOTE_EXPIRED" }),
   currency: t.Union([t.String(), t.Null()], {
     description:
-      "The one currency of every option: the pickup country's when some provider prices serving vehicles in it, else " +
-      "the one most serving vehicles use; null without options",
+      "The currency of totalAmount: the display currency (request `currency`, else your displayCurrency) when the first " +
+      "option could be converted into it, else the first option's own; null without options",
   }),
-  totalAmount: t.Union([t.String(), t.Null()], { description: "The first (cheapest) option's fee; null without options" }),
-  options: t.Array(Option, { maxItems: 50, description: "Cheapest first, then nearest; at most 5 per provider and 50 in all" }),
+  totalAmount: t.Union([t.String(), t.Null()], { description: "The first (cheapest) option's fee in `currency`; null without options" }),
+  options: t.Array(Option, {
+    maxItems: 50,
+    description: "Cheapest first by the converted fee (options without an FX rate last), then nearest; at most 5 per provider and 50 in all",
+  }),
   warnings: t.Array(Warning),
 });
 

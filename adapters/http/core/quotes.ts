@@ -40,9 +40,14 @@ export function coreQuotes(deps: NetworkQuoteDeps, auth: Authenticator, idempote
             `trip from you (its acceptTripsFrom setting; \`partnersOnly:true\` keeps your active partners only; ` +
             `\`providers\` narrows to those netids) and has active vehicles serving the pickup (listing its ` +
             `airport, or within the provider's serviceRadiusKm of it) that seat the party and hold its luggage ` +
-            `when given. One currency per quote (the pickup country's when some provider prices serving vehicles ` +
-            `in it, else the one most of them use; the others are left out with an OTHER_CURRENCIES_LEFT_OUT ` +
-            `warning). A provider's map of your preferred vehicle type ranks its options of the mapped type first ` +
+            `when given. Every currency is kept: each option keeps the provider's own fee and currency; with ` +
+            `\`currency\` (or your integration's displayCurrency) each also carries \`converted: {fee, currency, rate, ` +
+            `rateDate}\` from the exchange's FX table (GET /api/fx; cross rates through EUR, rounded to the target's ` +
+            `minor unit) and options rank by the converted fee (without a display currency, by their value in EUR); an ` +
+            `option whose currency has no rate ranks after the others, warning NO_FX_RATE; rates older than 7 days ` +
+            `add FX_RATES_STALE. The quote's \`currency\` and \`totalAmount\` are its first option's fee as shown ` +
+            `(converted when it could be). Booking an option books the provider's price; the booking records the ` +
+            `converted amount shown (\`convertedAmount\`). A provider's map of your preferred vehicle type ranks its options of the mapped type first ` +
             `among its own, as for a QUOTE sent to it. Options cheapest first, then nearest; at most 5 per ` +
             `provider and 50 in all; none: NO_VEHICLE_NEAR_PICKUP. Stored 24 h and visible only to your company; ` +
             `nothing is sent to any provider until you book an option. A quote is a price list, not a booking: it ` +

@@ -9,3 +9,4 @@ export * from "./live-events";
 export * from "./quotes";
 export * from "./holds";
 export * from "./rates";
+export * from "./fx";

@@ -8,6 +8,7 @@ import { greatCircleKm } from "../../../domain/geo";
 import { chooseNetworkCurrency, networkOptionsOf, rankNetworkOptions, type OptionEntry, type PricedVehicle } from "../../../domain/quotes/network-quote";
 import { rankCircle, type ExtraVehicle } from "../../../domain/quotes/network-rank";
 import { vehicleFeeMinorUnits } from "../../../domain/trips/quote";
+import { FeeConverter } from "../../../domain/fx/convert";
 import { rowsSource } from "./sources";
 
 // The network quote's fast ranking over the index's columns (rankCircle) against the plain one: every serving
@@ -68,7 +69,7 @@ const fits = (e: Pick<OptionEntry, "maxPassengers" | "maxLuggage">, pax: number,
 describe("network quote ranking over the index's columns", () => {
   test("gives the plain ranking's options, order, currency and left-out count", async () => {
     // How often the cases reached the 50-option cap, held a preferred type, left vehicles out (the test covers them).
-    const seen = { full: 0, fullUnmapped: 0, preferred: 0, leftOut: 0 };
+    const seen = { full: 0, fullUnmapped: 0, preferred: 0, leftOut: 0, mixed: 0 };
     await fc.assert(
       fc.asyncProperty(
         fc.array(vehicle, { minLength: 150, maxLength: 600 }),
@@ -164,6 +165,18 @@ describe("network quote ranking over the index's columns", () => {
             expect(networkOptionsOf(got.chosen, names)).toEqual(expected);
             expect(got.leftOut).toBe(leftOut.length);
             expect(got.leftOutCurrencies).toEqual([...new Set(leftOut.map((v) => v.entry.currency))].sort());
+
+            // Across currencies (the network quote, CONTRACT §21.3): every vehicle ranked by its fee converted to
+            // USD; BHD has no rate here, so its vehicles rank after all others (by their own fee).
+            const fx = new FeeConverter({ date: "2024-06-28", rates: { USD: 1.0705, JPY: 171.94 } }, "USD", currencies);
+            const keyed = all.map((v) => ({ ...v, minorUnits: fx.units(v.minorUnits, v.entry.currency) ?? 2 ** 50 + v.minorUnits }));
+            const acrossExpected = rankNetworkOptions(keyed, names);
+            const across = rankCircle({
+              matches: m, extras, netidOf, terms: rankTerms, quarterHours: trip.quarterHours, pickupCurrency: trip.pickupCurrency, currencies, fx,
+            });
+            expect(networkOptionsOf(across.chosen, names)).toEqual(acrossExpected);
+            expect(across.leftOut).toBe(0);
+            if (new Set(across.chosen.map((v) => v.entry.currency)).size > 2) seen.mixed++;
           } finally {
             index.close();
           }
@@ -175,5 +188,6 @@ describe("network quote ranking over the index's columns", () => {
     expect(seen.fullUnmapped).toBeGreaterThan(5);
     expect(seen.preferred).toBeGreaterThan(5);
     expect(seen.leftOut).toBeGreaterThan(5);
+    expect(seen.mixed).toBeGreaterThan(5);
   });
 });

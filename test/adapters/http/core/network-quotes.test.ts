@@ -98,11 +98,11 @@ beforeAll(async () => {
     { slug: "acme-tiny", at: ACME_LOT, hourly: "10.00", seats: 2 },
     { slug: "acme-far", hourly: "20.00", at: { lat: 41.35, lon: -73.78 } },
   ]);
-  // NQ-CITY: as cheap as acme-2 but nearer; a car without a position that lists JFK; a cheap car in EUR (left out).
+  // NQ-CITY: as cheap as acme-2 but nearer; a car without a position that lists JFK; a dear car in EUR (kept, ranked by its value: CONTRACT §21.3).
   await fleet(city.netid, [
     { slug: "city-near", hourly: "70.00" },
     { slug: "city-listed", hourly: "65.00", at: null, airports: ["JFK"] },
-    { slug: "city-euro", hourly: "5.00", currency: "EUR" },
+    { slug: "city-euro", hourly: "500.00", currency: "EUR" },
   ]);
   await fleet(closed.netid, [{ slug: "closed-cheap", hourly: "1.00" }]);
   // NQ-FAR serves Heathrow only.
@@ -122,7 +122,7 @@ async function quote(who: Party = maker, body: unknown = trip(), headers: Record
 }
 
 describe("POST /api/quotes", () => {
-  test("prices the trip across the providers that take it and serve the pickup: cheapest first, then nearest, at most 5 a provider, one currency", async () => {
+  test("prices the trip across the providers that take it and serve the pickup: cheapest first, then nearest, at most 5 a provider, every currency", async () => {
     const res = await quote();
     expect(res.status).toBe(200);
     const { data } = res.body;
@@ -136,8 +136,9 @@ describe("POST /api/quotes", () => {
       "NQ-ACME:acme-3",
       "NQ-ACME:acme-4",
       "NQ-ACME:acme-5",
+      "NQ-CITY:city-euro",
     ]);
-    expect(data.options.map((o: { fee: string }) => o.fee)).toEqual(["60.00", "65.00", "70.00", "70.00", "80.00", "90.00", "100.00"]);
+    expect(data.options.map((o: { fee: string }) => o.fee)).toEqual(["60.00", "65.00", "70.00", "70.00", "80.00", "90.00", "100.00", "500.00"]);
     expect(data.totalAmount).toBe("60.00");
     const first = data.options[0];
     expect(first).toMatchObject({ provider: { netid: "NQ-ACME", name: expect.stringContaining("Test Company") }, code: "acme-1", vehType: "SEDAN", passengerCount: "4", luggageCount: "4", currency: "USD", images: [] });
@@ -146,7 +147,10 @@ describe("POST /api/quotes", () => {
     expect(data.options[1].nearestKm).toBe(0);
     // Equal fees: the nearer first.
     expect(data.options[2].nearestKm).toBeLessThan(data.options[3].nearestKm);
-    expect(data.warnings).toEqual([expect.objectContaining({ code: "OTHER_CURRENCIES_LEFT_OUT", count: 1, currencies: ["EUR"] })]);
+    // Kept in its own currency (no display currency asked: nothing shown converted); the shipped FX table is old.
+    expect(data.options[7]).toMatchObject({ fee: "500.00", currency: "EUR" });
+    expect(data.options[7].converted).toBeUndefined();
+    expect(data.warnings).toEqual([expect.objectContaining({ code: "FX_RATES_STALE", rateDate: "2024-06-28" })]);
     expect(Date.parse(data.validUntil) / 1000).toBe(clock.now() + 24 * 3600);
     // Nothing reaches any provider for a quote.
     await Bun.sleep(200);

@@ -1,0 +1,13 @@
+import { pgTable, text } from "drizzle-orm/pg-core";
+import { time } from "./columns";
+
+/**
+ * The exchange's FX table (CLI `fx import`): one row per currency, units per 1 EUR as the ECB wrote it, all of one
+ * day (`rate_date`) and one import (`imported_at`), replaced whole by each import.
+ */
+export const fxRates = pgTable("fx_rates", {
+  currency: text("currency").primaryKey(),
+  rate: text("rate").notNull(),
+  rateDate: text("rate_date").notNull(),
+  importedAt: time("imported_at").notNull(),
+});

@@ -1,0 +1,8 @@
+CREATE TABLE `fx_rates` (
+	`currency` text PRIMARY KEY NOT NULL,
+	`rate` text NOT NULL,
+	`rate_date` text NOT NULL,
+	`imported_at` integer NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE `company_integrations` ADD `display_currency` text;
