@@ -1,5 +1,6 @@
 import type { AcceptTripsFrom, Integration, LuggageMode, WebhookFormat } from "./integration";
 import type { SecretSealer } from "./ports";
+import type { Policies } from "../trips/terms";
 import { DEFAULT_TURNAROUND_MINUTES } from "../fleet/holds";
 import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
 
@@ -21,6 +22,8 @@ export interface IntegrationRecord {
   serviceRadiusKm: number;
   turnaroundMinutes: number;
   minimumNoticeMinutes: number;
+  /** The provider's own policies (CONTRACT §20.1) as JSON text; null when it set none. */
+  policies: string | null;
   updatedAt: number;
 }
 
@@ -42,6 +45,7 @@ export function integrationRecord(i: Integration, secrets: SecretSealer, at: num
     serviceRadiusKm: i.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM,
     turnaroundMinutes: i.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES,
     minimumNoticeMinutes: i.minimumNoticeMinutes ?? 0,
+    policies: i.policies && Object.keys(i.policies).length > 0 ? JSON.stringify(i.policies) : null,
     updatedAt: at,
   };
 }
@@ -62,5 +66,6 @@ export function integrationOf(row: IntegrationRecord, secrets: SecretSealer): In
     serviceRadiusKm: row.serviceRadiusKm,
     turnaroundMinutes: row.turnaroundMinutes,
     minimumNoticeMinutes: row.minimumNoticeMinutes,
+    ...(row.policies ? { policies: JSON.parse(row.policies) as Policies } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { FieldError } from "../errors";
+import { checkPolicies, type Policies } from "../trips/terms";
 import { DEFAULT_TURNAROUND_MINUTES, MAX_MINIMUM_NOTICE_MINUTES, MAX_TURNAROUND_MINUTES } from "../fleet/holds";
 import { DEFAULT_SERVICE_RADIUS_KM, MAX_SERVICE_RADIUS_KM, MIN_SERVICE_RADIUS_KM } from "../trips/service-radius";
 
@@ -29,6 +30,8 @@ export interface Integration {
   turnaroundMinutes?: number;
   /** A pickup sooner than this leaves the provider out of quotes (0–10,080 minutes); 0 when unset. */
   minimumNoticeMinutes?: number;
+  /** Cancellation tiers and free waiting (CONTRACT §20.1); what is not set takes the default. */
+  policies?: Policies;
 }
 
 /** A requested change: absent = keep, null = clear. */
@@ -42,6 +45,7 @@ export interface IntegrationPatch {
   serviceRadiusKm?: number;
   turnaroundMinutes?: number;
   minimumNoticeMinutes?: number;
+  policies?: Policies;
 }
 
 const MAX_URL = 2048;
@@ -77,7 +81,9 @@ export function validateIntegrationPatch(input: {
   turnaroundMinutes?: number | null;
   /** null resets it to the default (0). */
   minimumNoticeMinutes?: number | null;
-}): { ok: true; patch: IntegrationPatch } | { ok: false; errors: FieldError[] } {
+  /** null resets every policy to its default; see checkPolicies. */
+  policies?: unknown;
+}, current?: Pick<Integration, "policies">): { ok: true; patch: IntegrationPatch } | { ok: false; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const patch: IntegrationPatch = {};
   for (const field of ["deliveryUrl", "webhookUrl"] as const) {
@@ -131,6 +137,10 @@ export function validateIntegrationPatch(input: {
     const value = input[field] ?? fallback;
     if (!Number.isInteger(value) || value < 0 || value > max) errors.push({ field, message: `must be a whole number of minutes from 0 to ${max}` });
     else patch[field] = value;
+  }
+  if (input.policies !== undefined) {
+    const policies = checkPolicies(input.policies, current?.policies, errors);
+    if (policies) patch.policies = policies;
   }
   return errors.length ? { ok: false, errors } : { ok: true, patch };
 }

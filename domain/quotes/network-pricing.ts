@@ -22,6 +22,8 @@ export interface ServingProviders {
   netids: readonly string[];
   /** Their integrations (service radius, whom they take trips from), read at once. */
   integrations: ReadonlyMap<string, Integration>;
+  /** The pickup instant (Unix seconds), when the pickup's time reads: each option's terms count from it. */
+  pickupDate?: number;
   /**
    * The admitted providers' serving vehicles (`admission` by place in `netids`), priced for the trip and ranked (see
    * rankCircle): the quote's currency, its options, and how many serving vehicles other currencies left out.
@@ -109,7 +111,7 @@ export function indexNetworkPricing(deps: NetworkPricingDeps): NetworkPricing {
       }
       const integrations = await deps.integrations.getMany(netids);
       const met: Met = { now, pickupDate, req, position, country: placed.country, iata, matches, owners, netids, extraNetids, listing, integrations };
-      return { netids, integrations, rank: (admission) => rankAdmitted(deps, met, admission) };
+      return { netids, integrations, ...(pickupDate !== undefined ? { pickupDate } : {}), rank: (admission) => rankAdmitted(deps, met, admission) };
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { FleetEntry } from "../fleet/entry";
-import type { Fee } from "../trips/booking";
+import type { Fee, Terms } from "../trips/booking";
 import { luggageCountField } from "../trips/luggage";
 import type { TripWarning } from "../trips/warnings";
 
@@ -29,6 +29,8 @@ export interface NetworkQuoteOption {
   /** Great-circle distance from the vehicle to the pickup, km with 1 decimal (0 for a vehicle placed only by the airport it lists). */
   nearestKm: number;
   images: string[];
+  /** The provider's terms for the trip (CONTRACT §20.1). */
+  terms?: Terms;
 }
 
 /** A non-fatal note of a network quote (the warnings a QUOTE answers: NO_VEHICLE_NEAR_PICKUP, OTHER_CURRENCIES_LEFT_OUT). */

@@ -41,6 +41,8 @@ export function tripPriceAndGnetFields(b: Booking) {
     account: trip.account ?? {},
     fees: trip.fees,
     totalAmount: b.totalAmount,
+    // The terms the booking was made under (CONTRACT §20.1), beside its price.
+    ...(b.terms !== undefined ? { terms: b.terms } : {}),
     ...gnet,
     ...(b.submitMode !== undefined ? { submitMode: b.submitMode } : {}),
   };
@@ -68,6 +70,7 @@ export function bookingView(b: Booking, location?: PositionView) {
     submitDate: b.submitDate,
     pickupDate: b.pickupDate,
     ...(b.warnings?.length ? { warnings: b.warnings } : {}),
+    ...(b.terms !== undefined ? { terms: b.terms } : {}),
     tripPacket: {
       // Members no schema names first; reserved names only under requesterExtra, even where the exchange's is absent.
       ...shownExtras(trip.extra, RESERVED_TRIP_NAMES),

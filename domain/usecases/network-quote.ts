@@ -14,7 +14,9 @@ import {
   type NetworkQuoteWarning,
 } from "../quotes/network-quote";
 import type { NetworkQuoteRepository } from "../quotes/ports";
-import type { NetworkPricing } from "../quotes/network-pricing";
+import type { NetworkPricing, ServingProviders } from "../quotes/network-pricing";
+import { isAirportPickup, isHourlyTrip, termsFor } from "../trips/terms";
+import type { Terms } from "../trips/booking";
 import { availabilityWarnings } from "../trips/warnings";
 import { findNetworkQuote, pricedTripOf } from "../quotes/quoted-choice";
 import { admitProviders, type NetworkAsk, type TripAdmissionDeps } from "../partners/admission";
@@ -93,7 +95,7 @@ export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller
   }
   warnings.push(...availabilityWarnings(ranking.shortNotice, ranking.busy));
   const names = await deps.companies.namesOf([...new Set(ranking.chosen.map((v) => v.entry.netid))]);
-  const options = networkOptionsOf(ranking.chosen, names);
+  const options = withTerms(networkOptionsOf(ranking.chosen, names), serving, trip, deps.send.airports);
   if (options.length === 0)
     warnings.push({
       code: "NO_VEHICLE_NEAR_PICKUP",
@@ -122,6 +124,18 @@ export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller
     );
   await deps.quotes.save(quote);
   return networkQuoteView(quote);
+}
+
+/** Each option with its provider's terms for the trip (CONTRACT §20.1), counted from the pickup instant. */
+function withTerms(options: NetworkQuoteOption[], serving: ServingProviders, trip: NewTrip, airports: SendTripDeps["airports"]): NetworkQuoteOption[] {
+  if (serving.pickupDate === undefined) return options;
+  const facts = { hourly: isHourlyTrip(trip.trip), airport: isAirportPickup(trip.trip.locations.pickup, airports) };
+  const byProvider = new Map<string, Terms>();
+  return options.map((o) => {
+    let terms = byProvider.get(o.provider.netid);
+    if (!terms) byProvider.set(o.provider.netid, (terms = termsFor(serving.integrations.get(o.provider.netid)?.policies, serving.pickupDate!, facts)));
+    return { ...o, terms };
+  });
 }
 
 /** The quote as its maker sees it. */

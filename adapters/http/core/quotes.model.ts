@@ -4,6 +4,7 @@ import networkQuoteRequest from "../examples/network-quote-request.json";
 import networkQuoteResponse from "../examples/network-quote-response.json";
 import networkQuoteBook from "../examples/network-quote-book.json";
 import { MAX_NAMED_PROVIDERS } from "../../../domain/quotes/network-quote";
+import { ProviderRecordData, TermsOut } from "./terms.model";
 
 /** Trip fields of sendTrip that a network quote's body takes as they are. */
 const {
@@ -45,7 +46,7 @@ export const NetworkQuoteBody = t.Object(
 
 const Option = t.Object({
   quoteOptionId: t.String({ description: "`<provider netid>:<code>`: what POST /api/quotes/{quoteId}/book names" }),
-  provider: t.Object({ netid: t.String(), name: t.String() }),
+  provider: t.Object({ netid: t.String(), name: t.String(), record: t.Optional(ProviderRecordData) }),
   code: t.String({ description: "The provider's fleet entry (slug): what a sendTrip with quoteId names in fees[0].code" }),
   name: t.String(),
   description: t.String(),
@@ -56,6 +57,7 @@ const Option = t.Object({
   currency: t.String({ description: "ISO 4217: the quote's one currency" }),
   nearestKm: t.Number({ description: "Great-circle km from the vehicle to the pickup (1 decimal)" }),
   images: t.Array(t.String()),
+  terms: t.Optional(TermsOut),
 });
 
 const Warning = t.Object(

@@ -31,6 +31,7 @@ export const GnetReservationResponse = t.Object(
     account: packet.account,
     fees: packet.fees,
     totalAmount: packet.totalAmount,
+    terms: packet.terms,
     notes: packet.notes,
     namesignInstructions: packet.namesignInstructions,
     eventName: packet.eventName,

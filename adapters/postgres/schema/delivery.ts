@@ -25,6 +25,8 @@ export const companyIntegrations = pgTable("company_integrations", {
   turnaroundMinutes: integer("turnaround_minutes").notNull().default(30),
   /** A pickup sooner than this many minutes from now leaves the provider out of quotes (0–10,080). */
   minimumNoticeMinutes: integer("minimum_notice_minutes").notNull().default(0),
+  /** The provider\'s cancellation tiers and free waiting (CONTRACT §20.1), JSON; null: the defaults. */
+  policies: text("policies"),
   updatedAt: time("updated_at").notNull(),
 });
 
