@@ -1,4 +1,5 @@
 import { HoldIndex } from "../domain/fleet/holds";
+import { ProviderRecords } from "../domain/usecases/provider-record";
 import type { Config } from "./config";
 import type { Db } from "../adapters/sqlite/db";
 import type { AnnouncerFor, Storage } from "./storage/storage";
@@ -184,7 +185,10 @@ export function createServices(
   };
   const onLiveLogError = (err: unknown) => logger.warn({ err }, "event streams: reading the live event log failed; trying again");
   const liveHub = new LiveHub(storage.liveEvents, options.events, onLiveLogError, storage.streamRegistry, new EventIdCodec(config.jwtSecret));
+  // Providers' records (CONTRACT §20.5): GET /api/providers/{netid}/record and the network quote's options.
+  const providerRecords = new ProviderRecords({ history: storage.providerHistory, companies, clock });
   const networkQuotes: NetworkQuoteDeps = {
+    records: providerRecords,
     quotes: storage.networkQuotes,
     bounds,
     companies,
@@ -252,6 +256,7 @@ export function createServices(
     rates: { rateCards: storage.rateCards, fleet, currencies, airports, clock },
     trips,
     networkQuotes,
+    providerRecords,
     fleet,
     fleetIndex,
     rateLimiter,

@@ -1,5 +1,6 @@
 import type { FleetEntry } from "../fleet/entry";
 import type { Fee, Terms } from "../trips/booking";
+import type { ProviderRecord } from "../partners/provider-record";
 import { luggageCountField } from "../trips/luggage";
 import type { TripWarning } from "../trips/warnings";
 
@@ -15,7 +16,7 @@ export const MAX_NAMED_PROVIDERS = 100;
 export interface NetworkQuoteOption {
   /** `<provider netid>:<code>`: unique in the quote, what POST /api/quotes/{quoteId}/book names. */
   quoteOptionId: string;
-  provider: { netid: string; name: string };
+  provider: { netid: string; name: string; record?: ProviderRecord };
   /** The provider's fleet entry (its slug): what a sendTrip with `quoteId` names in `fees[0].code`. */
   code: string;
   name: string;

@@ -16,6 +16,8 @@ import {
 import type { NetworkQuoteRepository } from "../quotes/ports";
 import type { NetworkPricing, ServingProviders } from "../quotes/network-pricing";
 import { isAirportPickup, isHourlyTrip, termsFor } from "../trips/terms";
+import { byReliability } from "../partners/provider-record";
+import type { ProviderRecords } from "./provider-record";
 import type { Terms } from "../trips/booking";
 import { availabilityWarnings } from "../trips/warnings";
 import { findNetworkQuote, pricedTripOf } from "../quotes/quoted-choice";
@@ -40,6 +42,8 @@ export interface NetworkQuoteDeps {
   newQuoteId: () => string;
   /** Booking an option is a sendTrip NEW. */
   send: SendTripDeps;
+  /** Providers' records (CONTRACT §20.5): on each option, and what `sort: "reliability"` ranks by; absent: none shown. */
+  records?: Pick<ProviderRecords, "recordsOf">;
   /** The store's per-company bounds (CONTRACT §21.6); STORE_BOUNDS when not given. */
   bounds?: Pick<StoreBounds, "quotesPerHour" | "quoteMaxBytes">;
 }
@@ -48,6 +52,8 @@ export interface NetworkQuoteDeps {
 export interface NetworkQuoteInput extends SendTripInput {
   providers?: string[];
   partnersOnly?: boolean;
+  /** "price" (default): cheapest first; "reliability": by the provider's record, then price (CONTRACT §20.5). */
+  sort?: unknown;
 }
 
 /** The quote as its maker sees it. */
@@ -61,7 +67,7 @@ export interface NetworkQuoteView {
 }
 
 /** Top-level members that are not trip fields of the quote (whom to ask; a booking's own). */
-const NOT_TRIP = new Set(["providers", "partnersOnly", "affiliateReservation", "transactionId", "submitMode", "fees", "reservationType", "quoteId"]);
+const NOT_TRIP = new Set(["sort", "providers", "partnersOnly", "affiliateReservation", "transactionId", "submitMode", "fees", "reservationType", "quoteId"]);
 
 /**
  * Request a network quote: check the trip (every failing field at once), find the providers whose vehicles serve
@@ -95,7 +101,7 @@ export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller
   }
   warnings.push(...availabilityWarnings(ranking.shortNotice, ranking.busy));
   const names = await deps.companies.namesOf([...new Set(ranking.chosen.map((v) => v.entry.netid))]);
-  const options = withTerms(networkOptionsOf(ranking.chosen, names), serving, trip, deps.send.airports);
+  const options = await withRecords(deps, withTerms(networkOptionsOf(ranking.chosen, names), serving, trip, deps.send.airports), input.sort === "reliability");
   if (options.length === 0)
     warnings.push({
       code: "NO_VEHICLE_NEAR_PICKUP",
@@ -124,6 +130,17 @@ export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller
     );
   await deps.quotes.save(quote);
   return networkQuoteView(quote);
+}
+
+/** Each option with its provider's record, all read at once; ranked by them when asked (`sort: "reliability"`). */
+async function withRecords(deps: NetworkQuoteDeps, options: NetworkQuoteOption[], reliability: boolean): Promise<NetworkQuoteOption[]> {
+  if (!deps.records || options.length === 0) return options;
+  const records = await deps.records.recordsOf(options.map((o) => o.provider.netid));
+  const shown = options.map((o) => {
+    const record = records.get(o.provider.netid);
+    return record ? { ...o, provider: { ...o.provider, record } } : o;
+  });
+  return reliability ? byReliability(shown) : shown;
 }
 
 /** Each option with its provider's terms for the trip (CONTRACT §20.1), counted from the pickup instant. */
@@ -233,6 +250,8 @@ async function checkQuoteRequest(deps: NetworkQuoteDeps, caller: Caller, input: 
     }
   }
   if (input.partnersOnly !== undefined && typeof input.partnersOnly !== "boolean") errors.push({ field: "partnersOnly", message: "must be true or false" });
+  if (input.sort !== undefined && input.sort !== "price" && input.sort !== "reliability")
+    errors.push({ field: "sort", message: "must be price or reliability" });
   if (errors.length > 0) throw new ValidationError(errors);
   return { trip, ask: { requester: caller.netid, providers, partnersOnly: input.partnersOnly === true, preferredVehicleType: trip.trip.preferredVehicleType } };
 }

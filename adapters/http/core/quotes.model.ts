@@ -30,6 +30,15 @@ export const NetworkQuoteBody = t.Object(
       }),
     ),
     partnersOnly: t.Optional(t.Boolean({ description: "Only providers you are active partners with" })),
+    sort: t.Optional(
+      t.String({
+        maxLength: 20,
+        description:
+          'price (default): cheapest first; reliability: by the provider\'s record (`provider.record`: acceptedPct, then ' +
+          "onTimePct, highest first, providers without figures last), then price. Anything else: 400 naming sort",
+        examples: ["reliability"],
+      }),
+    ),
     affiliateReservation: t.Optional(
       t.Object({}, { additionalProperties: true, description: "Not needed; providerId must not be sent (400): a network quote asks every provider" }),
     ),
