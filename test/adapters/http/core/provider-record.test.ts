@@ -119,3 +119,17 @@ describe("the record on network quotes", () => {
     expect(bad.body.errors.map((e: { field: string }) => e.field)).toEqual(["sort"]);
   });
 });
+
+describe("the served Postman collection", () => {
+  test("has the record and cancel-fee routes", async () => {
+    const res = await h.request("GET", "/docs/postman.json");
+    expect(res.status).toBe(200);
+    const paths: string[] = [];
+    const walk = (items: Json[]) => {
+      for (const i of items) i.item ? walk(i.item) : paths.push((i.request?.url?.path ?? []).join("/"));
+    };
+    walk(res.body.item);
+    expect(paths).toContain("api/providers/:netid/record");
+    expect(paths).toContain("api/reservation/:transactionId/cancel-fee");
+  });
+});
