@@ -18,7 +18,11 @@ const POLICIES: Policies = {
 /** Pickup at SFO, 08:00 local on 2027-01-15: 16:00 UTC. */
 const PICKUP = at("2027-01-15T16:00:00Z");
 const terms = termsFor(POLICIES, PICKUP, { hourly: false, airport: true });
-const booking = { terms, totalAmount: "100.00", trip: { fees: [{ code: "terms-sedan", fee: "100.00", currency: "USD" }] } };
+const booking = {
+  terms,
+  totalAmount: "100.00",
+  trip: { reservationType: "REGULAR" as const, passengerCount: "3", locations: { pickup: {} }, passengers: [], fees: [{ code: "terms-sedan", fee: "100.00", currency: "USD" }] },
+};
 const oneLine = (s: string) => s.replace(/\s+/g, " ");
 
 describe("docs/terms.md's worked example", () => {
