@@ -8,7 +8,7 @@ import type { Decision } from "./decision";
 import type { NewTripRequest, TripChanges } from "./send-trip-request";
 import type { TripWarning } from "./warnings";
 import { canonicalJson } from "../shared/canonical-json";
-import { lateCancelFee } from "./terms";
+import { lateCancelFee, movedTerms } from "./terms";
 
 export { canonicalJson, canonicalJsonWalk } from "../shared/canonical-json";
 
@@ -262,6 +262,8 @@ export function decideUpdateTrip(
     updatedAt: ctx.now,
     ...(repriced ? { totalAmount: repriced.totalAmount } : {}),
     pickupDate: extra.pickupDate ?? b.pickupDate,
+    // The terms stay the booking's, counted from the pickup: a moved pickup moves their instants with it.
+    ...(b.terms && extra.pickupDate !== undefined ? { terms: movedTerms(b.terms, extra.pickupDate - b.pickupDate) } : {}),
     changeLogs: [...b.changeLogs, ...descriptions.map((d) => log(ctx, "requester", d))],
   };
   return { result: sendTripResult(booking), write: { booking, events: [event(booking, "TRIP_UPDATED", "requester", ctx)] } };

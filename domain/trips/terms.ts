@@ -254,3 +254,14 @@ export function cancelFeeNow(b: Pick<Booking, "status" | "terms" | "totalAmount"
   if (b.status === "QUOTE") return { fee: "0", currency, percent: 0, freeUntil: null };
   return cancelFeeAt(b, now);
 }
+
+/** The same terms for a pickup moved by `seconds`: every instant moved with it (the tiers and waiting unchanged). */
+export function movedTerms(terms: Terms, seconds: number): Terms {
+  if (seconds === 0) return terms;
+  const move = (instant: string) => isoAt(Date.parse(instant) / 1000 + seconds);
+  return {
+    ...terms,
+    freeCancellationUntil: terms.freeCancellationUntil === null ? null : move(terms.freeCancellationUntil),
+    cancellation: terms.cancellation.map((t) => ({ ...t, until: move(t.until) })),
+  };
+}

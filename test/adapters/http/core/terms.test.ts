@@ -211,6 +211,18 @@ describe("terms on quotes and bookings", () => {
     expect(hourly.quote.fees[0].terms.freeCancellationUntil).toBe(iso(hourly.at - 24 * 3600));
   });
 
+  test("a requester's UPDATE moving the pickup moves the terms' instants with it (the same tiers)", async () => {
+    pickup = pickupIn();
+    const resNo = nextResNo();
+    const res = await sendTrip(h, requester, { ...trip(), reservationType: "REGULAR", passengers, affiliateReservation: affiliate(provider, resNo) });
+    expect(res.status).toBe(200);
+    const later = pickup.at + 86400;
+    const moved = { ...trip(), locations: { pickup: { ...SFO_PICKUP, time: iso(later) }, dropOff: CUPERTINO } };
+    const update = await sendTrip(h, requester, { ...moved, passengers, affiliateReservation: affiliate(provider, resNo, "UPDATE") });
+    expect(update.status).toBe(200);
+    expect((await lookup(h, requester, res.body.transactionId)).body.data.terms).toEqual(exampleTerms(later));
+  });
+
   test("a booking not made from a quote takes the provider's policies at booking time", async () => {
     pickup = pickupIn();
     const res = await sendTrip(h, requester, { ...trip(), reservationType: "REGULAR", passengers, affiliateReservation: affiliate(provider, nextResNo()) });
