@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { coreProviderRecord } from "../adapters/http/core/provider-record";
 import { IMPORT_BODY_BYTES } from "./config";
 import { authMacros } from "../adapters/http/auth";
 import { edge } from "../adapters/http/edge";
@@ -108,6 +109,7 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(coreReservations(trips.manage, auth, services.positions, trips.send))
     .use(coreQuotes(services.networkQuotes, auth, trips.idempotency, rateLimiter))
     .use(coreFx(services.fx, auth))
+    .use(coreProviderRecord(services.providerRecords, auth))
     .use(coreFleet(services.manageFleet, auth))
     .use(coreAvailability(services.availability, auth))
     .use(coreFleetSearch(services.searchFleet, auth, rateLimiter, services.searchAnswers))

@@ -27,7 +27,7 @@ Commands:
   company set-sandbox <netid> on|off   a sandbox company's trips are answered by a simulated dispatcher
   company set-integration <netid> [--delivery-url URL] [--luggage native|notes] [--webhook-url URL]
                           [--webhook-format events|gnet] [--accept-trips-from anyone|partners]
-                          [--service-radius-km 1-500]
+                          [--service-radius-km 1-500] [--policies JSON]
                                         set a company's delivery endpoint, luggage support, webhook URL
                                         ("" clears a URL), webhook body format, who
                                         may send it trips (anyone, or only partners) and
@@ -268,12 +268,23 @@ async function setSandbox(config: Config, args: string[]): Promise<number> {
   }
 }
 
+/** The --policies value: JSON (`null` resets every policy); anything else is a usage error. */
+function policiesFlag(value: string): unknown {
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    throw new UsageError(
+      'company set-integration: --policies takes JSON, e.g. \'{"cancellation":[{"beforeMinutes":120,"percent":0},{"beforeMinutes":0,"percent":100}]}\'',
+    );
+  }
+}
+
 async function setIntegration(config: Config, args: string[]): Promise<number> {
   const [netid, ...flags] = args;
   if (!netid || netid.startsWith("--") || flags.length === 0 || flags.length % 2)
     throw new UsageError(
       "usage: company set-integration <netid> [--delivery-url URL] [--luggage native|notes] [--webhook-url URL] " +
-      "[--webhook-format events|gnet] [--accept-trips-from anyone|partners] [--service-radius-km 1-500]");
+      "[--webhook-format events|gnet] [--accept-trips-from anyone|partners] [--service-radius-km 1-500] [--policies JSON]");
   const input: {
     deliveryUrl?: string | null;
     luggage?: string;
@@ -281,6 +292,7 @@ async function setIntegration(config: Config, args: string[]): Promise<number> {
     webhookFormat?: string;
     acceptTripsFrom?: string;
     serviceRadiusKm?: number | null;
+    policies?: unknown;
   } = {};
   for (let i = 0; i < flags.length; i += 2) {
     const [flag, value] = [flags[i], flags[i + 1]];
@@ -290,6 +302,7 @@ async function setIntegration(config: Config, args: string[]): Promise<number> {
     else if (flag === "--webhook-format") input.webhookFormat = value;
     else if (flag === "--accept-trips-from") input.acceptTripsFrom = value;
     else if (flag === "--service-radius-km") input.serviceRadiusKm = /^\d{1,4}$/.test(value) ? Number(value) : Number.NaN;
+    else if (flag === "--policies") input.policies = policiesFlag(value);
     else throw new UsageError(`company set-integration: unknown option ${flag}`);
   }
   const { services, close } = await open(config);

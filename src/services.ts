@@ -1,4 +1,5 @@
 import { HoldIndex } from "../domain/fleet/holds";
+import { ProviderRecords } from "../domain/usecases/provider-record";
 import type { Config } from "./config";
 import type { Db } from "../adapters/sqlite/db";
 import type { AnnouncerFor, Storage } from "./storage/storage";
@@ -187,7 +188,10 @@ export function createServices(
   const onLiveLogError = (err: unknown) => logger.warn({ err }, "event streams: reading the live event log failed; trying again");
   const liveHub = new LiveHub(storage.liveEvents, options.events, onLiveLogError, storage.streamRegistry, new EventIdCodec(config.jwtSecret));
   const fx: FxDeps = { store: storage.fxRates, shipped: shippedFxTable(), clock };
+  // Providers' records (CONTRACT §20.5): GET /api/providers/{netid}/record and the network quote's options.
+  const providerRecords = new ProviderRecords({ history: storage.providerHistory, companies, clock });
   const networkQuotes: NetworkQuoteDeps = {
+    records: providerRecords,
     quotes: storage.networkQuotes,
     bounds,
     companies,
@@ -258,6 +262,7 @@ export function createServices(
     networkQuotes,
     /** The FX table (GET /api/fx, CLI fx import, the network quote's conversion). */
     fx,
+    providerRecords,
     fleet,
     fleetIndex,
     rateLimiter,

@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import { BookingData } from "./core/booking.model";
 import { FeeSchema, SendTripBody } from "./platform/send-trip.model";
+import { TermsOut } from "./core/terms.model";
 
 /**
  * What the service sends out, for the OpenAPI document's `webhooks`: the trip messages POSTed to a provider's
@@ -29,6 +30,7 @@ const TripMessage = t.Composite(
           "one line of `fees`); null when none was agreed",
         examples: ["240.00"],
       }),
+      terms: t.Optional(TermsOut),
       affiliateReservation: t.Object(
         {
           requesterId: t.String({ examples: ["BOOKWELL"] }),
@@ -127,6 +129,7 @@ const GnetCallback = t.Object(
       open,
     ),
     fees: t.Array(t.Object({}, open)),
+    terms: t.Optional(TermsOut),
     vehicle: nullable(t.Object({ vehicleType: t.Optional(t.String()), plateNo: t.Optional(t.String()), vColor: t.Optional(t.String()) }, open)),
     location: nullable(t.Object({ lat: t.Number(), lon: t.Number(), timestamp: t.String() })),
     chauffeur: nullable(t.Object({}, open)),

@@ -67,6 +67,7 @@ export function gnetCallback(b: Booking, location?: { lat: number; lon: number; 
     totalAmount: b.totalAmount,
     affiliateReservation: { updateTime, notes, requesterId, requesterResNo, providerId, providerResNo, providerResCode, action, submissionTarget, status },
     fees: b.trip.fees,
+    ...(b.terms !== undefined ? { terms: b.terms } : {}),
     vehicle: b.vehicle ? gnetVehicle(b.vehicle) : null,
     location: location ?? null,
     chauffeur: b.chauffeur ?? null,

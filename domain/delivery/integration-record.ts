@@ -1,5 +1,6 @@
 import type { AcceptTripsFrom, Integration, LuggageMode, WebhookFormat } from "./integration";
 import type { SecretSealer } from "./ports";
+import type { Policies } from "../trips/terms";
 import { DEFAULT_TURNAROUND_MINUTES } from "../fleet/holds";
 import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
 
@@ -22,6 +23,8 @@ export interface IntegrationRecord {
   turnaroundMinutes: number;
   minimumNoticeMinutes: number;
   displayCurrency: string | null;
+  /** The provider's own policies (CONTRACT §20.1) as JSON text; null when it set none. */
+  policies: string | null;
   updatedAt: number;
 }
 
@@ -44,6 +47,7 @@ export function integrationRecord(i: Integration, secrets: SecretSealer, at: num
     turnaroundMinutes: i.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES,
     minimumNoticeMinutes: i.minimumNoticeMinutes ?? 0,
     displayCurrency: i.displayCurrency ?? null,
+    policies: i.policies && Object.keys(i.policies).length > 0 ? JSON.stringify(i.policies) : null,
     updatedAt: at,
   };
 }
@@ -65,5 +69,6 @@ export function integrationOf(row: IntegrationRecord, secrets: SecretSealer): In
     turnaroundMinutes: row.turnaroundMinutes,
     minimumNoticeMinutes: row.minimumNoticeMinutes,
     displayCurrency: row.displayCurrency ?? null,
+    ...(row.policies ? { policies: JSON.parse(row.policies) as Policies } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import type { FieldError } from "../errors";
 import { fareCurrencyProblem } from "../currency";
+import { checkPolicies, type Policies } from "../trips/terms";
 import { DEFAULT_TURNAROUND_MINUTES, MAX_MINIMUM_NOTICE_MINUTES, MAX_TURNAROUND_MINUTES } from "../fleet/holds";
 import { DEFAULT_SERVICE_RADIUS_KM, MAX_SERVICE_RADIUS_KM, MIN_SERVICE_RADIUS_KM } from "../trips/service-radius";
 
@@ -32,6 +33,8 @@ export interface Integration {
   minimumNoticeMinutes?: number;
   /** The currency the company's network quotes show converted amounts in (ISO 4217); none when unset. */
   displayCurrency?: string | null;
+  /** Cancellation tiers and free waiting (CONTRACT §20.1); what is not set takes the default. */
+  policies?: Policies;
 }
 
 /** A requested change: absent = keep, null = clear. */
@@ -46,6 +49,7 @@ export interface IntegrationPatch {
   turnaroundMinutes?: number;
   minimumNoticeMinutes?: number;
   displayCurrency?: string | null;
+  policies?: Policies;
 }
 
 const MAX_URL = 2048;
@@ -83,7 +87,9 @@ export function validateIntegrationPatch(input: {
   minimumNoticeMinutes?: number | null;
   /** null (or "") clears it. */
   displayCurrency?: string | null;
-}): { ok: true; patch: IntegrationPatch } | { ok: false; errors: FieldError[] } {
+  /** null resets every policy to its default; see checkPolicies. */
+  policies?: unknown;
+}, current?: Pick<Integration, "policies">): { ok: true; patch: IntegrationPatch } | { ok: false; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const patch: IntegrationPatch = {};
   for (const field of ["deliveryUrl", "webhookUrl"] as const) {
@@ -143,6 +149,10 @@ export function validateIntegrationPatch(input: {
     const problem = code === "" ? undefined : fareCurrencyProblem(code);
     if (problem) errors.push({ field: "displayCurrency", message: problem });
     else patch.displayCurrency = code === "" ? null : code;
+  }
+  if (input.policies !== undefined) {
+    const policies = checkPolicies(input.policies, current?.policies, errors);
+    if (policies) patch.policies = policies;
   }
   return errors.length ? { ok: false, errors } : { ok: true, patch };
 }

@@ -26,6 +26,8 @@ export function partnerTripMessage(booking: Booking, action: TripAction, luggage
     status: booking.status,
     // The price agreed in the exchange (a converted quote's option) travels with the fee lines.
     totalAmount: booking.totalAmount,
+    // The terms the booking was made under (CONTRACT §20.1); a late cancel's fee line is among the fees.
+    ...(booking.terms !== undefined ? { terms: booking.terms } : {}),
     ...(booking.submitMode !== undefined ? { submitMode: booking.submitMode } : {}),
     affiliateReservation: {
       ...affiliateParties(booking),

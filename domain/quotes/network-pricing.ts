@@ -23,6 +23,8 @@ export interface ServingProviders {
   netids: readonly string[];
   /** Their integrations (service radius, whom they take trips from), read at once. */
   integrations: ReadonlyMap<string, Integration>;
+  /** The pickup instant (Unix seconds), when the pickup's time reads: each option's terms count from it. */
+  pickupDate?: number;
   /**
    * The admitted providers' serving vehicles (`admission` by place in `netids`), priced for the trip and ranked (see
    * rankCircle): the quote's currency, its options, and how many serving vehicles other currencies left out.
@@ -112,7 +114,13 @@ export function indexNetworkPricing(deps: NetworkPricingDeps): NetworkPricing {
       }
       const integrations = await deps.integrations.getMany(netids);
       const met: Met = { now, pickupDate, req, position, country: placed.country, iata, matches, owners, netids, extraNetids, listing, integrations };
-      return { netids, integrations, rank: (admission, fx) => rankAdmitted(deps, met, admission, fx), placeWarnings: pickupCityWarnings(placed) };
+      return {
+        netids,
+        integrations,
+        ...(pickupDate !== undefined ? { pickupDate } : {}),
+        rank: (admission, fx) => rankAdmitted(deps, met, admission, fx),
+        placeWarnings: pickupCityWarnings(placed),
+      };
     },
   };
 }

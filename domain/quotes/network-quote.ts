@@ -1,6 +1,7 @@
 import type { FleetEntry } from "../fleet/entry";
 import type { ConvertedFee } from "../fx/convert";
-import type { Fee } from "../trips/booking";
+import type { Fee, Terms } from "../trips/booking";
+import type { ProviderRecord } from "../partners/provider-record";
 import { luggageCountField } from "../trips/luggage";
 import type { TripWarning } from "../trips/warnings";
 
@@ -16,7 +17,7 @@ export const MAX_NAMED_PROVIDERS = 100;
 export interface NetworkQuoteOption {
   /** `<provider netid>:<code>`: unique in the quote, what POST /api/quotes/{quoteId}/book names. */
   quoteOptionId: string;
-  provider: { netid: string; name: string };
+  provider: { netid: string; name: string; record?: ProviderRecord };
   /** The provider's fleet entry (its slug): what a sendTrip with `quoteId` names in `fees[0].code`. */
   code: string;
   name: string;
@@ -32,6 +33,8 @@ export interface NetworkQuoteOption {
   images: string[];
   /** The fee converted into the quote's display currency (CONTRACT §21.3), when one was asked and the FX table has the rate. */
   converted?: ConvertedFee;
+  /** The provider's terms for the trip (CONTRACT §20.1). */
+  terms?: Terms;
 }
 
 /** A non-fatal note of a network quote (the warnings a QUOTE answers: NO_VEHICLE_NEAR_PICKUP, OTHER_CURRENCIES_LEFT_OUT). */

@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError, ValidationError, type FieldError } from "../errors";
 import { canonicalJson } from "../shared/canonical-json";
-import { isoAt, type Fee, type QuotedOrigin } from "../trips/booking";
+import { isoAt, type Fee, type QuotedOrigin, type Terms } from "../trips/booking";
 import { pricedDifferences, QUOTE_TIME_TOLERANCE_SECONDS, quoteTripMismatch, type PricedTripSource } from "../trips/quote-binding";
 import type { NewTrip, NewTripRequest } from "../trips/send-trip-request";
 import { optionFeeLine, type NetworkQuote } from "./network-quote";
@@ -49,6 +49,8 @@ export interface QuotedChoice {
   quoted: QuotedOrigin;
   /** The changeLogs words for it. */
   described: string;
+  /** The terms the option was quoted with (CONTRACT §20.1), when it carries them. */
+  terms?: Terms;
   /** The quote expired: refused unless the booking already exists with this content. */
   expired?: ConflictError;
 }
@@ -80,6 +82,7 @@ export function quotedChoice(quote: NetworkQuote, req: NewTripRequest, providerN
     totalAmount: option!.fee,
     quoted: { code: option!.code, quoteId: quote.quoteId, ...(option!.converted ? { converted: option!.converted } : {}) },
     described: `network quote ${quote.quoteId}, option ${option!.code} at ${option!.fee} ${option!.currency}`,
+    ...(option!.terms ? { terms: option!.terms } : {}),
     ...(expired ? { expired } : {}),
   };
 }

@@ -9,6 +9,7 @@ const COLUMNS = [
 /** The booking's members the trip_packet JSON column holds beside the trip, in the order they are written. */
 const PACKED = [
   "action", "notes", "providerNote", "vehicle", "chauffeur", "providerUpdate", "affiliateExtra", "submitMode", "deliveryFailure", "warnings", "quoted",
+  "terms",
 ] as const;
 
 /**

@@ -43,6 +43,8 @@ export function tripPriceAndGnetFields(b: Booking) {
     totalAmount: b.totalAmount,
     // The amount a network quote showed converted when this option was booked: a record beside the provider's price.
     ...(b.quoted?.converted !== undefined ? { convertedAmount: b.quoted.converted } : {}),
+    // The terms the booking was made under (CONTRACT §20.1), beside its price.
+    ...(b.terms !== undefined ? { terms: b.terms } : {}),
     ...gnet,
     ...(b.submitMode !== undefined ? { submitMode: b.submitMode } : {}),
   };
@@ -70,6 +72,7 @@ export function bookingView(b: Booking, location?: PositionView) {
     submitDate: b.submitDate,
     pickupDate: b.pickupDate,
     ...(b.warnings?.length ? { warnings: b.warnings } : {}),
+    ...(b.terms !== undefined ? { terms: b.terms } : {}),
     tripPacket: {
       // Members no schema names first; reserved names only under requesterExtra, even where the exchange's is absent.
       ...shownExtras(trip.extra, RESERVED_TRIP_NAMES),

@@ -109,6 +109,16 @@ export interface Fee {
   [field: string]: unknown;
 }
 
+/** The terms of a quote option or a booking: instants (UTC), fixed when it is made. */
+export interface Terms {
+  /** Until when cancelling costs nothing; null when no tier is free. */
+  freeCancellationUntil: string | null;
+  /** Cancelling until `until` costs `percent` of the fare (ascending); after the last, the last one's percent. */
+  cancellation: Array<{ until: string; percent: number }>;
+  /** Minutes the chauffeur waits free at the pickup: the airport figure for an airport pickup, else the other. */
+  freeWaitingMinutes: number;
+}
+
 /** A vehicle option of a quote, as built by the exchange from the provider's fleet. */
 export interface QuoteOption extends Fee {
   type: "OTHER";
@@ -123,6 +133,8 @@ export interface QuoteOption extends Fee {
   validUntil: string;
   /** How the fee is made up (CONTRACT §19.2): the amounts sum exactly to `fee`. */
   breakdown?: BreakdownLine[];
+  /** The provider's terms for this option (CONTRACT §20.1). */
+  terms?: Terms;
 }
 
 /** The assigned vehicle, as the provider sent it: GNet's names (plateNo, vColor, vehicleType…) or the older ones. */
@@ -255,6 +267,8 @@ export interface Booking {
    * provider's, and a requester's UPDATE of a priced field re-prices that vehicle (CONTRACT §19.7). Absent otherwise.
    */
   quoted?: QuotedOrigin;
+  /** The terms the booking was made under (CONTRACT §20.1): fixed then, never changed by a later policy. */
+  terms?: Terms;
   trip: Trip;
   changeLogs: ChangeLog[];
   transactionErrors: TransactionError[];

@@ -1,13 +1,14 @@
 import { createHash } from "node:crypto";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { isoAt, isProvider, isRequester, roleOf } from "./booking";
-import type { Booking, BookingEvent, ExtraFields, Fee, QuoteOption, QuotedOrigin, Trip } from "./booking";
+import type { Booking, BookingEvent, ExtraFields, Fee, QuoteOption, QuotedOrigin, Terms, Trip } from "./booking";
 import { pricedDifferences, pricedKey, QUOTE_TIME_TOLERANCE_SECONDS, quoteTripMismatch, type RepricedTrip } from "./quote-binding";
 import { assertTransition, CANCELLABLE_STATUSES, type TripActor, type TripStatus } from "./lifecycle";
 import type { Decision } from "./decision";
 import type { NewTripRequest, TripChanges } from "./send-trip-request";
 import type { TripWarning } from "./warnings";
 import { canonicalJson } from "../shared/canonical-json";
+import { lateCancelFee, movedTerms } from "./terms";
 
 export { canonicalJson, canonicalJsonWalk } from "../shared/canonical-json";
 
@@ -45,6 +46,8 @@ export interface NewTripFacts {
   price?: { totalAmount: string; described: string; quoted?: QuotedOrigin };
   /** What the request is warned about (kept on a booking it creates). */
   warnings?: TripWarning[];
+  /** The terms a booking made now keeps (CONTRACT §20.1): the quoted option's, else the provider's policies now. */
+  terms?: Terms;
   sourcePlatform: string;
   targetPlatform: string;
 }
@@ -133,6 +136,7 @@ function createBooking(req: NewTripRequest, fingerprint: string, facts: NewTripF
     ...(req.sentSubmitMode ? { submitMode: req.sentSubmitMode } : {}),
     ...(facts.warnings?.length ? { warnings: facts.warnings } : {}),
     ...(facts.price?.quoted ? { quoted: facts.price.quoted } : {}),
+    ...(!isQuote && facts.terms ? { terms: facts.terms } : {}),
     trip,
     changeLogs: [
       log(
@@ -164,7 +168,9 @@ function convertQuote(quote: Booking, req: NewTripRequest, fingerprint: string, 
   if (mismatch.length > 0) throw quoteTripMismatch(mismatch, { transactionId: quote.transactionId });
   const code = req.trip.fees[0]?.code;
   const { fees, totalAmount, chosen } = quotedPrice(quote, code);
-  const trip: Trip = { ...req.trip, fees };
+  // The booking keeps the terms the option was quoted with; its fee line is the option without them.
+  const terms = (chosen?.terms as Terms | undefined) ?? facts.terms;
+  const trip: Trip = { ...req.trip, fees: fees.map(({ terms: _, ...line }) => line) };
   const described = describeTripChanges(quote.trip, trip);
   const booking: Booking = {
     ...quote,
@@ -178,6 +184,7 @@ function convertQuote(quote: Booking, req: NewTripRequest, fingerprint: string, 
     notes: req.notes ?? quote.notes,
     affiliateExtra: req.affiliateExtra ?? quote.affiliateExtra,
     quoted: { ...(chosen?.code ? { code: chosen.code } : {}) },
+    ...(terms ? { terms } : {}),
     trip,
     changeLogs: [
       ...quote.changeLogs,
@@ -255,6 +262,8 @@ export function decideUpdateTrip(
     updatedAt: ctx.now,
     ...(repriced ? { totalAmount: repriced.totalAmount } : {}),
     pickupDate: extra.pickupDate ?? b.pickupDate,
+    // The terms stay the booking's, counted from the pickup: a moved pickup moves their instants with it.
+    ...(b.terms && extra.pickupDate !== undefined ? { terms: movedTerms(b.terms, extra.pickupDate - b.pickupDate) } : {}),
     changeLogs: [...b.changeLogs, ...descriptions.map((d) => log(ctx, "requester", d))],
   };
   return { result: sendTripResult(booking), write: { booking, events: [event(booking, "TRIP_UPDATED", "requester", ctx)] } };
@@ -275,13 +284,16 @@ function repricedFor(b: Booking, trip: Trip, pickupDate: number | undefined, pri
 export function decideCancelTrip(current: Booking | undefined, notes: string | undefined, ctx: ChangeContext): Decision<SendTripResult> {
   const b = requireRole(current, ctx.netid, "requester");
   assertTransition(b.status, "CANCEL", "requester");
+  // After the free window the terms charge a fee (CONTRACT §20.2): a fee line, and the total becomes it.
+  const { charged, said } = lateCancelFee(b, ctx.now);
   const booking: Booking = {
     ...b,
+    ...charged,
     status: "CANCEL",
     action: "CANCEL",
     notes: notes ?? b.notes,
     updatedAt: ctx.now,
-    changeLogs: [...b.changeLogs, log(ctx, "requester", `status ${b.status} → CANCEL`)],
+    changeLogs: [...b.changeLogs, log(ctx, "requester", `status ${b.status} → CANCEL${said}`)],
   };
   return { result: sendTripResult(booking), write: { booking, events: [event(booking, "TRIP_CANCELLED", "requester", ctx, b.status)] } };
 }

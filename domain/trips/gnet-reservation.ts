@@ -32,6 +32,7 @@ const RESERVED_TOP = new CaselessNames([
   "account",
   "fees",
   "totalAmount",
+  "terms",
   "affiliateReservation",
   "transactionErrors",
   "changeLogs",

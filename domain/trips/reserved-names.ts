@@ -30,7 +30,7 @@ export const RESERVED_TRIP_NAMES: ReadonlySet<string> = new CaselessNames([
   // Booking view, GNet read shape and webhook envelope.
   "success", "data", "eventId", "type", "createdAt", "transactionId", "fromConextId", "toConextId", "timestamp", "userid",
   "sourcePlatform", "targetPlatform", "sourceResNo", "targetResNo", "lastStatus", "submitDate", "pickupDate", "tripPacket",
-  "status", "resStatus", "affiliateReservation", "transactionErrors", "changeLogs", "totalAmount", "fees", "submitMode",
+  "status", "resStatus", "affiliateReservation", "transactionErrors", "changeLogs", "totalAmount", "fees", "submitMode", "terms",
   "reservationId", "warnings", "quoteId", "validUntil", "deliveryFailure", "convertedAmount",
   // What the provider writes: its number, note, chauffeur, vehicle, position and update metadata.
   "providerResNo", "resNo", "providerResCode", "providerNote", "providerUpdate", "vehicle", "chauffeur", "location",

@@ -5,6 +5,7 @@ import type { IntegrationRepository, OutboundTargets, WebhookVerifier } from "..
 import type { AuditLog, Clock } from "../ports";
 import type { RateBudgets } from "../rate-limit";
 import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
+import { policiesView, type PoliciesView } from "../trips/terms";
 
 export interface IntegrationDeps {
   integrations: IntegrationRepository;
@@ -36,6 +37,8 @@ export interface IntegrationView {
   minimumNoticeMinutes: number;
   /** The currency network quotes show converted amounts in; null when unset. */
   displayCurrency: string | null;
+  /** Cancellation tiers and free waiting, every default filled in (CONTRACT §20.1). */
+  policies: PoliciesView;
   webhookSecretSet: boolean;
   webhookSecret?: string;
   /** Whether `webhookUrl` answered the signed challenge: until it has, nothing is sent there. */
@@ -73,6 +76,7 @@ export function viewOf(i: Integration, revealSecret = false): IntegrationView {
     turnaroundMinutes: i.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES,
     minimumNoticeMinutes: i.minimumNoticeMinutes ?? 0,
     displayCurrency: i.displayCurrency ?? null,
+    policies: policiesView(i.policies),
     webhookSecretSet: i.webhookSecret !== null,
     ...(revealSecret && i.webhookSecret ? { webhookSecret: i.webhookSecret } : {}),
     webhookVerified: i.webhookUrl !== null && i.webhookVerifiedAt !== null,
@@ -102,11 +106,11 @@ export async function updateIntegration(
   input: Parameters<typeof validateIntegrationPatch>[0],
   by: ChangedBy = {},
 ): Promise<IntegrationView> {
-  const checked = validateIntegrationPatch(input);
+  const current = (await deps.integrations.get(netid)) ?? emptyIntegration(netid);
+  const checked = validateIntegrationPatch(input, current);
   if (!checked.ok) throw new ValidationError(checked.errors);
   const unreachable = await targetProblems(deps.targets, checked.patch);
   if (unreachable.length) throw new ValidationError(unreachable);
-  const current = (await deps.integrations.get(netid)) ?? emptyIntegration(netid);
   const next: Integration = { ...current, ...checked.patch };
   if (next.webhookUrl !== current.webhookUrl) next.webhookVerifiedAt = null;
   const unverified = checked.patch.webhookUrl != null && next.webhookVerifiedAt === null;

@@ -14,7 +14,11 @@ import {
   type NetworkQuoteWarning,
 } from "../quotes/network-quote";
 import type { NetworkQuoteRepository } from "../quotes/ports";
-import type { NetworkPricing } from "../quotes/network-pricing";
+import type { NetworkPricing, ServingProviders } from "../quotes/network-pricing";
+import { isAirportPickup, isHourlyTrip, termsFor } from "../trips/terms";
+import { byReliability } from "../partners/provider-record";
+import type { ProviderRecords } from "./provider-record";
+import type { Terms } from "../trips/booking";
 import { availabilityWarnings } from "../trips/warnings";
 import { findNetworkQuote, pricedTripOf } from "../quotes/quoted-choice";
 import { admitProviders, type NetworkAsk, type TripAdmissionDeps } from "../partners/admission";
@@ -40,6 +44,8 @@ export interface NetworkQuoteDeps {
   newQuoteId: () => string;
   /** Booking an option is a sendTrip NEW. */
   send: SendTripDeps;
+  /** Providers' records (CONTRACT §20.5): on each option, and what `sort: "reliability"` ranks by; absent: none shown. */
+  records?: Pick<ProviderRecords, "recordsOf">;
   /** The store's per-company bounds (CONTRACT §21.6); STORE_BOUNDS when not given. */
   bounds?: Pick<StoreBounds, "quotesPerHour" | "quoteMaxBytes">;
   /** The FX table options are ranked and converted with (CONTRACT §21.3); without it, one currency (§17.3). */
@@ -52,6 +58,8 @@ export interface NetworkQuoteInput extends SendTripInput {
   partnersOnly?: boolean;
   /** The currency to show each option converted into (else the caller's displayCurrency). */
   currency?: string;
+  /** "price" (default): cheapest first; "reliability": by the provider's record, then price (CONTRACT §20.5). */
+  sort?: unknown;
 }
 
 /** The quote as its maker sees it. */
@@ -66,7 +74,7 @@ export interface NetworkQuoteView {
 
 /** Top-level members that are not trip fields of the quote (whom to ask; a booking's own). */
 const NOT_TRIP = new Set([
-  "providers", "partnersOnly", "affiliateReservation", "transactionId", "submitMode", "fees", "reservationType", "quoteId", "currency",
+  "providers", "partnersOnly", "affiliateReservation", "transactionId", "submitMode", "fees", "reservationType", "quoteId", "currency", "sort",
 ]);
 
 /**
@@ -102,9 +110,10 @@ export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller
   }
   warnings.push(...availabilityWarnings(ranking.shortNotice, ranking.busy));
   const names = await deps.companies.namesOf([...new Set(ranking.chosen.map((v) => v.entry.netid))]);
-  const shown = networkOptionsOf(ranking.chosen, names);
-  const options = conversion ? conversion.convert(shown, ranking.chosen) : shown;
-  if (conversion) warnings.push(...conversion.warnings(options, now));
+  const shown = withTerms(networkOptionsOf(ranking.chosen, names), serving, trip, deps.send.airports);
+  const converted = conversion ? conversion.convert(shown, ranking.chosen) : shown;
+  if (conversion) warnings.push(...conversion.warnings(converted, now));
+  const options = await withRecords(deps, converted, input.sort === "reliability");
   if (options.length === 0)
     warnings.push({
       code: "NO_VEHICLE_NEAR_PICKUP",
@@ -133,6 +142,29 @@ export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller
     );
   await deps.quotes.save(quote);
   return networkQuoteView(quote);
+}
+
+/** Each option with its provider's record, all read at once; ranked by them when asked (`sort: "reliability"`). */
+async function withRecords(deps: NetworkQuoteDeps, options: NetworkQuoteOption[], reliability: boolean): Promise<NetworkQuoteOption[]> {
+  if (!deps.records || options.length === 0) return options;
+  const records = await deps.records.recordsOf(options.map((o) => o.provider.netid));
+  const shown = options.map((o) => {
+    const record = records.get(o.provider.netid);
+    return record ? { ...o, provider: { ...o.provider, record } } : o;
+  });
+  return reliability ? byReliability(shown) : shown;
+}
+
+/** Each option with its provider's terms for the trip (CONTRACT §20.1), counted from the pickup instant. */
+function withTerms(options: NetworkQuoteOption[], serving: ServingProviders, trip: NewTrip, airports: SendTripDeps["airports"]): NetworkQuoteOption[] {
+  if (serving.pickupDate === undefined) return options;
+  const facts = { hourly: isHourlyTrip(trip.trip), airport: isAirportPickup(trip.trip.locations.pickup, airports) };
+  const byProvider = new Map<string, Terms>();
+  return options.map((o) => {
+    let terms = byProvider.get(o.provider.netid);
+    if (!terms) byProvider.set(o.provider.netid, (terms = termsFor(serving.integrations.get(o.provider.netid)?.policies, serving.pickupDate!, facts)));
+    return { ...o, terms };
+  });
 }
 
 /** The quote as its maker sees it. */
@@ -234,6 +266,8 @@ async function checkQuoteRequest(deps: NetworkQuoteDeps, caller: Caller, input: 
     if (problem) errors.push({ field: "currency", message: problem });
   }
   if (input.partnersOnly !== undefined && typeof input.partnersOnly !== "boolean") errors.push({ field: "partnersOnly", message: "must be true or false" });
+  if (input.sort !== undefined && input.sort !== "price" && input.sort !== "reliability")
+    errors.push({ field: "sort", message: "must be price or reliability" });
   if (errors.length > 0) throw new ValidationError(errors);
   return { trip, ask: { requester: caller.netid, providers, partnersOnly: input.partnersOnly === true, preferredVehicleType: trip.trip.preferredVehicleType } };
 }

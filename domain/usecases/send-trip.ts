@@ -25,6 +25,7 @@ import { repriceForUpdate } from "./reprice-booking";
 import { bookHolding, type VehicleClaim } from "./availability";
 import { DEFAULT_TURNAROUND_MINUTES, holdSpan, type HoldIndex } from "../fleet/holds";
 import { quoteQuarterHours } from "../trips/quote";
+import { isAirportPickup, isHourlyTrip, termsFor } from "../trips/terms";
 import { askedExtras } from "../rates/trip-extras";
 import { cardFacts } from "../rates/card-facts";
 import type { RateCardRepository } from "../rates/ports";
@@ -141,6 +142,9 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
   }
   const firstRefusal = refusals.find((r) => r !== undefined);
 
+  // The provider's terms for this trip (CONTRACT §20.1): on every quote option, kept by a booking made without one.
+  const policies = (await deps.admission.integrations.get(provider.netid))?.policies;
+  const terms = termsFor(policies, pickupDate, { hourly: isHourlyTrip(request.trip), airport: isAirportPickup(pickup, deps.airports) });
   let options: QuoteOption[] = [];
   if (isQuote && !firstRefusal && placed.placed) {
     const quote = await quoteProvider(
@@ -165,7 +169,7 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
       pickupDate,
       cardFacts(request.trip, placed, asked, pickupDate, deps),
     );
-    options = quote.options;
+    options = quote.options.map((o) => ({ ...o, terms }));
     warnings.push(...quote.warnings);
   }
 
@@ -180,6 +184,7 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
   const fingerprint = contentFingerprint(request, provider.netid);
   const price = quoted ? { totalAmount: quoted.totalAmount, described: quoted.described, quoted: quoted.quoted } : undefined;
   const facts = {
+    terms: quoted?.terms ?? terms,
     transactionId: deps.newTransactionId(),
     pickupDate,
     options,

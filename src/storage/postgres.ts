@@ -14,6 +14,7 @@ import { PgIdempotencyStore } from "../../adapters/postgres/idempotency-store";
 import { PgVehicleHolds } from "../../adapters/postgres/vehicle-holds";
 import { PgNetworkQuoteRepository } from "../../adapters/postgres/network-quote-repository";
 import { PgFxRateStore } from "../../adapters/postgres/fx-rate-store";
+import { PgProviderHistory } from "../../adapters/postgres/provider-history";
 import { PgRateCardRepository } from "../../adapters/postgres/rate-card-repository";
 import { PgIntegrationRepository, sealStoredSecretsPg } from "../../adapters/postgres/integration-repository";
 import { PgOutbox } from "../../adapters/postgres/outbox";
@@ -107,6 +108,7 @@ export function postgresStorage(
     bookings,
     idempotency: new PgIdempotencyStore(db),
     networkQuotes: new PgNetworkQuoteRepository(db),
+    providerHistory: new PgProviderHistory(db),
     vehicleHolds: new PgVehicleHolds(db),
     rateCards: new PgRateCardRepository(db),
     fxRates,

@@ -15,6 +15,7 @@ import { SqliteBookingRepository } from "../../adapters/sqlite/booking-repositor
 import { SqliteIdempotencyStore } from "../../adapters/sqlite/idempotency-store";
 import { SqliteVehicleHolds } from "../../adapters/sqlite/vehicle-holds";
 import { SqliteNetworkQuoteRepository } from "../../adapters/sqlite/network-quote-repository";
+import { SqliteProviderHistory } from "../../adapters/sqlite/provider-history";
 import { SqliteRateCardRepository } from "../../adapters/sqlite/rate-card-repository";
 import { SqliteFxRateStore } from "../../adapters/sqlite/fx-rate-store";
 import { SqliteProviderFleet } from "../../adapters/sqlite/provider-fleet";
@@ -61,6 +62,7 @@ export function sqliteStorage(db: Db, secrets: SecretSealer, announcerFor: Annou
     bookings,
     idempotency: new SqliteIdempotencyStore(db),
     networkQuotes: new SqliteNetworkQuoteRepository(db),
+    providerHistory: new SqliteProviderHistory(db),
     vehicleHolds: new SqliteVehicleHolds(db),
     rateCards: new SqliteRateCardRepository(db),
     fxRates,

@@ -10,6 +10,7 @@ import type { RateBudgets } from "../../domain/rate-limit";
 import type { LiveEventLog, StreamRegistry } from "../../domain/events/live-events";
 import type { LiveEventUsage } from "../../domain/events/store-bounds";
 import type { NetworkQuoteRepository } from "../../domain/quotes/ports";
+import type { ProviderHistory } from "../../domain/partners/provider-record";
 import type { VehicleHolds } from "../../domain/fleet/holds";
 import type { RateCardRepository } from "../../domain/rates/ports";
 import type { FxRateStore } from "../../domain/fx/ports";
@@ -44,6 +45,8 @@ export interface Storage {
   bookings: BookingRepository & { readonly pendingChanges: number; drain(): Promise<void> };
   idempotency: IdempotencyStore;
   networkQuotes: NetworkQuoteRepository;
+  /** The bookings providers' records are read from (CONTRACT §20.5). */
+  providerHistory: ProviderHistory;
   /** Vehicles held by live bookings and blackouts (CONTRACT §19.5). */
   vehicleHolds: VehicleHolds;
   /** Providers' rate cards (CONTRACT §19.1). */

@@ -46,6 +46,14 @@ describe("CLI", () => {
       expect((await integration()).deliveryUrl).toBeNull();
       expect((await runCli(["company", "set-integration", "ACME-LIMO", "--delivery-url", "http://127.0.0.1:9/farm-in"], env)).code).toBe(0);
       expect((await integration()).deliveryUrl).toBe("http://127.0.0.1:9/farm-in");
+      // Policies (CONTRACT §20.1) as JSON; a wrong one names each field and saves nothing.
+      const policies = { cancellation: [{ beforeMinutes: 120, percent: 0 }, { beforeMinutes: 0, percent: 100 }] };
+      expect((await runCli(["company", "set-integration", "ACME-LIMO", "--policies", JSON.stringify(policies)], env)).code).toBe(0);
+      const withPolicies = (await integration()) as unknown as { policies: { cancellation: unknown; freeWaitingMinutes: unknown } };
+      expect(withPolicies.policies).toEqual({ ...policies, freeWaitingMinutes: { airport: 60, other: 15 } });
+      const wrong = await runCli(["company", "set-integration", "ACME-LIMO", "--policies", '{"cancellation":[{"beforeMinutes":-1,"percent":7}]}'], env);
+      expect(wrong.code).toBe(2);
+      expect((await runCli(["company", "set-integration", "ACME-LIMO", "--policies", "{not json"], env)).code).not.toBe(0);
       const db = new Database(env.DB_PATH, { readonly: true });
       expect(db.query("SELECT plan FROM companies WHERE netid = 'ACME-LIMO'").get()).toEqual({ plan: "ENTERPRISE" });
       db.close();

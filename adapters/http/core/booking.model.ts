@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import { open } from "../gnet-fields";
 import { FeeOut, TripWarningOut } from "../platform/send-trip.model";
+import { TermsOut } from "./terms.model";
 
 // A booking as the core API shows it (GET /api/reservation, webhooks, GNet reads).
 
@@ -55,6 +56,7 @@ export const BookingData = t.Object({
   warnings: t.Optional(
     t.Array(TripWarningOut, { description: "What the request that made the booking or quote was warned about (as sendTrip answered); absent when nothing" }),
   ),
+  terms: t.Optional(TermsOut),
   tripPacket: t.Object(
     {
       reservationType: t.String({ examples: ["REGULAR"], description: "REGULAR, ONDEMAND or QUOTE" }),
@@ -110,6 +112,7 @@ export const BookingData = t.Object({
           },
         ),
       ),
+      terms: t.Optional(TermsOut),
       notes: t.Optional(t.Array(t.Object({ message: t.String(), context: t.String({ description: "AFFILIATE or DRIVER" }) }, open()))),
       namesignInstructions: o(),
       eventName: o(),

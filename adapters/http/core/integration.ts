@@ -5,6 +5,27 @@ import { errors } from "../schemas";
 import { authMacros, type Authenticator } from "../auth";
 import type { AddressOf } from "./accounts";
 
+const Tier = t.Object({
+  beforeMinutes: t.Integer({ minimum: 0, maximum: 43200, description: "Cancelling until this many minutes before the pickup costs `percent`" }),
+  percent: t.Integer({ minimum: 0, maximum: 100, description: "Percent of the fare" }),
+});
+
+const PoliciesView = t.Object(
+  {
+    cancellation: t.Array(Tier, {
+      description:
+        "Cancellation tiers, the earliest first (default free until 1 h before the pickup, then 100%; until you set " +
+        "your own, an HOURLY trip is free until 24 h before)",
+      examples: [[{ beforeMinutes: 1440, percent: 0 }, { beforeMinutes: 120, percent: 50 }, { beforeMinutes: 0, percent: 100 }]],
+    }),
+    freeWaitingMinutes: t.Object(
+      { airport: t.Integer({ minimum: 0, maximum: 1440, examples: [60] }), other: t.Integer({ minimum: 0, maximum: 1440, examples: [15] }) },
+      { description: "Minutes the chauffeur waits free: at an airport pickup (default 60), elsewhere (default 15)" },
+    ),
+  },
+  { description: "Your terms (CONTRACT §20.1): every quote option and booking of yours carries the terms they give (see docs/terms.md)" },
+);
+
 const IntegrationView = t.Object({
   deliveryUrl: t.Union([t.String(), t.Null()], { description: "Your farm-in endpoint: every NEW/UPDATE/CANCEL/QUOTE sent to you is POSTed here" }),
   deliveryAuth: t.Union([t.Object({ username: t.String() }), t.Null()], { description: "Basic auth user sent with deliveries (the password is never shown)" }),
@@ -48,6 +69,7 @@ const IntegrationView = t.Object({
       "unless a quote asks for another with `currency`; null: none set",
     examples: ["EUR"],
   }),
+  policies: PoliciesView,
   webhookSecretSet: t.Boolean(),
   webhookSecret: t.Optional(t.String({ description: "The signing secret — shown only when created or rotated" })),
   webhookVerified: t.Boolean({
@@ -109,6 +131,24 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
               t.Union([t.String({ maxLength: 20 }), t.Null()], {
                 description: "An ISO 4217 code in capitals (null or \"\": none): the currency your network quotes show converted amounts in",
                 examples: ["EUR"],
+              }),
+            ),
+            policies: t.Optional(
+              t.Unknown({
+                description:
+                  "Your terms: {cancellation: [{beforeMinutes 0–43,200, percent 0–100}] (1–10 tiers, distinct beforeMinutes; " +
+                  "null: the default), freeWaitingMinutes: {airport, other} (0–1,440 each; a figure left out is kept, " +
+                  "null resets it)}; null resets every policy. Bookings keep the terms they were made under.",
+                examples: [
+                  {
+                    cancellation: [
+                      { beforeMinutes: 180, percent: 0 },
+                      { beforeMinutes: 60, percent: 50 },
+                      { beforeMinutes: 0, percent: 100 },
+                    ],
+                    freeWaitingMinutes: { airport: 45, other: 10 },
+                  },
+                ],
               }),
             ),
           },

@@ -4,6 +4,7 @@ import networkQuoteRequest from "../examples/network-quote-request.json";
 import networkQuoteResponse from "../examples/network-quote-response.json";
 import networkQuoteBook from "../examples/network-quote-book.json";
 import { MAX_NAMED_PROVIDERS } from "../../../domain/quotes/network-quote";
+import { ProviderRecordData, TermsOut } from "./terms.model";
 
 /** Trip fields of sendTrip that a network quote's body takes as they are. */
 const {
@@ -38,6 +39,15 @@ export const NetworkQuoteBody = t.Object(
         examples: ["EUR"],
       }),
     ),
+    sort: t.Optional(
+      t.String({
+        maxLength: 20,
+        description:
+          'price (default): cheapest first; reliability: by the provider\'s record (`provider.record`: acceptedPct, then ' +
+          "onTimePct, highest first, providers without figures last), then price. Anything else: 400 naming sort",
+        examples: ["reliability"],
+      }),
+    ),
     affiliateReservation: t.Optional(
       t.Object({}, { additionalProperties: true, description: "Not needed; providerId must not be sent (400): a network quote asks every provider" }),
     ),
@@ -69,7 +79,7 @@ export const ConvertedFee = t.Object(
 
 const Option = t.Object({
   quoteOptionId: t.String({ description: "`<provider netid>:<code>`: what POST /api/quotes/{quoteId}/book names" }),
-  provider: t.Object({ netid: t.String(), name: t.String() }),
+  provider: t.Object({ netid: t.String(), name: t.String(), record: t.Optional(ProviderRecordData) }),
   code: t.String({ description: "The provider's fleet entry (slug): what a sendTrip with quoteId names in fees[0].code" }),
   name: t.String(),
   description: t.String(),
@@ -81,6 +91,7 @@ const Option = t.Object({
   nearestKm: t.Number({ description: "Great-circle km from the vehicle to the pickup (1 decimal)" }),
   images: t.Array(t.String()),
   converted: t.Optional(ConvertedFee),
+  terms: t.Optional(TermsOut),
 });
 
 const Warning = t.Object(

@@ -20,6 +20,8 @@ import type { AirportDirectory } from "../../../domain/airports";
 import type { Gazetteer } from "../../../domain/trips/pickup-place";
 import { Page, Paging } from "../paging";
 import { pickupPlaceZone } from "../../../domain/trips/pickup-place";
+import { cancelFeeNow } from "../../../domain/trips/terms";
+import { CancelFeeData } from "./terms.model";
 
 /** What places a booking's pickup in its time zone. */
 export type PickupZoneDeps = Parameters<typeof pickupPlaceZone>[1];
@@ -190,6 +192,28 @@ export function coreReservations(
             "requesterResNo and a pickup window (pickupFrom, pickupTo). Out-of-range limit or offset, an unknown " +
             "status or role, an unreadable date: 400 naming the parameter.",
           security: [{ bearer: [] }],
+        },
+      },
+    )
+    .get(
+      "/reservation/:transactionId/cancel-fee",
+      async ({ caller, params }) => ({ success: true as const, data: cancelFeeNow(await findBooking(deps, caller, params.transactionId), deps.clock.now()) }),
+      {
+        anyAuth: true,
+        params: TransactionIdParams,
+        response: { 200: t.Object({ success: t.Literal(true), data: CancelFeeData }), ...errors(400, 401, 404) },
+        detail: {
+          tags: ["Trips"],
+          summary: "What cancelling the booking would cost its requester now",
+          description:
+            "Either party of the booking (the requester's or the provider's users, core JWT or platform token); anyone " +
+            "else and an unknown id get the same 404 BOOKING_NOT_FOUND. `percent` of the booking's price per the terms " +
+            "it was made under (`terms.cancellation`: the first tier whose `until` is not past, else the last): `0` up " +
+            "to `freeUntil`. A requester's cancel after it (sendTrip CANCEL, cancelTripByTransactionId, " +
+            'cancelTripByResNo) adds the fee line `{type: "CANCELLATION", code: "CANCELLATION_FEE", name, amount}` and ' +
+            "sets `totalAmount` to the fee. A cancelled booking answers the fee it was charged; a quote, a booking made " +
+            "before terms existed and one without a price: 0. See docs/terms.md.",
+          security: [{ bearer: [] }, { platformToken: [] }],
         },
       },
     )

@@ -32,6 +32,7 @@ export const GnetReservationResponse = t.Object(
     fees: packet.fees,
     totalAmount: packet.totalAmount,
     convertedAmount: packet.convertedAmount,
+    terms: packet.terms,
     notes: packet.notes,
     namesignInstructions: packet.namesignInstructions,
     eventName: packet.eventName,

@@ -4,6 +4,7 @@ import sendTripQuote from "../examples/sendtrip-quote.json";
 import quoteResponse from "../examples/quote-response.json";
 import sendTripGnet from "../examples/sendtrip-gnet-style.json";
 import { flag, MAX_FEES, MAX_IMAGES, MAX_PHONES, numberOrText, open, Phone, str } from "../gnet-fields";
+import { TermsOut } from "../core/terms.model";
 
 // sendTrip's model: the reservation a requester sends, and the answer.
 
@@ -238,6 +239,10 @@ export const FeeOut = t.Object(
     validUntil: t.Optional(t.String()),
     percent: t.Optional(t.Union([t.String(), t.Number()])),
     reimbursable: t.Optional(t.Union([t.String(), t.Boolean()])),
+    amount: t.Optional(
+      t.String({ description: 'A late cancel\'s line {type: "CANCELLATION", code: "CANCELLATION_FEE"}: the fee charged (as `fee`)', examples: ["60.00"] }),
+    ),
+    terms: t.Optional(TermsOut),
   },
   open(),
 );

@@ -27,6 +27,8 @@ export const companyIntegrations = pgTable("company_integrations", {
   minimumNoticeMinutes: integer("minimum_notice_minutes").notNull().default(0),
   /** The currency a network quote of this company shows converted amounts in (ISO 4217); null: none. */
   displayCurrency: text("display_currency"),
+  /** The provider\'s cancellation tiers and free waiting (CONTRACT §20.1), JSON; null: the defaults. */
+  policies: text("policies"),
   updatedAt: time("updated_at").notNull(),
 });
 

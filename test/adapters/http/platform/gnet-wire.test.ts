@@ -394,7 +394,7 @@ describe("GNet-shaped webhooks", () => {
     );
     const last = got.find((r) => r.json.status === "ASSIGNED")!;
     expect(last.path).toBe("/gnet-callback");
-    expect(Object.keys(last.json).sort()).toEqual(["affiliateReservation", "chauffeur", "fees", "location", "providerNote", "status", "totalAmount", "transactionId", "vehicle"]);
+    expect(Object.keys(last.json).sort()).toEqual(["affiliateReservation", "chauffeur", "fees", "location", "providerNote", "status", "terms", "totalAmount", "transactionId", "vehicle"]);
     expect(last.json.affiliateReservation).toMatchObject({
       requesterId: requester.netid,
       providerId: provider.netid,

@@ -144,6 +144,8 @@ describe("quotes", () => {
       vehType: "SPRINTER", passengerCount: "12", luggageCount: "12", images: ["https://example.com/sprinter.jpg"], validUntil: new Date((clock.now() + 86400) * 1000).toISOString().replace(".000Z", "Z"),
       // No rate card: the vehicle's own rates, one BASE line summing to the fee (CONTRACT §19.2).
       breakdown: [{ kind: "BASE", id: "vehicle-rate", name: "Vehicle rate", amount: "240.00" }],
+      // The provider's terms (CONTRACT §20.1; docs/terms.md): here the defaults for an airport pickup.
+      terms: expect.objectContaining({ freeWaitingMinutes: 60 }),
     });
     // The vehicle with unknown luggage capacity is offered (no luggage asked) and carries no luggageCount.
     expect("luggageCount" in res.body.fees[2]).toBe(false);

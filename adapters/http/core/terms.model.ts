@@ -1,0 +1,64 @@
+import { t } from "elysia";
+
+// Terms, the cancel fee and the provider record (CONTRACT §20.1, §20.2, §20.5): shapes shared by the quote answers,
+// the booking reads, the webhooks and their own routes.
+
+export const TermsOut = t.Object(
+  {
+    freeCancellationUntil: t.Union([t.String(), t.Null()], {
+      description: "ISO 8601 UTC: until when cancelling costs nothing (null when no tier is free)",
+      examples: ["2027-01-15T13:00:00Z"],
+    }),
+    cancellation: t.Array(
+      t.Object({
+        until: t.String({ description: "ISO 8601 UTC: cancelling until this instant costs `percent` of the fare" }),
+        percent: t.Integer({ minimum: 0, maximum: 100 }),
+      }),
+      {
+        description: "The provider's tiers as instants, earliest first; after the last one, its percent still applies",
+        examples: [[{ until: "2027-01-15T13:00:00Z", percent: 0 }, { until: "2027-01-15T14:00:00Z", percent: 100 }]],
+      },
+    ),
+    freeWaitingMinutes: t.Integer({
+      description:
+        "Minutes the chauffeur waits free: the provider's airport figure for an airport pickup (locationType airport or an " +
+        "IATA code), else its other one",
+      examples: [60],
+    }),
+  },
+  {
+    description:
+      "The provider's terms (CONTRACT §20.1), fixed when the option is quoted or the booking made: a later change of the " +
+      "provider's policies never alters a booking's terms",
+  },
+);
+
+export const CancelFeeData = t.Object({
+  fee: t.String({
+    description: "What cancelling now costs, in the booking's currency and its minor unit ('0.00' inside the free window)",
+    examples: ["50.00"],
+  }),
+  currency: t.Union([t.String(), t.Null()], { description: "ISO 4217: the booking's currency (null when its fee lines name none)", examples: ["USD"] }),
+  percent: t.Integer({ minimum: 0, maximum: 100, description: "The percent of the fare the tier in force now charges", examples: [50] }),
+  freeUntil: t.Union([t.String(), t.Null()], {
+    description: "ISO 8601 UTC: the end of the free window (terms.freeCancellationUntil)",
+    examples: ["2027-01-15T13:00:00Z"],
+  }),
+});
+
+const pct = (what: string) =>
+  t.Union([t.Number(), t.Null()], { description: `${what} (0–100, one decimal); null under 10 bookings`, examples: [96.5] });
+
+export const ProviderRecordData = t.Object(
+  {
+    bookings: t.Integer({ description: "Bookings sent to the provider in the last 90 days (quotes not counted)", examples: [48] }),
+    acceptedPct: pct("Share of them the provider accepted (CONFIRMED or any later status)"),
+    medianAcceptSeconds: t.Union([t.Integer(), t.Null()], {
+      description: "Median seconds from the booking to the provider's acceptance; null under 10 bookings or when none was accepted",
+      examples: [240],
+    }),
+    providerCancelPct: pct("Share the provider rejected or cancelled"),
+    onTimePct: pct("Of those that reached ON_LOCATION, the share that did at or before the pickup time (null also when none did)"),
+  },
+  { description: "The provider's record over the last 90 days, from each booking's status history (CONTRACT §20.5)" },
+);

@@ -1,0 +1,54 @@
+import { NotFoundError } from "../errors";
+import type { Clock, CompanyRepository } from "../ports";
+import { providerRecordOf, RECORD_WINDOW_SECONDS, type ProviderHistory, type ProviderRecord, type RecordBooking } from "../partners/provider-record";
+
+/** How long a provider's record is reused before it is read again: a network quote asks for many at once. */
+export const RECORD_CACHE_SECONDS = 300;
+/** Records kept at most (the oldest read first dropped). */
+const MAX_CACHED = 10_000;
+
+export interface ProviderRecordDeps {
+  history: ProviderHistory;
+  companies: Pick<CompanyRepository, "findByNetid">;
+  clock: Clock;
+}
+
+/**
+ * Providers' records (CONTRACT §20.5), each read from the bookings of the last 90 days and kept 5 minutes: the
+ * records a network quote needs that are not kept are read in one query for all of them.
+ */
+export class ProviderRecords {
+  private readonly kept = new Map<string, { at: number; record: ProviderRecord }>();
+
+  constructor(private readonly deps: ProviderRecordDeps) {}
+
+  /** GET /api/providers/{netid}/record: any signed-in company may ask; a netid no company holds is 404. */
+  async recordOf(netid: string): Promise<ProviderRecord> {
+    const company = /^[A-Za-z0-9_-]{1,64}$/.test(netid) ? await this.deps.companies.findByNetid(netid) : undefined;
+    if (!company) throw new NotFoundError("No company with this netid", "PROVIDER_NOT_FOUND");
+    return (await this.recordsOf([company.netid])).get(company.netid)!;
+  }
+
+  /** The records of these providers (netids as stored), by netid. */
+  async recordsOf(netids: readonly string[]): Promise<Map<string, ProviderRecord>> {
+    const now = this.deps.clock.now();
+    const out = new Map<string, ProviderRecord>();
+    const missing: string[] = [];
+    for (const netid of new Set(netids)) {
+      const hit = this.kept.get(netid);
+      if (hit && now - hit.at < RECORD_CACHE_SECONDS && hit.at <= now) out.set(netid, hit.record);
+      else missing.push(netid);
+    }
+    if (missing.length === 0) return out;
+    const rows = await this.deps.history.recentBookings(missing, now - RECORD_WINDOW_SECONDS);
+    const byProvider = new Map<string, RecordBooking[]>(missing.map((n) => [n.toLowerCase(), []]));
+    for (const row of rows) byProvider.get(row.providerId.toLowerCase())?.push(row);
+    for (const netid of missing) {
+      const record = providerRecordOf(byProvider.get(netid.toLowerCase()) ?? []);
+      out.set(netid, record);
+      if (this.kept.size >= MAX_CACHED) this.kept.delete(this.kept.keys().next().value!);
+      this.kept.set(netid, { at: now, record });
+    }
+    return out;
+  }
+}

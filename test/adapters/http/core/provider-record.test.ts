@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHarness, ManualClock, type Harness } from "../../../support/harness";
+import { insertFleet, nextResNo, party, providerUpdate, sendTrip, type Party } from "../../../support/trips";
+
+/**
+ * A provider's record (CONTRACT §20.5): from the status history of the bookings sent to it in the last 90 days,
+ * its acceptance, speed, cancellations and punctuality; null figures under 10 bookings; on every network quote
+ * option, and `sort: "reliability"` ranks by it.
+ */
+
+type Json = Record<string, any>;
+const clock = new ManualClock(Math.floor(Date.now() / 1000));
+let h: Harness;
+let requester: Party, steady: Party, flaky: Party, fresh: Party;
+const iso = (unix: number) => new Date(unix * 1000).toISOString().replace(".000Z", "Z");
+const CUPERTINO = { locationType: "address", address: "1 Infinite Loop, Cupertino, CA", lat: "37.3318", lon: "-122.0312" };
+const trip = (time: string) => ({ runType: "Airport", passengerCount: "2", locations: { pickup: { locationType: "airport", address: "SFO", time }, dropOff: CUPERTINO } });
+const record = (who: Party, netid: string) => h.request("GET", `/api/providers/${netid}/record`, { headers: { authorization: `Bearer ${who.jwt}` } });
+
+/** A REGULAR booking sent to `to`, picking up `ahead` seconds from now: its transactionId. */
+async function book(to: Party, ahead = 2 * 86400): Promise<{ id: string; pickup: number }> {
+  const pickup = clock.now() + ahead;
+  const res = await sendTrip(h, requester, {
+    ...trip(iso(pickup)),
+    reservationType: "REGULAR",
+    passengers: [{ firstName: "Ada", lastName: "King" }],
+    affiliateReservation: { requesterId: requester.netid, requesterResNo: nextResNo(), providerId: to.netid, action: "NEW" },
+  });
+  expect(res.status).toBe(200);
+  return { id: res.body.transactionId, pickup };
+}
+
+async function move(who: Party, id: string, status: string) {
+  const res = await providerUpdate(h, who, id, { status });
+  expect(res.status).toBe(200);
+}
+
+beforeAll(async () => {
+  h = createHarness({ clock });
+  [requester, steady, flaky, fresh] = await Promise.all([
+    party(h, "REC-BOOKWELL", "CO"),
+    party(h, "REC-STEADY", "IO"),
+    party(h, "REC-FLAKY", "IO"),
+    party(h, "REC-FRESH", "IO"),
+  ]);
+  // The flaky provider is cheaper than the steady one, the fresh one cheapest of all.
+  await insertFleet(h, steady.netid, [{ slug: "steady-sedan", type: "SEDAN", maxPassengers: 4, maxLuggage: 4, hourlyRate: "90.00" }]);
+  await insertFleet(h, flaky.netid, [{ slug: "flaky-sedan", type: "SEDAN", maxPassengers: 4, maxLuggage: 4, hourlyRate: "70.00" }]);
+  await insertFleet(h, fresh.netid, [{ slug: "fresh-sedan", type: "SEDAN", maxPassengers: 4, maxLuggage: 4, hourlyRate: "60.00" }]);
+
+  // Steady: 10 bookings, each accepted (i + 1) minutes after it was sent, its chauffeur on location: 8 before the
+  // pickup, 2 (picking up in 30 minutes) an hour later — after it.
+  for (let i = 0; i < 10; i++) {
+    const late = i >= 8;
+    const { id } = await book(steady, late ? 1800 : 2 * 86400);
+    clock.advance(60 * (i + 1));
+    await move(steady, id, "CONFIRMED");
+    if (late) clock.advance(3600);
+    await move(steady, id, "ON_LOCATION");
+  }
+  // Flaky: 10 bookings, 3 accepted after a minute, 7 rejected.
+  for (let i = 0; i < 10; i++) {
+    const { id } = await book(flaky);
+    clock.advance(60);
+    await move(flaky, id, i < 3 ? "CONFIRMED" : "REJECT");
+  }
+  // Fresh: 3 bookings, all accepted.
+  for (let i = 0; i < 3; i++) await move(fresh, (await book(fresh)).id, "CONFIRMED");
+}, 120_000);
+
+afterAll(async () => {
+  await h.close();
+});
+
+describe("GET /api/providers/{netid}/record", () => {
+  test("from the status history: acceptance, median seconds to accept, cancellations, punctuality", async () => {
+    const res = await record(requester, steady.netid);
+    expect(res.status).toBe(200);
+    // Waits of 60…600 s: the median of ten is (300 + 360) / 2.
+    expect(res.body.data).toEqual({ bookings: 10, acceptedPct: 100, medianAcceptSeconds: 330, providerCancelPct: 0, onTimePct: 80 });
+    const flakyRecord = await record(fresh, flaky.netid.toLowerCase());
+    expect(flakyRecord.body.data).toEqual({ bookings: 10, acceptedPct: 30, medianAcceptSeconds: 60, providerCancelPct: 70, onTimePct: null });
+  });
+
+  test("null figures under 10 bookings; any signed-in company may ask, by JWT or platform token", async () => {
+    const res = await h.request("GET", `/api/providers/${fresh.netid}/record`, { headers: { token: flaky.token } });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ bookings: 3, acceptedPct: null, medianAcceptSeconds: null, providerCancelPct: null, onTimePct: null });
+    expect((await record(steady, requester.netid)).body.data).toEqual({ bookings: 0, acceptedPct: null, medianAcceptSeconds: null, providerCancelPct: null, onTimePct: null });
+  });
+
+  test("an unknown netid is 404 PROVIDER_NOT_FOUND; without a credential 401", async () => {
+    const res = await record(requester, "NO-SUCH-CO");
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe("PROVIDER_NOT_FOUND");
+    expect((await h.request("GET", `/api/providers/${steady.netid}/record`)).status).toBe(401);
+  });
+});
+
+describe("the record on network quotes", () => {
+  const quote = (body: Json) =>
+    h.request("POST", "/api/quotes", { headers: { token: requester.token }, body: { ...trip(iso(clock.now() + 3 * 86400)), ...body } });
+
+  test("each option carries provider.record; by default cheapest first", async () => {
+    const res = await quote({});
+    expect(res.status).toBe(200);
+    const options = res.body.data.options as Json[];
+    expect(options.map((o) => o.provider.netid)).toEqual([fresh.netid, flaky.netid, steady.netid]);
+    expect(options[2].provider.record).toEqual({ bookings: 10, acceptedPct: 100, medianAcceptSeconds: 330, providerCancelPct: 0, onTimePct: 80 });
+    expect(options[0].provider.record.acceptedPct).toBeNull();
+  });
+
+  test('sort: "reliability" ranks by acceptedPct, then onTimePct, then price; anything else is 400 naming sort', async () => {
+    const res = await quote({ sort: "reliability" });
+    expect(res.status).toBe(200);
+    expect(res.body.data.options.map((o: Json) => o.provider.netid)).toEqual([steady.netid, flaky.netid, fresh.netid]);
+    const bad = await quote({ sort: "fastest" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { field: string }) => e.field)).toEqual(["sort"]);
+  });
+});
+
+describe("the served Postman collection", () => {
+  test("has the record and cancel-fee routes", async () => {
+    const res = await h.request("GET", "/docs/postman.json");
+    expect(res.status).toBe(200);
+    const paths: string[] = [];
+    const walk = (items: Json[]) => {
+      for (const i of items) i.item ? walk(i.item) : paths.push((i.request?.url?.path ?? []).join("/"));
+    };
+    walk(res.body.item);
+    expect(paths).toContain("api/providers/:netid/record");
+    expect(paths).toContain("api/reservation/:transactionId/cancel-fee");
+  });
+});
