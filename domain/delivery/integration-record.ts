@@ -1,7 +1,5 @@
-import type { AcceptTripsFrom, Integration, LuggageMode, WebhookFormat } from "./integration";
+import { serviceSettingsOf, type AcceptTripsFrom, type Integration, type LuggageMode, type WebhookFormat } from "./integration";
 import type { SecretSealer } from "./ports";
-import { DEFAULT_TURNAROUND_MINUTES } from "../fleet/holds";
-import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
 
 /**
  * How a company's integration is stored, whichever database keeps it: the delivery password and the webhook secret
@@ -39,9 +37,7 @@ export function integrationRecord(i: Integration, secrets: SecretSealer, at: num
     webhookVerifiedAt: i.webhookVerifiedAt,
     webhookFormat: i.webhookFormat,
     acceptTripsFrom: i.acceptTripsFrom,
-    serviceRadiusKm: i.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM,
-    turnaroundMinutes: i.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES,
-    minimumNoticeMinutes: i.minimumNoticeMinutes ?? 0,
+    ...serviceSettingsOf(i),
     updatedAt: at,
   };
 }
