@@ -10,6 +10,8 @@ import { DEMO_LOGIN, seedDemo } from "./demo/seed";
 import { openBackend } from "./backend";
 import { updateIntegration } from "../domain/usecases/integration";
 import { ValidationError } from "../domain/errors";
+import type { Company } from "../domain/company/registration";
+import type { Services } from "./services";
 import { putRateCard } from "../domain/usecases/rate-cards";
 import { importFxRates } from "../domain/usecases/fx-rates";
 import { readEcbFile } from "../adapters/fx/ecb-file";
@@ -210,23 +212,10 @@ async function main(argv: string[]): Promise<number> {
 /** `rates import <netid> <file.json>`: replaces the company's rate card with the file's (checked as PUT /api/company/rates checks it). */
 async function importRates(config: Config, netid: string, file: string): Promise<number> {
   const body: unknown = JSON.parse(await Bun.file(file).text());
-  const { services, close } = await open(config);
-  try {
-    const company = await services.companies.findByNetid(netid);
-    if (!company) {
-      console.error(`no company with netid ${netid}`);
-      return 1;
-    }
+  return withCompany(config, netid, 1, async (services, company) => {
     const card = await putRateCard(services.rates, company.netid, body);
     console.log(`${company.netid}: rate card in ${card.currency} saved (${card.routes.length} routes, ${card.extras.length} extras)`);
-    return 0;
-  } catch (err) {
-    if (!(err instanceof ValidationError)) throw err;
-    for (const e of err.errors) console.error(`${e.field}: ${e.message}`);
-    return 1;
-  } finally {
-    await close();
-  }
+  });
 }
 
 /** `fx import <file>`: the ECB's reference rates file replaces the FX table, checked whole (nothing saved on a bad file). */
@@ -305,6 +294,22 @@ async function setIntegration(config: Config, args: string[]): Promise<number> {
     else if (flag === "--policies") input.policies = policiesFlag(value);
     else throw new UsageError(`company set-integration: unknown option ${flag}`);
   }
+  return withCompany(config, netid, 2, async (services, company) => {
+    const view = await updateIntegration(services.integration, company.netid, input);
+    console.log(JSON.stringify(view, null, 2));
+  });
+}
+
+/**
+ * Runs `command` on the company `netid` names, over the configured database: 0 when it ran; 1 (with a line saying
+ * so) when no company has that netid; `invalid` when it failed validation, each failing field on its own line.
+ */
+async function withCompany(
+  config: Config,
+  netid: string,
+  invalid: number,
+  command: (services: Services, company: Company) => Promise<void>,
+): Promise<number> {
   const { services, close } = await open(config);
   try {
     const company = await services.companies.findByNetid(netid);
@@ -312,15 +317,12 @@ async function setIntegration(config: Config, args: string[]): Promise<number> {
       console.error(`no company with netid ${netid}`);
       return 1;
     }
-    const view = await updateIntegration(services.integration, company.netid, input);
-    console.log(JSON.stringify(view, null, 2));
+    await command(services, company);
     return 0;
   } catch (error) {
-    if (error instanceof ValidationError) {
-      for (const e of error.errors) console.error(`${e.field}: ${e.message}`);
-      return 2;
-    }
-    throw error;
+    if (!(error instanceof ValidationError)) throw error;
+    for (const e of error.errors) console.error(`${e.field}: ${e.message}`);
+    return invalid;
   } finally {
     await close();
   }

@@ -1,18 +1,9 @@
 import { and, asc, eq, inArray, isNull, lt, or, gt, sql } from "drizzle-orm";
-import { ConflictError } from "../../domain/errors";
-import { companyFromStored, type Company } from "../../domain/company/registration";
+import { alreadyRegistered, companyFromStored, type Company, type UniqueField } from "../../domain/company/registration";
 import { companyNames } from "../../domain/company/names";
 import type { Plan } from "../../domain/company/plan";
-import type {
-  Caller,
-  CompanyRepository,
-  LoginAttemptsSeen,
-  LoginThrottle,
-  PlatformTokenRepository,
-  RevokedTokens,
-  User,
-  UserRepository,
-} from "../../domain/ports";
+import type { Caller, CompanyRepository, LoginAttemptsSeen, LoginThrottle } from "../../domain/ports";
+import type { PlatformTokenRepository, RevokedTokens, User, UserRepository } from "../../domain/ports";
 import type { PgDb } from "./db";
 import { PgAccountCache } from "./account-cache";
 import { companies, loginAttempts, loginFailures, platformTokens, revokedTokens, users } from "./schema";
@@ -29,7 +20,7 @@ function causes(error: unknown): unknown[] {
 }
 
 /** Which unique field a PostgreSQL unique violation (SQLSTATE 23505) is about, if it is one. */
-function uniqueFieldOf(error: unknown): "netid" | "mainEmail" | "mainPhone" | undefined {
+function uniqueFieldOf(error: unknown): UniqueField | undefined {
   for (const e of causes(error)) {
     if (!(e instanceof Error)) continue;
     const { errno, constraint } = e as Error & { errno?: unknown; constraint?: unknown };
@@ -85,7 +76,7 @@ export class PgCompanyRepository implements CompanyRepository {
         (EXISTS (SELECT 1 FROM ${companies} WHERE ${companies.mainEmail} = ${c.mainEmail})
           OR EXISTS (SELECT 1 FROM ${users} WHERE ${users.email} = ${c.mainEmail})) AS "email",
         EXISTS (SELECT 1 FROM ${companies} WHERE ${companies.mainPhone} = ${c.mainPhone}) AS "phone"`);
-    const taken: Array<"netid" | "mainEmail" | "mainPhone"> = [];
+    const taken: UniqueField[] = [];
     if (row?.netid) taken.push("netid");
     if (row?.email) taken.push("mainEmail");
     if (row?.phone) taken.push("mainPhone");
@@ -101,12 +92,7 @@ export class PgCompanyRepository implements CompanyRepository {
       this.cache.clear();
     } catch (error) {
       const field = uniqueFieldOf(error);
-      if (field)
-        throw new ConflictError(`This ${field} is already registered`, "ALREADY_REGISTERED", {
-          field,
-          fields: [field],
-          errors: [{ field, message: "is already registered" }],
-        });
+      if (field) throw alreadyRegistered([field]);
       throw error;
     }
   }

@@ -2,7 +2,7 @@ import { and, asc, eq, or, sql } from "drizzle-orm";
 import { ConflictError } from "../../domain/errors";
 import type { Partnership, VehicleTypeMap } from "../../domain/partners/partnership";
 import type { ActiveVehicleTypes, PartnershipRepository } from "../../domain/partners/ports";
-import { bothWays, partnershipPair as pair, toPartnership } from "../partnership-rows";
+import { bothWays, oneWay, partnershipPair as pair, toPartnership, vehicleTypeRows } from "../partnership-rows";
 import type { PgDb } from "./db";
 import { PgAccountCache } from "./account-cache";
 import { partnerships, partnerVehicleTypes } from "./schema";
@@ -92,19 +92,14 @@ export class PgPartnershipRepository implements PartnershipRepository, ActiveVeh
     const rows = await this.db
       .select({ requesterType: partnerVehicleTypes.requesterType, providerType: partnerVehicleTypes.providerType })
       .from(partnerVehicleTypes)
-      .where(and(eq(partnerVehicleTypes.providerNetid, provider), eq(partnerVehicleTypes.requesterNetid, requester)))
+      .where(oneWay(partnerVehicleTypes, provider, requester))
       .orderBy(sql`${partnerVehicleTypes.requesterType} COLLATE "C"`);
     return Object.fromEntries(rows.map((r) => [r.requesterType, r.providerType]));
   }
 
   async setVehicleTypes(provider: string, requester: string, map: VehicleTypeMap): Promise<void> {
-    const where = and(eq(partnerVehicleTypes.providerNetid, provider), eq(partnerVehicleTypes.requesterNetid, requester));
-    const rows = Object.entries(map).map(([requesterType, providerType]) => ({
-      providerNetid: provider,
-      requesterNetid: requester,
-      requesterType,
-      providerType,
-    }));
+    const where = oneWay(partnerVehicleTypes, provider, requester);
+    const rows = vehicleTypeRows(provider, requester, map);
     await this.db.transaction(async (tx) => {
       await tx.delete(partnerVehicleTypes).where(where);
       if (rows.length > 0) await tx.insert(partnerVehicleTypes).values(rows);

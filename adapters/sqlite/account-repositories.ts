@@ -1,18 +1,9 @@
 import { and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
-import { ConflictError } from "../../domain/errors";
-import { companyFromStored, type Company } from "../../domain/company/registration";
+import { alreadyRegistered, companyFromStored, type Company, type UniqueField } from "../../domain/company/registration";
 import { companyNames } from "../../domain/company/names";
 import type { Plan } from "../../domain/company/plan";
-import type {
-  Caller,
-  CompanyRepository,
-  LoginAttemptsSeen,
-  LoginThrottle,
-  PlatformTokenRepository,
-  RevokedTokens,
-  User,
-  UserRepository,
-} from "../../domain/ports";
+import type { Caller, CompanyRepository, LoginAttemptsSeen, LoginThrottle } from "../../domain/ports";
+import type { PlatformTokenRepository, RevokedTokens, User, UserRepository } from "../../domain/ports";
 import { AccountCache } from "./account-cache";
 import type { Db } from "./db";
 import { companies, loginFailures, platformTokens, revokedTokens, users } from "./schema";
@@ -29,7 +20,7 @@ function written(db: Db, result: unknown): boolean {
 }
 
 /** Which unique field a SQLite constraint message is about, if any. */
-function uniqueFieldOf(error: unknown): "netid" | "mainEmail" | "mainPhone" | undefined {
+function uniqueFieldOf(error: unknown): UniqueField | undefined {
   const message = error instanceof Error ? error.message : "";
   if (!message.includes("UNIQUE")) return undefined;
   if (message.includes("main_email") || message.includes("users.email")) return "mainEmail";
@@ -66,7 +57,7 @@ export class SqliteCompanyRepository implements CompanyRepository {
   }
 
   async findTaken(c: { netid?: string; mainEmail: string; mainPhone: string }) {
-    const taken: Array<"netid" | "mainEmail" | "mainPhone"> = [];
+    const taken: UniqueField[] = [];
     if (c.netid) {
       const lower = c.netid.toLowerCase();
       const hit =
@@ -94,12 +85,7 @@ export class SqliteCompanyRepository implements CompanyRepository {
       });
     } catch (error) {
       const field = uniqueFieldOf(error);
-      if (field)
-        throw new ConflictError(`This ${field} is already registered`, "ALREADY_REGISTERED", {
-          field,
-          fields: [field],
-          errors: [{ field, message: "is already registered" }],
-        });
+      if (field) throw alreadyRegistered([field]);
       throw error;
     }
   }

@@ -2,7 +2,7 @@ import { and, asc, eq, or } from "drizzle-orm";
 import { ConflictError } from "../../domain/errors";
 import type { Partnership, VehicleTypeMap } from "../../domain/partners/partnership";
 import type { ActiveVehicleTypes, PartnershipRepository } from "../../domain/partners/ports";
-import { bothWays, partnershipPair as pair, toPartnership } from "../partnership-rows";
+import { bothWays, oneWay, partnershipPair as pair, toPartnership, vehicleTypeRows } from "../partnership-rows";
 import type { Db } from "./db";
 import { partnerships, partnerVehicleTypes } from "./schema";
 
@@ -77,7 +77,7 @@ export class SqlitePartnershipRepository implements PartnershipRepository, Activ
     const rows = this.db
       .select({ requesterType: partnerVehicleTypes.requesterType, providerType: partnerVehicleTypes.providerType })
       .from(partnerVehicleTypes)
-      .where(and(eq(partnerVehicleTypes.providerNetid, provider), eq(partnerVehicleTypes.requesterNetid, requester)))
+      .where(oneWay(partnerVehicleTypes, provider, requester))
       .orderBy(asc(partnerVehicleTypes.requesterType))
       .all();
     return Object.fromEntries(rows.map((r) => [r.requesterType, r.providerType]));
@@ -91,13 +91,8 @@ export class SqlitePartnershipRepository implements PartnershipRepository, Activ
   }
 
   async setVehicleTypes(provider: string, requester: string, map: VehicleTypeMap): Promise<void> {
-    const where = and(eq(partnerVehicleTypes.providerNetid, provider), eq(partnerVehicleTypes.requesterNetid, requester));
-    const rows = Object.entries(map).map(([requesterType, providerType]) => ({
-      providerNetid: provider,
-      requesterNetid: requester,
-      requesterType,
-      providerType,
-    }));
+    const where = oneWay(partnerVehicleTypes, provider, requester);
+    const rows = vehicleTypeRows(provider, requester, map);
     this.db.transaction((tx) => {
       tx.delete(partnerVehicleTypes).where(where).run();
       if (rows.length > 0) tx.insert(partnerVehicleTypes).values(rows).run();

@@ -2,7 +2,7 @@ import isEmail from "validator/lib/isEmail";
 import { canonicalDomain, homographProblem } from "./email-domain";
 import { hiddenCharacterProblem, nameProblem } from "../shared/unicode-text";
 import { parsePhoneNumberFromString, isSupportedCountry, type CountryCode } from "libphonenumber-js/max";
-import type { FieldError } from "../errors";
+import { ConflictError, type FieldError } from "../errors";
 import type { Plan } from "./plan";
 
 /** Company types: IO runs vehicles, CO books rides. */
@@ -35,6 +35,18 @@ export interface ValidRegistration {
   address: string | null;
   coType: CoType;
   dryRun: boolean;
+}
+
+/** The fields no two companies (and users) may share. */
+export type UniqueField = "netid" | "mainEmail" | "mainPhone";
+
+/** 409 ALREADY_REGISTERED naming each field `taken` (the first in the message, as `label`). */
+export function alreadyRegistered(taken: UniqueField[], label: string = taken[0]): ConflictError {
+  return new ConflictError(`This ${label} is already registered`, "ALREADY_REGISTERED", {
+    field: taken[0],
+    fields: taken,
+    errors: taken.map((f) => ({ field: f, message: "is already registered" })),
+  });
 }
 
 /** A registered company as the domain sees it. */

@@ -1,8 +1,6 @@
-import type { AcceptTripsFrom, Integration, LuggageMode, WebhookFormat } from "./integration";
+import { serviceSettingsOf, type AcceptTripsFrom, type Integration, type LuggageMode, type WebhookFormat } from "./integration";
 import type { SecretSealer } from "./ports";
 import type { Policies } from "../trips/terms";
-import { DEFAULT_TURNAROUND_MINUTES } from "../fleet/holds";
-import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
 
 /**
  * How a company's integration is stored, whichever database keeps it: the delivery password and the webhook secret
@@ -43,9 +41,7 @@ export function integrationRecord(i: Integration, secrets: SecretSealer, at: num
     webhookVerifiedAt: i.webhookVerifiedAt,
     webhookFormat: i.webhookFormat,
     acceptTripsFrom: i.acceptTripsFrom,
-    serviceRadiusKm: i.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM,
-    turnaroundMinutes: i.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES,
-    minimumNoticeMinutes: i.minimumNoticeMinutes ?? 0,
+    ...serviceSettingsOf(i),
     displayCurrency: i.displayCurrency ?? null,
     policies: i.policies && Object.keys(i.policies).length > 0 ? JSON.stringify(i.policies) : null,
     updatedAt: at,
@@ -68,7 +64,7 @@ export function integrationOf(row: IntegrationRecord, secrets: SecretSealer): In
     serviceRadiusKm: row.serviceRadiusKm,
     turnaroundMinutes: row.turnaroundMinutes,
     minimumNoticeMinutes: row.minimumNoticeMinutes,
-    displayCurrency: row.displayCurrency ?? null,
+    ...(row.displayCurrency ? { displayCurrency: row.displayCurrency } : {}),
     ...(row.policies ? { policies: JSON.parse(row.policies) as Policies } : {}),
   };
 }

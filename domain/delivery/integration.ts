@@ -37,6 +37,15 @@ export interface Integration {
   policies?: Policies;
 }
 
+/** A provider's service settings, each unset one at its default (50 km, 30 minutes, no notice). */
+export function serviceSettingsOf(i: Integration): { serviceRadiusKm: number; turnaroundMinutes: number; minimumNoticeMinutes: number } {
+  return {
+    serviceRadiusKm: i.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM,
+    turnaroundMinutes: i.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES,
+    minimumNoticeMinutes: i.minimumNoticeMinutes ?? 0,
+  };
+}
+
 /** A requested change: absent = keep, null = clear. */
 export interface IntegrationPatch {
   deliveryUrl?: string | null;

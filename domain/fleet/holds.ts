@@ -127,18 +127,34 @@ export function instantOf(value: unknown): number | undefined {
   return Number.isFinite(ms) ? Math.floor(ms / 1000) : undefined;
 }
 
+/**
+ * The instants `from` and `to` of a window at most `maxDays` long, `to` after `from`; each failing one is added to
+ * `errors` (an unreadable one with its message in `unreadable`).
+ */
+function checkWindow(
+  w: { from?: unknown; to?: unknown },
+  errors: FieldError[],
+  maxDays: number,
+  unreadable: { from: string; to: string },
+): { from: number | undefined; to: number | undefined } {
+  const from = instantOf(w.from);
+  const to = instantOf(w.to);
+  if (from === undefined) errors.push({ field: "from", message: unreadable.from });
+  if (to === undefined) errors.push({ field: "to", message: unreadable.to });
+  else if (from !== undefined && to <= from) errors.push({ field: "to", message: "must be after from" });
+  else if (from !== undefined && to - from > maxDays * 86_400) errors.push({ field: "to", message: `must be at most ${maxDays} days after from` });
+  return { from, to };
+}
+
 /** A checked blackout request: every failing field named. */
 export function checkBlackout(
   body: { from?: unknown; to?: unknown; reason?: unknown },
 ): { ok: true; from: number; to: number; reason: string | null } | { ok: false; errors: FieldError[] } {
   const errors: FieldError[] = [];
-  const from = instantOf(body.from);
-  const to = instantOf(body.to);
-  if (from === undefined) errors.push({ field: "from", message: "must be an ISO 8601 instant with a zone, e.g. 2030-05-01T08:00:00Z" });
-  if (to === undefined) errors.push({ field: "to", message: "must be an ISO 8601 instant with a zone, e.g. 2030-05-01T18:00:00Z" });
-  else if (from !== undefined && to <= from) errors.push({ field: "to", message: "must be after from" });
-  else if (from !== undefined && to - from > MAX_BLACKOUT_DAYS * 86_400)
-    errors.push({ field: "to", message: `must be at most ${MAX_BLACKOUT_DAYS} days after from` });
+  const { from, to } = checkWindow(body, errors, MAX_BLACKOUT_DAYS, {
+    from: "must be an ISO 8601 instant with a zone, e.g. 2030-05-01T08:00:00Z",
+    to: "must be an ISO 8601 instant with a zone, e.g. 2030-05-01T18:00:00Z",
+  });
   let reason: string | null = null;
   if (body.reason !== undefined && body.reason !== null) {
     if (typeof body.reason !== "string" || body.reason.trim().length > MAX_REASON_CHARS)
@@ -151,12 +167,7 @@ export function checkBlackout(
 /** A checked schedule window (`from`, `to` query parameters): every failing one named. */
 export function checkScheduleWindow(query: { from?: unknown; to?: unknown }): { ok: true; from: number; to: number } | { ok: false; errors: FieldError[] } {
   const errors: FieldError[] = [];
-  const from = instantOf(query.from);
-  const to = instantOf(query.to);
-  if (from === undefined) errors.push({ field: "from", message: "is required: an ISO 8601 instant with a zone" });
-  if (to === undefined) errors.push({ field: "to", message: "is required: an ISO 8601 instant with a zone" });
-  else if (from !== undefined && to <= from) errors.push({ field: "to", message: "must be after from" });
-  else if (from !== undefined && to - from > MAX_SCHEDULE_DAYS * 86_400)
-    errors.push({ field: "to", message: `must be at most ${MAX_SCHEDULE_DAYS} days after from` });
+  const unreadable = "is required: an ISO 8601 instant with a zone";
+  const { from, to } = checkWindow(query, errors, MAX_SCHEDULE_DAYS, { from: unreadable, to: unreadable });
   return errors.length > 0 ? { ok: false, errors } : { ok: true, from: from!, to: to! };
 }

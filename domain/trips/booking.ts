@@ -202,6 +202,30 @@ export interface Trip {
   extra?: ExtraFields;
 }
 
+/** The trip's members (every top-level name of a tripPacket the trip stores), in the order a tripPacket lists them. */
+export const TRIP_MEMBERS = [
+  "reservationType",
+  "runType",
+  "reservationDate",
+  "passengerCount",
+  "luggageCount",
+  "preferredVehicleType",
+  "specialInstructions",
+  "locations",
+  "passengers",
+  "account",
+  "fees",
+  "notes",
+  "namesignInstructions",
+  "eventName",
+  "sourceVendor",
+  "origination",
+  "totalTripDuration",
+] as const satisfies ReadonlyArray<keyof Trip>;
+// Every member of Trip but `extra` is listed (a compile error names one missing).
+const tripMembersComplete: Record<Exclude<keyof Trip, "extra" | (typeof TRIP_MEMBERS)[number]>, never> = {};
+void tripMembersComplete;
+
 /** Timestamped record of a change, kept inside the booking (spec changeLogs). */
 export interface ChangeLog {
   /** ISO 8601 date-time (UTC). */

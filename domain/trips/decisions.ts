@@ -312,18 +312,9 @@ export function applyChanges(trip: Trip, changes: TripChanges): Trip {
   return next;
 }
 
-const SCALARS = [
-  "reservationType",
-  "runType",
-  "reservationDate",
-  "passengerCount",
-  "luggageCount",
-  "preferredVehicleType",
-  "totalTripDuration",
-  "eventName",
-  "sourceVendor",
-  "origination",
-] as const;
+// The scalar trip members (of TRIP_MEMBERS), in the order changeLogs names their changes: the trip's head, then the rest.
+const HEAD_SCALARS = ["reservationType", "runType", "reservationDate", "passengerCount", "luggageCount", "preferredVehicleType"] as const;
+const SCALARS = [...HEAD_SCALARS, "totalTripDuration", "eventName", "sourceVendor", "origination"] as const;
 // Free text and personal data: a change is named, never quoted.
 const NAMED_TEXT = ["specialInstructions", "namesignInstructions"] as const;
 const NAMED_PARTS = ["passengers", "account", "notes"] as const;

@@ -1,4 +1,4 @@
-import { roleOf, type Booking } from "./booking";
+import { roleOf, TRIP_MEMBERS, type Booking } from "./booking";
 import { bookingView, tripFields, tripPriceAndGnetFields } from "./booking-view";
 import { gnetAffiliateReservation, gnetVehicle } from "../delivery/gnet-callback";
 import { CaselessNames } from "./reserved-names";
@@ -18,30 +18,14 @@ const RESERVED_TOP = new CaselessNames([
   "success",
   "data",
   "transactionId",
-  "reservationType",
-  "runType",
-  "reservationDate",
-  "passengerCount",
-  "luggageCount",
-  "preferredVehicleType",
-  "specialInstructions",
+  ...TRIP_MEMBERS,
   "status",
   "resStatus",
-  "locations",
-  "passengers",
-  "account",
-  "fees",
   "totalAmount",
   "terms",
   "affiliateReservation",
   "transactionErrors",
   "changeLogs",
-  "notes",
-  "namesignInstructions",
-  "eventName",
-  "sourceVendor",
-  "origination",
-  "totalTripDuration",
   "submitMode",
   "vehicle",
   "chauffeur",

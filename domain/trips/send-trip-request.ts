@@ -1,5 +1,5 @@
 import type { FieldError } from "../errors";
-import type { ExtraFields, ReservationType, Trip, TripAccount } from "./booking";
+import { TRIP_MEMBERS, type ExtraFields, type ReservationType, type Trip, type TripAccount } from "./booking";
 import { readLuggageCount, readPassengerCount } from "./luggage";
 import { parseDateTime } from "./places";
 import { exactAmountsInCurrency, type MinorUnits } from "./booking-amounts";
@@ -60,23 +60,7 @@ export interface SendTripInput {
 
 /** Top-level members with a meaning of their own; every other member is an extra field, kept verbatim. */
 const KNOWN_TOP: ReadonlySet<string> = new Set([
-  "reservationType",
-  "runType",
-  "reservationDate",
-  "passengerCount",
-  "luggageCount",
-  "preferredVehicleType",
-  "specialInstructions",
-  "locations",
-  "passengers",
-  "account",
-  "fees",
-  "notes",
-  "namesignInstructions",
-  "eventName",
-  "sourceVendor",
-  "origination",
-  "totalTripDuration",
+  ...TRIP_MEMBERS,
   "affiliateReservation",
   "transactionId",
   "submitMode",

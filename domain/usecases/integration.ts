@@ -1,6 +1,6 @@
 import { DEFAULT_TURNAROUND_MINUTES } from "../fleet/holds";
 import { ConflictError, TooManyRequestsError, ValidationError, type FieldError } from "../errors";
-import { validateIntegrationPatch, type Integration } from "../delivery/integration";
+import { serviceSettingsOf, validateIntegrationPatch, type Integration } from "../delivery/integration";
 import type { IntegrationRepository, OutboundTargets, WebhookVerifier } from "../delivery/ports";
 import type { AuditLog, Clock } from "../ports";
 import type { RateBudgets } from "../rate-limit";
@@ -72,9 +72,7 @@ export function viewOf(i: Integration, revealSecret = false): IntegrationView {
     webhookUrl: i.webhookUrl,
     webhookFormat: i.webhookFormat,
     acceptTripsFrom: i.acceptTripsFrom,
-    serviceRadiusKm: i.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM,
-    turnaroundMinutes: i.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES,
-    minimumNoticeMinutes: i.minimumNoticeMinutes ?? 0,
+    ...serviceSettingsOf(i),
     displayCurrency: i.displayCurrency ?? null,
     policies: policiesView(i.policies),
     webhookSecretSet: i.webhookSecret !== null,

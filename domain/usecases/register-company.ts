@@ -1,5 +1,5 @@
-import { ConflictError, ValidationError } from "../errors";
-import { netidCandidates, validateRegistration, type Company, type RegistrationInput } from "../company/registration";
+import { ValidationError } from "../errors";
+import { alreadyRegistered, netidCandidates, validateRegistration, type Company, type RegistrationInput } from "../company/registration";
 import type { AuditLog, Clock, CompanyRepository, PasswordHasher } from "../ports";
 
 export interface RegisterCompanyDeps {
@@ -28,14 +28,7 @@ export async function registerCompany(deps: RegisterCompanyDeps, input: Registra
   const reg = checked.value;
 
   const taken = await deps.companies.findTaken({ netid: reg.netid, mainEmail: reg.mainEmail, mainPhone: reg.mainPhone });
-  if (taken.length > 0) {
-    const field = taken[0];
-    throw new ConflictError(`This ${FIELD_LABEL[field]} is already registered`, "ALREADY_REGISTERED", {
-      field,
-      fields: taken,
-      errors: taken.map((f) => ({ field: f, message: "is already registered" })),
-    });
-  }
+  if (taken.length > 0) throw alreadyRegistered(taken, FIELD_LABEL[taken[0]]);
 
   const netid = reg.netid ?? (await firstFreeNetid(deps.companies, reg.name));
   const company: Company = {

@@ -84,12 +84,7 @@ export function mergeChunks(chunks: readonly ColumnChunk[]): ColumnChunk {
     rate: new Int32Array(c.rates.length / 3).fill(-1),
     airports: new Int32Array(c.airportLists.length).fill(-1),
   }));
-  const mergedType = (c: ColumnChunk, local: number): number => {
-    const name = c.typeNames[local];
-    const id = internString(typeIds, name);
-    if (id === out.typeNames.length) out.typeNames.push(name);
-    return id;
-  };
+  const mergedType = (c: ColumnChunk, local: number): number => mergedString(typeIds, out.typeNames, c.typeNames[local]);
   const mergedText = (c: ColumnChunk, local: number): number => {
     const name = c.names[local];
     const description = c.descriptions[local];
@@ -103,18 +98,11 @@ export function mergeChunks(chunks: readonly ColumnChunk[]): ColumnChunk {
     }
     return id;
   };
-  const mergedNetid = (c: ColumnChunk, local: number): number => {
-    const netid = c.netids[local];
-    const id = internString(netidIds, netid);
-    if (id === out.netids.length) out.netids.push(netid);
-    return id;
-  };
+  const mergedNetid = (c: ColumnChunk, local: number): number => mergedString(netidIds, out.netids, c.netids[local]);
+  // Image 0 is "none" (null): the others follow it.
   const mergedImage = (c: ColumnChunk, local: number): number => {
     const url = c.imageUrls[local];
-    if (url === null) return 0;
-    const id = internString(imageIds, url) + 1;
-    if (id === out.imageUrls.length) out.imageUrls.push(url);
-    return id;
+    return url === null ? 0 : mergedString(imageIds, out.imageUrls, url, 1);
   };
   const mergedRate = (c: ColumnChunk, local: number): number => {
     const minimum = c.rates[3 * local];
@@ -124,12 +112,7 @@ export function mergeChunks(chunks: readonly ColumnChunk[]): ColumnChunk {
     if (3 * id === out.rates.length) out.rates.push(minimum, hourly, currency);
     return id;
   };
-  const mergedAirports = (c: ColumnChunk, local: number): number => {
-    const list = c.airportLists[local];
-    const id = internString(airportListIds, list);
-    if (id === out.airportLists.length) out.airportLists.push(list);
-    return id;
-  };
+  const mergedAirports = (c: ColumnChunk, local: number): number => mergedString(airportListIds, out.airportLists, c.airportLists[local]);
 
   const blocks = chunks.flatMap((c, k) => {
     const b = c.blocks ?? { index: [k], rowEnd: [c.size], unlocatedEnd: [c.unlocated.length] };
@@ -250,4 +233,14 @@ export function concatPoints(points: readonly ChunkPoints[]): ChunkPoints {
     at += to - from;
   }
   return out;
+}
+
+/**
+ * The merged id of `value`: its id in `ids` (after `offset` fixed places of `table`), appended to `table` when that id
+ * is the next place there (the value seen for the first time).
+ */
+function mergedString(ids: Map<string, number>, table: Array<string | null>, value: string, offset = 0): number {
+  const id = internString(ids, value) + offset;
+  if (id === table.length) table.push(value);
+  return id;
 }
