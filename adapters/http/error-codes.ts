@@ -112,6 +112,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "WEBHOOK_TEST_LIMITED", status: 429, meaning: "10 test events were sent within the hour; retry after Retry-After seconds" },
   { code: "REPLAY_LIMITED", status: 429, meaning: "This webhook delivery was replayed 5 times within the hour; retry after Retry-After seconds" },
   { code: "NO_POSITION", status: 404, meaning: "The booking has no chauffeur position to show you" },
+  { code: "POSITION_PRIVATE", status: 404, meaning: "The trip has ended: its chauffeur's position is shown only to the provider now" },
   { code: "POSITION_THROTTLED", status: 429, meaning: "At most one chauffeur position per booking per second" },
   // Event streams.
 ];
