@@ -55,7 +55,9 @@ export function unknownPassengerFields(passengers: unknown): TripWarning[] {
       warnings.push({
         code: "UNKNOWN_PASSENGER_FIELD",
         field: `passengers[${i}].${key}`,
-        message: `${key} is not a passenger field (${PASSENGER_MEMBERS.join(", ")})${meant ? `: did you mean ${meant}?` : ""} It is kept as sent, but no provider reads it`,
+        message:
+          `${key} is not a passenger field (${PASSENGER_MEMBERS.join(", ")})${meant ? `: did you mean ${meant}?` : ""} ` +
+          "It is kept as sent, but no provider reads it",
       });
     }
   });
