@@ -64,6 +64,12 @@ const FARE_CURRENCIES: ReadonlySet<string> = new Set([
   ...NEWER_CURRENCIES,
 ]);
 
+/** Digits of an ISO 4217 currency's minor unit from the packaged table (JPY 0, USD 2); undefined for an unknown code. */
+export function isoMinorUnit(code: string): number | undefined {
+  const digits = currencyCodes.code(code)?.digits;
+  return typeof digits === "number" ? digits : undefined;
+}
+
 /**
  * Why a currency code where money enters (fee lines, provider updates, fleet rates, settings) is refused, or
  * undefined: three capital letters naming an active ISO 4217 currency; `usd`, `ZZZ`, XAU or XTS are refused.

@@ -2,7 +2,8 @@ import { SingleBar, Presets } from "cli-progress";
 import type { Services } from "./services";
 import { FleetFileError, readFleetFile } from "../adapters/fleet-file/read";
 import { FleetImportError, importFleet } from "../domain/usecases/manage-fleet";
-import { ForbiddenError, ValidationError } from "../domain/errors";
+import { ConflictError, ForbiddenError, ValidationError } from "../domain/errors";
+import type { ImportMode } from "../domain/fleet/import-plan";
 
 /** Row errors printed before the summary; the rest are counted. */
 const MAX_PRINTED_ERRORS = 200;
@@ -12,7 +13,7 @@ const MAX_PRINTED_ERRORS = 200;
  * line (CSV) or index (JSON). Exit 0 imported, 1 rows invalid or unknown company (nothing imported),
  * 2 for an unreadable file (bad argument).
  */
-export async function fleetImportCommand(services: Services, netid: string, path: string): Promise<number> {
+export async function fleetImportCommand(services: Services, netid: string, path: string, mode: ImportMode = "upsert"): Promise<number> {
   const company = await services.companies.findByNetid(netid);
   if (!company) {
     console.error(`no company with netid ${netid}`);
@@ -40,9 +41,13 @@ export async function fleetImportCommand(services: Services, netid: string, path
         bar.start(total, 0, { phase: next === "validate" ? "checking" : "saving  " });
       }
       bar.update(done, { phase: next === "validate" ? "checking" : "saving  " });
-    });
+    }, mode);
     bar?.stop();
-    console.log(`imported ${saved.length} fleet entries for ${company.netid}`);
+    const imported = saved.created.length + saved.updated.length + saved.unchanged;
+    console.log(
+      `imported ${imported} fleet entries for ${company.netid} (${mode}): ${saved.created.length} created, ${saved.updated.length} updated, ` +
+        `${saved.deleted.length} deleted, ${saved.unchanged} unchanged`,
+    );
     return 0;
   } catch (error) {
     bar?.stop();
@@ -55,7 +60,7 @@ export async function fleetImportCommand(services: Services, netid: string, path
       console.error(`${error.message}`);
       return 1;
     }
-    if (error instanceof ValidationError || error instanceof ForbiddenError) {
+    if (error instanceof ValidationError || error instanceof ForbiddenError || error instanceof ConflictError) {
       console.error(error.message);
       return 1;
     }

@@ -16,6 +16,7 @@ import { putRateCard } from "../domain/usecases/rate-cards";
 import { importFxRates } from "../domain/usecases/fx-rates";
 import { readEcbFile } from "../adapters/fx/ecb-file";
 import { fleetImportCommand } from "./fleet-import-command";
+import { IMPORT_MODES, type ImportMode } from "../domain/fleet/import-plan";
 import { importSqliteCommand } from "./import-sqlite-command";
 import { VERSION } from "./version";
 
@@ -39,7 +40,7 @@ Commands:
                                         print security events (newest first) as JSON lines
   backup <file>                         consistent online backup of the database (the service may run)
   restore <file>                        replace the database with a checked backup (stop the service first)
-  fleet import <netid> <file.csv|file.json>
+  fleet import <netid> <file.csv|file.json> [--mode upsert|replace|append]
   rates import <netid> <file.json>   replace a company's rate card (docs/rates.md)
   fx import <file.csv|file.xml>         replace the FX table with the ECB's daily reference rates file, as published
                                         (eurofxref-daily.xml or the CSV of eurofxref.zip; docs/fx.md), all or nothing
@@ -190,12 +191,22 @@ async function main(argv: string[]): Promise<number> {
     case "restore":
       return sqliteFileCommand(command, args, config);
     case "fleet": {
-      const [sub, netid, file, ...rest] = args;
-      if (sub !== "import" || !netid || !file || rest.length) throw new UsageError("usage: fleet import <netid> <file.csv|file.json>");
+      const words = [...args];
+      let mode = "upsert";
+      const at = words.findIndex((a) => a === "--mode" || a.startsWith("--mode="));
+      if (at >= 0) {
+        const joined = words[at].startsWith("--mode=");
+        mode = joined ? words[at].slice("--mode=".length) : (words[at + 1] ?? "");
+        words.splice(at, joined ? 1 : 2);
+      }
+      if (!(IMPORT_MODES as readonly string[]).includes(mode)) throw new UsageError(`fleet import: --mode must be one of ${IMPORT_MODES.join(", ")}`);
+      const [sub, netid, file, ...rest] = words;
+      const usage = "usage: fleet import <netid> <file.csv|file.json> [--mode upsert|replace|append]";
+      if (sub !== "import" || !netid || !file || rest.length) throw new UsageError(usage);
       if (!/\.(csv|json)$/i.test(file)) throw new UsageError(`fleet import: ${file} must be a .csv or .json file`);
       const { services, close } = await open(config);
       try {
-        return await fleetImportCommand(services, netid, file);
+        return await fleetImportCommand(services, netid, file, mode as ImportMode);
       } finally {
         await close();
       }

@@ -88,6 +88,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "NOT_UPDATABLE", status: 409, meaning: "The booking's status no longer allows an UPDATE" },
   { code: "QUOTE_EXPIRED", status: 409, meaning: "The quote's (or network quote's) validity ended; request a new quote" },
   { code: "VEHICLE_UNAVAILABLE", status: 409, meaning: "The quoted vehicle was booked or blocked since the quote; nothing was booked: request a new quote" },
+  { code: "VEHICLES_HELD", status: 409, meaning: "A replace import would delete vehicles live bookings hold; nothing changed (`vehicles` names them)" },
   { code: "BLACKOUT_NOT_FOUND", status: 404, meaning: "No blackout with this id on this vehicle of yours" },
   { code: "PROVIDER_NOT_FOUND", status: 404, meaning: "GET /api/providers/{netid}/record: no company holds this netid" },
   { code: "QUOTE_NOT_FOUND", status: 404, meaning: "No network quote of your company with this quoteId (someone else's answers the same)" },
@@ -118,6 +119,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "WEBHOOK_TEST_LIMITED", status: 429, meaning: "10 test events were sent within the hour; retry after Retry-After seconds" },
   { code: "REPLAY_LIMITED", status: 429, meaning: "This webhook delivery was replayed 5 times within the hour; retry after Retry-After seconds" },
   { code: "NO_POSITION", status: 404, meaning: "The booking has no chauffeur position to show you" },
+  { code: "POSITION_PRIVATE", status: 404, meaning: "The trip has ended: its chauffeur's position is shown only to the provider now" },
   { code: "POSITION_THROTTLED", status: 429, meaning: "At most one chauffeur position per booking per second" },
   // Event streams.
 ];

@@ -1,4 +1,5 @@
 import { convertV2 } from "openapi-to-postmanv2";
+import { signOutLast, skipStreamsInRuns, testEveryRequest } from "./postman-run-order";
 
 /**
  * The Postman collection of the API, generated from the OpenAPI document by Postman's own converter
@@ -237,7 +238,9 @@ export async function postmanCollection(openapi: unknown): Promise<Json> {
       item.event = [script("test", CAPTURE_PLATFORM_TOKEN)];
     }
   }
-  collection.item = [coreFlow(requests(items)), ...items];
+  collection.item = signOutLast([coreFlow(requests(items)), ...items]);
+  testEveryRequest(collection.item);
+  skipStreamsInRuns(collection.item);
   collection.variable = [
     { key: "baseUrl", value: "http://localhost:3000", type: "string" },
     { key: "uid", value: "DEMO-PLATFORM", type: "string", description: "Your uid (or e-mail); the core flow sets a new one" },
@@ -251,6 +254,7 @@ export async function postmanCollection(openapi: unknown): Promise<Json> {
     { key: "transactionId", value: "", type: "string" },
     { key: "optionCode", value: "", type: "string" },
     { key: "quotedAmount", value: "", type: "string" },
+    { key: "followEvents", value: "false", type: "string", description: '"true": the event stream request runs (it never ends)' },
   ];
   return collection;
 }

@@ -1,6 +1,8 @@
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import type { FleetEntry } from "../../domain/fleet/entry";
-import { FleetFullError, type FleetRepository, type NewFleetEntry } from "../../domain/fleet/ports";
+import { ExternalIdTakenError, FleetFullError, SlugTakenError, isExternalIdTaken, VehiclesHeldError } from "../../domain/fleet/ports";
+import type { FleetRepository, NewFleetEntry } from "../../domain/fleet/ports";
+import { graceOf, liveHoldSql } from "../hold-sql";
 import type { PgDb } from "./db";
 import { fleetEntries } from "./schema";
 import type { FleetListing, FleetSortKey } from "../../domain/fleet/listing";
@@ -25,7 +27,7 @@ function toFleetEntry(row: FleetRow): FleetEntry {
 }
 
 function toRow(e: FleetEntry): FleetRow {
-  return { ...e, airports: e.airports.join(",") };
+  return { ...e, airports: e.airports.join(","), externalId: e.externalId ?? null };
 }
 
 /**
@@ -128,41 +130,76 @@ export class PgFleetRepository implements FleetRepository {
 
   async insertAll(entries: NewFleetEntry[], onProgress?: (done: number) => void, maxEntries?: number): Promise<FleetEntry[]> {
     if (entries.length === 0) return [];
-    return this.db.transaction(async (tx) => {
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(${FLEET_INSERT_LOCK_KEY.toString()}::bigint)`);
-      if (maxEntries !== undefined) {
-        const [row] = await tx.select({ n: count() }).from(fleetEntries).where(eq(fleetEntries.netid, entries[0].netid));
-        const current = Number(row?.n ?? 0);
-        if (current + entries.length > maxEntries) throw new FleetFullError(current);
-      }
-      const slugs = new SlugFinder(tx);
-      const saved: FleetEntry[] = [];
-      for (let start = 0; start < entries.length; start += INSERT_BATCH) {
-        const batch = entries.slice(start, start + INSERT_BATCH);
-        const counts = new Map<string, number>();
-        for (const e of batch) counts.set(e.slugBase, (counts.get(e.slugBase) ?? 0) + 1);
-        await slugs.prepare(counts);
-        const rows: FleetRow[] = [];
-        for (const { slugBase, ...fields } of batch) {
-          const entry: FleetEntry = { ...fields, slug: await slugs.take(slugBase) };
-          saved.push(entry);
-          rows.push(toRow(entry));
+    return this.applyImport(entries[0].netid, { removes: [], updates: [], inserts: entries }, onProgress, maxEntries);
+  }
+
+  async applyImport(
+    netid: string,
+    changes: { removes: string[]; updates: FleetEntry[]; inserts: NewFleetEntry[] },
+    onProgress?: (done: number) => void,
+    maxEntries?: number,
+  ): Promise<FleetEntry[]> {
+    const entries = changes.inserts;
+    try {
+      return await this.db.transaction(async (tx) => {
+        await tx.execute(sql`SELECT pg_advisory_xact_lock(${FLEET_INSERT_LOCK_KEY.toString()}::bigint)`);
+        if (changes.removes.length > 0) {
+          const held = await this.db.$client.unsafe<Array<{ slug: string; transaction_id: string }>>(
+            `SELECT h.slug, h.transaction_id FROM vehicle_holds h WHERE h.kind = 'BOOKING' AND h.slug = ANY($1) ` +
+              `AND ${liveHoldSql("$2")} ORDER BY h.slug LIMIT 100`,
+            [changes.removes, graceOf(Math.floor(Date.now() / 1000))],
+          );
+          if (held.length > 0) throw new VehiclesHeldError(held.map((h) => ({ slug: h.slug, transactionId: h.transaction_id })));
+          for (let i = 0; i < changes.removes.length; i += INSERT_BATCH)
+            await tx.delete(fleetEntries).where(and(eq(fleetEntries.netid, netid), inArray(fleetEntries.slug, changes.removes.slice(i, i + INSERT_BATCH))));
         }
-        await tx.insert(fleetEntries).values(rows);
-        onProgress?.(start + batch.length);
-      }
-      return saved;
-    });
+        for (const entry of changes.updates) {
+          const { slug, netid: owner, createdAt, ...fields } = toRow(entry);
+          await tx.update(fleetEntries).set(fields).where(and(eq(fleetEntries.slug, slug), eq(fleetEntries.netid, owner)));
+        }
+        if (maxEntries !== undefined && entries.length > 0) {
+          const [row] = await tx.select({ n: count() }).from(fleetEntries).where(eq(fleetEntries.netid, netid));
+          const current = Number(row?.n ?? 0);
+          if (current + entries.length > maxEntries) throw new FleetFullError(current);
+        }
+        const slugs = new SlugFinder(tx);
+        const saved: FleetEntry[] = [];
+        for (let start = 0; start < entries.length; start += INSERT_BATCH) {
+          const batch = entries.slice(start, start + INSERT_BATCH);
+          const counts = new Map<string, number>();
+          for (const e of batch) counts.set(e.slugBase, (counts.get(e.slugBase) ?? 0) + 1);
+          await slugs.prepare(counts);
+          const rows: FleetRow[] = [];
+          for (const { slugBase, exactSlug, ...fields } of batch) {
+            const entry: FleetEntry = { ...fields, slug: await slugs.take(slugBase) };
+            if (exactSlug && entry.slug !== slugBase) throw new SlugTakenError(slugBase);
+            saved.push(entry);
+            rows.push(toRow(entry));
+          }
+          await tx.insert(fleetEntries).values(rows);
+          onProgress?.(start + batch.length);
+        }
+        return saved;
+      });
+    } catch (error) {
+      if (isExternalIdTaken(error)) throw new ExternalIdTakenError();
+      throw error;
+    }
   }
 
   async update(entry: FleetEntry): Promise<boolean> {
     const { slug, netid, createdAt, ...fields } = toRow(entry);
-    const rows = await this.db
-      .update(fleetEntries)
-      .set(fields)
-      .where(and(eq(fleetEntries.slug, slug), eq(fleetEntries.netid, netid)))
-      .returning({ slug: fleetEntries.slug });
-    return rows.length > 0;
+    try {
+      const rows = await this.db
+        .update(fleetEntries)
+        .set(fields)
+        .where(and(eq(fleetEntries.slug, slug), eq(fleetEntries.netid, netid)))
+        .returning({ slug: fleetEntries.slug });
+      return rows.length > 0;
+    } catch (error) {
+      if (isExternalIdTaken(error)) throw new ExternalIdTakenError();
+      throw error;
+    }
   }
 
   async remove(netid: string, slug: string): Promise<boolean> {

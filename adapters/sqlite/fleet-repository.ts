@@ -1,6 +1,8 @@
 import { and, asc, count, desc, eq, gte, lt } from "drizzle-orm";
 import type { FleetEntry } from "../../domain/fleet/entry";
-import { FleetFullError, type FleetRepository, type NewFleetEntry } from "../../domain/fleet/ports";
+import { ExternalIdTakenError, FleetFullError, SlugTakenError, isExternalIdTaken, VehiclesHeldError } from "../../domain/fleet/ports";
+import type { FleetRepository, NewFleetEntry } from "../../domain/fleet/ports";
+import { graceOf, liveHoldSql } from "../hold-sql";
 import { firstFreeSlug } from "../../domain/fleet/slug";
 import type { FleetListing, FleetSortKey } from "../../domain/fleet/listing";
 import { fleetListingWhere } from "../fleet-listing";
@@ -29,13 +31,14 @@ export function toFleetEntry(row: FleetRow): FleetEntry {
     hourlyRate: row.hourlyRate,
     currency: row.currency,
     active: row.active,
+    externalId: row.externalId,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
 }
 
 function toRow(e: FleetEntry): FleetRow {
-  return { ...e, airports: e.airports.join(",") };
+  return { ...e, airports: e.airports.join(","), externalId: e.externalId ?? null };
 }
 
 /** The column each listing order sorts on. */
@@ -78,50 +81,91 @@ export class SqliteFleetRepository implements FleetRepository {
   }
 
   async insertAll(entries: NewFleetEntry[], onProgress?: (done: number) => void, maxEntries?: number): Promise<FleetEntry[]> {
+    return this.applyImport(entries[0]?.netid ?? "", { removes: [], updates: [], inserts: entries }, onProgress, maxEntries);
+  }
+
+  async applyImport(
+    netid: string,
+    changes: { removes: string[]; updates: FleetEntry[]; inserts: NewFleetEntry[] },
+    onProgress?: (done: number) => void,
+    maxEntries?: number,
+  ): Promise<FleetEntry[]> {
     const saved: FleetEntry[] = [];
+    const entries = changes.inserts;
     // Slugs are chosen inside the write transaction, so two writers can never pick the same one.
-    this.db.transaction((tx) => {
-      // The quota is counted in the same transaction, so simultaneous imports cannot pass it together.
-      if (maxEntries !== undefined && entries.length > 0) {
-        const current = tx.select({ n: count() }).from(fleetEntries).where(eq(fleetEntries.netid, entries[0].netid)).get()?.n ?? 0;
-        if (current + entries.length > maxEntries) throw new FleetFullError(current);
-      }
-      const takenByBase = new Map<string, Set<string>>();
-      for (let i = 0; i < entries.length; i++) {
-        const { slugBase, ...fields } = entries[i];
-        let taken = takenByBase.get(slugBase);
-        if (!taken) {
-          taken = new Set(
-            tx
-              .select({ slug: fleetEntries.slug })
-              .from(fleetEntries)
-              .where(and(gte(fleetEntries.slug, slugBase), lt(fleetEntries.slug, `${slugBase}\uffff`)))
-              .all()
-              .map((r) => r.slug),
-          );
-          takenByBase.set(slugBase, taken);
+    try {
+      this.db.transaction((tx) => {
+        this.removeUnheld(netid, changes.removes);
+        for (const entry of changes.updates) {
+          const { slug, netid: owner, createdAt, ...fields } = toRow(entry);
+          tx.update(fleetEntries).set(fields).where(and(eq(fleetEntries.slug, slug), eq(fleetEntries.netid, owner))).run();
         }
-        const slug = firstFreeSlug(slugBase, taken);
-        // Every family whose base is a prefix of the new slug ("acme-sedan" for "acme-sedan-2") must see it.
-        for (let len = 1; len <= slug.length; len++) takenByBase.get(slug.slice(0, len))?.add(slug);
-        const entry: FleetEntry = { ...fields, slug };
-        tx.insert(fleetEntries).values(toRow(entry)).run();
-        saved.push(entry);
-        if (onProgress && (i % 500 === 499 || i === entries.length - 1)) onProgress(i + 1);
-      }
-    });
+        // The quota is counted in the same transaction, so simultaneous imports cannot pass it together.
+        if (maxEntries !== undefined && entries.length > 0) {
+          const current = tx.select({ n: count() }).from(fleetEntries).where(eq(fleetEntries.netid, netid)).get()?.n ?? 0;
+          if (current + entries.length > maxEntries) throw new FleetFullError(current);
+        }
+        const takenByBase = new Map<string, Set<string>>();
+        for (let i = 0; i < entries.length; i++) {
+          const { slugBase, exactSlug, ...fields } = entries[i];
+          let taken = takenByBase.get(slugBase);
+          if (!taken) {
+            taken = new Set(
+              tx
+                .select({ slug: fleetEntries.slug })
+                .from(fleetEntries)
+                .where(and(gte(fleetEntries.slug, slugBase), lt(fleetEntries.slug, `${slugBase}\uffff`)))
+                .all()
+                .map((r) => r.slug),
+            );
+            takenByBase.set(slugBase, taken);
+          }
+          const slug = firstFreeSlug(slugBase, taken);
+          if (exactSlug && slug !== slugBase) throw new SlugTakenError(slugBase);
+          // Every family whose base is a prefix of the new slug ("acme-sedan" for "acme-sedan-2") must see it.
+          for (let len = 1; len <= slug.length; len++) takenByBase.get(slug.slice(0, len))?.add(slug);
+          const entry: FleetEntry = { ...fields, slug };
+          tx.insert(fleetEntries).values(toRow(entry)).run();
+          saved.push(entry);
+          if (onProgress && (i % 500 === 499 || i === entries.length - 1)) onProgress(i + 1);
+        }
+      });
+    } catch (error) {
+      if (isExternalIdTaken(error)) throw new ExternalIdTakenError();
+      throw error;
+    }
     return saved;
+  }
+
+  /** Deletes the company's entries `slugs` in the caller's transaction, unless a live booking holds one. */
+  private removeUnheld(netid: string, slugs: string[]): void {
+    if (slugs.length === 0) return;
+    const client = this.db.$client;
+    const held = client
+      .query<{ slug: string; transaction_id: string }, [string, number]>(
+        `SELECT h.slug, h.transaction_id FROM vehicle_holds h WHERE h.kind = 'BOOKING' AND h.slug IN (SELECT value FROM json_each(?1)) ` +
+          `AND ${liveHoldSql("?2")} ORDER BY h.slug LIMIT 100`,
+      )
+      .all(JSON.stringify(slugs), graceOf(Math.floor(Date.now() / 1000)));
+    if (held.length > 0) throw new VehiclesHeldError(held.map((h) => ({ slug: h.slug, transactionId: h.transaction_id })));
+    const remove = client.query("DELETE FROM fleet_entries WHERE slug = ? AND netid = ?");
+    for (const slug of slugs) remove.run(slug, netid);
   }
 
   async update(entry: FleetEntry): Promise<boolean> {
     const { slug, netid, createdAt, ...fields } = toRow(entry);
-    return changed(
-      this.db
-        .update(fleetEntries)
-        .set(fields)
-        .where(and(eq(fleetEntries.slug, slug), eq(fleetEntries.netid, netid)))
-        .run(),
-    );
+    try {
+      return changed(
+        this.db
+          .update(fleetEntries)
+          .set(fields)
+          .where(and(eq(fleetEntries.slug, slug), eq(fleetEntries.netid, netid)))
+          .run(),
+      );
+    } catch (error) {
+      if (isExternalIdTaken(error)) throw new ExternalIdTakenError();
+      throw error;
+    }
   }
 
   async remove(netid: string, slug: string): Promise<boolean> {

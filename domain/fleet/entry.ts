@@ -20,6 +20,8 @@ export interface FleetEntry {
   hourlyRate: string;
   currency: string;
   active: boolean;
+  /** The operator's own id of the entry (unique within its company), or null: what an import matches rows on. */
+  externalId?: string | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -43,5 +45,6 @@ export function fleetEntryFields(e: Omit<FleetEntry, "slug" | "netid" | "created
     hourly_rate: Number(e.hourlyRate),
     currency: e.currency,
     active: e.active,
+    externalId: e.externalId ?? null,
   };
 }

@@ -10,6 +10,8 @@ export interface NewFleetEntry extends FleetEntryDraft {
   slugBase: string;
   createdAt: number;
   updatedAt: number;
+  /** The slug is `slugBase` itself (a slug an import row gives): SlugTakenError when another entry has it. */
+  exactSlug?: boolean;
 }
 
 /** Where fleet entries are kept. */
@@ -30,6 +32,45 @@ export interface FleetRepository {
   /** Replaces the stored fields of an existing entry (same slug and owner). */
   update(entry: FleetEntry): Promise<boolean>;
   remove(netid: string, slug: string): Promise<boolean>;
+  /**
+   * An import's changes in ONE transaction (all or nothing): deletes `removes` (VehiclesHeldError, nothing changed,
+   * when a live booking holds one of them), rewrites `updates`, then inserts as insertAll (the quota counted after
+   * the deletes); returns the inserted entries, in order.
+   */
+  applyImport(
+    netid: string,
+    changes: { removes: string[]; updates: FleetEntry[]; inserts: NewFleetEntry[] },
+    onProgress?: (done: number) => void,
+    maxEntries?: number,
+  ): Promise<FleetEntry[]>;
+}
+
+/** Entries an import would delete that live bookings hold: each vehicle's slug and the booking holding it. */
+export class VehiclesHeldError extends Error {
+  constructor(readonly held: Array<{ slug: string; transactionId: string }>) {
+    super(`live bookings hold ${held.map((h) => h.slug).join(", ")}`);
+  }
+}
+
+/** An exact slug (NewFleetEntry.exactSlug) another entry, of any company, already has. */
+export class SlugTakenError extends Error {
+  constructor(readonly slug: string) {
+    super(`the slug ${slug} is taken`);
+  }
+}
+
+/** A company's externalId already on another of its entries. */
+export class ExternalIdTakenError extends Error {
+  constructor() {
+    super("externalId is already used by another entry of the company");
+  }
+}
+
+/** Whether a database error is the (netid, external_id) unique index refusing a duplicate (both dialects). */
+export function isExternalIdTaken(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++)
+    if (/fleet_entries_netid_external_id|fleet_entries\.external_id/.test(String((e as Error).message ?? ""))) return true;
+  return false;
 }
 
 /** A geo search on the index: centres, radius and filters, and how many of the nearest matches to return. */

@@ -1,6 +1,6 @@
 import type { FieldError } from "../errors";
 import { fleetEntryFields, type FleetEntry } from "./entry";
-import { fareCurrencyProblem } from "../currency";
+import { fareCurrencyProblem, isoMinorUnit } from "../currency";
 
 /** A fleet entry as a client sends it (API field names); every value is checked, none is trusted. */
 export interface FleetEntryInput {
@@ -17,6 +17,7 @@ export interface FleetEntryInput {
   hourly_rate?: unknown;
   currency?: unknown;
   active?: unknown;
+  externalId?: unknown;
 }
 
 /** The owner-independent part of a valid fleet entry, normalised. */
@@ -30,6 +31,7 @@ export const FLEET_LIMITS = {
   maxLuggage: 1000,
   airports: 50,
   rate: 1_000_000,
+  externalId: 100,
 } as const;
 
 const TYPE_CODE = /^[A-Z][A-Z0-9_]{0,31}$/;
@@ -50,7 +52,7 @@ const isAbsent = (v: unknown) => v === undefined || v === null;
  * type an upper-case code, name 1–200 chars, description ≤ 2000, imageUrl http(s) or null,
  * maxPassengers 1–1000, maxLuggage 0–1000 or null, lat/lon both or neither and in range,
  * airports known IATA codes, rates numbers ≥ 0 with at most 2 decimals, currency an active ISO 4217 code in capitals (default USD),
- * active boolean (default true).
+ * active boolean (default true), externalId 1–100 printable characters or null.
  */
 export function validateFleetEntry(
   input: FleetEntryInput,
@@ -151,6 +153,21 @@ export function validateFleetEntry(
     if (problem) fail("currency", problem);
     else currency = c as string;
   }
+  // A rate in a currency without minor units (JPY, KRW…) is whole: 5000.5 JPY is no price (§17.3).
+  const digits = isoMinorUnit(currency) ?? 2;
+  for (const [field, value] of [["minimum_rate", minimumRate], ["hourly_rate", hourlyRate]] as const) {
+    if (value !== undefined && digits < 2 && !value.endsWith(digits === 1 ? "0" : ".00"))
+      fail(field, `must have at most ${digits} decimals in ${currency}`);
+  }
+
+  let externalId: string | null = null;
+  if (!isAbsent(input.externalId) && input.externalId !== "") {
+    const id = typeof input.externalId === "string" ? input.externalId.trim() : undefined;
+    if (id === undefined) fail("externalId", "must be a string or null");
+    else if (id.length === 0 || id.length > FLEET_LIMITS.externalId || /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(id))
+      fail("externalId", `must be 1–${FLEET_LIMITS.externalId} printable characters`);
+    else externalId = id;
+  }
 
   let active = true;
   if (!isAbsent(input.active)) {
@@ -175,6 +192,7 @@ export function validateFleetEntry(
       hourlyRate: hourlyRate!,
       currency,
       active,
+      externalId,
     },
   };
 }

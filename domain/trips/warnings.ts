@@ -21,7 +21,9 @@ export interface TripWarning {
     | "PICKUP_CITY_AMBIGUOUS"
     // CONTRACT §21.3: a network quote's options in a currency the FX table has no rate for; rates older than 7 days.
     | "NO_FX_RATE"
-    | "FX_RATES_STALE";
+    | "FX_RATES_STALE"
+    // A passenger member GNet does not know (`phone` for `phoneNumber`): kept as sent, read by no provider.
+    | "UNKNOWN_PASSENGER_FIELD";
   message: string;
   /** The request field the warning is about, when it is about one. */
   field?: string;
@@ -42,5 +44,32 @@ export function availabilityWarnings(shortNotice: number, busy: number): TripWar
   if (shortNotice > 0)
     warnings.push({ code: "SHORT_NOTICE", message: `${shortNotice} provider(s) left out: the pickup is sooner than their minimum notice`, count: shortNotice });
   if (busy > 0) warnings.push({ code: "VEHICLES_BUSY", message: `${busy} vehicle(s) left out: booked or blocked at that time`, count: busy });
+  return warnings;
+}
+
+/** The passenger members GNet names (the spec's passengers[]), with `phones[]` (CONTRACT §9). */
+const PASSENGER_MEMBERS = ["firstName", "lastName", "email", "phoneNumber", "accountNumber", "phones"];
+/** What a member that is not one usually meant. */
+const MEANT: Record<string, string> = { phone: "phoneNumber", mobile: "phoneNumber", tel: "phoneNumber", telephone: "phoneNumber", mail: "email" };
+
+/** One UNKNOWN_PASSENGER_FIELD warning per passenger member GNet does not know, naming it (at most 20). */
+export function unknownPassengerFields(passengers: unknown): TripWarning[] {
+  if (!Array.isArray(passengers)) return [];
+  const warnings: TripWarning[] = [];
+  passengers.forEach((p, i) => {
+    if (typeof p !== "object" || p === null || Array.isArray(p)) return;
+    for (const key of Object.keys(p)) {
+      if (PASSENGER_MEMBERS.includes(key) || warnings.length >= 20) continue;
+      const canon = key.replace(/[_\s-]/g, "").toLowerCase();
+      const meant = MEANT[canon] ?? PASSENGER_MEMBERS.find((m) => m.toLowerCase() === canon);
+      warnings.push({
+        code: "UNKNOWN_PASSENGER_FIELD",
+        field: `passengers[${i}].${key}`,
+        message:
+          `${key} is not a passenger field (${PASSENGER_MEMBERS.join(", ")})${meant ? `: did you mean ${meant}?` : ""} ` +
+          "It is kept as sent, but no provider reads it",
+      });
+    }
+  });
   return warnings;
 }

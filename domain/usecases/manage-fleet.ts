@@ -1,10 +1,12 @@
-import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { FLEET_QUOTA, type Plan } from "../company/plan";
 import type { CompanyRepository } from "../ports";
 import type { AirportDirectory } from "../airports";
 import type { Caller, Clock } from "../ports";
 import type { FleetEntry } from "../fleet/entry";
-import { FleetFullError, type FleetRepository, type FleetSearchIndex, type NewFleetEntry } from "../fleet/ports";
+import { ExternalIdTakenError, FleetFullError, SlugTakenError, VehiclesHeldError } from "../fleet/ports";
+import type { FleetRepository, FleetSearchIndex, NewFleetEntry } from "../fleet/ports";
+import { givenSlug, planImport, type ImportMode, type ImportRow } from "../fleet/import-plan";
 import { inputOf, validateFleetEntry, type FleetEntryDraft, type FleetEntryInput } from "../fleet/validation";
 import { slugBase } from "../fleet/slug";
 import { fleetListing, type FleetListingQuery } from "../fleet/listing";
@@ -55,7 +57,9 @@ export async function addFleetEntry(deps: ManageFleetDeps, caller: Caller, input
   const checked = validateFleetEntry(input, { isKnownAirport: knownAirport(deps) });
   if (!checked.ok) throw new ValidationError(checked.errors);
   const quota = await ensureRoom(deps, caller.netid, 1);
-  const [saved] = await withinQuota(quota, 1, () => deps.fleet.insertAll([newEntry(caller.netid, checked.value, deps.clock.now())], undefined, quota?.max));
+  const [saved] = await externalIdFree(() =>
+    withinQuota(quota, 1, () => deps.fleet.insertAll([newEntry(caller.netid, checked.value, deps.clock.now())], undefined, quota?.max)),
+  );
   deps.index.fleetChanged([saved.slug]);
   return saved;
 }
@@ -76,7 +80,7 @@ export async function updateFleetEntry(deps: ManageFleetDeps, caller: Caller, sl
   const checked = validateFleetEntry(merged, { isKnownAirport: knownAirport(deps) });
   if (!checked.ok) throw new ValidationError(checked.errors);
   const updated: FleetEntry = { ...current, ...checked.value, updatedAt: deps.clock.now() };
-  if (!(await deps.fleet.update(updated))) throw notFound();
+  if (!(await externalIdFree(() => deps.fleet.update(updated)))) throw notFound();
   deps.index.fleetChanged([updated.slug]);
   return updated;
 }
@@ -88,35 +92,89 @@ export async function removeFleetEntry(deps: ManageFleetDeps, caller: Caller, sl
   deps.index.fleetChanged([entry.slug]);
 }
 
+/** What an import did (§21.2): the entries it added, rewrote and deleted, and how many rows matched an entry as it was. */
+export interface ImportOutcome {
+  created: FleetEntry[];
+  updated: FleetEntry[];
+  deleted: string[];
+  unchanged: number;
+}
+
+/** Entries read per page when an import compares a file with the fleet already there. */
+const IMPORT_READ_PAGE = 5000;
+
 /**
- * Import a fleet: at most 10,000 entries, every row validated first; one invalid row refuses the
- * whole import (FleetImportError lists every failing row and field). Otherwise all are saved together.
+ * Import a fleet: at most 10,000 entries, every row validated first; one invalid row refuses the whole import
+ * (FleetImportError lists every failing row and field). Then, by `mode` (§21.2): upsert (default) updates the entry a
+ * row names by externalId or slug and adds the rest, replace also deletes the entries no row names (409
+ * VEHICLES_HELD, nothing changed, when live bookings hold one), append adds every row. All in one transaction.
  */
 export async function importFleet(
   deps: ManageFleetDeps,
   netid: string,
   rows: unknown[],
   onProgress?: (phase: "validate" | "save", done: number, total: number) => void,
-): Promise<FleetEntry[]> {
+  mode: ImportMode = "upsert",
+): Promise<ImportOutcome> {
   if (rows.length > MAX_IMPORT_ENTRIES)
     throw new ValidationError([{ field: "body", message: `must hold at most ${MAX_IMPORT_ENTRIES} entries, got ${rows.length}` }]);
   const isKnownAirport = knownAirport(deps);
   const now = deps.clock.now();
   const rowErrors: RowError[] = [];
-  const entries: NewFleetEntry[] = [];
+  const valid: ImportRow[] = [];
   for (let row = 0; row < rows.length; row++) {
-    const checked = validateFleetEntry(rows[row] as FleetEntryInput, { isKnownAirport });
-    if (checked.ok) entries.push(newEntry(netid, checked.value, now));
+    const input = rows[row] as FleetEntryInput & { slug?: unknown };
+    const checked = validateFleetEntry(input, { isKnownAirport });
+    const slug = input && typeof input === "object" ? givenSlug(input.slug) : {};
+    if (slug.problem) rowErrors.push({ row, field: "slug", message: slug.problem });
+    if (checked.ok) valid.push({ row, draft: checked.value, slug: slug.slug });
     else for (const e of checked.errors) rowErrors.push({ row, field: e.field, message: e.message });
     if (onProgress && (row % 500 === 499 || row === rows.length - 1)) onProgress("validate", row + 1, rows.length);
   }
   if (rowErrors.length > 0) throw new FleetImportError(rowErrors);
-  const quota = await ensureRoom(deps, netid, entries.length);
-  const saved = await withinQuota(quota, entries.length, () =>
-    deps.fleet.insertAll(entries, onProgress && ((done) => onProgress("save", done, entries.length)), quota?.max),
-  );
-  deps.index.fleetChanged(saved.map((e) => e.slug));
-  return saved;
+  const existing = mode === "append" && !valid.some((r) => r.draft.externalId) ? [] : await wholeFleet(deps, netid);
+  const planned = planImport(netid, mode, valid, existing, now);
+  if (!planned.ok) throw new FleetImportError(planned.errors);
+  const { plan } = planned;
+  const removes = plan.removes.map((e) => e.slug);
+  const quota = await ensureRoom(deps, netid, plan.inserts.length - removes.length);
+  let created: FleetEntry[];
+  try {
+    created = await withinQuota(quota, plan.inserts.length, () =>
+      deps.fleet.applyImport(
+        netid,
+        { removes, updates: plan.updates, inserts: plan.inserts },
+        onProgress && ((done) => onProgress("save", done, plan.inserts.length)),
+        quota?.max,
+      ),
+    );
+  } catch (error) {
+    if (error instanceof VehiclesHeldError)
+      throw new ConflictError(
+        `Import refused, nothing changed: live bookings hold ${error.held.map((h) => h.slug).join(", ")}; ` +
+          "cancel or finish them, or keep these entries in the file",
+        "VEHICLES_HELD",
+        { vehicles: error.held.map((h) => ({ slug: h.slug, transactionId: h.transactionId })) },
+      );
+    if (error instanceof ExternalIdTakenError) throw new ValidationError([{ field: "externalId", message: "is already used by another entry of your fleet" }]);
+    if (error instanceof SlugTakenError) {
+      const row = valid.find((r) => r.slug === error.slug)?.row ?? 0;
+      throw new FleetImportError([{ row, field: "slug", message: `${error.slug} is taken by another company's entry; leave slug out or use externalId` }]);
+    }
+    throw error;
+  }
+  deps.index.fleetChanged([...created.map((e) => e.slug), ...plan.updates.map((e) => e.slug), ...removes]);
+  return { created, updated: plan.updates, deleted: removes, unchanged: plan.unchanged };
+}
+
+/** Every entry of the company, a page at a time. */
+async function wholeFleet(deps: ManageFleetDeps, netid: string): Promise<FleetEntry[]> {
+  const all: FleetEntry[] = [];
+  for (let offset = 0; ; offset += IMPORT_READ_PAGE) {
+    const { items } = await deps.fleet.listByNetid(netid, { limit: IMPORT_READ_PAGE, offset });
+    all.push(...items);
+    if (items.length < IMPORT_READ_PAGE) return all;
+  }
 }
 
 /**
@@ -148,6 +206,16 @@ function quotaExceeded(plan: Plan, max: number, current: number, adding: number)
     `The ${plan} plan allows ${n(max)} fleet entries; you have ${n(current)} and this would add ${n(adding)}. Remove entries or change plan`,
     "FLEET_QUOTA_EXCEEDED",
   );
+}
+
+/** A duplicate externalId of the company: 400 naming the field. */
+async function externalIdFree<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof ExternalIdTakenError) throw new ValidationError([{ field: "externalId", message: "is already used by another entry of your fleet" }]);
+    throw error;
+  }
 }
 
 function newEntry(netid: string, draft: FleetEntryDraft, now: number): NewFleetEntry {

@@ -21,7 +21,7 @@ export interface ManageTripDeps {
   /** What one booking may hold as a whole (default: MAX_BODY_BYTES's default). */
   limits?: BookingLimits;
   /** Keeps the chauffeur's position a provider update carries. */
-  tracking?: Pick<ChauffeurTracking, "recordFromUpdate">;
+  tracking?: Pick<ChauffeurTracking, "recordFromUpdate"> & Partial<Pick<ChauffeurTracking, "announceMoved">>;
   /** Minor units of currencies: a provider's amounts take its booking's currency's (two decimals without it). */
   currencies?: MinorUnits;
 }
@@ -57,6 +57,8 @@ export async function providerUpdateStatus(deps: ManageTripDeps, caller: Caller,
   const update = checkProviderUpdate(input);
   const ctx: ChangeContext = { now: deps.clock.now(), netid: caller.netid, uid: caller.uid };
   await deps.bookings.change({ transactionId: id }, decideAndKeepPosition(deps, update, ctx));
+  // The position announced as a pushed one is, once the update is committed (the webhook then carries both).
+  if (update.position) await deps.tracking?.announceMoved?.(id);
 }
 
 /** Provider updates status, naming the booking by its own netid and reservation number (GNet's providerUpdateStatusByResNo). */

@@ -19,7 +19,7 @@ import { pickupInstant, positionOf, type Position, type TimeZones } from "../tri
 import type { BookingRepository, ProviderFleet } from "../trips/ports";
 import { DEFAULT_BOOKING_LIMITS, withinBounds, type BookingLimits } from "../trips/booking-bounds";
 import type { ServingFleet } from "../trips/service-area";
-import type { TripWarning } from "../trips/warnings";
+import { unknownPassengerFields, type TripWarning } from "../trips/warnings";
 import { quoteProvider } from "./quote-provider";
 import { repriceForUpdate } from "./reprice-booking";
 import { bookHolding, type VehicleClaim } from "./availability";
@@ -131,6 +131,7 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
   const warnings: TripWarning[] = placed.placed
     ? pickupCityWarnings(placed)
     : [{ code: "PICKUP_NOT_LOCATED", field: placed.field, message: `The pickup ${placed.message}; the provider dispatches from the address` }];
+  warnings.push(...unknownPassengerFields(request.trip.passengers));
   let asked: ReturnType<typeof askedExtras> = { extras: [], stops: 0 };
   try {
     // Members no schema names (extras among them) are kept in the trip's `extra`.

@@ -62,7 +62,10 @@ interface CheckedPush {
 
 const text = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : v.trim());
 
-function checkPush(raw: PositionPush, prefix: string, fail: Fail): CheckedPush | undefined {
+/** A position stamped further ahead than this (a clock set wrong, a time zone read as UTC) is refused. */
+export const MAX_POSITION_FUTURE_MS = 5 * 60_000;
+
+function checkPush(raw: PositionPush, prefix: string, fail: Fail, nowMs: number): CheckedPush | undefined {
   const errors: FieldError[] = [];
   const own: Fail = (field, message) => errors.push({ field: `${prefix}${field}`, message });
   const read = (value: string | number | undefined, limit: 90 | 180, field: string) => {
@@ -78,7 +81,10 @@ function checkPush(raw: PositionPush, prefix: string, fail: Fail): CheckedPush |
   if (transactionId && !isUuid(transactionId)) own("transactionId", "must be a UUID");
   if (!transactionId && !resNo) own("transactionId", "is required (or internalBookingId: your reservation number for the booking)");
   const when = text(raw.locationDateTime)?.replace(" ", "T");
-  if (when && !parseDateTime(when)) own("locationDateTime", "must be an ISO 8601 date-time, e.g. 2026-12-11T21:10:00Z");
+  const parsed = when ? parseDateTime(when) : undefined;
+  if (when && !parsed) own("locationDateTime", "must be an ISO 8601 date-time, e.g. 2025-12-11T21:10:00Z");
+  else if (parsed && (parsed.naiveUnix - (parsed.offsetMinutes ?? 0) * 60) * 1000 > nowMs + MAX_POSITION_FUTURE_MS)
+    own("locationDateTime", "is more than 5 minutes in the future; send the time the position was taken, in UTC (Z) or with its offset");
   for (const e of errors) fail(e.field, e.message);
   if (errors.length > 0 || latitude === undefined || longitude === undefined) return undefined;
   return {
@@ -94,10 +100,10 @@ function checkPush(raw: PositionPush, prefix: string, fail: Fail): CheckedPush |
 }
 
 /** Checks a single push or a batch; every failing field of every item at once (400), nothing stored then. */
-function checkAll(items: PositionPush[], bulk: boolean): CheckedPush[] {
+function checkAll(items: PositionPush[], bulk: boolean, nowMs: number): CheckedPush[] {
   const errors: FieldError[] = [];
   const fail: Fail = (field, message) => errors.push({ field, message });
-  const checked = items.map((item, i) => checkPush(item, bulk ? `[${i}].` : "", fail));
+  const checked = items.map((item, i) => checkPush(item, bulk ? `[${i}].` : "", fail, nowMs));
   if (errors.length > 0) throw new ValidationError(errors);
   return checked as CheckedPush[];
 }
@@ -117,7 +123,7 @@ export class ChauffeurTracking {
 
   /** One pushed position (saveGPScache): 404 unless the caller is the booking's provider, 429 within a second. */
   async push(caller: Caller, input: PositionPush): Promise<{ transactionId: string }> {
-    const [item] = checkAll([input], false);
+    const [item] = checkAll([input], false, this.deps.nowMs());
     const outcome = await this.record(caller, item);
     if (outcome.status === "not_found") throw bookingNotFound();
     if (outcome.status === "throttled")
@@ -127,7 +133,7 @@ export class ChauffeurTracking {
 
   /** A batch of pushed positions (GPSgrab): checked whole (400), then each recorded or refused on its own. */
   async pushMany(caller: Caller, inputs: PositionPush[]): Promise<PushOutcome[]> {
-    const items = checkAll(inputs, true);
+    const items = checkAll(inputs, true, this.deps.nowMs());
     const outcomes: PushOutcome[] = [];
     for (const item of items) outcomes.push(await this.record(caller, item));
     return outcomes;
@@ -139,6 +145,14 @@ export class ChauffeurTracking {
     const saved = { ...position, timestamp: new Date(now).toISOString(), receivedAt: now, ...defined(extra) };
     this.deps.positions.save(transactionId, saved);
     void this.streamPosition(transactionId, saved).catch(() => {});
+  }
+
+  /**
+   * After a committed status update carrying a position, or a move of the exchange's own demo chauffeur: the
+   * requester's location webhook, as for a pushed position (the first at once, then at most every 30 s).
+   */
+  async announceMoved(transactionId: string): Promise<void> {
+    await this.announce(transactionId, this.deps.nowMs());
   }
 
   /** The chauffeur's last position as GNet's getChauffeurLocation answers it; 404 when there is none to show. */
@@ -177,8 +191,9 @@ export class ChauffeurTracking {
 
   private async locationOf(caller: Caller, booking: Booking) {
     const role = roleOf(booking, caller.netid)!;
-    const position = visiblePosition(booking.status, role, await this.deps.positions.last(booking.transactionId));
-    if (!position) throw noPosition();
+    const last = await this.deps.positions.last(booking.transactionId);
+    const position = visiblePosition(booking.status, role, last);
+    if (!position) throw last ? positionPrivate(booking.status) : noPosition();
     const chauffeur = booking.chauffeur;
     const name = [chauffeur?.firstName, chauffeur?.lastName].filter(Boolean).join(" ");
     return {
@@ -272,6 +287,14 @@ export function decideLocationAnnounce(current: Booking | undefined, ctx: Change
 
 function noPosition(): NotFoundError {
   return new NotFoundError("No chauffeur position for this booking yet", "NO_POSITION");
+}
+
+/** A requester asking for the chauffeur's position after the trip ended: 404, saying why. */
+function positionPrivate(status: string): NotFoundError {
+  return new NotFoundError(
+    `The trip has ended (${status}): the chauffeur's position is private now and shown only to the provider`,
+    "POSITION_PRIVATE",
+  );
 }
 
 function defined<T extends object>(o: T): Partial<T> {

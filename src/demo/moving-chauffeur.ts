@@ -50,6 +50,8 @@ export async function startDemoChauffeur(services: Services, stepMs = STEP_MS): 
   const move = () => {
     const [lat, lon] = ROUTE[step++ % ROUTE.length];
     services.tracking.recordFromUpdate(booking.transactionId, { lat, lon }, { chfId: "CH-DEMO", chfName: "Sam Lee" });
+    // The requester hears of it as of a pushed position (a location webhook at most every 30 s).
+    void services.tracking.announceMoved(booking.transactionId).catch(() => {});
   };
   move();
   const timer = setInterval(move, stepMs);

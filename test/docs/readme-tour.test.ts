@@ -93,6 +93,10 @@ describe("the README's five-minute tour", () => {
     expect(quote).toMatchObject({ success: true, status: "QUOTE", transactionId: expect.any(String) });
     expect(quote.fees.length).toBeGreaterThan(0);
     for (const option of quote.fees) expect(option).toMatchObject({ code: expect.any(String), fee: expect.stringMatching(/^\d+\.\d\d$/) });
+    // The fee the README shows is the one a fresh service answers (#38: it showed 75.00 for 80.00).
+    const shown = [...README.matchAll(/"(?:fee|totalAmount)":"(\d+\.\d\d)"/g)].map((m) => m[1]);
+    expect(shown.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(shown)).toEqual(new Set([quote.fees[0].fee]));
   });
 
   test("2: the first option is priced by the demo operator's rate card, with the breakdown the README shows", () => {

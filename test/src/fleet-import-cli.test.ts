@@ -87,6 +87,26 @@ describe("fleet import CLI", () => {
     expect(fleetCount()).toBe(10_000);
   });
 
+  test("--mode (§21.2): the same file again (upsert, the default) changes nothing; replace makes the file the fleet; a bad mode exits 2", async () => {
+    const file = join(dir, "fleet.csv");
+    const again = await runCli("fleet", "import", NETID, file);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("(upsert): 0 created, 0 updated, 0 deleted, 10000 unchanged");
+    expect(fleetCount()).toBe(10_000);
+    const small = join(dir, "small.csv");
+    writeFileSync(small, fleetCsv(3));
+    const replaced = await runCli("fleet", "import", NETID, small, "--mode", "replace");
+    expect(replaced.code).toBe(0);
+    expect(replaced.stdout).toContain("(replace): 0 created, 0 updated, 9997 deleted, 3 unchanged");
+    expect(fleetCount()).toBe(3);
+    const appended = await runCli("fleet", "import", "--mode=append", NETID, small);
+    expect(appended.stdout).toContain("(append): 3 created");
+    expect(fleetCount()).toBe(6);
+    const bad = await runCli("fleet", "import", NETID, small, "--mode", "merge");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--mode must be one of upsert, replace, append");
+  }, 60_000);
+
   test("bad arguments exit 2 with the usage on stderr", async () => {
     const missing = await runCli("fleet", "import", NETID);
     expect(missing.code).toBe(2);

@@ -71,6 +71,12 @@ export function coreEvents(hub: EventStreams, auth: Authenticator) {
       const header = request.headers.get("token");
       // The query credential only when no header carries one (a header is never overridden by a URL).
       const credential = authorization ?? (query.access_token && !header ? `Bearer ${query.access_token}` : null);
+      if (!credential?.trim() && !header?.trim())
+        throw new UnauthorizedError(
+          "Missing credentials: send Authorization: Bearer <JWT>, or the header token: <platform token>, or (EventSource, " +
+            "which cannot set headers) the query parameter ?access_token=<either token>",
+          "MISSING_TOKEN",
+        );
       const caller = await auth.any(credential, header);
       companyOfRequest.set(request, caller.netid);
       const body = await hub.open(caller.netid, request.headers.get("last-event-id") ?? query.lastEventId, {

@@ -21,6 +21,7 @@ export const FleetEntryOutput = t.Object({
     examples: ["USD"],
   }),
   active: t.Boolean(),
+  externalId: t.Nullable(t.String({ description: "Your own id of the entry, unique in your fleet, or null", examples: ["CAR-0042"] })),
   createdAt: t.Number({ description: "Unix seconds" }),
   updatedAt: t.Number({ description: "Unix seconds" }),
 });

@@ -9,6 +9,8 @@ import {
   type ManageFleetDeps,
 } from "../../../domain/usecases/manage-fleet";
 import { errors } from "../schemas";
+import { ValidationError } from "../../../domain/errors";
+import { IMPORT_MODES, type ImportMode } from "../../../domain/fleet/import-plan";
 import { FleetEntryOutput, fleetEntryOutput } from "./fleet-entry.model";
 import { Page, Paging } from "../paging";
 import { FLEET_SORT_KEYS } from "../../../domain/fleet/listing";
@@ -72,6 +74,16 @@ export const FleetEntryInput = t.Object(
     hourly_rate: t.Optional(t.Number({ description: "JSON number ≥ 0 with at most 2 decimals (≤ 1,000,000). Required.", examples: [85.5] })),
     currency: t.Optional(t.String({ maxLength: 10, description: "ISO 4217 code; default USD", examples: ["USD"] })),
     active: t.Optional(t.Boolean({ description: "Listed in search; default true", examples: [true] })),
+    externalId: t.Optional(
+      t.Nullable(
+        t.String({
+          maxLength: 400,
+          description: "Your own id of the entry (1–100 printable characters), unique in your fleet (400 naming externalId when " +
+            "another entry has it); a fleet import matches rows to entries by it",
+          examples: ["CAR-0042"],
+        }),
+      ),
+    ),
   },
   {
     description:
@@ -130,11 +142,31 @@ export function coreFleet(deps: ManageFleetDeps, auth: Authenticator) {
     })
     .post(
       "/import",
-      async ({ body, caller }) => {
-        const saved = await importFleet(deps, caller.netid, body as unknown[]);
-        return { success: true as const, data: { imported: saved.length, slugs: saved.map((e) => e.slug) } };
+      async ({ body, caller, query }) => {
+        const mode = query.mode ?? "upsert";
+        if (!(IMPORT_MODES as readonly string[]).includes(mode))
+          throw new ValidationError([{ field: "mode", message: `must be one of ${IMPORT_MODES.join(", ")}` }]);
+        const done = await importFleet(deps, caller.netid, body as unknown[], undefined, mode as ImportMode);
+        return {
+          success: true as const,
+          data: {
+            created: done.created.length,
+            updated: done.updated.length,
+            deleted: done.deleted.length,
+            unchanged: done.unchanged,
+            imported: done.created.length + done.updated.length + done.unchanged,
+            slugs: done.created.map((e) => e.slug),
+            updatedSlugs: done.updated.map((e) => e.slug),
+            deletedSlugs: done.deleted,
+          },
+        };
       },
       {
+        query: t.Object({
+          mode: t.Optional(
+            t.String({ maxLength: 20, description: "upsert (default), replace or append; anything else is 400 naming mode", examples: ["upsert"] }),
+          ),
+        }),
         coreAuth: true,
         body: t.Array(t.Unknown({ description: "A fleet entry with the fields of POST /api/fleet" }), {
           maxItems: 10000,
@@ -158,15 +190,30 @@ export function coreFleet(deps: ManageFleetDeps, auth: Authenticator) {
         response: {
           200: t.Object({
             success: t.Literal(true),
-            data: t.Object({ imported: t.Number(), slugs: t.Array(t.String(), { description: "The new slugs, in the order sent" }) }),
+            data: t.Object({
+              created: t.Number({ description: "Entries added" }),
+              updated: t.Number({ description: "Entries whose fields the file changed" }),
+              deleted: t.Number({ description: "Entries removed (replace only)" }),
+              unchanged: t.Number({ description: "Rows that matched an entry exactly as it was" }),
+              imported: t.Number({ description: "Rows now in the fleet: created + updated + unchanged" }),
+              slugs: t.Array(t.String(), { description: "The new slugs, in the order sent" }),
+              updatedSlugs: t.Array(t.String()),
+              deletedSlugs: t.Array(t.String()),
+            }),
           }),
-          ...errors(400, 401, 403, 413),
+          ...errors(400, 401, 403, 409, 413),
         },
         detail: {
           tags: ["Fleet"],
-          summary: "Import vehicles (all or nothing)",
+          summary: "Import vehicles (all or nothing; upsert, replace or append)",
           description:
-            "Adds up to 10,000 entries in one transaction. If any row is invalid nothing is saved and the 400 " +
+            "Imports up to 10,000 entries in one transaction; importing the same file twice leaves the fleet unchanged. " +
+            "`mode=upsert` (default): a row whose `externalId` or slug (the row's `slug`, or the one its name generates: " +
+            "the n-th row of a name the n-th slug of that name) names one of your entries updates it; the others are added. " +
+            "`mode=replace`: the file becomes your whole fleet; entries it does not name are deleted, and 409 " +
+            "VEHICLES_HELD (nothing changed, `vehicles` listing each slug and the booking holding it) when live bookings " +
+            "hold one. `mode=append`: every row is a new entry. A file naming one externalId or slug twice is 400. " +
+            "If any row is invalid nothing is saved and the 400 " +
             "lists the failures per row as `errors[].field` = `[<row index>].<field>` (e.g. `[12].maxPassengers`; " +
             "at most 1000 listed, the message gives the totals). 403 FLEET_QUOTA_EXCEEDED, nothing saved, when the " +
             "import would take your fleet past your plan's quota (FREE 2,000 entries, PROFESSIONAL 50,000, " +

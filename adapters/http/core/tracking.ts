@@ -17,7 +17,7 @@ const PositionPush = t.Object(
     latitude: t.Optional(coordinate("-90 to 90 (number or string); required", 42.3656)),
     longitude: t.Optional(coordinate("-180 to 180 (number or string); required", -71.0096)),
     locationDateTime: t.Optional(
-      t.String({ maxLength: 64, description: "When the device took the fix (ISO 8601); the time received when absent", examples: ["2026-12-11T21:10:00Z"] }),
+      t.String({ maxLength: 64, description: "When the device took the fix (ISO 8601); the time received when absent", examples: ["2025-12-11T21:10:00Z"] }),
     ),
     griddid: t.Optional(t.String({ maxLength: 100, description: "Your dispatch system's id" })),
     chfName: t.Optional(t.String({ maxLength: 200, description: "The chauffeur's name" })),
@@ -31,7 +31,7 @@ const example = {
   transactionId: "0194f1c2-7a1e-7c3b-9a51-2f6f4b8e1d20",
   latitude: 42.3656,
   longitude: -71.0096,
-  locationDateTime: "2026-12-11T21:10:00Z",
+  locationDateTime: "2025-12-11T21:10:00Z",
   chfName: "Sam Lee",
   driverId: "CH-12",
 };

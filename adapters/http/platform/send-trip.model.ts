@@ -259,6 +259,7 @@ export const TripWarningOut = t.Object(
         t.Literal("VEHICLES_BUSY"),
         t.Literal("SHORT_NOTICE"),
         t.Literal("PICKUP_CITY_AMBIGUOUS"),
+        t.Literal("UNKNOWN_PASSENGER_FIELD"),
       ],
       {
         description:
@@ -271,7 +272,9 @@ export const TripWarningOut = t.Object(
           "NO_VEHICLE_FITS_TRIP: serving vehicles exist but none seats the passengers and luggage. " +
           "OTHER_CURRENCIES_LEFT_OUT: options priced in other currencies than the quote's were left out (`count`, " +
           "`currencies`). VEHICLES_BUSY: vehicles held by live bookings or blackouts at that time were left out " +
-          "(`count`). SHORT_NOTICE: the pickup is sooner than the provider's minimumNoticeMinutes: no options.",
+          "(`count`). SHORT_NOTICE: the pickup is sooner than the provider's minimumNoticeMinutes: no options. " +
+          "UNKNOWN_PASSENGER_FIELD: a passenger member GNet does not know (`phone` for `phoneNumber`), named in " +
+          "`field` (`passengers[0].phone`): kept as sent, read by no provider.",
       },
     ),
     message: t.String(),

@@ -3,8 +3,9 @@
 const tags = ["Tracking"];
 
 const pullNote =
-  "Either party of the booking (`token` header). 404 NO_POSITION before any position — and for the requester once " +
-  "the trip is COMPLETE or ended; anyone else and an unknown booking get the same 404 as for a booking lookup.";
+  "Either party of the booking (`token` header). 404 NO_POSITION before any position; for the requester once " +
+  "the trip is COMPLETE or ended 404 POSITION_PRIVATE, saying so (the provider still sees it); anyone else and an " +
+  "unknown booking get the same 404 as for a booking lookup.";
 
 export const byTransactionIdDoc = {
   tags,

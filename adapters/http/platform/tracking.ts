@@ -24,7 +24,7 @@ const example = {
   griddID: "GRD-7781",
   location: { lat: 42.3656, lon: -71.0096 },
   picURL: "",
-  timestamp: "2026-12-11T21:10:00Z",
+  timestamp: "2025-12-11T21:10:00Z",
 };
 
 const LocationExample = t.Object(Location.properties, { examples: [example] });

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { pgTable, text, integer, bigint, doublePrecision, boolean, index, primaryKey } from "drizzle-orm/pg-core";
+import { pgTable, text, integer, bigint, doublePrecision, boolean, index, primaryKey, uniqueIndex } from "drizzle-orm/pg-core";
 import { companies } from "./accounts";
 import { time } from "./columns";
 
@@ -24,6 +24,8 @@ export const fleetEntries = pgTable(
     hourlyRate: text("hourly_rate").notNull().default("0"),
     currency: text("currency").notNull().default("USD"),
     active: boolean("active").notNull().default(true),
+    /** The operator's own id of the entry, unique within its company (§21.2): what an import matches rows on. */
+    externalId: text("external_id"),
     createdAt: time("created_at").notNull(),
     updatedAt: time("updated_at").notNull(),
   },
@@ -34,6 +36,7 @@ export const fleetEntries = pgTable(
     index("fleet_entries_netid_name").on(t.netid, sql`${t.name} COLLATE "C"`, sql`${t.slug} COLLATE "C"`),
     index("fleet_entries_netid_passengers").on(t.netid, t.maxPassengers, sql`${t.slug} COLLATE "C"`),
     index("fleet_entries_updated_at").on(t.updatedAt),
+    uniqueIndex("fleet_entries_netid_external_id").on(t.netid, t.externalId),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, real, index, primaryKey } from "drizzle-orm/sqlite-core";
+import { sqliteTable, text, integer, real, index, primaryKey, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { companies } from "./accounts";
 
 /** Fleet entries. Rates are decimal strings; airports a comma-separated list of upper-case IATA codes. */
@@ -22,6 +22,8 @@ export const fleetEntries = sqliteTable(
     hourlyRate: text("hourly_rate").notNull().default("0"),
     currency: text("currency").notNull().default("USD"),
     active: integer("active", { mode: "boolean" }).notNull().default(true),
+    /** The operator's own id of the entry, unique within its company (§21.2): what an import matches rows on. */
+    externalId: text("external_id"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
@@ -31,6 +33,7 @@ export const fleetEntries = sqliteTable(
     index("fleet_entries_netid_name").on(t.netid, t.name, t.slug),
     index("fleet_entries_netid_passengers").on(t.netid, t.maxPassengers, t.slug),
     index("fleet_entries_updated_at").on(t.updatedAt),
+    uniqueIndex("fleet_entries_netid_external_id").on(t.netid, t.externalId),
   ],
 );
 

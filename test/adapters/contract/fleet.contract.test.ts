@@ -42,6 +42,7 @@ function entry(netid: string, slugBase: string, overrides: Partial<NewFleetEntry
   return {
     netid,
     slugBase,
+    externalId: null,
     type: "SEDAN",
     name: `Car ${slugBase}`,
     description: "",

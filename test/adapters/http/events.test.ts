@@ -293,6 +293,8 @@ describe("GET /api/events", () => {
     const none = await stream(requester, { headers: {} });
     expect(none.status).toBe(401);
     expect(none.body).toMatchObject({ success: false, code: "MISSING_TOKEN" });
+    // The answer names all three ways to send one (#38).
+    for (const way of ["Authorization: Bearer", "token:", "access_token"]) expect(none.body.message).toContain(way);
     expect(none.headers.get("www-authenticate")).toBe("Bearer");
     const bad = await stream(requester, { headers: {}, query: "?access_token=not-a-token" });
     expect(bad.status).toBe(401);

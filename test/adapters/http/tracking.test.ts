@@ -40,10 +40,10 @@ const pull = (who: Party, path: string) => h.request("GET", `/Platform.svc/${pat
 describe("chauffeur tracking", () => {
   test("push → the three pulls, the booking and a webhook carry the position", async () => {
     const { id, resNo, requesterResNo } = await trip();
-    const res = await push(provider, { transactionId: id, latitude: 42.3656, longitude: "-71.0096", locationDateTime: "2026-12-11T21:10:00Z", chfName: "Sam Lee", driverId: "CH-12", griddid: "GRD-1" });
+    const res = await push(provider, { transactionId: id, latitude: 42.3656, longitude: "-71.0096", locationDateTime: "2025-12-11T21:10:00Z", chfName: "Sam Lee", driverId: "CH-12", griddid: "GRD-1" });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, data: { transactionId: id } });
-    const want = { chfId: "CH-12", chfName: "Sam Lee", code: "EN_ROUTE", griddID: "GRD-1", location: { lat: 42.3656, lon: -71.0096 }, picURL: "https://acme.example/sam.jpg", timestamp: "2026-12-11T21:10:00Z" };
+    const want = { chfId: "CH-12", chfName: "Sam Lee", code: "EN_ROUTE", griddID: "GRD-1", location: { lat: 42.3656, lon: -71.0096 }, picURL: "https://acme.example/sam.jpg", timestamp: "2025-12-11T21:10:00Z" };
     for (const who of [requester, provider]) {
       const byId = await pull(who, `getChauffeurLocationByTransactionId/${id}/V1`);
       expect(byId.status).toBe(200);
@@ -53,11 +53,11 @@ describe("chauffeur tracking", () => {
       expect(list.status).toBe(200);
       expect(list.body).toEqual([{ resNo: requesterResNo, transactionId: id, ...want }]);
     }
-    expect((await lookup(h, requester, id)).body.data.tripPacket.location).toEqual({ lat: 42.3656, lon: -71.0096, timestamp: "2026-12-11T21:10:00Z" });
+    expect((await lookup(h, requester, id)).body.data.tripPacket.location).toEqual({ lat: 42.3656, lon: -71.0096, timestamp: "2025-12-11T21:10:00Z" });
     const deadline = Date.now() + 5000;
     while (!hooks.received.some((r) => r.json?.type === "booking.location_changed" && r.json.data.transactionId === id) && Date.now() < deadline) await Bun.sleep(20);
     const hook = hooks.received.find((r) => r.json?.type === "booking.location_changed" && r.json.data.transactionId === id);
-    expect(hook?.json.data.tripPacket.location).toEqual({ lat: 42.3656, lon: -71.0096, timestamp: "2026-12-11T21:10:00Z" });
+    expect(hook?.json.data.tripPacket.location).toEqual({ lat: 42.3656, lon: -71.0096, timestamp: "2025-12-11T21:10:00Z" });
   });
 
   test("a second push within a second is 429 with Retry-After; a second later it is taken", async () => {
@@ -97,7 +97,9 @@ describe("chauffeur tracking", () => {
     expect((await providerUpdate(h, provider, id, { status: "COMPLETE" })).status).toBe(200);
     clock.advance(2);
     expect((await push(provider, { transactionId: id, latitude: 41.5, longitude: -72.5 })).status).toBe(200);
-    expect((await pull(requester, `getChauffeurLocationByTransactionId/${id}/V1`)).status).toBe(404);
+    const hidden = await pull(requester, `getChauffeurLocationByTransactionId/${id}/V1`);
+    expect(hidden.status).toBe(404);
+    expect(hidden.body).toMatchObject({ code: "POSITION_PRIVATE", message: expect.stringContaining("The trip has ended (COMPLETE)") });
     expect("location" in (await lookup(h, requester, id)).body.data.tripPacket).toBe(false);
     expect((await pull(provider, `getChauffeurLocationByTransactionId/${id}/V1`)).body.location).toEqual({ lat: 41.5, lon: -72.5 });
     expect((await lookup(h, provider, id)).body.data.tripPacket.location).toMatchObject({ lat: 41.5, lon: -72.5 });
@@ -113,6 +115,31 @@ describe("chauffeur tracking", () => {
     expect((await providerUpdate(h, provider, id, { status: "EN_ROUTE", lat: "42.1", lon: -71.2 })).status).toBe(200);
     expect((await pull(requester, `getChauffeurLocationByTransactionId/${id}/V1`)).body).toMatchObject({ code: "EN_ROUTE", location: { lat: 42.1, lon: -71.2 }, chfId: "CH-12", chfName: "Sam Lee" });
   });
+
+  test("a position stamped more than 5 minutes ahead is 400 naming locationDateTime; a few minutes ahead (clock skew) is taken", async () => {
+    const { id } = await trip();
+    const at = (ms: number) => new Date(clock.now() * 1000 + ms).toISOString();
+    const ahead = await push(provider, { transactionId: id, latitude: 40, longitude: -73, locationDateTime: at(6 * 60_000) });
+    expect(ahead.status).toBe(400);
+    expect(ahead.body.errors).toEqual([{ field: "locationDateTime", message: expect.stringContaining("5 minutes in the future") }]);
+    const offset = await push(provider, { transactionId: id, latitude: 40, longitude: -73, locationDateTime: at(-60_000).replace("Z", "-05:00") });
+    expect(offset.status).toBe(400); // a UTC time labelled New York is hours ahead
+    const bulk = await h.request("POST", "/api/GGPS.svc/GPSgrab", { body: [{ transactionId: id, latitude: 40, longitude: -73, locationDateTime: at(3_600_000) }], headers: { token: provider.token } });
+    expect(bulk.status).toBe(400);
+    expect(bulk.body.errors[0].field).toBe("[0].locationDateTime");
+    expect((await push(provider, { transactionId: id, latitude: 40, longitude: -73, locationDateTime: at(4 * 60_000) })).status).toBe(200);
+  });
+
+  test("a status update's position sends the requester a location webhook, as a pushed one does", async () => {
+    const { id } = await trip("ASSIGNED");
+    clock.advance(2);
+    expect((await providerUpdate(h, provider, id, { status: "EN_ROUTE", lat: "42.2", lon: -71.3 })).status).toBe(200);
+    // The requester's webhooks of the earlier tests are delivered first, in order.
+    const deadline = Date.now() + 20_000;
+    const found = () => hooks.received.find((r) => r.json?.type === "booking.location_changed" && r.json.data.transactionId === id);
+    while (!found() && Date.now() < deadline) await Bun.sleep(20);
+    expect(found()?.json.data.tripPacket.location).toMatchObject({ lat: 42.2, lon: -71.3 });
+  }, 30_000);
 
   test("GPSgrab: checked whole, then each position kept or refused on its own", async () => {
     const a = await trip();

@@ -1,0 +1,122 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, startServer, tempDir, type RunningServer } from "../support/process";
+
+/**
+ * Every shell example of README.md and docs/*.md runs as written (#38): each document's ```sh / ```bash blocks, in
+ * order, in ONE shell (a block's variables are the next one's), against a fresh service with the demo data; only
+ * `http://localhost:3000` becomes the service's address. A curl answering 400 or more fails the document (a 429 is
+ * retried after a second, as a client would), as does any failing command. A block that cannot run (it starts a
+ * server, streams until stopped) is marked in the markdown by the line `<!-- docs-test: skip <reason> -->` just above
+ * it, and listed by the test. A ```json block whose info string names `file=<name>` is written to that file first
+ * (the examples' `--data @<name>`). New pages join by being in docs/.
+ */
+
+export interface Example {
+  line: number;
+  code: string;
+  skip?: string;
+  file?: string;
+}
+
+/** The runnable blocks and files of one markdown text. */
+export function examplesOf(markdown: string): Example[] {
+  const out: Example[] = [];
+  for (const m of markdown.matchAll(/^```([^\n]*)\n([\s\S]*?)^```[ \t]*$/gm)) {
+    const info = m[1].trim();
+    const line = markdown.slice(0, m.index).split("\n").length;
+    const before = markdown.slice(0, m.index).trimEnd().split("\n").at(-1) ?? "";
+    const skip = /^<!--\s*docs-test:\s*skip\s+(.+?)\s*-->$/.exec(before)?.[1];
+    const file = /\bfile=([\w.-]+)/.exec(info)?.[1];
+    if (/^(sh|bash|shell)\b/.test(info)) out.push({ line, code: m[2], ...(skip ? { skip } : {}) });
+    else if (file) out.push({ line, code: m[2], file });
+  }
+  return out;
+}
+
+const DOCS = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
+const ONLY = process.env.DOCS_PAGES?.split(",");
+const pages = DOCS.filter((d) => !ONLY || ONLY.some((o) => d.includes(o))).map((path) => ({ path, examples: examplesOf(readFileSync(join(ROOT, path), "utf8")) })).filter((p) => p.examples.some((e) => !e.file));
+
+/** curl that fails on an HTTP error status, retrying a 429 after a second (at most 3 times). */
+const CURL_GUARD = [
+  "curl() {",
+  "  local attempt out status",
+  "  for attempt in 1 2 3 4; do",
+  "    out=$(command curl \"$@\" -w '\\n@@HTTP %{http_code}') || return $?",
+  "    status=${out##*@@HTTP }",
+  "    [ \"$status\" = 429 ] && [ \"$attempt\" -lt 4 ] && { sleep 1.1; continue; }",
+  "    break",
+  "  done",
+  "  printf '%s\\n' \"${out%$'\\n'@@HTTP *}\"",
+  "  if [ \"$status\" -ge 400 ]; then echo \"HTTP $status from: curl $*\" >&2; return 1; fi",
+  "}",
+].join("\n");
+
+const MARK = "@@BLOCK-DONE@@";
+const servers: RunningServer[] = [];
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const s of servers) await s.stop();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** Runs a document's examples against its own fresh service; the blocks that completed, and what failed. */
+async function runPage(examples: Example[]) {
+  const dir = tempDir("tripswitch-docs-");
+  dirs.push(dir);
+  // The repository's top-level entries, linked, so `src/main.ts` and `data/examples/…` resolve; files the examples
+  // write (quote.json, …) stay in the temporary directory.
+  for (const entry of readdirSync(ROOT)) if (![".git", "data"].includes(entry)) symlinkSync(join(ROOT, entry), join(dir, entry));
+  mkdirSync(join(dir, "data"));
+  for (const entry of readdirSync(join(ROOT, "data"))) if (!/\.(sqlite|db|key)|-wal$|-shm$/.test(entry)) symlinkSync(join(ROOT, "data", entry), join(dir, "data", entry));
+  const dbPath = join(dir, "docs.sqlite");
+  const env = { DB_PATH: dbPath, DEMO_DATA: "1", OUTBOUND_ALLOW_PRIVATE: "0" };
+  const server = await startServer(env, { timeoutMs: 90_000 });
+  servers.push(server);
+  const runnable = examples.filter((e) => !e.skip && !e.file);
+  for (const e of examples) if (e.file) writeFileSync(join(dir, e.file), e.code);
+  const script = [
+    "set -eo pipefail",
+    CURL_GUARD,
+    ...runnable.map((e) => `${e.code.replaceAll("http://localhost:3000", server.base).replaceAll("localhost:3000", server.base.replace(/^http:\/\//, ""))}\necho '${MARK}'`),
+  ].join("\n");
+  const proc = Bun.spawn(["bash", "-c", script], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", HOME: dir, LOG_LEVEL: "silent", npm_config_update_notifier: "false", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const timer = setTimeout(() => proc.kill("SIGKILL"), 240_000);
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  clearTimeout(timer);
+  const done = out.split(MARK).length - 1;
+  const failed = done < runnable.length ? runnable[done] : undefined;
+  const stdout = code === 0 ? "" : out.trim().split("\n").slice(-8).join("\n");
+  return { code, done, total: runnable.length, failedAt: failed?.line, stderr: err.trim().split("\n").slice(-6).join("\n"), stdout };
+}
+
+describe("the shell examples of README.md and docs/", () => {
+  test("the pages with shell examples are found, and each example that does not run says why", () => {
+    expect(pages.map((p) => p.path)).toContain("README.md");
+    const skipped = pages.flatMap((p) => p.examples.filter((e) => e.skip).map((e) => `${p.path}:${e.line}: ${e.skip}`));
+    // The examples that cannot run as a test, listed (a new one must be added here on purpose).
+    expect(skipped.map((s) => s.replace(/:\d+:/, ":"))).toEqual(SKIPPED);
+  });
+
+  for (const page of pages) {
+    test(`${page.path}: every example runs as written against a fresh service`, async () => {
+      const run = await runPage(page.examples);
+      expect({ page: page.path, ...run }).toEqual({ page: page.path, code: 0, done: run.total, total: run.total, failedAt: undefined, stderr: "", stdout: "" });
+    }, 360_000);
+  }
+});
+
+/** Every example the markdown marks as not runnable, by page and reason. */
+const SKIPPED = [
+  "docs/events.md: (it streams until stopped)",
+  "docs/webhooks.md: (it starts a service and a receiver that run until stopped)",
+  "docs/webhooks.md: (it needs a message sent to a verified, reachable webhook URL: see Testing on your machine)",
+  "docs/webhooks.md: (it needs a verified, reachable webhook URL: see Testing on your machine)",
+];
