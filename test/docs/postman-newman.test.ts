@@ -62,6 +62,7 @@ describe("the served Postman collection", () => {
       "2. Get a core token → 200",
       "3. Get a platform token → 200",
       "4. Search fleets around JFK → 200",
+      "4a. Search fleets around a city (Boston, US) → 200",
       "5. Send a quote request → 200",
       "6. Book the first option → 200",
       "7. Read the booking → 200",
