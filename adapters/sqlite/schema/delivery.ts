@@ -24,6 +24,8 @@ export const companyIntegrations = sqliteTable("company_integrations", {
   turnaroundMinutes: integer("turnaround_minutes").notNull().default(30),
   /** A pickup sooner than this many minutes from now leaves the provider out of quotes (0–10,080). */
   minimumNoticeMinutes: integer("minimum_notice_minutes").notNull().default(0),
+  /** The longest road distance (km, 1–5,000) this provider quotes a trip over (CONTRACT §19.4). */
+  maxTripKm: integer("max_trip_km").notNull().default(800),
   updatedAt: integer("updated_at").notNull(),
 });
 

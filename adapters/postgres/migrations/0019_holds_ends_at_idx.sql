@@ -1,0 +1,1 @@
+CREATE INDEX "vehicle_holds_ends_at" ON "vehicle_holds" USING btree ("ends_at");

@@ -1,0 +1,1 @@
+CREATE INDEX `vehicle_holds_ends_at` ON `vehicle_holds` (`ends_at`);
