@@ -2,6 +2,7 @@ import type { AcceptTripsFrom, Integration, LuggageMode, WebhookFormat } from ".
 import type { SecretSealer } from "./ports";
 import { DEFAULT_TURNAROUND_MINUTES } from "../fleet/holds";
 import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
+import { DEFAULT_MAX_TRIP_KM } from "../trips/trip-length";
 
 /**
  * How a company's integration is stored, whichever database keeps it: the delivery password and the webhook secret
@@ -21,6 +22,7 @@ export interface IntegrationRecord {
   serviceRadiusKm: number;
   turnaroundMinutes: number;
   minimumNoticeMinutes: number;
+  maxTripKm: number;
   updatedAt: number;
 }
 
@@ -42,6 +44,7 @@ export function integrationRecord(i: Integration, secrets: SecretSealer, at: num
     serviceRadiusKm: i.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM,
     turnaroundMinutes: i.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES,
     minimumNoticeMinutes: i.minimumNoticeMinutes ?? 0,
+    maxTripKm: i.maxTripKm ?? DEFAULT_MAX_TRIP_KM,
     updatedAt: at,
   };
 }
@@ -62,5 +65,6 @@ export function integrationOf(row: IntegrationRecord, secrets: SecretSealer): In
     serviceRadiusKm: row.serviceRadiusKm,
     turnaroundMinutes: row.turnaroundMinutes,
     minimumNoticeMinutes: row.minimumNoticeMinutes,
+    maxTripKm: row.maxTripKm ?? DEFAULT_MAX_TRIP_KM,
   };
 }

@@ -1,6 +1,7 @@
 import type { FieldError } from "../errors";
 import { DEFAULT_TURNAROUND_MINUTES, MAX_MINIMUM_NOTICE_MINUTES, MAX_TURNAROUND_MINUTES } from "../fleet/holds";
 import { DEFAULT_SERVICE_RADIUS_KM, MAX_SERVICE_RADIUS_KM, MIN_SERVICE_RADIUS_KM } from "../trips/service-radius";
+import { DEFAULT_MAX_TRIP_KM, MAX_TRIP_KM_LIMIT } from "../trips/trip-length";
 
 /** How a partner receives luggage: as a field it stores natively, or (default) also as a line in the trip notes. */
 export type LuggageMode = "native" | "notes";
@@ -29,6 +30,8 @@ export interface Integration {
   turnaroundMinutes?: number;
   /** A pickup sooner than this leaves the provider out of quotes (0–10,080 minutes); 0 when unset. */
   minimumNoticeMinutes?: number;
+  /** The longest road distance (km, 1–5,000) the provider quotes (CONTRACT §19.4); 800 when unset. */
+  maxTripKm?: number;
 }
 
 /** A requested change: absent = keep, null = clear. */
@@ -42,6 +45,7 @@ export interface IntegrationPatch {
   serviceRadiusKm?: number;
   turnaroundMinutes?: number;
   minimumNoticeMinutes?: number;
+  maxTripKm?: number;
 }
 
 const MAX_URL = 2048;
@@ -77,6 +81,8 @@ export function validateIntegrationPatch(input: {
   turnaroundMinutes?: number | null;
   /** null resets it to the default (0). */
   minimumNoticeMinutes?: number | null;
+  /** null resets it to the default (800). */
+  maxTripKm?: number | null;
 }): { ok: true; patch: IntegrationPatch } | { ok: false; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const patch: IntegrationPatch = {};
@@ -121,6 +127,12 @@ export function validateIntegrationPatch(input: {
     if (!Number.isInteger(km) || km < MIN_SERVICE_RADIUS_KM || km > MAX_SERVICE_RADIUS_KM)
       errors.push({ field: "serviceRadiusKm", message: `must be a whole number of kilometres from ${MIN_SERVICE_RADIUS_KM} to ${MAX_SERVICE_RADIUS_KM}` });
     else patch.serviceRadiusKm = km;
+  }
+  if (input.maxTripKm !== undefined) {
+    const km = input.maxTripKm ?? DEFAULT_MAX_TRIP_KM;
+    if (!Number.isInteger(km) || km < 1 || km > MAX_TRIP_KM_LIMIT)
+      errors.push({ field: "maxTripKm", message: `must be a whole number of kilometres from 1 to ${MAX_TRIP_KM_LIMIT}` });
+    else patch.maxTripKm = km;
   }
   const minutes = [
     ["turnaroundMinutes", DEFAULT_TURNAROUND_MINUTES, MAX_TURNAROUND_MINUTES],

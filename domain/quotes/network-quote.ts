@@ -2,6 +2,7 @@ import type { FleetEntry } from "../fleet/entry";
 import type { Fee } from "../trips/booking";
 import { luggageCountField } from "../trips/luggage";
 import type { TripWarning } from "../trips/warnings";
+import { vehicleRateLine as vehicleRateBreakdownOf, type BreakdownLine } from "../rates/pricing";
 
 /** How long a network quote and its prices hold. */
 export const NETWORK_QUOTE_VALIDITY_SECONDS = 24 * 3600;
@@ -29,6 +30,8 @@ export interface NetworkQuoteOption {
   /** Great-circle distance from the vehicle to the pickup, km with 1 decimal (0 for a vehicle placed only by the airport it lists). */
   nearestKm: number;
   images: string[];
+  /** How the fee is made up (CONTRACT §19.2): lines summing exactly to `fee`. */
+  breakdown: BreakdownLine[];
 }
 
 /** A non-fatal note of a network quote (the warnings a QUOTE answers: NO_VEHICLE_NEAR_PICKUP, OTHER_CURRENCIES_LEFT_OUT). */
@@ -67,6 +70,8 @@ export interface PricedVehicle {
   distanceKm: number;
   /** Of the type the provider mapped the requester's preferred type to (its options come first within the provider). */
   preferred: boolean;
+  /** The lines of its fee (the card's, or its own rates as one line). */
+  breakdown?: BreakdownLine[];
 }
 
 /**
@@ -133,6 +138,7 @@ function networkOption(v: PricedVehicle, providerName: string): NetworkQuoteOpti
     currency: entry.currency,
     nearestKm: Math.round(v.distanceKm * 10) / 10,
     images: entry.imageUrl ? [entry.imageUrl] : [],
+    breakdown: v.breakdown ?? vehicleRateBreakdownOf(v.fee),
   };
 }
 
@@ -150,5 +156,7 @@ export function optionFeeLine(option: NetworkQuoteOption, validUntilIso: string)
     ...(option.luggageCount !== undefined ? { luggageCount: option.luggageCount } : {}),
     images: option.images,
     validUntil: validUntilIso,
+    // A booked option keeps how its fee is made up (CONTRACT §19.2); a quote stored before breakdowns: one line.
+    breakdown: option.breakdown ?? vehicleRateBreakdownOf(option.fee),
   };
 }

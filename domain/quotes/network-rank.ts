@@ -1,6 +1,8 @@
 import { formatMinorUnits, minorUnitOf, type CurrencyDirectory } from "../currency";
 import type { CircleMatches } from "../fleet/ports";
+import { vehicleRateBreakdown } from "../rates/pricing";
 import { vehicleFeeMinorUnits } from "../trips/quote";
+import { cardPricing, type ProviderCard } from "./network-cards";
 import { MAX_NETWORK_OPTIONS, MAX_OPTIONS_PER_PROVIDER, type OptionEntry, type PricedVehicle } from "./network-quote";
 
 /**
@@ -38,6 +40,8 @@ export interface CircleRanking {
   /** Serving vehicles in other currencies, and those currencies (alphabetical). */
   leftOut: number;
   leftOutCurrencies: string[];
+  /** Serving vehicles in the quote's currency priced at 0, left out (UNPRICED_VEHICLES). */
+  unpriced?: number;
 }
 
 export interface RankInput {
@@ -49,6 +53,10 @@ export interface RankInput {
   quarterHours: number;
   pickupCurrency: string | undefined;
   currencies: CurrencyDirectory;
+  /** Per owner number, its rate card prepared for the trip (CONTRACT §19.2); absent: every vehicle at its own rates. */
+  cards?: ReadonlyArray<ProviderCard | undefined>;
+  /** The trip asks extras: a provider whose card is in another currency than the quote's cannot price them. */
+  extrasAsked?: boolean;
 }
 
 const compareStrings = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -117,13 +125,19 @@ export function rankCircle(input: RankInput): CircleRanking {
   const units = new Float64Array(total);
   const dist = new Float64Array(total);
   const ownerOf = new Uint32Array(total);
+  // Providers with a rate card price each vehicle by it (per type); the fast path's groups by rate then do not hold.
+  const cards = input.cards ? cardPricing(input.cards, currency, input.extrasAsked === true) : undefined;
+  const touched = cards?.touched;
+  const carded = touched !== undefined && touched.includes(1);
   for (let i = 0; i < n; i++) {
     units[i] = unitsOfRate[rate[i]];
+    if (carded && touched[owner[i]] === 1 && units[i] >= 0) units[i] = cards!.units(owner[i], m.type(i), units[i]);
     dist[i] = distanceKm[i];
     ownerOf[i] = owner[i];
   }
   extras.forEach((x, j) => {
     units[n + j] = extraCurrency[j] === chosen ? vehicleFeeMinorUnits(x.entry, quarterHours, digits) : -1;
+    if (carded && touched[x.owner] === 1 && units[n + j] >= 0) units[n + j] = cards!.units(x.owner, x.entry.type, units[n + j]);
     dist[n + j] = x.distanceKm;
     ownerOf[n + j] = x.owner;
   });
@@ -162,10 +176,14 @@ export function rankCircle(input: RankInput): CircleRanking {
     }
     kept[base + k] = i;
   };
-  const candidate = (i: number) => units[i] >= 0 && admitted[owner[i]] === 1 && distanceKm[i] <= radiusKm[owner[i]] && !isBusy(i);
-  if (anyPreferred) {
+  // A fee of 0 is never offered (CONTRACT §19.4): counted, left out.
+  const candidate = (i: number) => units[i] > 0 && admitted[owner[i]] === 1 && distanceKm[i] <= radiusKm[owner[i]] && !isBusy(i);
+  let unpriced = 0;
+  for (let i = 0; i < n; i++) if (units[i] === 0 && admitted[owner[i]] === 1 && distanceKm[i] <= radiusKm[owner[i]] && !isBusy(i)) unpriced++;
+  for (let j = 0; j < extras.length; j++) if (extraCurrency[j] === chosen && units[n + j] === 0) unpriced++;
+  if (anyPreferred || carded) {
     for (let i = 0; i < n; i++) if (candidate(i)) offer(i);
-    for (let j = 0; j < extras.length; j++) if (extraCurrency[j] === chosen) offer(n + j);
+    for (let j = 0; j < extras.length; j++) if (extraCurrency[j] === chosen && units[n + j] > 0) offer(n + j);
   } else offerCheapestFirst();
 
   /**
@@ -190,7 +208,7 @@ export function rankCircle(input: RankInput): CircleRanking {
     for (let i = 0; i < n; i++) if (candidate(i)) order[fill[rate[i]]++] = i;
     // Groups: each rate's candidates, and each extra on its own, by units.
     const groups: Array<{ units: number; rate: number; extra: number }> = rates.map((r) => ({ units: unitsOfRate[r], rate: r, extra: -1 }));
-    for (let j = 0; j < extras.length; j++) if (extraCurrency[j] === chosen) groups.push({ units: units[n + j], rate: -1, extra: n + j });
+    for (let j = 0; j < extras.length; j++) if (extraCurrency[j] === chosen && units[n + j] > 0) groups.push({ units: units[n + j], rate: -1, extra: n + j });
     groups.sort((a, b) => a.units - b.units);
     for (let g = 0; g < groups.length; g++) {
       const group = groups[g];
@@ -208,9 +226,13 @@ export function rankCircle(input: RankInput): CircleRanking {
 
   const chosenVehicles = best.map((i): PricedVehicle => {
     const u = units[i];
-    return { entry: i < n ? m.entry(i) : extras[i - n].entry, minorUnits: u, fee: formatMinorUnits(u, digits), distanceKm: dist[i], preferred: preferred(i) };
+    const entry = i < n ? m.entry(i) : extras[i - n].entry;
+    // Its breakdown: the card's lines (its own formula as the base when no card rate applies), else one line.
+    const own = i < n ? unitsOfRate[rate[i]] : vehicleFeeMinorUnits(entry, quarterHours, digits);
+    const breakdown = cards && touched![ownerOf[i]] === 1 ? cards.lines(ownerOf[i], entry.type, own, u, digits) : vehicleRateBreakdown(u, digits);
+    return { entry, minorUnits: u, fee: formatMinorUnits(u, digits), distanceKm: dist[i], preferred: preferred(i), breakdown };
   });
-  return { currency, chosen: chosenVehicles, leftOut, leftOutCurrencies: others };
+  return { currency, chosen: chosenVehicles, leftOut, leftOutCurrencies: others, unpriced };
 }
 
 /** Inserts `i` into `list` (kept sorted by `order`, at most `max` long) when it ranks among the best `max`. */

@@ -15,7 +15,9 @@ export interface TripWarning {
     | "SHORT_NOTICE"
     // CONTRACT §19.3–4: vehicles left out for an extra their card lacks, or a fee of 0.
     | "EXTRA_NOT_OFFERED"
-    | "UNPRICED_VEHICLES";
+    | "UNPRICED_VEHICLES"
+    // CONTRACT §19.4: providers left out, the trip longer than their maxTripKm.
+    | "TRIP_TOO_LONG";
   message: string;
   /** The request field the warning is about, when it is about one. */
   field?: string;

@@ -5,6 +5,7 @@ import type { IntegrationRepository, OutboundTargets, WebhookVerifier } from "..
 import type { AuditLog, Clock } from "../ports";
 import type { RateBudgets } from "../rate-limit";
 import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
+import { DEFAULT_MAX_TRIP_KM } from "../trips/trip-length";
 
 export interface IntegrationDeps {
   integrations: IntegrationRepository;
@@ -34,6 +35,7 @@ export interface IntegrationView {
   serviceRadiusKm: number;
   turnaroundMinutes: number;
   minimumNoticeMinutes: number;
+  maxTripKm: number;
   webhookSecretSet: boolean;
   webhookSecret?: string;
   /** Whether `webhookUrl` answered the signed challenge: until it has, nothing is sent there. */
@@ -56,6 +58,7 @@ export function emptyIntegration(netid: string): Integration {
     serviceRadiusKm: DEFAULT_SERVICE_RADIUS_KM,
     turnaroundMinutes: DEFAULT_TURNAROUND_MINUTES,
     minimumNoticeMinutes: 0,
+    maxTripKm: DEFAULT_MAX_TRIP_KM,
   };
 }
 
@@ -70,6 +73,7 @@ export function viewOf(i: Integration, revealSecret = false): IntegrationView {
     serviceRadiusKm: i.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM,
     turnaroundMinutes: i.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES,
     minimumNoticeMinutes: i.minimumNoticeMinutes ?? 0,
+    maxTripKm: i.maxTripKm ?? DEFAULT_MAX_TRIP_KM,
     webhookSecretSet: i.webhookSecret !== null,
     ...(revealSecret && i.webhookSecret ? { webhookSecret: i.webhookSecret } : {}),
     webhookVerified: i.webhookUrl !== null && i.webhookVerifiedAt !== null,

@@ -42,6 +42,12 @@ const IntegrationView = t.Object({
     description: "A pickup sooner than this many minutes from now leaves you out of quotes, warning SHORT_NOTICE (default 0)",
     examples: [0],
   }),
+  maxTripKm: t.Integer({
+    minimum: 1,
+    maximum: 5000,
+    description: "The longest road distance (km) you quote: a longer trip leaves you out of quotes, warning TRIP_TOO_LONG (default 800)",
+    examples: [800],
+  }),
   webhookSecretSet: t.Boolean(),
   webhookSecret: t.Optional(t.String({ description: "The signing secret — shown only when created or rotated" })),
   webhookVerified: t.Boolean({
@@ -97,6 +103,12 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
               t.Union([t.Number(), t.Null()], {
                 description: "Whole minutes, 0–10,080 (null: back to 0): the shortest notice you quote at",
                 examples: [120],
+              }),
+            ),
+            maxTripKm: t.Optional(
+              t.Union([t.Number(), t.Null()], {
+                description: "Whole kilometres, 1–5,000 (null: back to 800): the longest road distance (great circle × 1.3) you quote",
+                examples: [400],
               }),
             ),
           },

@@ -4,6 +4,7 @@ import networkQuoteRequest from "../examples/network-quote-request.json";
 import networkQuoteResponse from "../examples/network-quote-response.json";
 import networkQuoteBook from "../examples/network-quote-book.json";
 import { MAX_NAMED_PROVIDERS } from "../../../domain/quotes/network-quote";
+import { Breakdown } from "./rates.model";
 
 /** Trip fields of sendTrip that a network quote's body takes as they are. */
 const {
@@ -29,6 +30,16 @@ export const NetworkQuoteBody = t.Object(
       }),
     ),
     partnersOnly: t.Optional(t.Boolean({ description: "Only providers you are active partners with" })),
+    extras: t.Optional(
+      t.Array(t.Unknown(), {
+        maxItems: 20,
+        description:
+          "Extras the trip asks: [{code, quantity}] (quantity 1–100, default 1), priced from each provider's rate card. A " +
+          "provider that cannot supply one (no card, or its card lacks it or offers fewer) is left out (warning " +
+          "EXTRA_NOT_OFFERED); a bad entry is 400 naming it (extras[0].quantity)",
+        examples: [[{ code: "CHILD_SEAT", quantity: 1 }]],
+      }),
+    ),
     affiliateReservation: t.Optional(
       t.Object({}, { additionalProperties: true, description: "Not needed; providerId must not be sent (400): a network quote asks every provider" }),
     ),
@@ -56,21 +67,38 @@ const Option = t.Object({
   currency: t.String({ description: "ISO 4217: the quote's one currency" }),
   nearestKm: t.Number({ description: "Great-circle km from the vehicle to the pickup (1 decimal)" }),
   images: t.Array(t.String()),
+  breakdown: Breakdown,
 });
+
+/** The warnings a network quote can carry. */
+const WARNING_CODES = [
+  "NO_VEHICLE_NEAR_PICKUP",
+  "OTHER_CURRENCIES_LEFT_OUT",
+  "VEHICLES_BUSY",
+  "SHORT_NOTICE",
+  "EXTRA_NOT_OFFERED",
+  "UNPRICED_VEHICLES",
+  "TRIP_TOO_LONG",
+] as const;
 
 const Warning = t.Object(
   {
+    // The codes as an enum in the document; the answer's own check stays a string (a stored quote keeps its warnings).
     code: t.String({
-      description:
-        "NO_VEHICLE_NEAR_PICKUP (no option), OTHER_CURRENCIES_LEFT_OUT (vehicles priced in other currencies were " +
-        "left out; `count`, `currencies`), VEHICLES_BUSY (held vehicles left out; `count`), SHORT_NOTICE (providers left out: " +
-        "the pickup is sooner than their minimumNoticeMinutes; `count`)",
-      examples: ["OTHER_CURRENCIES_LEFT_OUT"],
-    }),
+        enum: [...WARNING_CODES],
+        description:
+          "NO_VEHICLE_NEAR_PICKUP (no option), OTHER_CURRENCIES_LEFT_OUT (vehicles priced in other currencies were " +
+          "left out; `count`, `currencies`), VEHICLES_BUSY (held vehicles left out; `count`), SHORT_NOTICE (providers left out: " +
+          "the pickup is sooner than their minimumNoticeMinutes; `count`), EXTRA_NOT_OFFERED (vehicles of providers that " +
+          "cannot supply an asked extra left out; `count`, `codes`), UNPRICED_VEHICLES (vehicles whose fee would be 0 left " +
+          "out; `count`), TRIP_TOO_LONG (vehicles of providers whose maxTripKm the trip's road distance exceeds left out; `count`)",
+        examples: ["OTHER_CURRENCIES_LEFT_OUT"],
+      }),
     message: t.String(),
     field: t.Optional(t.String()),
     count: t.Optional(t.Number()),
     currencies: t.Optional(t.Array(t.String())),
+    codes: t.Optional(t.Array(t.String(), { description: "EXTRA_NOT_OFFERED: the extras' codes" })),
   },
   { additionalProperties: true },
 );

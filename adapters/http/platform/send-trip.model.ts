@@ -3,6 +3,7 @@ import sendTripNew from "../examples/sendtrip-new.json";
 import sendTripQuote from "../examples/sendtrip-quote.json";
 import quoteResponse from "../examples/quote-response.json";
 import sendTripGnet from "../examples/sendtrip-gnet-style.json";
+import { Breakdown } from "../core/rates.model";
 import { flag, MAX_FEES, MAX_IMAGES, MAX_PHONES, numberOrText, open, Phone, str } from "../gnet-fields";
 
 // sendTrip's model: the reservation a requester sends, and the answer.
@@ -238,6 +239,7 @@ export const FeeOut = t.Object(
     validUntil: t.Optional(t.String()),
     percent: t.Optional(t.Union([t.String(), t.Number()])),
     reimbursable: t.Optional(t.Union([t.String(), t.Boolean()])),
+    breakdown: t.Optional(Breakdown),
   },
   open(),
 );
@@ -253,6 +255,9 @@ export const TripWarningOut = t.Object(
         t.Literal("OTHER_CURRENCIES_LEFT_OUT"),
         t.Literal("VEHICLES_BUSY"),
         t.Literal("SHORT_NOTICE"),
+        t.Literal("EXTRA_NOT_OFFERED"),
+        t.Literal("UNPRICED_VEHICLES"),
+        t.Literal("TRIP_TOO_LONG"),
       ],
       {
         description:
@@ -263,13 +268,18 @@ export const TripWarningOut = t.Object(
           "NO_VEHICLE_FITS_TRIP: serving vehicles exist but none seats the passengers and luggage. " +
           "OTHER_CURRENCIES_LEFT_OUT: options priced in other currencies than the quote's were left out (`count`, " +
           "`currencies`). VEHICLES_BUSY: vehicles held by live bookings or blackouts at that time were left out " +
-          "(`count`). SHORT_NOTICE: the pickup is sooner than the provider's minimumNoticeMinutes: no options.",
+          "(`count`). SHORT_NOTICE: the pickup is sooner than the provider's minimumNoticeMinutes: no options. " +
+          "EXTRA_NOT_OFFERED: the provider cannot supply an asked extra (its rate card lacks it, or offers fewer; " +
+          "`codes`, `count` vehicles): no options. UNPRICED_VEHICLES: vehicles whose fee would be 0 were left out " +
+          "(`count`). TRIP_TOO_LONG: the trip's road distance (great circle × 1.3) is beyond the provider's maxTripKm " +
+          "(default 800 km): no options (`count` vehicles).",
       },
     ),
     message: t.String(),
     field: t.Optional(t.String({ description: "The request field the warning is about", examples: ["locations.pickup"] })),
     count: t.Optional(t.Number({ description: "OTHER_CURRENCIES_LEFT_OUT: how many options were left out" })),
     currencies: t.Optional(t.Array(t.String(), { description: "OTHER_CURRENCIES_LEFT_OUT: their currencies" })),
+    codes: t.Optional(t.Array(t.String(), { description: "EXTRA_NOT_OFFERED: the extras' codes" })),
   },
   { description: "What the request was warned about" },
 );

@@ -1,0 +1,1 @@
+ALTER TABLE "company_integrations" ADD COLUMN "max_trip_km" integer DEFAULT 800 NOT NULL;
