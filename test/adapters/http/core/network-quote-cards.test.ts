@@ -80,7 +80,13 @@ describe("a network quote priced with rate cards", () => {
       { kind: "SURCHARGE", id: "night", name: "Night surcharge", amount: "19.00" },
       { kind: "EXTRA", code: "CHILD_SEAT", name: "Child seat", amount: "12.00" },
     ]);
-    expect(options[0].breakdown.at(-1)).toEqual({ kind: "MINIMUM", id: "minimumFare", name: "Minimum fare", amount: "18.00" });
+    expect(options[0].breakdown).toEqual([
+      { kind: "BASE", id: "vehicle-rate", name: "Vehicle rate", amount: "0.00" },
+      { kind: "SURCHARGE", id: "jfk-fee", name: "Airport pickup", amount: "15.00" },
+      { kind: "SURCHARGE", id: "night", name: "Night surcharge", amount: "0.00" },
+      { kind: "EXTRA", code: "CHILD_SEAT", name: "Child seat", amount: "12.00" },
+      { kind: "MINIMUM", id: "minimumFare", name: "Minimum fare", amount: "18.00" },
+    ]);
     for (const o of options) expect(sum(o.breakdown)).toBe(cents(o.fee));
     expect(warnings).toContainEqual(expect.objectContaining({ code: "EXTRA_NOT_OFFERED", count: 2, codes: ["CHILD_SEAT"] }));
     expect(warnings).toContainEqual(expect.objectContaining({ code: "TRIP_TOO_LONG", count: 1 }));
@@ -177,5 +183,31 @@ describe("a booked network option", () => {
     expect(delivered.json.fees[0].breakdown).toEqual(option.breakdown);
     const hook = await messageOf(hooks, "booking.created", booked.body.transactionId);
     expect(JSON.stringify(hook.json)).toContain(JSON.stringify(option.breakdown));
+  });
+});
+
+describe("a requester's UPDATE of a booking made from a carded provider's option", () => {
+  test("is re-priced with the provider's card: moved to the night, the route fare gains the night surcharge", async () => {
+    const made = (await networkQuote(jfkToMidtown("2027-03-11T12:00:00"))).body.data;
+    const option = made.options.find((o: { code: string }) => o.code === "nc-sedan");
+    expect(option.fee).toBe("110.00");
+    const booked = await h.request("POST", `/api/quotes/${made.quoteId}/book`, {
+      headers: bearer(maker),
+      body: { quoteOptionId: option.quoteOptionId, requesterResNo: "NC-RES-2", passengers: [{ firstName: "Ada", lastName: "King" }] },
+    });
+    expect(booked.status).toBe(200);
+    const { transactionId } = booked.body;
+    const moved = await sendTrip(h, maker, {
+      ...jfkToMidtown("2027-03-11T23:30:00"),
+      transactionId,
+      affiliateReservation: { requesterId: maker.netid, action: "UPDATE" },
+    });
+    expect(moved.status).toBe(200);
+    // 95.00 route + 15.00 JFK pickup + 19.00 night (the vehicle's own rates would say 80.00).
+    expect(moved.body.totalAmount).toBe("129.00");
+    expect(moved.body.fees[0].breakdown.map((l: { id: string }) => l.id)).toEqual(["jfk-midtown", "jfk-fee", "night"]);
+    const packet = (await lookup(h, ops, transactionId)).body.data.tripPacket;
+    expect(packet.totalAmount).toBe("129.00");
+    expect(packet.changeLogs.some((l: { changeDesc: string }) => l.changeDesc.includes("110.00 → 129.00"))).toBe(true);
   });
 });
