@@ -13,6 +13,7 @@ import type { RateCardRepository } from "../rates/ports";
 import { vehicleRateLine } from "../rates/pricing";
 import { compiledCard, quoteWithCard, type CardTripFacts } from "../rates/priced-quote";
 import { roadKmOf, tooLong, tripTooLong } from "../trips/trip-length";
+import { quoteServingSetWithCard } from "../rates/card-set-quote";
 
 /** What pricing one provider's quote reads: its serving vehicles, its service radius, currency facts. */
 export interface ProviderQuoteDeps {
@@ -78,6 +79,11 @@ export async function quoteProvider(
       return withBusy({ ...quote, options: quote.options.map((o) => ({ ...o, breakdown: vehicleRateLine(o.fee) })) }, busy);
   }
   const card = stored && deps.airports ? compiledCard(stored, deps.currencies, deps.airports) : undefined;
+  if (card) {
+    // Priced by the card over the serving set's columns (CONTRACT §19.8: as fast as the fleet's own rates).
+    const { set, busy } = withoutHeld(await deps.servingFleet.servingSet(provider, area), held, request);
+    return withBusy(quoteServingSetWithCard(set, build, facts, card, deps.currencies), busy);
+  }
   const entries = await deps.servingFleet.servingEntries(provider, area);
   const free = held.size === 0 ? entries : entries.filter((e) => !held.has(e.slug));
   const busy = entries.filter((e) => held.has(e.slug) && fitsTrip(e, request)).length;
