@@ -211,3 +211,12 @@ describe("a requester's UPDATE of a booking made from a carded provider's option
     expect(packet.changeLogs.some((l: { changeDesc: string }) => l.changeDesc.includes("110.00 → 129.00"))).toBe(true);
   });
 });
+
+describe("the hold index's load", () => {
+  test("has an index on vehicle_holds.ends_at (migration holds_ends_at_idx), on both databases", async () => {
+    const sql = process.env.TRIPSWITCH_TEST_DB === "postgres"
+      ? "SELECT indexname AS name FROM pg_indexes WHERE tablename = 'vehicle_holds'"
+      : "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'vehicle_holds'";
+    expect((await h.rows<{ name: string }>(sql)).map((r) => r.name)).toContain("vehicle_holds_ends_at");
+  });
+});
