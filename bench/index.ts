@@ -1,7 +1,7 @@
 // `npm run bench`: every part in turn, then the table of figures (median, baseline, ratio, target).
 // Each part also runs alone: `npm run bench:search`, `bench:http`, `bench:intake`, `bench:freshness`, `bench:startup`,
 // `bench:tracking`, `bench:postgres`, `bench:events`, `bench:quote`, `bench:growth`, `bun bench/index.ts network-quote`,
-// `bun bench/index.ts fair-delivery`.
+// `bun bench/index.ts fair-delivery`, `bench:quote-cards`, `bench:network-quote-cards` (rate cards, CONTRACT §19.8).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { benchSearch } from "./search";
@@ -14,6 +14,8 @@ import { benchPostgres } from "./postgres";
 import { benchEvents } from "./events";
 import { benchNetworkQuote } from "./network-quote";
 import { benchQuote } from "./quote";
+import { benchQuoteCards } from "./quote-cards";
+import { benchNetworkQuoteCards } from "./network-quote-cards";
 import { benchGrowth } from "./growth";
 import { benchFairDelivery } from "./fair-delivery";
 import { benchBookingRace } from "./booking-race";
@@ -31,6 +33,8 @@ const PARTS: Record<string, () => Promise<Figure[]>> = {
   events: () => benchEvents(),
   "network-quote": () => benchNetworkQuote(),
   quote: () => benchQuote(),
+  "quote-cards": () => benchQuoteCards(),
+  "network-quote-cards": () => benchNetworkQuoteCards(),
   growth: () => benchGrowth(),
   "fair-delivery": () => benchFairDelivery(),
   "booking-race": () => benchBookingRace(),

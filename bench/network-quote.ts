@@ -26,7 +26,7 @@ export const DEFAULT_NETWORK_QUOTE_OPTIONS: NetworkQuoteBenchOptions = SMOKE
   : { size: 100_000, providers: 1_000, runs: 3, requests: 1_000 };
 
 /** A copy of the fixture with its fleet dealt over `providers` companies (each a copy of an operator's row). */
-function spreadOverProviders(source: string, providers: number): string {
+export function spreadOverProviders(source: string, providers: number): string {
   const path = join(BENCH_DIR, `network-quote-${process.pid}.sqlite`);
   for (const suffix of ["", "-wal", "-shm"]) rmSync(path + suffix, { force: true });
   copyFileSync(source, path);
@@ -51,7 +51,7 @@ const cpuMs = () => {
 };
 
 /** Milliseconds of each call, in order (wall clock), and the CPU milliseconds each took (in `cpu`). */
-async function timedEach(calls: Array<() => Promise<Response>>, cpu?: number[]): Promise<number[]> {
+export async function timedEach(calls: Array<() => Promise<Response>>, cpu?: number[]): Promise<number[]> {
   const out: number[] = [];
   for (const call of calls) {
     const started = performance.now();

@@ -31,9 +31,23 @@ const PROVIDERS = { big: "QUOTE-BIG", world: "QUOTE-WORLD", small: "QUOTE-SMALL"
 const PLATFORM = "QUOTE-PLATFORM";
 /** Pickups the quotes rotate through: busy airports on four continents, all in the fixture. */
 const PICKUPS = ["JFK", "LHR", "ATL", "CDG", "DXB", "LAX", "HND", "ORD"];
+/**
+ * Each pickup airport's city centre, the trip's drop-off: a trip within the providers' maxTripKm (CONTRACT §19.4;
+ * a drop-off in New York for every pickup would make most quotes TRIP_TOO_LONG, measuring nothing).
+ */
+export const DOWNTOWN: Record<string, { lat: string; lon: string }> = {
+  JFK: { lat: "40.758", lon: "-73.9855" },
+  LHR: { lat: "51.5074", lon: "-0.1278" },
+  ATL: { lat: "33.749", lon: "-84.388" },
+  CDG: { lat: "48.8566", lon: "2.3522" },
+  DXB: { lat: "25.2048", lon: "55.2708" },
+  LAX: { lat: "34.0522", lon: "-118.2437" },
+  HND: { lat: "35.6762", lon: "139.6503" },
+  ORD: { lat: "41.8781", lon: "-87.6298" },
+};
 
 /** Writes `n` fixture entries owned by `netid` straight into the database (slugs prefixed by the netid). */
-function insertOwned(sqlite: import("bun:sqlite").Database, netid: string, n: number, seed: number): void {
+export function insertOwned(sqlite: import("bun:sqlite").Database, netid: string, n: number, seed: number): void {
   const insert = sqlite.query(
     "INSERT INTO fleet_entries (slug, netid, type, name, description, image_url, max_passengers, max_luggage, lat, lon, airports, minimum_rate, hourly_rate, currency, active, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,'USD',1,0,0)",
   );
@@ -49,7 +63,7 @@ function insertOwned(sqlite: import("bun:sqlite").Database, netid: string, n: nu
  * each: a provider as big, but present everywhere, so each pickup has about as many serving vehicles as the small
  * provider's.
  */
-function insertWorldwide(sqlite: import("bun:sqlite").Database, netid: string, n: number): void {
+export function insertWorldwide(sqlite: import("bun:sqlite").Database, netid: string, n: number): void {
   const airports = getAllAirports().filter((a) => a.iata && Number.isFinite(a.latitude) && Number.isFinite(a.longitude));
   const insert = sqlite.query(
     "INSERT INTO fleet_entries (slug, netid, type, name, description, image_url, max_passengers, max_luggage, lat, lon, airports, minimum_rate, hourly_rate, currency, active, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,'USD',1,0,0)",
@@ -112,7 +126,10 @@ export async function benchQuote(options: QuoteBenchOptions = DEFAULT_QUOTE_OPTI
         {
           reservationType: "QUOTE",
           passengerCount: "2",
-          locations: { pickup: { locationType: "airport", address: PICKUPS[i % PICKUPS.length], time: pickupTime }, dropOff: { address: "downtown", lat: "40.758", lon: "-73.9855" } },
+          locations: {
+            pickup: { locationType: "airport", address: PICKUPS[i % PICKUPS.length], time: pickupTime },
+            dropOff: { address: "downtown", ...DOWNTOWN[PICKUPS[i % PICKUPS.length]] },
+          },
           passengers: [{ firstName: "Ada", lastName: "Lovelace" }],
           affiliateReservation: { requesterId: PLATFORM, requesterResNo: `Q-${++resNo}`, providerId: provider, action: "NEW" },
         },

@@ -30,11 +30,15 @@ Commands:
   company set-sandbox <netid> on|off   a sandbox company's trips are answered by a simulated dispatcher
   company set-integration <netid> [--delivery-url URL] [--luggage native|notes] [--webhook-url URL]
                           [--webhook-format events|gnet] [--accept-trips-from anyone|partners]
-                          [--service-radius-km 1-500] [--policies JSON]
+                          [--service-radius-km 1-500] [--turnaround-minutes 0-720]
+                          [--minimum-notice-minutes 0-10080] [--max-trip-km 1-5000] [--policies JSON]
                                         set a company's delivery endpoint, luggage support, webhook URL
                                         ("" clears a URL), webhook body format, who
                                         may send it trips (anyone, or only partners) and
-                                        how far from a pickup its vehicles serve quotes (km)
+                                        how far from a pickup its vehicles serve quotes (km),
+                                        the turnaround after a booked trip and the shortest
+                                        notice it quotes at (minutes), and the longest trip
+                                        it quotes (km of road; "" resets to the default)
   user remove <uid>                     delete a user's profile; its tokens stop working
   audit [--type T] [--netid N] [--since UNIX] [--limit N]
                                         print security events (newest first) as JSON lines
@@ -284,7 +288,8 @@ async function setIntegration(config: Config, args: string[]): Promise<number> {
   if (!netid || netid.startsWith("--") || flags.length === 0 || flags.length % 2)
     throw new UsageError(
       "usage: company set-integration <netid> [--delivery-url URL] [--luggage native|notes] [--webhook-url URL] " +
-      "[--webhook-format events|gnet] [--accept-trips-from anyone|partners] [--service-radius-km 1-500] [--policies JSON]");
+      "[--webhook-format events|gnet] [--accept-trips-from anyone|partners] [--service-radius-km 1-500] " +
+      "[--turnaround-minutes 0-720] [--minimum-notice-minutes 0-10080] [--max-trip-km 1-5000] [--policies JSON]");
   const input: {
     deliveryUrl?: string | null;
     luggage?: string;
@@ -293,7 +298,12 @@ async function setIntegration(config: Config, args: string[]): Promise<number> {
     acceptTripsFrom?: string;
     serviceRadiusKm?: number | null;
     policies?: unknown;
+    turnaroundMinutes?: number | null;
+    minimumNoticeMinutes?: number | null;
+    maxTripKm?: number | null;
   } = {};
+  // A whole number as written (anything else is NaN: the service names the field); "" resets to the default.
+  const whole = (value: string) => (value === "" ? null : /^\d{1,6}$/.test(value) ? Number(value) : Number.NaN);
   for (let i = 0; i < flags.length; i += 2) {
     const [flag, value] = [flags[i], flags[i + 1]];
     if (flag === "--delivery-url") input.deliveryUrl = value === "" ? null : value;
@@ -303,6 +313,9 @@ async function setIntegration(config: Config, args: string[]): Promise<number> {
     else if (flag === "--accept-trips-from") input.acceptTripsFrom = value;
     else if (flag === "--service-radius-km") input.serviceRadiusKm = /^\d{1,4}$/.test(value) ? Number(value) : Number.NaN;
     else if (flag === "--policies") input.policies = policiesFlag(value);
+    else if (flag === "--turnaround-minutes") input.turnaroundMinutes = whole(value);
+    else if (flag === "--minimum-notice-minutes") input.minimumNoticeMinutes = whole(value);
+    else if (flag === "--max-trip-km") input.maxTripKm = whole(value);
     else throw new UsageError(`company set-integration: unknown option ${flag}`);
   }
   return withCompany(config, netid, 2, async (services, company) => {

@@ -205,6 +205,7 @@ export function createServices(
       timeZones: trips.send.timeZones,
       currencies: quoting.currencies,
       holds,
+      rateCards: storage.rateCards,
     }),
     clock,
     newQuoteId: () => Bun.randomUUIDv7(),

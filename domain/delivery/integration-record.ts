@@ -1,6 +1,7 @@
 import { serviceSettingsOf, type AcceptTripsFrom, type Integration, type LuggageMode, type WebhookFormat } from "./integration";
 import type { SecretSealer } from "./ports";
 import type { Policies } from "../trips/terms";
+import { DEFAULT_MAX_TRIP_KM } from "../trips/trip-length";
 
 /**
  * How a company's integration is stored, whichever database keeps it: the delivery password and the webhook secret
@@ -23,6 +24,7 @@ export interface IntegrationRecord {
   displayCurrency: string | null;
   /** The provider's own policies (CONTRACT §20.1) as JSON text; null when it set none. */
   policies: string | null;
+  maxTripKm: number;
   updatedAt: number;
 }
 
@@ -64,6 +66,7 @@ export function integrationOf(row: IntegrationRecord, secrets: SecretSealer): In
     serviceRadiusKm: row.serviceRadiusKm,
     turnaroundMinutes: row.turnaroundMinutes,
     minimumNoticeMinutes: row.minimumNoticeMinutes,
+    maxTripKm: row.maxTripKm ?? DEFAULT_MAX_TRIP_KM,
     ...(row.displayCurrency ? { displayCurrency: row.displayCurrency } : {}),
     ...(row.policies ? { policies: JSON.parse(row.policies) as Policies } : {}),
   };

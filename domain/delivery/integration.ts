@@ -3,6 +3,7 @@ import { fareCurrencyProblem } from "../currency";
 import { checkPolicies, type Policies } from "../trips/terms";
 import { DEFAULT_TURNAROUND_MINUTES, MAX_MINIMUM_NOTICE_MINUTES, MAX_TURNAROUND_MINUTES } from "../fleet/holds";
 import { DEFAULT_SERVICE_RADIUS_KM, MAX_SERVICE_RADIUS_KM, MIN_SERVICE_RADIUS_KM } from "../trips/service-radius";
+import { DEFAULT_MAX_TRIP_KM, MAX_TRIP_KM_LIMIT } from "../trips/trip-length";
 
 /** How a partner receives luggage: as a field it stores natively, or (default) also as a line in the trip notes. */
 export type LuggageMode = "native" | "notes";
@@ -35,14 +36,17 @@ export interface Integration {
   displayCurrency?: string | null;
   /** Cancellation tiers and free waiting (CONTRACT §20.1); what is not set takes the default. */
   policies?: Policies;
+  /** The longest road distance (km, 1–5,000) the provider quotes (CONTRACT §19.4); 800 when unset. */
+  maxTripKm?: number;
 }
 
-/** A provider's service settings, each unset one at its default (50 km, 30 minutes, no notice). */
-export function serviceSettingsOf(i: Integration): { serviceRadiusKm: number; turnaroundMinutes: number; minimumNoticeMinutes: number } {
+/** A provider's service settings, each unset one at its default (50 km, 30 minutes, no notice, 800 km trips). */
+export function serviceSettingsOf(i: Integration): { serviceRadiusKm: number; turnaroundMinutes: number; minimumNoticeMinutes: number; maxTripKm: number } {
   return {
     serviceRadiusKm: i.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM,
     turnaroundMinutes: i.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES,
     minimumNoticeMinutes: i.minimumNoticeMinutes ?? 0,
+    maxTripKm: i.maxTripKm ?? DEFAULT_MAX_TRIP_KM,
   };
 }
 
@@ -59,6 +63,7 @@ export interface IntegrationPatch {
   minimumNoticeMinutes?: number;
   displayCurrency?: string | null;
   policies?: Policies;
+  maxTripKm?: number;
 }
 
 const MAX_URL = 2048;
@@ -98,6 +103,8 @@ export function validateIntegrationPatch(input: {
   displayCurrency?: string | null;
   /** null resets every policy to its default; see checkPolicies. */
   policies?: unknown;
+  /** null resets it to the default (800). */
+  maxTripKm?: number | null;
 }, current?: Pick<Integration, "policies">): { ok: true; patch: IntegrationPatch } | { ok: false; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const patch: IntegrationPatch = {};
@@ -142,6 +149,12 @@ export function validateIntegrationPatch(input: {
     if (!Number.isInteger(km) || km < MIN_SERVICE_RADIUS_KM || km > MAX_SERVICE_RADIUS_KM)
       errors.push({ field: "serviceRadiusKm", message: `must be a whole number of kilometres from ${MIN_SERVICE_RADIUS_KM} to ${MAX_SERVICE_RADIUS_KM}` });
     else patch.serviceRadiusKm = km;
+  }
+  if (input.maxTripKm !== undefined) {
+    const km = input.maxTripKm ?? DEFAULT_MAX_TRIP_KM;
+    if (!Number.isInteger(km) || km < 1 || km > MAX_TRIP_KM_LIMIT)
+      errors.push({ field: "maxTripKm", message: `must be a whole number of kilometres from 1 to ${MAX_TRIP_KM_LIMIT}` });
+    else patch.maxTripKm = km;
   }
   const minutes = [
     ["turnaroundMinutes", DEFAULT_TURNAROUND_MINUTES, MAX_TURNAROUND_MINUTES],

@@ -16,6 +16,11 @@ import type { NewTrip } from "../trips/send-trip-request";
 import type { ProviderAdmission } from "../partners/admission";
 import { DEFAULT_TURNAROUND_MINUTES, holdSpan, type HoldIndex } from "../fleet/holds";
 import { rankCircle, type CircleRanking, type ExtraVehicle, type ProviderTerms, type RankInput } from "./network-rank";
+import type { RateCardRepository } from "../rates/ports";
+import { askedExtras } from "../rates/trip-extras";
+import { cardFacts } from "../rates/card-facts";
+import type { CardTripFacts } from "../rates/priced-quote";
+import { leaveOutByCard, type LeftOutByCard } from "./network-leave-out";
 
 /** The providers met around a pickup, before admission: a network quote decides whom it may offer, then ranks. */
 export interface ServingProviders {
@@ -29,7 +34,7 @@ export interface ServingProviders {
    * The admitted providers' serving vehicles (`admission` by place in `netids`), priced for the trip and ranked (see
    * rankCircle): the quote's currency, its options, and how many serving vehicles other currencies left out.
    */
-  rank(admission: ProviderAdmission, fx?: RankInput["fx"]): Promise<CircleRanking & Availability>;
+  rank(admission: ProviderAdmission, fx?: RankInput["fx"]): Promise<CircleRanking & Availability & LeftOutByCard>;
   /** What placing the pickup warns of (PICKUP_CITY_AMBIGUOUS: a city name that matched several places). */
   placeWarnings?: TripWarning[];
 }
@@ -53,6 +58,8 @@ export interface NetworkPricingDeps {
   currencies: CurrencyDirectory;
   /** Vehicles held by live bookings and blackouts (CONTRACT §19.5); none left out without it. */
   holds?: HoldIndex;
+  /** Providers' rate cards (CONTRACT §19.2); absent: every vehicle at its own rates. */
+  rateCards?: Pick<RateCardRepository, "getMany">;
 }
 
 /**
@@ -113,7 +120,11 @@ export function indexNetworkPricing(deps: NetworkPricingDeps): NetworkPricing {
         }
       }
       const integrations = await deps.integrations.getMany(netids);
-      const met: Met = { now, pickupDate, req, position, country: placed.country, iata, matches, owners, netids, extraNetids, listing, integrations };
+      // What a rate card reads of the trip besides positions (its extras were checked with the request).
+      const trip = req.trip as unknown as { extra?: { extras?: unknown }; extras?: unknown } & Parameters<typeof askedExtras>[0];
+      const asked = askedExtras({ locations: trip.locations, extras: trip.extra?.extras ?? trip.extras });
+      const facts = cardFacts(req.trip, placed, asked, pickupDate ?? now, deps);
+      const met: Met = { now, pickupDate, req, position, country: placed.country, iata, matches, owners, netids, extraNetids, listing, integrations, facts };
       return {
         netids,
         integrations,
@@ -140,10 +151,16 @@ interface Met {
   /** Providers holding vehicles without a position that list the pickup airport. */
   listing: ReadonlySet<string>;
   integrations: ReadonlyMap<string, Integration>;
+  facts: CardTripFacts;
 }
 
 /** Each provider's radius and admission decided once, an airport's vehicles beyond the circle read, then rankCircle. */
-async function rankAdmitted(deps: NetworkPricingDeps, met: Met, admitted: ProviderAdmission, fx?: RankInput["fx"]): Promise<CircleRanking & Availability> {
+async function rankAdmitted(
+  deps: NetworkPricingDeps,
+  met: Met,
+  admitted: ProviderAdmission,
+  fx?: RankInput["fx"],
+): Promise<CircleRanking & Availability & LeftOutByCard> {
   const { req, position, iata, matches, owners, netids, extraNetids, listing, integrations } = met;
   const netidOf = (o: number) => (o < matches.owners ? matches.netid(o) : extraNetids[o - matches.owners]);
   const size = matches.owners + extraNetids.length;
@@ -157,6 +174,7 @@ async function rankAdmitted(deps: NetworkPricingDeps, met: Met, admitted: Provid
   const dropOff = positionOf(req.trip.locations.dropOff, deps.airports);
   const quarterHours = req.tripMinutes ? bookedQuarterHours(req.tripMinutes) : estimatedQuarterHours(position, dropOff);
   const availability = await leaveOutUnavailable(deps, met, terms, quarterHours);
+  const byCard = await leaveOutByCard(deps, met, terms, { pickup: position, dropOff, tripMinutes: req.tripMinutes, now: met.now });
 
   // An airport pickup: each admitted provider met there (a vehicle within its radius seats the party, or one
   // without a position lists the airport) adds its vehicles listing the airport that the circle cannot hold.
@@ -180,8 +198,20 @@ async function rankAdmitted(deps: NetworkPricingDeps, met: Met, admitted: Provid
 
   const pickupCurrency = met.country ? deps.currencies.ofCountry(met.country) : undefined;
   const kept = extras.filter((x) => !terms.busy?.[x.owner]?.has(x.entry.slug));
-  const ranking = rankCircle({ matches, extras: kept, netidOf, terms, quarterHours, pickupCurrency, currencies: deps.currencies, ...(fx ? { fx } : {}) });
-  return { ...ranking, ...availability, busy: availability.busy + extras.length - kept.length };
+  const extrasAsked = met.facts.extras.length > 0;
+  const ranking = rankCircle({
+    matches,
+    extras: kept,
+    netidOf,
+    terms,
+    quarterHours,
+    pickupCurrency,
+    currencies: deps.currencies,
+    cards: byCard.cards,
+    extrasAsked,
+    ...(fx ? { fx } : {}),
+  });
+  return { ...ranking, ...availability, ...byCard.leftOut, busy: availability.busy + extras.length - kept.length };
 }
 
 /** What availability left out of a network quote: providers for short notice, vehicles for being held. */

@@ -4,6 +4,7 @@ import type { Fee, Terms } from "../trips/booking";
 import type { ProviderRecord } from "../partners/provider-record";
 import { luggageCountField } from "../trips/luggage";
 import type { TripWarning } from "../trips/warnings";
+import { vehicleRateLine as vehicleRateBreakdownOf, type BreakdownLine } from "../rates/pricing";
 
 /** How long a network quote and its prices hold. */
 export const NETWORK_QUOTE_VALIDITY_SECONDS = 24 * 3600;
@@ -35,6 +36,8 @@ export interface NetworkQuoteOption {
   converted?: ConvertedFee;
   /** The provider's terms for the trip (CONTRACT §20.1). */
   terms?: Terms;
+  /** How the fee is made up (CONTRACT §19.2): lines summing exactly to `fee`. */
+  breakdown: BreakdownLine[];
 }
 
 /** A non-fatal note of a network quote (the warnings a QUOTE answers: NO_VEHICLE_NEAR_PICKUP, OTHER_CURRENCIES_LEFT_OUT). */
@@ -73,6 +76,8 @@ export interface PricedVehicle {
   distanceKm: number;
   /** Of the type the provider mapped the requester's preferred type to (its options come first within the provider). */
   preferred: boolean;
+  /** The lines of its fee (the card's, or its own rates as one line). */
+  breakdown?: BreakdownLine[];
 }
 
 /**
@@ -139,6 +144,7 @@ function networkOption(v: PricedVehicle, providerName: string): NetworkQuoteOpti
     currency: entry.currency,
     nearestKm: Math.round(v.distanceKm * 10) / 10,
     images: entry.imageUrl ? [entry.imageUrl] : [],
+    breakdown: v.breakdown ?? vehicleRateBreakdownOf(v.fee),
   };
 }
 
@@ -156,5 +162,7 @@ export function optionFeeLine(option: NetworkQuoteOption, validUntilIso: string)
     ...(option.luggageCount !== undefined ? { luggageCount: option.luggageCount } : {}),
     images: option.images,
     validUntil: validUntilIso,
+    // A booked option keeps how its fee is made up (CONTRACT §19.2); a quote stored before breakdowns: one line.
+    breakdown: option.breakdown ?? vehicleRateBreakdownOf(option.fee),
   };
 }

@@ -1,6 +1,8 @@
 import { formatMinorUnits, minorUnitOf, type CurrencyDirectory } from "../currency";
 import type { CircleMatches } from "../fleet/ports";
+import { vehicleRateBreakdown } from "../rates/pricing";
 import { vehicleFeeMinorUnits } from "../trips/quote";
+import { cardPricing, type ProviderCard } from "./network-cards";
 import { MAX_NETWORK_OPTIONS, MAX_OPTIONS_PER_PROVIDER, type OptionEntry, type PricedVehicle } from "./network-quote";
 
 /**
@@ -38,6 +40,8 @@ export interface CircleRanking {
   /** Serving vehicles in other currencies, and those currencies (alphabetical). */
   leftOut: number;
   leftOutCurrencies: string[];
+  /** Serving vehicles in the quote's currency priced at 0, left out (UNPRICED_VEHICLES). */
+  unpriced?: number;
 }
 
 export interface RankInput {
@@ -55,6 +59,10 @@ export interface RankInput {
    * the others. Without it, one currency is chosen and the others are left out (the provider QUOTE's rule).
    */
   fx?: { units(minorUnits: number, currency: string): number | undefined };
+  /** Per owner number, its rate card prepared for the trip (CONTRACT §19.2); absent: every vehicle at its own rates. */
+  cards?: ReadonlyArray<ProviderCard | undefined>;
+  /** The trip asks extras: a provider whose card is in another currency than the quote's cannot price them. */
+  extrasAsked?: boolean;
 }
 
 /** Added to the rank of a fee with no FX rate: after every converted one, whatever its amount. */
@@ -140,16 +148,26 @@ export function rankCircle(input: RankInput): CircleRanking {
   const currencyOf = new Int32Array(total);
   const dist = new Float64Array(total);
   const ownerOf = new Uint32Array(total);
+  // Providers with a rate card price each vehicle by it (per type); the fast path's groups by rate then do not hold.
+  // Across currencies (fx), a card prices the vehicles in its own currency; else those in the quote's.
+  const cards = input.cards ? cardPricing(input.cards, fx ? undefined : currency, input.extrasAsked === true) : undefined;
+  const touched = cards?.touched;
+  const carded = touched !== undefined && touched.includes(1);
   for (let i = 0; i < n; i++) {
     units[i] = unitsOfRate[rate[i]];
     own[i] = ownOfRate[rate[i]];
     currencyOf[i] = currencyOfRate[rate[i]];
+    if (carded && touched[owner[i]] === 1 && own[i] >= 0) {
+      own[i] = cards!.units(owner[i], m.type(i), own[i], currencyNames[currencyOf[i]]);
+      units[i] = rankUnits(own[i], currencyOf[i]);
+    }
     dist[i] = distanceKm[i];
     ownerOf[i] = owner[i];
   }
   extras.forEach((x, j) => {
     const c = extraCurrency[j];
     own[n + j] = priced(c) ? vehicleFeeMinorUnits(x.entry, quarterHours, digitsOf[c]) : -1;
+    if (carded && touched[x.owner] === 1 && own[n + j] >= 0) own[n + j] = cards!.units(x.owner, x.entry.type, own[n + j], currencyNames[c]);
     units[n + j] = rankUnits(own[n + j], c);
     currencyOf[n + j] = c;
     dist[n + j] = x.distanceKm;
@@ -190,10 +208,14 @@ export function rankCircle(input: RankInput): CircleRanking {
     }
     kept[base + k] = i;
   };
-  const candidate = (i: number) => units[i] >= 0 && admitted[owner[i]] === 1 && distanceKm[i] <= radiusKm[owner[i]] && !isBusy(i);
-  if (anyPreferred) {
+  // A fee of 0 is never offered (CONTRACT §19.4): counted, left out.
+  const candidate = (i: number) => own[i] > 0 && admitted[owner[i]] === 1 && distanceKm[i] <= radiusKm[owner[i]] && !isBusy(i);
+  let unpriced = 0;
+  for (let i = 0; i < n; i++) if (own[i] === 0 && admitted[owner[i]] === 1 && distanceKm[i] <= radiusKm[owner[i]] && !isBusy(i)) unpriced++;
+  for (let j = 0; j < extras.length; j++) if (priced(extraCurrency[j]) && own[n + j] === 0) unpriced++;
+  if (anyPreferred || carded) {
     for (let i = 0; i < n; i++) if (candidate(i)) offer(i);
-    for (let j = 0; j < extras.length; j++) if (priced(extraCurrency[j])) offer(n + j);
+    for (let j = 0; j < extras.length; j++) if (priced(extraCurrency[j]) && own[n + j] > 0) offer(n + j);
   } else offerCheapestFirst();
 
   /**
@@ -218,7 +240,7 @@ export function rankCircle(input: RankInput): CircleRanking {
     for (let i = 0; i < n; i++) if (candidate(i)) order[fill[rate[i]]++] = i;
     // Groups: each rate's candidates, and each extra on its own, by units.
     const groups: Array<{ units: number; rate: number; extra: number }> = rates.map((r) => ({ units: unitsOfRate[r], rate: r, extra: -1 }));
-    for (let j = 0; j < extras.length; j++) if (priced(extraCurrency[j])) groups.push({ units: units[n + j], rate: -1, extra: n + j });
+    for (let j = 0; j < extras.length; j++) if (priced(extraCurrency[j]) && own[n + j] > 0) groups.push({ units: units[n + j], rate: -1, extra: n + j });
     groups.sort((a, b) => a.units - b.units);
     for (let g = 0; g < groups.length; g++) {
       const group = groups[g];
@@ -236,10 +258,15 @@ export function rankCircle(input: RankInput): CircleRanking {
 
   const chosenVehicles = best.map((i): PricedVehicle => {
     const u = own[i];
-    const fee = formatMinorUnits(u, digitsOf[currencyOf[i]]);
-    return { entry: i < n ? m.entry(i) : extras[i - n].entry, minorUnits: u, fee, distanceKm: dist[i], preferred: preferred(i) };
+    const entry = i < n ? m.entry(i) : extras[i - n].entry;
+    const code = currencyNames[currencyOf[i]];
+    const digits = digitsOf[currencyOf[i]];
+    // Its breakdown: the card's lines (its own formula as the base when no card rate applies), else one line.
+    const base = i < n ? ownOfRate[rate[i]] : vehicleFeeMinorUnits(entry, quarterHours, digits);
+    const breakdown = cards && touched![ownerOf[i]] === 1 ? cards.lines(ownerOf[i], entry.type, base, u, digits, code) : vehicleRateBreakdown(u, digits);
+    return { entry, minorUnits: u, fee: formatMinorUnits(u, digits), distanceKm: dist[i], preferred: preferred(i), breakdown };
   });
-  return { currency, chosen: chosenVehicles, leftOut, leftOutCurrencies: others };
+  return { currency, chosen: chosenVehicles, leftOut, leftOutCurrencies: others, unpriced };
 }
 
 /** Inserts `i` into `list` (kept sorted by `order`, at most `max` long) when it ranks among the best `max`. */

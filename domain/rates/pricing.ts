@@ -122,6 +122,8 @@ export interface CardQuote {
   missingExtras: string[];
   /** The price of a vehicle of `type` whose own formula would charge `fallbackUnits`: total and lines. */
   price(type: string, fallbackUnits: number): { units: number; lines: BreakdownLine[] };
+  /** price(type, fallbackUnits).units without making the lines (the network quote prices many vehicles, shows few). */
+  units(type: string, fallbackUnits: number): number;
 }
 
 /** Prepares a card for one trip: the routes holding it, the surcharges that apply, the extras asked (once per quote). */
@@ -170,6 +172,12 @@ export function cardQuote(card: CompiledCard, trip: PricedTrip): CardQuote {
   };
   return {
     missingExtras,
+    units(type, fallbackUnits) {
+      const base = baseOf(type)?.units ?? fallbackUnits;
+      let total = base + extraUnits;
+      for (const s of surcharges) total += s.percent !== undefined ? Math.round((base * s.percent) / 100) : s.units;
+      return total < card.minimumFare ? card.minimumFare : total;
+    },
     price(type, fallbackUnits) {
       const base = baseOf(type) ?? { units: fallbackUnits, line: { kind: "BASE", id: "vehicle-rate", name: "Vehicle rate", amount: fmt(fallbackUnits) } };
       const lines: BreakdownLine[] = [base.line];

@@ -23,7 +23,9 @@ export interface TripWarning {
     | "NO_FX_RATE"
     | "FX_RATES_STALE"
     // A passenger member GNet does not know (`phone` for `phoneNumber`): kept as sent, read by no provider.
-    | "UNKNOWN_PASSENGER_FIELD";
+    | "UNKNOWN_PASSENGER_FIELD"
+    // CONTRACT §19.4: providers left out, the trip longer than their maxTripKm.
+    | "TRIP_TOO_LONG";
   message: string;
   /** The request field the warning is about, when it is about one. */
   field?: string;

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_TRIP_KM } from "../trips/trip-length";
 import { DEFAULT_TURNAROUND_MINUTES } from "../fleet/holds";
 import { ConflictError, TooManyRequestsError, ValidationError, type FieldError } from "../errors";
 import { serviceSettingsOf, validateIntegrationPatch, type Integration } from "../delivery/integration";
@@ -35,6 +36,7 @@ export interface IntegrationView {
   serviceRadiusKm: number;
   turnaroundMinutes: number;
   minimumNoticeMinutes: number;
+  maxTripKm: number;
   /** The currency network quotes show converted amounts in; null when unset. */
   displayCurrency: string | null;
   /** Cancellation tiers and free waiting, every default filled in (CONTRACT §20.1). */
@@ -61,6 +63,7 @@ export function emptyIntegration(netid: string): Integration {
     serviceRadiusKm: DEFAULT_SERVICE_RADIUS_KM,
     turnaroundMinutes: DEFAULT_TURNAROUND_MINUTES,
     minimumNoticeMinutes: 0,
+    maxTripKm: DEFAULT_MAX_TRIP_KM,
   };
 }
 

@@ -25,6 +25,9 @@ import { admitProviders, type NetworkAsk, type TripAdmissionDeps } from "../part
 import { sendTrip, type SendTripDeps } from "./send-trip";
 import { NetworkConversion, type NetworkFx } from "../quotes/network-fx";
 import { fareCurrencyProblem } from "../currency";
+import { askedExtras, extraNotOffered, unpricedVehicles } from "../rates/trip-extras";
+import { tripTooLong } from "../trips/trip-length";
+import { vehicleRateLine } from "../rates/pricing";
 
 export { findNetworkQuote } from "../quotes/quoted-choice";
 
@@ -60,6 +63,8 @@ export interface NetworkQuoteInput extends SendTripInput {
   currency?: string;
   /** "price" (default): cheapest first; "reliability": by the provider's record, then price (CONTRACT §20.5). */
   sort?: unknown;
+  /** Extras the trip asks (CONTRACT §19.3). */
+  extras?: unknown;
 }
 
 /** The quote as its maker sees it. */
@@ -109,6 +114,10 @@ export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller
     });
   }
   warnings.push(...availabilityWarnings(ranking.shortNotice, ranking.busy));
+  // CONTRACT §19.3–4: providers left out for the trip's length or an extra they cannot supply; fees of 0.
+  if (ranking.tooLongProviders > 0) warnings.push(tripTooLong(ranking.tooLong, ranking.roadKm ?? 0));
+  if (ranking.extraNotOffered > 0) warnings.push(extraNotOffered(ranking.extraNotOffered, ranking.missingExtras));
+  if ((ranking.unpriced ?? 0) > 0) warnings.push(unpricedVehicles(ranking.unpriced!));
   const names = await deps.companies.namesOf([...new Set(ranking.chosen.map((v) => v.entry.netid))]);
   const shown = withTerms(networkOptionsOf(ranking.chosen, names), serving, trip, deps.send.airports);
   const converted = conversion ? conversion.convert(shown, ranking.chosen) : shown;
@@ -174,7 +183,8 @@ export function networkQuoteView(q: NetworkQuote): NetworkQuoteView {
     validUntil: isoAt(q.validUntil),
     currency: q.currency,
     totalAmount: totalAmountOf(q),
-    options: q.options,
+    // A quote stored before breakdowns: each option its own rates, one line.
+    options: q.options.map((o) => (o.breakdown ? o : { ...o, breakdown: vehicleRateLine(o.fee) })),
     warnings: q.warnings,
   };
 }
@@ -245,6 +255,13 @@ async function checkQuoteRequest(deps: NetworkQuoteDeps, caller: Caller, input: 
   if (input.affiliateReservation?.providerId !== undefined)
     errors.push({ field: "affiliateReservation.providerId", message: "must not be sent: a network quote asks every provider (narrow it with providers)" });
   const trip = checkNewTrip(tripFieldsOf(input), (field, message) => errors.push({ field, message }), { passengersOptional: true });
+  try {
+    // `extras: [{code, quantity}]` (CONTRACT §19.3): each bad member named.
+    askedExtras({ extras: input.extras });
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    errors.push(...err.errors);
+  }
 
   let providers: Set<string> | undefined;
   if (input.providers !== undefined) {

@@ -12,6 +12,8 @@ import type { AirportDirectory } from "../airports";
 import type { RateCardRepository } from "../rates/ports";
 import { vehicleRateLine } from "../rates/pricing";
 import { compiledCard, quoteWithCard, type CardTripFacts } from "../rates/priced-quote";
+import { roadKmOf, tooLong, tripTooLong } from "../trips/trip-length";
+import { quoteServingSetWithCard } from "../rates/card-set-quote";
 
 /** What pricing one provider's quote reads: its serving vehicles, its service radius, currency facts. */
 export interface ProviderQuoteDeps {
@@ -57,6 +59,12 @@ export async function quoteProvider(
     return { options: [], currency: null, warnings: availabilityWarnings(1, 0) };
   const area = serviceAreaOf(pickup, integration?.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM);
   const build = { ...request, pickup: pickup.position, ...(pickup.country ? { country: pickup.country } : {}) };
+  // CONTRACT §19.4: a trip longer than the provider's maxTripKm is no ground quote; its serving vehicles are counted.
+  const roadKm = roadKmOf(pickup.position, request.dropOff);
+  if (tooLong(roadKm, integration?.maxTripKm)) {
+    const fitting = (await deps.servingFleet.servingEntries(provider, area)).filter((e) => fitsTrip(e, request)).length;
+    return { options: [], currency: null, warnings: [tripTooLong(fitting, roadKm!)] };
+  }
   const held = await heldSlugs(deps, provider, pickupDate, build, integration?.turnaroundMinutes);
   const withBusy = (quote: PricedQuote, busy: number): PricedQuote =>
     busy > 0 ? { ...quote, warnings: [...quote.warnings, ...availabilityWarnings(0, busy)] } : quote;
@@ -71,6 +79,11 @@ export async function quoteProvider(
       return withBusy({ ...quote, options: quote.options.map((o) => ({ ...o, breakdown: vehicleRateLine(o.fee) })) }, busy);
   }
   const card = stored && deps.airports ? compiledCard(stored, deps.currencies, deps.airports) : undefined;
+  if (card) {
+    // Priced by the card over the serving set's columns (CONTRACT §19.8: as fast as the fleet's own rates).
+    const { set, busy } = withoutHeld(await deps.servingFleet.servingSet(provider, area), held, request);
+    return withBusy(quoteServingSetWithCard(set, build, facts, card, deps.currencies), busy);
+  }
   const entries = await deps.servingFleet.servingEntries(provider, area);
   const free = held.size === 0 ? entries : entries.filter((e) => !held.has(e.slug));
   const busy = entries.filter((e) => held.has(e.slug) && fitsTrip(e, request)).length;

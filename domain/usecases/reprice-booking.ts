@@ -13,6 +13,18 @@ import type { BookingRef, TripChanges } from "../trips/send-trip-request";
 import { servesPickup } from "../trips/service-area";
 import { readTripMinutes } from "../trips/trip-fields";
 import { serviceAreaOf, serviceRadiusOf } from "./quote-provider";
+import type { RateCardRepository } from "../rates/ports";
+import { compiledCard, quoteWithCard } from "../rates/priced-quote";
+import { cardFacts } from "../rates/card-facts";
+import { askedExtras } from "../rates/trip-extras";
+import type { TimeZones } from "../trips/places";
+import type { Trip } from "../trips/booking";
+
+/** The extras a booked trip asks (its `extras`, kept in the trip's extra members; GNet's meetAndGreet) and its stops. */
+function cardExtras(trip: Trip): ReturnType<typeof askedExtras> {
+  const t = trip as unknown as { extra?: { extras?: unknown }; extras?: unknown } & Parameters<typeof askedExtras>[0];
+  return askedExtras({ locations: t.locations, extras: t.extra?.extras ?? t.extras });
+}
 
 /** What re-pricing a booking made from a quote reads: the booking, the vehicle, where the pickup is, the provider's radius. */
 export interface RepriceDeps {
@@ -22,6 +34,10 @@ export interface RepriceDeps {
   gazetteer: Gazetteer;
   currencies: CurrencyDirectory;
   integrations: Pick<IntegrationRepository, "get">;
+  /** The provider's rate card prices the changed trip as its quote did (CONTRACT §19.2); absent: the vehicle's own rates. */
+  rateCards?: Pick<RateCardRepository, "get">;
+  /** The pickup's time zone, for the card's night and date surcharges. */
+  timeZones?: TimeZones;
 }
 
 /** Trip fields an UPDATE may send that a price depends on. */
@@ -64,21 +80,32 @@ export async function repriceForUpdate(
   const radiusKm = await serviceRadiusOf(deps.integrations, current.providerId);
   if (!servesPickup(vehicle, serviceAreaOf(placed, radiusKm))) throw requoteNeeded(`the new pickup is outside the service area of vehicle ${code}`, details);
   const luggage = trip.luggageCount === undefined || trip.luggageCount === "" ? undefined : Number(trip.luggageCount);
-  const quote = buildQuote(
-    [vehicle],
-    {
-      passengerCount: Number(trip.passengerCount),
-      luggageCount: luggage,
-      pickup: placed.position,
-      dropOff: positionOf(trip.locations.dropOff, deps.airports),
-      tripMinutes: readTripMinutes(trip.totalTripDuration, () => undefined) || undefined,
-      now: ctx.now,
-      ...(placed.country ? { country: placed.country } : {}),
-    },
-    deps.currencies,
-  );
+  const build = {
+    passengerCount: Number(trip.passengerCount),
+    luggageCount: luggage,
+    pickup: placed.position,
+    dropOff: positionOf(trip.locations.dropOff, deps.airports),
+    tripMinutes: readTripMinutes(trip.totalTripDuration, () => undefined) || undefined,
+    now: ctx.now,
+    ...(placed.country ? { country: placed.country } : {}),
+  };
+  // The provider's card prices the changed trip as a quote would (route, hourly, distance, surcharges, extras, minimum).
+  const stored = deps.rateCards ? await deps.rateCards.get(current.providerId) : undefined;
+  const quote =
+    stored && deps.timeZones
+      ? quoteWithCard(
+          [vehicle],
+          build,
+          cardFacts(trip, placed, cardExtras(trip), at ?? ctx.now, { airports: deps.airports, timeZones: deps.timeZones }),
+          compiledCard(stored, deps.currencies, deps.airports),
+          deps.currencies,
+        )
+      : buildQuote([vehicle], build, deps.currencies);
   const option = quote.options[0];
   const party = `${trip.passengerCount} passenger(s)${luggage !== undefined ? ` with ${luggage} bag(s)` : ""}`;
+  const lacking = quote.warnings.find((w) => w.code === "EXTRA_NOT_OFFERED");
+  if (!option && lacking) throw requoteNeeded(`the provider's rate card does not offer ${lacking.codes?.join(", ")}`, details);
+  if (!option && quote.warnings.some((w) => w.code === "UNPRICED_VEHICLES")) throw requoteNeeded(`vehicle ${code} has no price for this trip`, details);
   if (!option) throw requoteNeeded(`vehicle ${code} does not seat ${party}`, details);
   const before = current.totalAmount ?? "(none)";
   return {

@@ -131,3 +131,27 @@ describe("CLI company set-sandbox", () => {
     db.close();
   });
 });
+
+describe("CLI company set-integration: availability and trip length", () => {
+  test("sets turnaroundMinutes, minimumNoticeMinutes and maxTripKm; a value out of range is 2 naming the field, nothing changed", async () => {
+    const env = { DB_PATH: join(tempDir(), "db.sqlite"), DEMO_DATA: "0" };
+    expect((await runCli(["migrate"], env)).code).toBe(0);
+    const db = new Database(env.DB_PATH);
+    db.run("INSERT INTO companies (netid, netid_lower, name, co_type, main_email, main_phone, created_at) VALUES ('ACME-LIMO', 'acme-limo', 'Acme', 'IO', 'a@x.example', '+12125550123', 0)");
+    const set = await runCli(["company", "set-integration", "ACME-LIMO", "--turnaround-minutes", "45", "--minimum-notice-minutes", "120", "--max-trip-km", "400"], env);
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ turnaroundMinutes: 45, minimumNoticeMinutes: 120, maxTripKm: 400 });
+    const stored = () => db.query("SELECT turnaround_minutes AS t, minimum_notice_minutes AS n, max_trip_km AS k FROM company_integrations").get();
+    expect(stored()).toEqual({ t: 45, n: 120, k: 400 });
+    for (const [flag, value, field] of [["--max-trip-km", "0", "maxTripKm"], ["--max-trip-km", "5001", "maxTripKm"], ["--turnaround-minutes", "721", "turnaroundMinutes"], ["--minimum-notice-minutes", "10081", "minimumNoticeMinutes"], ["--max-trip-km", "ten", "maxTripKm"]]) {
+      const bad = await runCli(["company", "set-integration", "ACME-LIMO", flag, value], env);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain(`${field}:`);
+    }
+    expect(stored()).toEqual({ t: 45, n: 120, k: 400 });
+    // "" puts the default back.
+    expect((await runCli(["company", "set-integration", "ACME-LIMO", "--max-trip-km", ""], env)).code).toBe(0);
+    expect(stored()).toEqual({ t: 45, n: 120, k: 800 });
+    db.close();
+  });
+});

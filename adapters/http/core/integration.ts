@@ -63,6 +63,12 @@ const IntegrationView = t.Object({
     description: "A pickup sooner than this many minutes from now leaves you out of quotes, warning SHORT_NOTICE (default 0)",
     examples: [0],
   }),
+  maxTripKm: t.Integer({
+    minimum: 1,
+    maximum: 5000,
+    description: "The longest road distance (km) you quote: a longer trip leaves you out of quotes, warning TRIP_TOO_LONG (default 800)",
+    examples: [800],
+  }),
   displayCurrency: t.Union([t.String(), t.Null()], {
     description:
       "The currency your network quotes (POST /api/quotes) show each option converted into (`converted`) and rank by, " +
@@ -149,6 +155,12 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
                     freeWaitingMinutes: { airport: 45, other: 10 },
                   },
                 ],
+              }),
+            ),
+            maxTripKm: t.Optional(
+              t.Union([t.Number(), t.Null()], {
+                description: "Whole kilometres, 1–5,000 (null: back to 800): the longest road distance (great circle × 1.3) you quote",
+                examples: [400],
               }),
             ),
           },

@@ -5,6 +5,7 @@ import networkQuoteResponse from "../examples/network-quote-response.json";
 import networkQuoteBook from "../examples/network-quote-book.json";
 import { MAX_NAMED_PROVIDERS } from "../../../domain/quotes/network-quote";
 import { ProviderRecordData, TermsOut } from "./terms.model";
+import { Breakdown } from "./rates.model";
 
 /** Trip fields of sendTrip that a network quote's body takes as they are. */
 const {
@@ -46,6 +47,16 @@ export const NetworkQuoteBody = t.Object(
           'price (default): cheapest first; reliability: by the provider\'s record (`provider.record`: acceptedPct, then ' +
           "onTimePct, highest first, providers without figures last), then price. Anything else: 400 naming sort",
         examples: ["reliability"],
+      }),
+    ),
+    extras: t.Optional(
+      t.Array(t.Unknown(), {
+        maxItems: 20,
+        description:
+          "Extras the trip asks: [{code, quantity}] (quantity 1–100, default 1), priced from each provider's rate card. A " +
+          "provider that cannot supply one (no card, or its card lacks it or offers fewer) is left out (warning " +
+          "EXTRA_NOT_OFFERED); a bad entry is 400 naming it (extras[0].quantity)",
+        examples: [[{ code: "CHILD_SEAT", quantity: 1 }]],
       }),
     ),
     affiliateReservation: t.Optional(
@@ -92,25 +103,45 @@ const Option = t.Object({
   images: t.Array(t.String()),
   converted: t.Optional(ConvertedFee),
   terms: t.Optional(TermsOut),
+  breakdown: Breakdown,
 });
+
+/** The warnings a network quote can carry. */
+const WARNING_CODES = [
+  "NO_VEHICLE_NEAR_PICKUP",
+  "OTHER_CURRENCIES_LEFT_OUT",
+  "VEHICLES_BUSY",
+  "SHORT_NOTICE",
+  "EXTRA_NOT_OFFERED",
+  "UNPRICED_VEHICLES",
+  "TRIP_TOO_LONG",
+  "PICKUP_CITY_AMBIGUOUS",
+  "NO_FX_RATE",
+  "FX_RATES_STALE",
+] as const;
 
 const Warning = t.Object(
   {
+    // The codes as an enum in the document; the answer's own check stays a string (a stored quote keeps its warnings).
     code: t.String({
-      description:
-        "NO_VEHICLE_NEAR_PICKUP (no option), OTHER_CURRENCIES_LEFT_OUT (vehicles priced in other currencies were " +
-        "left out; `count`, `currencies`), VEHICLES_BUSY (held vehicles left out; `count`), SHORT_NOTICE (providers left out: " +
-        "the pickup is sooner than their minimumNoticeMinutes; `count`), PICKUP_CITY_AMBIGUOUS (the pickup's city matches " +
-        "other places of a similar size: the most populous was chosen; `city` names it, `Springfield, MO, US`), NO_FX_RATE " +
-        "(options in a currency the FX table has no rate for, kept after the others; `count`, `currencies`), FX_RATES_STALE " +
-        "(the FX rates used are more than 7 days old; `rateDate`)",
-      examples: ["OTHER_CURRENCIES_LEFT_OUT"],
-    }),
+        enum: [...WARNING_CODES],
+        description:
+          "NO_VEHICLE_NEAR_PICKUP (no option), OTHER_CURRENCIES_LEFT_OUT (vehicles priced in other currencies were " +
+          "left out; `count`, `currencies`), VEHICLES_BUSY (held vehicles left out; `count`), SHORT_NOTICE (providers left out: " +
+          "the pickup is sooner than their minimumNoticeMinutes; `count`), EXTRA_NOT_OFFERED (vehicles of providers that " +
+          "cannot supply an asked extra left out; `count`, `codes`), UNPRICED_VEHICLES (vehicles whose fee would be 0 left " +
+          "out; `count`), TRIP_TOO_LONG (vehicles of providers whose maxTripKm the trip's road distance exceeds left out; `count`), " +
+          "PICKUP_CITY_AMBIGUOUS (the pickup's city matches other places of a similar size: the most populous was chosen; " +
+          "`city` names it, `Springfield, MO, US`), NO_FX_RATE (options in a currency the FX table has no rate for, kept after " +
+          "the others; `count`, `currencies`), FX_RATES_STALE (the FX rates used are more than 7 days old; `rateDate`)",
+        examples: ["OTHER_CURRENCIES_LEFT_OUT"],
+      }),
     message: t.String(),
     field: t.Optional(t.String()),
     count: t.Optional(t.Number()),
     currencies: t.Optional(t.Array(t.String())),
     city: t.Optional(t.String({ description: "PICKUP_CITY_AMBIGUOUS: the place chosen", examples: ["Springfield, MO, US"] })),
+    codes: t.Optional(t.Array(t.String(), { description: "EXTRA_NOT_OFFERED: the extras' codes" })),
   },
   { additionalProperties: true },
 );

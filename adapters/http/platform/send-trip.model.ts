@@ -3,6 +3,7 @@ import sendTripNew from "../examples/sendtrip-new.json";
 import sendTripQuote from "../examples/sendtrip-quote.json";
 import quoteResponse from "../examples/quote-response.json";
 import sendTripGnet from "../examples/sendtrip-gnet-style.json";
+import { Breakdown } from "../core/rates.model";
 import { flag, MAX_FEES, MAX_IMAGES, MAX_PHONES, numberOrText, open, Phone, str } from "../gnet-fields";
 import { TermsOut } from "../core/terms.model";
 
@@ -243,6 +244,7 @@ export const FeeOut = t.Object(
       t.String({ description: 'A late cancel\'s line {type: "CANCELLATION", code: "CANCELLATION_FEE"}: the fee charged (as `fee`)', examples: ["60.00"] }),
     ),
     terms: t.Optional(TermsOut),
+    breakdown: t.Optional(Breakdown),
   },
   open(),
 );
@@ -260,6 +262,9 @@ export const TripWarningOut = t.Object(
         t.Literal("SHORT_NOTICE"),
         t.Literal("PICKUP_CITY_AMBIGUOUS"),
         t.Literal("UNKNOWN_PASSENGER_FIELD"),
+        t.Literal("EXTRA_NOT_OFFERED"),
+        t.Literal("UNPRICED_VEHICLES"),
+        t.Literal("TRIP_TOO_LONG"),
       ],
       {
         description:
@@ -274,7 +279,11 @@ export const TripWarningOut = t.Object(
           "`currencies`). VEHICLES_BUSY: vehicles held by live bookings or blackouts at that time were left out " +
           "(`count`). SHORT_NOTICE: the pickup is sooner than the provider's minimumNoticeMinutes: no options. " +
           "UNKNOWN_PASSENGER_FIELD: a passenger member GNet does not know (`phone` for `phoneNumber`), named in " +
-          "`field` (`passengers[0].phone`): kept as sent, read by no provider.",
+          "`field` (`passengers[0].phone`): kept as sent, read by no provider. " +
+          "EXTRA_NOT_OFFERED: the provider cannot supply an asked extra (its rate card lacks it, or offers fewer; " +
+          "`codes`, `count` vehicles): no options. UNPRICED_VEHICLES: vehicles whose fee would be 0 were left out " +
+          "(`count`). TRIP_TOO_LONG: the trip's road distance (great circle × 1.3) is beyond the provider's maxTripKm " +
+          "(default 800 km): no options (`count` vehicles).",
       },
     ),
     message: t.String(),
@@ -282,6 +291,7 @@ export const TripWarningOut = t.Object(
     count: t.Optional(t.Number({ description: "OTHER_CURRENCIES_LEFT_OUT: how many options were left out" })),
     currencies: t.Optional(t.Array(t.String(), { description: "OTHER_CURRENCIES_LEFT_OUT: their currencies" })),
     city: t.Optional(t.String({ description: "PICKUP_CITY_AMBIGUOUS: the place chosen: name, state, country", examples: ["Springfield, MO, US"] })),
+    codes: t.Optional(t.Array(t.String(), { description: "EXTRA_NOT_OFFERED: the extras' codes" })),
   },
   { description: "What the request was warned about" },
 );

@@ -23,8 +23,12 @@ import m18 from "./0018_rate_cards.sql" with { type: "text" };
 import m19 from "./0019_fx_rates.sql" with { type: "text" };
 import m20 from "./0020_terms_policies.sql" with { type: "text" };
 import m21 from "./0021_fleet_external_id.sql" with { type: "text" };
+import m22 from "./0022_max_trip_km.sql" with { type: "text" };
 
-const texts = [m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15, m16, m17, m18, m19, m20, m21];
+const texts = [
+  m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15, m16, m17, m18, m19,
+  m20, m21, m22,
+];
 
 /** Every migration, oldest first: drizzle-kit's tag and creation time (from its journal), and SQL text. */
 export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string }> = journal.entries.map((e, i) => ({

@@ -25,6 +25,8 @@ export const vehicleHolds = pgTable(
   (t) => [
     index("vehicle_holds_slug_ends").on(t.slug, t.endsAt),
     index("vehicle_holds_provider_ends").on(t.providerNetid, t.endsAt),
+    // Every live hold still to end (the hold index's load and refresh): a range scan, not the whole table.
+    index("vehicle_holds_ends_at").on(t.endsAt),
     uniqueIndex("vehicle_holds_transaction").on(t.transactionId),
   ],
 );

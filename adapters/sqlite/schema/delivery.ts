@@ -28,6 +28,8 @@ export const companyIntegrations = sqliteTable("company_integrations", {
   displayCurrency: text("display_currency"),
   /** The provider\'s cancellation tiers and free waiting (CONTRACT §20.1), JSON; null: the defaults. */
   policies: text("policies"),
+  /** The longest road distance (km, 1–5,000) this provider quotes a trip over (CONTRACT §19.4). */
+  maxTripKm: integer("max_trip_km").notNull().default(800),
   updatedAt: integer("updated_at").notNull(),
 });
 

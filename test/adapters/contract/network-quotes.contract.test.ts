@@ -40,7 +40,8 @@ const quote = (quoteId: string, validUntil: number): NetworkQuote => ({
   trip: { passengerCount: "2", locations: { pickup: { address: "HND", time: "2027-01-01T08:00:00" } }, "x-custom": { a: [1, "b"] } },
   pricedTrip: '{"passengerCount":"2"}',
   options: [
-    { quoteOptionId: "P:car", provider: { netid: "P", name: "P Co" }, code: "car", name: "Car", description: "", vehType: "SEDAN", passengerCount: "3", fee: "5000", currency: "JPY", nearestKm: 1.2, images: [] },
+    { quoteOptionId: "P:car", provider: { netid: "P", name: "P Co" }, code: "car", name: "Car", description: "", vehType: "SEDAN", passengerCount: "3", fee: "5000", currency: "JPY", nearestKm: 1.2, images: [],
+      breakdown: [{ kind: "BASE", id: "vehicle-rate", name: "Vehicle rate", amount: "5000" }] },
   ],
   warnings: [{ code: "OTHER_CURRENCIES_LEFT_OUT", message: "1 left out", count: 1, currencies: ["USD"] }],
 });

@@ -78,6 +78,7 @@ const fleetRow = (netid: string, slug: string, active: boolean, airports: string
   hourlyRate: "90.00",
   currency: "USD",
   active,
+  externalId: null,
   createdAt: 1_800_000_000,
   updatedAt: 1_800_000_000,
 });
@@ -187,7 +188,7 @@ function company(netid: string): Company {
 
 function integration(netid: string, over: Partial<Integration> = {}): Integration {
   // A webhook URL saved here counts as verified (its challenge answered).
-  return { netid, deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookSecret: null, webhookVerifiedAt: over.webhookUrl ? 1_700_000_000 : null, webhookFormat: "events", acceptTripsFrom: "anyone", serviceRadiusKm: 50, turnaroundMinutes: 30, minimumNoticeMinutes: 0, ...over };
+  return { netid, deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookSecret: null, webhookVerifiedAt: over.webhookUrl ? 1_700_000_000 : null, webhookFormat: "events", acceptTripsFrom: "anyone", serviceRadiusKm: 50, turnaroundMinutes: 30, minimumNoticeMinutes: 0, maxTripKm: 800, ...over };
 }
 
 /** A time after every message the tests announce: everything pending is due. */

@@ -29,6 +29,7 @@ describe("fleet entry validation", () => {
       hourlyRate: "85.50",
       currency: "USD",
       active: true,
+      externalId: null,
     });
   });
 

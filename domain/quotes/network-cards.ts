@@ -1,0 +1,54 @@
+import { vehicleRateBreakdown, type BreakdownLine, type CardQuote } from "../rates/pricing";
+
+/** A provider's rate card prepared for one network quote's trip (CONTRACT §19.2): its currency and its pricer. */
+export interface ProviderCard {
+  currency: string;
+  quote: CardQuote;
+}
+
+/**
+ * The rate cards of a network quote's providers in its currency, by owner number: `touched[o]` is 1 for a provider
+ * whose card decides its prices (priced by the card; or, asked extras and a card in another currency, left out);
+ * others are priced by their vehicles' own rates.
+ */
+export interface CardPricing {
+  touched: Uint8Array;
+  /** The fee (minor units) of a vehicle of owner `o`, `type` and `currency` whose own formula gives `own`; -1: left out. */
+  units(o: number, type: string, own: number, currency: string): number;
+  /** The breakdown of a vehicle priced at `units` (its own formula `own`), summing to it. */
+  lines(o: number, type: string, own: number, units: number, digits: number, currency: string): BreakdownLine[];
+}
+
+/**
+ * The cards usable in the quote's `currency` — or, across currencies (`currency` undefined: the network quote with
+ * its FX table, CONTRACT §21.3), in each vehicle's own. A card in another currency than the vehicle is priced in
+ * prices nothing: the vehicle uses its own rates, or is left out when the trip asks extras, which only a card prices.
+ * Undefined when no provider has a card. Each (type, own fee) is priced once per provider.
+ */
+export function cardPricing(cards: ReadonlyArray<ProviderCard | undefined>, currency: string | undefined, extrasAsked: boolean): CardPricing | undefined {
+  if (!cards.some((c) => c !== undefined)) return undefined;
+  const touched = new Uint8Array(cards.length);
+  cards.forEach((c, o) => {
+    if (c !== undefined && (currency === undefined || c.currency === currency || extrasAsked)) touched[o] = 1;
+  });
+  const cache = new Array<Map<string, Map<number, number>> | undefined>(cards.length);
+  return {
+    touched,
+    units(o, type, own, vehicleCurrency) {
+      const card = cards[o];
+      if (card === undefined) return own;
+      if (card.currency !== (currency ?? vehicleCurrency)) return extrasAsked ? -1 : own;
+      let byType = cache[o];
+      if (!byType) cache[o] = byType = new Map();
+      let byOwn = byType.get(type);
+      if (!byOwn) byType.set(type, (byOwn = new Map()));
+      let u = byOwn.get(own);
+      if (u === undefined) byOwn.set(own, (u = card.quote.units(type, own)));
+      return u;
+    },
+    lines(o, type, own, units, digits, vehicleCurrency) {
+      const card = cards[o];
+      return card !== undefined && card.currency === (currency ?? vehicleCurrency) ? card.quote.price(type, own).lines : vehicleRateBreakdown(units, digits);
+    },
+  };
+}
