@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import {
   addFleetEntry,
+  fleetEntryProblems,
   getFleetEntry,
   importFleet,
   listFleet,
@@ -9,6 +10,7 @@ import {
   type ManageFleetDeps,
 } from "../../../domain/usecases/manage-fleet";
 import { errors } from "../schemas";
+import { alongTypeErrors } from "../body-checks";
 import { FleetEntryOutput, fleetEntryOutput } from "./fleet-entry.model";
 import { Page, Paging } from "../paging";
 import { FLEET_SORT_KEYS } from "../../../domain/fleet/listing";
@@ -117,6 +119,7 @@ export function coreFleet(deps: ManageFleetDeps, auth: Authenticator) {
     .post("", async ({ body, caller }) => ({ success: true as const, data: fleetEntryOutput(await addFleetEntry(deps, caller, body)) }), {
       coreAuth: true,
       body: FleetEntryInput,
+      transform: alongTypeErrors((body) => fleetEntryProblems(deps, body as never)),
       response: { 200: Entry, ...errors(400, 401, 403, 413) },
       detail: {
         tags: ["Fleet"],
@@ -188,6 +191,7 @@ export function coreFleet(deps: ManageFleetDeps, auth: Authenticator) {
         coreAuth: true,
         params: SlugParams,
         body: FleetEntryInput,
+        transform: alongTypeErrors((body) => fleetEntryProblems(deps, body as never, true)),
         response: { 200: Entry, ...errors(400, 401, 404) },
         detail: {
           tags: ["Fleet"],
