@@ -4,6 +4,7 @@
 // SQLite; on PostgreSQL (a throwaway cluster, as the test suite's PostgreSQL run) with TRIPSWITCH_TEST_DB=postgres.
 import { createHarness, type Harness } from "../test/support/harness";
 import { ON_POSTGRES, preparePostgres, stopPostgres } from "../test/support/pg-databases";
+import { DEFAULT_DELIVERY_LEASE_SECONDS } from "../src/storage/postgres";
 import { startReceiver } from "../test/support/receiver";
 import { party, regularTrip, sendTrip } from "../test/support/trips";
 import { median, percentile, printFigure, SMOKE, type Figure } from "./report";
@@ -13,6 +14,8 @@ const TARPIT_MS = 4500;
 const WAITS = SMOKE ? 8 : 40;
 const WARMUP_MS = 5000;
 const DATABASE = ON_POSTGRES ? "PostgreSQL" : "SQLite";
+/** On PostgreSQL, the served pool (src/backend.ts) and outbox lease (src/storage/postgres.ts), not the tests' smaller ones. */
+export const PRODUCTION_POSTGRES = { pool: 16, leaseSeconds: DEFAULT_DELIVERY_LEASE_SECONDS };
 
 async function integrate(h: Harness, jwt: string, body: Record<string, unknown>): Promise<void> {
   const put = await h.request("PUT", "/api/company/integration", { headers: { authorization: `Bearer ${jwt}` }, body });
@@ -24,7 +27,10 @@ async function integrate(h: Harness, jwt: string, body: Record<string, unknown>)
  * unanswered (the booking left in BOOKING_REQUEST when the WAIT gave up: its latency is the time it waited).
  */
 async function run(withTarpits: boolean): Promise<{ latencies: number[]; unanswered: number }> {
-  const h = createHarness({ delivery: { concurrency: 8, timeoutMs: 10_000, idleMs: 1000, retryDelay: (n) => (n < 10 ? 1 : undefined) } });
+  const h = createHarness({
+    delivery: { concurrency: 8, timeoutMs: 10_000, idleMs: 1000, retryDelay: (n) => (n < 10 ? 1 : undefined) },
+    postgres: PRODUCTION_POSTGRES,
+  });
   const stops: Array<() => unknown> = [() => h.close()];
   try {
     const companies: Array<Awaited<ReturnType<typeof party>>> = [];

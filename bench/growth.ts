@@ -12,6 +12,7 @@ import { STORE_BOUNDS } from "../domain/events/store-bounds";
 import { createHarness, type Harness } from "../test/support/harness";
 import { ON_POSTGRES, preparePostgres, stopPostgres } from "../test/support/pg-databases";
 import { BENCH_DIR } from "./fixtures";
+import { PRODUCTION_POSTGRES } from "./fair-delivery";
 import { fmt, printFigure, SMOKE, type Figure } from "./report";
 
 const SECONDS = Number(process.env.GROWTH_SECONDS ?? (SMOKE ? 3 : 60));
@@ -50,7 +51,12 @@ export async function benchGrowth(): Promise<Figure[]> {
   for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
   // The served defaults: rate limits and store bounds as `npm start` has them.
   const defaults = loadConfig({ DB_PATH: path, JWT_SECRET: "bench-secret-that-is-at-least-32-bytes!!" });
-  const h = createHarness({ dbPath: ON_POSTGRES ? undefined : path, rateLimits: defaults.rateLimits, maxBodyBytes: defaults.maxBodyBytes });
+  const h = createHarness({
+    dbPath: ON_POSTGRES ? undefined : path,
+    rateLimits: defaults.rateLimits,
+    maxBodyBytes: defaults.maxBodyBytes,
+    postgres: PRODUCTION_POSTGRES,
+  });
   const call = async (method: string, route: string, body: unknown, headers: Record<string, string> = {}) => {
     const res = await h.request(method, route, { body, headers });
     return { status: res.status, text: res.text };
