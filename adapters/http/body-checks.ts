@@ -1,4 +1,4 @@
-import type { FieldError } from "../../domain/errors";
+import { ValidationError, type FieldError } from "../../domain/errors";
 
 // CONTRACT §2: a 400 lists every failing field. A route's body schema checks types before its handler runs, so a
 // body with one wrong-typed field and another field that breaks a domain rule would name only the first. A route
@@ -66,4 +66,15 @@ export function withDomainErrors(request: Request, schemaErrors: FieldError[]): 
   const out = [...schemaErrors];
   for (const e of more) if (!out.some((named) => within(e.field, named.field) || within(named.field, e.field))) out.push(e);
   return out;
+}
+
+/** The field errors of a domain check that throws a ValidationError (none when it passes). */
+export function thrownFieldErrors(check: () => unknown): FieldError[] {
+  try {
+    check();
+    return [];
+  } catch (error) {
+    if (error instanceof ValidationError) return error.errors;
+    throw error;
+  }
 }

@@ -22,7 +22,8 @@ import { awaitDelivery, type DeliveryDeps } from "../../../domain/usecases/deliv
 import { SendTripBody, SendTripResponse } from "./send-trip.model";
 import { ProviderUpdateBody } from "./provider-update.model";
 import { dropNullOptionals } from "../null-fields";
-import { alongTypeErrors } from "../body-checks";
+import { alongTypeErrors, thrownFieldErrors } from "../body-checks";
+import { checkProviderUpdate } from "../../../domain/trips/provider-update";
 import { validateSendTrip } from "../../../domain/trips/send-trip-request";
 import { answeringOk } from "./answer-ok";
 import * as docs from "./trips.docs";
@@ -42,7 +43,15 @@ type ByResNo = Static<typeof ResNoParams>;
 type ProviderUpdate = Static<typeof ProviderUpdateBody>;
 
 // GNet clients send null for "absent": removed before validation, so null never fails a type check.
-const updateBody = { transform: ({ body }: { body: unknown }) => dropNullOptionals(ProviderUpdateBody, body), body: ProviderUpdateBody };
+/** A provider update's wrong-typed fields and the fields breaking its rules are named together (§2). */
+const providerUpdateAlongTypeErrors = alongTypeErrors((body) => thrownFieldErrors(() => checkProviderUpdate(body as never)));
+const updateBody = {
+  transform: (ctx: { request: Request; body: unknown }) => {
+    dropNullOptionals(ProviderUpdateBody, ctx.body);
+    providerUpdateAlongTypeErrors(ctx);
+  },
+  body: ProviderUpdateBody,
+};
 
 /** Platform trip operations: sendTrip, provider status updates, requester cancel, booking lookup. */
 export function platformTrips(deps: PlatformTripDeps) {

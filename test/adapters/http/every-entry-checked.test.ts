@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHarness, type Harness } from "../../support/harness";
 import { addVehicle, company, vehicle } from "../../support/fleet";
-import { party, type Party, regularTrip, sendTrip } from "../../support/trips";
+import { party, type Party, providerUpdate, regularTrip, sendTrip } from "../../support/trips";
 
 // Issue 37, the residuals: N13 a fleet entry's rates have at most their currency's minor unit's decimals (JPY 85.5 is
 // no amount of yen) on create, change and import; N12 a fleet entry's name — shown to every company that searches
@@ -120,5 +120,24 @@ describe("§2: a wrong-typed field and the other failing fields are named in one
     expect(res.status).toBe(400);
     expect(fields(res.body)).toEqual(["fees[0].currency", "reservationDate"]);
     expect(await h.count("bookings")).toBe(before);
+  });
+
+  test("PUT /api/company/integration with a wrong-typed serviceRadiusKm and an unknown webhookFormat and acceptTripsFrom names the three", async () => {
+    const res = await h.request("PUT", "/api/company/integration", {
+      body: { serviceRadiusKm: "ten", webhookFormat: "xml", acceptTripsFrom: "everyone" },
+      headers: { authorization: `Bearer ${provider.jwt}` },
+    });
+    expect(res.status).toBe(400);
+    expect(fields(res.body)).toEqual(["acceptTripsFrom", "serviceRadiusKm", "webhookFormat"]);
+    const kept = await h.request("GET", "/api/company/integration", { headers: { authorization: `Bearer ${provider.jwt}` } });
+    expect(kept.body.data.acceptTripsFrom ?? "anyone").toBe("anyone");
+  });
+
+  test("a provider update with a wrong-typed member and a fee line in usd names both; the booking keeps its status", async () => {
+    const made = await sendTrip(h, requester, regularTrip(requester.netid, provider.netid));
+    expect(made.status).toBe(200);
+    const res = await providerUpdate(h, provider, made.body.transactionId, { status: "CONFIRMED", providerNote: 5, fees: [{ code: "BASE", fee: "10.00", currency: "usd" }] });
+    expect(res.status).toBe(400);
+    expect(fields(res.body)).toEqual(["fees[0].currency", "providerNote"]);
   });
 });
