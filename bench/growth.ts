@@ -1,26 +1,41 @@
 // `bun bench/index.ts growth`: how much one company can grow the database (CONTRACT §21.6). For 60 s (GROWTH_SECONDS)
 // a company writes as fast as its budgets allow — UPDATEs of one booking carrying ~900 KB each (every one a new live
-// event) and network quotes just under 256 KiB — while another company makes normal bookings. Printed: the
-// database's growth against the flooder's bounds (50 MB of live events + 2,000 quotes × 256 KiB an hour), and the
-// same-run baseline (the neighbour's normal writes alone, before the flood).
+// event) and network quotes just under 256 KiB, of random text (nothing for the database to compress) — while another
+// company makes normal bookings. Printed: the database's growth against the flooder's bounds (50 MB of live events +
+// 2,000 quotes × 256 KiB an hour), and the same-run baseline (the neighbour's normal writes alone, before the flood). On SQLite by default; on PostgreSQL with
+// TRIPSWITCH_TEST_DB=postgres (a throwaway cluster, as the test suite's PostgreSQL run): `npm run bench:growth:postgres`.
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { migrate, openDatabase, type Db } from "../adapters/sqlite/db";
-import { createLogger } from "../adapters/logging";
-import { buildApp } from "../src/app";
+import { randomBytes } from "node:crypto";
 import { loadConfig } from "../src/config";
-import { createServices } from "../src/services";
 import { STORE_BOUNDS } from "../domain/events/store-bounds";
+import { createHarness, type Harness } from "../test/support/harness";
+import { ON_POSTGRES, preparePostgres, stopPostgres } from "../test/support/pg-databases";
 import { BENCH_DIR } from "./fixtures";
+import { PRODUCTION_POSTGRES } from "./fair-delivery";
 import { fmt, printFigure, SMOKE, type Figure } from "./report";
 
 const SECONDS = Number(process.env.GROWTH_SECONDS ?? (SMOKE ? 3 : 60));
 const BASELINE_SECONDS = Math.max(2, Math.round(SECONDS / 6));
 const PASSWORD = "correct horse battery staple";
+const DATABASE = ON_POSTGRES ? "PostgreSQL" : "SQLite";
 
-/** Bytes the database's live pages take (after a checkpoint: the WAL folded in). */
-function usedBytes(db: Db): number {
-  const c = db.$client;
+/** Random text of `length` characters: PostgreSQL compresses what it stores out of line, so repeated letters would flatter it. */
+function incompressible(length: number): string {
+  return randomBytes(Math.ceil((length * 3) / 4)).toString("base64").slice(0, length);
+}
+
+/**
+ * Bytes the database takes: on SQLite its live pages (after a checkpoint: the WAL folded in); on PostgreSQL the
+ * database's files (tables, TOAST and indexes; pg_database_size) after a checkpoint.
+ */
+async function usedBytes(h: Harness): Promise<number> {
+  if (ON_POSTGRES) {
+    await h.rows("CHECKPOINT");
+    const [row] = await h.rows<{ n: number | string }>("SELECT pg_database_size(current_database()) AS n");
+    return Number(row.n);
+  }
+  const c = h.db.$client;
   c.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   const pages = c
     .query<{ n: number }, []>("SELECT (SELECT page_count FROM pragma_page_count) - (SELECT freelist_count FROM pragma_freelist_count) AS n")
@@ -31,21 +46,20 @@ function usedBytes(db: Db): number {
 
 export async function benchGrowth(): Promise<Figure[]> {
   mkdirSync(BENCH_DIR, { recursive: true });
+  if (ON_POSTGRES) await preparePostgres();
   const path = join(BENCH_DIR, `growth-${process.pid}.sqlite`);
   for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
-  const db = openDatabase(path);
-  migrate(db);
   // The served defaults: rate limits and store bounds as `npm start` has them.
   const defaults = loadConfig({ DB_PATH: path, JWT_SECRET: "bench-secret-that-is-at-least-32-bytes!!" });
-
-  const jwtSecret = "bench-secret-that-is-at-least-32-bytes!!";
-  const services = createServices(db, { jwtSecret, tokenTtlSeconds: 3600, rateLimits: defaults.rateLimits });
-  const app = buildApp(services, { logger: createLogger("silent"), maxBodyBytes: defaults.maxBodyBytes, readiness: { ready: true } });
+  const h = createHarness({
+    dbPath: ON_POSTGRES ? undefined : path,
+    rateLimits: defaults.rateLimits,
+    maxBodyBytes: defaults.maxBodyBytes,
+    postgres: PRODUCTION_POSTGRES,
+  });
   const call = async (method: string, route: string, body: unknown, headers: Record<string, string> = {}) => {
-    const init = { method, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) };
-    const res = await app.handle(new Request(`http://localhost${route}`, init));
-    const text = await res.text();
-    return { status: res.status, text };
+    const res = await h.request(method, route, { body, headers });
+    return { status: res.status, text: res.text };
   };
   let phone = 1000;
   const company = async (netid: string, coType: "CO" | "IO") => {
@@ -73,13 +87,13 @@ export async function benchGrowth(): Promise<Figure[]> {
   const normalBooking = () => call("POST", "/Platform.svc/sendTrip/V1", trip(neighbour.netid, "NEW", `N-${++resNo}`), { token: neighbour.token });
 
   // Baseline: the neighbour's normal bookings alone.
-  const start = usedBytes(db);
+  const start = await usedBytes(h);
   let baselineBookings = 0;
   for (const until = performance.now() + BASELINE_SECONDS * 1000; performance.now() < until; ) {
     if ((await normalBooking()).status === 200) baselineBookings++;
     await Bun.sleep(20);
   }
-  const afterBaseline = usedBytes(db);
+  const afterBaseline = await usedBytes(h);
   const baselinePerSecond = (afterBaseline - start) / BASELINE_SECONDS;
 
   // The flood, with the neighbour writing as before.
@@ -99,18 +113,17 @@ export async function benchGrowth(): Promise<Figure[]> {
       await Bun.sleep(20);
     }
   })();
-  let i = 0;
   const updateLoop = (async () => {
     while (performance.now() < deadline) {
-      const bulk = String.fromCharCode(97 + (i++ % 26)).repeat(900_000);
+      const bulk = incompressible(900_000);
       count("UPDATE", (await call("POST", "/Platform.svc/sendTrip/V1", trip(flooder.netid, "UPDATE", floodNo, { bulk }), { token: flooder.token })).status);
       // One process serves all three writers: each gives the event loop a turn (the booking commits run on timers).
       await Bun.sleep(0);
     }
   })();
   const quoteLoop = (async () => {
-    const bulk = "q".repeat(STORE_BOUNDS.quoteMaxBytes - 4096);
     while (performance.now() < deadline) {
+      const bulk = incompressible(STORE_BOUNDS.quoteMaxBytes - 4096);
       const body = { passengerCount: "2", locations: { pickup: { locationType: "airport", address: "JFK", time: "2027-12-03T18:45:00" } }, bulk };
       count("quote", (await call("POST", "/api/quotes", body, { authorization: `Bearer ${flooder.jwt}` })).status);
       await Bun.sleep(0);
@@ -118,19 +131,28 @@ export async function benchGrowth(): Promise<Figure[]> {
   })();
   await Promise.all([neighbourLoop, updateLoop, quoteLoop]);
   await Bun.sleep(200);
-  const end = usedBytes(db);
-  const flooderLive = db.$client
-    .query<{ n: number }, [string]>("SELECT coalesce(sum(bytes), 0) AS n FROM live_event_bodies WHERE netid = ?")
-    .get(flooder.netid.toLowerCase())!.n;
-  const flooderQuotes = db.$client
-    .query<{ n: number; q: number }, [string]>("SELECT coalesce(sum(length(body)), 0) AS n, count(*) AS q FROM network_quotes WHERE maker_netid = ?")
-    .get(flooder.netid)!;
+  const end = await usedBytes(h);
+  const liveSql = "SELECT coalesce(sum(bytes), 0) AS n FROM live_event_bodies WHERE netid = ?";
+  const [live] = await h.rows<{ n: number | string }>(liveSql, flooder.netid.toLowerCase());
+  const flooderLive = Number(live.n);
+  const [quotes] = await h.rows<{ n: number | string; q: number | string }>(
+    "SELECT coalesce(sum(length(body)), 0) AS n, count(*) AS q FROM network_quotes WHERE maker_netid = ?",
+    flooder.netid,
+  );
+  const flooderQuotes = { n: Number(quotes.n), q: Number(quotes.q) };
+  if (ON_POSTGRES) {
+    // Where PostgreSQL's growth is: the largest tables with their TOAST and indexes (dead row versions included).
+    const largest = await h.rows<{ name: string; n: number | string }>(
+      "SELECT relname AS name, pg_total_relation_size(relid) AS n FROM pg_statio_user_tables ORDER BY n DESC LIMIT 5",
+    );
+    console.log(`[growth] largest tables: ${largest.map((r) => `${r.name} ${fmt(Number(r.n) / 1e6)} MB`).join(", ")}`);
+  }
   const quoteBound = STORE_BOUNDS.quotesPerHour * STORE_BOUNDS.quoteMaxBytes;
   const bound = STORE_BOUNDS.liveEventBytes + quoteBound;
   const growth = end - afterBaseline;
   const neighbourGrowth = baselinePerSecond * SECONDS;
   console.log(
-    `[growth] ${SECONDS} s flood: ${JSON.stringify(counts)}; neighbour ${neighbourOk} bookings (${neighbourRefused} refused) during it, ` +
+    `[growth] ${DATABASE}, ${SECONDS} s flood: ${JSON.stringify(counts)}; neighbour ${neighbourOk} bookings (${neighbourRefused} refused) during it, ` +
       `${baselineBookings} in the ${BASELINE_SECONDS} s baseline`,
   );
   console.log(
@@ -139,13 +161,13 @@ export async function benchGrowth(): Promise<Figure[]> {
       `stored quotes ${flooderQuotes.q} = ${fmt(flooderQuotes.n / 1e6)} MB (bound ${STORE_BOUNDS.quotesPerHour} × 256 KiB = ${fmt(quoteBound / 1e6)} MB); ` +
       `growth bound ${fmt(bound / 1e6)} MB + one booking`,
   );
-  await services.worker.stop();
-  db.$client.close();
+  await h.close();
+  if (ON_POSTGRES) await stopPostgres();
   for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
   const figures: Figure[] = [
     {
       part: "growth",
-      name: `database growth while one company floods for ${SECONDS} s at its budgets (UPDATEs of ~900 KB, quotes of ~252 KiB)`,
+      name: `${DATABASE}: database growth while one company floods for ${SECONDS} s at its budgets (UPDATEs of ~900 KB, quotes of ~252 KiB)`,
       unit: "MB",
       measured: [growth / 1e6],
       baseline: {

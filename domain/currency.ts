@@ -64,10 +64,17 @@ const FARE_CURRENCIES: ReadonlySet<string> = new Set([
   ...NEWER_CURRENCIES,
 ]);
 
-/** Digits of an ISO 4217 currency's minor unit from the packaged table (JPY 0, USD 2); undefined for an unknown code. */
-export function isoMinorUnit(code: string): number | undefined {
-  const digits = currencyCodes.code(code)?.digits;
-  return typeof digits === "number" ? digits : undefined;
+/** Digits of a fare currency's minor unit (JPY 0, USD 2, BHD 3) from the same table; undefined for a code it refuses. */
+export function fareMinorUnit(code: string): number | undefined {
+  if (fareCurrencyProblem(code)) return undefined;
+  return currencyCodes.code(code)?.digits ?? DEFAULT_MINOR_UNIT;
+}
+
+/** "has 2 decimals; JPY has none": why an amount has more decimals than its currency's minor unit, or undefined. */
+export function minorUnitProblem(decimals: number, currency: string): string | undefined {
+  const digits = fareMinorUnit(currency);
+  if (digits === undefined || decimals <= digits) return undefined;
+  return `has ${decimals} decimal${decimals === 1 ? "" : "s"}; ${currency} has ${digits === 0 ? "none" : digits}`;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Logger } from "../logging";
 import { companyOfRequest, forwardedRequests, pathOf, requestIdOf } from "./request-context";
 import { AccessLog } from "./access-log";
 import { MAX_OBJECT_MEMBERS } from "../../domain/trips/booking-bounds";
+import { withDomainErrors } from "./body-checks";
 import { describe, fieldErrorsOf, HttpError, toErrorResponse, type TypeboxIssue } from "./errors";
 import { holdsNul, jsonShapeProblem, MAX_JSON_DEPTH, NUL_MESSAGE, readLimited } from "./body-guards";
 
@@ -92,7 +93,8 @@ export function edge(options: EdgeOptions) {
         set.headers["content-type"] = "application/json";
         if (code === "VALIDATION") {
           const v = error as unknown as { type: string; all: TypeboxIssue[] };
-          const errors = fieldErrorsOf(v.all ?? [], v.type);
+          const schemaErrors = fieldErrorsOf(v.all ?? [], v.type);
+          const errors = v.type === "body" ? withDomainErrors(request, schemaErrors) : schemaErrors;
           set.status = 400;
           return { success: false, message: describe(errors, v.type), code: "VALIDATION_FAILED", errors };
         }

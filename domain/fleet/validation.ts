@@ -1,6 +1,7 @@
 import type { FieldError } from "../errors";
 import { fleetEntryFields, type FleetEntry } from "./entry";
-import { fareCurrencyProblem, isoMinorUnit } from "../currency";
+import { fareCurrencyProblem, minorUnitProblem } from "../currency";
+import { hiddenCharacterProblem, nameProblem } from "../shared/unicode-text";
 
 /** A fleet entry as a client sends it (API field names); every value is checked, none is trusted. */
 export interface FleetEntryInput {
@@ -51,7 +52,8 @@ const isAbsent = (v: unknown) => v === undefined || v === null;
  * Checks a fleet entry against every fleet-entry rule and reports all failing fields at once:
  * type an upper-case code, name 1–200 chars, description ≤ 2000, imageUrl http(s) or null,
  * maxPassengers 1–1000, maxLuggage 0–1000 or null, lat/lon both or neither and in range,
- * airports known IATA codes, rates numbers ≥ 0 with at most 2 decimals, currency an active ISO 4217 code in capitals (default USD),
+ * airports known IATA codes, rates numbers ≥ 0 with at most 2 decimals and at most the currency's minor unit's
+ * (none in JPY), currency an active ISO 4217 code in capitals (default USD),
  * active boolean (default true), externalId 1–100 printable characters or null.
  */
 export function validateFleetEntry(
@@ -82,6 +84,8 @@ export function validateFleetEntry(
     name = input.name.trim();
     if (name.length === 0) fail("name", "is required");
     else if (name.length > FLEET_LIMITS.name) fail("name", `must be at most ${FLEET_LIMITS.name} characters`);
+    // Other companies see the name (search, quotes, bookings): the rules of a company's name (issue 37 N12).
+    else if (nameProblem(name)) fail("name", nameProblem(name)!);
   }
 
   let description = "";
@@ -90,6 +94,7 @@ export function validateFleetEntry(
     else {
       description = input.description.trim();
       if (description.length > FLEET_LIMITS.description) fail("description", `must be at most ${FLEET_LIMITS.description} characters`);
+      else if (hiddenCharacterProblem(description)) fail("description", hiddenCharacterProblem(description)!);
     }
   }
 
@@ -153,12 +158,12 @@ export function validateFleetEntry(
     if (problem) fail("currency", problem);
     else currency = c as string;
   }
-  // A rate in a currency without minor units (JPY, KRW…) is whole: 5000.5 JPY is no price (§17.3).
-  const digits = isoMinorUnit(currency) ?? 2;
-  for (const [field, value] of [["minimum_rate", minimumRate], ["hourly_rate", hourlyRate]] as const) {
-    if (value !== undefined && digits < 2 && !value.endsWith(digits === 1 ? "0" : ".00"))
-      fail(field, `must have at most ${digits} decimals in ${currency}`);
-  }
+  // A rate has at most its currency's minor unit's decimals: JPY 1.5 is no amount of yen (issue 37 N13).
+  if (!fareCurrencyProblem(currency))
+    for (const [field, value] of [["minimum_rate", minimumRate], ["hourly_rate", hourlyRate]] as const) {
+      const problem = value === undefined ? undefined : minorUnitProblem(value.replace(/\.?0+$/, "").split(".")[1]?.length ?? 0, currency);
+      if (problem) fail(field, problem);
+    }
 
   let externalId: string | null = null;
   if (!isAbsent(input.externalId) && input.externalId !== "") {

@@ -1,4 +1,4 @@
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError, type FieldError } from "../errors";
 import { FLEET_QUOTA, type Plan } from "../company/plan";
 import type { CompanyRepository } from "../ports";
 import type { AirportDirectory } from "../airports";
@@ -50,6 +50,17 @@ export async function listFleet(deps: ManageFleetDeps, caller: Caller, query: Fl
   const listing = fleetListing(query);
   const { items, total } = await deps.fleet.listByNetid(caller.netid, listing);
   return { items, total, limit: listing.limit, offset: listing.offset };
+}
+
+/**
+ * Every rule a fleet entry as sent breaks, saving nothing: what the HTTP layer adds to a body's type errors so a 400
+ * names every failing field (§2). `sentOnly`: a change (PATCH) is checked for the fields it sends.
+ */
+export function fleetEntryProblems(deps: ManageFleetDeps, input: FleetEntryInput, sentOnly = false): FieldError[] {
+  const checked = validateFleetEntry(input, { isKnownAirport: knownAirport(deps) });
+  if (checked.ok) return [];
+  const sent = Object.keys(input ?? {});
+  return sentOnly ? checked.errors.filter((e) => sent.some((key) => e.field === key || e.field.startsWith(`${key}[`))) : checked.errors;
 }
 
 /** Add a vehicle: validate, give it a fresh slug, save, let search see it. */

@@ -1,4 +1,4 @@
-import { ValidationError } from "../errors";
+import { ValidationError, type FieldError } from "../errors";
 import { alreadyRegistered, netidCandidates, validateRegistration, type Company, type RegistrationInput } from "../company/registration";
 import type { AuditLog, Clock, CompanyRepository, PasswordHasher } from "../ports";
 
@@ -22,6 +22,12 @@ const FIELD_LABEL = { netid: "netid", mainEmail: "e-mail address", mainPhone: "p
  * Register company: check every rule, normalise, ensure netid, e-mail and phone are free,
  * then (unless dry) save the company and its first user together.
  */
+/** Every rule a registration as sent breaks, saving nothing (the HTTP layer adds them to a body's type errors, §2). */
+export function registrationProblems(deps: Pick<RegisterCompanyDeps, "isCommonPassword">, input: RegistrationInput): FieldError[] {
+  const checked = validateRegistration(input, deps.isCommonPassword);
+  return checked.ok ? [] : checked.errors;
+}
+
 export async function registerCompany(deps: RegisterCompanyDeps, input: RegistrationInput): Promise<RegistrationResult> {
   const checked = validateRegistration(input, deps.isCommonPassword);
   if (!checked.ok) throw new ValidationError(checked.errors);

@@ -123,6 +123,8 @@ export function createHarness(
     events?: Partial<LiveHubOptions>;
     /** Challenge webhook URLs on loopback too (they are trusted without one otherwise). */
     challengePrivateWebhooks?: boolean;
+    /** On PostgreSQL: the pool's connections (default 4) and the outbox lease (default 5 s); benches pass production's. */
+    postgres?: { pool?: number; leaseSeconds?: number };
   } = {},
 ) {
   // On the suite's PostgreSQL run every harness gets a fresh database of the throwaway cluster; `db` (SQLite) is
@@ -137,7 +139,9 @@ export function createHarness(
   const pgUrl = ON_POSTGRES ? (options.dbPath ? databaseEnv(options.dbPath).DATABASE_URL : takeDatabase()) : undefined;
   const database = pgUrl
     ? (announcerFor: Parameters<typeof postgresStorage>[2], secrets: Parameters<typeof postgresStorage>[1], logger: Parameters<typeof postgresStorage>[3]) =>
-        (pg = postgresStorage(openPostgres(pgUrl, { max: 4 }), secrets, announcerFor, logger, { leaseSeconds: 5 }))
+        (pg = postgresStorage(openPostgres(pgUrl, { max: options.postgres?.pool ?? 4 }), secrets, announcerFor, logger, {
+          leaseSeconds: options.postgres?.leaseSeconds ?? 5,
+        }))
     : db;
   const services: Services = createServices(database, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, maxBodyBytes: options.maxBodyBytes, rateLimits: options.rateLimits, storeBounds: options.storeBounds, outboundAllowPrivate, secretsKey, production: options.production }, options.clock, {
     delivery: options.delivery,

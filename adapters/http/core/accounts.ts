@@ -1,10 +1,11 @@
 import { Elysia, t } from "elysia";
-import { registerCompany, type RegisterCompanyDeps } from "../../../domain/usecases/register-company";
+import { registerCompany, registrationProblems, type RegisterCompanyDeps } from "../../../domain/usecases/register-company";
 import { login, type LoginDeps } from "../../../domain/usecases/login";
 import { checkAccounts, type CheckAccountsDeps } from "../../../domain/usecases/check-accounts";
 import type { RateLimiter } from "../rate-limit";
 import type { TokenIssuer as CoreTokens } from "../../../domain/ports";
 import { Credentials, errors } from "../schemas";
+import { alongTypeErrors } from "../body-checks";
 import type { Authenticator } from "../auth";
 
 const optionalString = (max: number, description: string, example?: string) =>
@@ -91,6 +92,7 @@ export function coreAccounts(deps: AccountsDeps, addressOf: AddressOf, limiter?:
       },
       {
         body: RegistrationBody,
+        transform: alongTypeErrors((body) => registrationProblems(deps.registration, body as never)),
         response: {
           200: t.Object({ success: t.Literal(true), dryRun: t.Optional(t.Literal(true)), data: RegistrationData }),
           ...errors(400, 409, 413, 429),

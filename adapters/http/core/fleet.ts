@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import {
   addFleetEntry,
+  fleetEntryProblems,
   getFleetEntry,
   importFleet,
   listFleet,
@@ -11,6 +12,7 @@ import {
 import { errors } from "../schemas";
 import { ValidationError } from "../../../domain/errors";
 import { IMPORT_MODES, type ImportMode } from "../../../domain/fleet/import-plan";
+import { alongTypeErrors } from "../body-checks";
 import { FleetEntryOutput, fleetEntryOutput } from "./fleet-entry.model";
 import { Page, Paging } from "../paging";
 import { FLEET_SORT_KEYS } from "../../../domain/fleet/listing";
@@ -37,6 +39,10 @@ const FleetListingParams = t.Object({
 });
 import { authMacros, type Authenticator } from "../auth";
 
+const RATE_DESCRIPTION =
+  "JSON number ≥ 0 with at most 2 decimals and no more than the currency's minor unit (JPY none: 85.5 is 400 naming the " +
+  "rate), ≤ 1,000,000. Required.";
+
 /** A fleet entry as sent by its owner. Types are checked here; ranges and formats by the domain rules (400 names each field). */
 export const FleetEntryInput = t.Object(
   {
@@ -47,7 +53,15 @@ export const FleetEntryInput = t.Object(
         examples: ["SUV"],
       }),
     ),
-    name: t.Optional(t.String({ maxLength: 1000, description: "Display name, 1–200 characters. Required.", examples: ["Cadillac Escalade"] })),
+    name: t.Optional(
+      t.String({
+        maxLength: 1000,
+        description:
+          "Display name, 1–200 characters, seen by other companies: like a company's name, no line breaks, control, invisible " +
+          "or blank-looking characters (U+2028, U+2800 …). Required.",
+        examples: ["Cadillac Escalade"],
+      }),
+    ),
     description: t.Optional(t.String({ maxLength: 10000, description: "At most 2000 characters; default empty", examples: ["Black SUV, leather, Wi-Fi"] })),
     imageUrl: t.Optional(
       t.Nullable(t.String({ maxLength: 4096, description: "http or https URL, or null", examples: ["https://images.example/escalade.jpg"] })),
@@ -70,9 +84,11 @@ export const FleetEntryInput = t.Object(
         examples: [["JFK", "LGA"]],
       }),
     ),
-    minimum_rate: t.Optional(t.Number({ description: "JSON number ≥ 0 with at most 2 decimals (≤ 1,000,000). Required.", examples: [95] })),
-    hourly_rate: t.Optional(t.Number({ description: "JSON number ≥ 0 with at most 2 decimals (≤ 1,000,000). Required.", examples: [85.5] })),
-    currency: t.Optional(t.String({ maxLength: 10, description: "ISO 4217 code; default USD", examples: ["USD"] })),
+    minimum_rate: t.Optional(t.Number({ description: RATE_DESCRIPTION, examples: [95] })),
+    hourly_rate: t.Optional(t.Number({ description: RATE_DESCRIPTION, examples: [85.5] })),
+    currency: t.Optional(
+      t.String({ maxLength: 10, description: "An active ISO 4217 code in capitals; default USD (usd, ZZZ, XAU, XTS … are 400)", examples: ["USD"] }),
+    ),
     active: t.Optional(t.Boolean({ description: "Listed in search; default true", examples: [true] })),
     externalId: t.Optional(
       t.Nullable(
@@ -129,6 +145,7 @@ export function coreFleet(deps: ManageFleetDeps, auth: Authenticator) {
     .post("", async ({ body, caller }) => ({ success: true as const, data: fleetEntryOutput(await addFleetEntry(deps, caller, body)) }), {
       coreAuth: true,
       body: FleetEntryInput,
+      transform: alongTypeErrors((body) => fleetEntryProblems(deps, body as never)),
       response: { 200: Entry, ...errors(400, 401, 403, 413) },
       detail: {
         tags: ["Fleet"],
@@ -235,6 +252,7 @@ export function coreFleet(deps: ManageFleetDeps, auth: Authenticator) {
         coreAuth: true,
         params: SlugParams,
         body: FleetEntryInput,
+        transform: alongTypeErrors((body) => fleetEntryProblems(deps, body as never, true)),
         response: { 200: Entry, ...errors(400, 401, 404) },
         detail: {
           tags: ["Fleet"],

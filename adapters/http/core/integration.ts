@@ -2,6 +2,8 @@ import type { Caller } from "../../../domain/ports";
 import { Elysia, t } from "elysia";
 import { getIntegration, rotateWebhookSecret, updateIntegration, verifyWebhook, type IntegrationDeps } from "../../../domain/usecases/integration";
 import { errors } from "../schemas";
+import { alongTypeErrors } from "../body-checks";
+import { validateIntegrationPatch } from "../../../domain/delivery/integration";
 import { authMacros, type Authenticator } from "../auth";
 import type { AddressOf } from "./accounts";
 
@@ -103,6 +105,10 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
       async ({ caller, body, request }) => ({ success: true as const, data: await updateIntegration(deps, caller.netid, body, actor(caller, request)) }),
       {
         coreAuth: true,
+        transform: alongTypeErrors((body) => {
+          const checked = validateIntegrationPatch(body as never);
+          return checked.ok ? [] : checked.errors;
+        }),
         body: t.Object(
           {
             deliveryUrl: t.Optional(t.Union([t.String({ maxLength: 4096 }), t.Null()])),

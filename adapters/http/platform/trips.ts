@@ -22,6 +22,9 @@ import { awaitDelivery, type DeliveryDeps } from "../../../domain/usecases/deliv
 import { SendTripBody, SendTripResponse } from "./send-trip.model";
 import { ProviderUpdateBody } from "./provider-update.model";
 import { dropNullOptionals } from "../null-fields";
+import { alongTypeErrors, thrownFieldErrors } from "../body-checks";
+import { checkProviderUpdate } from "../../../domain/trips/provider-update";
+import { validateSendTrip } from "../../../domain/trips/send-trip-request";
 import { answeringOk } from "./answer-ok";
 import * as docs from "./trips.docs";
 
@@ -40,11 +43,24 @@ type ByResNo = Static<typeof ResNoParams>;
 type ProviderUpdate = Static<typeof ProviderUpdateBody>;
 
 // GNet clients send null for "absent": removed before validation, so null never fails a type check.
-const updateBody = { transform: ({ body }: { body: unknown }) => dropNullOptionals(ProviderUpdateBody, body), body: ProviderUpdateBody };
+/** A provider update's wrong-typed fields and the fields breaking its rules are named together (§2). */
+const providerUpdateAlongTypeErrors = alongTypeErrors((body) => thrownFieldErrors(() => checkProviderUpdate(body as never)));
+const updateBody = {
+  transform: (ctx: { request: Request; body: unknown }) => {
+    dropNullOptionals(ProviderUpdateBody, ctx.body);
+    providerUpdateAlongTypeErrors(ctx);
+  },
+  body: ProviderUpdateBody,
+};
 
 /** Platform trip operations: sendTrip, provider status updates, requester cancel, booking lookup. */
 export function platformTrips(deps: PlatformTripDeps) {
   const clock = deps.send.clock;
+  // A wrong-typed field and a field breaking a trip rule are named together (§2).
+  const sendTripAlongTypeErrors = alongTypeErrors((body) => {
+    const checked = validateSendTrip(body as never, deps.send.currencies);
+    return checked.ok ? [] : checked.errors;
+  });
   // Operations the reference system answers with the JSON string "OK", under the request's Idempotency-Key.
   const ok = answeringOk(deps.idempotency, clock);
   const cancelByResNo = {
@@ -79,7 +95,14 @@ export function platformTrips(deps: PlatformTripDeps) {
           },
           tokenOperation(
             doc,
-            { transform: ({ body }: { body: unknown }) => dropNullOptionals(SendTripBody, body), body: SendTripBody, headers: IdempotencyHeaders },
+            {
+              transform: (ctx: { request: Request; body: unknown }) => {
+                dropNullOptionals(SendTripBody, ctx.body);
+                sendTripAlongTypeErrors(ctx);
+              },
+              body: SendTripBody,
+              headers: IdempotencyHeaders,
+            },
             { responses: documentedResponses({ 200: SendTripResponse, ...errors(400, 401, 403, 404, 409, 413, 429) }), ...docs.sendTripDoc },
           ),
         ),

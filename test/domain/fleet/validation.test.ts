@@ -87,7 +87,22 @@ describe("fleet entry validation", () => {
     const r = validateFleetEntry({ ...valid, currency: " EUR " }, options);
     expect(r.ok && r.value.currency).toBe("EUR");
     for (const currency of ["eur", "ABC", "ZZZ", "XAU", "XTS", "XXX", "USN", 978]) expect(fieldsOf({ ...valid, currency })).toEqual(["currency"]);
-    for (const currency of ["JPY", "BHD", "XOF", "XCD", "XCG"]) expect(fieldsOf({ ...valid, currency })).toEqual([]);
+    for (const currency of ["JPY", "BHD", "XOF", "XCD", "XCG"]) expect(fieldsOf({ ...valid, hourly_rate: 85, currency })).toEqual([]);
+  });
+
+  test("a rate has at most its currency's minor unit's decimals: JPY 85.5 is refused naming the rate (issue 37 N13)", () => {
+    expect(fieldsOf({ ...valid, currency: "JPY" })).toEqual(["hourly_rate"]);
+    expect(fieldsOf({ ...valid, currency: "JPY", minimum_rate: 95.25 })).toEqual(["minimum_rate", "hourly_rate"]);
+    const yen = validateFleetEntry({ ...valid, currency: "JPY", hourly_rate: 85.5 }, options);
+    expect(!yen.ok && yen.errors[0].message).toBe("has 1 decimal; JPY has none");
+    for (const currency of ["USD", "BHD", "EUR"]) expect(fieldsOf({ ...valid, hourly_rate: 85.55, currency })).toEqual([]);
+  });
+
+  test("a name other companies see refuses blank-looking and line-breaking characters; a description hidden ones (N12)", () => {
+    const bad = ["\u2800\u2800", "Sedan\u2028Black", "Sedan\u2029Van", "\u3164", "Van\u202Egnp.exe"];
+    for (const name of bad) expect(fieldsOf({ ...valid, name })).toEqual(["name"]);
+    expect(fieldsOf({ ...valid, description: "Black\u202E SUV" })).toEqual(["description"]);
+    expect(fieldsOf({ ...valid, name: "Mercedes-Benz V-Klasse – München", description: "Leather,\nWi-Fi" })).toEqual([]);
   });
 
   test("a field prefix names the row of an import", () => {
