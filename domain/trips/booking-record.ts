@@ -1,4 +1,5 @@
 import type { Booking, Trip } from "./booking";
+import { offerDue } from "./offers";
 import { capChangeLogs, capTransactionErrors } from "../history-cap";
 
 /** The booking's members stored as they are, each in a column of its own. */
@@ -9,6 +10,7 @@ const COLUMNS = [
 /** The booking's members the trip_packet JSON column holds beside the trip, in the order they are written. */
 const PACKED = [
   "action", "notes", "providerNote", "vehicle", "chauffeur", "providerUpdate", "affiliateExtra", "submitMode", "deliveryFailure", "warnings", "quoted",
+  "acceptBy", "acceptWithinMinutes", "fallback", "offers", "reason",
 ] as const;
 
 /**
@@ -23,6 +25,8 @@ export interface BookingRecord extends Omit<Pick<Booking, (typeof COLUMNS)[numbe
   tripPacket: string;
   changeLogs: string;
   transactionErrors: string;
+  /** When the offer watch must next act (Unix seconds), derived from the booking (domain/trips/offers.ts). */
+  offerDue: number | null;
 }
 
 /** What the trip_packet JSON column holds: the trip and the PACKED members. */
@@ -56,5 +60,6 @@ export function toRow(b: Booking, version: number): BookingRecord {
     // Bounded history: a booking changed forever keeps the newest entries and a count of the rest.
     changeLogs: JSON.stringify(capChangeLogs(b.changeLogs)),
     transactionErrors: JSON.stringify(capTransactionErrors(b.transactionErrors)),
+    offerDue: offerDue(b),
   };
 }

@@ -8,6 +8,7 @@ import type { Decision } from "./decision";
 import type { NewTripRequest, TripChanges } from "./send-trip-request";
 import type { TripWarning } from "./warnings";
 import { canonicalJson } from "../shared/canonical-json";
+import { offerTerms } from "./offers";
 
 export { canonicalJson, canonicalJsonWalk } from "../shared/canonical-json";
 
@@ -133,6 +134,7 @@ function createBooking(req: NewTripRequest, fingerprint: string, facts: NewTripF
     ...(req.sentSubmitMode ? { submitMode: req.sentSubmitMode } : {}),
     ...(facts.warnings?.length ? { warnings: facts.warnings } : {}),
     ...(facts.price?.quoted ? { quoted: facts.price.quoted } : {}),
+    ...(isQuote ? {} : offerTerms(req, ctx.now, facts.pickupDate, facts.price?.totalAmount ?? null, trip)),
     trip,
     changeLogs: [
       log(
@@ -178,6 +180,7 @@ function convertQuote(quote: Booking, req: NewTripRequest, fingerprint: string, 
     notes: req.notes ?? quote.notes,
     affiliateExtra: req.affiliateExtra ?? quote.affiliateExtra,
     quoted: { ...(chosen?.code ? { code: chosen.code } : {}) },
+    ...offerTerms(req, ctx.now, facts.pickupDate, totalAmount, trip),
     trip,
     changeLogs: [
       ...quote.changeLogs,

@@ -12,6 +12,7 @@ import {
 import { PgBookingRepository } from "../../adapters/postgres/booking-repository";
 import { PgIdempotencyStore } from "../../adapters/postgres/idempotency-store";
 import { PgVehicleHolds } from "../../adapters/postgres/vehicle-holds";
+import { PgOfferDeadlines } from "../../adapters/postgres/offer-deadlines";
 import { PgNetworkQuoteRepository } from "../../adapters/postgres/network-quote-repository";
 import { PgRateCardRepository } from "../../adapters/postgres/rate-card-repository";
 import { PgIntegrationRepository, sealStoredSecretsPg } from "../../adapters/postgres/integration-repository";
@@ -106,6 +107,7 @@ export function postgresStorage(
     idempotency: new PgIdempotencyStore(db),
     networkQuotes: new PgNetworkQuoteRepository(db),
     vehicleHolds: new PgVehicleHolds(db),
+    offerDeadlines: new PgOfferDeadlines(db),
     rateCards: new PgRateCardRepository(db),
     providerFleet: new PgProviderFleet(db),
     fleet: new PgFleetRepository(db),

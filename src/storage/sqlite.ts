@@ -14,6 +14,7 @@ import { SqliteOutbox } from "../../adapters/sqlite/outbox";
 import { SqliteBookingRepository } from "../../adapters/sqlite/booking-repository";
 import { SqliteIdempotencyStore } from "../../adapters/sqlite/idempotency-store";
 import { SqliteVehicleHolds } from "../../adapters/sqlite/vehicle-holds";
+import { SqliteOfferDeadlines } from "../../adapters/sqlite/offer-deadlines";
 import { SqliteNetworkQuoteRepository } from "../../adapters/sqlite/network-quote-repository";
 import { SqliteRateCardRepository } from "../../adapters/sqlite/rate-card-repository";
 import { SqliteProviderFleet } from "../../adapters/sqlite/provider-fleet";
@@ -60,6 +61,7 @@ export function sqliteStorage(db: Db, secrets: SecretSealer, announcerFor: Annou
     idempotency: new SqliteIdempotencyStore(db),
     networkQuotes: new SqliteNetworkQuoteRepository(db),
     vehicleHolds: new SqliteVehicleHolds(db),
+    offerDeadlines: new SqliteOfferDeadlines(db),
     rateCards: new SqliteRateCardRepository(db),
     providerFleet: new SqliteProviderFleet(db),
     fleet: new SqliteFleetRepository(db),

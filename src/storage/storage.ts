@@ -11,6 +11,7 @@ import type { LiveEventLog, StreamRegistry } from "../../domain/events/live-even
 import type { LiveEventUsage } from "../../domain/events/store-bounds";
 import type { NetworkQuoteRepository } from "../../domain/quotes/ports";
 import type { VehicleHolds } from "../../domain/fleet/holds";
+import type { OfferDeadlines } from "../../domain/trips/ports";
 import type { RateCardRepository } from "../../domain/rates/ports";
 
 /** What a booking change's messages are built from: the storage's synchronous lookups. */
@@ -45,6 +46,8 @@ export interface Storage {
   networkQuotes: NetworkQuoteRepository;
   /** Vehicles held by live bookings and blackouts (CONTRACT §19.5). */
   vehicleHolds: VehicleHolds;
+  /** Bookings whose offer is due (CONTRACT §20.3–4), leased to one instance at a time. */
+  offerDeadlines: OfferDeadlines;
   /** Providers' rate cards (CONTRACT §19.1). */
   rateCards: RateCardRepository;
   providerFleet: ProviderFleet;

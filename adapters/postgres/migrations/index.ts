@@ -20,8 +20,9 @@ import m15 from "./0015_fleet_listing_indexes.sql" with { type: "text" };
 import m16 from "./0016_store_bounds.sql" with { type: "text" };
 import m17 from "./0017_vehicle_holds.sql" with { type: "text" };
 import m18 from "./0018_rate_cards.sql" with { type: "text" };
+import m19 from "./0019_offer_deadlines.sql" with { type: "text" };
 
-const texts = [m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15, m16, m17, m18];
+const texts = [m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15, m16, m17, m18, m19];
 
 /** Every migration, oldest first: drizzle-kit's tag and creation time (from its journal), and SQL text. */
 export const migrations: ReadonlyArray<{ tag: string; when: number; sql: string }> = journal.entries.map((e, i) => ({
