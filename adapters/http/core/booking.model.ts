@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { bookingOfferMembers } from "./offers.model";
 import { open } from "../gnet-fields";
 import { FeeOut, TripWarningOut } from "../platform/send-trip.model";
 
@@ -55,6 +56,7 @@ export const BookingData = t.Object({
   warnings: t.Optional(
     t.Array(TripWarningOut, { description: "What the request that made the booking or quote was warned about (as sendTrip answered); absent when nothing" }),
   ),
+  ...bookingOfferMembers,
   tripPacket: t.Object(
     {
       reservationType: t.String({ examples: ["REGULAR"], description: "REGULAR, ONDEMAND or QUOTE" }),
