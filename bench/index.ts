@@ -17,6 +17,7 @@ import { benchQuote } from "./quote";
 import { benchGrowth } from "./growth";
 import { benchFairDelivery } from "./fair-delivery";
 import { benchBookingRace } from "./booking-race";
+import { benchOffers } from "./offers";
 import { ROOT, WRK_HELP, wrkPath } from "./load";
 import { markdownTable, SMOKE, type Figure } from "./report";
 
@@ -34,6 +35,7 @@ const PARTS: Record<string, () => Promise<Figure[]>> = {
   growth: () => benchGrowth(),
   "fair-delivery": () => benchFairDelivery(),
   "booking-race": () => benchBookingRace(),
+  offers: () => benchOffers(),
 };
 const NEEDS_WRK = new Set(["http", "intake", "freshness", "postgres"]);
 
