@@ -37,7 +37,8 @@ export function acceptByFor(now: number, pickupDate: number, withinMinutes?: num
 export function offerDue(b: Booking): number | null {
   if (b.acceptBy === undefined || b.trip.reservationType === "QUOTE") return null;
   if (AWAITING.has(b.status)) return b.acceptBy;
-  return moveCause(b, Number.POSITIVE_INFINITY) ? b.updatedAt : null;
+  // A REJECT or FAILED that moves the booking on is due at once, whoever's clock recorded it.
+  return moveCause(b, Number.POSITIVE_INFINITY) ? 0 : null;
 }
 
 /** Why the booking's current offer ends now, when it does. */

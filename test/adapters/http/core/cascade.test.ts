@@ -179,6 +179,32 @@ describe("the cascade (§20.4)", () => {
     expect(Number(holds[0].n)).toBeLessThanOrEqual(1);
   });
 
+  test("a provider that cannot be delivered to (FAILED after the last retry): the booking moves on, reason DELIVERY_FAILED", async () => {
+    rewind(600);
+    rx.state.respond = (r) => (r.path === "/p1" ? new Response("down", { status: 503 }) : Response.json({}));
+    try {
+      const id = await quoteAndBook("1000.00");
+      let status = "";
+      for (let i = 0; i < 200 && status !== "FAILED"; i++) {
+        await Bun.sleep(50);
+        status = (await lookup(h, maker, id)).body.data.lastStatus;
+      }
+      expect(status).toBe("FAILED");
+      rewind(0); // the delivery worker records the failure at real time
+      expect((await watch()).moved).toBe(1);
+      const read = (await lookup(h, maker, id)).body.data;
+      expect(read).toMatchObject({ providerId: p2.netid, lastStatus: "BOOKING_REQUEST" });
+      expect(read.offers[0]).toMatchObject({ provider: p1.netid, reason: "DELIVERY_FAILED" });
+      await until(() => received("/p2", id).length === 1);
+      // The CANCEL to the unreachable provider fails too; its failure leaves the moved booking alone.
+      await until(() => received("/p1", id).some((m) => m.json.affiliateReservation.action === "CANCEL"));
+      await Bun.sleep(300);
+      expect((await lookup(h, maker, id)).body.data).toMatchObject({ providerId: p2.netid, lastStatus: "BOOKING_REQUEST" });
+    } finally {
+      rx.state.respond = undefined;
+    }
+  });
+
   test("maxFee caps the options: none within it ends the booking at the first cause", async () => {
     const id = await quoteAndBook("0.01");
     expect((await providerUpdate(h, p1, id, { status: "REJECT" })).status).toBe(200);
