@@ -19,6 +19,7 @@ import { benchNetworkQuoteCards } from "./network-quote-cards";
 import { benchGrowth } from "./growth";
 import { benchFairDelivery } from "./fair-delivery";
 import { benchBookingRace } from "./booking-race";
+import { benchOffers } from "./offers";
 import { ROOT, WRK_HELP, wrkPath } from "./load";
 import { markdownTable, SMOKE, type Figure } from "./report";
 
@@ -38,6 +39,7 @@ const PARTS: Record<string, () => Promise<Figure[]>> = {
   growth: () => benchGrowth(),
   "fair-delivery": () => benchFairDelivery(),
   "booking-race": () => benchBookingRace(),
+  offers: () => benchOffers(),
 };
 const NEEDS_WRK = new Set(["http", "intake", "freshness", "postgres"]);
 

@@ -39,6 +39,8 @@ export interface Config {
    * every third of it; a dead one's deliveries pass to another instance after it).
    */
   deliveryLeaseSeconds: number;
+  /** OFFER_WATCH_MS: how often the offer watch looks for lapsed acceptance deadlines and moves (CONTRACT §20.3–4). */
+  offerWatchMs: number;
   /** CONSOLE_MAP_TILES (+ CONSOLE_MAP_ATTRIBUTION): the tiles the console's maps load; OpenStreetMap's by default. */
   mapTiles: MapTiles;
   /**
@@ -113,6 +115,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const databaseUrl = postgresUrl(env.DATABASE_URL);
   const deliveryLeaseSeconds = integer(env, "DELIVERY_LEASE_SECONDS", 30, 1, 3600);
+  const offerWatchMs = integer(env, "OFFER_WATCH_MS", 5000, 50, 20_000);
   const reusePort = flag(env, "REUSE_PORT", false);
   // Processes sharing a port must share one database: each SQLite file would take a share of the traffic.
   if (reusePort && databaseUrl === undefined)
@@ -156,7 +159,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...{ port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits },
     ...{ idleTimeoutSeconds, trustProxy, production, outboundAllowPrivate, secretsKey, metricsToken, metricsPublic },
-    ...{ databaseUrl, deliveryLeaseSeconds, mapTiles, reusePort, storeBounds },
+    ...{ databaseUrl, deliveryLeaseSeconds, offerWatchMs, mapTiles, reusePort, storeBounds },
   };
 }
 

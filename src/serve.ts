@@ -1,6 +1,6 @@
 import type { Config } from "./config";
 import { buildApp, buildCoreApp, buildPlatformApp } from "./app";
-import { startSandboxDispatcher } from "./services";
+import { startOfferWatch, startSandboxDispatcher } from "./services";
 import { openBackend } from "./backend";
 import { COMPILED } from "../adapters/runtime";
 import { createLogger } from "../adapters/logging";
@@ -88,6 +88,8 @@ export async function serve(config: Config, demoFlag: boolean): Promise<number> 
   );
   services.worker.start();
   const stopSandbox = startSandboxDispatcher(services);
+  // Acceptance deadlines and the cascade: a first pass now handles deadlines that passed while the service was down.
+  const stopOfferWatch = startOfferWatch(services, config.offerWatchMs);
   readiness.ready = true;
 
   const ports = apps.map((a) => a.server?.port).join(" and ");
@@ -109,6 +111,7 @@ export async function serve(config: Config, demoFlag: boolean): Promise<number> 
   await Bun.sleep(SHUTDOWN_GRACE_MS);
   stopDemoChauffeur();
   stopSandbox();
+  await stopOfferWatch();
   // Open event streams end now (their clients reconnect, to another instance or after the restart).
   services.liveHub.close();
   await Promise.all(apps.map((a) => a.stop()));

@@ -10,6 +10,7 @@ import { isCommonPassword } from "../adapters/security/common-passwords";
 import { Authenticator } from "../adapters/http/auth";
 import { createLogger, type Logger } from "../adapters/logging";
 import { DeliveryWorker, type WorkerOptions } from "../adapters/delivery/worker";
+import { watchOffers, type OfferWatchDeps } from "../domain/usecases/offer-watch";
 import { newWebhookSecret } from "../adapters/delivery/signing";
 import { retryDelaySeconds } from "../domain/delivery/retry";
 import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from "../domain/trips/booking-bounds";
@@ -226,7 +227,18 @@ export function createServices(
     skip: options.sandboxSkip,
     onError: (err, trip) => logger.warn({ err, transactionId: trip.transactionId }, "sandbox dispatcher move failed; retried on the next tick"),
   });
+  // Acceptance deadlines and the cascade (CONTRACT §20.3–4): `serve` runs the watch on a timer (startOfferWatch).
+  const offers: OfferWatchDeps = {
+    bookings,
+    deadlines: storage.offerDeadlines,
+    networkQuotes: storage.networkQuotes,
+    holds,
+    admission: trips.send.admission,
+    airports,
+    clock,
+  };
   return {
+    offers,
     logger,
     metrics,
     sandboxes,
@@ -304,4 +316,33 @@ export function startSandboxDispatcher(services: Services): () => void {
   const timer = setInterval(() => void services.sandbox.tick().catch((err) => services.logger.error({ err }, "sandbox tick failed")), everyMs);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** How often the offer watch looks for lapsed and moving offers by default (ms): well within CONTRACT §20.3's 30 s. */
+export const OFFER_WATCH_INTERVAL_MS = 5000;
+
+/**
+ * Runs the offer watch on a timer (CONTRACT §20.3–4): a pass at start (deadlines that passed while the service was
+ * down), then every `intervalMs`; one pass at a time. Returns a stop function that awaits the pass under way.
+ */
+export function startOfferWatch(services: Services, intervalMs = OFFER_WATCH_INTERVAL_MS): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const onError = (err: unknown, transactionId: string) => services.logger.warn({ err, transactionId }, "offer watch: handling a due booking failed; retried");
+  const pass = () => {
+    if (stopped) return;
+    running = watchOffers(services.offers, onError).catch((err) => services.logger.error({ err }, "offer watch pass failed; trying again"));
+  };
+  let timer: ReturnType<typeof setTimeout>;
+  const loop = async () => {
+    pass();
+    await running;
+    if (!stopped) timer = setTimeout(() => void loop(), intervalMs);
+  };
+  void loop();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await running;
+  };
 }

@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { reassignedMembers } from "./core/offers.model";
 import { BookingData } from "./core/booking.model";
 import { FeeSchema, SendTripBody } from "./platform/send-trip.model";
 import { TermsOut } from "./core/terms.model";
@@ -20,9 +21,15 @@ const eventHeaders = {
 
 const TripMessage = t.Composite(
   [
-    t.Omit(SendTripBody, ["submitMode", "status", "transactionId", "affiliateReservation"]),
+    t.Omit(SendTripBody, ["submitMode", "status", "transactionId", "affiliateReservation", "acceptWithinMinutes", "fallback"]),
     t.Object({
       status: t.String({ description: "The booking's status", examples: ["BOOKING_REQUEST"] }),
+      acceptBy: t.Optional(
+        t.String({
+          format: "date-time",
+          description: "NEW and UPDATE: until when you may accept (CONFIRMED or a later status); past it the exchange sends CANCEL and the offer is gone",
+        }),
+      ),
       submitMode: t.Optional(t.String({ description: "As the requester sent it (ASYNC or WAIT)" })),
       totalAmount: t.Union([t.String(), t.Null()], {
         description:
@@ -96,10 +103,12 @@ const BookingEvent = t.Object(
         "booking.details_changed, booking.provider_reference, booking.delivery_failed (the first failed attempt to " +
         "the provider's endpoint: affiliateReservation.status FAILED while retries go on; again when it fails for " +
         "good), booking.delivery_recovered (a later attempt succeeded: affiliateReservation.status is the " +
-        "booking's status again), booking.delivery_retried or booking.location_changed",
+        "booking's status again), booking.delivery_retried, booking.location_changed or booking.reassigned (the " +
+        "cascade moved the booking to another provider: `from`, `to`, `reason`; CONTRACT §20.4)",
       examples: ["booking.status_changed"],
     }),
     createdAt: t.Number({ description: "When the change happened, Unix seconds" }),
+    ...reassignedMembers,
     data: BookingData,
   },
   { description: "The booking's new state after one change, as GET /api/reservation/{transactionId} shows it to you (webhook format `events`, the default)." },

@@ -1,4 +1,4 @@
-import type { Booking, TripAction } from "../trips/booking";
+import { isoAt, type Booking, type TripAction } from "../trips/booking";
 import type { LuggageMode } from "./integration";
 import { partnerCopy } from "./luggage";
 import type { Fee } from "../trips/booking";
@@ -36,6 +36,8 @@ export function partnerTripMessage(booking: Booking, action: TripAction, luggage
       notes: booking.notes,
     },
     transactionId: booking.transactionId,
+    // Until when the provider may accept (CONTRACT §20.3): CONFIRMED by then, or the offer lapses.
+    ...(booking.acceptBy !== undefined && action !== "CANCEL" ? { acceptBy: isoAt(booking.acceptBy) } : {}),
     eventId,
   };
 }

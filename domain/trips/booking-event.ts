@@ -15,6 +15,8 @@ const WEBHOOK_TYPE: Record<BookingEvent["type"], string> = {
   DELIVERY_RETRIED: "booking.delivery_retried",
   DELIVERY_RECOVERED: "booking.delivery_recovered",
   LOCATION_CHANGED: "booking.location_changed",
+  REASSIGNED: "booking.reassigned",
+  OFFER_WITHDRAWN: "booking.cancelled",
 };
 
 /** The webhook event type a change is announced with: its first (main) event's. */
@@ -24,5 +26,7 @@ export function bookingEventType(events: BookingEvent[]): string {
 
 /** A change's event as webhooks (and event streams) carry it: the booking's new state, typed by the change. */
 export function bookingEventBody(eventId: string, events: BookingEvent[], booking: Booking, location: ReturnType<typeof positionView> | undefined) {
-  return { eventId, type: bookingEventType(events), createdAt: events[0].at, data: bookingView(booking, location) };
+  // booking.reassigned says who had the booking, who has it now and why (CONTRACT §20.4).
+  const move = events[0].move;
+  return { eventId, type: bookingEventType(events), createdAt: events[0].at, ...(move ? move : {}), data: bookingView(booking, location) };
 }

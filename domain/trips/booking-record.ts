@@ -1,4 +1,5 @@
 import type { Booking, Trip } from "./booking";
+import { offerDue } from "./offers";
 import { capChangeLogs, capTransactionErrors } from "../history-cap";
 
 /** The booking's members stored as they are, each in a column of its own. */
@@ -10,6 +11,7 @@ const COLUMNS = [
 const PACKED = [
   "action", "notes", "providerNote", "vehicle", "chauffeur", "providerUpdate", "affiliateExtra", "submitMode", "deliveryFailure", "warnings", "quoted",
   "terms",
+  "acceptBy", "acceptWithinMinutes", "fallback", "offers", "reason",
 ] as const;
 
 /**
@@ -24,6 +26,8 @@ export interface BookingRecord extends Omit<Pick<Booking, (typeof COLUMNS)[numbe
   tripPacket: string;
   changeLogs: string;
   transactionErrors: string;
+  /** When the offer watch must next act (Unix seconds), derived from the booking (domain/trips/offers.ts). */
+  offerDue: number | null;
 }
 
 /** What the trip_packet JSON column holds: the trip and the PACKED members. */
@@ -57,5 +61,6 @@ export function toRow(b: Booking, version: number): BookingRecord {
     // Bounded history: a booking changed forever keeps the newest entries and a count of the rest.
     changeLogs: JSON.stringify(capChangeLogs(b.changeLogs)),
     transactionErrors: JSON.stringify(capTransactionErrors(b.transactionErrors)),
+    offerDue: offerDue(b),
   };
 }

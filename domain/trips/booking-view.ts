@@ -1,4 +1,5 @@
-import { roleOf, type Booking, type BookingSummary } from "./booking";
+import { offersView } from "./offers";
+import { isoAt, roleOf, type Booking, type BookingSummary } from "./booking";
 import { STATUS_LABELS } from "./lifecycle";
 import { shownPosition, type PositionStore, type positionView } from "../tracking/position";
 import { affiliateParties, RESERVED_TRIP_NAMES, shownExtras } from "./reserved-names";
@@ -73,6 +74,10 @@ export function bookingView(b: Booking, location?: PositionView) {
     pickupDate: b.pickupDate,
     ...(b.warnings?.length ? { warnings: b.warnings } : {}),
     ...(b.terms !== undefined ? { terms: b.terms } : {}),
+    // The offer (CONTRACT §20.3–4): the current provider, until when it may accept, every provider offered to so far.
+    ...(b.acceptBy !== undefined ? { providerId: b.providerId, acceptBy: isoAt(b.acceptBy), offers: offersView(b) } : {}),
+    ...(b.fallback ? { fallback: b.fallback } : {}),
+    ...(b.reason !== undefined ? { reason: b.reason } : {}),
     tripPacket: {
       // Members no schema names first; reserved names only under requesterExtra, even where the exchange's is absent.
       ...shownExtras(trip.extra, RESERVED_TRIP_NAMES),

@@ -293,9 +293,30 @@ export interface Booking {
   quoted?: QuotedOrigin;
   /** The terms the booking was made under (CONTRACT §20.1): fixed then, never changed by a later policy. */
   terms?: Terms;
+  /** Until when (Unix seconds) the provider may accept (CONTRACT §20.3); absent on quotes and older bookings. */
+  acceptBy?: number;
+  /** The requester's own shorter acceptance window, kept for the offers the cascade makes. */
+  acceptWithinMinutes?: number;
+  /** The cascade's cap (CONTRACT §20.4): re-offer to the next option of the network quote at most at this fee. */
+  fallback?: { maxFee: string };
+  /** Every provider the booking was offered to, the current one last (CONTRACT §20.4). */
+  offers?: Offer[];
+  /** Why the exchange ended the booking: ACCEPT_TIMEOUT or NO_PROVIDER_ACCEPTED. */
+  reason?: string;
   trip: Trip;
   changeLogs: ChangeLog[];
   transactionErrors: TransactionError[];
+}
+
+/** One offer of a booking to a provider (CONTRACT §20.4); `reason` says why it ended. */
+export interface Offer {
+  provider: string;
+  fee: string | null;
+  currency: string | null;
+  status: string;
+  reason?: string;
+  /** UTC ISO instant the offer was made. */
+  at: string;
 }
 
 /** Which quote option a booking was made from: the vehicle's code (absent for a partner-priced quote) and the network quote. */
@@ -322,13 +343,21 @@ export interface BookingEvent {
     | "DELIVERY_FAILED"
     | "DELIVERY_RETRIED"
     | "DELIVERY_RECOVERED"
-    | "LOCATION_CHANGED";
+    | "LOCATION_CHANGED"
+    | "REASSIGNED"
+    | "OFFER_WITHDRAWN";
   transactionId: string;
   actor: TripActor;
   /** Unix seconds. */
   at: number;
   status: TripStatus;
   previousStatus?: TripStatus;
+  /** OFFER_WITHDRAWN: the provider that loses the booking (it is sent CANCEL for its own copy). */
+  formerProvider?: { netid: string; resNo: string | null; fees: Fee[]; totalAmount: string | null };
+  /** REASSIGNED: who had it, who has it now, and why it moved. */
+  move?: { from: string; to: string; reason: string };
+  /** The exchange made the change itself (the offer watch): never refused for a company's store bound. */
+  byExchange?: true;
 }
 
 /** A booking as lists show it: who, which numbers, where it stands and its pickup. */

@@ -9,6 +9,7 @@ import type { NewTripRequest, TripChanges } from "./send-trip-request";
 import type { TripWarning } from "./warnings";
 import { canonicalJson } from "../shared/canonical-json";
 import { lateCancelFee, movedTerms } from "./terms";
+import { offerTerms } from "./offers";
 
 export { canonicalJson, canonicalJsonWalk } from "../shared/canonical-json";
 
@@ -137,6 +138,7 @@ function createBooking(req: NewTripRequest, fingerprint: string, facts: NewTripF
     ...(facts.warnings?.length ? { warnings: facts.warnings } : {}),
     ...(facts.price?.quoted ? { quoted: facts.price.quoted } : {}),
     ...(!isQuote && facts.terms ? { terms: facts.terms } : {}),
+    ...(isQuote ? {} : offerTerms(req, ctx.now, facts.pickupDate, facts.price?.totalAmount ?? null, trip)),
     trip,
     changeLogs: [
       log(
@@ -185,6 +187,7 @@ function convertQuote(quote: Booking, req: NewTripRequest, fingerprint: string, 
     affiliateExtra: req.affiliateExtra ?? quote.affiliateExtra,
     quoted: { ...(chosen?.code ? { code: chosen.code } : {}) },
     ...(terms ? { terms } : {}),
+    ...offerTerms(req, ctx.now, facts.pickupDate, totalAmount, trip),
     trip,
     changeLogs: [
       ...quote.changeLogs,

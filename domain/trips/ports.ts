@@ -91,3 +91,13 @@ export interface ProviderFleet {
    */
   activeEntriesListingBeyond(netid: string, iata: string, centre: { lat: number; lon: number }, radiusKm: number): Promise<FleetEntry[]>;
 }
+
+/**
+ * The bookings the offer watch must act on (CONTRACT §20.3–4): those whose `offer_due` (domain/trips/offers.ts) has
+ * come. Claiming leases them to this instance for a while (their `offer_due` moved forward), so of several instances
+ * sharing the database one handles each; a lease an instance never finished (it stopped) comes due again.
+ */
+export interface OfferDeadlines {
+  /** Up to `limit` due bookings' transactionIds, earliest due first, leased for `leaseSeconds`. */
+  claimDue(now: number, limit: number, leaseSeconds: number): Promise<string[]>;
+}

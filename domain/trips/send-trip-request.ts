@@ -65,6 +65,8 @@ const KNOWN_TOP: ReadonlySet<string> = new Set([
   "transactionId",
   "submitMode",
   "quoteId",
+  "acceptWithinMinutes",
+  "fallback",
   // Set by the exchange, never by the sender (GNet clients echo them): not stored from the request.
   "status",
   "resStatus",
@@ -108,6 +110,10 @@ export interface NewTripRequest extends Common, NewTrip {
   sentSubmitMode: SubmitMode | undefined;
   /** The network quote whose option this NEW books (lower-case), when it names one. */
   quoteId?: string;
+  /** The requester's shorter acceptance window (CONTRACT §20.3). */
+  acceptWithinMinutes?: number;
+  /** The cascade's cap (CONTRACT §20.4), with quoteId only. */
+  fallback?: { maxFee: string };
 }
 
 /** The trip fields an UPDATE sends; absent fields keep their stored value. */
@@ -164,6 +170,7 @@ export function validateSendTrip(input: SendTripInput, units?: MinorUnits): { ok
   if (transactionId && !isUuid(transactionId)) fail("transactionId", "must be a UUID");
   const quoteId = trimmed(input.quoteId);
   if (quoteId !== undefined && !isUuid(quoteId)) fail("quoteId", "must be a network quote's quoteId (a UUID)");
+  const offerTerms = checkOfferTerms(input, quoteId !== undefined, fail);
 
   const isNew = action === "NEW" || action === "";
   const trip = isNew ? checkNewTrip(input, fail, { units }) : undefined;
@@ -199,8 +206,33 @@ export function validateSendTrip(input: SendTripInput, units?: MinorUnits): { ok
       ...trip!,
       sentSubmitMode: input.submitMode !== undefined ? (submitMode as SubmitMode) : undefined,
       ...(quoteId !== undefined ? { quoteId: quoteId.toLowerCase() } : {}),
+      ...offerTerms,
     },
   };
+}
+
+/** A decimal amount as a fee cap may be sent: up to 12 digits and 3 decimals, more than 0. */
+const MAX_FEE = /^\d{1,12}(\.\d{1,3})?$/;
+
+/** `acceptWithinMinutes` (1–1,440) and `fallback: {maxFee}` (a booking from a network quote only) of a NEW, each failing field named. */
+function checkOfferTerms(input: SendTripInput, fromQuote: boolean, fail: Fail): { acceptWithinMinutes?: number; fallback?: { maxFee: string } } {
+  const out: { acceptWithinMinutes?: number; fallback?: { maxFee: string } } = {};
+  const minutes = input.acceptWithinMinutes;
+  if (minutes !== undefined && minutes !== null) {
+    const n = typeof minutes === "string" && /^\d{1,4}$/.test(minutes.trim()) ? Number(minutes) : minutes;
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > 1440) fail("acceptWithinMinutes", "must be a whole number of minutes from 1 to 1440");
+    else out.acceptWithinMinutes = n;
+  }
+  const fallback = input.fallback;
+  if (fallback !== undefined && fallback !== null) {
+    const maxFee = typeof fallback === "object" && !Array.isArray(fallback) ? (fallback as { maxFee?: unknown }).maxFee : undefined;
+    const text = typeof maxFee === "number" && Number.isFinite(maxFee) ? String(maxFee) : typeof maxFee === "string" ? maxFee.trim() : "";
+    if (typeof fallback !== "object" || Array.isArray(fallback)) fail("fallback", "must be an object: {maxFee}");
+    else if (!MAX_FEE.test(text) || Number(text) <= 0) fail("fallback.maxFee", "must be an amount more than 0 in the booked option's currency (120.00)");
+    else if (!fromQuote) fail("fallback", "needs quoteId: only a booking made from a network quote has options to fall back on");
+    else out.fallback = { maxFee: text };
+  }
+  return out;
 }
 
 /**

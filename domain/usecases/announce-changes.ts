@@ -20,7 +20,7 @@ export function announceChanges(deps: AnnounceDeps, budget?: Pick<LiveEventBudge
       // A company's change is refused (429 LIVE_EVENTS_QUOTA, nothing written) when its events would pass the payer's
       // bound; what the service records itself (a delivery's outcome) is counted, never refused.
       if (budget && rows.length > 0) {
-        const refuse = !events.some((e) => SERVICE_EVENTS.has(e.type));
+        const refuse = !events.some((e) => SERVICE_EVENTS.has(e.type) || e.byExchange);
         budget.charge(rows[0].payer, distinctBodies(rows).reduce((n, r) => n + r.bytes, 0), refuse);
       }
       return rows;

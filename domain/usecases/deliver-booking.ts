@@ -54,6 +54,19 @@ export function announcements(deps: AnnounceDeps, events: BookingEvent[], bookin
       : undefined;
   for (const e of events) {
     const delivery = TO_PROVIDER[e.type];
+    // A provider that lost the booking to the cascade is sent CANCEL for its own copy, and learns nothing of the next.
+    if (e.type === "OFFER_WITHDRAWN" && e.formerProvider) {
+      const former = integrations.getSync(e.formerProvider.netid);
+      if (!former?.deliveryUrl) continue;
+      const eventId = deps.newEventId();
+      const { offers: _o, fallback: _f, ...rest } = booking;
+      const { netid, resNo, fees, totalAmount } = e.formerProvider;
+      const copy: Booking = { ...rest, providerId: netid, providerResNo: resNo, status: "CANCEL", action: "CANCEL", totalAmount, trip: { ...rest.trip, fees } };
+      const body = JSON.stringify(partnerTripMessage(copy, "CANCEL", former.luggage, eventId, undefined));
+      const message = { eventId, channel: "delivery" as const, eventType: "trip.cancel", transactionId: booking.transactionId, targetNetid: copy.providerId };
+      out.push({ message: { ...message, url: former.deliveryUrl, body }, at: e.at });
+      continue;
+    }
     if (delivery && provider?.deliveryUrl) {
       const eventId = deps.newEventId();
       const body = JSON.stringify(partnerTripMessage(booking, delivery.action, provider.luggage, eventId, vehicleType));
@@ -104,6 +117,11 @@ export function changeAnnouncer(deps: AnnounceDeps): ChangeAnnouncer {
   };
 }
 
+/** A message to a provider that has since lost the booking to the cascade: its outcome changes nothing. */
+function lostBy(b: Booking | undefined, m: Pick<OutboxMessage, "targetNetid">): boolean {
+  return b !== undefined && b.providerId.toLowerCase() !== m.targetNetid.toLowerCase();
+}
+
 /**
  * What an attempt's outcome does to the booking, recorded in the transaction that records the attempt: a
  * delivery the provider took keeps what its reply carried; a failed one is noted, and the final failure marks
@@ -115,13 +133,14 @@ export function attemptOutcomes(deps: { onAttemptFailed?: (channel: Channel, fin
       m.channel === "delivery"
         ? {
             ref: { transactionId: m.transactionId },
-            decide: (b) => recordDelivered(b, reply, m.eventType, at, false, deps.currencies),
-            numberTaken: (b) => recordDelivered(b, reply, m.eventType, at, true, deps.currencies),
+            decide: (b) => (lostBy(b, m) ? { result: undefined } : recordDelivered(b, reply, m.eventType, at, false, deps.currencies)),
+            numberTaken: (b) => (lostBy(b, m) ? { result: undefined } : recordDelivered(b, reply, m.eventType, at, true, deps.currencies)),
           }
         : undefined,
     attemptFailed: (m, error, at, final) => {
       deps.onAttemptFailed?.(m.channel, final);
-      return m.channel === "delivery" ? { ref: { transactionId: m.transactionId }, decide: (b) => recordDeliveryFailure(b, error, at, final) } : undefined;
+      if (m.channel !== "delivery") return undefined;
+      return { ref: { transactionId: m.transactionId }, decide: (b) => (lostBy(b, m) ? { result: undefined } : recordDeliveryFailure(b, error, at, final)) };
     },
   };
 }

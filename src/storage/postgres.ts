@@ -12,6 +12,7 @@ import {
 import { PgBookingRepository } from "../../adapters/postgres/booking-repository";
 import { PgIdempotencyStore } from "../../adapters/postgres/idempotency-store";
 import { PgVehicleHolds } from "../../adapters/postgres/vehicle-holds";
+import { PgOfferDeadlines } from "../../adapters/postgres/offer-deadlines";
 import { PgNetworkQuoteRepository } from "../../adapters/postgres/network-quote-repository";
 import { PgFxRateStore } from "../../adapters/postgres/fx-rate-store";
 import { PgProviderHistory } from "../../adapters/postgres/provider-history";
@@ -110,6 +111,7 @@ export function postgresStorage(
     networkQuotes: new PgNetworkQuoteRepository(db),
     providerHistory: new PgProviderHistory(db),
     vehicleHolds: new PgVehicleHolds(db),
+    offerDeadlines: new PgOfferDeadlines(db),
     rateCards: new PgRateCardRepository(db),
     fxRates,
     providerFleet: new PgProviderFleet(db),

@@ -14,6 +14,7 @@ import { SqliteOutbox } from "../../adapters/sqlite/outbox";
 import { SqliteBookingRepository } from "../../adapters/sqlite/booking-repository";
 import { SqliteIdempotencyStore } from "../../adapters/sqlite/idempotency-store";
 import { SqliteVehicleHolds } from "../../adapters/sqlite/vehicle-holds";
+import { SqliteOfferDeadlines } from "../../adapters/sqlite/offer-deadlines";
 import { SqliteNetworkQuoteRepository } from "../../adapters/sqlite/network-quote-repository";
 import { SqliteProviderHistory } from "../../adapters/sqlite/provider-history";
 import { SqliteRateCardRepository } from "../../adapters/sqlite/rate-card-repository";
@@ -64,6 +65,7 @@ export function sqliteStorage(db: Db, secrets: SecretSealer, announcerFor: Annou
     networkQuotes: new SqliteNetworkQuoteRepository(db),
     providerHistory: new SqliteProviderHistory(db),
     vehicleHolds: new SqliteVehicleHolds(db),
+    offerDeadlines: new SqliteOfferDeadlines(db),
     rateCards: new SqliteRateCardRepository(db),
     fxRates,
     providerFleet: new SqliteProviderFleet(db),

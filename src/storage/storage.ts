@@ -12,6 +12,7 @@ import type { LiveEventUsage } from "../../domain/events/store-bounds";
 import type { NetworkQuoteRepository } from "../../domain/quotes/ports";
 import type { ProviderHistory } from "../../domain/partners/provider-record";
 import type { VehicleHolds } from "../../domain/fleet/holds";
+import type { OfferDeadlines } from "../../domain/trips/ports";
 import type { RateCardRepository } from "../../domain/rates/ports";
 import type { FxRateStore } from "../../domain/fx/ports";
 
@@ -49,6 +50,8 @@ export interface Storage {
   providerHistory: ProviderHistory;
   /** Vehicles held by live bookings and blackouts (CONTRACT §19.5). */
   vehicleHolds: VehicleHolds;
+  /** Bookings whose offer is due (CONTRACT §20.3–4), leased to one instance at a time. */
+  offerDeadlines: OfferDeadlines;
   /** Providers' rate cards (CONTRACT §19.1). */
   rateCards: RateCardRepository;
   /** The imported FX table (CONTRACT §21.3), each instance's copy kept in step. */

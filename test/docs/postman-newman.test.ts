@@ -74,13 +74,14 @@ describe("the served Postman collection", () => {
     // The tokens its scripts captured went out as the two kinds: the JWT as a bearer, the platform token as `token`.
     const sent = summary.run.executions.map((e) => e.request.headers.toObject());
     const coreToken = String(sent[3].authorization).replace(/^Bearer /, "");
-    const platformToken = String(sent[4].token);
+    // (Executions: 0 register, 1–2 the tokens, 3–4 the searches, 5 the quote, 6 the booking, 7 the read.)
+    const platformToken = String(sent[5].token);
     expect(coreToken).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(platformToken).toMatch(/^\S{20,}$/);
     expect(platformToken).not.toBe(coreToken);
-    expect(sent[4].authorization).toBeUndefined();
-    expect(String(sent[6].authorization)).toBe(`Bearer ${coreToken}`);
-    const quote = JSON.parse(summary.run.executions[4].response!.stream.toString());
+    expect(sent[5].authorization).toBeUndefined();
+    expect(String(sent[7].authorization)).toBe(`Bearer ${coreToken}`);
+    const quote = JSON.parse(summary.run.executions[5].response!.stream.toString());
     const uid = JSON.parse(summary.run.executions[0].response!.stream.toString()).data.netid;
     // The booking it made is the registered company's, at the quoted price.
     const booking = await fetch(`${server.base}/api/reservation/${quote.transactionId}`, { headers: { authorization: `Bearer ${coreToken}` } }).then((r) => r.json());

@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { bookingOfferMembers } from "./offers.model";
 import { open } from "../gnet-fields";
 import { FeeOut, TripWarningOut } from "../platform/send-trip.model";
 import { TermsOut } from "./terms.model";
@@ -57,6 +58,7 @@ export const BookingData = t.Object({
     t.Array(TripWarningOut, { description: "What the request that made the booking or quote was warned about (as sendTrip answered); absent when nothing" }),
   ),
   terms: t.Optional(TermsOut),
+  ...bookingOfferMembers,
   tripPacket: t.Object(
     {
       reservationType: t.String({ examples: ["REGULAR"], description: "REGULAR, ONDEMAND or QUOTE" }),

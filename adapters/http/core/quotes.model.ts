@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { ACCEPT_WITHIN_MINUTES, FALLBACK } from "./offers.model";
 import { SendTripBody } from "../platform/send-trip.model";
 import networkQuoteRequest from "../examples/network-quote-request.json";
 import networkQuoteResponse from "../examples/network-quote-response.json";
@@ -172,6 +173,8 @@ export const BookQuoteBody = t.Object(
     requesterResNo: t.String({ maxLength: 100, description: "Your reservation number: booking again with it answers the same booking" }),
     passengers: SendTripBody.properties.passengers,
     providerResNo: t.Optional(t.String({ maxLength: 100 })),
+    acceptWithinMinutes: ACCEPT_WITHIN_MINUTES,
+    fallback: FALLBACK,
     specialInstructions: SendTripBody.properties.specialInstructions,
     account: SendTripBody.properties.account,
     notes: SendTripBody.properties.notes,

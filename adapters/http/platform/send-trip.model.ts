@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { ACCEPT_WITHIN_MINUTES, FALLBACK } from "../core/offers.model";
 import sendTripNew from "../examples/sendtrip-new.json";
 import sendTripQuote from "../examples/sendtrip-quote.json";
 import quoteResponse from "../examples/quote-response.json";
@@ -211,6 +212,8 @@ export const SendTripBody = t.Object(
         "QUOTE_EXPIRED.",
       "0193f1c2-6a3e-7b41-9d2c-5e8f0a1b2c3d",
     ),
+    acceptWithinMinutes: ACCEPT_WITHIN_MINUTES,
+    fallback: FALLBACK,
   },
   {
     additionalProperties: true,

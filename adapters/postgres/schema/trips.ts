@@ -32,12 +32,19 @@ export const bookings = pgTable(
     tripPacket: text("trip_packet").notNull(),
     changeLogs: text("change_logs").notNull(),
     transactionErrors: text("transaction_errors").notNull(),
+    /**
+     * When the offer watch must next act on the booking (CONTRACT §20.3–4): its acceptBy while the provider has not
+     * accepted, the time of a REJECT or FAILED that moves it on; null when nothing is due. Derived from the booking on
+     * every write (domain/trips/offers.ts), leased forward while an instance handles it.
+     */
+    offerDue: time("offer_due"),
   },
   (t) => [
     uniqueIndex("bookings_requester_res_no").on(t.requesterId, t.requesterResNo),
     index("bookings_requester_submit").on(t.requesterId, t.submitDate),
     index("bookings_provider_submit").on(t.providerId, t.submitDate),
     index("bookings_provider_status").on(t.providerId, t.status),
+    index("bookings_offer_due").on(t.offerDue).where(sql.raw("offer_due IS NOT NULL")),
     // GNet providers name a booking by their own reservation number (providerUpdateStatusByResNo).
     index("bookings_provider_res_no").on(t.providerId, t.providerResNo),
     // A provider's number names at most one live booking (CLOSE, CANCEL, REJECT and NO_SHOW are final): the

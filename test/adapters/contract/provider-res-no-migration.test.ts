@@ -1,6 +1,7 @@
 // The migration that keeps a provider's reservation number on one live booking, run on data written before it:
 // it must not fail on duplicate numbers, and it decides who keeps a number the same way on both databases.
 import { afterAll, describe, expect, test } from "bun:test";
+import { getTableColumns } from "drizzle-orm";
 import { toBooking, toRow } from "../../../domain/trips/booking-record";
 import type { Booking } from "../../../domain/trips/booking";
 import { migrate as migrateSqlite, openDatabase } from "../../../adapters/sqlite/db";
@@ -50,6 +51,15 @@ function expectDecided(before: ReturnType<typeof oldData>, after: Loaded): void 
 
 const NEW_TAG = /provider_res_no_live$/;
 
+/** An INSERT of the booking's row as the database before the migration has it: the columns added later are left out. */
+function oldRowInsert(b: Booking, placeholder: "?" | "$"): [string, unknown[]] {
+  const { offerDue: _later, ...row } = toRow(b, 1);
+  const columns = Object.entries(getTableColumns(sqliteSchema.bookings)).filter(([key]) => key in row);
+  const marks = columns.map((_, i) => (placeholder === "?" ? "?" : `$${i + 1}`));
+  const sql = `INSERT INTO bookings (${columns.map(([, c]) => `"${c.name}"`).join(", ")}) VALUES (${marks.join(", ")})`;
+  return [sql, columns.map(([key]) => row[key as keyof typeof row])];
+}
+
 describe("the provider-number migration on existing data", () => {
   test("SQLite: a requester's number moves to its extras, a reused live number stays on the newest, then the index holds", () => {
     const db = openDatabase(":memory:");
@@ -62,7 +72,10 @@ describe("the provider-number migration on existing data", () => {
       sqlite.query("INSERT INTO __migrations (tag, applied_at) VALUES (?, 0)").run(m.tag);
     }
     const before = oldData();
-    for (const b of Object.values(before)) db.insert(sqliteSchema.bookings).values(toRow(b, 1)).run();
+    for (const b of Object.values(before)) {
+      const [sql, params] = oldRowInsert(b, "?");
+      sqlite.query(sql).run(...(params as never[]));
+    }
     expect(migrateSqlite(db)).toContain(sqliteMigrations[until].tag);
     const after = Object.fromEntries(
       Object.entries(before).map(([k, b]) => [k, toBooking(sqlite.query("SELECT transaction_id AS transactionId, requester_id AS requesterId, requester_res_no AS requesterResNo, provider_id AS providerId, provider_res_no AS providerResNo, status, reservation_type AS reservationType, userid, source_platform AS sourcePlatform, target_platform AS targetPlatform, submit_date AS submitDate, pickup_date AS pickupDate, updated_at AS updatedAt, total_amount AS totalAmount, quote_valid_until AS quoteValidUntil, content_hash AS contentHash, version, trip_packet AS tripPacket, change_logs AS changeLogs, transaction_errors AS transactionErrors FROM bookings WHERE transaction_id = ?").get(b.transactionId) as never)]),
@@ -94,7 +107,7 @@ describe("the provider-number migration on existing data", () => {
         });
       }
       const before = oldData();
-      for (const b of Object.values(before)) await db.insert(pgSchema.bookings).values(toRow(b, 1));
+      for (const b of Object.values(before)) await db.$client.unsafe(...oldRowInsert(b, "$"));
       expect(await migratePostgres(client)).toContain(pgMigrations[until].tag);
       const after: Record<string, Booking> = {};
       for (const [k, b] of Object.entries(before)) {

@@ -1,0 +1,78 @@
+import { t } from "elysia";
+
+/**
+ * The acceptance deadline and the cascade in request and booking schemas (CONTRACT §20.3–4), shared by sendTrip,
+ * POST /api/quotes/{quoteId}/book, the booking reads, webhooks and the provider's delivery.
+ */
+
+export const ACCEPT_WITHIN_MINUTES = t.Optional(
+  // Checked by the use case (with every other failing field named at once), so the schema takes any number or text.
+  t.Union([t.Integer(), t.String({ maxLength: 8 })], {
+    description:
+      "A NEW booking: ask the provider to accept (CONFIRMED) sooner than the default window (pickup within 24 h: 30 min " +
+      "after the booking; 48 h: 4 h; 72 h: 12 h; later: 24 h). 1–1,440; otherwise 400 naming acceptWithinMinutes.",
+    examples: [15],
+  }),
+);
+
+export const FALLBACK = t.Optional(
+  t.Object(
+    {
+      maxFee: t.Union([t.String({ maxLength: 16 }), t.Number()], {
+        description: "The highest fee of an option the booking may move to, in the booked option's currency",
+        examples: ["120.00"],
+      }),
+    },
+    {
+      description:
+        "The cascade (a booking made from a network quote only; otherwise 400 naming fallback): when the provider " +
+        "REJECTs, lets acceptBy pass or cannot be delivered to (FAILED), the same transactionId and requesterResNo are " +
+        "offered to the next option of the quote — cheapest first, another provider, available, fee ≤ maxFee — at most " +
+        "5 times; none left: REJECT with reason NO_PROVIDER_ACCEPTED.",
+    },
+  ),
+);
+
+const Offer = t.Object(
+  {
+    provider: t.String({ description: "The provider's netid" }),
+    fee: t.Union([t.String(), t.Null()], { description: "The option's fee offered to it" }),
+    currency: t.Union([t.String(), t.Null()]),
+    status: t.String({ description: "The booking's status with this provider (CANCEL: its offer lapsed; REJECT: it rejected)" }),
+    reason: t.Optional(
+      t.String({
+        description: "Why the offer ended: PROVIDER_REJECTED, ACCEPT_TIMEOUT or DELIVERY_FAILED; absent on the current offer",
+        examples: ["ACCEPT_TIMEOUT"],
+      }),
+    ),
+    at: t.String({ format: "date-time", description: "When it was offered (UTC)" }),
+  },
+  { additionalProperties: false },
+);
+
+/** The members a booking read and a webhook's `data` add (absent on quotes and bookings made before CONTRACT §20). */
+export const bookingOfferMembers = {
+  providerId: t.Optional(t.String({ description: "The current provider (the same as toConextId); the cascade changes it" })),
+  acceptBy: t.Optional(
+    t.String({
+      format: "date-time",
+      description: "Until when the current provider may accept (CONFIRMED or a later status); past it the offer lapses",
+    }),
+  ),
+  offers: t.Optional(t.Array(Offer, { description: "Every provider the booking was offered to, the current one last" })),
+  fallback: t.Optional(t.Object({ maxFee: t.String() }, { description: "The cascade's cap the booking was made with" })),
+  reason: t.Optional(
+    t.String({
+      description:
+        "Why the exchange ended the booking as REJECT: ACCEPT_TIMEOUT (the provider let acceptBy pass) or NO_PROVIDER_ACCEPTED (the cascade found none)",
+      examples: ["ACCEPT_TIMEOUT"],
+    }),
+  ),
+};
+
+/** booking.reassigned: who had the booking, who has it now, and why. */
+export const reassignedMembers = {
+  from: t.Optional(t.String({ description: "booking.reassigned only: the provider that lost the booking" })),
+  to: t.Optional(t.String({ description: "booking.reassigned only: the provider now offered it" })),
+  reason: t.Optional(t.String({ description: "booking.reassigned only: PROVIDER_REJECTED, ACCEPT_TIMEOUT or DELIVERY_FAILED" })),
+};

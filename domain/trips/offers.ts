@@ -1,0 +1,168 @@
+import { isoAt, type Booking, type BookingEvent, type ChangeLog, type Fee, type Offer } from "./booking";
+import type { Decision } from "./decision";
+import type { TripStatus } from "./lifecycle";
+
+/**
+ * Acceptance deadlines and the cascade (CONTRACT §20.3–4), pure: when a NEW booking's provider must accept by, when
+ * the offer watch must act on a booking, and what it does then — move the booking to the next option of its network
+ * quote, or end it as REJECT with a reason. The watch (domain/usecases/offer-watch.ts) finds the due bookings and
+ * the next option; the decision here runs inside the booking's transaction, so a move is written at once or not at all.
+ */
+
+/** acceptWithinMinutes bounds (CONTRACT §20.3). */
+export const MIN_ACCEPT_MINUTES = 1;
+export const MAX_ACCEPT_MINUTES = 1440;
+/** Re-offers one booking makes at most (CONTRACT §20.4). */
+export const MAX_REOFFERS = 5;
+/** Why an offer ended, as `offers[].reason` and `booking.reassigned`'s reason say it. */
+export type OfferEndReason = "ACCEPT_TIMEOUT" | "PROVIDER_REJECTED" | "DELIVERY_FAILED";
+/** Why the exchange ended a booking (`reason` of the booking). */
+export const ACCEPT_TIMEOUT = "ACCEPT_TIMEOUT";
+export const NO_PROVIDER_ACCEPTED = "NO_PROVIDER_ACCEPTED";
+
+/** Statuses in which the provider has not accepted yet: the offer lapses at acceptBy. */
+const AWAITING: ReadonlySet<TripStatus> = new Set(["BOOKING_REQUEST", "PENDING"]);
+
+/**
+ * Until when the provider of a new booking may accept (Unix seconds): by the pickup's lead time — within 24 h, 30 min
+ * after the booking; within 48 h, 4 h; within 72 h, 12 h; else 24 h — or sooner when the requester asked.
+ */
+export function acceptByFor(now: number, pickupDate: number, withinMinutes?: number): number {
+  const lead = pickupDate - now;
+  const window = lead <= 24 * 3600 ? 30 * 60 : lead <= 48 * 3600 ? 4 * 3600 : lead <= 72 * 3600 ? 12 * 3600 : 24 * 3600;
+  return now + (withinMinutes !== undefined ? Math.min(window, withinMinutes * 60) : window);
+}
+
+/** When the offer watch must next act on the booking (Unix seconds), or null: what the `offer_due` column stores. */
+export function offerDue(b: Booking): number | null {
+  if (b.acceptBy === undefined || b.trip.reservationType === "QUOTE") return null;
+  if (AWAITING.has(b.status)) return b.acceptBy;
+  // A REJECT or FAILED that moves the booking on is due at once, whoever's clock recorded it.
+  return moveCause(b, Number.POSITIVE_INFINITY) ? 0 : null;
+}
+
+/** Why the booking's current offer ends now, when it does. */
+export function moveCause(b: Booking, now: number): OfferEndReason | undefined {
+  if (b.acceptBy === undefined || b.reason !== undefined) return undefined;
+  if (AWAITING.has(b.status) && b.acceptBy <= now) return "ACCEPT_TIMEOUT";
+  if (!b.fallback) return undefined;
+  // A REJECT without the exchange's reason is the provider's own.
+  if (b.status === "REJECT") return "PROVIDER_REJECTED";
+  if (b.status === "FAILED") return "DELIVERY_FAILED";
+  return undefined;
+}
+
+/** Moves made so far (offers after the first). */
+export function movesMade(b: Booking): number {
+  return Math.max(0, (b.offers?.length ?? 1) - 1);
+}
+
+/** Whether the booking may still be moved on (it has a fallback and fewer than MAX_REOFFERS moves). */
+export function mayMove(b: Booking): boolean {
+  return b.fallback !== undefined && b.quoted?.quoteId !== undefined && movesMade(b) < MAX_REOFFERS;
+}
+
+/** The first offer of a new booking. */
+export function firstOffer(b: Pick<Booking, "providerId" | "totalAmount" | "trip" | "status">, now: number): Offer {
+  return { provider: b.providerId, fee: b.totalAmount, currency: b.trip.fees[0]?.currency ?? null, status: b.status, at: isoAt(now) };
+}
+
+/** A new booking's acceptance deadline, cascade cap and first offer (CONTRACT §20.3–4). */
+export function offerTerms(
+  req: { providerId: string; acceptWithinMinutes?: number; fallback?: { maxFee: string } },
+  now: number,
+  pickupDate: number,
+  totalAmount: string | null,
+  trip: Booking["trip"],
+): Pick<Booking, "acceptBy" | "acceptWithinMinutes" | "fallback" | "offers"> {
+  return {
+    acceptBy: acceptByFor(now, pickupDate, req.acceptWithinMinutes),
+    ...(req.acceptWithinMinutes !== undefined ? { acceptWithinMinutes: req.acceptWithinMinutes } : {}),
+    ...(req.fallback ? { fallback: req.fallback } : {}),
+    offers: [firstOffer({ providerId: req.providerId, totalAmount, trip, status: "BOOKING_REQUEST" }, now)],
+  };
+}
+
+/** The next option the watch found for a booking: another provider's vehicle, its hold claimed already. */
+export interface NextOffer {
+  provider: string;
+  code: string;
+  fee: string;
+  currency: string;
+  /** The booking's fee lines for it (the option's line). */
+  fees: Fee[];
+}
+
+/** What the watch did to one booking. */
+export type OfferOutcome = { kind: "none" } | { kind: "moved"; from: string; to: string; reason: OfferEndReason } | { kind: "ended"; reason: string };
+
+/** The offers as shown: the current one carries the booking's status until it ends. */
+export function offersView(b: Booking): Offer[] | undefined {
+  if (!b.offers) return undefined;
+  return b.offers.map((o, i) => (i === b.offers!.length - 1 && o.reason === undefined ? { ...o, status: b.status } : o));
+}
+
+/**
+ * What the offer watch does to a due booking, inside its transaction: nothing when it is not due any more (the
+ * provider accepted meanwhile, another instance acted); else the lapsed provider is sent CANCEL (not one that
+ * REJECTed), and the booking moves to `next` — same transactionId and requesterResNo, a plain NEW to the next
+ * provider — or, with no next option, becomes REJECT with reason ACCEPT_TIMEOUT (no fallback) or NO_PROVIDER_ACCEPTED.
+ */
+export function decideOfferDue(current: Booking | undefined, now: number, next: NextOffer | undefined): Decision<OfferOutcome> {
+  const b = current;
+  const cause = b ? moveCause(b, now) : undefined;
+  if (!b || !cause) return { result: { kind: "none" } };
+  const at = isoAt(now);
+  const offers = [...(b.offers ?? [firstOffer(b, now)])];
+  const last = offers[offers.length - 1];
+  offers[offers.length - 1] = { ...last, status: cause === "ACCEPT_TIMEOUT" ? "CANCEL" : b.status, reason: cause };
+  const withdrawn: BookingEvent[] =
+    cause === "PROVIDER_REJECTED"
+      ? []
+      : [
+          { type: "OFFER_WITHDRAWN",
+            transactionId: b.transactionId,
+            actor: "requester",
+            at: now,
+            status: "CANCEL",
+            formerProvider: { netid: b.providerId, resNo: b.providerResNo, fees: b.trip.fees, totalAmount: b.totalAmount },
+            byExchange: true,
+          },
+        ];
+  const lines: ChangeLog[] = [...b.changeLogs];
+  const note = (changeDesc: string) => lines.push({ timestamp: at, changeSource: "exchange", changeDesc });
+  if (next && mayMove(b) && next.provider.toLowerCase() !== b.providerId.toLowerCase()) {
+    note(`offer moved from ${b.providerId} to ${next.provider} (${cause}): option ${next.code} at ${next.fee} ${next.currency}`);
+    const { deliveryFailure: _f, vehicle: _v, chauffeur: _c, providerNote: _n, providerUpdate: _u, ...kept } = b;
+    const booking: Booking = {
+      ...kept,
+      providerId: next.provider,
+      providerResNo: null,
+      status: "BOOKING_REQUEST",
+      action: "NEW",
+      updatedAt: now,
+      totalAmount: next.fee,
+      trip: { ...b.trip, fees: next.fees },
+      quoted: { ...b.quoted, code: next.code },
+      acceptBy: acceptByFor(now, b.pickupDate, b.acceptWithinMinutes),
+      offers: [...offers, { provider: next.provider, fee: next.fee, currency: next.currency, status: "BOOKING_REQUEST", at }],
+      changeLogs: lines,
+    };
+    const move = { from: b.providerId, to: next.provider, reason: cause };
+    const events: BookingEvent[] = [
+      { type: "REASSIGNED", transactionId: b.transactionId, actor: "requester", at: now, status: "BOOKING_REQUEST", previousStatus: b.status, move,
+        byExchange: true },
+      ...withdrawn,
+      { type: "TRIP_SENT", transactionId: b.transactionId, actor: "requester", at: now, status: "BOOKING_REQUEST", byExchange: true },
+    ];
+    return { result: { kind: "moved", ...move }, write: { booking, events } };
+  }
+  const reason = b.fallback ? NO_PROVIDER_ACCEPTED : ACCEPT_TIMEOUT;
+  note(`status ${b.status} → REJECT (${reason}${cause !== reason ? `, after ${cause}` : ""})`);
+  const booking: Booking = { ...b, status: "REJECT", reason, updatedAt: now, offers, changeLogs: lines };
+  const events: BookingEvent[] = [
+    { type: "STATUS_CHANGED", transactionId: b.transactionId, actor: "provider", at: now, status: "REJECT", previousStatus: b.status, byExchange: true },
+    ...withdrawn,
+  ];
+  return { result: { kind: "ended", reason }, write: { booking, events } };
+}

@@ -1,0 +1,131 @@
+import type { AirportDirectory } from "../airports";
+import type { Clock } from "../ports";
+import { isoAt, type Booking } from "../trips/booking";
+import { decideOfferDue, mayMove, moveCause, type NextOffer, type OfferOutcome } from "../trips/offers";
+import type { BookingRepository, OfferDeadlines } from "../trips/ports";
+import { positionOf } from "../trips/places";
+import { quoteQuarterHours } from "../trips/quote";
+import { DEFAULT_TURNAROUND_MINUTES, holdSpan, type HoldIndex } from "../fleet/holds";
+import type { NetworkQuoteRepository } from "../quotes/ports";
+import { optionFeeLine, type NetworkQuote, type NetworkQuoteOption } from "../quotes/network-quote";
+import { tripRefusal, type TripAdmissionDeps } from "../partners/admission";
+
+/**
+ * The offer watch (CONTRACT §20.3–4): every few seconds it claims the bookings whose offer is due — a provider let
+ * acceptBy pass, or a booking with a fallback was REJECTed or could not be delivered — and, for each, finds the next
+ * option of its network quote (cheapest first, another provider that takes the requester's trips, fee ≤ maxFee, its
+ * vehicle claimed as §19.5–6 claim a booked one), then decides in ONE booking transaction: move the booking to it
+ * (CANCEL to the provider that lost it and a NEW to the next, both outbox rows of that transaction) or end it as REJECT.
+ */
+export interface OfferWatchDeps {
+  bookings: Pick<BookingRepository, "findById" | "change">;
+  deadlines: OfferDeadlines;
+  networkQuotes: Pick<NetworkQuoteRepository, "find">;
+  holds?: HoldIndex;
+  admission: TripAdmissionDeps;
+  airports: AirportDirectory;
+  clock: Clock;
+}
+
+/** Bookings one pass claims at most, and how long a claim keeps other instances off them (s). */
+export const OFFER_WATCH_BATCH = 200;
+export const OFFER_LEASE_SECONDS = 15;
+/** Options of one quote tried for one move at most (each a vehicle claim). */
+const MAX_TRIED_OPTIONS = 20;
+
+/** What one pass did. */
+export interface OfferWatchPass {
+  moved: number;
+  ended: number;
+  /** Due bookings claimed (handled or found not due any more). */
+  claimed: number;
+}
+
+/** One pass: handles every booking due now, in batches, until none is left (each booking on its own). */
+export async function watchOffers(deps: OfferWatchDeps, onError: (err: unknown, transactionId: string) => void = () => {}): Promise<OfferWatchPass> {
+  const pass: OfferWatchPass = { moved: 0, ended: 0, claimed: 0 };
+  for (;;) {
+    const now = deps.clock.now();
+    const due = await deps.deadlines.claimDue(now, OFFER_WATCH_BATCH, OFFER_LEASE_SECONDS);
+    pass.claimed += due.length;
+    const outcomes = await Promise.all(due.map((id) => handleDue(deps, id, now).catch((err) => (onError(err, id), { kind: "none" as const }))));
+    for (const o of outcomes) if (o.kind === "moved") pass.moved++;
+    else if (o.kind === "ended") pass.ended++;
+    if (due.length < OFFER_WATCH_BATCH) return pass;
+  }
+}
+
+/** Acts on one due booking: the next option found (its vehicle held) before the transaction that moves or ends it. */
+export async function handleDue(deps: OfferWatchDeps, transactionId: string, now: number): Promise<OfferOutcome> {
+  const b = await deps.bookings.findById(transactionId);
+  if (!b || !moveCause(b, now)) return { kind: "none" };
+  const next = mayMove(b) ? await nextOffer(deps, b, now) : undefined;
+  const outcome = await deps.bookings.change({ transactionId }, (current) =>
+    // Changed since it was read (another instance moved it, the provider answered): the next pass sees it afresh.
+    current && (current.providerId !== b.providerId || current.status !== b.status || (current.offers?.length ?? 1) !== (b.offers?.length ?? 1))
+      ? { result: { kind: "none" as const } }
+      : decideOfferDue(current, now, next),
+  );
+  if (next && outcome.kind !== "moved") await restoreHold(deps, b);
+  else if (outcome.kind !== "none") deps.holds?.forget(b.providerId);
+  return outcome;
+}
+
+/** The booked vehicle's hold span for `provider`'s vehicle: pickup to the estimated end plus its turnaround. */
+async function spanFor(deps: OfferWatchDeps, b: Booking, provider: string): Promise<{ from: number; to: number }> {
+  const minutes = Number(b.trip.totalTripDuration);
+  const quarterHours = quoteQuarterHours({
+    tripMinutes: Number.isFinite(minutes) && minutes > 0 ? minutes : undefined,
+    pickup: positionOf(b.trip.locations.pickup, deps.airports),
+    dropOff: positionOf(b.trip.locations.dropOff, deps.airports),
+  } as Parameters<typeof quoteQuarterHours>[0]);
+  const turnaround = (await deps.admission.integrations.get(provider))?.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES;
+  return holdSpan(b.pickupDate, quarterHours, turnaround);
+}
+
+/** The option's fee in the booked currency, when it can be compared with maxFee. */
+function feeInBookedCurrency(o: NetworkQuoteOption, currency: string | null): number | undefined {
+  if (o.currency === currency) return Number(o.fee);
+  const converted = (o as { converted?: { fee?: string; currency?: string } }).converted;
+  return converted?.currency === currency && converted.fee !== undefined ? Number(converted.fee) : undefined;
+}
+
+/** The options the booking may move to, cheapest first: other providers than those offered it so far, within the cap. */
+export function cascadeCandidates(quote: NetworkQuote, b: Booking): NetworkQuoteOption[] {
+  const tried = new Set((b.offers ?? [{ provider: b.providerId }]).map((o) => o.provider.toLowerCase()));
+  tried.add(b.providerId.toLowerCase());
+  const currency = b.offers?.[0]?.currency ?? b.trip.fees[0]?.currency ?? null;
+  const cap = Number(b.fallback?.maxFee);
+  const priced = quote.options
+    .filter((o) => !tried.has(o.provider.netid.toLowerCase()))
+    .map((o) => ({ o, fee: feeInBookedCurrency(o, currency) }))
+    .filter((x): x is { o: NetworkQuoteOption; fee: number } => x.fee !== undefined && Number.isFinite(x.fee) && x.fee <= cap);
+  return priced.sort((x, y) => x.fee - y.fee).map((x) => x.o);
+}
+
+/** The first candidate whose provider takes the requester's trips and whose vehicle the booking could hold (held now). */
+async function nextOffer(deps: OfferWatchDeps, b: Booking, now: number): Promise<NextOffer | undefined> {
+  const quote = await deps.networkQuotes.find(b.quoted!.quoteId!);
+  if (!quote) return undefined;
+  for (const o of cascadeCandidates(quote, b).slice(0, MAX_TRIED_OPTIONS)) {
+    if (await tripRefusal(deps.admission, b.requesterId, o.provider.netid)) continue;
+    if (deps.holds) {
+      const span = await spanFor(deps, b, o.provider.netid);
+      const won = await deps.holds.store.claim({ slug: o.code, provider: o.provider.netid, transactionId: b.transactionId, ...span }, now);
+      deps.holds.forget(o.provider.netid);
+      if (!won) continue;
+    }
+    return { provider: o.provider.netid, code: o.code, fee: o.fee, currency: o.currency, fees: [optionFeeLine(o, isoAt(quote.validUntil))] };
+  }
+  return undefined;
+}
+
+/** A move claimed the next vehicle but did not happen: the booking keeps its own vehicle's hold again. */
+async function restoreHold(deps: OfferWatchDeps, b: Booking): Promise<void> {
+  if (!deps.holds) return;
+  const code = b.quoted?.code;
+  const span = await spanFor(deps, b, b.providerId);
+  const kept = code ? await deps.holds.store.claim({ slug: code, provider: b.providerId, transactionId: b.transactionId, ...span }, deps.clock.now()) : false;
+  if (!kept) await deps.holds.store.release(b.transactionId);
+  deps.holds.forget(b.providerId);
+}
