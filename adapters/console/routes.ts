@@ -23,6 +23,7 @@ import ratesJs from "./assets/rates.js" with { type: "text" };
 import availabilityJs from "./assets/availability.js" with { type: "text" };
 import breakdownJs from "./assets/breakdown.js" with { type: "text" };
 import fieldErrorsJs from "./assets/field-errors.js" with { type: "text" };
+import offersJs from "./assets/offers.js" with { type: "text" };
 // The map library (Leaflet, and its marker clustering), from node_modules, embedded the same way.
 import leafletJs from "leaflet/dist/leaflet.js" with { type: "text" };
 import leafletCss from "leaflet/dist/leaflet.css" with { type: "text" };
@@ -56,6 +57,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   "availability.js": { file: availabilityJs, type: JS },
   "breakdown.js": { file: breakdownJs, type: JS },
   "field-errors.js": { file: fieldErrorsJs, type: JS },
+  "offers.js": { file: offersJs, type: JS },
   "leaflet.js": { file: noSourceMap(leafletJs), type: JS },
   "leaflet.css": { file: leafletCss, type: CSS },
   "leaflet.markercluster.js": { file: noSourceMap(clusterJs), type: JS },

@@ -7,6 +7,7 @@ import * as api from "./api.js";
 import { drawMap, bookingPlaces } from "./map.js";
 import { fullId, zonedText, zonedTime } from "./format.js";
 import * as live from "./live.js";
+import { cancelFeeText, offersHistory, termsFacts } from "./offers.js";
 
 /** A new request's two answers, shown first; every other next status is "Move to <status>". */
 const LABELS = { CONFIRMED: "Accept", REJECT: "Decline" };
@@ -152,8 +153,13 @@ export async function bookingPage(main, id) {
         {
           type: "button",
           class: "danger",
+          // The dialog says what cancelling costs now (the booking's terms: cancel-fee) before anything is sent.
           onClick: async () =>
-            (await confirmDialog("Cancel this trip?", "CANCEL is final: the provider is told, and the booking cannot change status again.", "Yes, cancel")) &&
+            (await confirmDialog(
+              "Cancel this trip?",
+              `${await cancelFeeText(b.transactionId)} CANCEL is final: the provider is told, and the booking cannot change status again.`,
+              "Yes, cancel",
+            )) &&
             act("Cancel trip", () => api.platform("POST", `/Platform.svc/cancelTripByTransactionId/${b.transactionId}/V1`)),
         },
         "Cancel trip",
@@ -199,6 +205,7 @@ export async function bookingPage(main, id) {
       ` ${t.resStatus ?? ""} · ${provider ? "you are the provider" : "you are the requester"} · ${b.fromConextId} → ${b.toConextId}`,
     ),
     actions,
+    termsFacts(b, zone),
     h(
       "div",
       { class: "cols" },
@@ -280,6 +287,7 @@ export async function bookingPage(main, id) {
         logs.map((l) => h("li", {}, stamp(l.timestamp, zone), " ", h("span", { class: "muted" }, l.changeSource), " — ", l.changeDesc)),
       ),
     ),
+    offersHistory(b, zone),
     h(
       "section",
       { "aria-labelledby": "errors-h" },

@@ -5,6 +5,7 @@ import { h, count, field, select, showError } from "./dom.js";
 import * as api from "./api.js";
 import { fullId, zonedTime } from "./format.js";
 import * as live from "./live.js";
+import { AWAITING, countdown } from "./offers.js";
 
 const PAGE = 25;
 const filters = { status: "", role: "", requesterResNo: "", from: "", to: "", offset: 0 };
@@ -37,6 +38,43 @@ function emptyState() {
   );
 }
 
+/**
+ * A provider's requests awaiting its acceptance (NEW or PENDING), soonest acceptBy first, with the time left: the
+ * list reads no acceptBy, so each request's own read gives it (the first 25 of each status).
+ */
+async function awaitingTable() {
+  const lists = await Promise.all(
+    AWAITING.map((s) => api.core("GET", `/api/reservations?${new URLSearchParams({ role: "provider", status: s, limit: String(PAGE) })}`)),
+  );
+  const items = lists.flatMap((l) => l.data.items);
+  if (!items.length) return null;
+  const reads = await Promise.all(items.map((b) => api.core("GET", `/api/reservation/${encodeURIComponent(b.transactionId)}`).catch(() => null)));
+  const rows = reads
+    .map((r, i) => ({ ...items[i], pickupZone: items[i].pickupZone, acceptBy: r?.data?.acceptBy }))
+    .sort((a, b) => (Date.parse(a.acceptBy ?? "") || Infinity) - (Date.parse(b.acceptBy ?? "") || Infinity));
+  return h(
+    "table",
+    { "aria-label": "Awaiting your acceptance", class: "bookings awaiting" },
+    h("caption", {}, `${count(rows.length, "request")} awaiting your acceptance, the soonest deadline first`),
+    h("thead", {}, h("tr", {}, ["Booking", "Requester", "Status", "Pickup (local time)", "Accept within"].map((c) => h("th", { scope: "col" }, c)))),
+    h(
+      "tbody",
+      {},
+      rows.map((b) =>
+        h(
+          "tr",
+          { "data-id": b.transactionId },
+          h("td", {}, h("a", { href: `#/bookings/${b.transactionId}`, "aria-label": `Open request ${b.sourceResNo}` }, b.sourceResNo)),
+          h("td", {}, b.fromConextId),
+          h("td", {}, h("span", { class: `badge s-${b.lastStatus}` }, b.lastStatus)),
+          h("td", {}, zonedTime(b.pickupDate, b.pickupZone)),
+          h("td", { class: "accept-left" }, b.acceptBy ? countdown(b.acceptBy) : "—"),
+        ),
+      ),
+    ),
+  );
+}
+
 export async function bookingsPage(main) {
   const states = (await api.open("GET", "/api/trip-states")).data.states.map((s) => s.status);
   const status = select("status", [["", "Any status"], ...states], filters.status);
@@ -53,6 +91,7 @@ export async function bookingsPage(main) {
   const from = h("input", { type: "date", name: "from", value: filters.from });
   const to = h("input", { type: "date", name: "to", value: filters.to });
   const list = h("div", { class: "tablebox" });
+  const awaiting = h("div", { class: "tablebox" });
 
   async function load() {
     const params = new URLSearchParams({ limit: String(PAGE), offset: String(filters.offset) });
@@ -68,6 +107,11 @@ export async function bookingsPage(main) {
     const items = data.items;
     const { netid } = api.me();
     if (main.isConnected) live.markListSeen();
+    // A provider sees the requests awaiting its answer first, by deadline (not while filters narrow the list).
+    if (api.company()?.coType !== "CO" && !filtered())
+      awaitingTable()
+        .then((t) => awaiting.replaceChildren(...(t ? [t] : [])))
+        .catch(() => awaiting.replaceChildren());
     if (!items.length) return list.replaceChildren(emptyState());
     list.replaceChildren(
       h(
@@ -149,6 +193,6 @@ export async function bookingsPage(main) {
     h("button", { type: "submit" }, "Apply filters"),
   );
 
-  main.replaceChildren(h("h1", {}, "Bookings"), form, list);
+  main.replaceChildren(h("h1", {}, "Bookings"), awaiting, form, list);
   await load();
 }

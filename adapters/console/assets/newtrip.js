@@ -4,6 +4,7 @@
 import { h, count, field, select, showError, statusLine } from "./dom.js";
 import * as api from "./api.js";
 import { breakdownList } from "./breakdown.js";
+import { recordText } from "./offers.js";
 
 /** A control and the message slot beside it, known by the API field name it stands for. */
 function control(name, el) {
@@ -102,6 +103,17 @@ export async function newTripPage(main) {
   const time = control("locations.pickup.time", h("input", { type: "datetime-local", name: "pickupTime", required: true, value: tomorrowNine() }));
   const passengers = control("passengerCount", h("input", { type: "number", name: "passengerCount", min: 1, max: 99, value: "2", required: true }));
   const luggage = control("luggageCount", h("input", { type: "number", name: "luggageCount", min: 0, max: 99, value: "2" }));
+  const sort = control(
+    "sort",
+    select(
+      "sort",
+      [
+        ["price", "Price (cheapest first)"],
+        ["reliability", "Reliability (accepted %, then on time %)"],
+      ],
+      "price",
+    ),
+  );
   const problem = h("div");
   const status = statusLine();
   const options = h("section", { "aria-labelledby": "options-h", hidden: true });
@@ -115,6 +127,7 @@ export async function newTripPage(main) {
         e.preventDefault();
         const body = { passengerCount: passengers.value, locations: { pickup: { ...pickup.value(), time: localTime(time.value) } } };
         if (luggage.value !== "") body.luggageCount = luggage.value;
+        if (sort.value !== "price") body.sort = sort.value;
         if (dropOff.filled()) body.locations.dropOff = dropOff.value();
         ask.disabled = true;
         status.textContent = "Asking every operator that serves the pickup…";
@@ -139,6 +152,7 @@ export async function newTripPage(main) {
       field("Pickup time", time, "The pickup place's local time"),
       field("Passengers", passengers),
       field("Luggage", luggage, "Pieces; empty if unknown"),
+      field("Sort options by", sort),
     ),
     dropOff.box,
     problem,
@@ -167,6 +181,10 @@ export async function newTripPage(main) {
       "requesterResNo",
       h("input", { name: "requesterResNo", required: true, maxlength: 100, value: `WEB-${Date.now().toString(36).toUpperCase()}` }),
     );
+    const maxFee = control(
+      "fallback.maxFee",
+      h("input", { name: "fallbackMaxFee", inputmode: "decimal", maxlength: 16, size: 8, autocomplete: "off", placeholder: "150.00" }),
+    );
     const bookProblem = h("div");
     const bookForm = h(
       "form",
@@ -182,6 +200,11 @@ export async function newTripPage(main) {
           field("Passenger last name", last),
           field("Passenger phone", phone),
           field("Your reservation number", resNo, "Booking again with it answers the same booking"),
+          field(
+            "Fallback: highest fee",
+            maxFee,
+            "Optional. If the operator declines or does not accept in time, the next operator up to this fee gets the trip",
+          ),
         ),
       ),
       bookProblem,
@@ -197,6 +220,7 @@ export async function newTripPage(main) {
           quoteOptionId: option.quoteOptionId,
           requesterResNo: resNo.value.trim(),
           passengers: [passenger],
+          ...(maxFee.value.trim() ? { fallback: { maxFee: maxFee.value.trim() } } : {}),
         });
         location.hash = `#/bookings/${booked.transactionId}`;
       } catch (error) {
@@ -225,7 +249,7 @@ export async function newTripPage(main) {
             h(
               "tr",
               {},
-              ["Operator", "Vehicle", "Seats", "Luggage", "Price", "Distance to pickup", ""].map((c) => h("th", { scope: "col" }, c)),
+              ["Operator", "Record", "Vehicle", "Seats", "Luggage", "Price", "Distance to pickup", ""].map((c) => h("th", { scope: "col" }, c)),
             ),
           ),
           h(
@@ -242,6 +266,8 @@ export async function newTripPage(main) {
                 "tr",
                 {},
                 h("td", {}, o.provider.name, h("div", { class: "muted" }, o.provider.netid)),
+                // The provider's record over 90 days (GET /api/providers/{netid}/record); "new provider" under 10 bookings.
+                h("td", { class: "record", "aria-label": `Record of ${o.provider.name}` }, recordText(o.provider.record)),
                 h("td", {}, o.name, h("div", { class: "muted" }, o.vehType)),
                 h("td", { class: "num" }, o.passengerCount),
                 h("td", { class: "num" }, o.luggageCount ?? "—"),
