@@ -111,6 +111,14 @@ export async function benchFairDelivery(): Promise<Figure[]> {
       better: "lower",
       target: { value: 1000, text: "< 1 s" },
     },
+    {
+      part: "fair-delivery",
+      name: `${DATABASE}: healthy WAITs unanswered in time, ${TARPITS} tarpit companies (of ${WAITS})`,
+      unit: "WAITs",
+      measured: [load.unanswered],
+      better: "lower",
+      target: { value: 0, text: "none" },
+    },
   ];
   for (const f of figures) printFigure(f);
   return figures;

@@ -137,7 +137,11 @@ export class PgOutbox implements Outbox {
    * Claims up to `limit` pending messages due at `now`, earliest first, each only once no older message of its
    * booking and channel is pending; none held by an unexpired lease (this instance's included); at most
    * DUE_PER_COMPANY of one company (target), so one company's backlog cannot hide the others' (§21.8). `offset`
-   * is ignored: what is claimed is no longer offered.
+   * is ignored: what is claimed is no longer offered. The messages this instance holds (claimed by an earlier read
+   * of the same poll, or under way) count towards their company's DUE_PER_COMPANY: the successive reads of one
+   * poll offer a company at most that many in all, as SQLite's pages do. (Counting only the unclaimed ones, each
+   * read offered every company 16 more: 16 tarpit companies' backlogs filled all 8 reads of a poll, and a healthy
+   * partner's newer message was never read.)
    */
   async due(now: number, limit: number, _offset?: number): Promise<OutboxMessage[]> {
     const rows = await this.db.execute<RawRow>(sql`
@@ -146,15 +150,15 @@ export class PgOutbox implements Outbox {
         SELECT c.id FROM outbox_messages c
         WHERE c.id IN (
           SELECT r.id FROM (
-            SELECT m.id, m.next_attempt_at,
+            SELECT m.id, m.next_attempt_at, (m.lease_until IS NULL OR m.lease_until < ${now}::double precision) AS free,
                    row_number() OVER (PARTITION BY m.target_netid ORDER BY m.next_attempt_at, m.id) AS owner_rank
             FROM outbox_messages m
             WHERE m.status = 'pending' AND m.next_attempt_at <= ${now}::double precision
-              AND (m.lease_until IS NULL OR m.lease_until < ${now}::double precision)
+              AND (m.lease_until IS NULL OR m.lease_until < ${now}::double precision OR m.lease_owner = ${this.owner})
               AND NOT EXISTS (SELECT 1 FROM outbox_messages p
                               WHERE p.transaction_id = m.transaction_id AND p.channel = m.channel
                                 AND p.status = 'pending' AND p.id < m.id)) r
-          WHERE r.owner_rank <= ${DUE_PER_COMPANY}
+          WHERE r.free AND r.owner_rank <= ${DUE_PER_COMPANY}
           ORDER BY r.next_attempt_at, r.id
           LIMIT ${limit * CANDIDATES_PER_CLAIM})
           AND c.status = 'pending' AND (c.lease_until IS NULL OR c.lease_until < ${now}::double precision)
