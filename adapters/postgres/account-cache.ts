@@ -68,6 +68,15 @@ export class PgAccountCache {
     return value;
   }
 
+  /** What `map` keeps under `key`, else what `read` finds: kept when found (unless the cache was emptied meanwhile), not when not. */
+  async through<V>(map: Map<string, V>, key: string, read: () => Promise<V | undefined>): Promise<V | undefined> {
+    const cached = map.get(key);
+    if (cached) return cached;
+    const ticket = this.ticket();
+    const found = await read();
+    return found ? this.remember(ticket, map, key, found) : undefined;
+  }
+
   /** Notes a token id found not revoked (unless the cache was emptied since `ticket`). */
   rememberNotRevoked(ticket: Ticket, tokenId: string): void {
     if (!this.keeps || ticket.epoch !== this.epoch) return;

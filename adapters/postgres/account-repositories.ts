@@ -4,13 +4,21 @@ import { companyNames } from "../../domain/company/names";
 import type { Plan } from "../../domain/company/plan";
 import type { Caller, CompanyRepository, LoginAttemptsSeen, LoginThrottle } from "../../domain/ports";
 import type { PlatformTokenRepository, RevokedTokens, User, UserRepository } from "../../domain/ports";
-import type { PgDb } from "./db";
+import { preparedByKey, type PgDb } from "./db";
 import { PgAccountCache } from "./account-cache";
 import { companies, loginAttempts, loginFailures, platformTokens, revokedTokens, users } from "./schema";
 
 // The lookups every request makes (caller, platform-token owner, company, revocation) are answered from the
 // instance's PgAccountCache, kept in step with every instance's changes (see account-cache.ts); a write here
 // empties it once committed, so it holds on this instance at once. The hot lookups are prepared once.
+
+/** The account repositories' common ground: the database and the instance's account cache (none: nothing kept). */
+abstract class PgAccountStore {
+  constructor(
+    protected readonly db: PgDb,
+    protected readonly cache: PgAccountCache = PgAccountCache.none(),
+  ) {}
+}
 
 /** The errors an error wraps (drizzle wraps the driver's error in `cause`), outermost first, a few levels deep. */
 function causes(error: unknown): unknown[] {
@@ -34,30 +42,17 @@ function uniqueFieldOf(error: unknown): UniqueField | undefined {
   return undefined;
 }
 
-export class PgCompanyRepository implements CompanyRepository {
+export class PgCompanyRepository extends PgAccountStore implements CompanyRepository {
   // Asked on every sendTrip (the provider): prepared once.
-  private readonly byNetid;
-
-  constructor(
-    private readonly db: PgDb,
-    private readonly cache: PgAccountCache = PgAccountCache.none(),
-  ) {
-    this.byNetid = db
-      .select()
-      .from(companies)
-      .where(eq(companies.netidLower, sql.placeholder("netidLower")))
-      .limit(1)
-      .prepare("company_by_netid");
-  }
+  private readonly byNetid = preparedByKey(this.db, companies, companies.netidLower, "netidLower", "company_by_netid");
 
   async findByNetid(netid: string): Promise<Company | undefined> {
     const key = netid.toLowerCase();
-    const cached = this.cache.companies.get(key);
-    if (cached) return cached;
-    const ticket = this.cache.ticket();
-    const [row] = await this.byNetid.execute({ netidLower: key });
     // Only found companies are kept: an unknown netid is looked up every time.
-    return row ? this.cache.remember(ticket, this.cache.companies, key, Object.freeze(companyFromStored(row))) : undefined;
+    return this.cache.through(this.cache.companies, key, async () => {
+      const [row] = await this.byNetid.execute({ netidLower: key });
+      return row ? Object.freeze(companyFromStored(row)) : undefined;
+    });
   }
 
   namesOf(netids: readonly string[]): Promise<Map<string, string>> {
@@ -103,22 +98,15 @@ export class PgCompanyRepository implements CompanyRepository {
   }
 }
 
-export class PgUserRepository implements UserRepository {
+export class PgUserRepository extends PgAccountStore implements UserRepository {
   // Every authenticated request asks for its caller: prepared once.
-  private readonly callerByUid;
-
-  constructor(
-    private readonly db: PgDb,
-    private readonly cache: PgAccountCache = PgAccountCache.none(),
-  ) {
-    this.callerByUid = db
-      .select({ uid: users.uid, netid: users.netid, plan: sql<Plan>`${companies.plan}` })
-      .from(users)
-      .innerJoin(companies, eq(companies.netid, users.netid))
-      .where(eq(users.uidLower, sql.placeholder("uidLower")))
-      .limit(1)
-      .prepare("caller_by_uid");
-  }
+  private readonly callerByUid = this.db
+    .select({ uid: users.uid, netid: users.netid, plan: sql<Plan>`${companies.plan}` })
+    .from(users)
+    .innerJoin(companies, eq(companies.netid, users.netid))
+    .where(eq(users.uidLower, sql.placeholder("uidLower")))
+    .limit(1)
+    .prepare("caller_by_uid");
 
   async findByLogin(login: string): Promise<User | undefined> {
     const lower = login.toLowerCase();
@@ -132,12 +120,11 @@ export class PgUserRepository implements UserRepository {
 
   async findCaller(uid: string): Promise<Caller | undefined> {
     const key = uid.toLowerCase();
-    const cached = this.cache.callers.get(key);
-    if (cached) return cached;
-    const ticket = this.cache.ticket();
-    const [caller] = await this.callerByUid.execute({ uidLower: key });
     // Only found callers are kept: a removed or unknown uid is looked up every time.
-    return caller ? this.cache.remember(ticket, this.cache.callers, key, Object.freeze(caller)) : undefined;
+    return this.cache.through(this.cache.callers, key, async () => {
+      const [caller] = await this.callerByUid.execute({ uidLower: key });
+      return caller ? Object.freeze(caller) : undefined;
+    });
   }
 
   async remove(uid: string): Promise<boolean> {
@@ -146,33 +133,22 @@ export class PgUserRepository implements UserRepository {
   }
 }
 
-export class PgPlatformTokenRepository implements PlatformTokenRepository {
+export class PgPlatformTokenRepository extends PgAccountStore implements PlatformTokenRepository {
   // Every platform request looks its token up: prepared once.
-  private readonly activeUid;
-
-  constructor(
-    private readonly db: PgDb,
-    private readonly cache: PgAccountCache = PgAccountCache.none(),
-  ) {
-    this.activeUid = db
-      .select({ uid: platformTokens.uid })
-      .from(platformTokens)
-      .where(and(eq(platformTokens.tokenHash, sql.placeholder("tokenHash")), isNull(platformTokens.releasedAt)))
-      .limit(1)
-      .prepare("platform_token_uid");
-  }
+  private readonly activeUid = this.db
+    .select({ uid: platformTokens.uid })
+    .from(platformTokens)
+    .where(and(eq(platformTokens.tokenHash, sql.placeholder("tokenHash")), isNull(platformTokens.releasedAt)))
+    .limit(1)
+    .prepare("platform_token_uid");
 
   async save(tokenHash: string, uid: string, createdAt: number): Promise<void> {
     await this.db.insert(platformTokens).values({ tokenHash, uid, createdAt });
   }
 
   async findActiveUid(tokenHash: string): Promise<string | undefined> {
-    const cached = this.cache.tokenUids.get(tokenHash);
-    if (cached) return cached;
-    const ticket = this.cache.ticket();
-    const [row] = await this.activeUid.execute({ tokenHash });
     // Only active tokens are kept: a released or unknown token is looked up every time.
-    return row ? this.cache.remember(ticket, this.cache.tokenUids, tokenHash, row.uid) : undefined;
+    return this.cache.through(this.cache.tokenUids, tokenHash, async () => (await this.activeUid.execute({ tokenHash }))[0]?.uid);
   }
 
   async release(tokenHash: string, at: number): Promise<boolean> {
@@ -213,21 +189,9 @@ const dbNow = sql<number>`extract(epoch from clock_timestamp())::float8`;
  * until any account change empties that: a sign-out holds on the instance that took it at once, on every other
  * within the cache's notification (at most ACCOUNT_POLL_MS and a round trip when notifications are lost).
  */
-export class PgRevokedTokens implements RevokedTokens {
+export class PgRevokedTokens extends PgAccountStore implements RevokedTokens {
   // Asked on every request with a core token that the cache cannot answer: prepared once.
-  private readonly byId;
-
-  constructor(
-    private readonly db: PgDb,
-    private readonly cache: PgAccountCache = PgAccountCache.none(),
-  ) {
-    this.byId = db
-      .select({ id: revokedTokens.tokenId })
-      .from(revokedTokens)
-      .where(eq(revokedTokens.tokenId, sql.placeholder("tokenId")))
-      .limit(1)
-      .prepare("revoked_token");
-  }
+  private readonly byId = preparedByKey(this.db, revokedTokens, revokedTokens.tokenId, "tokenId", "revoked_token");
 
   async revoke(tokenId: string, expiresAt: number): Promise<void> {
     await this.db.insert(revokedTokens).values({ tokenId, expiresAt }).onConflictDoNothing();

@@ -1,4 +1,5 @@
 import type { PgTx } from "./booking-repository";
+import { NextTurn } from "../next-turn";
 
 /** What a change gives back once applied in its savepoint. */
 export interface Applied {
@@ -51,9 +52,9 @@ function retryable(error: unknown): boolean {
  */
 export class GroupCommit {
   private queue: Queued[] = [];
-  private scheduled = false;
   private groups = 0;
   private readonly inFlight = new Set<string>();
+  private readonly flushes = new NextTurn(() => this.flush());
 
   constructor(
     /** Runs a transaction on a pooled connection. */
@@ -70,7 +71,7 @@ export class GroupCommit {
   submit(key: string, apply: (tx: PgTx, shared: boolean) => Promise<Applied>): Promise<unknown> {
     return new Promise((resolve, reject) => {
       this.queue.push({ key, apply, resolve, reject, conflicts: 0, isolated: false });
-      this.schedule();
+      this.flushes.schedule();
     });
   }
 
@@ -79,14 +80,7 @@ export class GroupCommit {
     return this.queue.length + this.inFlight.size;
   }
 
-  private schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => this.flush());
-  }
-
   private flush(): void {
-    this.scheduled = false;
     // Bounded: each round starts a group or stops.
     while (this.groups < this.maxGroups && this.queue.length > 0) {
       const group = this.take();
@@ -95,7 +89,7 @@ export class GroupCommit {
       void this.commit(group).finally(() => {
         this.groups--;
         for (const change of group) this.inFlight.delete(change.key);
-        if (this.queue.length > 0) this.schedule();
+        if (this.queue.length > 0) this.flushes.schedule();
       });
     }
   }

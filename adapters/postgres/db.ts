@@ -1,9 +1,17 @@
 import { SQL } from "bun";
+import { eq, sql } from "drizzle-orm";
 import { drizzle, type BunSQLDatabase } from "drizzle-orm/bun-sql";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
 import { migrations } from "./migrations";
 
 export type PgDb = BunSQLDatabase<typeof schema> & { $client: SQL };
+
+/** The row of `table` whose `column` equals the placeholder `key`, prepared once as `name` (a hot lookup): `.execute({ [key]: value })`. */
+export function preparedByKey<T extends PgTable>(db: PgDb, table: T, column: PgColumn, key: string, name: string) {
+  // `from` checks a generic table against subqueries without `returning` (a table never is one): the table stands as `never`.
+  return db.select().from<T>(table as never).where(eq(column, sql.placeholder(key))).limit(1).prepare(name);
+}
 
 /** Options of the connection pool (Bun's built-in PostgreSQL client). */
 export interface PgPoolOptions {

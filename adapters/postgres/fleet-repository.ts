@@ -1,7 +1,7 @@
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import type { FleetEntry } from "../../domain/fleet/entry";
 import { ExternalIdTakenError, FleetFullError, SlugTakenError, isExternalIdTaken, VehiclesHeldError } from "../../domain/fleet/ports";
-import type { FleetRepository, NewFleetEntry } from "../../domain/fleet/ports";
+import type { FleetImportChanges, FleetRepository, NewFleetEntry } from "../../domain/fleet/ports";
 import { graceOf, liveHoldSql } from "../hold-sql";
 import type { PgDb } from "./db";
 import { fleetEntries } from "./schema";
@@ -133,12 +133,7 @@ export class PgFleetRepository implements FleetRepository {
     return this.applyImport(entries[0].netid, { removes: [], updates: [], inserts: entries }, onProgress, maxEntries);
   }
 
-  async applyImport(
-    netid: string,
-    changes: { removes: string[]; updates: FleetEntry[]; inserts: NewFleetEntry[] },
-    onProgress?: (done: number) => void,
-    maxEntries?: number,
-  ): Promise<FleetEntry[]> {
+  async applyImport(netid: string, changes: FleetImportChanges, onProgress?: (done: number) => void, maxEntries?: number): Promise<FleetEntry[]> {
     const entries = changes.inserts;
     try {
       return await this.db.transaction(async (tx) => {

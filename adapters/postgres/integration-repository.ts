@@ -2,7 +2,7 @@ import { and, eq, inArray, isNotNull, notLike, or, sql } from "drizzle-orm";
 import type { Integration } from "../../domain/delivery/integration";
 import { integrationOf, integrationRecord, secretContext } from "../../domain/delivery/integration-record";
 import type { IntegrationLookup, IntegrationRepository, SecretSealer } from "../../domain/delivery/ports";
-import type { PgDb } from "./db";
+import { preparedByKey, type PgDb } from "./db";
 import { PgAccountCache } from "./account-cache";
 import { companyIntegrations } from "./schema";
 import { DEFAULT_SERVICE_RADIUS_KM } from "../../domain/trips/service-area";
@@ -32,12 +32,7 @@ export class PgIntegrationRepository implements IntegrationRepository, Integrati
     private readonly secrets: SecretSealer,
     private readonly cache: PgAccountCache = PgAccountCache.none(),
   ) {
-    this.byNetid = db
-      .select()
-      .from(companyIntegrations)
-      .where(eq(companyIntegrations.netid, sql.placeholder("netid")))
-      .limit(1)
-      .prepare("integration_by_netid");
+    this.byNetid = preparedByKey(db, companyIntegrations, companyIntegrations.netid, "netid", "integration_by_netid");
   }
 
   async largestServiceRadiusKm(): Promise<number> {

@@ -71,7 +71,15 @@ export class AccountCache {
     this.integrations.clear();
   }
 
-  remember<V>(map: Map<string, V>, key: string, value: V): V {
+/** What `map` keeps under `key`, else what `read` finds: kept when found, not when not. */
+  through<V>(map: Map<string, V>, key: string, read: () => V | undefined): V | undefined {
+    const cached = map.get(key);
+    if (cached) return cached;
+    const found = read();
+    return found ? this.remember(map, key, found) : undefined;
+  }
+
+    remember<V>(map: Map<string, V>, key: string, value: V): V {
     if (map.size >= ACCOUNT_CACHE_LIMIT) map.clear();
     map.set(key, value);
     return value;

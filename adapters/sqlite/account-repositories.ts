@@ -5,7 +5,7 @@ import type { Plan } from "../../domain/company/plan";
 import type { Caller, CompanyRepository, LoginAttemptsSeen, LoginThrottle } from "../../domain/ports";
 import type { PlatformTokenRepository, RevokedTokens, User, UserRepository } from "../../domain/ports";
 import { AccountCache } from "./account-cache";
-import type { Db } from "./db";
+import { preparedByKey, type Db } from "./db";
 import { companies, loginFailures, platformTokens, revokedTokens, users } from "./schema";
 
 /** Whether a write touched any row (drizzle types bun:sqlite's run() result as void; it is bun's Changes). */
@@ -33,20 +33,16 @@ export class SqliteCompanyRepository implements CompanyRepository {
   private readonly byNetid;
 
   constructor(private readonly db: Db) {
-    this.byNetid = db
-      .select()
-      .from(companies)
-      .where(eq(companies.netidLower, sql.placeholder("netidLower")))
-      .prepare();
+    this.byNetid = preparedByKey(db, companies, companies.netidLower, "netidLower");
   }
 
   async findByNetid(netid: string): Promise<Company | undefined> {
     const cache = AccountCache.of(this.db).fresh();
     const key = netid.toLowerCase();
-    const cached = cache.companies.get(key);
-    if (cached) return cached;
-    const row = this.byNetid.get({ netidLower: key });
-    return row ? cache.remember(cache.companies, key, Object.freeze(companyFromStored(row))) : undefined;
+    return cache.through(cache.companies, key, () => {
+      const row = this.byNetid.get({ netidLower: key });
+      return row ? Object.freeze(companyFromStored(row)) : undefined;
+    });
   }
 
   namesOf(netids: readonly string[]): Promise<Map<string, string>> {
@@ -122,11 +118,8 @@ export class SqliteUserRepository implements UserRepository {
   async findCaller(uid: string): Promise<Caller | undefined> {
     const cache = AccountCache.of(this.db).fresh();
     const key = uid.toLowerCase();
-    const cached = cache.callers.get(key);
-    if (cached) return cached;
-    const caller = this.callerByUid.get({ uidLower: key });
     // Only found callers are kept: a removed or unknown uid is looked up every time.
-    return caller ? cache.remember(cache.callers, key, caller) : undefined;
+    return cache.through(cache.callers, key, () => this.callerByUid.get({ uidLower: key }));
   }
 
   async remove(uid: string): Promise<boolean> {
@@ -152,10 +145,7 @@ export class SqlitePlatformTokenRepository implements PlatformTokenRepository {
 
   async findActiveUid(tokenHash: string): Promise<string | undefined> {
     const cache = AccountCache.of(this.db).fresh();
-    const cached = cache.tokenUids.get(tokenHash);
-    if (cached) return cached;
-    const uid = this.activeUid.get({ tokenHash })?.uid;
-    return uid ? cache.remember(cache.tokenUids, tokenHash, uid) : undefined;
+    return cache.through(cache.tokenUids, tokenHash, () => this.activeUid.get({ tokenHash })?.uid);
   }
 
   async release(tokenHash: string, at: number): Promise<boolean> {
@@ -173,11 +163,7 @@ export class SqliteRevokedTokens implements RevokedTokens {
   private readonly byId;
 
   constructor(private readonly db: Db) {
-    this.byId = db
-      .select({ id: revokedTokens.tokenId })
-      .from(revokedTokens)
-      .where(eq(revokedTokens.tokenId, sql.placeholder("tokenId")))
-      .prepare();
+    this.byId = preparedByKey(db, revokedTokens, revokedTokens.tokenId, "tokenId");
   }
 
   async revoke(tokenId: string, expiresAt: number): Promise<void> {

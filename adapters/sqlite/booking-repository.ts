@@ -13,6 +13,7 @@ import { providerResNoInUse } from "../../domain/trips/provider-update";
 import { historyCapped } from "../../domain/trips/booking-bounds";
 import { SqliteOutbox, type BookingsInTransaction } from "./outbox";
 import { SqliteLiveEventLog } from "./live-event-log";
+import { NextTurn } from "../next-turn";
 import {
   BOOKING_COLUMNS,
   INSERT_BOOKING,
@@ -151,7 +152,7 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
   change<R>(ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ ref, decide, resolve: resolve as (value: unknown) => void, reject });
-      this.scheduleFlush();
+      this.flushes.schedule();
     });
   }
 
@@ -160,17 +161,11 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
     return this.queue.length + this.inFlight.size;
   }
 
-  private scheduleFlush(): void {
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    setImmediate(() => this.flush());
-  }
-
   private queue: PendingChange[] = [];
-  private flushScheduled = false;
   private writer: BookingWriter | undefined;
   /** Keys of the bookings whose changes are with the writer and not yet committed. */
   private readonly inFlight = new Set<string>();
+  private readonly flushes = new NextTurn(() => this.flush());
 
   /**
    * From now on, group commits run on the booking writer (its own connection and thread), so the event loop
@@ -183,14 +178,13 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
   }
 
   private flush(): void {
-    this.flushScheduled = false;
     if (this.writer?.usable) {
       this.flushToWriter(this.writer);
       return;
     }
     const group = this.queue.splice(0, MAX_GROUP);
     if (group.length === 0) return;
-    if (this.queue.length > 0) this.scheduleFlush();
+    if (this.queue.length > 0) this.flushes.schedule();
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
     try {
       this.db.transaction(
@@ -249,10 +243,10 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
       )
       .finally(() => {
         for (const g of group) this.inFlight.delete(g.key);
-        if (this.queue.length > 0) this.scheduleFlush();
+        if (this.queue.length > 0) this.flushes.schedule();
       });
     // The next group is decided while this one commits.
-    if (this.queue.length > 0) this.scheduleFlush();
+    if (this.queue.length > 0) this.flushes.schedule();
   }
 
   /**

@@ -1,11 +1,18 @@
 import { Database } from "bun:sqlite";
 import { chmodSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { eq, sql } from "drizzle-orm";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import * as schema from "./schema";
 import { migrations } from "./migrations";
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
+
+/** The rows of `table` whose `column` equals the placeholder `key`, prepared once (a hot lookup): `.get({ [key]: value })`. */
+export function preparedByKey<T extends SQLiteTable>(db: Db, table: T, column: SQLiteColumn, key: string) {
+  return db.select().from(table).where(eq(column, sql.placeholder(key))).prepare();
+}
 
 /**
  * Opens the SQLite file (creating its directory), in WAL mode with synchronous=FULL so that a

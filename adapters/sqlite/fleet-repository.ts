@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, lt } from "drizzle-orm";
 import type { FleetEntry } from "../../domain/fleet/entry";
 import { ExternalIdTakenError, FleetFullError, SlugTakenError, isExternalIdTaken, VehiclesHeldError } from "../../domain/fleet/ports";
-import type { FleetRepository, NewFleetEntry } from "../../domain/fleet/ports";
+import type { FleetImportChanges, FleetRepository, NewFleetEntry } from "../../domain/fleet/ports";
 import { graceOf, liveHoldSql } from "../hold-sql";
 import { firstFreeSlug } from "../../domain/fleet/slug";
 import type { FleetListing, FleetSortKey } from "../../domain/fleet/listing";
@@ -84,12 +84,7 @@ export class SqliteFleetRepository implements FleetRepository {
     return this.applyImport(entries[0]?.netid ?? "", { removes: [], updates: [], inserts: entries }, onProgress, maxEntries);
   }
 
-  async applyImport(
-    netid: string,
-    changes: { removes: string[]; updates: FleetEntry[]; inserts: NewFleetEntry[] },
-    onProgress?: (done: number) => void,
-    maxEntries?: number,
-  ): Promise<FleetEntry[]> {
+  async applyImport(netid: string, changes: FleetImportChanges, onProgress?: (done: number) => void, maxEntries?: number): Promise<FleetEntry[]> {
     const saved: FleetEntry[] = [];
     const entries = changes.inserts;
     // Slugs are chosen inside the write transaction, so two writers can never pick the same one.

@@ -1,7 +1,7 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { RateCard } from "../../domain/rates/card";
 import type { RateCardRepository, StoredRateCard } from "../../domain/rates/ports";
-import type { Db } from "./db";
+import { preparedByKey, type Db } from "./db";
 import { rateCards } from "./schema";
 
 /**
@@ -13,11 +13,7 @@ export class SqliteRateCardRepository implements RateCardRepository {
   private readonly byNetid;
 
   constructor(private readonly db: Db) {
-    this.byNetid = db
-      .select()
-      .from(rateCards)
-      .where(eq(rateCards.netid, sql.placeholder("netid")))
-      .prepare();
+    this.byNetid = preparedByKey(db, rateCards, rateCards.netid, "netid");
   }
 
   private read(netid: string): StoredRateCard | null {

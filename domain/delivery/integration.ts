@@ -14,18 +14,8 @@ export type WebhookFormat = "events" | "gnet";
 /** Who may send a provider new trips and quote requests: anyone registered, or only its active partners. */
 export type AcceptTripsFrom = "anyone" | "partners";
 
-/** A company's integration settings. Secrets are part of it but never shown after creation. */
-export interface Integration {
-  netid: string;
-  deliveryUrl: string | null;
-  deliveryAuth: { username: string; password: string } | null;
-  luggage: LuggageMode;
-  webhookUrl: string | null;
-  webhookSecret: string | null;
-  /** When `webhookUrl` answered the signed challenge (Unix seconds); null while it has not: nothing is sent to it. */
-  webhookVerifiedAt: number | null;
-  webhookFormat: WebhookFormat;
-  acceptTripsFrom: AcceptTripsFrom;
+/** The provider's optional service settings: in the integration each unset one takes its default, in a patch absent = keep. */
+export interface IntegrationOptions {
   /** How far from a pickup (km, 1–500) the provider's vehicles serve it (besides those listing its airport); 50 when unset. */
   serviceRadiusKm?: number;
   /** Minutes a booked vehicle stays held after the trip's estimated end (0–720); 30 when unset. */
@@ -40,6 +30,20 @@ export interface Integration {
   maxTripKm?: number;
 }
 
+/** A company's integration settings. Secrets are part of it but never shown after creation. */
+export interface Integration extends IntegrationOptions {
+  netid: string;
+  deliveryUrl: string | null;
+  deliveryAuth: { username: string; password: string } | null;
+  luggage: LuggageMode;
+  webhookUrl: string | null;
+  webhookSecret: string | null;
+  /** When `webhookUrl` answered the signed challenge (Unix seconds); null while it has not: nothing is sent to it. */
+  webhookVerifiedAt: number | null;
+  webhookFormat: WebhookFormat;
+  acceptTripsFrom: AcceptTripsFrom;
+}
+
 /** A provider's service settings, each unset one at its default (50 km, 30 minutes, no notice, 800 km trips). */
 export function serviceSettingsOf(i: Integration): { serviceRadiusKm: number; turnaroundMinutes: number; minimumNoticeMinutes: number; maxTripKm: number } {
   return {
@@ -51,19 +55,13 @@ export function serviceSettingsOf(i: Integration): { serviceRadiusKm: number; tu
 }
 
 /** A requested change: absent = keep, null = clear. */
-export interface IntegrationPatch {
+export interface IntegrationPatch extends IntegrationOptions {
   deliveryUrl?: string | null;
   deliveryAuth?: { username: string; password: string } | null;
   luggage?: LuggageMode;
   webhookUrl?: string | null;
   webhookFormat?: WebhookFormat;
   acceptTripsFrom?: AcceptTripsFrom;
-  serviceRadiusKm?: number;
-  turnaroundMinutes?: number;
-  minimumNoticeMinutes?: number;
-  displayCurrency?: string | null;
-  policies?: Policies;
-  maxTripKm?: number;
 }
 
 const MAX_URL = 2048;

@@ -37,12 +37,14 @@ export interface FleetRepository {
    * when a live booking holds one of them), rewrites `updates`, then inserts as insertAll (the quota counted after
    * the deletes); returns the inserted entries, in order.
    */
-  applyImport(
-    netid: string,
-    changes: { removes: string[]; updates: FleetEntry[]; inserts: NewFleetEntry[] },
-    onProgress?: (done: number) => void,
-    maxEntries?: number,
-  ): Promise<FleetEntry[]>;
+  applyImport(netid: string, changes: FleetImportChanges, onProgress?: (done: number) => void, maxEntries?: number): Promise<FleetEntry[]>;
+}
+
+/** What one import changes: the slugs it deletes, the entries it rewrites, the entries it adds. */
+export interface FleetImportChanges {
+  removes: string[];
+  updates: FleetEntry[];
+  inserts: NewFleetEntry[];
 }
 
 /** Entries an import would delete that live bookings hold: each vehicle's slug and the booking holding it. */

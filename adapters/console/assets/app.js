@@ -1,5 +1,5 @@
 // The console's shell: sign-in, navigation and the hash router (#/fleet, #/bookings, #/bookings/<id>, …).
-import { h, field, showError } from "./dom.js";
+import { h, field, showError, submitForm } from "./dom.js";
 import * as api from "./api.js";
 import { fleetPage } from "./fleet.js";
 import { bookingsPage } from "./bookings.js";
@@ -41,27 +41,25 @@ function signInForm(message) {
   const uid = h("input", { name: "uid", autocomplete: "username", required: true });
   const pw = h("input", { name: "pw", type: "password", autocomplete: "current-password", required: true });
   const problem = h("div");
-  const form = h(
-    "form",
+  const form = submitForm(
     {
       class: "card signin",
       "aria-labelledby": "signin-title",
-      onSubmit: async (e) => {
-        e.preventDefault();
-        problem.replaceChildren();
-        button.disabled = true;
-        try {
-          await api.signIn(uid.value.trim(), pw.value);
-          pw.value = "";
-          // A booking company (no fleet to run) lands on its bookings; an operator on its fleet, unless it has none yet.
-          if (!location.hash || location.hash === "#/") location.hash = api.company()?.coType === "CO" ? "#/bookings" : await landing();
-          render();
-        } catch (error) {
-          showError(problem, error.status === 401 ? { message: "Wrong user ID or password" } : error);
-        } finally {
-          button.disabled = false;
-        }
-      },
+    },
+    async () => {
+      problem.replaceChildren();
+      button.disabled = true;
+      try {
+        await api.signIn(uid.value.trim(), pw.value);
+        pw.value = "";
+        // A booking company (no fleet to run) lands on its bookings; an operator on its fleet, unless it has none yet.
+        if (!location.hash || location.hash === "#/") location.hash = api.company()?.coType === "CO" ? "#/bookings" : await landing();
+        render();
+      } catch (error) {
+        showError(problem, error.status === 401 ? { message: "Wrong user ID or password" } : error);
+      } finally {
+        button.disabled = false;
+      }
     },
     h("h1", { id: "signin-title" }, "TripSwitch console"),
     message ? h("p", { role: "status" }, message) : null,

@@ -1,7 +1,7 @@
 // Availability (#/availability/<slug>): one vehicle's blackouts (list, add, remove: /api/fleet/{slug}/blackouts) and
 // its schedule as a day or week view (GET /api/fleet/{slug}/schedule): the live bookings and blackouts holding it.
 // Times are UTC, as the API gives them.
-import { h, field, select, showError, statusLine } from "./dom.js";
+import { h, field, select, showError, statusLine, submitForm } from "./dom.js";
 import * as api from "./api.js";
 import { bound, showFieldErrors } from "./field-errors.js";
 
@@ -79,26 +79,24 @@ function blackoutsBox(slug, onChange) {
       showError(problem, error);
     }
   };
-  const form = h(
-    "form",
+  const form = submitForm(
     {
       "aria-label": "Add a blackout",
-      onSubmit: async (e) => {
-        e.preventDefault();
-        const body = { from: asUtc(from.value), to: asUtc(to.value) };
-        if (reason.value.trim()) body.reason = reason.value.trim();
-        try {
-          await api.core("POST", path(slug, "/blackouts"), body);
-          showFieldErrors(form, problem, null);
-          status.textContent = "Blackout added.";
-          reason.value = "";
-          await load();
-          onChange();
-        } catch (error) {
-          status.textContent = "";
-          showFieldErrors(form, problem, error);
-        }
-      },
+    },
+    async () => {
+      const body = { from: asUtc(from.value), to: asUtc(to.value) };
+      if (reason.value.trim()) body.reason = reason.value.trim();
+      try {
+        await api.core("POST", path(slug, "/blackouts"), body);
+        showFieldErrors(form, problem, null);
+        status.textContent = "Blackout added.";
+        reason.value = "";
+        await load();
+        onChange();
+      } catch (error) {
+        status.textContent = "";
+        showFieldErrors(form, problem, error);
+      }
     },
     h("div", { class: "grid" }, field("From (UTC)", from), field("To (UTC)", to), field("Reason", reason, "Optional")),
     problem,
@@ -205,25 +203,23 @@ async function rulesBox() {
   const turnaround = minutes("turnaroundMinutes", v.turnaroundMinutes, 720);
   const notice = minutes("minimumNoticeMinutes", v.minimumNoticeMinutes, 10080);
   const whole = (el) => (el.value.trim() === "" ? null : Number(el.value));
-  const form = h(
-    "form",
+  const form = submitForm(
     {
       "aria-label": "Booking rules",
       // The server checks the ranges and names each field (the browser's own checks would keep its message back).
       novalidate: true,
-      onSubmit: async (e) => {
-        e.preventDefault();
-        try {
-          const saved = (await api.core("PUT", "/api/company/integration", { turnaroundMinutes: whole(turnaround), minimumNoticeMinutes: whole(notice) })).data;
-          turnaround.value = String(saved.turnaroundMinutes);
-          notice.value = String(saved.minimumNoticeMinutes);
-          showFieldErrors(form, problem, null);
-          status.textContent = "Booking rules saved.";
-        } catch (error) {
-          status.textContent = "";
-          showFieldErrors(form, problem, error);
-        }
-      },
+    },
+    async () => {
+      try {
+        const saved = (await api.core("PUT", "/api/company/integration", { turnaroundMinutes: whole(turnaround), minimumNoticeMinutes: whole(notice) })).data;
+        turnaround.value = String(saved.turnaroundMinutes);
+        notice.value = String(saved.minimumNoticeMinutes);
+        showFieldErrors(form, problem, null);
+        status.textContent = "Booking rules saved.";
+      } catch (error) {
+        status.textContent = "";
+        showFieldErrors(form, problem, error);
+      }
     },
     h(
       "div",

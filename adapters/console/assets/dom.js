@@ -8,6 +8,11 @@ export function h(tag, props, ...children) {
   return el;
 }
 
+/** A form whose submit stays on the page and runs `onSubmit`; `props` are the form's own (class, aria-label, …). */
+export function submitForm(props, onSubmit, ...children) {
+  return h("form", { ...props, onSubmit: (e) => (e.preventDefault(), onSubmit()) }, ...children);
+}
+
 /** A count with its noun in the right number: count(1, "booking") is "1 booking", count(2, "entry", "entries") "2 entries". */
 export function count(n, one, many = `${one}s`) {
   return `${n} ${n === 1 ? one : many}`;

@@ -1,6 +1,6 @@
 // Fleet forms: add or edit an entry, import a CSV or JSON file with progress and per-row errors, and the fleet
 // search tab (airports, or a point and radius) with its map.
-import { h, count, field, showError, showFormErrors } from "./dom.js";
+import { h, count, field, showError, showFormErrors, submitForm } from "./dom.js";
 import * as api from "./api.js";
 import { drawFleetMap } from "./map.js";
 import { readFleetText } from "./csv.js";
@@ -41,34 +41,32 @@ export function entryForm(entry, onSaved, onCancel) {
     const text = el.value.trim();
     return text === "" ? null : Number.isFinite(Number(text)) ? Number(text) : text;
   };
-  const form = h(
-    "form",
+  const form = submitForm(
     {
       class: "card",
       "aria-label": entry ? `Edit ${entry.name}` : "Add vehicle",
-      onSubmit: async (e) => {
-        e.preventDefault();
-        const body = {
-          name: inputs.name.value,
-          type: inputs.type.value,
-          description: inputs.description.value,
-          maxPassengers: num(inputs.maxPassengers),
-          maxLuggage: num(inputs.maxLuggage),
-          lat: num(inputs.lat),
-          lon: num(inputs.lon),
-          airports: inputs.airports.value.split(/[\s,;|]+/).filter(Boolean),
-          minimum_rate: num(inputs.minimum_rate),
-          hourly_rate: num(inputs.hourly_rate),
-          currency: inputs.currency.value,
-          active: active.checked,
-        };
-        try {
-          const saved = entry ? await api.core("PATCH", `/api/fleet/${encodeURIComponent(entry.slug)}`, body) : await api.core("POST", "/api/fleet", body);
-          onSaved(saved.data);
-        } catch (error) {
-          showFormErrors(form, problem, error);
-        }
-      },
+    },
+    async () => {
+      const body = {
+        name: inputs.name.value,
+        type: inputs.type.value,
+        description: inputs.description.value,
+        maxPassengers: num(inputs.maxPassengers),
+        maxLuggage: num(inputs.maxLuggage),
+        lat: num(inputs.lat),
+        lon: num(inputs.lon),
+        airports: inputs.airports.value.split(/[\s,;|]+/).filter(Boolean),
+        minimum_rate: num(inputs.minimum_rate),
+        hourly_rate: num(inputs.hourly_rate),
+        currency: inputs.currency.value,
+        active: active.checked,
+      };
+      try {
+        const saved = entry ? await api.core("PATCH", `/api/fleet/${encodeURIComponent(entry.slug)}`, body) : await api.core("POST", "/api/fleet", body);
+        onSaved(saved.data);
+      } catch (error) {
+        showFormErrors(form, problem, error);
+      }
     },
     h("h3", {}, entry ? `Edit ${entry.name}` : "Add vehicle"),
     h(
@@ -227,49 +225,47 @@ export function searchPanel() {
   const lon = h("input", { name: "lon", inputmode: "decimal" });
   const radius = h("input", { name: "radius_km", type: "number", min: 1, max: 1000, value: 50 });
   const out = h("div");
-  const form = h(
-    "form",
+  const form = submitForm(
     {
       class: "card",
       "aria-label": "Fleet search",
-      onSubmit: async (e) => {
-        e.preventDefault();
-        const params = new URLSearchParams({ radius_km: radius.value || "50", limit: String(asked) });
-        if (airports.value.trim())
-          params.set(
-            "airports",
-            airports.value
-              .trim()
-              .split(/[\s,;]+/)
-              .join(","),
-          );
-        if (lat.value.trim() && lon.value.trim()) (params.set("lat", lat.value.trim()), params.set("lon", lon.value.trim()));
-        try {
-          const { data } = await api.core("GET", `/api/search/fleet?${params}`);
-          // The answer names no airport positions: the circle is drawn for a point search.
-          const centres = params.has("lat") ? [{ lat: Number(params.get("lat")), lon: Number(params.get("lon")), radiusKm: Number(radius.value || 50) }] : [];
-          const hits = h("div");
-          out.replaceChildren(
-            capNote(data, asked),
-            h("div", { class: "search-results" }, resultsTable(data), hits),
-            (data.warnings ?? []).length
-              ? h(
-                  "ul",
-                  { class: "muted" },
-                  data.warnings.map((w) => h("li", {}, w.detail ?? w.code)),
-                )
-              : null,
-          );
-          // Drawn once on the page: the map sizes itself to its box.
-          drawFleetMap(
-            hits,
-            data.items.filter((i) => i.lat != null).map((i) => ({ lat: i.lat, lon: i.lon, label: `${i.name} · ${i.netid} · ${i.distanceKm} km` })),
-            { kind: "hit", circles: centres, caption: `Search: ${data.total} matches, ${data.items.length} shown` },
-          );
-        } catch (error) {
-          showError(out, error);
-        }
-      },
+    },
+    async () => {
+      const params = new URLSearchParams({ radius_km: radius.value || "50", limit: String(asked) });
+      if (airports.value.trim())
+        params.set(
+          "airports",
+          airports.value
+            .trim()
+            .split(/[\s,;]+/)
+            .join(","),
+        );
+      if (lat.value.trim() && lon.value.trim()) (params.set("lat", lat.value.trim()), params.set("lon", lon.value.trim()));
+      try {
+        const { data } = await api.core("GET", `/api/search/fleet?${params}`);
+        // The answer names no airport positions: the circle is drawn for a point search.
+        const centres = params.has("lat") ? [{ lat: Number(params.get("lat")), lon: Number(params.get("lon")), radiusKm: Number(radius.value || 50) }] : [];
+        const hits = h("div");
+        out.replaceChildren(
+          capNote(data, asked),
+          h("div", { class: "search-results" }, resultsTable(data), hits),
+          (data.warnings ?? []).length
+            ? h(
+                "ul",
+                { class: "muted" },
+                data.warnings.map((w) => h("li", {}, w.detail ?? w.code)),
+              )
+            : null,
+        );
+        // Drawn once on the page: the map sizes itself to its box.
+        drawFleetMap(
+          hits,
+          data.items.filter((i) => i.lat != null).map((i) => ({ lat: i.lat, lon: i.lon, label: `${i.name} · ${i.netid} · ${i.distanceKm} km` })),
+          { kind: "hit", circles: centres, caption: `Search: ${data.total} matches, ${data.items.length} shown` },
+        );
+      } catch (error) {
+        showError(out, error);
+      }
     },
     h("h3", {}, "Search the exchange's fleets"),
     h(

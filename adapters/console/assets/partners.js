@@ -1,5 +1,5 @@
 // Partners: requests (asked and received), accept, end, and the vehicle-type map of each partnership.
-import { h, count, field, showError, statusLine } from "./dom.js";
+import { h, count, field, showError, statusLine, submitForm } from "./dom.js";
 import * as api from "./api.js";
 
 export async function partnersPage(main) {
@@ -26,21 +26,19 @@ export async function partnersPage(main) {
         .map(([k, v]) => `${k}=${v}`)
         .join("\n"),
     );
-    return h(
-      "form",
+    return submitForm(
       {
         class: "inline",
         "aria-label": `Vehicle types of ${p.netid}`,
-        onSubmit: (e) => {
-          e.preventDefault();
-          const map = Object.fromEntries(
-            text.value
-              .split(/\n/)
-              .map((l) => l.split("=").map((x) => x.trim()))
-              .filter(([k, v]) => k && v),
-          );
-          act(`Vehicle types for ${p.netid}`, () => api.core("PUT", `/api/partners/${encodeURIComponent(p.netid)}/vehicle-types`, map));
-        },
+      },
+      () => {
+        const map = Object.fromEntries(
+          text.value
+            .split(/\n/)
+            .map((l) => l.split("=").map((x) => x.trim()))
+            .filter(([k, v]) => k && v),
+        );
+        act(`Vehicle types for ${p.netid}`, () => api.core("PUT", `/api/partners/${encodeURIComponent(p.netid)}/vehicle-types`, map));
       },
       field(`Their type = your type (${p.netid})`, text),
       h("button", { type: "submit" }, "Save map"),
@@ -118,16 +116,14 @@ export async function partnersPage(main) {
     );
   }
 
-  const form = h(
-    "form",
+  const form = submitForm(
     {
       class: "toolbar",
       "aria-label": "Request a partnership",
-      onSubmit: (e) => {
-        e.preventDefault();
-        const other = ask.value.trim();
-        if (other) act(`Request ${other}`, () => api.core("POST", "/api/partners", { netid: other }));
-      },
+    },
+    () => {
+      const other = ask.value.trim();
+      if (other) act(`Request ${other}`, () => api.core("POST", "/api/partners", { netid: other }));
     },
     field("Partner netid", ask),
     h("button", { type: "submit", class: "primary" }, "Request partnership"),

@@ -1,5 +1,5 @@
 // Integration (delivery endpoint, luggage mode, webhook URL and format, who may send trips, service radius, secret rotation).
-import { h, field, select, showError, statusLine } from "./dom.js";
+import { h, field, select, showError, statusLine, submitForm } from "./dom.js";
 import * as api from "./api.js";
 
 function secretBox(secret) {
@@ -56,33 +56,31 @@ export async function integrationPage(main) {
   showVerification(v);
   const radius = h("input", { name: "serviceRadiusKm", type: "number", min: "1", max: "500", step: "1", value: String(v.serviceRadiusKm ?? 50) });
 
-  const form = h(
-    "form",
+  const form = submitForm(
     {
       class: "card",
       "aria-label": "Integration settings",
-      onSubmit: async (e) => {
-        e.preventDefault();
-        const body = {
-          deliveryUrl: deliveryUrl.value.trim() || null,
-          luggage: luggage.value,
-          webhookUrl: webhookUrl.value.trim() || null,
-          webhookFormat: format.value,
-          acceptTripsFrom: accept.value,
-          serviceRadiusKm: Number(radius.value),
-        };
-        if (!user.value.trim()) body.deliveryAuth = null;
-        else if (pass.value) body.deliveryAuth = { username: user.value.trim(), password: pass.value };
-        try {
-          const saved = (await api.core("PUT", "/api/company/integration", body)).data;
-          pass.value = "";
-          status.textContent = "Integration saved.";
-          showVerification(saved);
-          secret.replaceChildren(saved.webhookSecret ? secretBox(saved.webhookSecret) : "");
-        } catch (error) {
-          showError(status, error);
-        }
-      },
+    },
+    async () => {
+      const body = {
+        deliveryUrl: deliveryUrl.value.trim() || null,
+        luggage: luggage.value,
+        webhookUrl: webhookUrl.value.trim() || null,
+        webhookFormat: format.value,
+        acceptTripsFrom: accept.value,
+        serviceRadiusKm: Number(radius.value),
+      };
+      if (!user.value.trim()) body.deliveryAuth = null;
+      else if (pass.value) body.deliveryAuth = { username: user.value.trim(), password: pass.value };
+      try {
+        const saved = (await api.core("PUT", "/api/company/integration", body)).data;
+        pass.value = "";
+        status.textContent = "Integration saved.";
+        showVerification(saved);
+        secret.replaceChildren(saved.webhookSecret ? secretBox(saved.webhookSecret) : "");
+      } catch (error) {
+        showError(status, error);
+      }
     },
     h(
       "fieldset",

@@ -89,6 +89,14 @@ const IntegrationView = t.Object({
 
 const IntegrationAnswer = t.Object({ success: t.Literal(true), data: IntegrationView });
 
+/** The OpenAPI details of an integration route (tag Integration, bearer token); a description only where given. */
+const doc = (summary: string, description?: string) => ({
+  tags: ["Integration"],
+  summary,
+  ...(description === undefined ? {} : { description }),
+  security: [{ bearer: [] }],
+});
+
 /** Integration settings of the caller's company (its webhook delivery log: webhook-deliveries.ts). */
 export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addressOf: AddressOf) {
   // Who changed the integration, for the audit trail.
@@ -98,7 +106,7 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
     .get("/company/integration", async ({ caller }) => ({ success: true as const, data: await getIntegration(deps, caller.netid) }), {
       coreAuth: true,
       response: { 200: IntegrationAnswer, ...errors(401) },
-      detail: { tags: ["Integration"], summary: "Your delivery endpoint and webhook settings (without secrets)", security: [{ bearer: [] }] },
+      detail: doc("Your delivery endpoint and webhook settings (without secrets)"),
     })
     .put(
       "/company/integration",
@@ -173,11 +181,9 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
           { description: "Each field optional: absent keeps the current value, null clears it" },
         ),
         response: { 200: IntegrationAnswer, ...errors(400, 401, 429) },
-        detail: {
-          tags: ["Integration"],
-          summary: "Set your delivery endpoint, luggage support, webhook URL, who may send you trips and your service radius",
-          description:
-            "The first time a webhook URL is set, the answer carries `webhookSecret` — store it: it is never shown " +
+        detail: doc(
+          "Set your delivery endpoint, luggage support, webhook URL, who may send you trips and your service radius",
+          "The first time a webhook URL is set, the answer carries `webhookSecret` — store it: it is never shown " +
             "again (rotate to get a new one). A new webhook URL must prove it is yours before anything is sent " +
             'there: this request POSTs it a `webhook.verify` event `{eventId, type: "webhook.verify", createdAt, ' +
             "challenge}`, signed like every webhook (X-TripSwitch-Signature, with the secret in this answer or your " +
@@ -188,8 +194,7 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
             "(169.254.169.254), CGNAT, unique-local or other special address, in any spelling, is a 400 naming " +
             "`deliveryUrl` or `webhookUrl` (checked again at each send; redirects are not followed); with " +
             "NODE_ENV=production public targets must use https.",
-          security: [{ bearer: [] }],
-        },
+        ),
       },
     )
     .post(
@@ -198,15 +203,12 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
       {
         coreAuth: true,
         response: { 200: IntegrationAnswer, ...errors(401, 409, 429) },
-        detail: {
-          tags: ["Integration"],
-          summary: "Send your webhook URL the signed challenge again",
-          description:
-            "POSTs a new `webhook.verify` challenge to your webhook URL (see PUT /api/company/integration); " +
+        detail: doc(
+          "Send your webhook URL the signed challenge again",
+          "POSTs a new `webhook.verify` challenge to your webhook URL (see PUT /api/company/integration); " +
             "`webhookVerified` says whether it was echoed, `webhookVerification` why not. 409 NO_WEBHOOK_URL when " +
             "none is set; 429 RATE_LIMITED (Retry-After) past 10 challenges an hour.",
-          security: [{ bearer: [] }],
-        },
+        ),
       },
     )
     .post(
@@ -215,7 +217,7 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
       {
         coreAuth: true,
         response: { 200: IntegrationAnswer, ...errors(401) },
-        detail: { tags: ["Integration"], summary: "Rotate the webhook signing secret (the new one is in this answer only)", security: [{ bearer: [] }] },
+        detail: doc("Rotate the webhook signing secret (the new one is in this answer only)"),
       },
     );
 }

@@ -133,6 +133,12 @@ const toDetail = ({ message, attempts }: DeliveryDetail) => ({
 
 const security = [{ bearer: [] }];
 
+/** The OpenAPI details of a delivery-log route (tag Integration, bearer token). */
+const doc = (summary: string, description: string) => ({ tags: ["Integration"], summary, description, security });
+
+/** A delivery's id in the path. */
+const DeliveryId = t.Object({ id: t.String({ maxLength: 20 }) });
+
 /** The caller's webhook delivery log: list, detail with each attempt's request and answer, replay, and a test event. */
 export function coreWebhookDeliveries(auth: Authenticator, delivery: DeliveryDeps, tryDeps: TryWebhookDeps) {
   return new Elysia({ name: "core-webhook-deliveries", prefix: "/api/webhooks" })
@@ -151,12 +157,7 @@ export function coreWebhookDeliveries(auth: Authenticator, delivery: DeliveryDep
           200: t.Object({ success: t.Literal(true), data: t.Object({ items: t.Array(Delivery), total: t.Number(), limit: t.Number(), offset: t.Number() }) }),
           ...errors(400, 401),
         },
-        detail: {
-          tags: ["Integration"],
-          summary: "Your webhook deliveries, newest first",
-          description: "GET /api/webhooks/deliveries/{id} shows what each attempt sent and got back.",
-          security,
-        },
+        detail: doc("Your webhook deliveries, newest first", "GET /api/webhooks/deliveries/{id} shows what each attempt sent and got back."),
       },
     )
     .get(
@@ -164,19 +165,16 @@ export function coreWebhookDeliveries(auth: Authenticator, delivery: DeliveryDep
       async ({ caller, params }) => ({ success: true as const, data: toDetail(await webhookDeliveryDetail(delivery, caller.netid, params.id)) }),
       {
         coreAuth: true,
-        params: t.Object({ id: t.String({ maxLength: 20 }) }),
+        params: DeliveryId,
         response: { 200: t.Object({ success: t.Literal(true), data: DeliveryDetailView }, { examples: [detailExample] }), ...errors(401, 404) },
-        detail: {
-          tags: ["Integration"],
-          summary: "One webhook delivery: the request sent and what came back, per attempt",
-          description:
-            "The delivery with its body and its newest attempts (at most 20, newest first): the headers sent (with " +
+        detail: doc(
+          "One webhook delivery: the request sent and what came back, per attempt",
+          "The delivery with its body and its newest attempts (at most 20, newest first): the headers sent (with " +
             "X-TripSwitch-Signature; never a credential), the answer's status and first 4 KiB, how long it took, or " +
             "why it failed (no answer, refused). `nextRetryAt` says when a failing delivery is tried again. Attempts " +
             "are kept as long as the delivery (delivered ones are pruned after 7 days). 404 DELIVERY_NOT_FOUND for " +
             "an id that is not one of your webhook deliveries.",
-          security,
-        },
+        ),
       },
     )
     .post(
@@ -184,28 +182,23 @@ export function coreWebhookDeliveries(auth: Authenticator, delivery: DeliveryDep
       async ({ caller, params }) => ({ success: true as const, data: toDelivery(await replayWebhook(delivery, caller.netid, params.id)) }),
       {
         coreAuth: true,
-        params: t.Object({ id: t.String({ maxLength: 20 }) }),
+        params: DeliveryId,
         response: { 200: t.Object({ success: t.Literal(true), data: Delivery }), ...errors(401, 404, 429) },
-        detail: {
-          tags: ["Integration"],
-          summary: "Send a webhook delivery again, with the same event id",
-          description:
-            "Queues the delivery again (same event id, sent to the URL it was made for, signed anew). At most 5 " +
+        detail: doc(
+          "Send a webhook delivery again, with the same event id",
+          "Queues the delivery again (same event id, sent to the URL it was made for, signed anew). At most 5 " +
             "replays of one delivery within an hour (one more every 12 minutes): beyond that 429 REPLAY_LIMITED " +
             "with Retry-After (seconds). 404 DELIVERY_NOT_FOUND for an id that is not one of your webhook " +
             "deliveries.",
-          security,
-        },
+        ),
       },
     )
     .post("/test", async ({ caller }) => ({ success: true as const, data: toDetail(await sendTestWebhook(tryDeps, caller.netid)) }), {
       coreAuth: true,
       response: { 200: t.Object({ success: t.Literal(true), data: DeliveryDetailView }, { examples: [detailExample] }), ...errors(401, 409, 429) },
-      detail: {
-        tags: ["Integration"],
-        summary: "Send a signed test event (`ping`) to your webhook URL",
-        description:
-          `Queues a \`ping\` event \`{eventId, type: "ping", createdAt, data: {netid, message}}\` for your webhook ` +
+      detail: doc(
+        "Send a signed test event (`ping`) to your webhook URL",
+        `Queues a \`ping\` event \`{eventId, type: "ping", createdAt, data: {netid, message}}\` for your webhook ` +
           `URL and waits (at most 12 s) for its first attempt; the answer is the delivery as GET ` +
           `/api/webhooks/deliveries/{id} shows it: \`status\` delivered, or pending with \`nextRetryAt\` while it ` +
           `is retried like any webhook, and the attempt's request and answer. It travels the way booking events ` +
@@ -214,7 +207,6 @@ export function coreWebhookDeliveries(auth: Authenticator, delivery: DeliveryDep
           `challenge. 409 NO_WEBHOOK_URL without a webhook URL, 409 WEBHOOK_NOT_VERIFIED before it answered its ` +
           `challenge; at most ${WEBHOOK_TESTS_PER_HOUR} test events per company an hour (one more every 6 ` +
           `minutes): beyond that 429 WEBHOOK_TEST_LIMITED with Retry-After (seconds).`,
-        security,
-      },
+      ),
     });
 }
