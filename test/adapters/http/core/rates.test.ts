@@ -80,8 +80,12 @@ describe("rate card routes", () => {
       expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(["currency"]);
     }
     // JPY has no decimals, KWD three: each amount field is named.
-    const yenCard = { currency: "JPY", minimumFare: "5000", routes: [{ id: "r1", from: { airport: "NRT" }, to: { lat: 35.68, lon: 139.76, radiusKm: 10 }, price: "21000.50" }],
-      extras: [{ code: "CHILD_SEAT", price: "1500.5" }] };
+    const yenCard = {
+      currency: "JPY",
+      minimumFare: "5000",
+      routes: [{ id: "r1", from: { airport: "NRT" }, to: { lat: 35.68, lon: 139.76, radiusKm: 10 }, price: "21000.50" }],
+      extras: [{ code: "CHILD_SEAT", price: "1500.5" }],
+    };
     const yenRes = await h.request("PUT", "/api/company/rates", { headers: bearer(op), body: yenCard });
     expect(yenRes.status).toBe(400);
     expect(yenRes.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(["extras[0].price", "routes[0].price"]);
