@@ -32,13 +32,15 @@ Commands:
                           [--webhook-format events|gnet] [--accept-trips-from anyone|partners]
                           [--service-radius-km 1-500] [--turnaround-minutes 0-720]
                           [--minimum-notice-minutes 0-10080] [--max-trip-km 1-5000] [--policies JSON]
+                          [--display-currency CODE]
                                         set a company's delivery endpoint, luggage support, webhook URL
                                         ("" clears a URL), webhook body format, who
                                         may send it trips (anyone, or only partners) and
                                         how far from a pickup its vehicles serve quotes (km),
                                         the turnaround after a booked trip and the shortest
                                         notice it quotes at (minutes), and the longest trip
-                                        it quotes (km of road; "" resets to the default)
+                                        it quotes (km of road; "" resets to the default), and the
+                                        currency network quotes are shown in (ISO 4217, e.g. EUR; "" clears)
   user remove <uid>                     delete a user's profile; its tokens stop working
   audit [--type T] [--netid N] [--since UNIX] [--limit N]
                                         print security events (newest first) as JSON lines
@@ -289,7 +291,7 @@ async function setIntegration(config: Config, args: string[]): Promise<number> {
     throw new UsageError(
       "usage: company set-integration <netid> [--delivery-url URL] [--luggage native|notes] [--webhook-url URL] " +
       "[--webhook-format events|gnet] [--accept-trips-from anyone|partners] [--service-radius-km 1-500] " +
-      "[--turnaround-minutes 0-720] [--minimum-notice-minutes 0-10080] [--max-trip-km 1-5000] [--policies JSON]");
+      "[--turnaround-minutes 0-720] [--minimum-notice-minutes 0-10080] [--max-trip-km 1-5000] [--policies JSON] [--display-currency CODE]");
   const input: {
     deliveryUrl?: string | null;
     luggage?: string;
@@ -301,6 +303,7 @@ async function setIntegration(config: Config, args: string[]): Promise<number> {
     turnaroundMinutes?: number | null;
     minimumNoticeMinutes?: number | null;
     maxTripKm?: number | null;
+    displayCurrency?: string | null;
   } = {};
   // A whole number as written (anything else is NaN: the service names the field); "" resets to the default.
   const whole = (value: string) => (value === "" ? null : /^\d{1,6}$/.test(value) ? Number(value) : Number.NaN);
@@ -316,6 +319,8 @@ async function setIntegration(config: Config, args: string[]): Promise<number> {
     else if (flag === "--turnaround-minutes") input.turnaroundMinutes = whole(value);
     else if (flag === "--minimum-notice-minutes") input.minimumNoticeMinutes = whole(value);
     else if (flag === "--max-trip-km") input.maxTripKm = whole(value);
+    // As written: the service refuses `eur` rather than upper-casing it (CONTRACT §21.3).
+    else if (flag === "--display-currency") input.displayCurrency = value === "" ? null : value;
     else throw new UsageError(`company set-integration: unknown option ${flag}`);
   }
   return withCompany(config, netid, 2, async (services, company) => {

@@ -91,6 +91,13 @@ export async function serve(config: Config, demoFlag: boolean): Promise<number> 
   // Acceptance deadlines and the cascade: a first pass now handles deadlines that passed while the service was down.
   const stopOfferWatch = startOfferWatch(services, config.offerWatchMs);
   readiness.ready = true;
+  // The gazetteer's places (a 32 MB GeoNames file, seconds to index) are read in a Worker now, so the first
+  // city pickup finds them ready and the event loop is never held while they load (docs/places.md).
+  const warmStarted = performance.now();
+  services.searchFleet.gazetteer.warmInBackground().then(
+    () => logger.info({ ms: Math.round(performance.now() - warmStarted) }, "gazetteer ready"),
+    (err: Error) => logger.warn({ err: err.message }, "gazetteer warm-up failed; the first city lookup loads it"),
+  );
 
   const ports = apps.map((a) => a.server?.port).join(" and ");
   logger.info({ ports }, "ready");

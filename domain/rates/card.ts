@@ -1,5 +1,6 @@
 import type { FieldError } from "../errors";
 import { ValidationError } from "../errors";
+import { fareCurrencyProblem, minorUnitProblem } from "../currency";
 
 /** Where a zone is: an airport (its position, 5 km), a circle, or a polygon ring of [lon, lat] points. */
 export type ZoneInput = { airport: string } | { lat: number; lon: number; radiusKm: number } | { polygon: Array<[number, number]> };
@@ -79,9 +80,11 @@ export function validateRateCard(input: unknown, ctx: RateCardContext): RateCard
   if (!isObject(input)) throw new ValidationError([{ field: "body", message: "must be a rate card object" }]);
   let currency = ctx.defaultCurrency;
   if (input.currency !== undefined) {
-    if (typeof input.currency !== "string" || !/^[A-Za-z]{3}$/.test(input.currency) || ctx.minorUnit(input.currency.toUpperCase()) === undefined)
-      fail("currency", "must be an ISO 4217 currency code");
-    else currency = input.currency.toUpperCase();
+    const problem = fareCurrencyProblem(input.currency) ?? (ctx.minorUnit(input.currency as string) === undefined ? "is not a known currency" : undefined);
+    if (problem) {
+      fail("currency", problem);
+      currency = undefined;
+    } else currency = input.currency as string;
   } else if (currency === undefined) fail("currency", "is required (the provider has no vehicles to take a currency from)");
   const digits = currency ? (ctx.minorUnit(currency) ?? 2) : 2;
 
@@ -92,7 +95,9 @@ export function validateRateCard(input: unknown, ctx: RateCardContext): RateCard
     else if (typeof v === "string") text = v.trim();
     const m = text === undefined ? null : DECIMAL.exec(text);
     if (!m || (m[1] ?? "").length > digits) {
-      fail(field, `must be an amount ≥ 0 as a decimal string or number with at most ${digits} decimals (${currency ?? "currency"})`);
+      const minor = m && currency ? minorUnitProblem((m[1] ?? "").length, currency) : undefined;
+      fail(field, minor ? `${minor} (an amount in the card's currency's minor unit)`
+        : `must be an amount ≥ 0 as a decimal string or number with at most ${digits} decimals (${currency ?? "currency"})`);
       return undefined;
     }
     const [whole, frac = ""] = text!.split(".");

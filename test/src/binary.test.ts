@@ -9,7 +9,7 @@ describe("the compiled binary", () => {
     // The entrypoints `npm run build` compiles: the service and its workers.
     const script: string = (await Bun.file(join(ROOT, "package.json")).json()).scripts.build;
     const entrypoints = script.split(/\s+/).filter((arg) => arg.endsWith(".ts"));
-    expect(entrypoints).toEqual(expect.arrayContaining(["src/main.ts", "src/workers/fleet-index-builder.worker.ts", "src/workers/checkpoint.worker.ts", "src/workers/booking-writer.worker.ts"]));
+    expect(entrypoints).toEqual(expect.arrayContaining(["src/main.ts", "src/workers/fleet-index-builder.worker.ts", "src/workers/checkpoint.worker.ts", "src/workers/booking-writer.worker.ts", "src/workers/gazetteer.worker.ts"]));
     const build = await runCli(["build", "--compile", ...entrypoints.map((e) => join(ROOT, e)), "--outfile", out], {}, { command: [BUN], timeoutMs: 120_000 });
     expect(build.code).toBe(0);
 
@@ -80,7 +80,7 @@ describe("the compiled binary", () => {
       expect(JSON.parse(await (await fetch(`${server.base}/console/assets/world.json`)).text()).path.length).toBeGreaterThan(100_000);
       expect(await (await fetch(`${server.base}/metrics`)).text()).toContain("tripswitch_http_requests_total");
       // Every worker runs inside the binary: no fallback was logged.
-      expect(server.stdout() + server.stderr()).not.toMatch(/worker failed|checkpoints unavailable|checkpoint failed|booking writer/);
+      expect(server.stdout() + server.stderr()).not.toMatch(/worker failed|gazetteer warm-up failed|checkpoints unavailable|checkpoint failed|booking writer/);
     } finally {
       expect(await server.stop()).toBe(0);
     }

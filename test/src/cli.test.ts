@@ -155,3 +155,26 @@ describe("CLI company set-integration: availability and trip length", () => {
     db.close();
   });
 });
+
+describe("CLI company set-integration --display-currency (CONTRACT §21.3)", () => {
+  test("sets and clears displayCurrency; `eur`, XAU and ZZZ are 2 naming displayCurrency, nothing changed", async () => {
+    const env = { DB_PATH: join(tempDir(), "db.sqlite"), DEMO_DATA: "0" };
+    expect((await runCli(["migrate"], env)).code).toBe(0);
+    const db = new Database(env.DB_PATH);
+    db.run("INSERT INTO companies (netid, netid_lower, name, co_type, main_email, main_phone, created_at) VALUES ('ACME-LIMO', 'acme-limo', 'Acme', 'IO', 'a@x.example', '+12125550123', 0)");
+    const set = await runCli(["company", "set-integration", "ACME-LIMO", "--display-currency", "EUR"], env);
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ displayCurrency: "EUR" });
+    const stored = () => (db.query("SELECT display_currency AS c FROM company_integrations").get() as { c: string | null }).c;
+    expect(stored()).toBe("EUR");
+    for (const value of ["eur", "XAU", "ZZZ"]) {
+      const bad = await runCli(["company", "set-integration", "ACME-LIMO", "--display-currency", value], env);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain("displayCurrency:");
+    }
+    expect(stored()).toBe("EUR");
+    expect((await runCli(["company", "set-integration", "ACME-LIMO", "--display-currency", ""], env)).code).toBe(0);
+    expect(stored()).toBeNull();
+    db.close();
+  });
+});

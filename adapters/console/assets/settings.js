@@ -1,4 +1,5 @@
-// Integration (delivery endpoint, luggage mode, webhook URL and format, who may send trips, service radius, secret rotation).
+// Integration (delivery endpoint, luggage mode, webhook URL and format, who may send trips, service radius, quotes:
+// display currency, longest trip, cancellation and waiting policies; secret rotation).
 import { h, field, select, showError, statusLine, submitForm } from "./dom.js";
 import * as api from "./api.js";
 
@@ -55,6 +56,22 @@ export async function integrationPage(main) {
     );
   showVerification(v);
   const radius = h("input", { name: "serviceRadiusKm", type: "number", min: "1", max: "500", step: "1", value: String(v.serviceRadiusKm ?? 50) });
+  // As typed: the service refuses `eur` rather than upper-casing it (CONTRACT §21.3), and says so beside the field.
+  const displayCurrency = h("input", { name: "displayCurrency", value: v.displayCurrency ?? "", maxlength: "3", placeholder: "EUR", autocomplete: "off" });
+  const maxTripKm = h("input", { name: "maxTripKm", type: "number", min: "1", max: "5000", step: "1", value: String(v.maxTripKm ?? "") });
+  const policies = h("textarea", { name: "policies", rows: "6", spellcheck: "false" });
+  policies.value = JSON.stringify(v.policies ?? null, null, 2);
+  const inputs = { displayCurrency, maxTripKm, policies };
+  // Only what was changed is sent: an untouched default stays a default (not stored as a figure).
+  let shown = { maxTripKm: maxTripKm.value, policies: policies.value };
+  /** Marks the inputs a 400 names (`policies.cancellation[0].percent` marks Policies) and clears the others. */
+  const markInvalid = (errors) => {
+    for (const [name, input] of Object.entries(inputs)) {
+      const bad = (errors ?? []).some((e) => e.field === name || e.field.startsWith(`${name}.`) || e.field.startsWith(`${name}[`));
+      if (bad) input.setAttribute("aria-invalid", "true");
+      else input.removeAttribute("aria-invalid");
+    }
+  };
 
   const form = submitForm(
     {
@@ -62,6 +79,14 @@ export async function integrationPage(main) {
       "aria-label": "Integration settings",
     },
     async () => {
+      let policyBody;
+      try {
+        policyBody = JSON.parse(policies.value.trim() || "null");
+      } catch {
+        markInvalid([{ field: "policies" }]);
+        showError(status, { message: "Policies must be JSON", errors: [{ field: "policies", message: "is not valid JSON" }] });
+        return;
+      }
       const body = {
         deliveryUrl: deliveryUrl.value.trim() || null,
         luggage: luggage.value,
@@ -69,16 +94,24 @@ export async function integrationPage(main) {
         webhookFormat: format.value,
         acceptTripsFrom: accept.value,
         serviceRadiusKm: Number(radius.value),
+        displayCurrency: displayCurrency.value.trim() || null,
       };
+      if (maxTripKm.value !== shown.maxTripKm) body.maxTripKm = maxTripKm.value.trim() === "" ? null : Number(maxTripKm.value);
+      if (policies.value !== shown.policies) body.policies = policyBody;
       if (!user.value.trim()) body.deliveryAuth = null;
       else if (pass.value) body.deliveryAuth = { username: user.value.trim(), password: pass.value };
       try {
         const saved = (await api.core("PUT", "/api/company/integration", body)).data;
         pass.value = "";
         status.textContent = "Integration saved.";
+        markInvalid([]);
+        maxTripKm.value = String(saved.maxTripKm ?? "");
+        policies.value = JSON.stringify(saved.policies ?? null, null, 2);
+        shown = { maxTripKm: maxTripKm.value, policies: policies.value };
         showVerification(saved);
         secret.replaceChildren(saved.webhookSecret ? secretBox(saved.webhookSecret) : "");
       } catch (error) {
+        markInvalid(error?.errors);
         showError(status, error);
       }
     },
@@ -95,6 +128,18 @@ export async function integrationPage(main) {
         "Service radius (km)",
         radius,
         "Quotes sent to you offer your vehicles that list the pickup airport or stand within this distance of the pickup (1–500)",
+      ),
+    ),
+    h(
+      "fieldset",
+      {},
+      h("legend", {}, "Quotes"),
+      field("Display currency", displayCurrency, "Network quotes also show each option converted into it (ISO 4217 in capitals, e.g. EUR); empty = none"),
+      field("Longest trip (km)", maxTripKm, "Quotes for longer trips leave you out (1–5000 km of road); empty = the default"),
+      field(
+        "Policies (JSON)",
+        policies,
+        'Cancellation tiers and free waiting, e.g. {"cancellation":[{"beforeMinutes":120,"percent":0},{"beforeMinutes":0,"percent":100}]}; null = defaults',
       ),
     ),
     h(

@@ -30,7 +30,8 @@ export function coreRates(deps: RateCardDeps, auth: Authenticator) {
         summary: "Replace your whole rate card",
         description:
           CARD_PROSE +
-          " One currency (ISO 4217; default the one most of your fleet uses); amounts as decimal strings or numbers with at " +
+          " One currency (an active ISO 4217 code in capital letters: `usd` is refused, not upper-cased, and so are XAU, XTS, " +
+          "fund codes such as USN or CLF; default the one most of your fleet uses); amounts as decimal strings or numbers with at " +
           "most the currency's decimals; ids unique in the card; at most 2,000 routes and 200 of each other kind; polygons " +
           "closed rings of at most 500 points. A bad card is 400 naming each field; nothing is saved.",
         security: [{ bearer: [] }],

@@ -35,7 +35,10 @@ describe("the console's files", () => {
       expect(res.text).not.toMatch(/(localStorage|sessionStorage|indexedDB)\.|document\.cookie/);
       for (const m of res.text.matchAll(/from "\.\/([a-z-]+\.js)"/g)) queue.push(m[1]);
     }
-    expect([...seen].sort()).toEqual(["api.js", "app.js", "booking.js", "bookings.js", "csv.js", "deliveries.js", "dom.js", "fleet-forms.js", "fleet.js", "format.js", "live.js", "map.js", "newtrip.js", "partners.js", "settings.js"]);
+    expect([...seen].sort()).toEqual([
+      "api.js", "app.js", "availability.js", "booking.js", "bookings.js", "breakdown.js", "csv.js", "deliveries.js", "dom.js", "field-errors.js",
+      "fleet-forms.js", "fleet.js", "format.js", "live.js", "map.js", "newtrip.js", "offers.js", "partners.js", "rates.js", "settings.js",
+    ]);
     expect((await h.request("GET", "/console/assets/style.css")).headers.get("content-type")).toContain("text/css");
     expect((await h.request("GET", "/console/assets/nothing.js")).status).toBe(404);
   });

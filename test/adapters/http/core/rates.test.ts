@@ -71,6 +71,35 @@ describe("rate card routes", () => {
     expect(none.body.errors.map((e: { field: string }) => e.field)).toEqual(["currency"]);
   });
 
+  test("currency: capital ISO 4217 codes a fare is paid in only; `usd` is refused, not upper-cased; amounts in its minor unit", async () => {
+    const before = await h.request("PUT", "/api/company/rates", { headers: bearer(op), body: card });
+    expect(before.status).toBe(200);
+    for (const currency of ["usd", "XAU", "XTS", "CLF", "USN", "BOV", "ZZZ", 840]) {
+      const res = await h.request("PUT", "/api/company/rates", { headers: bearer(op), body: { ...card, currency } });
+      expect(res.status).toBe(400);
+      expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(["currency"]);
+    }
+    // JPY has no decimals, KWD three: each amount field is named.
+    const yenCard = {
+      currency: "JPY",
+      minimumFare: "5000",
+      routes: [{ id: "r1", from: { airport: "NRT" }, to: { lat: 35.68, lon: 139.76, radiusKm: 10 }, price: "21000.50" }],
+      extras: [{ code: "CHILD_SEAT", price: "1500.5" }],
+    };
+    const yenRes = await h.request("PUT", "/api/company/rates", { headers: bearer(op), body: yenCard });
+    expect(yenRes.status).toBe(400);
+    expect(yenRes.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(["extras[0].price", "routes[0].price"]);
+    expect(yenRes.body.errors[0].message).toContain("JPY has none");
+    const kwd = await h.request("PUT", "/api/company/rates", { headers: bearer(op), body: { currency: "KWD", minimumFare: "12.5005" } });
+    expect(kwd.body.errors.map((e: { field: string }) => e.field)).toEqual(["minimumFare"]);
+    // Nothing saved: still the USD card.
+    const got = await h.request("GET", "/api/company/rates", { headers: bearer(op) });
+    expect(got.body.data.currency).toBe("USD");
+    expect(got.body.data.routes).toHaveLength(3);
+    const ok = await h.request("PUT", "/api/company/rates", { headers: bearer(op), body: { currency: "KWD", minimumFare: "12.500" } });
+    expect(ok.body.data).toMatchObject({ currency: "KWD", minimumFare: "12.500" });
+  });
+
   test("bounds: at most 200 of each kind but routes (2,000), polygons ≤ 500 points, unknown airports named", async () => {
     const extras = Array.from({ length: 201 }, (_, i) => ({ code: `X${i}`, price: "1" }));
     const ring = Array.from({ length: 501 }, (_, i) => [-74 + i * 1e-4, 40.7 + (i % 2) * 1e-3]);
