@@ -130,8 +130,11 @@ function inZone(z: Zone, p: { lat: number; lon: number }, airport: string | unde
 /** The route holds the trip: from its `from` to its `to`, or (both ways) back. */
 function holds(r: CompiledCard["routes"][number]["rule"], trip: PricedTrip): boolean {
   if (!trip.dropOff) return false;
-  if (inZone(r.from, trip.pickup, trip.pickupAirport) && inZone(r.to, trip.dropOff, trip.dropOffAirport)) return true;
-  return r.bothWays && inZone(r.to, trip.pickup, trip.pickupAirport) && inZone(r.from, trip.dropOff, trip.dropOffAirport);
+  // Both zones must hold their point: a polygon (point in polygon) tested after the other zone's cheaper circle.
+  const there = (a: Zone, p: { lat: number; lon: number }, ap: string | undefined, b: Zone, q: { lat: number; lon: number }, bp: string | undefined) =>
+    a.kind === "polygon" ? inZone(b, q, bp) && inZone(a, p, ap) : inZone(a, p, ap) && inZone(b, q, bp);
+  if (there(r.from, trip.pickup, trip.pickupAirport, r.to, trip.dropOff, trip.dropOffAirport)) return true;
+  return r.bothWays && there(r.to, trip.pickup, trip.pickupAirport, r.from, trip.dropOff, trip.dropOffAirport);
 }
 
 const applies = (types: ReadonlySet<string> | undefined, type: string) => types === undefined || types.has(type);

@@ -77,11 +77,18 @@ export function routeIndex(sides: ReadonlyArray<ReadonlyArray<ZoneBox | { airpor
         }
     }
   });
+  const withWide = new Map<number, readonly number[]>();
   return {
     candidates(p, iata) {
-      const cell = cells.get(cellKey(latCellOf(p.lat), lonCellOf(p.lon)));
+      const key = cellKey(latCellOf(p.lat), lonCellOf(p.lon));
+      // A cell's routes with the whole-world ones, merged once per cell.
+      let near = withWide.get(key);
+      if (near === undefined) {
+        near = merged(wide, cells.get(key));
+        if (withWide.size < 4096) withWide.set(key, near);
+      }
       const airport = iata !== undefined ? byAirport.get(iata) : undefined;
-      return merged(merged(wide, cell), airport);
+      return airport ? merged(near, airport) : near;
     },
   };
 }
