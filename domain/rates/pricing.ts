@@ -213,7 +213,8 @@ export function cardQuote(card: CompiledCard, trip: PricedTrip): CardQuote {
       return base ? totalOf(base.units) : undefined;
     },
     price(type, fallbackUnits) {
-      const base = baseOf(type) ?? { units: fallbackUnits, line: (): BreakdownLine => ({ kind: "BASE", id: "vehicle-rate", name: "Vehicle rate", amount: fmt(fallbackUnits) }) };
+      const own = (): BreakdownLine => ({ kind: "BASE", id: "vehicle-rate", name: "Vehicle rate", amount: fmt(fallbackUnits) });
+      const base = baseOf(type) ?? { units: fallbackUnits, line: own };
       const lines: BreakdownLine[] = [base.line()];
       let total = base.units;
       for (const s of surcharges) {
