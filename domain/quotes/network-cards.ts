@@ -23,7 +23,7 @@ export interface CardPricing {
  * The cards usable in the quote's `currency` — or, across currencies (`currency` undefined: the network quote with
  * its FX table, CONTRACT §21.3), in each vehicle's own. A card in another currency than the vehicle is priced in
  * prices nothing: the vehicle uses its own rates, or is left out when the trip asks extras, which only a card prices.
- * Undefined when no provider has a card. Each (type, own fee) is priced once per provider.
+ * Undefined when no provider has a card. Each type's card rate is priced once per provider.
  */
 export function cardPricing(cards: ReadonlyArray<ProviderCard | undefined>, currency: string | undefined, extrasAsked: boolean): CardPricing | undefined {
   if (!cards.some((c) => c !== undefined)) return undefined;
@@ -31,20 +31,20 @@ export function cardPricing(cards: ReadonlyArray<ProviderCard | undefined>, curr
   cards.forEach((c, o) => {
     if (c !== undefined && (currency === undefined || c.currency === currency || extrasAsked)) touched[o] = 1;
   });
-  const cache = new Array<Map<string, Map<number, number>> | undefined>(cards.length);
+  // Per vehicle type, per owner: the units when one of its card's rates prices the type (NaN: not yet asked;
+  // -Infinity: none does, so the vehicle's own fee is the base, priced by the card's surcharges and minimum).
+  const fixedByType = new Map<string, Float64Array>();
   return {
     touched,
     units(o, type, own, vehicleCurrency) {
       const card = cards[o];
       if (card === undefined) return own;
       if (card.currency !== (currency ?? vehicleCurrency)) return extrasAsked ? -1 : own;
-      let byType = cache[o];
-      if (!byType) cache[o] = byType = new Map();
-      let byOwn = byType.get(type);
-      if (!byOwn) byType.set(type, (byOwn = new Map()));
-      let u = byOwn.get(own);
-      if (u === undefined) byOwn.set(own, (u = card.quote.units(type, own)));
-      return u;
+      let fixed = fixedByType.get(type);
+      if (!fixed) fixedByType.set(type, (fixed = new Float64Array(cards.length).fill(NaN)));
+      let u = fixed[o];
+      if (Number.isNaN(u)) fixed[o] = u = card.quote.cardUnits(type) ?? -Infinity;
+      return u === -Infinity ? card.quote.units(type, own) : u;
     },
     lines(o, type, own, units, digits, vehicleCurrency) {
       const card = cards[o];

@@ -2,6 +2,7 @@ import booleanPointInPolygon from "@turf/boolean-point-in-polygon";
 import { roundToMinorUnits, toTenThousandths } from "../currency";
 import { greatCircleKm } from "../geo";
 import type { RateCard, Surcharge, ZoneInput } from "./card";
+import { circleBox, routeIndex, type RouteIndex, type ZoneBox } from "./route-index";
 
 /** One line of an option's price: the lines of an option sum exactly to its fee. */
 export interface BreakdownLine {
@@ -40,6 +41,8 @@ export interface CompiledCard {
   hourly: Array<Priced<{ id: string; perHour: number; minimumQuarters: number }>>;
   surcharges: Array<Surcharge & { units: number }>;
   extras: Map<string, { code: string; name: string; units: number; max: number | undefined }>;
+  /** The routes by where a pickup can fall in them: a trip tests the few near it (CONTRACT §19.8). */
+  routeIndex: RouteIndex;
 }
 
 const units = (amount: string | undefined, digits: number): number => (amount === undefined ? 0 : roundToMinorUnits(toTenThousandths(amount) ?? 0, digits));
@@ -62,17 +65,27 @@ function compileZone(z: ZoneInput, airports: AirportPositions): Zone {
   return { kind: "circle", lat: z.lat, lon: z.lon, radiusKm: z.radiusKm };
 }
 
+/** Where a zone can hold a point, as the route index reads it (a superset of what inZone accepts). */
+function boxOf(z: Zone): ZoneBox | { airport: string } | undefined {
+  if (z.kind === "polygon") return { minLat: z.minLat, maxLat: z.maxLat, minLon: z.minLon, maxLon: z.maxLon };
+  const box = circleBox(z.lat, z.lon, z.radiusKm);
+  if (z.airport === undefined) return box;
+  return box ? { ...box, airport: z.airport } : { airport: z.airport };
+}
+
 /** Compiles a stored card (its currency has `digits` decimals). */
 export function compileCard(card: RateCard, digits: number, airports: AirportPositions): CompiledCard {
   const types = (t: string[] | undefined) => (t ? new Set(t) : undefined);
+  const routes = card.routes.map((r) => ({
+    types: types(r.vehTypes),
+    rule: { id: r.id, from: compileZone(r.from, airports), to: compileZone(r.to, airports), bothWays: r.bothWays, price: units(r.price, digits) },
+  }));
   return {
     currency: card.currency,
     digits,
     minimumFare: units(card.minimumFare, digits),
-    routes: card.routes.map((r) => ({
-      types: types(r.vehTypes),
-      rule: { id: r.id, from: compileZone(r.from, airports), to: compileZone(r.to, airports), bothWays: r.bothWays, price: units(r.price, digits) },
-    })),
+    routes,
+    routeIndex: routeIndex(routes.map(({ rule: r }) => (r.bothWays ? [boxOf(r.from), boxOf(r.to)] : [boxOf(r.from)]))),
     distance: card.distance.map((r) => ({
       types: types(r.vehTypes),
       rule: { id: r.id, base: units(r.base, digits), includedKm: r.includedKm, perKm: units(r.perKm, digits) },
@@ -114,6 +127,16 @@ function inZone(z: Zone, p: { lat: number; lon: number }, airport: string | unde
   return booleanPointInPolygon([p.lon, p.lat], { type: "Polygon", coordinates: [z.ring] });
 }
 
+/** The route holds the trip: from its `from` to its `to`, or (both ways) back. */
+function holds(r: CompiledCard["routes"][number]["rule"], trip: PricedTrip): boolean {
+  if (!trip.dropOff) return false;
+  // Both zones must hold their point: a polygon (point in polygon) tested after the other zone's cheaper circle.
+  const there = (a: Zone, p: { lat: number; lon: number }, ap: string | undefined, b: Zone, q: { lat: number; lon: number }, bp: string | undefined) =>
+    a.kind === "polygon" ? inZone(b, q, bp) && inZone(a, p, ap) : inZone(a, p, ap) && inZone(b, q, bp);
+  if (there(r.from, trip.pickup, trip.pickupAirport, r.to, trip.dropOff, trip.dropOffAirport)) return true;
+  return r.bothWays && there(r.to, trip.pickup, trip.pickupAirport, r.from, trip.dropOff, trip.dropOffAirport);
+}
+
 const applies = (types: ReadonlySet<string> | undefined, type: string) => types === undefined || types.has(type);
 
 /** What a card asks of a trip before any vehicle: extras it lacks, and a pricer per vehicle type. */
@@ -124,16 +147,17 @@ export interface CardQuote {
   price(type: string, fallbackUnits: number): { units: number; lines: BreakdownLine[] };
   /** price(type, fallbackUnits).units without making the lines (the network quote prices many vehicles, shows few). */
   units(type: string, fallbackUnits: number): number;
+  /** The units of a vehicle of `type` when one of the card's rates prices it (whatever its own formula), else undefined. */
+  cardUnits(type: string): number | undefined;
 }
 
 /** Prepares a card for one trip: the routes holding it, the surcharges that apply, the extras asked (once per quote). */
 export function cardQuote(card: CompiledCard, trip: PricedTrip): CardQuote {
   const fmt = (u: number) => formatUnits(u, card.digits);
-  const routes = card.routes.filter(({ rule: r }) => {
-    if (!trip.dropOff) return false;
-    if (inZone(r.from, trip.pickup, trip.pickupAirport) && inZone(r.to, trip.dropOff, trip.dropOffAirport)) return true;
-    return r.bothWays && inZone(r.to, trip.pickup, trip.pickupAirport) && inZone(r.from, trip.dropOff, trip.dropOffAirport);
-  });
+  const routes: CompiledCard["routes"] = [];
+  // The routes whose pickup-side zone could hold the pickup, in the card's order; each tested as before.
+  if (trip.dropOff)
+    for (const k of card.routeIndex.candidates(trip.pickup, trip.pickupAirport)) if (holds(card.routes[k].rule, trip)) routes.push(card.routes[k]);
   const roadKm = trip.dropOff ? greatCircleKm(trip.pickup.lat, trip.pickup.lon, trip.dropOff.lat, trip.dropOff.lon) * ROAD_FACTOR : undefined;
   const surcharges = card.surcharges.filter((s) => surchargeApplies(s, trip));
   const missingExtras: string[] = [];
@@ -148,39 +172,50 @@ export function cardQuote(card: CompiledCard, trip: PricedTrip): CardQuote {
       extraLines.push({ kind: "EXTRA", code: offered.code, name, amount: fmt(offered.units * asked.quantity) });
     }
   }
-  const bases = new Map<string, { units: number; line: BreakdownLine } | null>();
-  const baseOf = (type: string): { units: number; line: BreakdownLine } | null => {
+  // Each type's base priced once per trip; its line (a formatted amount) made only for the options shown.
+  const bases = new Map<string, { units: number; line: () => BreakdownLine } | null>();
+  const baseOf = (type: string): { units: number; line: () => BreakdownLine } | null => {
     let base = bases.get(type);
     if (base !== undefined) return base;
     base = null;
     const route = routes.find((r) => applies(r.types, type));
-    if (route) base = { units: route.rule.price, line: { kind: "BASE", id: route.rule.id, name: "Route fare", amount: fmt(route.rule.price) } };
+    if (route) {
+      const rule = route.rule;
+      base = { units: rule.price, line: () => ({ kind: "BASE", id: rule.id, name: "Route fare", amount: fmt(rule.price) }) };
+    }
     const hour = trip.hourly && !base ? card.hourly.find((r) => applies(r.types, type)) : undefined;
     if (hour) {
       const quarters = Math.max(trip.quarterHours, hour.rule.minimumQuarters);
       const u = Math.floor((hour.rule.perHour * quarters + 2) / 4);
-      base = { units: u, line: { kind: "BASE", id: hour.rule.id, name: `Hourly, ${quarters / 4} h`, amount: fmt(u) } };
+      base = { units: u, line: () => ({ kind: "BASE", id: hour.rule.id, name: `Hourly, ${quarters / 4} h`, amount: fmt(u) }) };
     }
     const dist = !base && roadKm !== undefined ? card.distance.find((r) => applies(r.types, type)) : undefined;
     if (dist && roadKm !== undefined) {
       const km = Math.max(0, roadKm - dist.rule.includedKm);
       const u = dist.rule.base + Math.round(dist.rule.perKm * km);
-      base = { units: u, line: { kind: "BASE", id: dist.rule.id, name: `Distance, ${(Math.round(roadKm * 10) / 10).toFixed(1)} km`, amount: fmt(u) } };
+      base = { units: u, line: () => ({ kind: "BASE", id: dist.rule.id, name: `Distance, ${(Math.round(roadKm * 10) / 10).toFixed(1)} km`, amount: fmt(u) }) };
     }
     bases.set(type, base);
     return base;
   };
+  const totalOf = (base: number): number => {
+    let total = base + extraUnits;
+    for (const s of surcharges) total += s.percent !== undefined ? Math.round((base * s.percent) / 100) : s.units;
+    return total < card.minimumFare ? card.minimumFare : total;
+  };
   return {
     missingExtras,
     units(type, fallbackUnits) {
-      const base = baseOf(type)?.units ?? fallbackUnits;
-      let total = base + extraUnits;
-      for (const s of surcharges) total += s.percent !== undefined ? Math.round((base * s.percent) / 100) : s.units;
-      return total < card.minimumFare ? card.minimumFare : total;
+      return totalOf(baseOf(type)?.units ?? fallbackUnits);
+    },
+    cardUnits(type) {
+      const base = baseOf(type);
+      return base ? totalOf(base.units) : undefined;
     },
     price(type, fallbackUnits) {
-      const base = baseOf(type) ?? { units: fallbackUnits, line: { kind: "BASE", id: "vehicle-rate", name: "Vehicle rate", amount: fmt(fallbackUnits) } };
-      const lines: BreakdownLine[] = [base.line];
+      const own = (): BreakdownLine => ({ kind: "BASE", id: "vehicle-rate", name: "Vehicle rate", amount: fmt(fallbackUnits) });
+      const base = baseOf(type) ?? { units: fallbackUnits, line: own };
+      const lines: BreakdownLine[] = [base.line()];
       let total = base.units;
       for (const s of surcharges) {
         const u = s.percent !== undefined ? Math.round((base.units * s.percent) / 100) : s.units;
