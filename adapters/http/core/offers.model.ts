@@ -7,7 +7,7 @@ import { t } from "elysia";
 
 export const ACCEPT_WITHIN_MINUTES = t.Optional(
   // Checked by the use case (with every other failing field named at once), so the schema takes any number or text.
-  t.Union([t.Integer(), t.String({ maxLength: 8 })], {
+  t.Union([t.Number(), t.String({ maxLength: 8 })], {
     description:
       "A NEW booking: ask the provider to accept (CONFIRMED) sooner than the default window (pickup within 24 h: 30 min " +
       "after the booking; 48 h: 4 h; 72 h: 12 h; later: 24 h). 1–1,440; otherwise 400 naming acceptWithinMinutes.",
