@@ -52,7 +52,17 @@ const regular = (provider: Party, pickupIn: number, over: Record<string, unknown
   });
 const received = (path: string, id: string) => rx.received.filter((r) => r.path === path && r.json?.transactionId === id);
 const hooks = (id: string) => rx.received.filter((r) => r.path === "/hooks" && r.json?.data?.transactionId === id);
-const watch = () => watchOffers(h.services.offers);
+/**
+ * A watch pass, repeated (bounded) while it claims nothing: on PostgreSQL the claim skips a row another transaction holds
+ * locked at that moment (FOR UPDATE SKIP LOCKED; the delivery worker recording an attempt), and a later pass takes it.
+ */
+async function watch() {
+  for (let i = 0; ; i++) {
+    const pass = await watchOffers(h.services.offers);
+    if (pass.claimed > 0 || i >= 25) return pass;
+    await Bun.sleep(20);
+  }
+}
 async function until(check: () => boolean, ms = 10_000) {
   const end = Date.now() + ms;
   while (!check() && Date.now() < end) await Bun.sleep(20);
