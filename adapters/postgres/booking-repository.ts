@@ -335,7 +335,9 @@ export class PgBookingRepository implements BookingRepository {
       : () => write(tx);
     // The lookups' prefetch reads (what the account cache misses) through the pool while the write runs on the
     // transaction's connection; a booking created here has no position yet.
-    await Promise.all([guarded(), this.prefetch([booking], !row)]);
+    // A cascade move announces to the provider that lost the booking too (its CANCEL): its integration is read as well.
+    const moved = row && row.providerId !== booking.providerId ? [toBooking(row)] : [];
+    await Promise.all([guarded(), this.prefetch([booking, ...moved], !row)]);
     if (decision.write.hold) await swapHold(tx, decision.write.hold);
     const messages = this.announcer.messages(events, booking);
     if (messages.length > 0) {
