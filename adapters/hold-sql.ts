@@ -55,7 +55,8 @@ export function holdSwapSql(p: (n: number, bigint?: boolean) => string): { remov
     remove: `DELETE FROM vehicle_holds WHERE transaction_id = ${p(1)}`,
     insert:
       "INSERT INTO vehicle_holds (id, slug, provider_netid, kind, transaction_id, starts_at, ends_at, reason, created_at) " +
-      `SELECT ${p(1)}, ${p(2)}, ${p(3)}, 'BOOKING', ${p(4)}, ${p(5, true)}, ${p(6, true)}, NULL, ${p(7, true)} WHERE NOT EXISTS (SELECT 1 FROM vehicle_holds h ` +
+      `SELECT ${p(1)}, ${p(2)}, ${p(3)}, 'BOOKING', ${p(4)}, ${p(5, true)}, ${p(6, true)}, NULL, ${p(7, true)} ` +
+      "WHERE NOT EXISTS (SELECT 1 FROM vehicle_holds h " +
       `WHERE h.slug = ${p(2)} AND (h.transaction_id IS NULL OR h.transaction_id <> ${p(4)}) AND h.starts_at < ${p(6, true)} AND h.ends_at > ${p(5, true)} ` +
       `AND ${liveHoldSql(p(8, true))})`,
   };

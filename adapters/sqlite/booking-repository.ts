@@ -22,8 +22,7 @@ import {
   INSERT_LIVE_BODY,
   INSERT_OUTBOX,
   HOLD_SWAP,
-  INSERT_HOLD_IF_FREE,
-  REMOVE_HOLD,
+  holdSwapSteps,
   MUTABLE_COLUMNS,
   toBooking,
   toRow,
@@ -57,15 +56,8 @@ function refKey(ref: BookingRef): string {
 }
 
 /** Changes decided for one writer transaction: each with its statements and what to answer once committed. */
-type WriterGroup = Array<{
-  change: PendingChange;
-  key: string;
-  result: unknown;
-  steps: WriteStep[];
-  wake: boolean;
-  providerResNo: string | null;
-  hold?: BookingWrite["hold"];
-}>;
+type Held = { hold?: BookingWrite["hold"] };
+type WriterGroup = Array<{ change: PendingChange; key: string; result: unknown; steps: WriteStep[]; wake: boolean; providerResNo: string | null } & Held>;
 
 /**
  * What a failed booking write means to its caller: the provider's number held by another live booking is a 409, and so
@@ -312,10 +304,7 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
             ? { statement: UPDATE_BOOKING, args: this.updateArgs(booking, row.version), mustChange: true }
             : { statement: INSERT_BOOKING, args: this.insertArgs(booking) },
         ];
-        if (hold) {
-          steps.push({ statement: REMOVE_HOLD, args: [hold.transactionId] });
-          steps.push({ statement: INSERT_HOLD_IF_FREE, args: [...holdSwapArgs(hold)], mustChange: "hold" });
-        }
+        if (hold) steps.push(...holdSwapSteps(hold));
         const messages = this.announcer.messages(events, booking);
         for (const { message, at } of messages) steps.push({ statement: INSERT_OUTBOX, args: SqliteOutbox.insertArgs(message, at) });
         const live = this.announcer.live?.(events, booking) ?? [];
