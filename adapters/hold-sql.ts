@@ -1,3 +1,5 @@
+import { ConflictError } from "../domain/errors";
+import { isoAt } from "../domain/trips/booking";
 import { PENDING_HOLD_GRACE_SECONDS, RELEASING_STATUSES, type VehicleHold } from "../domain/fleet/holds";
 
 const RELEASING = RELEASING_STATUSES.map((s) => `'${s}'`).join(", ");
@@ -37,4 +39,39 @@ export function holdOf(r: HoldRow): VehicleHold {
     to: Number(r.ends_at),
     ...(r.reason ? { reason: r.reason } : {}),
   };
+}
+
+/** The message a cascade move's hold swap fails with when the next vehicle is taken (mapped to VEHICLE_UNAVAILABLE). */
+export const HOLD_TAKEN = "vehicle hold taken by another booking";
+
+/**
+ * A move's hold swap inside the booking's transaction (CONTRACT §20.4), both databases: the booking's own hold is
+ * deleted, then the next vehicle's is inserted unless a live hold of another booking or a blackout overlaps it (no
+ * row inserted: the caller rolls the whole change back). `p(n, bigint)` writes the dialect's n-th placeholder (typed
+ * where the dialect needs it); the arguments are holdSwapArgs'.
+ */
+export function holdSwapSql(p: (n: number, bigint?: boolean) => string): { remove: string; insert: string } {
+  return {
+    remove: `DELETE FROM vehicle_holds WHERE transaction_id = ${p(1)}`,
+    insert:
+      "INSERT INTO vehicle_holds (id, slug, provider_netid, kind, transaction_id, starts_at, ends_at, reason, created_at) " +
+      `SELECT ${p(1)}, ${p(2)}, ${p(3)}, 'BOOKING', ${p(4)}, ${p(5, true)}, ${p(6, true)}, NULL, ${p(7, true)} ` +
+      "WHERE NOT EXISTS (SELECT 1 FROM vehicle_holds h " +
+      `WHERE h.slug = ${p(2)} AND (h.transaction_id IS NULL OR h.transaction_id <> ${p(4)}) AND h.starts_at < ${p(6, true)} AND h.ends_at > ${p(5, true)} ` +
+      `AND ${liveHoldSql(p(8, true))})`,
+  };
+}
+
+/** The arguments of holdSwapSql's insert (the delete takes the transactionId alone). */
+export function holdSwapArgs(h: { slug: string; provider: string; transactionId: string; from: number; to: number; at: number }) {
+  return [crypto.randomUUID(), h.slug, h.provider, h.transactionId, h.from, h.to, h.at, graceOf(h.at)] as const;
+}
+
+/** The change's answer when its hold swap found the vehicle taken: 409 VEHICLE_UNAVAILABLE, nothing of it kept. */
+export function holdTaken(h: { slug: string; from: number; to: number }): ConflictError {
+  return new ConflictError(`The vehicle ${h.slug} is no longer available at that time`, "VEHICLE_UNAVAILABLE", {
+    vehicle: h.slug,
+    from: isoAt(h.from),
+    to: isoAt(h.to),
+  });
 }

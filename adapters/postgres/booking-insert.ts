@@ -53,7 +53,7 @@ const TEXT = `WITH b AS (
 SELECT count(*)::int AS n FROM b`;
 
 /** The Bun client a drizzle transaction (or savepoint) runs on: fixed SQL goes straight to it, on that connection. */
-function clientOf(tx: PgTx): SQL {
+export function clientOf(tx: PgTx): SQL {
   const client = (tx as unknown as { session?: { client?: SQL } }).session?.client;
   if (!client || typeof client.unsafe !== "function") throw new Error("drizzle's transaction no longer exposes its Bun client (session.client)");
   return client;

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Booking } from "../../domain/trips/booking";
-import type { BookingListQuery, BookingRepository, BookingSummary, ChangeAnnouncer, Decision } from "../../domain/trips/ports";
+import type { BookingListQuery, BookingRepository, BookingSummary, BookingWrite, ChangeAnnouncer, Decision } from "../../domain/trips/ports";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
 import type { PgDb } from "./db";
 import { bookingListWhere, bookingSummaryColumns } from "../booking-list";
@@ -12,7 +12,22 @@ import { providerResNoInUse } from "../../domain/trips/provider-update";
 import { historyCapped } from "../../domain/trips/booking-bounds";
 import { mutableValues, toBooking, toRow } from "./booking-rows";
 import { GroupCommit, TransactionLost } from "./booking-groups";
-import { insertNewBooking } from "./booking-insert";
+import { clientOf, insertNewBooking } from "./booking-insert";
+import { holdSwapArgs, holdSwapSql, holdTaken } from "../hold-sql";
+
+const HOLD_SWAP = holdSwapSql((n, bigint) => `$${n}${bigint ? "::bigint" : ""}`);
+
+/**
+ * A cascade move's hold swap (CONTRACT §20.4) in the booking's transaction, under the vehicle's advisory lock as
+ * PgVehicleHolds.claim takes it: the booking's hold is replaced by the next vehicle's, or the change fails (409).
+ */
+async function swapHold(tx: PgTx, hold: NonNullable<BookingWrite["hold"]>): Promise<void> {
+  const client = clientOf(tx);
+  await client.unsafe("SELECT pg_advisory_xact_lock(hashtextextended($1, 19005))", [`vehicle:${hold.slug}`]);
+  await client.unsafe(HOLD_SWAP.remove, [hold.transactionId]);
+  const inserted = await client.unsafe<unknown[]>(`${HOLD_SWAP.insert} RETURNING id`, [...holdSwapArgs(hold)]);
+  if (inserted.length === 0) throw holdTaken(hold);
+}
 
 export interface PgBookingOptions {
   /**
@@ -320,7 +335,10 @@ export class PgBookingRepository implements BookingRepository {
       : () => write(tx);
     // The lookups' prefetch reads (what the account cache misses) through the pool while the write runs on the
     // transaction's connection; a booking created here has no position yet.
-    await Promise.all([guarded(), this.prefetch([booking], !row)]);
+    // A cascade move announces to the provider that lost the booking too (its CANCEL): its integration is read as well.
+    const moved = row && row.providerId !== booking.providerId ? [toBooking(row)] : [];
+    await Promise.all([guarded(), this.prefetch([booking, ...moved], !row)]);
+    if (decision.write.hold) await swapHold(tx, decision.write.hold);
     const messages = this.announcer.messages(events, booking);
     if (messages.length > 0) {
       await tx.insert(outboxMessages).values(

@@ -1,7 +1,8 @@
 import { count, desc, eq, sql } from "drizzle-orm";
 import type { Booking } from "../../domain/trips/booking";
 import { TERMINAL_STATUSES_SQL as TERMINAL_SQL } from "../status-sql";
-import type { BookingListQuery, BookingRepository, BookingSummary, ChangeAnnouncer, Decision } from "../../domain/trips/ports";
+import type { BookingListQuery, BookingRepository, BookingSummary, BookingWrite, ChangeAnnouncer, Decision } from "../../domain/trips/ports";
+import { HOLD_TAKEN, holdSwapArgs, holdTaken } from "../hold-sql";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
 import type { SQLQueryBindings, Statement } from "bun:sqlite";
 import type { Db } from "./db";
@@ -21,6 +22,8 @@ import {
   INSERT_LIVE_EVENT,
   INSERT_LIVE_BODY,
   INSERT_OUTBOX,
+  HOLD_SWAP,
+  holdSwapSteps,
   MUTABLE_COLUMNS,
   toBooking,
   toRow,
@@ -54,11 +57,16 @@ function refKey(ref: BookingRef): string {
 }
 
 /** Changes decided for one writer transaction: each with its statements and what to answer once committed. */
-type WriterGroup = Array<{ change: PendingChange; key: string; result: unknown; steps: WriteStep[]; wake: boolean; providerResNo: string | null }>;
+type Held = { hold?: BookingWrite["hold"] };
+type WriterGroup = Array<{ change: PendingChange; key: string; result: unknown; steps: WriteStep[]; wake: boolean; providerResNo: string | null } & Held>;
 
-/** What a failed booking write means to its caller: the provider's number held by another live booking is a 409. */
-function writeError(error: unknown, booking: Pick<Booking, "providerResNo">): unknown {
+/**
+ * What a failed booking write means to its caller: the provider's number held by another live booking is a 409, and so
+ * is a cascade move's next vehicle held by another booking (VEHICLE_UNAVAILABLE).
+ */
+function writeError(error: unknown, booking: Pick<Booking, "providerResNo">, hold?: BookingWrite["hold"]): unknown {
   const message = error instanceof Error ? error.message : String(error);
+  if (hold && message === HOLD_TAKEN) return holdTaken(hold);
   return PROVIDER_RES_NO_TAKEN.test(message) ? providerResNoInUse(booking.providerResNo) : error;
 }
 
@@ -78,6 +86,8 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
   private readonly insertLiveEvent: Statement<unknown, SQLQueryBindings[]>;
   private readonly insertLiveBody: Statement<unknown, SQLQueryBindings[]>;
   private readonly savepoint: Statement;
+  private readonly removeHold: Statement<unknown, SQLQueryBindings[]>;
+  private readonly insertHold: Statement<unknown, SQLQueryBindings[]>;
   private readonly release: Statement;
   private readonly rollbackTo: Statement;
 
@@ -105,6 +115,8 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
     this.insertLiveEvent = sqlite.prepare(SqliteLiveEventLog.INSERT_SQL);
     this.insertLiveBody = sqlite.prepare(SqliteLiveEventLog.BODY_SQL);
     this.savepoint = sqlite.prepare("SAVEPOINT booking_change");
+    this.removeHold = sqlite.prepare(HOLD_SWAP.remove);
+    this.insertHold = sqlite.prepare(HOLD_SWAP.insert);
     this.release = sqlite.prepare("RELEASE booking_change");
     this.rollbackTo = sqlite.prepare("ROLLBACK TO booking_change");
   }
@@ -234,7 +246,7 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
               g.change.conflicts = (g.change.conflicts ?? 0) + 1;
               if (g.change.conflicts < MAX_CONFLICTS) this.queue.unshift(g.change);
               else g.change.reject(new Error("booking changed concurrently too often"));
-            } else g.change.reject(writeError(new Error(outcome.error), g));
+            } else g.change.reject(writeError(new Error(outcome.error), g, g.hold));
           });
           if (wake) this.announcer.wake();
         },
@@ -280,19 +292,20 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
           change.resolve(decision.result);
           continue;
         }
-        const { booking, events } = decision.write;
+        const { booking, events, hold } = decision.write;
         const steps: WriteStep[] = [
           row
             ? { statement: UPDATE_BOOKING, args: this.updateArgs(booking, row.version), mustChange: true }
             : { statement: INSERT_BOOKING, args: this.insertArgs(booking) },
         ];
+        if (hold) steps.push(...holdSwapSteps(hold));
         const messages = this.announcer.messages(events, booking);
         for (const { message, at } of messages) steps.push({ statement: INSERT_OUTBOX, args: SqliteOutbox.insertArgs(message, at) });
         const live = this.announcer.live?.(events, booking) ?? [];
         for (const args of SqliteLiveEventLog.bodyArgs(live)) steps.push({ statement: INSERT_LIVE_BODY, args });
         for (const row of live) steps.push({ statement: INSERT_LIVE_EVENT, args: SqliteLiveEventLog.insertArgs(row) });
         taken.add(key);
-        group.push({ change, key, result: decision.result, steps, wake: messages.length > 0, providerResNo: booking.providerResNo });
+        group.push({ change, key, result: decision.result, steps, wake: messages.length > 0, providerResNo: booking.providerResNo, hold });
       } catch (error) {
         change.reject(error);
       }
@@ -359,6 +372,12 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
       throw writeError(error, booking);
     }
     if (!changed) throw new Error(`booking ${booking.transactionId} changed concurrently`);
+    const hold = decision.write.hold;
+    if (hold) {
+      // The cascade's hold swap, in this transaction (the savepoint around the change undoes the booking's write too).
+      this.removeHold.run(hold.transactionId);
+      if (this.insertHold.run(...holdSwapArgs(hold)).changes === 0) throw holdTaken(hold);
+    }
     const messages = this.announcer.messages(events, booking);
     for (const { message, at } of messages) this.insertOutbox.run(...SqliteOutbox.insertArgs(message, at));
     const live = this.announcer.live?.(events, booking) ?? [];

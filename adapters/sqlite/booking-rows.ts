@@ -2,6 +2,9 @@ import { getTableColumns } from "drizzle-orm";
 import { bookings } from "./schema";
 import { SqliteOutbox } from "./outbox";
 import { SqliteLiveEventLog } from "./live-event-log";
+import { holdSwapArgs, holdSwapSql } from "../hold-sql";
+import type { BookingWrite } from "../../domain/trips/decision";
+import type { WriteStep } from "./booking-writer-thread";
 
 // A booking's row (stored as domain/trips/booking-record.ts says), and the statements that write it, shared by the
 // service's connection and the booking writer's.
@@ -18,10 +21,22 @@ export const INSERT_BOOKING_SQL = `INSERT INTO bookings (${INSERTED.join(", ")})
 const UPDATED = MUTABLE_COLUMNS.map(([, c]) => `"${c.name}" = ?`);
 export const UPDATE_BOOKING_SQL = `UPDATE bookings SET ${UPDATED.join(", ")} WHERE transaction_id = ? AND version = ?`;
 export const [INSERT_BOOKING, UPDATE_BOOKING, INSERT_OUTBOX, INSERT_LIVE_EVENT, INSERT_LIVE_BODY] = [0, 1, 2, 3, 4];
+/** A cascade move's hold swap (CONTRACT §20.4), in the booking's transaction. */
+export const HOLD_SWAP = holdSwapSql((n) => `?${n}`);
+export const [REMOVE_HOLD, INSERT_HOLD_IF_FREE] = [5, 6];
+/** The booking writer's steps of a hold swap: the booking's hold replaced, or the change fails (HOLD_TAKEN). */
+export function holdSwapSteps(hold: NonNullable<BookingWrite["hold"]>): WriteStep[] {
+  return [
+    { statement: REMOVE_HOLD, args: [hold.transactionId] },
+    { statement: INSERT_HOLD_IF_FREE, args: [...holdSwapArgs(hold)], mustChange: "hold" },
+  ];
+}
 export const BOOKING_WRITER_STATEMENTS = [
   INSERT_BOOKING_SQL,
   UPDATE_BOOKING_SQL,
   SqliteOutbox.INSERT_SQL,
   SqliteLiveEventLog.INSERT_SQL,
   SqliteLiveEventLog.BODY_SQL,
+  HOLD_SWAP.remove,
+  HOLD_SWAP.insert,
 ];

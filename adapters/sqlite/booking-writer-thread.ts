@@ -7,14 +7,18 @@
 // the main thread to decide again.
 import { Database, type SQLQueryBindings, type Statement } from "bun:sqlite";
 import { PROVIDER_RES_NO_TAKEN, TAKEN } from "./unique-keys";
+import { HOLD_TAKEN } from "../hold-sql";
 
 declare const self: Worker;
 
-/** One statement of a change; with `mustChange`, changing no row is a conflict (an optimistic version check). */
+/**
+ * One statement of a change; with `mustChange`, changing no row is a conflict (an optimistic version check), or with
+ * "hold" the change's error HOLD_TAKEN (a cascade move's next vehicle is held: the change fails, nothing kept).
+ */
 export interface WriteStep {
   statement: number;
   args: SQLQueryBindings[];
-  mustChange?: boolean;
+  mustChange?: boolean | "hold";
 }
 
 export type WriterRequest =
@@ -43,7 +47,7 @@ function applyChange(steps: WriteStep[]): ChangeOutcome {
   try {
     for (const step of steps) {
       const result = statements[step.statement].run(...step.args);
-      if (step.mustChange && result.changes === 0) throw new Conflict();
+      if (step.mustChange && result.changes === 0) throw step.mustChange === "hold" ? new Error(HOLD_TAKEN) : new Conflict();
     }
     release.run();
     return { ok: true };

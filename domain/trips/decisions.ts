@@ -237,7 +237,10 @@ export function decideUpdateTrip(
   ctx: ChangeContext,
 ): Decision<SendTripResult> {
   const b = requireRole(current, ctx.netid, "requester");
-  if (extra.providerId && extra.providerId.toLowerCase() !== b.providerId.toLowerCase())
+  // After a cascade move (CONTRACT §20.4) the requester may still name a provider the booking was offered to: it means
+  // the booking's current provider, to which the UPDATE goes.
+  const named = extra.providerId?.toLowerCase();
+  if (named && named !== b.providerId.toLowerCase() && !b.offers?.some((o) => o.provider.toLowerCase() === named))
     throw new ValidationError([{ field: "affiliateReservation.providerId", message: "cannot change on UPDATE; cancel and send a new trip" }]);
   if (b.status === "QUOTE") throw new ConflictError("A quote cannot be updated; request a new quote or resubmit it as REGULAR", "QUOTE_NOT_UPDATABLE");
   if (!CANCELLABLE_STATUSES.has(b.status))

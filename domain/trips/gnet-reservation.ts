@@ -1,4 +1,5 @@
-import { roleOf, TRIP_MEMBERS, type Booking } from "./booking";
+import { isoAt, roleOf, TRIP_MEMBERS, type Booking } from "./booking";
+import { offersView } from "./offers";
 import { bookingView, tripFields, tripPriceAndGnetFields } from "./booking-view";
 import { gnetAffiliateReservation, gnetVehicle } from "../delivery/gnet-callback";
 import { CaselessNames } from "./reserved-names";
@@ -41,6 +42,9 @@ const RESERVED_TOP = new CaselessNames([
   "lat",
   "lon",
   "targetResNo",
+  "acceptBy",
+  "offers",
+  "reason",
 ]);
 
 /** The members of `extra` whose names are not in `reserved`. */
@@ -70,6 +74,9 @@ export function gnetReservation(b: Booking, location?: Location) {
     providerNote: b.providerNote ?? "",
     transactionErrors: b.transactionErrors,
     changeLogs: b.changeLogs,
+    // The offer (CONTRACT §20.3–4) as the core read shows it: additive members of GNet's object.
+    ...(b.acceptBy !== undefined ? { acceptBy: isoAt(b.acceptBy), offers: offersView(b) } : {}),
+    ...(b.reason !== undefined ? { reason: b.reason } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
-import { isoAt, type Booking, type BookingEvent, type ChangeLog, type Fee, type Offer } from "./booking";
-import type { Decision } from "./decision";
+import { isoAt, type Booking, type BookingEvent, type ChangeLog, type Fee, type Offer, type QuotedOrigin } from "./booking";
+import type { BookingWrite, Decision } from "./decision";
 import type { TripStatus } from "./lifecycle";
 
 /**
@@ -83,7 +83,10 @@ export function offerTerms(
   };
 }
 
-/** The next option the watch found for a booking: another provider's vehicle, its hold claimed already. */
+/**
+ * The next option the watch found for a booking: another provider's vehicle, free when looked at; `hold` is the claim
+ * the move writes in its own transaction (the booking's hold swapped for it, or the move fails: VEHICLE_UNAVAILABLE).
+ */
 export interface NextOffer {
   provider: string;
   code: string;
@@ -91,6 +94,9 @@ export interface NextOffer {
   currency: string;
   /** The booking's fee lines for it (the option's line). */
   fees: Fee[];
+  /** The option's fee as the quote showed it converted (§21.3): the booking's `convertedAmount` from the move on. */
+  converted?: QuotedOrigin["converted"];
+  hold?: BookingWrite["hold"];
 }
 
 /** What the watch did to one booking. */
@@ -143,7 +149,7 @@ export function decideOfferDue(current: Booking | undefined, now: number, next: 
       updatedAt: now,
       totalAmount: next.fee,
       trip: { ...b.trip, fees: next.fees },
-      quoted: { ...b.quoted, code: next.code },
+      quoted: { quoteId: b.quoted?.quoteId, code: next.code, ...(next.converted ? { converted: next.converted } : {}) },
       acceptBy: acceptByFor(now, b.pickupDate, b.acceptWithinMinutes),
       offers: [...offers, { provider: next.provider, fee: next.fee, currency: next.currency, status: "BOOKING_REQUEST", at }],
       changeLogs: lines,
@@ -155,7 +161,7 @@ export function decideOfferDue(current: Booking | undefined, now: number, next: 
       ...withdrawn,
       { type: "TRIP_SENT", transactionId: b.transactionId, actor: "requester", at: now, status: "BOOKING_REQUEST", byExchange: true },
     ];
-    return { result: { kind: "moved", ...move }, write: { booking, events } };
+    return { result: { kind: "moved", ...move }, write: { booking, events, ...(next.hold ? { hold: next.hold } : {}) } };
   }
   const reason = b.fallback ? NO_PROVIDER_ACCEPTED : ACCEPT_TIMEOUT;
   note(`status ${b.status} → REJECT (${reason}${cause !== reason ? `, after ${cause}` : ""})`);

@@ -1,4 +1,5 @@
 import type { AirportDirectory } from "../airports";
+import { ConflictError } from "../errors";
 import type { Clock } from "../ports";
 import { isoAt, type Booking } from "../trips/booking";
 import { decideOfferDue, mayMove, moveCause, type NextOffer, type OfferOutcome } from "../trips/offers";
@@ -14,8 +15,8 @@ import { tripRefusal, type TripAdmissionDeps } from "../partners/admission";
  * The offer watch (CONTRACT §20.3–4): every few seconds it claims the bookings whose offer is due — a provider let
  * acceptBy pass, or a booking with a fallback was REJECTed or could not be delivered — and, for each, finds the next
  * option of its network quote (cheapest first, another provider that takes the requester's trips, fee ≤ maxFee, its
- * vehicle claimed as §19.5–6 claim a booked one), then decides in ONE booking transaction: move the booking to it
- * (CANCEL to the provider that lost it and a NEW to the next, both outbox rows of that transaction) or end it as REJECT.
+ * vehicle free), then decides in ONE booking transaction: move the booking to it — the vehicle hold swapped, the CANCEL
+ * to the provider that lost it and a NEW to the next, all in that transaction — or end it as REJECT.
  */
 export interface OfferWatchDeps {
   bookings: Pick<BookingRepository, "findById" | "change">;
@@ -55,20 +56,33 @@ export async function watchOffers(deps: OfferWatchDeps, onError: (err: unknown, 
   }
 }
 
-/** Acts on one due booking: the next option found (its vehicle held) before the transaction that moves or ends it. */
+/**
+ * Acts on one due booking: the next option found (its vehicle free when looked at), then ONE booking transaction moves
+ * the booking and swaps its vehicle hold for the next one's (or ends it). When another booking took that vehicle
+ * meanwhile, the transaction keeps nothing (VEHICLE_UNAVAILABLE) and the next option is tried.
+ */
 export async function handleDue(deps: OfferWatchDeps, transactionId: string, now: number): Promise<OfferOutcome> {
   const b = await deps.bookings.findById(transactionId);
   if (!b || !moveCause(b, now)) return { kind: "none" };
-  const next = mayMove(b) ? await nextOffer(deps, b, now) : undefined;
-  const outcome = await deps.bookings.change({ transactionId }, (current) =>
-    // Changed since it was read (another instance moved it, the provider answered): the next pass sees it afresh.
-    current && (current.providerId !== b.providerId || current.status !== b.status || (current.offers?.length ?? 1) !== (b.offers?.length ?? 1))
-      ? { result: { kind: "none" as const } }
-      : decideOfferDue(current, now, next),
-  );
-  if (next && outcome.kind !== "moved") await restoreHold(deps, b);
-  else if (outcome.kind !== "none") deps.holds?.forget(b.providerId);
-  return outcome;
+  const taken = new Set<string>();
+  for (;;) {
+    const next = mayMove(b) ? await nextOffer(deps, b, now, taken) : undefined;
+    try {
+      const outcome = await deps.bookings.change({ transactionId }, (current) =>
+        // Changed since it was read (another instance moved it, the provider answered): the next pass sees it afresh.
+        current && (current.providerId !== b.providerId || current.status !== b.status || (current.offers?.length ?? 1) !== (b.offers?.length ?? 1))
+          ? { result: { kind: "none" as const } }
+          : decideOfferDue(current, now, next),
+      );
+      if (outcome.kind !== "none") deps.holds?.forget(b.providerId);
+      return outcome;
+    } catch (err) {
+      // Bounded: each failed try leaves one more option out (MAX_TRIED_OPTIONS at most are looked at).
+      if (!next || !(err instanceof ConflictError && err.code === "VEHICLE_UNAVAILABLE") || taken.size >= MAX_TRIED_OPTIONS) throw err;
+      taken.add(next.code);
+      deps.holds?.forget(next.provider);
+    }
+  }
 }
 
 /** The booked vehicle's hold span for `provider`'s vehicle: pickup to the estimated end plus its turnaround. */
@@ -83,49 +97,61 @@ async function spanFor(deps: OfferWatchDeps, b: Booking, provider: string): Prom
   return holdSpan(b.pickupDate, quarterHours, turnaround);
 }
 
-/** The option's fee in the booked currency, when it can be compared with maxFee. */
-function feeInBookedCurrency(o: NetworkQuoteOption, currency: string | null): number | undefined {
-  if (o.currency === currency) return Number(o.fee);
-  const converted = (o as { converted?: { fee?: string; currency?: string } }).converted;
-  return converted?.currency === currency && converted.fee !== undefined ? Number(converted.fee) : undefined;
+/** The option's fee in `currency` (its own, or the converted one the quote showed), when it can be compared with maxFee. */
+function feeIn(o: NetworkQuoteOption, currency: string | null): number | undefined {
+  if (o.converted !== undefined && o.converted.currency === currency) return Number(o.converted.fee);
+  return o.currency === currency ? Number(o.fee) : undefined;
+}
+
+/**
+ * The currency of `fallback.maxFee` (CONTRACT §20.4): the converted currency of §21.3 when the option booked first was
+ * shown converted (the quote asked for a `currency`, or the requester's displayCurrency), else that option's own.
+ */
+export function capCurrency(quote: NetworkQuote, b: Booking): string | null {
+  const first = b.offers?.[0];
+  const own = first?.currency ?? b.trip.fees[0]?.currency ?? null;
+  const booked = first
+    ? quote.options.find((o) => o.provider.netid.toLowerCase() === first.provider.toLowerCase() && o.currency === first.currency && o.fee === first.fee)
+    : undefined;
+  return booked?.converted?.currency ?? own;
 }
 
 /** The options the booking may move to, cheapest first: other providers than those offered it so far, within the cap. */
 export function cascadeCandidates(quote: NetworkQuote, b: Booking): NetworkQuoteOption[] {
   const tried = new Set((b.offers ?? [{ provider: b.providerId }]).map((o) => o.provider.toLowerCase()));
   tried.add(b.providerId.toLowerCase());
-  const currency = b.offers?.[0]?.currency ?? b.trip.fees[0]?.currency ?? null;
+  const currency = capCurrency(quote, b);
   const cap = Number(b.fallback?.maxFee);
   const priced = quote.options
     .filter((o) => !tried.has(o.provider.netid.toLowerCase()))
-    .map((o) => ({ o, fee: feeInBookedCurrency(o, currency) }))
+    .map((o) => ({ o, fee: feeIn(o, currency) }))
     .filter((x): x is { o: NetworkQuoteOption; fee: number } => x.fee !== undefined && Number.isFinite(x.fee) && x.fee <= cap);
   return priced.sort((x, y) => x.fee - y.fee).map((x) => x.o);
 }
 
-/** The first candidate whose provider takes the requester's trips and whose vehicle the booking could hold (held now). */
-async function nextOffer(deps: OfferWatchDeps, b: Booking, now: number): Promise<NextOffer | undefined> {
+/** The first candidate whose provider takes the requester's trips and whose vehicle is free (not `taken`). */
+async function nextOffer(deps: OfferWatchDeps, b: Booking, now: number, taken: ReadonlySet<string>): Promise<NextOffer | undefined> {
   const quote = await deps.networkQuotes.find(b.quoted!.quoteId!);
   if (!quote) return undefined;
   for (const o of cascadeCandidates(quote, b).slice(0, MAX_TRIED_OPTIONS)) {
+    if (taken.has(o.code)) continue;
     if (await tripRefusal(deps.admission, b.requesterId, o.provider.netid)) continue;
+    let hold: NextOffer["hold"];
     if (deps.holds) {
       const span = await spanFor(deps, b, o.provider.netid);
-      const won = await deps.holds.store.claim({ slug: o.code, provider: o.provider.netid, transactionId: b.transactionId, ...span }, now);
-      deps.holds.forget(o.provider.netid);
-      if (!won) continue;
+      const busy = await deps.holds.store.scheduleOf(o.code, span.from, span.to, now);
+      if (busy.some((h) => h.transactionId !== b.transactionId)) continue;
+      hold = { slug: o.code, provider: o.provider.netid, transactionId: b.transactionId, ...span, at: now };
     }
-    return { provider: o.provider.netid, code: o.code, fee: o.fee, currency: o.currency, fees: [optionFeeLine(o, isoAt(quote.validUntil))] };
+    return {
+      provider: o.provider.netid,
+      code: o.code,
+      fee: o.fee,
+      currency: o.currency,
+      fees: [optionFeeLine(o, isoAt(quote.validUntil))],
+      ...(o.converted ? { converted: o.converted } : {}),
+      ...(hold ? { hold } : {}),
+    };
   }
   return undefined;
-}
-
-/** A move claimed the next vehicle but did not happen: the booking keeps its own vehicle's hold again. */
-async function restoreHold(deps: OfferWatchDeps, b: Booking): Promise<void> {
-  if (!deps.holds) return;
-  const code = b.quoted?.code;
-  const span = await spanFor(deps, b, b.providerId);
-  const kept = code ? await deps.holds.store.claim({ slug: code, provider: b.providerId, transactionId: b.transactionId, ...span }, deps.clock.now()) : false;
-  if (!kept) await deps.holds.store.release(b.transactionId);
-  deps.holds.forget(b.providerId);
 }

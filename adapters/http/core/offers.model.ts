@@ -19,7 +19,9 @@ export const FALLBACK = t.Optional(
   t.Object(
     {
       maxFee: t.Union([t.String({ maxLength: 16 }), t.Number()], {
-        description: "The highest fee of an option the booking may move to, in the booked option's currency",
+        description:
+          "The highest fee of an option the booking may move to: in the converted currency when the option booked was shown " +
+          "`converted` (the quote asked for a currency, or your displayCurrency), else in the booked option's currency",
         examples: ["120.00"],
       }),
     },
@@ -60,7 +62,16 @@ export const bookingOfferMembers = {
     }),
   ),
   offers: t.Optional(t.Array(Offer, { description: "Every provider the booking was offered to, the current one last" })),
-  fallback: t.Optional(t.Object({ maxFee: t.String() }, { description: "The cascade's cap the booking was made with" })),
+  fallback: t.Optional(
+    t.Object(
+      { maxFee: t.String() },
+      {
+        description:
+          "The cascade's cap the booking was made with: in the converted currency when the option booked was shown converted " +
+          "(POST /api/quotes with `currency`, or displayCurrency), else in that option's currency",
+      },
+    ),
+  ),
   reason: t.Optional(
     t.String({
       description:

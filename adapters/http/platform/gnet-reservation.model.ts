@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import gnetReservationExample from "../examples/gnet-reservation.json";
 import { BookingData } from "../core/booking.model";
+import { bookingOfferMembers } from "../core/offers.model";
 
 /** The booking view's tripPacket members, reused where GNet's reservation shows the same thing. */
 const packet = BookingData.properties.tripPacket.properties;
@@ -73,6 +74,10 @@ export const GnetReservationResponse = t.Object(
     providerNote: t.String({ description: "The provider's note; empty when none" }),
     transactionErrors: packet.transactionErrors,
     changeLogs: packet.changeLogs,
+    // The offer (CONTRACT §20.3–4), as in `data`: additive members of GNet's object.
+    acceptBy: bookingOfferMembers.acceptBy,
+    offers: bookingOfferMembers.offers,
+    reason: bookingOfferMembers.reason,
     data: BookingData,
   },
   {

@@ -1,0 +1,211 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHarness, FAST_DELIVERY, ManualClock, type Harness } from "../../../support/harness";
+import { integrate, party, providerUpdate, sendTrip, type Party } from "../../../support/trips";
+import { startReceiver } from "../../../support/receiver";
+import { watchOffers } from "../../../../domain/usecases/offer-watch";
+import { HoldIndex, type VehicleHolds } from "../../../../domain/fleet/holds";
+
+/**
+ * The cascade's edges through HTTP (CONTRACT §20.4, §21.3, §11.9): a move swaps the vehicle hold in the booking's own
+ * transaction (a next vehicle taken inside it keeps nothing and the next option is tried); `fallback.maxFee` in the
+ * converted currency a quote showed; GNet-shaped reads show acceptBy, offers and reason; a requester's UPDATE naming the
+ * provider it booked keeps working after the booking moved.
+ */
+
+const clock = new ManualClock(Math.floor(Date.now() / 1000));
+const rewind = (seconds: number) => (clock.t = Math.floor(Date.now() / 1000) - seconds);
+let h: Harness;
+let maker: Party, p1: Party, p2: Party, p3: Party;
+const rx = startReceiver();
+const JFK = { lat: 40.6413, lon: -73.7781 };
+
+async function fleet(netid: string, slug: string, hourly: string) {
+  await h.services.fleet.insertAll([
+    {
+      slugBase: slug, netid, type: "SEDAN", name: slug, description: "", imageUrl: null, maxPassengers: 4, maxLuggage: 4,
+      lat: JFK.lat, lon: JFK.lon, airports: [], minimumRate: "0", hourlyRate: hourly, currency: "USD", active: true, createdAt: 0, updatedAt: 0,
+    },
+  ]);
+}
+
+const bearer = (who: Party) => ({ authorization: `Bearer ${who.jwt}` });
+const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace(".000Z", "Z");
+let day = 0;
+const trip = () => ({
+  passengerCount: "2",
+  locations: {
+    pickup: { locationType: "airport", address: "JFK", time: iso(clock.now() + 6 * 3600 + ++day * 86_400) },
+    dropOff: { locationType: "address", address: "200 Park Ave, New York, NY", lat: "40.7536", lon: "-73.9767" },
+  },
+});
+type Option = { provider: { netid: string }; quoteOptionId: string; code: string; fee: string; currency: string; converted?: { fee: string; currency: string } };
+let resNo = 0;
+
+/** A network quote (with `over`, e.g. a display currency) and p1's option of it booked with `fallback`. */
+async function quoteAndBook(maxFee: (options: Option[]) => string, over: Record<string, unknown> = {}) {
+  const q = await h.request("POST", "/api/quotes", { headers: bearer(maker), body: { ...trip(), ...over } });
+  expect(q.status).toBe(200);
+  const options = q.body.data.options as Option[];
+  const option = options.find((o) => o.provider.netid === p1.netid)!;
+  const requesterResNo = `GAP-${++resNo}`;
+  const res = await h.request("POST", `/api/quotes/${q.body.data.quoteId}/book`, {
+    headers: bearer(maker),
+    body: { quoteOptionId: option.quoteOptionId, requesterResNo, passengers: [{ firstName: "Ada", lastName: "Lovelace" }], fallback: { maxFee: maxFee(options) } },
+  });
+  expect(res.status).toBe(200);
+  const of = (who: Party) => options.find((o) => o.provider.netid === who.netid)!;
+  return { id: res.body.transactionId as string, requesterResNo, of };
+}
+const holdsOf = (id: string) => h.rows<{ slug: string; provider: string }>("SELECT slug, provider_netid AS provider FROM vehicle_holds WHERE transaction_id = ?", id);
+const read = async (id: string) => (await h.request("GET", `/api/reservation/${id}`, { headers: bearer(maker) })).body.data;
+const received = (path: string, id: string) => rx.received.filter((r) => r.path === path && r.json?.transactionId === id);
+/**
+ * One watch pass that found something due: on PostgreSQL the claim skips a row another transaction holds locked at that
+ * moment (FOR UPDATE SKIP LOCKED; the delivery worker recording an attempt), and the next pass takes it.
+ */
+async function watch(offers = h.services.offers) {
+  for (let i = 0; ; i++) {
+    const pass = await watchOffers(offers);
+    if (pass.claimed > 0 || i >= 100) return pass;
+    await Bun.sleep(20);
+  }
+}
+async function until(check: () => boolean, ms = 10_000) {
+  const end = Date.now() + ms;
+  while (!check() && Date.now() < end) await Bun.sleep(20);
+  expect(check()).toBe(true);
+}
+
+beforeAll(async () => {
+  h = createHarness({ clock, delivery: FAST_DELIVERY });
+  [maker, p1, p2, p3] = await Promise.all([party(h, "GAP-BOOK", "CO"), party(h, "GAP-ONE", "IO"), party(h, "GAP-TWO", "IO"), party(h, "GAP-THREE", "IO")]);
+  await fleet(p1.netid, "gap-one-car", "50.00");
+  await fleet(p2.netid, "gap-two-car", "60.00");
+  await fleet(p3.netid, "gap-three-car", "70.00");
+  for (const [who, path] of [[p1, "/p1"], [p2, "/p2"], [p3, "/p3"]] as const) expect((await integrate(h, who, { deliveryUrl: `${rx.url}${path}` })).status).toBe(200);
+  h.services.fleetIndex.fleetChanged();
+  await h.indexed();
+  h.services.worker.start();
+}, 60_000);
+
+afterAll(async () => {
+  await h.close();
+  rx.stop();
+});
+
+describe("the move's hold swap is part of its transaction", () => {
+  test("a move holds the next vehicle and frees the last one in the booking's transaction", async () => {
+    rewind(600);
+    const { id, of } = await quoteAndBook(() => "1000.00");
+    expect(await holdsOf(id)).toEqual([{ slug: of(p1).code, provider: p1.netid }]);
+    expect((await providerUpdate(h, p1, id, { status: "REJECT" })).status).toBe(200);
+    expect((await watch()).moved).toBe(1);
+    expect((await read(id)).providerId).toBe(p2.netid);
+    expect(await holdsOf(id)).toEqual([{ slug: of(p2).code, provider: p2.netid }]);
+  });
+
+  test("a write whose next vehicle is held by another booking keeps nothing: 409 VEHICLE_UNAVAILABLE, booking and hold as they were", async () => {
+    rewind(600);
+    const { id, of } = await quoteAndBook(() => "1000.00");
+    const other = await quoteAndBook(() => "1000.00");
+    const before = await read(id);
+    const busy = (await holdsOf(other.id))[0];
+    const hold = { slug: busy.slug, provider: busy.provider, transactionId: id, from: 0, to: 4_000_000_000, at: clock.now() };
+    const attempt = h.services.offers.bookings.change({ transactionId: id }, (current) => ({
+      result: "moved",
+      write: { booking: { ...current!, providerId: p3.netid, updatedAt: clock.now() }, events: [], hold },
+    }));
+    await expect(attempt).rejects.toMatchObject({ code: "VEHICLE_UNAVAILABLE" });
+    const after = await read(id);
+    expect({ providerId: after.providerId, timestamp: after.timestamp }).toEqual({ providerId: before.providerId, timestamp: before.timestamp });
+    expect(await holdsOf(id)).toEqual([{ slug: of(p1).code, provider: p1.netid }]);
+  });
+
+  test("the next vehicle taken between the look and the move (a blackout): the transaction refuses it, the next option is taken", async () => {
+    rewind(600);
+    const { id, of } = await quoteAndBook(() => "1000.00");
+    const when = await h.rows<{ from: number | string; to: number | string }>("SELECT starts_at AS \"from\", ends_at AS \"to\" FROM vehicle_holds WHERE transaction_id = ?", id);
+    const blackout = await h.request("POST", `/api/fleet/${of(p2).code}/blackouts`, {
+      headers: bearer(p2),
+      body: { from: iso(Number(when[0].from)), to: iso(Number(when[0].to)), reason: "service" },
+    });
+    expect(blackout.status).toBe(201);
+    // The watch's look says every vehicle is free (as it was a moment before): only the move's transaction sees the blackout.
+    const store = h.services.offers.holds!.store;
+    const blind: VehicleHolds = Object.assign(Object.create(store), { scheduleOf: async () => [] });
+    expect((await providerUpdate(h, p1, id, { status: "REJECT" })).status).toBe(200);
+    expect((await watch({ ...h.services.offers, holds: new HoldIndex(blind) })).moved).toBe(1);
+    const data = await read(id);
+    expect(data.providerId).toBe(p3.netid);
+    expect(data.offers.map((o: { provider: string }) => o.provider)).toEqual([p1.netid, p3.netid]);
+    expect(await holdsOf(id)).toEqual([{ slug: of(p3).code, provider: p3.netid }]);
+  });
+});
+
+describe("fallback.maxFee in the converted currency (§20.4, §21.3)", () => {
+  test("a booking from an option shown converted compares the next options' converted fees with maxFee", async () => {
+    rewind(600);
+    // Between TWO's converted fee and its own USD fee: within the cap only as converted; THREE is above it either way.
+    const { id, of } = await quoteAndBook(
+      (options) => {
+        const two = options.find((o) => o.provider.netid === p2.netid)!;
+        expect(two.converted).toMatchObject({ currency: "EUR" });
+        expect(Number(two.converted!.fee)).toBeLessThan(Number(two.fee));
+        return ((Number(two.converted!.fee) + Number(two.fee)) / 2).toFixed(2);
+      },
+      { currency: "EUR" },
+    );
+    expect(Number(of(p3).converted!.fee)).toBeGreaterThan((Number(of(p2).converted!.fee) + Number(of(p2).fee)) / 2);
+    expect((await providerUpdate(h, p1, id, { status: "REJECT" })).status).toBe(200);
+    expect((await watch()).moved).toBe(1);
+    const data = await read(id);
+    expect(data).toMatchObject({ providerId: p2.netid, tripPacket: { totalAmount: of(p2).fee } });
+    // The amount shown converted is the current option's.
+    expect(data.tripPacket.convertedAmount).toMatchObject({ fee: of(p2).converted!.fee, currency: "EUR" });
+    expect((await providerUpdate(h, p2, id, { status: "REJECT" })).status).toBe(200);
+    expect((await watch()).ended).toBe(1);
+    expect(await read(id)).toMatchObject({ lastStatus: "REJECT", reason: "NO_PROVIDER_ACCEPTED", providerId: p2.netid });
+  });
+});
+
+describe("GNet-shaped reads and the requester's UPDATE after a move", () => {
+  test("getReservation… show acceptBy, offers and reason at the top level; an UPDATE naming the first provider goes to the current one", async () => {
+    rewind(600);
+    const { id, requesterResNo } = await quoteAndBook(() => "1000.00");
+    expect((await providerUpdate(h, p1, id, { status: "REJECT" })).status).toBe(200);
+    expect((await watch()).moved).toBe(1);
+    const gnet = await h.request("GET", `/Platform.svc/getReservationByTransactionId/${id}/V1`, { headers: { token: maker.token } });
+    expect(gnet.status).toBe(200);
+    expect(gnet.body.acceptBy).toBe(gnet.body.data.acceptBy);
+    expect(gnet.body.offers).toEqual(gnet.body.data.offers);
+    expect(gnet.body.offers.map((o: { provider: string }) => o.provider)).toEqual([p1.netid, p2.netid]);
+    expect(gnet.body.affiliateReservation.providerId).toBe(p2.netid);
+
+    const update = await sendTrip(h, maker, {
+      specialInstructions: "Child seat, please",
+      affiliateReservation: { requesterId: maker.netid, requesterResNo, providerId: p1.netid, action: "UPDATE" },
+    });
+    expect(update.status).toBe(200);
+    const data = await read(id);
+    expect(data).toMatchObject({ providerId: p2.netid, tripPacket: { specialInstructions: "Child seat, please" } });
+    await until(() => received("/p2", id).some((m) => m.json.affiliateReservation?.action === "UPDATE"));
+    expect(received("/p1", id).filter((m) => m.json.affiliateReservation?.action === "UPDATE")).toEqual([]);
+    // A provider the booking was never offered to is still refused.
+    const stranger = await sendTrip(h, maker, {
+      specialInstructions: "x",
+      affiliateReservation: { requesterId: maker.netid, requesterResNo, providerId: p3.netid, action: "UPDATE" },
+    });
+    expect(stranger.status).toBe(400);
+    expect(stranger.body.errors.map((e: { field: string }) => e.field)).toEqual(["affiliateReservation.providerId"]);
+
+    // Ended by the exchange: the GNet read carries the reason, by reservation number too.
+    expect((await providerUpdate(h, p2, id, { status: "REJECT" })).status).toBe(200);
+    expect((await watch()).moved).toBe(1);
+    expect((await providerUpdate(h, p3, id, { status: "REJECT" })).status).toBe(200);
+    expect((await watch()).ended).toBe(1);
+    const byResNo = await h.request("GET", `/Platform.svc/getReservationByReservationId/${maker.netid}/${requesterResNo}/V1`, { headers: { token: maker.token } });
+    expect(byResNo.status).toBe(200);
+    expect(byResNo.body).toMatchObject({ status: "REJECT", reason: "NO_PROVIDER_ACCEPTED" });
+    expect(byResNo.body.offers).toHaveLength(3);
+  });
+});
