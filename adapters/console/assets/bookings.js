@@ -63,7 +63,8 @@ async function awaitingTable() {
       rows.map((b) =>
         h(
           "tr",
-          { "data-id": b.transactionId },
+          // Not data-id: the main list's row of the same booking keeps that name to itself.
+          { "data-awaiting": b.transactionId },
           h("td", {}, h("a", { href: `#/bookings/${b.transactionId}`, "aria-label": `Open request ${b.sourceResNo}` }, b.sourceResNo)),
           h("td", {}, b.fromConextId),
           h("td", {}, h("span", { class: `badge s-${b.lastStatus}` }, b.lastStatus)),

@@ -147,7 +147,7 @@ describe("terms, acceptance deadlines and the cascade in the console, in a real 
     await signInAt(page, server.base, "ACME-LIMO", { hash: "#/bookings" });
     const table = page.getByRole("table", { name: "Awaiting your acceptance" });
     await table.waitFor();
-    const ids = await table.locator("tbody tr").evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.id));
+    const ids = await table.locator("tbody tr").evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.awaiting));
     expect(ids).toContain(later);
     expect(ids).toContain(sooner);
     expect(ids.indexOf(sooner)).toBeLessThan(ids.indexOf(later));

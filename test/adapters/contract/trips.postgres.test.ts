@@ -11,6 +11,7 @@ import { PgBookingRepository } from "../../../adapters/postgres/booking-reposito
 import { PgIntegrationRepository } from "../../../adapters/postgres/integration-repository";
 import { PgOutbox } from "../../../adapters/postgres/outbox";
 import { PgIdempotencyStore } from "../../../adapters/postgres/idempotency-store";
+import { PgOfferDeadlines } from "../../../adapters/postgres/offer-deadlines";
 import { startDatabase, type TestDatabase } from "../../support/pg-databases";
 import { appendLog, create, newBooking, TestAnnouncer } from "./trips-fixtures";
 
@@ -237,3 +238,32 @@ for (const mode of ["single", "grouped"] as const) {
     });
   });
 }
+
+describe("offer deadlines on PostgreSQL, two instances on one database (CONTRACT §20.3: one instance handles a lapse)", () => {
+  test("concurrent claims of two instances never take one booking twice; a lease that ran out is due again", async () => {
+    const [one, two] = instances.single;
+    const deadlinesOne = new PgOfferDeadlines(one.db);
+    const deadlinesTwo = new PgOfferDeadlines(two.db);
+    const now = 1_870_000_000;
+    // Earlier tests' bookings are not due; these 30 are.
+    await one.db.execute(sql`UPDATE bookings SET offer_due = NULL`);
+    const made = await bookingsDueAt([one, two], 30, now - 10);
+    const ids = made.map((b) => b.transactionId);
+    await one.db.execute(sql`UPDATE bookings SET offer_due = ${now - 5} WHERE transaction_id IN ${ids}`);
+    const claimed: string[][] = [[], []];
+    for (let pass = 0; pass < 30; pass++) {
+      const got = await Promise.all([deadlinesOne.claimDue(now, 3, LEASE), deadlinesTwo.claimDue(now, 4, LEASE), deadlinesOne.claimDue(now, 2, LEASE), deadlinesTwo.claimDue(now, 5, LEASE)]);
+      got.forEach((list, i) => claimed[i % 2].push(...list));
+      if (got.every((list) => list.length === 0)) break;
+    }
+    const all = [...claimed[0], ...claimed[1]];
+    expect(all.length).toBe(new Set(all).size);
+    expect(new Set(all)).toEqual(new Set(ids));
+    expect(claimed[0].length).toBeGreaterThan(0);
+    expect(claimed[1].length).toBeGreaterThan(0);
+    // Leased: neither instance takes them again before the lease ends; afterwards one of them does.
+    expect(await deadlinesTwo.claimDue(now + LEASE - 1, 100, LEASE)).toEqual([]);
+    const again = await Promise.all([deadlinesOne.claimDue(now + LEASE + 1, 100, LEASE), deadlinesTwo.claimDue(now + LEASE + 1, 100, LEASE)]);
+    expect(again.flat().sort()).toEqual([...ids].sort());
+  }, 60_000);
+});
