@@ -93,7 +93,10 @@ describe("rates and availability in the console, in a real browser", () => {
     // The JSON fallback holds the same card; a bad one pasted there lists its errors, and nothing is saved.
     await page.getByText("Edit as JSON").click();
     const json = page.getByLabel("Rate card JSON");
-    expect(JSON.parse(await json.inputValue()).routes[0].id).toBe(before.routes[0].id);
+    // The box is filled once the card is read: wait for it (bounded).
+    let text = "";
+    for (let i = 0; i < 100 && text === ""; i++) if ((text = await json.inputValue()) === "") await Bun.sleep(20);
+    expect(JSON.parse(text).routes[0].id).toBe(before.routes[0].id);
     await json.fill(JSON.stringify({ currency: "XXQ", routes: [{ id: "r", from: { airport: "JFK" }, to: { polygon: [[0, 0]] }, price: "1" }] }));
     await page.getByRole("button", { name: "Save JSON" }).click();
     await page.getByText("routes[0].to.polygon:").first().waitFor();
@@ -143,6 +146,8 @@ describe("rates and availability in the console, in a real browser", () => {
     await page.getByLabel("View").selectOption("day");
     const schedule = page.getByRole("table", { name: "Schedule" });
     await schedule.locator("li", { hasText: "Annual service" }).waitFor();
+    // The day view replaces the week's seven rows once drawn (bounded wait).
+    for (let i = 0; i < 100 && (await schedule.locator("tbody tr").count()) !== 1; i++) await Bun.sleep(20);
     expect(await schedule.locator("tbody tr").count()).toBe(1);
     expect(await schedule.locator(".daybar .hold-blackout").count()).toBe(1);
     await shot("availability-blackout");
