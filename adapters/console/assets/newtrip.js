@@ -5,12 +5,7 @@ import { h, count, field, select, showError, statusLine } from "./dom.js";
 import * as api from "./api.js";
 import { breakdownList } from "./breakdown.js";
 import { recordText } from "./offers.js";
-
-/** A control and the message slot beside it, known by the API field name it stands for. */
-function control(name, el) {
-  el.dataset.field = name;
-  return el;
-}
+import { bound } from "./field-errors.js";
 
 /** Where each API error goes: the control whose field name is the longest prefix of the error's; else `rest`. */
 function showFieldErrors(form, rest, error) {
@@ -70,11 +65,11 @@ function placeFields(prefix, label, apiField, kindValue) {
     ],
     kindValue,
   );
-  const iata = control(apiField, h("input", { name: `${prefix}Iata`, maxlength: 3, size: 5, autocomplete: "off", placeholder: "JFK" }));
-  const address = control(`${apiField}.address`, h("input", { name: `${prefix}Address`, placeholder: "200 Park Ave" }));
-  const city = control(`${apiField}.city`, h("input", { name: `${prefix}City`, placeholder: "New York" }));
-  const state = control(`${apiField}.state`, h("input", { name: `${prefix}State`, maxlength: 60, size: 8, placeholder: "NY" }));
-  const country = control(`${apiField}.country`, h("input", { name: `${prefix}Country`, maxlength: 2, size: 4, placeholder: "US" }));
+  const iata = bound(apiField, h("input", { name: `${prefix}Iata`, maxlength: 3, size: 5, autocomplete: "off", placeholder: "JFK" }));
+  const address = bound(`${apiField}.address`, h("input", { name: `${prefix}Address`, placeholder: "200 Park Ave" }));
+  const city = bound(`${apiField}.city`, h("input", { name: `${prefix}City`, placeholder: "New York" }));
+  const state = bound(`${apiField}.state`, h("input", { name: `${prefix}State`, maxlength: 60, size: 8, placeholder: "NY" }));
+  const country = bound(`${apiField}.country`, h("input", { name: `${prefix}Country`, maxlength: 2, size: 4, placeholder: "US" }));
   const airportBox = h("div", { class: "grid" }, field(`${label} airport (IATA code)`, iata));
   const addressBox = h(
     "div",
@@ -100,10 +95,10 @@ function placeFields(prefix, label, apiField, kindValue) {
 export async function newTripPage(main) {
   const pickup = placeFields("pickup", "Pickup", "locations.pickup", "airport");
   const dropOff = placeFields("dropOff", "Drop-off", "locations.dropOff", "address");
-  const time = control("locations.pickup.time", h("input", { type: "datetime-local", name: "pickupTime", required: true, value: tomorrowNine() }));
-  const passengers = control("passengerCount", h("input", { type: "number", name: "passengerCount", min: 1, max: 99, value: "2", required: true }));
-  const luggage = control("luggageCount", h("input", { type: "number", name: "luggageCount", min: 0, max: 99, value: "2" }));
-  const sort = control(
+  const time = bound("locations.pickup.time", h("input", { type: "datetime-local", name: "pickupTime", required: true, value: tomorrowNine() }));
+  const passengers = bound("passengerCount", h("input", { type: "number", name: "passengerCount", min: 1, max: 99, value: "2", required: true }));
+  const luggage = bound("luggageCount", h("input", { type: "number", name: "luggageCount", min: 0, max: 99, value: "2" }));
+  const sort = bound(
     "sort",
     select(
       "sort",
@@ -174,14 +169,14 @@ export async function newTripPage(main) {
       );
       return;
     }
-    const first = control("passengers[0].firstName", h("input", { name: "firstName", required: true, autocomplete: "given-name" }));
-    const last = control("passengers[0].lastName", h("input", { name: "lastName", required: true, autocomplete: "family-name" }));
-    const phone = control("passengers[0].phoneNumber", h("input", { name: "phone", type: "tel", autocomplete: "tel" }));
-    const resNo = control(
+    const first = bound("passengers[0].firstName", h("input", { name: "firstName", required: true, autocomplete: "given-name" }));
+    const last = bound("passengers[0].lastName", h("input", { name: "lastName", required: true, autocomplete: "family-name" }));
+    const phone = bound("passengers[0].phoneNumber", h("input", { name: "phone", type: "tel", autocomplete: "tel" }));
+    const resNo = bound(
       "requesterResNo",
       h("input", { name: "requesterResNo", required: true, maxlength: 100, value: `WEB-${Date.now().toString(36).toUpperCase()}` }),
     );
-    const maxFee = control(
+    const maxFee = bound(
       "fallback.maxFee",
       h("input", { name: "fallbackMaxFee", inputmode: "decimal", maxlength: 16, size: 8, autocomplete: "off", placeholder: "150.00" }),
     );
