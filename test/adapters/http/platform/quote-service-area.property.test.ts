@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { greatCircleKm } from "../../../../domain/geo";
+import { PackagedAirportDirectory } from "../../../../adapters/airports/directory";
 import { createHarness, ManualClock, type Harness } from "../../../support/harness";
 import { insertFleet, party, quoteTrip, sendTrip, type FleetFixture, type Party } from "../../../support/trips";
 
@@ -11,14 +12,14 @@ const clock = new ManualClock(Math.floor(Date.now() / 1000));
 let h: Harness;
 let requester: Party;
 
-/** US airports close enough together that radii of a few hundred km overlap (their country's currency is USD). */
-const AIRPORTS: Record<string, { lat: number; lon: number }> = {
-  JFK: { lat: 40.63983, lon: -73.77874 },
-  EWR: { lat: 40.6925, lon: -74.168667 },
-  LGA: { lat: 40.777245, lon: -73.872608 },
-  BOS: { lat: 42.364347, lon: -71.005181 },
-  PHL: { lat: 39.871944, lon: -75.241139 },
-};
+/**
+ * US airports close enough together that radii of a few hundred km overlap (their country's currency is USD), at the
+ * positions the service's airport directory holds (a radius of 1 km is drawn: another source's position would miss).
+ */
+const directory = new PackagedAirportDirectory();
+const AIRPORTS: Record<string, { lat: number; lon: number }> = Object.fromEntries(
+  ["JFK", "EWR", "LGA", "BOS", "PHL"].map((code) => [code, { lat: directory.lookup(code)!.lat, lon: directory.lookup(code)!.lon }]),
+);
 const CODES = Object.keys(AIRPORTS);
 
 interface Vehicle extends FleetFixture {
@@ -127,7 +128,19 @@ describe("quote options against a brute-force oracle", () => {
           else expect(codes).not.toContain("OTHER_CURRENCIES_LEFT_OUT");
         },
       ),
-      { numRuns: 40 },
+      {
+        numRuns: 40,
+        // Found by CI: a vehicle at the airport's position and a 1 km radius (the oracle once held another position of BOS).
+        examples: [
+          [
+            [{ near: "BOS", dLat: 0, dLon: 0, located: true, airports: [], active: true, maxPassengers: 1, maxLuggage: null, currency: "USD", hourlyRate: 20 }],
+            { airport: "BOS" },
+            1,
+            1,
+            undefined,
+          ],
+        ],
+      },
     );
   }, 120_000);
 });
