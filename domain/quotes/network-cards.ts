@@ -1,9 +1,27 @@
-import { vehicleRateBreakdown, type BreakdownLine, type CardQuote } from "../rates/pricing";
+import { cardFloor, cardQuote, cardRoadKm, vehicleRateBreakdown, type BreakdownLine, type CardQuote, type CompiledCard, type PricedTrip } from "../rates/pricing";
 
-/** A provider's rate card prepared for one network quote's trip (CONTRACT §19.2): its currency and its pricer. */
+/**
+ * A provider's rate card for one network quote's trip (CONTRACT §19.2): its currency, the card and the trip as it
+ * prices it, and its pricer, prepared when first asked (a quote ranks providers by cardFloor first).
+ */
 export interface ProviderCard {
   currency: string;
-  quote: CardQuote;
+  card: CompiledCard;
+  trip: PricedTrip;
+  readonly quote: CardQuote;
+}
+
+/** The provider card of `card` for `trip`; its pricer made on first use. */
+export function providerCard(card: CompiledCard, trip: PricedTrip): ProviderCard {
+  let quote: CardQuote | undefined;
+  return {
+    currency: card.currency,
+    card,
+    trip,
+    get quote() {
+      return (quote ??= cardQuote(card, trip));
+    },
+  };
 }
 
 /**
@@ -15,6 +33,10 @@ export interface CardPricing {
   touched: Uint8Array;
   /** The fee (minor units) of a vehicle of owner `o`, `type` and `currency` whose own formula gives `own`; -1: left out. */
   units(o: number, type: string, own: number, currency: string): number;
+  /** How a vehicle of owner `o` in `currency` is priced: 1 by its card, 0 by its own rates, -1 left out. */
+  kind(o: number, currency: string): 1 | 0 | -1;
+  /** A lower bound of `units` for the vehicles of owner `o` its card prices, whose own formulas give at least `ownFloor`. */
+  floor(o: number, ownFloor: number): number;
   /** The breakdown of a vehicle priced at `units` (its own formula `own`), summing to it. */
   lines(o: number, type: string, own: number, units: number, digits: number, currency: string): BreakdownLine[];
 }
@@ -36,6 +58,16 @@ export function cardPricing(cards: ReadonlyArray<ProviderCard | undefined>, curr
   const fixedByType = new Map<string, Float64Array>();
   return {
     touched,
+    kind(o, vehicleCurrency) {
+      const card = cards[o];
+      if (card === undefined) return 0;
+      if (card.currency !== (currency ?? vehicleCurrency)) return extrasAsked ? -1 : 0;
+      return 1;
+    },
+    floor(o, ownFloor) {
+      const { card, trip } = cards[o]!;
+      return cardFloor(card, trip, trip.dropOff ? (trip.roadKm ?? cardRoadKm(trip.pickup, trip.dropOff)) : undefined, ownFloor);
+    },
     units(o, type, own, vehicleCurrency) {
       const card = cards[o];
       if (card === undefined) return own;

@@ -3,11 +3,11 @@ import type { CurrencyDirectory } from "../currency";
 import type { Integration } from "../delivery/integration";
 import type { CircleMatches } from "../fleet/ports";
 import type { RateCardRepository } from "../rates/ports";
-import { cardQuote } from "../rates/pricing";
+import { missingExtras } from "../rates/pricing";
 import { compiledCard, pricedTrip, type CardTripFacts } from "../rates/priced-quote";
 import type { QuoteBuildRequest } from "../trips/quote";
 import { roadKmOf, tooLong } from "../trips/trip-length";
-import type { ProviderCard } from "./network-cards";
+import { providerCard, type ProviderCard } from "./network-cards";
 import type { ProviderTerms } from "./network-rank";
 
 /** Serving vehicles left out of a network quote by their provider's trip length or rate card (CONTRACT §19.3–4). */
@@ -63,17 +63,18 @@ export async function leaveOutByCard(
   const missing = new Set<string>();
   const noExtraOwners: number[] = [];
   const trip = { passengerCount: 0, luggageCount: undefined, ...request };
+  // The trip as every card prices it; a card that prices stops (EXTRA_STOP) gets its own, with the stops asked.
+  const common = pricedTrip(trip, facts, undefined);
   owners.forEach((o, k) => {
     if (terms.admitted[o] !== 1) return;
     const card = stored.get(netids[k]);
     let lacking = listed;
     if (card) {
       const compiled = compiledCard(card, deps.currencies, deps.airports);
-      const priced = pricedTrip(trip, facts, compiled);
+      const priced = facts.stops > 0 && compiled.extras.has("EXTRA_STOP") ? pricedTrip(trip, facts, compiled) : common;
       if (priced) {
-        const quote = cardQuote(compiled, priced);
-        lacking = quote.missingExtras;
-        if (lacking.length === 0) cards[o] = { currency: compiled.currency, quote };
+        lacking = priced.extras.length > 0 ? missingExtras(compiled, priced) : [];
+        if (lacking.length === 0) cards[o] = providerCard(compiled, priced);
       }
     }
     if (lacking.length > 0) {

@@ -157,28 +157,24 @@ export function rankCircle(input: RankInput): CircleRanking {
     units[i] = unitsOfRate[rate[i]];
     own[i] = ownOfRate[rate[i]];
     currencyOf[i] = currencyOfRate[rate[i]];
-    if (carded && touched[owner[i]] === 1 && own[i] >= 0) {
-      own[i] = cards!.units(owner[i], m.type(i), own[i], currencyNames[currencyOf[i]]);
-      units[i] = rankUnits(own[i], currencyOf[i]);
-    }
     dist[i] = distanceKm[i];
     ownerOf[i] = owner[i];
   }
   extras.forEach((x, j) => {
     const c = extraCurrency[j];
     own[n + j] = priced(c) ? vehicleFeeMinorUnits(x.entry, quarterHours, digitsOf[c]) : -1;
-    if (carded && touched[x.owner] === 1 && own[n + j] >= 0) own[n + j] = cards!.units(x.owner, x.entry.type, own[n + j], currencyNames[c]);
     units[n + j] = rankUnits(own[n + j], c);
     currencyOf[n + j] = c;
     dist[n + j] = x.distanceKm;
     ownerOf[n + j] = x.owner;
   });
   const slug = (i: number) => (i < n ? m.slug(i) : extras[i - n].entry.slug);
+  const typeOf = (i: number) => (i < n ? m.type(i) : extras[i - n].entry.type);
   const anyPreferred = terms.preferredType.some((t) => t !== undefined);
   const preferred = (i: number): boolean => {
     if (!anyPreferred) return false;
     const wanted = terms.preferredType[ownerOf[i]];
-    return wanted !== undefined && (i < n ? m.type(i) : extras[i - n].entry.type) === wanted;
+    return wanted !== undefined && typeOf(i) === wanted;
   };
 
   // Each provider's best 5 (its mapped type first, then cheapest, nearest, by code), kept in a flat table as the
@@ -208,15 +204,84 @@ export function rankCircle(input: RankInput): CircleRanking {
     }
     kept[base + k] = i;
   };
+  // Then all of them: cheapest, nearest, by provider and code; at most 50.
+  const across = (a: number, b: number): number =>
+    units[a] - units[b] || dist[a] - dist[b] || compareStrings(input.netidOf(ownerOf[a]), input.netidOf(ownerOf[b])) || compareStrings(slug(a), slug(b));
+  const best: number[] = [];
   // A fee of 0 is never offered (CONTRACT §19.4): counted, left out.
   const candidate = (i: number) => own[i] > 0 && admitted[owner[i]] === 1 && distanceKm[i] <= radiusKm[owner[i]] && !isBusy(i);
   let unpriced = 0;
-  for (let i = 0; i < n; i++) if (own[i] === 0 && admitted[owner[i]] === 1 && distanceKm[i] <= radiusKm[owner[i]] && !isBusy(i)) unpriced++;
-  for (let j = 0; j < extras.length; j++) if (priced(extraCurrency[j]) && own[n + j] === 0) unpriced++;
-  if (anyPreferred || carded) {
-    for (let i = 0; i < n; i++) if (candidate(i)) offer(i);
-    for (let j = 0; j < extras.length; j++) if (priced(extraCurrency[j]) && own[n + j] > 0) offer(n + j);
-  } else offerCheapestFirst();
+  if (carded) offerByProvider();
+  else {
+    for (let i = 0; i < n; i++) if (own[i] === 0 && admitted[owner[i]] === 1 && distanceKm[i] <= radiusKm[owner[i]] && !isBusy(i)) unpriced++;
+    for (let j = 0; j < extras.length; j++) if (priced(extraCurrency[j]) && own[n + j] === 0) unpriced++;
+    if (anyPreferred) {
+      for (let i = 0; i < n; i++) if (candidate(i)) offer(i);
+      for (let j = 0; j < extras.length; j++) if (priced(extraCurrency[j]) && own[n + j] > 0) offer(n + j);
+    } else offerCheapestFirst();
+    for (const o of present) for (let k = 0; k < keptCount[o]; k++) insertBounded(best, kept[o * MAX_OPTIONS_PER_PROVIDER + k], MAX_NETWORK_OPTIONS, across);
+  }
+
+  /**
+   * With rate cards (CONTRACT §19.8) a vehicle's fee is its provider's card's, so candidates cannot be grouped by rate.
+   * Providers are taken by a lower bound of their fees instead (the cheapest their card can give, CardQuote.floor; the
+   * exact fees of their vehicles without a card), nearest first among equal bounds: each one's vehicles priced and
+   * offered, its best added to the 50. Once 50 are kept, a provider whose bound and nearest vehicle rank after the 50th
+   * could add none, nor could any after it: their cards are never prepared. Their fees are at least that bound, above
+   * 0, so none of them is an unpriced vehicle either.
+   */
+  function offerByProvider(): void {
+    const owners = terms.admitted.length;
+    const bound = new Float64Array(owners).fill(Infinity);
+    const ownFloor = new Float64Array(owners).fill(Infinity);
+    const cardCurrency = new Int32Array(owners).fill(-1);
+    const nearest = new Float64Array(owners).fill(Infinity);
+    const count = new Int32Array(owners);
+    // Per vehicle: 1 priced by its card, 0 by its own rates, -1 not a candidate.
+    const mode = new Int8Array(total).fill(-1);
+    for (let i = 0; i < total; i++) {
+      if (own[i] < 0 || (i < n && !(admitted[owner[i]] === 1 && distanceKm[i] <= radiusKm[owner[i]] && !isBusy(i)))) continue;
+      const o = ownerOf[i];
+      const how = touched![o] === 1 ? cards!.kind(o, currencyNames[currencyOf[i]]) : 0;
+      if (how < 0) continue;
+      mode[i] = how;
+      count[o]++;
+      if (dist[i] < nearest[o]) nearest[o] = dist[i];
+      if (how === 1) {
+        if (own[i] < ownFloor[o]) ownFloor[o] = own[i];
+        cardCurrency[o] = currencyOf[i];
+      } else if (units[i] < bound[o]) bound[o] = units[i];
+    }
+    const order: number[] = [];
+    for (let o = 0; o < owners; o++) {
+      if (count[o] === 0) continue;
+      if (cardCurrency[o] >= 0) bound[o] = Math.min(bound[o], rankUnits(cards!.floor(o, ownFloor[o]), cardCurrency[o]));
+      order.push(o);
+    }
+    order.sort((a, b) => bound[a] - bound[b] || nearest[a] - nearest[b]);
+    // Each provider's candidates, by counting sort over owner numbers.
+    const start = new Int32Array(owners + 1);
+    for (let o = 0; o < owners; o++) start[o + 1] = start[o] + count[o];
+    const fill = start.slice(0, owners);
+    const byOwner = new Int32Array(start[owners]);
+    for (let i = 0; i < total; i++) if (mode[i] >= 0) byOwner[fill[ownerOf[i]]++] = i;
+    for (const o of order) {
+      if (best.length === MAX_NETWORK_OPTIONS) {
+        const last = best[MAX_NETWORK_OPTIONS - 1];
+        if (bound[o] > units[last] || (bound[o] === units[last] && nearest[o] > dist[last])) return;
+      }
+      for (let k = start[o]; k < start[o + 1]; k++) {
+        const i = byOwner[k];
+        if (mode[i] === 1) {
+          own[i] = cards!.units(o, typeOf(i), own[i], currencyNames[currencyOf[i]]);
+          units[i] = rankUnits(own[i], currencyOf[i]);
+        }
+        if (own[i] === 0) unpriced++;
+        else if (own[i] > 0) offer(i);
+      }
+      for (let k = 0; k < keptCount[o]; k++) insertBounded(best, kept[o * MAX_OPTIONS_PER_PROVIDER + k], MAX_NETWORK_OPTIONS, across);
+    }
+  }
 
   /**
    * Without a preferred type a provider's order is the quote's order, so the candidates can be offered by price,
@@ -249,12 +314,6 @@ export function rankCircle(input: RankInput): CircleRanking {
       if (keptTotal >= MAX_NETWORK_OPTIONS && (g + 1 === groups.length || groups[g + 1].units > group.units)) return;
     }
   }
-
-  // Then all of them: cheapest, nearest, by provider and code; at most 50.
-  const across = (a: number, b: number): number =>
-    units[a] - units[b] || dist[a] - dist[b] || compareStrings(input.netidOf(ownerOf[a]), input.netidOf(ownerOf[b])) || compareStrings(slug(a), slug(b));
-  const best: number[] = [];
-  for (const o of present) for (let k = 0; k < keptCount[o]; k++) insertBounded(best, kept[o * MAX_OPTIONS_PER_PROVIDER + k], MAX_NETWORK_OPTIONS, across);
 
   const chosenVehicles = best.map((i): PricedVehicle => {
     const u = own[i];

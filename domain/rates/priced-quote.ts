@@ -13,7 +13,7 @@ import {
   type QuoteBuildRequest,
 } from "../trips/quote";
 import type { StoredRateCard } from "./ports";
-import { cardQuote, compileCard, type CompiledCard, type PricedTrip } from "./pricing";
+import { cardQuote, cardRoadKm, compileCard, type CompiledCard, type PricedTrip } from "./pricing";
 import { extraNotOffered, unpricedVehicles, type AskedExtra } from "./trip-extras";
 
 /** What a card prices besides the fleet's own quote request: the trip's places, clock and extras. */
@@ -50,6 +50,7 @@ export function pricedTrip(request: QuoteBuildRequest, facts: CardTripFacts, car
   return {
     pickup: request.pickup,
     dropOff: request.dropOff,
+    ...(request.dropOff ? { roadKm: cardRoadKm(request.pickup, request.dropOff) } : {}),
     ...(facts.pickupAirport ? { pickupAirport: facts.pickupAirport } : {}),
     ...(facts.dropOffAirport ? { dropOffAirport: facts.dropOffAirport } : {}),
     hourly: facts.hourly || request.tripMinutes !== undefined,

@@ -15,6 +15,11 @@ export interface BreakdownLine {
 
 /** Road distance over the great circle (§6). */
 const ROAD_FACTOR = 1.3;
+
+/** A trip's road distance as cards price it. */
+export function cardRoadKm(pickup: { lat: number; lon: number }, dropOff: { lat: number; lon: number }): number {
+  return greatCircleKm(pickup.lat, pickup.lon, dropOff.lat, dropOff.lon) * ROAD_FACTOR;
+}
 /** An `{airport}` zone's radius around the airport's position. */
 export const AIRPORT_ZONE_KM = 5;
 
@@ -43,6 +48,11 @@ export interface CompiledCard {
   extras: Map<string, { code: string; name: string; units: number; max: number | undefined }>;
   /** The routes by where a pickup can fall in them: a trip tests the few near it (CONTRACT §19.8). */
   routeIndex: RouteIndex;
+  /** Per vehicle type, the first hourly and distance rule that prices it (-1: none), filled as types are met. */
+  rulesByType: Map<string, { hourly: number; distance: number }>;
+  /** An hourly rule, and a distance rule, for every type (no vehTypes): with it a vehicle's own rates never price a trip. */
+  hourlyForAll: boolean;
+  distanceForAll: boolean;
 }
 
 const units = (amount: string | undefined, digits: number): number => (amount === undefined ? 0 : roundToMinorUnits(toTenThousandths(amount) ?? 0, digits));
@@ -96,6 +106,9 @@ export function compileCard(card: RateCard, digits: number, airports: AirportPos
     })),
     surcharges: card.surcharges.map((s) => ({ ...s, units: units(s.amount, digits) })),
     extras: new Map(card.extras.map((e) => [e.code, { code: e.code, name: e.name, units: units(e.price, digits), max: e.max }])),
+    rulesByType: new Map(),
+    hourlyForAll: card.hourly.some((r) => r.vehTypes === undefined),
+    distanceForAll: card.distance.some((r) => r.vehTypes === undefined),
   };
 }
 
@@ -103,6 +116,8 @@ export function compileCard(card: RateCard, digits: number, airports: AirportPos
 export interface PricedTrip {
   pickup: { lat: number; lon: number };
   dropOff: { lat: number; lon: number } | undefined;
+  /** The road distance pickup → drop-off, when computed once for many cards (else each card computes it). */
+  roadKm?: number;
   /** The pickup's airport (IATA), when it is one. */
   pickupAirport?: string;
   /** The drop-off's airport, when it is one. */
@@ -151,86 +166,163 @@ export interface CardQuote {
   cardUnits(type: string): number | undefined;
 }
 
-/** Prepares a card for one trip: the routes holding it, the surcharges that apply, the extras asked (once per quote). */
+/**
+ * Prepares a card for one trip (once per quote): the extras asked at once; the routes holding it and the surcharges
+ * that apply when a vehicle is first priced (a network quote meets hundreds of cards and prices each for a few types).
+ */
 export function cardQuote(card: CompiledCard, trip: PricedTrip): CardQuote {
-  const fmt = (u: number) => formatUnits(u, card.digits);
-  const routes: CompiledCard["routes"] = [];
-  // The routes whose pickup-side zone could hold the pickup, in the card's order; each tested as before.
-  if (trip.dropOff)
-    for (const k of card.routeIndex.candidates(trip.pickup, trip.pickupAirport)) if (holds(card.routes[k].rule, trip)) routes.push(card.routes[k]);
-  const roadKm = trip.dropOff ? greatCircleKm(trip.pickup.lat, trip.pickup.lon, trip.dropOff.lat, trip.dropOff.lon) * ROAD_FACTOR : undefined;
-  const surcharges = card.surcharges.filter((s) => surchargeApplies(s, trip));
-  const missingExtras: string[] = [];
-  const extraLines: BreakdownLine[] = [];
-  let extraUnits = 0;
+  return new TripCard(card, trip);
+}
+
+/** A type's base: the route (its index in `card.routes`), hourly or distance rule that prices it, and its units. */
+interface Base {
+  kind: "route" | "hourly" | "distance";
+  index: number;
+  units: number;
+}
+
+class TripCard implements CardQuote {
+  readonly missingExtras: string[];
+  private extraUnits = 0;
+  private prepared = false;
+  private surchargesReady = false;
+  /** The routes holding the trip, in the card's order (indices in `card.routes`). */
+  private holding: number[] = [];
+  private roadKm: number | undefined;
+  /** The surcharges that apply to the trip. */
+  private surcharges: CompiledCard["surcharges"] = [];
+
+  constructor(
+    private readonly card: CompiledCard,
+    private readonly trip: PricedTrip,
+  ) {
+    this.missingExtras = missingExtras(card, trip);
+    for (const asked of trip.extras) this.extraUnits += (card.extras.get(asked.code)?.units ?? 0) * asked.quantity;
+  }
+
+  /** The trip's road distance and the surcharges that apply (no route tested). */
+  private prepareSurcharges(): void {
+    if (this.surchargesReady) return;
+    this.surchargesReady = true;
+    const { card, trip } = this;
+    if (trip.dropOff) this.roadKm = trip.roadKm ?? cardRoadKm(trip.pickup, trip.dropOff);
+    for (const s of card.surcharges) if (surchargeApplies(s, trip)) this.surcharges.push(s);
+  }
+
+  private prepare(): void {
+    if (this.prepared) return;
+    this.prepared = true;
+    this.prepareSurcharges();
+    const { card, trip } = this;
+    // The routes whose pickup-side zone could hold the pickup, in the card's order; each tested whole.
+    if (trip.dropOff) for (const k of card.routeIndex.candidates(trip.pickup, trip.pickupAirport)) if (holds(card.routes[k].rule, trip)) this.holding.push(k);
+  }
+
+  /** The base of a vehicle of `type`: a holding route for it, else (an hourly trip) an hourly rule, else a distance rule. */
+  private base(type: string): Base | undefined {
+    this.prepare();
+    const { card, trip } = this;
+    for (const k of this.holding) if (applies(card.routes[k].types, type)) return { kind: "route", index: k, units: card.routes[k].rule.price };
+    let rules = card.rulesByType.get(type);
+    if (!rules) {
+      rules = { hourly: card.hourly.findIndex((r) => applies(r.types, type)), distance: card.distance.findIndex((r) => applies(r.types, type)) };
+      card.rulesByType.set(type, rules);
+    }
+    if (trip.hourly && rules.hourly >= 0) {
+      const rule = card.hourly[rules.hourly].rule;
+      return { kind: "hourly", index: rules.hourly, units: Math.floor((rule.perHour * Math.max(trip.quarterHours, rule.minimumQuarters) + 2) / 4) };
+    }
+    if (this.roadKm !== undefined && rules.distance >= 0) {
+      const rule = card.distance[rules.distance].rule;
+      return { kind: "distance", index: rules.distance, units: rule.base + Math.round(rule.perKm * Math.max(0, this.roadKm - rule.includedKm)) };
+    }
+    return undefined;
+  }
+
+  private totalOf(base: number): number {
+    let total = base + this.extraUnits;
+    for (const s of this.surcharges) total += s.percent !== undefined ? Math.round((base * s.percent) / 100) : s.units;
+    return total < this.card.minimumFare ? this.card.minimumFare : total;
+  }
+
+  units(type: string, fallbackUnits: number): number {
+    return this.totalOf(this.base(type)?.units ?? fallbackUnits);
+  }
+
+  cardUnits(type: string): number | undefined {
+    const base = this.base(type);
+    return base ? this.totalOf(base.units) : undefined;
+  }
+
+  price(type: string, fallbackUnits: number): { units: number; lines: BreakdownLine[] } {
+    const { card, trip } = this;
+    const fmt = (u: number) => formatUnits(u, card.digits);
+    const base = this.base(type);
+    const units = base?.units ?? fallbackUnits;
+    let line: BreakdownLine;
+    if (!base) line = { kind: "BASE", id: "vehicle-rate", name: "Vehicle rate", amount: fmt(fallbackUnits) };
+    else if (base.kind === "route") line = { kind: "BASE", id: card.routes[base.index].rule.id, name: "Route fare", amount: fmt(units) };
+    else if (base.kind === "hourly") {
+      const rule = card.hourly[base.index].rule;
+      line = { kind: "BASE", id: rule.id, name: `Hourly, ${Math.max(trip.quarterHours, rule.minimumQuarters) / 4} h`, amount: fmt(units) };
+    } else {
+      const rule = card.distance[base.index].rule;
+      line = { kind: "BASE", id: rule.id, name: `Distance, ${(Math.round(this.roadKm! * 10) / 10).toFixed(1)} km`, amount: fmt(units) };
+    }
+    const lines: BreakdownLine[] = [line];
+    let total = units;
+    for (const s of this.surcharges) {
+      const u = s.percent !== undefined ? Math.round((units * s.percent) / 100) : s.units;
+      total += u;
+      lines.push({ kind: "SURCHARGE", id: s.id, name: s.name ?? SURCHARGE_NAMES[s.kind], amount: fmt(u) });
+    }
+    for (const asked of trip.extras) {
+      const offered = card.extras.get(asked.code);
+      if (!offered || (offered.max !== undefined && offered.max < asked.quantity)) continue;
+      total += offered.units * asked.quantity;
+      const name = asked.quantity > 1 ? `${offered.name} × ${asked.quantity}` : offered.name;
+      lines.push({ kind: "EXTRA", code: offered.code, name, amount: fmt(offered.units * asked.quantity) });
+    }
+    if (total < card.minimumFare) {
+      lines.push({ kind: "MINIMUM", id: "minimumFare", name: "Minimum fare", amount: fmt(card.minimumFare - total) });
+      total = card.minimumFare;
+    }
+    return { units: total, lines };
+  }
+}
+
+/** The extras the trip asks that the card does not offer, or offers fewer of than asked (CONTRACT §19.3). */
+export function missingExtras(card: CompiledCard, trip: Pick<PricedTrip, "extras">): string[] {
+  const missing: string[] = [];
   for (const asked of trip.extras) {
     const offered = card.extras.get(asked.code);
-    if (!offered || (offered.max !== undefined && offered.max < asked.quantity)) missingExtras.push(asked.code);
-    else {
-      extraUnits += offered.units * asked.quantity;
-      const name = asked.quantity > 1 ? `${offered.name} × ${asked.quantity}` : offered.name;
-      extraLines.push({ kind: "EXTRA", code: offered.code, name, amount: fmt(offered.units * asked.quantity) });
-    }
+    if (!offered || (offered.max !== undefined && offered.max < asked.quantity)) missing.push(asked.code);
   }
-  // Each type's base priced once per trip; its line (a formatted amount) made only for the options shown.
-  const bases = new Map<string, { units: number; line: () => BreakdownLine } | null>();
-  const baseOf = (type: string): { units: number; line: () => BreakdownLine } | null => {
-    let base = bases.get(type);
-    if (base !== undefined) return base;
-    base = null;
-    const route = routes.find((r) => applies(r.types, type));
-    if (route) {
-      const rule = route.rule;
-      base = { units: rule.price, line: () => ({ kind: "BASE", id: rule.id, name: "Route fare", amount: fmt(rule.price) }) };
-    }
-    const hour = trip.hourly && !base ? card.hourly.find((r) => applies(r.types, type)) : undefined;
-    if (hour) {
-      const quarters = Math.max(trip.quarterHours, hour.rule.minimumQuarters);
-      const u = Math.floor((hour.rule.perHour * quarters + 2) / 4);
-      base = { units: u, line: () => ({ kind: "BASE", id: hour.rule.id, name: `Hourly, ${quarters / 4} h`, amount: fmt(u) }) };
-    }
-    const dist = !base && roadKm !== undefined ? card.distance.find((r) => applies(r.types, type)) : undefined;
-    if (dist && roadKm !== undefined) {
-      const km = Math.max(0, roadKm - dist.rule.includedKm);
-      const u = dist.rule.base + Math.round(dist.rule.perKm * km);
-      base = { units: u, line: () => ({ kind: "BASE", id: dist.rule.id, name: `Distance, ${(Math.round(roadKm * 10) / 10).toFixed(1)} km`, amount: fmt(u) }) };
-    }
-    bases.set(type, base);
-    return base;
-  };
-  const totalOf = (base: number): number => {
-    let total = base + extraUnits;
-    for (const s of surcharges) total += s.percent !== undefined ? Math.round((base * s.percent) / 100) : s.units;
-    return total < card.minimumFare ? card.minimumFare : total;
-  };
-  return {
-    missingExtras,
-    units(type, fallbackUnits) {
-      return totalOf(baseOf(type)?.units ?? fallbackUnits);
-    },
-    cardUnits(type) {
-      const base = baseOf(type);
-      return base ? totalOf(base.units) : undefined;
-    },
-    price(type, fallbackUnits) {
-      const own = (): BreakdownLine => ({ kind: "BASE", id: "vehicle-rate", name: "Vehicle rate", amount: fmt(fallbackUnits) });
-      const base = baseOf(type) ?? { units: fallbackUnits, line: own };
-      const lines: BreakdownLine[] = [base.line()];
-      let total = base.units;
-      for (const s of surcharges) {
-        const u = s.percent !== undefined ? Math.round((base.units * s.percent) / 100) : s.units;
-        total += u;
-        lines.push({ kind: "SURCHARGE", id: s.id, name: s.name ?? SURCHARGE_NAMES[s.kind], amount: fmt(u) });
-      }
-      total += extraUnits;
-      lines.push(...extraLines);
-      if (total < card.minimumFare) {
-        lines.push({ kind: "MINIMUM", id: "minimumFare", name: "Minimum fare", amount: fmt(card.minimumFare - total) });
-        total = card.minimumFare;
-      }
-      return { units: total, lines };
-    },
-  };
+  return missing;
+}
+
+/**
+ * A lower bound of `cardQuote(card, trip).units(type, own)` for every type and every `own ≥ ownFloor`, found without
+ * testing a route or allocating: the cheapest of the pickup's candidate routes, of the hourly rules (an hourly trip)
+ * and of the distance rules (and `ownFloor`, unless a rule prices every type), with the surcharges that apply, the
+ * extras and the minimum fare (each adds at least 0, and a percent grows with the base). A network quote meets
+ * hundreds of cards: it ranks providers by this bound and prepares the cards of those that can place an option
+ * (CONTRACT §19.8). `roadKm` is the trip's (cardRoadKm), undefined without a drop-off.
+ */
+export function cardFloor(card: CompiledCard, trip: PricedTrip, roadKm: number | undefined, ownFloor: number): number {
+  let base = Infinity;
+  if (roadKm !== undefined) {
+    for (const k of card.routeIndex.candidates(trip.pickup, trip.pickupAirport)) if (card.routes[k].rule.price < base) base = card.routes[k].rule.price;
+    for (const { rule } of card.distance) base = Math.min(base, rule.base + Math.round(rule.perKm * Math.max(0, roadKm - rule.includedKm)));
+  }
+  if (trip.hourly)
+    for (const { rule } of card.hourly) base = Math.min(base, Math.floor((rule.perHour * Math.max(trip.quarterHours, rule.minimumQuarters) + 2) / 4));
+  // A type no rule prices is priced on its own rates (at least ownFloor).
+  if (!((trip.hourly && card.hourlyForAll) || (roadKm !== undefined && card.distanceForAll))) base = Math.min(base, ownFloor);
+  let total = base;
+  for (const asked of trip.extras) total += (card.extras.get(asked.code)?.units ?? 0) * asked.quantity;
+  for (const s of card.surcharges) if (surchargeApplies(s, trip)) total += s.percent !== undefined ? Math.round((base * s.percent) / 100) : s.units;
+  return total < card.minimumFare ? card.minimumFare : total;
 }
 
 const SURCHARGE_NAMES: Record<Surcharge["kind"], string> = { airportPickup: "Airport pickup", night: "Night surcharge", date: "Date surcharge" };
@@ -238,12 +330,20 @@ const SURCHARGE_NAMES: Record<Surcharge["kind"], string> = { airportPickup: "Air
 function surchargeApplies(s: Surcharge, trip: PricedTrip): boolean {
   if (s.kind === "airportPickup") return trip.pickupAirport !== undefined && (s.airports ?? []).includes(trip.pickupAirport);
   if (!trip.localTime) return false;
-  if (s.kind === "date") return (s.dates ?? []).includes(trip.localTime.slice(5, 10));
-  const hm = trip.localTime.slice(11, 16);
+  const clock = wallClockOf(trip.localTime);
+  if (s.kind === "date") return (s.dates ?? []).includes(clock.monthDay);
   const from = s.from ?? "00:00";
   const to = s.to ?? "00:00";
+  const hm = clock.hourMinute;
   return from <= to ? hm >= from && hm < to : hm >= from || hm < to;
 }
+
+/** `MM-DD` and `HH:mm` of a wall clock `YYYY-MM-DDTHH:mm`, cut once per trip (a network quote asks for every card). */
+function wallClockOf(localTime: string): { monthDay: string; hourMinute: string } {
+  if (lastClock?.localTime !== localTime) lastClock = { localTime, monthDay: localTime.slice(5, 10), hourMinute: localTime.slice(11, 16) };
+  return lastClock;
+}
+let lastClock: { localTime: string; monthDay: string; hourMinute: string } | undefined;
 
 /** The one line of an option priced by its vehicle's own rates at `fee`. */
 export function vehicleRateLine(fee: string): BreakdownLine[] {

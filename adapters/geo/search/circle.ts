@@ -134,24 +134,22 @@ class ViewMatches implements CircleMatches {
     return this.rateField(rate, 2);
   }
 
-  private at(i: number): [FleetSnapshot, number] {
-    return i < this.inBase ? [this.base, this.id[i]] : [this.overlay!, this.id[i]];
+  /** The snapshot holding match `i` (its id there is `this.id[i]`); no tuple per call: quotes read every match. */
+  private snapshotOf(i: number): FleetSnapshot {
+    return i < this.inBase ? this.base : this.overlay!;
   }
 
   slug(i: number): string {
-    const [snapshot, id] = this.at(i);
-    return snapshot.slug(id);
+    return this.snapshotOf(i).slug(this.id[i]);
   }
 
   type(i: number): string {
-    const [snapshot, id] = this.at(i);
-    const { textTypes, textId } = snapshot.columns.parts;
-    return textTypes[textId[id]];
+    const { textTypes, textId } = this.snapshotOf(i).columns.parts;
+    return textTypes[textId[this.id[i]]];
   }
 
   entry(i: number): IndexedEntry {
-    const [snapshot, id] = this.at(i);
-    return snapshot.entry(id);
+    return this.snapshotOf(i).entry(this.id[i]);
   }
 }
 
