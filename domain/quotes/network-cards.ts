@@ -1,4 +1,13 @@
-import { cardFloor, cardQuote, cardRoadKm, vehicleRateBreakdown, type BreakdownLine, type CardQuote, type CompiledCard, type PricedTrip } from "../rates/pricing";
+import {
+  cardFloor,
+  cardQuote,
+  cardRoadKm,
+  vehicleRateBreakdown,
+  type BreakdownLine,
+  type CardQuote,
+  type CompiledCard,
+  type PricedTrip,
+} from "../rates/pricing";
 
 /**
  * A provider's rate card for one network quote's trip (CONTRACT §19.2): its currency, the card and the trip as it
