@@ -4,6 +4,7 @@ import { SECRETS_KEY_PATTERN, SecretBox } from "../adapters/security/secrets";
 import { placeholderSecretReason, weakKeyReason, weakSecretReason } from "../adapters/security/key-strength";
 import { mapTilesFrom, type MapTiles } from "../adapters/console/tiles";
 import { STORE_BOUNDS, type StoreBounds } from "../domain/events/store-bounds";
+import { PASSWORD_HASH_COSTS, type PasswordHashCost } from "../adapters/security/password";
 
 export interface Config {
   port: number;
@@ -48,6 +49,8 @@ export interface Config {
    * port already taken stops the start (exit 1) instead of silently sharing it.
    */
   reusePort: boolean;
+  /** PASSWORD_HASH_COST: argon2id's cost, `owasp` (the default, always in production) or `test` (the test suite's). */
+  passwordHashCost: PasswordHashCost;
 }
 
 /** A configuration problem; the process exits with its message, which names the variable. */
@@ -134,6 +137,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (demoData && production) throw new ConfigError("DEMO_DATA=1 is not allowed with NODE_ENV=production (the demo accounts' password is public)");
   }
 
+  const passwordHashCost = (env.PASSWORD_HASH_COST?.trim() || "owasp") as PasswordHashCost;
+  if (!Object.hasOwn(PASSWORD_HASH_COSTS, passwordHashCost))
+    throw new ConfigError(`PASSWORD_HASH_COST must be owasp or test, got "${env.PASSWORD_HASH_COST}"`);
+  // The test cost makes a stolen hash cheap to attack: never in production.
+  if (passwordHashCost === "test" && production) throw new ConfigError("PASSWORD_HASH_COST=test is not allowed with NODE_ENV=production");
+
   let jwtSecret = env.JWT_SECRET ?? "";
   if (jwtSecret) {
     if (Buffer.byteLength(jwtSecret, "utf8") < 32) throw new ConfigError("JWT_SECRET must be at least 32 bytes");
@@ -159,7 +168,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...{ port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits },
     ...{ idleTimeoutSeconds, trustProxy, production, outboundAllowPrivate, secretsKey, metricsToken, metricsPublic },
-    ...{ databaseUrl, deliveryLeaseSeconds, offerWatchMs, mapTiles, reusePort, storeBounds },
+    ...{ databaseUrl, deliveryLeaseSeconds, offerWatchMs, mapTiles, reusePort, storeBounds, passwordHashCost },
   };
 }
 

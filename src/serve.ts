@@ -28,6 +28,10 @@ export async function serve(config: Config, demoFlag: boolean): Promise<number> 
     logger.warn("OUTBOUND_ALLOW_PRIVATE=1: delivery and webhook URLs may reach this machine and its private network");
     console.error("warning: OUTBOUND_ALLOW_PRIVATE=1 lets delivery and webhook URLs reach private addresses (development and tests only)");
   }
+  if (config.passwordHashCost === "test") {
+    logger.warn("PASSWORD_HASH_COST=test: passwords are hashed at the test suite's cost");
+    console.error("warning: PASSWORD_HASH_COST=test hashes passwords at a cost meant for tests only (1 MiB, 1 pass); leave it unset for real accounts");
+  }
   if (config.production && config.metricsToken === undefined) {
     logger.warn("METRICS_PUBLIC=1: GET /metrics answers anyone without METRICS_TOKEN");
     console.error("warning: METRICS_PUBLIC=1 serves /metrics to anyone who can reach this port (set METRICS_TOKEN to close it)");

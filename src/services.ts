@@ -77,7 +77,7 @@ export type OutboundSettings = Partial<Pick<Config, "outboundAllowPrivate" | "pr
 
 /** What the services read of the configuration (tests and the CLI give only some of it). */
 export type ServiceConfig = Pick<Config, "jwtSecret" | "tokenTtlSeconds"> &
-  Partial<Pick<Config, "maxBodyBytes">> & { rateLimits?: RateLimits; secretsKey?: string; storeBounds?: Partial<StoreBounds> } & OutboundSettings;
+  Partial<Pick<Config, "maxBodyBytes" | "passwordHashCost">> & { rateLimits?: RateLimits; secretsKey?: string; storeBounds?: Partial<StoreBounds> } & OutboundSettings;
 
 /** Every port wired to its adapter: the one place that knows which implementation serves which port. */
 export function createServices(
@@ -100,9 +100,9 @@ export function createServices(
   liveBudget = new LiveEventBudget(storage.liveEvents, bounds.liveEventBytes, LIVE_EVENT_RETENTION_SECONDS);
   // On SQLite this is done when the call returns; the backend awaits it before serving.
   const started = storage.start();
-  const hasher = new Argon2idHasher();
+  const hasher = new Argon2idHasher(config.passwordHashCost);
   const coreTokens = new CoreTokens(config.jwtSecret, config.tokenTtlSeconds);
-  const decoyHash = Bun.password.hashSync(crypto.randomUUID(), { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 });
+  const decoyHash = hasher.decoyHash();
   const loginDeps = { users, hasher, throttle: storage.loginThrottle, clock, decoyHash, audit };
   // Without an explicit OUTBOUND_ALLOW_PRIVATE, private and special addresses are refused (CLI, tests, serve).
   const guard = new OutboundGuard({ allowPrivate: config.outboundAllowPrivate === true, requireHttps: config.production === true, resolver: options.resolver });

@@ -1,8 +1,9 @@
+import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, loadConfig } from "../../src/config";
-import { runCli, startServer, tempDir } from "../support/process";
+import { registerCompany, runCli, startServer, tempDir } from "../support/process";
 
 const secret = "s".repeat(32);
 /** A production environment that starts: random-looking keys and a metrics token. */
@@ -194,6 +195,42 @@ describe("METRICS_TOKEN in production", () => {
       expect((await fetch(`${server.base}/metrics`)).status).toBe(200);
     } finally {
       await server.stop();
+    }
+  });
+});
+
+describe("PASSWORD_HASH_COST", () => {
+  test("owasp by default and in production; test only outside production; anything else refused", () => {
+    expect(loadConfig({ JWT_SECRET: secret }).passwordHashCost).toBe("owasp");
+    expect(loadConfig(production).passwordHashCost).toBe("owasp");
+    expect(loadConfig({ JWT_SECRET: secret, PASSWORD_HASH_COST: "test" }).passwordHashCost).toBe("test");
+    expect(() => loadConfig({ ...production, PASSWORD_HASH_COST: "test" })).toThrow("PASSWORD_HASH_COST=test is not allowed with NODE_ENV=production");
+    expect(() => loadConfig({ JWT_SECRET: secret, PASSWORD_HASH_COST: "cheap" })).toThrow('PASSWORD_HASH_COST must be owasp or test, got "cheap"');
+  });
+
+  test("a service started without it stores argon2id at 19 MiB and 2 passes; with test it warns on stderr", async () => {
+    const dbPath = join(tempDir(), "db.sqlite");
+    const server = await startServer({ DB_PATH: dbPath, DEMO_DATA: "0", PASSWORD_HASH_COST: "" });
+    try {
+      await registerCompany(server, "COST-OWASP", "IO");
+      expect(server.stderr()).not.toContain("PASSWORD_HASH_COST");
+    } finally {
+      await server.stop();
+    }
+    const cheap = await startServer({ DB_PATH: dbPath, DEMO_DATA: "0", PASSWORD_HASH_COST: "test" });
+    try {
+      await registerCompany(cheap, "COST-TEST", "IO");
+      expect(cheap.stderr()).toContain("warning: PASSWORD_HASH_COST=test");
+    } finally {
+      await cheap.stop();
+    }
+    const db = new Database(dbPath, { readonly: true });
+    try {
+      const hashes = Object.fromEntries(db.query<{ uid: string; h: string }, []>("SELECT uid, password_hash AS h FROM users").all().map((r) => [r.uid, r.h]));
+      expect(hashes["COST-OWASP"]).toStartWith("$argon2id$v=19$m=19456,t=2,p=1$");
+      expect(hashes["COST-TEST"]).toStartWith("$argon2id$v=19$m=1024,t=1,p=1$");
+    } finally {
+      db.close();
     }
   });
 });

@@ -118,6 +118,8 @@ export function createHarness(
     outboundAllowPrivate?: boolean;
     resolver?: Resolver;
     production?: boolean;
+    /** argon2id's cost: the test cost unless a test needs the service's own (PASSWORD_HASH_COST). */
+    passwordHashCost?: "owasp" | "test";
     metricsToken?: string;
     sandbox?: Partial<SandboxSchedule>;
     events?: Partial<LiveHubOptions>;
@@ -143,7 +145,7 @@ export function createHarness(
           leaseSeconds: options.postgres?.leaseSeconds ?? 5,
         }))
     : db;
-  const services: Services = createServices(database, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, maxBodyBytes: options.maxBodyBytes, rateLimits: options.rateLimits, storeBounds: options.storeBounds, outboundAllowPrivate, secretsKey, production: options.production }, options.clock, {
+  const services: Services = createServices(database, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, maxBodyBytes: options.maxBodyBytes, rateLimits: options.rateLimits, storeBounds: options.storeBounds, outboundAllowPrivate, secretsKey, production: options.production, passwordHashCost: options.passwordHashCost ?? "test" }, options.clock, {
     delivery: options.delivery,
     resolver: options.resolver,
     sandbox: options.sandbox,

@@ -41,13 +41,19 @@ export interface RunningServer {
  * Starts `serve` (PORT=0 unless given) and waits until /readyz answers 200, reading the port from the
  * start-up line on stderr. Bounded by `timeoutMs`.
  */
+/**
+ * What every service a test starts runs with unless the test says otherwise: any port on loopback, quiet, private
+ * delivery targets allowed (the receivers are on 127.0.0.1), passwords hashed at the test cost (outside production).
+ */
+const SERVER_DEFAULTS = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", OUTBOUND_ALLOW_PRIVATE: "1" };
+
 export async function startServer(
   env: Record<string, string>,
   opts: { cwd?: string; command?: string[]; args?: string[]; timeoutMs?: number; captureStdout?: boolean } = {},
 ): Promise<RunningServer> {
   const proc = Bun.spawn([...(opts.command ?? [BUN, join(ROOT, "src/main.ts")]), ...(opts.args ?? ["serve"])], {
     cwd: opts.cwd ?? ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", OUTBOUND_ALLOW_PRIVATE: "1", ...env },
+    env: { ...SERVER_DEFAULTS, ...(env.NODE_ENV === "production" ? {} : { PASSWORD_HASH_COST: "test" }), ...env },
     stdout: opts.captureStdout ? "pipe" : "ignore",
     stderr: "pipe",
     stdin: "ignore",
