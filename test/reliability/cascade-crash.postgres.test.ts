@@ -1,0 +1,3 @@
+import { cascadeCrashTest } from "./cascade-crash";
+
+cascadeCrashTest("postgres");
