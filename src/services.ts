@@ -77,7 +77,8 @@ export type OutboundSettings = Partial<Pick<Config, "outboundAllowPrivate" | "pr
 
 /** What the services read of the configuration (tests and the CLI give only some of it). */
 export type ServiceConfig = Pick<Config, "jwtSecret" | "tokenTtlSeconds"> &
-  Partial<Pick<Config, "maxBodyBytes" | "passwordHashCost">> & { rateLimits?: RateLimits; secretsKey?: string; storeBounds?: Partial<StoreBounds> } & OutboundSettings;
+  Partial<Pick<Config, "maxBodyBytes" | "passwordHashCost">> & { rateLimits?: RateLimits; secretsKey?: string; storeBounds?: Partial<StoreBounds> } &
+  OutboundSettings;
 
 /** Every port wired to its adapter: the one place that knows which implementation serves which port. */
 export function createServices(
