@@ -97,6 +97,30 @@ async function runPage(examples: Example[]) {
   return { code, done, total: runnable.length, failedAt: failed?.line, stderr: err.trim().split("\n").slice(-6).join("\n"), stdout };
 }
 
+/**
+ * The pages run three at a time, each against its own service (most of a page's time is spent waiting on its service
+ * and its curl calls, not on a core): every page's run starts when a test first asks, and each test awaits its own.
+ */
+const PAGES_AT_ONCE = 3;
+type PageRun = Awaited<ReturnType<typeof runPage>>;
+let runs: Map<string, Promise<PageRun>> | undefined;
+function pageRun(page: (typeof pages)[number]): Promise<PageRun> {
+  if (!runs) {
+    const started = new Map<string, (run: Promise<PageRun>) => void>();
+    runs = new Map(pages.map((p) => [p.path, new Promise<PageRun>((resolve) => started.set(p.path, (run) => resolve(run)))]));
+    const queue = [...pages];
+    const worker = async () => {
+      for (let p = queue.shift(); p; p = queue.shift()) {
+        const run = runPage(p.examples);
+        started.get(p.path)!(run);
+        await run.catch(() => {});
+      }
+    };
+    for (let i = 0; i < PAGES_AT_ONCE; i++) void worker();
+  }
+  return runs.get(page.path)!;
+}
+
 describe("the shell examples of README.md and docs/", () => {
   test("the pages with shell examples are found, and each example that does not run says why", () => {
     expect(pages.map((p) => p.path)).toContain("README.md");
@@ -107,7 +131,7 @@ describe("the shell examples of README.md and docs/", () => {
 
   for (const page of pages) {
     test(`${page.path}: every example runs as written against a fresh service`, async () => {
-      const run = await runPage(page.examples);
+      const run = await pageRun(page);
       expect({ page: page.path, ...run }).toEqual({ page: page.path, code: 0, done: run.total, total: run.total, failedAt: undefined, stderr: "", stdout: "" });
     }, 360_000);
   }
