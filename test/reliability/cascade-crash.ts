@@ -163,7 +163,7 @@ export function cascadeCrashTest(kind: "sqlite" | "postgres"): void {
                 if (res.status === 409) return;
                 last = `book ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
               } else last = `quote ${q.status} ${JSON.stringify(q.body).slice(0, 300)}`;
-              shift++;
+              shift = Math.min(shift + 1, 60); // within the 2 years a pickup may be ahead
             } catch (err) {
               last = String(err);
             }
