@@ -3,7 +3,7 @@
 // Component tests start servers, build the binary and run the benchmark parts: they get 60 s each (bun's default
 // is 5 s; bunfig.toml has no setting for it), unless the caller passes its own --timeout.
 // Without arguments (the whole suite) two runs go at once, since most of a test's time is spent waiting on servers,
-// sockets and child processes rather than on a core: every file on SQLite, spread over four worker processes (slowest
+// sockets and child processes rather than on a core: every file on SQLite, spread over three worker processes (slowest
 // files first, by test/timings.json), and beside it the HTTP component suite on PostgreSQL (a throwaway cluster) in
 // one more. The PostgreSQL run's output follows the SQLite run's; then the files that time the service (ALONE) run on
 // their own, and the line counts all three.
@@ -72,7 +72,7 @@ if (import.meta.main) {
   let runs;
   if (args.length > 0) runs = [await run(args, {})];
   else {
-    const sqlite = run(PARALLEL(4), {});
+    const sqlite = run(PARALLEL(3), {});
     const postgres = run(POSTGRES_SUITE, { TRIPSWITCH_TEST_DB: "postgres" }, sqlite.then(() => console.log("\nThe HTTP component suite again, on PostgreSQL:\n")));
     runs = await Promise.all([sqlite, postgres]);
     console.log("\nAlone, the files that time the service:\n");
