@@ -51,6 +51,11 @@ export interface Config {
   reusePort: boolean;
   /** PASSWORD_HASH_COST: argon2id's cost, `owasp` (the default, always in production) or `test` (the test suite's). */
   passwordHashCost: PasswordHashCost;
+  /**
+   * GAZETTEER_WARM (default 1): read the city gazetteer in a Worker as soon as the service listens (~1 s of CPU), so
+   * the first city pickup finds it; 0: read it at the first city lookup (that request waits for it).
+   */
+  gazetteerWarm: boolean;
 }
 
 /** A configuration problem; the process exits with its message, which names the variable. */
@@ -169,6 +174,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...{ port, platformPort, host, dbPath, jwtSecret, tokenTtlSeconds, demoData, logLevel, maxBodyBytes, rateLimits },
     ...{ idleTimeoutSeconds, trustProxy, production, outboundAllowPrivate, secretsKey, metricsToken, metricsPublic },
     ...{ databaseUrl, deliveryLeaseSeconds, offerWatchMs, mapTiles, reusePort, storeBounds, passwordHashCost },
+    gazetteerWarm: flag(env, "GAZETTEER_WARM", true),
   };
 }
 

@@ -97,11 +97,13 @@ export async function serve(config: Config, demoFlag: boolean): Promise<number> 
   readiness.ready = true;
   // The gazetteer's places (a 32 MB GeoNames file, seconds to index) are read in a Worker now, so the first
   // city pickup finds them ready and the event loop is never held while they load (docs/places.md).
+  // GAZETTEER_WARM=0 leaves them to the first city lookup.
   const warmStarted = performance.now();
-  services.searchFleet.gazetteer.warmInBackground().then(
-    () => logger.info({ ms: Math.round(performance.now() - warmStarted) }, "gazetteer ready"),
-    (err: Error) => logger.warn({ err: err.message }, "gazetteer warm-up failed; the first city lookup loads it"),
-  );
+  if (config.gazetteerWarm)
+    services.searchFleet.gazetteer.warmInBackground().then(
+      () => logger.info({ ms: Math.round(performance.now() - warmStarted) }, "gazetteer ready"),
+      (err: Error) => logger.warn({ err: err.message }, "gazetteer warm-up failed; the first city lookup loads it"),
+    );
 
   const ports = apps.map((a) => a.server?.port).join(" and ");
   logger.info({ ports }, "ready");

@@ -19,7 +19,8 @@ describe("the compiled binary", () => {
 
     const cwd = tempDir("tripswitch-empty-");
     expect(readdirSync(cwd)).toEqual([]);
-    const server = await startServer({ DEMO_DATA: "0", LOG_LEVEL: "warn" }, { command: [out], cwd, captureStdout: true });
+    // Its workers all start (the gazetteer's too: warmed at start, as in production).
+    const server = await startServer({ DEMO_DATA: "0", LOG_LEVEL: "warn", GAZETTEER_WARM: "1" }, { command: [out], cwd, captureStdout: true });
     try {
       expect(existsSync(join(cwd, "data", "tripswitch.sqlite"))).toBe(true);
       const password = "correct horse battery staple";

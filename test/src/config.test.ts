@@ -235,6 +235,14 @@ describe("PASSWORD_HASH_COST", () => {
   });
 });
 
+describe("GAZETTEER_WARM", () => {
+  test("1 by default (warmed at start); 0 leaves it to the first city lookup; anything else refused", () => {
+    expect(loadConfig({ JWT_SECRET: secret }).gazetteerWarm).toBe(true);
+    expect(loadConfig({ JWT_SECRET: secret, GAZETTEER_WARM: "0" }).gazetteerWarm).toBe(false);
+    expect(() => loadConfig({ JWT_SECRET: secret, GAZETTEER_WARM: "later" })).toThrow('GAZETTEER_WARM must be 1 or 0, got "later"');
+  });
+});
+
 function defined(env: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 }

@@ -43,9 +43,18 @@ export interface RunningServer {
  */
 /**
  * What every service a test starts runs with unless the test says otherwise: any port on loopback, quiet, private
- * delivery targets allowed (the receivers are on 127.0.0.1), passwords hashed at the test cost (outside production).
+ * delivery targets allowed (the receivers are on 127.0.0.1), passwords hashed at the test cost (outside production),
+ * the city gazetteer read at the first city lookup rather than at every start (~1 s of CPU each; most never look one up).
  */
-const SERVER_DEFAULTS = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", OUTBOUND_ALLOW_PRIVATE: "1" };
+const SERVER_DEFAULTS = {
+  PATH: process.env.PATH ?? "",
+  HOME: process.env.HOME ?? "/tmp",
+  PORT: "0",
+  HOST: "127.0.0.1",
+  LOG_LEVEL: "silent",
+  OUTBOUND_ALLOW_PRIVATE: "1",
+  GAZETTEER_WARM: "0",
+};
 
 export async function startServer(
   env: Record<string, string>,
