@@ -54,14 +54,20 @@ export class PgFxRateStore implements FxRateStore {
   }
 
   async replace(table: FxTable, at: number): Promise<void> {
-    const rows = Object.entries(table.rates).map(([currency, rate]) => ({ currency, rate: String(rate), rateDate: table.date, importedAt: at }));
+    let stamp = at;
     await this.db.transaction(async (tx) => {
+      // The stamp moves at every import, two in one second too: the instances compare it to see a new table. The
+      // lock orders concurrent imports (each reads the stamp the one before left).
+      await tx.execute(sql`LOCK TABLE ${fxRates} IN EXCLUSIVE MODE`);
+      const [{ last }] = await tx.select({ last: sql<string | null>`max(${fxRates.importedAt})` }).from(fxRates);
+      stamp = Math.max(at, (last === null ? 0 : Number(last)) + 1);
       await tx.delete(fxRates);
+      const rows = Object.entries(table.rates).map(([currency, rate]) => ({ currency, rate: String(rate), rateDate: table.date, importedAt: stamp }));
       await tx.insert(fxRates).values(rows);
       await tx.execute(sql`SELECT pg_notify(${FX_CHANNEL}, '')`);
     });
     this.table = table;
-    this.stamp = at;
+    this.stamp = stamp;
   }
 
   close(): Promise<void> {

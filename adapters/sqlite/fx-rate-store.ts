@@ -41,13 +41,18 @@ export class SqliteFxRateStore implements FxRateStore {
   }
 
   async replace(table: FxTable, at: number): Promise<void> {
-    const rows = Object.entries(table.rates).map(([currency, rate]) => ({ currency, rate: String(rate), rateDate: table.date, importedAt: at }));
+    let stamp = at;
     this.db.transaction((tx) => {
+      // The stamp moves at every import, two in one second too: other processes compare it to see a new table.
+      const [{ last }] = tx.select({ last: sql<number | null>`max(${fxRates.importedAt})` }).from(fxRates).all();
+      stamp = Math.max(at, (last ?? 0) + 1);
       tx.delete(fxRates).run();
-      tx.insert(fxRates).values(rows).run();
+      tx.insert(fxRates)
+        .values(Object.entries(table.rates).map(([currency, rate]) => ({ currency, rate: String(rate), rateDate: table.date, importedAt: stamp })))
+        .run();
     });
     this.table = table;
-    this.stamp = at;
+    this.stamp = stamp;
   }
 
   close(): void {
