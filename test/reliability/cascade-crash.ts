@@ -62,9 +62,12 @@ async function expectHoldsConsistent(store: Store): Promise<number> {
   return live.length;
 }
 
-/** The test on one database; cascade-crash.{sqlite,postgres}.test.ts run it, so parallel runs take them apart (~70 and ~100 s). */
+/**
+ * The test on one database. cascade-crash.test.ts runs both at once (each its own server, receiver and database):
+ * most of their ~80 s is spent waiting for acceptance deadlines to lapse, not on a core.
+ */
 export function cascadeCrashTest(kind: "sqlite" | "postgres"): void {
-  test(
+  test.concurrent(
     `kill -9 during cascade moves (${kind}): one current provider per booking and its vehicle held, each lapsed provider got its CANCEL`,
     async () => {
       const dir = tempDir("tripswitch-cascade-crash-");

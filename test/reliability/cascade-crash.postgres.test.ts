@@ -1,3 +1,0 @@
-import { cascadeCrashTest } from "./cascade-crash";
-
-cascadeCrashTest("postgres");

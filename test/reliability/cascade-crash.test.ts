@@ -1,0 +1,3 @@
+import { cascadeCrashTest } from "./cascade-crash";
+
+for (const kind of ["sqlite", "postgres"] as const) cascadeCrashTest(kind);
