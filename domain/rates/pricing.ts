@@ -20,6 +20,7 @@ const ROAD_FACTOR = 1.3;
 export function cardRoadKm(pickup: { lat: number; lon: number }, dropOff: { lat: number; lon: number }): number {
   return greatCircleKm(pickup.lat, pickup.lon, dropOff.lat, dropOff.lon) * ROAD_FACTOR;
 }
+
 /** An `{airport}` zone's radius around the airport's position. */
 export const AIRPORT_ZONE_KM = 5;
 
