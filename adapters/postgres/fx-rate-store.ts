@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { FxTable } from "../../domain/fx/fx-table";
+import { importStamp, type FxTable } from "../../domain/fx/fx-table";
 import type { FxRateStore } from "../../domain/fx/ports";
 import type { PgDb } from "./db";
 import { listenWithPoll } from "./listen";
@@ -60,7 +60,7 @@ export class PgFxRateStore implements FxRateStore {
       // lock orders concurrent imports (each reads the stamp the one before left).
       await tx.execute(sql`LOCK TABLE ${fxRates} IN EXCLUSIVE MODE`);
       const [{ last }] = await tx.select({ last: sql<string | null>`max(${fxRates.importedAt})` }).from(fxRates);
-      stamp = Math.max(at, (last === null ? 0 : Number(last)) + 1);
+      stamp = importStamp(at, last === null ? null : Number(last));
       await tx.delete(fxRates);
       const rows = Object.entries(table.rates).map(([currency, rate]) => ({ currency, rate: String(rate), rateDate: table.date, importedAt: stamp }));
       await tx.insert(fxRates).values(rows);

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { FxTable } from "../../domain/fx/fx-table";
+import { importStamp, type FxTable } from "../../domain/fx/fx-table";
 import type { FxRateStore } from "../../domain/fx/ports";
 import type { Db } from "./db";
 import { fxRates } from "./schema";
@@ -45,7 +45,7 @@ export class SqliteFxRateStore implements FxRateStore {
     this.db.transaction((tx) => {
       // The stamp moves at every import, two in one second too: other processes compare it to see a new table.
       const [{ last }] = tx.select({ last: sql<number | null>`max(${fxRates.importedAt})` }).from(fxRates).all();
-      stamp = Math.max(at, (last ?? 0) + 1);
+      stamp = importStamp(at, last);
       tx.delete(fxRates).run();
       tx.insert(fxRates)
         .values(Object.entries(table.rates).map(([currency, rate]) => ({ currency, rate: String(rate), rateDate: table.date, importedAt: stamp })))

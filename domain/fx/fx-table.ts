@@ -77,3 +77,11 @@ export function isStale(table: FxTable, now: number): boolean {
 export function dayOf(now: number): string {
   return new Date(now * 1000).toISOString().slice(0, 10);
 }
+
+/**
+ * The stamp an import is stored with: its time, or one past the last stamp when that is not earlier (two imports in
+ * one second). Instances compare stamps to see a new table, so every import must move it.
+ */
+export function importStamp(at: number, last: number | null): number {
+  return Math.max(at, (last ?? 0) + 1);
+}
