@@ -186,7 +186,6 @@ class TripCard implements CardQuote {
   readonly missingExtras: string[];
   private extraUnits = 0;
   private prepared = false;
-  private surchargesReady = false;
   /** The routes holding the trip, in the card's order (indices in `card.routes`). */
   private holding: number[] = [];
   private roadKm: number | undefined;
@@ -201,22 +200,16 @@ class TripCard implements CardQuote {
     for (const asked of trip.extras) this.extraUnits += (card.extras.get(asked.code)?.units ?? 0) * asked.quantity;
   }
 
-  /** The trip's road distance and the surcharges that apply (no route tested). */
-  private prepareSurcharges(): void {
-    if (this.surchargesReady) return;
-    this.surchargesReady = true;
-    const { card, trip } = this;
-    if (trip.dropOff) this.roadKm = trip.roadKm ?? cardRoadKm(trip.pickup, trip.dropOff);
-    for (const s of card.surcharges) if (surchargeApplies(s, trip)) this.surcharges.push(s);
-  }
-
+  /** The trip's road distance, the surcharges that apply, the routes holding it: once, when a vehicle is first priced. */
   private prepare(): void {
     if (this.prepared) return;
     this.prepared = true;
-    this.prepareSurcharges();
     const { card, trip } = this;
+    for (const s of card.surcharges) if (surchargeApplies(s, trip)) this.surcharges.push(s);
+    if (!trip.dropOff) return;
+    this.roadKm = trip.roadKm ?? cardRoadKm(trip.pickup, trip.dropOff);
     // The routes whose pickup-side zone could hold the pickup, in the card's order; each tested whole.
-    if (trip.dropOff) for (const k of card.routeIndex.candidates(trip.pickup, trip.pickupAirport)) if (holds(card.routes[k].rule, trip)) this.holding.push(k);
+    for (const k of card.routeIndex.candidates(trip.pickup, trip.pickupAirport)) if (holds(card.routes[k].rule, trip)) this.holding.push(k);
   }
 
   /** The base of a vehicle of `type`: a holding route for it, else (an hourly trip) an hourly rule, else a distance rule. */
@@ -331,20 +324,12 @@ const SURCHARGE_NAMES: Record<Surcharge["kind"], string> = { airportPickup: "Air
 function surchargeApplies(s: Surcharge, trip: PricedTrip): boolean {
   if (s.kind === "airportPickup") return trip.pickupAirport !== undefined && (s.airports ?? []).includes(trip.pickupAirport);
   if (!trip.localTime) return false;
-  const clock = wallClockOf(trip.localTime);
-  if (s.kind === "date") return (s.dates ?? []).includes(clock.monthDay);
+  if (s.kind === "date") return (s.dates ?? []).includes(trip.localTime.slice(5, 10));
+  const hm = trip.localTime.slice(11, 16);
   const from = s.from ?? "00:00";
   const to = s.to ?? "00:00";
-  const hm = clock.hourMinute;
   return from <= to ? hm >= from && hm < to : hm >= from || hm < to;
 }
-
-/** `MM-DD` and `HH:mm` of a wall clock `YYYY-MM-DDTHH:mm`, cut once per trip (a network quote asks for every card). */
-function wallClockOf(localTime: string): { monthDay: string; hourMinute: string } {
-  if (lastClock?.localTime !== localTime) lastClock = { localTime, monthDay: localTime.slice(5, 10), hourMinute: localTime.slice(11, 16) };
-  return lastClock;
-}
-let lastClock: { localTime: string; monthDay: string; hourMinute: string } | undefined;
 
 /** The one line of an option priced by its vehicle's own rates at `fee`. */
 export function vehicleRateLine(fee: string): BreakdownLine[] {
