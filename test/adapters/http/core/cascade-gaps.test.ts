@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHarness, FAST_DELIVERY, ManualClock, type Harness } from "../../../support/harness";
 import { integrate, party, providerUpdate, sendTrip, type Party } from "../../../support/trips";
 import { startReceiver } from "../../../support/receiver";
+import { bearer, iso, jfkSedan } from "./cascade-fixtures";
 import { watchOffers } from "../../../../domain/usecases/offer-watch";
 import { HoldIndex, type VehicleHolds } from "../../../../domain/fleet/holds";
 
@@ -17,19 +18,8 @@ const rewind = (seconds: number) => (clock.t = Math.floor(Date.now() / 1000) - s
 let h: Harness;
 let maker: Party, p1: Party, p2: Party, p3: Party;
 const rx = startReceiver();
-const JFK = { lat: 40.6413, lon: -73.7781 };
 
-async function fleet(netid: string, slug: string, hourly: string) {
-  await h.services.fleet.insertAll([
-    {
-      slugBase: slug, netid, type: "SEDAN", name: slug, description: "", imageUrl: null, maxPassengers: 4, maxLuggage: 4,
-      lat: JFK.lat, lon: JFK.lon, airports: [], minimumRate: "0", hourlyRate: hourly, currency: "USD", active: true, createdAt: 0, updatedAt: 0,
-    },
-  ]);
-}
-
-const bearer = (who: Party) => ({ authorization: `Bearer ${who.jwt}` });
-const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace(".000Z", "Z");
+const fleet = (netid: string, slug: string, hourly: string) => jfkSedan(h, netid, slug, hourly);
 let day = 0;
 const trip = () => ({
   passengerCount: "2",
