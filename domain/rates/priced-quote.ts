@@ -13,7 +13,7 @@ import {
   type QuoteBuildRequest,
 } from "../trips/quote";
 import type { StoredRateCard } from "./ports";
-import { cardQuote, cardRoadKm, compileCard, type CompiledCard, type PricedTrip } from "./pricing";
+import { cardQuote, cardRoadKm, compileCard, tripClock, type CompiledCard, type PricedTrip } from "./pricing";
 import { extraNotOffered, unpricedVehicles, type AskedExtra } from "./trip-extras";
 
 /** What a card prices besides the fleet's own quote request: the trip's places, clock and extras. */
@@ -55,7 +55,7 @@ export function pricedTrip(request: QuoteBuildRequest, facts: CardTripFacts, car
     ...(facts.dropOffAirport ? { dropOffAirport: facts.dropOffAirport } : {}),
     hourly: facts.hourly || request.tripMinutes !== undefined,
     quarterHours: quoteQuarterHours(request),
-    ...(facts.localTime ? { localTime: facts.localTime } : {}),
+    ...(facts.localTime ? { localTime: facts.localTime, clock: tripClock(facts.localTime) } : {}),
     extras,
   };
 }

@@ -3,6 +3,9 @@ import { roundToMinorUnits, toTenThousandths } from "../currency";
 import { greatCircleKm } from "../geo";
 import type { RateCard, Surcharge, ZoneInput } from "./card";
 import { circleBox, routeIndex, type RouteIndex, type ZoneBox } from "./route-index";
+import { dayOf, minuteOf, packFloorTerms, surchargeApplies, type CompiledSurcharge, type TripClock } from "./card-floor";
+
+export { cardFloor, tripClock, type CompiledSurcharge, type TripClock } from "./card-floor";
 
 /** One line of an option's price: the lines of an option sum exactly to its fee. */
 export interface BreakdownLine {
@@ -45,7 +48,7 @@ export interface CompiledCard {
   routes: Array<Priced<{ id: string; from: Zone; to: Zone; bothWays: boolean; price: number }>>;
   distance: Array<Priced<{ id: string; base: number; includedKm: number; perKm: number }>>;
   hourly: Array<Priced<{ id: string; perHour: number; minimumQuarters: number }>>;
-  surcharges: Array<Surcharge & { units: number }>;
+  surcharges: CompiledSurcharge[];
   extras: Map<string, { code: string; name: string; units: number; max: number | undefined }>;
   /** The routes by where a pickup can fall in them: a trip tests the few near it (CONTRACT §19.8). */
   routeIndex: RouteIndex;
@@ -54,6 +57,8 @@ export interface CompiledCard {
   /** An hourly rule, and a distance rule, for every type (no vehTypes): with it a vehicle's own rates never price a trip. */
   hourlyForAll: boolean;
   distanceForAll: boolean;
+  /** What cardFloor reads besides the routes, packed in one array (packFloorTerms). */
+  floorTerms: Float64Array;
 }
 
 const units = (amount: string | undefined, digits: number): number => (amount === undefined ? 0 : roundToMinorUnits(toTenThousandths(amount) ?? 0, digits));
@@ -91,12 +96,15 @@ export function compileCard(card: RateCard, digits: number, airports: AirportPos
     types: types(r.vehTypes),
     rule: { id: r.id, from: compileZone(r.from, airports), to: compileZone(r.to, airports), bothWays: r.bothWays, price: units(r.price, digits) },
   }));
-  return {
+  const compiled: Omit<CompiledCard, "floorTerms"> = {
     currency: card.currency,
     digits,
     minimumFare: units(card.minimumFare, digits),
     routes,
-    routeIndex: routeIndex(routes.map(({ rule: r }) => (r.bothWays ? [boxOf(r.from), boxOf(r.to)] : [boxOf(r.from)]))),
+    routeIndex: routeIndex(
+      routes.map(({ rule: r }) => (r.bothWays ? [boxOf(r.from), boxOf(r.to)] : [boxOf(r.from)])),
+      routes.map(({ rule }) => rule.price),
+    ),
     distance: card.distance.map((r) => ({
       types: types(r.vehTypes),
       rule: { id: r.id, base: units(r.base, digits), includedKm: r.includedKm, perKm: units(r.perKm, digits) },
@@ -105,12 +113,19 @@ export function compileCard(card: RateCard, digits: number, airports: AirportPos
       types: types(r.vehTypes),
       rule: { id: r.id, perHour: units(r.perHour, digits), minimumQuarters: Math.ceil(r.minimumHours * 4 - 1e-9) },
     })),
-    surcharges: card.surcharges.map((s) => ({ ...s, units: units(s.amount, digits) })),
+    surcharges: card.surcharges.map((s) => ({
+      ...s,
+      units: units(s.amount, digits),
+      fromMinute: minuteOf(s.from ?? "00:00"),
+      toMinute: minuteOf(s.to ?? "00:00"),
+      days: (s.dates ?? []).map(dayOf),
+    })),
     extras: new Map(card.extras.map((e) => [e.code, { code: e.code, name: e.name, units: units(e.price, digits), max: e.max }])),
     rulesByType: new Map(),
     hourlyForAll: card.hourly.some((r) => r.vehTypes === undefined),
     distanceForAll: card.distance.some((r) => r.vehTypes === undefined),
   };
+  return { ...compiled, floorTerms: packFloorTerms(compiled) };
 }
 
 /** The trip a card prices. */
@@ -128,6 +143,8 @@ export interface PricedTrip {
   quarterHours: number;
   /** The pickup's local wall clock `YYYY-MM-DDTHH:mm`, when known. */
   localTime?: string;
+  /** The same clock as numbers (tripClock), when read once for many cards; else each card reads `localTime`. */
+  clock?: TripClock;
   extras: ReadonlyArray<{ code: string; quantity: number }>;
 }
 
@@ -295,41 +312,7 @@ export function missingExtras(card: CompiledCard, trip: Pick<PricedTrip, "extras
   return missing;
 }
 
-/**
- * A lower bound of `cardQuote(card, trip).units(type, own)` for every type and every `own ≥ ownFloor`, found without
- * testing a route or allocating: the cheapest of the pickup's candidate routes, of the hourly rules (an hourly trip)
- * and of the distance rules (and `ownFloor`, unless a rule prices every type), with the surcharges that apply, the
- * extras and the minimum fare (each adds at least 0, and a percent grows with the base). A network quote meets
- * hundreds of cards: it ranks providers by this bound and prepares the cards of those that can place an option
- * (CONTRACT §19.8). `roadKm` is the trip's (cardRoadKm), undefined without a drop-off.
- */
-export function cardFloor(card: CompiledCard, trip: PricedTrip, roadKm: number | undefined, ownFloor: number): number {
-  let base = Infinity;
-  if (roadKm !== undefined) {
-    for (const k of card.routeIndex.candidates(trip.pickup, trip.pickupAirport)) if (card.routes[k].rule.price < base) base = card.routes[k].rule.price;
-    for (const { rule } of card.distance) base = Math.min(base, rule.base + Math.round(rule.perKm * Math.max(0, roadKm - rule.includedKm)));
-  }
-  if (trip.hourly)
-    for (const { rule } of card.hourly) base = Math.min(base, Math.floor((rule.perHour * Math.max(trip.quarterHours, rule.minimumQuarters) + 2) / 4));
-  // A type no rule prices is priced on its own rates (at least ownFloor).
-  if (!((trip.hourly && card.hourlyForAll) || (roadKm !== undefined && card.distanceForAll))) base = Math.min(base, ownFloor);
-  let total = base;
-  for (const asked of trip.extras) total += (card.extras.get(asked.code)?.units ?? 0) * asked.quantity;
-  for (const s of card.surcharges) if (surchargeApplies(s, trip)) total += s.percent !== undefined ? Math.round((base * s.percent) / 100) : s.units;
-  return total < card.minimumFare ? card.minimumFare : total;
-}
-
 const SURCHARGE_NAMES: Record<Surcharge["kind"], string> = { airportPickup: "Airport pickup", night: "Night surcharge", date: "Date surcharge" };
-
-function surchargeApplies(s: Surcharge, trip: PricedTrip): boolean {
-  if (s.kind === "airportPickup") return trip.pickupAirport !== undefined && (s.airports ?? []).includes(trip.pickupAirport);
-  if (!trip.localTime) return false;
-  if (s.kind === "date") return (s.dates ?? []).includes(trip.localTime.slice(5, 10));
-  const hm = trip.localTime.slice(11, 16);
-  const from = s.from ?? "00:00";
-  const to = s.to ?? "00:00";
-  return from <= to ? hm >= from && hm < to : hm >= from || hm < to;
-}
 
 /** The one line of an option priced by its vehicle's own rates at `fee`. */
 export function vehicleRateLine(fee: string): BreakdownLine[] {

@@ -9,6 +9,8 @@ import { EARTH_RADIUS_KM } from "../geo";
 export interface RouteIndex {
   /** The indices (ascending) of the routes whose pickup-side zone could hold a pickup at `p` (or at airport `iata`). */
   candidates(p: { lat: number; lon: number }, iata: string | undefined): readonly number[];
+  /** The lowest price among `candidates(p, iata)` (Infinity: none), kept per cell and per airport. */
+  cheapest(p: { lat: number; lon: number }, iata: string | undefined): number;
 }
 
 /** Where a zone can hold a point: a box in degrees (polygons and circles), and the airport it stands for. */
@@ -42,8 +44,11 @@ export function circleBox(lat: number, lon: number, radiusKm: number): ZoneBox |
   return { minLat, maxLat, minLon: lon - dLon, maxLon: lon + dLon };
 }
 
-/** Indexes routes by their pickup-side zones: `sides[r]` lists route r's (one, or two for a route both ways). */
-export function routeIndex(sides: ReadonlyArray<ReadonlyArray<ZoneBox | { airport: string } | undefined>>): RouteIndex {
+/**
+ * Indexes routes by their pickup-side zones: `sides[r]` lists route r's (one, or two for a route both ways), and
+ * `prices[r]` is its price.
+ */
+export function routeIndex(sides: ReadonlyArray<ReadonlyArray<ZoneBox | { airport: string } | undefined>>, prices: readonly number[]): RouteIndex {
   const cells = new Map<number, number[]>();
   const wide: number[] = [];
   const byAirport = new Map<string, number[]>();
@@ -78,17 +83,42 @@ export function routeIndex(sides: ReadonlyArray<ReadonlyArray<ZoneBox | { airpor
     }
   });
   const withWide = new Map<number, readonly number[]>();
+  // A cell's routes with the whole-world ones, merged once per cell.
+  const nearCell = (key: number): readonly number[] => {
+    let near = withWide.get(key);
+    if (near === undefined) {
+      near = merged(wide, cells.get(key));
+      if (withWide.size < 4096) withWide.set(key, near);
+    }
+    return near;
+  };
+  const lowest = (list: readonly number[] | undefined): number => {
+    let min = Infinity;
+    if (list) for (const r of list) if (prices[r] < min) min = prices[r];
+    return min;
+  };
+  const cheapestInCell = new Map<number, number>();
+  const cheapestAtAirport = new Map<string, number>();
   return {
     candidates(p, iata) {
-      const key = cellKey(latCellOf(p.lat), lonCellOf(p.lon));
-      // A cell's routes with the whole-world ones, merged once per cell.
-      let near = withWide.get(key);
-      if (near === undefined) {
-        near = merged(wide, cells.get(key));
-        if (withWide.size < 4096) withWide.set(key, near);
-      }
+      const near = nearCell(cellKey(latCellOf(p.lat), lonCellOf(p.lon)));
       const airport = iata !== undefined ? byAirport.get(iata) : undefined;
       return airport ? merged(near, airport) : near;
+    },
+    cheapest(p, iata) {
+      const key = cellKey(latCellOf(p.lat), lonCellOf(p.lon));
+      let min = cheapestInCell.get(key);
+      if (min === undefined) {
+        min = lowest(nearCell(key));
+        if (cheapestInCell.size < 4096) cheapestInCell.set(key, min);
+      }
+      if (iata === undefined) return min;
+      let atAirport = cheapestAtAirport.get(iata);
+      if (atAirport === undefined) {
+        atAirport = lowest(byAirport.get(iata));
+        if (cheapestAtAirport.size < 4096) cheapestAtAirport.set(iata, atAirport);
+      }
+      return atAirport < min ? atAirport : min;
     },
   };
 }

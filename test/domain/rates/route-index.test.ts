@@ -11,7 +11,10 @@ import { validateRateCard } from "../../../domain/rates/card";
 const airports = new PackagedAirportDirectory();
 const lookup = (iata: string) => airports.lookup(iata);
 /** The same card testing every route, as before the index. */
-const everyRoute = (card: CompiledCard): CompiledCard => ({ ...card, routeIndex: { candidates: () => card.routes.map((_, k) => k) } });
+const everyRoute = (card: CompiledCard): CompiledCard => ({
+  ...card,
+  routeIndex: { candidates: () => card.routes.map((_, k) => k), cheapest: () => Math.min(...card.routes.map((r) => r.rule.price)) },
+});
 
 const ANCHORS: Array<[number, number]> = [
   [40.6413, -73.7781], // JFK
