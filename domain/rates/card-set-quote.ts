@@ -1,4 +1,4 @@
-import { minorUnitOf, toTenThousandths, type CurrencyDirectory } from "../currency";
+import { minorUnitOf, type CurrencyDirectory } from "../currency";
 import { isoAt, type QuoteOption } from "../trips/booking";
 import {
   currencyOfCounts,
@@ -13,6 +13,7 @@ import {
   type PricedQuote,
   type QuoteBuildRequest,
 } from "../trips/quote";
+import { amountsOf } from "../trips/quote-set";
 import type { ServingSet } from "../trips/serving-set";
 import type { TripWarning } from "../trips/warnings";
 import type { CardTripFacts } from "./priced-quote";
@@ -23,8 +24,10 @@ import { extraNotOffered, unpricedVehicles } from "./trip-extras";
 /**
  * quoteWithCard (priced-quote.ts) over a serving set's columns, with its answer — the same options in the same order,
  * currency and warnings — at a cost that follows the serving vehicles without reading them whole (CONTRACT §19.8):
- * each (type, rate) priced once by the card, the best 20 kept as the vehicles stream by (preferred type, fee, code),
- * only those read whole with their breakdown.
+ * fitting vehicles counted per (type, rate) pair, each pair priced once by the card, the 20th option's place found
+ * from those counts (as quoteServingSet does for the fleet's own rates), so one more pass keeps the vehicles before
+ * it and, among those at it, the first codes; only those are read whole with their breakdown. `denseLimit`: the
+ * most pairs counted in a table (more: in a map).
  */
 export function quoteServingSetWithCard(
   set: ServingSet,
@@ -32,6 +35,7 @@ export function quoteServingSetWithCard(
   facts: CardTripFacts,
   card: CompiledCard,
   currencies: CurrencyDirectory,
+  denseLimit = 1 << 18,
 ): PricedQuote {
   const n = set.size;
   if (n === 0) return { options: [], currency: null, warnings: [{ ...NO_VEHICLE_NEAR_PICKUP }] };
@@ -65,45 +69,87 @@ export function quoteServingSetWithCard(
   const quarterHours = quoteQuarterHours(request);
   const R = rates.length;
   const own = new Float64Array(R).fill(-1);
+  // Each rate's amounts read once per rate object (as quoteServingSet reads them).
   rates.forEach((r, k) => {
-    if (perRate[k] > 0 && r.currency === currency)
-      own[k] = feeOfTenThousandths(toTenThousandths(r.minimumRate) ?? 0, toTenThousandths(r.hourlyRate) ?? 0, quarterHours, digits);
+    if (perRate[k] === 0 || r.currency !== currency) return;
+    const { minimum, hourly } = amountsOf(r);
+    own[k] = feeOfTenThousandths(minimum, hourly, quarterHours, digits);
   });
-  // Each (type, rate) priced once.
-  const priced = new Map<number, number>();
-  const unitsOf = (i: number): number => {
-    const r = rate[i];
-    if (!pricer) return own[r];
-    const key = type[i] * R + r;
-    let u = priced.get(key);
-    if (u === undefined) priced.set(key, (u = pricer.units(types[type[i]], own[r])));
-    return u;
-  };
-  const preferred = request.preferredVehType;
-  const rankOf = (i: number) => (preferred !== undefined && types[type[i]] === preferred ? 0 : 1);
-  const kept: Array<{ i: number; rank: number; units: number }> = [];
-  const before = (a: { i: number; rank: number; units: number }, b: { i: number; rank: number; units: number }) =>
-    a.rank - b.rank || a.units - b.units || set.compareCodes(a.i, b.i);
-  let unpriced = 0;
+  // Fitting vehicles of the quote's currency counted per (type, rate) pair (a table when it is small, else a map).
+  const T = types.length;
+  const dense = T * R <= denseLimit;
+  const count = dense ? new Int32Array(T * R) : undefined;
+  const counted = dense ? undefined : new Map<number, number>();
+  const pairs: number[] = [];
   for (let i = 0; i < n; i++) {
     if (fits[i] === 0 || own[rate[i]] < 0) continue;
-    const units = unitsOf(i);
-    if (units <= 0) {
-      unpriced++;
-      continue;
-    }
-    const c = { i, rank: rankOf(i), units };
-    if (kept.length === MAX_QUOTE_OPTIONS && before(c, kept[MAX_QUOTE_OPTIONS - 1]) >= 0) continue;
-    let at = kept.length;
-    while (at > 0 && before(c, kept[at - 1]) < 0) at--;
-    kept.splice(at, 0, c);
-    if (kept.length > MAX_QUOTE_OPTIONS) kept.pop();
+    const key = type[i] * R + rate[i];
+    const seen = count ? count[key]++ : (counted!.get(key) ?? 0);
+    if (counted) counted.set(key, seen + 1);
+    if (seen === 0) pairs.push(key);
   }
+  // Each pair priced once; (rank, fee, count) of each, ordered: where the MAX_QUOTE_OPTIONS-th option lies.
+  const preferred = request.preferredVehType;
+  const rankOfType = (t: number) => (preferred !== undefined && types[t] === preferred ? 0 : 1);
+  const units = dense ? new Float64Array(T * R) : undefined;
+  const unitsByPair = dense ? undefined : new Map<number, number>();
+  const unitsOf = (i: number): number => {
+    const key = type[i] * R + rate[i];
+    return units ? units[key] : unitsByPair!.get(key)!;
+  };
+  const groups: Array<{ rank: number; units: number; count: number }> = [];
+  let unpriced = 0;
+  for (const key of pairs) {
+    const t = Math.floor(key / R);
+    const r = key - t * R;
+    const u = pricer ? pricer.units(types[t], own[r]) : own[r];
+    if (units) units[key] = u;
+    else unitsByPair!.set(key, u);
+    const c = count ? count[key] : counted!.get(key)!;
+    if (u <= 0) unpriced += c;
+    else groups.push({ rank: rankOfType(t), units: u, count: c });
+  }
+  groups.sort((a, b) => a.rank - b.rank || a.units - b.units);
+  // The cut: the (rank, fee) of the last option kept; `before` vehicles rank strictly ahead of it.
+  let cutRank = Infinity;
+  let cutUnits = Infinity;
+  let before = 0;
+  for (let g = 0; g < groups.length; ) {
+    let k = g;
+    let upTo = before;
+    while (k < groups.length && groups[k].rank === groups[g].rank && groups[k].units === groups[g].units) upTo += groups[k++].count;
+    if (upTo >= MAX_QUOTE_OPTIONS) {
+      cutRank = groups[g].rank;
+      cutUnits = groups[g].units;
+      break;
+    }
+    before = upTo;
+    g = k;
+  }
+  // Those ahead of the cut all kept (fewer than MAX_QUOTE_OPTIONS); those at it by code, the first ones only.
+  const ahead: number[] = [];
+  const atCut: number[] = [];
+  const room = MAX_QUOTE_OPTIONS - before;
+  for (let i = 0; i < n; i++) {
+    if (fits[i] === 0 || own[rate[i]] < 0) continue;
+    const u = unitsOf(i);
+    if (u <= 0) continue;
+    const rank = rankOfType(type[i]);
+    if (rank < cutRank || (rank === cutRank && u < cutUnits)) ahead.push(i);
+    else if (rank === cutRank && u === cutUnits) {
+      if (atCut.length === room && set.compareCodes(i, atCut[room - 1]) >= 0) continue;
+      let k = atCut.length;
+      while (k > 0 && set.compareCodes(i, atCut[k - 1]) < 0) k--;
+      atCut.splice(k, 0, i);
+      if (atCut.length > room) atCut.pop();
+    }
+  }
+  ahead.sort((a, b) => rankOfType(type[a]) - rankOfType(type[b]) || unitsOf(a) - unitsOf(b) || set.compareCodes(a, b));
   if (unpriced > 0) warnings.push(unpricedVehicles(unpriced));
   const validUntil = isoAt(request.now + QUOTE_VALIDITY_SECONDS);
-  const options: QuoteOption[] = kept.map(({ i, units }) => {
-    const o = quoteOptionOf(set.vehicle(i), units, digits, validUntil);
-    return { ...o, breakdown: pricer ? pricer.price(types[type[i]], own[rate[i]]).lines : vehicleRateBreakdown(units, digits) };
+  const options: QuoteOption[] = [...ahead, ...atCut].map((i) => {
+    const o = quoteOptionOf(set.vehicle(i), unitsOf(i), digits, validUntil);
+    return { ...o, breakdown: pricer ? pricer.price(types[type[i]], own[rate[i]]).lines : vehicleRateBreakdown(unitsOf(i), digits) };
   });
   return { options, currency: options.length > 0 ? currency : null, warnings };
 }

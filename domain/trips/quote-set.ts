@@ -19,7 +19,7 @@ import type { TripWarning } from "./warnings";
 /** Each rate's amounts read once (a serving set from the index hands out the same rate objects quote after quote). */
 const readRates = new WeakMap<ServingRate, { minimum: number; hourly: number }>();
 
-function amountsOf(rate: ServingRate): { minimum: number; hourly: number } {
+export function amountsOf(rate: ServingRate): { minimum: number; hourly: number } {
   let amounts = readRates.get(rate);
   if (!amounts) readRates.set(rate, (amounts = { minimum: toTenThousandths(rate.minimumRate) ?? 0, hourly: toTenThousandths(rate.hourlyRate) ?? 0 }));
   return amounts;
