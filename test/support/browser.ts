@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { DEMO_LOGIN } from "../../src/demo/seed";
-import { ROOT, runCli, startServer, tempDir, type RunningServer } from "./process";
+import { postJson, ROOT, runCli, startServer, tempDir, type RunningServer } from "./process";
 
 /** Debian's chromium (npm test installs it when missing: scripts/ensure-tools.sh); CHROMIUM_PATH points elsewhere. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -60,4 +60,61 @@ export async function startDemoServer(env: Record<string, string> = {}, commands
     if (r.code !== 0) throw new Error(`${command.join(" ")} exited with ${r.code}: ${r.stderr}`);
   }
   return startServer(dbEnv, { timeoutMs });
+}
+
+/** A demo server, a signed-in-ready browser page and API tokens: what each console browser test starts with. */
+export interface ConsoleFixture {
+  server: RunningServer;
+  browser: BrowserContext;
+  page: Page;
+  /** The API token (`/api/token`) of each company in `tokensFor`. */
+  jwt: Record<string, string>;
+  /** `method path` on the API as company `who` (its token as Bearer), with a JSON body when given. */
+  call(who: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** Follows the console's navigation link `name`. */
+  nav(name: string): Promise<void>;
+  /** A full-page screenshot into ARTIFACTS, `prefix` + `name`.png. */
+  shot(name: string): Promise<void>;
+  /** Closes the browser, then stops the server: its exit code (0 when it drained cleanly). */
+  stop(): Promise<number>;
+}
+
+/**
+ * startDemoServer (with `env` and the CLI `commands`), API tokens for `tokensFor`, and a fresh page whose locators wait
+ * 20 s. The page is not signed in: a test signs in as the company it plays (signIn).
+ */
+export async function startConsole(options: { env?: Record<string, string>; commands?: string[][]; tokensFor?: string[]; shotPrefix?: string } = {}): Promise<ConsoleFixture> {
+  const server = await startDemoServer(options.env ?? {}, options.commands ?? [], 60_000);
+  const jwt: Record<string, string> = {};
+  let opened: Awaited<ReturnType<typeof openPage>>;
+  try {
+    for (const uid of options.tokensFor ?? []) jwt[uid] = (await postJson(`${server.base}/api/token`, { uid, pw: DEMO_LOGIN.pw })).body.token;
+    opened = await openPage(20_000);
+  } catch (e) {
+    await server.stop();
+    throw e;
+  }
+  const { browser, page } = opened;
+  return {
+    server,
+    browser,
+    page,
+    jwt,
+    async call(who, method, path, body) {
+      const res = await fetch(`${server.base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${jwt[who]}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+      });
+      return { status: res.status, body: await res.json() };
+    },
+    nav: (name) => page.getByRole("navigation", { name: "Console" }).getByRole("link", { name, exact: true }).click(),
+    shot: async (name) => {
+      await page.screenshot({ path: join(ARTIFACTS, `${options.shotPrefix ?? ""}${name}.png`), fullPage: true });
+    },
+    async stop() {
+      await browser.close();
+      return server.stop();
+    },
+  };
 }

@@ -1,29 +1,23 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
-import { ARTIFACTS, openPage, signIn as signInAt, startDemoServer } from "../../support/browser";
-import { DEMO_LOGIN } from "../../../src/demo/seed";
-import { postJson, type RunningServer } from "../../support/process";
+import type { Page } from "playwright-core";
+import { signIn as signInAt, startConsole, type ConsoleFixture } from "../../support/browser";
+import type { RunningServer } from "../../support/process";
 
 // The Integration page's Quotes settings (CONTRACT §21.3 displayCurrency, §19.4 maxTripKm, policies; §21.11: editable
 // in the console), in a real Chromium against the demo data: a 400 marks the fields it names, and nothing is saved.
 let server: RunningServer;
-let browser: BrowserContext;
 let page: Page;
-let jwt = "";
+let consoleApp: ConsoleFixture;
 
-const settings = async () =>
-  ((await (await fetch(`${server.base}/api/company/integration`, { headers: { authorization: `Bearer ${jwt}` } })).json()) as any).data;
+const settings = async () => (await consoleApp.call("ACME-LIMO", "GET", "/api/company/integration")).body.data;
 
 beforeAll(async () => {
-  server = await startDemoServer({}, [], 60_000);
-  jwt = (await postJson(`${server.base}/api/token`, { uid: "ACME-LIMO", pw: DEMO_LOGIN.pw })).body.token;
-  ({ browser, page } = await openPage(20_000));
+  consoleApp = await startConsole({ tokensFor: ["ACME-LIMO"] });
+  ({ server, page } = consoleApp);
 }, 300_000);
 
 afterAll(async () => {
-  await browser?.close();
-  if (server) expect(await server.stop()).toBe(0);
+  if (consoleApp) expect(await consoleApp.stop()).toBe(0);
 });
 
 describe("Integration page: quotes settings, in a real browser", () => {
@@ -58,6 +52,6 @@ describe("Integration page: quotes settings, in a real browser", () => {
     expect(after).toMatchObject({ displayCurrency: "EUR", maxTripKm: 400 });
     expect(after.policies.cancellation).toEqual(tiers.cancellation);
     expect(after.policies.freeWaitingMinutes).toEqual(tiers.freeWaitingMinutes);
-    await page.screenshot({ path: join(ARTIFACTS, "integration-quotes.png"), fullPage: true });
+    await consoleApp.shot("integration-quotes");
   }, 90_000);
 });

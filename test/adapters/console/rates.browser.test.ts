@@ -1,40 +1,27 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
-import { ARTIFACTS, openPage, signIn as signInAt, startDemoServer } from "../../support/browser";
-import { DEMO_LOGIN } from "../../../src/demo/seed";
-import { postJson, type RunningServer } from "../../support/process";
+import type { Page } from "playwright-core";
+import { signIn as signInAt, startConsole, type ConsoleFixture } from "../../support/browser";
+import type { RunningServer } from "../../support/process";
 
 // The console's rate card editor, a vehicle's blackouts and schedule, and the quote's breakdown in New trip, in a
 // real Chromium against the demo data (the demo operators price by rate cards: src/demo/rates.ts).
 let server: RunningServer;
-let browser: BrowserContext;
 let page: Page;
-const jwt: Record<string, string> = {};
-
-const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
-const call = async (who: string, method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${server.base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${jwt[who]}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, body: (await res.json()) as any };
-};
-const nav = (name: string) => page.getByRole("navigation", { name: "Console" }).getByRole("link", { name, exact: true }).click();
+let consoleApp: ConsoleFixture;
+let call: ConsoleFixture["call"];
+let nav: ConsoleFixture["nav"];
+let shot: ConsoleFixture["shot"];
 /** A UTC day `days` from now, "YYYY-MM-DD". */
 const dayFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 beforeAll(async () => {
   // ACME-LIMO answers no trips by itself here: a booking made from a quote stays live and holds its vehicle.
-  server = await startDemoServer({}, [["company", "set-sandbox", "ACME-LIMO", "off"]], 60_000);
-  for (const uid of ["ACME-LIMO", "DEMO-PLATFORM"]) jwt[uid] = (await postJson(`${server.base}/api/token`, { uid, pw: DEMO_LOGIN.pw })).body.token;
-  ({ browser, page } = await openPage(20_000));
+  consoleApp = await startConsole({ commands: [["company", "set-sandbox", "ACME-LIMO", "off"]], tokensFor: ["ACME-LIMO", "DEMO-PLATFORM"] });
+  ({ server, page, call, nav, shot } = consoleApp);
 }, 300_000);
 
 afterAll(async () => {
-  await browser?.close();
-  if (server) expect(await server.stop()).toBe(0);
+  if (consoleApp) expect(await consoleApp.stop()).toBe(0);
 });
 
 describe("rates and availability in the console, in a real browser", () => {

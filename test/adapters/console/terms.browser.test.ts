@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
-import { ARTIFACTS, openPage, signIn as signInAt, startDemoServer } from "../../support/browser";
+import type { Page } from "playwright-core";
+import { signIn as signInAt, startConsole, type ConsoleFixture } from "../../support/browser";
 import { DEMO_LOGIN } from "../../../src/demo/seed";
 import { postJson, type RunningServer } from "../../support/process";
 
@@ -9,22 +8,14 @@ import { postJson, type RunningServer } from "../../support/process";
 // acceptBy countdown, cancel fee and offers history; a provider's requests by acceptBy; New trip's provider records,
 // sort and fallback.
 let server: RunningServer;
-let browser: BrowserContext;
 let page: Page;
-const jwt: Record<string, string> = {};
+let consoleApp: ConsoleFixture;
+let call: ConsoleFixture["call"];
+let nav: ConsoleFixture["nav"];
+let shot: ConsoleFixture["shot"];
 let acmePlatform: string;
 let booked = ""; // the booking made in the New trip form, to ACME-LIMO with a fallback
 
-const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `terms-${name}.png`), fullPage: true });
-const call = async (who: string, method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${server.base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${jwt[who]}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, body: (await res.json()) as any };
-};
-const nav = (name: string) => page.getByRole("navigation", { name: "Console" }).getByRole("link", { name, exact: true }).click();
 const read = async (id: string) => (await call("DEMO-PLATFORM", "GET", `/api/reservation/${id}`)).body.data;
 /** A local pickup time `days` from now at `hour`:00, as trips send it. */
 const pickupAt = (days: number, hour: number) => `${new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)}T${String(hour).padStart(2, "0")}:00:00`;
@@ -59,15 +50,18 @@ async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 20_0
 
 beforeAll(async () => {
   // ACME-LIMO answers by hand (not a sandbox): its requests wait for acceptance. The offer watch looks often.
-  server = await startDemoServer({ OFFER_WATCH_MS: "200" }, [["company", "set-sandbox", "ACME-LIMO", "off"]], 60_000);
-  for (const uid of ["ACME-LIMO", "DEMO-PLATFORM"]) jwt[uid] = (await postJson(`${server.base}/api/token`, { uid, pw: DEMO_LOGIN.pw })).body.token;
+  consoleApp = await startConsole({
+    env: { OFFER_WATCH_MS: "200" },
+    commands: [["company", "set-sandbox", "ACME-LIMO", "off"]],
+    tokensFor: ["ACME-LIMO", "DEMO-PLATFORM"],
+    shotPrefix: "terms-",
+  });
+  ({ server, page, call, nav, shot } = consoleApp);
   acmePlatform = (await postJson(`${server.base}/Platform.svc/getToken2`, { uid: "ACME-LIMO", pw: DEMO_LOGIN.pw })).body;
-  ({ browser, page } = await openPage(20_000));
 }, 300_000);
 
 afterAll(async () => {
-  await browser?.close();
-  if (server) expect(await server.stop()).toBe(0);
+  if (consoleApp) expect(await consoleApp.stop()).toBe(0);
 });
 
 describe("terms, acceptance deadlines and the cascade in the console, in a real browser", () => {

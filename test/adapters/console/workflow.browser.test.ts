@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
-import type { BrowserContext, Page, Request } from "playwright-core";
-import { ARTIFACTS, openPage, signIn as signInAt, startDemoServer } from "../../support/browser";
+import type { Page, Request } from "playwright-core";
+import { signIn as signInAt, startConsole, type ConsoleFixture } from "../../support/browser";
 import { postJson, type RunningServer } from "../../support/process";
 import { DEMO_LOGIN } from "../../../src/demo/seed";
 import { startReceiver } from "../../support/receiver";
@@ -11,15 +10,15 @@ import { regularTrip } from "../../support/trips";
 const PW = DEMO_LOGIN.pw;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 let server: RunningServer;
-let browser: BrowserContext;
 let page: Page;
+let consoleApp: ConsoleFixture;
+let shot: ConsoleFixture["shot"];
 let rx: ReturnType<typeof startReceiver>;
 let acme: string; // ACME-LIMO's platform token
 let fresh: string; // a new request (BOOKING_REQUEST) to ACME-LIMO
 let complete: string; // a trip ACME-LIMO has taken to COMPLETE
 
 const signIn = (uid: string) => signInAt(page, server.base, uid);
-const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `workflow-${name}.png`), fullPage: true });
 
 async function signOut() {
   await page.getByRole("button", { name: "Sign out" }).click();
@@ -46,15 +45,11 @@ async function statusButtonsBecome(expected: string[]): Promise<string[]> {
 
 beforeAll(async () => {
   // ACME-LIMO answers by hand (not a sandbox), so its bookings wait for the console.
-  server = await startDemoServer({}, [["company", "set-sandbox", "ACME-LIMO", "off"]]);
+  consoleApp = await startConsole({ commands: [["company", "set-sandbox", "ACME-LIMO", "off"]], tokensFor: ["DEMO-PLATFORM"], shotPrefix: "workflow-" });
+  ({ server, page, shot } = consoleApp);
+  page.setDefaultTimeout(15_000);
   rx = startReceiver();
-  const jwt = (await postJson(`${server.base}/api/token`, { uid: "DEMO-PLATFORM", pw: PW })).body.token;
-  const put = await fetch(`${server.base}/api/company/integration`, {
-    method: "PUT",
-    headers: { authorization: `Bearer ${jwt}`, "content-type": "application/json" },
-    body: JSON.stringify({ webhookUrl: `${rx.url}/hooks` }),
-  });
-  expect(put.status).toBe(200);
+  expect((await consoleApp.call("DEMO-PLATFORM", "PUT", "/api/company/integration", { webhookUrl: `${rx.url}/hooks` })).status).toBe(200);
   const platform = (await postJson(`${server.base}/Platform.svc/getToken2`, { uid: "DEMO-PLATFORM", pw: PW })).body;
   acme = (await postJson(`${server.base}/Platform.svc/getToken2`, { uid: "ACME-LIMO", pw: PW })).body;
   const send = async (resNo: string) => {
@@ -66,13 +61,11 @@ beforeAll(async () => {
   complete = await send("WF-DONE");
   await move(complete, "CONFIRMED");
   await move(complete, "COMPLETE"); // a forward skip along the main path
-  ({ browser, page } = await openPage(15_000));
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
   rx?.stop();
-  if (server) expect(await server.stop()).toBe(0);
+  if (consoleApp) expect(await consoleApp.stop()).toBe(0);
 });
 
 describe("the console guards the dispatcher (§21.11)", () => {
