@@ -83,7 +83,9 @@ export interface ConsoleFixture {
  * startDemoServer (with `env` and the CLI `commands`), API tokens for `tokensFor`, and a fresh page whose locators wait
  * 20 s. The page is not signed in: a test signs in as the company it plays (signIn).
  */
-export async function startConsole(options: { env?: Record<string, string>; commands?: string[][]; tokensFor?: string[]; shotPrefix?: string } = {}): Promise<ConsoleFixture> {
+export async function startConsole(
+  options: { env?: Record<string, string>; commands?: string[][]; tokensFor?: string[]; shotPrefix?: string } = {},
+): Promise<ConsoleFixture> {
   const server = await startDemoServer(options.env ?? {}, options.commands ?? [], 60_000);
   const jwt: Record<string, string> = {};
   let opened: Awaited<ReturnType<typeof openPage>>;
