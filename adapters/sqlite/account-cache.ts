@@ -2,6 +2,7 @@ import type { Database, Statement } from "bun:sqlite";
 import type { Company } from "../../domain/company/registration";
 import type { Integration } from "../../domain/delivery/integration";
 import type { Caller } from "../../domain/ports";
+import type { StoredRateCard } from "../../domain/rates/ports";
 import type { Db } from "./db";
 
 /** Entries kept per map before the cache starts over (bounds memory under many distinct callers). */
@@ -10,10 +11,10 @@ const ACCOUNT_CACHE_LIMIT = 10_000;
 const EXTERNAL_CHECK_MS = 1;
 
 /**
- * Callers, platform-token owners, companies and their integration settings, read on every authenticated
- * request or booking change and changed rarely, cached per connection (shared by the repositories on it).
+ * Callers, platform-token owners, companies, their integration settings and rate cards, read on every authenticated
+ * request, booking change or quote and changed rarely, cached per connection (shared by the repositories on it).
  * This process's own writes clear it as they commit; commits by other connections (`tripswitch user remove`,
- * `company set-plan`, `company set-integration`) are noticed through SQLite's `PRAGMA data_version`, looked
+ * `company set-plan`, `company set-integration`, `rates import`) are noticed through SQLite's `PRAGMA data_version`, looked
  * at no more than once a millisecond. A commit elsewhere clears the cache only when it changed an account table:
  * the account stamp (account_generation, kept by triggers) tells, so the booking writer's commits, about one a
  * millisecond under load, leave it alone.
@@ -25,6 +26,8 @@ export class AccountCache {
   readonly companies = new Map<string, Readonly<Company>>();
   /** A company's integration settings; null when it has none. */
   readonly integrations = new Map<string, Readonly<Integration> | null>();
+  /** A company's rate card; null when it has none (rate_cards keeps the account stamp too: migration 0033). */
+  readonly rateCards = new Map<string, StoredRateCard | null>();
   private readonly dataVersion: Statement<{ data_version: number }, []>;
   private readonly accountStamp: Statement<{ n: number }, []> | undefined;
   private version: number;
@@ -60,6 +63,8 @@ export class AccountCache {
       this.stamp = stamp;
       this.externalClears++;
       this.clear();
+      // Cards are dropped only for another connection's commit: this one's writes keep the copy right themselves.
+      this.rateCards.clear();
     }
     return this;
   }
