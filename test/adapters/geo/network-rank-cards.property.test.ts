@@ -205,3 +205,46 @@ describe("network quote ranking with rate cards", () => {
     expect(seen.pruned).toBeGreaterThan(10);
   });
 });
+
+describe("network quote ranking with rate cards: exact ties", () => {
+  test("providers equal in fee and distance to the 50th are still taken: the netid decides, whatever the owner numbers", () => {
+    // 60 providers, one sedan each, all 5 km away at one card price; owner numbers run against the netid order (as an
+    // overlay's owners do), so the providers taken last are the ones whose netids come first.
+    const N = 60;
+    const netid = (o: number) => `P-${String(N - 1 - o).padStart(2, "0")}`;
+    const entry = (i: number) => ({
+      slug: `car-${i}`, netid: netid(i), type: "SEDAN", name: "Sedan", description: "", imageUrl: null, maxPassengers: 4, maxLuggage: 4,
+      minimumRate: "100.00", hourlyRate: "50.00", currency: "GBP", lat: HUB.lat, lon: HUB.lon,
+    });
+    const m = {
+      count: N,
+      owner: Uint32Array.from({ length: N }, (_, i) => i),
+      rate: new Uint32Array(N),
+      distanceKm: new Float64Array(N).fill(5),
+      owners: N,
+      rates: 1,
+      netid,
+      minimumRate: () => "100.00",
+      hourlyRate: () => "50.00",
+      currency: () => "GBP",
+      slug: (i: number) => `car-${i}`,
+      type: () => "SEDAN",
+      entry,
+    };
+    const stored: RateCard = { currency: "GBP", routes: [], distance: [{ id: "km", base: "70.00", includedKm: 0, perKm: "0" }], hourly: [], surcharges: [], extras: [] };
+    const trip: PricedTrip = { pickup: HUB, dropOff: { lat: HUB.lat + 0.1, lon: HUB.lon }, hourly: false, quarterHours: 4, extras: [] };
+    const cards = Array.from({ length: N }, () => providerCard(compileCard(stored, 2, () => undefined), trip));
+    const got = rankCircle({
+      matches: m,
+      extras: [],
+      netidOf: netid,
+      terms: { admitted: new Uint8Array(N).fill(1), radiusKm: new Float64Array(N).fill(50), preferredType: new Array(N) },
+      quarterHours: 4,
+      pickupCurrency: "GBP",
+      currencies,
+      cards,
+    });
+    expect(got.chosen.map((v) => v.entry.netid)).toEqual(Array.from({ length: 50 }, (_, k) => `P-${String(k).padStart(2, "0")}`));
+    expect(new Set(got.chosen.map((v) => v.fee))).toEqual(new Set(["70.00"]));
+  });
+});
