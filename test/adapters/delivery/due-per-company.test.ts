@@ -7,19 +7,21 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
+/** A delivery of message `n` to `targetNetid` (its endpoint never answers: only the order of reads is looked at). */
+const message = (targetNetid: string, n: number) => ({
+  eventId: crypto.randomUUID(),
+  channel: "delivery" as const,
+  eventType: "trip.new",
+  transactionId: `tx-${targetNetid}-${n}`,
+  targetNetid,
+  url: "http://127.0.0.1:9/farm-in",
+  body: "{}",
+});
+
 test("a read of due messages offers at most 16 of one company, so a later company's message is in the first page", async () => {
   const h = createHarness();
   cleanups.push(() => h.close());
   const at = Date.now() / 1000 - 10;
-  const message = (targetNetid: string, n: number) => ({
-    eventId: crypto.randomUUID(),
-    channel: "delivery" as const,
-    eventType: "trip.new",
-    transactionId: `tx-${targetNetid}-${n}`,
-    targetNetid,
-    url: "http://127.0.0.1:9/farm-in",
-    body: "{}",
-  });
   for (let n = 0; n < 600; n++) await h.services.outbox.enqueue(message("TARPIT", n), at);
   const healthy = await h.services.outbox.enqueue(message("HEALTHY", 0), at + 5);
   const page = await h.services.outbox.due(Date.now() / 1000, 64, 0);
@@ -35,15 +37,6 @@ test("the successive reads of one poll offer a company at most 16 in all, so a h
   const h = createHarness();
   cleanups.push(() => h.close());
   const at = Date.now() / 1000 - 100;
-  const message = (targetNetid: string, n: number) => ({
-    eventId: crypto.randomUUID(),
-    channel: "delivery" as const,
-    eventType: "trip.new",
-    transactionId: `tx-${targetNetid}-${n}`,
-    targetNetid,
-    url: "http://127.0.0.1:9/farm-in",
-    body: "{}",
-  });
   for (let n = 0; n < 40; n++) for (let c = 0; c < 16; c++) await h.services.outbox.enqueue(message(`TARPIT-${c}`, n), at + n);
   const healthy = await h.services.outbox.enqueue(message("HEALTHY", 0), at + 50);
   const offered: Array<{ id: number; targetNetid: string }> = [];
