@@ -113,12 +113,18 @@ describe("CLI", () => {
   });
 });
 
+/** A fresh database file migrated by the CLI, holding one company, ACME-LIMO, written straight into it. */
+async function migratedWithAcme(): Promise<{ env: Record<string, string>; db: Database }> {
+  const env = { DB_PATH: join(tempDir(), "db.sqlite"), DEMO_DATA: "0" };
+  expect((await runCli(["migrate"], env)).code).toBe(0);
+  const db = new Database(env.DB_PATH);
+  db.run("INSERT INTO companies (netid, netid_lower, name, co_type, main_email, main_phone, created_at) VALUES ('ACME-LIMO', 'acme-limo', 'Acme', 'IO', 'a@x.example', '+12125550123', 0)");
+  return { env, db };
+}
+
 describe("CLI company set-sandbox", () => {
   test("turns a company's sandbox on and off; an unknown netid is 1, bad arguments are usage errors", async () => {
-    const env = { DB_PATH: join(tempDir(), "db.sqlite"), DEMO_DATA: "0" };
-    expect((await runCli(["migrate"], env)).code).toBe(0);
-    const db = new Database(env.DB_PATH);
-    db.run("INSERT INTO companies (netid, netid_lower, name, co_type, main_email, main_phone, created_at) VALUES ('ACME-LIMO', 'acme-limo', 'Acme', 'IO', 'a@x.example', '+12125550123', 0)");
+    const { env, db } = await migratedWithAcme();
     const flag = () => (db.query("SELECT sandbox FROM companies WHERE netid = 'ACME-LIMO'").get() as { sandbox: number }).sandbox;
     expect(flag()).toBe(0);
     const on = await runCli(["company", "set-sandbox", "acme-limo", "on"], env);
@@ -134,10 +140,7 @@ describe("CLI company set-sandbox", () => {
 
 describe("CLI company set-integration: availability and trip length", () => {
   test("sets turnaroundMinutes, minimumNoticeMinutes and maxTripKm; a value out of range is 2 naming the field, nothing changed", async () => {
-    const env = { DB_PATH: join(tempDir(), "db.sqlite"), DEMO_DATA: "0" };
-    expect((await runCli(["migrate"], env)).code).toBe(0);
-    const db = new Database(env.DB_PATH);
-    db.run("INSERT INTO companies (netid, netid_lower, name, co_type, main_email, main_phone, created_at) VALUES ('ACME-LIMO', 'acme-limo', 'Acme', 'IO', 'a@x.example', '+12125550123', 0)");
+    const { env, db } = await migratedWithAcme();
     const set = await runCli(["company", "set-integration", "ACME-LIMO", "--turnaround-minutes", "45", "--minimum-notice-minutes", "120", "--max-trip-km", "400"], env);
     expect(set.code).toBe(0);
     expect(JSON.parse(set.stdout)).toMatchObject({ turnaroundMinutes: 45, minimumNoticeMinutes: 120, maxTripKm: 400 });
@@ -158,10 +161,7 @@ describe("CLI company set-integration: availability and trip length", () => {
 
 describe("CLI company set-integration --display-currency (CONTRACT §21.3)", () => {
   test("sets and clears displayCurrency; `eur`, XAU and ZZZ are 2 naming displayCurrency, nothing changed", async () => {
-    const env = { DB_PATH: join(tempDir(), "db.sqlite"), DEMO_DATA: "0" };
-    expect((await runCli(["migrate"], env)).code).toBe(0);
-    const db = new Database(env.DB_PATH);
-    db.run("INSERT INTO companies (netid, netid_lower, name, co_type, main_email, main_phone, created_at) VALUES ('ACME-LIMO', 'acme-limo', 'Acme', 'IO', 'a@x.example', '+12125550123', 0)");
+    const { env, db } = await migratedWithAcme();
     const set = await runCli(["company", "set-integration", "ACME-LIMO", "--display-currency", "EUR"], env);
     expect(set.code).toBe(0);
     expect(JSON.parse(set.stdout)).toMatchObject({ displayCurrency: "EUR" });
