@@ -125,9 +125,7 @@ export function cardFloor(card: FloorCard, trip: FloorTrip, roadKm: number | und
     if (kind === SURCHARGE_AIRPORT) applies = trip.pickupAirport !== undefined && surchargeApplies(card.surcharges[t[at + 3]], trip);
     else if (!clock) applies = false;
     else if (kind === SURCHARGE_NIGHT) {
-      const from = t[at + 3];
-      const to = t[at + 4];
-      applies = from <= to ? clock.minute >= from && clock.minute < to : clock.minute >= from || clock.minute < to;
+      applies = inNightWindow(clock.minute, t[at + 3], t[at + 4]);
     } else {
       applies = false;
       for (let d = t[at + 3], end = d + t[at + 4]; d < end && !applies; d++) applies = t[d] === clock.day;
@@ -137,14 +135,17 @@ export function cardFloor(card: FloorCard, trip: FloorTrip, roadKm: number | und
   return total < t[0] ? t[0] : total;
 }
 
+/** Whether surcharge `s` applies to the trip: its airports, its dates or its night window, in the pickup's own clock. */
 export function surchargeApplies(s: CompiledSurcharge, trip: Pick<FloorTrip, "pickupAirport" | "clock" | "localTime">): boolean {
   if (s.kind === "airportPickup") return trip.pickupAirport !== undefined && (s.airports ?? []).includes(trip.pickupAirport);
   const clock = trip.clock ?? tripClock(trip.localTime);
   if (!clock) return false;
   if (s.kind === "date") return s.days.includes(clock.day);
-  const { fromMinute: from, toMinute: to } = s;
-  return from <= to ? clock.minute >= from && clock.minute < to : clock.minute >= from || clock.minute < to;
+  return inNightWindow(clock.minute, s.fromMinute, s.toMinute);
 }
+
+/** A minute of the day in the window from `from` to `to` (minutes; from after to: across midnight). */
+const inNightWindow = (minute: number, from: number, to: number): boolean => (from <= to ? minute >= from && minute < to : minute >= from || minute < to);
 
 /** The pickup's local day (month × 100 + day) and minute of the day, as surcharges test them. */
 export interface TripClock {
