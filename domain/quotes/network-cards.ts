@@ -65,22 +65,23 @@ export function cardPricing(cards: ReadonlyArray<ProviderCard | undefined>, curr
   // Per vehicle type, per owner: the units when one of its card's rates prices the type (NaN: not yet asked;
   // -Infinity: none does, so the vehicle's own fee is the base, priced by the card's surcharges and minimum).
   const fixedByType = new Map<string, Float64Array>();
+  const kind = (o: number, vehicleCurrency: string): 1 | 0 | -1 => {
+    const card = cards[o];
+    if (card === undefined) return 0;
+    if (card.currency !== (currency ?? vehicleCurrency)) return extrasAsked ? -1 : 0;
+    return 1;
+  };
   return {
     touched,
-    kind(o, vehicleCurrency) {
-      const card = cards[o];
-      if (card === undefined) return 0;
-      if (card.currency !== (currency ?? vehicleCurrency)) return extrasAsked ? -1 : 0;
-      return 1;
-    },
+    kind,
     floor(o, ownFloor) {
       const { card, trip } = cards[o]!;
       return cardFloor(card, trip, trip.dropOff ? (trip.roadKm ?? cardRoadKm(trip.pickup, trip.dropOff)) : undefined, ownFloor);
     },
     units(o, type, own, vehicleCurrency) {
-      const card = cards[o];
-      if (card === undefined) return own;
-      if (card.currency !== (currency ?? vehicleCurrency)) return extrasAsked ? -1 : own;
+      const how = kind(o, vehicleCurrency);
+      if (how !== 1) return how === 0 ? own : -1;
+      const card = cards[o]!;
       let fixed = fixedByType.get(type);
       if (!fixed) fixedByType.set(type, (fixed = new Float64Array(cards.length).fill(NaN)));
       let u = fixed[o];
@@ -88,8 +89,7 @@ export function cardPricing(cards: ReadonlyArray<ProviderCard | undefined>, curr
       return u === -Infinity ? card.quote.units(type, own) : u;
     },
     lines(o, type, own, units, digits, vehicleCurrency) {
-      const card = cards[o];
-      return card !== undefined && card.currency === (currency ?? vehicleCurrency) ? card.quote.price(type, own).lines : vehicleRateBreakdown(units, digits);
+      return kind(o, vehicleCurrency) === 1 ? cards[o]!.quote.price(type, own).lines : vehicleRateBreakdown(units, digits);
     },
   };
 }
