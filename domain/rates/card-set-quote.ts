@@ -13,7 +13,7 @@ import {
   type PricedQuote,
   type QuoteBuildRequest,
 } from "../trips/quote";
-import { amountsOf } from "../trips/quote-set";
+import { amountsOf, quoteCut } from "../trips/quote-set";
 import type { ServingSet } from "../trips/serving-set";
 import type { TripWarning } from "../trips/warnings";
 import type { CardTripFacts } from "./priced-quote";
@@ -109,25 +109,9 @@ export function quoteServingSetWithCard(
     if (u <= 0) unpriced += c;
     else groups.push({ rank: rankOfType(t), units: u, count: c });
   }
-  groups.sort((a, b) => a.rank - b.rank || a.units - b.units);
-  // The cut, as quoteServingSet finds it. Written out here on purpose: one helper shared by both paths, its vehicle
+  const { rank: cutRank, units: cutUnits, before } = quoteCut(groups);
+  // The pass keeping the options is written out as quoteServingSet's is, not shared: one helper for both, its vehicle
   // reads passed as functions, made this path's bench 1.25–1.30× the no-card one against 1.20–1.24× (CONTRACT §19.8).
-  // The cut: the (rank, fee) of the last option kept; `before` vehicles rank strictly ahead of it.
-  let cutRank = Infinity;
-  let cutUnits = Infinity;
-  let before = 0;
-  for (let g = 0; g < groups.length; ) {
-    let k = g;
-    let upTo = before;
-    while (k < groups.length && groups[k].rank === groups[g].rank && groups[k].units === groups[g].units) upTo += groups[k++].count;
-    if (upTo >= MAX_QUOTE_OPTIONS) {
-      cutRank = groups[g].rank;
-      cutUnits = groups[g].units;
-      break;
-    }
-    before = upTo;
-    g = k;
-  }
   // Those ahead of the cut all kept (fewer than MAX_QUOTE_OPTIONS); those at it by code, the first ones only.
   const ahead: number[] = [];
   const atCut: number[] = [];

@@ -78,24 +78,7 @@ export function quoteServingSet(set: ServingSet, request: QuoteBuildRequest, cur
     if (perRate[r] > 0) groups.push({ rank: 0, units: units[r], count: perRate[r] });
     if (perRate[R + r] > 0) groups.push({ rank: 1, units: units[r], count: perRate[R + r] });
   }
-  groups.sort((a, b) => a.rank - b.rank || a.units - b.units);
-  // The cut: the (rank, fee) of the last option kept; `before` vehicles rank strictly ahead of it.
-  let cutRank = Infinity;
-  let cutUnits = Infinity;
-  let before = 0;
-  for (let g = 0; g < groups.length; ) {
-    // Rates with the same fee are one place in the order.
-    let k = g;
-    let upTo = before;
-    while (k < groups.length && groups[k].rank === groups[g].rank && groups[k].units === groups[g].units) upTo += groups[k++].count;
-    if (upTo >= MAX_QUOTE_OPTIONS) {
-      cutRank = groups[g].rank;
-      cutUnits = groups[g].units;
-      break;
-    }
-    before = upTo;
-    g = k;
-  }
+  const { rank: cutRank, units: cutUnits, before } = quoteCut(groups);
 
   // Those ahead of the cut all kept (fewer than MAX_QUOTE_OPTIONS); those at it by code, the first ones only.
   const ahead: number[] = [];
@@ -120,4 +103,26 @@ export function quoteServingSet(set: ServingSet, request: QuoteBuildRequest, cur
   const validUntil = isoAt(request.now + QUOTE_VALIDITY_SECONDS);
   const options: QuoteOption[] = [...ahead, ...atCut].map((i) => quoteOptionOf(set.vehicle(i), units[rate[i]], digits, validUntil));
   return { options, currency, warnings };
+}
+
+/**
+ * Where the MAX_QUOTE_OPTIONS-th option of a quote lies, from the count of candidates per (rank, fee) — rank 0 the
+ * preferred type — in `groups` (sorted here): the (rank, fee) of the last option kept (Infinity when fewer than that
+ * many), and how many candidates rank strictly before it. The candidates before the cut are all kept; of those at
+ * it, the first codes fill the rest. A caller's pass over its vehicles keeps them (it stays inline there: it reads
+ * every serving vehicle).
+ */
+export function quoteCut(groups: Array<{ rank: number; units: number; count: number }>): { rank: number; units: number; before: number } {
+  groups.sort((a, b) => a.rank - b.rank || a.units - b.units);
+  let before = 0;
+  for (let g = 0; g < groups.length; ) {
+    // Groups with the same rank and fee are one place in the order.
+    let k = g;
+    let upTo = before;
+    while (k < groups.length && groups[k].rank === groups[g].rank && groups[k].units === groups[g].units) upTo += groups[k++].count;
+    if (upTo >= MAX_QUOTE_OPTIONS) return { rank: groups[g].rank, units: groups[g].units, before };
+    before = upTo;
+    g = k;
+  }
+  return { rank: Infinity, units: Infinity, before };
 }
