@@ -1,11 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { postJson, runCli, startServer, tempDir } from "../support/process";
+import { registerCompany, runCli, startServer, tempDir } from "../support/process";
 
 // CONTRACT §19.1: the CLI `rates import` replaces a company's card; run while `serve` runs on the same SQLite file,
 // the running service prices by the new card within a second (as a CLI fleet import is found, §14).
-const password = "correct horse battery staple";
 const card = (base: string) => ({ currency: "USD", distance: [{ id: "km", base, includedKm: 10, perKm: "2.40" }] });
 
 describe("rate cards changed by another process", () => {
@@ -14,9 +13,7 @@ describe("rate cards changed by another process", () => {
     const env = { DB_PATH: join(dir, "db.sqlite"), DEMO_DATA: "0" };
     const server = await startServer(env);
     try {
-      const reg = await postJson(`${server.base}/api/company/register`, { name: "Card Cars", netid: "CARD-OPS", mainEmail: "ops@card.example", password, confirmPassword: password, mainPhone: "+12125550192", coType: "IO" });
-      expect(reg.status).toBe(200);
-      const jwt = (await postJson(`${server.base}/api/token`, { uid: "CARD-OPS", pw: password })).body.token as string;
+      const { jwt } = await registerCompany(server, "CARD-OPS", "IO");
       const base = async () => {
         const res = await fetch(`${server.base}/api/company/rates`, { headers: { authorization: `Bearer ${jwt}` } });
         return res.status === 200 ? ((await res.json()) as { data: { distance: Array<{ base: string }> } }).data.distance[0]?.base : `HTTP ${res.status}`;
