@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { anchors } from "../support/markdown";
 import { ROOT } from "../support/process";
 
 /** README.md and every docs/*.md, as paths relative to the repository. */
@@ -11,25 +12,6 @@ export function documentationFiles(): string[] {
 /** The text outside fenced code blocks and inline code (where a `[x](y)` is not a link). */
 function prose(markdown: string): string {
   return markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, "").replace(/`[^`\n]*`/g, "");
-}
-
-/** GitHub's anchors for the headings of a markdown file (lower case, punctuation dropped, spaces as '-', repeats numbered). */
-export function anchors(markdown: string): Set<string> {
-  const seen = new Map<string, number>();
-  const out = new Set<string>();
-  const text = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, "");
-  for (const m of text.matchAll(/^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$/gm)) {
-    const base = m[1]
-      .replace(/`/g, "")
-      .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N} _-]/gu, "")
-      .replace(/ /g, "-");
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    out.add(n === 0 ? base : `${base}-${n}`);
-  }
-  return out;
 }
 
 /** Every markdown link target (inline `[t](target)` and reference definitions) in the prose of a file. */
