@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Glob } from "bun";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
 import { ROOT } from "./support/process";
 
@@ -11,9 +11,14 @@ function relativeImports(file: string, text: string): string[] {
   return out;
 }
 
+/** What lies at the top of adapters/: the rooms (folders) and the loose shared files. */
+const ADAPTERS_TOP = readdirSync(join(ROOT, "adapters"), { withFileTypes: true });
+const ROOMS = new Set(ADAPTERS_TOP.filter((e) => e.isDirectory()).map((e) => e.name));
+
 /**
- * The imports of `file` that cross a boundary. adapters/<room>/… may import its own room, the shared files at the
- * top of adapters/ (adapters/<name>.ts) and domain/; the shared files import no room; domain/ imports only domain/.
+ * The imports of `file` that cross a boundary. adapters/<room>/… may import its own room, adapters/sql/ (the one
+ * shared folder), the shared files at the top of adapters/ (adapters/<name>.ts) and domain/; adapters/sql/ imports
+ * only itself and domain/; the shared files import no room (sql/ included); domain/ imports only domain/.
  */
 function crossings(file: string, text: string): string[] {
   const parts = file.split("/");
@@ -27,8 +32,11 @@ function crossings(file: string, text: string): string[] {
     const room = parts.length > 2 ? parts[1] : undefined;
     // A package's data file named by its path (its package exports no such subpath) is a package import, not a room.
     const packageFile = t[0] === "node_modules";
-    if (t[0] === "src" || (t[0] === "adapters" && t.length > 2 && t[1] !== room) || (t[0] !== "adapters" && t[0] !== "domain" && !packageFile))
-      bad.push(`${file} → ${target}`);
+    // The room a target lies in (`../postgres` names the room's index); undefined for a shared file at the top.
+    const into = t[0] === "adapters" && (t.length > 2 || ROOMS.has(t[1])) ? t[1] : undefined;
+    const otherRoom = into !== undefined && into !== room && !(into === "sql" && room !== undefined);
+    const sqlOut = room === "sql" && t[0] === "adapters" && into !== "sql";
+    if (t[0] === "src" || otherRoom || sqlOut || (t[0] !== "adapters" && t[0] !== "domain" && !packageFile)) bad.push(`${file} → ${target}`);
   }
   return bad;
 }
@@ -87,6 +95,13 @@ describe("the architecture's boundaries", () => {
     expect(crossings("domain/fleet/x.ts", `import { y } from "../../adapters/geo/view";`)).toHaveLength(1);
     expect(crossings("adapters/http/core/x.ts", `import { a } from "../errors";\nimport { b } from "../../../domain/ports";\nimport { c } from "../../logging";\nimport { Elysia } from "elysia";`)).toEqual([]);
     expect(crossings("domain/fleet/x.ts", `import { a } from "../geo";`)).toEqual([]);
+    // adapters/sql/: any room may import it; it imports only itself and domain/.
+    expect(crossings("adapters/sqlite/x.ts", `import { a } from "../sql/x";`)).toEqual([]);
+    expect(crossings("adapters/sql/x.ts", `import { a } from "./y";\nimport type { B } from "../../domain/ports";`)).toEqual([]);
+    expect(crossings("adapters/sql/x.ts", `import { y } from "../sqlite/y";`)).toEqual(["adapters/sql/x.ts → adapters/sqlite/y"]);
+    expect(crossings("adapters/sql/x.ts", `import { log } from "../logging";`)).toHaveLength(1);
+    expect(crossings("adapters/http/x.ts", `import { p } from "../postgres";`)).toEqual(["adapters/http/x.ts → adapters/postgres"]);
+    expect(crossings("adapters/runtime.ts", `import { x } from "./sql/x";`)).toHaveLength(1);
   });
 
   test("no adapter imports another adapter's room or src/, and domain/ imports nothing outward", () => {
@@ -94,6 +109,10 @@ describe("the architecture's boundaries", () => {
     expect(files.length).toBeGreaterThan(100);
     const offenders = files.flatMap((f) => crossings(f, readFileSync(join(ROOT, f), "utf8")));
     expect(offenders).toEqual([]);
+  });
+
+  test("at most 4 loose source files lie at the top of adapters/ (shared SQL goes in adapters/sql/)", () => {
+    expect(ADAPTERS_TOP.filter((e) => e.isFile() && /\.(ts|js)$/.test(e.name)).length).toBeLessThanOrEqual(4);
   });
 
   test("the cycle checker finds a planted cycle, type-only, re-export and dynamic imports included, and passes a tree", () => {

@@ -1,6 +1,6 @@
 import { desc } from "drizzle-orm";
 import type { AuditEvent, AuditLog } from "../../domain/ports";
-import { AuditBatch, auditRow, auditWhere, type AuditRow } from "../audit-batch";
+import { AuditBatch, auditRow, auditWhere, type AuditRow } from "../sql/audit-batch";
 import type { PgDb } from "./db";
 import { auditEvents } from "./schema";
 

@@ -1,5 +1,5 @@
 import type { PgTx } from "./booking-repository";
-import { NextTurn } from "../next-turn";
+import { NextTurn } from "../sql/next-turn";
 
 /** What a change gives back once applied in its savepoint. */
 export interface Applied {

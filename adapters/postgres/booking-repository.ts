@@ -3,17 +3,17 @@ import type { Booking } from "../../domain/trips/booking";
 import type { BookingListQuery, BookingRepository, BookingSummary, BookingWrite, ChangeAnnouncer, Decision } from "../../domain/trips/ports";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
 import type { PgDb } from "./db";
-import { bookingListWhere, bookingSummaryColumns } from "../booking-list";
+import { bookingListWhere, bookingSummaryColumns } from "../sql/booking-list";
 import { uniqueViolationOf } from "./unique-keys";
 import { bookings, liveEventBodies, liveEvents, outboxMessages, PROVIDER_RES_NO_LIVE } from "./schema";
 import { distinctBodies } from "../../domain/events/live-events";
-import { TERMINAL_STATUSES_SQL } from "../status-sql";
+import { TERMINAL_STATUSES_SQL } from "../sql/status-sql";
 import { providerResNoInUse } from "../../domain/trips/provider-update";
 import { historyCapped } from "../../domain/trips/booking-bounds";
 import { mutableValues, toBooking, toRow } from "./booking-rows";
 import { GroupCommit, TransactionLost } from "./booking-groups";
 import { clientOf, insertNewBooking } from "./booking-insert";
-import { holdSwapArgs, holdSwapSql, holdTaken } from "../hold-sql";
+import { holdSwapArgs, holdSwapSql, holdTaken } from "../sql/hold-sql";
 
 const HOLD_SWAP = holdSwapSql((n, bigint) => `$${n}${bigint ? "::bigint" : ""}`);
 

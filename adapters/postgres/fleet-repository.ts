@@ -2,11 +2,11 @@ import { and, count, eq, inArray, sql } from "drizzle-orm";
 import type { FleetEntry } from "../../domain/fleet/entry";
 import { ExternalIdTakenError, FleetFullError, SlugTakenError, isExternalIdTaken, VehiclesHeldError } from "../../domain/fleet/ports";
 import type { FleetImportChanges, FleetRepository, NewFleetEntry } from "../../domain/fleet/ports";
-import { graceOf, liveHoldSql } from "../hold-sql";
+import { graceOf, liveHoldSql } from "../sql/hold-sql";
 import type { PgDb } from "./db";
 import { fleetEntries } from "./schema";
 import type { FleetListing, FleetSortKey } from "../../domain/fleet/listing";
-import { fleetListingWhere } from "../fleet-listing";
+import { fleetListingWhere } from "../sql/fleet-listing";
 
 /** What each listing order sorts on. */
 const SORT_SQL: Record<FleetSortKey, ReturnType<typeof sql>> = {

@@ -1,7 +1,7 @@
 import { distinctBodies, type LiveEvent, type LiveEventLog, type NewLiveEvent } from "../../domain/events/live-events";
 import type { LiveEventUsage } from "../../domain/events/store-bounds";
-import { VISIBLE_LIVE_EVENT_SQL as VISIBLE } from "../status-sql";
-import { WriteBehind } from "../write-behind";
+import { VISIBLE_LIVE_EVENT_SQL as VISIBLE } from "../sql/status-sql";
+import { WriteBehind } from "../sql/write-behind";
 import type { PgDb } from "./db";
 
 /** Appended rows are written in one statement at most this often. */

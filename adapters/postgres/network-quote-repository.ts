@@ -3,7 +3,7 @@ import type { NetworkQuoteRepository } from "../../domain/quotes/ports";
 import type { NetworkQuote } from "../../domain/quotes/network-quote";
 import type { PgDb } from "./db";
 import { networkQuotes } from "./schema";
-import { networkQuoteOf, networkQuoteRow } from "../network-quote-rows";
+import { networkQuoteOf, networkQuoteRow } from "../sql/network-quote-rows";
 
 /**
  * Network quotes in PostgreSQL: one row each, written once, read by any instance. A quote is a price list kept a

@@ -14,7 +14,7 @@ import {
 } from "../../domain/delivery/ports";
 import type { Booking } from "../../domain/trips/booking";
 import type { Decision } from "../../domain/trips/ports";
-import { attemptValues, requeued } from "../outbox-attempt";
+import { attemptValues, requeued } from "../sql/outbox-attempt";
 import type { PgDb } from "./db";
 import { retryingConflicts, type PgBookingRepository } from "./booking-repository";
 import type { PgIntegrationRepository } from "./integration-repository";

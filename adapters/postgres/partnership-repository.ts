@@ -2,7 +2,7 @@ import { and, asc, eq, or, sql } from "drizzle-orm";
 import { ConflictError } from "../../domain/errors";
 import type { Partnership, VehicleTypeMap } from "../../domain/partners/partnership";
 import type { ActiveVehicleTypes, PartnershipRepository } from "../../domain/partners/ports";
-import { bothWays, oneWay, partnershipPair as pair, toPartnership, vehicleTypeRows } from "../partnership-rows";
+import { bothWays, oneWay, partnershipPair as pair, toPartnership, vehicleTypeRows } from "../sql/partnership-rows";
 import type { PgDb } from "./db";
 import { PgAccountCache } from "./account-cache";
 import { partnerships, partnerVehicleTypes } from "./schema";

@@ -1,5 +1,5 @@
 import type { ChauffeurPosition, PositionLookup, PositionStore } from "../../domain/tracking/position";
-import { WriteBehind } from "../write-behind";
+import { WriteBehind } from "../sql/write-behind";
 import type { PgDb } from "./db";
 
 /** Positions kept per booking besides the last one (a minute at one a second); the SQLite store's bound. */

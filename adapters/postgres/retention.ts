@@ -1,6 +1,6 @@
 import type { ReservedSQL } from "bun";
 import { RETENTION, type Retention } from "../../domain/retention";
-import { RETENTION_BATCH, RETENTION_JOBS, RETENTION_MAX_BATCHES, scheduleRetentionRuns } from "../retention";
+import { RETENTION_BATCH, RETENTION_JOBS, RETENTION_MAX_BATCHES, scheduleRetentionRuns } from "../sql/retention";
 import type { PgDb } from "./db";
 
 /** Fleet changes kept behind the newest stamp: the window the fleet trigger logs within. */

@@ -1,5 +1,5 @@
 import type { HoldClaim, VehicleHold, VehicleHolds } from "../../domain/fleet/holds";
-import { graceOf, holdOf, liveHoldSql, type HoldRow } from "../hold-sql";
+import { graceOf, holdOf, liveHoldSql, type HoldRow } from "../sql/hold-sql";
 import type { PgDb } from "./db";
 
 const INSERT =

@@ -1,12 +1,12 @@
 import { count, desc, eq, sql } from "drizzle-orm";
 import type { Booking } from "../../domain/trips/booking";
-import { TERMINAL_STATUSES_SQL as TERMINAL_SQL } from "../status-sql";
+import { TERMINAL_STATUSES_SQL as TERMINAL_SQL } from "../sql/status-sql";
 import type { BookingListQuery, BookingRepository, BookingSummary, BookingWrite, ChangeAnnouncer, Decision } from "../../domain/trips/ports";
-import { HOLD_TAKEN, holdSwapArgs, holdTaken } from "../hold-sql";
+import { HOLD_TAKEN, holdSwapArgs, holdTaken } from "../sql/hold-sql";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
 import type { SQLQueryBindings, Statement } from "bun:sqlite";
 import type { Db } from "./db";
-import { bookingListWhere, bookingSummaryColumns } from "../booking-list";
+import { bookingListWhere, bookingSummaryColumns } from "../sql/booking-list";
 import { bookings } from "./schema";
 import type { BookingWriter, WriteStep } from "./booking-writer";
 import { PROVIDER_RES_NO_TAKEN } from "./unique-keys";
@@ -14,7 +14,7 @@ import { providerResNoInUse } from "../../domain/trips/provider-update";
 import { historyCapped } from "../../domain/trips/booking-bounds";
 import { SqliteOutbox, type BookingsInTransaction } from "./outbox";
 import { SqliteLiveEventLog } from "./live-event-log";
-import { NextTurn } from "../next-turn";
+import { NextTurn } from "../sql/next-turn";
 import {
   BOOKING_COLUMNS,
   INSERT_BOOKING,

@@ -2,7 +2,7 @@ import { getTableColumns } from "drizzle-orm";
 import { bookings } from "./schema";
 import { SqliteOutbox } from "./outbox";
 import { SqliteLiveEventLog } from "./live-event-log";
-import { holdSwapArgs, holdSwapSql } from "../hold-sql";
+import { holdSwapArgs, holdSwapSql } from "../sql/hold-sql";
 import type { BookingWrite } from "../../domain/trips/decision";
 import type { WriteStep } from "./booking-writer-thread";
 

@@ -7,7 +7,7 @@
 // the main thread to decide again.
 import { Database, type SQLQueryBindings, type Statement } from "bun:sqlite";
 import { PROVIDER_RES_NO_TAKEN, TAKEN } from "./unique-keys";
-import { HOLD_TAKEN } from "../hold-sql";
+import { HOLD_TAKEN } from "../sql/hold-sql";
 
 declare const self: Worker;
 

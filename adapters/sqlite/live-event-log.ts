@@ -1,8 +1,8 @@
 import type { Database, SQLQueryBindings, Statement } from "bun:sqlite";
 import { distinctBodies, type LiveEvent, type LiveEventLog, type NewLiveEvent } from "../../domain/events/live-events";
 import type { LiveEventUsage } from "../../domain/events/store-bounds";
-import { VISIBLE_LIVE_EVENT_SQL as VISIBLE } from "../status-sql";
-import { WriteBehind } from "../write-behind";
+import { VISIBLE_LIVE_EVENT_SQL as VISIBLE } from "../sql/status-sql";
+import { WriteBehind } from "../sql/write-behind";
 import type { Db } from "./db";
 
 /** What a stream reads of a row: its body from live_event_bodies (rows written before it was kept there carry their own). */

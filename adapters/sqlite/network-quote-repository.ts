@@ -3,7 +3,7 @@ import type { NetworkQuoteRepository } from "../../domain/quotes/ports";
 import type { NetworkQuote } from "../../domain/quotes/network-quote";
 import type { Db } from "./db";
 import { networkQuotes } from "./schema";
-import { networkQuoteOf, networkQuoteRow } from "../network-quote-rows";
+import { networkQuoteOf, networkQuoteRow } from "../sql/network-quote-rows";
 
 /**
  * Network quotes in SQLite: one row each, written once. A quote is a price list kept a day, not a booking: in WAL

@@ -17,7 +17,7 @@ import {
 import type { Booking } from "../../domain/trips/booking";
 import type { Decision } from "../../domain/trips/ports";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
-import { attemptValues, requeued } from "../outbox-attempt";
+import { attemptValues, requeued } from "../sql/outbox-attempt";
 import type { Db } from "./db";
 import { deliveryAttempts, outboxMessages } from "./schema";
 

@@ -2,7 +2,7 @@ import { and, asc, eq, or } from "drizzle-orm";
 import { ConflictError } from "../../domain/errors";
 import type { Partnership, VehicleTypeMap } from "../../domain/partners/partnership";
 import type { ActiveVehicleTypes, PartnershipRepository } from "../../domain/partners/ports";
-import { bothWays, oneWay, partnershipPair as pair, toPartnership, vehicleTypeRows } from "../partnership-rows";
+import { bothWays, oneWay, partnershipPair as pair, toPartnership, vehicleTypeRows } from "../sql/partnership-rows";
 import type { Db } from "./db";
 import { partnerships, partnerVehicleTypes } from "./schema";
 

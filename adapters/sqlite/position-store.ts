@@ -1,6 +1,6 @@
 import type { Database, Statement } from "bun:sqlite";
 import type { ChauffeurPosition, PositionLookup, PositionStore } from "../../domain/tracking/position";
-import { WriteBehind } from "../write-behind";
+import { WriteBehind } from "../sql/write-behind";
 import type { Db } from "./db";
 
 /** Positions kept per booking besides the last one (a minute at one a second). */

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { RETENTION, type Retention } from "../../domain/retention";
-import { RETENTION_BATCH, RETENTION_JOBS, RETENTION_MAX_BATCHES, scheduleRetentionRuns } from "../retention";
+import { RETENTION_BATCH, RETENTION_JOBS, RETENTION_MAX_BATCHES, scheduleRetentionRuns } from "../sql/retention";
 
 /** Deletes the rows past their retention; returns how many per table. */
 export function pruneExpired(sqlite: Database, now: number, retention: Retention = RETENTION): Record<string, number> {

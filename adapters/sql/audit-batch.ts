@@ -1,5 +1,5 @@
 import { and, eq, gte, type Column, type SQL } from "drizzle-orm";
-import type { AuditEvent } from "../domain/ports";
+import type { AuditEvent } from "../../domain/ports";
 
 /** Events an attacker can cause at will: written in batches, repeats merged, so a flood costs no write each. */
 const BATCHED = new Set(["access.denied", "login.failed", "login.throttled"]);

@@ -1,5 +1,5 @@
 import { and, eq, sql, type Column, type SQL } from "drizzle-orm";
-import { likePattern, type FleetListing } from "../domain/fleet/listing";
+import { likePattern, type FleetListing } from "../../domain/fleet/listing";
 
 /** The fleet table's columns a listing filters on, as either database's schema names them. */
 export interface FleetListingColumns {

@@ -1,6 +1,6 @@
-import { ConflictError } from "../domain/errors";
-import { isoAt } from "../domain/trips/booking";
-import { PENDING_HOLD_GRACE_SECONDS, RELEASING_STATUSES, type VehicleHold } from "../domain/fleet/holds";
+import { ConflictError } from "../../domain/errors";
+import { isoAt } from "../../domain/trips/booking";
+import { PENDING_HOLD_GRACE_SECONDS, RELEASING_STATUSES, type VehicleHold } from "../../domain/fleet/holds";
 
 const RELEASING = RELEASING_STATUSES.map((s) => `'${s}'`).join(", ");
 

@@ -1,4 +1,4 @@
-import type { Retention } from "../domain/retention";
+import type { Retention } from "../../domain/retention";
 
 /** Rows deleted per statement: each batch is its own short transaction, so requests keep flowing. */
 export const RETENTION_BATCH = 5000;

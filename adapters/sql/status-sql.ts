@@ -1,5 +1,5 @@
-import { ENDED_STATUSES } from "../domain/tracking/position";
-import { TERMINAL_STATUSES } from "../domain/trips/lifecycle";
+import { ENDED_STATUSES } from "../../domain/tracking/position";
+import { TERMINAL_STATUSES } from "../../domain/trips/lifecycle";
 
 /** Statuses as SQL string literals ('CLOSE', 'CANCEL', …): the same text in both databases. */
 const literals = (statuses: Iterable<string>): string => [...statuses].map((s) => `'${s}'`).join(", ");

@@ -1,5 +1,5 @@
 import { and, eq, or, type Column, type SQL } from "drizzle-orm";
-import type { Partnership, PartnershipState, VehicleTypeMap } from "../domain/partners/partnership";
+import type { Partnership, PartnershipState, VehicleTypeMap } from "../../domain/partners/partnership";
 
 /** A partnership's row, the same in both databases: the pair stored once, under `partnershipPair`'s order. */
 export interface PartnershipRow {

@@ -1,5 +1,5 @@
 import { sql, type Column } from "drizzle-orm";
-import type { AttemptOutcome } from "../domain/delivery/ports";
+import type { AttemptOutcome } from "../../domain/delivery/ports";
 
 /**
  * What an attempt's outcome sets on its outbox row, the same in both databases: delivered; or pending again until

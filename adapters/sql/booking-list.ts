@@ -1,5 +1,5 @@
 import { and, eq, gte, lte, or, type Column, type SQL } from "drizzle-orm";
-import type { BookingListQuery } from "../domain/trips/ports";
+import type { BookingListQuery } from "../../domain/trips/ports";
 
 /** The bookings table's columns a list filters on, as either database's schema names them. */
 export interface BookingListColumns {
