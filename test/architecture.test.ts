@@ -154,6 +154,17 @@ describe("the architecture's boundaries", () => {
     expect(long).toEqual([]);
   });
 
+  test("the composition root reads like a table of contents: main.ts ≤ 150 lines, createServices ≤ 80, no src/ file of 300", () => {
+    const lines = (f: string) => readFileSync(join(ROOT, f), "utf8").replace(/\n$/, "").split("\n");
+    expect(lines("src/main.ts").length).toBeLessThanOrEqual(150);
+    expect(sources("src/**/*.ts").filter((f) => lines(f).length >= 300)).toEqual([]);
+    const services = lines("src/services.ts");
+    const start = services.findIndex((l) => l.startsWith("export function createServices("));
+    const end = services.findIndex((l, i) => i > start && l === "}");
+    expect(start).toBeGreaterThanOrEqual(0);
+    expect(end - start + 1).toBeLessThanOrEqual(80);
+  });
+
   test("no source line is over 160 characters", () => {
     const files = sources("src/**/*.ts", "domain/**/*.ts", "adapters/**/*.ts", "adapters/**/*.js");
     const long = files.flatMap((f) => {

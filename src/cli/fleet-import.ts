@@ -1,12 +1,38 @@
 import { SingleBar, Presets } from "cli-progress";
-import type { Services } from "./services";
-import { FleetFileError, readFleetFile } from "../adapters/fleet-file/read";
-import { FleetImportError, importFleet } from "../domain/usecases/manage-fleet";
-import { ConflictError, ForbiddenError, ValidationError } from "../domain/errors";
-import type { ImportMode } from "../domain/fleet/import-plan";
+import type { Config } from "../config";
+import type { Services } from "../services";
+import { FleetFileError, readFleetFile } from "../../adapters/fleet-file/read";
+import { FleetImportError, importFleet } from "../../domain/usecases/manage-fleet";
+import { ConflictError, ForbiddenError, ValidationError } from "../../domain/errors";
+import { IMPORT_MODES, type ImportMode } from "../../domain/fleet/import-plan";
+import { open } from "./open";
+import { UsageError } from "./usage";
 
 /** Row errors printed before the summary; the rest are counted. */
 const MAX_PRINTED_ERRORS = 200;
+
+/** `fleet import <netid> <file.csv|file.json> [--mode upsert|replace|append]`, its arguments checked. */
+export async function runFleetImport(config: Config, args: string[]): Promise<number> {
+  const words = [...args];
+  let mode = "upsert";
+  const at = words.findIndex((a) => a === "--mode" || a.startsWith("--mode="));
+  if (at >= 0) {
+    const joined = words[at].startsWith("--mode=");
+    mode = joined ? words[at].slice("--mode=".length) : (words[at + 1] ?? "");
+    words.splice(at, joined ? 1 : 2);
+  }
+  if (!(IMPORT_MODES as readonly string[]).includes(mode)) throw new UsageError(`fleet import: --mode must be one of ${IMPORT_MODES.join(", ")}`);
+  const [sub, netid, file, ...rest] = words;
+  const usage = "usage: fleet import <netid> <file.csv|file.json> [--mode upsert|replace|append]";
+  if (sub !== "import" || !netid || !file || rest.length) throw new UsageError(usage);
+  if (!/\.(csv|json)$/i.test(file)) throw new UsageError(`fleet import: ${file} must be a .csv or .json file`);
+  const { services, close } = await open(config);
+  try {
+    return await fleetImportCommand(services, netid, file, mode as ImportMode);
+  } finally {
+    await close();
+  }
+}
 
 /**
  * `fleet import <netid> <file>`: reads the file, imports all rows or none, reports each invalid row by

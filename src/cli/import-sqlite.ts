@@ -1,8 +1,15 @@
 import { existsSync, statSync } from "node:fs";
 import { SingleBar, Presets } from "cli-progress";
-import type { Config } from "./config";
-import { migrate, openPostgres } from "../adapters/postgres/db";
-import { SqliteImportError, importSqlite } from "../adapters/postgres/import-sqlite";
+import type { Config } from "../config";
+import { migrate, openPostgres } from "../../adapters/postgres/db";
+import { SqliteImportError, importSqlite } from "../../adapters/postgres/import-sqlite";
+import { UsageError } from "./usage";
+
+/** `import-sqlite <file.sqlite>`, its argument checked. */
+export async function runImportSqlite(config: Config, args: string[]): Promise<number> {
+  if (args.length !== 1 || args[0].startsWith("-")) throw new UsageError("usage: import-sqlite <file.sqlite>");
+  return importSqliteCommand(config, args[0]);
+}
 
 /**
  * `import-sqlite <file.sqlite>`: migrates the PostgreSQL database at DATABASE_URL, then copies every table of the
