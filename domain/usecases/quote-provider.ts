@@ -9,11 +9,11 @@ import { quoteServingSet } from "../trips/quote-set";
 import type { ServiceArea, ServingFleet } from "../trips/service-area";
 import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
 import type { AirportDirectory } from "../airports";
-import type { RateCardRepository } from "../rates/ports";
-import { vehicleRateLine } from "../rates/pricing";
-import { compiledCard, quoteWithCard, type CardTripFacts } from "../rates/priced-quote";
+import type { RateCardRepository } from "../pricing/ports";
+import { vehicleRateLine } from "../pricing/card-pricing";
+import { compiledCard, quoteWithCard, type CardTripFacts } from "../pricing/priced-quote";
 import { roadKmOf, tooLong, tripTooLong } from "../trips/trip-length";
-import { quoteServingSetWithCard } from "../rates/card-set-quote";
+import { quoteServingSetWithCard } from "../pricing/card-set-quote";
 
 /** What pricing one provider's quote reads: its serving vehicles, its service radius, currency facts. */
 export interface ProviderQuoteDeps {

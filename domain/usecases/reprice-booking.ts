@@ -13,10 +13,10 @@ import type { BookingRef, TripChanges } from "../trips/send-trip-request";
 import { servesPickup } from "../trips/service-area";
 import { readTripMinutes } from "../trips/trip-fields";
 import { serviceAreaOf, serviceRadiusOf } from "./quote-provider";
-import type { RateCardRepository } from "../rates/ports";
-import { compiledCard, quoteWithCard } from "../rates/priced-quote";
-import { cardFacts } from "../rates/card-facts";
-import { askedExtras } from "../rates/trip-extras";
+import type { RateCardRepository } from "../pricing/ports";
+import { compiledCard, quoteWithCard } from "../pricing/priced-quote";
+import { cardFacts } from "../pricing/card-facts";
+import { askedExtras } from "../pricing/trip-extras";
 import type { TimeZones } from "../trips/places";
 import type { Trip } from "../trips/booking";
 

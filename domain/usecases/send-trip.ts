@@ -26,14 +26,13 @@ import { bookHolding, type VehicleClaim } from "./availability";
 import { DEFAULT_TURNAROUND_MINUTES, holdSpan, type HoldIndex } from "../fleet/holds";
 import { quoteQuarterHours } from "../trips/quote";
 import { isAirportPickup, isHourlyTrip, termsFor } from "../trips/terms";
-import { askedExtras } from "../rates/trip-extras";
-import { cardFacts } from "../rates/card-facts";
-import type { RateCardRepository } from "../rates/ports";
+import { askedExtras } from "../pricing/trip-extras";
+import { cardFacts } from "../pricing/card-facts";
+import type { NetworkQuoteRepository, RateCardRepository } from "../pricing/ports";
 import { validateSendTrip, type NewTripRequest, type SendTripInput } from "../trips/send-trip-request";
 import { providerVehicleType, tripRefusal, type TripAdmissionDeps } from "../partners/admission";
-import type { NetworkQuoteRepository } from "../quotes/ports";
-import type { NetworkQuote } from "../quotes/network-quote";
-import { findNetworkQuote, quotedChoice, type QuotedChoice } from "../quotes/quoted-choice";
+import type { NetworkQuote } from "../pricing/network-quote";
+import { findNetworkQuote, quotedChoice, type QuotedChoice } from "../pricing/quoted-choice";
 
 export interface SendTripDeps {
   /** Providers' rate cards: a QUOTE prices with the provider's card (CONTRACT §19.2). */

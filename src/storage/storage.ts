@@ -9,11 +9,10 @@ import type { SandboxTrips } from "../../domain/usecases/sandbox-dispatch";
 import type { RateBudgets } from "../../domain/rate-limit";
 import type { LiveEventLog, StreamRegistry } from "../../domain/events/live-events";
 import type { LiveEventUsage } from "../../domain/events/store-bounds";
-import type { NetworkQuoteRepository } from "../../domain/quotes/ports";
+import type { NetworkQuoteRepository, RateCardRepository } from "../../domain/pricing/ports";
 import type { ProviderHistory } from "../../domain/partners/provider-record";
 import type { VehicleHolds } from "../../domain/fleet/holds";
 import type { OfferDeadlines } from "../../domain/trips/ports";
-import type { RateCardRepository } from "../../domain/rates/ports";
 import type { FxRateStore } from "../../domain/fx/ports";
 
 /** What a booking change's messages are built from: the storage's synchronous lookups. */

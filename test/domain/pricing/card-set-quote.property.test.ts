@@ -2,10 +2,10 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { PackagedAirportDirectory } from "../../../adapters/airports/directory";
 import { PackagedCurrencyDirectory } from "../../../adapters/currencies/directory";
-import type { RateCard } from "../../../domain/rates/card";
-import { quoteServingSetWithCard } from "../../../domain/rates/card-set-quote";
-import { quoteWithCard, type CardTripFacts } from "../../../domain/rates/priced-quote";
-import { compileCard } from "../../../domain/rates/pricing";
+import type { RateCard } from "../../../domain/pricing/card";
+import { quoteServingSetWithCard } from "../../../domain/pricing/card-set-quote";
+import { quoteWithCard, type CardTripFacts } from "../../../domain/pricing/priced-quote";
+import { compileCard } from "../../../domain/pricing/card-pricing";
 import type { QuotableVehicle, QuoteBuildRequest } from "../../../domain/trips/quote";
 import { joinedSets, servingSetOf } from "../../../domain/trips/serving-set";
 

@@ -13,7 +13,7 @@ import {
   type QuoteBuildRequest,
 } from "../trips/quote";
 import type { StoredRateCard } from "./ports";
-import { cardQuote, cardRoadKm, compileCard, tripClock, type CompiledCard, type PricedTrip } from "./pricing";
+import { cardQuote, cardRoadKm, compileCard, tripClock, type CompiledCard, type PricedTrip } from "./card-pricing";
 import { extraNotOffered, unpricedVehicles, type AskedExtra } from "./trip-extras";
 
 /** What a card prices besides the fleet's own quote request: the trip's places, clock and extras. */

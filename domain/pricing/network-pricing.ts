@@ -16,10 +16,10 @@ import type { NewTrip } from "../trips/send-trip-request";
 import type { ProviderAdmission } from "../partners/admission";
 import { DEFAULT_TURNAROUND_MINUTES, holdSpan, type HoldIndex } from "../fleet/holds";
 import { rankCircle, type CircleRanking, type ExtraVehicle, type ProviderTerms, type RankInput } from "./network-rank";
-import type { RateCardRepository } from "../rates/ports";
-import { askedExtras } from "../rates/trip-extras";
-import { cardFacts } from "../rates/card-facts";
-import type { CardTripFacts } from "../rates/priced-quote";
+import type { RateCardRepository } from "./ports";
+import { askedExtras } from "./trip-extras";
+import { cardFacts } from "./card-facts";
+import type { CardTripFacts } from "./priced-quote";
 import { leaveOutByCard, type LeftOutByCard } from "./network-leave-out";
 
 /** The providers met around a pickup, before admission: a network quote decides whom it may offer, then ranks. */

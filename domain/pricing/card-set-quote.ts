@@ -18,7 +18,7 @@ import type { ServingSet } from "../trips/serving-set";
 import type { TripWarning } from "../trips/warnings";
 import type { CardTripFacts } from "./priced-quote";
 import { pricedTrip } from "./priced-quote";
-import { cardQuote, vehicleRateBreakdown, type CompiledCard } from "./pricing";
+import { cardQuote, vehicleRateBreakdown, type CompiledCard } from "./card-pricing";
 import { extraNotOffered, unpricedVehicles } from "./trip-extras";
 
 /**

@@ -4,7 +4,7 @@ import type { Fee, Terms } from "../trips/booking";
 import type { ProviderRecord } from "../partners/provider-record";
 import { luggageCountField } from "../trips/luggage";
 import type { TripWarning } from "../trips/warnings";
-import { vehicleRateLine as vehicleRateBreakdownOf, type BreakdownLine } from "../rates/pricing";
+import { vehicleRateLine as vehicleRateBreakdownOf, type BreakdownLine } from "./card-pricing";
 
 /** How long a network quote and its prices hold. */
 export const NETWORK_QUOTE_VALIDITY_SECONDS = 24 * 3600;

@@ -7,7 +7,7 @@ import {
   type CardQuote,
   type CompiledCard,
   type PricedTrip,
-} from "../rates/pricing";
+} from "./card-pricing";
 
 /**
  * A provider's rate card for one network quote's trip (CONTRACT §19.2): its currency, the card and the trip as it

@@ -1,4 +1,5 @@
 import type { RateCard } from "./card";
+import type { NetworkQuote } from "./network-quote";
 
 /** A stored rate card and when it was last replaced (Unix seconds). */
 export interface StoredRateCard {
@@ -15,4 +16,13 @@ export interface RateCardRepository {
   put(netid: string, card: RateCard, at: number): Promise<void>;
   /** Removes the card; false when there was none. */
   delete(netid: string): Promise<boolean>;
+}
+
+/** Where network quotes are kept for their validity (and pruned by the retention some time after it). */
+export interface NetworkQuoteRepository {
+  save(quote: NetworkQuote): Promise<void>;
+  /** The quote with this id, whoever made it (the use case decides who may see it); undefined when unknown. */
+  find(quoteId: string): Promise<NetworkQuote | undefined>;
+  /** How many quotes the company (its netid as stored) made since a time (Unix seconds): its per-hour bound. */
+  countSince(makerNetid: string, sinceSeconds: number): Promise<number>;
 }
