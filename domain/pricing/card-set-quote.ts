@@ -14,7 +14,7 @@ import {
   type QuoteBuildRequest,
 } from "../trips/quote";
 import { amountsOf, quoteCut } from "../trips/quote-set";
-import type { ServingSet } from "../trips/serving-set";
+import type { ServingSet } from "../fleet/serving-set";
 import type { TripWarning } from "../trips/warnings";
 import type { CardTripFacts } from "./priced-quote";
 import { pricedTrip } from "./priced-quote";

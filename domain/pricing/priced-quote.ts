@@ -1,4 +1,5 @@
 import type { AirportDirectory } from "../airports";
+import type { QuotableVehicle } from "../fleet/entry";
 import { minorUnitOf, type CurrencyDirectory } from "../currency";
 import { isoAt, type QuoteOption } from "../trips/booking";
 import {
@@ -9,7 +10,6 @@ import {
   quotableInCurrency,
   vehicleFeeMinorUnits,
   type PricedQuote,
-  type QuotableVehicle,
   type QuoteBuildRequest,
 } from "../trips/quote";
 import type { StoredRateCard } from "./ports";

@@ -1,4 +1,4 @@
-import type { ServingSet } from "./serving-set";
+import type { ServingSet } from "../fleet/serving-set";
 
 /**
  * A serving set without the vehicles `held` names (CONTRACT §19.5), and how many of those seat the party (and hold

@@ -13,7 +13,7 @@ import {
   type PricedQuote,
   type QuoteBuildRequest,
 } from "./quote";
-import type { ServingRate, ServingSet } from "./serving-set";
+import type { ServingRate, ServingSet } from "../fleet/serving-set";
 import type { TripWarning } from "./warnings";
 
 /** Each rate's amounts read once (a serving set from the index hands out the same rate objects quote after quote). */

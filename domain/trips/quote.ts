@@ -1,4 +1,4 @@
-import type { FleetEntry } from "../fleet/entry";
+import type { FleetEntry, QuotableVehicle } from "../fleet/entry";
 import { formatMinorUnits, minorUnitOf, toTenThousandths, type CurrencyDirectory } from "../currency";
 import { toCents } from "../money";
 import { isoAt, type QuoteOption } from "./booking";
@@ -52,12 +52,6 @@ export function vehicleFeeCents(entry: Pick<FleetEntry, "minimumRate" | "hourlyR
   const timed = Math.floor((hourly * quarterHours + 2) / 4);
   return Math.max(minimum, timed);
 }
-
-/** What pricing a vehicle reads of its fleet entry (a FleetEntry or a ServingVehicle). */
-export type QuotableVehicle = Pick<
-  FleetEntry,
-  "slug" | "type" | "name" | "description" | "imageUrl" | "maxPassengers" | "maxLuggage" | "minimumRate" | "hourlyRate" | "currency" | "active"
->;
 
 /** A priced quote: its options (one currency), that currency (null without options) and its warnings. */
 export interface PricedQuote {

@@ -3,7 +3,7 @@ import type { FleetSearchIndex } from "../fleet/ports";
 import { greatCircleKm } from "../geo";
 import type { Position } from "./places";
 import type { ProviderFleet } from "./ports";
-import type { ServingSet } from "./serving-set";
+import type { ServingSet } from "../fleet/serving-set";
 
 export { DEFAULT_SERVICE_RADIUS_KM, MAX_SERVICE_RADIUS_KM, MIN_SERVICE_RADIUS_KM } from "./service-radius";
 
