@@ -31,7 +31,7 @@ import { PackagedCurrencyDirectory } from "../adapters/currencies/directory";
 import { shippedFxTable } from "../adapters/fx/shipped";
 import { fxTableInUse, type FxDeps } from "../domain/usecases/fx-rates";
 import { PackagedGazetteer } from "../adapters/gazetteer/cities";
-import { servingFleetOf } from "../domain/trips/service-area";
+import { servingFleetOf } from "../domain/pricing/service-area";
 import { SearchAnswerCache } from "../domain/fleet/answer-cache";
 import { ChallengeVerifier } from "../adapters/delivery/webhook-verifier";
 import { LocalRateBudgets, RateLimiter, type RateLimits } from "../adapters/http/rate-limit";

@@ -12,8 +12,8 @@ import {
   quoteQuarterHours,
   type PricedQuote,
   type QuoteBuildRequest,
-} from "../trips/quote";
-import { amountsOf, quoteCut } from "../trips/quote-set";
+} from "./quote";
+import { amountsOf, quoteCut } from "./quote-set";
 import type { ServingSet } from "../fleet/serving-set";
 import type { TripWarning } from "../trips/warnings";
 import type { CardTripFacts } from "./priced-quote";

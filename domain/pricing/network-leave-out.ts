@@ -5,7 +5,7 @@ import type { CircleMatches } from "../fleet/ports";
 import type { RateCardRepository } from "./ports";
 import { missingExtras } from "./card-pricing";
 import { compiledCard, pricedTrip, type CardTripFacts } from "./priced-quote";
-import type { QuoteBuildRequest } from "../trips/quote";
+import type { QuoteBuildRequest } from "./quote";
 import { roadKmOf, tooLong } from "../trips/trip-length";
 import { providerCard, type ProviderCard } from "./network-cards";
 import type { ProviderTerms } from "./network-rank";

@@ -11,7 +11,7 @@ import {
   vehicleFeeMinorUnits,
   type PricedQuote,
   type QuoteBuildRequest,
-} from "../trips/quote";
+} from "./quote";
 import type { StoredRateCard } from "./ports";
 import { cardQuote, cardRoadKm, compileCard, tripClock, type CompiledCard, type PricedTrip } from "./card-pricing";
 import { extraNotOffered, unpricedVehicles, type AskedExtra } from "./trip-extras";

@@ -1,12 +1,12 @@
 import type { CurrencyDirectory } from "../currency";
 import type { IntegrationRepository } from "../delivery/ports";
 import type { PlacedPickup } from "../trips/pickup-place";
-import { fitsTrip, quoteQuarterHours, type PricedQuote, type QuoteRequest } from "../trips/quote";
+import { fitsTrip, quoteQuarterHours, type PricedQuote, type QuoteRequest } from "../pricing/quote";
 import { DEFAULT_TURNAROUND_MINUTES, holdSpan, type HoldIndex } from "../fleet/holds";
-import { withoutHeld } from "../trips/available-set";
+import { withoutHeld } from "../pricing/available-set";
 import { availabilityWarnings } from "../trips/warnings";
-import { quoteServingSet } from "../trips/quote-set";
-import type { ServiceArea, ServingFleet } from "../trips/service-area";
+import { quoteServingSet } from "../pricing/quote-set";
+import type { ServiceArea, ServingFleet } from "../pricing/service-area";
 import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
 import type { AirportDirectory } from "../airports";
 import type { RateCardRepository } from "../pricing/ports";

@@ -10,7 +10,7 @@ import { rankCircle } from "../../../domain/pricing/network-rank";
 import { cardPricing, providerCard, type ProviderCard } from "../../../domain/pricing/network-cards";
 import { cardRoadKm, compileCard, missingExtras, type PricedTrip } from "../../../domain/pricing/card-pricing";
 import type { RateCard } from "../../../domain/pricing/card";
-import { vehicleFeeMinorUnits } from "../../../domain/trips/quote";
+import { vehicleFeeMinorUnits } from "../../../domain/pricing/quote";
 import { FeeConverter } from "../../../domain/fx/convert";
 import { rowsSource } from "./sources";
 

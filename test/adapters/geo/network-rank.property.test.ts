@@ -7,7 +7,7 @@ import type { IndexRow } from "../../../domain/fleet/source";
 import { greatCircleKm } from "../../../domain/geo";
 import { chooseNetworkCurrency, networkOptionsOf, rankNetworkOptions, type OptionEntry, type PricedVehicle } from "../../../domain/pricing/network-quote";
 import { rankCircle, type ExtraVehicle } from "../../../domain/pricing/network-rank";
-import { vehicleFeeMinorUnits } from "../../../domain/trips/quote";
+import { vehicleFeeMinorUnits } from "../../../domain/pricing/quote";
 import { FeeConverter } from "../../../domain/fx/convert";
 import { rowsSource } from "./sources";
 

@@ -7,7 +7,7 @@ import { quoteServingSetWithCard } from "../../../domain/pricing/card-set-quote"
 import { quoteWithCard, type CardTripFacts } from "../../../domain/pricing/priced-quote";
 import { compileCard } from "../../../domain/pricing/card-pricing";
 import type { QuotableVehicle } from "../../../domain/fleet/entry";
-import type { QuoteBuildRequest } from "../../../domain/trips/quote";
+import type { QuoteBuildRequest } from "../../../domain/pricing/quote";
 import { joinedSets, servingSetOf } from "../../../domain/fleet/serving-set";
 
 // CONTRACT §19.8: a QUOTE to a provider with a rate card is priced over the serving set's columns (each type and
