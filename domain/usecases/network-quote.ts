@@ -19,7 +19,7 @@ import { isAirportPickup, isHourlyTrip, termsFor } from "../trips/terms";
 import { byReliability } from "../partners/provider-record";
 import type { ProviderRecords } from "./provider-record";
 import type { Terms } from "../trips/booking";
-import { availabilityWarnings } from "../trips/warnings";
+import { availabilityWarnings } from "../pricing/available-set";
 import { findNetworkQuote, pricedTripOf } from "../pricing/quoted-choice";
 import { admitProviders, type NetworkAsk, type TripAdmissionDeps } from "../partners/admission";
 import { sendTrip, type SendTripDeps } from "./send-trip";
