@@ -18,7 +18,7 @@ import { attemptOutcomes, type DeliveryDeps } from "../domain/usecases/deliver-b
 import { announceChanges } from "../domain/usecases/announce-changes";
 import { followedPositions } from "../domain/events/followed-positions";
 import { LiveEventBudget, STORE_BOUNDS, type StoreBounds } from "../domain/events/store-bounds";
-import { LIVE_EVENT_RETENTION_SECONDS } from "../domain/events/live-events";
+import { LIVE_EVENT_RETENTION_SECONDS } from "../domain/retention";
 import { indexNetworkPricing } from "../domain/pricing/network-pricing";
 import type { NetworkQuoteDeps } from "../domain/usecases/network-quote";
 import { BOOKING_WRITER_STATEMENTS } from "../adapters/sqlite/booking-rows";
