@@ -1,5 +1,3 @@
-import { LIVE_EVENT_RETENTION_SECONDS } from "./events/live-events";
-
 /**
  * How long each store keeps a finished row, in seconds: a promise to the companies (a delivered message can be read
  * back for a week, security events for 90 days, an Idempotency-Key replays for a day). Both databases prune by it;
@@ -31,6 +29,9 @@ export interface Retention {
 }
 
 const DAY = 86400;
+
+/** Live events are pruned after this. */
+export const LIVE_EVENT_RETENTION_SECONDS = 25 * 3600;
 
 /** The periods both databases keep. */
 export const RETENTION: Readonly<Retention> = Object.freeze({

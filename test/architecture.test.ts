@@ -177,3 +177,51 @@ describe("the architecture's boundaries", () => {
 
 const MAX_LINE = 160;
 
+/**
+ * The pairs of domain/ folders (domain/<folder>/…; the files at the top of domain/ are in no folder) whose files
+ * import each other both ways, counting every relative import: "a ↔ b", a before b, sorted.
+ */
+function mutualFolderPairs(files: ReadonlyMap<string, string>): string[] {
+  const folderOf = (module: string) => {
+    const t = module.split("/");
+    return t[0] === "domain" && t.length > 2 ? t[1] : undefined;
+  };
+  const links = new Set<string>();
+  for (const [file, text] of files) {
+    const from = folderOf(file);
+    for (const target of relativeImports(file, text)) {
+      const to = folderOf(target);
+      if (from !== undefined && to !== undefined && from !== to) links.add(`${from} ${to}`);
+    }
+  }
+  const both = [...links].filter((l) => {
+    const [a, b] = l.split(" ");
+    return a < b && links.has(`${b} ${a}`);
+  });
+  return both.map((l) => l.replace(" ", " ↔ ")).sort();
+}
+
+/** Pairs of domain/ folders allowed to import each other both ways (issue 44: trips with tracking, events and delivery). */
+const MAX_MUTUAL_FOLDER_PAIRS = 3;
+
+describe("domain/ folders importing each other", () => {
+  test("the pair counter finds folders importing each other both ways, type-only, re-export and dynamic imports included", () => {
+    const planted = new Map([
+      ["domain/trips/a.ts", `import type { B } from "../fleet/b";\nimport { e } from "../errors";`],
+      ["domain/fleet/b.ts", `export { c } from "../trips/c";`],
+      ["domain/events/d.ts", `const a = await import("../trips/a");\nimport { e } from "../errors";`],
+      ["domain/errors.ts", `import { d } from "./events/d";`],
+      ["domain/pricing/p.ts", `import { a } from "../trips/a";\nimport { q } from "./q";`],
+    ]);
+    expect(mutualFolderPairs(planted)).toEqual(["fleet ↔ trips"]);
+    planted.set("domain/trips/c.ts", `import type { D } from "../events/d";`);
+    expect(mutualFolderPairs(planted)).toEqual(["events ↔ trips", "fleet ↔ trips"]);
+  });
+
+  test(`at most ${MAX_MUTUAL_FOLDER_PAIRS} pairs of domain/ folders import each other both ways`, () => {
+    const files = sources("domain/**/*.ts");
+    expect(files.length).toBeGreaterThan(50);
+    const pairs = mutualFolderPairs(texts(files));
+    expect(pairs.length <= MAX_MUTUAL_FOLDER_PAIRS ? [] : pairs).toEqual([]);
+  });
+});

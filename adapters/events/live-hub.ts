@@ -1,5 +1,4 @@
 import {
-  LIVE_EVENT_RETENTION_SECONDS,
   MAX_STREAMS_PER_COMPANY,
   streamStart,
   type EventStreams,
@@ -9,6 +8,7 @@ import {
   type StreamRegistry,
   type StreamStart,
 } from "../../domain/events/live-events";
+import { LIVE_EVENT_RETENTION_SECONDS } from "../../domain/retention";
 import { Stream, type Company } from "./live-stream";
 import { EventIdCodec } from "./event-ids";
 

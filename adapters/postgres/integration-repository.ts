@@ -5,7 +5,7 @@ import type { IntegrationLookup, IntegrationRepository, SecretSealer } from "../
 import { preparedByKey, type PgDb } from "./db";
 import { PgAccountCache } from "./account-cache";
 import { companyIntegrations } from "./schema";
-import { DEFAULT_SERVICE_RADIUS_KM } from "../../domain/trips/service-area";
+import { DEFAULT_SERVICE_RADIUS_KM } from "../../domain/trips/service-radius";
 
 export { secretContext };
 

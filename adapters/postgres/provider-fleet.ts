@@ -1,6 +1,6 @@
 import { and, eq, getTableColumns, inArray, isNull, or, sql } from "drizzle-orm";
 import type { FleetEntry } from "../../domain/fleet/entry";
-import type { ProviderFleet } from "../../domain/trips/ports";
+import type { ProviderFleet } from "../../domain/pricing/ports";
 import type { PgDb } from "./db";
 import { fleetAirports, fleetEntries } from "./schema";
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
-import type { RateCard } from "../../domain/rates/card";
-import type { RateCardRepository, StoredRateCard } from "../../domain/rates/ports";
+import type { RateCard } from "../../domain/pricing/card";
+import type { RateCardRepository, StoredRateCard } from "../../domain/pricing/ports";
 import type { PgDb } from "./db";
 import { rateCards } from "./schema";
 

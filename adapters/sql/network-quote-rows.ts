@@ -1,4 +1,4 @@
-import type { NetworkQuote } from "../../domain/quotes/network-quote";
+import type { NetworkQuote } from "../../domain/pricing/network-quote";
 
 /** A network quote's row, the same in both databases: the columns lookups and retention need, the rest one JSON text. */
 export interface NetworkQuoteRow {

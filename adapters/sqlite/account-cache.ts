@@ -2,7 +2,7 @@ import type { Database, Statement } from "bun:sqlite";
 import type { Company } from "../../domain/company/registration";
 import type { Integration } from "../../domain/delivery/integration";
 import type { Caller } from "../../domain/ports";
-import type { StoredRateCard } from "../../domain/rates/ports";
+import type { StoredRateCard } from "../../domain/pricing/ports";
 import type { Db } from "./db";
 
 /** Entries kept per map before the cache starts over (bounds memory under many distinct callers). */

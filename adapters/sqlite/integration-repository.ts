@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Integration } from "../../domain/delivery/integration";
 import { integrationOf, integrationRecord, secretContext } from "../../domain/delivery/integration-record";
 import type { IntegrationLookup, IntegrationRepository, SecretSealer } from "../../domain/delivery/ports";
-import { DEFAULT_SERVICE_RADIUS_KM } from "../../domain/trips/service-area";
+import { DEFAULT_SERVICE_RADIUS_KM } from "../../domain/trips/service-radius";
 import { AccountCache } from "./account-cache";
 import type { Db } from "./db";
 import { companyIntegrations } from "./schema";

@@ -1,6 +1,6 @@
 import { and, count, eq, gte } from "drizzle-orm";
-import type { NetworkQuoteRepository } from "../../domain/quotes/ports";
-import type { NetworkQuote } from "../../domain/quotes/network-quote";
+import type { NetworkQuoteRepository } from "../../domain/pricing/ports";
+import type { NetworkQuote } from "../../domain/pricing/network-quote";
 import type { Db } from "./db";
 import { networkQuotes } from "./schema";
 import { networkQuoteOf, networkQuoteRow } from "../sql/network-quote-rows";

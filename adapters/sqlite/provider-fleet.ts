@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Statement } from "bun:sqlite";
 import type { FleetEntry } from "../../domain/fleet/entry";
-import type { ProviderFleet } from "../../domain/trips/ports";
+import type { ProviderFleet } from "../../domain/pricing/ports";
 import type { Db } from "./db";
 import { fleetEntries } from "./schema";
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import type { RateCard } from "../../domain/rates/card";
-import type { RateCardRepository, StoredRateCard } from "../../domain/rates/ports";
+import type { RateCard } from "../../domain/pricing/card";
+import type { RateCardRepository, StoredRateCard } from "../../domain/pricing/ports";
 import { AccountCache } from "./account-cache";
 import { preparedByKey, type Db } from "./db";
 import { rateCards } from "./schema";

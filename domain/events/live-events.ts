@@ -14,8 +14,6 @@ import { utf8Bytes } from "./store-bounds";
 export const POSITION_EVENT = "chauffeur.position";
 /** A stream resumes from an event id this long after the event (rows are kept a little longer). */
 export const RESUME_WINDOW_SECONDS = 24 * 3600;
-/** Live events are pruned after this. */
-export const LIVE_EVENT_RETENTION_SECONDS = 25 * 3600;
 /** Open event streams per company. */
 export const MAX_STREAMS_PER_COMPANY = 10;
 

@@ -26,6 +26,12 @@ export interface FleetEntry {
   updatedAt: number;
 }
 
+/** What pricing a vehicle reads of its fleet entry (a FleetEntry or a ServingVehicle). */
+export type QuotableVehicle = Pick<
+  FleetEntry,
+  "slug" | "type" | "name" | "description" | "imageUrl" | "maxPassengers" | "maxLuggage" | "minimumRate" | "hourlyRate" | "currency" | "active"
+>;
+
 /**
  * A fleet entry's own fields as the API names them (rates as JSON numbers under `minimum_rate` and
  * `hourly_rate`): what an owner sends, and the body of what the fleet routes answer.

@@ -1,4 +1,4 @@
-import type { ServingSet } from "../trips/serving-set";
+import type { ServingSet } from "./serving-set";
 import type { FleetEntry } from "./entry";
 import type { FleetEntryDraft } from "./validation";
 import type { FleetListing } from "./listing";

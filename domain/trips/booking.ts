@@ -1,5 +1,5 @@
 import type { ConvertedFee } from "../fx/convert";
-import type { BreakdownLine } from "../rates/pricing";
+import type { BreakdownLine } from "./breakdown-line";
 import type { TripWarning } from "./warnings";
 import type { TripActor, TripStatus } from "./lifecycle";
 

@@ -1,6 +1,5 @@
 import type { AnnouncedMessage } from "../delivery/ports";
 import type { NewLiveEvent } from "../events/live-events";
-import type { FleetEntry } from "../fleet/entry";
 import type { Booking, BookingEvent, BookingSummary } from "./booking";
 import type { TripActor, TripStatus } from "./lifecycle";
 import type { BookingRef } from "./send-trip-request";
@@ -72,24 +71,6 @@ export interface IdempotencyStore {
   complete(netid: string, key: string, result: StoredResult, now: number): Promise<void>;
   /** Gives a reserved key up: the next request with it runs. */
   release(netid: string, key: string): Promise<void>;
-}
-
-/** The provider's fleet as quotes see it. */
-export interface ProviderFleet {
-  /** The provider's active fleet entries. */
-  activeEntries(netid: string): Promise<FleetEntry[]>;
-  /** The provider's active entries among `slugs` (others' and inactive ones left out), in no particular order. */
-  activeEntriesBySlug(netid: string, slugs: readonly string[]): Promise<FleetEntry[]>;
-  /** The active entries among `slugs`, whoever owns them, in no particular order (one read for a network quote's candidates). */
-  activeEntriesAmong(slugs: readonly string[]): Promise<FleetEntry[]>;
-  /** The provider's active entries that list airport `iata` (upper-case), read by airport (not by scanning the fleet). */
-  activeEntriesListing(netid: string, iata: string): Promise<FleetEntry[]>;
-  /**
-   * Those of activeEntriesListing that a circle search around `centre` cannot find: without a position, or standing
-   * farther than `radiusKm` from it (a metre's slack: one just inside may be among them too). Read through the
-   * per-airport positions, so entries within the circle cost an index entry each, not a row.
-   */
-  activeEntriesListingBeyond(netid: string, iata: string, centre: { lat: number; lon: number }, radiusKm: number): Promise<FleetEntry[]>;
 }
 
 /**

@@ -40,15 +40,6 @@ export interface TripWarning {
   rateDate?: string;
 }
 
-/** SHORT_NOTICE (providers left out: the pickup is sooner than their minimumNoticeMinutes) and VEHICLES_BUSY (held vehicles left out), when any. */
-export function availabilityWarnings(shortNotice: number, busy: number): TripWarning[] {
-  const warnings: TripWarning[] = [];
-  if (shortNotice > 0)
-    warnings.push({ code: "SHORT_NOTICE", message: `${shortNotice} provider(s) left out: the pickup is sooner than their minimum notice`, count: shortNotice });
-  if (busy > 0) warnings.push({ code: "VEHICLES_BUSY", message: `${busy} vehicle(s) left out: booked or blocked at that time`, count: busy });
-  return warnings;
-}
-
 /** The passenger members GNet names (the spec's passengers[]), with `phones[]` (CONTRACT §9). */
 const PASSENGER_MEMBERS = ["firstName", "lastName", "email", "phoneNumber", "accountNumber", "phones"];
 /** What a member that is not one usually meant. */

@@ -12,24 +12,24 @@ import {
   type NetworkQuote,
   type NetworkQuoteOption,
   type NetworkQuoteWarning,
-} from "../quotes/network-quote";
-import type { NetworkQuoteRepository } from "../quotes/ports";
-import type { NetworkPricing, ServingProviders } from "../quotes/network-pricing";
+} from "../pricing/network-quote";
+import type { NetworkQuoteRepository } from "../pricing/ports";
+import type { NetworkPricing, ServingProviders } from "../pricing/network-pricing";
 import { isAirportPickup, isHourlyTrip, termsFor } from "../trips/terms";
 import { byReliability } from "../partners/provider-record";
 import type { ProviderRecords } from "./provider-record";
 import type { Terms } from "../trips/booking";
-import { availabilityWarnings } from "../trips/warnings";
-import { findNetworkQuote, pricedTripOf } from "../quotes/quoted-choice";
+import { availabilityWarnings } from "../pricing/available-set";
+import { findNetworkQuote, pricedTripOf } from "../pricing/quoted-choice";
 import { admitProviders, type NetworkAsk, type TripAdmissionDeps } from "../partners/admission";
 import { sendTrip, type SendTripDeps } from "./send-trip";
-import { NetworkConversion, type NetworkFx } from "../quotes/network-fx";
+import { NetworkConversion, type NetworkFx } from "../pricing/network-fx";
 import { fareCurrencyProblem } from "../currency";
-import { askedExtras, extraNotOffered, unpricedVehicles } from "../rates/trip-extras";
+import { askedExtras, extraNotOffered, unpricedVehicles } from "../pricing/trip-extras";
 import { tripTooLong } from "../trips/trip-length";
-import { vehicleRateLine } from "../rates/pricing";
+import { vehicleRateLine } from "../pricing/card-pricing";
 
-export { findNetworkQuote } from "../quotes/quoted-choice";
+export { findNetworkQuote } from "../pricing/quoted-choice";
 
 /**
  * Network quote: one trip priced across every provider that would take it from the caller and has vehicles

@@ -5,10 +5,10 @@ import { isoAt, type Booking } from "../trips/booking";
 import { decideOfferDue, mayMove, moveCause, type NextOffer, type OfferOutcome } from "../trips/offers";
 import type { BookingRepository, OfferDeadlines } from "../trips/ports";
 import { positionOf } from "../trips/places";
-import { quoteQuarterHours } from "../trips/quote";
+import { quoteQuarterHours } from "../pricing/quote";
 import { DEFAULT_TURNAROUND_MINUTES, holdSpan, type HoldIndex } from "../fleet/holds";
-import type { NetworkQuoteRepository } from "../quotes/ports";
-import { optionFeeLine, type NetworkQuote, type NetworkQuoteOption } from "../quotes/network-quote";
+import type { NetworkQuoteRepository } from "../pricing/ports";
+import { optionFeeLine, type NetworkQuote, type NetworkQuoteOption } from "../pricing/network-quote";
 import { tripRefusal, type TripAdmissionDeps } from "../partners/admission";
 
 /**

@@ -1,19 +1,18 @@
 import type { CurrencyDirectory } from "../currency";
 import type { IntegrationRepository } from "../delivery/ports";
 import type { PlacedPickup } from "../trips/pickup-place";
-import { fitsTrip, quoteQuarterHours, type PricedQuote, type QuoteRequest } from "../trips/quote";
+import { fitsTrip, quoteQuarterHours, type PricedQuote, type QuoteRequest } from "../pricing/quote";
 import { DEFAULT_TURNAROUND_MINUTES, holdSpan, type HoldIndex } from "../fleet/holds";
-import { withoutHeld } from "../trips/available-set";
-import { availabilityWarnings } from "../trips/warnings";
-import { quoteServingSet } from "../trips/quote-set";
-import type { ServiceArea, ServingFleet } from "../trips/service-area";
+import { availabilityWarnings, withoutHeld } from "../pricing/available-set";
+import { quoteServingSet } from "../pricing/quote-set";
+import type { ServiceArea, ServingFleet } from "../pricing/service-area";
 import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
 import type { AirportDirectory } from "../airports";
-import type { RateCardRepository } from "../rates/ports";
-import { vehicleRateLine } from "../rates/pricing";
-import { compiledCard, quoteWithCard, type CardTripFacts } from "../rates/priced-quote";
+import type { RateCardRepository } from "../pricing/ports";
+import { vehicleRateLine } from "../pricing/card-pricing";
+import { compiledCard, quoteWithCard, type CardTripFacts } from "../pricing/priced-quote";
 import { roadKmOf, tooLong, tripTooLong } from "../trips/trip-length";
-import { quoteServingSetWithCard } from "../rates/card-set-quote";
+import { quoteServingSetWithCard } from "../pricing/card-set-quote";
 
 /** What pricing one provider's quote reads: its serving vehicles, its service radius, currency facts. */
 export interface ProviderQuoteDeps {

@@ -2,8 +2,8 @@ import type { AirportDirectory } from "../airports";
 import type { CurrencyDirectory } from "../currency";
 import { NotFoundError } from "../errors";
 import type { FleetRepository } from "../fleet/ports";
-import { validateRateCard, type RateCard } from "../rates/card";
-import type { RateCardRepository } from "../rates/ports";
+import { validateRateCard, type RateCard } from "../pricing/card";
+import type { RateCardRepository } from "../pricing/ports";
 import type { Clock } from "../ports";
 
 /** What the rate card routes need: the cards, the provider's fleet (its currency), ISO 4217 and the airports. */

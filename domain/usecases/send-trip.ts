@@ -16,24 +16,23 @@ import type { QuoteOption } from "../trips/booking";
 import { pickupCityWarnings, placePickup, type Gazetteer } from "../trips/pickup-place";
 import { pickupTimeRefusal } from "../trips/pickup-time";
 import { pickupInstant, positionOf, type Position, type TimeZones } from "../trips/places";
-import type { BookingRepository, ProviderFleet } from "../trips/ports";
+import type { BookingRepository } from "../trips/ports";
 import { DEFAULT_BOOKING_LIMITS, withinBounds, type BookingLimits } from "../trips/booking-bounds";
-import type { ServingFleet } from "../trips/service-area";
+import type { ServingFleet } from "../pricing/service-area";
 import { unknownPassengerFields, type TripWarning } from "../trips/warnings";
 import { quoteProvider } from "./quote-provider";
 import { repriceForUpdate } from "./reprice-booking";
 import { bookHolding, type VehicleClaim } from "./availability";
 import { DEFAULT_TURNAROUND_MINUTES, holdSpan, type HoldIndex } from "../fleet/holds";
-import { quoteQuarterHours } from "../trips/quote";
+import { quoteQuarterHours } from "../pricing/quote";
 import { isAirportPickup, isHourlyTrip, termsFor } from "../trips/terms";
-import { askedExtras } from "../rates/trip-extras";
-import { cardFacts } from "../rates/card-facts";
-import type { RateCardRepository } from "../rates/ports";
+import { askedExtras } from "../pricing/trip-extras";
+import { cardFacts } from "../pricing/card-facts";
+import type { NetworkQuoteRepository, ProviderFleet, RateCardRepository } from "../pricing/ports";
 import { validateSendTrip, type NewTripRequest, type SendTripInput } from "../trips/send-trip-request";
 import { providerVehicleType, tripRefusal, type TripAdmissionDeps } from "../partners/admission";
-import type { NetworkQuoteRepository } from "../quotes/ports";
-import type { NetworkQuote } from "../quotes/network-quote";
-import { findNetworkQuote, quotedChoice, type QuotedChoice } from "../quotes/quoted-choice";
+import type { NetworkQuote } from "../pricing/network-quote";
+import { findNetworkQuote, quotedChoice, type QuotedChoice } from "../pricing/quoted-choice";
 
 export interface SendTripDeps {
   /** Providers' rate cards: a QUOTE prices with the provider's card (CONTRACT §19.2). */

@@ -1,6 +1,6 @@
 import type { AuditEvent, AuditLog, CompanyRepository, LoginThrottle, PlatformTokenRepository, RevokedTokens, UserRepository } from "../../domain/ports";
 import type { IntegrationLookup, IntegrationRepository, Outbox } from "../../domain/delivery/ports";
-import type { BookingRepository, ChangeAnnouncer, IdempotencyStore, ProviderFleet } from "../../domain/trips/ports";
+import type { BookingRepository, ChangeAnnouncer, IdempotencyStore } from "../../domain/trips/ports";
 import type { FleetRepository } from "../../domain/fleet/ports";
 import type { FleetSource } from "../../domain/fleet/source";
 import type { ActiveVehicleTypes, PartnershipRepository } from "../../domain/partners/ports";
@@ -9,11 +9,10 @@ import type { SandboxTrips } from "../../domain/usecases/sandbox-dispatch";
 import type { RateBudgets } from "../../domain/rate-limit";
 import type { LiveEventLog, StreamRegistry } from "../../domain/events/live-events";
 import type { LiveEventUsage } from "../../domain/events/store-bounds";
-import type { NetworkQuoteRepository } from "../../domain/quotes/ports";
+import type { NetworkQuoteRepository, ProviderFleet, RateCardRepository } from "../../domain/pricing/ports";
 import type { ProviderHistory } from "../../domain/partners/provider-record";
 import type { VehicleHolds } from "../../domain/fleet/holds";
 import type { OfferDeadlines } from "../../domain/trips/ports";
-import type { RateCardRepository } from "../../domain/rates/ports";
 import type { FxRateStore } from "../../domain/fx/ports";
 
 /** What a booking change's messages are built from: the storage's synchronous lookups. */

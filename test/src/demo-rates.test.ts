@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { PackagedAirportDirectory } from "../../adapters/airports/directory";
 import { PackagedCurrencyDirectory } from "../../adapters/currencies/directory";
-import { validateRateCard } from "../../domain/rates/card";
-import { cardQuote, compileCard, type PricedTrip } from "../../domain/rates/pricing";
+import { validateRateCard } from "../../domain/pricing/card";
+import { cardQuote, compileCard, type PricedTrip } from "../../domain/pricing/card-pricing";
 import { DEMO_FLEET_AIRPORTS, demoFleet } from "../../src/demo/fleet";
 import { DEMO_RATE_CARDS } from "../../src/demo/rates";
 

@@ -1,6 +1,6 @@
 import { distance } from "geokdbush";
-import type { ServingRate, ServingSet } from "../../../domain/trips/serving-set";
-import type { QuotableVehicle } from "../../../domain/trips/quote";
+import type { ServingRate, ServingSet } from "../../../domain/fleet/serving-set";
+import type { QuotableVehicle } from "../../../domain/fleet/entry";
 import { chord2To, type PreparedQuery } from "./query";
 import { walked, walkTree } from "./walk";
 import type { FleetSnapshot } from "./snapshot";

@@ -1,6 +1,6 @@
 import type { UnlocatedCount } from "../../../domain/fleet/ports";
 import { matchesAllWords } from "../../../domain/fleet/text";
-import type { QuotableVehicle } from "../../../domain/trips/quote";
+import type { QuotableVehicle } from "../../../domain/fleet/entry";
 import type { UnlocatedEntry } from "../parts";
 
 /** Active entries without a position, by airport served, for MISSING_GPS warnings. */

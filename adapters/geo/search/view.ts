@@ -1,5 +1,5 @@
 import type { CircleMatches, CircleQuery, GeoHit, GeoSearch, UnlocatedCount } from "../../../domain/fleet/ports";
-import { joinedSets, servingSetOf, type ServingSet } from "../../../domain/trips/serving-set";
+import { joinedSets, servingSetOf, type ServingSet } from "../../../domain/fleet/serving-set";
 import { circleMatches } from "./circle";
 import { toHits, type Exclusions, type FoundPage } from "./found";
 import { prepare } from "./query";

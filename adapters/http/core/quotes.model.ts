@@ -4,7 +4,7 @@ import { SendTripBody } from "../platform/send-trip.model";
 import networkQuoteRequest from "../examples/network-quote-request.json";
 import networkQuoteResponse from "../examples/network-quote-response.json";
 import networkQuoteBook from "../examples/network-quote-book.json";
-import { MAX_NAMED_PROVIDERS } from "../../../domain/quotes/network-quote";
+import { MAX_NAMED_PROVIDERS } from "../../../domain/pricing/network-quote";
 import { ProviderRecordData, TermsOut } from "./terms.model";
 import { Breakdown } from "./rates.model";
 

@@ -1,8 +1,8 @@
 // The network quote store's contract, run unchanged against both adapters: a quote reads back whole, an unknown id is
 // nothing, and retention removes a quote a day past its validity (not before).
 import { beforeAll, expect, test } from "bun:test";
-import type { NetworkQuote } from "../../../domain/quotes/network-quote";
-import type { NetworkQuoteRepository } from "../../../domain/quotes/ports";
+import type { NetworkQuote } from "../../../domain/pricing/network-quote";
+import type { NetworkQuoteRepository } from "../../../domain/pricing/ports";
 import { SqliteNetworkQuoteRepository } from "../../../adapters/sqlite/network-quote-repository";
 import { PgNetworkQuoteRepository } from "../../../adapters/postgres/network-quote-repository";
 import { pruneExpired } from "../../../adapters/sqlite/retention";

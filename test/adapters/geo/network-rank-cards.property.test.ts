@@ -5,12 +5,12 @@ import { PackagedCurrencyDirectory } from "../../../adapters/currencies/director
 import { formatMinorUnits, minorUnitOf } from "../../../domain/currency";
 import type { IndexRow } from "../../../domain/fleet/source";
 import { greatCircleKm } from "../../../domain/geo";
-import { chooseNetworkCurrency, rankNetworkOptions, type PricedVehicle } from "../../../domain/quotes/network-quote";
-import { rankCircle } from "../../../domain/quotes/network-rank";
-import { cardPricing, providerCard, type ProviderCard } from "../../../domain/quotes/network-cards";
-import { cardRoadKm, compileCard, missingExtras, type PricedTrip } from "../../../domain/rates/pricing";
-import type { RateCard } from "../../../domain/rates/card";
-import { vehicleFeeMinorUnits } from "../../../domain/trips/quote";
+import { chooseNetworkCurrency, rankNetworkOptions, type PricedVehicle } from "../../../domain/pricing/network-quote";
+import { rankCircle } from "../../../domain/pricing/network-rank";
+import { cardPricing, providerCard, type ProviderCard } from "../../../domain/pricing/network-cards";
+import { cardRoadKm, compileCard, missingExtras, type PricedTrip } from "../../../domain/pricing/card-pricing";
+import type { RateCard } from "../../../domain/pricing/card";
+import { vehicleFeeMinorUnits } from "../../../domain/pricing/quote";
 import { FeeConverter } from "../../../domain/fx/convert";
 import { rowsSource } from "./sources";
 

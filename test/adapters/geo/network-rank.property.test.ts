@@ -5,9 +5,9 @@ import { PackagedCurrencyDirectory } from "../../../adapters/currencies/director
 import { formatMinorUnits, minorUnitOf } from "../../../domain/currency";
 import type { IndexRow } from "../../../domain/fleet/source";
 import { greatCircleKm } from "../../../domain/geo";
-import { chooseNetworkCurrency, networkOptionsOf, rankNetworkOptions, type OptionEntry, type PricedVehicle } from "../../../domain/quotes/network-quote";
-import { rankCircle, type ExtraVehicle } from "../../../domain/quotes/network-rank";
-import { vehicleFeeMinorUnits } from "../../../domain/trips/quote";
+import { chooseNetworkCurrency, networkOptionsOf, rankNetworkOptions, type OptionEntry, type PricedVehicle } from "../../../domain/pricing/network-quote";
+import { rankCircle, type ExtraVehicle } from "../../../domain/pricing/network-rank";
+import { vehicleFeeMinorUnits } from "../../../domain/pricing/quote";
 import { FeeConverter } from "../../../domain/fx/convert";
 import { rowsSource } from "./sources";
 

@@ -7,7 +7,7 @@ import { migrate, openPostgres, type PgDb } from "../../../adapters/postgres/db"
 import { PgAccountCache } from "../../../adapters/postgres/account-cache";
 import { PgCompanyRepository } from "../../../adapters/postgres/account-repositories";
 import { PgRateCardRepository } from "../../../adapters/postgres/rate-card-repository";
-import type { RateCard } from "../../../domain/rates/card";
+import type { RateCard } from "../../../domain/pricing/card";
 import { startCluster, type PgCluster } from "../../../scripts/pg-cluster";
 
 let pg: PgCluster;

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import { migrate, openDatabase } from "../../../adapters/sqlite/db";
 import { SqliteNetworkQuoteRepository } from "../../../adapters/sqlite/network-quote-repository";
-import type { NetworkQuote } from "../../../domain/quotes/network-quote";
+import type { NetworkQuote } from "../../../domain/pricing/network-quote";
 
 const dir = mkdtempSync(join(tmpdir(), "tripswitch-network-quotes-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,11 +1,9 @@
 import type { FleetEntry } from "../fleet/entry";
 import type { FleetSearchIndex } from "../fleet/ports";
 import { greatCircleKm } from "../geo";
-import type { Position } from "./places";
+import type { Position } from "../trips/places";
 import type { ProviderFleet } from "./ports";
-import type { ServingSet } from "./serving-set";
-
-export { DEFAULT_SERVICE_RADIUS_KM, MAX_SERVICE_RADIUS_KM, MIN_SERVICE_RADIUS_KM } from "./service-radius";
+import type { ServingSet } from "../fleet/serving-set";
 
 /** Where a pickup is, and how far a provider's vehicles may stand from it. */
 export interface ServiceArea {

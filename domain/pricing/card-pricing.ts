@@ -1,20 +1,12 @@
 import booleanPointInPolygon from "@turf/boolean-point-in-polygon";
 import { roundToMinorUnits, toTenThousandths } from "../currency";
 import { greatCircleKm } from "../geo";
+import type { BreakdownLine } from "../trips/breakdown-line";
 import type { RateCard, Surcharge, ZoneInput } from "./card";
 import { circleBox, routeIndex, type RouteIndex, type ZoneBox } from "./route-index";
 import { dayOf, minuteOf, packFloorTerms, surchargeApplies, type CompiledSurcharge, type TripClock } from "./card-floor";
 
 export { cardFloor, tripClock, type CompiledSurcharge, type TripClock } from "./card-floor";
-
-/** One line of an option's price: the lines of an option sum exactly to its fee. */
-export interface BreakdownLine {
-  kind: "BASE" | "SURCHARGE" | "EXTRA" | "MINIMUM";
-  id?: string;
-  code?: string;
-  name: string;
-  amount: string;
-}
 
 /** Road distance over the great circle (§6). */
 const ROAD_FACTOR = 1.3;

@@ -2,12 +2,13 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { PackagedAirportDirectory } from "../../../adapters/airports/directory";
 import { PackagedCurrencyDirectory } from "../../../adapters/currencies/directory";
-import type { RateCard } from "../../../domain/rates/card";
-import { quoteServingSetWithCard } from "../../../domain/rates/card-set-quote";
-import { quoteWithCard, type CardTripFacts } from "../../../domain/rates/priced-quote";
-import { compileCard } from "../../../domain/rates/pricing";
-import type { QuotableVehicle, QuoteBuildRequest } from "../../../domain/trips/quote";
-import { joinedSets, servingSetOf } from "../../../domain/trips/serving-set";
+import type { RateCard } from "../../../domain/pricing/card";
+import { quoteServingSetWithCard } from "../../../domain/pricing/card-set-quote";
+import { quoteWithCard, type CardTripFacts } from "../../../domain/pricing/priced-quote";
+import { compileCard } from "../../../domain/pricing/card-pricing";
+import type { QuotableVehicle } from "../../../domain/fleet/entry";
+import type { QuoteBuildRequest } from "../../../domain/pricing/quote";
+import { joinedSets, servingSetOf } from "../../../domain/fleet/serving-set";
 
 // CONTRACT §19.8: a QUOTE to a provider with a rate card is priced over the serving set's columns (each type and
 // rate priced once, the 20th option's place found from counts). Over random fleets and cards it must give what

@@ -1,7 +1,7 @@
 import { formatMinorUnits, minorUnitOf, type CurrencyDirectory } from "../currency";
 import type { CircleMatches } from "../fleet/ports";
-import { vehicleRateBreakdown } from "../rates/pricing";
-import { vehicleFeeMinorUnits } from "../trips/quote";
+import { vehicleRateBreakdown } from "./card-pricing";
+import { vehicleFeeMinorUnits } from "./quote";
 import { cardPricing, type ProviderCard } from "./network-cards";
 import { MAX_NETWORK_OPTIONS, MAX_OPTIONS_PER_PROVIDER, type OptionEntry, type PricedVehicle } from "./network-quote";
 

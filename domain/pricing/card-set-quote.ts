@@ -12,13 +12,13 @@ import {
   quoteQuarterHours,
   type PricedQuote,
   type QuoteBuildRequest,
-} from "../trips/quote";
-import { amountsOf, quoteCut } from "../trips/quote-set";
-import type { ServingSet } from "../trips/serving-set";
+} from "./quote";
+import { amountsOf, quoteCut } from "./quote-set";
+import type { ServingSet } from "../fleet/serving-set";
 import type { TripWarning } from "../trips/warnings";
 import type { CardTripFacts } from "./priced-quote";
 import { pricedTrip } from "./priced-quote";
-import { cardQuote, vehicleRateBreakdown, type CompiledCard } from "./pricing";
+import { cardQuote, vehicleRateBreakdown, type CompiledCard } from "./card-pricing";
 import { extraNotOffered, unpricedVehicles } from "./trip-extras";
 
 /**

@@ -1,4 +1,4 @@
-import type { QuotableVehicle } from "./quote";
+import type { QuotableVehicle } from "./entry";
 
 /** One distinct rate of a serving set: what a vehicle's fee is computed from, and its currency. */
 export interface ServingRate {

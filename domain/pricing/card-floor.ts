@@ -3,7 +3,7 @@ import type { RouteIndex } from "./route-index";
 
 /**
  * The lower bound a network quote ranks carded providers by (CONTRACT §19.8), read from a card's terms packed in one
- * array, and the surcharge rules it shares with the pricer (pricing.ts): a quote bounds hundreds of cards per trip.
+ * array, and the surcharge rules it shares with the pricer (card-pricing.ts): a quote bounds hundreds of cards per trip.
  */
 
 /** A surcharge with its amount in minor units and its clock as numbers (a quote tests hundreds of cards' surcharges). */
@@ -31,7 +31,7 @@ export interface FloorSource {
   surcharges: readonly CompiledSurcharge[];
 }
 
-/** What cardFloor reads of a compiled card (pricing.ts CompiledCard). */
+/** What cardFloor reads of a compiled card (card-pricing.ts CompiledCard). */
 export interface FloorCard {
   floorTerms: Float64Array;
   routeIndex: Pick<RouteIndex, "cheapest">;
@@ -39,7 +39,7 @@ export interface FloorCard {
   surcharges: readonly CompiledSurcharge[];
 }
 
-/** What cardFloor reads of the trip (pricing.ts PricedTrip). */
+/** What cardFloor reads of the trip (card-pricing.ts PricedTrip). */
 export interface FloorTrip {
   pickup: { lat: number; lon: number };
   pickupAirport?: string;

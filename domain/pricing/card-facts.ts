@@ -3,7 +3,7 @@ import type { Trip } from "../trips/booking";
 import type { PlacedPickup } from "../trips/pickup-place";
 import { airportOf, pickupZone, type TimeZones } from "../trips/places";
 import type { CardTripFacts } from "./priced-quote";
-import { localWallClock } from "./pricing";
+import { localWallClock } from "./card-pricing";
 import type { AskedExtra } from "./trip-extras";
 
 /** What a rate card reads of a trip besides positions: its airports, whether it is hourly, the pickup's local clock, its extras. */

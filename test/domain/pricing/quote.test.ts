@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { FleetEntry } from "../../../domain/fleet/entry";
-import { buildQuote, chooseQuoteCurrency, estimatedQuarterHours, vehicleFeeCents, vehicleFeeMinorUnits, type QuoteBuildRequest } from "../../../domain/trips/quote";
+import { buildQuote, chooseQuoteCurrency, estimatedQuarterHours, vehicleFeeCents, vehicleFeeMinorUnits, type QuoteBuildRequest } from "../../../domain/pricing/quote";
 import { PackagedCurrencyDirectory } from "../../../adapters/currencies/directory";
 import { distanceKm } from "../../../domain/trips/places";
 

@@ -1,5 +1,5 @@
 import { minorUnitOf, toTenThousandths, type CurrencyDirectory } from "../currency";
-import { isoAt, type QuoteOption } from "./booking";
+import { isoAt, type QuoteOption } from "../trips/booking";
 import {
   currencyOfCounts,
   feeOfTenThousandths,
@@ -13,8 +13,8 @@ import {
   type PricedQuote,
   type QuoteBuildRequest,
 } from "./quote";
-import type { ServingRate, ServingSet } from "./serving-set";
-import type { TripWarning } from "./warnings";
+import type { ServingRate, ServingSet } from "../fleet/serving-set";
+import type { TripWarning } from "../trips/warnings";
 
 /** Each rate's amounts read once (a serving set from the index hands out the same rate objects quote after quote). */
 const readRates = new WeakMap<ServingRate, { minimum: number; hourly: number }>();

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { PackagedAirportDirectory } from "../../../adapters/airports/directory";
-import type { RateCard, ZoneInput } from "../../../domain/rates/card";
-import { cardFloor, cardQuote, cardRoadKm, compileCard, tripClock, type CompiledCard, type PricedTrip } from "../../../domain/rates/pricing";
+import type { RateCard, ZoneInput } from "../../../domain/pricing/card";
+import { cardFloor, cardQuote, cardRoadKm, compileCard, tripClock, type CompiledCard, type PricedTrip } from "../../../domain/pricing/card-pricing";
 
 // CONTRACT §19.8: a network quote ranks providers by cardFloor, read from the card's packed terms (one array) and its
 // route index's cheapest route per cell. It must be the bound read from the card's own rule objects, with surcharges
@@ -82,7 +82,7 @@ const trip = fc.record({
   seats: fc.integer({ min: 0, max: 2 }),
 });
 
-describe("the network quote's card floor (domain/rates/pricing.ts cardFloor)", () => {
+describe("the network quote's card floor (domain/pricing/card-pricing.ts cardFloor)", () => {
   test("read from the packed terms, it is the floor read from the rule objects, and no vehicle is priced below it", () => {
     let surchargesApplied = 0;
     fc.assert(

@@ -1,4 +1,5 @@
-import type { ServingSet } from "./serving-set";
+import type { ServingSet } from "../fleet/serving-set";
+import type { TripWarning } from "../trips/warnings";
 
 /**
  * A serving set without the vehicles `held` names (CONTRACT §19.5), and how many of those seat the party (and hold
@@ -33,4 +34,13 @@ export function withoutHeld(
       vehicle: (i) => set.vehicle(keep[i]),
     },
   };
+}
+
+/** SHORT_NOTICE (providers left out: the pickup is sooner than their minimumNoticeMinutes) and VEHICLES_BUSY (held vehicles left out), when any. */
+export function availabilityWarnings(shortNotice: number, busy: number): TripWarning[] {
+  const warnings: TripWarning[] = [];
+  if (shortNotice > 0)
+    warnings.push({ code: "SHORT_NOTICE", message: `${shortNotice} provider(s) left out: the pickup is sooner than their minimum notice`, count: shortNotice });
+  if (busy > 0) warnings.push({ code: "VEHICLES_BUSY", message: `${busy} vehicle(s) left out: booked or blocked at that time`, count: busy });
+  return warnings;
 }

@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { PackagedCurrencyDirectory } from "../../../adapters/currencies/directory";
-import { buildQuote, type QuotableVehicle, type QuoteBuildRequest } from "../../../domain/trips/quote";
-import { quoteServingSet } from "../../../domain/trips/quote-set";
-import { joinedSets, servingSetOf } from "../../../domain/trips/serving-set";
+import type { QuotableVehicle } from "../../../domain/fleet/entry";
+import { buildQuote, type QuoteBuildRequest } from "../../../domain/pricing/quote";
+import { quoteServingSet } from "../../../domain/pricing/quote-set";
+import { joinedSets, servingSetOf } from "../../../domain/fleet/serving-set";
 
 // quoteServingSet (counts per rate, the cut of the 20th option, only the kept vehicles read) against the plain
 // buildQuote over every serving vehicle: over random fleets with several rates, currencies and types, the same answer.

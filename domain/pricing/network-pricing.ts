@@ -8,18 +8,17 @@ import { pickupCityWarnings, placePickup, type Gazetteer } from "../trips/pickup
 import type { TripWarning } from "../trips/warnings";
 import { pickupTimeRefusal } from "../trips/pickup-time";
 import { pickupInstant, positionOf, type TimeZones } from "../trips/places";
-import type { ProviderFleet } from "../trips/ports";
-import { bookedQuarterHours, estimatedQuarterHours, fitsTrip } from "../trips/quote";
+import { bookedQuarterHours, estimatedQuarterHours, fitsTrip } from "./quote";
 import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
 import type { Integration } from "../delivery/integration";
 import type { NewTrip } from "../trips/send-trip-request";
 import type { ProviderAdmission } from "../partners/admission";
 import { DEFAULT_TURNAROUND_MINUTES, holdSpan, type HoldIndex } from "../fleet/holds";
 import { rankCircle, type CircleRanking, type ExtraVehicle, type ProviderTerms, type RankInput } from "./network-rank";
-import type { RateCardRepository } from "../rates/ports";
-import { askedExtras } from "../rates/trip-extras";
-import { cardFacts } from "../rates/card-facts";
-import type { CardTripFacts } from "../rates/priced-quote";
+import type { ProviderFleet, RateCardRepository } from "./ports";
+import { askedExtras } from "./trip-extras";
+import { cardFacts } from "./card-facts";
+import type { CardTripFacts } from "./priced-quote";
 import { leaveOutByCard, type LeftOutByCard } from "./network-leave-out";
 
 /** The providers met around a pickup, before admission: a network quote decides whom it may offer, then ranks. */

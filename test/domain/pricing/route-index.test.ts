@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { PackagedAirportDirectory } from "../../../adapters/airports/directory";
-import type { RateCard, ZoneInput } from "../../../domain/rates/card";
-import { cardQuote, compileCard, type CompiledCard, type PricedTrip } from "../../../domain/rates/pricing";
+import type { RateCard, ZoneInput } from "../../../domain/pricing/card";
+import { cardQuote, compileCard, type CompiledCard, type PricedTrip } from "../../../domain/pricing/card-pricing";
 import { benchRateCard } from "../../../bench/rate-card-fixture";
-import { validateRateCard } from "../../../domain/rates/card";
+import { validateRateCard } from "../../../domain/pricing/card";
 
 // CONTRACT §19.8: the per-card route index only narrows which routes a trip tests; the route that applies, and so
 // every price and breakdown, is the one testing every route in the card's order gives.
@@ -45,7 +45,7 @@ const zone: fc.Arbitrary<ZoneInput> = fc.oneof(
 );
 const route = fc.record({ from: zone, to: zone, bothWays: fc.boolean(), sedanOnly: fc.boolean() });
 
-describe("a rate card's route index (domain/rates/route-index.ts)", () => {
+describe("a rate card's route index (domain/pricing/route-index.ts)", () => {
   test("prices every trip as testing every route in order does (random zones near poles, the antimeridian, airports)", () => {
     const tripList = fc.array(fc.tuple(near, near, fc.boolean()), { minLength: 1, maxLength: 20 });
     fc.assert(

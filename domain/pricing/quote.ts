@@ -1,10 +1,10 @@
-import type { FleetEntry } from "../fleet/entry";
+import type { FleetEntry, QuotableVehicle } from "../fleet/entry";
 import { formatMinorUnits, minorUnitOf, toTenThousandths, type CurrencyDirectory } from "../currency";
 import { toCents } from "../money";
-import { isoAt, type QuoteOption } from "./booking";
-import { holdsLuggage, luggageCountField } from "./luggage";
-import { distanceKm, type Position } from "./places";
-import type { TripWarning } from "./warnings";
+import { isoAt, type QuoteOption } from "../trips/booking";
+import { holdsLuggage, luggageCountField } from "../trips/luggage";
+import { distanceKm, type Position } from "../trips/places";
+import type { TripWarning } from "../trips/warnings";
 
 /** Road distance is longer than the great circle; 1.3 is the usual urban detour factor. */
 export const ROAD_FACTOR = 1.3;
@@ -52,12 +52,6 @@ export function vehicleFeeCents(entry: Pick<FleetEntry, "minimumRate" | "hourlyR
   const timed = Math.floor((hourly * quarterHours + 2) / 4);
   return Math.max(minimum, timed);
 }
-
-/** What pricing a vehicle reads of its fleet entry (a FleetEntry or a ServingVehicle). */
-export type QuotableVehicle = Pick<
-  FleetEntry,
-  "slug" | "type" | "name" | "description" | "imageUrl" | "maxPassengers" | "maxLuggage" | "minimumRate" | "hourlyRate" | "currency" | "active"
->;
 
 /** A priced quote: its options (one currency), that currency (null without options) and its warnings. */
 export interface PricedQuote {

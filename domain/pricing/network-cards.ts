@@ -3,11 +3,11 @@ import {
   cardQuote,
   cardRoadKm,
   vehicleRateBreakdown,
-  type BreakdownLine,
   type CardQuote,
   type CompiledCard,
   type PricedTrip,
-} from "../rates/pricing";
+} from "./card-pricing";
+import type { BreakdownLine } from "../trips/breakdown-line";
 
 /**
  * A provider's rate card for one network quote's trip (CONTRACT §19.2): its currency, the card and the trip as it

@@ -1,4 +1,5 @@
 import type { AirportDirectory } from "../airports";
+import type { QuotableVehicle } from "../fleet/entry";
 import { minorUnitOf, type CurrencyDirectory } from "../currency";
 import { isoAt, type QuoteOption } from "../trips/booking";
 import {
@@ -9,11 +10,10 @@ import {
   quotableInCurrency,
   vehicleFeeMinorUnits,
   type PricedQuote,
-  type QuotableVehicle,
   type QuoteBuildRequest,
-} from "../trips/quote";
+} from "./quote";
 import type { StoredRateCard } from "./ports";
-import { cardQuote, cardRoadKm, compileCard, tripClock, type CompiledCard, type PricedTrip } from "./pricing";
+import { cardQuote, cardRoadKm, compileCard, tripClock, type CompiledCard, type PricedTrip } from "./card-pricing";
 import { extraNotOffered, unpricedVehicles, type AskedExtra } from "./trip-extras";
 
 /** What a card prices besides the fleet's own quote request: the trip's places, clock and extras. */

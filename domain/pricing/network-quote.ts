@@ -1,10 +1,11 @@
 import type { FleetEntry } from "../fleet/entry";
 import type { ConvertedFee } from "../fx/convert";
 import type { Fee, Terms } from "../trips/booking";
+import type { BreakdownLine } from "../trips/breakdown-line";
 import type { ProviderRecord } from "../partners/provider-record";
 import { luggageCountField } from "../trips/luggage";
 import type { TripWarning } from "../trips/warnings";
-import { vehicleRateLine as vehicleRateBreakdownOf, type BreakdownLine } from "../rates/pricing";
+import { vehicleRateLine as vehicleRateBreakdownOf } from "./card-pricing";
 
 /** How long a network quote and its prices hold. */
 export const NETWORK_QUOTE_VALIDITY_SECONDS = 24 * 3600;
