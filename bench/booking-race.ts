@@ -1,4 +1,4 @@
-// Part: the booking race (CONTRACT §19.6). N concurrent bookings of one quoted vehicle for one hour, through the whole
+// Part: the booking race (docs/availability.md#booking-a-quoted-vehicle-that-became-busy). N concurrent bookings of one quoted vehicle for one hour, through the whole
 // HTTP app in process (app.handle) on a fresh SQLite file: exactly one is booked, the others are 409
 // VEHICLE_UNAVAILABLE. Timed per race against a same-run baseline: N concurrent bookings of N distinct vehicles.
 import { mkdirSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Fair delivery (CONTRACT §21.8, issue 37 N4): a healthy partner's WAIT latency while 16 tarpit companies' farm-in
+// Fair delivery (docs/security.md#delivery-and-limits, issue 37 N4): a healthy partner's WAIT latency while 16 tarpit companies' farm-in
 // and webhook endpoints answer in 4.5 s, against a same-run baseline without tarpits. Production's worker settings
 // (8 workers, 10 s timeout); every endpoint is a real HTTP server on 127.0.0.1. `bun bench/fair-delivery.ts` on
 // SQLite; on PostgreSQL (a throwaway cluster, as the test suite's PostgreSQL run) with TRIPSWITCH_TEST_DB=postgres.

@@ -1,4 +1,4 @@
-// `bun bench/index.ts growth`: how much one company can grow the database (CONTRACT §21.6). For 60 s (GROWTH_SECONDS)
+// `bun bench/index.ts growth`: how much one company can grow the database (docs/security.md#per-company-store-bounds). For 60 s (GROWTH_SECONDS)
 // a company writes as fast as its budgets allow — UPDATEs of one booking carrying ~900 KB each (every one a new live
 // event) and network quotes just under 256 KiB, of random text (nothing for the database to compress) — while another
 // company makes normal bookings. Printed: the database's growth against the flooder's bounds (50 MB of live events +

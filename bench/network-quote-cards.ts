@@ -1,4 +1,4 @@
-// CONTRACT §19.8: POST /api/quotes when every provider has a rate card (routes to circles and polygons, a polygon
+// docs/performance.md#rate-cards-issue-35: POST /api/quotes when every provider has a rate card (routes to circles and polygons, a polygon
 // every pickup falls in, distance and hourly rates, every kind of surcharge) against the same quotes without cards,
 // in the same run: runs alternate (no cards, cards on every provider, no cards, …) over the same pickups, on the 100k
 // fixture fleet spread over 1,000 providers. Target: the card runs' p50 ≤ 1.25× the no-card runs' (medians).
@@ -94,7 +94,7 @@ export async function benchNetworkQuoteCards(options: NetworkQuoteCardsOptions =
         measured: p50.carded,
         baseline: { name: "the same quotes without cards, alternate runs of the same run", runs: p50.plain },
         better: "lower",
-        target: { ratio: 1.25, text: "≤ 1.25× the no-card figure (median), CONTRACT §19.8" },
+        target: { ratio: 1.25, text: "≤ 1.25× the no-card figure (median), docs/performance.md#rate-cards-issue-35" },
         note: `medians ${median(p50.carded).toFixed(2)} ms vs ${median(p50.plain).toFixed(2)} ms (×${ratio.toFixed(2)}); a sample quote held ${sample.options} option(s), ${sample.lines} breakdown line(s)`,
       },
       {

@@ -69,7 +69,7 @@ export async function benchNetworkQuote(options: NetworkQuoteBenchOptions = DEFA
   const path = spreadOverProviders(await fixtureDatabase(options.size), options.providers);
   const db = openDatabase(path);
   migrate(db);
-  // One company asks every quote: the per-company bound on stored quotes (2,000 an hour, §21.6; measured by
+  // One company asks every quote: the per-company bound on stored quotes (2,000 an hour, docs/security.md#per-company-store-bounds; measured by
   // bench:growth) is lifted so that this bench measures the ranking, not the 429s.
   const services = createServices(db, { jwtSecret: "bench-secret-that-is-at-least-32-bytes!", tokenTtlSeconds: 3600, storeBounds: { quotesPerHour: 1_000_000 } });
   const app = buildApp(services, { logger: createLogger("silent"), maxBodyBytes: 1048576, readiness: { ready: true } });

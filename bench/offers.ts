@@ -1,4 +1,4 @@
-// Part: acceptance deadlines and the cascade (CONTRACT §20.3–4). With 10,000 open requests (BOOKING_REQUEST, not yet
+// Part: acceptance deadlines and the cascade (docs/terms.md#the-acceptance-deadline-acceptby, docs/terms.md#the-cascade-fallback). With 10,000 open requests (BOOKING_REQUEST, not yet
 // accepted) on a fresh SQLite file, through the whole HTTP app in process:
 // - lapses per second: every open request's acceptBy passes at once and one watch pass ends them all (REJECT
 //   ACCEPT_TIMEOUT); baseline, measured in the same run: as many provider REJECTs sent through the HTTP API, per second;
@@ -38,7 +38,7 @@ export async function benchOffers(options: OfferBenchOptions = DEFAULT_OFFER_OPT
   const db = openDatabase(path);
   migrate(db);
   const clock = new ShiftedClock();
-  // One requester makes every booking: the per-company bound on stored live events (§21.6) is lifted here.
+  // One requester makes every booking: the per-company bound on stored live events (docs/security.md#per-company-store-bounds) is lifted here.
   const storeBounds = { liveEventBytes: 1e12 };
   const services = createServices(db, { jwtSecret: "bench-secret-that-is-at-least-32-bytes!", tokenTtlSeconds: 3600, storeBounds }, clock);
   const app = buildApp(services, { logger: createLogger("silent"), maxBodyBytes: 1048576, readiness: { ready: true } });
@@ -172,7 +172,7 @@ export async function benchOffers(options: OfferBenchOptions = DEFAULT_OFFER_OPT
         unit: "s",
         measured: [percentile(delays, 99)],
         better: "lower",
-        target: { value: 30, text: "within 30 s of acceptBy (CONTRACT §20.3)" },
+        target: { value: 30, text: "within 30 s of acceptBy (docs/terms.md#the-acceptance-deadline-acceptby)" },
       },
     ];
     for (const f of figures) printFigure(f);

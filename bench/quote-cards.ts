@@ -1,4 +1,4 @@
-// CONTRACT §19.8: a QUOTE to a provider with a rate card (routes to circles and polygons, distance and hourly rates,
+// docs/performance.md#rate-cards-issue-35: a QUOTE to a provider with a rate card (routes to circles and polygons, distance and hourly rates,
 // every kind of surcharge) against the same QUOTE to a provider with the same fleet and no card, alternated one by
 // one in the same run, through the whole HTTP pipeline in process. Target: the card's median ≤ 1.25× the no-card's.
 import { mkdirSync } from "node:fs";
@@ -121,7 +121,7 @@ export async function benchQuoteCards(options: QuoteCardsBenchOptions = DEFAULT_
         measured: x.carded,
         baseline: { name: "the same QUOTE to the same fleet without a card, same run", runs: x.plain },
         better: "lower",
-        target: { ratio: 1.25, text: "≤ 1.25× the no-card figure (median), CONTRACT §19.8" },
+        target: { ratio: 1.25, text: "≤ 1.25× the no-card figure (median), docs/performance.md#rate-cards-issue-35" },
         note:
           `medians ${median(x.carded).toFixed(2)} ms vs ${median(x.plain).toFixed(2)} ms (×${(median(x.carded) / median(x.plain)).toFixed(2)}); ` +
           `p99 ${percentile(x.cardedAll, 99).toFixed(2)} vs ${percentile(x.plainAll, 99).toFixed(2)} ms; options per quote ${(x.options / n).toFixed(1)}, ` +

@@ -32,7 +32,7 @@ const PLATFORM = "QUOTE-PLATFORM";
 /** Pickups the quotes rotate through: busy airports on four continents, all in the fixture. */
 const PICKUPS = ["JFK", "LHR", "ATL", "CDG", "DXB", "LAX", "HND", "ORD"];
 /**
- * Each pickup airport's city centre, the trip's drop-off: a trip within the providers' maxTripKm (CONTRACT §19.4;
+ * Each pickup airport's city centre, the trip's drop-off: a trip within the providers' maxTripKm (docs/rates.md#never-absurd-the-longest-trip-a-provider-quotes;
  * a drop-off in New York for every pickup would make most quotes TRIP_TOO_LONG, measuring nothing).
  */
 export const DOWNTOWN: Record<string, { lat: string; lon: string }> = {

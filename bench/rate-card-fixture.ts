@@ -1,4 +1,4 @@
-// A rate card as a busy operator publishes it, for the rate-card benches (CONTRACT §19.8): routes from the busy
+// A rate card as a busy operator publishes it, for the rate-card benches (docs/performance.md#rate-cards-issue-35): routes from the busy
 // airports to circles and polygons, distant polygon routes a pickup's bounding box rejects, one continent-sized
 // polygon every pickup falls in (so each quote runs the point-in-polygon test), distance and hourly rates, every kind
 // of surcharge and a few extras.

@@ -18,7 +18,7 @@ export interface Config {
   maxBodyBytes: number;
   /** Per-company budgets per minute; 0 disables one. */
   rateLimits: { searchPerMinute: number; sendTripPerMinute: number; registrationsPerHour: number; writesPerMinute: number };
-  /** Per-company bounds of the live event log and the network quote store (CONTRACT §21.6). */
+  /** Per-company bounds of the live event log and the network quote store (docs/security.md#per-company-store-bounds). */
   storeBounds: StoreBounds;
   /** Seconds a connection may stay silent (a slow client is cut off after it). */
   idleTimeoutSeconds: number;
@@ -40,7 +40,10 @@ export interface Config {
    * every third of it; a dead one's deliveries pass to another instance after it).
    */
   deliveryLeaseSeconds: number;
-  /** OFFER_WATCH_MS: how often the offer watch looks for lapsed acceptance deadlines and moves (CONTRACT §20.3–4). */
+  /**
+   * OFFER_WATCH_MS: how often the offer watch looks for lapsed acceptance deadlines and moves
+   * (docs/terms.md#the-acceptance-deadline-acceptby, docs/terms.md#the-cascade-fallback).
+   */
   offerWatchMs: number;
   /** CONSOLE_MAP_TILES (+ CONSOLE_MAP_ATTRIBUTION): the tiles the console's maps load; OpenStreetMap's by default. */
   mapTiles: MapTiles;

@@ -96,11 +96,12 @@ export function startSandboxDispatcher(services: Services): () => void {
   return () => clearInterval(timer);
 }
 
-/** How often the offer watch looks for lapsed and moving offers by default (ms): well within CONTRACT §20.3's 30 s. */
+/** How often the offer watch looks for lapsed and moving offers by default (ms): well within docs/terms.md#the-acceptance-deadline-acceptby's 30 s. */
 export const OFFER_WATCH_INTERVAL_MS = 5000;
 
 /**
- * Runs the offer watch on a timer (CONTRACT §20.3–4): a pass at start (deadlines that passed while the service was
+ * Runs the offer watch on a timer (docs/terms.md#the-acceptance-deadline-acceptby,
+ * docs/terms.md#the-cascade-fallback): a pass at start (deadlines that passed while the service was
  * down), then every `intervalMs`; one pass at a time. Returns a stop function that awaits the pass under way.
  */
 export function startOfferWatch(services: Services, intervalMs = OFFER_WATCH_INTERVAL_MS): () => Promise<void> {

@@ -7,7 +7,7 @@ const MAX_SLOW_OWNERS = 10_000;
 const PROBATION_MS = 200;
 
 /**
- * Who holds the delivery workers (CONTRACT §21.8). An attempt holds a worker until it has waited `slowMs` for its
+ * Who holds the delivery workers (docs/security.md#delivery-and-limits). An attempt holds a worker until it has waited `slowMs` for its
  * answer. A company is slow while its last attempt answered after `slowOwnerMs` or one under way has waited that
  * long; slow companies together hold at most half the workers (`slowCap`), and however many attempts of theirs
  * are under way, the other companies see them as holding no more than that: the rest keep at least half. A company

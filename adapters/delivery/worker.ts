@@ -216,7 +216,7 @@ export class DeliveryWorker implements DeliveryRunner {
           continue;
         }
         const owner = message.targetNetid;
-        // Slow companies together hold at most half the workers, however many they are (§21.8).
+        // Slow companies together hold at most half the workers, however many they are (docs/security.md#delivery-and-limits).
         if (this.share.slowFull(owner)) {
           notStarted.push(message.id);
           continue;

@@ -5,7 +5,7 @@ const TAG_CACHE_LIMIT = 10_000;
 const OPAQUE_ID = /^[A-Za-z0-9_-]{22}$/;
 
 /**
- * The event ids streams send: opaque (CONTRACT §21.5), so that one company's ids tell nothing of the others'
+ * The event ids streams send: opaque (docs/events.md), so that one company's ids tell nothing of the others'
  * activity. The log's position (one sequence for every company) and an 8-byte tag of the company are one AES-128
  * block, sent as 22 base64url characters: ids of one company look random and cannot be compared, counted or moved
  * to another company (a tag that does not match decodes to nothing). Every instance derives the same key from the

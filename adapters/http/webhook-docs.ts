@@ -104,7 +104,7 @@ const BookingEvent = t.Object(
         "the provider's endpoint: affiliateReservation.status FAILED while retries go on; again when it fails for " +
         "good), booking.delivery_recovered (a later attempt succeeded: affiliateReservation.status is the " +
         "booking's status again), booking.delivery_retried, booking.location_changed or booking.reassigned (the " +
-        "cascade moved the booking to another provider: `from`, `to`, `reason`; CONTRACT §20.4)",
+        "cascade moved the booking to another provider: `from`, `to`, `reason`; docs/terms.md#the-cascade-fallback)",
       examples: ["booking.status_changed"],
     }),
     createdAt: t.Number({ description: "When the change happened, Unix seconds" }),

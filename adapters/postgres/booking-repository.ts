@@ -18,7 +18,7 @@ import { holdSwapArgs, holdSwapSql, holdTaken } from "../sql/hold-sql";
 const HOLD_SWAP = holdSwapSql((n, bigint) => `$${n}${bigint ? "::bigint" : ""}`);
 
 /**
- * A cascade move's hold swap (CONTRACT §20.4) in the booking's transaction, under the vehicle's advisory lock as
+ * A cascade move's hold swap (docs/terms.md#the-cascade-fallback) in the booking's transaction, under the vehicle's advisory lock as
  * PgVehicleHolds.claim takes it: the booking's hold is replaced by the next vehicle's, or the change fails (409).
  */
 async function swapHold(tx: PgTx, hold: NonNullable<BookingWrite["hold"]>): Promise<void> {

@@ -2,7 +2,8 @@ import type { OfferDeadlines } from "../../domain/trips/ports";
 import type { PgDb } from "./db";
 
 /**
- * Due offers in PostgreSQL, shared by every instance (CONTRACT §20.3–4): the due rows are locked with FOR UPDATE SKIP
+ * Due offers in PostgreSQL, shared by every instance (docs/terms.md#the-acceptance-deadline-acceptby,
+ * docs/terms.md#the-cascade-fallback): the due rows are locked with FOR UPDATE SKIP
  * LOCKED (as the outbox claims messages) and leased forward in the same statement, so two instances polling at once
  * take different bookings, and a lease its instance never finished comes due again.
  */

@@ -136,7 +136,7 @@ export class PgOutbox implements Outbox {
   /**
    * Claims up to `limit` pending messages due at `now`, earliest first, each only once no older message of its
    * booking and channel is pending; none held by an unexpired lease (this instance's included); at most
-   * DUE_PER_COMPANY of one company (target), so one company's backlog cannot hide the others' (§21.8). `offset`
+   * DUE_PER_COMPANY of one company (target), so one company's backlog cannot hide the others' (docs/security.md#delivery-and-limits). `offset`
    * is ignored: what is claimed is no longer offered. The messages this instance holds (claimed by an earlier read
    * of the same poll, or under way) count towards their company's DUE_PER_COMPANY: the successive reads of one
    * poll offer a company at most that many in all, as SQLite's pages do. (Counting only the unclaimed ones, each

@@ -2,7 +2,7 @@ import type { ProviderHistory, RecordBooking } from "../../domain/partners/provi
 import type { PgDb } from "./db";
 
 /**
- * The bookings a provider record reads (CONTRACT §20.5): every booking (not a quote) sent to these providers since
+ * The bookings a provider record reads (docs/terms.md#provider-record): every booking (not a quote) sent to these providers since
  * a time, with its status history, in one statement for all of them (the provider_id index narrows it).
  */
 export class PgProviderHistory implements ProviderHistory {

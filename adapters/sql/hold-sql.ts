@@ -5,7 +5,7 @@ import { PENDING_HOLD_GRACE_SECONDS, RELEASING_STATUSES, type VehicleHold } from
 const RELEASING = RELEASING_STATUSES.map((s) => `'${s}'`).join(", ");
 
 /**
- * The SQL condition that a row `h` of vehicle_holds is live (CONTRACT §19.5), both databases: a blackout; a booking
+ * The SQL condition that a row `h` of vehicle_holds is live (docs/availability.md), both databases: a blackout; a booking
  * hold whose booking is live (a QUOTE being converted only within the grace); or a fresh claim whose booking is being
  * written. `grace` is the placeholder of the Unix second before which a claim is stale.
  */
@@ -45,7 +45,7 @@ export function holdOf(r: HoldRow): VehicleHold {
 export const HOLD_TAKEN = "vehicle hold taken by another booking";
 
 /**
- * A move's hold swap inside the booking's transaction (CONTRACT §20.4), both databases: the booking's own hold is
+ * A move's hold swap inside the booking's transaction (docs/terms.md#the-cascade-fallback), both databases: the booking's own hold is
  * deleted, then the next vehicle's is inserted unless a live hold of another booking or a blackout overlaps it (no
  * row inserted: the caller rolls the whole change back). `p(n, bigint)` writes the dialect's n-th placeholder (typed
  * where the dialect needs it); the arguments are holdSwapArgs'.

@@ -21,7 +21,7 @@ export const INSERT_BOOKING_SQL = `INSERT INTO bookings (${INSERTED.join(", ")})
 const UPDATED = MUTABLE_COLUMNS.map(([, c]) => `"${c.name}" = ?`);
 export const UPDATE_BOOKING_SQL = `UPDATE bookings SET ${UPDATED.join(", ")} WHERE transaction_id = ? AND version = ?`;
 export const [INSERT_BOOKING, UPDATE_BOOKING, INSERT_OUTBOX, INSERT_LIVE_EVENT, INSERT_LIVE_BODY] = [0, 1, 2, 3, 4];
-/** A cascade move's hold swap (CONTRACT §20.4), in the booking's transaction. */
+/** A cascade move's hold swap (docs/terms.md#the-cascade-fallback), in the booking's transaction. */
 export const HOLD_SWAP = holdSwapSql((n) => `?${n}`);
 export const [REMOVE_HOLD, INSERT_HOLD_IF_FREE] = [5, 6];
 /** The booking writer's steps of a hold swap: the booking's hold replaced, or the change fails (HOLD_TAKEN). */

@@ -2,7 +2,8 @@ import type { OfferDeadlines } from "../../domain/trips/ports";
 import type { Db } from "./db";
 
 /**
- * Due offers in SQLite (CONTRACT §20.3–4): one UPDATE … RETURNING both finds the bookings whose `offer_due` has come
+ * Due offers in SQLite (docs/terms.md#the-acceptance-deadline-acceptby, docs/terms.md#the-cascade-fallback): one
+ * UPDATE … RETURNING both finds the bookings whose `offer_due` has come
  * (its partial index) and leases them forward, under SQLite's single writer, so a second process on the file never
  * takes the same ones.
  */

@@ -45,7 +45,7 @@ export class SqliteOutbox implements Outbox {
     private readonly links: { bookings: BookingsInTransaction; integrations: IntegrationLookup },
   ) {
     // In order per booking and channel: a message waits while an older one of its booking is still pending. A company
-    // offers at most DUE_PER_COMPANY messages per read, so one company's backlog cannot hide the others' (§21.8).
+    // offers at most DUE_PER_COMPANY messages per read, so one company's backlog cannot hide the others' (docs/security.md#delivery-and-limits).
     this.dueStatement = db.$client.query<Row & Record<string, unknown>, [number, number, number]>(`
       SELECT id, event_id AS eventId, channel, event_type AS eventType, transaction_id AS transactionId,
              target_netid AS targetNetid, url, body, status, attempts, next_attempt_at AS nextAttemptAt,

@@ -5,7 +5,7 @@ import type { Db } from "./db";
 const CHUNK = 500;
 
 /**
- * The bookings a provider record reads (CONTRACT §20.5): every booking (not a quote) sent to these providers since
+ * The bookings a provider record reads (docs/terms.md#provider-record): every booking (not a quote) sent to these providers since
  * a time, with its status history, in one statement per 500 providers (the provider_id index narrows it).
  */
 export class SqliteProviderHistory implements ProviderHistory {

@@ -22,7 +22,7 @@ export interface IntegrationRecord {
   turnaroundMinutes: number;
   minimumNoticeMinutes: number;
   displayCurrency: string | null;
-  /** The provider's own policies (CONTRACT §20.1) as JSON text; null when it set none. */
+  /** The provider's own policies (docs/terms.md#policies) as JSON text; null when it set none. */
   policies: string | null;
   maxTripKm: number;
   updatedAt: number;

@@ -24,9 +24,9 @@ export interface IntegrationOptions {
   minimumNoticeMinutes?: number;
   /** The currency the company's network quotes show converted amounts in (ISO 4217); none when unset. */
   displayCurrency?: string | null;
-  /** Cancellation tiers and free waiting (CONTRACT §20.1); what is not set takes the default. */
+  /** Cancellation tiers and free waiting (docs/terms.md#policies); what is not set takes the default. */
   policies?: Policies;
-  /** The longest road distance (km, 1–5,000) the provider quotes (CONTRACT §19.4); 800 when unset. */
+  /** The longest road distance (km, 1–5,000) the provider quotes (docs/rates.md#never-absurd-the-longest-trip-a-provider-quotes); 800 when unset. */
   maxTripKm?: number;
 }
 

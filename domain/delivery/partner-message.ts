@@ -26,7 +26,7 @@ export function partnerTripMessage(booking: Booking, action: TripAction, luggage
     status: booking.status,
     // The price agreed in the exchange (a converted quote's option) travels with the fee lines.
     totalAmount: booking.totalAmount,
-    // The terms the booking was made under (CONTRACT §20.1); a late cancel's fee line is among the fees.
+    // The terms the booking was made under (docs/terms.md#policies); a late cancel's fee line is among the fees.
     ...(booking.terms !== undefined ? { terms: booking.terms } : {}),
     ...(booking.submitMode !== undefined ? { submitMode: booking.submitMode } : {}),
     affiliateReservation: {
@@ -36,7 +36,7 @@ export function partnerTripMessage(booking: Booking, action: TripAction, luggage
       notes: booking.notes,
     },
     transactionId: booking.transactionId,
-    // Until when the provider may accept (CONTRACT §20.3): CONFIRMED by then, or the offer lapses.
+    // Until when the provider may accept (docs/terms.md#the-acceptance-deadline-acceptby): CONFIRMED by then, or the offer lapses.
     ...(booking.acceptBy !== undefined && action !== "CANCEL" ? { acceptBy: isoAt(booking.acceptBy) } : {}),
     eventId,
   };

@@ -29,7 +29,7 @@ export interface NewLiveEvent {
   body: string;
   /**
    * The body's key: rows of one event for several parties carry the same `bodyId` and `body`, and the log keeps
-   * the body once (CONTRACT §21.6).
+   * the body once (docs/security.md#per-company-store-bounds).
    */
   bodyId: string;
   /** The company (lower-case netid) whose change made the event: its stored bytes count towards that company's bound. */

@@ -1,7 +1,7 @@
 import { TooManyRequestsError } from "../errors";
 
 /**
- * The per-company bounds of the stores a company's requests grow besides its bookings (CONTRACT §21.6): the live
+ * The per-company bounds of the stores a company's requests grow besides its bookings (docs/security.md#per-company-store-bounds): the live
  * event log and the stored network quotes. Past a bound the request that would grow the store is 429 with
  * Retry-After and a code naming the bound; other companies' writes go on.
  */
@@ -14,7 +14,7 @@ export interface StoreBounds {
   quoteMaxBytes: number;
 }
 
-/** The bounds CONTRACT §21.6 sets: 50 MB of live events per retention window, 2,000 quotes an hour, 256 KiB a quote. */
+/** The bounds docs/security.md#per-company-store-bounds sets: 50 MB of live events per retention window, 2,000 quotes an hour, 256 KiB a quote. */
 export const STORE_BOUNDS: StoreBounds = { liveEventBytes: 50_000_000, quotesPerHour: 2000, quoteMaxBytes: 256 * 1024 };
 
 /** What a client is told to wait past a store bound (s): the window slides, so some room frees within an hour. */

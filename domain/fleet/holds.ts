@@ -1,6 +1,6 @@
 import type { FieldError } from "../errors";
 
-/** Booking statuses that no longer hold their vehicle (CONTRACT §19.5). */
+/** Booking statuses that no longer hold their vehicle (docs/availability.md). */
 export const RELEASING_STATUSES = ["CANCEL", "REJECT", "FAILED", "NO_SHOW", "CLOSE"] as const;
 /** A booking hold whose booking was not written yet (or is still the QUOTE being converted) counts this long (s). */
 export const PENDING_HOLD_GRACE_SECONDS = 120;

@@ -4,7 +4,7 @@ import type { NewFleetEntry } from "./ports";
 import { slugBase } from "./slug";
 import type { FleetEntryDraft } from "./validation";
 
-/** How an import treats the fleet already there (CONTRACT §21.2). */
+/** How an import treats the fleet already there (docs/operator.md#fleet-import). */
 export const IMPORT_MODES = ["upsert", "replace", "append"] as const;
 export type ImportMode = (typeof IMPORT_MODES)[number];
 

@@ -14,7 +14,7 @@ export const SEARCH_LIMITS = {
   types: 50,
   qLength: 200,
   qWords: 20,
-  /** CONTRACT §21.1: a city (+ state, country) as a centre. */
+  /** docs/places.md: a city (+ state, country) as a centre. */
   cityLength: 200,
   stateLength: 100,
 } as const;

@@ -1,7 +1,7 @@
 import type { ChangeLog } from "../trips/booking";
 
 /**
- * A provider's record (CONTRACT §20.5): over the last 90 days, how many bookings it was sent, how many it accepted
+ * A provider's record (docs/terms.md#provider-record): over the last 90 days, how many bookings it was sent, how many it accepted
  * and how fast, how many it rejected or cancelled, how often its chauffeur was on location by the pickup time — read
  * from each booking's status history (its changeLogs status lines). Figures are null under 10 bookings.
  */

@@ -2,7 +2,7 @@ import type { ServingSet } from "../fleet/serving-set";
 import type { TripWarning } from "../trips/warnings";
 
 /**
- * A serving set without the vehicles `held` names (CONTRACT §19.5), and how many of those seat the party (and hold
+ * A serving set without the vehicles `held` names (docs/availability.md), and how many of those seat the party (and hold
  * its luggage when given): what VEHICLES_BUSY counts. The set itself when none is held.
  */
 export function withoutHeld(

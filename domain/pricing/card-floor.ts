@@ -2,7 +2,7 @@ import type { Surcharge } from "./card";
 import type { RouteIndex } from "./route-index";
 
 /**
- * The lower bound a network quote ranks carded providers by (CONTRACT §19.8), read from a card's terms packed in one
+ * The lower bound a network quote ranks carded providers by (docs/performance.md#rate-cards-issue-35), read from a card's terms packed in one
  * array, and the surcharge rules it shares with the pricer (card-pricing.ts): a quote bounds hundreds of cards per trip.
  */
 
@@ -52,7 +52,7 @@ export interface FloorTrip {
 
 /**
  * What cardFloor reads of a card besides its routes, in one array: a network quote bounds hundreds of cards per trip,
- * and reading each card's rules from their own objects costs a cache miss each (CONTRACT §19.8). Layout: minimum fare,
+ * and reading each card's rules from their own objects costs a cache miss each (docs/performance.md#rate-cards-issue-35). Layout: minimum fare,
  * flags (1: an hourly rule for every type, 2: a distance rule for every type), the distance rules' count then
  * (base, includedKm, perKm) each, the hourly rules' count then (perHour, minimumQuarters) each, the surcharges' count
  * then (kind, units, percent or NaN, a, b) each — night: a and b the window's minutes; date: the days' offset in the
@@ -90,7 +90,7 @@ const SURCHARGE_DATE = 2;
  * and of the distance rules (and `ownFloor`, unless a rule prices every type), with the surcharges that apply, the
  * extras and the minimum fare (each adds at least 0, and a percent grows with the base). A network quote meets
  * hundreds of cards: it ranks providers by this bound and prepares the cards of those that can place an option
- * (CONTRACT §19.8). `roadKm` is the trip's (cardRoadKm), undefined without a drop-off. It reads the card's packed
+ * (docs/performance.md#rate-cards-issue-35). `roadKm` is the trip's (cardRoadKm), undefined without a drop-off. It reads the card's packed
  * terms (packFloorTerms) and its route index's cheapest route per cell.
  */
 export function cardFloor(card: FloorCard, trip: FloorTrip, roadKm: number | undefined, ownFloor: number): number {

@@ -8,7 +8,7 @@ import { dayOf, minuteOf, packFloorTerms, surchargeApplies, type CompiledSurchar
 
 export { cardFloor, tripClock, type CompiledSurcharge, type TripClock } from "./card-floor";
 
-/** Road distance over the great circle (§6). */
+/** Road distance over the great circle (docs/integration.md#the-lifecycle). */
 const ROAD_FACTOR = 1.3;
 
 /** A trip's road distance as cards price it. */
@@ -42,7 +42,7 @@ export interface CompiledCard {
   hourly: Array<Priced<{ id: string; perHour: number; minimumQuarters: number }>>;
   surcharges: CompiledSurcharge[];
   extras: Map<string, { code: string; name: string; units: number; max: number | undefined }>;
-  /** The routes by where a pickup can fall in them: a trip tests the few near it (CONTRACT §19.8). */
+  /** The routes by where a pickup can fall in them: a trip tests the few near it (docs/performance.md#rate-cards-issue-35). */
   routeIndex: RouteIndex;
   /** Per vehicle type, the first hourly and distance rule that prices it (-1: none), filled as types are met. */
   rulesByType: Map<string, { hourly: number; distance: number }>;
@@ -294,7 +294,7 @@ class TripCard implements CardQuote {
   }
 }
 
-/** The extras the trip asks that the card does not offer, or offers fewer of than asked (CONTRACT §19.3). */
+/** The extras the trip asks that the card does not offer, or offers fewer of than asked (docs/rates.md#how-a-vehicle-is-priced). */
 export function missingExtras(card: CompiledCard, trip: Pick<PricedTrip, "extras">): string[] {
   const missing: string[] = [];
   for (const asked of trip.extras) {

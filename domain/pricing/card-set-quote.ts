@@ -23,7 +23,7 @@ import { extraNotOffered, unpricedVehicles } from "./trip-extras";
 
 /**
  * quoteWithCard (priced-quote.ts) over a serving set's columns, with its answer — the same options in the same order,
- * currency and warnings — at a cost that follows the serving vehicles without reading them whole (CONTRACT §19.8):
+ * currency and warnings — at a cost that follows the serving vehicles without reading them whole (docs/performance.md#rate-cards-issue-35):
  * fitting vehicles counted per (type, rate) pair, each pair priced once by the card, the 20th option's place found
  * from those counts (as quoteServingSet does for the fleet's own rates), so one more pass keeps the vehicles before
  * it and, among those at it, the first codes; only those are read whole with their breakdown. `denseLimit`: the
@@ -111,7 +111,7 @@ export function quoteServingSetWithCard(
   }
   const { rank: cutRank, units: cutUnits, before } = quoteCut(groups);
   // The pass keeping the options is written out as quoteServingSet's is, not shared: one helper for both, its vehicle
-  // reads passed as functions, made this path's bench 1.25–1.30× the no-card one against 1.20–1.24× (CONTRACT §19.8).
+  // reads passed as functions, made this path's bench 1.25–1.30× the no-card one against 1.20–1.24× (docs/performance.md#rate-cards-issue-35).
   // Those ahead of the cut all kept (fewer than MAX_QUOTE_OPTIONS); those at it by code, the first ones only.
   const ahead: number[] = [];
   const atCut: number[] = [];

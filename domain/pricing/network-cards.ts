@@ -10,7 +10,7 @@ import {
 import type { BreakdownLine } from "../trips/breakdown-line";
 
 /**
- * A provider's rate card for one network quote's trip (CONTRACT §19.2): its currency, the card and the trip as it
+ * A provider's rate card for one network quote's trip (docs/rates.md#how-a-vehicle-is-priced): its currency, the card and the trip as it
  * prices it, and its pricer, prepared when first asked (a quote ranks providers by cardFloor first).
  */
 export interface ProviderCard {
@@ -52,7 +52,7 @@ export interface CardPricing {
 
 /**
  * The cards usable in the quote's `currency` — or, across currencies (`currency` undefined: the network quote with
- * its FX table, CONTRACT §21.3), in each vehicle's own. A card in another currency than the vehicle is priced in
+ * its FX table, docs/fx.md#what-a-network-quote-shows), in each vehicle's own. A card in another currency than the vehicle is priced in
  * prices nothing: the vehicle uses its own rates, or is left out when the trip asks extras, which only a card prices.
  * Undefined when no provider has a card. Each type's card rate is priced once per provider.
  */

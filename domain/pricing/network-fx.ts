@@ -11,7 +11,7 @@ export interface NetworkFx {
 }
 
 /**
- * A network quote's currencies (CONTRACT §21.3): every option is kept in its own currency and ranked by its fee
+ * A network quote's currencies (docs/fx.md#what-a-network-quote-shows): every option is kept in its own currency and ranked by its fee
  * converted into the target (the request's `currency`, else the caller's `displayCurrency`; without either, EUR
  * ranks them and nothing is shown converted). An option whose currency has no rate ranks after the others.
  */

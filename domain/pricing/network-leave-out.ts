@@ -10,7 +10,10 @@ import { roadKmOf, tooLong } from "../trips/trip-length";
 import { providerCard, type ProviderCard } from "./network-cards";
 import type { ProviderTerms } from "./network-rank";
 
-/** Serving vehicles left out of a network quote by their provider's trip length or rate card (CONTRACT §19.3–4). */
+/**
+ * Serving vehicles left out of a network quote by their provider's trip length or rate card
+ * (docs/rates.md#how-a-vehicle-is-priced, docs/rates.md#never-absurd-the-longest-trip-a-provider-quotes).
+ */
 export interface LeftOutByCard {
   /** TRIP_TOO_LONG: vehicles whose provider's maxTripKm is shorter than the trip's road distance (`roadKm`). */
   tooLong: number;

@@ -55,9 +55,9 @@ export interface NetworkPricingDeps {
   gazetteer: Gazetteer;
   timeZones: TimeZones;
   currencies: CurrencyDirectory;
-  /** Vehicles held by live bookings and blackouts (CONTRACT §19.5); none left out without it. */
+  /** Vehicles held by live bookings and blackouts (docs/availability.md); none left out without it. */
   holds?: HoldIndex;
-  /** Providers' rate cards (CONTRACT §19.2); absent: every vehicle at its own rates. */
+  /** Providers' rate cards (docs/rates.md#how-a-vehicle-is-priced); absent: every vehicle at its own rates. */
   rateCards?: Pick<RateCardRepository, "getMany">;
 }
 
@@ -220,7 +220,7 @@ export interface Availability {
 }
 
 /**
- * CONTRACT §19.5 over the admitted providers: one whose `minimumNoticeMinutes` the pickup is sooner than is no longer
+ * docs/availability.md over the admitted providers: one whose `minimumNoticeMinutes` the pickup is sooner than is no longer
  * admitted; each remaining one's vehicles held over the trip (pickup to estimated end plus its turnaround) go into
  * `terms.busy`, and those the circle met within its radius are counted.
  */

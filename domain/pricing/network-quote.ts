@@ -33,11 +33,11 @@ export interface NetworkQuoteOption {
   /** Great-circle distance from the vehicle to the pickup, km with 1 decimal (0 for a vehicle placed only by the airport it lists). */
   nearestKm: number;
   images: string[];
-  /** The fee converted into the quote's display currency (CONTRACT §21.3), when one was asked and the FX table has the rate. */
+  /** The fee converted into the quote's display currency (docs/fx.md#what-a-network-quote-shows), when one was asked and the FX table has the rate. */
   converted?: ConvertedFee;
-  /** The provider's terms for the trip (CONTRACT §20.1). */
+  /** The provider's terms for the trip (docs/terms.md#policies). */
   terms?: Terms;
-  /** How the fee is made up (CONTRACT §19.2): lines summing exactly to `fee`. */
+  /** How the fee is made up (docs/rates.md#how-a-vehicle-is-priced): lines summing exactly to `fee`. */
   breakdown: BreakdownLine[];
 }
 
@@ -163,7 +163,7 @@ export function optionFeeLine(option: NetworkQuoteOption, validUntilIso: string)
     ...(option.luggageCount !== undefined ? { luggageCount: option.luggageCount } : {}),
     images: option.images,
     validUntil: validUntilIso,
-    // A booked option keeps how its fee is made up (CONTRACT §19.2); a quote stored before breakdowns: one line.
+    // A booked option keeps how its fee is made up (docs/rates.md#how-a-vehicle-is-priced); a quote stored before breakdowns: one line.
     breakdown: option.breakdown ?? vehicleRateBreakdownOf(option.fee),
   };
 }

@@ -21,7 +21,7 @@ export interface ProviderTerms {
   radiusKm: Float64Array;
   /** The provider's type for the caller's preferred type, when mapped: its options of that type rank first among its own. */
   preferredType: Array<string | undefined>;
-  /** Per provider, its vehicles held over the trip (CONTRACT §19.5): left out. */
+  /** Per provider, its vehicles held over the trip (docs/availability.md): left out. */
   busy?: Array<ReadonlySet<string> | undefined>;
 }
 
@@ -54,12 +54,12 @@ export interface RankInput {
   pickupCurrency: string | undefined;
   currencies: CurrencyDirectory;
   /**
-   * Ranking across currencies (CONTRACT §21.3): every serving vehicle is a candidate whatever its currency, ranked by
+   * Ranking across currencies (docs/fx.md#what-a-network-quote-shows): every serving vehicle is a candidate whatever its currency, ranked by
    * its fee in `units` of one currency (the FX table's conversion); a currency `units` cannot convert ranks after
    * the others. Without it, one currency is chosen and the others are left out (the provider QUOTE's rule).
    */
   fx?: { units(minorUnits: number, currency: string): number | undefined };
-  /** Per owner number, its rate card prepared for the trip (CONTRACT §19.2); absent: every vehicle at its own rates. */
+  /** Per owner number, its rate card prepared for the trip (docs/rates.md#how-a-vehicle-is-priced); absent: every vehicle at its own rates. */
   cards?: ReadonlyArray<ProviderCard | undefined>;
   /** The trip asks extras: a provider whose card is in another currency than the quote's cannot price them. */
   extrasAsked?: boolean;
@@ -208,7 +208,7 @@ export function rankCircle(input: RankInput): CircleRanking {
   const across = (a: number, b: number): number =>
     units[a] - units[b] || dist[a] - dist[b] || compareStrings(input.netidOf(ownerOf[a]), input.netidOf(ownerOf[b])) || compareStrings(slug(a), slug(b));
   const best: number[] = [];
-  // A fee of 0 is never offered (CONTRACT §19.4): counted, left out.
+  // A fee of 0 is never offered (docs/rates.md#never-absurd-the-longest-trip-a-provider-quotes): counted, left out.
   const candidate = (i: number) => own[i] > 0 && admitted[owner[i]] === 1 && distanceKm[i] <= radiusKm[owner[i]] && !isBusy(i);
   let unpriced = 0;
   if (carded) offerByProvider();
@@ -223,7 +223,7 @@ export function rankCircle(input: RankInput): CircleRanking {
   }
 
   /**
-   * With rate cards (CONTRACT §19.8) a vehicle's fee is its provider's card's, so candidates cannot be grouped by rate.
+   * With rate cards (docs/performance.md#rate-cards-issue-35) a vehicle's fee is its provider's card's, so candidates cannot be grouped by rate.
    * Providers are taken by a lower bound of their fees instead (the cheapest their card can give, CardQuote.floor; the
    * exact fees of their vehicles without a card), nearest first among equal bounds: each one's vehicles priced and
    * offered, its best added to the 50. Once 50 are kept, a provider whose bound and nearest vehicle rank after the 50th

@@ -8,7 +8,7 @@ export interface StoredRateCard {
   updatedAt: number;
 }
 
-/** Providers' rate cards (CONTRACT §19.1). */
+/** Providers' rate cards (docs/rates.md#setting-the-card). */
 export interface RateCardRepository {
   get(netid: string): Promise<StoredRateCard | undefined>;
   /** The cards of these providers (those that have one); a network quote asks for many at once. */

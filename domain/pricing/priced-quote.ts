@@ -61,7 +61,7 @@ export function pricedTrip(request: QuoteBuildRequest, facts: CardTripFacts, car
 }
 
 /**
- * A provider's quote priced with its rate card (CONTRACT §19.2): its vehicles that fit the trip, in one currency, each
+ * A provider's quote priced with its rate card (docs/rates.md#how-a-vehicle-is-priced): its vehicles that fit the trip, in one currency, each
  * priced by the card (route, hourly, distance, else its own rates; surcharges, extras, minimum fare) with its
  * breakdown; a fee of 0 is never offered (UNPRICED_VEHICLES); a card lacking an asked extra leaves every vehicle out
  * (EXTRA_NOT_OFFERED). Without a card, an asked extra leaves them out too; else each option is its own rates, one line.

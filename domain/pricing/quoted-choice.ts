@@ -21,7 +21,10 @@ export function pricedTripOf(req: Pick<NewTrip, "trip">): string {
   });
 }
 
-/** The priced fields in which a booking's trip differs from the network quote's (CONTRACT §19.7), pickup time within 60 minutes. */
+/**
+ * The priced fields in which a booking's trip differs from the network quote's
+ * (docs/integration.md#the-price-is-bound-to-the-trip), pickup time within 60 minutes.
+ */
 export function quotedTripDifferences(quote: Pick<NetworkQuote, "pricedTrip">, req: Pick<NewTrip, "trip">): FieldError[] {
   let quoted: PricedTripSource;
   try {
@@ -49,7 +52,7 @@ export interface QuotedChoice {
   quoted: QuotedOrigin;
   /** The changeLogs words for it. */
   described: string;
-  /** The terms the option was quoted with (CONTRACT §20.1), when it carries them. */
+  /** The terms the option was quoted with (docs/terms.md#policies), when it carries them. */
   terms?: Terms;
   /** The quote expired: refused unless the booking already exists with this content. */
   expired?: ConflictError;

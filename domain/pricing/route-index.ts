@@ -1,7 +1,7 @@
 import { EARTH_RADIUS_KM } from "../geo";
 
 /**
- * A rate card's routes indexed by where a trip's pickup can fall in them (CONTRACT §19.8), built once per stored card
+ * A rate card's routes indexed by where a trip's pickup can fall in them (docs/performance.md#rate-cards-issue-35), built once per stored card
  * version: a trip tests only the routes whose pickup-side zone (`from`, and `to` too for a route both ways) could
  * hold its pickup, not all of them. The candidates are a superset of the routes that hold it (boxes around every
  * zone, whole-world zones always), in the card's order, so the first route that applies is the same as before.

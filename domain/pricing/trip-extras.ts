@@ -1,7 +1,7 @@
 import { ValidationError, type FieldError } from "../errors";
 import type { TripWarning } from "../trips/warnings";
 
-/** An extra a trip asks (CONTRACT §19.3). */
+/** An extra a trip asks (docs/rates.md#how-a-vehicle-is-priced). */
 export interface AskedExtra {
   code: string;
   quantity: number;

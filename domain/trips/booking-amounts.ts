@@ -6,13 +6,17 @@ import type { Fee } from "./booking";
 /** The currency facts amounts need. */
 export type MinorUnits = Pick<CurrencyDirectory, "minorUnit">;
 
-/** Without a currency directory every currency has two decimals (the exchange's behaviour before §17.3). */
+/**
+ * Without a currency directory every currency has two decimals (the exchange's behaviour before
+ * docs/integration.md#what-a-quote-offers-service-area-currency-warnings).
+ */
 export const TWO_DECIMAL_UNITS: MinorUnits = { minorUnit: () => undefined };
 
 const currencyOfLine = (fee: Fee) => (typeof fee.currency === "string" && fee.currency.trim() !== "" ? fee.currency.trim().toUpperCase() : undefined);
 
 /**
- * A booking's currency (CONTRACT §17.3): the currency its fee lines name (a converted quote's option names it);
+ * A booking's currency (docs/integration.md#what-a-quote-offers-service-area-currency-warnings): the currency its fee
+ * lines name (a converted quote's option names it);
  * undefined when none does (an old booking, a trip without fees) — its amounts then have two decimals.
  */
 export function currencyOfFees(fees: readonly Fee[] | undefined): string | undefined {

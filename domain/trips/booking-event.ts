@@ -26,7 +26,7 @@ export function bookingEventType(events: BookingEvent[]): string {
 
 /** A change's event as webhooks (and event streams) carry it: the booking's new state, typed by the change. */
 export function bookingEventBody(eventId: string, events: BookingEvent[], booking: Booking, location: ReturnType<typeof positionView> | undefined) {
-  // booking.reassigned says who had the booking, who has it now and why (CONTRACT §20.4).
+  // booking.reassigned says who had the booking, who has it now and why (docs/terms.md#the-cascade-fallback).
   const move = events[0].move;
   return { eventId, type: bookingEventType(events), createdAt: events[0].at, ...(move ? move : {}), data: bookingView(booking, location) };
 }

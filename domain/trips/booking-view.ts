@@ -44,7 +44,7 @@ export function tripPriceAndGnetFields(b: Booking) {
     totalAmount: b.totalAmount,
     // The amount a network quote showed converted when this option was booked: a record beside the provider's price.
     ...(b.quoted?.converted !== undefined ? { convertedAmount: b.quoted.converted } : {}),
-    // The terms the booking was made under (CONTRACT §20.1), beside its price.
+    // The terms the booking was made under (docs/terms.md#policies), beside its price.
     ...(b.terms !== undefined ? { terms: b.terms } : {}),
     ...gnet,
     ...(b.submitMode !== undefined ? { submitMode: b.submitMode } : {}),
@@ -74,7 +74,8 @@ export function bookingView(b: Booking, location?: PositionView) {
     pickupDate: b.pickupDate,
     ...(b.warnings?.length ? { warnings: b.warnings } : {}),
     ...(b.terms !== undefined ? { terms: b.terms } : {}),
-    // The offer (CONTRACT §20.3–4): the current provider, until when it may accept, every provider offered to so far.
+    // The offer (docs/terms.md#the-acceptance-deadline-acceptby, docs/terms.md#the-cascade-fallback): the current
+    // provider, until when it may accept, every provider offered to so far.
     ...(b.acceptBy !== undefined ? { providerId: b.providerId, acceptBy: isoAt(b.acceptBy), offers: offersView(b) } : {}),
     ...(b.fallback ? { fallback: b.fallback } : {}),
     ...(b.reason !== undefined ? { reason: b.reason } : {}),

@@ -131,9 +131,9 @@ export interface QuoteOption extends Fee {
   passengerCount: string;
   images: string[];
   validUntil: string;
-  /** How the fee is made up (CONTRACT §19.2): the amounts sum exactly to `fee`. */
+  /** How the fee is made up (docs/rates.md#how-a-vehicle-is-priced): the amounts sum exactly to `fee`. */
   breakdown?: BreakdownLine[];
-  /** The provider's terms for this option (CONTRACT §20.1). */
+  /** The provider's terms for this option (docs/terms.md#policies). */
   terms?: Terms;
 }
 
@@ -288,18 +288,18 @@ export interface Booking {
   warnings?: TripWarning[];
   /**
    * The quote option the booking was made from (a converted QUOTE, a network quote's option): its fee lines are the
-   * provider's, and a requester's UPDATE of a priced field re-prices that vehicle (CONTRACT §19.7). Absent otherwise.
+   * provider's, and a requester's UPDATE of a priced field re-prices that vehicle (docs/integration.md#the-price-is-bound-to-the-trip). Absent otherwise.
    */
   quoted?: QuotedOrigin;
-  /** The terms the booking was made under (CONTRACT §20.1): fixed then, never changed by a later policy. */
+  /** The terms the booking was made under (docs/terms.md#policies): fixed then, never changed by a later policy. */
   terms?: Terms;
-  /** Until when (Unix seconds) the provider may accept (CONTRACT §20.3); absent on quotes and older bookings. */
+  /** Until when (Unix seconds) the provider may accept (docs/terms.md#the-acceptance-deadline-acceptby); absent on quotes and older bookings. */
   acceptBy?: number;
   /** The requester's own shorter acceptance window, kept for the offers the cascade makes. */
   acceptWithinMinutes?: number;
-  /** The cascade's cap (CONTRACT §20.4): re-offer to the next option of the network quote at most at this fee. */
+  /** The cascade's cap (docs/terms.md#the-cascade-fallback): re-offer to the next option of the network quote at most at this fee. */
   fallback?: { maxFee: string };
-  /** Every provider the booking was offered to, the current one last (CONTRACT §20.4). */
+  /** Every provider the booking was offered to, the current one last (docs/terms.md#the-cascade-fallback). */
   offers?: Offer[];
   /** Why the exchange ended the booking: ACCEPT_TIMEOUT or NO_PROVIDER_ACCEPTED. */
   reason?: string;
@@ -308,7 +308,7 @@ export interface Booking {
   transactionErrors: TransactionError[];
 }
 
-/** One offer of a booking to a provider (CONTRACT §20.4); `reason` says why it ended. */
+/** One offer of a booking to a provider (docs/terms.md#the-cascade-fallback); `reason` says why it ended. */
 export interface Offer {
   provider: string;
   fee: string | null;
@@ -323,7 +323,7 @@ export interface Offer {
 export interface QuotedOrigin {
   code?: string;
   quoteId?: string;
-  /** The option's fee as the network quote showed it converted (CONTRACT §21.3): a record; the provider's fee is the contract. */
+  /** The option's fee as the network quote showed it converted (docs/fx.md#what-a-network-quote-shows): a record; the provider's fee is the contract. */
   converted?: ConvertedFee;
 }
 

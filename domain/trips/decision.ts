@@ -5,7 +5,7 @@ export interface BookingWrite {
   booking: Booking;
   events: BookingEvent[];
   /**
-   * The vehicle the booking holds from now on (a cascade move, CONTRACT §20.4): written in the SAME transaction,
+   * The vehicle the booking holds from now on (a cascade move, docs/terms.md#the-cascade-fallback): written in the SAME transaction,
    * replacing the booking's own hold, unless another live hold overlaps — then nothing of the write is kept and the
    * change fails with 409 VEHICLE_UNAVAILABLE.
    */

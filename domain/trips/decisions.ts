@@ -47,7 +47,7 @@ export interface NewTripFacts {
   price?: { totalAmount: string; described: string; quoted?: QuotedOrigin };
   /** What the request is warned about (kept on a booking it creates). */
   warnings?: TripWarning[];
-  /** The terms a booking made now keeps (CONTRACT §20.1): the quoted option's, else the provider's policies now. */
+  /** The terms a booking made now keeps (docs/terms.md#policies): the quoted option's, else the provider's policies now. */
   terms?: Terms;
   sourcePlatform: string;
   targetPlatform: string;
@@ -161,7 +161,7 @@ function convertQuote(quote: Booking, req: NewTripRequest, fingerprint: string, 
       validUntil: isoAt(quote.quoteValidUntil),
     });
   assertTransition(quote.status, "BOOKING_REQUEST", "requester");
-  // The price holds for the quoted trip only (CONTRACT §19.7): another place, party, duration or extras is 409.
+  // The price holds for the quoted trip only (docs/integration.md#the-price-is-bound-to-the-trip): another place, party, duration or extras is 409.
   const mismatch = pricedDifferences(quote.trip, req.trip, {
     toleranceSeconds: QUOTE_TIME_TOLERANCE_SECONDS,
     quotedAt: quote.pickupDate,
@@ -237,7 +237,7 @@ export function decideUpdateTrip(
   ctx: ChangeContext,
 ): Decision<SendTripResult> {
   const b = requireRole(current, ctx.netid, "requester");
-  // After a cascade move (CONTRACT §20.4) the requester may still name a provider the booking was offered to: it means
+  // After a cascade move (docs/terms.md#the-cascade-fallback) the requester may still name a provider the booking was offered to: it means
   // the booking's current provider, to which the UPDATE goes.
   const named = extra.providerId?.toLowerCase();
   if (named && named !== b.providerId.toLowerCase() && !b.offers?.some((o) => o.provider.toLowerCase() === named))
@@ -290,7 +290,7 @@ function repricedFor(b: Booking, trip: Trip, pickupDate: number | undefined, pri
 export function decideCancelTrip(current: Booking | undefined, notes: string | undefined, ctx: ChangeContext): Decision<SendTripResult> {
   const b = requireRole(current, ctx.netid, "requester");
   assertTransition(b.status, "CANCEL", "requester");
-  // After the free window the terms charge a fee (CONTRACT §20.2): a fee line, and the total becomes it.
+  // After the free window the terms charge a fee (docs/terms.md#the-cancellation-fee): a fee line, and the total becomes it.
   const { charged, said } = lateCancelFee(b, ctx.now);
   const booking: Booking = {
     ...b,

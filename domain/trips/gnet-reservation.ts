@@ -74,7 +74,8 @@ export function gnetReservation(b: Booking, location?: Location) {
     providerNote: b.providerNote ?? "",
     transactionErrors: b.transactionErrors,
     changeLogs: b.changeLogs,
-    // The offer (CONTRACT §20.3–4) as the core read shows it: additive members of GNet's object.
+    // The offer (docs/terms.md#the-acceptance-deadline-acceptby, docs/terms.md#the-cascade-fallback) as the core read
+    // shows it: additive members of GNet's object.
     ...(b.acceptBy !== undefined ? { acceptBy: isoAt(b.acceptBy), offers: offersView(b) } : {}),
     ...(b.reason !== undefined ? { reason: b.reason } : {}),
   };

@@ -3,16 +3,17 @@ import type { BookingWrite, Decision } from "./decision";
 import type { TripStatus } from "./lifecycle";
 
 /**
- * Acceptance deadlines and the cascade (CONTRACT §20.3–4), pure: when a NEW booking's provider must accept by, when
+ * Acceptance deadlines and the cascade (docs/terms.md#the-acceptance-deadline-acceptby,
+ * docs/terms.md#the-cascade-fallback), pure: when a NEW booking's provider must accept by, when
  * the offer watch must act on a booking, and what it does then — move the booking to the next option of its network
  * quote, or end it as REJECT with a reason. The watch (domain/usecases/offer-watch.ts) finds the due bookings and
  * the next option; the decision here runs inside the booking's transaction, so a move is written at once or not at all.
  */
 
-/** acceptWithinMinutes bounds (CONTRACT §20.3). */
+/** acceptWithinMinutes bounds (docs/terms.md#the-acceptance-deadline-acceptby). */
 export const MIN_ACCEPT_MINUTES = 1;
 export const MAX_ACCEPT_MINUTES = 1440;
-/** Re-offers one booking makes at most (CONTRACT §20.4). */
+/** Re-offers one booking makes at most (docs/terms.md#the-cascade-fallback). */
 export const MAX_REOFFERS = 5;
 /** Why an offer ended, as `offers[].reason` and `booking.reassigned`'s reason say it. */
 export type OfferEndReason = "ACCEPT_TIMEOUT" | "PROVIDER_REJECTED" | "DELIVERY_FAILED";
@@ -67,7 +68,7 @@ export function firstOffer(b: Pick<Booking, "providerId" | "totalAmount" | "trip
   return { provider: b.providerId, fee: b.totalAmount, currency: b.trip.fees[0]?.currency ?? null, status: b.status, at: isoAt(now) };
 }
 
-/** A new booking's acceptance deadline, cascade cap and first offer (CONTRACT §20.3–4). */
+/** A new booking's acceptance deadline, cascade cap and first offer (docs/terms.md#the-acceptance-deadline-acceptby, docs/terms.md#the-cascade-fallback). */
 export function offerTerms(
   req: { providerId: string; acceptWithinMinutes?: number; fallback?: { maxFee: string } },
   now: number,
@@ -94,7 +95,7 @@ export interface NextOffer {
   currency: string;
   /** The booking's fee lines for it (the option's line). */
   fees: Fee[];
-  /** The option's fee as the quote showed it converted (§21.3): the booking's `convertedAmount` from the move on. */
+  /** The option's fee as the quote showed it converted (docs/fx.md#what-a-network-quote-shows): the booking's `convertedAmount` from the move on. */
   converted?: QuotedOrigin["converted"];
   hold?: BookingWrite["hold"];
 }

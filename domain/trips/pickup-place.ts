@@ -10,7 +10,7 @@ export interface GazetteerPlace {
   /** The place's own name (`New York City` for "New York"), and its first-level division's code when known. */
   name?: string;
   state?: string;
-  /** Other places the name matches of a similar size (CONTRACT §21.1: the answer names the one chosen). */
+  /** Other places the name matches of a similar size (docs/places.md: the answer names the one chosen). */
   alsoMatches?: Array<{ name: string; state?: string; country: string }>;
 }
 

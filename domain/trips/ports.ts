@@ -74,7 +74,8 @@ export interface IdempotencyStore {
 }
 
 /**
- * The bookings the offer watch must act on (CONTRACT §20.3–4): those whose `offer_due` (domain/trips/offers.ts) has
+ * The bookings the offer watch must act on (docs/terms.md#the-acceptance-deadline-acceptby,
+ * docs/terms.md#the-cascade-fallback): those whose `offer_due` (domain/trips/offers.ts) has
  * come. Claiming leases them to this instance for a while (their `offer_due` moved forward), so of several instances
  * sharing the database one handles each; a lease an instance never finished (it stopped) comes due again.
  */

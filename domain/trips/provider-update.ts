@@ -147,7 +147,7 @@ export function decideProviderUpdate(
   units: MinorUnits = TWO_DECIMAL_UNITS,
 ): Decision<TripStatus> {
   const b = requireRole(current, ctx.netid, "provider");
-  // Amounts in the booking's currency's minor unit (CONTRACT §17.3); too many decimals for it is 400.
+  // Amounts in the booking's currency's minor unit (docs/integration.md#what-a-quote-offers-service-area-currency-warnings); too many decimals for it is 400.
   const update: ProviderUpdate = { ...checked, ...providerAmountsInCurrency({ totalAmount: checked.totalAmount, fees: checked.fees }, b.trip.fees, units) };
   if (update.names?.transactionId !== undefined && update.names.transactionId !== b.transactionId.toLowerCase())
     throw new ValidationError([{ field: "transactionId", message: "names another booking than the one being updated" }]);

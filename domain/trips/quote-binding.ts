@@ -4,7 +4,7 @@ import type { ExtraFields, Fee, TripLocation, TripLocations } from "./booking";
 import { distanceKm, parseDateTime, readCoordinate } from "./places";
 
 /**
- * The price is bound to the trip it was quoted for (CONTRACT §19.7): which fields of a trip its price depends on,
+ * The price is bound to the trip it was quoted for (docs/integration.md#the-price-is-bound-to-the-trip): which fields of a trip its price depends on,
  * and how two versions of a trip differ in them. Pure: booking a quote (a QUOTE resubmitted as REGULAR, a network
  * quote's option) compares the trip asked with the trip quoted; a requester's UPDATE of a booking made from a quote
  * compares the trip before and after to know whether it must be priced again.

@@ -110,9 +110,9 @@ export interface NewTripRequest extends Common, NewTrip {
   sentSubmitMode: SubmitMode | undefined;
   /** The network quote whose option this NEW books (lower-case), when it names one. */
   quoteId?: string;
-  /** The requester's shorter acceptance window (CONTRACT §20.3). */
+  /** The requester's shorter acceptance window (docs/terms.md#the-acceptance-deadline-acceptby). */
   acceptWithinMinutes?: number;
-  /** The cascade's cap (CONTRACT §20.4), with quoteId only. */
+  /** The cascade's cap (docs/terms.md#the-cascade-fallback), with quoteId only. */
   fallback?: { maxFee: string };
 }
 
@@ -147,7 +147,8 @@ const countText = (v: WireNumber | null | undefined) => (typeof v === "number" ?
 /**
  * Checks a sendTrip body against every sendTrip rule and reports every failing field at once;
  * on success returns the request normalised (trimmed ids, upper-case enums, counts as whole-number strings).
- * With `units` (sendTrip), fee amounts follow CONTRACT §17.3: a NEW's in the currency its fee lines name (two
+ * With `units` (sendTrip), fee amounts follow docs/integration.md#what-a-quote-offers-service-area-currency-warnings:
+ * a NEW's in the currency its fee lines name (two
  * decimals without one); an UPDATE's are read with any decimals, put in the booking's currency once it is read.
  * Without, every fee has two decimals.
  */

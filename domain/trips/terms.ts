@@ -6,7 +6,7 @@ export type { Terms } from "./booking";
 import { currencyOfFees } from "./booking-amounts";
 
 /**
- * A provider's terms (CONTRACT §20.1–2): its cancellation tiers and free waiting, the terms each quote option and
+ * A provider's terms (docs/terms.md#policies, docs/terms.md#the-cancellation-fee): its cancellation tiers and free waiting, the terms each quote option and
  * booking carries (instants fixed when it is made), and the fee a requester's cancel costs at a given moment.
  */
 
@@ -208,7 +208,7 @@ export function cancelFeeAt(b: Pick<Booking, "terms" | "totalAmount" | "trip">, 
 
 const zeroLike = (amount: string | null) => (amount === null ? "0" : percentOf(amount, 0));
 
-/** The fee line a late cancel adds (CONTRACT §20.2): `amount` (and `fee`, as every fee line names its amount) in the booking's currency. */
+/** The fee line a late cancel adds (docs/terms.md#the-cancellation-fee): `amount` (and `fee`, as every fee line names its amount) in the booking's currency. */
 export function cancellationFeeLine(fee: CancelFee): Fee {
   return {
     type: "CANCELLATION",
@@ -225,7 +225,7 @@ export function cancellationFeeLine(fee: CancelFee): Fee {
 export const isCharged = (fee: CancelFee) => /[1-9]/.test(fee.fee);
 
 /**
- * What a requester's cancel at `now` changes of the booking (CONTRACT §20.2): after the free window, the fee line
+ * What a requester's cancel at `now` changes of the booking (docs/terms.md#the-cancellation-fee): after the free window, the fee line
  * added and `totalAmount` set to the fee, with the changeLogs words; nothing inside the window, for a quote, or for a
  * booking made without terms. A provider's REJECT or cancel never comes here.
  */

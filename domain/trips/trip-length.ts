@@ -1,11 +1,11 @@
 import { greatCircleKm } from "../geo";
 import type { TripWarning } from "./warnings";
 
-/** A provider's integration setting `maxTripKm` (CONTRACT §19.4): 1–5,000 km of road, 800 by default. */
+/** A provider's integration setting `maxTripKm` (docs/rates.md#never-absurd-the-longest-trip-a-provider-quotes): 1–5,000 km of road, 800 by default. */
 export const DEFAULT_MAX_TRIP_KM = 800;
 export const MAX_TRIP_KM_LIMIT = 5000;
 
-/** Road distance over the great circle (§6). */
+/** Road distance over the great circle (docs/integration.md#the-lifecycle). */
 const ROAD_FACTOR = 1.3;
 
 /** The trip's road distance in km (great circle × 1.3); undefined without a placed drop-off. */

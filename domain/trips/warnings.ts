@@ -11,20 +11,21 @@ export interface TripWarning {
     | "NO_VEHICLE_NEAR_PICKUP"
     | "NO_VEHICLE_FITS_TRIP"
     | "OTHER_CURRENCIES_LEFT_OUT"
-    // CONTRACT §19.5: vehicles held at that time, a pickup sooner than the provider's notice.
+    // docs/availability.md: vehicles held at that time, a pickup sooner than the provider's notice.
     | "VEHICLES_BUSY"
     | "SHORT_NOTICE"
-    // CONTRACT §19.3–4: vehicles left out for an extra their card lacks, or a fee of 0.
+    // docs/rates.md#how-a-vehicle-is-priced, docs/rates.md#never-absurd-the-longest-trip-a-provider-quotes: vehicles
+    // left out for an extra their card lacks, or a fee of 0.
     | "EXTRA_NOT_OFFERED"
     | "UNPRICED_VEHICLES"
-    // CONTRACT §21.1: the pickup's city named several places of a similar size; the most populous was chosen.
+    // docs/places.md: the pickup's city named several places of a similar size; the most populous was chosen.
     | "PICKUP_CITY_AMBIGUOUS"
-    // CONTRACT §21.3: a network quote's options in a currency the FX table has no rate for; rates older than 7 days.
+    // docs/fx.md#what-a-network-quote-shows: a network quote's options in a currency the FX table has no rate for; rates older than 7 days.
     | "NO_FX_RATE"
     | "FX_RATES_STALE"
     // A passenger member GNet does not know (`phone` for `phoneNumber`): kept as sent, read by no provider.
     | "UNKNOWN_PASSENGER_FIELD"
-    // CONTRACT §19.4: providers left out, the trip longer than their maxTripKm.
+    // docs/rates.md#never-absurd-the-longest-trip-a-provider-quotes: providers left out, the trip longer than their maxTripKm.
     | "TRIP_TOO_LONG";
   message: string;
   /** The request field the warning is about, when it is about one. */
@@ -40,7 +41,7 @@ export interface TripWarning {
   rateDate?: string;
 }
 
-/** The passenger members GNet names (the spec's passengers[]), with `phones[]` (CONTRACT §9). */
+/** The passenger members GNet names (the spec's passengers[]), with `phones[]` (docs/gnet.md#wire-compatibility-in-detail). */
 const PASSENGER_MEMBERS = ["firstName", "lastName", "email", "phoneNumber", "accountNumber", "phones"];
 /** What a member that is not one usually meant. */
 const MEANT: Record<string, string> = { phone: "phoneNumber", mobile: "phoneNumber", tel: "phoneNumber", telephone: "phoneNumber", mail: "email" };

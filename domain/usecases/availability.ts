@@ -88,7 +88,7 @@ export interface VehicleClaim {
 }
 
 /**
- * Books `claim`'s vehicle around `book` (CONTRACT §19.6): the hold is claimed in the database first (409
+ * Books `claim`'s vehicle around `book` (docs/availability.md#booking-a-quoted-vehicle-that-became-busy): the hold is claimed in the database first (409
  * VEHICLE_UNAVAILABLE when another live booking or a blackout holds it: nothing is booked), then the booking is
  * written; when that fails, or makes no booking under the claimed transactionId, the hold is given back.
  */

@@ -39,7 +39,7 @@ export interface IntegrationView {
   maxTripKm: number;
   /** The currency network quotes show converted amounts in; null when unset. */
   displayCurrency: string | null;
-  /** Cancellation tiers and free waiting, every default filled in (CONTRACT §20.1). */
+  /** Cancellation tiers and free waiting, every default filled in (docs/terms.md#policies). */
   policies: PoliciesView;
   webhookSecretSet: boolean;
   webhookSecret?: string;

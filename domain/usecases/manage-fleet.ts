@@ -54,7 +54,7 @@ export async function listFleet(deps: ManageFleetDeps, caller: Caller, query: Fl
 
 /**
  * Every rule a fleet entry as sent breaks, saving nothing: what the HTTP layer adds to a body's type errors so a 400
- * names every failing field (§2). `sentOnly`: a change (PATCH) is checked for the fields it sends.
+ * names every failing field (docs/integration.md#errors). `sentOnly`: a change (PATCH) is checked for the fields it sends.
  */
 export function fleetEntryProblems(deps: ManageFleetDeps, input: FleetEntryInput, sentOnly = false): FieldError[] {
   const checked = validateFleetEntry(input, { isKnownAirport: knownAirport(deps) });
@@ -103,7 +103,7 @@ export async function removeFleetEntry(deps: ManageFleetDeps, caller: Caller, sl
   deps.index.fleetChanged([entry.slug]);
 }
 
-/** What an import did (§21.2): the entries it added, rewrote and deleted, and how many rows matched an entry as it was. */
+/** What an import did (docs/operator.md#fleet-import): the entries it added, rewrote and deleted, and how many rows matched an entry as it was. */
 export interface ImportOutcome {
   created: FleetEntry[];
   updated: FleetEntry[];
@@ -116,7 +116,7 @@ const IMPORT_READ_PAGE = 5000;
 
 /**
  * Import a fleet: at most 10,000 entries, every row validated first; one invalid row refuses the whole import
- * (FleetImportError lists every failing row and field). Then, by `mode` (§21.2): upsert (default) updates the entry a
+ * (FleetImportError lists every failing row and field). Then, by `mode` (docs/operator.md#fleet-import): upsert (default) updates the entry a
  * row names by externalId or slug and adds the rest, replace also deletes the entries no row names (409
  * VEHICLES_HELD, nothing changed, when live bookings hold one), append adds every row. All in one transaction.
  */

@@ -47,11 +47,14 @@ export interface NetworkQuoteDeps {
   newQuoteId: () => string;
   /** Booking an option is a sendTrip NEW. */
   send: SendTripDeps;
-  /** Providers' records (CONTRACT §20.5): on each option, and what `sort: "reliability"` ranks by; absent: none shown. */
+  /** Providers' records (docs/terms.md#provider-record): on each option, and what `sort: "reliability"` ranks by; absent: none shown. */
   records?: Pick<ProviderRecords, "recordsOf">;
-  /** The store's per-company bounds (CONTRACT §21.6); STORE_BOUNDS when not given. */
+  /** The store's per-company bounds (docs/security.md#per-company-store-bounds); STORE_BOUNDS when not given. */
   bounds?: Pick<StoreBounds, "quotesPerHour" | "quoteMaxBytes">;
-  /** The FX table options are ranked and converted with (CONTRACT §21.3); without it, one currency (§17.3). */
+  /**
+   * The FX table options are ranked and converted with (docs/fx.md#what-a-network-quote-shows); without it, one
+   * currency (docs/integration.md#what-a-quote-offers-service-area-currency-warnings).
+   */
   fx?: NetworkFx;
 }
 
@@ -61,9 +64,9 @@ export interface NetworkQuoteInput extends SendTripInput {
   partnersOnly?: boolean;
   /** The currency to show each option converted into (else the caller's displayCurrency). */
   currency?: string;
-  /** "price" (default): cheapest first; "reliability": by the provider's record, then price (CONTRACT §20.5). */
+  /** "price" (default): cheapest first; "reliability": by the provider's record, then price (docs/terms.md#provider-record). */
   sort?: unknown;
-  /** Extras the trip asks (CONTRACT §19.3). */
+  /** Extras the trip asks (docs/rates.md#how-a-vehicle-is-priced). */
   extras?: unknown;
 }
 
@@ -114,7 +117,8 @@ export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller
     });
   }
   warnings.push(...availabilityWarnings(ranking.shortNotice, ranking.busy));
-  // CONTRACT §19.3–4: providers left out for the trip's length or an extra they cannot supply; fees of 0.
+  // docs/rates.md#how-a-vehicle-is-priced, docs/rates.md#never-absurd-the-longest-trip-a-provider-quotes: providers
+  // left out for the trip's length or an extra they cannot supply; fees of 0.
   if (ranking.tooLongProviders > 0) warnings.push(tripTooLong(ranking.tooLong, ranking.roadKm ?? 0));
   if (ranking.extraNotOffered > 0) warnings.push(extraNotOffered(ranking.extraNotOffered, ranking.missingExtras));
   if ((ranking.unpriced ?? 0) > 0) warnings.push(unpricedVehicles(ranking.unpriced!));
@@ -164,7 +168,7 @@ async function withRecords(deps: NetworkQuoteDeps, options: NetworkQuoteOption[]
   return reliability ? byReliability(shown) : shown;
 }
 
-/** Each option with its provider's terms for the trip (CONTRACT §20.1), counted from the pickup instant. */
+/** Each option with its provider's terms for the trip (docs/terms.md#policies), counted from the pickup instant. */
 function withTerms(options: NetworkQuoteOption[], serving: ServingProviders, trip: NewTrip, airports: SendTripDeps["airports"]): NetworkQuoteOption[] {
   if (serving.pickupDate === undefined) return options;
   const facts = { hourly: isHourlyTrip(trip.trip), airport: isAirportPickup(trip.trip.locations.pickup, airports) };
@@ -256,7 +260,7 @@ async function checkQuoteRequest(deps: NetworkQuoteDeps, caller: Caller, input: 
     errors.push({ field: "affiliateReservation.providerId", message: "must not be sent: a network quote asks every provider (narrow it with providers)" });
   const trip = checkNewTrip(tripFieldsOf(input), (field, message) => errors.push({ field, message }), { passengersOptional: true });
   try {
-    // `extras: [{code, quantity}]` (CONTRACT §19.3): each bad member named.
+    // `extras: [{code, quantity}]` (docs/rates.md#how-a-vehicle-is-priced): each bad member named.
     askedExtras({ extras: input.extras });
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;

@@ -12,7 +12,8 @@ import { optionFeeLine, type NetworkQuote, type NetworkQuoteOption } from "../pr
 import { tripRefusal, type TripAdmissionDeps } from "../partners/admission";
 
 /**
- * The offer watch (CONTRACT §20.3–4): every few seconds it claims the bookings whose offer is due — a provider let
+ * The offer watch (docs/terms.md#the-acceptance-deadline-acceptby, docs/terms.md#the-cascade-fallback): every few
+ * seconds it claims the bookings whose offer is due — a provider let
  * acceptBy pass, or a booking with a fallback was REJECTed or could not be delivered — and, for each, finds the next
  * option of its network quote (cheapest first, another provider that takes the requester's trips, fee ≤ maxFee, its
  * vehicle free), then decides in ONE booking transaction: move the booking to it — the vehicle hold swapped, the CANCEL
@@ -104,7 +105,8 @@ function feeIn(o: NetworkQuoteOption, currency: string | null): number | undefin
 }
 
 /**
- * The currency of `fallback.maxFee` (CONTRACT §20.4): the converted currency of §21.3 when the option booked first was
+ * The currency of `fallback.maxFee` (docs/terms.md#the-cascade-fallback): the converted currency of
+ * docs/fx.md#what-a-network-quote-shows when the option booked first was
  * shown converted (the quote asked for a `currency`, or the requester's displayCurrency), else that option's own.
  */
 export function capCurrency(quote: NetworkQuote, b: Booking): string | null {

@@ -14,7 +14,7 @@ export interface ProviderRecordDeps {
 }
 
 /**
- * Providers' records (CONTRACT §20.5), each read from the bookings of the last 90 days and kept 5 minutes: the
+ * Providers' records (docs/terms.md#provider-record), each read from the bookings of the last 90 days and kept 5 minutes: the
  * records a network quote needs that are not kept are read in one query for all of them.
  */
 export class ProviderRecords {

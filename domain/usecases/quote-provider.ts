@@ -19,9 +19,9 @@ export interface ProviderQuoteDeps {
   servingFleet: ServingFleet;
   currencies: CurrencyDirectory;
   integrations: Pick<IntegrationRepository, "get">;
-  /** Vehicles held by live bookings and blackouts (CONTRACT §19.5): left out of the quote. */
+  /** Vehicles held by live bookings and blackouts (docs/availability.md): left out of the quote. */
   holds?: HoldIndex;
-  /** Providers' rate cards (CONTRACT §19); absent: every vehicle is priced by its own rates. */
+  /** Providers' rate cards (docs/rates.md); absent: every vehicle is priced by its own rates. */
   rateCards?: Pick<RateCardRepository, "get">;
   airports?: AirportDirectory;
 }
@@ -58,7 +58,8 @@ export async function quoteProvider(
     return { options: [], currency: null, warnings: availabilityWarnings(1, 0) };
   const area = serviceAreaOf(pickup, integration?.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM);
   const build = { ...request, pickup: pickup.position, ...(pickup.country ? { country: pickup.country } : {}) };
-  // CONTRACT §19.4: a trip longer than the provider's maxTripKm is no ground quote; its serving vehicles are counted.
+  // docs/rates.md#never-absurd-the-longest-trip-a-provider-quotes: a trip longer than the provider's maxTripKm is no
+  // ground quote; its serving vehicles are counted.
   const roadKm = roadKmOf(pickup.position, request.dropOff);
   if (tooLong(roadKm, integration?.maxTripKm)) {
     const fitting = (await deps.servingFleet.servingEntries(provider, area)).filter((e) => fitsTrip(e, request)).length;
@@ -79,7 +80,7 @@ export async function quoteProvider(
   }
   const card = stored && deps.airports ? compiledCard(stored, deps.currencies, deps.airports) : undefined;
   if (card) {
-    // Priced by the card over the serving set's columns (CONTRACT §19.8: as fast as the fleet's own rates).
+    // Priced by the card over the serving set's columns (docs/performance.md#rate-cards-issue-35: as fast as the fleet's own rates).
     const { set, busy } = withoutHeld(await deps.servingFleet.servingSet(provider, area), held, request);
     return withBusy(quoteServingSetWithCard(set, build, facts, card, deps.currencies), busy);
   }
@@ -91,7 +92,7 @@ export async function quoteProvider(
 
 const NONE_HELD: ReadonlySet<string> = new Set();
 
-/** The provider's vehicles held over the trip (CONTRACT §19.5): none when availability is not asked. */
+/** The provider's vehicles held over the trip (docs/availability.md): none when availability is not asked. */
 async function heldSlugs(
   deps: ProviderQuoteDeps,
   provider: string,

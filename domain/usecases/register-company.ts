@@ -22,7 +22,7 @@ const FIELD_LABEL = { netid: "netid", mainEmail: "e-mail address", mainPhone: "p
  * Register company: check every rule, normalise, ensure netid, e-mail and phone are free,
  * then (unless dry) save the company and its first user together.
  */
-/** Every rule a registration as sent breaks, saving nothing (the HTTP layer adds them to a body's type errors, §2). */
+/** Every rule a registration as sent breaks, saving nothing (the HTTP layer adds them to a body's type errors, docs/integration.md#errors). */
 export function registrationProblems(deps: Pick<RegisterCompanyDeps, "isCommonPassword">, input: RegistrationInput): FieldError[] {
   const checked = validateRegistration(input, deps.isCommonPassword);
   return checked.ok ? [] : checked.errors;

@@ -34,7 +34,7 @@ export interface RepriceDeps {
   gazetteer: Gazetteer;
   currencies: CurrencyDirectory;
   integrations: Pick<IntegrationRepository, "get">;
-  /** The provider's rate card prices the changed trip as its quote did (CONTRACT §19.2); absent: the vehicle's own rates. */
+  /** The provider's rate card prices the changed trip as its quote did (docs/rates.md#how-a-vehicle-is-priced); absent: the vehicle's own rates. */
   rateCards?: Pick<RateCardRepository, "get">;
   /** The pickup's time zone, for the card's night and date surcharges. */
   timeZones?: TimeZones;
@@ -44,7 +44,7 @@ export interface RepriceDeps {
 const PRICED_CHANGES = ["locations", "passengerCount", "luggageCount", "totalTripDuration", "runType"] as const;
 
 /**
- * A requester's UPDATE of a booking made from a quote option (CONTRACT §19.7): when it changes a priced field, the
+ * A requester's UPDATE of a booking made from a quote option (docs/integration.md#the-price-is-bound-to-the-trip): when it changes a priced field, the
  * same vehicle priced again for the changed trip with the provider's pricing (`buildQuote`, the quote's own
  * function), or 409 REQUOTE_NEEDED when that vehicle cannot do it (no longer active, the pickup outside the
  * provider's service area or not placeable, too many passengers or too much luggage). Undefined when nothing needs

@@ -10,7 +10,7 @@ import { ambiguousCityMessage, placeLabel, type Gazetteer } from "../trips/picku
 export interface SearchFleetDeps {
   index: FleetSearchIndex;
   airports: AirportDirectory;
-  /** Places a `city` centre (CONTRACT §21.1) as a pickup's city is placed. */
+  /** Places a `city` centre (docs/places.md) as a pickup's city is placed. */
   gazetteer: Pick<Gazetteer, "city">;
 }
 
@@ -22,7 +22,7 @@ export type FleetItem = Pick<FleetEntry, "netid" | "type" | "name" | "descriptio
   score: number;
   minimum_rate: number;
   hourly_rate: number;
-  /** ISO 4217: the currency of the vehicle's rates (CONTRACT §21.1). */
+  /** ISO 4217: the currency of the vehicle's rates (docs/places.md). */
   currency: string;
 };
 

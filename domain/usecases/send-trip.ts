@@ -35,7 +35,7 @@ import type { NetworkQuote } from "../pricing/network-quote";
 import { findNetworkQuote, quotedChoice, type QuotedChoice } from "../pricing/quoted-choice";
 
 export interface SendTripDeps {
-  /** Providers' rate cards: a QUOTE prices with the provider's card (CONTRACT §19.2). */
+  /** Providers' rate cards: a QUOTE prices with the provider's card (docs/rates.md#how-a-vehicle-is-priced). */
   rateCards?: RateCardRepository;
   bookings: BookingRepository;
   companies: Pick<CompanyRepository, "findByNetid">;
@@ -55,7 +55,10 @@ export interface SendTripDeps {
   limits?: BookingLimits;
   /** Network quotes a NEW with `quoteId` books an option of. */
   networkQuotes: NetworkQuoteRepository;
-  /** Vehicles held by live bookings and blackouts (CONTRACT §19.5–6); without it nothing is held. */
+  /**
+   * Vehicles held by live bookings and blackouts (docs/availability.md,
+   * docs/availability.md#booking-a-quoted-vehicle-that-became-busy); without it nothing is held.
+   */
   holds?: HoldIndex;
 }
 
@@ -94,7 +97,9 @@ export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTr
   // A booking made from a quote is priced again for a changed trip (or 409 REQUOTE_NEEDED), before the transaction.
   const price = await repriceForUpdate({ ...deps, integrations: deps.admission.integrations }, ref, req.changes, ctx, pickupDate);
   return deps.bookings.change(ref, (current) => {
-    // Fee lines in the currency they name, else the booking's (CONTRACT §17.3); a caller not its requester gets 404/403 first.
+    // Fee lines in the currency they name, else the booking's
+    // (docs/integration.md#what-a-quote-offers-service-area-currency-warnings); a caller not its requester gets
+    // 404/403 first.
     const fees = req.changes.fees && requesterFeesInCurrency(req.changes.fees, requireRole(current, ctx.netid, "requester").trip.fees, deps.currencies);
     const changes = fees ? { ...req.changes, fees } : req.changes;
     const facts = { providerId: req.providerId, notes: req.notes, pickupDate, affiliateExtra: req.affiliateExtra, price };
@@ -142,7 +147,7 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
   }
   const firstRefusal = refusals.find((r) => r !== undefined);
 
-  // The provider's terms for this trip (CONTRACT §20.1): on every quote option, kept by a booking made without one.
+  // The provider's terms for this trip (docs/terms.md#policies): on every quote option, kept by a booking made without one.
   const policies = (await deps.admission.integrations.get(provider.netid))?.policies;
   const terms = termsFor(policies, pickupDate, { hourly: isHourlyTrip(request.trip), airport: isAirportPickup(pickup, deps.airports) });
   let options: QuoteOption[] = [];

@@ -49,7 +49,7 @@ export async function runSetIntegration(config: Config, args: string[]): Promise
     else if (flag === "--turnaround-minutes") input.turnaroundMinutes = whole(value);
     else if (flag === "--minimum-notice-minutes") input.minimumNoticeMinutes = whole(value);
     else if (flag === "--max-trip-km") input.maxTripKm = whole(value);
-    // As written: the service refuses `eur` rather than upper-casing it (CONTRACT §21.3).
+    // As written: the service refuses `eur` rather than upper-casing it (docs/fx.md#what-a-network-quote-shows).
     else if (flag === "--display-currency") input.displayCurrency = value === "" ? null : value;
     else throw new UsageError(`company set-integration: unknown option ${flag}`);
   }

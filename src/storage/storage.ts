@@ -45,15 +45,15 @@ export interface Storage {
   bookings: BookingRepository & { readonly pendingChanges: number; drain(): Promise<void> };
   idempotency: IdempotencyStore;
   networkQuotes: NetworkQuoteRepository;
-  /** The bookings providers' records are read from (CONTRACT §20.5). */
+  /** The bookings providers' records are read from (docs/terms.md#provider-record). */
   providerHistory: ProviderHistory;
-  /** Vehicles held by live bookings and blackouts (CONTRACT §19.5). */
+  /** Vehicles held by live bookings and blackouts (docs/availability.md). */
   vehicleHolds: VehicleHolds;
-  /** Bookings whose offer is due (CONTRACT §20.3–4), leased to one instance at a time. */
+  /** Bookings whose offer is due (docs/terms.md#the-acceptance-deadline-acceptby, docs/terms.md#the-cascade-fallback), leased to one instance at a time. */
   offerDeadlines: OfferDeadlines;
-  /** Providers' rate cards (CONTRACT §19.1). */
+  /** Providers' rate cards (docs/rates.md#setting-the-card). */
   rateCards: RateCardRepository;
-  /** The imported FX table (CONTRACT §21.3), each instance's copy kept in step. */
+  /** The imported FX table (docs/fx.md#what-a-network-quote-shows), each instance's copy kept in step. */
   fxRates: FxRateStore;
   providerFleet: ProviderFleet;
   fleet: FleetRepository;

@@ -1,6 +1,6 @@
 import { ProviderRecords } from "../../domain/usecases/provider-record";
 import type { OfferWatchDeps } from "../../domain/usecases/offer-watch";
-import { indexNetworkPricing } from "../../domain/quotes/network-pricing";
+import { indexNetworkPricing } from "../../domain/pricing/network-pricing";
 import type { NetworkQuoteDeps } from "../../domain/usecases/network-quote";
 import { fxTableInUse, type FxDeps } from "../../domain/usecases/fx-rates";
 import type { HoldIndex } from "../../domain/fleet/holds";
@@ -23,7 +23,7 @@ interface NetworkParts {
 export function wireNetwork({ storage, clock }: Wiring, { reference, fleetIndex, holds, trips, fx, bounds }: NetworkParts) {
   const { bookings, companies, integrations } = storage;
   const { airports } = reference;
-  // Providers' records (CONTRACT §20.5): GET /api/providers/{netid}/record and the network quote's options.
+  // Providers' records (docs/terms.md#provider-record): GET /api/providers/{netid}/record and the network quote's options.
   const providerRecords = new ProviderRecords({ history: storage.providerHistory, companies, clock });
   const networkQuotes: NetworkQuoteDeps = {
     records: providerRecords,
@@ -47,7 +47,8 @@ export function wireNetwork({ storage, clock }: Wiring, { reference, fleetIndex,
     send: trips.send,
     fx: { table: () => fxTableInUse(fx), currencies: reference.currencies },
   };
-  // Acceptance deadlines and the cascade (CONTRACT §20.3–4): `serve` runs the watch on a timer (startOfferWatch).
+  // Acceptance deadlines and the cascade (docs/terms.md#the-acceptance-deadline-acceptby,
+  // docs/terms.md#the-cascade-fallback): `serve` runs the watch on a timer (startOfferWatch).
   const offers: OfferWatchDeps = {
     bookings,
     deadlines: storage.offerDeadlines,

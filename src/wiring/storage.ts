@@ -5,7 +5,7 @@ import type { Logger } from "../../adapters/logging";
 import { SecretBox } from "../../adapters/security/secrets";
 import { announceChanges } from "../../domain/usecases/announce-changes";
 import { LiveEventBudget, type StoreBounds } from "../../domain/events/store-bounds";
-import { LIVE_EVENT_RETENTION_SECONDS } from "../../domain/events/live-events";
+import { LIVE_EVENT_RETENTION_SECONDS } from "../../domain/retention";
 import { newEventId, type ServiceConfig } from "./context";
 
 /** The SQLite database, or a function that makes the storage (PostgreSQL's) from what the services give it. */

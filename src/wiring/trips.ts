@@ -2,7 +2,7 @@ import type { DeliveryWorker } from "../../adapters/delivery/worker";
 import type { HoldIndex } from "../../domain/fleet/holds";
 import type { RateBudgets } from "../../domain/rate-limit";
 import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from "../../domain/trips/booking-bounds";
-import { servingFleetOf } from "../../domain/trips/service-area";
+import { servingFleetOf } from "../../domain/pricing/service-area";
 import type { DeliveryDeps } from "../../domain/usecases/deliver-booking";
 import type { ChauffeurTracking } from "../../domain/usecases/track-chauffeur";
 import { newEventId, type Wiring } from "./context";

@@ -5,7 +5,7 @@ import { parties, regularTrip, sendTrip, type Party } from "../support/trips";
 
 // Every route that takes an object id, tried by every kind of caller (issue 7). What is not yours is a 404 whose
 // body is byte-identical to that of an id that does not exist (up to the id itself, where the message echoes it); missing or dead credentials are 401; a party calling
-// the other party's operation is 403 (CONTRACT fine point 11).
+// the other party's operation is 403 (docs/integration.md#the-lifecycle).
 const PASSWORD = "correct horse battery staple";
 const UNKNOWN_UUID = "6f1c2d3e-4b5a-4968-8776-5a4b3c2d1e0f";
 

@@ -7,7 +7,7 @@ import { vehicle } from "../support/fleet";
 import { startDatabase, type TestDatabase } from "../support/pg-databases";
 
 /**
- * The cascade survives kill -9 (CONTRACT §20.4): bookings made from network quotes with a fallback move while the real
+ * The cascade survives kill -9 (docs/terms.md#the-cascade-fallback): bookings made from network quotes with a fallback move while the real
  * service process is killed and restarted. ONE: rejects every offer at once (moves under load); TWO: never answers
  * (its offers lapse after acceptWithinMinutes 1, while the process is down or just restarted); THREE: confirms.
  * Afterwards every booking has exactly one current provider (THREE, CONFIRMED) and one vehicle hold, its offers read
@@ -140,7 +140,7 @@ export function cascadeCrashTest(kind: "sqlite" | "postgres"): void {
           let shift = 0;
           for (let attempt = 0; attempt < 400 && Date.now() < giveUp; attempt++) {
             // A process killed between claiming ONE's vehicle and writing the booking leaves the claim for 2 minutes
-            // (§19.6): a retry after an answer asks for another hour (one refused for want of a process keeps it).
+            // (docs/availability.md#booking-a-quoted-vehicle-that-became-busy): a retry after an answer asks for another hour (one refused for want of a process keeps it).
             const hour = start + (n + shift * BOOKINGS) * 4 * 3600;
             const body = {
               passengerCount: "2",

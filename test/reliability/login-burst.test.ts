@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { postJson, startServer, tempDir, type RunningServer } from "../support/process";
 
-// Login throttling (CONTRACT §3, fine point 5) against concurrent bursts on a real process. With TRUST_PROXY=1
+// Login throttling (docs/security.md#accounts-tokens-and-headers, fine point 5) against concurrent bursts on a real process. With TRUST_PROXY=1
 // each attempt claims its own address in X-Forwarded-For, standing in for a botnet.
 const password = "correct horse battery staple";
 let proxied: RunningServer;

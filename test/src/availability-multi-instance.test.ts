@@ -1,5 +1,5 @@
 // Two `serve` processes on one PostgreSQL: bookings of one quoted vehicle for one hour, raced through both instances
-// at once, give exactly one booking (CONTRACT §19.6): the claim is decided in the database, not in either process.
+// at once, give exactly one booking (docs/availability.md#booking-a-quoted-vehicle-that-became-busy): the claim is decided in the database, not in either process.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startDatabase, type TestDatabase } from "../support/pg-databases";
 import { registerCompany, startServer, tempDir, type RunningServer } from "../support/process";

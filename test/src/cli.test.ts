@@ -46,7 +46,7 @@ describe("CLI", () => {
       expect((await integration()).deliveryUrl).toBeNull();
       expect((await runCli(["company", "set-integration", "ACME-LIMO", "--delivery-url", "http://127.0.0.1:9/farm-in"], env)).code).toBe(0);
       expect((await integration()).deliveryUrl).toBe("http://127.0.0.1:9/farm-in");
-      // Policies (CONTRACT §20.1) as JSON; a wrong one names each field and saves nothing.
+      // Policies (docs/terms.md#policies) as JSON; a wrong one names each field and saves nothing.
       const policies = { cancellation: [{ beforeMinutes: 120, percent: 0 }, { beforeMinutes: 0, percent: 100 }] };
       expect((await runCli(["company", "set-integration", "ACME-LIMO", "--policies", JSON.stringify(policies)], env)).code).toBe(0);
       const withPolicies = (await integration()) as unknown as { policies: { cancellation: unknown; freeWaitingMinutes: unknown } };
@@ -159,7 +159,7 @@ describe("CLI company set-integration: availability and trip length", () => {
   });
 });
 
-describe("CLI company set-integration --display-currency (CONTRACT §21.3)", () => {
+describe("CLI company set-integration --display-currency (docs/fx.md#what-a-network-quote-shows)", () => {
   test("sets and clears displayCurrency; `eur`, XAU and ZZZ are 2 naming displayCurrency, nothing changed", async () => {
     const { env, db } = await migratedWithAcme();
     const set = await runCli(["company", "set-integration", "ACME-LIMO", "--display-currency", "EUR"], env);

@@ -88,7 +88,7 @@ describe("event streams on two instances of one PostgreSQL", () => {
     await resumed.until(() => resumed.events.some((e) => e.json?.data?.lastStatus === "PASSENGER_ON_BOARD"), 3000, "the missed changes");
     const missed = resumed.events.filter((e) => e.event === "booking.status_changed").map((e) => e.json.data.lastStatus);
     expect(missed).toEqual(["ON_LOCATION", "PASSENGER_ON_BOARD"]);
-    // Ids are opaque (§21.5), and the same on every instance: B's ids resume on A; none is sent twice.
+    // Ids are opaque (docs/events.md), and the same on every instance: B's ids resume on A; none is sent twice.
     const resumedIds = resumed.events.map((e) => e.id!);
     for (const i of resumedIds) expect(i).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(resumedIds.some((i) => onB.events.some((e) => e.id === i))).toBe(false);

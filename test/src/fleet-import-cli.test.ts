@@ -87,7 +87,7 @@ describe("fleet import CLI", () => {
     expect(fleetCount()).toBe(10_000);
   });
 
-  test("--mode (§21.2): the same file again (upsert, the default) changes nothing; replace makes the file the fleet; a bad mode exits 2", async () => {
+  test("--mode (docs/operator.md#fleet-import): the same file again (upsert, the default) changes nothing; replace makes the file the fleet; a bad mode exits 2", async () => {
     const file = join(dir, "fleet.csv");
     const again = await runCli("fleet", "import", NETID, file);
     expect(again.code).toBe(0);

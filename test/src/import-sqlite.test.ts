@@ -61,7 +61,7 @@ async function buildSqlite(): Promise<void> {
     expect((await h.request("POST", `/api/fleet/${sedans[0]}/blackouts`, { headers: bearer(provider), body: blackout })).status).toBe(201);
     await addVehicle(h, bearer(provider), { lat: null, lon: null, airports: ["JFK", "LGA"] });
     await addVehicle(h, bearer(other), { lat: null, lon: null, active: false, type: "BUS", maxLuggage: null });
-    // An imported FX table (CONTRACT §21.3).
+    // An imported FX table (docs/fx.md#what-a-network-quote-shows).
     await h.services.fx.store.replace({ date: "2024-06-28", rates: { JPY: 171.94, USD: 1.0705 } }, 1_719_590_400);
     await h.services.fleetIndex.rebuildNow();
     await h.services.fleetIndex.saveNow();

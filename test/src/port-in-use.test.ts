@@ -1,4 +1,4 @@
-// CONTRACT §21.4 "Starting twice": a second service on a port already taken exits 1 saying "port N is in use"
+// docs/deployment.md#several-processes-on-one-port "Starting twice": a second service on a port already taken exits 1 saying "port N is in use"
 // instead of sharing it (Elysia's Bun adapter listens with SO_REUSEPORT by default, which split the traffic between
 // two databases). Several processes on one port only with REUSE_PORT=1, on PostgreSQL; refused at start on SQLite.
 import { afterAll, describe, expect, test } from "bun:test";

@@ -3,8 +3,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { registerCompany, runCli, startServer, tempDir } from "../support/process";
 
-// CONTRACT §19.1: the CLI `rates import` replaces a company's card; run while `serve` runs on the same SQLite file,
-// the running service prices by the new card within a second (as a CLI fleet import is found, §14).
+// docs/rates.md#setting-the-card: the CLI `rates import` replaces a company's card; run while `serve` runs on the same SQLite file,
+// the running service prices by the new card within a second (as a CLI fleet import is found, docs/operator.md#fleet-import).
 const card = (base: string) => ({ currency: "USD", distance: [{ id: "km", base, includedKm: 10, perKm: "2.40" }] });
 
 describe("rate cards changed by another process", () => {

@@ -164,7 +164,7 @@ const SQL = /SQLITE_|no such (?:table|column)|syntax error|constraint failed|\bS
 const FILE_PATH = new RegExp(`${ROOT.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}|node_modules/|/home/|/usr/(?:local/)?lib/|file://`);
 
 /**
- * Problems with one answer, per CONTRACT §2: a 5xx; an error not in the envelope; a stack trace, SQL text or file
+ * Problems with one answer, per docs/integration.md#errors: a 5xx; an error not in the envelope; a stack trace, SQL text or file
  * path the request did not itself contain; a secret of the test. Empty when the answer is fine.
  */
 export function problemsOf(status: number, contentType: string | null, text: string, requestText: string, secrets: string[]): string[] {

@@ -113,7 +113,7 @@ export function createHarness(
     maxBodyBytes?: number;
     delivery?: Partial<WorkerOptions>;
     rateLimits?: RateLimits;
-    /** Per-company store bounds (CONTRACT §21.6), small in tests. */
+    /** Per-company store bounds (docs/security.md#per-company-store-bounds), small in tests. */
     storeBounds?: ServiceConfig["storeBounds"];
     outboundAllowPrivate?: boolean;
     resolver?: Resolver;

@@ -56,7 +56,7 @@ export async function integrationPage(main) {
     );
   showVerification(v);
   const radius = h("input", { name: "serviceRadiusKm", type: "number", min: "1", max: "500", step: "1", value: String(v.serviceRadiusKm ?? 50) });
-  // As typed: the service refuses `eur` rather than upper-casing it (CONTRACT §21.3), and says so beside the field.
+  // As typed: the service refuses `eur` rather than upper-casing it (docs/fx.md#what-a-network-quote-shows), and says so beside the field.
   const displayCurrency = h("input", { name: "displayCurrency", value: v.displayCurrency ?? "", maxlength: "3", placeholder: "EUR", autocomplete: "off" });
   const maxTripKm = h("input", { name: "maxTripKm", type: "number", min: "1", max: "5000", step: "1", value: String(v.maxTripKm ?? "") });
   const policies = h("textarea", { name: "policies", rows: "6", spellcheck: "false" });

@@ -34,7 +34,7 @@ const BlackoutBody = t.Object(
 );
 
 /**
- * A vehicle's availability (CONTRACT §19.5): blackouts its owner sets, and its schedule (the live bookings made from
+ * A vehicle's availability (docs/availability.md): blackouts its owner sets, and its schedule (the live bookings made from
  * quote options that hold it, and the blackouts). Quotes leave a held vehicle out; booking it is 409 VEHICLE_UNAVAILABLE.
  */
 export function coreAvailability(deps: AvailabilityDeps, auth: Authenticator) {

@@ -109,7 +109,7 @@ export const BookingData = t.Object({
           { fee: t.String(), currency: t.String(), rate: t.Number(), rateDate: t.String() },
           {
             description:
-              "Booked from a network quote option shown converted (CONTRACT §21.3): the converted amount shown then, kept as a " +
+              "Booked from a network quote option shown converted (docs/fx.md#what-a-network-quote-shows): the converted amount shown then, kept as a " +
               "record; the contract is the provider's fee (`fees`, `totalAmount`)",
           },
         ),

@@ -25,7 +25,7 @@ const PoliciesView = t.Object(
       { description: "Minutes the chauffeur waits free: at an airport pickup (default 60), elsewhere (default 15)" },
     ),
   },
-  { description: "Your terms (CONTRACT §20.1): every quote option and booking of yours carries the terms they give (see docs/terms.md)" },
+  { description: "Your terms: every quote option and booking of yours carries the terms they give (see docs/terms.md#policies)" },
 );
 
 const IntegrationView = t.Object({

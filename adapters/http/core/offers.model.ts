@@ -1,7 +1,8 @@
 import { t } from "elysia";
 
 /**
- * The acceptance deadline and the cascade in request and booking schemas (CONTRACT §20.3–4), shared by sendTrip,
+ * The acceptance deadline and the cascade in request and booking schemas
+ * (docs/terms.md#the-acceptance-deadline-acceptby, docs/terms.md#the-cascade-fallback), shared by sendTrip,
  * POST /api/quotes/{quoteId}/book, the booking reads, webhooks and the provider's delivery.
  */
 
@@ -52,7 +53,7 @@ const Offer = t.Object(
   { additionalProperties: false },
 );
 
-/** The members a booking read and a webhook's `data` add (absent on quotes and bookings made before CONTRACT §20). */
+/** The members a booking read and a webhook's `data` add (absent on quotes and bookings made before docs/terms.md). */
 export const bookingOfferMembers = {
   providerId: t.Optional(t.String({ description: "The current provider (the same as toConextId); the cascade changes it" })),
   acceptBy: t.Optional(

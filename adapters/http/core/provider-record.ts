@@ -6,7 +6,7 @@ import { ProviderRecordData } from "./terms.model";
 
 const NetidParams = t.Object({ netid: t.String({ maxLength: 64, description: "The provider's netid", examples: ["ACME-LIMO"] }) });
 
-/** A provider's record (CONTRACT §20.5): what any signed-in company may know of how a provider answers its bookings. */
+/** A provider's record (docs/terms.md#provider-record): what any signed-in company may know of how a provider answers its bookings. */
 export function coreProviderRecord(records: Pick<ProviderRecords, "recordOf">, auth: Authenticator) {
   return new Elysia({ name: "core-provider-record", prefix: "/api" }).use(authMacros(auth)).get(
     "/providers/:netid/record",

@@ -84,7 +84,7 @@ export const ConvertedFee = t.Object(
   },
   {
     description:
-      "The option's fee converted with the exchange's FX table (CONTRACT §21.3): present when the quote has a display " +
+      "The option's fee converted with the exchange's FX table (docs/fx.md#what-a-network-quote-shows): present when the quote has a display " +
       "currency and the table has a rate for the option's currency. The option's own `fee` and `currency` stay the price.",
   },
 );

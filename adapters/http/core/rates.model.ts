@@ -12,7 +12,7 @@ const Zone = t.Union(
   { description: "A zone: an airport, a circle or a polygon" },
 );
 
-/** A rate card as the service shows it (CONTRACT §19.1). */
+/** A rate card as the service shows it (docs/rates.md#setting-the-card). */
 export const RateCardSchema = t.Object(
   {
     currency: t.String({ description: "ISO 4217; default when absent in a PUT: the currency most of your fleet uses", examples: ["USD"] }),
@@ -57,7 +57,7 @@ export const RateCardBody = t.Unknown({
   examples: [example],
 });
 
-/** One line of a quote option's price (CONTRACT §19.2): the lines of an option sum to its fee. */
+/** One line of a quote option's price (docs/rates.md#how-a-vehicle-is-priced): the lines of an option sum to its fee. */
 export const BreakdownLine = t.Object({
   kind: t.Union([t.Literal("BASE"), t.Literal("SURCHARGE"), t.Literal("EXTRA"), t.Literal("MINIMUM")]),
   id: t.Optional(t.String({ description: "The card's rule (route, rate, surcharge id; vehicle-rate: the vehicle's own rates; minimumFare)" })),
@@ -67,7 +67,7 @@ export const BreakdownLine = t.Object({
 });
 export const Breakdown = t.Array(BreakdownLine, { description: "How the fee is made up; the amounts sum exactly to `fee`" });
 
-/** `extras: [{code, quantity}]` of a trip (CONTRACT §19.3). */
+/** `extras: [{code, quantity}]` of a trip (docs/rates.md#how-a-vehicle-is-priced). */
 export const TripExtras = t.Optional(
   t.Array(
     t.Object({

@@ -6,7 +6,7 @@ import { RateCardAnswer, RateCardBody } from "./rates.model";
 import { t } from "elysia";
 
 const CARD_PROSE =
-  "A provider's price list (CONTRACT §19): flat routes between zones (an airport, a circle, a polygon), distance and " +
+  "A provider's price list (docs/rates.md): flat routes between zones (an airport, a circle, a polygon), distance and " +
   "hourly rates, surcharges (airport pickup, night, dates — in the pickup's own time zone, an amount or a percent of " +
   "the base), extras and a minimum fare. A vehicle is priced by the first that applies: a route for its type; for an " +
   "hourly trip an hourly rate; a distance rate; else its own minimum_rate / hourly_rate. Then surcharges, the extras " +

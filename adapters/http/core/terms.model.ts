@@ -1,6 +1,7 @@
 import { t } from "elysia";
 
-// Terms, the cancel fee and the provider record (CONTRACT §20.1, §20.2, §20.5): shapes shared by the quote answers,
+// Terms, the cancel fee and the provider record (docs/terms.md#policies, docs/terms.md#the-cancellation-fee,
+// docs/terms.md#provider-record): shapes shared by the quote answers,
 // the booking reads, the webhooks and their own routes.
 
 export const TermsOut = t.Object(
@@ -28,7 +29,7 @@ export const TermsOut = t.Object(
   },
   {
     description:
-      "The provider's terms (CONTRACT §20.1), fixed when the option is quoted or the booking made: a later change of the " +
+      "The provider's terms (docs/terms.md#policies), fixed when the option is quoted or the booking made: a later change of the " +
       "provider's policies never alters a booking's terms",
   },
 );
@@ -60,5 +61,5 @@ export const ProviderRecordData = t.Object(
     providerCancelPct: pct("Share the provider rejected or cancelled"),
     onTimePct: pct("Of those that reached ON_LOCATION, the share that did at or before the pickup time (null also when none did)"),
   },
-  { description: "The provider's record over the last 90 days, from each booking's status history (CONTRACT §20.5)" },
+  { description: "The provider's record over the last 90 days, from each booking's status history (docs/terms.md#provider-record)" },
 );

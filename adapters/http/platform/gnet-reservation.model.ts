@@ -74,7 +74,7 @@ export const GnetReservationResponse = t.Object(
     providerNote: t.String({ description: "The provider's note; empty when none" }),
     transactionErrors: packet.transactionErrors,
     changeLogs: packet.changeLogs,
-    // The offer (CONTRACT §20.3–4), as in `data`: additive members of GNet's object.
+    // The offer (docs/terms.md#the-acceptance-deadline-acceptby, docs/terms.md#the-cascade-fallback), as in `data`: additive members of GNet's object.
     acceptBy: bookingOfferMembers.acceptBy,
     offers: bookingOfferMembers.offers,
     reason: bookingOfferMembers.reason,

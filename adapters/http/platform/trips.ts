@@ -43,7 +43,7 @@ type ByResNo = Static<typeof ResNoParams>;
 type ProviderUpdate = Static<typeof ProviderUpdateBody>;
 
 // GNet clients send null for "absent": removed before validation, so null never fails a type check.
-/** A provider update's wrong-typed fields and the fields breaking its rules are named together (§2). */
+/** A provider update's wrong-typed fields and the fields breaking its rules are named together (docs/integration.md#errors). */
 const providerUpdateAlongTypeErrors = alongTypeErrors((body) => thrownFieldErrors(() => checkProviderUpdate(body as never)));
 const updateBody = {
   transform: (ctx: { request: Request; body: unknown }) => {
@@ -56,7 +56,7 @@ const updateBody = {
 /** Platform trip operations: sendTrip, provider status updates, requester cancel, booking lookup. */
 export function platformTrips(deps: PlatformTripDeps) {
   const clock = deps.send.clock;
-  // A wrong-typed field and a field breaking a trip rule are named together (§2).
+  // A wrong-typed field and a field breaking a trip rule are named together (docs/integration.md#errors).
   const sendTripAlongTypeErrors = alongTypeErrors((body) => {
     const checked = validateSendTrip(body as never, deps.send.currencies);
     return checked.ok ? [] : checked.errors;

@@ -3,7 +3,7 @@ import { fleetEntries } from "./fleet";
 import { time } from "./columns";
 
 /**
- * What keeps a vehicle (fleet entry) from being quoted or booked for a while (CONTRACT §19.5): a booking made from a
+ * What keeps a vehicle (fleet entry) from being quoted or booked for a while (docs/availability.md): a booking made from a
  * quote option (`kind` BOOKING, its `transaction_id`; live while the booking is) or a provider's blackout (`kind`
  * BLACKOUT, its `reason`). Times are Unix seconds, [starts_at, ends_at).
  */

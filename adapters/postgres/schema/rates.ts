@@ -2,7 +2,7 @@ import { pgTable, text } from "drizzle-orm/pg-core";
 import { companies } from "./accounts";
 import { time } from "./columns";
 
-/** A provider's rate card (CONTRACT §19.1): the whole card as JSON, replaced whole by each PUT. */
+/** A provider's rate card (docs/rates.md#setting-the-card): the whole card as JSON, replaced whole by each PUT. */
 export const rateCards = pgTable("rate_cards", {
   netid: text("netid")
     .primaryKey()

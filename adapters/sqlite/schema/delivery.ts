@@ -26,9 +26,9 @@ export const companyIntegrations = sqliteTable("company_integrations", {
   minimumNoticeMinutes: integer("minimum_notice_minutes").notNull().default(0),
   /** The currency a network quote of this company shows converted amounts in (ISO 4217); null: none. */
   displayCurrency: text("display_currency"),
-  /** The provider\'s cancellation tiers and free waiting (CONTRACT §20.1), JSON; null: the defaults. */
+  /** The provider\'s cancellation tiers and free waiting (docs/terms.md#policies), JSON; null: the defaults. */
   policies: text("policies"),
-  /** The longest road distance (km, 1–5,000) this provider quotes a trip over (CONTRACT §19.4). */
+  /** The longest road distance (km, 1–5,000) this provider quotes a trip over (docs/rates.md#never-absurd-the-longest-trip-a-provider-quotes). */
   maxTripKm: integer("max_trip_km").notNull().default(800),
   updatedAt: integer("updated_at").notNull(),
 });

@@ -22,7 +22,7 @@ export const fleetEntries = sqliteTable(
     hourlyRate: text("hourly_rate").notNull().default("0"),
     currency: text("currency").notNull().default("USD"),
     active: integer("active", { mode: "boolean" }).notNull().default(true),
-    /** The operator's own id of the entry, unique within its company (§21.2): what an import matches rows on. */
+    /** The operator's own id of the entry, unique within its company (docs/operator.md#fleet-import): what an import matches rows on. */
     externalId: text("external_id"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),

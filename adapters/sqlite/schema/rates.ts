@@ -1,7 +1,7 @@
 import { sqliteTable, text, integer } from "drizzle-orm/sqlite-core";
 import { companies } from "./accounts";
 
-/** A provider's rate card (CONTRACT §19.1): the whole card as JSON, replaced whole by each PUT. */
+/** A provider's rate card (docs/rates.md#setting-the-card): the whole card as JSON, replaced whole by each PUT. */
 export const rateCards = sqliteTable("rate_cards", {
   netid: text("netid")
     .primaryKey()

@@ -31,7 +31,8 @@ export const bookings = sqliteTable(
     changeLogs: text("change_logs").notNull(),
     transactionErrors: text("transaction_errors").notNull(),
     /**
-     * When the offer watch must next act on the booking (CONTRACT §20.3–4): its acceptBy while the provider has not
+     * When the offer watch must next act on the booking (docs/terms.md#the-acceptance-deadline-acceptby,
+     * docs/terms.md#the-cascade-fallback): its acceptBy while the provider has not
      * accepted, the time of a REJECT or FAILED that moves it on; null when nothing is due. Derived from the booking on
      * every write (domain/trips/offers.ts), leased forward while an instance handles it.
      */

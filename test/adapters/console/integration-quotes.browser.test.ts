@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { signIn as signInAt, startConsole, type ConsoleFixture } from "../../support/browser";
 import type { RunningServer } from "../../support/process";
 
-// The Integration page's Quotes settings (CONTRACT §21.3 displayCurrency, §19.4 maxTripKm, policies; §21.11: editable
+// The Integration page's Quotes settings (docs/fx.md#what-a-network-quote-shows displayCurrency, docs/rates.md#never-absurd-the-longest-trip-a-provider-quotes maxTripKm, policies; docs/operator.md#console: editable
 // in the console), in a real Chromium against the demo data: a 400 marks the fields it names, and nothing is saved.
 let server: RunningServer;
 let page: Page;

@@ -4,7 +4,7 @@ import { signIn as signInAt, startConsole, type ConsoleFixture } from "../../sup
 import { DEMO_LOGIN } from "../../../src/demo/seed";
 import { postJson, type RunningServer } from "../../support/process";
 
-// CONTRACT §20 in the console (issue 36 item 6), in a real Chromium against the demo data: the booking page's terms,
+// docs/terms.md in the console (issue 36 item 6), in a real Chromium against the demo data: the booking page's terms,
 // acceptBy countdown, cancel fee and offers history; a provider's requests by acceptBy; New trip's provider records,
 // sort and fallback.
 let server: RunningServer;

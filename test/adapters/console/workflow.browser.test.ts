@@ -6,7 +6,7 @@ import { DEMO_LOGIN } from "../../../src/demo/seed";
 import { startReceiver } from "../../support/receiver";
 import { regularTrip } from "../../support/trips";
 
-// CONTRACT §21.11 (the console guards the dispatcher) and the console's part of §21.5 (a revoked stream).
+// docs/operator.md#console (the console guards the dispatcher) and the console's part of docs/events.md (a revoked stream).
 const PW = DEMO_LOGIN.pw;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 let server: RunningServer;
@@ -68,7 +68,7 @@ afterAll(async () => {
   if (consoleApp) expect(await consoleApp.stop()).toBe(0);
 });
 
-describe("the console guards the dispatcher (§21.11)", () => {
+describe("the console guards the dispatcher (docs/operator.md#console)", () => {
   test("a new request offers Accept and Decline first and no skip ahead; Decline asks first, and going back sends nothing", async () => {
     await signIn("ACME-LIMO");
     const sent: string[] = [];
@@ -210,7 +210,7 @@ describe("the console guards the dispatcher (§21.11)", () => {
   }, 60_000);
 });
 
-describe("a stream the server ends (§21.5)", () => {
+describe("a stream the server ends (docs/events.md)", () => {
   test("event: revoked (the token released elsewhere): no reconnect with the dead token, back to the sign-in screen", async () => {
     const streams: string[] = [];
     const watch = (r: Request) => r.url().includes("/api/events") && streams.push(r.url());

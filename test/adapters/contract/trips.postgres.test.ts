@@ -69,7 +69,7 @@ async function bookingsDueAt([one, two]: [Instance, Instance], n: number, at: nu
 
 /**
  * Settles every pending message but those of `booking`: earlier tests leave theirs pending on the shared database,
- * and one read hands out at most 16 messages of one company (CONTRACT §21.8), oldest first.
+ * and one read hands out at most 16 messages of one company (docs/security.md#delivery-and-limits), oldest first.
  */
 async function settleAllBut(i: Instance, booking: Booking): Promise<void> {
   await i.db.execute(sql`UPDATE outbox_messages SET status = 'delivered' WHERE status = 'pending' AND transaction_id <> ${booking.transactionId}`);
@@ -92,7 +92,7 @@ for (const mode of ["single", "grouped"] as const) {
       for (let round = 0; round < 8; round++) {
         const now = 1_850_000_000 + round * 1000;
         // Earlier rounds' and tests' messages are settled: they are older, so they would take this round's share of
-        // each company's DUE_PER_COMPANY (an instance's own claims count towards it, §21.8).
+        // each company's DUE_PER_COMPANY (an instance's own claims count towards it, docs/security.md#delivery-and-limits).
         await one.db.execute(sql`UPDATE outbox_messages SET status = 'delivered' WHERE status = 'pending'`);
         const made = await bookingsDueAt([one, two], 20, now - 1);
         const expected = new Set((await Promise.all(made.map((b) => one.outbox.forBooking(b.transactionId)))).flat().map((m) => m.id));
@@ -239,7 +239,7 @@ for (const mode of ["single", "grouped"] as const) {
   });
 }
 
-describe("offer deadlines on PostgreSQL, two instances on one database (CONTRACT §20.3: one instance handles a lapse)", () => {
+describe("offer deadlines on PostgreSQL, two instances on one database (docs/terms.md#the-acceptance-deadline-acceptby: one instance handles a lapse)", () => {
   test("concurrent claims of two instances never take one booking twice; a lease that ran out is due again", async () => {
     const [one, two] = instances.single;
     const deadlinesOne = new PgOfferDeadlines(one.db);

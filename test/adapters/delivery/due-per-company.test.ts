@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { createHarness } from "../../support/harness";
 
-// CONTRACT §21.8: one company's backlog cannot hide another company's due message from the worker (both databases).
+// docs/security.md#delivery-and-limits: one company's backlog cannot hide another company's due message from the worker (both databases).
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();

@@ -7,7 +7,7 @@ import { OutboundGuard } from "../../../adapters/delivery/outbound-guard";
 import { storableText, storableValue } from "../../../adapters/delivery/storable-text";
 import { createLogger } from "../../../adapters/logging";
 
-// CONTRACT §21.7: hostile bytes never wedge a delivery, on SQLite and on PostgreSQL (TRIPSWITCH_TEST_DB=postgres).
+// docs/security.md#delivery-and-limits: hostile bytes never wedge a delivery, on SQLite and on PostgreSQL (TRIPSWITCH_TEST_DB=postgres).
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();

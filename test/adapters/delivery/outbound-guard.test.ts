@@ -37,7 +37,7 @@ describe("forbiddenAddress", () => {
     expect(forbiddenAddress(address)).toContain(kind);
   });
 
-  // CONTRACT §21.9: an allow-list of global unicast; every block of the IANA special-purpose registries is refused.
+  // docs/security.md#outbound-requests-delivery-and-webhook-urls: an allow-list of global unicast; every block of the IANA special-purpose registries is refused.
   test.each([
     ["64:ff9b::808:808", "NAT64"],
     ["64:ff9b:ffff::1", "NAT64"],

@@ -46,7 +46,7 @@ const INTERNAL_TARGETS: Array<[string, string]> = [
   ["http://0.0.0.0:3000/", "this network"],
   ["http://localhost:3000/", "loopback"],
   ["http://metadata.attacker.example/", "link-local"],
-  // CONTRACT §21.9: the guard is an allow-list of global unicast (special-purpose registry blocks refused whole).
+  // docs/security.md#outbound-requests-delivery-and-webhook-urls: the guard is an allow-list of global unicast (special-purpose registry blocks refused whole).
   ["http://[64:ff9b::808:808]/", "NAT64"],
   ["http://[100::1]/", "discard-only"],
   ["http://[2001:db8::1]/", "documentation"],

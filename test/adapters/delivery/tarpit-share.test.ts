@@ -4,7 +4,7 @@ import { ON_POSTGRES } from "../../support/pg-databases";
 import { startReceiver } from "../../support/receiver";
 import { party, regularTrip, sendTrip } from "../../support/trips";
 
-// CONTRACT §21.8: a company's deliveries and webhooks together hold at most ceil(workers / 4) workers; any number of
+// docs/security.md#delivery-and-limits: a company's deliveries and webhooks together hold at most ceil(workers / 4) workers; any number of
 // slow companies leaves at least half the workers to the rest; a WAIT to a healthy partner answers in its normal time.
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {

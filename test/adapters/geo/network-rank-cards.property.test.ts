@@ -14,7 +14,7 @@ import { vehicleFeeMinorUnits } from "../../../domain/pricing/quote";
 import { FeeConverter } from "../../../domain/fx/convert";
 import { rowsSource } from "./sources";
 
-// The network quote's ranking with rate cards (CONTRACT §19.8) takes providers by a lower bound of their fees and
+// The network quote's ranking with rate cards (docs/performance.md#rate-cards-issue-35) takes providers by a lower bound of their fees and
 // stops once no provider left could place an option among the 50 (rankCircle's offerByProvider). Held here to the
 // plain way: every serving vehicle priced by its provider's card (the same pricer, cardPricing), ranked whole. Random
 // cards on most providers (routes, distance, hourly rules with and without vehicle types, surcharges, minimum fares,

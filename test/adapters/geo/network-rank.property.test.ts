@@ -166,7 +166,7 @@ describe("network quote ranking over the index's columns", () => {
             expect(got.leftOut).toBe(leftOut.length);
             expect(got.leftOutCurrencies).toEqual([...new Set(leftOut.map((v) => v.entry.currency))].sort());
 
-            // Across currencies (the network quote, CONTRACT §21.3): every vehicle ranked by its fee converted to
+            // Across currencies (the network quote, docs/fx.md#what-a-network-quote-shows): every vehicle ranked by its fee converted to
             // USD; BHD has no rate here, so its vehicles rank after all others (by their own fee).
             const fx = new FeeConverter({ date: "2024-06-28", rates: { USD: 1.0705, JPY: 171.94 } }, "USD", currencies);
             const keyed = all.map((v) => ({ ...v, minorUnits: fx.units(v.minorUnits, v.entry.currency) ?? 2 ** 50 + v.minorUnits }));

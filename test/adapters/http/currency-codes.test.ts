@@ -3,7 +3,7 @@ import { createHarness, type Harness } from "../../support/harness";
 import { company, vehicle } from "../../support/fleet";
 import { lookup, party, type Party, providerUpdate, regularTrip, sendTrip } from "../../support/trips";
 
-// CONTRACT §17.3, issue 37 N13: a currency code is checked wherever money enters — fee lines of a sendTrip NEW and
+// docs/integration.md#what-a-quote-offers-service-area-currency-warnings, issue 37 N13: a currency code is checked wherever money enters — fee lines of a sendTrip NEW and
 // UPDATE, a provider's update, a fleet entry's rates. An unknown code, lower case, or an ISO code that is no money
 // a fare is paid in (XAU gold, XTS testing, XXX …) is 400 naming the field, and nothing is saved.
 let h: Harness;

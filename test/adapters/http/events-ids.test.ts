@@ -1,4 +1,4 @@
-// Event ids of GET /api/events do not reveal other tenants' activity (CONTRACT §21.5, issue 37 N9), over real
+// Event ids of GET /api/events do not reveal other tenants' activity (docs/events.md, issue 37 N9), over real
 // sockets: they are opaque, company A's ids say nothing of how many events company B made meanwhile, an id is
 // worth nothing to another company, and Last-Event-ID resume goes on working.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";

@@ -1,4 +1,4 @@
-// GET /api/events is authorised for as long as it stays open (CONTRACT §21.5), over real sockets: a released core
+// GET /api/events is authorised for as long as it stays open (docs/events.md), over real sockets: a released core
 // JWT, a released platform token, an expired token and a removed user each end their stream within 5 s with
 // `event: revoked` and then the close; another company's stream goes on. At the stream limit a new stream with a
 // valid credential ends the company's oldest (STREAM_LIMIT) instead of being refused.
@@ -14,7 +14,7 @@ let base = "";
 const clients: SseClient[] = [];
 let n = 0;
 
-/** The bound of §21.5. */
+/** The bound of docs/events.md. */
 const WITHIN_MS = 5000;
 
 beforeAll(async () => {

@@ -68,7 +68,7 @@ async function move(id: string, status: string, extra: Record<string, unknown> =
 const ofBooking = (c: SseClient, id: string) => c.events.filter((e) => e.json?.data?.transactionId === id);
 const statuses = (c: SseClient, id: string) => ofBooking(c, id).filter((e) => e.event === "booking.status_changed").map((e) => e.json.data.lastStatus);
 const ids = (c: SseClient) => c.events.map((e) => e.id!);
-/** Event ids are opaque (§21.5): 22 base64url characters, nothing to count or compare. */
+/** Event ids are opaque (docs/events.md): 22 base64url characters, nothing to count or compare. */
 const OPAQUE = /^[A-Za-z0-9_-]{22}$/;
 
 describe("GET /api/events", () => {

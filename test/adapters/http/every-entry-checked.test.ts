@@ -5,7 +5,7 @@ import { party, type Party, providerUpdate, regularTrip, sendTrip } from "../../
 
 // Issue 37, the residuals: N13 a fleet entry's rates have at most their currency's minor unit's decimals (JPY 85.5 is
 // no amount of yen) on create, change and import; N12 a fleet entry's name — shown to every company that searches
-// or books — refuses blank-looking and line-breaking characters as a company's name does; §2 a wrong-typed field no
+// or books — refuses blank-looking and line-breaking characters as a company's name does; docs/integration.md#errors a wrong-typed field no
 // longer hides the other failing fields: one 400 names them all. Nothing is saved by a refused request.
 let h: Harness;
 let requester: Party, provider: Party;
@@ -83,7 +83,7 @@ describe("N12: a fleet entry's name follows the rules of a company's name", () =
   });
 });
 
-describe("§2: a wrong-typed field and the other failing fields are named in one 400", () => {
+describe("docs/integration.md#errors: a wrong-typed field and the other failing fields are named in one 400", () => {
   test("POST /api/fleet with hourly_rate \"ninety\", maxPassengers \"three\", currency ZZZ and an empty name names all four", async () => {
     const op = await company(h);
     const before = await h.count("fleet_entries");

@@ -3,7 +3,7 @@ import { createHarness, FAST_DELIVERY, type Harness } from "../../support/harnes
 import { startReceiver } from "../../support/receiver";
 import { integrate, lookup, party, type Party, regularTrip, sendTrip } from "../../support/trips";
 
-// CONTRACT §21.10 (issue 37 N6): field ownership ignores letter case. A requester's `Chauffeur`, `PROVIDERRESNO`,
+// docs/security.md#booking-ownership-and-size (issue 37 N6): field ownership ignores letter case. A requester's `Chauffeur`, `PROVIDERRESNO`,
 // `ProviderResNo` … are its own members, kept under requesterExtra on every path: the booking view, GNet's read shape
 // and the delivery to the provider (farm-in).
 let h: Harness;
@@ -36,7 +36,7 @@ function expectNone(o: Record<string, unknown>, names: string[]) {
   for (const name of names) expect(keys.filter((k) => k === name.toLowerCase())).toEqual([]);
 }
 
-describe("field ownership ignores letter case (§21.10)", () => {
+describe("field ownership ignores letter case (docs/security.md#booking-ownership-and-size)", () => {
   test("a requester's Chauffeur, PROVIDERRESNO, ProviderResNo … stay under requesterExtra in the view, GNet's read and the delivery", async () => {
     const sent = await sendTrip(h, requester, regularTrip(requester.netid, provider.netid, TOP, AFFILIATE));
     expect(sent.status).toBe(200);

@@ -3,7 +3,7 @@ import { createHarness, ManualClock, type Harness } from "../../support/harness"
 import { insertFleet, parties, party, quoteTrip, sendTrip, type Party } from "../../support/trips";
 
 /**
- * CONTRACT §21.1: cities as people name them — in a QUOTE's pickup, in the network quote and as fleet search's
+ * docs/places.md: cities as people name them — in a QUOTE's pickup, in the network quote and as fleet search's
  * centre — and every fleet search item carries its rates' currency. Runs on SQLite and on PostgreSQL.
  */
 
@@ -49,7 +49,7 @@ beforeAll(async () => {
 
 afterAll(() => h?.close());
 
-describe("a QUOTE's pickup city, as a person names it (CONTRACT §21.1)", () => {
+describe("a QUOTE's pickup city, as a person names it (docs/places.md)", () => {
   test('"New York", US is New York City', async () => {
     const res = await quote(cityPickup("New York", { country: "US" }));
     expect(res.status).toBe(200);
@@ -113,7 +113,7 @@ describe("POST /api/quotes places a city pickup the same way", () => {
   });
 });
 
-describe("GET /api/search/fleet with a city centre (CONTRACT §21.1)", () => {
+describe("GET /api/search/fleet with a city centre (docs/places.md)", () => {
   test("city (+ state, country) is a centre: Boston, US; München; every item carries its rates' currency", async () => {
     const boston = await search(requester, "city=Boston&country=US&radius_km=20");
     expect(boston.status).toBe(200);

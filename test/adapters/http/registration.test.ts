@@ -220,7 +220,7 @@ describe("Unicode in e-mails and names", () => {
   });
 });
 
-describe("blank-looking and line-breaking names, reserved netids (§21.10, issue 37 N12)", () => {
+describe("blank-looking and line-breaking names, reserved netids (docs/security.md#booking-ownership-and-size, issue 37 N12)", () => {
   test.each([
     ["braille blanks only", "\u2800\u2800\u2800", "U+2800"],
     ["a braille blank inside", "Acme\u2800Limousine", "U+2800"],

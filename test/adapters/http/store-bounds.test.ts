@@ -1,4 +1,4 @@
-// CONTRACT §21.6 through HTTP, on SQLite and (TRIPSWITCH_TEST_DB=postgres) PostgreSQL: the live event log keeps an
+// docs/security.md#per-company-store-bounds through HTTP, on SQLite and (TRIPSWITCH_TEST_DB=postgres) PostgreSQL: the live event log keeps an
 // event's body once whichever parties see it, a company's live events and stored network quotes are bounded, and a
 // company past a bound gets 429 with Retry-After and the bound's code while another company's writes go on.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -129,7 +129,7 @@ describe("stored network quotes", () => {
 });
 
 describe("the bounds' defaults", () => {
-  test("are CONTRACT §21.6's: 50 MB of live events per retention window, 2,000 quotes an hour, 256 KiB a quote", () => {
+  test("are docs/security.md#per-company-store-bounds's: 50 MB of live events per retention window, 2,000 quotes an hour, 256 KiB a quote", () => {
     expect(STORE_BOUNDS).toEqual({ liveEventBytes: 50_000_000, quotesPerHour: 2000, quoteMaxBytes: 262_144 });
     expect(loadConfig({ DB_PATH: ":memory:", JWT_SECRET: "x".repeat(40) }).storeBounds).toEqual(STORE_BOUNDS);
   });

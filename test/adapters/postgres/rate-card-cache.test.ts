@@ -1,4 +1,4 @@
-// Rate cards on PostgreSQL across two instances (CONTRACT §19.8, §15): each keeps the cards it read for a second;
+// Rate cards on PostgreSQL across two instances (docs/performance.md#rate-cards-issue-35, docs/deployment.md#several-instances-on-postgresql): each keeps the cards it read for a second;
 // a re-read after that fetches only the cards whose text changed, so an unchanged card stays the same object (a
 // network quote compiles a card once per object: ~0.2 ms for a card of 125 routes, on every card it meets) while a
 // change or removal by the other instance is still seen — even one made within the same second as the card it replaces.

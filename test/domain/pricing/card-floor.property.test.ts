@@ -4,7 +4,7 @@ import { PackagedAirportDirectory } from "../../../adapters/airports/directory";
 import type { RateCard, ZoneInput } from "../../../domain/pricing/card";
 import { cardFloor, cardQuote, cardRoadKm, compileCard, tripClock, type CompiledCard, type PricedTrip } from "../../../domain/pricing/card-pricing";
 
-// CONTRACT §19.8: a network quote ranks providers by cardFloor, read from the card's packed terms (one array) and its
+// docs/performance.md#rate-cards-issue-35: a network quote ranks providers by cardFloor, read from the card's packed terms (one array) and its
 // route index's cheapest route per cell. It must be the bound read from the card's own rule objects, with surcharges
 // tested on the wall-clock text as a stored card says them — and never above what a vehicle is priced.
 const airports = new PackagedAirportDirectory();

@@ -10,7 +10,7 @@ import type { QuotableVehicle } from "../../../domain/fleet/entry";
 import type { QuoteBuildRequest } from "../../../domain/pricing/quote";
 import { joinedSets, servingSetOf } from "../../../domain/fleet/serving-set";
 
-// CONTRACT §19.8: a QUOTE to a provider with a rate card is priced over the serving set's columns (each type and
+// docs/performance.md#rate-cards-issue-35: a QUOTE to a provider with a rate card is priced over the serving set's columns (each type and
 // rate priced once, the 20th option's place found from counts). Over random fleets and cards it must give what
 // quoteWithCard gives pricing every vehicle whole: the same options, order, breakdowns, currency and warnings.
 const currencies = new PackagedCurrencyDirectory();

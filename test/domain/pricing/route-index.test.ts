@@ -6,7 +6,7 @@ import { cardQuote, compileCard, type CompiledCard, type PricedTrip } from "../.
 import { benchRateCard } from "../../../bench/rate-card-fixture";
 import { validateRateCard } from "../../../domain/pricing/card";
 
-// CONTRACT §19.8: the per-card route index only narrows which routes a trip tests; the route that applies, and so
+// docs/performance.md#rate-cards-issue-35: the per-card route index only narrows which routes a trip tests; the route that applies, and so
 // every price and breakdown, is the one testing every route in the card's order gives.
 const airports = new PackagedAirportDirectory();
 const lookup = (iata: string) => airports.lookup(iata);

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { allowedNext, assertTransition, canTransition, MAIN_PATH, parseTripStatus, skippedStates, skipTargets, STATUS_LABELS, TRIP_STATUSES, type TripStatus } from "../../../domain/trips/lifecycle";
 import { ConflictError } from "../../../domain/errors";
 
-// The lifecycle of CONTRACT §6, written out independently of the implementation's table.
+// The lifecycle of docs/integration.md#the-lifecycle, written out independently of the implementation's table.
 const EXPECTED: Record<TripStatus, TripStatus[]> = {
   QUOTE: ["BOOKING_REQUEST", "CANCEL"],
   BOOKING_REQUEST: ["PENDING", "CONFIRMED", "REJECT", "FAILED", "CANCEL"],
@@ -23,7 +23,7 @@ const EXPECTED: Record<TripStatus, TripStatus[]> = {
 };
 
 describe("trip lifecycle", () => {
-  test("every pair of states is allowed exactly when CONTRACT §6 says so", () => {
+  test("every pair of states is allowed exactly when docs/integration.md#the-lifecycle says so", () => {
     let pairs = 0;
     for (const from of TRIP_STATUSES) {
       for (const to of TRIP_STATUSES) {

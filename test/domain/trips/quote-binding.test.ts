@@ -11,7 +11,7 @@ const quoted = {
 };
 const fields = (asked: object) => pricedDifferences(quoted, asked, { toleranceSeconds: QUOTE_TIME_TOLERANCE_SECONDS }).map((e) => e.field);
 
-describe("pricedDifferences (CONTRACT §19.7)", () => {
+describe("pricedDifferences (docs/integration.md#the-price-is-bound-to-the-trip)", () => {
   test("the same trip, re-spelt: no difference (case and spaces of names, coordinates within 100 m, counts as numbers)", () => {
     const asked = {
       passengerCount: 3,

@@ -3,7 +3,7 @@ import { createHarness, ManualClock, type Harness } from "../../../support/harne
 import { party, sendTrip, type Party } from "../../../support/trips";
 
 /**
- * Availability through HTTP (CONTRACT §19.5–6): bookings made from quote options hold their vehicle, blackouts block
+ * Availability through HTTP (docs/availability.md, docs/availability.md#booking-a-quoted-vehicle-that-became-busy): bookings made from quote options hold their vehicle, blackouts block
  * one, quotes of both kinds leave held vehicles out, a held vehicle cannot be booked, and of racing bookings one wins.
  */
 

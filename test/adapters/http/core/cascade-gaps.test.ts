@@ -7,7 +7,7 @@ import { watchOffers } from "../../../../domain/usecases/offer-watch";
 import { HoldIndex, type VehicleHolds } from "../../../../domain/fleet/holds";
 
 /**
- * The cascade's edges through HTTP (CONTRACT §20.4, §21.3, §11.9): a move swaps the vehicle hold in the booking's own
+ * The cascade's edges through HTTP (docs/terms.md#the-cascade-fallback, docs/fx.md#what-a-network-quote-shows, docs/gnet.md#wire-compatibility-in-detail): a move swaps the vehicle hold in the booking's own
  * transaction (a next vehicle taken inside it keeps nothing and the next option is tried); `fallback.maxFee` in the
  * converted currency a quote showed; GNet-shaped reads show acceptBy, offers and reason; a requester's UPDATE naming the
  * provider it booked keeps working after the booking moved.
@@ -132,7 +132,7 @@ describe("the move's hold swap is part of its transaction", () => {
   });
 });
 
-describe("fallback.maxFee in the converted currency (§20.4, §21.3)", () => {
+describe("fallback.maxFee in the converted currency (docs/terms.md#the-cascade-fallback, docs/fx.md#what-a-network-quote-shows)", () => {
   test("a booking from an option shown converted compares the next options' converted fees with maxFee", async () => {
     rewind(600);
     // Between TWO's converted fee and its own USD fee: within the cap only as converted; THREE is above it either way.

@@ -7,7 +7,7 @@ import { watchOffers } from "../../../../domain/usecases/offer-watch";
 import { startOfferWatch } from "../../../../src/services";
 
 /**
- * Acceptance deadlines and the cascade through HTTP (CONTRACT §20.3–4): every NEW booking carries acceptBy by lead
+ * Acceptance deadlines and the cascade through HTTP (docs/terms.md#the-acceptance-deadline-acceptby, docs/terms.md#the-cascade-fallback): every NEW booking carries acceptBy by lead
  * time; a provider that lets it pass is sent CANCEL and the booking ends REJECT ACCEPT_TIMEOUT, or — booked from a
  * network quote with a fallback — moves to the next option under the same transactionId. The deadline arithmetic runs
  * on a manual clock and the watch is run by hand; one test runs the watch's own timer against real time.
@@ -78,7 +78,7 @@ afterAll(async () => {
   rx.stop();
 });
 
-describe("acceptBy (§20.3)", () => {
+describe("acceptBy (docs/terms.md#the-acceptance-deadline-acceptby)", () => {
   test("a NEW booking's acceptBy follows the pickup's lead time; acceptWithinMinutes asks sooner", async () => {
     const now = clock.now();
     for (const [lead, window] of [[10 * 3600, 1800], [30 * 3600, 4 * 3600], [60 * 3600, 12 * 3600], [100 * 3600, 24 * 3600]]) {
@@ -141,7 +141,7 @@ async function quoteAndBook(maxFee: string, over: Record<string, unknown> = {}) 
   return res.body.transactionId as string;
 }
 
-describe("the cascade (§20.4)", () => {
+describe("the cascade (docs/terms.md#the-cascade-fallback)", () => {
   test("REJECT, then a lapse, then none left: the booking moves cheapest first and ends NO_PROVIDER_ACCEPTED", async () => {
     rewind(900);
     const id = await quoteAndBook("1000.00", { acceptWithinMinutes: 2 });

@@ -3,7 +3,7 @@ import { createHarness, type Harness } from "../../../support/harness";
 import { company, vehicle } from "../../../support/fleet";
 import { party } from "../../../support/trips";
 
-/** Fleet import modes (CONTRACT §21.2): upsert by externalId or slug, replace, append; the same file twice changes nothing. */
+/** Fleet import modes (docs/operator.md#fleet-import): upsert by externalId or slug, replace, append; the same file twice changes nothing. */
 let h: Harness;
 beforeAll(() => {
   h = createHarness();

@@ -40,7 +40,7 @@ describe("fleet search", () => {
     const jfk = h.services.airports.lookup("JFK")!;
     const exact = haversineKm(jfk.lat, jfk.lon, 40.645, -73.78);
     expect(item.distanceKm).toBe(Math.round(exact * 100) / 100);
-    // The score comes from the unrounded distance (CONTRACT §10.8).
+    // The score comes from the unrounded distance (docs/integration.md#fleet-search).
     expect(item.score).toBe(Math.round((1 - exact / 50) * 10000) / 10000);
     expect(res.body.data).toMatchObject({ limit: 20, offset: 0, warnings: [] });
   });

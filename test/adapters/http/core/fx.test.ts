@@ -6,7 +6,7 @@ import { ROOT, runCli, tempDir } from "../../../support/process";
 import { party, type Party } from "../../../support/trips";
 
 /**
- * Currencies in the network quote (CONTRACT §21.3) through HTTP: every option kept in its own currency, ranked by
+ * Currencies in the network quote (docs/fx.md#what-a-network-quote-shows) through HTTP: every option kept in its own currency, ranked by
  * its fee converted with the exchange's FX table; the table shipped, imported by the CLI from the ECB's files as
  * published, in use on a second instance of the same database within 5 s, and refused whole when wrong.
  */

@@ -5,7 +5,7 @@ import { startReceiver, type Received } from "../../../support/receiver";
 import { insertFleet, integrate, lookup, party, quoteTrip, sendTrip, type Party } from "../../../support/trips";
 
 /**
- * The network quote priced with each provider's rate card (CONTRACT §19.2–4) as the sendTrip QUOTE is: every option
+ * The network quote priced with each provider's rate card (docs/rates.md#how-a-vehicle-is-priced, docs/rates.md#never-absurd-the-longest-trip-a-provider-quotes) as the sendTrip QUOTE is: every option
  * with a breakdown summing to its fee, extras, providers left out for extras (EXTRA_NOT_OFFERED) or for a trip longer
  * than their maxTripKm (TRIP_TOO_LONG), no option at 0 (UNPRICED_VEHICLES); a booked option keeps its breakdown.
  */

@@ -98,7 +98,7 @@ beforeAll(async () => {
     { slug: "acme-tiny", at: ACME_LOT, hourly: "10.00", seats: 2 },
     { slug: "acme-far", hourly: "20.00", at: { lat: 41.35, lon: -73.78 } },
   ]);
-  // NQ-CITY: as cheap as acme-2 but nearer; a car without a position that lists JFK; a dear car in EUR (kept, ranked by its value: CONTRACT §21.3).
+  // NQ-CITY: as cheap as acme-2 but nearer; a car without a position that lists JFK; a dear car in EUR (kept, ranked by its value: docs/fx.md#what-a-network-quote-shows).
   await fleet(city.netid, [
     { slug: "city-near", hourly: "70.00" },
     { slug: "city-listed", hourly: "65.00", at: null, airports: ["JFK"] },

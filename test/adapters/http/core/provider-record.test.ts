@@ -3,7 +3,7 @@ import { createHarness, ManualClock, type Harness } from "../../../support/harne
 import { insertFleet, nextResNo, party, providerUpdate, sendTrip, type Party } from "../../../support/trips";
 
 /**
- * A provider's record (CONTRACT §20.5): from the status history of the bookings sent to it in the last 90 days,
+ * A provider's record (docs/terms.md#provider-record): from the status history of the bookings sent to it in the last 90 days,
  * its acceptance, speed, cancellations and punctuality; null figures under 10 bookings; on every network quote
  * option, and `sort: "reliability"` ranks by it.
  */

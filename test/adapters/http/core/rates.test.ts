@@ -3,7 +3,7 @@ import card from "../../../../adapters/http/examples/rate-card.json";
 import { createHarness, type Harness } from "../../../support/harness";
 import { insertFleet, party, type Party } from "../../../support/trips";
 
-/** GET|PUT|DELETE /api/company/rates (CONTRACT §19.1): the whole card replaced, every bad field named, nothing saved. */
+/** GET|PUT|DELETE /api/company/rates (docs/rates.md#setting-the-card): the whole card replaced, every bad field named, nothing saved. */
 
 let h: Harness;
 let op: Party, yen: Party, bare: Party;

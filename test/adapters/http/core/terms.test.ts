@@ -4,7 +4,7 @@ import { startReceiver, type Received } from "../../../support/receiver";
 import { insertFleet, integrate, lookup, nextResNo, party, sendTrip, type Party } from "../../../support/trips";
 
 /**
- * Terms (CONTRACT §20.1–2): a provider's policies give every quote option its terms, a booking keeps the terms it
+ * Terms (docs/terms.md#policies, docs/terms.md#the-cancellation-fee): a provider's policies give every quote option its terms, a booking keeps the terms it
  * was made under (both reads, webhook, delivery), and a requester's cancel after the free window is charged. The
  * worked example of docs/terms.md, number for number: policies → quote terms → late cancel fee.
  */
@@ -95,7 +95,7 @@ beforeAll(async () => {
   farmIn = startReceiver();
   expect((await integrate(h, requester, { webhookUrl: `${hooks.url}/hooks`, webhookFormat: "events" })).status).toBe(200);
   expect((await integrate(h, provider, { deliveryUrl: `${farmIn.url}/farm-in`, policies: POLICIES })).status).toBe(200);
-  // Enough sedans that every booking of the day finds one free (a booked quote holds its vehicle, CONTRACT §19.5).
+  // Enough sedans that every booking of the day finds one free (a booked quote holds its vehicle, docs/availability.md).
   const sedans = (prefix: string, hourlyRate: string) =>
     Array.from({ length: 16 }, (_, i) => ({ slug: `${prefix}-sedan-${String(i).padStart(2, "0")}`, type: "SEDAN", maxPassengers: 4, maxLuggage: 4, hourlyRate }));
   await insertFleet(h, provider.netid, sedans("terms", "80.00"));

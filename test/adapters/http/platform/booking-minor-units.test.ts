@@ -4,7 +4,7 @@ import { startReceiver, type Received } from "../../../support/receiver";
 import { insertFleet, lookup, parties, party, providerUpdate, quoteTrip, regularTrip, sendTrip, type Party } from "../../../support/trips";
 
 /**
- * CONTRACT §17.3 after the quote: amounts the provider writes (providerUpdate… fees, totalAmount) and prices a
+ * docs/integration.md#what-a-quote-offers-service-area-currency-warnings after the quote: amounts the provider writes (providerUpdate… fees, totalAmount) and prices a
  * farm-in partner's reply carries take the booking's currency's minor unit (JPY none, BHD 3, USD 2); a booking
  * without a currency keeps two decimals. A provider's own write with too many decimals is 400 naming the field; a
  * partner's reply, which cannot be refused, is rounded half up as quotes are priced.
@@ -19,7 +19,7 @@ let requester: Party, usd: Party, yen: Party, dinar: Party, yenFarm: Party;
 let hooks: ReturnType<typeof startReceiver>;
 let farmIn: ReturnType<typeof startReceiver>;
 
-/** Each booked quote picks up on a day of its own: a booked quote holds its vehicle over the trip (CONTRACT §19.5). */
+/** Each booked quote picks up on a day of its own: a booked quote holds its vehicle over the trip (docs/availability.md). */
 let bookedDays = 0;
 const pickupTime = () => `${new Date(Date.UTC(2027, 2, 10 + bookedDays++)).toISOString().slice(0, 10)}T10:00:00`;
 const NRT = { lat: 35.7647, lon: 140.3864 };

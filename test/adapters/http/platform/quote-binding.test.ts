@@ -3,7 +3,7 @@ import { createHarness, FAST_DELIVERY, ManualClock, type Harness } from "../../.
 import { insertFleet, integrate, lookup, nextResNo, party, providerUpdate, sendTrip, type Party } from "../../../support/trips";
 
 /**
- * The price is bound to the trip (CONTRACT §19.7): a quote booked with another trip — a QUOTE resubmitted as
+ * The price is bound to the trip (docs/integration.md#the-price-is-bound-to-the-trip): a quote booked with another trip — a QUOTE resubmitted as
  * REGULAR (GNet's way), a network quote's option through POST /api/quotes/{id}/book or a NEW with quoteId — is 409
  * QUOTE_TRIP_MISMATCH naming the fields; a requester's UPDATE of a priced field re-prices the booked vehicle or is
  * 409 REQUOTE_NEEDED; after conversion a requester's fee lines are kept aside, never the price.
@@ -13,7 +13,7 @@ const clock = new ManualClock(Math.floor(Date.now() / 1000));
 let h: Harness;
 let requester: Party, provider: Party;
 
-/** Each test books the one sedan on a day of its own: a booked quote holds its vehicle (CONTRACT §19.5). */
+/** Each test books the one sedan on a day of its own: a booked quote holds its vehicle (docs/availability.md). */
 let day = "2027-01-15";
 let days = 0;
 beforeEach(() => {

@@ -29,7 +29,7 @@ const AT = {
 const airportPickup = (code: string) => ({ locationType: "airport", address: code, time: PICKUP_TIME });
 /**
  * A QUOTE to `provider` for 2 passengers from `pickup`, without a drop-off: a drop-off in Manhattan for a pickup in
- * Tokyo would be beyond every provider's maxTripKm (TRIP_TOO_LONG, CONTRACT §19.4), and these tests are about the
+ * Tokyo would be beyond every provider's maxTripKm (TRIP_TOO_LONG, docs/rates.md#never-absurd-the-longest-trip-a-provider-quotes), and these tests are about the
  * pickup's service area and currency.
  */
 function quote(provider: Party, pickup: Json, over: Json = {}) {
@@ -160,7 +160,7 @@ describe("pickups that cannot be placed", () => {
     expect(booked.body.warnings).toEqual([{ code: "PICKUP_NOT_LOCATED", field: "locations.pickup", message: expect.any(String) }]);
   });
 
-  test("a city without state or country is the most populous of its name (CONTRACT §21.1: Newark is Newark, NJ)", async () => {
+  test("a city without state or country is the most populous of its name (docs/places.md: Newark is Newark, NJ)", async () => {
     const res = await quote(acme, { address: "Main St", city: "Newark", time: PICKUP_TIME });
     expect(res.status).toBe(200);
     expect(codes(res)).toEqual(["acme-ewr", "acme-manhattan"]);

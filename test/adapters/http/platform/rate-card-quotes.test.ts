@@ -3,7 +3,7 @@ import card from "../../../../adapters/http/examples/rate-card.json";
 import { createHarness, type Harness } from "../../../support/harness";
 import { insertFleet, lookup, party, quoteTrip, sendTrip, type Party } from "../../../support/trips";
 
-/** A QUOTE priced with the provider's rate card (CONTRACT §19.2–4): precedence, surcharges, extras, breakdown. */
+/** A QUOTE priced with the provider's rate card (docs/rates.md#how-a-vehicle-is-priced, docs/rates.md#never-absurd-the-longest-trip-a-provider-quotes): precedence, surcharges, extras, breakdown. */
 
 let h: Harness;
 let req: Party, ops: Party, plain: Party;

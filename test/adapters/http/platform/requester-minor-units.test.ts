@@ -4,7 +4,7 @@ import { startReceiver, type Received } from "../../../support/receiver";
 import { lookup, parties, regularTrip, sendTrip, type Party } from "../../../support/trips";
 
 /**
- * CONTRACT §17.3 for a requester's own fee lines (sendTrip NEW and UPDATE, REGULAR or ONDEMAND): each `fee` in the
+ * docs/integration.md#what-a-quote-offers-service-area-currency-warnings for a requester's own fee lines (sendTrip NEW and UPDATE, REGULAR or ONDEMAND): each `fee` in the
  * currency the lines name (a line naming its own currency takes that one), else on an UPDATE the booking's stored
  * currency, else two decimals. Too many decimals is 400 naming each field, and nothing is stored.
  */

@@ -142,9 +142,9 @@ describe("quotes", () => {
     expect(sprinter).toEqual({
       type: "OTHER", code: "acme-sprinter", name: "Mercedes Sprinter 12", description: "acme-sprinter description", fee: "240.00", currency: "USD",
       vehType: "SPRINTER", passengerCount: "12", luggageCount: "12", images: ["https://example.com/sprinter.jpg"], validUntil: new Date((clock.now() + 86400) * 1000).toISOString().replace(".000Z", "Z"),
-      // No rate card: the vehicle's own rates, one BASE line summing to the fee (CONTRACT §19.2).
+      // No rate card: the vehicle's own rates, one BASE line summing to the fee (docs/rates.md#how-a-vehicle-is-priced).
       breakdown: [{ kind: "BASE", id: "vehicle-rate", name: "Vehicle rate", amount: "240.00" }],
-      // The provider's terms (CONTRACT §20.1; docs/terms.md): here the defaults for an airport pickup.
+      // The provider's terms (docs/terms.md#policies; docs/terms.md): here the defaults for an airport pickup.
       terms: expect.objectContaining({ freeWaitingMinutes: 60 }),
     });
     // The vehicle with unknown luggage capacity is offered (no luggage asked) and carries no luggageCount.
