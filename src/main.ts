@@ -1,5 +1,5 @@
 #!/usr/bin/env bun
-import { ConfigError, loadConfig } from "./config";
+import { ConfigError, loadConfig, type Config } from "./config";
 import { VERSION } from "./version";
 import { USAGE, UsageError } from "./cli/usage";
 import { runServe } from "./cli/serve";
@@ -30,36 +30,30 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const config = loadConfig();
-  switch (command) {
-    case "serve":
-      return runServe(config, args);
-    case "migrate":
-      return runMigrate(config, args);
-    case "seed-demo":
-      return runSeedDemo(config, args);
-    case "rates":
-      return runRatesImport(config, args);
-    case "fx":
-      return runFxImport(config, args);
-    case "company":
-      if (args[0] === "set-integration") return runSetIntegration(config, args.slice(1));
-      if (args[0] === "set-sandbox") return runSetSandbox(config, args.slice(1));
-      return runSetPlan(config, args);
-    case "user":
-      return runUserRemove(config, args);
-    case "audit":
-      return runAudit(config, args);
-    case "backup":
-    case "restore":
-      return sqliteFileCommand(command, args, config);
-    case "fleet":
-      return runFleetImport(config, args);
-    case "import-sqlite":
-      return runImportSqlite(config, args);
-    default:
-      throw new UsageError(`unknown command: ${command}`);
-  }
+  const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!run) throw new UsageError(`unknown command: ${command}`);
+  return run(config, args);
 }
+
+/** Each command of the CLI and the file under src/cli/ that runs it. */
+const COMMANDS: Record<string, (config: Config, args: string[]) => number | Promise<number>> = {
+  serve: runServe,
+  migrate: runMigrate,
+  "seed-demo": runSeedDemo,
+  rates: runRatesImport,
+  fx: runFxImport,
+  company: (config, args) => {
+    if (args[0] === "set-integration") return runSetIntegration(config, args.slice(1));
+    if (args[0] === "set-sandbox") return runSetSandbox(config, args.slice(1));
+    return runSetPlan(config, args);
+  },
+  user: runUserRemove,
+  audit: runAudit,
+  backup: (config, args) => sqliteFileCommand("backup", args, config),
+  restore: (config, args) => sqliteFileCommand("restore", args, config),
+  fleet: runFleetImport,
+  "import-sqlite": runImportSqlite,
+};
 
 main(process.argv.slice(2)).then(
   // Let the event loop drain rather than exit at once: responses still being flushed reach their clients.
