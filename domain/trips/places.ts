@@ -7,10 +7,13 @@ export interface TimeZones {
   /** The IANA zone at a position, or undefined when none is known. */
   zoneAt(lat: number, lon: number): string | undefined;
   /**
-   * Unix seconds of a wall-clock time `YYYY-MM-DDTHH:mm:ss` in `zone`. A time skipped by a
-   * daylight-saving change is read as the same time one hour later (the usual "compatible" reading).
+   * Unix seconds of a wall-clock time `YYYY-MM-DDTHH:mm:ss` in `zone` (Temporal's "compatible" reading): a time that
+   * occurs twice (the autumn change) is the earlier instant; a time skipped (the spring change) moves forward by the
+   * gap (02:30 → 03:30 in New York, 02:15 → 02:45 at Lord Howe). Undefined for an unknown zone.
    */
   localToUnix(local: string, zone: string): number | undefined;
+  /** The wall-clock time `YYYY-MM-DDTHH:mm:ss` in `zone` at Unix second `at`; undefined for an unknown zone. */
+  wallClockAt(at: number, zone: string): string | undefined;
 }
 
 export interface Position {
