@@ -6,8 +6,8 @@ import type { CircleMatches, FleetSearchIndex } from "../fleet/ports";
 import { greatCircleKm } from "../geo";
 import { pickupCityWarnings, placePickup, type Gazetteer } from "../trips/pickup-place";
 import type { TripWarning } from "../trips/warnings";
-import { pickupTimeRefusal } from "../trips/pickup-time";
-import { pickupInstant, positionOf, type TimeZones } from "../trips/places";
+import { pickupTimeRefusal, pickupTimeWarnings, readPickupTime } from "../trips/pickup-time";
+import { positionOf, type TimeZones } from "../trips/places";
 import { bookedQuarterHours, estimatedQuarterHours, fitsTrip } from "./quote";
 import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
 import type { Integration } from "../delivery/integration";
@@ -34,7 +34,10 @@ export interface ServingProviders {
    * rankCircle): the quote's currency, its options, and how many serving vehicles other currencies left out.
    */
   rank(admission: ProviderAdmission, fx?: RankInput["fx"]): Promise<CircleRanking & Availability & LeftOutByCard>;
-  /** What placing the pickup warns of (PICKUP_CITY_AMBIGUOUS: a city name that matched several places). */
+  /**
+   * What placing the pickup and reading its time warn of (PICKUP_CITY_AMBIGUOUS: a city name that matched several
+   * places; PICKUP_TIME_ADJUSTED: a wall-clock time the spring change skips).
+   */
   placeWarnings?: TripWarning[];
 }
 
@@ -80,7 +83,8 @@ export function indexNetworkPricing(deps: NetworkPricingDeps): NetworkPricing {
           undefined,
           placed.reason === "UNKNOWN_AIRPORT" ? "UNKNOWN_AIRPORT" : "PICKUP_NOT_LOCATED",
         );
-      const pickupDate = pickupInstant(pickup, deps.airports, deps.timeZones, placed.position);
+      const pickupTime = readPickupTime(pickup, deps.airports, deps.timeZones, placed.position);
+      const pickupDate = pickupTime?.at;
       const timeRefusal = pickupDate !== undefined ? pickupTimeRefusal(pickupDate, now) : undefined;
       if (timeRefusal) throw timeRefusal;
 
@@ -129,7 +133,7 @@ export function indexNetworkPricing(deps: NetworkPricingDeps): NetworkPricing {
         integrations,
         ...(pickupDate !== undefined ? { pickupDate } : {}),
         rank: (admission, fx) => rankAdmitted(deps, met, admission, fx),
-        placeWarnings: pickupCityWarnings(placed),
+        placeWarnings: [...pickupCityWarnings(placed), ...pickupTimeWarnings(pickupTime)],
       };
     },
   };

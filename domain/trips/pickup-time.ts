@@ -1,5 +1,8 @@
+import type { AirportDirectory } from "../airports";
 import { ValidationError } from "../errors";
-import { isoAt } from "./booking";
+import { isoAt, type TripLocation } from "./booking";
+import { parseDateTime, pickupZone, type Position, type TimeZones } from "./places";
+import type { TripWarning } from "./warnings";
 
 /** A pickup up to this long ago is still taken (a trip booked at the kerb, a clock a little off). */
 export const PICKUP_PAST_GRACE_SECONDS = 15 * 60;
@@ -21,4 +24,46 @@ export function pickupTimeRefusal(pickupDate: number, now: number): ValidationEr
   if (pickupDate > now + PICKUP_MAX_AHEAD_SECONDS)
     return new ValidationError([{ field, message: `lies more than 2 years ahead (${isoAt(pickupDate)} UTC)` }], undefined, "PICKUP_TOO_FAR_AHEAD");
   return undefined;
+}
+
+/** A pickup time as read: its instant, and when the wall-clock time sent does not exist in its zone, the one used. */
+export interface PickupTime {
+  /** Unix seconds. */
+  at: number;
+  /** The wall-clock time sent fell in a spring-forward gap: `sent` and `used` (`YYYY-MM-DDTHH:mm:ss`) in `zone`. */
+  adjusted?: { sent: string; used: string; zone: string };
+}
+
+/**
+ * The pickup's time: its own offset when it carries one, else its wall-clock time read in the pickup place's zone —
+ * a time the autumn change repeats is the earlier instant, one the spring change skips moves forward by the gap.
+ * Undefined when the time is not a date-time.
+ */
+export function readPickupTime(pickup: TripLocation, airports: AirportDirectory, zones: TimeZones, placed?: Position): PickupTime | undefined {
+  const parts = parseDateTime(pickup.time ?? "");
+  if (!parts) return undefined;
+  if (parts.offsetMinutes !== null) return { at: parts.naiveUnix - parts.offsetMinutes * 60 };
+  const zone = pickupZone(pickup, airports, zones, placed);
+  if (zone === "UTC") return { at: parts.naiveUnix };
+  const at = zones.localToUnix(parts.local, zone);
+  if (at === undefined) return { at: parts.naiveUnix };
+  // Only a skipped time reads back as another wall-clock time; a repeated one reads back as sent.
+  const used = zones.wallClockAt(at, zone);
+  return used !== undefined && used !== parts.local ? { at, adjusted: { sent: parts.local, used, zone } } : { at };
+}
+
+/** PICKUP_TIME_ADJUSTED when the pickup's wall-clock time does not exist in its zone, saying what was sent and what is used. */
+export function pickupTimeWarnings(time: PickupTime | undefined): TripWarning[] {
+  if (!time?.adjusted) return [];
+  const moved = time.adjusted;
+  const gapMinutes = (Date.parse(`${moved.used}Z`) - Date.parse(`${moved.sent}Z`)) / 60_000;
+  return [
+    {
+      code: "PICKUP_TIME_ADJUSTED",
+      field: "locations.pickup.time",
+      message:
+        `The pickup time ${moved.sent} does not exist in ${moved.zone}: the clocks go forward over it. It is read as ` +
+        `${moved.used} local time (${isoAt(time.at)}), ${gapMinutes} minutes later; send another time to change it`,
+    },
+  ];
 }

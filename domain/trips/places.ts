@@ -113,19 +113,6 @@ export function parseDateTime(raw: string): DateTimeParts | undefined {
   return { local: `${pad(y, 4)}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}`, offsetMinutes, naiveUnix: ms / 1000 };
 }
 
-/**
- * The pickup instant in Unix seconds: the offset when the time carries one, else the wall-clock time
- * read in the pickup place's own zone. Undefined when the time is not a date-time.
- */
-export function pickupInstant(pickup: TripLocation, airports: AirportDirectory, zones: TimeZones, placed?: Position): number | undefined {
-  const parts = parseDateTime(pickup.time ?? "");
-  if (!parts) return undefined;
-  if (parts.offsetMinutes !== null) return parts.naiveUnix - parts.offsetMinutes * 60;
-  const zone = pickupZone(pickup, airports, zones, placed);
-  if (zone === "UTC") return parts.naiveUnix;
-  return zones.localToUnix(parts.local, zone) ?? parts.naiveUnix;
-}
-
 /** Great-circle distance in kilometres (haversine). */
 export function distanceKm(a: Position, b: Position): number {
   return greatCircleKm(a.lat, a.lon, b.lat, b.lon);

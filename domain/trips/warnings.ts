@@ -20,6 +20,8 @@ export interface TripWarning {
     | "UNPRICED_VEHICLES"
     // docs/places.md: the pickup's city named several places of a similar size; the most populous was chosen.
     | "PICKUP_CITY_AMBIGUOUS"
+    // docs/places.md#the-pickups-clock: the pickup's wall-clock time falls in a spring-forward gap; moved forward by it.
+    | "PICKUP_TIME_ADJUSTED"
     // docs/fx.md#what-a-network-quote-shows: a network quote's options in a currency the FX table has no rate for; rates older than 7 days.
     | "NO_FX_RATE"
     | "FX_RATES_STALE"

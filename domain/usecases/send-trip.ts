@@ -14,8 +14,8 @@ import {
 import { requesterFeesInCurrency } from "../trips/booking-amounts";
 import type { QuoteOption } from "../trips/booking";
 import { pickupCityWarnings, placePickup, type Gazetteer } from "../trips/pickup-place";
-import { pickupTimeRefusal } from "../trips/pickup-time";
-import { pickupInstant, positionOf, type Position, type TimeZones } from "../trips/places";
+import { pickupTimeRefusal, pickupTimeWarnings, readPickupTime } from "../trips/pickup-time";
+import { positionOf, type Position, type TimeZones } from "../trips/places";
 import type { BookingRepository } from "../trips/ports";
 import { DEFAULT_BOOKING_LIMITS, withinBounds, type BookingLimits } from "../trips/booking-bounds";
 import type { ServingFleet } from "../pricing/service-area";
@@ -91,7 +91,7 @@ export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTr
   if (req.action === "CANCEL") return deps.bookings.change(ref, (current) => decideCancelTrip(current, req.notes, ctx));
   const pickup = req.changes.locations?.pickup;
   const placed = pickup ? placePickup(pickup, deps) : undefined;
-  const pickupDate = pickup ? pickupInstant(pickup, deps.airports, deps.timeZones, placed?.placed ? placed.position : undefined) : undefined;
+  const pickupDate = pickup ? readPickupTime(pickup, deps.airports, deps.timeZones, placed?.placed ? placed.position : undefined)?.at : undefined;
   const timeRefusal = pickupDate !== undefined ? pickupTimeRefusal(pickupDate, ctx.now) : undefined;
   const limits = deps.limits ?? DEFAULT_BOOKING_LIMITS;
   // A booking made from a quote is priced again for a changed trip (or 409 REQUOTE_NEEDED), before the transaction.
@@ -120,7 +120,8 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
   const pickup = request.trip.locations.pickup;
   const isQuote = request.trip.reservationType === "QUOTE";
   const placed = placePickup(pickup, deps);
-  const pickupDate = pickupInstant(pickup, deps.airports, deps.timeZones, placed.placed ? placed.position : undefined);
+  const pickupTime = readPickupTime(pickup, deps.airports, deps.timeZones, placed.placed ? placed.position : undefined);
+  const pickupDate = pickupTime?.at;
   if (pickupDate === undefined) throw new ValidationError([{ field: "locations.pickup.time", message: "must be an ISO 8601 date-time" }]);
   // A QUOTE must be placed to be priced; a booking is taken all the same (the provider dispatches from the address).
   const refusals = [refusal, pickupTimeRefusal(pickupDate, ctx.now)];
@@ -135,7 +136,7 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
   const warnings: TripWarning[] = placed.placed
     ? pickupCityWarnings(placed)
     : [{ code: "PICKUP_NOT_LOCATED", field: placed.field, message: `The pickup ${placed.message}; the provider dispatches from the address` }];
-  warnings.push(...unknownPassengerFields(request.trip.passengers));
+  warnings.push(...pickupTimeWarnings(pickupTime), ...unknownPassengerFields(request.trip.passengers));
   let asked: ReturnType<typeof askedExtras> = { extras: [], stops: 0 };
   try {
     // Members no schema names (extras among them) are kept in the trip's `extra`.

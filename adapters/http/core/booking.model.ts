@@ -45,7 +45,11 @@ export const BookingData = t.Object({
   targetResNo: t.Union([t.String(), t.Null()], { description: "providerResNo; null until known" }),
   lastStatus: t.String({ examples: ["BOOKING_REQUEST"] }),
   submitDate: t.Number({ description: "Unix seconds" }),
-  pickupDate: t.Number({ description: "Unix seconds; a pickup time without offset is read in the pickup place's time zone" }),
+  pickupDate: t.Number({
+    description:
+      "Unix seconds; a pickup time without offset is read in the pickup place's time zone: a time the autumn clock " +
+      "change repeats is the earlier instant, one the spring change skips moves forward by the gap (PICKUP_TIME_ADJUSTED)",
+  }),
   pickupZone: t.Optional(
     t.String({
       description:

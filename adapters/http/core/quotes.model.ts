@@ -117,6 +117,7 @@ const WARNING_CODES = [
   "UNPRICED_VEHICLES",
   "TRIP_TOO_LONG",
   "PICKUP_CITY_AMBIGUOUS",
+  "PICKUP_TIME_ADJUSTED",
   "NO_FX_RATE",
   "FX_RATES_STALE",
 ] as const;
@@ -133,7 +134,9 @@ const Warning = t.Object(
           "cannot supply an asked extra left out; `count`, `codes`), UNPRICED_VEHICLES (vehicles whose fee would be 0 left " +
           "out; `count`), TRIP_TOO_LONG (vehicles of providers whose maxTripKm the trip's road distance exceeds left out; `count`), " +
           "PICKUP_CITY_AMBIGUOUS (the pickup's city matches other places of a similar size: the most populous was chosen; " +
-          "`city` names it, `Springfield, MO, US`), NO_FX_RATE (options in a currency the FX table has no rate for, kept after " +
+          "`city` names it, `Springfield, MO, US`), PICKUP_TIME_ADJUSTED (the pickup's wall-clock time does not exist in its " +
+          "zone, skipped by the spring clock change: moved forward by the gap, 02:30 → 03:30 in New York; `message` says " +
+          "what was sent and what is used), NO_FX_RATE (options in a currency the FX table has no rate for, kept after " +
           "the others; `count`, `currencies`), FX_RATES_STALE (the FX rates used are more than 7 days old; `rateDate`)",
         examples: ["OTHER_CURRENCIES_LEFT_OUT"],
       }),

@@ -264,6 +264,7 @@ export const TripWarningOut = t.Object(
         t.Literal("VEHICLES_BUSY"),
         t.Literal("SHORT_NOTICE"),
         t.Literal("PICKUP_CITY_AMBIGUOUS"),
+        t.Literal("PICKUP_TIME_ADJUSTED"),
         t.Literal("UNKNOWN_PASSENGER_FIELD"),
         t.Literal("EXTRA_NOT_OFFERED"),
         t.Literal("UNPRICED_VEHICLES"),
@@ -275,6 +276,9 @@ export const TripWarningOut = t.Object(
           "airport code, unknown city): booked all the same, the provider dispatches from the address. " +
           "PICKUP_CITY_AMBIGUOUS: the pickup's city (without state, or state and country) matches other places of a " +
           "similar size; the most populous was chosen, and `city` names it (`Springfield, MO, US`). " +
+          "PICKUP_TIME_ADJUSTED: the pickup's wall-clock time does not exist in its zone (the spring clock change " +
+          "skips it): read as moved forward by the gap (02:30 → 03:30 in New York); `message` says what was sent and " +
+          "what is used. A time the autumn change repeats is its earlier instant, without a warning. " +
           "NO_VEHICLE_NEAR_PICKUP: a QUOTE none of the provider's active vehicles serves (none lists the pickup " +
           "airport or stands within its serviceRadiusKm): stored and delivered with no options. " +
           "NO_VEHICLE_FITS_TRIP: serving vehicles exist but none seats the passengers and luggage. " +
