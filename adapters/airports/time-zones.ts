@@ -30,8 +30,8 @@ export class PackagedTimeZones implements TimeZones {
 
   wallClockAt(at: number, zone: string): string | undefined {
     try {
-      const local = this.temporal.Instant.fromEpochMilliseconds(at * 1000).toZonedDateTimeISO(zone).toPlainDateTime();
-      return local.toString({ smallestUnit: "second" });
+      // Whole seconds: the default form is `YYYY-MM-DDTHH:mm:ss`, without a fraction.
+      return this.temporal.Instant.fromEpochMilliseconds(at * 1000).toZonedDateTimeISO(zone).toPlainDateTime().toString();
     } catch {
       return undefined;
     }
