@@ -119,6 +119,7 @@ const WARNING_CODES = [
   "PICKUP_CITY_AMBIGUOUS",
   "NO_FX_RATE",
   "FX_RATES_STALE",
+  "CANCELLATION_FEE_APPLIES",
 ] as const;
 
 const Warning = t.Object(
@@ -134,7 +135,9 @@ const Warning = t.Object(
           "out; `count`), TRIP_TOO_LONG (vehicles of providers whose maxTripKm the trip's road distance exceeds left out; `count`), " +
           "PICKUP_CITY_AMBIGUOUS (the pickup's city matches other places of a similar size: the most populous was chosen; " +
           "`city` names it, `Springfield, MO, US`), NO_FX_RATE (options in a currency the FX table has no rate for, kept after " +
-          "the others; `count`, `currencies`), FX_RATES_STALE (the FX rates used are more than 7 days old; `rateDate`)",
+          "the others; `count`, `currencies`), FX_RATES_STALE (the FX rates used are more than 7 days old; `rateDate`), " +
+          "CANCELLATION_FEE_APPLIES (options already past their free cancellation: booked now, cancelling costs a fee " +
+          "once the provider accepts; `count`)",
         examples: ["OTHER_CURRENCIES_LEFT_OUT"],
       }),
     message: t.String(),
