@@ -87,7 +87,7 @@ export const ProviderUpdateBody = t.Object(
     additionalProperties: true,
     description: "`null` on any optional field means absent; members no schema names are kept and shown in tripPacket.providerUpdate.",
     examples: [
-      { status: "CONFIRMED", providerResNo: "AC-55102", totalAmount: "240.00" },
+      { status: "CONFIRMED", providerResNo: "AC-55102" },
       {
         status: "ON_LOCATION",
         resNo: "AC-55102",
