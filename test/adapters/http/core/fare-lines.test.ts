@@ -188,6 +188,28 @@ describe("the price is the sum of its lines", () => {
     expect((await lookup(h, requester, transactionId)).body.data.tripPacket).toMatchObject({ status: "ASSIGNED", totalAmount: "31500" });
   });
 
+  test("a requester's UPDATE that re-prices the trip replaces the quoted line and keeps the lines the provider added", async () => {
+    const { transactionId, option, at } = await quotedBooking(yen, "NRT", TOKYO);
+    expect((await providerUpdate(h, yen, transactionId, { status: "CONFIRMED", fees: [echo(option), TOLL] })).status).toBe(200);
+    const resNo = (await lookup(h, requester, transactionId)).body.data.sourceResNo;
+    const update = await sendTrip(h, requester, {
+      ...trip("NRT", at, TOKYO),
+      passengerCount: "3",
+      reservationType: "REGULAR",
+      passengers,
+      affiliateReservation: { requesterId: requester.netid, requesterResNo: resNo, providerId: yen.netid, action: "UPDATE" },
+    });
+    expect(update.status).toBe(200);
+    const packet = (await lookup(h, requester, transactionId)).body.data.tripPacket;
+    expect(packet.changeLogs.some((l: Json) => l.changeDesc.startsWith("re-priced for the changed trip"))).toBe(true);
+    expect(packet.fees.map((f: Json) => [f.type, f.fee])).toEqual([
+      ["OTHER", "30000"],
+      ["CHARGE", "1200"],
+    ]);
+    expect(packet.totalAmount).toBe("31200");
+    expect(update.body.totalAmount).toBe("31200");
+  });
+
   test("a farm-in reply that raises the price is not taken: the delivery stands, transactionErrors says why", async () => {
     const { transactionId } = await quotedBooking(farm, "NRT", TOKYO);
     await received(farmIn, transactionId, (r) => r.headers["x-tripswitch-event-type"] === "trip.new");
