@@ -80,9 +80,50 @@ export function urlProblem(value: string): string | undefined {
   return undefined;
 }
 
+/** The settings a company may set (PUT /api/company/integration): any other member is refused, naming it. */
+export const INTEGRATION_SETTINGS: readonly string[] = [
+  "deliveryUrl",
+  "deliveryAuth",
+  "luggage",
+  "webhookUrl",
+  "webhookFormat",
+  "acceptTripsFrom",
+  "serviceRadiusKm",
+  "turnaroundMinutes",
+  "minimumNoticeMinutes",
+  "displayCurrency",
+  "policies",
+  "maxTripKm",
+];
+/** Members the settings' answer shows that the exchange keeps: sent back, they would change nothing. */
+const SHOWN_ONLY = ["webhookSecretSet", "webhookSecret", "webhookVerified", "webhookVerification"];
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
 /**
- * Validates an integration update and reports every failing field. Unknown luggage modes, non-http URLs
- * and incomplete credentials are refused.
+ * A field error for each member of an integration patch that is not a setting, and each member of `deliveryAuth`
+ * other than username and password (docs/integration.md#integration-settings): sent, it would change nothing.
+ */
+export function unknownIntegrationMembers(input: unknown): FieldError[] {
+  if (!isObject(input)) return [];
+  const errors: FieldError[] = Object.keys(input)
+    .filter((key) => !INTEGRATION_SETTINGS.includes(key))
+    .map((key) => ({
+      field: key,
+      message: SHOWN_ONLY.includes(key)
+        ? "is shown by GET /api/company/integration and kept by the exchange: it cannot be set"
+        : `is not an integration setting, so it would change nothing (the settings: ${INTEGRATION_SETTINGS.join(", ")})`,
+    }));
+  if (isObject(input.deliveryAuth))
+    for (const key of Object.keys(input.deliveryAuth))
+      if (key !== "username" && key !== "password")
+        errors.push({ field: `deliveryAuth.${key}`, message: "is not a member of deliveryAuth (username, password)" });
+  return errors;
+}
+
+/**
+ * Validates an integration update and reports every failing field. Unknown members (a setting that would do
+ * nothing), unknown luggage modes, non-http URLs and incomplete credentials are refused.
  */
 export function validateIntegrationPatch(input: {
   deliveryUrl?: string | null;
@@ -104,7 +145,7 @@ export function validateIntegrationPatch(input: {
   /** null resets it to the default (800). */
   maxTripKm?: number | null;
 }, current?: Pick<Integration, "policies">): { ok: true; patch: IntegrationPatch } | { ok: false; errors: FieldError[] } {
-  const errors: FieldError[] = [];
+  const errors: FieldError[] = unknownIntegrationMembers(input);
   const patch: IntegrationPatch = {};
   for (const field of ["deliveryUrl", "webhookUrl"] as const) {
     const value = input[field];

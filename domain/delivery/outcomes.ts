@@ -1,14 +1,17 @@
 import { ConflictError } from "../errors";
 import { isoAt, type Booking, type BookingEvent } from "../trips/booking";
-import { canTransition } from "../trips/lifecycle";
+import { canTransition, TERMINAL_STATUSES } from "../trips/lifecycle";
 import type { Decision } from "../trips/decision";
 import { partnerTermsOf } from "./partner-message";
 import { canonicalJson } from "../shared/canonical-json";
 import { PROVIDER_RES_NO_IN_USE } from "../trips/provider-update";
+import { providerFare } from "../trips/fare-lines";
 import type { OutstandingDeliveries } from "./ports";
 import type { MinorUnits } from "../trips/booking-amounts";
 
 const source = "exchange:delivery";
+/** A transactionErrors code: the provider's reply carried a price that breaks the sum of the lines, not taken. */
+export const FARE_NOT_TAKEN = "FARE_NOT_TAKEN";
 
 function event(b: Booking, type: BookingEvent["type"], at: number, previousStatus?: Booking["status"]): BookingEvent {
   return { type, transactionId: b.transactionId, actor: "provider", at, status: b.status, ...(previousStatus ? { previousStatus } : {}) };
@@ -54,13 +57,24 @@ export function recordDelivered(
     changes.push(`providerResNo ${b.providerResNo ?? "none"} → ${terms.reservationId}`);
     next.providerResNo = terms.reservationId;
   }
-  if (terms.totalAmount !== undefined && terms.totalAmount !== b.totalAmount) {
-    changes.push(`totalAmount ${b.totalAmount ?? "(none)"} → ${terms.totalAmount}`);
-    next.totalAmount = terms.totalAmount;
-  }
-  if (terms.fees !== undefined && canonicalJson(terms.fees) !== canonicalJson(b.trip.fees)) {
-    changes.push(`fees changed (${b.trip.fees.length} → ${terms.fees.length} line(s))`);
-    next.trip = { ...b.trip, fees: terms.fees };
+  // The reply's price by the provider's own rule (docs/terms.md#the-price-is-the-sum-of-its-lines): one that rewrites
+  // a quoted line, or whose total is not the sum of the lines, is not taken (the delivery stands; the errors say why).
+  // A final booking's price no longer changes.
+  const priced = (terms.totalAmount !== undefined || terms.fees !== undefined) && !TERMINAL_STATUSES.has(b.status);
+  const fare = priced ? providerFare(b, terms) : undefined;
+  if (fare && fare.errors.length > 0)
+    next.transactionErrors = [
+      ...(next.transactionErrors ?? b.transactionErrors),
+      {
+        timestamp: isoAt(at),
+        errCode: FARE_NOT_TAKEN,
+        errDesc: `the provider's reply priced the booking against its lines, not taken: ${fare.errors.map((e) => `${e.field} ${e.message}`).join("; ")}`,
+      },
+    ];
+  else if (fare) {
+    changes.push(...fare.described);
+    if (fare.totalAmount !== undefined) next.totalAmount = fare.totalAmount;
+    if (fare.fees !== undefined && canonicalJson(fare.fees) !== canonicalJson(b.trip.fees)) next.trip = { ...b.trip, fees: fare.fees };
   }
   const desc = `delivered ${eventType} to the provider${changes.length ? `; ${changes.join("; ")}` : ""}`;
   next.changeLogs = [...b.changeLogs, { timestamp: isoAt(at), changeSource: source, changeDesc: desc }];

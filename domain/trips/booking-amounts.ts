@@ -35,8 +35,14 @@ export interface WrittenAmounts {
 
 type Fit = (amount: string, digits: number, field: string, currency: string | undefined) => string | undefined;
 
-function inCurrency(written: WrittenAmounts, bookingFees: readonly Fee[], units: MinorUnits, fit: Fit): WrittenAmounts {
-  const currency = currencyOfFees(written.fees) ?? currencyOfFees(bookingFees);
+/**
+ * The write's amounts fitted to a currency: by default the one its lines name, else the booking's; with
+ * `bookingFirst` (a provider's price, docs/terms.md#the-price-is-the-sum-of-its-lines) the booking's, else the lines'.
+ */
+function inCurrency(written: WrittenAmounts, bookingFees: readonly Fee[], units: MinorUnits, bookingFirst: boolean, fit: Fit): WrittenAmounts {
+  const currency = bookingFirst
+    ? (currencyOfFees(bookingFees) ?? currencyOfFees(written.fees))
+    : (currencyOfFees(written.fees) ?? currencyOfFees(bookingFees));
   const out: WrittenAmounts = {};
   if (written.totalAmount !== undefined) {
     const total = fit(written.totalAmount, minorUnitOf(units, currency), "totalAmount", currency);
@@ -64,9 +70,10 @@ export function exactAmountsInCurrency(
   written: WrittenAmounts,
   bookingFees: readonly Fee[],
   units: MinorUnits,
+  bookingFirst = false,
 ): { amounts: WrittenAmounts; errors: FieldError[] } {
   const errors: FieldError[] = [];
-  const amounts = inCurrency(written, bookingFees, units, (amount, digits, field, currency) => {
+  const amounts = inCurrency(written, bookingFees, units, bookingFirst, (amount, digits, field, currency) => {
     const parts = amountParts(amount);
     if (!parts) return undefined; // not an amount: refused where it was read
     const exact = exactInMinorUnit(parts, digits);
@@ -81,9 +88,12 @@ export function exactAmountsInCurrency(
   return { amounts, errors };
 }
 
-/** A provider's own write (providerUpdate…) in the booking's currency's minor unit: too many decimals is 400 naming each field. */
-export function providerAmountsInCurrency(written: WrittenAmounts, bookingFees: readonly Fee[], units: MinorUnits): WrittenAmounts {
-  const { amounts, errors } = exactAmountsInCurrency(written, bookingFees, units);
+/**
+ * A provider's own write (providerUpdate…) in the booking's currency's minor unit (with `bookingFirst`, the booking's
+ * currency before the one the write's lines name: a price sums one currency): too many decimals is 400 naming each field.
+ */
+export function providerAmountsInCurrency(written: WrittenAmounts, bookingFees: readonly Fee[], units: MinorUnits, bookingFirst = false): WrittenAmounts {
+  const { amounts, errors } = exactAmountsInCurrency(written, bookingFees, units, bookingFirst);
   if (errors.length > 0) throw new ValidationError(errors);
   return amounts;
 }
@@ -101,7 +111,7 @@ export function requesterFeesInCurrency(fees: Fee[], bookingFees: readonly Fee[]
  * are priced: the delivery already succeeded, so the reply cannot be refused.
  */
 export function partnerAmountsInCurrency(written: WrittenAmounts, bookingFees: readonly Fee[], units: MinorUnits): WrittenAmounts {
-  return inCurrency(written, bookingFees, units, (amount, digits) => {
+  return inCurrency(written, bookingFees, units, true, (amount, digits) => {
     const parts = amountParts(amount);
     return parts ? roundedToMinorUnit(parts, digits) : undefined;
   });

@@ -319,18 +319,16 @@ export interface Offer {
   at: string;
 }
 
-/** Which quote option a booking was made from: the vehicle's code (absent for a partner-priced quote) and the network quote. */
+/** The quote option a booking was made from: vehicle code (none if partner-priced), network quote, how many first fee `lines` it priced. */
 export interface QuotedOrigin {
   code?: string;
   quoteId?: string;
   /** The option's fee as the network quote showed it converted (docs/fx.md#what-a-network-quote-shows): a record; the provider's fee is the contract. */
   converted?: ConvertedFee;
+  lines?: number;
 }
 
-/**
- * Something that happened to a booking, persisted in the same transaction as the change, so that
- * delivery to the provider and webhooks to the requester can be driven from an outbox.
- */
+/** Something that happened to a booking, persisted in the change's transaction: the outbox drives deliveries and webhooks from it. */
 export interface BookingEvent {
   type:
     | "TRIP_SENT"

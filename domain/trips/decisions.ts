@@ -10,6 +10,7 @@ import type { TripWarning } from "./warnings";
 import { canonicalJson } from "../shared/canonical-json";
 import { lateCancelFee, movedTerms } from "./terms";
 import { offerTerms } from "./offers";
+import { linesAfterQuote, sumOfLines } from "./fare-lines";
 
 export { canonicalJson, canonicalJsonWalk } from "../shared/canonical-json";
 
@@ -49,6 +50,8 @@ export interface NewTripFacts {
   warnings?: TripWarning[];
   /** The terms a booking made now keeps (docs/terms.md#policies): the quoted option's, else the provider's policies now. */
   terms?: Terms;
+  /** The provider's own answer time (its `policies.acceptWithinMinutes`): acceptBy is at most this long after the booking. */
+  providerAcceptWithinMinutes?: number;
   sourcePlatform: string;
   targetPlatform: string;
 }
@@ -136,9 +139,10 @@ function createBooking(req: NewTripRequest, fingerprint: string, facts: NewTripF
     ...(req.affiliateExtra ? { affiliateExtra: req.affiliateExtra } : {}),
     ...(req.sentSubmitMode ? { submitMode: req.sentSubmitMode } : {}),
     ...(facts.warnings?.length ? { warnings: facts.warnings } : {}),
-    ...(facts.price?.quoted ? { quoted: facts.price.quoted } : {}),
+    // The quoted lines are fixed from now on (docs/terms.md#the-price-is-the-sum-of-its-lines).
+    ...(facts.price?.quoted ? { quoted: { ...facts.price.quoted, lines: trip.fees.length } } : {}),
     ...(!isQuote && facts.terms ? { terms: facts.terms } : {}),
-    ...(isQuote ? {} : offerTerms(req, ctx.now, facts.pickupDate, facts.price?.totalAmount ?? null, trip)),
+    ...(isQuote ? {} : offerTerms(req, ctx.now, facts.pickupDate, facts.price?.totalAmount ?? null, trip, facts.providerAcceptWithinMinutes)),
     trip,
     changeLogs: [
       log(
@@ -185,9 +189,9 @@ function convertQuote(quote: Booking, req: NewTripRequest, fingerprint: string, 
     action: "NEW",
     notes: req.notes ?? quote.notes,
     affiliateExtra: req.affiliateExtra ?? quote.affiliateExtra,
-    quoted: { ...(chosen?.code ? { code: chosen.code } : {}) },
+    quoted: { ...(chosen?.code ? { code: chosen.code } : {}), lines: trip.fees.length },
     ...(terms ? { terms } : {}),
-    ...offerTerms(req, ctx.now, facts.pickupDate, totalAmount, trip),
+    ...offerTerms(req, ctx.now, facts.pickupDate, totalAmount, trip, facts.providerAcceptWithinMinutes),
     trip,
     changeLogs: [
       ...quote.changeLogs,
@@ -251,7 +255,9 @@ export function decideUpdateTrip(
   const sent = b.quoted && requesterFees !== undefined ? { ...others, extra: { ...others.extra, fees: requesterFees } } : changes;
   let trip = applyChanges(b.trip, sent);
   const repriced = b.quoted?.code ? repricedFor(b, trip, extra.pickupDate, extra.price) : undefined;
-  if (repriced) trip = { ...trip, fees: repriced.fees };
+  // A re-priced trip's option replaces the quoted lines; lines the provider added since stay, summed in the total.
+  const added = repriced ? linesAfterQuote(b) : [];
+  if (repriced) trip = { ...trip, fees: [...repriced.fees, ...added] };
   const descriptions = describeTripChanges(b.trip, trip);
   if (repriced) descriptions.push(repriced.described);
   const notes = extra.notes ?? b.notes;
@@ -266,7 +272,12 @@ export function decideUpdateTrip(
     ...(affiliateExtra ? { affiliateExtra } : {}),
     action: "UPDATE",
     updatedAt: ctx.now,
-    ...(repriced ? { totalAmount: repriced.totalAmount } : {}),
+    ...(repriced
+      ? {
+          totalAmount: sumOfLines(trip.fees) ?? repriced.totalAmount,
+          quoted: { ...b.quoted, lines: repriced.fees.length },
+        }
+      : {}),
     pickupDate: extra.pickupDate ?? b.pickupDate,
     // The terms stay the booking's, counted from the pickup: a moved pickup moves their instants with it.
     ...(b.terms && extra.pickupDate !== undefined ? { terms: movedTerms(b.terms, extra.pickupDate - b.pickupDate) } : {}),

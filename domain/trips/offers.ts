@@ -26,12 +26,15 @@ const AWAITING: ReadonlySet<TripStatus> = new Set(["BOOKING_REQUEST", "PENDING"]
 
 /**
  * Until when the provider of a new booking may accept (Unix seconds): by the pickup's lead time — within 24 h, 30 min
- * after the booking; within 48 h, 4 h; within 72 h, 12 h; else 24 h — or sooner when the requester asked.
+ * after the booking; within 48 h, 4 h; within 72 h, 12 h; else 24 h — or sooner when the requester asked
+ * (`withinMinutes`) or the provider's own policy answers sooner (`providerMinutes`, docs/terms.md#policies).
  */
-export function acceptByFor(now: number, pickupDate: number, withinMinutes?: number): number {
+export function acceptByFor(now: number, pickupDate: number, withinMinutes?: number, providerMinutes?: number): number {
   const lead = pickupDate - now;
-  const window = lead <= 24 * 3600 ? 30 * 60 : lead <= 48 * 3600 ? 4 * 3600 : lead <= 72 * 3600 ? 12 * 3600 : 24 * 3600;
-  return now + (withinMinutes !== undefined ? Math.min(window, withinMinutes * 60) : window);
+  let window = lead <= 24 * 3600 ? 30 * 60 : lead <= 48 * 3600 ? 4 * 3600 : lead <= 72 * 3600 ? 12 * 3600 : 24 * 3600;
+  if (withinMinutes !== undefined) window = Math.min(window, withinMinutes * 60);
+  if (providerMinutes !== undefined) window = Math.min(window, providerMinutes * 60);
+  return now + window;
 }
 
 /** When the offer watch must next act on the booking (Unix seconds), or null: what the `offer_due` column stores. */
@@ -68,16 +71,20 @@ export function firstOffer(b: Pick<Booking, "providerId" | "totalAmount" | "trip
   return { provider: b.providerId, fee: b.totalAmount, currency: b.trip.fees[0]?.currency ?? null, status: b.status, at: isoAt(now) };
 }
 
-/** A new booking's acceptance deadline, cascade cap and first offer (docs/terms.md#the-acceptance-deadline-acceptby, docs/terms.md#the-cascade-fallback). */
+/**
+ * A new booking's acceptance deadline, cascade cap and first offer (docs/terms.md#the-acceptance-deadline-acceptby,
+ * docs/terms.md#the-cascade-fallback); `providerMinutes` is the provider's own answer time, when it set one.
+ */
 export function offerTerms(
   req: { providerId: string; acceptWithinMinutes?: number; fallback?: { maxFee: string } },
   now: number,
   pickupDate: number,
   totalAmount: string | null,
   trip: Booking["trip"],
+  providerMinutes?: number,
 ): Pick<Booking, "acceptBy" | "acceptWithinMinutes" | "fallback" | "offers"> {
   return {
-    acceptBy: acceptByFor(now, pickupDate, req.acceptWithinMinutes),
+    acceptBy: acceptByFor(now, pickupDate, req.acceptWithinMinutes, providerMinutes),
     ...(req.acceptWithinMinutes !== undefined ? { acceptWithinMinutes: req.acceptWithinMinutes } : {}),
     ...(req.fallback ? { fallback: req.fallback } : {}),
     offers: [firstOffer({ providerId: req.providerId, totalAmount, trip, status: "BOOKING_REQUEST" }, now)],
@@ -97,6 +104,8 @@ export interface NextOffer {
   fees: Fee[];
   /** The option's fee as the quote showed it converted (docs/fx.md#what-a-network-quote-shows): the booking's `convertedAmount` from the move on. */
   converted?: QuotedOrigin["converted"];
+  /** The next provider's own answer time (its `policies.acceptWithinMinutes`), when it set one. */
+  acceptWithinMinutes?: number;
   hold?: BookingWrite["hold"];
 }
 
@@ -150,8 +159,8 @@ export function decideOfferDue(current: Booking | undefined, now: number, next: 
       updatedAt: now,
       totalAmount: next.fee,
       trip: { ...b.trip, fees: next.fees },
-      quoted: { quoteId: b.quoted?.quoteId, code: next.code, ...(next.converted ? { converted: next.converted } : {}) },
-      acceptBy: acceptByFor(now, b.pickupDate, b.acceptWithinMinutes),
+      quoted: { quoteId: b.quoted?.quoteId, code: next.code, ...(next.converted ? { converted: next.converted } : {}), lines: next.fees.length },
+      acceptBy: acceptByFor(now, b.pickupDate, b.acceptWithinMinutes, next.acceptWithinMinutes),
       offers: [...offers, { provider: next.provider, fee: next.fee, currency: next.currency, status: "BOOKING_REQUEST", at }],
       changeLogs: lines,
     };

@@ -6,6 +6,7 @@ import { canonicalJson, event, log, requireRole, type ChangeContext } from "./de
 import { allowedNext, assertTransition, parseTripStatus, skippedStates, TRIP_STATUSES, type TripStatus } from "./lifecycle";
 import type { Decision } from "./decision";
 import { isUuid } from "./send-trip-request";
+import { providerFare, sameAmount } from "./fare-lines";
 import { ANY_DECIMALS, checkFees, copyTrimming, extraFields, numberText, readCoordinateField, readPhones } from "./trip-fields";
 
 /**
@@ -148,7 +149,8 @@ export function decideProviderUpdate(
 ): Decision<TripStatus> {
   const b = requireRole(current, ctx.netid, "provider");
   // Amounts in the booking's currency's minor unit (docs/integration.md#what-a-quote-offers-service-area-currency-warnings); too many decimals for it is 400.
-  const update: ProviderUpdate = { ...checked, ...providerAmountsInCurrency({ totalAmount: checked.totalAmount, fees: checked.fees }, b.trip.fees, units) };
+  const written = { totalAmount: checked.totalAmount, fees: checked.fees };
+  const update: ProviderUpdate = { ...checked, ...providerAmountsInCurrency(written, b.trip.fees, units, true) };
   if (update.names?.transactionId !== undefined && update.names.transactionId !== b.transactionId.toLowerCase())
     throw new ValidationError([{ field: "transactionId", message: "names another booking than the one being updated" }]);
   if (update.names?.requesterResNo !== undefined && update.names.requesterResNo !== b.requesterResNo)
@@ -163,17 +165,23 @@ export function decideProviderUpdate(
     descriptions.push(`providerResNo ${b.providerResNo ?? "(none)"} → ${update.providerResNo}`);
     next.providerResNo = update.providerResNo;
   }
-  if (update.totalAmount !== undefined && update.totalAmount !== b.totalAmount) {
-    descriptions.push(`totalAmount ${b.totalAmount ?? "(none)"} → ${update.totalAmount}`);
-    next.totalAmount = update.totalAmount;
+  // The price is the sum of its lines (docs/terms.md#the-price-is-the-sum-of-its-lines): quoted lines stay, added ones sum in.
+  if (allowedNext(b.status).length === 0) {
+    // A final booking's price no longer changes: a different one is the 409 below, the same one nothing.
+    const priceDiffers =
+      (update.totalAmount !== undefined && (b.totalAmount === null || !sameAmount(update.totalAmount, b.totalAmount))) ||
+      (update.fees !== undefined && canonicalJson(update.fees) !== canonicalJson(b.trip.fees));
+    if (priceDiffers) descriptions.push("fees changed");
+  } else {
+    const fare = providerFare(b, { totalAmount: update.totalAmount, fees: update.fees });
+    if (fare.errors.length > 0) throw new ValidationError(fare.errors);
+    descriptions.push(...fare.described);
+    if (fare.totalAmount !== undefined) next.totalAmount = fare.totalAmount;
+    if (fare.fees !== undefined && canonicalJson(fare.fees) !== canonicalJson(b.trip.fees)) next.trip = { ...b.trip, fees: fare.fees };
   }
   if (update.providerNote !== undefined && update.providerNote !== (b.providerNote ?? "")) {
     descriptions.push("providerNote changed");
     next.providerNote = update.providerNote;
-  }
-  if (update.fees !== undefined && canonicalJson(update.fees) !== canonicalJson(b.trip.fees)) {
-    descriptions.push(`fees changed (${b.trip.fees.length} → ${update.fees.length} line(s))`);
-    next.trip = { ...b.trip, fees: update.fees };
   }
   if (update.vehicle !== undefined && canonicalJson(update.vehicle) !== canonicalJson(b.vehicle ?? {})) {
     descriptions.push("vehicle assigned");

@@ -4,6 +4,9 @@ import { isoAt, type Booking, type Fee, type Terms, type TripLocation } from "./
 
 export type { Terms } from "./booking";
 import { currencyOfFees } from "./booking-amounts";
+import { cancellableFare } from "./fare-lines";
+import { CANCELLABLE_STATUSES, type TripStatus } from "./lifecycle";
+import type { TripWarning } from "./warnings";
 
 /**
  * A provider's terms (docs/terms.md#policies, docs/terms.md#the-cancellation-fee): its cancellation tiers and free waiting, the terms each quote option and
@@ -21,12 +24,15 @@ export interface Policies {
   /** Absent: the default (free until 1 h before the pickup, 24 h for an HOURLY trip; then the whole fare). */
   cancellation?: CancellationTier[];
   freeWaitingMinutes?: { airport?: number; other?: number };
+  /** The provider's own answer time (minutes): a new booking's acceptBy is at most this long after it. Absent: none. */
+  acceptWithinMinutes?: number;
 }
 
-/** The policies as the integration settings show them: every default filled in. */
+/** The policies as the integration settings show them: every default filled in (`acceptWithinMinutes` only when set). */
 export interface PoliciesView {
   cancellation: CancellationTier[];
   freeWaitingMinutes: { airport: number; other: number };
+  acceptWithinMinutes?: number;
 }
 
 export const DEFAULT_CANCELLATION: readonly CancellationTier[] = [
@@ -43,6 +49,10 @@ export const MAX_CANCELLATION_TIERS = 10;
 /** A tier reaches at most 30 days before the pickup. */
 export const MAX_BEFORE_MINUTES = 43_200;
 export const MAX_FREE_WAITING_MINUTES = 1440;
+/** A provider's own answer time (`policies.acceptWithinMinutes`) bounds. */
+export const MIN_PROVIDER_ACCEPT_MINUTES = 5;
+export const MAX_PROVIDER_ACCEPT_MINUTES = 1440;
+const POLICY_NAMES = ["cancellation", "freeWaitingMinutes", "acceptWithinMinutes"];
 
 /** The policies with every default filled in (the non-hourly cancellation default). */
 export function policiesView(p: Policies | undefined): PoliciesView {
@@ -52,6 +62,7 @@ export function policiesView(p: Policies | undefined): PoliciesView {
       airport: p?.freeWaitingMinutes?.airport ?? DEFAULT_FREE_WAITING.airport,
       other: p?.freeWaitingMinutes?.other ?? DEFAULT_FREE_WAITING.other,
     },
+    ...(p?.acceptWithinMinutes !== undefined ? { acceptWithinMinutes: p.acceptWithinMinutes } : {}),
   };
 }
 
@@ -60,17 +71,18 @@ const wholeIn = (v: unknown, min: number, max: number): v is number => typeof v 
 
 /**
  * A `policies` patch checked against the current policies: null resets all to the defaults; `cancellation` null
- * resets the tiers, `freeWaitingMinutes` merges per figure (null resets it). Every failing field is named.
+ * resets the tiers, `freeWaitingMinutes` merges per figure (null resets it), `acceptWithinMinutes` null removes it.
+ * Every failing field is named.
  */
 export function checkPolicies(input: unknown, current: Policies | undefined, errors: FieldError[]): Policies | undefined {
   if (input === null) return {};
   if (!isObject(input)) {
-    errors.push({ field: "policies", message: "must be an object {cancellation, freeWaitingMinutes} or null" });
+    errors.push({ field: "policies", message: "must be an object {cancellation, freeWaitingMinutes, acceptWithinMinutes} or null" });
     return undefined;
   }
   const next: Policies = { ...current };
   for (const key of Object.keys(input))
-    if (key !== "cancellation" && key !== "freeWaitingMinutes") errors.push({ field: `policies.${key}`, message: "is not a policy" });
+    if (!POLICY_NAMES.includes(key)) errors.push({ field: `policies.${key}`, message: `is not a policy (${POLICY_NAMES.join(", ")})` });
   const before = errors.length;
   if (input.cancellation === null) delete next.cancellation;
   else if (input.cancellation !== undefined) {
@@ -95,6 +107,16 @@ export function checkPolicies(input: unknown, current: Policies | undefined, err
       }
       next.freeWaitingMinutes = merged;
     }
+  }
+  const answer = input.acceptWithinMinutes;
+  if (answer === null) delete next.acceptWithinMinutes;
+  else if (answer !== undefined) {
+    if (!wholeIn(answer, MIN_PROVIDER_ACCEPT_MINUTES, MAX_PROVIDER_ACCEPT_MINUTES))
+      errors.push({
+        field: "policies.acceptWithinMinutes",
+        message: `must be a whole number of minutes from ${MIN_PROVIDER_ACCEPT_MINUTES} to ${MAX_PROVIDER_ACCEPT_MINUTES}`,
+      });
+    else next.acceptWithinMinutes = answer;
   }
   return errors.length > before ? undefined : next;
 }
@@ -128,7 +150,22 @@ function checkTiers(input: unknown, errors: FieldError[]): CancellationTier[] | 
       tiers.push({ beforeMinutes: beforeMinutes as number, percent: percent as number });
     }
   });
-  return errors.length > before ? undefined : tiers.sort((a, b) => b.beforeMinutes - a.beforeMinutes);
+  if (errors.length > before) return undefined;
+  const sorted = tiers.sort((a, b) => b.beforeMinutes - a.beforeMinutes);
+  // docs/terms.md#policies: cancelling later never costs less (or the same: such a tier would do nothing).
+  for (let i = 1; i < sorted.length; i++) {
+    const [earlier, later] = [sorted[i - 1], sorted[i]];
+    if (later.percent <= earlier.percent) {
+      errors.push({
+        field: "policies.cancellation",
+        message:
+          `must cost more as the pickup nears: the tier at ${later.beforeMinutes} minutes before (${later.percent}%) costs ` +
+          `${later.percent < earlier.percent ? "less than" : "the same as"} the one at ${earlier.beforeMinutes} (${earlier.percent}%)`,
+      });
+      return undefined;
+    }
+  }
+  return sorted;
 }
 
 const IATA = /^[A-Za-z]{3}$/;
@@ -174,13 +211,34 @@ export function cancelPercentAt(terms: Terms, now: number): number {
 
 export const CANCELLATION_FEE_CODE = "CANCELLATION_FEE";
 
+/**
+ * Why cancelling costs what it does (docs/terms.md#the-cancellation-fee): NOT_ACCEPTED (free: the provider has not
+ * accepted), FREE_WINDOW (free: a 0 % tier), LATE_CANCELLATION (a tier charges), CANCELLED (the fee the cancel was
+ * charged), QUOTE, NO_TERMS (made before terms existed), NO_PRICE, NOT_CANCELLABLE (the requester can no longer cancel).
+ */
+export type CancelFeeReason =
+  | "NOT_ACCEPTED"
+  | "FREE_WINDOW"
+  | "LATE_CANCELLATION"
+  | "CANCELLED"
+  | "QUOTE"
+  | "NO_TERMS"
+  | "NO_PRICE"
+  | "NOT_CANCELLABLE";
+
 /** What cancelling a booking now costs its requester (GET /api/reservation/{id}/cancel-fee). */
 export interface CancelFee {
   fee: string;
   currency: string | null;
   percent: number;
   freeUntil: string | null;
+  reason: CancelFeeReason;
+  /** The fare the percent applies to: the quoted lines (never lines added later); null without a price. */
+  fare: string | null;
 }
+
+/** Statuses in which the provider has not accepted the booking: cancelling costs nothing. */
+const NOT_ACCEPTED: ReadonlySet<TripStatus> = new Set(["BOOKING_REQUEST", "PENDING", "FAILED"]);
 
 /** `percent` of a decimal amount, rounded half up in the amount's own minor unit ("120.00" × 25 → "30.00", JPY "5001" × 50 → "2501"). */
 export function percentOf(amount: string, percent: number): string {
@@ -194,16 +252,24 @@ export function percentOf(amount: string, percent: number): string {
   return `${s.slice(0, -digits)}.${s.slice(-digits)}`;
 }
 
+type FeeFacts = Pick<Booking, "status" | "terms" | "totalAmount" | "trip" | "quoted">;
+
 /**
- * The cancel fee of a booking at `now`: `percent` of its price (its totalAmount, in its currency's minor unit) per the
- * terms it was made under. A booking without terms (made before terms existed) or without a price costs nothing.
+ * The cancel fee of a booking at `now` (docs/terms.md#the-cancellation-fee): `percent` of its quoted fare (the lines
+ * the quote priced, never lines the provider added later; in its currency's minor unit) per the terms it was made
+ * under — nothing while its provider has not accepted it, nor for a booking without terms or without a price.
  */
-export function cancelFeeAt(b: Pick<Booking, "terms" | "totalAmount" | "trip">, now: number): CancelFee {
+export function cancelFeeAt(b: FeeFacts, now: number): CancelFee {
   const currency = currencyOfFees(b.trip.fees) ?? null;
-  if (!b.terms) return { fee: zeroLike(b.totalAmount), currency, percent: 0, freeUntil: null };
+  const fare = cancellableFare(b);
+  const freeUntil = b.terms?.freeCancellationUntil ?? null;
+  const free = (reason: CancelFeeReason): CancelFee => ({ fee: zeroLike(fare), currency, percent: 0, freeUntil, reason, fare });
+  if (NOT_ACCEPTED.has(b.status)) return free("NOT_ACCEPTED");
+  if (!b.terms) return free("NO_TERMS");
+  if (fare === null) return free("NO_PRICE");
   const percent = cancelPercentAt(b.terms, now);
-  const fee = b.totalAmount === null ? "0" : percentOf(b.totalAmount, percent);
-  return { fee, currency, percent: b.totalAmount === null ? 0 : percent, freeUntil: b.terms.freeCancellationUntil };
+  if (percent === 0) return free("FREE_WINDOW");
+  return { fee: percentOf(fare, percent), currency, percent, freeUntil, reason: "LATE_CANCELLATION", fare };
 }
 
 const zeroLike = (amount: string | null) => (amount === null ? "0" : percentOf(amount, 0));
@@ -225,11 +291,12 @@ export function cancellationFeeLine(fee: CancelFee): Fee {
 export const isCharged = (fee: CancelFee) => /[1-9]/.test(fee.fee);
 
 /**
- * What a requester's cancel at `now` changes of the booking (docs/terms.md#the-cancellation-fee): after the free window, the fee line
- * added and `totalAmount` set to the fee, with the changeLogs words; nothing inside the window, for a quote, or for a
- * booking made without terms. A provider's REJECT or cancel never comes here.
+ * What a requester's cancel at `now` changes of the booking (docs/terms.md#the-cancellation-fee): once its provider
+ * accepted and after the free window, the fee line added and `totalAmount` set to the fee, with the changeLogs words;
+ * nothing before the provider accepts, inside the window, for a quote, or for a booking made without terms. A
+ * provider's REJECT or cancel never comes here.
  */
-export function lateCancelFee(b: Pick<Booking, "status" | "terms" | "totalAmount" | "trip">, now: number): { charged: Partial<Booking>; said: string } {
+export function lateCancelFee(b: FeeFacts, now: number): { charged: Partial<Booking>; said: string } {
   if (b.status === "QUOTE") return { charged: {}, said: "" };
   const fee = cancelFeeAt(b, now);
   if (!isCharged(fee)) return { charged: {}, said: "" };
@@ -241,18 +308,36 @@ export function lateCancelFee(b: Pick<Booking, "status" | "terms" | "totalAmount
 
 /**
  * What cancelling costs the requester now (GET /api/reservation/{id}/cancel-fee): for a cancelled booking, the fee it
- * was charged; for a quote, nothing; otherwise cancelFeeAt `now`.
+ * was charged; for a quote, nothing; for a booking the requester can no longer cancel, nothing; otherwise cancelFeeAt `now`.
  */
-export function cancelFeeNow(b: Pick<Booking, "status" | "terms" | "totalAmount" | "trip">, now: number): CancelFee {
+export function cancelFeeNow(b: FeeFacts, now: number): CancelFee {
   const freeUntil = b.terms?.freeCancellationUntil ?? null;
   const currency = currencyOfFees(b.trip.fees) ?? null;
+  const fare = cancellableFare(b);
   if (b.status === "CANCEL") {
     const line = b.trip.fees.find((f) => f.code === CANCELLATION_FEE_CODE && f.type === "CANCELLATION");
     const percent = typeof line?.percent === "number" ? line.percent : 0;
-    return { fee: typeof line?.fee === "string" ? line.fee : zeroLike(b.totalAmount), currency, percent, freeUntil };
+    return { fee: typeof line?.fee === "string" ? line.fee : zeroLike(fare), currency, percent, freeUntil, reason: "CANCELLED", fare };
   }
-  if (b.status === "QUOTE") return { fee: "0", currency, percent: 0, freeUntil: null };
+  if (b.status === "QUOTE") return { fee: "0", currency, percent: 0, freeUntil: null, reason: "QUOTE", fare: null };
+  if (!CANCELLABLE_STATUSES.has(b.status)) return { fee: zeroLike(fare), currency, percent: 0, freeUntil, reason: "NOT_CANCELLABLE", fare };
   return cancelFeeAt(b, now);
+}
+
+/**
+ * The warning for quote options already past their free cancellation (docs/terms.md#terms-on-every-quote-option-and-every-booking):
+ * booked now, cancelling would cost a fee as soon as the provider accepts. Undefined when every option is still free.
+ */
+export function cancellationFeeApplies(options: ReadonlyArray<{ terms?: Terms }>, now: number): TripWarning | undefined {
+  const paid = options.filter((o) => o.terms !== undefined && cancelPercentAt(o.terms, now) > 0).length;
+  if (paid === 0) return undefined;
+  return {
+    code: "CANCELLATION_FEE_APPLIES",
+    message:
+      `${paid} option(s) are past their free cancellation: booked now, cancelling costs a fee (terms.cancellation) as soon ` +
+      "as the provider accepts",
+    count: paid,
+  };
 }
 
 /** The same terms for a pickup moved by `seconds`: every instant moved with it (the tiers and waiting unchanged). */

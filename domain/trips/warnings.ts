@@ -28,7 +28,9 @@ export interface TripWarning {
     // A passenger member GNet does not know (`phone` for `phoneNumber`): kept as sent, read by no provider.
     | "UNKNOWN_PASSENGER_FIELD"
     // docs/rates.md#never-absurd-the-longest-trip-a-provider-quotes: providers left out, the trip longer than their maxTripKm.
-    | "TRIP_TOO_LONG";
+    | "TRIP_TOO_LONG"
+    // docs/terms.md#terms-on-every-quote-option-and-every-booking: options already past their free cancellation (counted).
+    | "CANCELLATION_FEE_APPLIES";
   message: string;
   /** The request field the warning is about, when it is about one. */
   field?: string;

@@ -15,7 +15,7 @@ import {
 } from "../pricing/network-quote";
 import type { NetworkQuoteRepository } from "../pricing/ports";
 import type { NetworkPricing, ServingProviders } from "../pricing/network-pricing";
-import { isAirportPickup, isHourlyTrip, termsFor } from "../trips/terms";
+import { cancellationFeeApplies, isAirportPickup, isHourlyTrip, termsFor } from "../trips/terms";
 import { byReliability } from "../partners/provider-record";
 import type { ProviderRecords } from "./provider-record";
 import type { Terms } from "../trips/booking";
@@ -124,6 +124,9 @@ export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller
   if ((ranking.unpriced ?? 0) > 0) warnings.push(unpricedVehicles(ranking.unpriced!));
   const names = await deps.companies.namesOf([...new Set(ranking.chosen.map((v) => v.entry.netid))]);
   const shown = withTerms(networkOptionsOf(ranking.chosen, names), serving, trip, deps.send.airports);
+  // Options already past their free cancellation say so (docs/terms.md#terms-on-every-quote-option-and-every-booking).
+  const paid = cancellationFeeApplies(shown, now);
+  if (paid) warnings.push(paid);
   const converted = conversion ? conversion.convert(shown, ranking.chosen) : shown;
   if (conversion) warnings.push(...conversion.warnings(converted, now));
   const options = await withRecords(deps, converted, input.sort === "reliability");

@@ -145,6 +145,8 @@ async function nextOffer(deps: OfferWatchDeps, b: Booking, now: number, taken: R
       if (busy.some((h) => h.transactionId !== b.transactionId)) continue;
       hold = { slug: o.code, provider: o.provider.netid, transactionId: b.transactionId, ...span, at: now };
     }
+    // The next provider answers within its own time when it set one (docs/terms.md#policies).
+    const answer = (await deps.admission.integrations.get(o.provider.netid))?.policies?.acceptWithinMinutes;
     return {
       provider: o.provider.netid,
       code: o.code,
@@ -152,6 +154,7 @@ async function nextOffer(deps: OfferWatchDeps, b: Booking, now: number, taken: R
       currency: o.currency,
       fees: [optionFeeLine(o, isoAt(quote.validUntil))],
       ...(o.converted ? { converted: o.converted } : {}),
+      ...(answer !== undefined ? { acceptWithinMinutes: answer } : {}),
       ...(hold ? { hold } : {}),
     };
   }

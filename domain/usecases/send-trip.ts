@@ -25,7 +25,7 @@ import { repriceForUpdate } from "./reprice-booking";
 import { bookHolding, type VehicleClaim } from "./availability";
 import { DEFAULT_TURNAROUND_MINUTES, holdSpan, type HoldIndex } from "../fleet/holds";
 import { quoteQuarterHours } from "../pricing/quote";
-import { isAirportPickup, isHourlyTrip, termsFor } from "../trips/terms";
+import { cancellationFeeApplies, isAirportPickup, isHourlyTrip, termsFor } from "../trips/terms";
 import { askedExtras } from "../pricing/trip-extras";
 import { cardFacts } from "../pricing/card-facts";
 import type { NetworkQuoteRepository, ProviderFleet, RateCardRepository } from "../pricing/ports";
@@ -177,6 +177,9 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
     );
     options = quote.options.map((o) => ({ ...o, terms }));
     warnings.push(...quote.warnings);
+    // Options already past their free cancellation say so (docs/terms.md#terms-on-every-quote-option-and-every-booking).
+    const paid = cancellationFeeApplies(options, ctx.now);
+    if (paid) warnings.push(paid);
   }
 
   // A network quote's option is booked at the quoted price: its fee line replaces the code sent.
@@ -191,6 +194,7 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
   const price = quoted ? { totalAmount: quoted.totalAmount, described: quoted.described, quoted: quoted.quoted } : undefined;
   const facts = {
     terms: quoted?.terms ?? terms,
+    ...(policies?.acceptWithinMinutes !== undefined ? { providerAcceptWithinMinutes: policies.acceptWithinMinutes } : {}),
     transactionId: deps.newTransactionId(),
     pickupDate,
     options,

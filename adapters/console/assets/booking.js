@@ -7,7 +7,7 @@ import * as api from "./api.js";
 import { drawMap, bookingPlaces } from "./map.js";
 import { fullId, zonedText, zonedTime } from "./format.js";
 import * as live from "./live.js";
-import { cancelFeeText, offersHistory, termsFacts } from "./offers.js";
+import { cancelFeeNow, cancelFeeText, offersHistory, priceSection, termsFacts } from "./offers.js";
 
 /** A new request's two answers, shown first; every other next status is "Move to <status>". */
 const LABELS = { CONFIRMED: "Accept", REJECT: "Decline" };
@@ -205,7 +205,9 @@ export async function bookingPage(main, id) {
       ` ${t.resStatus ?? ""} · ${provider ? "you are the provider" : "you are the requester"} · ${b.fromConextId} → ${b.toConextId}`,
     ),
     actions,
-    termsFacts(b, zone),
+    // What cancelling costs now and why (cancel-fee), beside the terms; the price as its fee lines.
+    termsFacts(b, zone, t.reservationType === "QUOTE" ? null : cancelFeeNow(b.transactionId, zone)),
+    priceSection(t),
     h(
       "div",
       { class: "cols" },

@@ -1,9 +1,11 @@
 // Terms, acceptance deadlines and the cascade in the console (docs/terms.md): a booking's terms, the time left until
 // its acceptBy (counting down), the offers history and why the exchange ended a booking, the cancellation fee a
-// requester's cancel would cost now, and a provider's record beside a quote option.
+// requester's cancel would cost now and why, the booking's price as its fee lines (the quoted ones fixed, the lines
+// the provider added after them, the total their sum), and a provider's record beside a quote option.
 import { count, h } from "./dom.js";
 import * as api from "./api.js";
 import { zonedTime } from "./format.js";
+import { breakdownList } from "./breakdown.js";
 
 /** Statuses in which the provider has not accepted yet (the offer lapses at acceptBy). */
 export const AWAITING = ["BOOKING_REQUEST", "PENDING"];
@@ -51,8 +53,11 @@ function instant(iso, zone) {
 
 const row = (label, ...value) => h("div", {}, h("dt", {}, label), h("dd", {}, ...value));
 
-/** The booking's terms, its acceptance deadline and why the exchange ended it: a list of facts (null when none). */
-export function termsFacts(b, zone) {
+/**
+ * The booking's terms, what cancelling costs now (`cancelNow`: an element the caller fills from cancel-fee), its
+ * acceptance deadline and why the exchange ended it: a list of facts (null when none).
+ */
+export function termsFacts(b, zone, cancelNow) {
   const t = b.terms;
   const rows = [];
   if (b.reason) rows.push(row("Ended by the exchange", h("span", { class: "booking-reason" }, reasonText(b.reason))));
@@ -72,6 +77,7 @@ export function termsFacts(b, zone) {
     );
     rows.push(row("Free waiting", `${t.freeWaitingMinutes} min`));
   }
+  if (cancelNow) rows.push(row("Cancelling now", cancelNow));
   if (b.fallback) rows.push(row("Fallback", `up to ${b.fallback.maxFee} if the provider does not accept`));
   if (!rows.length) return null;
   return h("section", { "aria-labelledby": "terms-h" }, h("h2", { id: "terms-h" }, "Terms"), h("dl", { class: "facts terms" }, rows));
@@ -108,15 +114,98 @@ export function offersHistory(b, zone) {
   );
 }
 
+/** An amount with its currency, when it names one ("50.00 USD", "30000"); never the word null. */
+const money = (amount, currency) => (amount == null || amount === "" ? "—" : `${amount}${currency ? ` ${currency}` : ""}`);
+
+/** Why cancelling is free, in words (cancel-fee's `reason`). */
+const FREE_BECAUSE = {
+  NOT_ACCEPTED: "the provider has not accepted the booking yet",
+  QUOTE: "it is a quote",
+  NO_TERMS: "the booking was made before terms existed",
+  NO_PRICE: "the booking has no price yet",
+};
+
+/** What cancel-fee answers, in words: free and why, what a late cancel costs of what, or what the cancel charged. */
+export function cancelFeeWords(f, zone) {
+  const charged = Number(f.fee) > 0;
+  if (f.reason === "CANCELLED") return charged ? `${money(f.fee, f.currency)} was charged (${f.percent}% of the fare)` : "nothing was charged";
+  if (f.reason === "NOT_CANCELLABLE") return "the trip can no longer be cancelled";
+  if (!charged) {
+    if (FREE_BECAUSE[f.reason]) return `free: ${FREE_BECAUSE[f.reason]}`;
+    return f.freeUntil ? ["free until ", instant(f.freeUntil, zone)] : "free";
+  }
+  return `${money(f.fee, f.currency)} (${f.percent}% of the quoted fare ${money(f.fare, f.currency)}; lines added later are not counted)`;
+}
+
+/** What cancelling costs now, read from cancel-fee into a <span> (the booking page's "Cancelling now"). */
+export function cancelFeeNow(transactionId, zone) {
+  const el = h("span", { class: "cancel-now" }, "…");
+  api
+    .core("GET", `/api/reservation/${encodeURIComponent(transactionId)}/cancel-fee`)
+    .then((r) => {
+      el.dataset.reason = r.data.reason;
+      el.replaceChildren(...[cancelFeeWords(r.data, zone)].flat());
+    })
+    .catch(() => el.replaceChildren("could not be read"));
+  return el;
+}
+
 /** What cancelling now would cost the requester, as a sentence for the cancel dialog (from cancel-fee). */
 export async function cancelFeeText(transactionId) {
   try {
     const f = (await api.core("GET", `/api/reservation/${encodeURIComponent(transactionId)}/cancel-fee`)).data;
-    if (!f.percent || Number(f.fee) === 0) return `Cancelling now is free${f.freeUntil ? ` (free until ${new Date(f.freeUntil).toLocaleString()})` : ""}.`;
-    return `Cancelling now costs ${f.fee} ${f.currency} (${f.percent}% of the fare).`;
+    if (!f.percent || Number(f.fee) === 0) {
+      const why = FREE_BECAUSE[f.reason] ? ` (${FREE_BECAUSE[f.reason]})` : f.freeUntil ? ` (free until ${new Date(f.freeUntil).toLocaleString()})` : "";
+      return `Cancelling now is free${why}.`;
+    }
+    return `Cancelling now costs ${money(f.fee, f.currency)} (${f.percent}% of the fare: the quoted ${money(f.fare, f.currency)}).`;
   } catch {
     return "The cancellation fee could not be read.";
   }
+}
+
+/** The line types a provider adds after the booking (tolls, parking, waiting). */
+const ADDED = ["CHARGE", "EXPENSE", "EXTRA_SERVICE"];
+
+/** What a fee line is: booked with the trip (a quote's fixed line), added by the provider afterwards, or the cancellation fee. */
+function lineKind(f) {
+  const type = String(f.type ?? "").toUpperCase();
+  if (ADDED.includes(type)) return ["added", "added by the provider"];
+  if (type === "CANCELLATION") return ["cancellation", "cancellation fee"];
+  return ["booked", "booked"];
+}
+
+/** The booking's price: each fee line (a booked option with its breakdown), and the total — their sum. Null without any. */
+export function priceSection(t) {
+  const lines = t.fees ?? [];
+  if (!lines.length && t.totalAmount == null) return null;
+  const currency = lines.find((f) => f.currency)?.currency;
+  return h(
+    "section",
+    { "aria-labelledby": "price-h" },
+    h("h2", { id: "price-h" }, "Price"),
+    h(
+      "table",
+      { "aria-label": "Fee lines", class: "fee-lines" },
+      h("thead", {}, h("tr", {}, ["Line", "Kind", "Amount"].map((c) => h("th", { scope: "col" }, c)))),
+      h(
+        "tbody",
+        {},
+        lines.map((f) => {
+          const [kind, words] = lineKind(f);
+          const label = f.name || f.code || f.type || "Line";
+          return h(
+            "tr",
+            { class: `fee-${kind}` },
+            h("td", {}, label, breakdownList({ ...f, name: label })),
+            h("td", {}, words),
+            h("td", { class: "num" }, money(f.fee ?? f.amount, f.currency ?? currency)),
+          );
+        }),
+      ),
+      h("tfoot", {}, h("tr", {}, h("th", { scope: "row", colspan: "2" }, "Total"), h("td", { class: "num fee-total" }, money(t.totalAmount, currency)))),
+    ),
+  );
 }
 
 /** A provider's record beside a network quote option: accepted %, on time %, bookings; "new provider" under 10. */

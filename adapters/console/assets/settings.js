@@ -139,7 +139,8 @@ export async function integrationPage(main) {
       field(
         "Policies (JSON)",
         policies,
-        'Cancellation tiers and free waiting, e.g. {"cancellation":[{"beforeMinutes":120,"percent":0},{"beforeMinutes":0,"percent":100}]}; null = defaults',
+        'Cancellation tiers (each costing more as the pickup nears), free waiting and your answer time, e.g. ' +
+          '{"cancellation":[{"beforeMinutes":120,"percent":0},{"beforeMinutes":0,"percent":100}],"acceptWithinMinutes":20}; null = defaults',
       ),
     ),
     h(

@@ -3,7 +3,8 @@ import { Elysia, t } from "elysia";
 import { getIntegration, rotateWebhookSecret, updateIntegration, verifyWebhook, type IntegrationDeps } from "../../../domain/usecases/integration";
 import { errors } from "../schemas";
 import { alongTypeErrors } from "../body-checks";
-import { validateIntegrationPatch } from "../../../domain/delivery/integration";
+import { unknownIntegrationMembers, validateIntegrationPatch } from "../../../domain/delivery/integration";
+import { ValidationError, type FieldError } from "../../../domain/errors";
 import { authMacros, type Authenticator } from "../auth";
 import type { AddressOf } from "./accounts";
 
@@ -16,13 +17,21 @@ const PoliciesView = t.Object(
   {
     cancellation: t.Array(Tier, {
       description:
-        "Cancellation tiers, the earliest first (default free until 1 h before the pickup, then 100%; until you set " +
-        "your own, an HOURLY trip is free until 24 h before)",
+        "Cancellation tiers, the earliest first, each costing more than the one before (default free until 1 h before " +
+        "the pickup, then 100%; until you set your own, an HOURLY trip is free until 24 h before)",
       examples: [[{ beforeMinutes: 1440, percent: 0 }, { beforeMinutes: 120, percent: 50 }, { beforeMinutes: 0, percent: 100 }]],
     }),
     freeWaitingMinutes: t.Object(
       { airport: t.Integer({ minimum: 0, maximum: 1440, examples: [60] }), other: t.Integer({ minimum: 0, maximum: 1440, examples: [15] }) },
       { description: "Minutes the chauffeur waits free: at an airport pickup (default 60), elsewhere (default 15)" },
+    ),
+    acceptWithinMinutes: t.Optional(
+      t.Integer({
+        minimum: 5,
+        maximum: 1440,
+        description: "Your own answer time: a new booking's acceptBy is at most this many minutes after it (absent: not set)",
+        examples: [20],
+      }),
     ),
   },
   { description: "Your terms: every quote option and booking of yours carries the terms they give (see docs/terms.md#policies)" },
@@ -89,6 +98,16 @@ const IntegrationView = t.Object({
 
 const IntegrationAnswer = t.Object({ success: t.Literal(true), data: IntegrationView });
 
+/** The patch's other failing fields, beside its unknown members (none when its types are too wrong to check). */
+function otherProblems(body: unknown, unknown: FieldError[]): FieldError[] {
+  try {
+    const checked = validateIntegrationPatch(body as never);
+    return checked.ok ? [] : checked.errors.filter((e) => !unknown.some((u) => u.field === e.field));
+  } catch {
+    return [];
+  }
+}
+
 /** The OpenAPI details of an integration route (tag Integration, bearer token); a description only where given. */
 const doc = (summary: string, description?: string) => ({
   tags: ["Integration"],
@@ -113,10 +132,16 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
       async ({ caller, body, request }) => ({ success: true as const, data: await updateIntegration(deps, caller.netid, body, actor(caller, request)) }),
       {
         coreAuth: true,
-        transform: alongTypeErrors((body) => {
-          const checked = validateIntegrationPatch(body as never);
-          return checked.ok ? [] : checked.errors;
-        }),
+        transform: (ctx) => {
+          // Members no setting names are dropped by the schema before the handler: refused here, naming each
+          // (docs/integration.md#integration-settings), with every other failing field.
+          const unknown = unknownIntegrationMembers(ctx.body);
+          if (unknown.length > 0) throw new ValidationError([...unknown, ...otherProblems(ctx.body, unknown)]);
+          alongTypeErrors((body) => {
+            const checked = validateIntegrationPatch(body as never);
+            return checked.ok ? [] : checked.errors;
+          })(ctx);
+        },
         body: t.Object(
           {
             deliveryUrl: t.Optional(t.Union([t.String({ maxLength: 4096 }), t.Null()])),
@@ -156,9 +181,11 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
             policies: t.Optional(
               t.Unknown({
                 description:
-                  "Your terms: {cancellation: [{beforeMinutes 0–43,200, percent 0–100}] (1–10 tiers, distinct beforeMinutes; " +
-                  "null: the default), freeWaitingMinutes: {airport, other} (0–1,440 each; a figure left out is kept, " +
-                  "null resets it)}; null resets every policy. Bookings keep the terms they were made under.",
+                  "Your terms: {cancellation: [{beforeMinutes 0–43,200, percent 0–100}] (1–10 tiers, distinct beforeMinutes, " +
+                  "each costing more as the pickup nears — else 400 naming policies.cancellation; null: the default), " +
+                  "freeWaitingMinutes: {airport, other} (0–1,440 each; a figure left out is kept, null resets it), " +
+                  "acceptWithinMinutes (5–1,440: your own answer time, which shortens acceptBy; null removes it)}; null " +
+                  "resets every policy. Bookings keep the terms they were made under.",
                 examples: [
                   {
                     cancellation: [
@@ -167,6 +194,7 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
                       { beforeMinutes: 0, percent: 100 },
                     ],
                     freeWaitingMinutes: { airport: 45, other: 10 },
+                    acceptWithinMinutes: 20,
                   },
                 ],
               }),
@@ -178,7 +206,11 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
               }),
             ),
           },
-          { description: "Each field optional: absent keeps the current value, null clears it" },
+          {
+            description:
+              "Each field optional: absent keeps the current value, null clears it; any other member is 400 naming it " +
+              "(a setting that would change nothing)",
+          },
         ),
         response: { 200: IntegrationAnswer, ...errors(400, 401, 429) },
         detail: doc(

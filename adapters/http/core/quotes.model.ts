@@ -120,6 +120,7 @@ const WARNING_CODES = [
   "PICKUP_TIME_ADJUSTED",
   "NO_FX_RATE",
   "FX_RATES_STALE",
+  "CANCELLATION_FEE_APPLIES",
 ] as const;
 
 const Warning = t.Object(
@@ -137,7 +138,9 @@ const Warning = t.Object(
           "`city` names it, `Springfield, MO, US`), PICKUP_TIME_ADJUSTED (the pickup's wall-clock time does not exist in its " +
           "zone, skipped by the spring clock change: moved forward by the gap, 02:30 → 03:30 in New York; `message` says " +
           "what was sent and what is used), NO_FX_RATE (options in a currency the FX table has no rate for, kept after " +
-          "the others; `count`, `currencies`), FX_RATES_STALE (the FX rates used are more than 7 days old; `rateDate`)",
+          "the others; `count`, `currencies`), FX_RATES_STALE (the FX rates used are more than 7 days old; `rateDate`), " +
+          "CANCELLATION_FEE_APPLIES (options already past their free cancellation: booked now, cancelling costs a fee " +
+          "once the provider accepts; `count`)",
         examples: ["OTHER_CURRENCIES_LEFT_OUT"],
       }),
     message: t.String(),

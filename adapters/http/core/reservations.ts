@@ -207,12 +207,15 @@ export function coreReservations(
           summary: "What cancelling the booking would cost its requester now",
           description:
             "Either party of the booking (the requester's or the provider's users, core JWT or platform token); anyone " +
-            "else and an unknown id get the same 404 BOOKING_NOT_FOUND. `percent` of the booking's price per the terms " +
-            "it was made under (`terms.cancellation`: the first tier whose `until` is not past, else the last): `0` up " +
-            "to `freeUntil`. A requester's cancel after it (sendTrip CANCEL, cancelTripByTransactionId, " +
-            'cancelTripByResNo) adds the fee line `{type: "CANCELLATION", code: "CANCELLATION_FEE", name, amount}` and ' +
-            "sets `totalAmount` to the fee. A cancelled booking answers the fee it was charged; a quote, a booking made " +
-            "before terms existed and one without a price: 0. See docs/terms.md.",
+            "else and an unknown id get the same 404 BOOKING_NOT_FOUND. Free while the provider has not accepted " +
+            "(reason NOT_ACCEPTED); then `percent` of the booking's quoted fare (`fare`: its quoted lines, never lines " +
+            "the provider added later) per the terms it was made under (`terms.cancellation`: the first tier whose " +
+            "`until` is not past, else the last): `0` up to `freeUntil` (FREE_WINDOW). A requester's cancel when it " +
+            "charges (LATE_CANCELLATION; sendTrip CANCEL, cancelTripByTransactionId, cancelTripByResNo) adds the fee " +
+            'line `{type: "CANCELLATION", code: "CANCELLATION_FEE", name, amount}` and sets `totalAmount` to the fee. ' +
+            "A cancelled booking answers the fee it was charged (CANCELLED); a quote, a booking made before terms " +
+            "existed, one without a price and one the requester can no longer cancel: 0, `reason` says which. See " +
+            "docs/terms.md#the-cancellation-fee.",
           security: [{ bearer: [] }, { platformToken: [] }],
         },
       },

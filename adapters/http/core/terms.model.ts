@@ -45,6 +45,33 @@ export const CancelFeeData = t.Object({
     description: "ISO 8601 UTC: the end of the free window (terms.freeCancellationUntil)",
     examples: ["2027-01-15T13:00:00Z"],
   }),
+  reason: t.Union(
+    [
+      t.Literal("NOT_ACCEPTED"),
+      t.Literal("FREE_WINDOW"),
+      t.Literal("LATE_CANCELLATION"),
+      t.Literal("CANCELLED"),
+      t.Literal("QUOTE"),
+      t.Literal("NO_TERMS"),
+      t.Literal("NO_PRICE"),
+      t.Literal("NOT_CANCELLABLE"),
+    ],
+    {
+      description:
+        "Why the fee is what it is: NOT_ACCEPTED (free: the provider has not accepted the booking yet — BOOKING_REQUEST, " +
+        "PENDING or FAILED), FREE_WINDOW (free: inside a 0 % tier), LATE_CANCELLATION (a tier charges `percent` of " +
+        "`fare`), CANCELLED (the booking is cancelled: the fee it was charged), QUOTE (a quote costs nothing), NO_TERMS " +
+        "(made before terms existed: free), NO_PRICE (no price yet: free), NOT_CANCELLABLE (the requester can no " +
+        "longer cancel: the passenger is on board or the booking ended)",
+      examples: ["LATE_CANCELLATION"],
+    },
+  ),
+  fare: t.Union([t.String(), t.Null()], {
+    description:
+      "The fare the percent applies to: the booking's quoted lines, never lines the provider added later (tolls, " +
+      "parking, waiting); null without a price (docs/terms.md#the-cancellation-fee)",
+    examples: ["100.00"],
+  }),
 });
 
 const pct = (what: string) =>

@@ -56,10 +56,12 @@ export const ProviderUpdateBody = t.Object(
     providerNote: str(4000),
     totalAmount: numberOrText(
       32,
-      "Decimal amount (string or number), in the booking's currency's minor unit (the currency its fee lines name " +
-        "— the update's, else the booking's; JPY none, BHD 3, most 2; two decimals when it has none): 5000 on a JPY " +
+      "Decimal amount (string or number), in the booking's currency's minor unit (the currency its fee lines name; " +
+        "a booking without one takes the update's; JPY none, BHD 3, most 2; two decimals when it has none): 5000 on a JPY " +
         'booking is kept as "5000", 12.5 on a BHD one as "12.500". More significant decimals than the currency ' +
-        'has are 400 naming the field ("fees[0].fee has 2 decimals; JPY has none")',
+        'has are 400 naming the field ("fees[0].fee has 2 decimals; JPY has none"). Must be the sum of the ' +
+        "booking's fee lines (400 naming it otherwise; left out with `fees`, it becomes their sum); alone, it prices " +
+        "only a booking without priced lines",
       "240.00",
     ),
     fees: t.Optional(
@@ -68,9 +70,12 @@ export const ProviderUpdateBody = t.Object(
         error: `at most ${MAX_FEES} fee lines`,
         description:
           'The booking\'s fee lines; each `fee` in the booking\'s currency\'s minor unit (the currency its fee ' +
-          'lines name — the update\'s, else the booking\'s; JPY none, BHD 3, most 2; two decimals when it has ' +
+          'lines name; a booking without one takes the update\'s; JPY none, BHD 3, most 2; two decimals when it has ' +
           'none): 5000 on a JPY booking is kept as "5000", 12.5 on a BHD one as "12.500". More significant ' +
-          'decimals than the currency has are 400 naming the field ("fees[0].fee has 2 decimals; JPY has none")',
+          'decimals than the currency has are 400 naming the field ("fees[0].fee has 2 decimals; JPY has none"). ' +
+          "The whole list: on a booking made from a quote, its quoted lines first, unchanged (400 naming " +
+          "`fees[i].fee` or `fees` otherwise), then the lines you add, of type CHARGE, EXPENSE or EXTRA_SERVICE, each " +
+          "with a `fee` in the booking's currency (docs/terms.md#the-price-is-the-sum-of-its-lines)",
       }),
     ),
     vehicle: t.Optional(VehicleSchema),
@@ -82,7 +87,7 @@ export const ProviderUpdateBody = t.Object(
     additionalProperties: true,
     description: "`null` on any optional field means absent; members no schema names are kept and shown in tripPacket.providerUpdate.",
     examples: [
-      { status: "CONFIRMED", providerResNo: "AC-55102", totalAmount: "240.00" },
+      { status: "CONFIRMED", providerResNo: "AC-55102" },
       {
         status: "ON_LOCATION",
         resNo: "AC-55102",
@@ -91,9 +96,22 @@ export const ProviderUpdateBody = t.Object(
         griddID: "GRD-7781",
         chauffeur: { chauffeurId: "CH-12", firstName: "<NAME>", lastName: "<NAME>", phoneNumber: "<PHONE>", picURL: "https://acme-limo.example/ch-12.jpg" },
         vehicle: { vehicleId: "V-9", vehicleType: "SUV", make: "Cadillac", model: "Escalade", year: "2024", plateNo: "7ABC123", vColor: "Black" },
-        fees: [{ type: "GRATUITY", name: "Gratuity", fee: "40.00", percent: "20", reimbursable: "False" }],
+        fees: [
+          { type: "BASE", name: "Base rate", fee: "200.00" },
+          { type: "GRATUITY", name: "Gratuity", fee: "40.00", percent: "20", reimbursable: "False" },
+        ],
+        totalAmount: "240.00",
         lat: 42.3656,
         lon: -71.0096,
+      },
+      {
+        status: "COMPLETE",
+        fees: [
+          { type: "OTHER", code: "acme-sedan-1", fee: "110.00", currency: "USD" },
+          { type: "CHARGE", code: "TOLL", name: "Tolls", fee: "6.50", currency: "USD" },
+          { type: "EXPENSE", code: "PARKING", name: "Airport parking", fee: "12.00", currency: "USD" },
+        ],
+        totalAmount: "128.50",
       },
     ],
   },

@@ -269,6 +269,7 @@ export const TripWarningOut = t.Object(
         t.Literal("EXTRA_NOT_OFFERED"),
         t.Literal("UNPRICED_VEHICLES"),
         t.Literal("TRIP_TOO_LONG"),
+        t.Literal("CANCELLATION_FEE_APPLIES"),
       ],
       {
         description:
@@ -290,7 +291,8 @@ export const TripWarningOut = t.Object(
           "EXTRA_NOT_OFFERED: the provider cannot supply an asked extra (its rate card lacks it, or offers fewer; " +
           "`codes`, `count` vehicles): no options. UNPRICED_VEHICLES: vehicles whose fee would be 0 were left out " +
           "(`count`). TRIP_TOO_LONG: the trip's road distance (great circle × 1.3) is beyond the provider's maxTripKm " +
-          "(default 800 km): no options (`count` vehicles).",
+          "(default 800 km): no options (`count` vehicles). CANCELLATION_FEE_APPLIES: options already past their free " +
+          "cancellation (`count`): booked now, cancelling costs a fee once the provider accepts.",
       },
     ),
     message: t.String(),

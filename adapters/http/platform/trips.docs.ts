@@ -47,7 +47,13 @@ export const providerUpdateStatusDoc = {
     "AT_LOCATION, ACCEPTED accepted; a forward move along the main path may skip states, and the changeLogs entry " +
     "names them) and records providerResNo (or GNet's resNo), providerNote, totalAmount, fees, vehicle, chauffeur, " +
     "the chauffeur's position (lat/lon) and GNet's LocalTimestamp/UTCtimestamp/griddID; every change appends a " +
-    "changeLogs entry. Sending the current status changes only the details. Only you, the provider, set your " +
+    "changeLogs entry. Sending the current status changes only the details. The price is the sum of its lines " +
+    "(docs/terms.md#the-price-is-the-sum-of-its-lines): `fees` is the whole list — on a booking made from a quote, " +
+    "its quoted lines first and unchanged, then lines you add of GNet's types CHARGE, EXPENSE or EXTRA_SERVICE " +
+    "(tolls, parking, waiting; each a changeLogs line, announced by the update's webhook) while the booking is not " +
+    "final; `totalAmount`, when sent, must be their sum (left out, it becomes the sum). A quoted line changed or " +
+    "left out, a total that is not the sum, an added line of another type or currency: 400 naming the field, and " +
+    "nothing of the update is kept. Only you, the provider, set your " +
     "reservation number; it names at most one of your live bookings (not CLOSE, CANCEL, REJECT or NO_SHOW): a " +
     "number another of your live bookings holds is 409 PROVIDER_RES_NO_IN_USE (`field: \"providerResNo\"`) and " +
     "nothing of the update is kept. 413 BOOKING_TOO_LARGE when the details would grow the booking past " +
@@ -60,8 +66,11 @@ export const cancelTripDoc = {
   summary: "Requester: cancel a trip",
   description:
     "By the requester's token; allowed from any state before PASSENGER_ON_BOARD (409 INVALID_TRANSITION " +
-    "otherwise). 403 when the provider calls it (the provider sets CANCEL through providerUpdateStatus); 404 for " +
-    "anyone else or an unknown id. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
+    "otherwise). Free while the provider has not accepted (BOOKING_REQUEST, PENDING, FAILED); after it accepted " +
+    "and past the free window, the booking's terms charge a percent of its quoted lines (GET " +
+    "/api/reservation/{transactionId}/cancel-fee says what and why). 403 when the provider calls it (the provider " +
+    "sets CANCEL through providerUpdateStatus); 404 for anyone else or an unknown id. Answers the JSON string " +
+    "\"OK\". Supports `Idempotency-Key`.",
 };
 
 export const getReservationByTransactionIdDoc = {

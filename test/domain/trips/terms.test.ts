@@ -18,7 +18,9 @@ const POLICIES: Policies = {
 /** Pickup at SFO, 08:00 local on 2027-01-15: 16:00 UTC. */
 const PICKUP = at("2027-01-15T16:00:00Z");
 const terms = termsFor(POLICIES, PICKUP, { hourly: false, airport: true });
+/** Booked and accepted by the provider (CONFIRMED): its terms apply from now on. */
 const booking = {
+  status: "CONFIRMED" as const,
   terms,
   totalAmount: "100.00",
   trip: { reservationType: "REGULAR" as const, passengerCount: "3", locations: { pickup: {} }, passengers: [], fees: [{ code: "terms-sedan", fee: "100.00", currency: "USD" }] },
@@ -50,11 +52,18 @@ describe("docs/terms.md's worked example", () => {
 
   test("the fee at 12:30, 13:30 and 15:30 UTC, and the fee line, are the page's", () => {
     const free = cancelFeeAt(booking, at("2027-01-15T12:30:00Z"));
-    expect(free).toEqual({ fee: "0.00", currency: "USD", percent: 0, freeUntil: "2027-01-15T13:00:00Z" });
-    expect(DOC).toContain(`{"fee": "0.00", "currency": "USD", "percent": 0, "freeUntil": "2027-01-15T13:00:00Z"}`);
+    expect(free).toEqual({ fee: "0.00", currency: "USD", percent: 0, freeUntil: "2027-01-15T13:00:00Z", reason: "FREE_WINDOW", fare: "100.00" });
+    expect(DOC).toContain(
+      `{"fee": "0.00", "currency": "USD", "percent": 0, "freeUntil": "2027-01-15T13:00:00Z", "reason": "FREE_WINDOW", "fare": "100.00"}`,
+    );
     const late = cancelFeeAt(booking, at("2027-01-15T13:30:00Z"));
-    expect(late).toEqual({ fee: "50.00", currency: "USD", percent: 50, freeUntil: "2027-01-15T13:00:00Z" });
-    expect(DOC).toContain(`{ "success": true, "data": { "fee": "50.00", "currency": "USD", "percent": 50, "freeUntil": "2027-01-15T13:00:00Z" } }`);
+    expect(late).toEqual({ fee: "50.00", currency: "USD", percent: 50, freeUntil: "2027-01-15T13:00:00Z", reason: "LATE_CANCELLATION", fare: "100.00" });
+    expect(DOC).toContain(
+      `{ "success": true, "data": { "fee": "50.00", "currency": "USD", "percent": 50, "freeUntil": "2027-01-15T13:00:00Z", "reason": "LATE_CANCELLATION", "fare": "100.00" } }`,
+    );
+    // Before the provider accepts, free at any hour.
+    expect(cancelFeeAt({ ...booking, status: "BOOKING_REQUEST" }, at("2027-01-15T15:30:00Z"))).toMatchObject({ fee: "0.00", reason: "NOT_ACCEPTED" });
+    expect(DOC).toContain('`"fee": "0.00"` with `"reason": "NOT_ACCEPTED"`');
     const line = cancellationFeeLine(late);
     expect(oneLine(DOC)).toContain(oneLine(JSON.stringify(line).replace(/,"/g, ', "').replace(/":/g, '": ').replace(/^\{/, "{ ").replace(/\}$/, " }")));
     expect(cancelFeeAt(booking, at("2027-01-15T15:30:00Z")).fee).toBe("100.00");

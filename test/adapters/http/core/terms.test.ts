@@ -59,6 +59,14 @@ const passengers = [{ firstName: "Ada", lastName: "King" }];
 const affiliate = (to: Party, resNo: string, action = "NEW") => ({ requesterId: requester.netid, requesterResNo: resNo, providerId: to.netid, action });
 const auth = (who: Party) => ({ authorization: `Bearer ${who.jwt}` });
 const cancelFee = (who: Party, id: string) => h.request("GET", `/api/reservation/${id}/cancel-fee`, { headers: auth(who) });
+/** The provider accepts the booking (CONFIRMED): the terms' tiers apply from then on (docs/terms.md#the-cancellation-fee). */
+async function accept(transactionId: string): Promise<void> {
+  const res = await h.request("POST", `/Platform.svc/providerUpdateStatusByTransactionId/${transactionId}/V1`, {
+    headers: { token: provider.token },
+    body: { status: "CONFIRMED" },
+  });
+  expect(res.status).toBe(200);
+}
 
 /** The first message `rx` got for the booking that `match` accepts (bounded wait). */
 async function received(rx: ReturnType<typeof startReceiver>, transactionId: string, match: (r: Received) => boolean): Promise<Received> {
@@ -252,13 +260,22 @@ const LINE = (amount: string, percent: number) => ({ type: "CANCELLATION", code:
 describe("the cancel fee", () => {
   test("the worked example: free 3 h before, 50.00 USD of 100.00 at 2 h 30 before; the late cancel charges it everywhere", async () => {
     const early = await quotedBooking(provider, {}, 3.5);
+    await accept(early.transactionId);
     for (const who of [requester, provider]) {
       const free = await cancelFee(who, early.transactionId);
       expect(free.status).toBe(200);
-      expect(free.body.data).toEqual({ fee: "0.00", currency: "USD", percent: 0, freeUntil: iso(early.at - 3 * 3600) });
+      expect(free.body.data).toEqual({ fee: "0.00", currency: "USD", percent: 0, freeUntil: iso(early.at - 3 * 3600), reason: "FREE_WINDOW", fare: "100.00" });
     }
     const { transactionId, at } = await quotedBooking(provider, {}, 2.5);
-    expect((await cancelFee(requester, transactionId)).body.data).toEqual({ fee: "50.00", currency: "USD", percent: 50, freeUntil: iso(at - 3 * 3600) });
+    await accept(transactionId);
+    expect((await cancelFee(requester, transactionId)).body.data).toEqual({
+      fee: "50.00",
+      currency: "USD",
+      percent: 50,
+      freeUntil: iso(at - 3 * 3600),
+      reason: "LATE_CANCELLATION",
+      fare: "100.00",
+    });
     const cancel = await sendTrip(h, requester, { transactionId, affiliateReservation: { requesterId: requester.netid, action: "CANCEL" } });
     expect(cancel.status).toBe(200);
     expect(cancel.body.totalAmount).toBe("50.00");
@@ -290,6 +307,7 @@ describe("the cancel fee", () => {
     expect(freeRead.body.data.tripPacket.fees.some((f: Json) => f.code === "CANCELLATION_FEE")).toBe(false);
     expect(freeRead.body.data.tripPacket.totalAmount).toBe("100.00");
     const late = await quotedBooking(provider, {}, 0.5);
+    await accept(late.transactionId);
     const res = await h.request("POST", `/Platform.svc/cancelTripByTransactionId/${late.transactionId}/V1`, { headers: { token: requester.token } });
     expect(res.status).toBe(200);
     expect(res.body).toBe("OK");
@@ -297,6 +315,7 @@ describe("the cancel fee", () => {
     expect(read.body.data.tripPacket.totalAmount).toBe("100.00");
     expect(read.body.data.tripPacket.fees.at(-1)).toMatchObject(LINE("100.00", 100));
     const resNoLate = await quotedBooking(provider, {}, 2);
+    await accept(resNoLate.transactionId);
     const byResNo = await h.request("GET", `/Platform.svc/cancelTripByResNo/${requester.netid}/${encodeURIComponent(await resNoOf(resNoLate.transactionId))}/V1`, {
       headers: { token: requester.token },
     });

@@ -259,7 +259,11 @@ describe("provider updates as GNet providers send them", () => {
       transactionId: id,
       providerNote: "Chauffeur at door 6",
       totalAmount: "240.500",
-      fees: [{ type: "GRATUITY", name: "Gratuity", fee: "40.00", currency: "USD", percent: "20", reimbursable: "False" }],
+      // The total is the sum of the lines (docs/terms.md#the-price-is-the-sum-of-its-lines).
+      fees: [
+        { type: "BASE", name: "Base rate", fee: "200.50", currency: "USD" },
+        { type: "GRATUITY", name: "Gratuity", fee: "40.00", currency: "USD", percent: "20", reimbursable: "False" },
+      ],
       chauffeur: { chauffeurId: "CH-12", firstName: "Sam", lastName: "Lee", email: "<EMAIL>", phoneNumber: "<PHONE>", picURL: "https://acme.example/ch-12.jpg", phones: [{ number: "<PHONE>", type: "mobile" }] },
       vehicle: { vehicleId: "V-9", vehicleType: "SUV", make: "Cadillac", model: "Escalade", year: 2024, vin: "1GYS4HKJ0LR000001", plateNo: "7ABC123", vColor: "Black", passengerCount: "6", mileage: 12000 },
       lat: 42.3656,
@@ -272,7 +276,7 @@ describe("provider updates as GNet providers send them", () => {
     expect(data.lastStatus).toBe("ON_LOCATION");
     expect(data.tripPacket.totalAmount).toBe("240.50");
     expect(data.tripPacket.providerNote ?? data.tripPacket.affiliateReservation.providerNote).toBe("Chauffeur at door 6");
-    expect(data.tripPacket.fees).toEqual([update.fees[0]]);
+    expect(data.tripPacket.fees).toEqual(update.fees);
     expect(data.tripPacket.chauffeur).toEqual(update.chauffeur);
     expect(data.tripPacket.vehicle).toEqual(update.vehicle);
     expect(data.tripPacket.location).toMatchObject({ lat: 42.3656, lon: -71.0096 });
