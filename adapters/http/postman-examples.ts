@@ -35,11 +35,12 @@ export interface RunExample {
 }
 
 /** A script line keeping a value of the answer in a collection variable. */
-export const keep = (variable: string, expression: string) => `pm.collectionVariables.set(${JSON.stringify(variable)}, ${expression});`;
+export const keep = (variable: string, expression: string) =>
+  `pm.collectionVariables.set(${JSON.stringify(variable)}, ${expression});`;
 const check = (name: string, assertion: string) => `pm.test(${JSON.stringify(name)}, function () { ${assertion} });`;
 
 /** The trip the run sends: from JFK into Manhattan, from the booking company to the operator. */
-export function tripBody(reservationType: "QUOTE" | "REGULAR", resNo: string, fees?: unknown[]): Record<string, unknown> {
+export function tripBody(reservationType: "QUOTE" | "REGULAR", resNo: string, fees?: unknown[]) {
   return {
     reservationType,
     runType: "Airport",
@@ -51,7 +52,12 @@ export function tripBody(reservationType: "QUOTE" | "REGULAR", resNo: string, fe
       pickup: { locationType: "airport", address: "JFK", time: "2027-01-15T08:00:00" },
       dropOff: { address: "20 W 34th St, New York", lat: "40.7484", lon: "-73.9857" },
     },
-    affiliateReservation: { requesterId: "{{uid}}", requesterResNo: `{{${resNo}}}`, providerId: "{{providerUid}}", action: "NEW" },
+    affiliateReservation: {
+      requesterId: "{{uid}}",
+      requesterResNo: `{{${resNo}}}`,
+      providerId: "{{providerUid}}",
+      action: "NEW",
+    },
   };
 }
 
@@ -65,10 +71,13 @@ export const newResNo = (variable: string, prefix: string) => [keep(variable, `"
 export const WAIT_FOR_THE_CAR = [
   "// A new car is searchable within about a second: wait until the exchange lists the operator's car.",
   'var operator = pm.variables.get("providerUid");',
-  'var search = pm.variables.get("baseUrl") + "/api/search/fleet?airports=JFK&limit=50&q=" + encodeURIComponent(operator);',
+  'var search = pm.variables.get("baseUrl") + "/api/search/fleet?airports=JFK&limit=50&q=";',
+  "search += encodeURIComponent(operator);",
+  'var auth = { key: "Authorization", value: "Bearer " + pm.variables.get("coreToken") };',
   "(function poll(tries) {",
-  '  pm.sendRequest({ url: search, header: [{ key: "Authorization", value: "Bearer " + pm.variables.get("coreToken") }] }, function (err, res) {',
-  "    var listed = !err && res.code === 200 && res.json().data.items.some(function (v) { return v.netid === operator; });",
+  "  pm.sendRequest({ url: search, header: [auth] }, function (err, res) {",
+  "    var items = !err && res.code === 200 ? res.json().data.items : [];",
+  "    var listed = items.some(function (v) { return v.netid === operator; });",
   "    if (!listed && tries > 0) setTimeout(function () { poll(tries - 1); }, 250);",
   "  });",
   "})(20);",
@@ -92,6 +101,10 @@ export function exampleCar(name: string, externalId: string, removedBy: string):
   };
 }
 
+/** The run's trip, named by the booking company's netid and its reservation number. */
+const TRIP_BY_NUMBER = { netid: "{{uid}}", resNo: "{{tripResNo}}" };
+/** The operator's chauffeur, as a position names it (taken now). */
+const CHAUFFEUR = { locationDateTime: "{{now}}", chfName: "Sam Lee", driverId: "CH-12" };
 const NO_WEBHOOK = "the run sets no webhook URL (a public one must answer a signed challenge first)";
 
 /** Every request of a whole run that needs the run's own values, by `METHOD path`. */
@@ -125,10 +138,17 @@ export const RUN_EXAMPLES: Record<string, RunExample> = {
     as: "provider",
     query: { mode: "upsert" },
     body: [{ ...exampleCar("Postman example SUV", "postman-suv", "the run's clean-up"), hourly_rate: 99 }],
-    test: [check("the same car, updated by its externalId", "pm.expect(pm.response.json().data.updatedSlugs).to.eql([pm.variables.get(\"vehicleSlug\")]);")],
+    test: [
+      'var updated = pm.response.json().data.updatedSlugs;',
+      check("the same car, updated by its externalId", 'pm.expect(updated).to.eql([pm.variables.get("vehicleSlug")]);'),
+    ],
   },
   "GET api/fleet/:slug": { as: "provider", path: { slug: "{{vehicleSlug}}" } },
-  "PATCH api/fleet/:slug": { as: "provider", path: { slug: "{{vehicleSlug}}" }, body: { description: "Leather seats, meet & greet ({{providerUid}})" } },
+  "PATCH api/fleet/:slug": {
+    as: "provider",
+    path: { slug: "{{vehicleSlug}}" },
+    body: { description: "Leather seats, meet & greet ({{providerUid}})" },
+  },
   "DELETE api/fleet/:slug": { as: "provider", path: { slug: "{{vehicleSlug}}" }, runs: "clean-up" },
   "POST api/fleet/:slug/blackouts": {
     as: "provider",
@@ -138,7 +158,11 @@ export const RUN_EXAMPLES: Record<string, RunExample> = {
   },
   "GET api/fleet/:slug/blackouts": { as: "provider", path: { slug: "{{vehicleSlug}}" } },
   "DELETE api/fleet/:slug/blackouts/:id": { as: "provider", path: { slug: "{{vehicleSlug}}", id: "{{blackoutId}}" } },
-  "GET api/fleet/:slug/schedule": { as: "provider", path: { slug: "{{vehicleSlug}}" }, query: { from: "2030-05-01T00:00:00Z", to: "2030-05-08T00:00:00Z" } },
+  "GET api/fleet/:slug/schedule": {
+    as: "provider",
+    path: { slug: "{{vehicleSlug}}" },
+    query: { from: "2030-05-01T00:00:00Z", to: "2030-05-08T00:00:00Z" },
+  },
   "GET api/search/fleet": { query: { airports: "JFK", types: "SUV,SEDAN", limit: "20" } },
 
   // Trips: a trip to the operator, confirmed and assigned by it, read both ways; cancelled in the clean-up.
@@ -157,26 +181,36 @@ export const RUN_EXAMPLES: Record<string, RunExample> = {
     prerequest: newResNo("providerResNo", "OP"),
     body: { status: "CONFIRMED", providerResNo: "{{providerResNo}}" },
   },
-  "POST Platform.svc/cancelTripByTransactionId/:transactionId/V1": { path: { transactionId: "{{tripId}}" }, runs: "clean-up" },
+  "POST Platform.svc/cancelTripByTransactionId/:transactionId/V1": {
+    path: { transactionId: "{{tripId}}" },
+    runs: "clean-up",
+  },
   "GET Platform.svc/getReservationByTransactionId/:transactionId/V1": { path: { transactionId: "{{tripId}}" } },
   "POST Platform.svc/providerUpdateStatusByResNo/:netid/:resNo/V1": {
     as: "provider",
     path: { netid: "{{providerUid}}", resNo: "{{providerResNo}}" },
     body: { status: "ASSIGNED" },
   },
-  "GET Platform.svc/getReservationByReservationId/:netid/:resNo/V1": { path: { netid: "{{uid}}", resNo: "{{tripResNo}}" } },
-  "GET Platform.svc/cancelTripByResNo/:netid/:resNo/V1": { path: { netid: "{{uid}}", resNo: "{{bookedResNo}}" }, runs: "clean-up" },
-  "POST Platform.svc/cancelTripByResNo/:netid/:resNo/V1": { path: { netid: "{{uid}}", resNo: "{{spareResNo}}" }, runs: "clean-up" },
+  "GET Platform.svc/getReservationByReservationId/:netid/:resNo/V1": { path: TRIP_BY_NUMBER },
+  "GET Platform.svc/cancelTripByResNo/:netid/:resNo/V1": {
+    path: { netid: "{{uid}}", resNo: "{{bookedResNo}}" },
+    runs: "clean-up",
+  },
+  "POST Platform.svc/cancelTripByResNo/:netid/:resNo/V1": {
+    path: { netid: "{{uid}}", resNo: "{{spareResNo}}" },
+    runs: "clean-up",
+  },
   "GET Platform.svc/retryTransaction/:transactionId/V1": {
     path: { transactionId: "{{tripId}}" },
-    error: { status: 409, code: "NOTHING_TO_RETRY", why: "the operator has no delivery endpoint, so no delivery failed" },
+    error: { status: 409, code: "NOTHING_TO_RETRY", why: "the operator has no delivery endpoint: no delivery failed" },
   },
 
   // Quotes: the booking company's network quote finds the operator's car; it books it (cancelled in the clean-up).
   "POST api/quotes": {
     prerequest: WAIT_FOR_THE_CAR,
     test: [
-      "var mine = pm.response.json().data.options.filter(function (o) { return o.provider.netid === pm.variables.get(\"providerUid\"); });",
+      'var operator = pm.variables.get("providerUid");',
+      "var mine = pm.response.json().data.options.filter(function (o) { return o.provider.netid === operator; });",
       check("the operator's car is offered", "pm.expect(mine.length).to.be.above(0);"),
       keep("quoteId", "pm.response.json().data.quoteId"),
       keep("quoteOptionId", "mine[0].quoteOptionId"),
@@ -224,7 +258,7 @@ export const RUN_EXAMPLES: Record<string, RunExample> = {
   "POST api/GGPS.svc/saveGPScache": {
     as: "provider",
     prerequest: [keep("now", "new Date().toISOString().replace(/\\.\\d+Z$/, \"Z\")")],
-    body: { transactionId: "{{tripId}}", latitude: 40.6598, longitude: -73.8097, locationDateTime: "{{now}}", chfName: "Sam Lee", driverId: "CH-12" },
+    body: { transactionId: "{{tripId}}", latitude: 40.6598, longitude: -73.8097, ...CHAUFFEUR },
   },
   "POST api/GGPS.svc/GPSgrab": {
     as: "provider",
@@ -233,10 +267,12 @@ export const RUN_EXAMPLES: Record<string, RunExample> = {
       "// A booking's positions are taken at most once a second: the one before was just sent.",
       "setTimeout(function () {}, 1100);",
     ],
-    body: [{ transactionId: "{{tripId}}", latitude: 40.6612, longitude: -73.8021, locationDateTime: "{{now}}", chfName: "Sam Lee", driverId: "CH-12" }],
+    body: [{ transactionId: "{{tripId}}", latitude: 40.6612, longitude: -73.8021, ...CHAUFFEUR }],
     test: [check("accepted", "pm.expect(pm.response.json().data.accepted).to.eql(1);")],
   },
   "GET Platform.svc/getChauffeurLocationByTransactionId/:transactionId/V1": { path: { transactionId: "{{tripId}}" } },
-  "GET Platform.svc/getChauffeurLocationByResNo/:netid/:resNo/V1": { path: { netid: "{{uid}}", resNo: "{{tripResNo}}" } },
-  "GET Platform.svc/getChauffeurLocationByResNoArray/:netid/:resNos/V1": { path: { netid: "{{uid}}", resNos: "{{tripResNo}}" } },
+  "GET Platform.svc/getChauffeurLocationByResNo/:netid/:resNo/V1": { path: TRIP_BY_NUMBER },
+  "GET Platform.svc/getChauffeurLocationByResNoArray/:netid/:resNos/V1": {
+    path: { netid: "{{uid}}", resNos: "{{tripResNo}}" },
+  },
 };

@@ -49,41 +49,60 @@ export function useTokens(request: Json, who: "requester" | "provider" = "reques
 
 /** The test line checking a request's answer: any 2xx, or the error it shows on purpose. */
 export function answers(error?: RunExample["error"]): string {
-  if (!error) return 'pm.test("answers 2xx", function () { pm.expect(pm.response.code, pm.response.text().slice(0, 400)).to.be.within(200, 299); });';
+  // The answer's start goes into the message, so a failed run says why.
+  const code = "pm.expect(pm.response.code, pm.response.text().slice(0, 400))";
+  if (!error) return `pm.test("answers 2xx", function () { ${code}.to.be.within(200, 299); });`;
   return (
     `pm.test(${JSON.stringify(`answers ${error.status} ${error.code}, on purpose: ${error.why}`)}, function () { ` +
-    `pm.expect(pm.response.code, pm.response.text().slice(0, 400)).to.eql(${error.status}); ` +
-    `pm.expect(pm.response.json().code).to.eql(${JSON.stringify(error.code)}); });`
+    `${code}.to.eql(${error.status}); pm.expect(pm.response.json().code).to.eql(${JSON.stringify(error.code)}); });`
   );
 }
 
-const script = (listen: "test" | "prerequest", exec: string[]) => ({ listen, script: { type: "text/javascript", exec } });
+const script = (listen: "test" | "prerequest", exec: string[]) => ({
+  listen,
+  script: { type: "text/javascript", exec },
+});
+
+/** Gives a request its example: credentials, path variables, query, body, scripts and the answer it expects. */
+export function applyExample(item: Item, example: RunExample): void {
+  const request = item.request!;
+  if (example.as) useTokens(request, example.as);
+  if (example.path) {
+    const variables: Json[] = request.url.variable ?? [];
+    const missing = Object.keys(example.path).filter((k) => !variables.some((v) => v.key === k));
+    if (missing.length) throw new Error(`${keyOf(item)} has no path variable ${missing.join(", ")}`);
+    request.url.variable = variables.map((v) => (v.key in example.path! ? { ...v, value: example.path![v.key] } : v));
+  }
+  if (example.query) request.url.query = Object.entries(example.query).map(([key, value]) => ({ key, value }));
+  if (example.body !== undefined) request.body = jsonBody(example.body);
+  const events = (item.event ??= []);
+  if (example.prerequest) events.push(script("prerequest", example.prerequest));
+  const test = events.find((e) => e.listen === "test");
+  const lines = [answers(example.error), ...(example.test ?? [])];
+  if (test) test.script.exec.unshift(...lines);
+  else events.push(script("test", lines));
+}
+
+/** A copy of the converted request `METHOD path` under another name, with its own example (enabled headers only). */
+export function copyOf(items: Item[], copies: string, name: string, example: RunExample): Item {
+  const found = flat(items).find((i) => keyOf(i) === copies);
+  if (!found) throw new Error(`the OpenAPI document has no ${copies}`);
+  const request: Json = { ...structuredClone(found.request!), name };
+  request.header = (request.header ?? []).filter((h: Json) => !h.disabled);
+  const item: Item = { name, request, event: [], response: [] };
+  applyExample(item, example);
+  return item;
+}
 
 /**
- * Gives every converted request its run example: credentials, path variables, query, body, scripts and the answer it
- * expects (a request without one expects 2xx). An example naming no request of the collection is an error.
+ * Gives every converted request its run example (a request without one expects 2xx). An example naming no request
+ * of the collection is an error.
  */
 export function useRunExamples(items: Item[], examples: Record<string, RunExample>): void {
   const all = flat(items);
-  for (const key of Object.keys(examples)) if (!all.some((i) => keyOf(i) === key)) throw new Error(`a run example names no request: ${key}`);
-  for (const item of all) {
-    const example = examples[keyOf(item)] ?? {};
-    const request = item.request!;
-    if (example.as) useTokens(request, example.as);
-    if (example.path) {
-      const missing = Object.keys(example.path).filter((k) => !(request.url.variable ?? []).some((v: Json) => v.key === k));
-      if (missing.length) throw new Error(`${keyOf(item)} has no path variable ${missing.join(", ")}`);
-      request.url.variable = request.url.variable.map((v: Json) => (v.key in example.path! ? { ...v, value: example.path![v.key] } : v));
-    }
-    if (example.query) request.url.query = Object.entries(example.query).map(([key, value]) => ({ key, value }));
-    if (example.body !== undefined) request.body = jsonBody(example.body);
-    const events = (item.event ??= []);
-    if (example.prerequest) events.push(script("prerequest", example.prerequest));
-    const test = events.find((e) => e.listen === "test");
-    const lines = [answers(example.error), ...(example.test ?? [])];
-    if (test) test.script.exec.unshift(...lines);
-    else events.push(script("test", lines));
-  }
+  const unknown = Object.keys(examples).filter((key) => !all.some((i) => keyOf(i) === key));
+  if (unknown.length) throw new Error(`a run example names no request: ${unknown.join(", ")}`);
+  for (const item of all) applyExample(item, examples[keyOf(item)] ?? {});
 }
 
 /**
@@ -100,7 +119,11 @@ export function orderForRuns(items: Item[], examples: Record<string, RunExample>
       return [i];
     });
     const rank = (i: Item) => (runs(i) === "first" ? 0 : runs(i) === "last" ? 2 : 1);
-    return kept.map((i, n) => ({ i, n })).sort((a, b) => rank(a.i) - rank(b.i) || a.n - b.n).map(({ i }) => i).filter((i) => !i.item || i.item.length > 0);
+    return kept
+      .map((i, n) => ({ i, n }))
+      .sort((a, b) => rank(a.i) - rank(b.i) || a.n - b.n)
+      .map(({ i }) => i)
+      .filter((i) => !i.item || i.item.length > 0);
   };
   return { kept: order(items), cleanUp };
 }
@@ -167,7 +190,10 @@ export function skipStreamsInRuns(items: Item[]): void {
     else if (pathOf(i) === "api/events")
       (i.event ??= []).push({
         listen: "prerequest",
-        script: { type: "text/javascript", exec: ['if (pm.collectionVariables.get("followEvents") !== "true") pm.execution.skipRequest();'] },
+        script: {
+          type: "text/javascript",
+          exec: ['if (pm.collectionVariables.get("followEvents") !== "true") pm.execution.skipRequest();'],
+        },
       });
   }
 }
