@@ -107,7 +107,7 @@ export function useRunExamples(items: Item[], examples: Record<string, RunExampl
 
 /**
  * Orders each folder for a whole run (its `first` requests, the others, its `last` ones, each group in the
- * converter's order) and takes out the clean-up requests, in the order they come.
+ * converter's order) and takes out the clean-up requests, its cancellations before its deletions.
  */
 export function orderForRuns(items: Item[], examples: Record<string, RunExample>): { kept: Item[]; cleanUp: Item[] } {
   const cleanUp: Item[] = [];
@@ -125,7 +125,10 @@ export function orderForRuns(items: Item[], examples: Record<string, RunExample>
       .map(({ i }) => i)
       .filter((i) => !i.item || i.item.length > 0);
   };
-  return { kept: order(items), cleanUp };
+  const kept = order(items);
+  // The clean-up cancels before it deletes: a car a live booking holds is not to be deleted.
+  const deletes = (i: Item) => (i.request?.method === "DELETE" ? 1 : 0);
+  return { kept, cleanUp: cleanUp.sort((a, b) => deletes(a) - deletes(b)) };
 }
 
 /**
