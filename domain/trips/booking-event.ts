@@ -19,6 +19,9 @@ const WEBHOOK_TYPE: Record<BookingEvent["type"], string> = {
   OFFER_WITHDRAWN: "booking.cancelled",
 };
 
+/** Every type a booking event is announced with (webhooks and event streams). */
+export const BOOKING_EVENT_TYPES: readonly string[] = [...new Set(Object.values(WEBHOOK_TYPE))];
+
 /** The webhook event type a change is announced with: its first (main) event's. */
 export function bookingEventType(events: BookingEvent[]): string {
   return WEBHOOK_TYPE[events[0].type];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, startServer, tempDir, type RunningServer } from "../support/process";
+import { READER_PATH, ROOT, startServer, tempDir, type RunningServer } from "../support/process";
 import { TRIP_STATUSES } from "../../domain/trips/lifecycle";
 
 /** The shell blocks of the README's tour, in order. */
@@ -36,7 +36,7 @@ describe("the README's five-minute tour", () => {
       ...blocks.map((b) => `${b.replace("BASE=http://localhost:3000", `BASE=${server.base}`)}\necho; echo '${MARK}'`),
       `node -e 'console.log(JSON.stringify({CORE_TOKEN: process.argv[1], PLATFORM_TOKEN: process.argv[2], OPTION: process.argv[3], ID: process.argv[4]}))' "$CORE_TOKEN" "$PLATFORM_TOKEN" "$OPTION" "$ID"`,
     ].join("\n");
-    const proc = Bun.spawn(["bash", "-c", script], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: dir }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn(["bash", "-c", script], { cwd: dir, env: { PATH: READER_PATH, HOME: dir }, stdout: "pipe", stderr: "pipe" });
     const timer = setTimeout(() => proc.kill("SIGKILL"), 150_000);
     const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     clearTimeout(timer);

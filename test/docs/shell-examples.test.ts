@@ -1,16 +1,24 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, startServer, tempDir, type RunningServer } from "../support/process";
+import { READER_PATH, ROOT, startServer, tempDir, type RunningServer } from "../support/process";
+import { answerDiffers, shownAnswers, type ShownAnswer } from "../support/shown-answer";
 
 /**
- * Every shell example of README.md and docs/*.md runs as written (#38): each document's ```sh / ```bash blocks, in
- * order, in ONE shell (a block's variables are the next one's), against a fresh service with the demo data; only
- * `http://localhost:3000` becomes the service's address. A curl answering 400 or more fails the document (a 429 is
- * retried after a second, as a client would), as does any failing command. A block that cannot run (it starts a
- * server, streams until stopped) is marked in the markdown by the line `<!-- docs-test: skip <reason> -->` just above
- * it, and listed by the test. A ```json block whose info string names `file=<name>` is written to that file first
- * (the examples' `--data @<name>`). New pages join by being in docs/.
+ * Every shell example of README.md and docs/*.md runs as written (#38), and shows what it prints (#45): each
+ * document's ```sh / ```bash blocks, in order, in ONE shell (a block's variables are the next one's), against a fresh
+ * service with the demo data, on a machine as the README sets it up (Node.js and npm: `npx bun`, no `bun` on the
+ * PATH); only `http://localhost:3000` becomes the service's address. A curl answering 400 or more fails the document
+ * (a 429 is retried after a second, as a client would), as does any failing command. A block that cannot run (it
+ * starts a server, streams until stopped) is marked in the markdown by the line `<!-- docs-test: skip <reason> -->`
+ * just above it, and listed by the test. A ```json block whose info string names `file=<name>` is written to that
+ * file first (the examples' `--data @<name>`). New pages join by being in docs/.
+ *
+ * A shown answer (`# → …` after a command) is compared with what that command printed, by the rule of
+ * test/support/shown-answer.ts: an answer that reads as JSON is a shape where `…` stands for any value, any run of
+ * array elements or any other object members (and, inside a string, any characters), and everything else must be
+ * equal — every key shown present, an object without `…` has no other key, an array without `…` exactly the elements
+ * shown; any other answer is text where `…` is any run of characters.
  */
 
 export interface Example {
@@ -54,7 +62,6 @@ const CURL_GUARD = [
   "}",
 ].join("\n");
 
-const MARK = "@@BLOCK-DONE@@";
 const servers: RunningServer[] = [];
 const dirs: string[] = [];
 afterAll(async () => {
@@ -62,7 +69,32 @@ afterAll(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-/** Runs a document's examples against its own fresh service; the blocks that completed, and what failed. */
+const MARK = "@@BLOCK-DONE@@";
+const answerMark = (n: number, end: "FROM" | "TO") => `@@ANSWER-${end}-${n}@@`;
+
+/** A block as the test runs it: a marker line around each command with a shown answer, to cut out what it printed. */
+function withAnswerMarks(code: string, first: number): { code: string; answers: ShownAnswer[] } {
+  const answers = shownAnswers(code);
+  const lines = code.split("\n");
+  const out: string[] = [];
+  lines.forEach((line, i) => {
+    answers.forEach((a, k) => a.commandFrom === i && out.push(`printf '\\n${answerMark(first + k, "FROM")}\\n'`));
+    out.push(line);
+    answers.forEach((a, k) => a.commandTo === i && out.push(`printf '\\n${answerMark(first + k, "TO")}\\n'`));
+  });
+  return { code: out.join("\n"), answers };
+}
+
+/** What each shown answer's command printed (undefined: the page stopped before it). */
+function printed(stdout: string, count: number): Array<string | undefined> {
+  return Array.from({ length: count }, (_, n) => {
+    const from = stdout.indexOf(`${answerMark(n, "FROM")}\n`);
+    const to = stdout.indexOf(`\n${answerMark(n, "TO")}`);
+    return from < 0 || to < from ? undefined : stdout.slice(from + answerMark(n, "FROM").length + 1, to);
+  });
+}
+
+/** Runs a document's examples against its own fresh service; the blocks that completed, what failed, and the answers. */
 async function runPage(examples: Example[]) {
   const dir = tempDir("tripswitch-docs-");
   dirs.push(dir);
@@ -77,14 +109,20 @@ async function runPage(examples: Example[]) {
   servers.push(server);
   const runnable = examples.filter((e) => !e.skip && !e.file);
   for (const e of examples) if (e.file) writeFileSync(join(dir, e.file), e.code);
+  const shown: Array<ShownAnswer & { markdownLine: number }> = [];
+  const blocks = runnable.map((e) => {
+    const marked = withAnswerMarks(e.code, shown.length);
+    shown.push(...marked.answers.map((a) => ({ ...a, markdownLine: e.line + a.line + 1 })));
+    return marked.code;
+  });
   const script = [
     "set -eo pipefail",
     CURL_GUARD,
-    ...runnable.map((e) => `${e.code.replaceAll("http://localhost:3000", server.base).replaceAll("localhost:3000", server.base.replace(/^http:\/\//, ""))}\necho '${MARK}'`),
+    ...blocks.map((code) => `${code.replaceAll("http://localhost:3000", server.base).replaceAll("localhost:3000", server.base.replace(/^http:\/\//, ""))}\necho '${MARK}'`),
   ].join("\n");
   const proc = Bun.spawn(["bash", "-c", script], {
     cwd: dir,
-    env: { PATH: process.env.PATH ?? "", HOME: dir, LOG_LEVEL: "silent", npm_config_update_notifier: "false", ...env },
+    env: { PATH: READER_PATH, HOME: dir, LOG_LEVEL: "silent", npm_config_update_notifier: "false", ...env },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -94,7 +132,12 @@ async function runPage(examples: Example[]) {
   const done = out.split(MARK).length - 1;
   const failed = done < runnable.length ? runnable[done] : undefined;
   const stdout = code === 0 ? "" : out.trim().split("\n").slice(-8).join("\n");
-  return { code, done, total: runnable.length, failedAt: failed?.line, stderr: err.trim().split("\n").slice(-6).join("\n"), stdout };
+  const outputs = printed(out, shown.length);
+  const answers = shown.map((a, n) => ({
+    line: a.markdownLine,
+    differs: outputs[n] === undefined ? "the page stopped before this command" : answerDiffers(a.text, outputs[n]!),
+  }));
+  return { code, done, total: runnable.length, failedAt: failed?.line, stderr: err.trim().split("\n").slice(-6).join("\n"), stdout, answers };
 }
 
 /**
@@ -131,9 +174,15 @@ describe("the shell examples of README.md and docs/", () => {
 
   for (const page of pages) {
     test(`${page.path}: every example runs as written against a fresh service`, async () => {
-      const run = await pageRun(page);
+      const { answers: _, ...run } = await pageRun(page);
       expect({ page: page.path, ...run }).toEqual({ page: page.path, code: 0, done: run.total, total: run.total, failedAt: undefined, stderr: "", stdout: "" });
     }, 360_000);
+    if (page.examples.some((e) => !e.skip && !e.file && shownAnswers(e.code).length > 0))
+      test(`${page.path}: every shown answer (# →) is what its command printed`, async () => {
+        const run = await pageRun(page);
+        expect(run.answers.length).toBeGreaterThan(0);
+        expect(run.answers.filter((a) => a.differs).map((a) => `${page.path}:${a.line}: ${a.differs}`)).toEqual([]);
+      }, 360_000);
   }
 });
 

@@ -1,9 +1,18 @@
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const BUN = process.execPath;
+
+/**
+ * The PATH of a machine set up as the README says (Node.js and npm; Bun comes from npm, run as `npx bun`): this
+ * process's PATH without the directories that hold a `bun` (node_modules/.bin, which `npx bun test` puts first).
+ */
+export const READER_PATH = (process.env.PATH ?? "")
+  .split(":")
+  .filter((dir) => dir && !existsSync(join(dir, "bun")))
+  .join(":");
 
 export function tempDir(prefix = "tripswitch-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
