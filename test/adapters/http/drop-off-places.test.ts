@@ -227,3 +227,25 @@ describe("a drop-off nothing can place (docs/places.md#drop-offs-and-stops)", ()
     expect(await plain.h.count("network_quotes")).toBe(before);
   });
 });
+
+describe("GET /api/places: places to choose a drop-off from (docs/places.md#drop-offs-and-stops)", () => {
+  const places = (s: Service, q: string, who: Party | null = s.requester) =>
+    s.h.request("GET", `/api/places?q=${encodeURIComponent(q)}`, { headers: who ? { authorization: `Bearer ${who.jwt}` } : {} });
+
+  test("the gazetteer's city (its centre), then the geocoder's places for the whole text", async () => {
+    const address = await places(geocoded, "200 Park Ave, New York");
+    expect(address.status).toBe(200);
+    expect(address.body.data.places).toEqual([{ label: "200 Park Avenue", ...PARK_AVE, by: "address", country: "US" }]);
+    const city = await places(plain, "Boston, MA");
+    expect(city.body.data.places).toEqual([expect.objectContaining({ label: "Boston, MA, US", by: "city", country: "US" })]);
+    // Without a geocoder an address finds nothing: an empty list, not an error.
+    expect((await places(plain, "200 Park Ave")).body.data.places).toEqual([]);
+  });
+
+  test("a text too short is 400 naming q; without a credential 401", async () => {
+    const short = await places(plain, "x");
+    expect(short.status).toBe(400);
+    expect(short.body.errors).toEqual([{ field: "q", message: expect.stringContaining("2 to 200 characters") }]);
+    expect((await places(plain, "Boston", null)).status).toBe(401);
+  });
+});

@@ -1,0 +1,71 @@
+import { Elysia, t } from "elysia";
+import { findPlaces, MAX_FOUND_PLACES, type FindPlacesDeps } from "../../../domain/usecases/find-places";
+import { authMacros, type Authenticator } from "../auth";
+import { errors } from "../schemas";
+import type { RateLimiter } from "../rate-limit";
+
+const FoundPlaceOut = t.Object({
+  label: t.String({ examples: ["New York City, NY, US"] }),
+  lat: t.Number(),
+  lon: t.Number(),
+  by: t.Union([t.Literal("city"), t.Literal("address")], {
+    description:
+      "city: the gazetteer's town, at its centre (a drop-off placed there warns DROPOFF_APPROXIMATE); address: the geocoder's place",
+  }),
+  country: t.Optional(t.String({ description: "ISO 3166-1 alpha-2, when known", examples: ["US"] })),
+});
+
+const PlacesAnswer = t.Object(
+  { success: t.Literal(true), data: t.Object({ places: t.Array(FoundPlaceOut, { maxItems: MAX_FOUND_PLACES }) }) },
+  {
+    examples: [
+      {
+        success: true,
+        data: {
+          places: [
+            { label: "New York City, NY, US", lat: 40.71427, lon: -74.00597, by: "city", country: "US" },
+            { label: "200 Park Avenue, New York, NY, United States", lat: 40.7536, lon: -73.9767, by: "address", country: "US" },
+          ],
+        },
+      },
+    ],
+  },
+);
+
+/** `GET /api/places?q=`: places to choose a drop-off from (docs/places.md#drop-offs-and-stops). */
+export function corePlaces(deps: FindPlacesDeps, auth: Authenticator, rateLimiter: RateLimiter) {
+  return new Elysia({ name: "core-places", prefix: "/api" }).use(authMacros(auth)).get(
+    "/places",
+    async ({ query, caller, set }) => {
+      await rateLimiter.check("searchPerMinute", caller.netid, set.headers as Record<string, string>);
+      return { success: true as const, data: { places: await findPlaces(deps, query.q, query.limit) } };
+    },
+    {
+      anyAuth: true,
+      query: t.Object({
+        q: t.String({
+          maxLength: 200,
+          description: "A city (`Boston`, `Boston, MA`, `München, DE`) or a place's address",
+          examples: ["200 Park Ave, New York"],
+        }),
+        limit: t.Optional(
+          t.Numeric({ minimum: 1, maximum: MAX_FOUND_PLACES, default: 5, description: "At most this many places (1–10)" }),
+        ),
+      }),
+      response: { 200: PlacesAnswer, ...errors(400, 401, 429) },
+      detail: {
+        tags: ["Quotes"],
+        summary: "Find places: a city or an address to place a drop-off at",
+        description:
+          "`Authorization: Bearer <core JWT>` or the platform header `token`. The city the gazetteer finds for `q` (the " +
+          "first comma-separated part the city, then a state and/or country), at its centre; then, when the service " +
+          "has a geocoder (GEOCODER_URL: a Photon- or Nominatim-compatible /search, called through the outbound guard, " +
+          "answers cached), the places it finds for the whole text. Send the chosen place's lat and lon as the trip's " +
+          "drop-off: a drop-off placed only by its city is priced from the city's centre and warns DROPOFF_APPROXIMATE " +
+          "(docs/places.md#drop-offs-and-stops). Nothing found: an empty list. `q` of fewer than 2 or more than 200 " +
+          "characters: 400 naming `q`. Counted against your fleet-search budget per minute.",
+        security: [{ bearer: [] }, { platformToken: [] }],
+      },
+    },
+  );
+}
