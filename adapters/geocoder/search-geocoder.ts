@@ -67,7 +67,8 @@ export class SearchGeocoder implements Geocoder {
       this.options.onProblem?.(outcome.reason);
       return [];
     }
-    this.cache.set(key, outcome.places, outcome.places.length > 0 ? (this.options.hitTtlMs ?? 86_400_000) : (this.options.missTtlMs ?? 600_000));
+    const ttlMs = outcome.places.length > 0 ? (this.options.hitTtlMs ?? 86_400_000) : (this.options.missTtlMs ?? 600_000);
+    this.cache.set(key, outcome.places, ttlMs);
     return outcome.places;
   }
 
@@ -85,7 +86,8 @@ export class SearchGeocoder implements Geocoder {
     const got = await getJson(checked.target, { "user-agent": "TripSwitch-Geocoder/1.0" }, this.options.timeoutMs, MAX_ANSWER_BYTES);
     if (!got.ok) return { ok: false, reason: `the geocoder ${got.reason}` };
     const places = placesOfAnswer(got.body);
-    if (!places) return { ok: false, reason: "the geocoder's answer is neither a GeoJSON FeatureCollection (Photon) nor an array of places (Nominatim)" };
+    if (!places)
+      return { ok: false, reason: "the geocoder's answer is neither a GeoJSON FeatureCollection (Photon) nor an array of places (Nominatim)" };
     return { ok: true, places: places.slice(0, ASKED) };
   }
 }

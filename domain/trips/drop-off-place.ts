@@ -101,11 +101,13 @@ async function placeStop(location: TripLocation, field: string, deps: RoutePlaci
   const lon = readCoordinate(location.lon, 180);
   if (lat !== undefined && lon !== undefined) {
     const country = airport?.country ?? ownCountry;
-    return { field, stop: { position: { lat, lon }, by: "coordinates", ...(airport ? { airport } : {}), ...(country ? { country } : {}) } };
+    const stop: PlacedStop = { position: { lat, lon }, by: "coordinates", ...(airport ? { airport } : {}), ...(country ? { country } : {}) };
+    return { field, stop };
   }
   if (airport) {
     const country = airport.country ?? ownCountry;
-    return { field, stop: { position: { lat: airport.lat, lon: airport.lon }, by: "airport", airport, ...(country ? { country } : {}) } };
+    const stop: PlacedStop = { position: { lat: airport.lat, lon: airport.lon }, by: "airport", airport, ...(country ? { country } : {}) };
+    return { field, stop };
   }
   // An airport code nobody knows is not an address to search for.
   const unknown = unknownAirportCode(location, deps.airports);
@@ -124,13 +126,14 @@ async function placeStop(location: TripLocation, field: string, deps: RoutePlaci
     const place = deps.gazetteer.city({ city, ...(state ? { state } : {}), ...(country ? { country } : {}) });
     if (place) {
       const label = placeLabel(place, city);
+      const why = text ? `: its address could not be placed${deps.geocoder ? "" : " (no geocoder)"}` : "";
       const warning: TripWarning = {
         code: "DROPOFF_APPROXIMATE",
         field,
         city: label,
         message:
-          `${field} is placed at the centre of ${label}${text ? `: its address could not be placed${deps.geocoder ? "" : " (no geocoder)"}` : ""}; ` +
-          "routes and distance rules price it from there, and the price may change when exact coordinates (lat, lon) come",
+          `${field} is placed at the centre of ${label}${why}; routes and distance rules price it from there, and the ` +
+          "price may change when exact coordinates (lat, lon) come",
       };
       return { field, stop: { position: { lat: place.lat, lon: place.lon }, by: "city", country: place.country }, warning };
     }

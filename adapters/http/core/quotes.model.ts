@@ -117,6 +117,7 @@ const WARNING_CODES = [
   "UNPRICED_VEHICLES",
   "TRIP_TOO_LONG",
   "PICKUP_CITY_AMBIGUOUS",
+  "DROPOFF_APPROXIMATE",
   "NO_FX_RATE",
   "FX_RATES_STALE",
 ] as const;
@@ -133,15 +134,19 @@ const Warning = t.Object(
           "cannot supply an asked extra left out; `count`, `codes`), UNPRICED_VEHICLES (vehicles whose fee would be 0 left " +
           "out; `count`), TRIP_TOO_LONG (vehicles of providers whose maxTripKm the trip's road distance exceeds left out; `count`), " +
           "PICKUP_CITY_AMBIGUOUS (the pickup's city matches other places of a similar size: the most populous was chosen; " +
-          "`city` names it, `Springfield, MO, US`), NO_FX_RATE (options in a currency the FX table has no rate for, kept after " +
-          "the others; `count`, `currencies`), FX_RATES_STALE (the FX rates used are more than 7 days old; `rateDate`)",
+          "`city` names it, `Springfield, MO, US`), DROPOFF_APPROXIMATE (the drop-off or a stop, `field`, was placed at " +
+          "its city's centre, `city`: the price may change when exact coordinates come), NO_FX_RATE (options in a " +
+          "currency the FX table has no rate for, kept after the others; `count`, `currencies`), FX_RATES_STALE (the FX " +
+          "rates used are more than 7 days old; `rateDate`)",
         examples: ["OTHER_CURRENCIES_LEFT_OUT"],
       }),
     message: t.String(),
     field: t.Optional(t.String()),
     count: t.Optional(t.Number()),
     currencies: t.Optional(t.Array(t.String())),
-    city: t.Optional(t.String({ description: "PICKUP_CITY_AMBIGUOUS: the place chosen", examples: ["Springfield, MO, US"] })),
+    city: t.Optional(
+      t.String({ description: "PICKUP_CITY_AMBIGUOUS: the place chosen; DROPOFF_APPROXIMATE: the city", examples: ["Springfield, MO, US"] }),
+    ),
     codes: t.Optional(t.Array(t.String(), { description: "EXTRA_NOT_OFFERED: the extras' codes" })),
   },
   { additionalProperties: true },
