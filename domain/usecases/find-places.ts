@@ -25,9 +25,11 @@ export const MAX_FOUND_PLACES = 10;
 const SAME_PLACE_KM = 0.1;
 
 /**
- * Find places for a search text (docs/places.md#drop-offs-and-stops): the city the gazetteer finds for it
- * (`Boston`, `Boston, MA`, `München, DE`: the first part the city, then state and/or country), then the geocoder's
- * places for the whole text, at most `limit` in all. A text of fewer than 2 or more than 200 characters: 400 naming `q`.
+ * Find places for a search text (docs/places.md#drop-offs-and-stops): the geocoder's places for it, when the service
+ * has one, best first; then the city the text names, at its centre (approximate) — the first comma-separated part
+ * the gazetteer knows as a city, with the parts after it as state and/or country (`Boston`, `Boston, MA`,
+ * `200 Park Ave, New York, US`) — at most `limit` in all. A text of fewer than 2 or more than 200 characters: 400
+ * naming `q`.
  */
 export async function findPlaces(deps: FindPlacesDeps, q: string, limit = 5): Promise<FoundPlace[]> {
   const text = q.trim().replace(/\s+/g, " ");
@@ -35,33 +37,27 @@ export async function findPlaces(deps: FindPlacesDeps, q: string, limit = 5): Pr
     throw new ValidationError([{ field: "q", message: "must be 2 to 200 characters: a city or a place's address" }]);
   const wanted = Math.max(1, Math.min(MAX_FOUND_PLACES, Math.floor(limit)));
   const found: FoundPlace[] = [];
-  const city = cityOf(deps.gazetteer, text);
-  if (city) found.push(city);
-  const near = (p: { lat: number; lon: number }) => found.some((f) => distanceKm(f, p) <= SAME_PLACE_KM);
-  for (const place of deps.geocoder ? await deps.geocoder.search(text, wanted) : []) {
-    if (found.length >= wanted) break;
-    if (near(place)) continue;
-    const { label, lat, lon, country } = place;
+  for (const { label, lat, lon, country } of deps.geocoder ? await deps.geocoder.search(text, wanted) : [])
     found.push({ label, lat, lon, by: "address", ...(country ? { country } : {}) });
-  }
-  return found;
+  const city = cityIn(deps.gazetteer, text);
+  if (city && !found.some((f) => distanceKm(f, city) <= SAME_PLACE_KM)) found.push(city);
+  return found.slice(0, wanted);
 }
 
-/** The gazetteer's city for `City`, `City, State`, `City, Country` or `City, State, Country`. */
-function cityOf(gazetteer: Gazetteer, text: string): FoundPlace | undefined {
-  const [city, second, third] = text.split(",").map((p) => p.trim());
-  if (!city) return undefined;
-  const asked = third
-    ? [{ city, state: second, country: third }]
-    : second
-      ? [
-          { city, state: second },
-          { city, country: second },
-        ]
-      : [{ city }];
-  for (const query of asked) {
-    const place = gazetteer.city(query);
-    if (place) return { label: placeLabel(place, city), lat: place.lat, lon: place.lon, by: "city", country: place.country };
+/** The city a text names: its first comma-separated part the gazetteer knows, read with the next parts as state/country. */
+function cityIn(gazetteer: Gazetteer, text: string): FoundPlace | undefined {
+  const parts = text.split(",").map((p) => p.trim()).filter((p) => p !== "").slice(0, 6);
+  for (let i = 0; i < parts.length; i++) {
+    const [city, second, third] = parts.slice(i);
+    const asked = third
+      ? [{ city, state: second, country: third }, { city, state: second }, { city, country: second }]
+      : second
+        ? [{ city, state: second }, { city, country: second }, { city }]
+        : [{ city }];
+    for (const query of asked) {
+      const place = gazetteer.city(query);
+      if (place) return { label: placeLabel(place, city), lat: place.lat, lon: place.lon, by: "city", country: place.country };
+    }
   }
   return undefined;
 }

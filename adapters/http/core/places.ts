@@ -57,10 +57,11 @@ export function corePlaces(deps: FindPlacesDeps, auth: Authenticator, rateLimite
         tags: ["Quotes"],
         summary: "Find places: a city or an address to place a drop-off at",
         description:
-          "`Authorization: Bearer <core JWT>` or the platform header `token`. The city the gazetteer finds for `q` (the " +
-          "first comma-separated part the city, then a state and/or country), at its centre; then, when the service " +
-          "has a geocoder (GEOCODER_URL: a Photon- or Nominatim-compatible /search, called through the outbound guard, " +
-          "answers cached), the places it finds for the whole text. Send the chosen place's lat and lon as the trip's " +
+          "`Authorization: Bearer <core JWT>` or the platform header `token`. When the service has a geocoder " +
+          "(GEOCODER_URL: a Photon- or Nominatim-compatible /search, called through the outbound guard, answers cached), " +
+          "the places it finds for `q`, best first; then the city `q` names, at its centre (the first comma-separated " +
+          "part the gazetteer knows as a city, the parts after it as state and/or country). Send an address place's " +
+          "lat and lon as the trip's " +
           "drop-off: a drop-off placed only by its city is priced from the city's centre and warns DROPOFF_APPROXIMATE " +
           "(docs/places.md#drop-offs-and-stops). Nothing found: an empty list. `q` of fewer than 2 or more than 200 " +
           "characters: 400 naming `q`. Counted against your fleet-search budget per minute.",

@@ -232,13 +232,17 @@ describe("GET /api/places: places to choose a drop-off from (docs/places.md#drop
   const places = (s: Service, q: string, who: Party | null = s.requester) =>
     s.h.request("GET", `/api/places?q=${encodeURIComponent(q)}`, { headers: who ? { authorization: `Bearer ${who.jwt}` } : {} });
 
-  test("the gazetteer's city (its centre), then the geocoder's places for the whole text", async () => {
+  test("the geocoder's places for the text, then the city it names (at its centre)", async () => {
     const address = await places(geocoded, "200 Park Ave, New York");
     expect(address.status).toBe(200);
-    expect(address.body.data.places).toEqual([{ label: "200 Park Avenue", ...PARK_AVE, by: "address", country: "US" }]);
+    expect(address.body.data.places).toEqual([
+      { label: "200 Park Avenue", ...PARK_AVE, by: "address", country: "US" },
+      expect.objectContaining({ label: "New York City, NY, US", by: "city", country: "US" }),
+    ]);
     const city = await places(plain, "Boston, MA");
     expect(city.body.data.places).toEqual([expect.objectContaining({ label: "Boston, MA, US", by: "city", country: "US" })]);
-    // Without a geocoder an address finds nothing: an empty list, not an error.
+    // Without a geocoder an address finds only the city it names; a text naming none, nothing (not an error).
+    expect((await places(plain, "200 Park Ave, New York, US")).body.data.places).toEqual([expect.objectContaining({ by: "city", label: "New York City, NY, US" })]);
     expect((await places(plain, "200 Park Ave")).body.data.places).toEqual([]);
   });
 
