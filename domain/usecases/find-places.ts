@@ -18,6 +18,12 @@ export interface FoundPlace {
   by: "city" | "address";
   /** ISO 3166-1 alpha-2, when known. */
   country?: string;
+  /**
+   * By city: the town's own name and its first-level division's code, as a drop-off's `city` and `state` name it
+   * (sent without lat/lon, the quote places it at the same centre and warns DROPOFF_APPROXIMATE).
+   */
+  city?: string;
+  state?: string;
 }
 
 export const MAX_FOUND_PLACES = 10;
@@ -56,7 +62,9 @@ function cityIn(gazetteer: Gazetteer, text: string): FoundPlace | undefined {
         : [{ city }];
     for (const query of asked) {
       const place = gazetteer.city(query);
-      if (place) return { label: placeLabel(place, city), lat: place.lat, lon: place.lon, by: "city", country: place.country };
+      if (!place) continue;
+      const named = { city: place.name ?? city, ...(place.state ? { state: place.state } : {}) };
+      return { label: placeLabel(place, city), lat: place.lat, lon: place.lon, by: "city", country: place.country, ...named };
     }
   }
   return undefined;

@@ -13,6 +13,8 @@ const FoundPlaceOut = t.Object({
       "city: the gazetteer's town, at its centre (a drop-off placed there warns DROPOFF_APPROXIMATE); address: the geocoder's place",
   }),
   country: t.Optional(t.String({ description: "ISO 3166-1 alpha-2, when known", examples: ["US"] })),
+  city: t.Optional(t.String({ description: "By city: the town's own name, to send as the drop-off's city", examples: ["New York City"] })),
+  state: t.Optional(t.String({ description: "By city: its first-level division's code, to send as the drop-off's state", examples: ["NY"] })),
 });
 
 const PlacesAnswer = t.Object(
@@ -23,8 +25,8 @@ const PlacesAnswer = t.Object(
         success: true,
         data: {
           places: [
-            { label: "New York City, NY, US", lat: 40.71427, lon: -74.00597, by: "city", country: "US" },
             { label: "200 Park Avenue, New York, NY, United States", lat: 40.7536, lon: -73.9767, by: "address", country: "US" },
+            { label: "New York City, NY, US", lat: 40.71427, lon: -74.00597, by: "city", country: "US", city: "New York City", state: "NY" },
           ],
         },
       },

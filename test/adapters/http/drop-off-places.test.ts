@@ -242,8 +242,15 @@ describe("GET /api/places: places to choose a drop-off from (docs/places.md#drop
     const city = await places(plain, "Boston, MA");
     expect(city.body.data.places).toEqual([expect.objectContaining({ label: "Boston, MA, US", by: "city", country: "US" })]);
     // Without a geocoder an address finds only the city it names; a text naming none, nothing (not an error).
-    expect((await places(plain, "200 Park Ave, New York, US")).body.data.places).toEqual([expect.objectContaining({ by: "city", label: "New York City, NY, US" })]);
+    const [nyc] = (await places(plain, "200 Park Ave, New York, US")).body.data.places;
+    expect(nyc).toMatchObject({ by: "city", label: "New York City, NY, US", city: "New York City", state: "NY", country: "US" });
     expect((await places(plain, "200 Park Ave")).body.data.places).toEqual([]);
+    // A city found here, sent as the drop-off's city, state and country, is placed at the same centre by a quote.
+    const quote = await networkQuote(plain, {
+      passengerCount: "2",
+      locations: { pickup: JFK_PICKUP, dropOff: { address: "200 Park Ave", city: nyc.city, state: nyc.state, country: nyc.country } },
+    });
+    expect(quote.body.data.warnings).toEqual([expect.objectContaining({ code: "DROPOFF_APPROXIMATE", city: nyc.label })]);
   });
 
   test("a text too short is 400 naming q; without a credential 401", async () => {
