@@ -19,6 +19,7 @@ import { coreReservations } from "../adapters/http/core/reservations";
 import { coreCompany } from "../adapters/http/core/company";
 import { coreRates } from "../adapters/http/core/rates";
 import { coreFx } from "../adapters/http/core/fx";
+import { corePlaces } from "../adapters/http/core/places";
 import { platformTrips } from "../adapters/http/platform/trips";
 import { coreFleet } from "../adapters/http/core/fleet";
 import { coreAvailability } from "../adapters/http/core/availability";
@@ -109,6 +110,7 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(coreReservations(trips.manage, auth, services.positions, trips.send))
     .use(coreQuotes(services.networkQuotes, auth, trips.idempotency, rateLimiter))
     .use(coreFx(services.fx, auth))
+    .use(corePlaces(services.places, auth, rateLimiter))
     .use(coreProviderRecord(services.providerRecords, auth))
     .use(coreFleet(services.manageFleet, auth))
     .use(coreAvailability(services.availability, auth))

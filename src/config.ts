@@ -59,6 +59,12 @@ export interface Config {
    * the first city pickup finds it; 0: read it at the first city lookup (that request waits for it).
    */
   gazetteerWarm: boolean;
+  /**
+   * GEOCODER_URL: a Photon- or Nominatim-compatible `/search` endpoint that places drop-offs and stops by their
+   * address (docs/places.md#the-geocoder); unset: by their city. GEOCODER_TIMEOUT_MS bounds each search.
+   */
+  geocoderUrl: string | undefined;
+  geocoderTimeoutMs: number;
 }
 
 /** A configuration problem; the process exits with its message, which names the variable. */
@@ -178,7 +184,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...{ idleTimeoutSeconds, trustProxy, production, outboundAllowPrivate, secretsKey, metricsToken, metricsPublic },
     ...{ databaseUrl, deliveryLeaseSeconds, offerWatchMs, mapTiles, reusePort, storeBounds, passwordHashCost },
     gazetteerWarm: flag(env, "GAZETTEER_WARM", true),
+    geocoderUrl: geocoderUrl(env.GEOCODER_URL),
+    geocoderTimeoutMs: integer(env, "GEOCODER_TIMEOUT_MS", 2000, 100, 10_000),
   };
+}
+
+/** GEOCODER_URL checked: an absolute http(s) URL. The message never repeats it: its query may carry a key. */
+function geocoderUrl(raw: string | undefined): string | undefined {
+  const value = raw?.trim();
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError("GEOCODER_URL must be an absolute http or https URL of a /search endpoint (https://photon.example/api)");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError("GEOCODER_URL must be an http or https URL");
+  return value;
 }
 
 /**

@@ -19,6 +19,7 @@ import { wireTrips } from "./wiring/trips";
 import { wireRates } from "./wiring/rates";
 import { wireNetwork } from "./wiring/network";
 import { wireSandbox } from "./wiring/sandbox";
+import { wirePlaces } from "./wiring/places";
 
 export { systemClock, type OutboundSettings, type ServiceConfig, type ServiceOptions } from "./wiring/context";
 
@@ -40,7 +41,8 @@ export function createServices(database: Database, config: ServiceConfig, clock:
   const { tracking } = events;
   const delivery = wireDelivery(base, { currencies: reference.currencies, metrics: operations.metrics });
   const integration = wireIntegration(base, { guard: delivery.guard, rateBudgets });
-  const { quoting, trips } = wireTrips(base, { reference, fleetIndex, holds, tracking, worker: delivery.worker, rateBudgets });
+  const { places } = wirePlaces(base, { reference, guard: delivery.guard });
+  const { quoting, trips } = wireTrips(base, { reference, places, fleetIndex, holds, tracking, worker: delivery.worker, rateBudgets });
   const { rates, fx } = wireRates(base, reference);
   const network = wireNetwork(base, { reference, fleetIndex, holds, trips, fx, bounds });
   const sandbox = wireSandbox(base, { manage: trips.manage, tracking, airports: reference.airports });
@@ -55,6 +57,7 @@ export function createServices(database: Database, config: ServiceConfig, clock:
     ...events,
     ...delivery,
     ...integration,
+    places,
     quoting,
     trips,
     rates,

@@ -24,6 +24,7 @@ import availabilityJs from "./assets/availability.js" with { type: "text" };
 import breakdownJs from "./assets/breakdown.js" with { type: "text" };
 import fieldErrorsJs from "./assets/field-errors.js" with { type: "text" };
 import offersJs from "./assets/offers.js" with { type: "text" };
+import placePickerJs from "./assets/place-picker.js" with { type: "text" };
 // The map library (Leaflet, and its marker clustering), from node_modules, embedded the same way.
 import leafletJs from "leaflet/dist/leaflet.js" with { type: "text" };
 import leafletCss from "leaflet/dist/leaflet.css" with { type: "text" };
@@ -58,6 +59,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   "breakdown.js": { file: breakdownJs, type: JS },
   "field-errors.js": { file: fieldErrorsJs, type: JS },
   "offers.js": { file: offersJs, type: JS },
+  "place-picker.js": { file: placePickerJs, type: JS },
   "leaflet.js": { file: noSourceMap(leafletJs), type: JS },
   "leaflet.css": { file: leafletCss, type: CSS },
   "leaflet.markercluster.js": { file: noSourceMap(clusterJs), type: JS },

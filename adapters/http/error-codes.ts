@@ -7,6 +7,10 @@ export interface ErrorCode {
 
 /** The meanings too long for one line of the table. */
 const LONG_MEANINGS = {
+  PICKUP_NOT_LOCATED: "A quote's pickup cannot be placed (no lat/lon, no known airport, an unknown city); `errors[]` names " +
+    "locations.pickup",
+  DROPOFF_NOT_LOCATED: "POST /api/quotes: a drop-off or stop nothing can place (no lat/lon, no known airport, an address not " +
+    "found, no known city); `errors[]` names each (locations.dropOff, locations.stops[i])",
   WRONG_CREDENTIAL_KIND: "The other kind of credential than the route takes: the message says which one it takes (core JWT as " +
     "`Authorization: Bearer`, from POST /api/token; or the platform `token` header, from POST " +
     "/Platform.svc/getToken2)",
@@ -32,6 +36,9 @@ const LONG_MEANINGS = {
 export const ERROR_CODES: readonly ErrorCode[] = [
   // Requests the edge refuses before any route runs.
   { code: "VALIDATION_FAILED", status: 400, meaning: "One or more fields break a rule; `errors[]` names each failing field and why" },
+  { code: "PICKUP_NOT_LOCATED", status: 400, meaning: LONG_MEANINGS.PICKUP_NOT_LOCATED },
+  { code: "UNKNOWN_AIRPORT", status: 400, meaning: "A quote's airport pickup names an IATA code the airport directory does not know" },
+  { code: "DROPOFF_NOT_LOCATED", status: 400, meaning: LONG_MEANINGS.DROPOFF_NOT_LOCATED },
   { code: "MALFORMED_JSON", status: 400, meaning: "The body is not valid JSON" },
   { code: "INVALID_ENCODING", status: 400, meaning: "The body is not valid UTF-8" },
   { code: "JSON_TOO_DEEP", status: 400, meaning: "The JSON body nests deeper than the service accepts" },

@@ -44,7 +44,7 @@ export async function leaveOutByCard(
   deps: { rateCards?: Pick<RateCardRepository, "getMany">; currencies: CurrencyDirectory; airports: AirportDirectory },
   met: MetProviders,
   terms: ProviderTerms,
-  request: Pick<QuoteBuildRequest, "pickup" | "dropOff" | "tripMinutes" | "now">,
+  request: Pick<QuoteBuildRequest, "pickup" | "dropOff" | "stops" | "tripMinutes" | "now">,
 ): Promise<{ cards: Array<ProviderCard | undefined>; leftOut: LeftOutByCard }> {
   const { owners, netids, integrations, facts } = met;
   const cards = new Array<ProviderCard | undefined>(terms.admitted.length);

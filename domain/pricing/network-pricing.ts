@@ -7,7 +7,9 @@ import { greatCircleKm } from "../geo";
 import { pickupCityWarnings, placePickup, type Gazetteer } from "../trips/pickup-place";
 import type { TripWarning } from "../trips/warnings";
 import { pickupTimeRefusal, pickupTimeWarnings, readPickupTime } from "../trips/pickup-time";
-import { positionOf, type TimeZones } from "../trips/places";
+import { positionOf, type Position, type TimeZones } from "../trips/places";
+import type { Geocoder } from "../trips/ports";
+import { placeRoute, routePositions } from "../trips/drop-off-place";
 import { bookedQuarterHours, estimatedQuarterHours, fitsTrip } from "./quote";
 import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
 import type { Integration } from "../delivery/integration";
@@ -35,8 +37,9 @@ export interface ServingProviders {
    */
   rank(admission: ProviderAdmission, fx?: RankInput["fx"]): Promise<CircleRanking & Availability & LeftOutByCard>;
   /**
-   * What placing the pickup and reading its time warn of (PICKUP_CITY_AMBIGUOUS: a city name that matched several
-   * places; PICKUP_TIME_ADJUSTED: a wall-clock time the spring change skips).
+   * What placing the trip and reading its time warn of (PICKUP_CITY_AMBIGUOUS: a city name that matched several
+   * places; DROPOFF_APPROXIMATE: a drop-off or stop placed at its city's centre; PICKUP_TIME_ADJUSTED: a wall-clock
+   * time the spring change skips).
    */
   placeWarnings?: TripWarning[];
 }
@@ -45,7 +48,8 @@ export interface ServingProviders {
 export interface NetworkPricing {
   /**
    * The providers with active vehicles serving the trip's pickup that seat the party (and hold its luggage when
-   * given), ready to rank once admitted. A pickup that cannot be placed, or whose time is past or too far ahead: 400.
+   * given), ready to rank once admitted. A pickup, drop-off or stop that cannot be placed (400 naming each), or a
+   * pickup time past or too far ahead: 400.
    */
   servingProviders(trip: NewTrip, now: number): Promise<ServingProviders>;
 }
@@ -56,6 +60,8 @@ export interface NetworkPricingDeps {
   integrations: Pick<IntegrationRepository, "getMany" | "largestServiceRadiusKm">;
   airports: AirportDirectory;
   gazetteer: Gazetteer;
+  /** Places a drop-off's or stop's address (docs/places.md#drop-offs-and-stops); absent: by its city. */
+  geocoder?: Geocoder;
   timeZones: TimeZones;
   currencies: CurrencyDirectory;
   /** Vehicles held by live bookings and blackouts (docs/availability.md); none left out without it. */
@@ -77,12 +83,13 @@ export function indexNetworkPricing(deps: NetworkPricingDeps): NetworkPricing {
     async servingProviders(req, now) {
       const pickup = req.trip.locations.pickup;
       const placed = placePickup(pickup, deps);
-      if (!placed.placed)
-        throw new ValidationError(
-          [{ field: placed.field, message: placed.message }],
-          undefined,
-          placed.reason === "UNKNOWN_AIRPORT" ? "UNKNOWN_AIRPORT" : "PICKUP_NOT_LOCATED",
-        );
+      // docs/places.md#drop-offs-and-stops: every place the quote is priced along, or 400 naming each it cannot place.
+      const route = await placeRoute(req.trip.locations, deps);
+      if (!placed.placed || route.unplaced.length > 0) {
+        const errors = [...(placed.placed ? [] : [{ field: placed.field, message: placed.message }]), ...route.unplaced];
+        const code = placed.placed ? "DROPOFF_NOT_LOCATED" : placed.reason === "UNKNOWN_AIRPORT" ? "UNKNOWN_AIRPORT" : "PICKUP_NOT_LOCATED";
+        throw new ValidationError(errors, undefined, placed.placed || route.unplaced.length === 0 ? code : "VALIDATION_FAILED");
+      }
       const pickupTime = readPickupTime(pickup, deps.airports, deps.timeZones, placed.position);
       const pickupDate = pickupTime?.at;
       const timeRefusal = pickupDate !== undefined ? pickupTimeRefusal(pickupDate, now) : undefined;
@@ -127,13 +134,17 @@ export function indexNetworkPricing(deps: NetworkPricingDeps): NetworkPricing {
       const trip = req.trip as unknown as { extra?: { extras?: unknown }; extras?: unknown } & Parameters<typeof askedExtras>[0];
       const asked = askedExtras({ locations: trip.locations, extras: trip.extra?.extras ?? trip.extras });
       const facts = cardFacts(req.trip, placed, asked, pickupDate ?? now, deps);
-      const met: Met = { now, pickupDate, req, position, country: placed.country, iata, matches, owners, netids, extraNetids, listing, integrations, facts };
+      const { dropOff, stops } = routePositions(route);
+      const met: Met = {
+        ...{ now, pickupDate, req, position, dropOff, stops, country: placed.country, iata },
+        ...{ matches, owners, netids, extraNetids, listing, integrations, facts },
+      };
       return {
         netids,
         integrations,
         ...(pickupDate !== undefined ? { pickupDate } : {}),
         rank: (admission, fx) => rankAdmitted(deps, met, admission, fx),
-        placeWarnings: [...pickupCityWarnings(placed), ...pickupTimeWarnings(pickupTime)],
+        placeWarnings: [...pickupCityWarnings(placed), ...pickupTimeWarnings(pickupTime), ...route.warnings],
       };
     },
   };
@@ -145,6 +156,9 @@ interface Met {
   pickupDate: number | undefined;
   req: NewTrip;
   position: { lat: number; lon: number };
+  /** The drop-off and the stops as placed (docs/places.md#drop-offs-and-stops). */
+  dropOff: Position | undefined;
+  stops: Position[];
   country: string | undefined;
   iata: string | undefined;
   matches: CircleMatches;
@@ -174,10 +188,10 @@ async function rankAdmitted(
     terms.preferredType[o] = admitted.preferredType[k];
   });
 
-  const dropOff = positionOf(req.trip.locations.dropOff, deps.airports);
+  const { dropOff, stops } = met;
   const quarterHours = req.tripMinutes ? bookedQuarterHours(req.tripMinutes) : estimatedQuarterHours(position, dropOff);
   const availability = await leaveOutUnavailable(deps, met, terms, quarterHours);
-  const byCard = await leaveOutByCard(deps, met, terms, { pickup: position, dropOff, tripMinutes: req.tripMinutes, now: met.now });
+  const byCard = await leaveOutByCard(deps, met, terms, { pickup: position, dropOff, stops, tripMinutes: req.tripMinutes, now: met.now });
 
   // An airport pickup: each admitted provider met there (a vehicle within its radius seats the party, or one
   // without a position lists the airport) adds its vehicles listing the airport that the circle cannot hold.

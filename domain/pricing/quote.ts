@@ -18,6 +18,11 @@ export interface QuoteRequest {
   luggageCount: number | undefined;
   pickup: Position | undefined;
   dropOff: Position | undefined;
+  /**
+   * The trip's stops as placed, in order (docs/places.md#drop-offs-and-stops): a stop nothing could place is not
+   * among them. Absent: no stops.
+   */
+  stops?: readonly Position[];
   /** The trip's booked duration (GNet's totalTripDuration), when given: the quote is priced on it, not the distance. */
   tripMinutes?: number;
   /** Unix seconds; options are valid for 24 h from now. */

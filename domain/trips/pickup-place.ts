@@ -68,10 +68,10 @@ export type PickupPlacement = PlacedPickup | UnplacedPickup;
 const CODE = /^[A-Za-z]{3}$/;
 const ALPHA2 = /^[A-Za-z]{2}$/;
 
-/** The 3-letter code an airport pickup gives (address or landmark) that the directory does not know, if any. */
-function unknownAirportCode(pickup: TripLocation, airports: AirportDirectory): string | undefined {
-  if ((pickup.locationType ?? "").trim().toLowerCase() !== "airport") return undefined;
-  for (const text of [pickup.address, pickup.landmark]) {
+/** The 3-letter code an airport location gives (address or landmark) that the directory does not know, if any. */
+export function unknownAirportCode(location: TripLocation, airports: AirportDirectory): string | undefined {
+  if ((location.locationType ?? "").trim().toLowerCase() !== "airport") return undefined;
+  for (const text of [location.address, location.landmark]) {
     const s = (text ?? "").trim();
     if (CODE.test(s) && !airports.lookup(s)) return s.toUpperCase();
   }

@@ -83,3 +83,25 @@ export interface OfferDeadlines {
   /** Up to `limit` due bookings' transactionIds, earliest due first, leased for `leaseSeconds`. */
   claimDue(now: number, limit: number, leaseSeconds: number): Promise<string[]>;
 }
+
+/** A place an address search found (docs/places.md#drop-offs-and-stops). */
+export interface GeocodedPlace {
+  lat: number;
+  lon: number;
+  /** How the geocoder names it (`200 Park Avenue, New York, NY, United States`). */
+  label: string;
+  /** ISO 3166-1 alpha-2, when the geocoder says. */
+  country?: string;
+}
+
+/**
+ * Where an address is, asked of a geocoder (a Photon- or Nominatim-compatible search, GEOCODER_URL). Optional: a
+ * service without one places addresses by their city (docs/places.md#drop-offs-and-stops).
+ */
+export interface Geocoder {
+  /**
+   * The places `text` (an address, a place's name) may be, best first, at most `limit`. Never throws: [] when
+   * nothing matches or the geocoder cannot answer now (slow, down, refused by the outbound guard).
+   */
+  search(text: string, limit: number): Promise<GeocodedPlace[]>;
+}

@@ -3,7 +3,8 @@
  * PICKUP_NOT_LOCATED (a booking whose pickup could not be placed), NO_VEHICLE_NEAR_PICKUP (a quote no vehicle
  * of the provider serves), NO_VEHICLE_FITS_TRIP (serving vehicles, none seating the passengers and luggage),
  * OTHER_CURRENCIES_LEFT_OUT (options priced in other currencies than the quote's, counted), PICKUP_CITY_AMBIGUOUS
- * (the pickup's city matched several places of a similar size: `city` names the one chosen).
+ * (the pickup's city matched several places of a similar size: `city` names the one chosen), DROPOFF_APPROXIMATE
+ * (a drop-off or stop placed at its city's centre), DROPOFF_NOT_LOCATED (one nothing could place).
  */
 export interface TripWarning {
   code:
@@ -22,6 +23,9 @@ export interface TripWarning {
     | "PICKUP_CITY_AMBIGUOUS"
     // docs/places.md#the-pickups-clock: the pickup's wall-clock time falls in a spring-forward gap; moved forward by it.
     | "PICKUP_TIME_ADJUSTED"
+    // docs/places.md#drop-offs-and-stops: a drop-off or stop placed at its city's centre; one nothing could place.
+    | "DROPOFF_APPROXIMATE"
+    | "DROPOFF_NOT_LOCATED"
     // docs/fx.md#what-a-network-quote-shows: a network quote's options in a currency the FX table has no rate for; rates older than 7 days.
     | "NO_FX_RATE"
     | "FX_RATES_STALE"
@@ -37,7 +41,7 @@ export interface TripWarning {
   /** OTHER_CURRENCIES_LEFT_OUT: how many vehicle options were left out, and their currencies. */
   count?: number;
   currencies?: string[];
-  /** PICKUP_CITY_AMBIGUOUS: the place chosen (`Springfield, MO, US`). */
+  /** PICKUP_CITY_AMBIGUOUS: the place chosen (`Springfield, MO, US`); DROPOFF_APPROXIMATE: the city whose centre it is. */
   city?: string;
   /** EXTRA_NOT_OFFERED: the extras' codes. */
   codes?: string[];

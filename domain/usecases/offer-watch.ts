@@ -5,6 +5,7 @@ import { isoAt, type Booking } from "../trips/booking";
 import { decideOfferDue, mayMove, moveCause, type NextOffer, type OfferOutcome } from "../trips/offers";
 import type { BookingRepository, OfferDeadlines } from "../trips/ports";
 import { positionOf } from "../trips/places";
+import { placeRoute, routePositions, type RoutePlacingDeps } from "../trips/drop-off-place";
 import { quoteQuarterHours } from "../pricing/quote";
 import { DEFAULT_TURNAROUND_MINUTES, holdSpan, type HoldIndex } from "../fleet/holds";
 import type { NetworkQuoteRepository } from "../pricing/ports";
@@ -26,6 +27,8 @@ export interface OfferWatchDeps {
   holds?: HoldIndex;
   admission: TripAdmissionDeps;
   airports: AirportDirectory;
+  /** Places the drop-off as the booked quote did (docs/places.md#drop-offs-and-stops); absent: its lat/lon or airport only. */
+  places?: RoutePlacingDeps;
   clock: Clock;
 }
 
@@ -89,10 +92,12 @@ export async function handleDue(deps: OfferWatchDeps, transactionId: string, now
 /** The booked vehicle's hold span for `provider`'s vehicle: pickup to the estimated end plus its turnaround. */
 async function spanFor(deps: OfferWatchDeps, b: Booking, provider: string): Promise<{ from: number; to: number }> {
   const minutes = Number(b.trip.totalTripDuration);
+  const { locations } = b.trip;
+  const dropOff = deps.places ? routePositions(await placeRoute(locations, deps.places)).dropOff : positionOf(locations.dropOff, deps.airports);
   const quarterHours = quoteQuarterHours({
     tripMinutes: Number.isFinite(minutes) && minutes > 0 ? minutes : undefined,
     pickup: positionOf(b.trip.locations.pickup, deps.airports),
-    dropOff: positionOf(b.trip.locations.dropOff, deps.airports),
+    dropOff,
   } as Parameters<typeof quoteQuarterHours>[0]);
   const turnaround = (await deps.admission.integrations.get(provider))?.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES;
   return holdSpan(b.pickupDate, quarterHours, turnaround);

@@ -5,8 +5,8 @@ import { isRequester, type Booking } from "../trips/booking";
 import { applyChanges, type ChangeContext } from "../trips/decisions";
 import { CANCELLABLE_STATUSES } from "../trips/lifecycle";
 import { placePickup, type Gazetteer } from "../trips/pickup-place";
-import { positionOf } from "../trips/places";
-import type { BookingRepository } from "../trips/ports";
+import type { BookingRepository, Geocoder } from "../trips/ports";
+import { placeRoute, routePositions } from "../trips/drop-off-place";
 import { buildQuote } from "../pricing/quote";
 import { pricedKey, requoteNeeded, type RepricedTrip } from "../trips/quote-binding";
 import type { BookingRef, TripChanges } from "../trips/send-trip-request";
@@ -32,6 +32,8 @@ export interface RepriceDeps {
   fleet: Pick<ProviderFleet, "activeEntriesBySlug">;
   airports: AirportDirectory;
   gazetteer: Gazetteer;
+  /** Places a drop-off's or stop's address (docs/places.md#drop-offs-and-stops); absent: by its city. */
+  geocoder?: Geocoder;
   currencies: CurrencyDirectory;
   integrations: Pick<IntegrationRepository, "get">;
   /** The provider's rate card prices the changed trip as its quote did (docs/rates.md#how-a-vehicle-is-priced); absent: the vehicle's own rates. */
@@ -80,11 +82,13 @@ export async function repriceForUpdate(
   const radiusKm = await serviceRadiusOf(deps.integrations, current.providerId);
   if (!servesPickup(vehicle, serviceAreaOf(placed, radiusKm))) throw requoteNeeded(`the new pickup is outside the service area of vehicle ${code}`, details);
   const luggage = trip.luggageCount === undefined || trip.luggageCount === "" ? undefined : Number(trip.luggageCount);
+  // Placed as a quote places them: exact coordinates sent now re-price a trip quoted from a city's centre.
+  const route = await placeRoute(trip.locations, deps);
   const build = {
     passengerCount: Number(trip.passengerCount),
     luggageCount: luggage,
     pickup: placed.position,
-    dropOff: positionOf(trip.locations.dropOff, deps.airports),
+    ...routePositions(route),
     tripMinutes: readTripMinutes(trip.totalTripDuration, () => undefined) || undefined,
     now: ctx.now,
     ...(placed.country ? { country: placed.country } : {}),

@@ -16,7 +16,8 @@ import type { QuoteOption } from "../trips/booking";
 import { pickupCityWarnings, placePickup, type Gazetteer } from "../trips/pickup-place";
 import { pickupTimeRefusal, pickupTimeWarnings, readPickupTime } from "../trips/pickup-time";
 import { positionOf, type Position, type TimeZones } from "../trips/places";
-import type { BookingRepository } from "../trips/ports";
+import type { BookingRepository, Geocoder } from "../trips/ports";
+import { placeRoute, routePositions, unplacedWarnings, type PlacedRoute } from "../trips/drop-off-place";
 import { DEFAULT_BOOKING_LIMITS, withinBounds, type BookingLimits } from "../trips/booking-bounds";
 import type { ServingFleet } from "../pricing/service-area";
 import { unknownPassengerFields, type TripWarning } from "../trips/warnings";
@@ -46,6 +47,8 @@ export interface SendTripDeps {
   timeZones: TimeZones;
   /** Places a pickup by its city when it has no coordinates or airport. */
   gazetteer: Gazetteer;
+  /** Places a drop-off's or stop's address (docs/places.md#drop-offs-and-stops); absent: by its city. */
+  geocoder?: Geocoder;
   currencies: CurrencyDirectory;
   /** Who a provider takes trips from, and how it reads a partner's vehicle types. */
   admission: TripAdmissionDeps;
@@ -151,8 +154,14 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
   // The provider's terms for this trip (docs/terms.md#policies): on every quote option, kept by a booking made without one.
   const policies = (await deps.admission.integrations.get(provider.netid))?.policies;
   const terms = termsFor(policies, pickupDate, { hourly: isHourlyTrip(request.trip), airport: isAirportPickup(pickup, deps.airports) });
+  // The drop-off and stops are placed only where the exchange prices or holds the trip: never for a plain booking.
+  let placing: Promise<PlacedRoute> | undefined;
+  const route = () => (placing ??= placeRoute(request.trip.locations, deps));
   let options: QuoteOption[] = [];
   if (isQuote && !firstRefusal && placed.placed) {
+    const placedRoute = await route();
+    // docs/places.md#drop-offs-and-stops: a place nothing could place is priced without (warned), never refused here.
+    warnings.push(...placedRoute.warnings, ...unplacedWarnings(placedRoute));
     const quote = await quoteProvider(
       {
         servingFleet: deps.servingFleet,
@@ -167,7 +176,7 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
       {
         passengerCount: request.passengerCount,
         luggageCount: request.luggageCount,
-        dropOff: positionOf(request.trip.locations.dropOff, deps.airports),
+        ...routePositions(placedRoute),
         tripMinutes: request.tripMinutes,
         now: ctx.now,
         preferredVehType: await providerVehicleType(deps.admission, ctx.netid, provider.netid, request.trip.preferredVehicleType),
@@ -211,10 +220,13 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
       return decideNewTrip(current, request, fingerprint, facts, ctx);
     });
   // A booking made from a quote option holds its vehicle: claimed in the database before the booking is written.
+  const pickupAt = placed.placed ? placed.position : undefined;
   const claim =
     deps.holds && !isQuote && !firstRefusal && !quoted?.expired
-      ? await quotedVehicleClaim(deps, request, provider.netid, facts.transactionId, pickupDate, quoted, placed.placed ? placed.position : undefined, ctx.now)
+      ? await quotedVehicleClaim(deps, request, provider.netid, facts.transactionId, pickupDate, quoted, pickupAt, route, ctx.now)
       : undefined;
+  // A booking made from a quote keeps a price the drop-off's place may change: say when it was only approximate.
+  if (claim && placing) warnings.push(...(await placing).warnings);
   return claim ? bookHolding(deps.holds!, claim, ctx.now, book) : book();
 }
 
@@ -231,6 +243,7 @@ async function quotedVehicleClaim(
   pickupDate: number,
   quoted: QuotedChoice | undefined,
   pickup: Position | undefined,
+  route: () => Promise<PlacedRoute>,
   now: number,
 ): Promise<VehicleClaim | undefined> {
   const current = await deps.bookings.findByResNo("requester", request.requesterId, request.requesterResNo);
@@ -244,7 +257,7 @@ async function quotedVehicleClaim(
     slug = code ? options.find((o) => o.code === code)?.code : options.every((o) => typeof o.code === "string" && o.code !== "") ? options[0]?.code : undefined;
   }
   if (!slug) return undefined;
-  const quarterHours = quoteQuarterHours({ tripMinutes: request.tripMinutes, pickup, dropOff: positionOf(request.trip.locations.dropOff, deps.airports) });
+  const quarterHours = quoteQuarterHours({ tripMinutes: request.tripMinutes, pickup, ...routePositions(await route()) });
   const turnaround = (await deps.admission.integrations.get(provider))?.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES;
   return { slug, provider, transactionId, ...holdSpan(pickupDate, quarterHours, turnaround) };
 }

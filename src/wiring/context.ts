@@ -35,8 +35,11 @@ export type OutboundSettings = Partial<Pick<Config, "outboundAllowPrivate" | "pr
 
 /** What the services read of the configuration (tests and the CLI give only some of it). */
 export type ServiceConfig = Pick<Config, "jwtSecret" | "tokenTtlSeconds"> &
-  Partial<Pick<Config, "maxBodyBytes" | "passwordHashCost">> & { rateLimits?: RateLimits; secretsKey?: string; storeBounds?: Partial<StoreBounds> } &
-  OutboundSettings;
+  Partial<Pick<Config, "maxBodyBytes" | "passwordHashCost" | "geocoderUrl" | "geocoderTimeoutMs">> & {
+    rateLimits?: RateLimits;
+    secretsKey?: string;
+    storeBounds?: Partial<StoreBounds>;
+  } & OutboundSettings;
 
 /** What every wiring function is given: the storage, the configuration, the clock, the log and the options. */
 export interface Wiring {

@@ -37,6 +37,7 @@ export function wireNetwork({ storage, clock }: Wiring, { reference, fleetIndex,
       integrations,
       airports,
       gazetteer: reference.gazetteer,
+      ...(trips.send.geocoder ? { geocoder: trips.send.geocoder } : {}),
       timeZones: trips.send.timeZones,
       currencies: reference.currencies,
       holds,
@@ -56,6 +57,8 @@ export function wireNetwork({ storage, clock }: Wiring, { reference, fleetIndex,
     holds,
     admission: trips.send.admission,
     airports,
+    // The next provider's vehicle is held as long as the first one was: the drop-off placed the same way.
+    places: { airports, gazetteer: reference.gazetteer, ...(trips.send.geocoder ? { geocoder: trips.send.geocoder } : {}) },
     clock,
   };
   return { providerRecords, networkQuotes, offers };

@@ -8,9 +8,11 @@ import type { ChauffeurTracking } from "../../domain/usecases/track-chauffeur";
 import { newEventId, type Wiring } from "./context";
 import type { FleetWiring } from "./fleet";
 import type { ReferenceData } from "./reference";
+import type { PlacesWiring } from "./places";
 
 interface TripParts {
   reference: ReferenceData;
+  places: PlacesWiring["places"];
   fleetIndex: FleetWiring["fleetIndex"];
   holds: HoldIndex;
   tracking: ChauffeurTracking;
@@ -19,7 +21,7 @@ interface TripParts {
 }
 
 /** Trips: quoting, sending a trip (a booking), managing it, and delivering its changes. */
-export function wireTrips({ storage, config, clock }: Wiring, { reference, fleetIndex, holds, tracking, worker, rateBudgets }: TripParts) {
+export function wireTrips({ storage, config, clock }: Wiring, { reference, places, fleetIndex, holds, tracking, worker, rateBudgets }: TripParts) {
   const { outbox, bookings, companies, integrations, partnerships } = storage;
   const { airports, currencies } = reference;
   const delivery: DeliveryDeps = { outbox, bookings, runner: worker, clock, dueNow: () => Date.now() / 1000, replays: rateBudgets, newEventId };
@@ -41,6 +43,7 @@ export function wireTrips({ storage, config, clock }: Wiring, { reference, fleet
       fleet: storage.providerFleet,
       servingFleet: quoting.servingFleet,
       gazetteer: quoting.gazetteer,
+      ...(places.geocoder ? { geocoder: places.geocoder } : {}),
       currencies: quoting.currencies,
       airports,
       timeZones: reference.timeZones,

@@ -54,7 +54,8 @@ export async function signIn(page: Page, base: string, uid: string, options: { p
  * must exit 0): what the console's browser tests sign in to.
  */
 export async function startDemoServer(env: Record<string, string> = {}, commands: string[][] = [], timeoutMs = 30_000): Promise<RunningServer> {
-  const dbEnv = { DB_PATH: join(tempDir(), "db.sqlite"), DEMO_DATA: "0", ...env };
+  // The gazetteer warms as the service starts (GAZETTEER_WARM): New trip places a drop-off given by address by its city.
+  const dbEnv = { DB_PATH: join(tempDir(), "db.sqlite"), DEMO_DATA: "0", GAZETTEER_WARM: "1", ...env };
   for (const command of [["seed-demo"], ...commands]) {
     const r = await runCli(command, dbEnv, { timeoutMs: 120_000 });
     if (r.code !== 0) throw new Error(`${command.join(" ")} exited with ${r.code}: ${r.stderr}`);

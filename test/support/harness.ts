@@ -125,6 +125,9 @@ export function createHarness(
     events?: Partial<LiveHubOptions>;
     /** Challenge webhook URLs on loopback too (they are trusted without one otherwise). */
     challengePrivateWebhooks?: boolean;
+    /** GEOCODER_URL and GEOCODER_TIMEOUT_MS (docs/places.md#the-geocoder): a geocoder the test serves on loopback. */
+    geocoderUrl?: string;
+    geocoderTimeoutMs?: number;
     /** On PostgreSQL: the pool's connections (default 4) and the outbox lease (default 5 s); benches pass production's. */
     postgres?: { pool?: number; leaseSeconds?: number };
   } = {},
@@ -145,7 +148,7 @@ export function createHarness(
           leaseSeconds: options.postgres?.leaseSeconds ?? 5,
         }))
     : db;
-  const services: Services = createServices(database, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, maxBodyBytes: options.maxBodyBytes, rateLimits: options.rateLimits, storeBounds: options.storeBounds, outboundAllowPrivate, secretsKey, production: options.production, passwordHashCost: options.passwordHashCost ?? "test" }, options.clock, {
+  const services: Services = createServices(database, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, maxBodyBytes: options.maxBodyBytes, rateLimits: options.rateLimits, storeBounds: options.storeBounds, outboundAllowPrivate, secretsKey, production: options.production, passwordHashCost: options.passwordHashCost ?? "test", geocoderUrl: options.geocoderUrl, geocoderTimeoutMs: options.geocoderTimeoutMs }, options.clock, {
     delivery: options.delivery,
     resolver: options.resolver,
     sandbox: options.sandbox,

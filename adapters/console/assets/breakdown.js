@@ -11,3 +11,20 @@ export function breakdownList(option) {
     lines.map((l) => h("li", { class: `bd-${String(l.kind).toLowerCase()}` }, h("span", {}, l.name), " ", h("span", { class: "num" }, l.amount))),
   );
 }
+
+/**
+ * What booking `option` makes, before it is booked: the vehicle and its operator, its breakdown line by line, the
+ * total, where the drop-off is (`dropOff`: a sentence, or null) and `actions` (the button that books it).
+ */
+export function bookingSummary(option, { dropOff = null, actions = null } = {}) {
+  return h(
+    "section",
+    { class: "will-book", "aria-label": "The booking you will make" },
+    h("h3", {}, "You will book"),
+    h("p", {}, h("strong", {}, option.name), ` (${option.vehType}) with ${option.provider?.name ?? option.provider?.netid ?? "the operator"}`),
+    breakdownList(option),
+    h("p", { class: "total" }, "Total ", h("strong", {}, `${option.fee} ${option.currency}`)),
+    dropOff ? h("p", { class: "muted" }, dropOff) : null,
+    actions,
+  );
+}

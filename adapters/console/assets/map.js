@@ -154,9 +154,9 @@ function whenAttached(el) {
  * A map figure. points: [{lat, lon, label, kind}] (kind: "pickup", "stop", "dropoff", "chauffeur", "place", or
  * "fleet" and "hit", which are clustered); circles: [{lat, lon, radiusKm, label}]. The view fits everything shown
  * (the whole world when empty). The figure's data-basemap says what is under the markers: "tiles" or "outline"
- * (then data-outline is "drawn" once the outline is on the map).
+ * (then data-outline is "drawn" once the outline is on the map). onPick({lat, lon}): a click on the map picks a place.
  */
-export function mapView({ points = [], circles = [], caption = "" } = {}) {
+export function mapView({ points = [], circles = [], caption = "", onPick } = {}) {
   const note = h("p", { class: "map-note muted", role: "status" });
   const box = h("div", { class: "map", role: "region", "aria-label": "Map" });
   const figure = h(
@@ -166,7 +166,7 @@ export function mapView({ points = [], circles = [], caption = "" } = {}) {
     h("figcaption", {}, caption || `${points.length} point${points.length === 1 ? "" : "s"} on the map`, " ", note),
   );
   Promise.all([loadLeaflet(), mapConfig(), whenAttached(figure)])
-    .then(([L, cfg, attached]) => attached && draw(L, cfg, figure, box, note, points, circles))
+    .then(([L, cfg, attached]) => attached && draw(L, cfg, figure, box, note, points, circles, onPick))
     .catch((error) => {
       figure.dataset.basemap = "none";
       note.textContent = error.message;
@@ -177,7 +177,7 @@ export function mapView({ points = [], circles = [], caption = "" } = {}) {
 /** The maps drawn so far: one whose page was replaced is removed (its listeners and tiles go with it). */
 const live = new Set();
 
-function draw(L, cfg, figure, box, note, points, circles) {
+function draw(L, cfg, figure, box, note, points, circles, onPick) {
   for (const old of live) if (!old.getContainer().isConnected) (old.remove(), live.delete(old));
   const map = L.map(box, { worldCopyJump: true, minZoom: 1, maxZoom: 19, zoomSnap: 0.5 });
   live.add(map);
@@ -254,6 +254,11 @@ function draw(L, cfg, figure, box, note, points, circles) {
   if (!bounds) map.setView([20, 0], 1);
   else if (points.length === 1 && !circles.length) map.setView(bounds.getCenter(), 13);
   else map.fitBounds(bounds, { padding: [30, 30], maxZoom: 14 });
+  if (onPick) {
+    box.classList.add("pickable");
+    // Six decimals (~0.1 m); a longitude clicked on a world copy is read back into −180…180.
+    map.on("click", (e) => onPick({ lat: Number(e.latlng.lat.toFixed(6)), lon: Number(L.Util.wrapNum(e.latlng.lng, [-180, 180], true).toFixed(6)) }));
+  }
   figure.map = map;
 }
 

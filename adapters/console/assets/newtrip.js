@@ -1,11 +1,13 @@
 // New trip: a network quote (POST /api/quotes) for a pickup (airport or address), time, drop-off, passengers and
-// luggage; its options (provider, vehicle, price, distance); booking one (POST /api/quotes/{id}/book) opens the
+// luggage; the drop-off placed first (found, or clicked on the map: place-picker.js); its options (provider, vehicle,
+// price, distance) and the breakdown of the one it will book; booking one (POST /api/quotes/{id}/book) opens the
 // new booking. The API's errors are shown at the fields they name.
 import { h, count, field, select, showError, statusLine } from "./dom.js";
 import * as api from "./api.js";
-import { breakdownList } from "./breakdown.js";
+import { bookingSummary, breakdownList } from "./breakdown.js";
 import { recordText } from "./offers.js";
 import { bound } from "./field-errors.js";
+import { dropOffPicker, dropOffSentence, placedDropOff } from "./place-picker.js";
 
 /** Where each API error goes: the control whose field name is the longest prefix of the error's; else `rest`. */
 function showFieldErrors(form, rest, error) {
@@ -55,8 +57,8 @@ function place(kind, iata, address, city, country, state = "") {
   return where;
 }
 
-/** One end of the trip: airport (IATA) or address with city and country; the other inputs hide. */
-function placeFields(prefix, label, apiField, kindValue) {
+/** One end of the trip: airport (IATA) or address with city and country (and `extra` below them); the other inputs hide. */
+function placeFields(prefix, label, apiField, kindValue, extra = null) {
   const kind = select(
     `${prefix}Kind`,
     [
@@ -79,22 +81,32 @@ function placeFields(prefix, label, apiField, kindValue) {
     field(`${label} state`, state, "Code or name; tells same-named cities apart"),
     field(`${label} country (2 letters)`, country),
   );
+  const addressPart = h("div", {}, addressBox, extra);
   const sync = () => {
     airportBox.hidden = kind.value !== "airport";
-    addressBox.hidden = kind.value === "airport";
+    addressPart.hidden = kind.value === "airport";
   };
   kind.addEventListener("change", sync);
   sync();
+  const typed = [address, city, state, country];
   return {
-    box: h("fieldset", {}, h("legend", {}, label), h("div", { class: "grid" }, field(`${label} kind`, kind)), airportBox, addressBox),
+    box: h("fieldset", {}, h("legend", {}, label), h("div", { class: "grid" }, field(`${label} kind`, kind)), airportBox, addressPart),
     value: () => place(kind.value, iata.value, address.value, city.value, country.value, state.value),
     filled: () => (kind.value === "airport" ? iata.value.trim() !== "" : address.value.trim() !== "" || city.value.trim() !== ""),
+    /** The address fields as one line, as a place search reads them. */
+    text: () => typed.map((el) => el.value.trim()).filter((v) => v !== "").join(", "),
+    /** Calls `fn` whenever an address field is edited. */
+    onEdit: (fn) => typed.forEach((el) => el.addEventListener("input", fn)),
   };
 }
 
 export async function newTripPage(main) {
   const pickup = placeFields("pickup", "Pickup", "locations.pickup", "airport");
-  const dropOff = placeFields("dropOff", "Drop-off", "locations.dropOff", "address");
+  let dropOff;
+  const picker = dropOffPicker({ text: () => dropOff.text() });
+  dropOff = placeFields("dropOff", "Drop-off", "locations.dropOff", "address", picker.box);
+  // An edited address is another place: it is found again.
+  dropOff.onEdit(() => picker.clear());
   const time = bound("locations.pickup.time", h("input", { type: "datetime-local", name: "pickupTime", required: true, value: tomorrowNine() }));
   const passengers = bound("passengerCount", h("input", { type: "number", name: "passengerCount", min: 1, max: 99, value: "2", required: true }));
   const luggage = bound("luggageCount", h("input", { type: "number", name: "luggageCount", min: 0, max: 99, value: "2" }));
@@ -123,11 +135,12 @@ export async function newTripPage(main) {
         const body = { passengerCount: passengers.value, locations: { pickup: { ...pickup.value(), time: localTime(time.value) } } };
         if (luggage.value !== "") body.luggageCount = luggage.value;
         if (sort.value !== "price") body.sort = sort.value;
-        if (dropOff.filled()) body.locations.dropOff = dropOff.value();
         ask.disabled = true;
-        status.textContent = "Asking every operator that serves the pickup…";
         options.hidden = true;
         try {
+          // The drop-off is placed before the trip is priced (docs/places.md#drop-offs-and-stops).
+          if (dropOff.filled()) body.locations.dropOff = await placed(dropOff.value());
+          status.textContent = "Asking every operator that serves the pickup…";
           const quote = (await api.core("POST", "/api/quotes", body)).data;
           status.textContent = "";
           showFieldErrors(quoteForm, problem, null);
@@ -153,6 +166,19 @@ export async function newTripPage(main) {
     problem,
     h("div", { class: "toolbar" }, ask),
   );
+
+  /** The drop-off as the quote is asked with it: an address placed by the picker first (found, or clicked). */
+  async function placed(where) {
+    if (where.locationType !== "address") return where;
+    status.textContent = "Placing the drop-off…";
+    const p = await picker.ensure();
+    if (!p)
+      throw {
+        message: "The drop-off could not be placed",
+        errors: [{ field: "locations.dropOff", message: "was not found: check the address, add its city, or click it on the map" }],
+      };
+    return placedDropOff(where, p);
+  }
 
   function showOptions(quote) {
     options.hidden = false;
@@ -225,6 +251,17 @@ export async function newTripPage(main) {
         button.disabled = false;
       }
     };
+    // The option it will book, with its breakdown: the first until another is chosen.
+    const willBook = h("div");
+    const bookChosen = h("button", { type: "button", class: "primary" }, "Book this option");
+    let chosen = quote.options[0];
+    bookChosen.addEventListener("click", () => book(chosen, bookChosen));
+    const approximate = (quote.warnings ?? []).some((w) => w.code === "DROPOFF_APPROXIMATE");
+    const showChosen = () =>
+      willBook.replaceChildren(
+        bookingSummary(chosen, { dropOff: dropOffSentence(picker.placed(), approximate), actions: h("div", { class: "toolbar" }, bookChosen) }),
+      );
+    showChosen();
     // Options in several currencies (each shown in its own) are not "in" the quote's one currency.
     const oneCurrency = new Set(quote.options.map((o) => o.currency)).size <= 1;
     options.replaceChildren(
@@ -232,6 +269,7 @@ export async function newTripPage(main) {
       h("p", { class: "muted" }, `Prices hold until ${new Date(quote.validUntil).toLocaleString()}; nothing is sent to an operator until you book.`),
       warnings.length ? h("ul", { class: "muted" }, warnings) : null,
       bookForm,
+      willBook,
       h(
         "div",
         { class: "tablebox" },
@@ -257,6 +295,13 @@ export async function newTripPage(main) {
                 "Book",
               );
               button.addEventListener("click", () => book(o, button));
+              const choose = h("input", {
+                type: "radio",
+                name: "chosenOption",
+                checked: o === chosen,
+                "aria-label": `Choose ${o.name} with ${o.provider.name}`,
+              });
+              choose.addEventListener("change", () => ((chosen = o), showChosen()));
               return h(
                 "tr",
                 {},
@@ -277,7 +322,7 @@ export async function newTripPage(main) {
                   breakdownList(o),
                 ),
                 h("td", { class: "num" }, `${o.nearestKm} km`),
-                h("td", {}, button),
+                h("td", {}, h("label", { class: "choose" }, choose, " Choose"), " ", button),
               );
             }),
           ),

@@ -118,6 +118,7 @@ const WARNING_CODES = [
   "TRIP_TOO_LONG",
   "PICKUP_CITY_AMBIGUOUS",
   "PICKUP_TIME_ADJUSTED",
+  "DROPOFF_APPROXIMATE",
   "NO_FX_RATE",
   "FX_RATES_STALE",
   "CANCELLATION_FEE_APPLIES",
@@ -137,17 +138,20 @@ const Warning = t.Object(
           "PICKUP_CITY_AMBIGUOUS (the pickup's city matches other places of a similar size: the most populous was chosen; " +
           "`city` names it, `Springfield, MO, US`), PICKUP_TIME_ADJUSTED (the pickup's wall-clock time does not exist in its " +
           "zone, skipped by the spring clock change: moved forward by the gap, 02:30 → 03:30 in New York; `message` says " +
-          "what was sent and what is used), NO_FX_RATE (options in a currency the FX table has no rate for, kept after " +
-          "the others; `count`, `currencies`), FX_RATES_STALE (the FX rates used are more than 7 days old; `rateDate`), " +
-          "CANCELLATION_FEE_APPLIES (options already past their free cancellation: booked now, cancelling costs a fee " +
-          "once the provider accepts; `count`)",
+          "what was sent and what is used), DROPOFF_APPROXIMATE (the drop-off or a stop, `field`, was placed at " +
+          "its city's centre, `city`: the price may change when exact coordinates come), NO_FX_RATE (options in a " +
+          "currency the FX table has no rate for, kept after the others; `count`, `currencies`), FX_RATES_STALE (the FX " +
+          "rates used are more than 7 days old; `rateDate`), CANCELLATION_FEE_APPLIES (options already past their free " +
+          "cancellation: booked now, cancelling costs a fee once the provider accepts; `count`)",
         examples: ["OTHER_CURRENCIES_LEFT_OUT"],
       }),
     message: t.String(),
     field: t.Optional(t.String()),
     count: t.Optional(t.Number()),
     currencies: t.Optional(t.Array(t.String())),
-    city: t.Optional(t.String({ description: "PICKUP_CITY_AMBIGUOUS: the place chosen", examples: ["Springfield, MO, US"] })),
+    city: t.Optional(
+      t.String({ description: "PICKUP_CITY_AMBIGUOUS: the place chosen; DROPOFF_APPROXIMATE: the city", examples: ["Springfield, MO, US"] }),
+    ),
     codes: t.Optional(t.Array(t.String(), { description: "EXTRA_NOT_OFFERED: the extras' codes" })),
   },
   { additionalProperties: true },

@@ -54,8 +54,11 @@ export function coreQuotes(deps: NetworkQuoteDeps, auth: Authenticator, idempote
             `is readable and bookable as soon as this answer arrives (from any instance), but it is stored without ` +
             `waiting for a disk flush, so an operating-system or database-server crash within a moment of the ` +
             `answer may lose it (then GET answers 404 QUOTE_NOT_FOUND): simply ask again. Bookings are always ` +
-            `flushed before they are answered. 400 names every failing field (a pickup that cannot be placed names ` +
-            `locations.pickup; affiliateReservation.providerId must not be sent). Supports \`Idempotency-Key\`. ` +
+            `flushed before they are answered. The drop-off and each stop are placed as the pickup is: coordinates, an ` +
+            `airport's IATA code, the address (when the service has a geocoder, GEOCODER_URL), else the city's centre ` +
+            `(warning DROPOFF_APPROXIMATE); docs/places.md#drop-offs-and-stops. 400 names every failing field (a pickup ` +
+            `that cannot be placed names locations.pickup, PICKUP_NOT_LOCATED; a drop-off or stop, locations.dropOff or ` +
+            `locations.stops[i], DROPOFF_NOT_LOCATED; affiliateReservation.providerId must not be sent). Supports \`Idempotency-Key\`. ` +
             `Bounded per company (nothing stored past a bound, 429 with Retry-After): QUOTE_STORE_QUOTA after 2,000 ` +
             `quotes in the last hour, QUOTE_TOO_LARGE for a quote over 256 KiB as stored (trip with its extra members, ` +
             `options, warnings).`,

@@ -265,6 +265,8 @@ export const TripWarningOut = t.Object(
         t.Literal("SHORT_NOTICE"),
         t.Literal("PICKUP_CITY_AMBIGUOUS"),
         t.Literal("PICKUP_TIME_ADJUSTED"),
+        t.Literal("DROPOFF_APPROXIMATE"),
+        t.Literal("DROPOFF_NOT_LOCATED"),
         t.Literal("UNKNOWN_PASSENGER_FIELD"),
         t.Literal("EXTRA_NOT_OFFERED"),
         t.Literal("UNPRICED_VEHICLES"),
@@ -280,6 +282,11 @@ export const TripWarningOut = t.Object(
           "PICKUP_TIME_ADJUSTED: the pickup's wall-clock time does not exist in its zone (the spring clock change " +
           "skips it): read as moved forward by the gap (02:30 → 03:30 in New York); `message` says what was sent and " +
           "what is used. A time the autumn change repeats is its earlier instant, without a warning. " +
+          "DROPOFF_APPROXIMATE: the drop-off or a stop (`field`) was placed at its city's centre (`city`): no " +
+          "coordinates, no airport, and its address not found by the geocoder (or none configured); routes and distance " +
+          "rules priced it from there, and the price may change when exact coordinates come (an UPDATE re-prices a " +
+          "booking made from a quote). DROPOFF_NOT_LOCATED: a QUOTE whose drop-off or stop (`field`) nothing could " +
+          "place: priced by the rules that need no drop-off (docs/places.md#drop-offs-and-stops). " +
           "NO_VEHICLE_NEAR_PICKUP: a QUOTE none of the provider's active vehicles serves (none lists the pickup " +
           "airport or stands within its serviceRadiusKm): stored and delivered with no options. " +
           "NO_VEHICLE_FITS_TRIP: serving vehicles exist but none seats the passengers and luggage. " +
@@ -299,7 +306,12 @@ export const TripWarningOut = t.Object(
     field: t.Optional(t.String({ description: "The request field the warning is about", examples: ["locations.pickup"] })),
     count: t.Optional(t.Number({ description: "OTHER_CURRENCIES_LEFT_OUT: how many options were left out" })),
     currencies: t.Optional(t.Array(t.String(), { description: "OTHER_CURRENCIES_LEFT_OUT: their currencies" })),
-    city: t.Optional(t.String({ description: "PICKUP_CITY_AMBIGUOUS: the place chosen: name, state, country", examples: ["Springfield, MO, US"] })),
+    city: t.Optional(
+      t.String({
+        description: "PICKUP_CITY_AMBIGUOUS: the place chosen; DROPOFF_APPROXIMATE: the city whose centre it is (name, state, country)",
+        examples: ["Springfield, MO, US"],
+      }),
+    ),
     codes: t.Optional(t.Array(t.String(), { description: "EXTRA_NOT_OFFERED: the extras' codes" })),
   },
   { description: "What the request was warned about" },

@@ -234,7 +234,8 @@ describe("rates and availability in the console, in a real browser", () => {
     await page.route("**/api/quotes", async (route) => {
       const res = await route.fetch();
       const body = (await res.json()) as any;
-      body.data.options[0] = { ...body.data.options[0], fee: "141.00", breakdown };
+      // In USD: with the drop-off placed, the cheapest option may be another operator's, in its own currency.
+      body.data.options[0] = { ...body.data.options[0], fee: "141.00", currency: "USD", breakdown };
       await route.fulfill({ response: res, json: body });
     });
     await page.getByRole("button", { name: "Get prices" }).click();

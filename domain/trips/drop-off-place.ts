@@ -1,0 +1,168 @@
+import type { Airport, AirportDirectory } from "../airports";
+import type { FieldError } from "../errors";
+import type { TripLocation, TripLocations } from "./booking";
+import { placeLabel, unknownAirportCode, type Gazetteer, type PlacedBy } from "./pickup-place";
+import { airportOf, readCoordinate, type Position } from "./places";
+import type { Geocoder } from "./ports";
+import type { TripWarning } from "./warnings";
+
+/**
+ * Placing a trip's drop-off and stops (docs/places.md#drop-offs-and-stops), as the pickup is placed and one step
+ * more: its coordinates; else the airport it names by IATA code; else, when the service has a geocoder, its address;
+ * else its city (+ state, country) from the gazetteer, the city's centre — approximate, so the quote warns.
+ */
+
+/** How a drop-off or stop was placed: the pickup's ways, and `address` (the geocoder found it). */
+export type StopPlacedBy = PlacedBy | "address";
+
+/** Where a drop-off or a stop is: its position for the price, and how the exchange knows it. */
+export interface PlacedStop {
+  position: Position;
+  by: StopPlacedBy;
+  /** The airport it names, when the directory knows it. */
+  airport?: Airport;
+  /** ISO 3166-1 alpha-2, when known. */
+  country?: string;
+}
+
+/** A trip's drop-off and stops placed, with what placing them warns of. */
+export interface PlacedRoute {
+  /** undefined when the trip has no drop-off or nothing places it (then `unplaced` names it). */
+  dropOff: PlacedStop | undefined;
+  /** Every stop that could be placed, in the trip's order (a stop nothing places is named in `unplaced`). */
+  stops: PlacedStop[];
+  /** DROPOFF_APPROXIMATE for each place found by its city only. */
+  warnings: TripWarning[];
+  /** Each place nothing could place: `locations.dropOff`, `locations.stops[1]`, and why. */
+  unplaced: FieldError[];
+}
+
+export interface RoutePlacingDeps {
+  airports: AirportDirectory;
+  gazetteer: Gazetteer;
+  /** Places addresses (GEOCODER_URL); absent: an address is placed by its city. */
+  geocoder?: Geocoder;
+}
+
+/** The most stops a trip is placed with (a trip's request limits keep them far fewer). */
+const MAX_PLACED_STOPS = 100;
+const ALPHA2 = /^[A-Za-z]{2}$/;
+const NO_ROUTE: PlacedRoute = Object.freeze({ dropOff: undefined, stops: [], warnings: [], unplaced: [] }) as PlacedRoute;
+
+/** The trip's drop-off and stops placed (docs/places.md#drop-offs-and-stops); the stops looked up together. */
+export async function placeRoute(locations: TripLocations | undefined, deps: RoutePlacingDeps): Promise<PlacedRoute> {
+  const stops = (locations?.stops ?? []).slice(0, MAX_PLACED_STOPS);
+  const dropOff = locations?.dropOff;
+  if (!dropOff && stops.length === 0) return NO_ROUTE;
+  const route: PlacedRoute = { dropOff: undefined, stops: [], warnings: [], unplaced: [] };
+  const places = await Promise.all([
+    ...stops.map((stop, i) => placeStop(stop, `locations.stops[${i}]`, deps)),
+    dropOff ? placeStop(dropOff, "locations.dropOff", deps) : undefined,
+  ]);
+  for (const placed of places) {
+    if (!placed) continue;
+    if (placed.warning) route.warnings.push(placed.warning);
+    if (placed.problem) route.unplaced.push(placed.problem);
+    else if (placed.field === "locations.dropOff") route.dropOff = placed.stop;
+    else route.stops.push(placed.stop!);
+  }
+  return route;
+}
+
+/** The positions a quote is priced along: the drop-off's and each placed stop's. */
+export function routePositions(route: PlacedRoute): { dropOff: Position | undefined; stops: Position[] } {
+  return { dropOff: route.dropOff?.position, stops: route.stops.map((s) => s.position) };
+}
+
+/**
+ * DROPOFF_NOT_LOCATED warnings for the places nothing could place: a provider QUOTE prices them by the rules that
+ * need no drop-off (hourly, the vehicle's own rates) and along the stops it could place.
+ */
+export function unplacedWarnings(route: PlacedRoute): TripWarning[] {
+  return route.unplaced.map((u) => ({
+    code: "DROPOFF_NOT_LOCATED",
+    field: u.field,
+    message: `${u.field} ${u.message}; priced by the rules that need no ${u.field === "locations.dropOff" ? "drop-off" : "stop"}`,
+  }));
+}
+
+interface StopOutcome {
+  field: string;
+  stop?: PlacedStop;
+  warning?: TripWarning;
+  problem?: FieldError;
+}
+
+/** One place: coordinates, an airport, the geocoder's answer for its address, else its city's centre. */
+async function placeStop(location: TripLocation, field: string, deps: RoutePlacingDeps): Promise<StopOutcome> {
+  const ownCountry = ALPHA2.test((location.country ?? "").trim()) ? (location.country as string).trim().toUpperCase() : undefined;
+  const airport = airportOf(location, deps.airports);
+  const lat = readCoordinate(location.lat, 90);
+  const lon = readCoordinate(location.lon, 180);
+  if (lat !== undefined && lon !== undefined) {
+    const country = airport?.country ?? ownCountry;
+    const stop: PlacedStop = { position: { lat, lon }, by: "coordinates", ...(airport ? { airport } : {}), ...(country ? { country } : {}) };
+    return { field, stop };
+  }
+  if (airport) {
+    const country = airport.country ?? ownCountry;
+    const stop: PlacedStop = { position: { lat: airport.lat, lon: airport.lon }, by: "airport", airport, ...(country ? { country } : {}) };
+    return { field, stop };
+  }
+  // An airport code nobody knows is not an address to search for.
+  const unknown = unknownAirportCode(location, deps.airports);
+  const text = unknown ? undefined : addressText(location);
+  if (text && deps.geocoder) {
+    const [found] = await deps.geocoder.search(text, 1);
+    if (found) {
+      const country = found.country ?? ownCountry;
+      return { field, stop: { position: { lat: found.lat, lon: found.lon }, by: "address", ...(country ? { country } : {}) } };
+    }
+  }
+  const city = (location.city ?? "").trim();
+  if (city !== "") {
+    const state = (location.state ?? "").trim();
+    const country = (location.country ?? "").trim();
+    const place = deps.gazetteer.city({ city, ...(state ? { state } : {}), ...(country ? { country } : {}) });
+    if (place) {
+      const label = placeLabel(place, city);
+      const why = text ? `: its address could not be placed${deps.geocoder ? "" : " (no geocoder)"}` : "";
+      const warning: TripWarning = {
+        code: "DROPOFF_APPROXIMATE",
+        field,
+        city: label,
+        message:
+          `${field} is placed at the centre of ${label}${why}; routes and distance rules price it from there, and the ` +
+          "price may change when exact coordinates (lat, lon) come",
+      };
+      return { field, stop: { position: { lat: place.lat, lon: place.lon }, by: "city", country: place.country }, warning };
+    }
+    const where = state || country ? " in that state/country" : "";
+    return { field, problem: { field, message: `cannot be placed: city ${JSON.stringify(city.slice(0, 100))} is unknown${where}` } };
+  }
+  if (unknown) return { field, problem: { field, message: `names airport ${unknown}, which is not a known IATA code` } };
+  return {
+    field,
+    problem: {
+      field,
+      message: !text
+        ? "cannot be placed: send lat and lon, an airport's IATA code (locationType airport), an address, or city with state and country"
+        : deps.geocoder
+          ? "cannot be placed: its address was not found; send lat and lon, or city with state and country"
+          : "cannot be placed by its address alone (the service has no geocoder): send lat and lon, or city with state and country",
+    },
+  };
+}
+
+/** What the geocoder is asked: the address (else the landmark), with the city, state, postcode and country it lacks. */
+function addressText(location: TripLocation): string | undefined {
+  const address = (location.address ?? "").trim() || (location.landmark ?? "").trim();
+  if (address === "") return undefined;
+  const parts = [address];
+  const lower = address.toLowerCase();
+  for (const part of [location.city, location.state, location.zipCode, location.country]) {
+    const s = typeof part === "string" ? part.trim() : "";
+    if (s !== "" && !lower.includes(s.toLowerCase())) parts.push(s);
+  }
+  return parts.join(", ").slice(0, 300);
+}
