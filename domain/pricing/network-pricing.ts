@@ -8,6 +8,7 @@ import { pickupCityWarnings, placePickup, type Gazetteer } from "../trips/pickup
 import type { TripWarning } from "../trips/warnings";
 import { pickupTimeRefusal } from "../trips/pickup-time";
 import { pickupInstant, positionOf, type TimeZones } from "../trips/places";
+import { stopPositions } from "../trips/trip-length";
 import { bookedQuarterHours, estimatedQuarterHours, fitsTrip } from "./quote";
 import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
 import type { Integration } from "../delivery/integration";
@@ -171,9 +172,10 @@ async function rankAdmitted(
   });
 
   const dropOff = positionOf(req.trip.locations.dropOff, deps.airports);
+  const stops = stopPositions(req.trip.locations.stops, deps.airports);
   const quarterHours = req.tripMinutes ? bookedQuarterHours(req.tripMinutes) : estimatedQuarterHours(position, dropOff);
   const availability = await leaveOutUnavailable(deps, met, terms, quarterHours);
-  const byCard = await leaveOutByCard(deps, met, terms, { pickup: position, dropOff, tripMinutes: req.tripMinutes, now: met.now });
+  const byCard = await leaveOutByCard(deps, met, terms, { pickup: position, dropOff, stops, tripMinutes: req.tripMinutes, now: met.now });
 
   // An airport pickup: each admitted provider met there (a vehicle within its radius seats the party, or one
   // without a position lists the airport) adds its vehicles listing the airport that the circle cannot hold.

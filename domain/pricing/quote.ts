@@ -18,6 +18,11 @@ export interface QuoteRequest {
   luggageCount: number | undefined;
   pickup: Position | undefined;
   dropOff: Position | undefined;
+  /**
+   * The stops in order, where placed (undefined: one nothing places): the road distance runs through them, and a route
+   * must hold them (docs/rates.md#stops-the-road-runs-through-them).
+   */
+  stops?: ReadonlyArray<Position | undefined>;
   /** The trip's booked duration (GNet's totalTripDuration), when given: the quote is priced on it, not the distance. */
   tripMinutes?: number;
   /** Unix seconds; options are valid for 24 h from now. */

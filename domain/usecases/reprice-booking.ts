@@ -6,6 +6,7 @@ import { applyChanges, type ChangeContext } from "../trips/decisions";
 import { CANCELLABLE_STATUSES } from "../trips/lifecycle";
 import { placePickup, type Gazetteer } from "../trips/pickup-place";
 import { positionOf } from "../trips/places";
+import { stopPositions } from "../trips/trip-length";
 import type { BookingRepository } from "../trips/ports";
 import { buildQuote } from "../pricing/quote";
 import { pricedKey, requoteNeeded, type RepricedTrip } from "../trips/quote-binding";
@@ -85,6 +86,7 @@ export async function repriceForUpdate(
     luggageCount: luggage,
     pickup: placed.position,
     dropOff: positionOf(trip.locations.dropOff, deps.airports),
+    stops: stopPositions(trip.locations.stops, deps.airports),
     tripMinutes: readTripMinutes(trip.totalTripDuration, () => undefined) || undefined,
     now: ctx.now,
     ...(placed.country ? { country: placed.country } : {}),

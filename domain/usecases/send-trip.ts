@@ -16,6 +16,7 @@ import type { QuoteOption } from "../trips/booking";
 import { pickupCityWarnings, placePickup, type Gazetteer } from "../trips/pickup-place";
 import { pickupTimeRefusal } from "../trips/pickup-time";
 import { pickupInstant, positionOf, type Position, type TimeZones } from "../trips/places";
+import { stopPositions } from "../trips/trip-length";
 import type { BookingRepository } from "../trips/ports";
 import { DEFAULT_BOOKING_LIMITS, withinBounds, type BookingLimits } from "../trips/booking-bounds";
 import type { ServingFleet } from "../pricing/service-area";
@@ -167,6 +168,7 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
         passengerCount: request.passengerCount,
         luggageCount: request.luggageCount,
         dropOff: positionOf(request.trip.locations.dropOff, deps.airports),
+        stops: stopPositions(request.trip.locations.stops, deps.airports),
         tripMinutes: request.tripMinutes,
         now: ctx.now,
         preferredVehType: await providerVehicleType(deps.admission, ctx.netid, provider.netid, request.trip.preferredVehicleType),
