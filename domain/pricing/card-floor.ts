@@ -25,8 +25,11 @@ export const dayOf = (md: string): number => Number(md.slice(0, 2)) * 100 + Numb
 export interface FloorSource {
   minimumFare: number;
   hourlyForAll: boolean;
-  distanceForAll: boolean;
-  distance: ReadonlyArray<{ rule: { base: number; includedKm: number; perKm: number } }>;
+  /** `types` undefined: a rule for every type; `upToKm` Infinity: any length. */
+  distance: ReadonlyArray<{
+    types: ReadonlySet<string> | undefined;
+    rule: { base: number; includedKm: number; perKm: number; upToKm: number };
+  }>;
   hourly: ReadonlyArray<{ rule: { perHour: number; minimumQuarters: number } }>;
   surcharges: readonly CompiledSurcharge[];
 }
@@ -39,7 +42,7 @@ export interface FloorCard {
   surcharges: readonly CompiledSurcharge[];
 }
 
-/** What cardFloor reads of the trip (card-pricing.ts PricedTrip). */
+/** What cardFloor reads of the trip (card-pricing.ts PricedTrip); its road distance runs along its stops (cardFloor's `roadKm`). */
 export interface FloorTrip {
   pickup: { lat: number; lon: number };
   pickupAirport?: string;
@@ -53,14 +56,14 @@ export interface FloorTrip {
 /**
  * What cardFloor reads of a card besides its routes, in one array: a network quote bounds hundreds of cards per trip,
  * and reading each card's rules from their own objects costs a cache miss each (docs/performance.md#rate-cards-issue-35). Layout: minimum fare,
- * flags (1: an hourly rule for every type, 2: a distance rule for every type), the distance rules' count then
- * (base, includedKm, perKm) each, the hourly rules' count then (perHour, minimumQuarters) each, the surcharges' count
+ * flags (1: an hourly rule for every type), the distance rules' count then (base, includedKm, perKm, upToKm, 1 for
+ * a rule of every type else 0) each, the hourly rules' count then (perHour, minimumQuarters) each, the surcharges' count
  * then (kind, units, percent or NaN, a, b) each — night: a and b the window's minutes; date: the days' offset in the
  * array and their count; airport pickup: its index in `card.surcharges` — then the date surcharges' days.
  */
 export function packFloorTerms(card: FloorSource): Float64Array {
-  const out: number[] = [card.minimumFare, (card.hourlyForAll ? 1 : 0) | (card.distanceForAll ? 2 : 0), card.distance.length];
-  for (const { rule } of card.distance) out.push(rule.base, rule.includedKm, rule.perKm);
+  const out: number[] = [card.minimumFare, card.hourlyForAll ? 1 : 0, card.distance.length];
+  for (const { types, rule } of card.distance) out.push(rule.base, rule.includedKm, rule.perKm, rule.upToKm, types === undefined ? 1 : 0);
   out.push(card.hourly.length);
   for (const { rule } of card.hourly) out.push(rule.perHour, rule.minimumQuarters);
   out.push(card.surcharges.length);
@@ -86,9 +89,11 @@ const SURCHARGE_DATE = 2;
 
 /**
  * A lower bound of `cardQuote(card, trip).units(type, own)` for every type and every `own ≥ ownFloor`, found without
- * testing a route or allocating: the cheapest of the pickup's candidate routes, of the hourly rules (an hourly trip)
- * and of the distance rules (and `ownFloor`, unless a rule prices every type), with the surcharges that apply, the
- * extras and the minimum fare (each adds at least 0, and a percent grows with the base). A network quote meets
+ * testing a route or allocating: the cheapest base among the hourly rules (an hourly trip; only those when one prices
+ * every type, as it comes before any route), the pickup's candidate routes and the distance rules whose band holds
+ * the trip (and `ownFloor`, unless a rule prices every type), with the surcharges that apply, the minimum fare and the
+ * extras (each adds at least 0, and a percent grows with the base); 0 when that base is 0 (such a vehicle has no
+ * price: counted, never offered, so its provider must be priced). A network quote meets
  * hundreds of cards: it ranks providers by this bound and prepares the cards of those that can place an option
  * (docs/performance.md#rate-cards-issue-35). `roadKm` is the trip's (cardRoadKm), undefined without a drop-off. It reads the card's packed
  * terms (packFloorTerms) and its route index's cheapest route per cell.
@@ -98,13 +103,18 @@ export function cardFloor(card: FloorCard, trip: FloorTrip, roadKm: number | und
   let base = Infinity;
   let at = 3;
   const distanceRules = t[2];
-  if (roadKm !== undefined) {
+  // An hourly rule for every type prices every vehicle of an hourly trip before any route or distance rule.
+  const hourlyOnly = trip.hourly && (t[1] & 1) !== 0;
+  let distanceForAll = false;
+  if (roadKm !== undefined && !hourlyOnly) {
     base = card.routeIndex.cheapest(trip.pickup, trip.pickupAirport);
-    for (let k = 0; k < distanceRules; k++, at += 3) {
+    for (let k = 0; k < distanceRules; k++, at += 5) {
+      if (roadKm > t[at + 3]) continue;
       const u = t[at] + Math.round(t[at + 2] * Math.max(0, roadKm - t[at + 1]));
       if (u < base) base = u;
+      if (t[at + 4] === 1) distanceForAll = true;
     }
-  } else at += 3 * distanceRules;
+  } else at += 5 * distanceRules;
   const hourlyRules = t[at++];
   if (trip.hourly)
     for (let k = 0; k < hourlyRules; k++) {
@@ -113,10 +123,11 @@ export function cardFloor(card: FloorCard, trip: FloorTrip, roadKm: number | und
     }
   at += 2 * hourlyRules;
   // A type no rule prices is priced on its own rates (at least ownFloor).
-  const flags = t[1];
-  if (!((trip.hourly && (flags & 1) !== 0) || (roadKm !== undefined && (flags & 2) !== 0)) && ownFloor < base) base = ownFloor;
+  if (!(hourlyOnly || distanceForAll) && ownFloor < base) base = ownFloor;
+  if (base <= 0) return 0;
+  let extras = 0;
+  for (const asked of trip.extras) extras += (card.extras.get(asked.code)?.units ?? 0) * asked.quantity;
   let total = base;
-  for (const asked of trip.extras) total += (card.extras.get(asked.code)?.units ?? 0) * asked.quantity;
   const surcharges = t[at++];
   const clock = trip.clock ?? tripClock(trip.localTime);
   for (let k = 0; k < surcharges; k++, at += 5) {
@@ -132,7 +143,7 @@ export function cardFloor(card: FloorCard, trip: FloorTrip, roadKm: number | und
     }
     if (applies) total += Number.isNaN(t[at + 2]) ? t[at + 1] : Math.round((base * t[at + 2]) / 100);
   }
-  return total < t[0] ? t[0] : total;
+  return (total < t[0] ? t[0] : total) + extras;
 }
 
 /** Whether surcharge `s` applies to the trip: its airports, its dates or its night window, in the pickup's own clock. */

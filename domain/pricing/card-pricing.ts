@@ -2,18 +2,21 @@ import booleanPointInPolygon from "@turf/boolean-point-in-polygon";
 import { roundToMinorUnits, toTenThousandths } from "../currency";
 import { greatCircleKm } from "../geo";
 import type { BreakdownLine } from "../trips/breakdown-line";
+import { roadKmOf } from "../trips/trip-length";
 import type { RateCard, Surcharge, ZoneInput } from "./card";
 import { circleBox, routeIndex, type RouteIndex, type ZoneBox } from "./route-index";
 import { dayOf, minuteOf, packFloorTerms, surchargeApplies, type CompiledSurcharge, type TripClock } from "./card-floor";
+import type { ExtraShortfall } from "./trip-extras";
 
 export { cardFloor, tripClock, type CompiledSurcharge, type TripClock } from "./card-floor";
 
-/** Road distance over the great circle (docs/integration.md#the-lifecycle). */
-const ROAD_FACTOR = 1.3;
-
-/** A trip's road distance as cards price it. */
-export function cardRoadKm(pickup: { lat: number; lon: number }, dropOff: { lat: number; lon: number }): number {
-  return greatCircleKm(pickup.lat, pickup.lon, dropOff.lat, dropOff.lon) * ROAD_FACTOR;
+/** A trip's road distance as cards price it: along its stops when it has some (docs/rates.md#stops-the-road-runs-through-them). */
+export function cardRoadKm(
+  pickup: { lat: number; lon: number },
+  dropOff: { lat: number; lon: number },
+  stops?: ReadonlyArray<{ lat: number; lon: number } | undefined>,
+): number {
+  return roadKmOf(pickup, dropOff, stops)!;
 }
 
 /** An `{airport}` zone's radius around the airport's position. */
@@ -38,17 +41,17 @@ export interface CompiledCard {
   digits: number;
   minimumFare: number;
   routes: Array<Priced<{ id: string; from: Zone; to: Zone; bothWays: boolean; price: number }>>;
-  distance: Array<Priced<{ id: string; base: number; includedKm: number; perKm: number }>>;
+  /** `upToKm`: the band's longest trip (Infinity: any length). */
+  distance: Array<Priced<{ id: string; base: number; includedKm: number; perKm: number; upToKm: number }>>;
   hourly: Array<Priced<{ id: string; perHour: number; minimumQuarters: number }>>;
   surcharges: CompiledSurcharge[];
   extras: Map<string, { code: string; name: string; units: number; max: number | undefined }>;
   /** The routes by where a pickup can fall in them: a trip tests the few near it (docs/performance.md#rate-cards-issue-35). */
   routeIndex: RouteIndex;
-  /** Per vehicle type, the first hourly and distance rule that prices it (-1: none), filled as types are met. */
-  rulesByType: Map<string, { hourly: number; distance: number }>;
-  /** An hourly rule, and a distance rule, for every type (no vehTypes): with it a vehicle's own rates never price a trip. */
+  /** Per vehicle type, the first hourly rule that prices it (-1: none) and its distance rules in card order, filled as types are met. */
+  rulesByType: Map<string, { hourly: number; distance: number[] }>;
+  /** An hourly rule for every type (no vehTypes): with it a vehicle's own rates never price an hourly trip. */
   hourlyForAll: boolean;
-  distanceForAll: boolean;
   /** What cardFloor reads besides the routes, packed in one array (packFloorTerms). */
   floorTerms: Float64Array;
 }
@@ -99,7 +102,7 @@ export function compileCard(card: RateCard, digits: number, airports: AirportPos
     ),
     distance: card.distance.map((r) => ({
       types: types(r.vehTypes),
-      rule: { id: r.id, base: units(r.base, digits), includedKm: r.includedKm, perKm: units(r.perKm, digits) },
+      rule: { id: r.id, base: units(r.base, digits), includedKm: r.includedKm, perKm: units(r.perKm, digits), upToKm: r.upToKm ?? Infinity },
     })),
     hourly: card.hourly.map((r) => ({
       types: types(r.vehTypes),
@@ -115,7 +118,6 @@ export function compileCard(card: RateCard, digits: number, airports: AirportPos
     extras: new Map(card.extras.map((e) => [e.code, { code: e.code, name: e.name, units: units(e.price, digits), max: e.max }])),
     rulesByType: new Map(),
     hourlyForAll: card.hourly.some((r) => r.vehTypes === undefined),
-    distanceForAll: card.distance.some((r) => r.vehTypes === undefined),
   };
   return { ...compiled, floorTerms: packFloorTerms(compiled) };
 }
@@ -124,7 +126,9 @@ export function compileCard(card: RateCard, digits: number, airports: AirportPos
 export interface PricedTrip {
   pickup: { lat: number; lon: number };
   dropOff: { lat: number; lon: number } | undefined;
-  /** The road distance pickup → drop-off, when computed once for many cards (else each card computes it). */
+  /** The stops in order, where placed (undefined: a stop nothing places; it keeps every route from applying). */
+  stops?: ReadonlyArray<{ lat: number; lon: number } | undefined>;
+  /** The road distance pickup → each stop → drop-off, when computed once for many cards (else each card computes it). */
   roadKm?: number;
   /** The pickup's airport (IATA), when it is one. */
   pickupAirport?: string;
@@ -152,23 +156,30 @@ function inZone(z: Zone, p: { lat: number; lon: number }, airport: string | unde
   return booleanPointInPolygon([p.lon, p.lat], { type: "Polygon", coordinates: [z.ring] });
 }
 
-/** The route holds the trip: from its `from` to its `to`, or (both ways) back. */
+/** The route holds the trip: from its `from` to its `to`, or (both ways) back; every stop in one of its two zones. */
 function holds(r: CompiledCard["routes"][number]["rule"], trip: PricedTrip): boolean {
   if (!trip.dropOff) return false;
   // Both zones must hold their point: a polygon (point in polygon) tested after the other zone's cheaper circle.
   const there = (a: Zone, p: { lat: number; lon: number }, ap: string | undefined, b: Zone, q: { lat: number; lon: number }, bp: string | undefined) =>
     a.kind === "polygon" ? inZone(b, q, bp) && inZone(a, p, ap) : inZone(a, p, ap) && inZone(b, q, bp);
-  if (there(r.from, trip.pickup, trip.pickupAirport, r.to, trip.dropOff, trip.dropOffAirport)) return true;
-  return r.bothWays && there(r.to, trip.pickup, trip.pickupAirport, r.from, trip.dropOff, trip.dropOffAirport);
+  const ends =
+    there(r.from, trip.pickup, trip.pickupAirport, r.to, trip.dropOff, trip.dropOffAirport) ||
+    (r.bothWays && there(r.to, trip.pickup, trip.pickupAirport, r.from, trip.dropOff, trip.dropOffAirport));
+  if (!ends || !trip.stops) return ends;
+  for (const stop of trip.stops) if (!stop || !(inZone(r.from, stop, undefined) || inZone(r.to, stop, undefined))) return false;
+  return true;
 }
 
 const applies = (types: ReadonlySet<string> | undefined, type: string) => types === undefined || types.has(type);
 
 /** What a card asks of a trip before any vehicle: extras it lacks, and a pricer per vehicle type. */
 export interface CardQuote {
-  /** Requested extra codes the card does not offer (or offers fewer of than asked). */
-  missingExtras: string[];
-  /** The price of a vehicle of `type` whose own formula would charge `fallbackUnits`: total and lines. */
+  /** Requested extras the card does not offer, or offers fewer of than asked (EXTRA_NOT_OFFERED says which). */
+  missingExtras: ExtraShortfall[];
+  /**
+   * The price of a vehicle of `type` whose own formula would charge `fallbackUnits`: total and lines. A total of 0
+   * when its base is 0 (no rule prices it and its own rates are 0, or a rule prices it at 0): never offered.
+   */
   price(type: string, fallbackUnits: number): { units: number; lines: BreakdownLine[] };
   /** price(type, fallbackUnits).units without making the lines (the network quote prices many vehicles, shows few). */
   units(type: string, fallbackUnits: number): number;
@@ -184,15 +195,21 @@ export function cardQuote(card: CompiledCard, trip: PricedTrip): CardQuote {
   return new TripCard(card, trip);
 }
 
-/** A type's base: the route (its index in `card.routes`), hourly or distance rule that prices it, and its units. */
+/** A type's base: the hourly, route or distance rule that prices it (its index in the card's list), and its units. */
 interface Base {
   kind: "route" | "hourly" | "distance";
   index: number;
   units: number;
 }
 
+/**
+ * A card priced for one trip (docs/rates.md#how-a-vehicle-is-priced): a vehicle's base is, first that applies, the
+ * hourly rule of its type (an hourly trip), a route holding the trip, the first distance rule of its type whose band
+ * holds the trip, else its own rates; then the surcharges; the minimum fare tops base + surcharges up; then the extras
+ * at their list price. A base of 0 is no price: the vehicle is never offered, whatever the minimum fare.
+ */
 class TripCard implements CardQuote {
-  readonly missingExtras: string[];
+  readonly missingExtras: ExtraShortfall[];
   private extraUnits = 0;
   private prepared = false;
   /** The routes holding the trip, in the card's order (indices in `card.routes`). */
@@ -216,36 +233,44 @@ class TripCard implements CardQuote {
     const { card, trip } = this;
     for (const s of card.surcharges) if (surchargeApplies(s, trip)) this.surcharges.push(s);
     if (!trip.dropOff) return;
-    this.roadKm = trip.roadKm ?? cardRoadKm(trip.pickup, trip.dropOff);
+    this.roadKm = trip.roadKm ?? cardRoadKm(trip.pickup, trip.dropOff, trip.stops);
     // The routes whose pickup-side zone could hold the pickup, in the card's order; each tested whole.
     for (const k of card.routeIndex.candidates(trip.pickup, trip.pickupAirport)) if (holds(card.routes[k].rule, trip)) this.holding.push(k);
   }
 
-  /** The base of a vehicle of `type`: a holding route for it, else (an hourly trip) an hourly rule, else a distance rule. */
+  /** The base of a vehicle of `type`: (an hourly trip) its hourly rule, else a holding route for it, else a distance rule. */
   private base(type: string): Base | undefined {
     this.prepare();
     const { card, trip } = this;
-    for (const k of this.holding) if (applies(card.routes[k].types, type)) return { kind: "route", index: k, units: card.routes[k].rule.price };
     let rules = card.rulesByType.get(type);
     if (!rules) {
-      rules = { hourly: card.hourly.findIndex((r) => applies(r.types, type)), distance: card.distance.findIndex((r) => applies(r.types, type)) };
+      const distance: number[] = [];
+      card.distance.forEach((r, k) => applies(r.types, type) && distance.push(k));
+      rules = { hourly: card.hourly.findIndex((r) => applies(r.types, type)), distance };
       card.rulesByType.set(type, rules);
     }
     if (trip.hourly && rules.hourly >= 0) {
       const rule = card.hourly[rules.hourly].rule;
       return { kind: "hourly", index: rules.hourly, units: Math.floor((rule.perHour * Math.max(trip.quarterHours, rule.minimumQuarters) + 2) / 4) };
     }
-    if (this.roadKm !== undefined && rules.distance >= 0) {
-      const rule = card.distance[rules.distance].rule;
-      return { kind: "distance", index: rules.distance, units: rule.base + Math.round(rule.perKm * Math.max(0, this.roadKm - rule.includedKm)) };
+    for (const k of this.holding) if (applies(card.routes[k].types, type)) return { kind: "route", index: k, units: card.routes[k].rule.price };
+    const km = this.roadKm;
+    if (km === undefined) return undefined;
+    // The first of its type's distance rules whose band holds the trip.
+    for (const k of rules.distance) {
+      const rule = card.distance[k].rule;
+      if (km > rule.upToKm) continue;
+      return { kind: "distance", index: k, units: rule.base + Math.round(rule.perKm * Math.max(0, km - rule.includedKm)) };
     }
     return undefined;
   }
 
+  /** Base + surcharges, topped up to the minimum fare, then the extras; 0 for a base of 0. */
   private totalOf(base: number): number {
-    let total = base + this.extraUnits;
+    if (base <= 0) return 0;
+    let total = base;
     for (const s of this.surcharges) total += s.percent !== undefined ? Math.round((base * s.percent) / 100) : s.units;
-    return total < this.card.minimumFare ? this.card.minimumFare : total;
+    return (total < this.card.minimumFare ? this.card.minimumFare : total) + this.extraUnits;
   }
 
   units(type: string, fallbackUnits: number): number {
@@ -262,6 +287,7 @@ class TripCard implements CardQuote {
     const fmt = (u: number) => formatUnits(u, card.digits);
     const base = this.base(type);
     const units = base?.units ?? fallbackUnits;
+    if (units <= 0) return { units: 0, lines: [] };
     let line: BreakdownLine;
     if (!base) line = { kind: "BASE", id: "vehicle-rate", name: "Vehicle rate", amount: fmt(fallbackUnits) };
     else if (base.kind === "route") line = { kind: "BASE", id: card.routes[base.index].rule.id, name: "Route fare", amount: fmt(units) };
@@ -279,6 +305,11 @@ class TripCard implements CardQuote {
       total += u;
       lines.push({ kind: "SURCHARGE", id: s.id, name: s.name ?? SURCHARGE_NAMES[s.kind], amount: fmt(u) });
     }
+    // The minimum fare tops up the fare before extras: an extra always adds its list price.
+    if (total < card.minimumFare) {
+      lines.push({ kind: "MINIMUM", id: "minimumFare", name: "Minimum fare", amount: fmt(card.minimumFare - total) });
+      total = card.minimumFare;
+    }
     for (const asked of trip.extras) {
       const offered = card.extras.get(asked.code);
       if (!offered || (offered.max !== undefined && offered.max < asked.quantity)) continue;
@@ -286,20 +317,18 @@ class TripCard implements CardQuote {
       const name = asked.quantity > 1 ? `${offered.name} × ${asked.quantity}` : offered.name;
       lines.push({ kind: "EXTRA", code: offered.code, name, amount: fmt(offered.units * asked.quantity) });
     }
-    if (total < card.minimumFare) {
-      lines.push({ kind: "MINIMUM", id: "minimumFare", name: "Minimum fare", amount: fmt(card.minimumFare - total) });
-      total = card.minimumFare;
-    }
     return { units: total, lines };
   }
 }
 
-/** The extras the trip asks that the card does not offer, or offers fewer of than asked (docs/rates.md#how-a-vehicle-is-priced). */
-export function missingExtras(card: CompiledCard, trip: Pick<PricedTrip, "extras">): string[] {
-  const missing: string[] = [];
+/** The extras the trip asks that the card does not offer, or offers fewer of than asked (docs/rates.md#extras). */
+export function missingExtras(card: CompiledCard, trip: Pick<PricedTrip, "extras">): ExtraShortfall[] {
+  const missing: ExtraShortfall[] = [];
   for (const asked of trip.extras) {
     const offered = card.extras.get(asked.code);
-    if (!offered || (offered.max !== undefined && offered.max < asked.quantity)) missing.push(asked.code);
+    if (!offered) missing.push({ code: asked.code, asked: asked.quantity });
+    else if (offered.max !== undefined && offered.max < asked.quantity)
+      missing.push({ code: asked.code, asked: asked.quantity, max: offered.max });
   }
   return missing;
 }

@@ -19,7 +19,7 @@ import type { TripWarning } from "../trips/warnings";
 import type { CardTripFacts } from "./priced-quote";
 import { pricedTrip } from "./priced-quote";
 import { cardQuote, vehicleRateBreakdown, type CompiledCard } from "./card-pricing";
-import { extraNotOffered, unpricedVehicles } from "./trip-extras";
+import { extraNotOffered, noCardShortfalls, unpricedVehicles } from "./trip-extras";
 
 /**
  * quoteWithCard (priced-quote.ts) over a serving set's columns, with its answer — the same options in the same order,
@@ -63,7 +63,7 @@ export function quoteServingSetWithCard(
   const usable = card.currency === currency ? card : undefined;
   const trip = pricedTrip(request, facts, usable);
   const pricer = usable && trip ? cardQuote(usable, trip) : undefined;
-  const missing = pricer ? pricer.missingExtras : facts.extras.map((x) => x.code);
+  const missing = pricer ? pricer.missingExtras : noCardShortfalls(facts.extras);
   if (missing.length > 0) return { options: [], currency: null, warnings: [...warnings, extraNotOffered(inCurrency, missing)] };
 
   const quarterHours = quoteQuarterHours(request);

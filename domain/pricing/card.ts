@@ -1,6 +1,7 @@
 import type { FieldError } from "../errors";
 import { ValidationError } from "../errors";
 import { fareCurrencyProblem, minorUnitProblem } from "../currency";
+import { checkAmountCaps, checkDistanceBands, checkShadowedRules, checkUnknownMembers } from "./card-checks";
 
 /** Where a zone is: an airport (its position, 5 km), a circle, or a polygon ring of [lon, lat] points. */
 export type ZoneInput = { airport: string } | { lat: number; lon: number; radiusKm: number } | { polygon: Array<[number, number]> };
@@ -19,6 +20,8 @@ export interface DistanceRate {
   base: string;
   includedKm: number;
   perKm: string;
+  /** Its band: trips of at most this many road km (docs/rates.md#distance-bands); absent: any length. */
+  upToKm?: number;
 }
 export interface HourlyRate {
   id: string;
@@ -56,7 +59,7 @@ export interface RateCard {
   extras: RateExtra[];
 }
 
-export const RATE_CARD_LIMITS = { routes: 2000, other: 200, polygonPoints: 500, radiusKm: 500, amountUnits: 1e11, percent: 1000, hours: 24 * 30 } as const;
+export const RATE_CARD_LIMITS = { routes: 2000, other: 200, polygonPoints: 500, radiusKm: 500, percent: 1000, hours: 24 * 30 } as const;
 
 /** What validating a card needs to know: minor units, the default currency, and the airports it may name. */
 export interface RateCardContext {
@@ -260,6 +263,10 @@ export function validateRateCard(input: unknown, ctx: RateCardContext): RateCard
   });
   for (const key of Object.keys(input))
     if (!["currency", "minimumFare", "routes", "distance", "hourly", "surcharges", "extras"].includes(key)) fail(key, "is not a rate card field");
+  checkUnknownMembers(input, RATE_CARD_LIMITS, fail);
+  checkDistanceBands(input.distance, distance, fail);
+  checkShadowedRules("hourly", hourly, fail);
+  checkAmountCaps({ minimumFare, routes, distance, hourly, surcharges, extras }, fail);
   if (errors.length > 0) throw new ValidationError(errors);
   return { currency: currency!, ...(minimumFare !== undefined ? { minimumFare } : {}), routes, distance, hourly, surcharges, extras };
 }

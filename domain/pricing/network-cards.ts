@@ -76,7 +76,7 @@ export function cardPricing(cards: ReadonlyArray<ProviderCard | undefined>, curr
     kind,
     floor(o, ownFloor) {
       const { card, trip } = cards[o]!;
-      return cardFloor(card, trip, trip.dropOff ? (trip.roadKm ?? cardRoadKm(trip.pickup, trip.dropOff)) : undefined, ownFloor);
+      return cardFloor(card, trip, trip.dropOff ? (trip.roadKm ?? cardRoadKm(trip.pickup, trip.dropOff, trip.stops)) : undefined, ownFloor);
     },
     units(o, type, own, vehicleCurrency) {
       const how = kind(o, vehicleCurrency);

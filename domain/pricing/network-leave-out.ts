@@ -8,6 +8,7 @@ import { compiledCard, pricedTrip, type CardTripFacts } from "./priced-quote";
 import type { QuoteBuildRequest } from "./quote";
 import { roadKmOf, tooLong } from "../trips/trip-length";
 import { providerCard, type ProviderCard } from "./network-cards";
+import { noCardShortfalls, shortfallCause, type ExtraShortfall } from "./trip-extras";
 import type { ProviderTerms } from "./network-rank";
 
 /**
@@ -20,9 +21,9 @@ export interface LeftOutByCard {
   /** The providers so left out (a provider whose vehicles only list the airport has none the circle counts). */
   tooLongProviders: number;
   roadKm?: number;
-  /** EXTRA_NOT_OFFERED: vehicles whose provider cannot supply an asked extra, and those extras' codes. */
+  /** EXTRA_NOT_OFFERED: vehicles whose provider cannot supply an asked extra, and why (each cause once). */
   extraNotOffered: number;
-  missingExtras: string[];
+  missingExtras: ExtraShortfall[];
 }
 
 /** What the circle around the pickup met, as leaving providers out reads it. */
@@ -49,7 +50,7 @@ export async function leaveOutByCard(
   const { owners, netids, integrations, facts } = met;
   const cards = new Array<ProviderCard | undefined>(terms.admitted.length);
   const leftOut: LeftOutByCard = { tooLong: 0, tooLongProviders: 0, extraNotOffered: 0, missingExtras: [] };
-  const roadKm = request.pickup ? roadKmOf(request.pickup, request.dropOff) : undefined;
+  const roadKm = request.pickup ? roadKmOf(request.pickup, request.dropOff, request.stops) : undefined;
   if (roadKm !== undefined) leftOut.roadKm = roadKm;
   const tooLongOwners: number[] = [];
   owners.forEach((o, k) => {
@@ -62,8 +63,8 @@ export async function leaveOutByCard(
   const admittedNetids: string[] = [];
   owners.forEach((o, k) => terms.admitted[o] === 1 && admittedNetids.push(netids[k]));
   const stored = deps.rateCards && admittedNetids.length > 0 ? await deps.rateCards.getMany(admittedNetids) : new Map();
-  const listed = facts.extras.filter((x) => !x.implied).map((x) => x.code);
-  const missing = new Set<string>();
+  const listed = noCardShortfalls(facts.extras.filter((x) => !x.implied));
+  const missing = new Map<string, ExtraShortfall>();
   const noExtraOwners: number[] = [];
   const trip = { passengerCount: 0, luggageCount: undefined, ...request };
   // The trip as every card prices it; a card that prices stops (EXTRA_STOP) gets its own, with the stops asked.
@@ -83,10 +84,10 @@ export async function leaveOutByCard(
     if (lacking.length > 0) {
       terms.admitted[o] = 0;
       noExtraOwners.push(o);
-      for (const code of lacking) missing.add(code);
+      for (const shortfall of lacking) missing.set(shortfallCause(shortfall), shortfall);
     }
   });
-  leftOut.missingExtras = [...missing].sort();
+  leftOut.missingExtras = [...missing.values()];
   leftOut.tooLongProviders = tooLongOwners.length;
   if (tooLongOwners.length > 0 || noExtraOwners.length > 0) {
     const counts = servingCounts(met.matches, terms);

@@ -14,7 +14,7 @@ import {
 } from "./quote";
 import type { StoredRateCard } from "./ports";
 import { cardQuote, cardRoadKm, compileCard, tripClock, type CompiledCard, type PricedTrip } from "./card-pricing";
-import { extraNotOffered, unpricedVehicles, type AskedExtra } from "./trip-extras";
+import { extraNotOffered, noCardShortfalls, unpricedVehicles, type AskedExtra } from "./trip-extras";
 
 /** What a card prices besides the fleet's own quote request: the trip's places, clock and extras. */
 export interface CardTripFacts {
@@ -50,7 +50,8 @@ export function pricedTrip(request: QuoteBuildRequest, facts: CardTripFacts, car
   return {
     pickup: request.pickup,
     dropOff: request.dropOff,
-    ...(request.dropOff ? { roadKm: cardRoadKm(request.pickup, request.dropOff) } : {}),
+    ...(request.stops && request.stops.length > 0 ? { stops: request.stops } : {}),
+    ...(request.dropOff ? { roadKm: cardRoadKm(request.pickup, request.dropOff, request.stops) } : {}),
     ...(facts.pickupAirport ? { pickupAirport: facts.pickupAirport } : {}),
     ...(facts.dropOffAirport ? { dropOffAirport: facts.dropOffAirport } : {}),
     hourly: facts.hourly || request.tripMinutes !== undefined,
@@ -62,8 +63,8 @@ export function pricedTrip(request: QuoteBuildRequest, facts: CardTripFacts, car
 
 /**
  * A provider's quote priced with its rate card (docs/rates.md#how-a-vehicle-is-priced): its vehicles that fit the trip, in one currency, each
- * priced by the card (route, hourly, distance, else its own rates; surcharges, extras, minimum fare) with its
- * breakdown; a fee of 0 is never offered (UNPRICED_VEHICLES); a card lacking an asked extra leaves every vehicle out
+ * priced by the card (hourly, route, distance band, else its own rates; surcharges, minimum fare, extras) with its
+ * breakdown; a base of 0 is never offered (UNPRICED_VEHICLES); a card lacking an asked extra leaves every vehicle out
  * (EXTRA_NOT_OFFERED). Without a card, an asked extra leaves them out too; else each option is its own rates, one line.
  */
 export function quoteWithCard(
@@ -80,7 +81,7 @@ export function quoteWithCard(
   const usable = card && card.currency === currency ? card : undefined;
   const trip = pricedTrip(request, facts, usable);
   const pricer = usable && trip ? cardQuote(usable, trip) : undefined;
-  const missing = pricer ? pricer.missingExtras : facts.extras.map((x) => x.code);
+  const missing = pricer ? pricer.missingExtras : noCardShortfalls(facts.extras);
   if (missing.length > 0) return { options: [], currency: null, warnings: [...warnings, extraNotOffered(inCurrency.length, missing)] };
   const quarterHours = quoteQuarterHours(request);
   const validUntil = isoAt(request.now + QUOTE_VALIDITY_SECONDS);

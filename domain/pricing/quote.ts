@@ -19,10 +19,10 @@ export interface QuoteRequest {
   pickup: Position | undefined;
   dropOff: Position | undefined;
   /**
-   * The trip's stops as placed, in order (docs/places.md#drop-offs-and-stops): a stop nothing could place is not
-   * among them. Absent: no stops.
+   * The stops in order, where placed (undefined: one nothing places): the road distance runs through them, and a route
+   * must hold them (docs/rates.md#stops-the-road-runs-through-them).
    */
-  stops?: readonly Position[];
+  stops?: ReadonlyArray<Position | undefined>;
   /** The trip's booked duration (GNet's totalTripDuration), when given: the quote is priced on it, not the distance. */
   tripMinutes?: number;
   /** Unix seconds; options are valid for 24 h from now. */

@@ -51,9 +51,36 @@ export function askedExtras(trip: { extras?: unknown; locations?: { pickup?: { m
   return { extras, stops };
 }
 
-/** The EXTRA_NOT_OFFERED warning: `count` vehicles left out because their provider's card lacks these extras. */
-export function extraNotOffered(count: number, codes: string[]): TripWarning {
-  return { code: "EXTRA_NOT_OFFERED", message: `${count} vehicle(s) left out: their provider does not offer ${codes.join(", ")}`, count, codes };
+/**
+ * Why a provider cannot supply an asked extra: its card offers at most `max` (fewer than `asked`), or does not offer
+ * it (no `max`); `noCard`: it has no rate card, and only a card prices extras.
+ */
+export interface ExtraShortfall {
+  code: string;
+  asked: number;
+  max?: number;
+  noCard?: true;
+}
+
+/** The cause of a shortfall as the warning says it: "offers at most 2 CHILD_SEAT". */
+export function shortfallCause(s: ExtraShortfall): string {
+  if (s.noCard) return `has no rate card to price ${s.code}`;
+  return s.max !== undefined ? `offers at most ${s.max} ${s.code} (${s.asked} asked)` : `does not offer ${s.code}`;
+}
+
+/** The shortfalls of a provider without a card: every extra the trip lists. */
+export function noCardShortfalls(extras: readonly AskedExtra[]): ExtraShortfall[] {
+  return extras.map((x) => ({ code: x.code, asked: x.quantity, noCard: true }));
+}
+
+/**
+ * The EXTRA_NOT_OFFERED warning: `count` vehicles left out because their provider cannot supply asked extras, each
+ * cause said once (docs/rates.md#extras), and the extras' codes.
+ */
+export function extraNotOffered(count: number, shortfalls: readonly ExtraShortfall[]): TripWarning {
+  const causes = [...new Set(shortfalls.map(shortfallCause))].sort();
+  const codes = [...new Set(shortfalls.map((s) => s.code))].sort();
+  return { code: "EXTRA_NOT_OFFERED", message: `${count} vehicle(s) left out: their provider ${causes.join("; ")}`, count, codes };
 }
 
 /** The UNPRICED_VEHICLES warning: `count` vehicles priced at 0 left out. */

@@ -60,7 +60,7 @@ export async function quoteProvider(
   const build = { ...request, pickup: pickup.position, ...(pickup.country ? { country: pickup.country } : {}) };
   // docs/rates.md#never-absurd-the-longest-trip-a-provider-quotes: a trip longer than the provider's maxTripKm is no
   // ground quote; its serving vehicles are counted.
-  const roadKm = roadKmOf(pickup.position, request.dropOff);
+  const roadKm = roadKmOf(pickup.position, request.dropOff, request.stops);
   if (tooLong(roadKm, integration?.maxTripKm)) {
     const fitting = (await deps.servingFleet.servingEntries(provider, area)).filter((e) => fitsTrip(e, request)).length;
     return { options: [], currency: null, warnings: [tripTooLong(fitting, roadKm!)] };

@@ -1,7 +1,8 @@
 /**
  * The demo operators' rate cards: priced the way each operator sells, so a newcomer's first quote
- * shows a `breakdown` — an airport flat rate to the city centre, distance bands and hourly hire for every vehicle
- * class, an airport pickup fee, a night surcharge in the pickup's own time zone, holidays, extras, a minimum fare.
+ * shows a `breakdown` — an airport flat rate to the city centre, distance rates (Acme's in two bands: a cheaper
+ * kilometre beyond 150 km) and hourly hire for every vehicle class, an airport pickup fee, a night surcharge in the
+ * pickup's own time zone, holidays, extras, a minimum fare.
  */
 
 /** Every vehicle class of the demo fleet (src/demo/fleet.ts), with its distance and hourly rates per operator. */
@@ -19,15 +20,24 @@ const CLASS_RATES: Array<{ type: string; base: number; perKm: number; perHour: n
 /** An amount in a 2-decimal currency, scaled by an operator's price level. */
 const money = (x: number, scale = 1) => (Math.round(x * scale * 100) / 100).toFixed(2);
 
-function bands(prefix: string, scale: number) {
+/**
+ * Each class's distance and hourly rates. With `longFromKm`, two distance bands per class (docs/rates.md#distance-bands):
+ * up to that many km of road, then a kilometre a sixth cheaper, its base set so both bands meet at the boundary.
+ */
+function bands(prefix: string, scale: number, longFromKm?: number) {
   return {
-    distance: CLASS_RATES.map((c) => ({
-      id: `${prefix}-${c.type.toLowerCase()}-km`,
-      vehTypes: [c.type],
-      base: money(c.base, scale),
-      includedKm: 10,
-      perKm: money(c.perKm, scale),
-    })),
+    distance: CLASS_RATES.flatMap((c) => {
+      const type = c.type.toLowerCase();
+      const base = money(c.base, scale);
+      const rate = { id: `${prefix}-${type}-km`, vehTypes: [c.type], base, includedKm: 10, perKm: money(c.perKm, scale) };
+      if (longFromKm === undefined) return [rate];
+      const longPerKm = Number(money((c.perKm * 5) / 6, scale));
+      const longBase = Number(rate.base) + (longFromKm - 10) * (Number(rate.perKm) - longPerKm);
+      return [
+        { ...rate, upToKm: longFromKm },
+        { id: `${prefix}-${type}-km-long`, vehTypes: [c.type], base: money(longBase), includedKm: 10, perKm: money(longPerKm) },
+      ];
+    }),
     hourly: CLASS_RATES.map((c) => ({
       id: `${prefix}-${c.type.toLowerCase()}-hour`,
       vehTypes: [c.type],
@@ -81,7 +91,7 @@ export const DEMO_RATE_CARDS: Record<string, object> = {
       { id: "lga-lower-manhattan", from: { airport: "LGA" }, to: LOWER_MANHATTAN, vehTypes: ["SEDAN", "SUV"], price: "85.00", bothWays: true },
       ...flatRoutes("LAX", { lat: 34.0522, lon: -118.2437, radiusKm: 6 }, "downtown", [110, 150, 160, 170]),
     ],
-    ...bands("acme", 1),
+    ...bands("acme", 1, 150),
     surcharges: [
       { id: "nyc-airport-fee", kind: "airportPickup", name: "Airport pickup (NY airports)", airports: ["JFK", "LGA", "EWR"], amount: "15.00" },
       { id: "airport-fee", kind: "airportPickup", name: "Airport pickup",

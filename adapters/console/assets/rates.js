@@ -26,7 +26,12 @@ export function stateOf(card = {}) {
       vehTypes: joined(r.vehTypes),
       bothWays: r.bothWays === true,
     })),
-    distance: (card.distance ?? []).map((r) => ({ ...r, vehTypes: joined(r.vehTypes), includedKm: text(r.includedKm) })),
+    distance: (card.distance ?? []).map((r) => ({
+      ...r,
+      vehTypes: joined(r.vehTypes),
+      includedKm: text(r.includedKm),
+      upToKm: text(r.upToKm),
+    })),
     hourly: (card.hourly ?? []).map((r) => ({ ...r, vehTypes: joined(r.vehTypes), minimumHours: text(r.minimumHours) })),
     surcharges: (card.surcharges ?? []).map((s) => ({
       id: s.id,
@@ -85,6 +90,7 @@ export function cardOf(s) {
       base: trimmed(r.base),
       includedKm: num(r.includedKm),
       perKm: trimmed(r.perKm),
+      upToKm: num(r.upToKm),
     })),
     hourly: s.hourly.map((r) => ({ id: trimmed(r.id), vehTypes: words(r.vehTypes), perHour: trimmed(r.perHour), minimumHours: num(r.minimumHours) })),
     surcharges: s.surcharges.map((r) => {
@@ -120,15 +126,24 @@ const SECTIONS = [
     key: "distance",
     title: "Distance rates",
     noun: "Distance rate",
-    hint: "base + per km × (road km − included km); road km = great circle × 1.3.",
-    blank: () => ({ id: "", vehTypes: "", base: "", includedKm: "10", perKm: "" }),
-    columns: [["id", "Id"], ["vehTypes", "Vehicle types"], ["base", "Base"], ["includedKm", "Included km"], ["perKm", "Per km"]],
+    hint:
+      "base + per km × (road km − included km); road km = great circle × 1.3, through the stops. Up to km: the rate's band " +
+      "(empty: any length); a vehicle type takes its first rate whose band holds the trip.",
+    blank: () => ({ id: "", vehTypes: "", base: "", includedKm: "10", perKm: "", upToKm: "" }),
+    columns: [
+      ["id", "Id"],
+      ["vehTypes", "Vehicle types"],
+      ["base", "Base"],
+      ["includedKm", "Included km"],
+      ["perKm", "Per km"],
+      ["upToKm", "Up to km"],
+    ],
   },
   {
     key: "hourly",
     title: "Hourly rates",
     noun: "Hourly rate",
-    hint: "For HOURLY trips or a booked duration: per hour × max(hours, minimum hours).",
+    hint: "For HOURLY trips or a booked duration, before any route: per hour × max(hours, minimum hours).",
     blank: () => ({ id: "", vehTypes: "", perHour: "", minimumHours: "2" }),
     columns: [["id", "Id"], ["vehTypes", "Vehicle types"], ["perHour", "Per hour"], ["minimumHours", "Minimum hours"]],
   },
@@ -213,7 +228,7 @@ function cell(section, row, i, [key, label, kind], redraw) {
     const value = input(row, "value", `${section.noun} ${i + 1} ${row.mode}`, `${section.key}[${i}].${row.mode}`, { size: 7, inputmode: "decimal" });
     return h("td", {}, mode, " ", value);
   }
-  const numeric = ["price", "base", "perKm", "perHour", "includedKm", "minimumHours", "max"].includes(key);
+  const numeric = ["price", "base", "perKm", "perHour", "includedKm", "upToKm", "minimumHours", "max"].includes(key);
   return h("td", {}, input(row, key, name, path, numeric ? { size: 7, inputmode: "decimal" } : { size: key === "name" ? 18 : 12 }));
 }
 

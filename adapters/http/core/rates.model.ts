@@ -1,7 +1,10 @@
 import { t } from "elysia";
 import example from "../examples/rate-card.json";
 
-const Amount = t.String({ description: "A decimal amount in the card's currency (its minor unit: USD 2 decimals, JPY 0); a JSON number is also taken" });
+const Amount = t.String({
+  description:
+    "A decimal amount in the card's currency, at most 1,000,000 (its minor unit: USD 2 decimals, JPY 0); a JSON number is also taken",
+});
 const VehTypes = t.Optional(t.Array(t.String(), { description: "Vehicle types it applies to; absent: every type", examples: [["SEDAN"]] }));
 const Zone = t.Union(
   [
@@ -18,13 +21,32 @@ export const RateCardSchema = t.Object(
     currency: t.String({ description: "ISO 4217; default when absent in a PUT: the currency most of your fleet uses", examples: ["USD"] }),
     minimumFare: t.Optional(Amount),
     routes: t.Array(t.Object({ id: t.String(), from: Zone, to: Zone, vehTypes: VehTypes, price: Amount, bothWays: t.Boolean() }), {
-      description: "Flat prices between zones (at most 2,000); the first whose from holds the pickup and to the drop-off (or the reverse when bothWays) wins",
+      description:
+        "Flat prices between zones (at most 2,000); the first whose from holds the pickup and to the drop-off (or the reverse " +
+        "when bothWays), and one of the two every stop, wins. An hourly trip takes its hourly rate first",
     }),
-    distance: t.Array(t.Object({ id: t.String(), vehTypes: VehTypes, base: Amount, includedKm: t.Number(), perKm: Amount }), {
-      description: "base + perKm × max(0, road km − includedKm); road km = great circle × 1.3",
-    }),
+    distance: t.Array(
+      t.Object({
+        id: t.String(),
+        vehTypes: VehTypes,
+        base: Amount,
+        includedKm: t.Number(),
+        perKm: Amount,
+        upToKm: t.Optional(
+          t.Number({ description: "Its band: trips of at most this many road km (0.1–5,000); absent: any length" }),
+        ),
+      }),
+      {
+        description:
+          "base + perKm × max(0, road km − includedKm); road km = great circle × 1.3, leg by leg through the stops. For a " +
+          "vehicle type the first rule (card order) whose band holds the trip applies; a rule an earlier one always " +
+          "comes before (same types, no upToKm or a longer one) is refused, naming it",
+      },
+    ),
     hourly: t.Array(t.Object({ id: t.String(), vehTypes: VehTypes, perHour: Amount, minimumHours: t.Number() }), {
-      description: "For hourly trips (runType HOURLY or totalTripDuration): perHour × max(hours, minimumHours)",
+      description:
+        "For hourly trips (runType HOURLY or totalTripDuration), before any route: perHour × max(hours, minimumHours); a " +
+        "type's first rule applies (a later one for the same types is refused)",
     }),
     surcharges: t.Array(
       t.Object({
@@ -53,7 +75,8 @@ export const RateCardAnswer = t.Object({ success: t.Literal(true), data: RateCar
 export const RateCardBody = t.Unknown({
   description:
     "The whole card (replaces the current one). Every field is checked by the service; a bad card is 400 VALIDATION_FAILED " +
-    "naming each failing field (`routes[3].to.radiusKm`), and nothing is saved.",
+    "naming each failing field (`routes[3].to.radiusKm`; a member a part does not have, `routes[0].colour`; a rule that can " +
+    "never apply, `distance[1]`), and nothing is saved.",
   examples: [example],
 });
 

@@ -6,11 +6,13 @@ import { RateCardAnswer, RateCardBody } from "./rates.model";
 import { t } from "elysia";
 
 const CARD_PROSE =
-  "A provider's price list (docs/rates.md): flat routes between zones (an airport, a circle, a polygon), distance and " +
-  "hourly rates, surcharges (airport pickup, night, dates — in the pickup's own time zone, an amount or a percent of " +
-  "the base), extras and a minimum fare. A vehicle is priced by the first that applies: a route for its type; for an " +
-  "hourly trip an hourly rate; a distance rate; else its own minimum_rate / hourly_rate. Then surcharges, the extras " +
-  "asked, and the minimum fare. Every quote option carries `breakdown` lines that sum to its fee. See docs/rates.md.";
+  "A provider's price list (docs/rates.md): flat routes between zones (an airport, a circle, a polygon), distance rates " +
+  "(in bands: `upToKm`) and hourly rates, surcharges (airport pickup, night, dates — in the pickup's own time zone, an " +
+  "amount or a percent of the base), extras and a minimum fare. A vehicle's base is the first that applies: for an " +
+  "hourly trip its hourly rate; a route for its type holding the pickup, the drop-off and every stop; the first " +
+  "distance rate of its type whose band holds the road km (leg by leg through the stops); else its own minimum_rate / " +
+  "hourly_rate — and a base of 0 is never offered (UNPRICED_VEHICLES). Then surcharges, the minimum fare (on base + " +
+  "surcharges), then the extras asked at their price. Every quote option carries `breakdown` lines that sum to its fee.";
 
 /** `GET|PUT|DELETE /api/company/rates`: the caller's rate card. */
 export function coreRates(deps: RateCardDeps, auth: Authenticator) {
@@ -32,8 +34,9 @@ export function coreRates(deps: RateCardDeps, auth: Authenticator) {
           CARD_PROSE +
           " One currency (an active ISO 4217 code in capital letters: `usd` is refused, not upper-cased, and so are XAU, XTS, " +
           "fund codes such as USN or CLF; default the one most of your fleet uses); amounts as decimal strings or numbers with at " +
-          "most the currency's decimals; ids unique in the card; at most 2,000 routes and 200 of each other kind; polygons " +
-          "closed rings of at most 500 points. A bad card is 400 naming each field; nothing is saved.",
+          "most the currency's decimals, each at most 1,000,000; ids unique in the card; at most 2,000 routes and 200 of each " +
+          "other kind; polygons closed rings of at most 500 points; no member a part does not have; no distance or hourly " +
+          "rule an earlier one always comes before. A bad card is 400 naming each field; nothing is saved.",
         security: [{ bearer: [] }],
       },
     })

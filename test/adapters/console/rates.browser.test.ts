@@ -54,6 +54,9 @@ describe("rates and availability in the console, in a real browser", () => {
     expect(saved.extras.at(-1)).toEqual({ code: "WIFI_HOTSPOT", name: "Wi-Fi hotspot", price: "5.00" });
     expect(saved.routes.slice(1)).toEqual(card.routes.slice(1));
     expect(saved.surcharges).toEqual(card.surcharges);
+    // Acme's distance rates come in bands (upToKm): the form keeps each band.
+    expect(card.distance.some((d: { upToKm?: number }) => d.upToKm !== undefined)).toBe(true);
+    expect(saved.distance).toEqual(card.distance);
     // The form shows the card as the server normalised it.
     expect(await page.getByLabel("Route 1 price").inputValue()).toBe("99.50");
   }, 90_000);

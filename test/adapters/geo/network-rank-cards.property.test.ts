@@ -43,7 +43,10 @@ const card = fc.record({
   currency: fc.constantFrom("GBP", "GBP", "GBP", "EUR"),
   minimumFare: fc.option(fc.constantFrom("0", "50.00", "120.00"), { nil: undefined }),
   routes: fc.array(fc.record({ from: circle, to: circle, vehTypes: types, price: amount, bothWays: fc.boolean() }), { maxLength: 3 }),
-  distance: fc.array(fc.record({ vehTypes: types, base: amount, includedKm: fc.constantFrom(0, 10), perKm: fc.constantFrom("0", "1.50", "2.40") }), { maxLength: 3 }),
+  distance: fc.array(
+    fc.record({ vehTypes: types, base: amount, includedKm: fc.constantFrom(0, 10), perKm: fc.constantFrom("0", "1.50", "2.40"), upToKm: fc.option(fc.constantFrom(15, 40, 90), { nil: undefined }) }),
+    { maxLength: 3 },
+  ),
   hourly: fc.array(fc.record({ vehTypes: types, perHour: amount, minimumHours: fc.constantFrom(0, 2) }), { maxLength: 2 }),
   night: fc.option(fc.record({ percent: fc.constantFrom(0, 20) }), { nil: undefined }),
   airport: fc.option(fc.constantFrom("0", "15.00"), { nil: undefined }),
@@ -56,7 +59,14 @@ function rateCard(c: CardSpec): RateCard {
     currency: c.currency,
     ...(c.minimumFare !== undefined ? { minimumFare: c.minimumFare } : {}),
     routes: c.routes.map((r, i) => ({ id: `r${i}`, from: r.from, to: r.to, price: r.price, bothWays: r.bothWays, ...(r.vehTypes ? { vehTypes: r.vehTypes } : {}) })),
-    distance: c.distance.map((r, i) => ({ id: `d${i}`, base: r.base, includedKm: r.includedKm, perKm: r.perKm, ...(r.vehTypes ? { vehTypes: r.vehTypes } : {}) })),
+    distance: c.distance.map((r, i) => ({
+      id: `d${i}`,
+      base: r.base,
+      includedKm: r.includedKm,
+      perKm: r.perKm,
+      ...(r.vehTypes ? { vehTypes: r.vehTypes } : {}),
+      ...(r.upToKm !== undefined ? { upToKm: r.upToKm } : {}),
+    })),
     hourly: c.hourly.map((r, i) => ({ id: `h${i}`, perHour: r.perHour, minimumHours: r.minimumHours, ...(r.vehTypes ? { vehTypes: r.vehTypes } : {}) })),
     surcharges: [
       ...(c.night ? [{ id: "night", kind: "night" as const, from: "22:00", to: "06:00", percent: c.night.percent }] : []),
@@ -95,6 +105,8 @@ describe("network quote ranking with rate cards", () => {
         fc.array(fc.integer({ min: 15, max: 120 }), { minLength: PROVIDERS.length, maxLength: PROVIDERS.length }),
         fc.record({
           dropLat: fc.integer({ min: 0, max: 6 }).map((n) => n / 10),
+          // Stops off the routes' line (east of the hub): the road runs through them, and no route holds the trip.
+          stops: fc.array(fc.integer({ min: 1, max: 4 }).map((n) => ({ lat: HUB.lat + n / 10, lon: HUB.lon + n / 5 })), { maxLength: 2 }),
           hourly: fc.boolean(),
           quarterHours: fc.integer({ min: 4, max: 24 }),
           night: fc.boolean(),
@@ -112,10 +124,12 @@ describe("network quote ranking with rate cards", () => {
             const m = index.circle({ centre: HUB, radiusKm: widest, minPassengers: 1 });
             const netidOf = (o: number) => m.netid(o);
             const byNetid = new Map(Array.from({ length: m.owners }, (_, o) => [m.netid(o), o]));
+            const dropOff = { lat: HUB.lat + trip.dropLat, lon: HUB.lon };
             const priced: PricedTrip = {
               pickup: HUB,
-              dropOff: { lat: HUB.lat + trip.dropLat, lon: HUB.lon },
-              roadKm: cardRoadKm(HUB, { lat: HUB.lat + trip.dropLat, lon: HUB.lon }),
+              dropOff,
+              ...(trip.stops.length > 0 ? { stops: trip.stops } : {}),
+              roadKm: cardRoadKm(HUB, dropOff, trip.stops),
               ...(trip.airport ? { pickupAirport: "LHR" } : {}),
               hourly: trip.hourly,
               quarterHours: trip.quarterHours,

@@ -13,15 +13,19 @@ const lookup = (iata: string) => airports.lookup(iata);
 /** The floor as it was read before the packing: each rule object, each surcharge on the `HH:MM`/`MM-DD` text. */
 function floorFromObjects(card: CompiledCard, trip: PricedTrip, roadKm: number | undefined, ownFloor: number): number {
   let base = Infinity;
-  if (roadKm !== undefined) {
+  // An hourly rule for every type prices an hourly trip before any route or distance rule.
+  const hourlyOnly = trip.hourly && card.hourlyForAll;
+  const banded = roadKm === undefined || hourlyOnly ? [] : card.distance.filter(({ rule }) => roadKm <= rule.upToKm);
+  if (roadKm !== undefined && !hourlyOnly) {
     for (const k of card.routeIndex.candidates(trip.pickup, trip.pickupAirport)) base = Math.min(base, card.routes[k].rule.price);
-    for (const { rule } of card.distance) base = Math.min(base, rule.base + Math.round(rule.perKm * Math.max(0, roadKm - rule.includedKm)));
+    for (const { rule } of banded) base = Math.min(base, rule.base + Math.round(rule.perKm * Math.max(0, roadKm - rule.includedKm)));
   }
   if (trip.hourly)
     for (const { rule } of card.hourly) base = Math.min(base, Math.floor((rule.perHour * Math.max(trip.quarterHours, rule.minimumQuarters) + 2) / 4));
-  if (!((trip.hourly && card.hourlyForAll) || (roadKm !== undefined && card.distanceForAll))) base = Math.min(base, ownFloor);
+  if (!(hourlyOnly || banded.some((d) => d.types === undefined))) base = Math.min(base, ownFloor);
+  // A base of 0 is no price: such a vehicle is counted, never offered.
+  if (base === 0) return 0;
   let total = base;
-  for (const asked of trip.extras) total += (card.extras.get(asked.code)?.units ?? 0) * asked.quantity;
   for (const s of card.surcharges) {
     let applies = false;
     if (s.kind === "airportPickup") applies = trip.pickupAirport !== undefined && (s.airports ?? []).includes(trip.pickupAirport);
@@ -33,7 +37,10 @@ function floorFromObjects(card: CompiledCard, trip: PricedTrip, roadKm: number |
     }
     if (applies) total += s.percent !== undefined ? Math.round((base * s.percent) / 100) : s.units;
   }
-  return Math.max(total, card.minimumFare);
+  // The minimum fare tops up base + surcharges; the extras come after it.
+  let extras = 0;
+  for (const asked of trip.extras) extras += (card.extras.get(asked.code)?.units ?? 0) * asked.quantity;
+  return Math.max(total, card.minimumFare) + extras;
 }
 
 const place = fc.tuple(
@@ -61,7 +68,10 @@ const card: fc.Arbitrary<RateCard> = fc
   .record({
     minimumFare: fc.option(money, { nil: undefined }),
     routes: fc.array(fc.record({ from: zone, to: zone, bothWays: fc.boolean(), price: money, vehTypes: types }), { maxLength: 8 }),
-    distance: fc.array(fc.record({ base: money, includedKm: fc.integer({ min: 0, max: 40 }), perKm: money, vehTypes: types }), { maxLength: 4 }),
+    distance: fc.array(
+      fc.record({ base: money, includedKm: fc.integer({ min: 0, max: 40 }), perKm: money, vehTypes: types, upToKm: fc.option(fc.constantFrom(5, 30, 80), { nil: undefined }) }),
+      { maxLength: 4 },
+    ),
     hourly: fc.array(fc.record({ perHour: money, minimumHours: fc.constantFrom(0, 1, 2.5, 3), vehTypes: types }), { maxLength: 3 }),
     surcharges: fc.array(surcharge, { maxLength: 4 }),
     extras: fc.constant([{ code: "CHILD_SEAT", name: "Child seat", price: "12.00", max: 3 }]),
@@ -75,6 +85,7 @@ const card: fc.Arbitrary<RateCard> = fc
 const trip = fc.record({
   pickup: place,
   dropOff: fc.option(place, { nil: undefined }),
+  stops: fc.array(fc.option(place, { nil: undefined, freq: 6 }), { maxLength: 2 }),
   atJfk: fc.boolean(),
   hourly: fc.boolean(),
   quarterHours: fc.integer({ min: 1, max: 60 }),
@@ -92,13 +103,15 @@ describe("the network quote's card floor (domain/pricing/card-pricing.ts cardFlo
           const priced: PricedTrip = {
             pickup: t.pickup,
             dropOff: t.dropOff,
+            ...(t.stops.length > 0 ? { stops: t.stops } : {}),
             hourly: t.hourly,
             quarterHours: t.quarterHours,
             extras: t.seats > 0 ? [{ code: "CHILD_SEAT", quantity: t.seats }] : [],
             ...(t.atJfk ? { pickupAirport: "JFK" } : {}),
             ...(t.localTime ? { localTime: t.localTime, clock: tripClock(t.localTime) } : {}),
           };
-          const roadKm = t.dropOff ? cardRoadKm(t.pickup, t.dropOff) : undefined;
+          // The road runs along the stops (docs/rates.md#stops-the-road-runs-through-them).
+          const roadKm = t.dropOff ? cardRoadKm(t.pickup, t.dropOff, t.stops) : undefined;
           const floor = cardFloor(compiled, priced, roadKm, ownFloor);
           expect(floor).toBe(floorFromObjects(compiled, priced, roadKm, ownFloor));
           // Without the numeric clock, the text is read: the same floor.
@@ -108,6 +121,10 @@ describe("the network quote's card floor (domain/pricing/card-pricing.ts cardFlo
           for (const type of ["SEDAN", "SUV", "VAN", "LIMO"]) {
             expect(quote.units(type, ownFloor)).toBeGreaterThanOrEqual(floor);
             expect(quote.units(type, ownFloor + 777)).toBeGreaterThanOrEqual(floor);
+            // Its breakdown sums to its units, whatever the rules (minor units end to end).
+            const priced = quote.price(type, ownFloor);
+            expect(priced.units).toBe(quote.units(type, ownFloor));
+            expect(priced.lines.reduce((sum, l) => sum + Number(l.amount.replace(".", "")), 0)).toBe(priced.units);
           }
           if (quote.price("SEDAN", ownFloor).lines.some((l) => l.kind === "SURCHARGE")) surchargesApplied++;
         }

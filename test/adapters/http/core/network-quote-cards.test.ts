@@ -68,26 +68,17 @@ describe("a network quote priced with rate cards", () => {
     const res = await networkQuote(jfkToMidtown("2027-03-10T23:30:00", { extras: [{ code: "CHILD_SEAT", quantity: 1 }] }));
     expect(res.status).toBe(200);
     const { options, warnings, totalAmount } = res.body.data;
-    // docs/rates.md, "In a network quote": these numbers.
-    expect(options.map((o: { code: string; fee: string }) => [o.code, o.fee])).toEqual([
-      ["nc-van", "45.00"],
-      ["nc-sedan", "141.00"],
-    ]);
-    expect(totalAmount).toBe("45.00");
-    expect(options[1].breakdown).toEqual([
+    // docs/rates.md, "In a network quote": these numbers. The van (no rate of its type, own rates 0) has no price.
+    expect(options.map((o: { code: string; fee: string }) => [o.code, o.fee])).toEqual([["nc-sedan", "141.00"]]);
+    expect(totalAmount).toBe("141.00");
+    expect(options[0].breakdown).toEqual([
       { kind: "BASE", id: "jfk-midtown", name: "Route fare", amount: "95.00" },
       { kind: "SURCHARGE", id: "jfk-fee", name: "Airport pickup", amount: "15.00" },
       { kind: "SURCHARGE", id: "night", name: "Night surcharge", amount: "19.00" },
       { kind: "EXTRA", code: "CHILD_SEAT", name: "Child seat", amount: "12.00" },
     ]);
-    expect(options[0].breakdown).toEqual([
-      { kind: "BASE", id: "vehicle-rate", name: "Vehicle rate", amount: "0.00" },
-      { kind: "SURCHARGE", id: "jfk-fee", name: "Airport pickup", amount: "15.00" },
-      { kind: "SURCHARGE", id: "night", name: "Night surcharge", amount: "0.00" },
-      { kind: "EXTRA", code: "CHILD_SEAT", name: "Child seat", amount: "12.00" },
-      { kind: "MINIMUM", id: "minimumFare", name: "Minimum fare", amount: "18.00" },
-    ]);
     for (const o of options) expect(sum(o.breakdown)).toBe(cents(o.fee));
+    expect(warnings).toContainEqual(expect.objectContaining({ code: "UNPRICED_VEHICLES", count: 1 }));
     expect(warnings).toContainEqual(expect.objectContaining({ code: "EXTRA_NOT_OFFERED", count: 2, codes: ["CHILD_SEAT"] }));
     expect(warnings).toContainEqual(expect.objectContaining({ code: "TRIP_TOO_LONG", count: 1 }));
     // The stored quote shows the same.
@@ -111,7 +102,9 @@ describe("a network quote priced with rate cards", () => {
     expect(byCode["nc-plain"].breakdown).toEqual([{ kind: "BASE", id: "vehicle-rate", name: "Vehicle rate", amount: byCode["nc-plain"].fee }]);
     expect(byCode["nc-sedan"].fee).toBe("110.00");
     expect(byCode["nc-free"]).toBeUndefined();
-    expect(warnings).toContainEqual(expect.objectContaining({ code: "UNPRICED_VEHICLES", count: 1 }));
+    expect(byCode["nc-van"]).toBeUndefined();
+    // nc-free (no card, rates 0) and nc-van (a card with no rate of its type, rates 0).
+    expect(warnings).toContainEqual(expect.objectContaining({ code: "UNPRICED_VEHICLES", count: 2 }));
     for (const o of options) expect(sum(o.breakdown)).toBe(cents(o.fee));
   });
 

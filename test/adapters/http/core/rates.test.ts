@@ -53,6 +53,33 @@ describe("rate card routes", () => {
     expect(got.body.data.routes[1].to.radiusKm).toBe(8);
   });
 
+  test("settings that would do nothing are refused: unknown members, a rule that can never apply; amounts over 1,000,000", async () => {
+    expect((await h.request("PUT", "/api/company/rates", { headers: bearer(op), body: card })).status).toBe(200);
+    const bad = structuredClone(card) as any;
+    bad.routes[0].from.lat = 40.64;
+    bad.routes[1].colour = "blue";
+    bad.distance.push({ id: "sedan-long", vehTypes: ["SEDAN"], base: "200.00", includedKm: 0, perKm: "1.50", upToKm: 800 });
+    bad.hourly[0].maximumHours = 12;
+    bad.surcharges[1].airports = ["JFK"];
+    bad.extras[0].price = "1000000.01";
+    const res = await h.request("PUT", "/api/company/rates", { headers: bearer(op), body: bad });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(
+      ["routes[0].from.lat", "routes[1].colour", "distance[2]", "hourly[0].maximumHours", "surcharges[1].airports", "extras[0].price"].sort(),
+    );
+    expect(res.body.errors.find((e: { field: string }) => e.field === "distance[2]").message).toContain("distance[0] (sedan-km)");
+    // Nothing saved: the card as before, without the long band.
+    const got = await h.request("GET", "/api/company/rates", { headers: bearer(op) });
+    expect(got.body.data.distance.map((d: { id: string }) => d.id)).toEqual(["sedan-km", "suv-km"]);
+    // Bands in rising order are a valid card, shown with their upToKm.
+    const banded = structuredClone(card) as any;
+    banded.distance.unshift({ id: "sedan-city", vehTypes: ["SEDAN"], base: "30.00", includedKm: 0, perKm: "2.50", upToKm: 20 });
+    const ok = await h.request("PUT", "/api/company/rates", { headers: bearer(op), body: banded });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.distance[0]).toEqual({ id: "sedan-city", vehTypes: ["SEDAN"], base: "30.00", includedKm: 0, perKm: "2.50", upToKm: 20 });
+    expect((await h.request("GET", "/api/company/rates", { headers: bearer(op) })).body.data.distance[0].upToKm).toBe(20);
+  });
+
   test("amounts in the currency's minor unit; the default currency is the fleet's", async () => {
     const res = await h.request("PUT", "/api/company/rates", {
       headers: bearer(yen),

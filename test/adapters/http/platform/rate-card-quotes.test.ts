@@ -53,10 +53,9 @@ describe("a QUOTE priced with a rate card", () => {
       { kind: "EXTRA", code: "CHILD_SEAT", name: "Child seat", amount: "12.00" },
     ]);
     for (const f of res.body.fees) expect(sum(f.breakdown)).toBe(Math.round(Number(f.fee) * 100));
-    // The VAN has no rate of its type and its own rates are 0: the surcharges, then the minimum fare (45.00).
-    const van = res.body.fees.find((f: { code: string }) => f.code === "rq-van");
-    expect(van.fee).toBe("45.00");
-    expect(van.breakdown.at(-1)).toEqual({ kind: "MINIMUM", id: "minimumFare", name: "Minimum fare", amount: "18.00" });
+    // The VAN has no rate of its type and its own rates are 0: no price, never offered at the minimum fare.
+    expect(res.body.fees.map((f: { code: string }) => f.code)).not.toContain("rq-van");
+    expect(res.body.warnings).toContainEqual(expect.objectContaining({ code: "UNPRICED_VEHICLES", count: 1 }));
   });
 
   test("a daytime trip has no night line; an hourly trip takes the hourly rate with its minimum", async () => {
@@ -64,8 +63,9 @@ describe("a QUOTE priced with a rate card", () => {
     expect(day.body.fees.find((f: { code: string }) => f.code === "rq-sedan").fee).toBe("110.00");
     const hourly = await sendTrip(h, req, jfkToMidtown(ops.netid, "2027-03-10T12:00:00", { runType: "HOURLY", totalTripDuration: "120" }));
     const suv = hourly.body.fees.find((f: { code: string }) => f.code === "rq-suv");
-    // The route comes first: SUV has jfk-midtown-suv (135.00) + 15.00.
-    expect(suv.fee).toBe("150.00");
+    // The hourly rate comes before the route: suv-hour 120.00 × its 3 minimum hours + 15.00 (not the route's 135.00 + 15.00).
+    expect(suv.fee).toBe("375.00");
+    expect(suv.breakdown[0]).toEqual({ kind: "BASE", id: "suv-hour", name: "Hourly, 3 h", amount: "360.00" });
   });
 
   test("distance rate off the routes; minimum fare tops up", async () => {
@@ -91,6 +91,8 @@ describe("a QUOTE priced with a rate card", () => {
     expect(res.body.warnings).toContainEqual(expect.objectContaining({ code: "EXTRA_NOT_OFFERED", codes: ["CHILD_SEAT"] }));
     const tooMany = await sendTrip(h, req, jfkToMidtown(ops.netid, "2027-03-10T12:00:00", { extras: [{ code: "CHILD_SEAT", quantity: 4 }] }));
     expect(tooMany.body.warnings).toContainEqual(expect.objectContaining({ code: "EXTRA_NOT_OFFERED", codes: ["CHILD_SEAT"] }));
+    // The warning says why: the card offers at most 3.
+    expect(tooMany.body.warnings.find((w: { code: string }) => w.code === "EXTRA_NOT_OFFERED").message).toContain("offers at most 3 CHILD_SEAT");
   });
 
   test("GNet meetAndGreet asks MEET_AND_GREET; bad extras are 400 naming each field", async () => {
