@@ -241,13 +241,13 @@ interface Cost {
 
 const newCost = (): Cost => ({ bookings: [], dbMs: [], blocks: [], serviceCpuUs: [], pgCpuUs: [], storedBefore: [], byStatement: new Map() });
 
-/** How long the requests still in flight when wrk stops may take to end before a run's cost is read. */
-const SETTLE_MS = 500;
+/** How long the requests still in flight when wrk stops may take to end (at most) before a run's cost is read. */
+const SETTLE_MS = 5_000;
 
 /**
  * Runs `load` and records what it cost database `name` (`db`, a connection to it; `stats`, to the database holding
  * pg_stat_statements) and the processes: the serving ones (`service`) and PostgreSQL's. The bookings made are
- * counted in the database, the requests wrk left in flight included (they end within SETTLE_MS).
+ * counted in the database once they stop growing (the requests wrk left in flight included).
  */
 async function costed(cost: Cost, db: SQL, stats: SQL, name: string, cluster: PgCluster, service: number[], load: () => Promise<LoadResult>): Promise<LoadResult> {
   const count = async () => (await db.unsafe("SELECT count(*)::int AS n FROM bookings"))[0].n as number;
@@ -256,7 +256,11 @@ async function costed(cost: Cost, db: SQL, stats: SQL, name: string, cluster: Pg
   const before = await statements(stats, name);
   const [service0, pg0] = [cpuMs(service), cpuMs([cluster.pid], true)];
   const result = await load();
-  await Bun.sleep(SETTLE_MS);
+  // Until the bookings stop growing (the requests wrk left in flight have ended), bounded.
+  for (let last = -1, now = await count(), waited = 0; now !== last && waited < SETTLE_MS; waited += 250) {
+    await Bun.sleep(250);
+    [last, now] = [now, await count()];
+  }
   const [service1, pg1] = [cpuMs(service), cpuMs([cluster.pid], true)];
   const after = await statements(stats, name);
   const made = (await count()) - stored;
