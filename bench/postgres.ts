@@ -214,11 +214,11 @@ interface Statement {
   blocks: number;
 }
 
-/** Every statement pg_stat_statements holds for database `name`, by query id. */
+/** Every statement pg_stat_statements holds for database `name` (but the bench's own count), by query id. */
 async function statements(db: SQL, name: string): Promise<Map<string, Statement>> {
   const rows: Array<{ id: string; query: string; calls: string; ms: number; blocks: string }> = await db.unsafe(
     `SELECT queryid::text AS id, query, calls, total_exec_time AS ms, shared_blks_hit + shared_blks_read AS blocks
-       FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1)`,
+       FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1) AND query NOT LIKE '%/* bench */%'`,
     [name],
   );
   return new Map(rows.map((r) => [r.id, { query: r.query, calls: Number(r.calls), ms: Number(r.ms), blocks: Number(r.blocks) }]));
@@ -241,6 +241,9 @@ interface Cost {
 
 const newCost = (): Cost => ({ bookings: [], dbMs: [], blocks: [], serviceCpuUs: [], pgCpuUs: [], storedBefore: [], byStatement: new Map() });
 
+/** The bench's own count of the stored bookings: its text marks it, and `statements` leaves it out. */
+const COUNT = "SELECT count(*)::int AS n FROM bookings /* bench */";
+
 /** How long the requests still in flight when wrk stops may take to end (at most) before a run's cost is read. */
 const SETTLE_MS = 5_000;
 
@@ -250,7 +253,7 @@ const SETTLE_MS = 5_000;
  * counted in the database once they stop growing (the requests wrk left in flight included).
  */
 async function costed(cost: Cost, db: SQL, stats: SQL, name: string, cluster: PgCluster, service: number[], load: () => Promise<LoadResult>): Promise<LoadResult> {
-  const count = async () => (await db.unsafe("SELECT count(*)::int AS n FROM bookings"))[0].n as number;
+  const count = async () => (await db.unsafe(COUNT))[0].n as number;
   const stored = await count();
   cost.storedBefore.push(stored);
   const before = await statements(stats, name);
