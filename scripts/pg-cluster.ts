@@ -49,6 +49,11 @@ export interface ClusterOptions {
    * directory: the suite copies a database per test, and a copy in memory takes a tenth of the time it takes on disk.
    */
   inMemory?: number;
+  /**
+   * More server settings, `name=value` each (passed as `-c name=value`), e.g. `shared_preload_libraries=pg_stat_statements`
+   * for a benchmark that reads what each statement cost.
+   */
+  settings?: string[];
 }
 
 /** /dev/shm when it is there with `bytes` free, else the system's temporary directory. */
@@ -86,7 +91,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<PgClus
     }
     run(runAs, [join(binDir, "initdb"), "-D", data, "-U", USER, `--pwfile=${join(dir, "pwfile")}`, "--auth=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"], "initdb");
     rmSync(join(dir, "pwfile"));
-    const settings = ["-c listen_addresses=127.0.0.1", `-c unix_socket_directories=${dir}`, ...(options.durable ? ["-c fsync=on", "-c full_page_writes=on", "-c synchronous_commit=on"] : ["-c fsync=off", "-c full_page_writes=off", "-c synchronous_commit=off"]), `-c max_connections=${options.maxConnections ?? 200}`, "-c shared_buffers=32MB"];
+    const settings = ["-c listen_addresses=127.0.0.1", `-c unix_socket_directories=${dir}`, ...(options.durable ? ["-c fsync=on", "-c full_page_writes=on", "-c synchronous_commit=on"] : ["-c fsync=off", "-c full_page_writes=off", "-c synchronous_commit=off"]), `-c max_connections=${options.maxConnections ?? 200}`, "-c shared_buffers=32MB", ...(options.settings ?? []).map((s) => `-c ${s}`)];
     let port = 0;
     for (let attempt = 1; ; attempt++) {
       port = freePort();

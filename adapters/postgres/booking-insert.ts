@@ -5,6 +5,7 @@ import { distinctBodies, type NewLiveEvent } from "../../domain/events/live-even
 import type { BookingRow } from "./booking-rows";
 import type { PgTx } from "./booking-repository";
 import { bookings } from "./schema";
+import { COUNT_USAGE } from "./live-event-log";
 
 /** The bookings table's columns in one fixed order: [property of the row, column name]. */
 const COLUMNS: Array<[keyof BookingRow, string]> = Object.entries(getTableColumns(bookings)).map(([property, column]) => [
@@ -19,7 +20,7 @@ const BODIES = COLUMNS.length + 3;
  * A new booking, its outbox rows and its live events in ONE statement (one round trip, prepared once per pooled
  * connection: the text never changes): the booking is inserted unless its (requester, requesterResNo) is taken
  * (`ON CONFLICT DO NOTHING`, which waits for a concurrent inserter of the same number to end), and the outbox rows
- * and live events (each body once, in live_event_bodies) only when it was. The rows travel as JSON (`json_to_recordset`, in their order: outbox ids keep
+ * and live events (each body once, in live_event_bodies, its bytes counted in live_event_usage) only when it was. The rows travel as JSON (`json_to_recordset`, in their order: outbox ids keep
  * the order the announcer gave). Answers 1 when inserted, 0 when the number was taken.
  */
 const TEXT = `WITH b AS (
@@ -35,13 +36,14 @@ const TEXT = `WITH b AS (
          WITH ORDINALITY AS m("eventId", channel, "eventType", "transactionId", "targetNetid", url, body, at, i)
    WHERE EXISTS (SELECT 1 FROM b)
    ORDER BY m.i
-), lb AS (
+), inserted AS (
   INSERT INTO live_event_bodies (id, netid, bytes, body, created_at)
   SELECT d."bodyId", d.payer, d.bytes, d.body, d."createdAt"
     FROM json_to_recordset($${BODIES}::text::json) AS d("bodyId" text, payer text, bytes bigint, body text, "createdAt" bigint)
    WHERE EXISTS (SELECT 1 FROM b)
   ON CONFLICT (id) DO NOTHING
-), l AS (
+  RETURNING netid, bytes, created_at
+), ${COUNT_USAGE}, l AS (
   INSERT INTO live_events (netid, transaction_id, kind, role, type, body, body_id, created_at)
   SELECT e.netid, e."transactionId", e.kind, e.role, e.type, '', e."bodyId", e."createdAt"
     FROM ROWS FROM (json_to_recordset($${LIVE}::text::json) AS (

@@ -5,14 +5,14 @@ import type { BookingRef } from "../../domain/trips/send-trip-request";
 import type { PgDb } from "./db";
 import { bookingListWhere, bookingSummaryColumns } from "../sql/booking-list";
 import { uniqueViolationOf } from "./unique-keys";
-import { bookings, liveEventBodies, liveEvents, outboxMessages, PROVIDER_RES_NO_LIVE } from "./schema";
-import { distinctBodies } from "../../domain/events/live-events";
+import { bookings, outboxMessages, PROVIDER_RES_NO_LIVE } from "./schema";
 import { TERMINAL_STATUSES_SQL } from "../sql/status-sql";
 import { providerResNoInUse } from "../../domain/trips/provider-update";
 import { historyCapped } from "../../domain/trips/booking-bounds";
 import { mutableValues, toBooking, toRow } from "./booking-rows";
 import { GroupCommit, TransactionLost } from "./booking-groups";
 import { clientOf, insertNewBooking } from "./booking-insert";
+import { insertLiveEvents } from "./live-event-log";
 import { holdSwapArgs, holdSwapSql, holdTaken } from "../sql/hold-sql";
 
 const HOLD_SWAP = holdSwapSql((n, bigint) => `$${n}${bigint ? "::bigint" : ""}`);
@@ -353,12 +353,7 @@ export class PgBookingRepository implements BookingRepository {
     }
     // Live events go in unnumbered; the sequencer numbers them once committed (PgLiveEventLog).
     const live = this.announcer.live?.(events, booking) ?? [];
-    if (live.length > 0) {
-      // Each body once; every party's row names it.
-      const bodies = distinctBodies(live).map((e) => ({ id: e.bodyId, netid: e.payer, bytes: e.bytes, body: e.body, createdAt: e.createdAt }));
-      await tx.insert(liveEventBodies).values(bodies).onConflictDoNothing();
-      await tx.insert(liveEvents).values(live.map((e) => ({ ...e, body: "" })));
-    }
+    if (live.length > 0) await insertLiveEvents(clientOf(tx), live);
     return { result: decision.result, announced: messages.length > 0 };
   }
 }

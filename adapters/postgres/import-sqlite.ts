@@ -60,8 +60,8 @@ const DATA_TABLES = [
 const STAMP_TABLES = ["fleet_changes", "account_generation", "fleet_generation"] as const;
 const TABLES: readonly string[] = [...DATA_TABLES, ...STAMP_TABLES];
 
-/** Tables and columns only PostgreSQL has (shared rate budgets, logins in flight, outbox leases): left empty. */
-const POSTGRES_ONLY_TABLES = new Set(["__migrations", "rate_buckets", "login_attempts", "live_streams"]);
+/** Tables and columns only PostgreSQL has (shared rate budgets, logins in flight, outbox leases, live event bytes counted): left empty. */
+const POSTGRES_ONLY_TABLES = new Set(["__migrations", "rate_buckets", "login_attempts", "live_streams", "live_event_usage"]);
 /**
  * The live event log is not copied: its ids are each database's own (PostgreSQL numbers them in commit order), so an
  * event stream resumed after the move gets `event: reset` and goes on from the new database's events.

@@ -2,7 +2,22 @@ import { distinctBodies, type LiveEvent, type LiveEventLog, type NewLiveEvent } 
 import type { LiveEventUsage } from "../../domain/events/store-bounds";
 import { VISIBLE_LIVE_EVENT_SQL as VISIBLE } from "../sql/status-sql";
 import { WriteBehind } from "../sql/write-behind";
+import type { SQL } from "bun";
 import type { PgDb } from "./db";
+
+/** The stored bytes are counted per company and quarter hour (live_event_usage.bucket = created_at / this). */
+export const USAGE_BUCKET_SECONDS = 900;
+
+/**
+ * A CTE clause counting the bodies a `RETURNING netid, bytes, created_at` CTE named `inserted` stored (those it
+ * found stored already are not returned, so not counted twice), on this connection's own rows of live_event_usage:
+ * no other transaction ever waits on them. Every statement that stores bodies ends with it.
+ */
+export const COUNT_USAGE = `usage AS (
+  INSERT INTO live_event_usage (netid, bucket, writer, bytes)
+  SELECT netid, created_at / ${USAGE_BUCKET_SECONDS}, pg_backend_pid(), sum(bytes) FROM inserted GROUP BY 1, 2
+  ON CONFLICT (netid, bucket, writer) DO UPDATE SET bytes = live_event_usage.bytes + excluded.bytes
+)`;
 
 /** Appended rows are written in one statement at most this often. */
 const FLUSH_MS = 50;
@@ -23,6 +38,39 @@ interface Row {
 /** What a stream reads of a row: its body from live_event_bodies (rows written before it was kept there carry their own). */
 const COLUMNS = "e.seq AS id, e.netid, e.type, coalesce(b.body, e.body) AS body";
 const TABLES = "live_events e LEFT JOIN live_event_bodies b ON b.id = e.body_id";
+
+/** Appended rows: each body once (counted in live_event_usage), then every party's row naming it. */
+const WRITE = `WITH inserted AS (
+  INSERT INTO live_event_bodies (id, netid, bytes, body, created_at)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::bigint[])
+  ON CONFLICT (id) DO NOTHING
+  RETURNING netid, bytes, created_at
+), ${COUNT_USAGE}
+INSERT INTO live_events (netid, transaction_id, kind, role, type, body, body_id, created_at)
+SELECT n, t, k, r, ty, '', bi, c
+  FROM unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::bigint[]) AS x(n, t, k, r, ty, bi, c)`;
+
+/**
+ * Stores `rows` with one statement on `client` (a pool, or a transaction's connection): each body once, its bytes
+ * counted in live_event_usage, then every party's row naming it, unnumbered (the sequencer numbers it once committed).
+ */
+export async function insertLiveEvents(client: Pick<SQL, "unsafe">, rows: readonly NewLiveEvent[]): Promise<void> {
+  const bodies = distinctBodies(rows);
+  await client.unsafe(WRITE, [
+    bodies.map((r) => r.bodyId),
+    bodies.map((r) => r.payer),
+    bodies.map((r) => r.bytes),
+    bodies.map((r) => r.body),
+    bodies.map((r) => r.createdAt),
+    rows.map((r) => r.netid),
+    rows.map((r) => r.transactionId),
+    rows.map((r) => r.kind),
+    rows.map((r) => r.role),
+    rows.map((r) => r.type),
+    rows.map((r) => r.bodyId),
+    rows.map((r) => r.createdAt),
+  ]);
+}
 
 const toEvent = (r: Row): LiveEvent => ({ id: Number(r.id), netid: r.netid, type: r.type, body: r.body });
 
@@ -57,21 +105,8 @@ export class PgLiveEventLog implements LiveEventLog, LiveEventUsage {
   private async write(): Promise<void> {
     const batch = this.pending.take();
     if (batch.length === 0) return;
-    const bodies = distinctBodies(batch);
     try {
-      // One statement: each body once, then every party's row naming it.
-      await this.db.$client`
-        WITH b AS (
-          INSERT INTO live_event_bodies (id, netid, bytes, body, created_at)
-          SELECT * FROM unnest(${bodies.map((r) => r.bodyId)}::text[], ${bodies.map((r) => r.payer)}::text[], ${bodies.map((r) => r.bytes)}::bigint[],
-            ${bodies.map((r) => r.body)}::text[], ${bodies.map((r) => r.createdAt)}::bigint[])
-          ON CONFLICT (id) DO NOTHING
-        )
-        INSERT INTO live_events (netid, transaction_id, kind, role, type, body, body_id, created_at)
-        SELECT n, t, k, r, ty, '', bi, c FROM unnest(
-          ${batch.map((r) => r.netid)}::text[], ${batch.map((r) => r.transactionId)}::text[], ${batch.map((r) => r.kind)}::text[],
-          ${batch.map((r) => r.role)}::text[], ${batch.map((r) => r.type)}::text[], ${batch.map((r) => r.bodyId)}::text[],
-          ${batch.map((r) => r.createdAt)}::bigint[]) AS x(n, t, k, r, ty, bi, c)`;
+      await insertLiveEvents(this.db.$client, batch);
     } catch (error) {
       this.pending.putBack(batch, FLUSH_MS * 10);
       this.onError(error);
@@ -146,10 +181,16 @@ export class PgLiveEventLog implements LiveEventLog, LiveEventUsage {
     return rows.length > 0;
   }
 
-  /** The bytes of bodies `netid`'s changes stored since a time, on every instance (the live_event_bodies_usage index). */
+  /**
+   * The bytes of bodies `netid`'s changes stored since a time, on every instance: the company's rows of
+   * live_event_usage from the quarter hour holding `sinceSeconds` on (up to 15 minutes more than the exact window,
+   * never less), a few hundred rows however many bodies are stored.
+   */
   async usedSince(netid: string, sinceSeconds: number): Promise<number> {
-    const [row]: Array<{ n: string | number }> = await this.db.$client`
-      SELECT coalesce(sum(bytes), 0) AS n FROM live_event_bodies WHERE netid = ${netid} AND created_at >= ${sinceSeconds}`;
+    const [row]: Array<{ n: string | number }> = await this.db.$client.unsafe(
+      "SELECT coalesce(sum(bytes), 0) AS n FROM live_event_usage WHERE netid = $1 AND bucket >= $2",
+      [netid, Math.floor(sinceSeconds / USAGE_BUCKET_SECONDS)],
+    );
     return Number(row?.n ?? 0);
   }
 

@@ -2,6 +2,7 @@ import type { ReservedSQL } from "bun";
 import { RETENTION, type Retention } from "../../domain/retention";
 import { RETENTION_BATCH, RETENTION_JOBS, RETENTION_MAX_BATCHES, scheduleRetentionRuns } from "../sql/retention";
 import type { PgDb } from "./db";
+import { USAGE_BUCKET_SECONDS } from "./live-event-log";
 
 /** Fleet changes kept behind the newest stamp: the window the fleet trigger logs within. */
 const FLEET_LOG_WINDOW = 50_000;
@@ -14,6 +15,8 @@ const JOBS: Array<readonly [keyof Retention | "fleetLog", string, string]> = [
   ["deadStreams", "live_streams", "expires_at < $1"],
   ["idleRateBuckets", "rate_buckets", "at < $1"],
   ["loginAttempts", "login_attempts", "started_at < $1"],
+  // The quarter hours of live event bytes wholly before the window (the bound reads from the one holding its start).
+  ["liveEvents", "live_event_usage", `bucket < floor($1::float8 / ${USAGE_BUCKET_SECONDS})`],
   ["fleetLog", "fleet_changes", `n < (SELECT n FROM fleet_generation WHERE id = 1) - ${FLEET_LOG_WINDOW}`],
 ];
 
@@ -49,7 +52,26 @@ async function prune(conn: ReservedSQL, now: number, retention: Retention): Prom
     }
     deleted[table] = total;
   }
+  deleted.live_event_usage_folded = await foldUsage(conn, now);
   return deleted;
+}
+
+/**
+ * Folds the connections' rows of live_event_usage for the quarter hours before the last one into one row per company
+ * and quarter (writer 0), so the bound's read stays a few hundred rows however many connections wrote. The last quarter
+ * hour is left alone: a transaction begun then may still add to its rows. Returns the rows folded.
+ */
+async function foldUsage(conn: ReservedSQL, now: number): Promise<number> {
+  const { count } = await conn.unsafe(
+    `WITH moved AS (
+       DELETE FROM live_event_usage WHERE writer <> 0 AND bucket < $1::bigint RETURNING netid, bucket, bytes
+     )
+     INSERT INTO live_event_usage (netid, bucket, writer, bytes)
+     SELECT netid, bucket, 0, sum(bytes) FROM moved GROUP BY 1, 2
+     ON CONFLICT (netid, bucket, writer) DO UPDATE SET bytes = live_event_usage.bytes + excluded.bytes`,
+    [Math.floor(now / USAGE_BUCKET_SECONDS) - 1],
+  );
+  return count;
 }
 
 /**

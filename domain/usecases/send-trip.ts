@@ -212,23 +212,36 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
     targetPlatform: TARGET_PLATFORM,
     ...(price ? { price } : {}),
   };
-  const book = () =>
+  /** `unlessQuote`: a QUOTE stored under the number is left as it is (QuoteToConvert): its conversion claims a vehicle first. */
+  const book = (unlessQuote = false) =>
     deps.bookings.change({ requesterId: ctx.netid, requesterResNo: request.requesterResNo }, (current) => {
       // A repeat of what is booked already answers as before; anything it would create or convert is refused.
       if (firstRefusal && current?.contentHash !== fingerprint) throw firstRefusal;
       if (quoted?.expired && current?.contentHash !== fingerprint) throw quoted.expired;
+      if (unlessQuote && current?.status === "QUOTE") throw new QuoteToConvert();
       return decideNewTrip(current, request, fingerprint, facts, ctx);
     });
   // A booking made from a quote option holds its vehicle: claimed in the database before the booking is written.
+  if (!deps.holds || isQuote || firstRefusal || quoted?.expired) return book();
+  if (!quoted) {
+    // Without a network quote, a NEW holds a vehicle only when it converts a QUOTE stored under its number. It is
+    // booked at once unless its change finds one (then nothing is written, and it is read, claimed and booked
+    // below): reading the number before every NEW cost each a database read, a round trip on PostgreSQL.
+    const booked = await book(true).catch((error: unknown) => {
+      if (error instanceof QuoteToConvert) return undefined;
+      throw error;
+    });
+    if (booked) return booked;
+  }
   const pickupAt = placed.placed ? placed.position : undefined;
-  const claim =
-    deps.holds && !isQuote && !firstRefusal && !quoted?.expired
-      ? await quotedVehicleClaim(deps, request, provider.netid, facts.transactionId, pickupDate, quoted, pickupAt, route, ctx.now)
-      : undefined;
+  const claim = await quotedVehicleClaim(deps, request, provider.netid, facts.transactionId, pickupDate, quoted, pickupAt, route, ctx.now);
   // A booking made from a quote keeps a price the drop-off's place may change: say when it was only approximate.
   if (claim && placing) warnings.push(...(await placing).warnings);
-  return claim ? bookHolding(deps.holds!, claim, ctx.now, book) : book();
+  return claim ? bookHolding(deps.holds, claim, ctx.now, book) : book();
 }
+
+/** A NEW met a QUOTE under its number that it would convert without claiming the quote's vehicle: nothing was written. */
+class QuoteToConvert extends Error {}
 
 /**
  * The vehicle a NEW books from a quote option, and the span it holds: a network quote's option, or the option of a

@@ -19,6 +19,8 @@ export interface CrashOptions {
   /** How long the final deliveries may take to arrive. */
   deliveryTimeoutMs: number;
   log?: (line: string) => void;
+  /** The service runs on this PostgreSQL database (empty, migrated by the service) instead of an SQLite file. */
+  databaseUrl?: string;
 }
 
 export interface CrashReport {
@@ -42,6 +44,37 @@ export interface CrashReport {
   pendingDeliveries: number;
 }
 
+/** Reads the service's database while no process runs (the SQLite file read-only, or PostgreSQL). */
+interface Peek {
+  all<T>(query: string, ...args: string[]): Promise<T[]>;
+  /** SQLite's integrity check; PostgreSQL (never killed here) answers "ok". */
+  integrity(): Promise<string>;
+  close(): Promise<void>;
+}
+
+function sqlitePeek(path: string): Peek {
+  const db = new Database(path, { readonly: true });
+  return {
+    all: async <T>(query: string, ...args: string[]) => db.query(query).all(...args) as T[],
+    integrity: async () => db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()!.integrity_check,
+    close: async () => db.close(),
+  };
+}
+
+function pgPeek(url: string): Peek {
+  const client = new Bun.SQL(url, { max: 1 });
+  return {
+    all: async <T>(query: string, ...args: string[]) => {
+      let n = 0;
+      const rows = (await client.unsafe(query.replace(/\?/g, () => `$${++n}`), args)) as T[];
+      // count(*) is int8 on PostgreSQL: a string from Bun's client.
+      return rows.map((r) => Object.fromEntries(Object.entries(r as object).map(([k, v]) => [k, k === "n" ? Number(v) : v])) as T);
+    },
+    integrity: async () => "ok",
+    close: () => client.close(),
+  };
+}
+
 const PASSWORD = "correct horse battery staple";
 const JWT_SECRET = "crash-test-secret-that-is-at-least-32-bytes";
 
@@ -53,7 +86,12 @@ export async function runCrashCycles(options: CrashOptions): Promise<CrashReport
   const rnd = random(options.seed);
   const dir = tempDir("tripswitch-crash-");
   const dbPath = join(dir, "db.sqlite");
-  const env = { DB_PATH: dbPath, DEMO_DATA: "0", JWT_SECRET, RATE_LIMIT_SENDTRIP_PER_MIN: "0" };
+  // On PostgreSQL a killed process's claimed messages pass to the next one when their lease ends: a short lease here.
+  const where: Record<string, string> = options.databaseUrl
+    ? { DATABASE_URL: options.databaseUrl, DB_PATH: join(dir, "index.db"), DELIVERY_LEASE_SECONDS: "2" }
+    : { DB_PATH: dbPath };
+  const peek = () => (options.databaseUrl ? pgPeek(options.databaseUrl) : sqlitePeek(dbPath));
+  const env = { ...where, DEMO_DATA: "0", JWT_SECRET, RATE_LIMIT_SENDTRIP_PER_MIN: "0" };
 
   // The provider's endpoint: counts event ids per booking; answers with a reservation number.
   const eventsByBooking = new Map<string, Set<string>>();
@@ -142,13 +180,12 @@ export async function runCrashCycles(options: CrashOptions): Promise<CrashReport
       log(`cycle ${cycle}: killed; ${acknowledged.size} acknowledged so far, ${unacknowledged.size} to retry`);
       server = await startServer(env);
       // Which unanswered trips did the dead process commit? Their retries must answer the same transactionId.
-      const peek = new Database(dbPath, { readonly: true });
-      const find = peek.query<{ id: string }, [string]>("SELECT transaction_id AS id FROM bookings WHERE requester_res_no = ?");
+      const db = peek();
       for (const resNo of unacknowledged) {
-        const row = find.get(resNo);
+        const [row] = await db.all<{ id: string }>("SELECT transaction_id AS id FROM bookings WHERE requester_res_no = ?", resNo);
         if (row) committedBeforeRetry.set(resNo, row.id);
       }
-      peek.close();
+      await db.close();
     }
 
     // After the last restart: retry everything still unacknowledged until it is.
@@ -157,22 +194,25 @@ export async function runCrashCycles(options: CrashOptions): Promise<CrashReport
     if (unacknowledged.size) throw new Error(`${unacknowledged.size} trips still unacknowledged after the final restart`);
 
     // Every booking's delivery arrives (the worker resumes its pending messages after each restart).
-    const db = new Database(dbPath, { readonly: true });
-    const stored = db.query<{ res: string; id: string }, []>("SELECT requester_res_no AS res, transaction_id AS id FROM bookings").all();
+    const db = peek();
+    const stored = await db.all<{ res: string; id: string }>("SELECT requester_res_no AS res, transaction_id AS id FROM bookings");
     const deadline = Date.now() + options.deliveryTimeoutMs;
+    const pending = async () => (await db.all<{ n: number }>("SELECT count(*) AS n FROM outbox_messages WHERE status <> 'delivered'"))[0].n;
     while (Date.now() < deadline && stored.some((b) => !eventsByBooking.has(b.id))) await Bun.sleep(50);
+    // A message a killed process sent but could not mark is sent again (and marked) by the next one.
+    while (Date.now() < deadline && (await pending()) > 0) await Bun.sleep(200);
     await Bun.sleep(200);
-    const pendingDeliveries = db.query<{ n: number }, []>("SELECT count(*) AS n FROM outbox_messages WHERE status <> 'delivered'").get()!.n;
-    db.close();
+    const pendingDeliveries = await pending();
+    await db.close();
 
     const stop2 = await server.stop();
     if (stop2 !== 0) log(`final stop exited with ${stop2}`);
-    const check = new Database(dbPath, { readonly: true });
-    const integrity = check.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()!.integrity_check;
+    const check = peek();
+    const integrity = await check.integrity();
     const counts = new Map<string, number>();
-    for (const row of check.query<{ res: string; n: number }, []>("SELECT requester_res_no AS res, count(*) AS n FROM bookings GROUP BY requester_res_no").all()) counts.set(row.res, row.n);
-    const ids = new Map(check.query<{ res: string; id: string }, []>("SELECT requester_res_no AS res, transaction_id AS id FROM bookings").all().map((r) => [r.res, r.id]));
-    check.close();
+    for (const row of await check.all<{ res: string; n: number }>("SELECT requester_res_no AS res, count(*) AS n FROM bookings GROUP BY requester_res_no")) counts.set(row.res, row.n);
+    const ids = new Map((await check.all<{ res: string; id: string }>("SELECT requester_res_no AS res, transaction_id AS id FROM bookings")).map((r) => [r.res, r.id]));
+    await check.close();
 
     const report: CrashReport = {
       cycles: options.cycles,

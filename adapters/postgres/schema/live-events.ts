@@ -1,4 +1,4 @@
-import { pgTable, pgSequence, text, bigint, index, uniqueIndex } from "drizzle-orm/pg-core";
+import { pgTable, pgSequence, text, bigint, integer, index, uniqueIndex, primaryKey } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { time } from "./columns";
 
@@ -48,6 +48,24 @@ export const liveEventBodies = pgTable(
     createdAt: time("created_at").notNull(),
   },
   (t) => [index("live_event_bodies_usage").on(t.netid, t.createdAt, t.bytes), index("live_event_bodies_created").on(t.createdAt)],
+);
+
+/**
+ * PostgreSQL only. Each company's stored live event bytes per quarter hour (`bucket`: created_at / 900), counted by
+ * the statements that store the bodies, in their transactions: the live event bound reads the sum of a window's
+ * rows instead of summing every body of the window. Each connection adds to rows of its own (`writer`: its server
+ * process id), so concurrent transactions never wait on each other's row; retention folds a past quarter's rows
+ * into writer 0 and drops the quarters past the window.
+ */
+export const liveEventUsage = pgTable(
+  "live_event_usage",
+  {
+    netid: text("netid").notNull(),
+    bucket: bigint("bucket", { mode: "number" }).notNull(),
+    writer: integer("writer").notNull(),
+    bytes: bigint("bytes", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.netid, t.bucket, t.writer] })],
 );
 
 /** Where the sequencer takes event numbers from: a sequence never gives a number twice, even after rows are pruned. */

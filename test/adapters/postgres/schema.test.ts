@@ -32,7 +32,7 @@ const count = async (query: string, params: unknown[] = []) => Number((await sql
  * What only the PostgreSQL schema has, for running several instances: the delivery leases, the shared rate
  * budgets and the login attempts in progress (tables with their non-primary indexes).
  */
-const PG_ONLY_TABLES: Record<string, string[]> = { login_attempts: ["login_attempts_key"], rate_buckets: [], live_streams: ["live_streams_netid"] };
+const PG_ONLY_TABLES: Record<string, string[]> = { login_attempts: ["login_attempts_key"], rate_buckets: [], live_streams: ["live_streams_netid"], live_event_usage: [] };
 // Live events are numbered in commit order by a sequencer on PostgreSQL (SQLite commits one writer at a time).
 const PG_ONLY_INDEXES = ["live_events_seq unique", "live_events_unsequenced"];
 const PG_ONLY_COLUMNS = ["outbox_messages.lease_owner", "outbox_messages.lease_until", "live_events.seq"];
