@@ -20,8 +20,9 @@ const BODIES = COLUMNS.length + 3;
  * A new booking, its outbox rows and its live events in ONE statement (one round trip, prepared once per pooled
  * connection: the text never changes): the booking is inserted unless its (requester, requesterResNo) is taken
  * (`ON CONFLICT DO NOTHING`, which waits for a concurrent inserter of the same number to end), and the outbox rows
- * and live events (each body once, in live_event_bodies, its bytes counted in live_event_usage) only when it was. The rows travel as JSON (`json_to_recordset`, in their order: outbox ids keep
- * the order the announcer gave). Answers 1 when inserted, 0 when the number was taken.
+ * and live events (each body once, in live_event_bodies, its bytes counted in live_event_usage) only when it was.
+ * The rows travel as JSON (`json_to_recordset`, in their order: outbox ids keep the order the announcer gave).
+ * Answers 1 when inserted, 0 when the number was taken.
  */
 const TEXT = `WITH b AS (
   INSERT INTO bookings (${COLUMNS.map(([, name]) => `"${name}"`).join(", ")})

@@ -215,7 +215,8 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
     });
     if (booked) return booked;
   }
-  const claim = await quotedVehicleClaim(deps, request, provider.netid, facts.transactionId, pickupDate, quoted, placed.placed ? placed.position : undefined, ctx.now);
+  const pickupAt = placed.placed ? placed.position : undefined;
+  const claim = await quotedVehicleClaim(deps, request, provider.netid, facts.transactionId, pickupDate, quoted, pickupAt, ctx.now);
   return claim ? bookHolding(deps.holds, claim, ctx.now, book) : book();
 }
 
