@@ -55,20 +55,11 @@ SELECT n, t, k, r, ty, '', bi, c
  * counted in live_event_usage, then every party's row naming it, unnumbered (the sequencer numbers it once committed).
  */
 export async function insertLiveEvents(client: Pick<SQL, "unsafe">, rows: readonly NewLiveEvent[]): Promise<void> {
-  const bodies = distinctBodies(rows);
+  // One array a column ($1…$5 the bodies', $6…$12 the rows'), in WRITE's order.
+  const columns = (list: readonly NewLiveEvent[], keys: Array<keyof NewLiveEvent>) => keys.map((key) => list.map((r) => r[key]));
   await client.unsafe(WRITE, [
-    bodies.map((r) => r.bodyId),
-    bodies.map((r) => r.payer),
-    bodies.map((r) => r.bytes),
-    bodies.map((r) => r.body),
-    bodies.map((r) => r.createdAt),
-    rows.map((r) => r.netid),
-    rows.map((r) => r.transactionId),
-    rows.map((r) => r.kind),
-    rows.map((r) => r.role),
-    rows.map((r) => r.type),
-    rows.map((r) => r.bodyId),
-    rows.map((r) => r.createdAt),
+    ...columns(distinctBodies(rows), ["bodyId", "payer", "bytes", "body", "createdAt"]),
+    ...columns(rows, ["netid", "transactionId", "kind", "role", "type", "bodyId", "createdAt"]),
   ]);
 }
 
