@@ -225,3 +225,30 @@ describe("domain/ folders importing each other", () => {
     expect(pairs.length <= MAX_MUTUAL_FOLDER_PAIRS ? [] : pairs).toEqual([]);
   });
 });
+
+/** The lines of `function name(` in `text` through its body's closing brace (the body's `{` ends a line; a return type's does not). */
+function functionLines(text: string, name: string): number | undefined {
+  const at = text.search(new RegExp(`\\bfunction ${name}\\(`));
+  let depth = 0;
+  if (at >= 0)
+    for (let i = text.indexOf("{\n", at); i >= 0 && i < text.length; i++)
+      if (text[i] === "{") depth++;
+      else if (text[i] === "}" && --depth === 0) return text.slice(at, i + 1).split("\n").length;
+  return undefined;
+}
+
+test("rankCircle and validateRateCard read as their parts: they and every function beside them are at most 120 lines", () => {
+  expect(functionLines("x\nfunction f(a: { b: 1 }): { c: string } {\n  if (a) {\n    return { c: `${a.b}` };\n  }\n}\n", "f")).toBe(5);
+  const long: string[] = [];
+  for (const name of ["rankCircle", "validateRateCard"]) {
+    // Found by name, wherever domain/ keeps it.
+    const files = sources("domain/**/*.ts").filter((f) => readFileSync(join(ROOT, f), "utf8").includes(`function ${name}(`));
+    expect(files).toHaveLength(1);
+    const text = readFileSync(join(ROOT, files[0]), "utf8");
+    const names = [...text.matchAll(/^(?:export )?function (\w+)\(/gm)].map((m) => m[1]);
+    expect(names).toContain(name);
+    expect(names.length).toBeGreaterThanOrEqual(6);
+    for (const fn of names) if ((functionLines(text, fn) ?? Infinity) > 120) long.push(`${files[0]}: ${fn} (${functionLines(text, fn)} lines)`);
+  }
+  expect(long).toEqual([]);
+});

@@ -70,89 +70,129 @@ const NO_RATE_RANK = 2 ** 50;
 
 const compareStrings = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** The ranking's state, handed from phase to phase (one object per quote, none per vehicle): candidates are the matches (i < n), then the extras (n + j). */
+type Ranking = ReturnType<typeof newRanking>;
+
+function newRanking(input: RankInput) {
+  const { matches: m, terms } = input;
+  const none = new Float64Array(0);
+  return {
+    input, m, n: m.count, owner: m.owner, rate: m.rate, distanceKm: m.distanceKm, admitted: terms.admitted, radiusKm: terms.radiusKm, held: terms.busy,
+    // Admit: currencies interned per rate; serving vehicles counted per currency; the quote's currency (-1: none).
+    currencyOfRate: new Int32Array(m.rates).fill(-1), currencyIds: new Map<string, number>(), currencyNames: [] as string[], counts: [] as number[],
+    extraCurrency: [] as number[], chosen: -1,
+    // Price: per rate, then per candidate, `own` (the fee in its currency's minor units) and `units` (what ranks: with fx, converted).
+    digitsOf: [] as number[], ownOfRate: none, unitsOfRate: none, cards: undefined as ReturnType<typeof cardPricing>, anyPreferred: false,
+    total: 0, units: none, own: none, currencyOf: new Int32Array(0), dist: none, ownerOf: new Uint32Array(0),
+    // Bound: each provider's best 5 in a flat table (`present`: the providers with any); merge: the best 50.
+    kept: new Int32Array(0), keptCount: new Uint8Array(0), present: [] as number[], keptTotal: 0, best: [] as number[], unpriced: 0,
+  };
+}
+
 export function rankCircle(input: RankInput): CircleRanking {
-  const { matches: m, extras, terms, quarterHours, currencies } = input;
-  const n = m.count;
-  const { owner, rate, distanceKm } = m;
-  const { admitted, radiusKm } = terms;
-  const held = terms.busy;
-  const isBusy = (i: number): boolean => held !== undefined && held[owner[i]] !== undefined && held[owner[i]]!.has(m.slug(i));
+  const s = admitServing(input);
+  const currency = chooseCurrency(s);
+  if (currency === undefined) return { currency: undefined, chosen: [], leftOut: 0, leftOutCurrencies: [] };
+  const { leftOut, others } = leftOutOf(s);
+  priceCandidates(s, currency);
+  if (s.cards !== undefined && s.cards.touched.includes(1)) boundByProvider(s);
+  else boundByRate(s);
+  return { currency, chosen: materialise(s), leftOut, leftOutCurrencies: others, unpriced: s.unpriced };
+}
 
-  // Currencies interned per rate; serving vehicles counted per currency.
-  const currencyOfRate = new Int32Array(m.rates).fill(-1);
-  const currencyIds = new Map<string, number>();
-  const currencyNames: string[] = [];
-  const counts: number[] = [];
-  const currencyId = (code: string): number => {
-    let id = currencyIds.get(code);
-    if (id === undefined) {
-      currencyIds.set(code, (id = currencyNames.length));
-      currencyNames.push(code);
-      counts.push(0);
+/** Admit: the ranking's state, with the serving vehicles (and the admitted providers' extras) counted per currency. */
+function admitServing(input: RankInput): Ranking {
+  const s = newRanking(input);
+  const { m, n, rate, currencyOfRate, counts } = s;
+  for (let i = 0; i < n; i++)
+    if (serves(s, i)) {
+      const r = rate[i];
+      let c = currencyOfRate[r];
+      if (c < 0) currencyOfRate[r] = c = currencyId(s, m.currency(r));
+      counts[c]++;
     }
-    return id;
-  };
-  const matchCurrency = (i: number): number => {
-    const r = rate[i];
-    let c = currencyOfRate[r];
-    if (c < 0) currencyOfRate[r] = c = currencyId(m.currency(r));
-    return c;
-  };
-  const serves = (i: number): boolean => {
-    const o = owner[i];
-    return admitted[o] === 1 && distanceKm[i] <= radiusKm[o] && !isBusy(i);
-  };
-  for (let i = 0; i < n; i++) if (serves(i)) counts[matchCurrency(i)]++;
-  const extraCurrency = extras.map((x) => (admitted[x.owner] === 1 ? currencyId(x.entry.currency) : -1));
-  for (const c of extraCurrency) if (c >= 0) counts[c]++;
+  s.extraCurrency = input.extras.map((x) => (s.admitted[x.owner] === 1 ? currencyId(s, x.entry.currency) : -1));
+  for (const c of s.extraCurrency) if (c >= 0) counts[c]++;
+  return s;
+}
 
-  // The pickup country's currency when some serving vehicle uses it, else the most used (ties: alphabetical).
+/** A currency's number, interned on first sight. */
+function currencyId(s: Ranking, code: string): number {
+  let id = s.currencyIds.get(code);
+  if (id === undefined) {
+    s.currencyIds.set(code, (id = s.currencyNames.length));
+    s.currencyNames.push(code);
+    s.counts.push(0);
+  }
+  return id;
+}
+/** Match i serves the pickup: its provider admitted, within its radius, and the vehicle not held over the trip. */
+function serves(s: Ranking, i: number): boolean {
+  const o = s.owner[i];
+  const held = s.held;
+  return s.admitted[o] === 1 && s.distanceKm[i] <= s.radiusKm[o] && !(held !== undefined && held[o] !== undefined && held[o]!.has(s.m.slug(i)));
+}
+
+/** The pickup country's currency when some serving vehicle uses it, else the most used (ties: alphabetical). */
+function chooseCurrency(s: Ranking): string | undefined {
+  const { counts, currencyNames } = s;
   let chosen = -1;
-  const local = input.pickupCurrency !== undefined ? currencyIds.get(input.pickupCurrency) : undefined;
+  const local = s.input.pickupCurrency !== undefined ? s.currencyIds.get(s.input.pickupCurrency) : undefined;
   if (local !== undefined && counts[local] > 0) chosen = local;
   else
     for (let c = 0; c < counts.length; c++)
       if (counts[c] > 0 && (chosen < 0 || counts[c] > counts[chosen] || (counts[c] === counts[chosen] && currencyNames[c] < currencyNames[chosen]))) chosen = c;
-  if (chosen < 0) return { currency: undefined, chosen: [], leftOut: 0, leftOutCurrencies: [] };
-  const currency = currencyNames[chosen];
+  s.chosen = chosen;
+  return chosen < 0 ? undefined : currencyNames[chosen];
+}
+
+/** The serving vehicles in currencies the quote does not price, and those currencies (alphabetical). */
+function leftOutOf(s: Ranking): { leftOut: number; others: string[] } {
   let leftOut = 0;
   const others: string[] = [];
-  const fx = input.fx;
-  const priced = (c: number): boolean => c === chosen || (fx !== undefined && c >= 0);
-  for (let c = 0; c < counts.length; c++)
-    if (!priced(c) && counts[c] > 0) {
-      leftOut += counts[c];
-      others.push(currencyNames[c]);
+  for (let c = 0; c < s.counts.length; c++)
+    if (!priced(s, c) && s.counts[c] > 0) {
+      leftOut += s.counts[c];
+      others.push(s.currencyNames[c]);
     }
   others.sort(compareStrings);
+  return { leftOut, others };
+}
 
-  // Candidates: match i < n, extra n + j. Units per rate priced once, in the quote currency's minor unit.
-  // With fx, `units` (what ranks) is the fee converted, and `own` the fee in its own currency's minor units.
-  const digitsOf = currencyNames.map((code) => minorUnitOf(currencies, code));
-  const rankUnits = (own: number, c: number): number => {
-    if (!fx || own < 0) return own;
-    const converted = fx.units(own, currencyNames[c]);
-    return converted === undefined ? NO_RATE_RANK + own : converted;
-  };
-  const ownOfRate = new Float64Array(m.rates).fill(-1);
-  const unitsOfRate = new Float64Array(m.rates).fill(-1);
+/** Vehicles in currency `c` are priced: the quote's currency, or any with fx. */
+function priced(s: Ranking, c: number): boolean {
+  return c === s.chosen || (s.input.fx !== undefined && c >= 0);
+}
+/** What ranks a fee `own` in currency `c`: itself, or with fx converted (after every converted one without a rate). */
+function rankUnits(s: Ranking, own: number, c: number): number {
+  const fx = s.input.fx;
+  if (!fx || own < 0) return own;
+  const converted = fx.units(own, s.currencyNames[c]);
+  return converted === undefined ? NO_RATE_RANK + own : converted;
+}
+
+/** Price: each distinct rate once, in its currency's minor unit; then the candidates' rows. */
+function priceCandidates(s: Ranking, currency: string): void {
+  const { input, m, n, rate, currencyOfRate, distanceKm, owner } = s;
+  const { extras, quarterHours } = input;
+  const digitsOf = (s.digitsOf = s.currencyNames.map((code) => minorUnitOf(input.currencies, code)));
+  const ownOfRate = (s.ownOfRate = new Float64Array(m.rates).fill(-1));
+  const unitsOfRate = (s.unitsOfRate = new Float64Array(m.rates).fill(-1));
   for (let r = 0; r < m.rates; r++)
-    if (priced(currencyOfRate[r])) {
+    if (priced(s, currencyOfRate[r])) {
       const c = currencyOfRate[r];
       ownOfRate[r] = vehicleFeeMinorUnits({ minimumRate: m.minimumRate(r), hourlyRate: m.hourlyRate(r) }, quarterHours, digitsOf[c]);
-      unitsOfRate[r] = rankUnits(ownOfRate[r], c);
+      unitsOfRate[r] = rankUnits(s, ownOfRate[r], c);
     }
-  const total = n + extras.length;
-  const units = new Float64Array(total);
-  const own = new Float64Array(total);
-  const currencyOf = new Int32Array(total);
-  const dist = new Float64Array(total);
-  const ownerOf = new Uint32Array(total);
+  const total = (s.total = n + extras.length);
+  const units = (s.units = new Float64Array(total));
+  const own = (s.own = new Float64Array(total));
+  const currencyOf = (s.currencyOf = new Int32Array(total));
+  const dist = (s.dist = new Float64Array(total));
+  const ownerOf = (s.ownerOf = new Uint32Array(total));
   // Providers with a rate card price each vehicle by it (per type); the fast path's groups by rate then do not hold.
   // Across currencies (fx), a card prices the vehicles in its own currency; else those in the quote's.
-  const cards = input.cards ? cardPricing(input.cards, fx ? undefined : currency, input.extrasAsked === true) : undefined;
-  const touched = cards?.touched;
-  const carded = touched !== undefined && touched.includes(1);
+  s.cards = input.cards ? cardPricing(input.cards, input.fx ? undefined : currency, input.extrasAsked === true) : undefined;
   for (let i = 0; i < n; i++) {
     units[i] = unitsOfRate[rate[i]];
     own[i] = ownOfRate[rate[i]];
@@ -160,179 +200,199 @@ export function rankCircle(input: RankInput): CircleRanking {
     dist[i] = distanceKm[i];
     ownerOf[i] = owner[i];
   }
-  extras.forEach((x, j) => {
-    const c = extraCurrency[j];
-    own[n + j] = priced(c) ? vehicleFeeMinorUnits(x.entry, quarterHours, digitsOf[c]) : -1;
-    units[n + j] = rankUnits(own[n + j], c);
+  for (let j = 0; j < extras.length; j++) {
+    const x = extras[j];
+    const c = s.extraCurrency[j];
+    own[n + j] = priced(s, c) ? vehicleFeeMinorUnits(x.entry, quarterHours, digitsOf[c]) : -1;
+    units[n + j] = rankUnits(s, own[n + j], c);
     currencyOf[n + j] = c;
     dist[n + j] = x.distanceKm;
     ownerOf[n + j] = x.owner;
-  });
-  const slug = (i: number) => (i < n ? m.slug(i) : extras[i - n].entry.slug);
-  const typeOf = (i: number) => (i < n ? m.type(i) : extras[i - n].entry.type);
-  const anyPreferred = terms.preferredType.some((t) => t !== undefined);
-  const preferred = (i: number): boolean => {
-    if (!anyPreferred) return false;
-    const wanted = terms.preferredType[ownerOf[i]];
-    return wanted !== undefined && typeOf(i) === wanted;
-  };
+  }
+  s.anyPreferred = input.terms.preferredType.some((t) => t !== undefined);
+  s.kept = new Int32Array(s.admitted.length * MAX_OPTIONS_PER_PROVIDER);
+  s.keptCount = new Uint8Array(s.admitted.length);
+}
 
-  // Each provider's best 5 (its mapped type first, then cheapest, nearest, by code), kept in a flat table as the
-  // candidates stream by: most are turned away by one comparison with the provider's fifth.
-  const withinProvider = (a: number, b: number): number =>
-    (anyPreferred ? Number(preferred(b)) - Number(preferred(a)) : 0) || units[a] - units[b] || dist[a] - dist[b] || compareStrings(slug(a), slug(b));
-  const owners = terms.admitted.length;
-  const kept = new Int32Array(owners * MAX_OPTIONS_PER_PROVIDER);
-  const keptCount = new Uint8Array(owners);
-  const present: number[] = [];
-  let keptTotal = 0;
-  const offer = (i: number) => {
-    const o = ownerOf[i];
-    const base = o * MAX_OPTIONS_PER_PROVIDER;
-    let k = keptCount[o];
-    if (k === 0) present.push(o);
-    if (k === MAX_OPTIONS_PER_PROVIDER) {
-      if (withinProvider(i, kept[base + k - 1]) >= 0) return;
-      k--;
-    } else {
-      keptCount[o] = k + 1;
-      keptTotal++;
-    }
-    while (k > 0 && withinProvider(i, kept[base + k - 1]) < 0) {
-      kept[base + k] = kept[base + k - 1];
-      k--;
-    }
-    kept[base + k] = i;
-  };
-  // Then all of them: cheapest, nearest, by provider and code; at most 50.
-  const across = (a: number, b: number): number =>
-    units[a] - units[b] || dist[a] - dist[b] || compareStrings(input.netidOf(ownerOf[a]), input.netidOf(ownerOf[b])) || compareStrings(slug(a), slug(b));
-  const best: number[] = [];
+/** Bound, without rate cards: each provider's best 5 kept as the candidates stream by, then merged into the 50. */
+function boundByRate(s: Ranking): void {
+  const { n, own, extraCurrency } = s;
+  const extras = s.input.extras.length;
   // A fee of 0 is never offered (docs/rates.md#never-absurd-the-longest-trip-a-provider-quotes): counted, left out.
-  const candidate = (i: number) => own[i] > 0 && admitted[owner[i]] === 1 && distanceKm[i] <= radiusKm[owner[i]] && !isBusy(i);
   let unpriced = 0;
-  if (carded) offerByProvider();
-  else {
-    for (let i = 0; i < n; i++) if (own[i] === 0 && admitted[owner[i]] === 1 && distanceKm[i] <= radiusKm[owner[i]] && !isBusy(i)) unpriced++;
-    for (let j = 0; j < extras.length; j++) if (priced(extraCurrency[j]) && own[n + j] === 0) unpriced++;
-    if (anyPreferred) {
-      for (let i = 0; i < n; i++) if (candidate(i)) offer(i);
-      for (let j = 0; j < extras.length; j++) if (priced(extraCurrency[j]) && own[n + j] > 0) offer(n + j);
-    } else offerCheapestFirst();
-    for (const o of present) for (let k = 0; k < keptCount[o]; k++) insertBounded(best, kept[o * MAX_OPTIONS_PER_PROVIDER + k], MAX_NETWORK_OPTIONS, across);
-  }
+  for (let i = 0; i < n; i++) if (own[i] === 0 && serves(s, i)) unpriced++;
+  for (let j = 0; j < extras; j++) if (priced(s, extraCurrency[j]) && own[n + j] === 0) unpriced++;
+  s.unpriced = unpriced;
+  if (s.anyPreferred) {
+    for (let i = 0; i < n; i++) if (own[i] > 0 && serves(s, i)) offer(s, i);
+    for (let j = 0; j < extras; j++) if (priced(s, extraCurrency[j]) && own[n + j] > 0) offer(s, n + j);
+  } else offerCheapestFirst(s);
+  for (const o of s.present) mergeKept(s, o);
+}
 
-  /**
-   * With rate cards (docs/performance.md#rate-cards-issue-35) a vehicle's fee is its provider's card's, so candidates cannot be grouped by rate.
-   * Providers are taken by a lower bound of their fees instead (the cheapest their card can give, CardQuote.floor; the
-   * exact fees of their vehicles without a card), nearest first among equal bounds: each one's vehicles priced and
-   * offered, its best added to the 50. Once 50 are kept, a provider whose bound and nearest vehicle rank after the 50th
-   * could add none, nor could any after it: their cards are never prepared. Their fees are at least that bound, above
-   * 0, so none of them is an unpriced vehicle either.
-   */
-  function offerByProvider(): void {
-    const owners = terms.admitted.length;
-    const bound = new Float64Array(owners).fill(Infinity);
-    const ownFloor = new Float64Array(owners).fill(Infinity);
-    const cardCurrency = new Int32Array(owners).fill(-1);
-    const nearest = new Float64Array(owners).fill(Infinity);
-    const count = new Int32Array(owners);
-    // Per vehicle: 1 priced by its card, 0 by its own rates, -1 not a candidate.
-    const mode = new Int8Array(total).fill(-1);
-    for (let i = 0; i < total; i++) {
-      if (own[i] < 0 || (i < n && !(admitted[owner[i]] === 1 && distanceKm[i] <= radiusKm[owner[i]] && !isBusy(i)))) continue;
-      const o = ownerOf[i];
-      const how = touched![o] === 1 ? cards!.kind(o, currencyNames[currencyOf[i]]) : 0;
-      if (how < 0) continue;
-      mode[i] = how;
-      count[o]++;
-      if (dist[i] < nearest[o]) nearest[o] = dist[i];
-      if (how === 1) {
-        if (own[i] < ownFloor[o]) ownFloor[o] = own[i];
-        cardCurrency[o] = currencyOf[i];
-      } else if (units[i] < bound[o]) bound[o] = units[i];
+/**
+ * Without a preferred type a provider's order is the quote's order, so the candidates can be offered by price,
+ * cheapest first (grouped by rate, each group all at once): once 50 are kept, a dearer candidate could only
+ * follow its provider's kept ones and the 50 kept before it, so the groups left need not be looked at.
+ */
+function offerCheapestFirst(s: Ranking): void {
+  const { m, n, rate, own, units, unitsOfRate, extraCurrency } = s;
+  const perRate = new Int32Array(m.rates + 1);
+  for (let i = 0; i < n; i++) if (own[i] > 0 && serves(s, i)) perRate[rate[i]]++;
+  const rates: number[] = [];
+  for (let r = 0; r < m.rates; r++) if (perRate[r] > 0) rates.push(r);
+  rates.sort((a, b) => unitsOfRate[a] - unitsOfRate[b]);
+  const start = new Int32Array(m.rates + 1);
+  let at = 0;
+  for (const r of rates) {
+    start[r] = at;
+    at += perRate[r];
+  }
+  const order = new Int32Array(at);
+  const fill = start.slice();
+  for (let i = 0; i < n; i++) if (own[i] > 0 && serves(s, i)) order[fill[rate[i]]++] = i;
+  // Groups: each rate's candidates, and each extra on its own, by units.
+  const groups: Array<{ units: number; rate: number; extra: number }> = rates.map((r) => ({ units: unitsOfRate[r], rate: r, extra: -1 }));
+  for (let j = 0; j < s.input.extras.length; j++)
+    if (priced(s, extraCurrency[j]) && own[n + j] > 0) groups.push({ units: units[n + j], rate: -1, extra: n + j });
+  groups.sort((a, b) => a.units - b.units);
+  for (let g = 0; g < groups.length; g++) {
+    const group = groups[g];
+    if (group.rate < 0) offer(s, group.extra);
+    else for (let k = start[group.rate], end = k + perRate[group.rate]; k < end; k++) offer(s, order[k]);
+    if (s.keptTotal >= MAX_NETWORK_OPTIONS && (g + 1 === groups.length || groups[g + 1].units > group.units)) return;
+  }
+}
+
+/**
+ * With rate cards (docs/performance.md#rate-cards-issue-35) a vehicle's fee is its provider's card's, so candidates cannot be grouped by rate.
+ * Providers are taken by a lower bound of their fees instead (the cheapest their card can give, CardQuote.floor; the
+ * exact fees of their vehicles without a card), nearest first among equal bounds: each one's vehicles priced and
+ * offered, its best added to the 50. Once 50 are kept, a provider whose bound and nearest vehicle rank after the 50th
+ * could add none, nor could any after it: their cards are never prepared. Their fees are at least that bound, above
+ * 0, so none of them is an unpriced vehicle either.
+ */
+function boundByProvider(s: Ranking): void {
+  const { n, total, own, units, dist, ownerOf, currencyOf, currencyNames, best } = s;
+  const cards = s.cards!, touched = cards.touched;
+  const owners = s.admitted.length;
+  const bound = new Float64Array(owners).fill(Infinity);
+  const ownFloor = new Float64Array(owners).fill(Infinity);
+  const cardCurrency = new Int32Array(owners).fill(-1);
+  const nearest = new Float64Array(owners).fill(Infinity);
+  const count = new Int32Array(owners);
+  // Per vehicle: 1 priced by its card, 0 by its own rates, -1 not a candidate.
+  const mode = new Int8Array(total).fill(-1);
+  for (let i = 0; i < total; i++) {
+    if (own[i] < 0 || (i < n && !serves(s, i))) continue;
+    const o = ownerOf[i];
+    const how = touched[o] === 1 ? cards.kind(o, currencyNames[currencyOf[i]]) : 0;
+    if (how < 0) continue;
+    mode[i] = how;
+    count[o]++;
+    if (dist[i] < nearest[o]) nearest[o] = dist[i];
+    if (how === 1) {
+      if (own[i] < ownFloor[o]) ownFloor[o] = own[i];
+      cardCurrency[o] = currencyOf[i];
+    } else if (units[i] < bound[o]) bound[o] = units[i];
+  }
+  const order: number[] = [];
+  for (let o = 0; o < owners; o++) {
+    if (count[o] === 0) continue;
+    if (cardCurrency[o] >= 0) bound[o] = Math.min(bound[o], rankUnits(s, cards.floor(o, ownFloor[o]), cardCurrency[o]));
+    order.push(o);
+  }
+  order.sort((a, b) => bound[a] - bound[b] || nearest[a] - nearest[b]);
+  // Each provider's candidates, by counting sort over owner numbers.
+  const start = new Int32Array(owners + 1);
+  for (let o = 0; o < owners; o++) start[o + 1] = start[o] + count[o];
+  const fill = start.slice(0, owners);
+  const byOwner = new Int32Array(start[owners]);
+  for (let i = 0; i < total; i++) if (mode[i] >= 0) byOwner[fill[ownerOf[i]]++] = i;
+  let unpriced = 0;
+  for (const o of order) {
+    if (best.length === MAX_NETWORK_OPTIONS) {
+      const last = best[MAX_NETWORK_OPTIONS - 1];
+      if (bound[o] > units[last] || (bound[o] === units[last] && nearest[o] > dist[last])) break;
     }
-    const order: number[] = [];
-    for (let o = 0; o < owners; o++) {
-      if (count[o] === 0) continue;
-      if (cardCurrency[o] >= 0) bound[o] = Math.min(bound[o], rankUnits(cards!.floor(o, ownFloor[o]), cardCurrency[o]));
-      order.push(o);
-    }
-    order.sort((a, b) => bound[a] - bound[b] || nearest[a] - nearest[b]);
-    // Each provider's candidates, by counting sort over owner numbers.
-    const start = new Int32Array(owners + 1);
-    for (let o = 0; o < owners; o++) start[o + 1] = start[o] + count[o];
-    const fill = start.slice(0, owners);
-    const byOwner = new Int32Array(start[owners]);
-    for (let i = 0; i < total; i++) if (mode[i] >= 0) byOwner[fill[ownerOf[i]]++] = i;
-    for (const o of order) {
-      if (best.length === MAX_NETWORK_OPTIONS) {
-        const last = best[MAX_NETWORK_OPTIONS - 1];
-        if (bound[o] > units[last] || (bound[o] === units[last] && nearest[o] > dist[last])) return;
+    for (let k = start[o]; k < start[o + 1]; k++) {
+      const i = byOwner[k];
+      if (mode[i] === 1) {
+        own[i] = cards.units(o, typeOf(s, i), own[i], currencyNames[currencyOf[i]]);
+        units[i] = rankUnits(s, own[i], currencyOf[i]);
       }
-      for (let k = start[o]; k < start[o + 1]; k++) {
-        const i = byOwner[k];
-        if (mode[i] === 1) {
-          own[i] = cards!.units(o, typeOf(i), own[i], currencyNames[currencyOf[i]]);
-          units[i] = rankUnits(own[i], currencyOf[i]);
-        }
-        if (own[i] === 0) unpriced++;
-        else if (own[i] > 0) offer(i);
-      }
-      for (let k = 0; k < keptCount[o]; k++) insertBounded(best, kept[o * MAX_OPTIONS_PER_PROVIDER + k], MAX_NETWORK_OPTIONS, across);
+      if (own[i] === 0) unpriced++;
+      else if (own[i] > 0) offer(s, i);
     }
+    mergeKept(s, o);
   }
+  s.unpriced = unpriced;
+}
 
-  /**
-   * Without a preferred type a provider's order is the quote's order, so the candidates can be offered by price,
-   * cheapest first (grouped by rate, each group all at once): once 50 are kept, a dearer candidate could only
-   * follow its provider's kept ones and the 50 kept before it, so the groups left need not be looked at.
-   */
-  function offerCheapestFirst(): void {
-    const perRate = new Int32Array(m.rates + 1);
-    for (let i = 0; i < n; i++) if (candidate(i)) perRate[rate[i]]++;
-    const rates: number[] = [];
-    for (let r = 0; r < m.rates; r++) if (perRate[r] > 0) rates.push(r);
-    rates.sort((a, b) => unitsOfRate[a] - unitsOfRate[b]);
-    const start = new Int32Array(m.rates + 1);
-    let at = 0;
-    for (const r of rates) {
-      start[r] = at;
-      at += perRate[r];
-    }
-    const order = new Int32Array(at);
-    const fill = start.slice();
-    for (let i = 0; i < n; i++) if (candidate(i)) order[fill[rate[i]]++] = i;
-    // Groups: each rate's candidates, and each extra on its own, by units.
-    const groups: Array<{ units: number; rate: number; extra: number }> = rates.map((r) => ({ units: unitsOfRate[r], rate: r, extra: -1 }));
-    for (let j = 0; j < extras.length; j++) if (priced(extraCurrency[j]) && own[n + j] > 0) groups.push({ units: units[n + j], rate: -1, extra: n + j });
-    groups.sort((a, b) => a.units - b.units);
-    for (let g = 0; g < groups.length; g++) {
-      const group = groups[g];
-      if (group.rate < 0) offer(group.extra);
-      else for (let k = start[group.rate], end = k + perRate[group.rate]; k < end; k++) offer(order[k]);
-      if (keptTotal >= MAX_NETWORK_OPTIONS && (g + 1 === groups.length || groups[g + 1].units > group.units)) return;
-    }
+/** Offers i to its provider's best 5 (its mapped type first, then cheapest, nearest, by code): most are turned away by one comparison with its fifth. */
+function offer(s: Ranking, i: number): void {
+  const { kept, keptCount } = s;
+  const o = s.ownerOf[i];
+  const base = o * MAX_OPTIONS_PER_PROVIDER;
+  let k = keptCount[o];
+  if (k === 0) s.present.push(o);
+  if (k === MAX_OPTIONS_PER_PROVIDER) {
+    if (withinProvider(s, i, kept[base + k - 1]) >= 0) return;
+    k--;
+  } else {
+    keptCount[o] = k + 1;
+    s.keptTotal++;
   }
+  while (k > 0 && withinProvider(s, i, kept[base + k - 1]) < 0) {
+    kept[base + k] = kept[base + k - 1];
+    k--;
+  }
+  kept[base + k] = i;
+}
+function withinProvider(s: Ranking, a: number, b: number): number {
+  const { units, dist } = s;
+  const first = s.anyPreferred ? Number(preferred(s, b)) - Number(preferred(s, a)) : 0;
+  return first || units[a] - units[b] || dist[a] - dist[b] || compareStrings(slugOf(s, a), slugOf(s, b));
+}
 
-  const chosenVehicles = best.map((i): PricedVehicle => {
+/** Merge: provider o's kept ones into the best 50 (cheapest, nearest, by provider and code). */
+function mergeKept(s: Ranking, o: number): void {
+  const best = s.best;
+  for (let k = 0; k < s.keptCount[o]; k++) {
+    const i = s.kept[o * MAX_OPTIONS_PER_PROVIDER + k];
+    if (best.length === MAX_NETWORK_OPTIONS && across(s, i, best[MAX_NETWORK_OPTIONS - 1]) >= 0) continue;
+    let at = best.length;
+    while (at > 0 && across(s, i, best[at - 1]) < 0) at--;
+    best.splice(at, 0, i);
+    if (best.length > MAX_NETWORK_OPTIONS) best.pop();
+  }
+}
+function across(s: Ranking, a: number, b: number): number {
+  const { input, units, dist, ownerOf } = s;
+  const byFee = units[a] - units[b] || dist[a] - dist[b];
+  return byFee || compareStrings(input.netidOf(ownerOf[a]), input.netidOf(ownerOf[b])) || compareStrings(slugOf(s, a), slugOf(s, b));
+}
+
+const slugOf = (s: Ranking, i: number): string => (i < s.n ? s.m.slug(i) : s.input.extras[i - s.n].entry.slug);
+const typeOf = (s: Ranking, i: number): string => (i < s.n ? s.m.type(i) : s.input.extras[i - s.n].entry.type);
+function preferred(s: Ranking, i: number): boolean {
+  if (!s.anyPreferred) return false;
+  const wanted = s.input.terms.preferredType[s.ownerOf[i]];
+  return wanted !== undefined && typeOf(s, i) === wanted;
+}
+
+/** Merge, last: only the chosen candidates materialised, each with its breakdown. */
+function materialise(s: Ranking): PricedVehicle[] {
+  const { n, m, own, rate, ownOfRate, currencyOf, currencyNames, digitsOf, ownerOf, dist, cards } = s;
+  const { extras, quarterHours } = s.input;
+  return s.best.map((i): PricedVehicle => {
     const u = own[i];
     const entry = i < n ? m.entry(i) : extras[i - n].entry;
     const code = currencyNames[currencyOf[i]];
     const digits = digitsOf[currencyOf[i]];
     // Its breakdown: the card's lines (its own formula as the base when no card rate applies), else one line.
     const base = i < n ? ownOfRate[rate[i]] : vehicleFeeMinorUnits(entry, quarterHours, digits);
-    const breakdown = cards && touched![ownerOf[i]] === 1 ? cards.lines(ownerOf[i], entry.type, base, u, digits, code) : vehicleRateBreakdown(u, digits);
-    return { entry, minorUnits: u, fee: formatMinorUnits(u, digits), distanceKm: dist[i], preferred: preferred(i), breakdown };
+    const breakdown = cards && cards.touched[ownerOf[i]] === 1 ? cards.lines(ownerOf[i], entry.type, base, u, digits, code) : vehicleRateBreakdown(u, digits);
+    return { entry, minorUnits: u, fee: formatMinorUnits(u, digits), distanceKm: dist[i], preferred: preferred(s, i), breakdown };
   });
-  return { currency, chosen: chosenVehicles, leftOut, leftOutCurrencies: others, unpriced };
-}
-
-/** Inserts `i` into `list` (kept sorted by `order`, at most `max` long) when it ranks among the best `max`. */
-function insertBounded(list: number[], i: number, max: number, order: (a: number, b: number) => number): void {
-  if (list.length === max && order(i, list[max - 1]) >= 0) return;
-  let at = list.length;
-  while (at > 0 && order(i, list[at - 1]) < 0) at--;
-  list.splice(at, 0, i);
-  if (list.length > max) list.pop();
 }
