@@ -1,8 +1,10 @@
 // Part: placing the drop-off and stops (docs/places.md#drop-offs-and-stops). The same QUOTE (sendTrip, one provider)
-// and the same network quote (POST /api/quotes) with the drop-off given by coordinates (the baseline), by its city
-// (the gazetteer's centre), and with two stops by city as well, alternated request by request in the same run, through
-// the whole HTTP pipeline in process (app.handle). No geocoder: its answers are cached, and a search is the
-// geocoder's own time, not the service's.
+// and the same network quote (POST /api/quotes) with the drop-off given by its city (the gazetteer's centre) against
+// the same by coordinates, and with two stops by city against the same two stops by coordinates (a trip with stops
+// is a larger body to read, store and deliver whichever way they are placed), alternated request by request, through
+// the whole HTTP pipeline in process (app.handle). Judged on CPU time per request (on a machine shared with other work,
+// wall-clock time mostly measures the wait for a core), wall-clock p50s in the note. No geocoder: its answers are
+// cached, and a search is the geocoder's own time, not the service's.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { buildApp } from "../src/app";
@@ -12,9 +14,9 @@ import { createLogger } from "../adapters/logging";
 import { registerCompany } from "../domain/usecases/register-company";
 import { BENCH_DIR, removeDatabase } from "./fixtures";
 import { DOWNTOWN, insertOwned } from "./quote";
-import { median, printFigure, SMOKE, type Figure } from "./report";
+import { median, percentile, printFigure, SMOKE, type Figure } from "./report";
 
-const OPTIONS = SMOKE ? { vehicles: 2_000, quotes: 10, rounds: 2 } : { vehicles: 20_000, quotes: 60, rounds: 5 };
+const OPTIONS = SMOKE ? { vehicles: 2_000, quotes: 10, rounds: 2 } : { vehicles: 20_000, quotes: 100, rounds: 9 };
 const PASSWORD = "bench password that is long enough";
 const PROVIDER = "PLACES-OPS";
 const PLATFORM = "PLACES-PLATFORM";
@@ -30,15 +32,16 @@ const CITIES: Record<string, { city: string; country: string }> = {
   ORD: { city: "Chicago", country: "US" },
 };
 const PICKUPS = Object.keys(CITIES);
-type Variant = "coordinates" | "city" | "stops";
+type Variant = "coordinates" | "city" | "stops by coordinates" | "stops by city";
 
-/** The trip's places for a variant: the drop-off downtown by coordinates, or by city; two stops by city. */
+/** The trip's places for a variant: the drop-off downtown by its coordinates or by its city, with or without two stops. */
 function placesOf(variant: Variant, iata: string, time: string) {
-  const byCity = { locationType: "address", address: "Main entrance", ...CITIES[iata] };
+  const byCity = variant === "city" || variant === "stops by city";
+  const place = (address: string) => ({ locationType: "address", address, ...(byCity ? CITIES[iata] : DOWNTOWN[iata]) });
   return {
     pickup: { locationType: "airport", address: iata, time },
-    dropOff: variant === "coordinates" ? { address: "downtown", ...DOWNTOWN[iata] } : byCity,
-    ...(variant === "stops" ? { stops: [{ ...byCity, address: "First stop" }, { ...byCity, address: "Second stop" }] } : {}),
+    dropOff: place("Main entrance"),
+    ...(variant.startsWith("stops") ? { stops: [place("First stop"), place("Second stop")] } : {}),
   };
 }
 
@@ -48,7 +51,9 @@ export async function benchPlaces(): Promise<Figure[]> {
   removeDatabase(path);
   const db = openDatabase(path);
   migrate(db);
-  const services = createServices(db, { jwtSecret: "bench-secret-that-is-at-least-32-bytes-long", tokenTtlSeconds: 3600, storeBounds: { quotesPerHour: 1_000_000 } });
+  // One company asks every quote: its per-company store bounds are lifted, so that the bench measures the quotes, not the 429s.
+  const storeBounds = { quotesPerHour: 1_000_000, liveEventBytes: 1_000_000_000_000 };
+  const services = createServices(db, { jwtSecret: "bench-secret-that-is-at-least-32-bytes-long", tokenTtlSeconds: 3600, storeBounds });
   const app = buildApp(services, { logger: createLogger("silent"), maxBodyBytes: 1 << 20, readiness: { ready: true } });
   try {
     for (const [i, netid] of [PLATFORM, PROVIDER].entries())
@@ -75,10 +80,16 @@ export async function benchPlaces(): Promise<Figure[]> {
     const jwt = (JSON.parse(await post("/api/token", {}, { uid: PLATFORM, pw: PASSWORD })) as { token: string }).token;
     const time = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 16);
     let resNo = 0;
+    const cpuMs = () => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1000;
+    };
+    /** One request's wall-clock and CPU milliseconds. */
     const timed = async (call: () => Promise<unknown>) => {
       const t0 = performance.now();
+      const c0 = cpuMs();
       await call();
-      return performance.now() - t0;
+      return { ms: performance.now() - t0, cpu: cpuMs() - c0 };
     };
     const quote = (variant: Variant, i: number) =>
       timed(() =>
@@ -93,18 +104,23 @@ export async function benchPlaces(): Promise<Figure[]> {
     const network = (variant: Variant, i: number) =>
       timed(() => post("/api/quotes", { authorization: `Bearer ${jwt}` }, { passengerCount: "2", locations: placesOf(variant, PICKUPS[i % PICKUPS.length], time) }));
 
-    const variants: Variant[] = ["coordinates", "city", "stops"];
+    const variants: Variant[] = ["coordinates", "city", "stops by coordinates", "stops by city"];
     // Warm-up: the gazetteer read (its first city lookup loads it) and both paths compiled.
     for (let i = 0; i < 16; i++) for (const v of variants) (await quote(v, i), await network(v, i));
-    const rounds = { quote: new Map<Variant, number[]>(), network: new Map<Variant, number[]>() };
-    for (const v of variants) (rounds.quote.set(v, []), rounds.network.set(v, []));
+    const perVariant = () => new Map<Variant, number[]>(variants.map((v) => [v, []]));
+    const rounds = { quote: perVariant(), network: perVariant() };
+    const wall = { quote: perVariant(), network: perVariant() };
     for (let r = 0; r < OPTIONS.rounds; r++) {
-      const times = { quote: new Map<Variant, number[]>(variants.map((v) => [v, []])), network: new Map<Variant, number[]>(variants.map((v) => [v, []])) };
-      // Alternated one by one, so a noisy stretch of the machine hits every variant.
+      const times = { quote: perVariant(), network: perVariant() };
+      // Alternated one by one, so a noisy stretch of the machine hits every variant; the order turns each time, as
+      // the first request of a pickup finds its caches colder than the next two.
       for (let i = 0; i < OPTIONS.quotes; i++)
-        for (const v of variants) {
-          times.quote.get(v)!.push(await quote(v, i));
-          times.network.get(v)!.push(await network(v, i));
+        for (const v of [...variants.slice(i % variants.length), ...variants.slice(0, i % variants.length)]) {
+          for (const kind of ["quote", "network"] as const) {
+            const t = await (kind === "quote" ? quote(v, i) : network(v, i));
+            times[kind].get(v)!.push(t.cpu);
+            wall[kind].get(v)!.push(t.ms);
+          }
         }
       for (const v of variants) {
         rounds.quote.get(v)!.push(median(times.quote.get(v)!));
@@ -116,18 +132,19 @@ export async function benchPlaces(): Promise<Figure[]> {
       ["quote", `QUOTE to a provider with ${OPTIONS.vehicles.toLocaleString("en-US")} vehicles`],
       ["network", "POST /api/quotes"],
     ] as const)
-      for (const [v, what] of [
-        ["city", "the drop-off placed by its city"],
-        ["stops", "the drop-off and two stops placed by their city"],
+      for (const [v, base, what] of [
+        ["city", "coordinates", "the drop-off placed by its city"],
+        ["stops by city", "stops by coordinates", "the drop-off and two stops placed by their city"],
       ] as const)
         figures.push({
           part: "places",
-          name: `${label}, ${what} (in-process HTTP pipeline, pickups at ${PICKUPS.length} airports)`,
+          name: `${label}, ${what}: CPU time per request, p50 (in-process HTTP pipeline, pickups at ${PICKUPS.length} airports)`,
           unit: "ms",
           measured: rounds[kind].get(v)!,
-          baseline: { name: "the same with the drop-off's coordinates", runs: rounds[kind].get("coordinates")! },
+          baseline: { name: `the same trip by coordinates`, runs: rounds[kind].get(base)! },
           better: "lower",
-          target: { ratio: 1.05, text: "≤ 1.05× the drop-off by coordinates (median)" },
+          target: { ratio: 1.05, text: "≤ 1.05× the same trip by coordinates (median)" },
+          note: `wall-clock p50 ${percentile(wall[kind].get(v)!, 50).toFixed(2)} ms vs ${percentile(wall[kind].get(base)!, 50).toFixed(2)} ms`,
         });
     for (const f of figures) printFigure(f);
     return figures;

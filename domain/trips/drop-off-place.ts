@@ -136,14 +136,12 @@ async function placeStop(
     const place = deps.gazetteer.city({ city, ...(state ? { state } : {}), ...(country ? { country } : {}) });
     if (place) {
       const label = placeLabel(place, city);
-      const why = text ? `: its address could not be placed${deps.geocoder ? "" : " (no geocoder)"}` : "";
+      const why = text ? `: its address was not found${deps.geocoder ? "" : " (no geocoder)"}` : "";
       const warning: TripWarning = {
         code: "DROPOFF_APPROXIMATE",
         field,
         city: label,
-        message:
-          `${field} is placed at the centre of ${label}${why}; routes and distance rules price it from there, and the ` +
-          "price may change when exact coordinates (lat, lon) come",
+        message: `${field} is placed at the centre of ${label}${why}; the price may change when exact coordinates come`,
       };
       return { field, stop: { position: { lat: place.lat, lon: place.lon }, by: "city", country: place.country }, warning };
     }

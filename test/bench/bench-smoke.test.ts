@@ -37,7 +37,7 @@ describe("benchmark smoke run", () => {
       expect(out).toContain(`[places] QUOTE to a provider with 2,000 vehicles, ${what}`);
       expect(out).toContain(`[places] POST /api/quotes, ${what}`);
     }
-    expect(out).toContain("baseline the same with the drop-off's coordinates");
+    expect(out).toContain("baseline the same trip by coordinates");
   });
 
   test("startup: time to /readyz and resident memory against an empty fleet", async () => {
