@@ -1,7 +1,8 @@
 // `npm run bench`: every part in turn, then the table of figures (median, baseline, ratio, target).
 // Each part also runs alone: `npm run bench:search`, `bench:http`, `bench:intake`, `bench:freshness`, `bench:startup`,
 // `bench:tracking`, `bench:postgres`, `bench:events`, `bench:quote`, `bench:growth`, `bun bench/index.ts network-quote`,
-// `bun bench/index.ts fair-delivery`, `bench:quote-cards`, `bench:network-quote-cards` (rate cards, docs/performance.md#rate-cards-issue-35).
+// `bun bench/index.ts fair-delivery`, `bench:quote-cards`, `bench:network-quote-cards` (rate cards, docs/performance.md#rate-cards-issue-35),
+// `bun bench/index.ts places` (drop-offs and stops placed by city, docs/places.md#drop-offs-and-stops).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { benchSearch } from "./search";
@@ -20,6 +21,7 @@ import { benchGrowth } from "./growth";
 import { benchFairDelivery } from "./fair-delivery";
 import { benchBookingRace } from "./booking-race";
 import { benchOffers } from "./offers";
+import { benchPlaces } from "./places";
 import { ROOT, WRK_HELP, wrkPath } from "./load";
 import { markdownTable, SMOKE, type Figure } from "./report";
 
@@ -40,6 +42,7 @@ const PARTS: Record<string, () => Promise<Figure[]>> = {
   "fair-delivery": () => benchFairDelivery(),
   "booking-race": () => benchBookingRace(),
   offers: () => benchOffers(),
+  places: () => benchPlaces(),
 };
 const NEEDS_WRK = new Set(["http", "intake", "freshness", "postgres"]);
 

@@ -24,6 +24,8 @@ const COUNTRY_REACH_KM = 150;
 const SIMILAR_SIZE = 0.25;
 /** Matches this close to the chosen one are parts of the same place (a borough, a city listed twice), not others. */
 const SAME_PLACE_KM = 30;
+/** City lookups remembered (a quote places its drop-off and stops by the same few cities again and again). */
+const REMEMBERED_LOOKUPS = 4096;
 /** Countries people write by another name than the ISO list's. */
 const COUNTRY_ALIASES: Record<string, string> = {
   usa: "US", "u s a": "US", "u s": "US", america: "US", uk: "GB", "great britain": "GB", england: "GB", uae: "AE",
@@ -57,6 +59,8 @@ export class PackagedGazetteer implements Gazetteer {
   private airports: { index: KDBush; countries: string[] } | undefined;
   /** The Worker reading the places, while it does (see warmInBackground). */
   private warming: WorkerLoad | undefined;
+  /** Answers of recent city lookups by their query (cleared whole when full: the table never changes). */
+  private readonly looked = new Map<string, GazetteerPlace | undefined>();
 
   constructor(private readonly load: () => GeoNamesPlaces = () => loadGeoNamesPlaces()) {}
 
@@ -139,6 +143,15 @@ export class PackagedGazetteer implements Gazetteer {
   }
 
   city(query: { city: string; state?: string; country?: string }): GazetteerPlace | undefined {
+    const key = `${query.city}\n${query.state ?? ""}\n${query.country ?? ""}`;
+    if (this.looked.has(key)) return this.looked.get(key);
+    const place = this.lookUp(query);
+    if (this.looked.size >= REMEMBERED_LOOKUPS) this.looked.clear();
+    if (key.length <= 300) this.looked.set(key, place);
+    return place;
+  }
+
+  private lookUp(query: { city: string; state?: string; country?: string }): GazetteerPlace | undefined {
     const p = this.data();
     let ids = p.idsOf(normalName(query.city));
     if (ids === undefined) return undefined;

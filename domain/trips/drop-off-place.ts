@@ -46,19 +46,24 @@ export interface RoutePlacingDeps {
 
 /** The most stops a trip is placed with (a trip's request limits keep them far fewer). */
 const MAX_PLACED_STOPS = 100;
+/** The most places of one trip the geocoder is asked for (the drop-off first, then the stops in order); the rest by city. */
+export const MAX_SEARCHES_PER_TRIP = 10;
 const ALPHA2 = /^[A-Za-z]{2}$/;
-const NO_ROUTE: PlacedRoute = Object.freeze({ dropOff: undefined, stops: [], warnings: [], unplaced: [] }) as PlacedRoute;
 
-/** The trip's drop-off and stops placed (docs/places.md#drop-offs-and-stops); the stops looked up together. */
+/**
+ * The trip's drop-off and stops placed (docs/places.md#drop-offs-and-stops), looked up together; one trip asks the
+ * geocoder for at most MAX_SEARCHES_PER_TRIP of them, so a trip of many stops cannot turn into as many searches.
+ */
 export async function placeRoute(locations: TripLocations | undefined, deps: RoutePlacingDeps): Promise<PlacedRoute> {
   const stops = (locations?.stops ?? []).slice(0, MAX_PLACED_STOPS);
   const dropOff = locations?.dropOff;
-  if (!dropOff && stops.length === 0) return NO_ROUTE;
   const route: PlacedRoute = { dropOff: undefined, stops: [], warnings: [], unplaced: [] };
-  const places = await Promise.all([
-    ...stops.map((stop, i) => placeStop(stop, `locations.stops[${i}]`, deps)),
-    dropOff ? placeStop(dropOff, "locations.dropOff", deps) : undefined,
-  ]);
+  if (!dropOff && stops.length === 0) return route;
+  // Each search is taken from the budget as its place is started: the drop-off's first.
+  const budget = { searches: MAX_SEARCHES_PER_TRIP };
+  const placingDropOff = dropOff ? placeStop(dropOff, "locations.dropOff", deps, budget) : undefined;
+  const placingStops = stops.map((stop, i) => placeStop(stop, `locations.stops[${i}]`, deps, budget));
+  const places = await Promise.all([...placingStops, placingDropOff]);
   for (const placed of places) {
     if (!placed) continue;
     if (placed.warning) route.warnings.push(placed.warning);
@@ -94,7 +99,12 @@ interface StopOutcome {
 }
 
 /** One place: coordinates, an airport, the geocoder's answer for its address, else its city's centre. */
-async function placeStop(location: TripLocation, field: string, deps: RoutePlacingDeps): Promise<StopOutcome> {
+async function placeStop(
+  location: TripLocation,
+  field: string,
+  deps: RoutePlacingDeps,
+  budget: { searches: number },
+): Promise<StopOutcome> {
   const ownCountry = ALPHA2.test((location.country ?? "").trim()) ? (location.country as string).trim().toUpperCase() : undefined;
   const airport = airportOf(location, deps.airports);
   const lat = readCoordinate(location.lat, 90);
@@ -112,7 +122,7 @@ async function placeStop(location: TripLocation, field: string, deps: RoutePlaci
   // An airport code nobody knows is not an address to search for.
   const unknown = unknownAirportCode(location, deps.airports);
   const text = unknown ? undefined : addressText(location);
-  if (text && deps.geocoder) {
+  if (text && deps.geocoder && budget.searches-- > 0) {
     const [found] = await deps.geocoder.search(text, 1);
     if (found) {
       const country = found.country ?? ownCountry;
@@ -126,14 +136,12 @@ async function placeStop(location: TripLocation, field: string, deps: RoutePlaci
     const place = deps.gazetteer.city({ city, ...(state ? { state } : {}), ...(country ? { country } : {}) });
     if (place) {
       const label = placeLabel(place, city);
-      const why = text ? `: its address could not be placed${deps.geocoder ? "" : " (no geocoder)"}` : "";
+      const why = text ? `: its address was not found${deps.geocoder ? "" : " (no geocoder)"}` : "";
       const warning: TripWarning = {
         code: "DROPOFF_APPROXIMATE",
         field,
         city: label,
-        message:
-          `${field} is placed at the centre of ${label}${why}; routes and distance rules price it from there, and the ` +
-          "price may change when exact coordinates (lat, lon) come",
+        message: `${field} is placed at the centre of ${label}${why}; the price may change when exact coordinates come`,
       };
       return { field, stop: { position: { lat: place.lat, lon: place.lon }, by: "city", country: place.country }, warning };
     }

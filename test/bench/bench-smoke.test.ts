@@ -31,6 +31,15 @@ describe("benchmark smoke run", () => {
     expect(out).toContain("baseline naive: one position upserted per transaction (FULL)");
   });
 
+  test("places: quotes with the drop-off and stops placed by city against the same by coordinates", async () => {
+    const out = await runPart("places");
+    for (const what of ["the drop-off placed by its city", "the drop-off and two stops placed by their city"]) {
+      expect(out).toContain(`[places] QUOTE to a provider with 2,000 vehicles, ${what}`);
+      expect(out).toContain(`[places] POST /api/quotes, ${what}`);
+    }
+    expect(out).toContain("baseline the same trip by coordinates");
+  });
+
   test("startup: time to /readyz and resident memory against an empty fleet", async () => {
     const out = await runPart("startup");
     for (const start of ["first start", "restart"]) {

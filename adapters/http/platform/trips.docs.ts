@@ -8,7 +8,11 @@ export const sendTripDoc = {
   description:
     "Header `token`. `affiliateReservation.action` NEW, UPDATE or CANCEL; `reservationType` REGULAR or QUOTE. A " +
     "QUOTE is answered with vehicle options from the provider's fleet in `fees` (cheapest first, at most 20, each " +
-    "valid 24 h); resubmitting the same requesterResNo as REGULAR converts it into a booking with the same " +
+    "valid 24 h), priced along its drop-off and stops, each placed by its coordinates, an airport's IATA code, its " +
+    "address (when the service has a geocoder, GEOCODER_URL) or else its city's centre (warning " +
+    "DROPOFF_APPROXIMATE); one nothing places is priced without it, warning DROPOFF_NOT_LOCATED " +
+    "(docs/places.md#drop-offs-and-stops). Resubmitting the same requesterResNo as REGULAR converts it into a " +
+    "booking with the same " +
     "transactionId at the quoted price: the option named in `fees[0].code` (400 naming `fees[0].code` when the " +
     "quote has no such option), else the quote's first option; that option becomes the booking's only fee line and " +
     "its fee the booking's `totalAmount`, shown in both reads, the webhooks and the provider's copy (409 " +

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { AirportDirectory } from "../../../domain/airports";
 import type { Gazetteer } from "../../../domain/trips/pickup-place";
 import type { GeocodedPlace, Geocoder } from "../../../domain/trips/ports";
-import { placeRoute, routePositions, unplacedWarnings } from "../../../domain/trips/drop-off-place";
+import { MAX_SEARCHES_PER_TRIP, placeRoute, routePositions, unplacedWarnings } from "../../../domain/trips/drop-off-place";
 
 /**
  * docs/places.md#drop-offs-and-stops: a drop-off and each stop placed as the pickup is — coordinates, else an
@@ -102,6 +102,19 @@ describe("placing the drop-off and the stops (docs/places.md#drop-offs-and-stops
     const alone = await placeRoute({ pickup: {}, dropOff: { locationType: "airport", address: "XQZ" } }, { airports, gazetteer, geocoder });
     expect(alone.unplaced).toEqual([{ field: "locations.dropOff", message: "names airport XQZ, which is not a known IATA code" }]);
     expect(asked).toEqual([]);
+  });
+
+  test("one trip asks the geocoder for at most 10 places, the drop-off first; the others by their city", async () => {
+    const asked: string[] = [];
+    const geocoder: Geocoder = { search: async (text) => (asked.push(text), [PARK_AVE]) };
+    const stops = Array.from({ length: 12 }, (_, i) => ({ address: `${201 + i} Park Ave`, city: "New York" }));
+    const route = await placeRoute({ pickup: {}, stops, dropOff: { address: "200 Park Ave, New York" } }, { airports, gazetteer, geocoder });
+    expect(asked).toHaveLength(MAX_SEARCHES_PER_TRIP);
+    expect(asked[0]).toBe("200 Park Ave, New York");
+    expect(asked[9]).toBe("209 Park Ave, New York");
+    expect(route.dropOff?.by).toBe("address");
+    expect(route.stops.map((s) => s.by).filter((by) => by === "city")).toHaveLength(3);
+    expect(route.warnings.map((w) => w.field)).toEqual(["locations.stops[9]", "locations.stops[10]", "locations.stops[11]"]);
   });
 
   test("a trip without drop-off or stops places nothing", async () => {
