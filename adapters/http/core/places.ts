@@ -40,7 +40,7 @@ export function corePlaces(deps: FindPlacesDeps, auth: Authenticator, rateLimite
     "/places",
     async ({ query, caller, set }) => {
       await rateLimiter.check("searchPerMinute", caller.netid, set.headers as Record<string, string>);
-      return { success: true as const, data: { places: await findPlaces(deps, query.q, query.limit) } };
+      return { success: true as const, data: { places: await findPlaces(deps, query.q, query.limit === undefined ? undefined : Number(query.limit)) } };
     },
     {
       anyAuth: true,
@@ -51,7 +51,7 @@ export function corePlaces(deps: FindPlacesDeps, auth: Authenticator, rateLimite
           examples: ["200 Park Ave, New York"],
         }),
         limit: t.Optional(
-          t.Numeric({ minimum: 1, maximum: MAX_FOUND_PLACES, default: 5, description: "At most this many places (1–10)" }),
+          t.String({ maxLength: 2, pattern: "^([1-9]|10)$", description: "At most this many places, a whole number 1–10 (default 5)" }),
         ),
       }),
       response: { 200: PlacesAnswer, ...errors(400, 401, 429) },
