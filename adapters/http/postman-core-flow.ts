@@ -40,6 +40,14 @@ export const NEW_COMPANIES = [
   'if (!pm.variables.get("pw")) ' + keep("pw", 'require("crypto-js").lib.WordArray.random(24).toString()'),
 ];
 
+/** A company's two token steps: its core JWT and its platform token, each kept in the variable named. */
+function tokenSteps(names: [string, string], uid: string, [core, platform]: [string, string]): CoreStep[] {
+  return [
+    { name: names[0], copies: "POST api/token", example: { body: login(uid), test: capture(core, "pm.response.json().token") } },
+    { name: names[1], copies: "POST Platform.svc/getToken2", example: { body: login(uid), test: capture(platform, "pm.response.json()") } },
+  ];
+}
+
 export const CORE_STEPS: CoreStep[] = [
   {
     name: "1. Register an operator",
@@ -55,26 +63,12 @@ export const CORE_STEPS: CoreStep[] = [
     copies: "POST api/company/register",
     example: { body: registration("", "CO", "Postman bookings {{uid}}"), test: registered("uid") },
   },
-  {
-    name: "3. Get a core token",
-    copies: "POST api/token",
-    example: { body: login("uid"), test: capture("coreToken", "pm.response.json().token") },
-  },
-  {
-    name: "4. Get a platform token",
-    copies: "POST Platform.svc/getToken2",
-    example: { body: login("uid"), test: capture("platformToken", "pm.response.json()") },
-  },
-  {
-    name: "5. The operator's core token",
-    copies: "POST api/token",
-    example: { body: login("providerUid"), test: capture("providerCoreToken", "pm.response.json().token") },
-  },
-  {
-    name: "6. The operator's platform token",
-    copies: "POST Platform.svc/getToken2",
-    example: { body: login("providerUid"), test: capture("providerPlatformToken", "pm.response.json()") },
-  },
+  ...tokenSteps(["3. Get a core token", "4. Get a platform token"], "uid", ["coreToken", "platformToken"]),
+  ...tokenSteps(
+    ["5. The operator's core token", "6. The operator's platform token"],
+    "providerUid",
+    ["providerCoreToken", "providerPlatformToken"],
+  ),
   {
     name: "7. The operator lists a car at JFK",
     copies: "POST api/fleet",
