@@ -45,8 +45,9 @@ type Execution = NewmanRunSummary["run"]["executions"][number];
 function run(of: any, folder?: string): Promise<NewmanRunSummary> {
   return new Promise((resolve, reject) =>
     newman.run(
-      // The service's metrics token comes from the environment, as a Postman user would keep it.
-      { collection: of, ...(folder ? { folder } : {}), envVar: [{ key: "metricsToken", value: METRICS_TOKEN }], reporters: [], timeoutRequest: 15_000 },
+      // The service's metrics token comes from the environment, as a Postman user would keep it. A request may wait
+      // 45 s: the first city search loads the gazetteer, which takes longer than 15 s beside the rest of the suite.
+      { collection: of, ...(folder ? { folder } : {}), envVar: [{ key: "metricsToken", value: METRICS_TOKEN }], reporters: [], timeoutRequest: 45_000 },
       (error: Error | null, summary: NewmanRunSummary) => (error ? reject(error) : resolve(summary)),
     ),
   );
