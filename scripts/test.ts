@@ -40,7 +40,8 @@ export const ALONE = ["test/reliability/booking-growth.test.ts"];
 const PARALLEL = (workers: number) => [`--parallel=${workers}`, "--no-isolate", "--timings=test/timings.json", ...ALONE.map((f) => `--path-ignore-patterns=${f}`)];
 
 /** One `bun test` run; its output goes to `out` as it comes, or is kept and printed whole once `printAfter` resolves. */
-async function run(testArgs: string[], env: Record<string, string>, printAfter?: Promise<unknown>): Promise<{ code: number; passed: number; failed: number }> {
+async function run(testArgs: string[], env: Record<string, string>, printAfter?: Promise<unknown>): Promise<{ code: number; passed: number; failed: number; seconds: number }> {
+  const started = performance.now();
   const proc = Bun.spawn([process.execPath, "test", ...timeout, ...testArgs], {
     stdout: "pipe",
     stderr: "pipe",
@@ -60,12 +61,13 @@ async function run(testArgs: string[], env: Record<string, string>, printAfter?:
   }
   await Promise.all([pump(proc.stdout, process.stdout), pump(proc.stderr, process.stderr)]);
   const code = await proc.exited;
+  const seconds = (performance.now() - started) / 1000;
   if (printAfter) {
     await printAfter;
     for (const [out, text] of held) out.write(text);
   }
   const count = (word: string) => Number(/^\s*(\d+) (?:pass|fail)\s*$/m.exec(tail.split("\n").filter((l) => new RegExp(`^\\s*\\d+ ${word}\\s*$`).test(l)).pop() ?? "")?.[1] ?? 0);
-  return { code, passed: count("pass"), failed: count("fail") };
+  return { code, passed: count("pass"), failed: count("fail"), seconds };
 }
 
 if (import.meta.main) {
@@ -77,6 +79,9 @@ if (import.meta.main) {
     runs = await Promise.all([sqlite, postgres]);
     console.log("\nAlone, the files that time the service:\n");
     runs.push(await run(ALONE, {}));
+    // Where the wall time went (the first two runs share the machine): what to look at when the suite grows slower.
+    const [onSqlite, onPostgres, alone] = runs.map((r) => `${r.seconds.toFixed(0)} s`);
+    console.log(`\nwall time: SQLite ${onSqlite}, PostgreSQL ${onPostgres} (at once), then alone ${alone}`);
   }
   const passed = runs.reduce((n, r) => n + r.passed, 0);
   const failed = runs.reduce((n, r) => n + r.failed, 0);
