@@ -1,7 +1,7 @@
 import type { Airport, AirportDirectory } from "../airports";
-import type { FieldError } from "../errors";
+import { ValidationError, type FieldError } from "../errors";
 import type { TripLocation, TripLocations } from "./booking";
-import { placeLabel, unknownAirportCode, type Gazetteer, type PlacedBy } from "./pickup-place";
+import { placeLabel, unknownAirportCode, type Gazetteer, type PickupPlacement, type PlacedBy } from "./pickup-place";
 import { airportOf, readCoordinate, type Position } from "./places";
 import type { Geocoder } from "./ports";
 import type { TripWarning } from "./warnings";
@@ -77,6 +77,19 @@ export async function placeRoute(locations: TripLocations | undefined, deps: Rou
 /** The positions a quote is priced along: the drop-off's and each placed stop's. */
 export function routePositions(route: PlacedRoute): { dropOff: Position | undefined; stops: Position[] } {
   return { dropOff: route.dropOff?.position, stops: route.stops.map((s) => s.position) };
+}
+
+/**
+ * The 400 of a quote that must be priced along every place (POST /api/quotes): each place nothing could place named;
+ * the code names the rule when one kind failed (PICKUP_NOT_LOCATED or UNKNOWN_AIRPORT, DROPOFF_NOT_LOCATED), else
+ * VALIDATION_FAILED. Undefined when every place was placed.
+ */
+export function unplacedRefusal(pickup: PickupPlacement, route: PlacedRoute): ValidationError | undefined {
+  if (pickup.placed && route.unplaced.length === 0) return undefined;
+  if (pickup.placed) return new ValidationError(route.unplaced, undefined, "DROPOFF_NOT_LOCATED");
+  const errors = [{ field: pickup.field, message: pickup.message }, ...route.unplaced];
+  if (route.unplaced.length > 0) return new ValidationError(errors);
+  return new ValidationError(errors, undefined, pickup.reason === "UNKNOWN_AIRPORT" ? "UNKNOWN_AIRPORT" : "PICKUP_NOT_LOCATED");
 }
 
 /**
