@@ -281,7 +281,8 @@ export const TripWarningOut = t.Object(
           "similar size; the most populous was chosen, and `city` names it (`Springfield, MO, US`). " +
           "PICKUP_TIME_ADJUSTED: the pickup's wall-clock time does not exist in its zone (the spring clock change " +
           "skips it): read as moved forward by the gap (02:30 → 03:30 in New York); `message` says what was sent and " +
-          "what is used. A time the autumn change repeats is its earlier instant, without a warning. " +
+          "what is used (a NEW, or an UPDATE moving the pickup there, which replaces the booking's). A time the " +
+          "autumn change repeats is its earlier instant, without a warning. " +
           "DROPOFF_APPROXIMATE: the drop-off or a stop (`field`) was placed at its city's centre (`city`): no " +
           "coordinates, no airport, and its address not found by the geocoder (or none configured); routes and distance " +
           "rules priced it from there, and the price may change when exact coordinates come (an UPDATE re-prices a " +
