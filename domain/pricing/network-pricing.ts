@@ -185,7 +185,7 @@ async function rankAdmitted(
   });
 
   const { dropOff, stops } = met;
-  const quarterHours = req.tripMinutes ? bookedQuarterHours(req.tripMinutes) : estimatedQuarterHours(position, dropOff);
+  const quarterHours = req.tripMinutes ? bookedQuarterHours(req.tripMinutes) : estimatedQuarterHours(position, dropOff, stops);
   const availability = await leaveOutUnavailable(deps, met, terms, quarterHours);
   const byCard = await leaveOutByCard(deps, met, terms, { pickup: position, dropOff, stops, tripMinutes: req.tripMinutes, now: met.now });
 
