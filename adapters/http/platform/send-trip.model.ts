@@ -297,10 +297,12 @@ export const TripWarningOut = t.Object(
           "UNKNOWN_PASSENGER_FIELD: a passenger member GNet does not know (`phone` for `phoneNumber`), named in " +
           "`field` (`passengers[0].phone`): kept as sent, read by no provider. " +
           "EXTRA_NOT_OFFERED: the provider cannot supply an asked extra (its rate card lacks it, or offers fewer; " +
-          "`codes`, `count` vehicles): no options. UNPRICED_VEHICLES: vehicles whose fee would be 0 were left out " +
-          "(`count`). TRIP_TOO_LONG: the trip's road distance (great circle × 1.3) is beyond the provider's maxTripKm " +
-          "(default 800 km): no options (`count` vehicles). CANCELLATION_FEE_APPLIES: options already past their free " +
-          "cancellation (`count`): booked now, cancelling costs a fee once the provider accepts.",
+          "`codes`, `count` vehicles): no options. UNPRICED_VEHICLES: vehicles no rate prices were left out (`count`): " +
+          "no rule of the provider's rate card prices them (or one prices them at 0) and their own minimum_rate and " +
+          "hourly_rate are 0 — a base of 0 is never offered, whatever the surcharges, minimum fare and extras would add " +
+          "(docs/rates.md#how-a-vehicle-is-priced). TRIP_TOO_LONG: the trip's road distance (great circle × 1.3, " +
+          "through the stops) is beyond the provider's maxTripKm (default 800 km): no options (`count` vehicles). " +
+          "CANCELLATION_FEE_APPLIES: options already past their free cancellation (`count`): booked now, cancelling costs a fee once the provider accepts.",
       },
     ),
     message: t.String(),
