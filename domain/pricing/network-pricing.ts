@@ -1,4 +1,3 @@
-import { ValidationError } from "../errors";
 import type { AirportDirectory } from "../airports";
 import type { CurrencyDirectory } from "../currency";
 import type { IntegrationRepository } from "../delivery/ports";
@@ -9,7 +8,7 @@ import type { TripWarning } from "../trips/warnings";
 import { pickupTimeRefusal, pickupTimeWarnings, readPickupTime } from "../trips/pickup-time";
 import { positionOf, type Position, type TimeZones } from "../trips/places";
 import type { Geocoder } from "../trips/ports";
-import { placeRoute, routePositions } from "../trips/drop-off-place";
+import { placeRoute, routePositions, unplacedRefusal } from "../trips/drop-off-place";
 import { bookedQuarterHours, estimatedQuarterHours, fitsTrip } from "./quote";
 import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
 import type { Integration } from "../delivery/integration";
@@ -85,11 +84,8 @@ export function indexNetworkPricing(deps: NetworkPricingDeps): NetworkPricing {
       const placed = placePickup(pickup, deps);
       // docs/places.md#drop-offs-and-stops: every place the quote is priced along, or 400 naming each it cannot place.
       const route = await placeRoute(req.trip.locations, deps);
-      if (!placed.placed || route.unplaced.length > 0) {
-        const errors = [...(placed.placed ? [] : [{ field: placed.field, message: placed.message }]), ...route.unplaced];
-        const code = placed.placed ? "DROPOFF_NOT_LOCATED" : placed.reason === "UNKNOWN_AIRPORT" ? "UNKNOWN_AIRPORT" : "PICKUP_NOT_LOCATED";
-        throw new ValidationError(errors, undefined, placed.placed || route.unplaced.length === 0 ? code : "VALIDATION_FAILED");
-      }
+      const unplaced = unplacedRefusal(placed, route);
+      if (unplaced || !placed.placed) throw unplaced;
       const pickupTime = readPickupTime(pickup, deps.airports, deps.timeZones, placed.position);
       const pickupDate = pickupTime?.at;
       const timeRefusal = pickupDate !== undefined ? pickupTimeRefusal(pickupDate, now) : undefined;
@@ -189,7 +185,7 @@ async function rankAdmitted(
   });
 
   const { dropOff, stops } = met;
-  const quarterHours = req.tripMinutes ? bookedQuarterHours(req.tripMinutes) : estimatedQuarterHours(position, dropOff);
+  const quarterHours = req.tripMinutes ? bookedQuarterHours(req.tripMinutes) : estimatedQuarterHours(position, dropOff, stops);
   const availability = await leaveOutUnavailable(deps, met, terms, quarterHours);
   const byCard = await leaveOutByCard(deps, met, terms, { pickup: position, dropOff, stops, tripMinutes: req.tripMinutes, now: met.now });
 

@@ -3,11 +3,10 @@ import { formatMinorUnits, minorUnitOf, toTenThousandths, type CurrencyDirectory
 import { toCents } from "../money";
 import { isoAt, type QuoteOption } from "../trips/booking";
 import { holdsLuggage, luggageCountField } from "../trips/luggage";
-import { distanceKm, type Position } from "../trips/places";
+import type { Position } from "../trips/places";
+import { roadKmOf } from "../trips/trip-length";
 import type { TripWarning } from "../trips/warnings";
 
-/** Road distance is longer than the great circle; 1.3 is the usual urban detour factor. */
-export const ROAD_FACTOR = 1.3;
 export const AVERAGE_SPEED_KMH = 50;
 export const MAX_QUOTE_OPTIONS = 20;
 export const QUOTE_VALIDITY_SECONDS = 24 * 3600;
@@ -32,12 +31,17 @@ export interface QuoteRequest {
 }
 
 /**
- * Estimated trip duration in quarter hours: great-circle distance × road factor at the average speed,
- * at least 1 h, rounded up to ¼ h; 1 h when either end's position is unknown.
+ * Estimated trip duration in quarter hours: the road distance through the placed stops (roadKmOf: each leg great
+ * circle × road factor, docs/rates.md#stops-the-road-runs-through-them) at the average speed, at least 1 h, rounded
+ * up to ¼ h; 1 h when either end's position is unknown.
  */
-export function estimatedQuarterHours(pickup: Position | undefined, dropOff: Position | undefined): number {
+export function estimatedQuarterHours(
+  pickup: Position | undefined,
+  dropOff: Position | undefined,
+  stops?: ReadonlyArray<Position | undefined>,
+): number {
   if (!pickup || !dropOff) return 4;
-  const hours = (distanceKm(pickup, dropOff) * ROAD_FACTOR) / AVERAGE_SPEED_KMH;
+  const hours = roadKmOf(pickup, dropOff, stops)! / AVERAGE_SPEED_KMH;
   // The epsilon keeps an exact quarter (e.g. 2.0000000001 from float noise) from rounding up a further ¼ h.
   return Math.max(4, Math.ceil(hours * 4 - 1e-9));
 }
@@ -136,9 +140,12 @@ export function otherCurrenciesLeftOut(leftOut: number, others: string[], curren
   };
 }
 
-/** The quarter hours a quote is priced on: the booked duration when the trip gives one, else the distance estimate. */
-export function quoteQuarterHours(request: Pick<QuoteRequest, "tripMinutes" | "pickup" | "dropOff">): number {
-  return request.tripMinutes ? bookedQuarterHours(request.tripMinutes) : estimatedQuarterHours(request.pickup, request.dropOff);
+/**
+ * The quarter hours a quote is priced on, and a booked vehicle is held for: the booked duration when the trip gives
+ * one, else the estimate along its stops.
+ */
+export function quoteQuarterHours(request: Pick<QuoteRequest, "tripMinutes" | "pickup" | "dropOff" | "stops">): number {
+  return request.tripMinutes ? bookedQuarterHours(request.tripMinutes) : estimatedQuarterHours(request.pickup, request.dropOff, request.stops);
 }
 
 /** The quote option of one vehicle at `units` of its currency's minor unit (`digits` decimals). */

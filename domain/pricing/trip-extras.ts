@@ -83,7 +83,11 @@ export function extraNotOffered(count: number, shortfalls: readonly ExtraShortfa
   return { code: "EXTRA_NOT_OFFERED", message: `${count} vehicle(s) left out: their provider ${causes.join("; ")}`, count, codes };
 }
 
-/** The UNPRICED_VEHICLES warning: `count` vehicles priced at 0 left out. */
+/** The UNPRICED_VEHICLES warning: `count` vehicles whose base is 0 left out (docs/rates.md#how-a-vehicle-is-priced). */
 export function unpricedVehicles(count: number): TripWarning {
-  return { code: "UNPRICED_VEHICLES", message: `${count} vehicle(s) without a price left out (a fee of 0 is never offered)`, count };
+  return {
+    code: "UNPRICED_VEHICLES",
+    message: `${count} vehicle(s) left out: no rate prices them (no rule of the rate card, and their own rates are 0), whatever the minimum fare`,
+    count,
+  };
 }

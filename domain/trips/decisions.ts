@@ -11,6 +11,7 @@ import { canonicalJson } from "../shared/canonical-json";
 import { lateCancelFee, movedTerms } from "./terms";
 import { offerTerms } from "./offers";
 import { linesAfterQuote, sumOfLines } from "./fare-lines";
+import { timeWarned } from "./pickup-time";
 
 export { canonicalJson, canonicalJsonWalk } from "../shared/canonical-json";
 
@@ -233,11 +234,14 @@ export function requireRole(current: Booking | undefined, netid: string, role: T
   return current;
 }
 
-/** The requester changes trip details (action UPDATE). Quotes are not updated: request a new one. */
+/**
+ * The requester changes trip details (action UPDATE). Quotes are not updated: request a new one. `timeWarnings`: those
+ * of the pickup time the UPDATE sends (PICKUP_TIME_ADJUSTED or none), replacing the stored ones.
+ */
 export function decideUpdateTrip(
   current: Booking | undefined,
   changes: TripChanges,
-  extra: { providerId?: string; notes?: string; pickupDate?: number; affiliateExtra?: ExtraFields; price?: RepricedTrip },
+  extra: { providerId?: string; notes?: string; pickupDate?: number; timeWarnings?: TripWarning[]; affiliateExtra?: ExtraFields; price?: RepricedTrip },
   ctx: ChangeContext,
 ): Decision<SendTripResult> {
   const b = requireRole(current, ctx.netid, "requester");
@@ -272,13 +276,9 @@ export function decideUpdateTrip(
     ...(affiliateExtra ? { affiliateExtra } : {}),
     action: "UPDATE",
     updatedAt: ctx.now,
-    ...(repriced
-      ? {
-          totalAmount: sumOfLines(trip.fees) ?? repriced.totalAmount,
-          quoted: { ...b.quoted, lines: repriced.fees.length },
-        }
-      : {}),
+    ...(repriced ? { totalAmount: sumOfLines(trip.fees) ?? repriced.totalAmount, quoted: { ...b.quoted, lines: repriced.fees.length } } : {}),
     pickupDate: extra.pickupDate ?? b.pickupDate,
+    ...(extra.timeWarnings ? timeWarned(b.warnings, extra.timeWarnings) : {}),
     // The terms stay the booking's, counted from the pickup: a moved pickup moves their instants with it.
     ...(b.terms && extra.pickupDate !== undefined ? { terms: movedTerms(b.terms, extra.pickupDate - b.pickupDate) } : {}),
     changeLogs: [...b.changeLogs, ...descriptions.map((d) => log(ctx, "requester", d))],

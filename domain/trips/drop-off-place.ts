@@ -1,7 +1,7 @@
 import type { Airport, AirportDirectory } from "../airports";
-import type { FieldError } from "../errors";
+import { ValidationError, type FieldError } from "../errors";
 import type { TripLocation, TripLocations } from "./booking";
-import { placeLabel, unknownAirportCode, type Gazetteer, type PlacedBy } from "./pickup-place";
+import { placeLabel, unknownAirportCode, type Gazetteer, type PickupPlacement, type PlacedBy } from "./pickup-place";
 import { airportOf, readCoordinate, type Position } from "./places";
 import type { Geocoder } from "./ports";
 import type { TripWarning } from "./warnings";
@@ -63,7 +63,11 @@ export async function placeRoute(locations: TripLocations | undefined, deps: Rou
   const budget = { searches: MAX_SEARCHES_PER_TRIP };
   const placingDropOff = dropOff ? placeStop(dropOff, "locations.dropOff", deps, budget) : undefined;
   const placingStops = stops.map((stop, i) => placeStop(stop, `locations.stops[${i}]`, deps, budget));
-  const places = await Promise.all([...placingStops, placingDropOff]);
+  const placing = [...placingStops, placingDropOff];
+  // Only a geocoder search waits: places by coordinates, airport or city are known at once.
+  const places = placing.some((p) => p instanceof Promise)
+    ? await Promise.all(placing)
+    : (placing as Array<StopOutcome | undefined>);
   for (const placed of places) {
     if (!placed) continue;
     if (placed.warning) route.warnings.push(placed.warning);
@@ -77,6 +81,19 @@ export async function placeRoute(locations: TripLocations | undefined, deps: Rou
 /** The positions a quote is priced along: the drop-off's and each placed stop's. */
 export function routePositions(route: PlacedRoute): { dropOff: Position | undefined; stops: Position[] } {
   return { dropOff: route.dropOff?.position, stops: route.stops.map((s) => s.position) };
+}
+
+/**
+ * The 400 of a quote that must be priced along every place (POST /api/quotes): each place nothing could place named;
+ * the code names the rule when one kind failed (PICKUP_NOT_LOCATED or UNKNOWN_AIRPORT, DROPOFF_NOT_LOCATED), else
+ * VALIDATION_FAILED. Undefined when every place was placed.
+ */
+export function unplacedRefusal(pickup: PickupPlacement, route: PlacedRoute): ValidationError | undefined {
+  if (pickup.placed && route.unplaced.length === 0) return undefined;
+  if (pickup.placed) return new ValidationError(route.unplaced, undefined, "DROPOFF_NOT_LOCATED");
+  const errors = [{ field: pickup.field, message: pickup.message }, ...route.unplaced];
+  if (route.unplaced.length > 0) return new ValidationError(errors);
+  return new ValidationError(errors, undefined, pickup.reason === "UNKNOWN_AIRPORT" ? "UNKNOWN_AIRPORT" : "PICKUP_NOT_LOCATED");
 }
 
 /**
@@ -98,37 +115,62 @@ interface StopOutcome {
   problem?: FieldError;
 }
 
-/** One place: coordinates, an airport, the geocoder's answer for its address, else its city's centre. */
-async function placeStop(
+/**
+ * One place: coordinates, an airport, the geocoder's answer for its address, else its city's centre. A promise only
+ * when the geocoder is asked.
+ */
+function placeStop(
   location: TripLocation,
   field: string,
   deps: RoutePlacingDeps,
   budget: { searches: number },
-): Promise<StopOutcome> {
+): StopOutcome | Promise<StopOutcome> {
   const ownCountry = ALPHA2.test((location.country ?? "").trim()) ? (location.country as string).trim().toUpperCase() : undefined;
   const airport = airportOf(location, deps.airports);
   const lat = readCoordinate(location.lat, 90);
   const lon = readCoordinate(location.lon, 180);
   if (lat !== undefined && lon !== undefined) {
     const country = airport?.country ?? ownCountry;
-    const stop: PlacedStop = { position: { lat, lon }, by: "coordinates", ...(airport ? { airport } : {}), ...(country ? { country } : {}) };
-    return { field, stop };
+    return { field, stop: { position: { lat, lon }, by: "coordinates", ...(airport ? { airport } : {}), ...(country ? { country } : {}) } };
   }
   if (airport) {
     const country = airport.country ?? ownCountry;
-    const stop: PlacedStop = { position: { lat: airport.lat, lon: airport.lon }, by: "airport", airport, ...(country ? { country } : {}) };
-    return { field, stop };
+    return { field, stop: { position: { lat: airport.lat, lon: airport.lon }, by: "airport", airport, ...(country ? { country } : {}) } };
   }
   // An airport code nobody knows is not an address to search for.
   const unknown = unknownAirportCode(location, deps.airports);
-  const text = unknown ? undefined : addressText(location);
-  if (text && deps.geocoder && budget.searches-- > 0) {
-    const [found] = await deps.geocoder.search(text, 1);
-    if (found) {
-      const country = found.country ?? ownCountry;
-      return { field, stop: { position: { lat: found.lat, lon: found.lon }, by: "address", ...(country ? { country } : {}) } };
-    }
-  }
+  const addressed = !unknown && ((location.address ?? "").trim() !== "" || (location.landmark ?? "").trim() !== "");
+  if (addressed && deps.geocoder && budget.searches-- > 0)
+    return searched(location, field, deps, deps.geocoder, addressText(location), ownCountry);
+  return byCity(location, field, deps, addressed, unknown);
+}
+
+/** A place by the geocoder's answer for its address; else as byCity places it. */
+async function searched(
+  location: TripLocation,
+  field: string,
+  deps: RoutePlacingDeps,
+  geocoder: Geocoder,
+  text: string,
+  ownCountry: string | undefined,
+): Promise<StopOutcome> {
+  const [found] = await geocoder.search(text, 1);
+  if (!found) return byCity(location, field, deps, true, undefined);
+  const country = found.country ?? ownCountry;
+  return { field, stop: { position: { lat: found.lat, lon: found.lon }, by: "address", ...(country ? { country } : {}) } };
+}
+
+/**
+ * A place by its city's centre (DROPOFF_APPROXIMATE), or the reason nothing places it. `addressed`: it gives an
+ * address (not found, or no geocoder to ask); `unknown`: an airport code nobody knows that it names.
+ */
+function byCity(
+  location: TripLocation,
+  field: string,
+  deps: RoutePlacingDeps,
+  addressed: boolean,
+  unknown: string | undefined,
+): StopOutcome {
   const city = (location.city ?? "").trim();
   if (city !== "") {
     const state = (location.state ?? "").trim();
@@ -136,7 +178,7 @@ async function placeStop(
     const place = deps.gazetteer.city({ city, ...(state ? { state } : {}), ...(country ? { country } : {}) });
     if (place) {
       const label = placeLabel(place, city);
-      const why = text ? `: its address was not found${deps.geocoder ? "" : " (no geocoder)"}` : "";
+      const why = addressed ? `: its address was not found${deps.geocoder ? "" : " (no geocoder)"}` : "";
       const warning: TripWarning = {
         code: "DROPOFF_APPROXIMATE",
         field,
@@ -153,7 +195,7 @@ async function placeStop(
     field,
     problem: {
       field,
-      message: !text
+      message: !addressed
         ? "cannot be placed: send lat and lon, an airport's IATA code (locationType airport), an address, or city with state and country"
         : deps.geocoder
           ? "cannot be placed: its address was not found; send lat and lon, or city with state and country"
@@ -163,9 +205,8 @@ async function placeStop(
 }
 
 /** What the geocoder is asked: the address (else the landmark), with the city, state, postcode and country it lacks. */
-function addressText(location: TripLocation): string | undefined {
+function addressText(location: TripLocation): string {
   const address = (location.address ?? "").trim() || (location.landmark ?? "").trim();
-  if (address === "") return undefined;
   const parts = [address];
   const lower = address.toLowerCase();
   for (const part of [location.city, location.state, location.zipCode, location.country]) {

@@ -67,3 +67,9 @@ export function pickupTimeWarnings(time: PickupTime | undefined): TripWarning[] 
     },
   ];
 }
+
+/** A booking's warnings with its pickup time's replaced by `time`'s (an UPDATE sending a pickup time); {} when none. */
+export function timeWarned(stored: TripWarning[] | undefined, time: TripWarning[]): { warnings?: TripWarning[] } {
+  const warnings = [...(stored ?? []).filter((w) => w.code !== "PICKUP_TIME_ADJUSTED"), ...time];
+  return warnings.length > 0 || stored !== undefined ? { warnings } : {};
+}

@@ -8,7 +8,7 @@ import type { TripWarning } from "./warnings";
 export const DEFAULT_MAX_TRIP_KM = 800;
 export const MAX_TRIP_KM_LIMIT = 5000;
 
-/** Road distance over the great circle (docs/integration.md#the-lifecycle). */
+/** Road distance over the great circle, the usual urban detour (docs/integration.md#the-lifecycle). */
 const ROAD_FACTOR = 1.3;
 
 /**

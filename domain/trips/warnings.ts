@@ -16,7 +16,7 @@ export interface TripWarning {
     | "VEHICLES_BUSY"
     | "SHORT_NOTICE"
     // docs/rates.md#how-a-vehicle-is-priced, docs/rates.md#never-absurd-the-longest-trip-a-provider-quotes: vehicles
-    // left out for an extra their card lacks, or a fee of 0.
+    // left out for an extra their card lacks, or a base of 0 (no rule prices them and their own rates are 0).
     | "EXTRA_NOT_OFFERED"
     | "UNPRICED_VEHICLES"
     // docs/places.md: the pickup's city named several places of a similar size; the most populous was chosen.

@@ -5,6 +5,7 @@ import { isoAt, type Booking } from "../trips/booking";
 import { decideOfferDue, mayMove, moveCause, type NextOffer, type OfferOutcome } from "../trips/offers";
 import type { BookingRepository, OfferDeadlines } from "../trips/ports";
 import { positionOf } from "../trips/places";
+import { stopPositions } from "../trips/trip-length";
 import { placeRoute, routePositions, type RoutePlacingDeps } from "../trips/drop-off-place";
 import { quoteQuarterHours } from "../pricing/quote";
 import { DEFAULT_TURNAROUND_MINUTES, holdSpan, type HoldIndex } from "../fleet/holds";
@@ -93,11 +94,14 @@ export async function handleDue(deps: OfferWatchDeps, transactionId: string, now
 async function spanFor(deps: OfferWatchDeps, b: Booking, provider: string): Promise<{ from: number; to: number }> {
   const minutes = Number(b.trip.totalTripDuration);
   const { locations } = b.trip;
-  const dropOff = deps.places ? routePositions(await placeRoute(locations, deps.places)).dropOff : positionOf(locations.dropOff, deps.airports);
+  // Along the stops, as the quote estimated it (docs/rates.md#stops-the-road-runs-through-them).
+  const route = deps.places
+    ? routePositions(await placeRoute(locations, deps.places))
+    : { dropOff: positionOf(locations.dropOff, deps.airports), stops: stopPositions(locations.stops, deps.airports) };
   const quarterHours = quoteQuarterHours({
     tripMinutes: Number.isFinite(minutes) && minutes > 0 ? minutes : undefined,
     pickup: positionOf(b.trip.locations.pickup, deps.airports),
-    dropOff,
+    ...route,
   } as Parameters<typeof quoteQuarterHours>[0]);
   const turnaround = (await deps.admission.integrations.get(provider))?.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES;
   return holdSpan(b.pickupDate, quarterHours, turnaround);

@@ -94,7 +94,8 @@ export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTr
   if (req.action === "CANCEL") return deps.bookings.change(ref, (current) => decideCancelTrip(current, req.notes, ctx));
   const pickup = req.changes.locations?.pickup;
   const placed = pickup ? placePickup(pickup, deps) : undefined;
-  const pickupDate = pickup ? readPickupTime(pickup, deps.airports, deps.timeZones, placed?.placed ? placed.position : undefined)?.at : undefined;
+  const pickupTime = pickup ? readPickupTime(pickup, deps.airports, deps.timeZones, placed?.placed ? placed.position : undefined) : undefined;
+  const pickupDate = pickupTime?.at;
   const timeRefusal = pickupDate !== undefined ? pickupTimeRefusal(pickupDate, ctx.now) : undefined;
   const limits = deps.limits ?? DEFAULT_BOOKING_LIMITS;
   // A booking made from a quote is priced again for a changed trip (or 409 REQUOTE_NEEDED), before the transaction.
@@ -105,7 +106,9 @@ export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTr
     // 404/403 first.
     const fees = req.changes.fees && requesterFeesInCurrency(req.changes.fees, requireRole(current, ctx.netid, "requester").trip.fees, deps.currencies);
     const changes = fees ? { ...req.changes, fees } : req.changes;
-    const facts = { providerId: req.providerId, notes: req.notes, pickupDate, affiliateExtra: req.affiliateExtra, price };
+    // A pickup moved into a spring-forward gap is moved forward and warns as a NEW does (docs/places.md#the-pickups-clock).
+    const timeWarnings = pickupTime ? pickupTimeWarnings(pickupTime) : undefined;
+    const facts = { providerId: req.providerId, notes: req.notes, pickupDate, timeWarnings, affiliateExtra: req.affiliateExtra, price };
     const decision = decideUpdateTrip(current, changes, facts, ctx);
     // Only an UPDATE that moves the pickup is judged on its time: one resending the same pickup is not refused.
     if (timeRefusal && decision.write && pickupDate !== current?.pickupDate) throw timeRefusal;

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { READER_PATH, ROOT, startServer, tempDir, type RunningServer } from "../support/process";
-import { answerDiffers, shownAnswers, type ShownAnswer } from "../support/shown-answer";
+import { answerDiffers, lastCommand, shownAnswers, type ShownAnswer } from "../support/shown-answer";
 
 /**
  * Every shell example of README.md and docs/*.md runs as written (#38), and shows what it prints (#45): each
@@ -13,6 +13,11 @@ import { answerDiffers, shownAnswers, type ShownAnswer } from "../support/shown-
  * starts a server, streams until stopped) is marked in the markdown by the line `<!-- docs-test: skip <reason> -->`
  * just above it, and listed by the test. A ```json block whose info string names `file=<name>` is written to that
  * file first (the examples' `--data @<name>`). New pages join by being in docs/.
+ *
+ * A ```json block whose info string says `answer` is the shown answer of the last command of the shell block above it
+ * (prose between): a worked example shown as readable JSON, compared as a `# →` answer is. On the pages whose worked
+ * examples are JSON (ANSWERED_PAGES: rates, terms), every ```json block is run (`file=`), compared (`answer`) or says
+ * why not (`<!-- docs-test: skip <reason> -->`), listed in SKIPPED.
  *
  * A shown answer (`# → …` after a command) is compared with what that command printed, by the rule of
  * test/support/shown-answer.ts: an answer that reads as JSON is a shape where `…` stands for any value, any run of
@@ -26,6 +31,10 @@ export interface Example {
   code: string;
   skip?: string;
   file?: string;
+  /** A ```json answer block: the shown answer of the last command of the shell block above it. */
+  answer?: true;
+  /** Any other ```json block (neither a file nor an answer). */
+  json?: true;
 }
 
 /** The runnable blocks and files of one markdown text. */
@@ -39,13 +48,18 @@ export function examplesOf(markdown: string): Example[] {
     const file = /\bfile=([\w.-]+)/.exec(info)?.[1];
     if (/^(sh|bash|shell)\b/.test(info)) out.push({ line, code: m[2], ...(skip ? { skip } : {}) });
     else if (file) out.push({ line, code: m[2], file });
+    else if (/^json\b/.test(info)) out.push({ line, code: m[2], ...(/\banswer\b/.test(info) ? { answer: true } : { json: true }), ...(skip ? { skip } : {}) });
   }
   return out;
 }
 
 const DOCS = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
 const ONLY = process.env.DOCS_PAGES?.split(",");
-const pages = DOCS.filter((d) => !ONLY || ONLY.some((o) => d.includes(o))).map((path) => ({ path, examples: examplesOf(readFileSync(join(ROOT, path), "utf8")) })).filter((p) => p.examples.some((e) => !e.file));
+const pages = DOCS.filter((d) => !ONLY || ONLY.some((o) => d.includes(o)))
+  .map((path) => ({ path, examples: examplesOf(readFileSync(join(ROOT, path), "utf8")) }))
+  .filter((p) => p.examples.some((e) => !e.file && !e.json && !e.answer));
+/** Pages whose worked examples are JSON blocks: each runs, is compared, or says why not. */
+const ANSWERED_PAGES = ["docs/rates.md", "docs/terms.md"];
 
 /** curl that fails on an HTTP error status, retrying a 429 after a second (at most 3 times). */
 const CURL_GUARD = [
@@ -72,9 +86,14 @@ afterAll(async () => {
 const MARK = "@@BLOCK-DONE@@";
 const answerMark = (n: number, end: "FROM" | "TO") => `@@ANSWER-${end}-${n}@@`;
 
-/** A block as the test runs it: a marker line around each command with a shown answer, to cut out what it printed. */
-function withAnswerMarks(code: string, first: number): { code: string; answers: ShownAnswer[] } {
-  const answers = shownAnswers(code);
+/**
+ * A block as the test runs it: a marker line around each command with a shown answer, to cut out what it printed.
+ * `after`: the ```json answer blocks that follow it, shown answers of its last command.
+ */
+function withAnswerMarks(code: string, first: number, after: Example[] = []): { code: string; answers: Array<ShownAnswer & { at?: number }> } {
+  const last = after.length > 0 ? lastCommand(code) : undefined;
+  if (after.length > 0 && !last) throw new Error(`the json answer at markdown line ${after[0].line} follows a shell block without a command`);
+  const answers = [...shownAnswers(code), ...after.map((a) => ({ line: -1, ...last!, text: a.code.trim(), at: a.line }))];
   const lines = code.split("\n");
   const out: string[] = [];
   lines.forEach((line, i) => {
@@ -107,12 +126,12 @@ async function runPage(examples: Example[]) {
   const env = { DB_PATH: dbPath, DEMO_DATA: "1", OUTBOUND_ALLOW_PRIVATE: "0" };
   const server = await startServer(env, { timeoutMs: 90_000 });
   servers.push(server);
-  const runnable = examples.filter((e) => !e.skip && !e.file);
+  const runnable = examples.filter(isShell);
   for (const e of examples) if (e.file) writeFileSync(join(dir, e.file), e.code);
   const shown: Array<ShownAnswer & { markdownLine: number }> = [];
   const blocks = runnable.map((e) => {
-    const marked = withAnswerMarks(e.code, shown.length);
-    shown.push(...marked.answers.map((a) => ({ ...a, markdownLine: e.line + a.line + 1 })));
+    const marked = withAnswerMarks(e.code, shown.length, answersAfter(examples, e));
+    shown.push(...marked.answers.map((a) => ({ ...a, markdownLine: a.at ?? e.line + a.line + 1 })));
     return marked.code;
   });
   const script = [
@@ -138,6 +157,18 @@ async function runPage(examples: Example[]) {
     differs: outputs[n] === undefined ? "the page stopped before this command" : answerDiffers(a.text, outputs[n]!),
   }));
   return { code, done, total: runnable.length, failedAt: failed?.line, stderr: err.trim().split("\n").slice(-6).join("\n"), stdout, answers };
+}
+
+const isShell = (e: Example) => !e.skip && !e.file && !e.answer && !e.json;
+
+/** The ```json answer blocks between a shell block and the next one: the shown answers of its last command. */
+function answersAfter(examples: Example[], block: Example): Example[] {
+  const out: Example[] = [];
+  for (const e of examples.slice(examples.indexOf(block) + 1)) {
+    if (!e.file && !e.answer && !e.json) break;
+    if (e.answer && !e.skip) out.push(e);
+  }
+  return out;
 }
 
 /**
@@ -167,9 +198,24 @@ function pageRun(page: (typeof pages)[number]): Promise<PageRun> {
 describe("the shell examples of README.md and docs/", () => {
   test("the pages with shell examples are found, and each example that does not run says why", () => {
     expect(pages.map((p) => p.path)).toContain("README.md");
-    const skipped = pages.flatMap((p) => p.examples.filter((e) => e.skip).map((e) => `${p.path}:${e.line}: ${e.skip}`));
+    const listed = (p: (typeof pages)[number], e: Example) => e.skip && (!e.json || ANSWERED_PAGES.includes(p.path));
+    const skipped = pages.flatMap((p) => p.examples.filter((e) => listed(p, e)).map((e) => `${p.path}:${e.line}: ${e.skip}`));
     // The examples that cannot run as a test, listed (a new one must be added here on purpose).
     expect(skipped.map((s) => s.replace(/:\d+:/, ":"))).toEqual(SKIPPED);
+  });
+
+  test("on the pages whose worked examples are JSON, every ```json block runs, is compared or says why not", () => {
+    for (const path of ANSWERED_PAGES) expect(pages.map((p) => p.path)).toContain(path);
+    const loose = pages
+      .filter((p) => ANSWERED_PAGES.includes(p.path))
+      .flatMap((p) => p.examples.filter((e) => e.json && !e.skip).map((e) => `${p.path}:${e.line}`));
+    expect(loose).toEqual([]);
+    // An answer block belongs to a shell block that runs.
+    for (const p of pages)
+      for (const e of p.examples.filter((x) => x.answer && !x.skip)) {
+        const before = p.examples.slice(0, p.examples.indexOf(e)).findLast((x) => !x.file && !x.json && !x.answer);
+        expect({ at: `${p.path}:${e.line}`, runs: before !== undefined && !before.skip }).toEqual({ at: `${p.path}:${e.line}`, runs: true });
+      }
   });
 
   for (const page of pages) {
@@ -177,7 +223,7 @@ describe("the shell examples of README.md and docs/", () => {
       const { answers: _, ...run } = await pageRun(page);
       expect({ page: page.path, ...run }).toEqual({ page: page.path, code: 0, done: run.total, total: run.total, failedAt: undefined, stderr: "", stdout: "" });
     }, 360_000);
-    if (page.examples.some((e) => !e.skip && !e.file && shownAnswers(e.code).length > 0))
+    if (page.examples.some((e) => !e.skip && !e.file && !e.json && (e.answer || shownAnswers(e.code).length > 0)))
       test(`${page.path}: every shown answer (# →) is what its command printed`, async () => {
         const run = await pageRun(page);
         expect(run.answers.length).toBeGreaterThan(0);
@@ -186,9 +232,14 @@ describe("the shell examples of README.md and docs/", () => {
   }
 });
 
-/** Every example the markdown marks as not runnable, by page and reason. */
+/** Every example the markdown marks as not runnable (a shell block; a ```json block of ANSWERED_PAGES), by page and reason. */
 const SKIPPED = [
   "docs/events.md: (it streams until stopped)",
+  "docs/rates.md: (a part of a card: test/domain/pricing/card-pricing.test.ts reads it here, prices it and refuses it swapped)",
+  "docs/terms.md: (an answer at 13:30 UTC on 15 January 2027: test/domain/trips/terms.test.ts reads it here and checks it)",
+  "docs/terms.md: (a late cancel's line: test/domain/trips/terms.test.ts reads it here and checks it)",
+  "docs/terms.md: (figures of a provider with 48 bookings, which the demo has not: the shell example below shows the members)",
+  "docs/terms.md: (a REJECT and a 15-minute lapse, which the demo's sandbox providers never give: test/adapters/http/core/cascade.test.ts walks it)",
   "docs/webhooks.md: (it starts a service and a receiver that run until stopped)",
   "docs/webhooks.md: (it needs a message sent to a verified, reachable webhook URL: see Testing on your machine)",
   "docs/webhooks.md: (it needs a verified, reachable webhook URL: see Testing on your machine)",

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../support/process";
-import { answerDiffers, commandLines, parseShape, shownAnswers } from "../support/shown-answer";
+import { answerDiffers, commandLines, lastCommand, parseShape, shownAnswers } from "../support/shown-answer";
 import { BOOKING_EVENT_TYPES } from "../../domain/trips/booking-event";
 import { POSITION_EVENT } from "../../domain/events/live-events";
 
@@ -110,6 +110,14 @@ describe("which command a shown answer belongs to", () => {
   test("an answer goes on over comment lines indented past the #; a comment with one space is prose again", () => {
     const block = ["curl -s x", '# → {"a":1,', '#    "b":2}', "# Then book it", "curl -s y"].join("\n");
     expect(shownAnswers(block)).toEqual([{ line: 1, commandFrom: 0, commandTo: 0, text: '{"a":1,\n"b":2}' }]);
+  });
+
+  test("a ```json answer block shows what the last command of the block above printed: all its lines", () => {
+    expect(lastCommand(["TOKEN=$(login x)", "sedan() {", "  curl -s x", "}", "sedan '{\"a\":", "  1}' \\", "  | node -pe 1", "# prose"].join("\n"))).toEqual({
+      commandFrom: 4,
+      commandTo: 6,
+    });
+    expect(lastCommand("# only prose\n")).toBeUndefined();
   });
 
   test("a shown answer inside an unfinished command is refused", () => {

@@ -1,6 +1,8 @@
 /**
  * Shown answers of the docs' shell examples: a comment `# → <answer>` after a command (on its own line, or at the end
- * of the command's last line) shows what that command prints, and the docs test compares it with what it printed.
+ * of the command's last line) shows what that command prints, and the docs test compares it with what it printed. A
+ * ```json block whose info string says `answer`, right after a shell block (prose between), is the shown answer of
+ * that block's last command (lastCommand), compared the same way: a worked example shown as a readable JSON block.
  *
  * The command a shown answer belongs to is the whole command just above it: its `\`-continued lines, its quoted
  * lines and its pipes, or a whole `for … done` / `if … fi` loop. The answer may go on over the next comment lines that
@@ -120,6 +122,20 @@ export function shownAnswers(code: string): ShownAnswer[] {
     i = j - 1;
   }
   return out;
+}
+
+/**
+ * The last command of a shell block (its first and last line), whose output a ```json answer block right after the
+ * block shows; undefined when the block runs no command.
+ */
+export function lastCommand(code: string): { commandFrom: number; commandTo: number } | undefined {
+  const lines = code.split("\n");
+  const states = commandLines(lines);
+  const from = states.findLastIndex((s) => s.starts);
+  if (from < 0) return undefined;
+  let to = from;
+  while (to < lines.length - 1 && !states[to].endsTopLevel) to++;
+  return { commandFrom: from, commandTo: to };
 }
 
 type Pattern =

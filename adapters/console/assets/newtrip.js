@@ -1,7 +1,8 @@
-// New trip: a network quote (POST /api/quotes) for a pickup (airport or address), time, drop-off, passengers and
-// luggage; the drop-off placed first (found, or clicked on the map: place-picker.js); its options (provider, vehicle,
-// price, distance) and the breakdown of the one it will book; booking one (POST /api/quotes/{id}/book) opens the
-// new booking. The API's errors are shown at the fields they name.
+// New trip: a network quote (POST /api/quotes) for a pickup (airport or address), time, drop-off, passengers,
+// luggage and extras (child seats, meet & greet…: `extras`); the drop-off placed first (found, or clicked on the
+// map: place-picker.js); its options (provider, vehicle, price, distance) and the breakdown of the one it will
+// book; booking one (POST /api/quotes/{id}/book) opens the new booking. The API's errors are shown at the fields
+// they name.
 import { h, count, field, select, showError, statusLine } from "./dom.js";
 import * as api from "./api.js";
 import { bookingSummary, breakdownList } from "./breakdown.js";
@@ -100,6 +101,42 @@ function placeFields(prefix, label, apiField, kindValue, extra = null) {
   };
 }
 
+/** Extras a trip may ask (docs/rates.md#extras): code, label, the most one trip asks (1: a checkbox). */
+const EXTRAS = [
+  ["CHILD_SEAT", "Child seats", 10],
+  ["BOOSTER_SEAT", "Booster seats", 10],
+  ["MEET_AND_GREET", "Meet & greet with name sign", 1],
+  ["EXTRA_WAIT_15", "Extra waiting (15-minute blocks)", 48],
+];
+
+/** The Extras fieldset; `value()` is the quote's `extras` (none asked: empty), each control bound to its entry. */
+function extrasFields() {
+  const controls = EXTRAS.map(([code, label, max]) => {
+    const props = max === 1 ? { type: "checkbox", name: `extra-${code}` } : { type: "number", name: `extra-${code}`, min: 0, max, value: "0" };
+    return { code, label, el: bound("extras", h("input", props)) };
+  });
+  const hint = "Only operators whose rate card offers an extra are quoted; each adds its list price to the option.";
+  return {
+    box: h(
+      "fieldset",
+      {},
+      h("legend", {}, "Extras"),
+      h("div", { class: "grid" }, controls.map((c) => field(c.label, c.el))),
+      h("small", { class: "muted" }, hint),
+    ),
+    value() {
+      const asked = [];
+      for (const { code, el } of controls) {
+        const quantity = el.type === "checkbox" ? Number(el.checked) : Number(el.value || 0);
+        // An error naming extras[i] goes to the control that asked it.
+        el.dataset.field = quantity > 0 ? `extras[${asked.length}]` : "extras";
+        if (quantity > 0) asked.push({ code, quantity });
+      }
+      return asked;
+    },
+  };
+}
+
 export async function newTripPage(main) {
   const pickup = placeFields("pickup", "Pickup", "locations.pickup", "airport");
   let dropOff;
@@ -121,6 +158,7 @@ export async function newTripPage(main) {
       "price",
     ),
   );
+  const extras = extrasFields();
   const problem = h("div");
   const status = statusLine();
   const options = h("section", { "aria-labelledby": "options-h", hidden: true });
@@ -135,6 +173,8 @@ export async function newTripPage(main) {
         const body = { passengerCount: passengers.value, locations: { pickup: { ...pickup.value(), time: localTime(time.value) } } };
         if (luggage.value !== "") body.luggageCount = luggage.value;
         if (sort.value !== "price") body.sort = sort.value;
+        const asked = extras.value();
+        if (asked.length) body.extras = asked;
         ask.disabled = true;
         options.hidden = true;
         try {
@@ -163,6 +203,7 @@ export async function newTripPage(main) {
       field("Sort options by", sort),
     ),
     dropOff.box,
+    extras.box,
     problem,
     h("div", { class: "toolbar" }, ask),
   );
@@ -183,6 +224,7 @@ export async function newTripPage(main) {
   function showOptions(quote) {
     options.hidden = false;
     const warnings = (quote.warnings ?? []).map((w) => h("li", {}, w.message ?? w.code));
+    const lacking = (quote.warnings ?? []).some((w) => w.code === "EXTRA_NOT_OFFERED");
     if (!quote.options.length) {
       options.replaceChildren(
         h("h2", { id: "options-h" }, "No prices"),
@@ -190,7 +232,9 @@ export async function newTripPage(main) {
         h(
           "p",
           { class: "empty" },
-          "No operator has a vehicle near this pickup that seats the party. Try an airport or a city the operators serve, or fewer passengers.",
+          lacking
+            ? "No operator that serves this pickup offers the extras asked (see above): ask fewer, or none."
+            : "No operator has a vehicle near this pickup that seats the party. Try an airport or a city the operators serve, or fewer passengers.",
         ),
       );
       return;

@@ -133,8 +133,10 @@ const Warning = t.Object(
           "NO_VEHICLE_NEAR_PICKUP (no option), OTHER_CURRENCIES_LEFT_OUT (vehicles priced in other currencies were " +
           "left out; `count`, `currencies`), VEHICLES_BUSY (held vehicles left out; `count`), SHORT_NOTICE (providers left out: " +
           "the pickup is sooner than their minimumNoticeMinutes; `count`), EXTRA_NOT_OFFERED (vehicles of providers that " +
-          "cannot supply an asked extra left out; `count`, `codes`), UNPRICED_VEHICLES (vehicles whose fee would be 0 left " +
-          "out; `count`), TRIP_TOO_LONG (vehicles of providers whose maxTripKm the trip's road distance exceeds left out; `count`), " +
+          "cannot supply an asked extra left out; `count`, `codes`), UNPRICED_VEHICLES (vehicles no rate prices left out: " +
+          "no rule of their provider's card prices them and their own rates are 0, a base of 0 never offered whatever the " +
+          "minimum fare would add; `count`), TRIP_TOO_LONG (vehicles of providers whose maxTripKm the trip's road " +
+          "distance exceeds left out; `count`), " +
           "PICKUP_CITY_AMBIGUOUS (the pickup's city matches other places of a similar size: the most populous was chosen; " +
           "`city` names it, `Springfield, MO, US`), PICKUP_TIME_ADJUSTED (the pickup's wall-clock time does not exist in its " +
           "zone, skipped by the spring clock change: moved forward by the gap, 02:30 → 03:30 in New York; `message` says " +

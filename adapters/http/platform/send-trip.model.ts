@@ -281,7 +281,8 @@ export const TripWarningOut = t.Object(
           "similar size; the most populous was chosen, and `city` names it (`Springfield, MO, US`). " +
           "PICKUP_TIME_ADJUSTED: the pickup's wall-clock time does not exist in its zone (the spring clock change " +
           "skips it): read as moved forward by the gap (02:30 → 03:30 in New York); `message` says what was sent and " +
-          "what is used. A time the autumn change repeats is its earlier instant, without a warning. " +
+          "what is used (a NEW, or an UPDATE moving the pickup there, which replaces the booking's). A time the " +
+          "autumn change repeats is its earlier instant, without a warning. " +
           "DROPOFF_APPROXIMATE: the drop-off or a stop (`field`) was placed at its city's centre (`city`): no " +
           "coordinates, no airport, and its address not found by the geocoder (or none configured); routes and distance " +
           "rules priced it from there, and the price may change when exact coordinates come (an UPDATE re-prices a " +
@@ -296,10 +297,12 @@ export const TripWarningOut = t.Object(
           "UNKNOWN_PASSENGER_FIELD: a passenger member GNet does not know (`phone` for `phoneNumber`), named in " +
           "`field` (`passengers[0].phone`): kept as sent, read by no provider. " +
           "EXTRA_NOT_OFFERED: the provider cannot supply an asked extra (its rate card lacks it, or offers fewer; " +
-          "`codes`, `count` vehicles): no options. UNPRICED_VEHICLES: vehicles whose fee would be 0 were left out " +
-          "(`count`). TRIP_TOO_LONG: the trip's road distance (great circle × 1.3) is beyond the provider's maxTripKm " +
-          "(default 800 km): no options (`count` vehicles). CANCELLATION_FEE_APPLIES: options already past their free " +
-          "cancellation (`count`): booked now, cancelling costs a fee once the provider accepts.",
+          "`codes`, `count` vehicles): no options. UNPRICED_VEHICLES: vehicles no rate prices were left out (`count`): " +
+          "no rule of the provider's rate card prices them (or one prices them at 0) and their own minimum_rate and " +
+          "hourly_rate are 0 — a base of 0 is never offered, whatever the surcharges, minimum fare and extras would add " +
+          "(docs/rates.md#how-a-vehicle-is-priced). TRIP_TOO_LONG: the trip's road distance (great circle × 1.3, " +
+          "through the stops) is beyond the provider's maxTripKm (default 800 km): no options (`count` vehicles). " +
+          "CANCELLATION_FEE_APPLIES: options already past their free cancellation (`count`): booked now, cancelling costs a fee once the provider accepts.",
       },
     ),
     message: t.String(),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Page } from "playwright-core";
+import type { Page, Request } from "playwright-core";
 import { signIn, startConsole, type ConsoleFixture } from "../../support/browser";
 import { DEMO_LOGIN } from "../../../src/demo/seed";
 import { postJson, type RunningServer } from "../../support/process";
@@ -7,7 +7,8 @@ import { postJson, type RunningServer } from "../../support/process";
 // The price as its lines and the cancel fee's reason in the console (docs/terms.md#the-price-is-the-sum-of-its-lines,
 // docs/terms.md#the-cancellation-fee), in a real Chromium against the demo data: the booking page lists the booked
 // line with its breakdown and the lines the provider adds after it, the total their sum, and says what cancelling
-// costs now and why — free while the provider has not accepted — never showing a literal null.
+// costs now and why — free while the provider has not accepted — never showing a literal null. New trip asks extras
+// (docs/rates.md#extras): each option prices them, and the booking keeps them in its breakdown.
 let server: RunningServer;
 let page: Page;
 let consoleApp: ConsoleFixture;
@@ -88,5 +89,55 @@ describe("the booking page's price and cancel fee, in a real browser", () => {
     const dialog = page.getByRole("dialog", { name: "Cancel this trip?" });
     expect(await dialog.innerText()).toContain(`costs ${fee.fee} ${fee.currency} (${fee.percent}% of the fare`);
     await dialog.getByRole("button", { name: "Go back" }).click();
+  }, 120_000);
+
+  test("New trip asks extras: the quote prices them on every option, the booking's breakdown keeps them; an extra no card offers enough of says why", async () => {
+    await signIn(page, server.base, "DEMO-PLATFORM");
+    await consoleApp.nav("New trip");
+    await page.getByLabel("Pickup airport (IATA code)").fill("JFK");
+    await page.getByLabel("Drop-off kind").selectOption("airport");
+    await page.getByLabel("Drop-off airport (IATA code)").fill("LGA");
+    await page.getByLabel("Child seats").fill("2");
+    await page.getByLabel("Meet & greet with name sign").check();
+    const sent = page.waitForRequest((r: Request) => r.url().endsWith("/api/quotes") && r.method() === "POST");
+    const answered = page.waitForResponse((r) => r.url().endsWith("/api/quotes") && r.request().method() === "POST");
+    await page.getByRole("button", { name: "Get prices" }).click();
+    expect((await sent).postDataJSON().extras).toEqual([
+      { code: "CHILD_SEAT", quantity: 2 },
+      { code: "MEET_AND_GREET", quantity: 1 },
+    ]);
+    const quote = ((await (await answered).json()) as any).data;
+    expect(quote.options.length).toBeGreaterThan(0);
+    for (const o of quote.options) expect(o.breakdown.filter((l: { kind: string }) => l.kind === "EXTRA").map((l: { name: string }) => l.name)).toEqual(["Child seat × 2", "Meet & greet with name sign"]);
+    // ACME-LIMO's option (it answers by hand here), chosen and booked: its breakdown shows the seats and the greeting.
+    const acme = quote.options.find((o: any) => o.provider.netid === "ACME-LIMO");
+    expect(acme.breakdown).toEqual(expect.arrayContaining([{ kind: "EXTRA", code: "CHILD_SEAT", name: "Child seat × 2", amount: "24.00" }]));
+    await page.getByRole("radio", { name: `Choose ${acme.name} with ${acme.provider.name}` }).first().check();
+    const summary = page.getByRole("region", { name: "The booking you will make" });
+    expect(await summary.innerText()).toContain("Child seat × 2");
+    await page.getByLabel("Passenger first name").fill("Ada");
+    await page.getByLabel("Passenger last name").fill("King");
+    await summary.getByRole("button", { name: "Book this option" }).click();
+    await page.waitForURL(/#\/bookings\/[0-9a-f-]+$/);
+    // The page redraws as the booking's events arrive: wait for the words, not only the first answer.
+    await page.locator('.cancel-now[data-reason="NOT_ACCEPTED"]', { hasText: "free: the provider has not accepted the booking yet" }).waitFor();
+    const lines = page.getByRole("table", { name: "Fee lines" });
+    const breakdown = (await lines.getByRole("list", { name: /^Price breakdown of / }).locator("li").allInnerTexts()).map((l) => l.replace(/\s+/g, " ").trim());
+    expect(breakdown).toEqual(acme.breakdown.map((l: { name: string; amount: string }) => `${l.name} ${l.amount}`));
+    expect(await lines.locator(".fee-total").innerText()).toBe(`${acme.fee} ${acme.currency}`);
+    expect(await page.locator("main").innerText()).not.toContain("null");
+    await consoleApp.shot("extras-booking");
+
+    // More extra waiting than any card offers: no prices, and the warning says the cause.
+    await consoleApp.nav("New trip");
+    await page.getByLabel("Pickup airport (IATA code)").fill("JFK");
+    await page.getByLabel("Drop-off kind").selectOption("airport");
+    await page.getByLabel("Drop-off airport (IATA code)").fill("LGA");
+    await page.getByLabel("Extra waiting (15-minute blocks)").fill("13");
+    await page.getByRole("button", { name: "Get prices" }).click();
+    const options = page.getByRole("region", { name: "No prices" });
+    await options.waitFor();
+    expect(await options.innerText()).toContain("offers at most 12 EXTRA_WAIT_15 (13 asked)");
+    expect(await options.innerText()).toContain("No operator that serves this pickup offers the extras asked");
   }, 120_000);
 });

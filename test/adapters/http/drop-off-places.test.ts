@@ -124,6 +124,15 @@ describe("JFK → 200 Park Ave, New York is priced by the operator's card (docs/
     expect(network.body.data.warnings).toEqual([
       expect.objectContaining({ code: "DROPOFF_APPROXIMATE", field: "locations.dropOff", city: "New York City, NY, US" }),
     ]);
+    // Booked, the quoted price holds and the booking says its drop-off was only approximate.
+    const { quoteId, options } = network.body.data;
+    const booked = await geocoded.h.request("POST", `/api/quotes/${quoteId}/book`, {
+      headers: { authorization: `Bearer ${geocoded.requester.jwt}` },
+      body: { quoteOptionId: options[0].quoteOptionId, requesterResNo: `DP-BOOK-${Date.now()}`, passengers: [{ firstName: "Ada", lastName: "Lovelace" }] },
+    });
+    expect(booked.status).toBe(200);
+    expect(booked.body.totalAmount).toBe(CARD_PRICE);
+    expect(codes(booked.body.warnings)).toEqual(["DROPOFF_APPROXIMATE"]);
   });
 
   test("without a geocoder: the city's centre prices it by the same route, warning DROPOFF_APPROXIMATE on both quotes", async () => {

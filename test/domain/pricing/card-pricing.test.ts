@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { PackagedAirportDirectory } from "../../../adapters/airports/directory";
 import example from "../../../adapters/http/examples/rate-card.json";
 import { validateRateCard } from "../../../domain/pricing/card";
@@ -22,6 +24,9 @@ const toMidtown = (over: Partial<PricedTrip> = {}): PricedTrip => ({
   extras: [],
   ...over,
 });
+/** The distance bands docs/rates.md#distance-bands shows (a part of a card), read from the page. */
+const RATES_PAGE = readFileSync(join(import.meta.dir, "../../../docs/rates.md"), "utf8");
+const RATES_PAGE_BANDS = JSON.parse(`{${/### Distance bands[\s\S]*?```json\n([\s\S]*?)```/.exec(RATES_PAGE)![1]}}`).distance as object[];
 const amounts = (lines: Array<{ id?: string; code?: string; amount: string }>) => lines.map((l) => [l.id ?? l.code, l.amount]);
 
 describe("the worked examples", () => {
@@ -66,19 +71,17 @@ describe("the base", () => {
     expect(unplaced.lines[0]).toMatchObject({ id: "sedan-km", name: "Distance, 28.4 km" });
   });
 
-  test("distance bands: a type's first rule whose band holds the trip", () => {
-    const card = compiled({
-      ...example,
-      routes: [],
-      distance: [
-        { id: "sedan-city", vehTypes: ["SEDAN"], base: "30.00", includedKm: 0, perKm: "2.50", upToKm: 20 },
-        { id: "sedan-km", vehTypes: ["SEDAN"], base: "60.00", includedKm: 10, perKm: "2.40" },
-      ],
-    });
+  test("distance bands, as docs/rates.md#distance-bands shows them: a type's first rule whose band holds the trip", () => {
+    const card = compiled({ ...example, routes: [], distance: RATES_PAGE_BANDS });
     const at = (roadKm: number) => cardQuote(card, toMidtown({ pickupAirport: undefined, roadKm })).price("SEDAN", 7000).lines[0];
     expect(at(12)).toMatchObject({ id: "sedan-city", amount: "60.00" });
     expect(at(20)).toMatchObject({ id: "sedan-city", amount: "80.00" });
     expect(at(40)).toMatchObject({ id: "sedan-km", amount: "132.00" });
+    expect(RATES_PAGE).toContain("A 12 km sedan trip is `sedan-city` (30.00 + 2.50 × 12 = 60.00); a 40 km one is `sedan-km` (60.00 + 2.40 × 30 =\n132.00)");
+    // Swapped, the page says, the card is 400 naming distance[1].
+    expect(() => validateRateCard({ ...example, distance: [...RATES_PAGE_BANDS].reverse() }, ctx)).toThrow(
+      expect.objectContaining({ errors: [expect.objectContaining({ field: "distance[1]" })] }),
+    );
     // Beyond every band of its type (and no rule without one): the vehicle's own rates.
     const banded = compiled({ ...example, routes: [], distance: [{ id: "short", base: "30.00", includedKm: 0, perKm: "2.50", upToKm: 20 }] });
     expect(cardQuote(banded, toMidtown({ pickupAirport: undefined, roadKm: 40 })).price("SEDAN", 7000).lines[0]).toMatchObject({ id: "vehicle-rate", amount: "70.00" });

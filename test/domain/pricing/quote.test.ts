@@ -27,6 +27,10 @@ describe("quote options", () => {
     expect(hours).toBeGreaterThan(2);
     expect(hours).toBeLessThan(2.25);
     expect(estimatedQuarterHours(a, b)).toBe(9);
+    // Through a stop 80 km past b and back: three times the road, 6.2 h → 6.25 h; a stop nothing placed adds no leg.
+    const c = { lat: 0, lon: 160 / 111.195 };
+    expect(estimatedQuarterHours(a, b, [c])).toBe(Math.ceil(((3 * distanceKm(a, b) * 1.3) / 50) * 4));
+    expect(estimatedQuarterHours(a, b, [undefined])).toBe(9);
   });
 
   test("fee = max(minimum rate, hourly rate × hours), in cents, hourly part rounded half up", () => {

@@ -8,7 +8,7 @@ import { HoldIndex, type VehicleHolds } from "../../../../domain/fleet/holds";
 
 /**
  * The cascade's edges through HTTP (docs/terms.md#the-cascade-fallback, docs/fx.md#what-a-network-quote-shows, docs/gnet.md#wire-compatibility-in-detail): a move swaps the vehicle hold in the booking's own
- * transaction (a next vehicle taken inside it keeps nothing and the next option is tried); `fallback.maxFee` in the
+ * transaction (a next vehicle taken inside it keeps nothing and the next option is tried), held for the trip through its stops; `fallback.maxFee` in the
  * converted currency a quote showed; GNet-shaped reads show acceptBy, offers and reason; a requester's UPDATE naming the
  * provider it booked keeps working after the booking moved.
  */
@@ -92,6 +92,26 @@ describe("the move's hold swap is part of its transaction", () => {
     expect((await watch()).moved).toBe(1);
     expect((await read(id)).providerId).toBe(p2.netid);
     expect(await holdsOf(id)).toEqual([{ slug: of(p2).code, provider: p2.netid }]);
+  });
+
+  test("a move holds the next vehicle for the trip through its stops, as long as the first was held", async () => {
+    rewind(600);
+    const stops = [
+      { locationType: "address", address: "Newark Penn Station", lat: "40.7347", lon: "-74.1644" },
+      { locationType: "address", address: "City Hall, Philadelphia", lat: "39.9526", lon: "-75.1635" },
+    ];
+    const { id, of } = await quoteAndBook(() => "1000.00", { locations: { ...trip().locations, stops } });
+    const span = async () => {
+      const [row] = await h.rows<{ from: number | string; to: number | string }>("SELECT starts_at AS \"from\", ends_at AS \"to\" FROM vehicle_holds WHERE transaction_id = ?", id);
+      return (Number(row.to) - Number(row.from)) / 3600;
+    };
+    // About 377 km of road at 50 km/h, rounded up to the quarter hour, plus the 30-minute turnaround.
+    const first = await span();
+    expect(first).toBe(8.25);
+    expect((await providerUpdate(h, p1, id, { status: "REJECT" })).status).toBe(200);
+    expect((await watch()).moved).toBe(1);
+    expect(await holdsOf(id)).toEqual([{ slug: of(p2).code, provider: p2.netid }]);
+    expect(await span()).toBe(first);
   });
 
   test("a write whose next vehicle is held by another booking keeps nothing: 409 VEHICLE_UNAVAILABLE, booking and hold as they were", async () => {

@@ -18,12 +18,12 @@ const EXAMPLES = join(ROOT, "test/adapters/http/core/fixtures");
 let h: Harness;
 /** A second instance of the service on the same database. */
 let other: Harness;
-let maker: Party, eurA: Party, eurB: Party, yen: Party, dirham: Party;
+let maker: Party, eurA: Party, eurB: Party, yen: Party, dirham: Party, narita: Party;
 
 const NRT = { lat: 35.772, lon: 140.3929 };
 const bearer = (who: Party) => ({ authorization: `Bearer ${who.jwt}` });
 
-async function fleet(netid: string, cars: Array<{ slug: string; hourly: string; currency: string }>) {
+async function fleet(netid: string, cars: Array<{ slug: string; hourly: string; currency: string; minimum?: string }>) {
   await h.services.fleet.insertAll(
     cars.map((c) => ({
       slugBase: c.slug,
@@ -37,7 +37,7 @@ async function fleet(netid: string, cars: Array<{ slug: string; hourly: string; 
       lat: NRT.lat,
       lon: NRT.lon,
       airports: ["NRT"],
-      minimumRate: "0",
+      minimumRate: c.minimum ?? "0",
       hourlyRate: c.hourly,
       currency: c.currency,
       active: true,
@@ -70,12 +70,13 @@ function todaysCsv(rates: Record<string, string>): string {
 
 beforeAll(async () => {
   h = createHarness({ clock, dbPath });
-  [maker, eurA, eurB, yen, dirham] = await Promise.all([
+  [maker, eurA, eurB, yen, dirham, narita] = await Promise.all([
     party(h, "FX-BOOKWELL", "CO"),
     party(h, "FX-EURO-A", "IO"),
     party(h, "FX-EURO-B", "IO"),
     party(h, "FX-YEN", "IO"),
     party(h, "FX-DIRHAM", "IO"),
+    party(h, "FX-NARITA", "IO"),
   ]);
   // The issue's Tokyo case: five cars priced in EUR and one in JPY serve Narita; the pickup country's currency is JPY.
   await fleet(eurA.netid, [
@@ -89,6 +90,8 @@ beforeAll(async () => {
   ]);
   // 11,000 JPY an hour is about 64 EUR at 171.94 JPY per EUR: between eur-60 and eur-70.
   await fleet(yen.netid, [{ slug: "yen-car", hourly: "11000", currency: "JPY" }]);
+  // docs/fx.md's worked example: a Narita transfer at its 27,850 JPY minimum.
+  await fleet(narita.netid, [{ slug: "narita-van", hourly: "0", minimum: "27850", currency: "JPY" }]);
   // The ECB publishes no AED rate.
   await fleet(dirham.netid, [{ slug: "aed-car", hourly: "10.00", currency: "AED" }]);
   h.services.fleetIndex.fleetChanged();
@@ -180,6 +183,34 @@ describe("the network quote keeps every currency (shipped FX table)", () => {
       const read = await h.request("GET", `/api/reservation/${booked.body.transactionId}`, { headers: bearer(who) });
       expect(read.status).toBe(200);
       expect(read.body.data.tripPacket).toMatchObject({ totalAmount: option.fee, convertedAmount: option.converted });
+    }
+  });
+});
+
+describe("docs/fx.md's worked example: a 27,850 JPY trip shown as 161.98 EUR", () => {
+  test("quoted in EUR at the shipped rate (171.94 JPY per EUR), booked at 27,850 JPY, read with the 161.98 EUR shown", async () => {
+    const made = await quote({ ...trip(), currency: "EUR", providers: [narita.netid] });
+    expect(made.status).toBe(200);
+    const [option] = made.body.data.options;
+    expect(option).toMatchObject({
+      code: "narita-van",
+      fee: "27850",
+      currency: "JPY",
+      converted: { fee: "161.98", currency: "EUR", rate: 0.0058159823, rateDate: "2024-06-28" },
+    });
+    expect(made.body.data).toMatchObject({ currency: "EUR", totalAmount: "161.98" });
+    const booked = await h.request("POST", `/api/quotes/${made.body.data.quoteId}/book`, {
+      headers: bearer(maker),
+      body: { quoteOptionId: option.quoteOptionId, requesterResNo: "FX-RES-NARITA", passengers: [{ firstName: "Ada", lastName: "Lovelace" }] },
+    });
+    expect(booked.status).toBe(200);
+    expect(booked.body).toMatchObject({ totalAmount: "27850", fees: [expect.objectContaining({ code: "narita-van", fee: "27850", currency: "JPY" })] });
+    for (const who of [maker, narita]) {
+      const read = await h.request("GET", `/api/reservation/${booked.body.transactionId}`, { headers: bearer(who) });
+      expect(read.body.data.tripPacket).toMatchObject({
+        totalAmount: "27850",
+        convertedAmount: { fee: "161.98", currency: "EUR", rate: 0.0058159823, rateDate: "2024-06-28" },
+      });
     }
   });
 });

@@ -5,8 +5,8 @@ import { insertFleet, lookup, nextResNo, parties, sendTrip, type Party } from ".
 /**
  * The pickup's clock through HTTP (docs/places.md#the-pickups-clock): a wall-clock time the autumn change repeats is
  * its earlier instant — in the booking, its terms, its deadline and its vehicle's hold — and one the spring change
- * skips moves forward by the gap, with the warning PICKUP_TIME_ADJUSTED in sendTrip (QUOTE and booking) and in
- * POST /api/quotes.
+ * skips moves forward by the gap, with the warning PICKUP_TIME_ADJUSTED in sendTrip (QUOTE, booking and a requester's
+ * UPDATE) and in POST /api/quotes.
  */
 
 type Json = Record<string, any>;
@@ -134,6 +134,34 @@ describe("a time the spring change skips moves forward by the gap, with PICKUP_T
       expect(other.status).toBe(200);
       expect(adjusted(other.body.data.warnings)).toEqual([]);
     }
+  });
+
+  test("an UPDATE moving the pickup into the gap is moved forward the same and warns; moved out, the warning goes", async () => {
+    const booked = await sendTrip(h, requester, { ...jfk("2028-03-12T01:30:00"), reservationType: "REGULAR", passengers, affiliateReservation: affiliate(nextResNo()) });
+    expect(booked.status).toBe(200);
+    expect(adjusted(booked.body.warnings)).toEqual([]);
+    const update = (time: string) =>
+      sendTrip(h, requester, {
+        locations: jfk(time).locations,
+        transactionId: booked.body.transactionId,
+        affiliateReservation: { requesterId: requester.netid, providerId: provider.netid, action: "UPDATE" },
+      });
+
+    const moved = await update("2028-03-12T02:30:00");
+    expect(moved.status).toBe(200);
+    expect(adjusted(moved.body.warnings)).toEqual([warning]);
+    const read = (await lookup(h, requester, booked.body.transactionId)).body.data;
+    expect(read.pickupDate).toBe(unix("2028-03-12T07:30:00Z"));
+    expect(read.terms.freeCancellationUntil).toBe("2028-03-12T06:30:00Z");
+    expect(adjusted(read.warnings)).toEqual([warning]);
+
+    // Moved again to a time that exists: the booking no longer says it was adjusted.
+    const back = await update("2028-03-12T03:15:00");
+    expect(back.status).toBe(200);
+    expect(adjusted(back.body.warnings)).toEqual([]);
+    const again = (await lookup(h, requester, booked.body.transactionId)).body.data;
+    expect(again.pickupDate).toBe(unix("2028-03-12T07:15:00Z"));
+    expect(adjusted(again.warnings)).toEqual([]);
   });
 
   test("Lord Howe Island's half-hour gap: 02:15 on 2028-10-01 is 02:45 local (15:45Z the day before)", async () => {

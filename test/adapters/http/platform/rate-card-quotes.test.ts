@@ -58,6 +58,27 @@ describe("a QUOTE priced with a rate card", () => {
     expect(res.body.warnings).toContainEqual(expect.objectContaining({ code: "UNPRICED_VEHICLES", count: 1 }));
   });
 
+  test("the Christmas Eve trip: 23:30 on 12-24 adds the holidays date surcharge, 50 % of the base, to the night's: 176.50", async () => {
+    const eve = await sendTrip(h, req, jfkToMidtown(ops.netid, "2027-12-24T23:30:00"));
+    expect(eve.status).toBe(200);
+    const sedan = eve.body.fees.find((f: { code: string }) => f.code === "rq-sedan");
+    expect(sedan.fee).toBe("176.50");
+    expect(sedan.breakdown).toEqual([
+      { kind: "BASE", id: "jfk-midtown", name: "Route fare", amount: "95.00" },
+      { kind: "SURCHARGE", id: "jfk-fee", name: "Airport pickup", amount: "15.00" },
+      { kind: "SURCHARGE", id: "night", name: "Night surcharge", amount: "19.00" },
+      { kind: "SURCHARGE", id: "holidays", name: "Date surcharge", amount: "47.50" },
+    ]);
+    // The same in the network quote.
+    const network = await h.request("POST", "/api/quotes", {
+      headers: { authorization: `Bearer ${req.jwt}` },
+      body: { passengerCount: "2", locations: jfkToMidtown(ops.netid, "2027-12-24T23:30:00").locations, providers: [ops.netid] },
+    });
+    expect(network.status).toBe(200);
+    const option = network.body.data.options.find((o: { code: string }) => o.code === "rq-sedan");
+    expect({ fee: option.fee, breakdown: option.breakdown }).toEqual({ fee: sedan.fee, breakdown: sedan.breakdown });
+  });
+
   test("a daytime trip has no night line; an hourly trip takes the hourly rate with its minimum", async () => {
     const day = await sendTrip(h, req, jfkToMidtown(ops.netid, "2027-03-10T12:00:00"));
     expect(day.body.fees.find((f: { code: string }) => f.code === "rq-sedan").fee).toBe("110.00");
