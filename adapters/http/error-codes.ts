@@ -50,7 +50,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "RESERVED_KEY", status: 400, meaning: "The JSON body uses a reserved key (such as `__proto__`)" },
   { code: "NUL_CHARACTER", status: 400, meaning: "Text in the body, path or query contains the NUL character (U+0000)" },
   { code: "ROUTE_NOT_FOUND", status: 404, meaning: "No route for this method and path" },
-  { code: "PAYLOAD_TOO_LARGE", status: 413, meaning: "The body exceeds the size limit (MAX_BODY_BYTES; 16 MiB for the fleet import)" },
+  { code: "PAYLOAD_TOO_LARGE", status: 413, meaning: "The body exceeds the size limit (MAX_BODY_BYTES; 16 MiB for the fleet import, 1 MiB for a rate card)" },
   { code: "UNSUPPORTED_MEDIA_TYPE", status: 415, meaning: "A body was sent that is not `application/json`" },
   { code: "RATE_LIMITED", status: 429, meaning: "Your per-minute or per-hour budget for this kind of call is spent; retry after Retry-After seconds" },
   { code: "LIVE_EVENTS_QUOTA", status: 429, meaning: LONG_MEANINGS.LIVE_EVENTS_QUOTA },
