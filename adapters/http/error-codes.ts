@@ -85,6 +85,12 @@ export const ERROR_CODES: readonly ErrorCode[] = [
     meaning: "fx import (CLI): the file is not the ECB's reference rates (CSV or XML) or a date or rate in it is wrong; `errors[]` names each " +
       "(file, date, rates.<code>); nothing was saved",
   },
+  {
+    code: "FX_FILE_DOUBTFUL",
+    status: 400,
+    meaning: "fx import (CLI): the table is older than the one in use, or a rate lies outside 0.0001–1,000,000 per EUR; `errors[]` names " +
+      "each (date, rates.<code>); nothing was saved; `fx import --force` imports it all the same",
+  },
   { code: "RATE_CARD_NOT_FOUND", status: 404, meaning: "GET or DELETE /api/company/rates: you have no rate card" },
   // Trips.
   { code: "NOT_YOUR_NETID", status: 403, meaning: "sendTrip: `requesterId` is not your netid" },
