@@ -2,7 +2,7 @@
 // a company writes as fast as its budgets allow — UPDATEs of one booking carrying ~900 KB each (every one a new live
 // event) and network quotes just under 256 KiB, of random text (nothing for the database to compress) — while another
 // company makes normal bookings. Printed: the database's growth against the flooder's bounds (50 MB of live events +
-// 2,000 quotes × 256 KiB an hour), and the same-run baseline (the neighbour's normal writes alone, before the flood). On SQLite by default; on PostgreSQL with
+// 64 MiB of quotes kept), and the same-run baseline (the neighbour's normal writes alone, before the flood). On SQLite by default; on PostgreSQL with
 // TRIPSWITCH_TEST_DB=postgres (a throwaway cluster, as the test suite's PostgreSQL run): `npm run bench:growth:postgres`.
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -147,7 +147,8 @@ export async function benchGrowth(): Promise<Figure[]> {
     );
     console.log(`[growth] largest tables: ${largest.map((r) => `${r.name} ${fmt(Number(r.n) / 1e6)} MB`).join(", ")}`);
   }
-  const quoteBound = STORE_BOUNDS.quotesPerHour * STORE_BOUNDS.quoteMaxBytes;
+  // What the flooder may keep of quotes: 2,000 an hour of at most 256 KiB, and 64 MiB in all (the tighter here).
+  const quoteBound = Math.min(STORE_BOUNDS.quotesPerHour * STORE_BOUNDS.quoteMaxBytes, STORE_BOUNDS.quoteKeptBytes);
   const bound = STORE_BOUNDS.liveEventBytes + quoteBound;
   const growth = end - afterBaseline;
   const neighbourGrowth = baselinePerSecond * SECONDS;
@@ -158,7 +159,8 @@ export async function benchGrowth(): Promise<Figure[]> {
   console.log(
     `[growth] database grew ${fmt(growth / 1e6)} MB (the neighbour's normal writes ≈ ${fmt(neighbourGrowth / 1e6)} MB of it); ` +
       `flooder's live events ${fmt(flooderLive / 1e6)} MB (bound ${fmt(STORE_BOUNDS.liveEventBytes / 1e6)} MB), ` +
-      `stored quotes ${flooderQuotes.q} = ${fmt(flooderQuotes.n / 1e6)} MB (bound ${STORE_BOUNDS.quotesPerHour} × 256 KiB = ${fmt(quoteBound / 1e6)} MB); ` +
+      `stored quotes ${flooderQuotes.q} = ${fmt(flooderQuotes.n / 1e6)} MB (bound ${fmt(quoteBound / 1e6)} MB kept: 64 MiB, under ` +
+      `${STORE_BOUNDS.quotesPerHour} × 256 KiB an hour); ` +
       `growth bound ${fmt(bound / 1e6)} MB + one booking`,
   );
   await h.close();
@@ -181,7 +183,7 @@ export async function benchGrowth(): Promise<Figure[]> {
       },
       note:
         `flooder's live events ${fmt(flooderLive / 1e6)} MB of ${fmt(STORE_BOUNDS.liveEventBytes / 1e6)}; ` +
-        `quotes ${flooderQuotes.q} of ${STORE_BOUNDS.quotesPerHour}; neighbour ${neighbourOk} bookings, ${neighbourRefused} refused`,
+        `quotes ${flooderQuotes.q}, ${fmt(flooderQuotes.n / 1e6)} MB of ${fmt(quoteBound / 1e6)} kept; neighbour ${neighbourOk} bookings, ${neighbourRefused} refused`,
     },
   ];
   figures.forEach(printFigure);

@@ -2,7 +2,8 @@
 // Each part also runs alone: `npm run bench:search`, `bench:http`, `bench:intake`, `bench:freshness`, `bench:startup`,
 // `bench:tracking`, `bench:postgres`, `bench:events`, `bench:quote`, `bench:growth`, `bun bench/index.ts network-quote`,
 // `bun bench/index.ts fair-delivery`, `bench:quote-cards`, `bench:network-quote-cards` (rate cards, docs/performance.md#rate-cards-issue-35),
-// `bun bench/index.ts places` (drop-offs and stops placed by city, docs/places.md#drop-offs-and-stops).
+// `bun bench/index.ts places` (drop-offs and stops placed by city, docs/places.md#drop-offs-and-stops),
+// `bench:blackout-flood` (another tenant's quotes beside a provider holding 10,000 blackouts, docs/availability.md#what-a-quote-reads).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { benchSearch } from "./search";
@@ -22,6 +23,7 @@ import { benchFairDelivery } from "./fair-delivery";
 import { benchBookingRace } from "./booking-race";
 import { benchOffers } from "./offers";
 import { benchPlaces } from "./places";
+import { benchBlackoutFlood } from "./blackout-flood";
 import { ROOT, WRK_HELP, wrkPath } from "./load";
 import { markdownTable, SMOKE, type Figure } from "./report";
 
@@ -43,6 +45,7 @@ const PARTS: Record<string, () => Promise<Figure[]>> = {
   "booking-race": () => benchBookingRace(),
   offers: () => benchOffers(),
   places: () => benchPlaces(),
+  "blackout-flood": () => benchBlackoutFlood(),
 };
 const NEEDS_WRK = new Set(["http", "intake", "freshness", "postgres"]);
 

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { coreProviderRecord } from "../adapters/http/core/provider-record";
 import { IMPORT_BODY_BYTES } from "./config";
+import { RATE_CARD_MAX_BYTES } from "../domain/pricing/card-checks";
 import { authMacros } from "../adapters/http/auth";
 import { edge } from "../adapters/http/edge";
 import { platformPathFolding, type PlatformRoot } from "../adapters/http/platform-paths";
@@ -54,7 +55,8 @@ function edgeOf(services: Services, options: AppOptions) {
   const addressOf = options.addressOf ?? localAddress;
   return edge({
     maxBodyBytes: options.maxBodyBytes,
-    bodyLimits: { "/api/fleet/import": IMPORT_BODY_BYTES },
+    // A rate card takes at most 1 MiB, whatever MAX_BODY_BYTES allows other bodies (docs/rates.md#setting-the-card).
+    bodyLimits: { "/api/fleet/import": IMPORT_BODY_BYTES, "/api/company/rates": Math.min(options.maxBodyBytes, RATE_CARD_MAX_BYTES) },
     logger: options.logger,
     onResponse: (method, route, status, seconds) => services.metrics.observeRequest(method, route, status, seconds),
     onDenied: (request, status, code) =>

@@ -113,6 +113,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     liveEventBytes: integer(env, "LIVE_EVENTS_MAX_BYTES", STORE_BOUNDS.liveEventBytes, 1024, 1_000_000_000_000),
     quotesPerHour: integer(env, "QUOTES_PER_HOUR", STORE_BOUNDS.quotesPerHour, 1, 1_000_000),
     quoteMaxBytes: integer(env, "QUOTE_MAX_BYTES", STORE_BOUNDS.quoteMaxBytes, 1024, 64 * 1024 * 1024),
+    quoteKeptBytes: integer(env, "QUOTES_MAX_KEPT_BYTES", STORE_BOUNDS.quoteKeptBytes, 1024, 1_000_000_000_000),
   };
   // Bun allows 0 (no timeout) to 255 s; 0 would let a silent client hold a connection forever.
   const idleTimeoutSeconds = integer(env, "IDLE_TIMEOUT_SECONDS", 30, 1, 255);

@@ -10,7 +10,7 @@ import type { FxFileRows } from "../../domain/usecases/fx-rates";
  * Only the reading is done here; the rows are checked by the domain (fxTableProblems).
  */
 
-/** Larger than any ECB file of one day (about 1.5 KB) or its full history (a few MB). */
+/** Larger than any ECB file of one day (about 1.5 KB) or its full history (a few MB); `fx import` reads no more. */
 export const MAX_FX_FILE_BYTES = 8 * 1024 * 1024;
 
 const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];

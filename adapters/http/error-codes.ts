@@ -24,6 +24,10 @@ const LONG_MEANINGS = {
     "25 h the log keeps them, LIVE_EVENTS_MAX_BYTES): nothing was changed; retry after Retry-After seconds",
   QUOTE_STORE_QUOTA: "POST /api/quotes: your company stored its bound of network quotes in the last hour (2,000, QUOTES_PER_HOUR); " +
     "nothing was stored; retry after Retry-After seconds",
+  QUOTE_STORE_FULL: "POST /api/quotes: your company keeps its bound of network quote bytes (64 MiB, QUOTES_MAX_KEPT_BYTES, over " +
+    "the 48 h quotes are kept); nothing was stored; retry after Retry-After seconds, when its earliest quotes go",
+  BLACKOUT_LIMIT: "POST /api/fleet/{slug}/blackouts: the vehicle keeps 200 live blackouts, or your company 10,000 (live: not yet " +
+    "ended); nothing was saved; remove one, or retry after Retry-After seconds, when the earliest ends",
   QUOTE_TOO_LARGE: "POST /api/quotes: the quote would take more than 256 KiB to keep (QUOTE_MAX_BYTES: the trip with its extra " +
     "members, the options, the warnings); nothing was stored; ask with a smaller trip or fewer providers",
 };
@@ -46,12 +50,13 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "RESERVED_KEY", status: 400, meaning: "The JSON body uses a reserved key (such as `__proto__`)" },
   { code: "NUL_CHARACTER", status: 400, meaning: "Text in the body, path or query contains the NUL character (U+0000)" },
   { code: "ROUTE_NOT_FOUND", status: 404, meaning: "No route for this method and path" },
-  { code: "PAYLOAD_TOO_LARGE", status: 413, meaning: "The body exceeds the size limit (MAX_BODY_BYTES; 16 MiB for the fleet import)" },
+  { code: "PAYLOAD_TOO_LARGE", status: 413, meaning: "The body exceeds the size limit (MAX_BODY_BYTES; 16 MiB for the fleet import, 1 MiB for a rate card)" },
   { code: "UNSUPPORTED_MEDIA_TYPE", status: 415, meaning: "A body was sent that is not `application/json`" },
   { code: "RATE_LIMITED", status: 429, meaning: "Your per-minute or per-hour budget for this kind of call is spent; retry after Retry-After seconds" },
   { code: "LIVE_EVENTS_QUOTA", status: 429, meaning: LONG_MEANINGS.LIVE_EVENTS_QUOTA },
   { code: "QUOTE_STORE_QUOTA", status: 429, meaning: LONG_MEANINGS.QUOTE_STORE_QUOTA },
   { code: "QUOTE_TOO_LARGE", status: 429, meaning: LONG_MEANINGS.QUOTE_TOO_LARGE },
+  { code: "QUOTE_STORE_FULL", status: 429, meaning: LONG_MEANINGS.QUOTE_STORE_FULL },
   { code: "DATABASE_BUSY", status: 503, meaning: "The database is busy: nothing was changed; send the request again after Retry-After seconds" },
   { code: "STORAGE_FULL", status: 503, meaning: "The service's storage is full or failing: nothing was changed; send the request again later (Retry-After)" },
   { code: "INTERNAL", status: 500, meaning: "An unexpected fault; quote the answer's `requestId` when reporting it" },
@@ -80,6 +85,12 @@ export const ERROR_CODES: readonly ErrorCode[] = [
     meaning: "fx import (CLI): the file is not the ECB's reference rates (CSV or XML) or a date or rate in it is wrong; `errors[]` names each " +
       "(file, date, rates.<code>); nothing was saved",
   },
+  {
+    code: "FX_FILE_DOUBTFUL",
+    status: 400,
+    meaning: "fx import (CLI): the table is older than the one in use, or a rate lies outside 0.0001–1,000,000 per EUR; `errors[]` names " +
+      "each (date, rates.<code>); nothing was saved; `fx import --force` imports it all the same",
+  },
   { code: "RATE_CARD_NOT_FOUND", status: 404, meaning: "GET or DELETE /api/company/rates: you have no rate card" },
   // Trips.
   { code: "NOT_YOUR_NETID", status: 403, meaning: "sendTrip: `requesterId` is not your netid" },
@@ -97,6 +108,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "VEHICLE_UNAVAILABLE", status: 409, meaning: "The quoted vehicle was booked or blocked since the quote; nothing was booked: request a new quote" },
   { code: "VEHICLES_HELD", status: 409, meaning: "A replace import would delete vehicles live bookings hold; nothing changed (`vehicles` names them)" },
   { code: "BLACKOUT_NOT_FOUND", status: 404, meaning: "No blackout with this id on this vehicle of yours" },
+  { code: "BLACKOUT_LIMIT", status: 429, meaning: LONG_MEANINGS.BLACKOUT_LIMIT },
   { code: "PROVIDER_NOT_FOUND", status: 404, meaning: "GET /api/providers/{netid}/record: no company holds this netid" },
   { code: "QUOTE_NOT_FOUND", status: 404, meaning: "No network quote of your company with this quoteId (someone else's answers the same)" },
   { code: "QUOTE_NOT_UPDATABLE", status: 409, meaning: "A quote cannot be updated; request a new one or resubmit it as REGULAR" },

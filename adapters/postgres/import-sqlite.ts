@@ -55,6 +55,7 @@ const DATA_TABLES = [
   "position_trail",
   "audit_events",
   "network_quotes",
+  "network_quote_usage",
   "fx_rates",
 ] as const;
 const STAMP_TABLES = ["fleet_changes", "account_generation", "fleet_generation"] as const;

@@ -2,8 +2,8 @@ import { and, count, eq, gte, sql } from "drizzle-orm";
 import type { NetworkQuoteRepository } from "../../domain/pricing/ports";
 import type { NetworkQuote } from "../../domain/pricing/network-quote";
 import type { PgDb } from "./db";
-import { networkQuotes } from "./schema";
-import { networkQuoteOf, networkQuoteRow } from "../sql/network-quote-rows";
+import { networkQuotes, networkQuoteUsage } from "./schema";
+import { bucketOf, keptQuoteBytesOf, keptQuoteBytesSql, networkQuoteOf, networkQuoteRow } from "../sql/network-quote-rows";
 
 /**
  * Network quotes in PostgreSQL: one row each, written once, read by any instance. A quote is a price list kept a
@@ -15,11 +15,16 @@ import { networkQuoteOf, networkQuoteRow } from "../sql/network-quote-rows";
 export class PgNetworkQuoteRepository implements NetworkQuoteRepository {
   constructor(private readonly db: PgDb) {}
 
-  async save(quote: NetworkQuote): Promise<void> {
+  async save(quote: NetworkQuote, bytes: number): Promise<void> {
     const row = networkQuoteRow(quote);
     await this.db.transaction(async (tx) => {
       await tx.execute(sql`SET LOCAL synchronous_commit = off`);
       await tx.insert(networkQuotes).values(row);
+      // Its bytes counted to its maker in the same transaction.
+      await tx
+        .insert(networkQuoteUsage)
+        .values({ netid: row.makerNetid, bucket: bucketOf(quote.createdAt), bytes })
+        .onConflictDoUpdate({ target: [networkQuoteUsage.netid, networkQuoteUsage.bucket], set: { bytes: sql`${networkQuoteUsage.bytes} + excluded.bytes` } });
     });
   }
 
@@ -29,6 +34,11 @@ export class PgNetworkQuoteRepository implements NetworkQuoteRepository {
       .from(networkQuotes)
       .where(and(eq(networkQuotes.makerNetid, makerNetid), gte(networkQuotes.createdAt, sinceSeconds)));
     return Number(row?.n ?? 0);
+  }
+
+  async keptSince(makerNetid: string, sinceSeconds: number): Promise<{ bytes: number; since?: number }> {
+    const rows = await this.db.$client.unsafe(keptQuoteBytesSql((n) => `$${n}`), [makerNetid, bucketOf(sinceSeconds)]);
+    return keptQuoteBytesOf(rows[0]);
   }
 
   async find(quoteId: string): Promise<NetworkQuote | undefined> {

@@ -1,6 +1,15 @@
-import type { HoldClaim, VehicleHold, VehicleHolds } from "../../domain/fleet/holds";
-import { graceOf, holdOf, liveHoldSql, type HoldRow } from "../sql/hold-sql";
+import { blackoutRefusal, type BLACKOUT_LIMITS, type BlackoutRefusal, type HoldClaim, type VehicleHold, type VehicleHolds } from "../../domain/fleet/holds";
+import {
+  graceOf,
+  holdOf,
+  liveBlackoutsOf,
+  liveBlackoutsSql,
+  liveHoldSql,
+  type HoldRow,
+} from "../sql/hold-sql";
 import type { PgDb } from "./db";
+
+type CountRow = { n: string; first_ends: string | null };
 
 const INSERT =
   "INSERT INTO vehicle_holds (id, slug, provider_netid, kind, transaction_id, starts_at, ends_at, reason, created_at) " +
@@ -33,11 +42,12 @@ export class PgVehicleHolds implements VehicleHolds {
     await this.db.$client.unsafe("DELETE FROM vehicle_holds WHERE transaction_id = $1", [transactionId]);
   }
 
-  async liveHoldsAfter(after: number, now: number) {
+  async liveHoldsOf(providers: readonly string[], after: number, now: number) {
+    // By provider (the provider_ends index): a quote reads only the providers it may offer.
     const rows = await this.db.$client.unsafe<Array<{ provider: string; slug: string; from: string; to: string }>>(
       `SELECT h.provider_netid AS provider, h.slug, h.starts_at AS "from", h.ends_at AS "to" FROM vehicle_holds h ` +
-        `WHERE h.ends_at > $1 AND ${liveHoldSql("$2")}`,
-      [after, graceOf(now)],
+        `WHERE h.provider_netid = ANY($3::text[]) AND h.ends_at > $1 AND ${liveHoldSql("$2")}`,
+      [after, graceOf(now), providers],
     );
     return rows.map((r) => ({ provider: r.provider, slug: r.slug, from: Number(r.from), to: Number(r.to) }));
   }
@@ -51,8 +61,17 @@ export class PgVehicleHolds implements VehicleHolds {
     return rows.map(holdOf);
   }
 
-  async addBlackout(b: VehicleHold & { provider: string }, now: number): Promise<void> {
-    await this.db.$client.unsafe(INSERT, [b.id, b.slug, b.provider, "BLACKOUT", null, b.from, b.to, b.reason ?? null, now]);
+  async addBlackout(b: VehicleHold & { provider: string }, now: number, limits: typeof BLACKOUT_LIMITS): Promise<BlackoutRefusal | undefined> {
+    return this.db.$client.begin(async (tx) => {
+      // The provider's adds one after the other on every instance: the counts and the insert are one step.
+      await tx.unsafe("SELECT pg_advisory_xact_lock(hashtextextended($1, 19005))", [`blackouts:${b.provider}`]);
+      const count = async (column: "slug" | "provider_netid", key: string) =>
+        liveBlackoutsOf((await tx.unsafe<CountRow[]>(liveBlackoutsSql(column, (n) => `$${n}`), [key, now]))[0]);
+      const refusal = blackoutRefusal(await count("slug", b.slug), await count("provider_netid", b.provider), limits);
+      if (refusal) return refusal;
+      await tx.unsafe(INSERT, [b.id, b.slug, b.provider, "BLACKOUT", null, b.from, b.to, b.reason ?? null, now]);
+      return undefined;
+    }) as Promise<BlackoutRefusal | undefined>;
   }
 
   async blackoutsOf(slug: string): Promise<VehicleHold[]> {

@@ -1,6 +1,6 @@
 import { ConflictError } from "../../domain/errors";
 import { isoAt } from "../../domain/trips/booking";
-import { PENDING_HOLD_GRACE_SECONDS, RELEASING_STATUSES, type VehicleHold } from "../../domain/fleet/holds";
+import { PENDING_HOLD_GRACE_SECONDS, RELEASING_STATUSES, type LiveBlackoutCount, type VehicleHold } from "../../domain/fleet/holds";
 
 const RELEASING = RELEASING_STATUSES.map((s) => `'${s}'`).join(", ");
 
@@ -74,4 +74,24 @@ export function holdTaken(h: { slug: string; from: number; to: number }): Confli
     from: isoAt(h.from),
     to: isoAt(h.to),
   });
+}
+
+/** Providers named in one read of their live holds (one statement's list stays short). */
+export const PROVIDERS_PER_READ = 500;
+
+/**
+ * A vehicle's (`slug`) or a provider's (`provider_netid`) live blackouts, both databases: how many end after the
+ * second given, and the earliest end; read from the (slug, ends_at) index and the partial index of blackouts by
+ * provider. `p(n)` writes the dialect's n-th placeholder: the slug or netid, then the second.
+ */
+export function liveBlackoutsSql(column: "slug" | "provider_netid", p: (n: number) => string): string {
+  return (
+    `SELECT count(*) AS n, min(ends_at) AS first_ends FROM vehicle_holds ` +
+    `WHERE ${column} = ${p(1)} AND kind = 'BLACKOUT' AND ends_at > ${p(2)}`
+  );
+}
+
+/** liveBlackoutsSql's row as the domain counts it. */
+export function liveBlackoutsOf(row: { n: number | string; first_ends: number | string | null } | undefined): LiveBlackoutCount {
+  return { live: Number(row?.n ?? 0), firstEnds: Number(row?.first_ends ?? 0) };
 }

@@ -19,3 +19,22 @@ export function networkQuoteOf(row: NetworkQuoteRow): NetworkQuote {
   const rest = JSON.parse(row.body) as Omit<NetworkQuote, "quoteId" | "makerNetid" | "makerUid" | "createdAt" | "validUntil">;
   return { quoteId: row.quoteId, makerNetid: row.makerNetid, makerUid: row.makerUid, createdAt: row.createdAt, validUntil: row.validUntil, ...rest };
 }
+
+/** The kept bytes are counted per company and hour of making (network_quote_usage.bucket = created_at / this). */
+export const QUOTE_USAGE_BUCKET_SECONDS = 3600;
+
+/**
+ * A company's kept bytes from the hour holding a time on (up to an hour more than the exact window: the bound errs
+ * towards refusing), and the earliest of those hours (`p(n)`: netid, then the first hour).
+ */
+export function keptQuoteBytesSql(p: (n: number) => string): string {
+  return `SELECT coalesce(sum(bytes), 0) AS bytes, min(bucket) AS first FROM network_quote_usage WHERE netid = ${p(1)} AND bucket >= ${p(2)}`;
+}
+
+/** keptQuoteBytesSql's row as the port answers it: the bytes, and when the earliest counted hour began (Unix seconds). */
+export function keptQuoteBytesOf(row: { bytes: number | string; first: number | string | null } | undefined): { bytes: number; since?: number } {
+  const first = row?.first;
+  return { bytes: Number(row?.bytes ?? 0), ...(first !== null && first !== undefined ? { since: Number(first) * QUOTE_USAGE_BUCKET_SECONDS } : {}) };
+}
+
+export const bucketOf = (seconds: number) => Math.floor(seconds / QUOTE_USAGE_BUCKET_SECONDS);

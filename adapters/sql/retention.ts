@@ -1,4 +1,6 @@
 import type { Retention } from "../../domain/retention";
+import { NETWORK_QUOTE_VALIDITY_SECONDS } from "../../domain/pricing/network-quote";
+import { QUOTE_USAGE_BUCKET_SECONDS } from "./network-quote-rows";
 
 /** Rows deleted per statement: each batch is its own short transaction, so requests keep flowing. */
 export const RETENTION_BATCH = 5000;
@@ -19,6 +21,8 @@ export const RETENTION_JOBS: readonly RetentionJob[] = [
   ["liveEvents", "live_events", "created_at < ?"],
   ["liveEvents", "live_event_bodies", "created_at < ?"],
   ["networkQuotes", "network_quotes", "valid_until < ?"],
+  // An hour of a company's kept quote bytes once every quote made in it is past the cut-off.
+  ["networkQuotes", "network_quote_usage", `(bucket + 1) * ${QUOTE_USAGE_BUCKET_SECONDS} + ${NETWORK_QUOTE_VALIDITY_SECONDS} <= ?`],
 ];
 
 /** Rows deleted per table by one run; undefined when the run was skipped (another instance is doing it). */

@@ -1,9 +1,9 @@
-import { and, count, eq, gte } from "drizzle-orm";
+import { and, count, eq, gte, sql } from "drizzle-orm";
 import type { NetworkQuoteRepository } from "../../domain/pricing/ports";
 import type { NetworkQuote } from "../../domain/pricing/network-quote";
 import type { Db } from "./db";
-import { networkQuotes } from "./schema";
-import { networkQuoteOf, networkQuoteRow } from "../sql/network-quote-rows";
+import { networkQuotes, networkQuoteUsage } from "./schema";
+import { bucketOf, keptQuoteBytesOf, keptQuoteBytesSql, networkQuoteOf, networkQuoteRow } from "../sql/network-quote-rows";
 
 /**
  * Network quotes in SQLite: one row each, written once. A quote is a price list kept a day, not a booking: in WAL
@@ -23,14 +23,22 @@ export class SqliteNetworkQuoteRepository implements NetworkQuoteRepository {
     this.wal = client.query<{ journal_mode: string }, []>("PRAGMA journal_mode").get()?.journal_mode === "wal";
   }
 
-  async save(quote: NetworkQuote): Promise<void> {
+  async save(quote: NetworkQuote, bytes: number): Promise<void> {
     const row = networkQuoteRow(quote);
     const client = this.db.$client;
     // Synchronous from here to the restore: nothing else runs on this connection meanwhile.
     const relax = this.wal && this.synchronous > 1 && !client.inTransaction;
     if (relax) client.exec("PRAGMA synchronous = NORMAL");
     try {
-      this.db.insert(networkQuotes).values(row).run();
+      // The quote and its bytes counted to its maker, in one transaction.
+      client.transaction(() => {
+        this.db.insert(networkQuotes).values(row).run();
+        this.db
+          .insert(networkQuoteUsage)
+          .values({ netid: row.makerNetid, bucket: bucketOf(quote.createdAt), bytes })
+          .onConflictDoUpdate({ target: [networkQuoteUsage.netid, networkQuoteUsage.bucket], set: { bytes: sql`${networkQuoteUsage.bytes} + excluded.bytes` } })
+          .run();
+      })();
     } finally {
       if (relax) client.exec(`PRAGMA synchronous = ${this.synchronous}`);
     }
@@ -44,6 +52,11 @@ export class SqliteNetworkQuoteRepository implements NetworkQuoteRepository {
   async countSince(makerNetid: string, sinceSeconds: number): Promise<number> {
     const where = and(eq(networkQuotes.makerNetid, makerNetid), gte(networkQuotes.createdAt, sinceSeconds));
     return this.db.select({ n: count() }).from(networkQuotes).where(where).get()?.n ?? 0;
+  }
+
+  async keptSince(makerNetid: string, sinceSeconds: number): Promise<{ bytes: number; since?: number }> {
+    const query = this.db.$client.query<{ bytes: number; first: number | null }, [string, number]>(keptQuoteBytesSql((n) => `?${n}`));
+    return keptQuoteBytesOf(query.get(makerNetid, bucketOf(sinceSeconds)) ?? undefined);
   }
 
   async find(quoteId: string): Promise<NetworkQuote | undefined> {

@@ -1,7 +1,16 @@
-import type { HoldClaim, VehicleHold, VehicleHolds } from "../../domain/fleet/holds";
-import { graceOf, holdOf, liveHoldSql, type HoldRow } from "../sql/hold-sql";
+import { blackoutRefusal, type BLACKOUT_LIMITS, type BlackoutRefusal, type HoldClaim, type VehicleHold, type VehicleHolds } from "../../domain/fleet/holds";
+import {
+  graceOf,
+  holdOf,
+  liveBlackoutsOf,
+  liveBlackoutsSql,
+  liveHoldSql,
+  PROVIDERS_PER_READ,
+  type HoldRow,
+} from "../sql/hold-sql";
 import type { Db } from "./db";
 
+type CountRow = { n: number; first_ends: number | null };
 
 /**
  * Vehicle holds in SQLite. A claim checks for an overlapping live hold and inserts its own in one IMMEDIATE
@@ -36,13 +45,23 @@ export class SqliteVehicleHolds implements VehicleHolds {
     this.db.$client.query("DELETE FROM vehicle_holds WHERE transaction_id = ?").run(transactionId);
   }
 
-  async liveHoldsAfter(after: number, now: number) {
-    return this.db.$client
-      .query<{ provider: string; slug: string; from: number; to: number }, [number, number]>(
-        `SELECT h.provider_netid AS provider, h.slug AS slug, h.starts_at AS "from", h.ends_at AS "to" FROM vehicle_holds h ` +
-          `WHERE h.ends_at > ?1 AND ${liveHoldSql("?2")}`,
-      )
-      .all(after, graceOf(now));
+  async liveHoldsOf(providers: readonly string[], after: number, now: number) {
+    const client = this.db.$client;
+    const rows: Array<{ provider: string; slug: string; from: number; to: number }> = [];
+    // By provider (the provider_ends index): a quote reads only the providers it may offer.
+    for (let i = 0; i < providers.length; i += PROVIDERS_PER_READ) {
+      const some = providers.slice(i, i + PROVIDERS_PER_READ);
+      const list = some.map((_, k) => `?${k + 3}`).join(", ");
+      rows.push(
+        ...client
+          .query<{ provider: string; slug: string; from: number; to: number }, Array<string | number>>(
+            `SELECT h.provider_netid AS provider, h.slug AS slug, h.starts_at AS "from", h.ends_at AS "to" FROM vehicle_holds h ` +
+              `WHERE h.provider_netid IN (${list}) AND h.ends_at > ?1 AND ${liveHoldSql("?2")}`,
+          )
+          .all(after, graceOf(now), ...some),
+      );
+    }
+    return rows;
   }
 
   async scheduleOf(slug: string, from: number, to: number, now: number): Promise<VehicleHold[]> {
@@ -55,13 +74,23 @@ export class SqliteVehicleHolds implements VehicleHolds {
       .map(holdOf);
   }
 
-  async addBlackout(b: VehicleHold & { provider: string }, now: number): Promise<void> {
-    this.db.$client
-      .query(
-        "INSERT INTO vehicle_holds (id, slug, provider_netid, kind, transaction_id, starts_at, ends_at, reason, created_at) " +
-          "VALUES (?, ?, ?, 'BLACKOUT', NULL, ?, ?, ?, ?)",
-      )
-      .run(b.id, b.slug, b.provider, b.from, b.to, b.reason ?? null, now);
+  async addBlackout(b: VehicleHold & { provider: string }, now: number, limits: typeof BLACKOUT_LIMITS): Promise<BlackoutRefusal | undefined> {
+    const client = this.db.$client;
+    // One IMMEDIATE transaction: the count and the insert are one step for every process on the file.
+    const run = client.transaction((): BlackoutRefusal | undefined => {
+      const count = (column: "slug" | "provider_netid", key: string) =>
+        liveBlackoutsOf(client.query<CountRow, [string, number]>(liveBlackoutsSql(column, (n) => `?${n}`)).get(key, now) ?? undefined);
+      const refusal = blackoutRefusal(count("slug", b.slug), count("provider_netid", b.provider), limits);
+      if (refusal) return refusal;
+      client
+        .query(
+          "INSERT INTO vehicle_holds (id, slug, provider_netid, kind, transaction_id, starts_at, ends_at, reason, created_at) " +
+            "VALUES (?, ?, ?, 'BLACKOUT', NULL, ?, ?, ?, ?)",
+        )
+        .run(b.id, b.slug, b.provider, b.from, b.to, b.reason ?? null, now);
+      return undefined;
+    });
+    return run.immediate();
   }
 
   async blackoutsOf(slug: string): Promise<VehicleHold[]> {

@@ -12,10 +12,15 @@ export interface StoreBounds {
   quotesPerHour: number;
   /** The largest network quote stored, in bytes (its stored JSON). */
   quoteMaxBytes: number;
+  /** Bytes of network quotes a company may keep (every quote it made within the time quotes are kept). */
+  quoteKeptBytes: number;
 }
 
-/** The bounds docs/security.md#per-company-store-bounds sets: 50 MB of live events per retention window, 2,000 quotes an hour, 256 KiB a quote. */
-export const STORE_BOUNDS: StoreBounds = { liveEventBytes: 50_000_000, quotesPerHour: 2000, quoteMaxBytes: 256 * 1024 };
+/**
+ * The bounds docs/security.md#per-company-store-bounds sets: 50 MB of live events per retention window, 2,000 quotes an hour,
+ * 256 KiB a quote, 64 MiB of quotes kept.
+ */
+export const STORE_BOUNDS: StoreBounds = { liveEventBytes: 50_000_000, quotesPerHour: 2000, quoteMaxBytes: 256 * 1024, quoteKeptBytes: 64 * 1024 * 1024 };
 
 /** What a client is told to wait past a store bound (s): the window slides, so some room frees within an hour. */
 export const STORE_BOUND_RETRY_AFTER_SECONDS = 3600;

@@ -34,6 +34,35 @@ export interface HoldClaim {
   to: number;
 }
 
+/** The live blackouts one vehicle and one company may keep (docs/availability.md#how-many-blackouts). */
+export const BLACKOUT_LIMITS = { perVehicle: 200, perCompany: 10_000 } as const;
+
+/** Why a blackout was not added: the vehicle or the company keeps its limit of live blackouts already. */
+export interface BlackoutRefusal {
+  limit: "vehicle" | "company";
+  /** How many live blackouts it keeps. */
+  live: number;
+  /** When the earliest of them ends (Unix seconds): a place frees then. */
+  firstEnds: number;
+}
+
+/** A vehicle's or a company's live blackouts (ending after now): how many, and when the earliest ends (Unix seconds). */
+export interface LiveBlackoutCount {
+  live: number;
+  firstEnds: number;
+}
+
+/** Why a blackout may not be added next to these live ones (docs/availability.md#how-many-blackouts); undefined: it may. */
+export function blackoutRefusal(
+  vehicle: LiveBlackoutCount,
+  company: LiveBlackoutCount,
+  limits: typeof BLACKOUT_LIMITS,
+): BlackoutRefusal | undefined {
+  if (vehicle.live >= limits.perVehicle) return { limit: "vehicle", ...vehicle };
+  if (company.live >= limits.perCompany) return { limit: "company", ...company };
+  return undefined;
+}
+
 /** The live holds of vehicles, kept in the database (the authority: a claim is checked and written atomically there). */
 export interface VehicleHolds {
   /**
@@ -44,25 +73,40 @@ export interface VehicleHolds {
   claim(claim: HoldClaim, now: number): Promise<boolean>;
   /** Drops the hold of a booking (its booking was not made after all). */
   release(transactionId: string): Promise<void>;
-  /** Every live hold ending after `after`, with its vehicle's provider (what quotes leave out). */
-  liveHoldsAfter(after: number, now: number): Promise<Array<{ provider: string; slug: string; from: number; to: number }>>;
+  /**
+   * The live holds of these providers' vehicles ending after `after` (what their quotes leave out), read by provider
+   * (an index on the provider): no other provider's holds are read.
+   */
+  liveHoldsOf(providers: readonly string[], after: number, now: number): Promise<Array<{ provider: string; slug: string; from: number; to: number }>>;
   /** The live holds of one vehicle overlapping [from, to), earliest first. */
   scheduleOf(slug: string, from: number, to: number, now: number): Promise<VehicleHold[]>;
-  addBlackout(hold: VehicleHold & { provider: string }, now: number): Promise<void>;
+  /**
+   * Adds the blackout unless the vehicle keeps `limits.perVehicle` live blackouts (ending after `now`) or its
+   * provider `limits.perCompany`: counted and written in one transaction, so racing adds never pass a limit.
+   * undefined: added; else why not (nothing written).
+   */
+  addBlackout(hold: VehicleHold & { provider: string }, now: number, limits: typeof BLACKOUT_LIMITS): Promise<BlackoutRefusal | undefined>;
   /** The vehicle's blackouts, earliest first. */
   blackoutsOf(slug: string): Promise<VehicleHold[]>;
   /** false: no such blackout of this vehicle. */
   removeBlackout(slug: string, id: string): Promise<boolean>;
 }
 
+type Span = { slug: string; from: number; to: number };
+
+/** The providers whose copies are kept at most (a quote asks a few; past this the copies start again). */
+const MAX_COPIES = 10_000;
+
 /**
- * Quote-side view of holds: a copy of every live hold, by provider, refreshed from the database when older than
- * `ttlMs` (one query for all providers, one refresh at a time); claims go to the database, which decides.
+ * Quote-side view of holds (docs/availability.md#what-a-quote-reads): a copy of each provider's live holds, read
+ * when a quote asks that provider and the copy is older than `ttlMs` (the stale providers of one quote in one query;
+ * one read per provider at a time). A quote reads only the providers it may offer: one provider's blackouts never
+ * cost another's quotes anything. Claims go to the database, which decides.
  */
 export class HoldIndex {
-  private byProvider = new Map<string, Array<{ slug: string; from: number; to: number }>>();
-  private at = -Infinity;
-  private refreshing: Promise<void> | undefined;
+  private readonly copies = new Map<string, { holds: Span[]; at: number }>();
+  /** The read under way per provider; `forget` drops it, so what it reads no longer counts as fresh. */
+  private readonly reading = new Map<string, { done: Promise<void> }>();
 
   constructor(
     readonly store: VehicleHolds,
@@ -70,31 +114,48 @@ export class HoldIndex {
     private readonly ttlMs = 1000,
   ) {}
 
-  /** Resolves once the copy is at most `ttlMs` old. */
-  async ready(): Promise<void> {
-    if (this.nowMs() - this.at <= this.ttlMs) return;
-    this.refreshing ??= this.refresh().finally(() => (this.refreshing = undefined));
-    await this.refreshing;
-  }
-
-  private async refresh(): Promise<void> {
+  /** Resolves once each provider's copy is at most `ttlMs` old and was read after this instance last changed it. */
+  async ready(providers: readonly string[]): Promise<void> {
     const now = this.nowMs();
-    const seconds = Math.floor(now / 1000);
-    const holds = await this.store.liveHoldsAfter(seconds - 86_400, seconds);
-    const byProvider = new Map<string, Array<{ slug: string; from: number; to: number }>>();
-    for (const h of holds) {
-      let list = byProvider.get(h.provider);
-      if (!list) byProvider.set(h.provider, (list = []));
-      list.push({ slug: h.slug, from: h.from, to: h.to });
+    const waits: Promise<void>[] = [];
+    const stale: string[] = [];
+    for (const p of new Set(providers)) {
+      const copy = this.copies.get(p);
+      if (copy && now - copy.at <= this.ttlMs) continue;
+      const under = this.reading.get(p);
+      if (under) waits.push(under.done);
+      else stale.push(p);
     }
-    this.byProvider = byProvider;
-    this.at = now;
+    if (stale.length > 0) waits.push(this.read(stale, now));
+    await Promise.all(waits);
   }
 
-  /** The provider's vehicles held at some moment of [from, to), from the copy as it is (call `ready` first). */
+  private read(providers: string[], now: number): Promise<void> {
+    const entry = { done: Promise.resolve() };
+    for (const p of providers) this.reading.set(p, entry);
+    entry.done = (async () => {
+      try {
+        const seconds = Math.floor(now / 1000);
+        const rows = await this.store.liveHoldsOf(providers, seconds - 86_400, seconds);
+        const byProvider = new Map<string, Span[]>(providers.map((p) => [p, []]));
+        for (const h of rows) byProvider.get(h.provider)?.push({ slug: h.slug, from: h.from, to: h.to });
+        if (this.copies.size + providers.length > MAX_COPIES) this.copies.clear();
+        for (const p of providers) {
+          if (this.reading.get(p) === entry) this.copies.set(p, { holds: byProvider.get(p)!, at: now });
+          // Forgotten meanwhile: what was read serves the quotes waiting on it (unless a newer read did), never as fresh.
+          else if (!this.copies.has(p)) this.copies.set(p, { holds: byProvider.get(p)!, at: -Infinity });
+        }
+      } finally {
+        for (const p of providers) if (this.reading.get(p) === entry) this.reading.delete(p);
+      }
+    })();
+    return entry.done;
+  }
+
+  /** The provider's vehicles held at some moment of [from, to), from its copy as it is (call `ready` first). */
   busyNow(provider: string, from: number, to: number): ReadonlySet<string> {
-    const holds = this.byProvider.get(provider);
-    if (!holds) return EMPTY;
+    const holds = this.copies.get(provider)?.holds;
+    if (!holds || holds.length === 0) return EMPTY;
     const busy = new Set<string>();
     for (const h of holds) if (h.from < to && h.to > from) busy.add(h.slug);
     return busy;
@@ -102,13 +163,14 @@ export class HoldIndex {
 
   /** The provider's vehicles held at some moment of [from, to) (empty set: none). */
   async busySlugs(provider: string, from: number, to: number): Promise<ReadonlySet<string>> {
-    await this.ready();
+    await this.ready([provider]);
     return this.busyNow(provider, from, to);
   }
 
-  /** Forgets the copy (this instance changed the provider's holds): the next quote reads them again. */
-  forget(_provider: string): void {
-    this.at = -Infinity;
+  /** Forgets the provider's copy (this instance changed its holds): its next quote reads them again. */
+  forget(provider: string): void {
+    this.copies.delete(provider);
+    this.reading.delete(provider);
   }
 }
 

@@ -52,6 +52,25 @@ export function fxTableProblems(table: { date: string; rates: ReadonlyArray<[str
   return errors;
 }
 
+/** The rates a table may hold unforced, units per 1 EUR (docs/fx.md#the-fx-table): the ECB's span it by far (KWD 0.33, IDR 17,000). */
+export const FX_RATE_RANGE = { min: 0.0001, max: 1_000_000 } as const;
+
+/**
+ * What makes a valid table doubtful, each naming its place (docs/fx.md#the-fx-table): a day before the table in use's
+ * (it would turn every conversion back in time), a rate outside FX_RATE_RANGE (a misplaced decimal point, a unit
+ * mistaken for another). An operator may import such a table all the same, on purpose.
+ */
+export function fxTableDoubts(table: { date: string; rates: ReadonlyArray<[string, string]> }, inUse: FxTable): FieldError[] {
+  const doubts: FieldError[] = [];
+  if (table.date < inUse.date) doubts.push({ field: "date", message: `${table.date} is older than the table in use (${inUse.date})` });
+  for (const [code, rate] of table.rates) {
+    const value = Number(rate);
+    if (value < FX_RATE_RANGE.min || value > FX_RATE_RANGE.max)
+      doubts.push({ field: `rates.${code}`, message: `${rate} ${code} per EUR is outside ${FX_RATE_RANGE.min}–${FX_RATE_RANGE.max} per EUR` });
+  }
+  return doubts;
+}
+
 /** The table of checked rows (fxTableProblems found none). */
 export function fxTableOf(table: { date: string; rates: ReadonlyArray<[string, string]> }): FxTable {
   const rates: Record<string, number> = {};

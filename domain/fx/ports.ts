@@ -7,6 +7,8 @@ export interface FxRateStore {
    * within 5 s); undefined before the first import.
    */
   imported(): FxTable | undefined;
+  /** Reads the stored table again now (an import compares with the table in use, whoever imported it). */
+  refresh(): void | Promise<void>;
   /** Replaces the stored table with `table` (imported at `at`, Unix seconds), whole, and tells every instance. */
   replace(table: FxTable, at: number): Promise<void>;
 }

@@ -9,6 +9,12 @@ type Item = Record<string, unknown>;
 
 /** The largest amount a card may hold, in its currency (docs/rates.md#setting-the-card). */
 export const MAX_CARD_AMOUNT = 1_000_000;
+/**
+ * The most a rate card may take as sent, in bytes (docs/rates.md#setting-the-card): the request body of PUT
+ * /api/company/rates or the file `rates import` reads. Far more than a busy operator's card (2,000 routes of small
+ * zones); a card of tens of megabytes slowed the quotes priced beside its reading and compiling.
+ */
+export const RATE_CARD_MAX_BYTES = 1024 * 1024;
 /** The longest distance band, km of road: a provider never quotes a longer trip (maxTripKm ≤ 5,000). */
 export const MAX_BAND_KM = 5000;
 

@@ -250,24 +250,28 @@ async function leaveOutUnavailable(
   if (pickupDate === undefined) return { shortNotice, busy };
   const sets = new Array<ReadonlySet<string> | undefined>(terms.admitted.length);
   let anyBusy = false;
-  await deps.holds?.ready();
+  const offering: number[] = [];
   owners.forEach((o, k) => {
-      if (terms.admitted[o] !== 1) return;
-      const integration = integrations.get(netids[k]);
-      const notice = integration?.minimumNoticeMinutes ?? 0;
-      if (notice > 0 && pickupDate - met.now < notice * 60) {
-        terms.admitted[o] = 0;
-        shortNotice++;
-        return;
-      }
-      if (!deps.holds) return;
-      const span = holdSpan(pickupDate, quarterHours, integration?.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES);
-      const held = deps.holds.busyNow(netids[k], span.from, span.to);
-      if (held.size > 0) {
-        sets[o] = held;
-        anyBusy = true;
-      }
+    if (terms.admitted[o] !== 1) return;
+    const notice = integrations.get(netids[k])?.minimumNoticeMinutes ?? 0;
+    if (notice > 0 && pickupDate - met.now < notice * 60) {
+      terms.admitted[o] = 0;
+      shortNotice++;
+      return;
+    }
+    offering.push(k);
   });
+  if (!deps.holds) return { shortNotice, busy };
+  // Only the holds of the providers this quote may offer (docs/availability.md#what-a-quote-reads).
+  await deps.holds.ready(offering.map((k) => netids[k]));
+  for (const k of offering) {
+    const span = holdSpan(pickupDate, quarterHours, integrations.get(netids[k])?.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES);
+    const held = deps.holds.busyNow(netids[k], span.from, span.to);
+    if (held.size > 0) {
+      sets[owners[k]] = held;
+      anyBusy = true;
+    }
+  }
   if (anyBusy) {
     terms.busy = sets;
     for (let i = 0; i < matches.count; i++) {

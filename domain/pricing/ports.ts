@@ -21,11 +21,17 @@ export interface RateCardRepository {
 
 /** Where network quotes are kept for their validity (and pruned by the retention some time after it). */
 export interface NetworkQuoteRepository {
-  save(quote: NetworkQuote): Promise<void>;
+  /** Stores the quote and counts its `bytes` to its maker's kept bytes, in one transaction. */
+  save(quote: NetworkQuote, bytes: number): Promise<void>;
   /** The quote with this id, whoever made it (the use case decides who may see it); undefined when unknown. */
   find(quoteId: string): Promise<NetworkQuote | undefined>;
   /** How many quotes the company (its netid as stored) made since a time (Unix seconds): its per-hour bound. */
   countSince(makerNetid: string, sinceSeconds: number): Promise<number>;
+  /**
+   * The bytes of the quotes the company made since a time (counted per hour: from the hour holding `sinceSeconds`),
+   * and when the earliest counted hour began (absent: none): its kept-bytes bound.
+   */
+  keptSince(makerNetid: string, sinceSeconds: number): Promise<{ bytes: number; since?: number }>;
 }
 
 /** The provider's fleet as quotes see it. */

@@ -1,7 +1,7 @@
-import { ConflictError, NotFoundError, ValidationError } from "../errors";
+import { ConflictError, NotFoundError, TooManyRequestsError, ValidationError } from "../errors";
 import type { Caller, Clock } from "../ports";
 import type { FleetRepository } from "../fleet/ports";
-import { checkBlackout, checkScheduleWindow, type HoldIndex, type VehicleHold } from "../fleet/holds";
+import { BLACKOUT_LIMITS, checkBlackout, checkScheduleWindow, type BlackoutRefusal, type HoldIndex, type VehicleHold } from "../fleet/holds";
 import { isoAt } from "../trips/booking";
 
 /** What managing a vehicle's blackouts and reading its schedule needs. */
@@ -47,9 +47,22 @@ export async function addBlackout(deps: AvailabilityDeps, caller: Caller, slug: 
   if (!checked.ok) throw new ValidationError(checked.errors);
   const reason = checked.reason ? { reason: checked.reason } : {};
   const hold: VehicleHold = { id: deps.newId(), slug: entry.slug, kind: "BLACKOUT", from: checked.from, to: checked.to, ...reason };
-  await deps.holds.store.addBlackout({ ...hold, provider: entry.netid }, deps.clock.now());
+  const now = deps.clock.now();
+  const refused = await deps.holds.store.addBlackout({ ...hold, provider: entry.netid }, now, BLACKOUT_LIMITS);
+  if (refused) throw blackoutLimit(refused, entry.slug, now);
   deps.holds.forget(entry.netid);
   return holdView(hold);
+}
+
+/** 429 BLACKOUT_LIMIT (docs/availability.md#how-many-blackouts): retry once the earliest live blackout has ended, or remove one. */
+function blackoutLimit(refused: BlackoutRefusal, slug: string, now: number): TooManyRequestsError {
+  const who = refused.limit === "vehicle" ? `The vehicle ${slug} keeps` : "Your company keeps";
+  const limit = refused.limit === "vehicle" ? BLACKOUT_LIMITS.perVehicle : BLACKOUT_LIMITS.perCompany;
+  return new TooManyRequestsError(
+    Math.max(1, refused.firstEnds - now),
+    `${who} ${refused.live} live blackouts, at most ${limit} may be; remove one, or wait until the earliest ends (${isoAt(refused.firstEnds)})`,
+    "BLACKOUT_LIMIT",
+  );
 }
 
 export async function listBlackouts(deps: AvailabilityDeps, caller: Caller, slug: string): Promise<HoldView[]> {

@@ -1,6 +1,6 @@
 import { ValidationError } from "../errors";
 import type { Clock } from "../ports";
-import { dayOf, FX_BASE, fxTableOf, fxTableProblems, type FxTable } from "../fx/fx-table";
+import { dayOf, FX_BASE, fxTableDoubts, fxTableOf, fxTableProblems, type FxTable } from "../fx/fx-table";
 import type { FxRateStore } from "../fx/ports";
 
 /**
@@ -31,11 +31,20 @@ export function fxRatesView(deps: Pick<FxDeps, "store" | "shipped">): { base: ty
   return { base: FX_BASE, date: table.date, rates: { ...table.rates } };
 }
 
-/** Import a table read from a file: checked whole (400 naming each problem, nothing saved), then it replaces the stored one. */
-export async function importFxRates(deps: FxDeps, rows: FxFileRows): Promise<FxTable> {
+/**
+ * Import a table read from a file: checked whole (FX_FILE_INVALID naming each problem, nothing saved); then, unless
+ * `force`, compared with the table in use as stored now (FX_FILE_DOUBTFUL: older, or a rate out of range); then it
+ * replaces the stored one.
+ */
+export async function importFxRates(deps: FxDeps, rows: FxFileRows, options: { force?: boolean } = {}): Promise<FxTable> {
   const now = deps.clock.now();
   const errors = fxTableProblems(rows, dayOf(now + 86_400));
   if (errors.length > 0) throw new ValidationError(errors, undefined, "FX_FILE_INVALID");
+  if (!options.force) {
+    await deps.store.refresh();
+    const doubts = fxTableDoubts(rows, fxTableInUse(deps));
+    if (doubts.length > 0) throw new ValidationError(doubts, undefined, "FX_FILE_DOUBTFUL");
+  }
   const table = fxTableOf(rows);
   await deps.store.replace(table, now);
   return table;

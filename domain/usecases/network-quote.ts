@@ -28,6 +28,7 @@ import { fareCurrencyProblem } from "../currency";
 import { askedExtras, extraNotOffered, unpricedVehicles } from "../pricing/trip-extras";
 import { tripTooLong } from "../trips/trip-length";
 import { vehicleRateLine } from "../pricing/card-pricing";
+import { RETENTION } from "../retention";
 
 export { findNetworkQuote } from "../pricing/quoted-choice";
 
@@ -50,7 +51,7 @@ export interface NetworkQuoteDeps {
   /** Providers' records (docs/terms.md#provider-record): on each option, and what `sort: "reliability"` ranks by; absent: none shown. */
   records?: Pick<ProviderRecords, "recordsOf">;
   /** The store's per-company bounds (docs/security.md#per-company-store-bounds); STORE_BOUNDS when not given. */
-  bounds?: Pick<StoreBounds, "quotesPerHour" | "quoteMaxBytes">;
+  bounds?: Pick<StoreBounds, "quotesPerHour" | "quoteMaxBytes" | "quoteKeptBytes">;
   /**
    * The FX table options are ranked and converted with (docs/fx.md#what-a-network-quote-shows); without it, one
    * currency (docs/integration.md#what-a-quote-offers-service-area-currency-warnings).
@@ -94,13 +95,15 @@ export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller
   const { trip, ask } = await checkQuoteRequest(deps, caller, input);
   const now = deps.clock.now();
   const bounds = deps.bounds ?? STORE_BOUNDS;
-  // Checked before any pricing work: a company past its hourly bound costs the service one indexed count.
-  if ((await deps.quotes.countSince(caller.netid, now - 3600)) >= bounds.quotesPerHour)
+  // Checked before any pricing work: a company past a bound costs the service an indexed count and a sum of at most 49 rows.
+  const [lastHour, kept] = await Promise.all([deps.quotes.countSince(caller.netid, now - 3600), deps.quotes.keptSince(caller.netid, now - QUOTE_KEPT_SECONDS)]);
+  if (lastHour >= bounds.quotesPerHour)
     throw new TooManyRequestsError(
       STORE_BOUND_RETRY_AFTER_SECONDS,
       `Your company stored ${bounds.quotesPerHour} network quotes in the last hour, its bound; retry later`,
       "QUOTE_STORE_QUOTA",
     );
+  if (kept.bytes >= bounds.quoteKeptBytes) throw quoteStoreFull(kept, bounds.quoteKeptBytes, now);
   const serving = await deps.pricing.servingProviders(trip, now);
   const admission = await admitProviders(deps.admission, ask, serving.netids, serving.integrations);
   const conversion = deps.fx ? new NetworkConversion(deps.fx, input.currency ?? (await displayCurrencyOf(deps, caller))) : undefined;
@@ -156,8 +159,24 @@ export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller
       `This quote would take ${bytes} bytes to keep, more than the ${bounds.quoteMaxBytes} a quote may; ask with a smaller trip or fewer providers`,
       "QUOTE_TOO_LARGE",
     );
-  await deps.quotes.save(quote);
+  if (kept.bytes + bytes > bounds.quoteKeptBytes) throw quoteStoreFull(kept, bounds.quoteKeptBytes, now);
+  await deps.quotes.save(quote, bytes);
   return networkQuoteView(quote);
+}
+
+/** How long a stored quote is kept: its validity, then the retention after it (docs/security.md#per-company-store-bounds). */
+const QUOTE_KEPT_SECONDS = NETWORK_QUOTE_VALIDITY_SECONDS + RETENTION.networkQuotes;
+
+/** 429 QUOTE_STORE_FULL: the company keeps its bound of quote bytes; room frees as its earliest kept quotes go. */
+function quoteStoreFull(kept: { bytes: number; since?: number }, limit: number, now: number): TooManyRequestsError {
+  // The earliest counted hour leaves the count an hour after it began plus the time quotes are kept.
+  const frees = kept.since !== undefined ? kept.since + 3600 + QUOTE_KEPT_SECONDS - now : STORE_BOUND_RETRY_AFTER_SECONDS;
+  return new TooManyRequestsError(
+    Math.max(60, Math.min(frees, QUOTE_KEPT_SECONDS)),
+    `Your company keeps ${kept.bytes} bytes of network quotes; at most ${limit} are kept (quotes are kept ${QUOTE_KEPT_SECONDS / 3600} h); ` +
+      "retry later, or book from the quotes you have",
+    "QUOTE_STORE_FULL",
+  );
 }
 
 /** Each option with its provider's record, all read at once; ranked by them when asked (`sort: "reliability"`). */

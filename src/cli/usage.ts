@@ -27,8 +27,10 @@ Commands:
   restore <file>                        replace the database with a checked backup (stop the service first)
   fleet import <netid> <file.csv|file.json> [--mode upsert|replace|append]
   rates import <netid> <file.json>   replace a company's rate card (docs/rates.md)
-  fx import <file.csv|file.xml>         replace the FX table with the ECB's daily reference rates file, as published
-                                        (eurofxref-daily.xml or the CSV of eurofxref.zip; docs/fx.md), all or nothing
+  fx import <file.csv|file.xml> [--force]
+                                        replace the FX table with the ECB's daily reference rates file, as published
+                                        (eurofxref-daily.xml or the CSV of eurofxref.zip; docs/fx.md), all or nothing;
+                                        --force: also a table older than the one in use, or a rate out of range
                                         import up to 10,000 fleet entries, all or nothing
   import-sqlite <file.sqlite>           copy an SQLite database into the (new, empty) PostgreSQL database
                                         at DATABASE_URL, all or nothing

@@ -16,7 +16,8 @@ export function wireFleet({ storage, clock, logger }: Wiring, { airports, gazett
     onWorkerFailure: (err) => logger.warn({ err }, "fleet index worker failed; building in-process"),
     onError: (err) => logger.error({ err }, "fleet index rebuild failed; the previous index keeps answering"),
   });
-  // Vehicles held by live bookings and blackouts: quotes read a copy at most a second old, bookings claim in the database.
+  // Vehicles held by live bookings and blackouts: a quote reads a copy of the providers it asks, at most a second old;
+  // bookings claim in the database.
   const holds = new HoldIndex(storage.vehicleHolds);
   return {
     fleet,

@@ -40,6 +40,14 @@ describe("benchmark smoke run", () => {
     expect(out).toContain("baseline the same trip by coordinates");
   });
 
+  test("blackout-flood: another provider's quotes beside a provider holding blackouts against a quiet run", async () => {
+    const out = await runPart("blackout-flood");
+    expect(out).toMatch(/another provider's QUOTE \(sendTrip\) p99 beside a provider holding 100 blackouts .*: [\d.,]+ ms/);
+    expect(out).toMatch(/another provider's network quote \(POST \/api\/quotes naming it\) p99 beside a provider holding 100 blackouts: [\d.,]+ ms/);
+    expect(out).toContain("baseline the same QUOTEs, the flooder holding one blackout (quiet)");
+    expect(out).toMatch(/40 blackouts removed and added back by it/);
+  });
+
   test("startup: time to /readyz and resident memory against an empty fleet", async () => {
     const out = await runPart("startup");
     for (const start of ["first start", "restart"]) {

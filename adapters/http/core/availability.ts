@@ -50,14 +50,16 @@ export function coreAvailability(deps: AvailabilityDeps, auth: Authenticator) {
         coreAuth: true,
         params: SlugParams,
         body: BlackoutBody,
-        response: { 201: t.Object({ success: t.Literal(true), data: Hold }), ...errors(400, 401, 404) },
+        response: { 201: t.Object({ success: t.Literal(true), data: Hold }), ...errors(400, 401, 404, 429) },
         detail: {
           tags: ["Fleet"],
           summary: "Block one of your vehicles for a while (a blackout)",
           description:
             "Quotes of both kinds (sendTrip QUOTE, POST /api/quotes) leave the vehicle out while a blackout overlaps the " +
             "trip (warning VEHICLES_BUSY), and booking it from an earlier quote is 409 VEHICLE_UNAVAILABLE. Bookings made " +
-            "before the blackout stay as they are. 400 names each failing field (from, to, reason); nothing is saved.",
+            "before the blackout stay as they are. 400 names each failing field (from, to, reason); nothing is saved. " +
+            "A vehicle keeps at most 200 live blackouts and a company 10,000 (docs/availability.md#how-many-blackouts): " +
+            "past either, 429 BLACKOUT_LIMIT with Retry-After (until the earliest ends), nothing saved.",
           security,
         },
       },

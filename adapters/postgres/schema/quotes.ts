@@ -1,4 +1,4 @@
-import { pgTable, text, index } from "drizzle-orm/pg-core";
+import { pgTable, text, index, bigint, primaryKey } from "drizzle-orm/pg-core";
 import { companies } from "./accounts";
 import { time } from "./columns";
 
@@ -21,4 +21,19 @@ export const networkQuotes = pgTable(
   },
   // Retention deletes by validity; the per-company bound counts a maker's quotes of the last hour.
   (t) => [index("network_quotes_valid_until").on(t.validUntil), index("network_quotes_maker_created").on(t.makerNetid, t.createdAt)],
+);
+
+/**
+ * The bytes of network quotes a company keeps, per hour of making (bucket = created_at / 3600), written with each
+ * quote in its transaction: the kept-bytes bound (docs/security.md#per-company-store-bounds) sums the hours a quote
+ * is kept (at most 49 rows), never the quotes. Retention drops an hour once its quotes are gone.
+ */
+export const networkQuoteUsage = pgTable(
+  "network_quote_usage",
+  {
+    netid: text("netid").notNull(),
+    bucket: bigint("bucket", { mode: "number" }).notNull(),
+    bytes: bigint("bytes", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.netid, t.bucket] })],
 );

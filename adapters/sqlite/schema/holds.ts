@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { fleetEntries } from "./fleet";
 
@@ -24,6 +25,8 @@ export const vehicleHolds = sqliteTable(
   (t) => [
     index("vehicle_holds_slug_ends").on(t.slug, t.endsAt),
     index("vehicle_holds_provider_ends").on(t.providerNetid, t.endsAt),
+    // A company's live blackouts, counted at each add (docs/availability.md#how-many-blackouts): blackouts only.
+    index("vehicle_holds_provider_blackouts").on(t.providerNetid, t.endsAt).where(sql.raw("kind = 'BLACKOUT'")),
     // Every live hold still to end (the hold index's load and refresh): a range scan, not the whole table.
     index("vehicle_holds_ends_at").on(t.endsAt),
     uniqueIndex("vehicle_holds_transaction").on(t.transactionId),

@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";
+import { sqliteTable, text, integer, index, primaryKey } from "drizzle-orm/sqlite-core";
 import { companies } from "./accounts";
 
 /**
@@ -19,4 +19,19 @@ export const networkQuotes = sqliteTable(
   },
   // Retention deletes by validity; the per-company bound counts a maker's quotes of the last hour.
   (t) => [index("network_quotes_valid_until").on(t.validUntil), index("network_quotes_maker_created").on(t.makerNetid, t.createdAt)],
+);
+
+/**
+ * The bytes of network quotes a company keeps, per hour of making (bucket = created_at / 3600), written with each
+ * quote in its transaction: the kept-bytes bound (docs/security.md#per-company-store-bounds) sums the hours a quote
+ * is kept (at most 49 rows), never the quotes. Retention drops an hour once its quotes are gone.
+ */
+export const networkQuoteUsage = sqliteTable(
+  "network_quote_usage",
+  {
+    netid: text("netid").notNull(),
+    bucket: integer("bucket").notNull(),
+    bytes: integer("bytes").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.netid, t.bucket] })],
 );

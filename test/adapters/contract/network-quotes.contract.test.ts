@@ -1,5 +1,6 @@
 // The network quote store's contract, run unchanged against both adapters: a quote reads back whole, an unknown id is
-// nothing, and retention removes a quote a day past its validity (not before).
+// nothing, retention removes a quote a day past its validity (not before), and the bytes a company keeps are counted
+// with its quotes and leave the count with them.
 import { beforeAll, expect, test } from "bun:test";
 import type { NetworkQuote } from "../../../domain/pricing/network-quote";
 import type { NetworkQuoteRepository } from "../../../domain/pricing/ports";
@@ -53,7 +54,7 @@ describeOnBoth("network quotes", adapters, (s) => {
 
   test("a saved quote reads back whole; an unknown id is undefined", async () => {
     const q = quote("0193f1c2-6a3e-7b41-9d2c-5e8f0a1b2c3d", 2_000_000_000);
-    await s.quotes.save(q);
+    await s.quotes.save(q, 1000);
     expect(await s.quotes.find(q.quoteId)).toEqual(q);
     expect(await s.quotes.find("0193f1c2-6a3e-7b41-9d2c-000000000000")).toBeUndefined();
   });
@@ -62,10 +63,26 @@ describeOnBoth("network quotes", adapters, (s) => {
     const now = 1_900_000_000;
     const old = quote("0193f1c2-6a3e-7b41-9d2c-00000000000a", now - 86400 - 1);
     const recent = quote("0193f1c2-6a3e-7b41-9d2c-00000000000b", now - 3600);
-    await s.quotes.save(old);
-    await s.quotes.save(recent);
+    await s.quotes.save(old, 1000);
+    await s.quotes.save(recent, 1000);
     await s.prune(now);
     expect(await s.quotes.find(old.quoteId)).toBeUndefined();
     expect(await s.quotes.find(recent.quoteId)).toEqual(recent);
+  });
+
+  test("a save counts its bytes to its maker's hour; keptSince sums from the hour holding the time; retention drops an hour with its quotes", async () => {
+    const hour = 2_100_000_000 - (2_100_000_000 % 3600);
+    const at = (created: number, id: string) => ({ ...quote(id, created + 86400), createdAt: created });
+    await s.quotes.save(at(hour + 10, "0193f1c2-6a3e-7b41-9d2c-0000000000c1"), 1000);
+    await s.quotes.save(at(hour + 20, "0193f1c2-6a3e-7b41-9d2c-0000000000c2"), 2500);
+    await s.quotes.save(at(hour + 3600, "0193f1c2-6a3e-7b41-9d2c-0000000000c3"), 700);
+    expect(await s.quotes.keptSince("NQ-MAKER", hour + 1800)).toEqual({ bytes: 4200, since: hour });
+    expect(await s.quotes.keptSince("NQ-MAKER", hour + 3600)).toEqual({ bytes: 700, since: hour + 3600 });
+    expect(await s.quotes.keptSince("NQ-OTHER", hour)).toEqual({ bytes: 0 });
+    // 48 h after the first hour ended, its quotes and its count are gone; the next hour's stay.
+    await s.prune(hour + 3600 + 2 * 86400);
+    expect(await s.quotes.find("0193f1c2-6a3e-7b41-9d2c-0000000000c2")).toBeUndefined();
+    expect(await s.quotes.find("0193f1c2-6a3e-7b41-9d2c-0000000000c3")).toBeDefined();
+    expect(await s.quotes.keptSince("NQ-MAKER", hour)).toEqual({ bytes: 700, since: hour + 3600 });
   });
 });

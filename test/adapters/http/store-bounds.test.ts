@@ -10,18 +10,24 @@ import { loadConfig } from "../../../src/config";
 const LIVE_BYTES = 96 * 1024;
 const QUOTES_PER_HOUR = 3;
 const QUOTE_MAX_BYTES = 16 * 1024;
+const QUOTE_KEPT_BYTES = 24 * 1024;
 
 let h: Harness;
 const clock = new ManualClock(Math.floor(Date.now() / 1000));
-let flooder: Party, neighbour: Party, provider: Party;
+let flooder: Party, neighbour: Party, provider: Party, keeper: Party;
 
 beforeAll(async () => {
   h = createHarness({
     clock,
     delivery: FAST_DELIVERY,
-    storeBounds: { liveEventBytes: LIVE_BYTES, quotesPerHour: QUOTES_PER_HOUR, quoteMaxBytes: QUOTE_MAX_BYTES },
+    storeBounds: { liveEventBytes: LIVE_BYTES, quotesPerHour: QUOTES_PER_HOUR, quoteMaxBytes: QUOTE_MAX_BYTES, quoteKeptBytes: QUOTE_KEPT_BYTES },
   });
-  [flooder, neighbour, provider] = await Promise.all([party(h, "SB-FLOOD", "CO"), party(h, "SB-NEIGHBOUR", "CO"), party(h, "SB-LIMO", "IO")]);
+  [flooder, neighbour, provider, keeper] = await Promise.all([
+    party(h, "SB-FLOOD", "CO"),
+    party(h, "SB-NEIGHBOUR", "CO"),
+    party(h, "SB-LIMO", "IO"),
+    party(h, "SB-KEEPER", "CO"),
+  ]);
 });
 
 afterAll(async () => {
@@ -128,9 +134,49 @@ describe("stored network quotes", () => {
   });
 });
 
+describe("bytes of network quotes kept (docs/security.md#per-company-store-bounds)", () => {
+  const kept = async (who: Party) => {
+    const [row] = await h.rows<{ n: number | string; q: number | string }>(
+      "SELECT coalesce(sum(length(body)), 0) AS n, count(*) AS q FROM network_quotes WHERE maker_netid = ?",
+      who.netid,
+    );
+    return { bytes: Number(row.n), quotes: Number(row.q) };
+  };
+
+  test("past the bytes a company may keep: 429 QUOTE_STORE_FULL with Retry-After, nothing stored; still so an hour later; another company quotes", async () => {
+    // Each quote keeps ~10 KiB (its trip's extra member): two fit in 24 KiB, a third does not.
+    const bulky = { bulk: "k".repeat(10_000) };
+    expect((await quote(keeper, bulky)).status).toBe(200);
+    expect((await quote(keeper, bulky)).status).toBe(200);
+    const before = await kept(keeper);
+    expect(before.quotes).toBe(2);
+    const full = await quote(keeper, bulky);
+    expect(full.status).toBe(429);
+    expect(full.body.code).toBe("QUOTE_STORE_FULL");
+    expect(Number(full.headers.get("retry-after"))).toBeGreaterThan(3600);
+    expect(await kept(keeper)).toEqual(before);
+    expect((await quote(neighbour)).status).toBe(200);
+    // Not the hourly bound: an hour later the company still keeps them all, and is still refused.
+    clock.advance(3601);
+    try {
+      const later = await quote(keeper, bulky);
+      expect({ status: later.status, code: later.body.code }).toEqual({ status: 429, code: "QUOTE_STORE_FULL" });
+    } finally {
+      clock.advance(-3601);
+    }
+    // Once the quotes are past their validity and the retention after it (48 h), there is room again.
+    clock.advance(50 * 3600);
+    try {
+      expect((await quote(keeper, bulky)).status).toBe(200);
+    } finally {
+      clock.advance(-50 * 3600);
+    }
+  });
+});
+
 describe("the bounds' defaults", () => {
-  test("are docs/security.md#per-company-store-bounds's: 50 MB of live events per retention window, 2,000 quotes an hour, 256 KiB a quote", () => {
-    expect(STORE_BOUNDS).toEqual({ liveEventBytes: 50_000_000, quotesPerHour: 2000, quoteMaxBytes: 262_144 });
+  test("are docs/security.md#per-company-store-bounds's: 50 MB of live events per retention window, 2,000 quotes an hour, 256 KiB a quote, 64 MiB kept", () => {
+    expect(STORE_BOUNDS).toEqual({ liveEventBytes: 50_000_000, quotesPerHour: 2000, quoteMaxBytes: 262_144, quoteKeptBytes: 67_108_864 });
     expect(loadConfig({ DB_PATH: ":memory:", JWT_SECRET: "x".repeat(40) }).storeBounds).toEqual(STORE_BOUNDS);
   });
 });

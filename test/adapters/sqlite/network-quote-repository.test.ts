@@ -29,7 +29,7 @@ describe("SQLite network quotes: committed without waiting for an fsync", () => 
       seen.push(sql);
       return (exec as (...a: unknown[]) => unknown)(sql, ...rest);
     }) as typeof db.$client.exec;
-    await repo.save(quote("0190a6f0-0000-7000-8000-000000000001"));
+    await repo.save(quote("0190a6f0-0000-7000-8000-000000000001"), 200);
     db.$client.exec = exec;
     expect(seen).toEqual(["PRAGMA synchronous = NORMAL", "PRAGMA synchronous = 2"]);
     expect(db.$client.query<{ synchronous: number }, []>("PRAGMA synchronous").get()?.synchronous).toBe(2);
@@ -47,7 +47,7 @@ describe("SQLite network quotes: committed without waiting for an fsync", () => 
     db.$client.run("INSERT INTO companies (netid, netid_lower, name, co_type, plan, main_email, main_phone, created_at) VALUES ('MAKER', 'maker', 'Maker', 'IO', 'free', 'maker@example.com', '+15550100', 0)");
     const repo = new SqliteNetworkQuoteRepository(db);
     expect(repo.relaxedCommit).toBe(false);
-    await repo.save(quote("0190a6f0-0000-7000-8000-000000000002"));
+    await repo.save(quote("0190a6f0-0000-7000-8000-000000000002"), 200);
     expect((await repo.find("0190a6f0-0000-7000-8000-000000000002"))?.quoteId).toBe("0190a6f0-0000-7000-8000-000000000002");
     db.$client.close();
   });

@@ -44,7 +44,7 @@ describe("retention", () => {
     live.run("new", now - 23 * 3600);
 
     const deleted = pruneExpired(sqlite, now);
-    expect(deleted).toEqual({ outbox_messages: 1, audit_events: 1, platform_tokens: 1, revoked_tokens: 1, login_failures: 1, idempotency_keys: 1, live_events: 1, live_event_bodies: 0, network_quotes: 0 });
+    expect(deleted).toEqual({ outbox_messages: 1, audit_events: 1, platform_tokens: 1, revoked_tokens: 1, login_failures: 1, idempotency_keys: 1, live_events: 1, live_event_bodies: 0, network_quotes: 0, network_quote_usage: 0 });
     expect(sqlite.query<{ v: string }, []>("SELECT token_id AS v FROM revoked_tokens").all().map((r) => r.v)).toEqual(["still-valid"]);
     // An event stream resumes for at least 24 h: newer live events stay.
     expect(sqlite.query<{ v: string }, []>("SELECT body AS v FROM live_events").all().map((r) => r.v)).toEqual(["new"]);
