@@ -1,32 +1,47 @@
-import type { HoldClaim, VehicleHold, VehicleHolds } from "../../domain/fleet/holds";
-import { graceOf, holdOf, liveHoldSql, type HoldRow } from "../sql/hold-sql";
+import type { ClaimOutcome, HoldClaim, VehicleHold, VehicleHolds } from "../../domain/fleet/holds";
+import { graceOf, holdCountArgs, holdCountSql, holdOf, liveHoldSql, overLimit, type HoldRow } from "../sql/hold-sql";
 import type { PgDb } from "./db";
 
 const INSERT =
-  "INSERT INTO vehicle_holds (id, slug, provider_netid, kind, transaction_id, starts_at, ends_at, reason, created_at) " +
-  "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+  "INSERT INTO vehicle_holds (id, slug, provider_netid, kind, transaction_id, starts_at, ends_at, reason, created_at, requester_netid) " +
+  "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
+const HOLD_COUNT = holdCountSql((n, bigint) => `$${n}${bigint ? "::bigint" : ""}`);
+const LOCK = "SELECT pg_advisory_xact_lock(hashtextextended($1, 19005))";
+
+/** The advisory lock key of a vehicle: every claim and hold swap of it, and its deletion, take it. */
+export const vehicleLockKey = (slug: string) => `vehicle:${slug}`;
 
 /**
  * Vehicle holds in PostgreSQL, shared by every instance. A claim takes a transaction-scoped advisory lock on the
- * vehicle (keyed by its slug), then checks for an overlapping live hold and inserts its own before committing: two
- * claims for one vehicle, on any instances, run one after the other, and the second sees the first's hold.
+ * requester when it counts the requester's holds, then on the vehicle (keyed by its slug), then checks for an
+ * overlapping live hold and inserts its own before committing: two claims for one vehicle, or two claims of one
+ * requester with limits, on any instances, run one after the other, and the second sees the first's hold.
  */
 export class PgVehicleHolds implements VehicleHolds {
   constructor(private readonly db: PgDb) {}
 
-  async claim(c: HoldClaim, now: number): Promise<boolean> {
-    return this.db.$client.begin(async (tx) => {
-      await tx.unsafe("SELECT pg_advisory_xact_lock(hashtextextended($1, 19005))", [`vehicle:${c.slug}`]);
+  async claim(c: HoldClaim, now: number): Promise<ClaimOutcome> {
+    return this.db.$client.begin(async (tx): Promise<ClaimOutcome> => {
+      if (c.limits) {
+        // Always the requester before the vehicle: two claims never wait on each other's second lock.
+        await tx.unsafe(LOCK, [`requester:${c.requester}`]);
+        const [counted] = await tx.unsafe<Array<{ total: string; with_provider: string; soonest: string | null }>>(HOLD_COUNT, [
+          ...holdCountArgs({ ...c, limits: c.limits }, now),
+        ]);
+        const over = overLimit(c, counted);
+        if (over) return over;
+      }
+      await tx.unsafe(LOCK, [vehicleLockKey(c.slug)]);
       const clash = await tx.unsafe(
         `SELECT h.id FROM vehicle_holds h WHERE h.slug = $1 AND (h.transaction_id IS NULL OR h.transaction_id <> $2) ` +
-          `AND h.starts_at < $3 AND h.ends_at > $4 AND ${liveHoldSql("$5")} LIMIT 1`,
-        [c.slug, c.transactionId, c.to, c.from, graceOf(now)],
+          `AND h.starts_at < $3 AND h.ends_at > $4 AND ${liveHoldSql("$5", "$6")} LIMIT 1`,
+        [c.slug, c.transactionId, c.to, c.from, graceOf(now), now],
       );
-      if (clash.length > 0) return false;
+      if (clash.length > 0) return { kind: "taken" };
       await tx.unsafe("DELETE FROM vehicle_holds WHERE transaction_id = $1", [c.transactionId]);
-      await tx.unsafe(INSERT, [crypto.randomUUID(), c.slug, c.provider, "BOOKING", c.transactionId, c.from, c.to, null, now]);
-      return true;
-    }) as Promise<boolean>;
+      await tx.unsafe(INSERT, [crypto.randomUUID(), c.slug, c.provider, "BOOKING", c.transactionId, c.from, c.to, null, now, c.requester]);
+      return { kind: "claimed" };
+    }) as Promise<ClaimOutcome>;
   }
 
   async release(transactionId: string): Promise<void> {
@@ -36,23 +51,23 @@ export class PgVehicleHolds implements VehicleHolds {
   async liveHoldsAfter(after: number, now: number) {
     const rows = await this.db.$client.unsafe<Array<{ provider: string; slug: string; from: string; to: string }>>(
       `SELECT h.provider_netid AS provider, h.slug, h.starts_at AS "from", h.ends_at AS "to" FROM vehicle_holds h ` +
-        `WHERE h.ends_at > $1 AND ${liveHoldSql("$2")}`,
-      [after, graceOf(now)],
+        `WHERE h.ends_at > $1 AND ${liveHoldSql("$2", "$3")}`,
+      [after, graceOf(now), now],
     );
     return rows.map((r) => ({ provider: r.provider, slug: r.slug, from: Number(r.from), to: Number(r.to) }));
   }
 
   async scheduleOf(slug: string, from: number, to: number, now: number): Promise<VehicleHold[]> {
     const rows = await this.db.$client.unsafe<HoldRow[]>(
-      `SELECT h.* FROM vehicle_holds h WHERE h.slug = $1 AND h.starts_at < $2 AND h.ends_at > $3 AND ${liveHoldSql("$4")} ` +
+      `SELECT h.* FROM vehicle_holds h WHERE h.slug = $1 AND h.starts_at < $2 AND h.ends_at > $3 AND ${liveHoldSql("$4", "$5")} ` +
         "ORDER BY h.starts_at, h.id LIMIT 1000",
-      [slug, to, from, graceOf(now)],
+      [slug, to, from, graceOf(now), now],
     );
     return rows.map(holdOf);
   }
 
   async addBlackout(b: VehicleHold & { provider: string }, now: number): Promise<void> {
-    await this.db.$client.unsafe(INSERT, [b.id, b.slug, b.provider, "BLACKOUT", null, b.from, b.to, b.reason ?? null, now]);
+    await this.db.$client.unsafe(INSERT, [b.id, b.slug, b.provider, "BLACKOUT", null, b.from, b.to, b.reason ?? null, now, null]);
   }
 
   async blackoutsOf(slug: string): Promise<VehicleHold[]> {

@@ -17,7 +17,7 @@ export function wireFleet({ storage, clock, logger }: Wiring, { airports, gazett
     onError: (err) => logger.error({ err }, "fleet index rebuild failed; the previous index keeps answering"),
   });
   // Vehicles held by live bookings and blackouts: quotes read a copy at most a second old, bookings claim in the database.
-  const holds = new HoldIndex(storage.vehicleHolds);
+  const holds = new HoldIndex(storage.vehicleHolds, undefined, undefined, () => clock.now());
   return {
     fleet,
     fleetIndex,

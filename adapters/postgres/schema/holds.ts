@@ -21,7 +21,7 @@ export const vehicleHolds = pgTable(
     endsAt: time("ends_at").notNull(),
     reason: text("reason"),
     createdAt: time("created_at").notNull(),
-    /** A booking hold's requester: its live unaccepted holds are limited (docs/availability.md). */
+    /** A booking hold's requester: its live unaccepted holds are limited (docs/availability.md#hold-limits). */
     requesterNetid: text("requester_netid"),
   },
   (t) => [

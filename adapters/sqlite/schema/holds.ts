@@ -20,7 +20,7 @@ export const vehicleHolds = sqliteTable(
     endsAt: integer("ends_at").notNull(),
     reason: text("reason"),
     createdAt: integer("created_at").notNull(),
-    /** A booking hold's requester: its live unaccepted holds are limited (docs/availability.md). */
+    /** A booking hold's requester: its live unaccepted holds are limited (docs/availability.md#hold-limits). */
     requesterNetid: text("requester_netid"),
   },
   (t) => [
