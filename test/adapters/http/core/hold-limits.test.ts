@@ -4,9 +4,10 @@ import { party, providerUpdate, sendTrip, type Party } from "../../../support/tr
 
 /**
  * Availability that cannot be hoarded, through HTTP (docs/availability.md#until-acceptance-holds-lapse-at-acceptby,
- * docs/availability.md#hold-limits): an unaccepted booking holds its vehicle until its acceptBy only; a requester
- * keeps at most 10 unaccepted holding bookings with one provider and 50 in all on FREE (the next is 429 HOLD_LIMIT,
- * nothing booked), even when it races; a booked duration is at most 24 h.
+ * docs/availability.md#hold-limits, docs/availability.md#releasing-a-requesters-pending-requests): an unaccepted
+ * booking holds its vehicle until its acceptBy only; a requester keeps at most 10 unaccepted holding bookings with one
+ * provider and 50 in all on FREE (the next is 429 HOLD_LIMIT, nothing booked), even when it races; a provider releases
+ * a requester's pending requests without them counting on its record; a booked duration is at most 24 h.
  */
 
 const clock = new ManualClock(Math.floor(Date.now() / 1000));
@@ -189,6 +190,45 @@ describe("hold limits", () => {
     expect(answers.filter((a) => a.status === 200).length).toBe(10);
     expect(answers.filter((a) => a.status === 429).length).toBe(5);
     expect(await h.count("bookings")).toBe(before + 10);
+  });
+});
+
+describe("a provider releases a requester's pending requests", () => {
+  test("each becomes REJECT RELEASED, the vehicles are free, the requester may book again, the provider's record leaves them out", async () => {
+    // Records are kept 5 minutes (quotes read them too): read afresh.
+    clock.advance(301);
+    const recordBefore = (await h.request("GET", `/api/providers/${big.netid}/record`, { headers: bearer(other) })).body.data.bookings;
+    const pending = await h.rows<{ id: string }>(
+      "SELECT transaction_id AS id FROM bookings WHERE requester_id = ? AND provider_id = ? AND status = 'BOOKING_REQUEST'",
+      racer.netid,
+      big.netid,
+    );
+    expect(pending.length).toBe(10);
+    // Another company (not the provider) releases nothing of it.
+    const stranger = await h.request("POST", `/api/requesters/${racer.netid}/release`, { headers: bearer(lapse) });
+    expect(stranger.status).toBe(200);
+    expect(stranger.body.data).toEqual({ requester: racer.netid, released: [], more: false });
+    const unknown = await h.request("POST", "/api/requesters/NO-SUCH-CO/release", { headers: bearer(big) });
+    expect(unknown.body.data).toEqual({ requester: "NO-SUCH-CO", released: [], more: false });
+
+    const res = await h.request("POST", `/api/requesters/${racer.netid.toLowerCase()}/release`, { headers: { token: big.token } });
+    expect(res.status).toBe(200);
+    expect(res.body.data.released.sort()).toEqual(pending.map((p) => p.id).sort());
+    expect(res.body.data.more).toBe(false);
+    const read = await h.request("GET", `/api/reservation/${pending[0].id}`, { headers: bearer(racer) });
+    expect(read.body.data).toMatchObject({ reason: "RELEASED" });
+    expect(read.body.data.tripPacket.resStatus).toBe("Rejected");
+    expect((await schedule(big, "hl-big-1", "2027-07-01")).body.data.holds).toEqual([]);
+    // Room again for the requester.
+    expect(await bookAll(racer, "2027-07-01T08:00:00", big, 1)).toEqual([200]);
+    // A second call finds only the new booking.
+    const again = await h.request("POST", `/api/requesters/${racer.netid}/release`, { headers: bearer(big) });
+    expect(again.body.data.released.length).toBe(1);
+
+    clock.advance(301);
+    const recordAfter = (await h.request("GET", `/api/providers/${big.netid}/record`, { headers: bearer(other) })).body.data.bookings;
+    // The ten released and the one released again are left out of the provider's record.
+    expect(recordAfter).toBe(recordBefore - 10);
   });
 });
 
