@@ -68,10 +68,15 @@ export class TooLargeError extends DomainError {
   }
 }
 
-/** Too many attempts; the caller may retry after `retryAfterSeconds`. */
+/** Too many attempts; the caller may retry after `retryAfterSeconds`. `details`: extra members of the error body. */
 export class TooManyRequestsError extends DomainError {
   readonly code: string;
-  constructor(readonly retryAfterSeconds: number, message = "Too many requests", code = "TOO_MANY_REQUESTS") {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = "Too many requests",
+    code = "TOO_MANY_REQUESTS",
+    readonly details?: Record<string, unknown>,
+  ) {
     super(message);
     this.code = code;
   }

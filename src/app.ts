@@ -30,6 +30,7 @@ import { callerCompany, writeRateLimit } from "../adapters/http/rate-limit";
 import { coreTracking } from "../adapters/http/core/tracking";
 import { platformTracking } from "../adapters/http/platform/tracking";
 import { corePartners } from "../adapters/http/core/partners";
+import { coreRequesters } from "../adapters/http/core/requesters";
 import { metricsRoute } from "../adapters/http/metrics";
 import { consoleApp } from "../adapters/console/routes";
 import type { MapTiles } from "../adapters/console/tiles";
@@ -110,6 +111,7 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(coreCompany({ companies: services.companies, sandboxes: services.sandboxes }, auth))
     .use(coreRates(services.rates, auth))
     .use(coreReservations(trips.manage, auth, services.positions, trips.send))
+    .use(coreRequesters({ ...trips.manage, holds: trips.send.holds }, auth))
     .use(coreQuotes(services.networkQuotes, auth, trips.idempotency, rateLimiter))
     .use(coreFx(services.fx, auth))
     .use(corePlaces(services.places, auth, rateLimiter))

@@ -28,6 +28,8 @@ const LONG_MEANINGS = {
     "the 48 h quotes are kept); nothing was stored; retry after Retry-After seconds, when its earliest quotes go",
   BLACKOUT_LIMIT: "POST /api/fleet/{slug}/blackouts: the vehicle keeps 200 live blackouts, or your company 10,000 (live: not yet " +
     "ended); nothing was saved; remove one, or retry after Retry-After seconds, when the earliest ends",
+  HOLD_LIMIT: "Booking a quote's vehicle while you keep 10 unaccepted bookings holding vehicles with that provider, or 50 in all " +
+    "(PROFESSIONAL, ENTERPRISE: 50 and 500); `limit`, `scope` (provider or all) and Retry-After say which and until when; nothing booked",
   QUOTE_TOO_LARGE: "POST /api/quotes: the quote would take more than 256 KiB to keep (QUOTE_MAX_BYTES: the trip with its extra " +
     "members, the options, the warnings); nothing was stored; ask with a smaller trip or fewer providers",
 };
@@ -105,8 +107,20 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "INVALID_TRANSITION", status: 409, meaning: "The status change is not allowed from the booking's status; `allowed` lists the next states" },
   { code: "NOT_UPDATABLE", status: 409, meaning: "The booking's status no longer allows an UPDATE" },
   { code: "QUOTE_EXPIRED", status: 409, meaning: "The quote's (or network quote's) validity ended; request a new quote" },
-  { code: "VEHICLE_UNAVAILABLE", status: 409, meaning: "The quoted vehicle was booked or blocked since the quote; nothing was booked: request a new quote" },
-  { code: "VEHICLES_HELD", status: 409, meaning: "A replace import would delete vehicles live bookings hold; nothing changed (`vehicles` names them)" },
+  {
+    code: "VEHICLE_UNAVAILABLE",
+    status: 409,
+    meaning:
+      "The quoted vehicle was booked or blocked since the quote (nothing was booked: request a new quote), or an UPDATE would move a " +
+      "booking's hold onto an hour another booking or a blackout holds (nothing changed)",
+  },
+  {
+    code: "VEHICLES_HELD",
+    status: 409,
+    meaning: "DELETE /api/fleet/{slug} or a replace import would delete vehicles live bookings hold; nothing changed (`vehicles` names them)",
+  },
+  { code: "HOLD_LIMIT", status: 429, meaning: LONG_MEANINGS.HOLD_LIMIT },
+  { code: "OFFER_LAPSED", status: 409, meaning: "Provider update: accepting (CONFIRMED or later) after the booking's acceptBy; the offer lapsed" },
   { code: "BLACKOUT_NOT_FOUND", status: 404, meaning: "No blackout with this id on this vehicle of yours" },
   { code: "BLACKOUT_LIMIT", status: 429, meaning: LONG_MEANINGS.BLACKOUT_LIMIT },
   { code: "PROVIDER_NOT_FOUND", status: 404, meaning: "GET /api/providers/{netid}/record: no company holds this netid" },

@@ -42,7 +42,7 @@ export function toErrorResponse(error: unknown, requestId: string): { status: nu
   if (error instanceof TooManyRequestsError)
     return {
       status: 429,
-      body: { success: false, message: error.message, code: error.code, retryAfter: error.retryAfterSeconds },
+      body: { success: false, message: error.message, code: error.code, ...error.details, retryAfter: error.retryAfterSeconds },
       headers: { "retry-after": String(error.retryAfterSeconds) },
     };
   if (error instanceof DomainError) {

@@ -228,6 +228,13 @@ export const RUN_EXAMPLES: Record<string, RunExample> = {
     },
   },
   "GET api/providers/:netid/record": { path: { netid: "{{providerUid}}" } },
+  // The operator releases a requester's pending requests: one that sent it nothing (the run's own bookings are
+  // cancelled in the clean-up, so none of them is released here).
+  "POST api/requesters/:netid/release": {
+    as: "provider",
+    path: { netid: "{{providerUid}}" },
+    test: [check("nothing released", "pm.expect(pm.response.json().data.released).to.eql([]);")],
+  },
 
   // Rates: the operator's card, set, read and removed.
   "PUT api/company/rates": { as: "provider", runs: "first" },

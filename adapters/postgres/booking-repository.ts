@@ -14,6 +14,7 @@ import { GroupCommit, TransactionLost } from "./booking-groups";
 import { clientOf, insertNewBooking } from "./booking-insert";
 import { insertLiveEvents } from "./live-event-log";
 import { holdSwapArgs, holdSwapSql, holdTaken } from "../sql/hold-sql";
+import { vehicleLockKey } from "./vehicle-holds";
 
 const HOLD_SWAP = holdSwapSql((n, bigint) => `$${n}${bigint ? "::bigint" : ""}`);
 
@@ -23,7 +24,7 @@ const HOLD_SWAP = holdSwapSql((n, bigint) => `$${n}${bigint ? "::bigint" : ""}`)
  */
 async function swapHold(tx: PgTx, hold: NonNullable<BookingWrite["hold"]>): Promise<void> {
   const client = clientOf(tx);
-  await client.unsafe("SELECT pg_advisory_xact_lock(hashtextextended($1, 19005))", [`vehicle:${hold.slug}`]);
+  await client.unsafe("SELECT pg_advisory_xact_lock(hashtextextended($1, 19005))", [vehicleLockKey(hold.slug)]);
   await client.unsafe(HOLD_SWAP.remove, [hold.transactionId]);
   const inserted = await client.unsafe<unknown[]>(`${HOLD_SWAP.insert} RETURNING id`, [...holdSwapArgs(hold)]);
   if (inserted.length === 0) throw holdTaken(hold);

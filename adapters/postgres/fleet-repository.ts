@@ -2,7 +2,8 @@ import { and, count, eq, inArray, sql } from "drizzle-orm";
 import type { FleetEntry } from "../../domain/fleet/entry";
 import { ExternalIdTakenError, FleetFullError, SlugTakenError, isExternalIdTaken, VehiclesHeldError } from "../../domain/fleet/ports";
 import type { FleetImportChanges, FleetRepository, NewFleetEntry } from "../../domain/fleet/ports";
-import { graceOf, liveHoldSql } from "../sql/hold-sql";
+import { graceOf, heldVehiclesSql } from "../sql/hold-sql";
+import { vehicleLockKey } from "./vehicle-holds";
 import type { PgDb } from "./db";
 import { fleetEntries } from "./schema";
 import type { FleetListing, FleetSortKey } from "../../domain/fleet/listing";
@@ -139,12 +140,7 @@ export class PgFleetRepository implements FleetRepository {
       return await this.db.transaction(async (tx) => {
         await tx.execute(sql`SELECT pg_advisory_xact_lock(${FLEET_INSERT_LOCK_KEY.toString()}::bigint)`);
         if (changes.removes.length > 0) {
-          const held = await this.db.$client.unsafe<Array<{ slug: string; transaction_id: string }>>(
-            `SELECT h.slug, h.transaction_id FROM vehicle_holds h WHERE h.kind = 'BOOKING' AND h.slug = ANY($1) ` +
-              `AND ${liveHoldSql("$2")} ORDER BY h.slug LIMIT 100`,
-            [changes.removes, graceOf(Math.floor(Date.now() / 1000))],
-          );
-          if (held.length > 0) throw new VehiclesHeldError(held.map((h) => ({ slug: h.slug, transactionId: h.transaction_id })));
+          await refuseHeld(this.db.$client, changes.removes);
           for (let i = 0; i < changes.removes.length; i += INSERT_BATCH)
             await tx.delete(fleetEntries).where(and(eq(fleetEntries.netid, netid), inArray(fleetEntries.slug, changes.removes.slice(i, i + INSERT_BATCH))));
         }
@@ -198,10 +194,24 @@ export class PgFleetRepository implements FleetRepository {
   }
 
   async remove(netid: string, slug: string): Promise<boolean> {
-    const rows = await this.db
-      .delete(fleetEntries)
-      .where(and(eq(fleetEntries.slug, slug.trim().toLowerCase()), eq(fleetEntries.netid, netid)))
-      .returning({ slug: fleetEntries.slug });
-    return rows.length > 0;
+    const key = slug.trim().toLowerCase();
+    return (await this.db.$client.begin(async (tx) => {
+      // Under the vehicle's lock, as a claim takes it: no hold is written between the check and the delete.
+      await tx.unsafe("SELECT pg_advisory_xact_lock(hashtextextended($1, 19005))", [vehicleLockKey(key)]);
+      await refuseHeld(tx, [key]);
+      const rows = await tx.unsafe("DELETE FROM fleet_entries WHERE slug = $1 AND netid = $2 RETURNING slug", [key, netid]);
+      return rows.length > 0;
+    })) as boolean;
   }
+}
+
+/** VehiclesHeldError when a live booking holds one of `slugs` (docs/availability.md#a-held-vehicle-cannot-be-deleted). */
+async function refuseHeld(client: Pick<PgDb["$client"], "unsafe">, slugs: string[]): Promise<void> {
+  const now = Math.floor(Date.now() / 1000);
+  const held = await client.unsafe<Array<{ slug: string; transaction_id: string }>>(heldVehiclesSql("SELECT unnest($1::text[])", "$2", "$3"), [
+    slugs,
+    graceOf(now),
+    now,
+  ]);
+  if (held.length > 0) throw new VehiclesHeldError(held.map((h) => ({ slug: h.slug, transactionId: h.transaction_id })));
 }

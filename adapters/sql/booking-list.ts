@@ -10,7 +10,7 @@ export interface BookingListColumns {
   pickupDate: Column;
 }
 
-/** Which bookings a list query selects: the company's side (or both), its status, requesterResNo and pickup range. */
+/** Which bookings a list query selects: the company's side (or both), its status, requesterResNo, requester and pickup range. */
 export function bookingListWhere(t: BookingListColumns, q: BookingListQuery): SQL | undefined {
   const party =
     q.role === "requester"
@@ -21,6 +21,7 @@ export function bookingListWhere(t: BookingListColumns, q: BookingListQuery): SQ
   const filters: SQL[] = [party!];
   if (q.status) filters.push(eq(t.status, q.status));
   if (q.requesterResNo) filters.push(eq(t.requesterResNo, q.requesterResNo));
+  if (q.requesterId) filters.push(eq(t.requesterId, q.requesterId));
   if (q.pickupFrom !== undefined) filters.push(gte(t.pickupDate, q.pickupFrom));
   if (q.pickupTo !== undefined) filters.push(lte(t.pickupDate, q.pickupTo));
   return and(...filters);

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gte, lt } from "drizzle-orm";
 import type { FleetEntry } from "../../domain/fleet/entry";
 import { ExternalIdTakenError, FleetFullError, SlugTakenError, isExternalIdTaken, VehiclesHeldError } from "../../domain/fleet/ports";
 import type { FleetImportChanges, FleetRepository, NewFleetEntry } from "../../domain/fleet/ports";
-import { graceOf, liveHoldSql } from "../sql/hold-sql";
+import { graceOf, heldVehiclesSql } from "../sql/hold-sql";
 import { firstFreeSlug } from "../../domain/fleet/slug";
 import type { FleetListing, FleetSortKey } from "../../domain/fleet/listing";
 import { fleetListingWhere } from "../sql/fleet-listing";
@@ -132,19 +132,22 @@ export class SqliteFleetRepository implements FleetRepository {
     return saved;
   }
 
-  /** Deletes the company's entries `slugs` in the caller's transaction, unless a live booking holds one. */
-  private removeUnheld(netid: string, slugs: string[]): void {
-    if (slugs.length === 0) return;
+  /**
+   * Deletes the company's entries `slugs` in the caller's transaction, unless a live booking holds one
+   * (VehiclesHeldError); answers how many it deleted.
+   */
+  private removeUnheld(netid: string, slugs: string[]): number {
+    if (slugs.length === 0) return 0;
     const client = this.db.$client;
+    const now = Math.floor(Date.now() / 1000);
     const held = client
-      .query<{ slug: string; transaction_id: string }, [string, number]>(
-        `SELECT h.slug, h.transaction_id FROM vehicle_holds h WHERE h.kind = 'BOOKING' AND h.slug IN (SELECT value FROM json_each(?1)) ` +
-          `AND ${liveHoldSql("?2")} ORDER BY h.slug LIMIT 100`,
-      )
-      .all(JSON.stringify(slugs), graceOf(Math.floor(Date.now() / 1000)));
+      .query<{ slug: string; transaction_id: string }, [string, number, number]>(heldVehiclesSql("SELECT value FROM json_each(?1)", "?2", "?3"))
+      .all(JSON.stringify(slugs), graceOf(now), now);
     if (held.length > 0) throw new VehiclesHeldError(held.map((h) => ({ slug: h.slug, transactionId: h.transaction_id })));
     const remove = client.query("DELETE FROM fleet_entries WHERE slug = ? AND netid = ?");
-    for (const slug of slugs) remove.run(slug, netid);
+    let removed = 0;
+    for (const slug of slugs) removed += remove.run(slug, netid).changes;
+    return removed;
   }
 
   async update(entry: FleetEntry): Promise<boolean> {
@@ -164,6 +167,7 @@ export class SqliteFleetRepository implements FleetRepository {
   }
 
   async remove(netid: string, slug: string): Promise<boolean> {
-    return changed(this.db.delete(fleetEntries).where(and(eq(fleetEntries.slug, slug.trim().toLowerCase()), eq(fleetEntries.netid, netid))).run());
+    // IMMEDIATE, as a claim is: no hold is written between the check and the delete.
+    return this.db.$client.transaction(() => this.removeUnheld(netid, [slug.trim().toLowerCase()]) > 0).immediate();
   }
 }

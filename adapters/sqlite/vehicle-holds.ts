@@ -1,10 +1,13 @@
-import { blackoutRefusal, type BLACKOUT_LIMITS, type BlackoutRefusal, type HoldClaim, type VehicleHold, type VehicleHolds } from "../../domain/fleet/holds";
+import { blackoutRefusal, type BLACKOUT_LIMITS, type BlackoutRefusal, type ClaimOutcome, type HoldClaim, type VehicleHold, type VehicleHolds } from "../../domain/fleet/holds";
 import {
   graceOf,
+  holdCountArgs,
+  holdCountSql,
   holdOf,
   liveBlackoutsOf,
   liveBlackoutsSql,
   liveHoldSql,
+  overLimit,
   PROVIDERS_PER_READ,
   type HoldRow,
 } from "../sql/hold-sql";
@@ -12,31 +15,41 @@ import type { Db } from "./db";
 
 type CountRow = { n: number; first_ends: number | null };
 
+const HOLD_COUNT = holdCountSql((n) => `?${n}`);
+
 /**
- * Vehicle holds in SQLite. A claim checks for an overlapping live hold and inserts its own in one IMMEDIATE
- * transaction: SQLite's single writer (every process on the file waits for it) makes the check and the write one step.
+ * Vehicle holds in SQLite. A claim counts the requester's unaccepted holds, checks for an overlapping live hold and
+ * inserts its own in one IMMEDIATE transaction: SQLite's single writer (every process on the file waits for it)
+ * makes the count, the check and the write one step.
  */
 export class SqliteVehicleHolds implements VehicleHolds {
   constructor(private readonly db: Db) {}
 
-  async claim(c: HoldClaim, now: number): Promise<boolean> {
+  async claim(c: HoldClaim, now: number): Promise<ClaimOutcome> {
     const client = this.db.$client;
-    const run = client.transaction(() => {
+    const run = client.transaction((): ClaimOutcome => {
+      if (c.limits) {
+        const counted = client
+          .query<{ total: number; with_provider: number; soonest: number | null }, [string, string, string, number, number, number]>(HOLD_COUNT)
+          .get(...holdCountArgs({ ...c, limits: c.limits }, now));
+        const over = overLimit(c, counted ?? undefined);
+        if (over) return over;
+      }
       const clash = client
-        .query<{ id: string }, [string, string, number, number, number]>(
+        .query<{ id: string }, [string, string, number, number, number, number]>(
           `SELECT h.id FROM vehicle_holds h WHERE h.slug = ?1 AND (h.transaction_id IS NULL OR h.transaction_id <> ?2) ` +
-            `AND h.starts_at < ?3 AND h.ends_at > ?4 AND ${liveHoldSql("?5")} LIMIT 1`,
+            `AND h.starts_at < ?3 AND h.ends_at > ?4 AND ${liveHoldSql("?5", "?6")} LIMIT 1`,
         )
-        .get(c.slug, c.transactionId, c.to, c.from, graceOf(now));
-      if (clash) return false;
+        .get(c.slug, c.transactionId, c.to, c.from, graceOf(now), now);
+      if (clash) return { kind: "taken" };
       client.query("DELETE FROM vehicle_holds WHERE transaction_id = ?").run(c.transactionId);
       client
         .query(
-          "INSERT INTO vehicle_holds (id, slug, provider_netid, kind, transaction_id, starts_at, ends_at, reason, created_at) " +
-            "VALUES (?, ?, ?, 'BOOKING', ?, ?, ?, NULL, ?)",
+          "INSERT INTO vehicle_holds (id, slug, provider_netid, kind, transaction_id, starts_at, ends_at, reason, created_at, requester_netid) " +
+            "VALUES (?, ?, ?, 'BOOKING', ?, ?, ?, NULL, ?, ?)",
         )
-        .run(crypto.randomUUID(), c.slug, c.provider, c.transactionId, c.from, c.to, now);
-      return true;
+        .run(crypto.randomUUID(), c.slug, c.provider, c.transactionId, c.from, c.to, now, c.requester);
+      return { kind: "claimed" };
     });
     return run.immediate();
   }
@@ -51,14 +64,14 @@ export class SqliteVehicleHolds implements VehicleHolds {
     // By provider (the provider_ends index): a quote reads only the providers it may offer.
     for (let i = 0; i < providers.length; i += PROVIDERS_PER_READ) {
       const some = providers.slice(i, i + PROVIDERS_PER_READ);
-      const list = some.map((_, k) => `?${k + 3}`).join(", ");
+      const list = some.map((_, k) => `?${k + 4}`).join(", ");
       rows.push(
         ...client
           .query<{ provider: string; slug: string; from: number; to: number }, Array<string | number>>(
             `SELECT h.provider_netid AS provider, h.slug AS slug, h.starts_at AS "from", h.ends_at AS "to" FROM vehicle_holds h ` +
-              `WHERE h.provider_netid IN (${list}) AND h.ends_at > ?1 AND ${liveHoldSql("?2")}`,
+              `WHERE h.provider_netid IN (${list}) AND h.ends_at > ?1 AND ${liveHoldSql("?2", "?3")}`,
           )
-          .all(after, graceOf(now), ...some),
+          .all(after, graceOf(now), now, ...some),
       );
     }
     return rows;
@@ -66,11 +79,11 @@ export class SqliteVehicleHolds implements VehicleHolds {
 
   async scheduleOf(slug: string, from: number, to: number, now: number): Promise<VehicleHold[]> {
     return this.db.$client
-      .query<HoldRow, [string, number, number, number]>(
-        `SELECT h.* FROM vehicle_holds h WHERE h.slug = ?1 AND h.starts_at < ?2 AND h.ends_at > ?3 AND ${liveHoldSql("?4")} ` +
+      .query<HoldRow, [string, number, number, number, number]>(
+        `SELECT h.* FROM vehicle_holds h WHERE h.slug = ?1 AND h.starts_at < ?2 AND h.ends_at > ?3 AND ${liveHoldSql("?4", "?5")} ` +
           "ORDER BY h.starts_at, h.id LIMIT 1000",
       )
-      .all(slug, to, from, graceOf(now))
+      .all(slug, to, from, graceOf(now), now)
       .map(holdOf);
   }
 

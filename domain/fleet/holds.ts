@@ -1,4 +1,5 @@
 import type { FieldError } from "../errors";
+import type { Plan } from "../company/plan";
 
 /** Booking statuses that no longer hold their vehicle (docs/availability.md). */
 export const RELEASING_STATUSES = ["CANCEL", "REJECT", "FAILED", "NO_SHOW", "CLOSE"] as const;
@@ -25,13 +26,32 @@ export interface VehicleHold {
   reason?: string;
 }
 
+/**
+ * How many live unaccepted bookings holding a vehicle one requester may keep (docs/availability.md#hold-limits):
+ * with one provider, and with all providers together, by the requester's plan.
+ */
+export const HOLD_LIMITS: Readonly<Record<Plan, HoldLimits>> = {
+  FREE: { perProvider: 10, total: 50 },
+  PROFESSIONAL: { perProvider: 50, total: 500 },
+  ENTERPRISE: { perProvider: 50, total: 500 },
+};
+
+export interface HoldLimits {
+  perProvider: number;
+  total: number;
+}
+
 /** What claiming a vehicle for a booking writes. */
 export interface HoldClaim {
   slug: string;
   provider: string;
+  /** The booking's requester: its live unaccepted holds are counted against `limits`. */
+  requester: string;
   transactionId: string;
   from: number;
   to: number;
+  /** Refuse the claim when the requester already keeps this many live unaccepted holds (absent: no limit). */
+  limits?: HoldLimits;
 }
 
 /** The live blackouts one vehicle and one company may keep (docs/availability.md#how-many-blackouts). */
@@ -63,14 +83,24 @@ export function blackoutRefusal(
   return undefined;
 }
 
+/**
+ * What a claim came to: the vehicle held; taken by another live hold; or refused because the requester keeps its
+ * limit of unaccepted holds (`scope` says which; `soonest`: when the first of them lapses, Unix seconds, if known).
+ */
+export type ClaimOutcome =
+  | { kind: "claimed" }
+  | { kind: "taken" }
+  | { kind: "limit"; scope: "provider" | "all"; limit: number; soonest: number | null };
+
 /** The live holds of vehicles, kept in the database (the authority: a claim is checked and written atomically there). */
 export interface VehicleHolds {
   /**
    * Holds `slug` over [from, to) for the booking unless a live hold of another booking or a blackout overlaps it:
    * checked and written in ONE database transaction under a lock on the vehicle, so of two racing claims one wins.
-   * A hold of the same booking is replaced. false: the vehicle is taken.
+   * A hold of the same booking is replaced. With `limits`, the requester's other live unaccepted holds are counted
+   * in the same transaction (under a lock on the requester where several instances share the database) first.
    */
-  claim(claim: HoldClaim, now: number): Promise<boolean>;
+  claim(claim: HoldClaim, now: number): Promise<ClaimOutcome>;
   /** Drops the hold of a booking (its booking was not made after all). */
   release(transactionId: string): Promise<void>;
   /**
@@ -112,6 +142,8 @@ export class HoldIndex {
     readonly store: VehicleHolds,
     private readonly nowMs: () => number = () => Date.now(),
     private readonly ttlMs = 1000,
+    /** The service's current Unix second: which holds are live then (an unaccepted booking's lapses at its acceptBy). */
+    private readonly seconds: () => number = () => Math.floor(Date.now() / 1000),
   ) {}
 
   /** Resolves once each provider's copy is at most `ttlMs` old and was read after this instance last changed it. */
@@ -135,7 +167,7 @@ export class HoldIndex {
     for (const p of providers) this.reading.set(p, entry);
     entry.done = (async () => {
       try {
-        const seconds = Math.floor(now / 1000);
+        const seconds = this.seconds();
         const rows = await this.store.liveHoldsOf(providers, seconds - 86_400, seconds);
         const byProvider = new Map<string, Span[]>(providers.map((p) => [p, []]));
         for (const h of rows) byProvider.get(h.provider)?.push({ slug: h.slug, from: h.from, to: h.to });

@@ -1,4 +1,5 @@
 import type { ChangeLog } from "../trips/booking";
+import { isReleaseLine } from "../trips/release";
 
 /**
  * A provider's record (docs/terms.md#provider-record): over the last 90 days, how many bookings it was sent, how many it accepted
@@ -35,8 +36,12 @@ export interface ProviderHistory {
 const ACCEPTED = new Set(["CONFIRMED", "ACKNOWLEDGED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD", "NO_SHOW", "STOP", "COMPLETE", "CLOSE"]);
 const MOVE = /status ([A-Z_]+) → ([A-Z_]+)(?: \(skipped ([A-Z_, ]+)\))?/;
 
-/** What one booking's history says: when the provider accepted, whether it ended the booking, when the chauffeur was on location. */
-export function bookingFacts(b: RecordBooking): { accepted: boolean; acceptedAt?: number; providerEnded: boolean; onLocationAt?: number } {
+/**
+ * What one booking's history says: when the provider accepted, whether it ended the booking, when the chauffeur was on
+ * location; `released`: the provider released it unaccepted (docs/availability.md#releasing-a-requesters-pending-requests),
+ * and the record leaves it out.
+ */
+export function bookingFacts(b: RecordBooking): { accepted: boolean; acceptedAt?: number; providerEnded: boolean; onLocationAt?: number; released?: true } {
   let logs: ChangeLog[] = [];
   try {
     logs = JSON.parse(b.changeLogs) as ChangeLog[];
@@ -47,6 +52,7 @@ export function bookingFacts(b: RecordBooking): { accepted: boolean; acceptedAt?
   let onLocationAt: number | undefined;
   let providerEnded = false;
   for (const line of Array.isArray(logs) ? logs : []) {
+    if (typeof line?.changeDesc === "string" && isReleaseLine(line.changeDesc)) return { accepted: false, providerEnded: false, released: true };
     const m = typeof line?.changeDesc === "string" ? MOVE.exec(line.changeDesc) : null;
     if (!m) continue;
     const to = m[2];
@@ -69,8 +75,9 @@ export function bookingFacts(b: RecordBooking): { accepted: boolean; acceptedAt?
 
 const pct = (n: number, of: number): number | null => (of === 0 ? null : Math.round((1000 * n) / of) / 10);
 
-/** The record of one provider from its bookings of the window. */
-export function providerRecordOf(bookings: readonly RecordBooking[]): ProviderRecord {
+/** The record of one provider from its bookings of the window (those it released left out). */
+export function providerRecordOf(window: readonly RecordBooking[]): ProviderRecord {
+  const bookings = window.filter((b) => !b.changeLogs.includes("(RELEASED)") || !bookingFacts(b).released);
   const n = bookings.length;
   if (n < RECORD_MIN_BOOKINGS) return { bookings: n, acceptedPct: null, medianAcceptSeconds: null, providerCancelPct: null, onTimePct: null };
   let accepted = 0;

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { isoAt, isProvider, isRequester, roleOf } from "./booking";
 import type { Booking, BookingEvent, ExtraFields, Fee, QuoteOption, QuotedOrigin, Terms, Trip } from "./booking";
-import { pricedDifferences, pricedKey, QUOTE_TIME_TOLERANCE_SECONDS, quoteTripMismatch, type RepricedTrip } from "./quote-binding";
+import { pricedDifferences, QUOTE_TIME_TOLERANCE_SECONDS, quoteTripMismatch, repricedFor, type RepricedTrip } from "./quote-binding";
 import { assertTransition, CANCELLABLE_STATUSES, type TripActor, type TripStatus } from "./lifecycle";
 import type { Decision } from "./decision";
 import type { NewTripRequest, TripChanges } from "./send-trip-request";
@@ -283,18 +283,9 @@ export function decideUpdateTrip(
     ...(b.terms && extra.pickupDate !== undefined ? { terms: movedTerms(b.terms, extra.pickupDate - b.pickupDate) } : {}),
     changeLogs: [...b.changeLogs, ...descriptions.map((d) => log(ctx, "requester", d))],
   };
-  return { result: sendTripResult(booking), write: { booking, events: [event(booking, "TRIP_UPDATED", "requester", ctx)] } };
-}
-
-/**
- * The new price of a booking made from a quote whose UPDATE changes a priced field: the one the use case worked out
- * for exactly this trip (repriceForUpdate), else 409 (the booking changed meanwhile). Undefined when no priced field changed.
- */
-function repricedFor(b: Booking, trip: Trip, pickupDate: number | undefined, price: RepricedTrip | undefined): RepricedTrip | undefined {
-  const key = pricedKey(trip, pickupDate ?? b.pickupDate);
-  if (key === pricedKey(b.trip, b.pickupDate)) return undefined;
-  if (price?.key !== key) throw new ConflictError("The booking changed while its new price was worked out; send the UPDATE again", "BOOKING_CHANGED");
-  return price;
+  // A moved trip moves its vehicle hold in the same transaction (docs/availability.md#an-update-moves-the-hold), or 409.
+  const hold = repriced?.hold ? { hold: repriced.hold } : {};
+  return { result: sendTripResult(booking), write: { booking, events: [event(booking, "TRIP_UPDATED", "requester", ctx)], ...hold } };
 }
 
 /** The requester cancels (cancelTrip or action CANCEL): allowed from any state before the passenger is on board. */

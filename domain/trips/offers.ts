@@ -1,6 +1,7 @@
 import { isoAt, type Booking, type BookingEvent, type ChangeLog, type Fee, type Offer, type QuotedOrigin } from "./booking";
 import type { BookingWrite, Decision } from "./decision";
 import type { TripStatus } from "./lifecycle";
+import { ConflictError } from "../errors";
 
 /**
  * Acceptance deadlines and the cascade (docs/terms.md#the-acceptance-deadline-acceptby,
@@ -21,8 +22,9 @@ export type OfferEndReason = "ACCEPT_TIMEOUT" | "PROVIDER_REJECTED" | "DELIVERY_
 export const ACCEPT_TIMEOUT = "ACCEPT_TIMEOUT";
 export const NO_PROVIDER_ACCEPTED = "NO_PROVIDER_ACCEPTED";
 
-/** Statuses in which the provider has not accepted yet: the offer lapses at acceptBy. */
-const AWAITING: ReadonlySet<TripStatus> = new Set(["BOOKING_REQUEST", "PENDING"]);
+/** Statuses in which the provider has not accepted yet: the offer lapses at acceptBy (and its vehicle hold with it). */
+export const UNACCEPTED_STATUSES = ["BOOKING_REQUEST", "PENDING"] as const satisfies readonly TripStatus[];
+const AWAITING: ReadonlySet<TripStatus> = new Set(UNACCEPTED_STATUSES);
 
 /**
  * Until when the provider of a new booking may accept (Unix seconds): by the pickup's lead time — within 24 h, 30 min
@@ -54,6 +56,23 @@ export function moveCause(b: Booking, now: number): OfferEndReason | undefined {
   if (b.status === "REJECT") return "PROVIDER_REJECTED";
   if (b.status === "FAILED") return "DELIVERY_FAILED";
   return undefined;
+}
+
+/** Statuses a provider may still move an unaccepted booking to once its offer lapsed: none of them accepts it. */
+const NOT_ACCEPTING: ReadonlySet<TripStatus> = new Set([...UNACCEPTED_STATUSES, "REJECT", "FAILED", "CANCEL"]);
+
+/**
+ * 409 OFFER_LAPSED when a provider would accept (CONFIRMED or a later status) a booking whose acceptBy has passed
+ * (docs/terms.md#the-acceptance-deadline-acceptby): the offer lapsed, and the vehicle it held was free again from then
+ * on (docs/availability.md#until-acceptance-holds-lapse-at-acceptby). Undefined when the move is allowed.
+ */
+export function lapsedAcceptance(b: Booking, to: TripStatus, now: number): ConflictError | undefined {
+  if (b.acceptBy === undefined || !AWAITING.has(b.status) || b.acceptBy > now || NOT_ACCEPTING.has(to)) return undefined;
+  return new ConflictError(
+    `The offer lapsed at ${isoAt(b.acceptBy)} (acceptBy) without your acceptance: it can no longer be accepted`,
+    "OFFER_LAPSED",
+    { acceptBy: isoAt(b.acceptBy) },
+  );
 }
 
 /** Moves made so far (offers after the first). */

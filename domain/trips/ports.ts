@@ -14,6 +14,8 @@ export interface BookingListQuery {
   role?: TripActor;
   status?: TripStatus;
   requesterResNo?: string;
+  /** Only bookings this company (its netid as stored) requested. */
+  requesterId?: string;
   /** Pickup between these Unix seconds, both included. */
   pickupFrom?: number;
   pickupTo?: number;

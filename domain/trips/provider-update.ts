@@ -7,6 +7,7 @@ import { allowedNext, assertTransition, parseTripStatus, skippedStates, TRIP_STA
 import type { Decision } from "./decision";
 import { isUuid } from "./send-trip-request";
 import { providerFare, sameAmount } from "./fare-lines";
+import { lapsedAcceptance } from "./offers";
 import { ANY_DECIMALS, checkFees, copyTrimming, extraFields, numberText, readCoordinateField, readPhones } from "./trip-fields";
 
 /**
@@ -157,6 +158,8 @@ export function decideProviderUpdate(
     throw new ValidationError([{ field: "requesterResNo", message: "is not this booking's requesterResNo" }]);
   const statusChange = update.status !== b.status || b.status === "STOP";
   if (statusChange) assertTransition(b.status, update.status, "provider");
+  const lapsed = statusChange ? lapsedAcceptance(b, update.status, ctx.now) : undefined;
+  if (lapsed) throw lapsed;
 
   const descriptions: string[] = [];
   if (statusChange) descriptions.push(describeMove(b.status, update.status));

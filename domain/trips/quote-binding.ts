@@ -1,6 +1,7 @@
 import { ConflictError, type FieldError } from "../errors";
 import { canonicalJson } from "../shared/canonical-json";
-import type { ExtraFields, Fee, TripLocation, TripLocations } from "./booking";
+import type { Booking, ExtraFields, Fee, Trip, TripLocation, TripLocations } from "./booking";
+import type { BookingWrite } from "./decision";
 import { distanceKm, parseDateTime, readCoordinate } from "./places";
 
 /**
@@ -170,4 +171,19 @@ export interface RepricedTrip {
   totalAmount: string;
   /** The changeLogs line, with the new total. */
   described: string;
+  /** The booking's vehicle hold for the changed trip, when it moves (docs/availability.md#an-update-moves-the-hold). */
+  hold?: BookingWrite["hold"];
+}
+
+/**
+ * The new price (and hold) of a booking made from a quote whose UPDATE changes a priced field: the one the use case
+ * worked out for exactly this trip and vehicle (repriceForUpdate), else 409 (the booking changed meanwhile, a cascade
+ * moved it). Undefined when no priced field changed.
+ */
+export function repricedFor(b: Booking, trip: Trip, pickupDate: number | undefined, price: RepricedTrip | undefined): RepricedTrip | undefined {
+  const key = pricedKey(trip, pickupDate ?? b.pickupDate);
+  if (key === pricedKey(b.trip, b.pickupDate)) return undefined;
+  const moved = price?.hold && (price.hold.provider !== b.providerId || price.hold.slug !== b.quoted?.code);
+  if (price?.key !== key || moved) throw new ConflictError("The booking changed while its new price was worked out; send the UPDATE again", "BOOKING_CHANGED");
+  return price;
 }

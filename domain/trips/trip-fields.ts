@@ -150,18 +150,19 @@ export function readNotes(raw: unknown[], fail: Fail): TripNote[] {
   });
 }
 
-const MAX_TRIP_MINUTES = 43_200;
+/** A booked duration is at most 24 h (docs/availability.md#hold-limits): longer hires are contracts between partners. */
+export const MAX_TRIP_MINUTES = 1440;
 
 /**
  * totalTripDuration in minutes, as sent (string or number; "" = not specified). Returns the minutes when given,
- * and fails when it is not a number of minutes from 0 to 30 days.
+ * and fails when it is not a number of minutes from 0 to 24 h.
  */
 export function readTripMinutes(raw: unknown, fail: Fail): number | undefined {
   if (blank(raw)) return undefined;
   const text = typeof raw === "number" ? numberText(raw) : typeof raw === "string" ? raw.trim() : "";
   const minutes = /^\d{1,5}(\.\d{1,2})?$/.test(text) ? Number(text) : NaN;
   if (!(minutes >= 0 && minutes <= MAX_TRIP_MINUTES)) {
-    fail("totalTripDuration", `must be a number of minutes from 0 to ${MAX_TRIP_MINUTES}`);
+    fail("totalTripDuration", `must be a number of minutes from 0 to ${MAX_TRIP_MINUTES} (24 h)`);
     return undefined;
   }
   return minutes;

@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError, TooManyRequestsError, ValidationError } from "../errors";
 import type { Caller, Clock } from "../ports";
 import type { FleetRepository } from "../fleet/ports";
-import { BLACKOUT_LIMITS, checkBlackout, checkScheduleWindow, type BlackoutRefusal, type HoldIndex, type VehicleHold } from "../fleet/holds";
+import { BLACKOUT_LIMITS, checkBlackout, checkScheduleWindow, type BlackoutRefusal, type ClaimOutcome, type HoldClaim, type HoldIndex, type VehicleHold } from "../fleet/holds";
 import { isoAt } from "../trips/booking";
 
 /** What managing a vehicle's blackouts and reading its schedule needs. */
@@ -91,24 +91,21 @@ export async function vehicleSchedule(
   return { slug: entry.slug, from: isoAt(window.from), to: isoAt(window.to), holds: holds.map(holdView) };
 }
 
-/** What a booking made from a quote option holds, to claim before the booking is written. */
-export interface VehicleClaim {
-  slug: string;
-  provider: string;
-  transactionId: string;
-  from: number;
-  to: number;
-}
+/** What a booking made from a quote option holds, to claim before the booking is written (and the requester's limits). */
+export type VehicleClaim = HoldClaim;
 
 /**
- * Books `claim`'s vehicle around `book` (docs/availability.md#booking-a-quoted-vehicle-that-became-busy): the hold is claimed in the database first (409
- * VEHICLE_UNAVAILABLE when another live booking or a blackout holds it: nothing is booked), then the booking is
- * written; when that fails, or makes no booking under the claimed transactionId, the hold is given back.
+ * Books `claim`'s vehicle around `book` (docs/availability.md#booking-a-quoted-vehicle-that-became-busy): the hold is
+ * claimed in the database first — 429 HOLD_LIMIT when the requester keeps its limit of unaccepted holds
+ * (docs/availability.md#hold-limits), 409 VEHICLE_UNAVAILABLE when another live booking or a blackout holds it: nothing
+ * is booked — then the booking is written; when that fails, or makes no booking under the claimed transactionId, the
+ * hold is given back.
  */
 export async function bookHolding<R extends { transactionId: string }>(holds: HoldIndex, claim: VehicleClaim, now: number, book: () => Promise<R>): Promise<R> {
-  const won = await holds.store.claim(claim, now);
+  const outcome = await holds.store.claim(claim, now);
+  if (outcome.kind === "limit") throw holdLimit(outcome, claim.provider, now);
   holds.forget(claim.provider);
-  if (!won)
+  if (outcome.kind === "taken")
     throw new ConflictError(`The vehicle ${claim.slug} is no longer available at that time; request a new quote`, "VEHICLE_UNAVAILABLE", {
       vehicle: claim.slug,
       from: isoAt(claim.from),
@@ -123,4 +120,17 @@ export async function bookHolding<R extends { transactionId: string }>(holds: Ho
   }
   if (result.transactionId !== claim.transactionId) await holds.store.release(claim.transactionId);
   return result;
+}
+
+/** 429 HOLD_LIMIT: retry once the first of the requester's unaccepted holds lapses (or a minute, when none says when). */
+function holdLimit(o: Extract<ClaimOutcome, { kind: "limit" }>, provider: string, now: number): TooManyRequestsError {
+  const retryAfter = o.soonest !== null && o.soonest > now ? o.soonest - now : 60;
+  const whom = o.scope === "provider" ? `with ${provider}` : "with all providers together";
+  return new TooManyRequestsError(
+    retryAfter,
+    `You keep ${o.limit} unaccepted bookings holding vehicles ${whom}, your plan's limit: nothing was booked. Wait until a ` +
+      "provider accepts or lets one lapse, or cancel one (docs/availability.md#hold-limits)",
+    "HOLD_LIMIT",
+    { limit: o.limit, scope: o.scope, ...(o.scope === "provider" ? { provider } : {}) },
+  );
 }

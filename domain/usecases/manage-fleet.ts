@@ -96,11 +96,28 @@ export async function updateFleetEntry(deps: ManageFleetDeps, caller: Caller, sl
   return updated;
 }
 
-/** Remove a vehicle of the caller's company. */
+/**
+ * Remove a vehicle of the caller's company; 409 VEHICLES_HELD, nothing deleted, while a live booking holds it
+ * (docs/availability.md#a-held-vehicle-cannot-be-deleted).
+ */
 export async function removeFleetEntry(deps: ManageFleetDeps, caller: Caller, slug: string): Promise<void> {
   const entry = await getFleetEntry(deps, caller, slug);
-  if (!(await deps.fleet.remove(caller.netid, entry.slug))) throw notFound();
+  let removed: boolean;
+  try {
+    removed = await deps.fleet.remove(caller.netid, entry.slug);
+  } catch (error) {
+    if (error instanceof VehiclesHeldError) throw vehiclesHeld(error, "Not deleted", "cancel or finish it first");
+    throw error;
+  }
+  if (!removed) throw notFound();
   deps.index.fleetChanged([entry.slug]);
+}
+
+/** 409 VEHICLES_HELD naming each held vehicle and the booking holding it. */
+function vehiclesHeld(error: VehiclesHeldError, refused: string, remedy: string): ConflictError {
+  return new ConflictError(`${refused}, nothing changed: live bookings hold ${error.held.map((h) => h.slug).join(", ")}; ${remedy}`, "VEHICLES_HELD", {
+    vehicles: error.held.map((h) => ({ slug: h.slug, transactionId: h.transactionId })),
+  });
 }
 
 /** What an import did (docs/operator.md#fleet-import): the entries it added, rewrote and deleted, and how many rows matched an entry as it was. */
@@ -160,13 +177,7 @@ export async function importFleet(
       ),
     );
   } catch (error) {
-    if (error instanceof VehiclesHeldError)
-      throw new ConflictError(
-        `Import refused, nothing changed: live bookings hold ${error.held.map((h) => h.slug).join(", ")}; ` +
-          "cancel or finish them, or keep these entries in the file",
-        "VEHICLES_HELD",
-        { vehicles: error.held.map((h) => ({ slug: h.slug, transactionId: h.transactionId })) },
-      );
+    if (error instanceof VehiclesHeldError) throw vehiclesHeld(error, "Import refused", "cancel or finish them, or keep these entries in the file");
     if (error instanceof ExternalIdTakenError) throw new ValidationError([{ field: "externalId", message: "is already used by another entry of your fleet" }]);
     if (error instanceof SlugTakenError) {
       const row = valid.find((r) => r.slug === error.slug)?.row ?? 0;

@@ -152,7 +152,7 @@ async function nextOffer(deps: OfferWatchDeps, b: Booking, now: number, taken: R
       const span = await spanFor(deps, b, o.provider.netid);
       const busy = await deps.holds.store.scheduleOf(o.code, span.from, span.to, now);
       if (busy.some((h) => h.transactionId !== b.transactionId)) continue;
-      hold = { slug: o.code, provider: o.provider.netid, transactionId: b.transactionId, ...span, at: now };
+      hold = { slug: o.code, provider: o.provider.netid, requester: b.requesterId, transactionId: b.transactionId, ...span, at: now };
     }
     // The next provider answers within its own time when it set one (docs/terms.md#policies).
     const answer = (await deps.admission.integrations.get(o.provider.netid))?.policies?.acceptWithinMinutes;

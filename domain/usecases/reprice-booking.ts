@@ -7,12 +7,15 @@ import { CANCELLABLE_STATUSES } from "../trips/lifecycle";
 import { placePickup, type Gazetteer } from "../trips/pickup-place";
 import type { BookingRepository, Geocoder } from "../trips/ports";
 import { placeRoute, routePositions } from "../trips/drop-off-place";
-import { buildQuote } from "../pricing/quote";
 import { pricedKey, requoteNeeded, type RepricedTrip } from "../trips/quote-binding";
 import type { BookingRef, TripChanges } from "../trips/send-trip-request";
 import { servesPickup } from "../pricing/service-area";
 import { readTripMinutes } from "../trips/trip-fields";
-import { serviceAreaOf, serviceRadiusOf } from "./quote-provider";
+import { serviceAreaOf } from "./quote-provider";
+import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
+import { DEFAULT_TURNAROUND_MINUTES, holdSpan, type HoldIndex } from "../fleet/holds";
+import { buildQuote, quoteQuarterHours } from "../pricing/quote";
+import { canonicalJson } from "../shared/canonical-json";
 import type { ProviderFleet, RateCardRepository } from "../pricing/ports";
 import { compiledCard, quoteWithCard } from "../pricing/priced-quote";
 import { cardFacts } from "../pricing/card-facts";
@@ -40,6 +43,8 @@ export interface RepriceDeps {
   rateCards?: Pick<RateCardRepository, "get">;
   /** The pickup's time zone, for the card's night and date surcharges. */
   timeZones?: TimeZones;
+  /** Vehicles held by bookings (docs/availability.md): present, a changed trip's span moves the booking's hold. */
+  holds?: HoldIndex;
 }
 
 /** Trip fields an UPDATE may send that a price depends on. */
@@ -79,7 +84,8 @@ export async function repriceForUpdate(
   if (!vehicle) throw requoteNeeded(`vehicle ${code} is no longer in the provider's active fleet`, details);
   const placed = placePickup(trip.locations.pickup, deps);
   if (!placed.placed) throw requoteNeeded(`the new pickup ${placed.message}`, details);
-  const radiusKm = await serviceRadiusOf(deps.integrations, current.providerId);
+  const integration = await deps.integrations.get(current.providerId);
+  const radiusKm = integration?.serviceRadiusKm ?? DEFAULT_SERVICE_RADIUS_KM;
   if (!servesPickup(vehicle, serviceAreaOf(placed, radiusKm))) throw requoteNeeded(`the new pickup is outside the service area of vehicle ${code}`, details);
   const luggage = trip.luggageCount === undefined || trip.luggageCount === "" ? undefined : Number(trip.luggageCount);
   // Placed as a quote places them: exact coordinates sent now re-price a trip quoted from a city's centre.
@@ -112,10 +118,22 @@ export async function repriceForUpdate(
   if (!option && quote.warnings.some((w) => w.code === "UNPRICED_VEHICLES")) throw requoteNeeded(`vehicle ${code} has no price for this trip`, details);
   if (!option) throw requoteNeeded(`vehicle ${code} does not seat ${party}`, details);
   const before = current.totalAmount ?? "(none)";
+  // The vehicle is held over the changed trip's span, moved in the UPDATE's transaction (or 409 VEHICLE_UNAVAILABLE).
+  const turnaround = integration?.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES;
+  const span = deps.holds && spanMoved(current, trip, at) ? holdSpan(at, quoteQuarterHours(build), turnaround) : undefined;
+  const { providerId: provider, requesterId: requester, transactionId } = current;
   return {
     key,
     fees: [option],
     totalAmount: option.fee,
     described: `re-priced for the changed trip: option ${code} ${before} → ${option.fee} ${option.currency}`,
+    ...(span ? { hold: { slug: code, provider, requester, transactionId, ...span, at: ctx.now } } : {}),
   };
+}
+
+/** Whether a changed trip may hold its vehicle over another span: another pickup time, booked duration or route. */
+function spanMoved(current: Booking, trip: Trip, at: number): boolean {
+  const duration = (t: Trip) => String(t.totalTripDuration ?? "").trim();
+  const route = (t: Trip) => canonicalJson(t.locations);
+  return at !== current.pickupDate || duration(trip) !== duration(current.trip) || route(trip) !== route(current.trip);
 }

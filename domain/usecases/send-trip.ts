@@ -24,7 +24,7 @@ import { unknownPassengerFields, type TripWarning } from "../trips/warnings";
 import { quoteProvider } from "./quote-provider";
 import { repriceForUpdate } from "./reprice-booking";
 import { bookHolding, type VehicleClaim } from "./availability";
-import { DEFAULT_TURNAROUND_MINUTES, holdSpan, type HoldIndex } from "../fleet/holds";
+import { DEFAULT_TURNAROUND_MINUTES, HOLD_LIMITS, holdSpan, type HoldIndex, type HoldLimits } from "../fleet/holds";
 import { quoteQuarterHours } from "../pricing/quote";
 import { cancellationFeeApplies, isAirportPickup, isHourlyTrip, termsFor } from "../trips/terms";
 import { askedExtras } from "../pricing/trip-extras";
@@ -86,7 +86,7 @@ export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTr
     });
 
   const ctx: ChangeContext = { now: deps.clock.now(), netid: caller.netid, uid: caller.uid };
-  if (req.action === "NEW") return sendNewTrip(deps, req, ctx, quote);
+  if (req.action === "NEW") return sendNewTrip(deps, req, ctx, quote, HOLD_LIMITS[caller.plan]);
 
   // A requesterResNo is the caller's own: look it up under the caller's canonical netid.
   const ref =
@@ -100,7 +100,7 @@ export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTr
   const limits = deps.limits ?? DEFAULT_BOOKING_LIMITS;
   // A booking made from a quote is priced again for a changed trip (or 409 REQUOTE_NEEDED), before the transaction.
   const price = await repriceForUpdate({ ...deps, integrations: deps.admission.integrations }, ref, req.changes, ctx, pickupDate);
-  return deps.bookings.change(ref, (current) => {
+  const updated = await deps.bookings.change(ref, (current) => {
     // Fee lines in the currency they name, else the booking's
     // (docs/integration.md#what-a-quote-offers-service-area-currency-warnings); a caller not its requester gets
     // 404/403 first.
@@ -115,9 +115,18 @@ export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTr
     // An UPDATE merges members into the stored trip: the booking as a whole stays within one body's limit.
     return withinBounds(decision, current, limits);
   });
+  // The booking's hold moved with its trip: the quotes' copy of the provider's holds is read again.
+  if (price?.hold) deps.holds?.forget(price.hold.provider);
+  return updated;
 }
 
-async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeContext, read: NetworkQuote | undefined): Promise<SendTripResult> {
+async function sendNewTrip(
+  deps: SendTripDeps,
+  req: NewTripRequest,
+  ctx: ChangeContext,
+  read: NetworkQuote | undefined,
+  limits: HoldLimits,
+): Promise<SendTripResult> {
   const provider = await deps.companies.findByNetid(req.providerId);
   if (!provider) throw new ValidationError([{ field: "affiliateReservation.providerId", message: `no registered company has netid ${req.providerId}` }]);
   const refusal = await tripRefusal(deps.admission, ctx.netid, provider.netid);
@@ -238,6 +247,8 @@ async function sendNewTrip(deps: SendTripDeps, req: NewTripRequest, ctx: ChangeC
   }
   const pickupAt = placed.placed ? placed.position : undefined;
   const claim = await quotedVehicleClaim(deps, request, provider.netid, facts.transactionId, pickupDate, quoted, pickupAt, route, ctx.now);
+  // The requester's unaccepted holds are limited (docs/availability.md#hold-limits): counted in the claim's transaction.
+  if (claim) claim.limits = limits;
   // A booking made from a quote keeps a price the drop-off's place may change: say when it was only approximate.
   if (claim && placing) warnings.push(...(await placing).warnings);
   return claim ? bookHolding(deps.holds, claim, ctx.now, book) : book();
@@ -275,5 +286,5 @@ async function quotedVehicleClaim(
   if (!slug) return undefined;
   const quarterHours = quoteQuarterHours({ tripMinutes: request.tripMinutes, pickup, ...routePositions(await route()) });
   const turnaround = (await deps.admission.integrations.get(provider))?.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES;
-  return { slug, provider, transactionId, ...holdSpan(pickupDate, quarterHours, turnaround) };
+  return { slug, provider, requester: request.requesterId, transactionId, ...holdSpan(pickupDate, quarterHours, turnaround) };
 }

@@ -18,7 +18,7 @@ export function wireFleet({ storage, clock, logger }: Wiring, { airports, gazett
   });
   // Vehicles held by live bookings and blackouts: a quote reads a copy of the providers it asks, at most a second old;
   // bookings claim in the database.
-  const holds = new HoldIndex(storage.vehicleHolds);
+  const holds = new HoldIndex(storage.vehicleHolds, undefined, undefined, () => clock.now());
   return {
     fleet,
     fleetIndex,

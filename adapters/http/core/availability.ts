@@ -14,7 +14,9 @@ const SlugParams = t.Object({ slug: t.String({ maxLength: 200, description: "The
 
 const Hold = t.Object({
   id: t.String({ description: "The blackout's id, or the booking hold's own id" }),
-  kind: t.Union([t.Literal("BOOKING"), t.Literal("BLACKOUT")], { description: "BOOKING: a live booking made from a quote option; BLACKOUT: blocked by you" }),
+  kind: t.Union([t.Literal("BOOKING"), t.Literal("BLACKOUT")], {
+    description: "BOOKING: a live booking made from a quote option (an unaccepted one until its acceptBy); BLACKOUT: blocked by you",
+  }),
   transactionId: t.Optional(t.String({ description: "BOOKING: the booking that holds the vehicle" })),
   from: t.String({ description: "UTC instant the hold starts (the pickup time for a booking)", examples: ["2030-05-01T08:00:00Z"] }),
   to: t.String({

@@ -271,8 +271,15 @@ export function coreFleet(deps: ManageFleetDeps, auth: Authenticator) {
       {
         coreAuth: true,
         params: SlugParams,
-        response: { 200: t.Object({ success: t.Literal(true) }), ...errors(401, 404) },
-        detail: { tags: ["Fleet"], summary: "Remove one of your vehicles", security },
+        response: { 200: t.Object({ success: t.Literal(true) }), ...errors(401, 404, 409) },
+        detail: {
+          tags: ["Fleet"],
+          summary: "Remove one of your vehicles",
+          description:
+            "Deletes the vehicle with its blackouts. While a live booking holds it (docs/availability.md#a-held-vehicle-cannot-be-deleted): " +
+            "409 VEHICLES_HELD, `vehicles` naming it and the booking, nothing deleted — cancel or finish the booking first.",
+          security,
+        },
       },
     );
 }

@@ -76,7 +76,8 @@ export const bookingOfferMembers = {
   reason: t.Optional(
     t.String({
       description:
-        "Why the exchange ended the booking as REJECT: ACCEPT_TIMEOUT (the provider let acceptBy pass) or NO_PROVIDER_ACCEPTED (the cascade found none)",
+        "Why the booking ended as REJECT: ACCEPT_TIMEOUT (the provider let acceptBy pass), NO_PROVIDER_ACCEPTED (the cascade " +
+        "found none) or RELEASED (the provider released its pending requests, docs/availability.md#releasing-a-requesters-pending-requests)",
       examples: ["ACCEPT_TIMEOUT"],
     }),
   ),

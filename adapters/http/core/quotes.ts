@@ -121,7 +121,10 @@ export function coreQuotes(deps: NetworkQuoteDeps, auth: Authenticator, idempote
             `\`fields\` and \`errors\` (nothing booked). A later sendTrip UPDATE of a priced field re-prices the ` +
             `booked vehicle, or is 409 REQUOTE_NEEDED; the fee lines stay the provider's. Someone else's or an ` +
             `unknown quote: 404 QUOTE_NOT_FOUND; after validUntil: 409 QUOTE_EXPIRED; a provider that now takes ` +
-            `trips only from partners: 403 NOT_PARTNER. Supports \`Idempotency-Key\`.`,
+            `trips only from partners: 403 NOT_PARTNER; the vehicle booked or blocked since: 409 VEHICLE_UNAVAILABLE; ` +
+            `10 unaccepted bookings of yours holding that provider's vehicles already, or 50 in all (PROFESSIONAL: 50 ` +
+            `and 500): 429 HOLD_LIMIT with \`limit\`, \`scope\` and Retry-After, nothing booked ` +
+            `(docs/availability.md#hold-limits). Supports \`Idempotency-Key\`.`,
           security: SECURITY,
         },
       },

@@ -190,7 +190,8 @@ export const SendTripBody = t.Object(
     origination: str(100, "e.g. web, app"),
     totalTripDuration: numberOrText(
       16,
-      "Booked duration in minutes (string or number; empty = not specified); an hourly quote is priced on it " + "instead of the distance",
+      "Booked duration in minutes, at most 1440 (24 h: more is 400 naming totalTripDuration; string or number; empty = " +
+        "not specified); an hourly quote is priced on it instead of the distance, and a booked vehicle is held for it",
       "180",
     ),
     affiliateReservation: t.Optional(Affiliate),

@@ -22,7 +22,12 @@ export const sendTripDoc = {
     "QUOTE_TRIP_MISMATCH naming each field in `fields` and `errors`. An UPDATE that changes such a field of a " +
     "booking made from a quote prices the booked vehicle again with the provider's rates (the answer's fees and " +
     "totalAmount, and a changeLogs line, carry the new total), or is 409 REQUOTE_NEEDED when that vehicle cannot do " +
-    "the new trip (out of its area, too many passengers or bags). After conversion the fee lines are the " +
+    "the new trip (out of its area, too many passengers or bags); one that moves the pickup, duration or route moves " +
+    "the vehicle's hold with it in the same transaction, or is 409 VEHICLE_UNAVAILABLE (nothing changed) when " +
+    "another booking or a blackout holds that vehicle then (docs/availability.md#an-update-moves-the-hold). Booking " +
+    "a quote's vehicle (a conversion, a NEW with `quoteId`) is 429 HOLD_LIMIT, nothing booked, when you keep 10 " +
+    "unaccepted bookings holding vehicles with that provider or 50 in all (PROFESSIONAL: 50 and 500; " +
+    "docs/availability.md#hold-limits); totalTripDuration is at most 1,440 minutes (24 h). After conversion the fee lines are the " +
     "provider's: `fees` or `totalAmount` an UPDATE sends are kept under `requesterExtra`, never the price. " +
     "400 lists every failing field; 403 when requesterId is not your netid; 403 " +
     "NOT_PARTNER for a NEW or QUOTE to a provider that takes trips only from its partners (integration " +
@@ -61,8 +66,9 @@ export const providerUpdateStatusDoc = {
     "reservation number; it names at most one of your live bookings (not CLOSE, CANCEL, REJECT or NO_SHOW): a " +
     "number another of your live bookings holds is 409 PROVIDER_RES_NO_IN_USE (`field: \"providerResNo\"`) and " +
     "nothing of the update is kept. 413 BOOKING_TOO_LARGE when the details would grow the booking past " +
-    "MAX_BODY_BYTES. 409 INVALID_TRANSITION lists the `allowed` next states; 403 when the requester calls it; 404 " +
-    "for anyone else or an unknown id. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
+    "MAX_BODY_BYTES. 409 INVALID_TRANSITION lists the `allowed` next states; 409 OFFER_LAPSED when you accept " +
+    "(CONFIRMED or later) after the booking's acceptBy (docs/terms.md#the-acceptance-deadline-acceptby); 403 when the " +
+    "requester calls it; 404 for anyone else or an unknown id. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
 };
 
 export const cancelTripDoc = {

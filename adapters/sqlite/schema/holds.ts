@@ -4,8 +4,8 @@ import { fleetEntries } from "./fleet";
 
 /**
  * What keeps a vehicle (fleet entry) from being quoted or booked for a while (docs/availability.md): a booking made from a
- * quote option (`kind` BOOKING, its `transaction_id`; live while the booking is) or a provider's blackout (`kind`
- * BLACKOUT, its `reason`). Times are Unix seconds, [starts_at, ends_at).
+ * quote option (`kind` BOOKING, its `transaction_id` and `requester_netid`; live while the booking is, an unaccepted one
+ * until its acceptBy) or a provider's blackout (`kind` BLACKOUT, its `reason`). Times are Unix seconds, [starts_at, ends_at).
  */
 export const vehicleHolds = sqliteTable(
   "vehicle_holds",
@@ -21,6 +21,8 @@ export const vehicleHolds = sqliteTable(
     endsAt: integer("ends_at").notNull(),
     reason: text("reason"),
     createdAt: integer("created_at").notNull(),
+    /** A booking hold's requester: its live unaccepted holds are limited (docs/availability.md#hold-limits). */
+    requesterNetid: text("requester_netid"),
   },
   (t) => [
     index("vehicle_holds_slug_ends").on(t.slug, t.endsAt),
@@ -30,5 +32,7 @@ export const vehicleHolds = sqliteTable(
     // Every live hold still to end (the hold index's load and refresh): a range scan, not the whole table.
     index("vehicle_holds_ends_at").on(t.endsAt),
     uniqueIndex("vehicle_holds_transaction").on(t.transactionId),
+    // A requester's holds still to end: what a claim counts against its limits.
+    index("vehicle_holds_requester_ends").on(t.requesterNetid, t.endsAt),
   ],
 );

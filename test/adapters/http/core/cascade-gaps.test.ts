@@ -120,7 +120,7 @@ describe("the move's hold swap is part of its transaction", () => {
     const other = await quoteAndBook(() => "1000.00");
     const before = await read(id);
     const busy = (await holdsOf(other.id))[0];
-    const hold = { slug: busy.slug, provider: busy.provider, transactionId: id, from: 0, to: 4_000_000_000, at: clock.now() };
+    const hold = { slug: busy.slug, provider: busy.provider, requester: "CG-REQ", transactionId: id, from: 0, to: 4_000_000_000, at: clock.now() };
     const attempt = h.services.offers.bookings.change({ transactionId: id }, (current) => ({
       result: "moved",
       write: { booking: { ...current!, providerId: p3.netid, updatedAt: clock.now() }, events: [], hold },
