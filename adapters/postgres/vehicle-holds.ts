@@ -1,4 +1,12 @@
-import { blackoutRefusal, type BLACKOUT_LIMITS, type BlackoutRefusal, type ClaimOutcome, type HoldClaim, type VehicleHold, type VehicleHolds } from "../../domain/fleet/holds";
+import {
+  blackoutRefusal,
+  type BLACKOUT_LIMITS,
+  type BlackoutRefusal,
+  type ClaimOutcome,
+  type HoldClaim,
+  type VehicleHold,
+  type VehicleHolds,
+} from "../../domain/fleet/holds";
 import {
   graceOf,
   holdCountArgs,

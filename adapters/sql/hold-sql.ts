@@ -1,6 +1,13 @@
 import { ConflictError } from "../../domain/errors";
 import { isoAt } from "../../domain/trips/booking";
-import { PENDING_HOLD_GRACE_SECONDS, RELEASING_STATUSES, type ClaimOutcome, type HoldClaim, type LiveBlackoutCount, type VehicleHold } from "../../domain/fleet/holds";
+import {
+  PENDING_HOLD_GRACE_SECONDS,
+  RELEASING_STATUSES,
+  type ClaimOutcome,
+  type HoldClaim,
+  type LiveBlackoutCount,
+  type VehicleHold,
+} from "../../domain/fleet/holds";
 import { UNACCEPTED_STATUSES } from "../../domain/trips/offers";
 
 const RELEASING = RELEASING_STATUSES.map((s) => `'${s}'`).join(", ");

@@ -1,7 +1,16 @@
 import { ConflictError, NotFoundError, TooManyRequestsError, ValidationError } from "../errors";
 import type { Caller, Clock } from "../ports";
 import type { FleetRepository } from "../fleet/ports";
-import { BLACKOUT_LIMITS, checkBlackout, checkScheduleWindow, type BlackoutRefusal, type ClaimOutcome, type HoldClaim, type HoldIndex, type VehicleHold } from "../fleet/holds";
+import {
+  BLACKOUT_LIMITS,
+  checkBlackout,
+  checkScheduleWindow,
+  type BlackoutRefusal,
+  type ClaimOutcome,
+  type HoldClaim,
+  type HoldIndex,
+  type VehicleHold,
+} from "../fleet/holds";
 import { isoAt } from "../trips/booking";
 
 /** What managing a vehicle's blackouts and reading its schedule needs. */
