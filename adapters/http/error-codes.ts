@@ -97,7 +97,11 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "VEHICLE_UNAVAILABLE", status: 409, meaning: "The quoted vehicle was booked or blocked since the quote; nothing was booked: request a new quote" },
   { code: "VEHICLES_HELD", status: 409, meaning: "A replace import would delete vehicles live bookings hold; nothing changed (`vehicles` names them)" },
   { code: "BLACKOUT_NOT_FOUND", status: 404, meaning: "No blackout with this id on this vehicle of yours" },
-  { code: "PROVIDER_NOT_FOUND", status: 404, meaning: "GET /api/providers/{netid}/record: no company holds this netid" },
+  {
+    code: "PROVIDER_NOT_FOUND",
+    status: 404,
+    meaning: "GET /api/providers/{netid}/record: no company offering rides holds this netid (an unknown netid and a requester-only company answer alike)",
+  },
   { code: "QUOTE_NOT_FOUND", status: 404, meaning: "No network quote of your company with this quoteId (someone else's answers the same)" },
   { code: "QUOTE_NOT_UPDATABLE", status: 409, meaning: "A quote cannot be updated; request a new one or resubmit it as REGULAR" },
   {
