@@ -75,6 +75,11 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "FLEET_ENTRY_NOT_FOUND", status: 404, meaning: "No entry of yours with this slug" },
   { code: "FLEET_QUOTA_EXCEEDED", status: 403, meaning: "Your plan's fleet size would be exceeded; nothing was saved" },
   {
+    code: "NOT_AN_OPERATOR",
+    status: 403,
+    meaning: "Your company is registered to book rides (coType CO): it cannot add vehicles or a rate card, nor change a vehicle but to set it inactive",
+  },
+  {
     code: "FX_FILE_INVALID",
     status: 400,
     meaning: "fx import (CLI): the file is not the ECB's reference rates (CSV or XML) or a date or rate in it is wrong; `errors[]` names each " +

@@ -4,7 +4,7 @@ import { ExternalIdTakenError, FleetFullError, SlugTakenError, isExternalIdTaken
 import type { FleetImportChanges, FleetRepository, NewFleetEntry } from "../../domain/fleet/ports";
 import { graceOf, liveHoldSql } from "../sql/hold-sql";
 import type { PgDb } from "./db";
-import { fleetEntries } from "./schema";
+import { companies, fleetEntries } from "./schema";
 import type { FleetListing, FleetSortKey } from "../../domain/fleet/listing";
 import { fleetListingWhere } from "../sql/fleet-listing";
 
@@ -204,4 +204,19 @@ export class PgFleetRepository implements FleetRepository {
       .returning({ slug: fleetEntries.slug });
     return rows.length > 0;
   }
+}
+
+/**
+ * Sets inactive every vehicle of a requester-only (CO) company, added before such a company could no longer add any
+ * (docs/security.md#requester-only-companies): a CO company offers nothing. Run at each start; the fleet's triggers
+ * log and announce the change, so search and quotes drop them. Answers the slugs it changed.
+ */
+export async function withdrawRequesterOnlyFleet(db: PgDb, now: number): Promise<string[]> {
+  const requesterOnly = db.select({ netid: companies.netid }).from(companies).where(eq(companies.coType, "CO"));
+  const rows = await db
+    .update(fleetEntries)
+    .set({ active: false, updatedAt: now })
+    .where(and(eq(fleetEntries.active, true), inArray(fleetEntries.netid, requesterOnly)))
+    .returning({ slug: fleetEntries.slug });
+  return rows.map((r) => r.slug);
 }

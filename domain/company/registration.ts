@@ -9,14 +9,6 @@ import type { Plan } from "./plan";
 export const CO_TYPES = ["IO", "CO"] as const;
 export type CoType = (typeof CO_TYPES)[number];
 
-/**
- * Whether a company offers rides (docs/security.md#requester-only-companies): an IO operator does; a CO company
- * only books them, so it has no vehicles or rate card, is never offered and has no provider record.
- */
-export function offersRides(company: { coType: string }): boolean {
-  return company.coType.toUpperCase() !== "CO";
-}
-
 /** What a registration request may carry; every field arrives as an optional string. */
 export interface RegistrationInput {
   name?: string;

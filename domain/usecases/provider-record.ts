@@ -1,6 +1,6 @@
 import { NotFoundError } from "../errors";
 import type { Clock, CompanyRepository } from "../ports";
-import { offersRides } from "../company/registration";
+import { offersRides } from "../company/offers";
 import { providerRecordOf, RECORD_WINDOW_SECONDS, type ProviderHistory, type ProviderRecord, type RecordBooking } from "../partners/provider-record";
 
 /** How long a provider's record is reused before it is read again: a network quote asks for many at once. */

@@ -26,7 +26,7 @@ export function coreRates(deps: RateCardDeps, auth: Authenticator) {
     .put("/company/rates", async ({ caller, body }) => ({ success: true as const, data: await putRateCard(deps, caller.netid, body) }), {
       coreAuth: true,
       body: RateCardBody,
-      response: { 200: RateCardAnswer, ...errors(400, 401) },
+      response: { 200: RateCardAnswer, ...errors(400, 401, 403) },
       detail: {
         tags: ["Rates"],
         summary: "Replace your whole rate card",
@@ -36,7 +36,9 @@ export function coreRates(deps: RateCardDeps, auth: Authenticator) {
           "fund codes such as USN or CLF; default the one most of your fleet uses); amounts as decimal strings or numbers with at " +
           "most the currency's decimals, each at most 1,000,000; ids unique in the card; at most 2,000 routes and 200 of each " +
           "other kind; polygons closed rings of at most 500 points; no member a part does not have; no distance or hourly " +
-          "rule an earlier one always comes before. A bad card is 400 naming each field; nothing is saved.",
+          "rule an earlier one always comes before. A bad card is 400 naming each field; nothing is saved. 403 " +
+          "NOT_AN_OPERATOR when your company is registered to book rides (coType CO): it offers none " +
+          "(docs/security.md#requester-only-companies).",
         security: [{ bearer: [] }],
       },
     })
