@@ -67,14 +67,14 @@ export interface QuotedChoice {
  * otherwise), the option of this provider named by `fees[0].code` (400 naming it otherwise). After validUntil: 409
  * QUOTE_EXPIRED, which the caller raises only when the booking does not exist yet (a repeat is answered as before).
  */
-export function quotedChoice(quote: NetworkQuote, req: NewTripRequest, providerNetid: string, now: number, units?: MinorUnits): QuotedChoice {
+export function quotedChoice(quote: NetworkQuote, req: NewTripRequest, providerNetid: string, now: number, units: MinorUnits): QuotedChoice {
   const errors: FieldError[] = [];
   if (req.trip.reservationType === "QUOTE") errors.push({ field: "reservationType", message: "must be REGULAR or ONDEMAND to book a network quote's option" });
   const code = req.trip.fees[0]?.code;
   const option = code ? quote.options.find((o) => o.provider.netid.toLowerCase() === providerNetid.toLowerCase() && o.code === code) : undefined;
   if (!code) errors.push({ field: "fees[0].code", message: "is required with quoteId: the code of the option to book" });
   else if (!option) errors.push({ field: "fees[0].code", message: `is not an option of this quote from ${providerNetid}` });
-  const capProblem = option && req.fallback && units ? maxFeeProblem(req.fallback.maxFee, option, units) : undefined;
+  const capProblem = option && req.fallback ? maxFeeProblem(req.fallback.maxFee, option, units) : undefined;
   if (capProblem) errors.push({ field: "fallback.maxFee", message: capProblem });
   if (errors.length > 0) throw new ValidationError(errors);
   // The price is bound to the quoted trip: another place, party, duration or extras is 409 naming the fields.
