@@ -40,8 +40,11 @@ export function amountParts(amount: string): AmountParts | undefined {
   return m ? { whole: m[1], decimals: (m[2] ?? "").replace(/0+$/, "") } : undefined;
 }
 
-/** A whole number of minor units (as a bigint) written with `digits` decimals: (5000n, 0) → "5000", (12500n, 3) → "12.500". */
-function writeUnits(units: bigint, digits: number): string {
+/**
+ * A whole number of minor units (as a bigint) written with `digits` decimals, every digit spelled out however large:
+ * (5000n, 0) → "5000", (12500n, 3) → "12.500".
+ */
+export function writeUnits(units: bigint, digits: number): string {
   if (digits === 0) return units.toString();
   const s = units.toString().padStart(digits + 1, "0");
   return `${s.slice(0, -digits)}.${s.slice(-digits)}`;

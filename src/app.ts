@@ -115,7 +115,7 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(coreQuotes(services.networkQuotes, auth, trips.idempotency, rateLimiter))
     .use(coreFx(services.fx, auth))
     .use(corePlaces(services.places, auth, rateLimiter))
-    .use(coreProviderRecord(services.providerRecords, auth))
+    .use(coreProviderRecord(services.providerRecords, auth, rateLimiter))
     .use(coreFleet(services.manageFleet, auth))
     .use(coreAvailability(services.availability, auth))
     .use(coreFleetSearch(services.searchFleet, auth, rateLimiter, services.searchAnswers))

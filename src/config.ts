@@ -131,7 +131,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       "METRICS_TOKEN is required when NODE_ENV=production (at least 16 characters, e.g. from `openssl rand -hex " +
       "16`); set METRICS_PUBLIC=1 to serve /metrics without a token");
   }
-  const databaseUrl = postgresUrl(env.DATABASE_URL);
+  const databaseUrl = postgresUrl(env.DATABASE_URL, production);
   const deliveryLeaseSeconds = integer(env, "DELIVERY_LEASE_SECONDS", 30, 1, 3600);
   const offerWatchMs = integer(env, "OFFER_WATCH_MS", 5000, 50, 20_000);
   const reusePort = flag(env, "REUSE_PORT", false);
@@ -208,7 +208,7 @@ function geocoderUrl(raw: string | undefined): string | undefined {
  * DATABASE_URL checked: a postgres:// or postgresql:// URL naming a host or a socket directory (`?host=`, `?path=`).
  * The messages never repeat the URL, which may carry a password.
  */
-function postgresUrl(raw: string | undefined): string | undefined {
+function postgresUrl(raw: string | undefined, production: boolean): string | undefined {
   const value = raw?.trim();
   if (!value) return undefined;
   const problem = "DATABASE_URL must be a postgres:// or postgresql:// URL (postgres://user:password@host:5432/database)";
@@ -220,7 +220,20 @@ function postgresUrl(raw: string | undefined): string | undefined {
   }
   if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") throw new ConfigError(`${problem}; it has another scheme`);
   if (!url.hostname && !url.searchParams.get("host") && !url.searchParams.get("path")) throw new ConfigError(`${problem}; it names no host`);
+  // The database password is a secret like the others (docs/security.md#placeholder-secrets): no template's placeholder.
+  const password = url.searchParams.get("password") ?? safeDecode(url.password);
+  const placeholder = production && password ? placeholderSecretReason(password) : undefined;
+  if (placeholder) throw new ConfigError(`DATABASE_URL's password is too weak for NODE_ENV=production: ${placeholder}`);
   return value;
+}
+
+/** A URL's percent-encoded part as text (as it is when it does not decode). */
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
 }
 
 /** The development JWT secret kept beside the database (or a fresh one for an in-memory database). */

@@ -82,6 +82,11 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "FLEET_ENTRY_NOT_FOUND", status: 404, meaning: "No entry of yours with this slug" },
   { code: "FLEET_QUOTA_EXCEEDED", status: 403, meaning: "Your plan's fleet size would be exceeded; nothing was saved" },
   {
+    code: "NOT_AN_OPERATOR",
+    status: 403,
+    meaning: "Your company is registered to book rides (coType CO): it cannot add vehicles or a rate card, nor change a vehicle but to set it inactive",
+  },
+  {
     code: "FX_FILE_INVALID",
     status: 400,
     meaning: "fx import (CLI): the file is not the ECB's reference rates (CSV or XML) or a date or rate in it is wrong; `errors[]` names each " +
@@ -123,7 +128,11 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "OFFER_LAPSED", status: 409, meaning: "Provider update: accepting (CONFIRMED or later) after the booking's acceptBy; the offer lapsed" },
   { code: "BLACKOUT_NOT_FOUND", status: 404, meaning: "No blackout with this id on this vehicle of yours" },
   { code: "BLACKOUT_LIMIT", status: 429, meaning: LONG_MEANINGS.BLACKOUT_LIMIT },
-  { code: "PROVIDER_NOT_FOUND", status: 404, meaning: "GET /api/providers/{netid}/record: no company holds this netid" },
+  {
+    code: "PROVIDER_NOT_FOUND",
+    status: 404,
+    meaning: "GET /api/providers/{netid}/record: no company offering rides holds this netid (an unknown netid and a requester-only company answer alike)",
+  },
   { code: "QUOTE_NOT_FOUND", status: 404, meaning: "No network quote of your company with this quoteId (someone else's answers the same)" },
   { code: "QUOTE_NOT_UPDATABLE", status: 409, meaning: "A quote cannot be updated; request a new one or resubmit it as REGULAR" },
   {

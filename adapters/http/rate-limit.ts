@@ -15,6 +15,8 @@ export interface RateLimits {
   writesPerMinute?: number;
   /** Unauthenticated account checks per minute per client address (absent: unlimited). */
   accountCheckPerMinute?: number;
+  /** Provider record reads per minute per calling company (absent: unlimited). */
+  recordReadsPerMinute?: number;
 }
 
 type Kind = keyof RateLimits;
@@ -24,6 +26,7 @@ const PERIOD_SECONDS: Record<Kind, number> = {
   registrationsPerHour: 3600,
   writesPerMinute: 60,
   accountCheckPerMinute: 60,
+  recordReadsPerMinute: 60,
 };
 const MAX_BUCKETS = 100_000;
 

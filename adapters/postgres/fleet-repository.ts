@@ -5,7 +5,7 @@ import type { FleetImportChanges, FleetRepository, NewFleetEntry } from "../../d
 import { graceOf, heldVehiclesSql } from "../sql/hold-sql";
 import { vehicleLockKey } from "./vehicle-holds";
 import type { PgDb } from "./db";
-import { fleetEntries } from "./schema";
+import { companies, fleetEntries } from "./schema";
 import type { FleetListing, FleetSortKey } from "../../domain/fleet/listing";
 import { fleetListingWhere } from "../sql/fleet-listing";
 
@@ -214,4 +214,19 @@ async function refuseHeld(client: Pick<PgDb["$client"], "unsafe">, slugs: string
     now,
   ]);
   if (held.length > 0) throw new VehiclesHeldError(held.map((h) => ({ slug: h.slug, transactionId: h.transaction_id })));
+}
+
+/**
+ * Sets inactive every vehicle of a requester-only (CO) company, added before such a company could no longer add any
+ * (docs/security.md#requester-only-companies): a CO company offers nothing. Run at each start; the fleet's triggers
+ * log and announce the change, so search and quotes drop them. Answers the slugs it changed.
+ */
+export async function withdrawRequesterOnlyFleet(db: PgDb, now: number): Promise<string[]> {
+  const requesterOnly = db.select({ netid: companies.netid }).from(companies).where(eq(companies.coType, "CO"));
+  const rows = await db
+    .update(fleetEntries)
+    .set({ active: false, updatedAt: now })
+    .where(and(eq(fleetEntries.active, true), inArray(fleetEntries.netid, requesterOnly)))
+    .returning({ slug: fleetEntries.slug });
+  return rows.map((r) => r.slug);
 }

@@ -14,6 +14,16 @@ const MIN_DISTINCT_KEY_BYTES = 16;
 const KNOWN_EXAMPLES = ["your-256-bit-secret", "a-string-secret-at-least-256-bits-long"];
 /** How placeholder secrets copied from examples and templates begin. */
 const PLACEHOLDER_STARTS = ["replace-this", "changeme", "secret", "example"];
+/**
+ * Words templates write where a secret goes (docs/security.md#placeholder-secrets), in any letter case, standing
+ * alone between `_`, `-` or any other character that is no letter: `your_jwt_secret_here`, `REPLACE-ME-…`,
+ * `my-example-key-2024`. A random key holds such a word with negligible odds.
+ */
+const PLACEHOLDER_WORDS: ReadonlySet<string> = new Set(["replace", "replaceme", "your", "changeme", "example", "secret"]);
+/** Placeholders spelled across words: `change-me`, `Replace_Me`. */
+const PLACEHOLDER_JOINED = ["changeme", "replaceme"];
+/** A template's slot: `<your-secret>`, `<jwt secret>`. */
+const TEMPLATE_SLOT = /<[^<>]*>/;
 
 /** Why a secret is a well-known placeholder (case-insensitive), or undefined. */
 export function placeholderSecretReason(secret: string): string | undefined {
@@ -21,6 +31,11 @@ export function placeholderSecretReason(secret: string): string | undefined {
   // The reason never quotes the secret, not even its placeholder part.
   if (KNOWN_EXAMPLES.some((e) => lower.includes(e))) return "it contains a published example secret (jwt.io's)";
   if (PLACEHOLDER_STARTS.some((p) => lower.startsWith(p))) return `it starts like a placeholder (${PLACEHOLDER_STARTS.join(", ")})`;
+  if (TEMPLATE_SLOT.test(secret)) return "it holds a template's <…> slot";
+  const words = lower.split(/[^a-z]+/);
+  const squashed = lower.replace(/[-_\s.]+/g, "");
+  if (words.some((w) => PLACEHOLDER_WORDS.has(w)) || PLACEHOLDER_JOINED.some((p) => squashed.includes(p)))
+    return `it is made of a placeholder's words (${[...PLACEHOLDER_WORDS].join(", ")}, joined with _ or -)`;
   return undefined;
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, lt } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, lt } from "drizzle-orm";
 import type { FleetEntry } from "../../domain/fleet/entry";
 import { ExternalIdTakenError, FleetFullError, SlugTakenError, isExternalIdTaken, VehiclesHeldError } from "../../domain/fleet/ports";
 import type { FleetImportChanges, FleetRepository, NewFleetEntry } from "../../domain/fleet/ports";
@@ -8,7 +8,7 @@ import type { FleetListing, FleetSortKey } from "../../domain/fleet/listing";
 import { fleetListingWhere } from "../sql/fleet-listing";
 import { changed } from "./account-repositories";
 import type { Db } from "./db";
-import { fleetEntries } from "./schema";
+import { companies, fleetEntries } from "./schema";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 
 type FleetRow = typeof fleetEntries.$inferSelect;
@@ -170,4 +170,20 @@ export class SqliteFleetRepository implements FleetRepository {
     // IMMEDIATE, as a claim is: no hold is written between the check and the delete.
     return this.db.$client.transaction(() => this.removeUnheld(netid, [slug.trim().toLowerCase()]) > 0).immediate();
   }
+}
+
+/**
+ * Sets inactive every vehicle of a requester-only (CO) company, added before such a company could no longer add any
+ * (docs/security.md#requester-only-companies): a CO company offers nothing. Run at each start; the fleet's triggers
+ * log the change, so search and quotes drop them. Answers the slugs it changed.
+ */
+export function withdrawRequesterOnlyFleet(db: Db, now: number): string[] {
+  const requesterOnly = db.select({ netid: companies.netid }).from(companies).where(eq(companies.coType, "CO"));
+  return db
+    .update(fleetEntries)
+    .set({ active: false, updatedAt: now })
+    .where(and(eq(fleetEntries.active, true), inArray(fleetEntries.netid, requesterOnly)))
+    .returning({ slug: fleetEntries.slug })
+    .all()
+    .map((r) => r.slug);
 }

@@ -1,5 +1,5 @@
 import { isoAt, type Booking, type Vehicle } from "../trips/booking";
-import { CaselessNames } from "../trips/reserved-names";
+import { CaselessNames, EXCHANGE_OWNED_NAMES } from "../trips/reserved-names";
 
 /** A vehicle under GNet's names, whichever names the provider sent it with (plateNo or licensePlate …). */
 export function gnetVehicle(v: Vehicle): Vehicle {
@@ -26,6 +26,7 @@ const RESERVED_AFFILIATE = new CaselessNames([
   "submissionTarget",
   "status",
   "providerNote",
+  ...EXCHANGE_OWNED_NAMES,
 ]);
 
 /**

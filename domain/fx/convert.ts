@@ -1,4 +1,5 @@
-import { formatMinorUnits, minorUnitOf, type CurrencyDirectory } from "../currency";
+import { minorUnitOf, type CurrencyDirectory } from "../currency";
+import { writeUnits } from "../money";
 import { crossRate, type FxTable } from "./fx-table";
 
 /** An amount as shown converted for the viewer: in `currency`'s minor unit, at `rate` (units of it per unit of the fee's), of `rateDate`. */
@@ -47,10 +48,28 @@ export class FeeConverter {
     return Math.floor(exact + 0.5 + 1e-9);
   }
 
-  /** The fee of `from` as shown converted; undefined without a rate. */
+  /**
+   * The fee of `from` as shown converted; undefined without a rate. Worked out exactly from the rate shown (fee × rate,
+   * half up), in whole numbers however large: a fee of 2^53 minor units at a rate of a million is written out in
+   * digits, never as `2.35e+22` (docs/fx.md#what-a-network-quote-shows).
+   */
   convert(minorUnits: number, from: string): ConvertedFee | undefined {
-    const units = this.units(minorUnits, from);
-    if (units === undefined) return undefined;
-    return { fee: formatMinorUnits(units, this.targetDigits), currency: this.target, rate: this.rateOf(from)!, rateDate: this.table.date };
+    const rate = this.rateOf(from);
+    if (rate === undefined) return undefined;
+    const units = from === this.target ? BigInt(minorUnits) : exactUnits(minorUnits, minorUnitOf(this.currencies, from), rate, this.targetDigits);
+    return { fee: writeUnits(units, this.targetDigits), currency: this.target, rate, rateDate: this.table.date };
   }
+}
+
+/** `units` minor units of a currency with `fromDigits` decimals at `rate`, in minor units of one with `toDigits`: exact, half up. */
+function exactUnits(units: number, fromDigits: number, rate: number, toDigits: number): bigint {
+  // The rate as the shortest decimal that reads back as it (what the answer shows): mantissa digits × 10^exponent.
+  const [mantissa, exponent] = rate.toExponential().split("e");
+  const [whole, fraction = ""] = mantissa.split(".");
+  let numerator = BigInt(Math.round(units)) * BigInt(whole + fraction);
+  let denominator = 1n;
+  const shift = toDigits - fromDigits + Number(exponent) - fraction.length;
+  if (shift >= 0) numerator *= 10n ** BigInt(shift);
+  else denominator = 10n ** BigInt(-shift);
+  return (numerator * 2n + denominator) / (denominator * 2n);
 }

@@ -3,6 +3,7 @@ import { roundToMinorUnits, toTenThousandths } from "../currency";
 import { greatCircleKm } from "../geo";
 import type { BreakdownLine } from "../trips/breakdown-line";
 import { roadKmOf } from "../trips/trip-length";
+import { nameProblem } from "../shared/unicode-text";
 import type { RateCard, Surcharge, ZoneInput } from "./card";
 import { circleBox, routeIndex, type RouteIndex, type ZoneBox } from "./route-index";
 import { dayOf, minuteOf, packFloorTerms, surchargeApplies, type CompiledSurcharge, type TripClock } from "./card-floor";
@@ -84,6 +85,16 @@ function boxOf(z: Zone): ZoneBox | { airport: string } | undefined {
   return box ? { ...box, airport: z.airport } : { airport: z.airport };
 }
 
+/**
+ * The largest fare a card prices, in minor units (docs/rates.md#setting-the-card): every amount of a card is at most
+ * 1,000,000, but 200 percentage surcharges on a 5,000 km trip could pass 2^53, where a sum of lines is no longer
+ * exact. A fare beyond it is no price: the vehicle is never offered.
+ */
+export const MAX_FARE_UNITS = Number.MAX_SAFE_INTEGER;
+
+/** A stored line name as quotes show it: one saved before names followed the name rules shows the default instead. */
+const shownName = (name: string | undefined) => (name === undefined || nameProblem(name) ? undefined : name);
+
 /** Compiles a stored card (its currency has `digits` decimals). */
 export function compileCard(card: RateCard, digits: number, airports: AirportPositions): CompiledCard {
   const types = (t: string[] | undefined) => (t ? new Set(t) : undefined);
@@ -110,12 +121,13 @@ export function compileCard(card: RateCard, digits: number, airports: AirportPos
     })),
     surcharges: card.surcharges.map((s) => ({
       ...s,
+      name: shownName(s.name),
       units: units(s.amount, digits),
       fromMinute: minuteOf(s.from ?? "00:00"),
       toMinute: minuteOf(s.to ?? "00:00"),
       days: (s.dates ?? []).map(dayOf),
     })),
-    extras: new Map(card.extras.map((e) => [e.code, { code: e.code, name: e.name, units: units(e.price, digits), max: e.max }])),
+    extras: new Map(card.extras.map((e) => [e.code, { code: e.code, name: shownName(e.name) ?? e.code, units: units(e.price, digits), max: e.max }])),
     rulesByType: new Map(),
     hourlyForAll: card.hourly.some((r) => r.vehTypes === undefined),
   };
@@ -265,12 +277,13 @@ class TripCard implements CardQuote {
     return undefined;
   }
 
-  /** Base + surcharges, topped up to the minimum fare, then the extras; 0 for a base of 0. */
+  /** Base + surcharges, topped up to the minimum fare, then the extras; 0 (no price) for a base of 0 or past MAX_FARE_UNITS. */
   private totalOf(base: number): number {
     if (base <= 0) return 0;
     let total = base;
     for (const s of this.surcharges) total += s.percent !== undefined ? Math.round((base * s.percent) / 100) : s.units;
-    return (total < this.card.minimumFare ? this.card.minimumFare : total) + this.extraUnits;
+    const fare = (total < this.card.minimumFare ? this.card.minimumFare : total) + this.extraUnits;
+    return fare <= MAX_FARE_UNITS ? fare : 0;
   }
 
   units(type: string, fallbackUnits: number): number {
@@ -317,7 +330,8 @@ class TripCard implements CardQuote {
       const name = asked.quantity > 1 ? `${offered.name} × ${asked.quantity}` : offered.name;
       lines.push({ kind: "EXTRA", code: offered.code, name, amount: fmt(offered.units * asked.quantity) });
     }
-    return { units: total, lines };
+    // Past MAX_FARE_UNITS the lines could no longer sum exactly to the fee: no price, never offered.
+    return total <= MAX_FARE_UNITS ? { units: total, lines } : { units: 0, lines: [] };
   }
 }
 

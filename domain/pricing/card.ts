@@ -1,6 +1,7 @@
 import type { FieldError } from "../errors";
 import { ValidationError } from "../errors";
 import { fareCurrencyProblem, minorUnitProblem } from "../currency";
+import { nameProblem } from "../shared/unicode-text";
 import { checkAmountCaps, checkDistanceBands, checkShadowedRules, checkUnknownMembers } from "./card-checks";
 
 /** Where a zone is: an airport (its position, 5 km), a circle, or a polygon ring of [lon, lat] points. */
@@ -59,7 +60,7 @@ export interface RateCard {
   extras: RateExtra[];
 }
 
-export const RATE_CARD_LIMITS = { routes: 2000, other: 200, polygonPoints: 500, radiusKm: 500, percent: 1000, hours: 24 * 30 } as const;
+export const RATE_CARD_LIMITS = { routes: 2000, other: 200, polygonPoints: 500, radiusKm: 500, percent: 1000, hours: 24 * 30, name: 200 } as const;
 
 /** What validating a card needs to know: minor units, the default currency, and the airports it may name. */
 export interface RateCardContext {
@@ -171,10 +172,8 @@ function readSurcharges(v: CardReading): Surcharge[] {
   return (list(v, "surcharges", RATE_CARD_LIMITS.other) as Record<string, unknown>[]).map((r, i): Surcharge => {
     const f = `surcharges[${i}]`;
     const s: Surcharge = { id: id(v, r.id, `${f}.id`), kind: r.kind as SurchargeKind };
-    if (r.name !== undefined) {
-      if (typeof r.name !== "string" || r.name.trim() === "" || r.name.length > 200) fail(v, `${f}.name`, "must be a name of 1–200 characters");
-      else s.name = r.name.trim();
-    }
+    const name = r.name === undefined ? undefined : lineName(v, r.name, `${f}.name`);
+    if (name !== undefined) s.name = name;
     if (r.kind === "airportPickup") {
       if (!Array.isArray(r.airports) || r.airports.length === 0 || r.airports.length > 50) fail(v, `${f}.airports`, "must list 1–50 IATA airport codes");
       else s.airports = r.airports.map((a, k) => airport(v, a, `${f}.airports[${k}]`));
@@ -204,15 +203,23 @@ function readExtras(v: CardReading): RateExtra[] {
     if (!CODE.test(code)) fail(v, `${f}.code`, "must be an extra code (CHILD_SEAT, MEET_AND_GREET…)");
     else if (codes.has(code)) fail(v, `${f}.code`, `duplicates the extra ${code}`);
     codes.add(code);
-    let name = code;
-    if (r.name !== undefined) {
-      if (typeof r.name !== "string" || r.name.trim() === "" || r.name.length > 200) fail(v, `${f}.name`, "must be a name of 1–200 characters");
-      else name = r.name.trim();
-    }
+    const name = (r.name === undefined ? undefined : lineName(v, r.name, `${f}.name`)) ?? code;
     const max = r.max === undefined ? undefined : number(v, r.max, `${f}.max`, 1, 100);
     if (max !== undefined && !Number.isInteger(max)) fail(v, `${f}.max`, "must be a whole number from 1 to 100");
     return { code, name, price: amount(v, r.price, `${f}.price`) ?? "0", ...(max !== undefined ? { max } : {}) };
   });
+}
+
+/**
+ * A surcharge's or extra's name, trimmed: every company quoted sees it on its breakdown lines, so it follows the rules
+ * of a company's and a vehicle's name (docs/rates.md#setting-the-card): 1–200 characters, no line break or control
+ * character (U+2028, BEL, ESC…), nothing that looks blank, no hidden or text-direction character (U+202E).
+ */
+function lineName(v: CardReading, value: unknown, field: string): string | undefined {
+  const name = typeof value === "string" ? value.trim() : "";
+  const problem = name === "" || name.length > RATE_CARD_LIMITS.name ? `must be a name of 1–${RATE_CARD_LIMITS.name} characters` : nameProblem(name);
+  if (problem) fail(v, field, problem);
+  return problem ? undefined : name;
 }
 
 /** The card's list `key` (at most `max` items), each item an object ({} standing in for one that is not). */

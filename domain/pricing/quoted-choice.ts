@@ -3,7 +3,10 @@ import { canonicalJson } from "../shared/canonical-json";
 import { isoAt, type Fee, type QuotedOrigin, type Terms } from "../trips/booking";
 import { pricedDifferences, QUOTE_TIME_TOLERANCE_SECONDS, quoteTripMismatch, type PricedTripSource } from "../trips/quote-binding";
 import type { NewTrip, NewTripRequest } from "../trips/send-trip-request";
-import { optionFeeLine, type NetworkQuote } from "./network-quote";
+import { optionFeeLine, type NetworkQuote, type NetworkQuoteOption } from "./network-quote";
+import { minorUnitOf, minorUnitProblem } from "../currency";
+import { amountParts } from "../money";
+import type { MinorUnits } from "../trips/booking-amounts";
 import type { NetworkQuoteRepository } from "./ports";
 
 /** Canonical JSON of a checked trip's priced fields: a booking of the quote must ask for the same. */
@@ -64,13 +67,15 @@ export interface QuotedChoice {
  * otherwise), the option of this provider named by `fees[0].code` (400 naming it otherwise). After validUntil: 409
  * QUOTE_EXPIRED, which the caller raises only when the booking does not exist yet (a repeat is answered as before).
  */
-export function quotedChoice(quote: NetworkQuote, req: NewTripRequest, providerNetid: string, now: number): QuotedChoice {
+export function quotedChoice(quote: NetworkQuote, req: NewTripRequest, providerNetid: string, now: number, units: MinorUnits): QuotedChoice {
   const errors: FieldError[] = [];
   if (req.trip.reservationType === "QUOTE") errors.push({ field: "reservationType", message: "must be REGULAR or ONDEMAND to book a network quote's option" });
   const code = req.trip.fees[0]?.code;
   const option = code ? quote.options.find((o) => o.provider.netid.toLowerCase() === providerNetid.toLowerCase() && o.code === code) : undefined;
   if (!code) errors.push({ field: "fees[0].code", message: "is required with quoteId: the code of the option to book" });
   else if (!option) errors.push({ field: "fees[0].code", message: `is not an option of this quote from ${providerNetid}` });
+  const capProblem = option && req.fallback ? maxFeeProblem(req.fallback.maxFee, option, units) : undefined;
+  if (capProblem) errors.push({ field: "fallback.maxFee", message: capProblem });
   if (errors.length > 0) throw new ValidationError(errors);
   // The price is bound to the quoted trip: another place, party, duration or extras is 409 naming the fields.
   const mismatch = quotedTripDifferences(quote, req);
@@ -88,4 +93,17 @@ export function quotedChoice(quote: NetworkQuote, req: NewTripRequest, providerN
     ...(option!.terms ? { terms: option!.terms } : {}),
     ...(expired ? { expired } : {}),
   };
+}
+
+/**
+ * Why `fallback.maxFee` is no amount of the currency it caps, or undefined (docs/terms.md#the-cascade-fallback): that
+ * is the booked option's converted currency when the quote showed it converted, else the option's own, and the cap has
+ * at most its minor unit's decimals (JPY `"100.5"` is refused, as any JPY amount with decimals is).
+ */
+function maxFeeProblem(maxFee: string, option: NetworkQuoteOption, units: MinorUnits): string | undefined {
+  const currency = option.converted?.currency ?? option.currency;
+  const parts = amountParts(maxFee);
+  if (!parts || parts.decimals.length <= minorUnitOf(units, currency)) return undefined;
+  const problem = minorUnitProblem(parts.decimals.length, currency) ?? `has too many decimals for ${currency}`;
+  return `${problem} (the cap is in the booked option's currency, ${currency})`;
 }

@@ -2,7 +2,7 @@ import { isoAt, roleOf, TRIP_MEMBERS, type Booking } from "./booking";
 import { offersView } from "./offers";
 import { bookingView, tripFields, tripPriceAndGnetFields } from "./booking-view";
 import { gnetAffiliateReservation, gnetVehicle } from "../delivery/gnet-callback";
-import { CaselessNames } from "./reserved-names";
+import { CaselessNames, EXCHANGE_OWNED_NAMES } from "./reserved-names";
 import { shownPosition, type PositionStore } from "../tracking/position";
 
 /** The chauffeur's position as the reader may see it. */
@@ -42,9 +42,8 @@ const RESERVED_TOP = new CaselessNames([
   "lat",
   "lon",
   "targetResNo",
-  "acceptBy",
-  "offers",
-  "reason",
+  // The offer, the terms and what later reads carry (docs/security.md#owned-members).
+  ...EXCHANGE_OWNED_NAMES,
 ]);
 
 /** The members of `extra` whose names are not in `reserved`. */

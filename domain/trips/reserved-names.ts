@@ -21,6 +21,14 @@ export class CaselessNames extends Set<string> {
 }
 
 /**
+ * Members the exchange itself writes into a booking's reads, webhooks, events and deliveries (docs/security.md#owned-members):
+ * the offer (`acceptBy`, `offers`, `reason`), the terms, and the names kept now for what later reads will carry (the
+ * final fare, the waiting evidence, the chauffeur's arrival and ETA). A requester's member with one of these names,
+ * wherever its body is kept (the trip, affiliateReservation, an UPDATE), is its own text under `requesterExtra`.
+ */
+export const EXCHANGE_OWNED_NAMES = ["acceptBy", "offers", "reason", "terms", "finalFare", "evidence", "eta", "arrivedAt"] as const;
+
+/**
  * Names the exchange or the provider writes at the top level of a booking as anyone reads it: the booking view
  * and its tripPacket, GNet's read and callback shapes, the provider's update, the delivery to the provider, the
  * webhook envelope. A requester's extra member with such a name is its own text, never the exchange's or the
@@ -37,13 +45,14 @@ export const RESERVED_TRIP_NAMES: ReadonlySet<string> = new CaselessNames([
   "lat", "lon", "LocalTimestamp", "UTCtimestamp", "griddID", "griddid", "internalBookingId",
   // The affiliate reservation's own names (GNet readers look for them at either level).
   "requesterId", "requesterResNo", "providerId", "action", "updateTime", "submissionTarget",
+  ...EXCHANGE_OWNED_NAMES,
   REQUESTER_EXTRA,
 ]);
 
 /** Names the exchange or the provider writes inside `affiliateReservation`. */
 export const RESERVED_AFFILIATE_NAMES: ReadonlySet<string> = new CaselessNames([
   "requesterId", "requesterResNo", "providerId", "providerResNo", "resNo", "providerResCode", "providerNote", "action", "status",
-  "notes", "updateTime", "submissionTarget", "transactionId", REQUESTER_EXTRA,
+  "notes", "updateTime", "submissionTarget", "transactionId", ...EXCHANGE_OWNED_NAMES, REQUESTER_EXTRA,
 ]);
 
 /**

@@ -1,5 +1,6 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError, type FieldError } from "../errors";
 import { FLEET_QUOTA, type Plan } from "../company/plan";
+import { notAnOperator, offersRides } from "../company/offers";
 import type { CompanyRepository } from "../ports";
 import type { AirportDirectory } from "../airports";
 import type { Caller, Clock } from "../ports";
@@ -63,11 +64,12 @@ export function fleetEntryProblems(deps: ManageFleetDeps, input: FleetEntryInput
   return sentOnly ? checked.errors.filter((e) => sent.some((key) => e.field === key || e.field.startsWith(`${key}[`))) : checked.errors;
 }
 
-/** Add a vehicle: validate, give it a fresh slug, save, let search see it. */
+/** Add a vehicle: a company that offers rides, validate, give it a fresh slug, save, let search see it. */
 export async function addFleetEntry(deps: ManageFleetDeps, caller: Caller, input: FleetEntryInput): Promise<FleetEntry> {
+  const plan = await operatorPlan(deps, caller.netid);
   const checked = validateFleetEntry(input, { isKnownAirport: knownAirport(deps) });
   if (!checked.ok) throw new ValidationError(checked.errors);
-  const quota = await ensureRoom(deps, caller.netid, 1);
+  const quota = await ensureRoom(deps, caller.netid, 1, plan);
   const [saved] = await externalIdFree(() =>
     withinQuota(quota, 1, () => deps.fleet.insertAll([newEntry(caller.netid, checked.value, deps.clock.now())], undefined, quota?.max)),
   );
@@ -82,9 +84,14 @@ export async function getFleetEntry(deps: ManageFleetDeps, caller: Caller, slug:
   return entry;
 }
 
-/** Change a vehicle: merge the sent fields over the stored ones, validate the whole, save. The slug never changes. */
+/**
+ * Change a vehicle: merge the sent fields over the stored ones, validate the whole, save. The slug never changes.
+ * A requester-only company may only set its vehicles inactive (docs/security.md#requester-only-companies).
+ */
 export async function updateFleetEntry(deps: ManageFleetDeps, caller: Caller, slug: string, patch: FleetEntryInput): Promise<FleetEntry> {
   const current = await getFleetEntry(deps, caller, slug);
+  const company = await deps.companies.findByNetid(caller.netid);
+  if (company && !offersRides(company) && patch?.active !== false) throw notAnOperator("it may only set its vehicles inactive or delete them");
   const merged: FleetEntryInput = { ...inputOf(current) };
   for (const [key, value] of Object.entries(patch ?? {})) if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
   // Clearing one coordinate alone must fail the pair rule, not silently keep the other.
@@ -144,6 +151,7 @@ export async function importFleet(
   onProgress?: (phase: "validate" | "save", done: number, total: number) => void,
   mode: ImportMode = "upsert",
 ): Promise<ImportOutcome> {
+  const companyPlan = await operatorPlan(deps, netid);
   if (rows.length > MAX_IMPORT_ENTRIES)
     throw new ValidationError([{ field: "body", message: `must hold at most ${MAX_IMPORT_ENTRIES} entries, got ${rows.length}` }]);
   const isKnownAirport = knownAirport(deps);
@@ -165,7 +173,7 @@ export async function importFleet(
   if (!planned.ok) throw new FleetImportError(planned.errors);
   const { plan } = planned;
   const removes = plan.removes.map((e) => e.slug);
-  const quota = await ensureRoom(deps, netid, plan.inserts.length - removes.length);
+  const quota = await ensureRoom(deps, netid, plan.inserts.length - removes.length, companyPlan);
   let created: FleetEntry[];
   try {
     created = await withinQuota(quota, plan.inserts.length, () =>
@@ -204,13 +212,22 @@ async function wholeFleet(deps: ManageFleetDeps, netid: string): Promise<FleetEn
  * ENTERPRISE unlimited): 403 FLEET_QUOTA_EXCEEDED, nothing saved. Checked here for a quick answer, and again
  * inside the insert's transaction (simultaneous imports); returns the quota for that second check.
  */
-async function ensureRoom(deps: ManageFleetDeps, netid: string, adding: number): Promise<{ plan: Plan; max: number } | undefined> {
-  const plan = (await deps.companies.findByNetid(netid))?.plan ?? "FREE";
+async function ensureRoom(deps: ManageFleetDeps, netid: string, adding: number, plan: Plan): Promise<{ plan: Plan; max: number } | undefined> {
   const max = FLEET_QUOTA[plan];
   if (max === undefined) return undefined;
   const { total } = await deps.fleet.listByNetid(netid, { limit: 1, offset: 0 });
   if (total + adding > max) throw quotaExceeded(plan, max, total, adding);
   return { plan, max };
+}
+
+/**
+ * The plan of a company that offers rides; a requester-only (CO) company adds no vehicles: 403 NOT_AN_OPERATOR,
+ * before anything is read or saved (docs/security.md#requester-only-companies).
+ */
+async function operatorPlan(deps: ManageFleetDeps, netid: string): Promise<Plan> {
+  const company = await deps.companies.findByNetid(netid);
+  if (company && !offersRides(company)) throw notAnOperator("it cannot add vehicles");
+  return company?.plan ?? "FREE";
 }
 
 async function withinQuota<T>(quota: { plan: Plan; max: number } | undefined, adding: number, insert: () => Promise<T>): Promise<T> {

@@ -1,5 +1,6 @@
 import { NotFoundError } from "../errors";
 import type { Clock, CompanyRepository } from "../ports";
+import { offersRides } from "../company/offers";
 import { providerRecordOf, RECORD_WINDOW_SECONDS, type ProviderHistory, type ProviderRecord, type RecordBooking } from "../partners/provider-record";
 
 /** How long a provider's record is reused before it is read again: a network quote asks for many at once. */
@@ -22,10 +23,14 @@ export class ProviderRecords {
 
   constructor(private readonly deps: ProviderRecordDeps) {}
 
-  /** GET /api/providers/{netid}/record: any signed-in company may ask; a netid no company holds is 404. */
+  /**
+   * GET /api/providers/{netid}/record: any signed-in company may ask about a company that offers rides (an IO
+   * operator, docs/security.md#the-provider-record); a netid no company holds and a requester-only (CO) company's
+   * answer the same 404, so the route tells nothing about who exists.
+   */
   async recordOf(netid: string): Promise<ProviderRecord> {
     const company = /^[A-Za-z0-9_-]{1,64}$/.test(netid) ? await this.deps.companies.findByNetid(netid) : undefined;
-    if (!company) throw new NotFoundError("No company with this netid", "PROVIDER_NOT_FOUND");
+    if (!company || !offersRides(company)) throw new NotFoundError("No company offering rides with this netid", "PROVIDER_NOT_FOUND");
     return (await this.recordsOf([company.netid])).get(company.netid)!;
   }
 

@@ -4,7 +4,8 @@ import { NotFoundError } from "../errors";
 import type { FleetRepository } from "../fleet/ports";
 import { validateRateCard, type RateCard } from "../pricing/card";
 import type { RateCardRepository } from "../pricing/ports";
-import type { Clock } from "../ports";
+import type { Clock, CompanyRepository } from "../ports";
+import { notAnOperator, offersRides } from "../company/offers";
 
 /** What the rate card routes need: the cards, the provider's fleet (its currency), ISO 4217 and the airports. */
 export interface RateCardDeps {
@@ -13,6 +14,8 @@ export interface RateCardDeps {
   currencies: Pick<CurrencyDirectory, "minorUnit">;
   airports: AirportDirectory;
   clock: Clock;
+  /** Whose card it is: only a company that offers rides has one (docs/security.md#requester-only-companies). */
+  companies: Pick<CompanyRepository, "findByNetid">;
 }
 
 /** A provider's card as shown: the card and when it was last replaced (ISO instant). */
@@ -42,8 +45,13 @@ export async function fleetCurrency(deps: Pick<RateCardDeps, "fleet">, netid: st
   return best;
 }
 
-/** Replaces the caller's whole card; a bad card is a ValidationError naming each field, and nothing is saved. */
+/**
+ * Replaces the caller's whole card; a bad card is a ValidationError naming each field, and nothing is saved. A
+ * requester-only (CO) company has no card to set: 403 NOT_AN_OPERATOR.
+ */
 export async function putRateCard(deps: RateCardDeps, netid: string, body: unknown): Promise<RateCardView> {
+  const company = await deps.companies.findByNetid(netid);
+  if (company && !offersRides(company)) throw notAnOperator("it cannot add a rate card");
   const card = validateRateCard(body, {
     minorUnit: (code) => deps.currencies.minorUnit(code),
     defaultCurrency: await fleetCurrency(deps, netid),

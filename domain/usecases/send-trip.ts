@@ -207,7 +207,7 @@ async function sendNewTrip(
   let quoted: QuotedChoice | undefined;
   if (request.quoteId !== undefined) {
     const quote = read?.quoteId.toLowerCase() === request.quoteId ? read : await findNetworkQuote({ quotes: deps.networkQuotes }, ctx, request.quoteId);
-    quoted = quotedChoice(quote, request, provider.netid, ctx.now);
+    quoted = quotedChoice(quote, request, provider.netid, ctx.now, deps.currencies);
     request.trip = { ...request.trip, fees: quoted.fees };
   }
 

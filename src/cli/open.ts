@@ -1,13 +1,14 @@
 import type { Config } from "../config";
 import { openBackend } from "../backend";
 import { createLogger } from "../../adapters/logging";
-import { ValidationError } from "../../domain/errors";
+import { ForbiddenError, ValidationError } from "../../domain/errors";
 import type { Company } from "../../domain/company/registration";
 import type { Services } from "../services";
 
 /**
  * Runs `command` on the company `netid` names, over the configured database: 0 when it ran; 1 (with a line saying
- * so) when no company has that netid; `invalid` when it failed validation, each failing field on its own line.
+ * so) when no company has that netid or it may not do this; `invalid` when it failed validation, each failing field on
+ * its own line.
  */
 export async function withCompany(
   config: Config,
@@ -25,6 +26,11 @@ export async function withCompany(
     await command(services, company);
     return 0;
   } catch (error) {
+    // A company that may not do this (a requester-only company's rate card): the reason, exit 1.
+    if (error instanceof ForbiddenError) {
+      console.error(error.message);
+      return 1;
+    }
     if (!(error instanceof ValidationError)) throw error;
     for (const e of error.errors) console.error(`${e.field}: ${e.message}`);
     return invalid;

@@ -20,7 +20,7 @@ import { PgRateCardRepository } from "../../adapters/postgres/rate-card-reposito
 import { PgIntegrationRepository, sealStoredSecretsPg } from "../../adapters/postgres/integration-repository";
 import { PgOutbox } from "../../adapters/postgres/outbox";
 import { PgProviderFleet } from "../../adapters/postgres/provider-fleet";
-import { PgFleetRepository } from "../../adapters/postgres/fleet-repository";
+import { PgFleetRepository, withdrawRequesterOnlyFleet } from "../../adapters/postgres/fleet-repository";
 import { PgFleetSource } from "../../adapters/postgres/fleet-source";
 import { PgPartnershipRepository } from "../../adapters/postgres/partnership-repository";
 import { PgSandboxRepository } from "../../adapters/postgres/sandbox-repository";
@@ -128,6 +128,9 @@ export function postgresStorage(
       // Rows written before encryption at rest are sealed now; until then they read as they are.
       const sealed = await sealStoredSecretsPg(db, secrets);
       if (sealed) logger.info({ companies: sealed }, "sealed stored secrets");
+      // Vehicles a requester-only company added before it could not are withdrawn (docs/security.md#requester-only-companies).
+      const withdrawn = await withdrawRequesterOnlyFleet(db, Math.floor(Date.now() / 1000));
+      if (withdrawn.length) logger.info({ vehicles: withdrawn.length }, "set inactive the vehicles of requester-only companies");
     },
     isEmpty: async () => (await db.$client`SELECT 1 FROM companies LIMIT 1`).length === 0,
     close: async () => {

@@ -20,7 +20,7 @@ import { SqliteProviderHistory } from "../../adapters/sqlite/provider-history";
 import { SqliteRateCardRepository } from "../../adapters/sqlite/rate-card-repository";
 import { SqliteFxRateStore } from "../../adapters/sqlite/fx-rate-store";
 import { SqliteProviderFleet } from "../../adapters/sqlite/provider-fleet";
-import { SqliteFleetRepository } from "../../adapters/sqlite/fleet-repository";
+import { SqliteFleetRepository, withdrawRequesterOnlyFleet } from "../../adapters/sqlite/fleet-repository";
 import { SqliteFleetSource } from "../../adapters/sqlite/fleet-source";
 import { SqlitePartnershipRepository } from "../../adapters/sqlite/partnership-repository";
 import { SqlitePositionStore } from "../../adapters/sqlite/position-store";
@@ -85,6 +85,9 @@ export function sqliteStorage(db: Db, secrets: SecretSealer, announcerFor: Annou
       // Rows written before encryption at rest are sealed now; until then they read as they are.
       const sealed = sealStoredSecrets(db, secrets);
       if (sealed) logger.info({ companies: sealed }, "sealed stored secrets");
+      // Vehicles a requester-only company added before it could not are withdrawn (docs/security.md#requester-only-companies).
+      const withdrawn = withdrawRequesterOnlyFleet(db, Math.floor(Date.now() / 1000));
+      if (withdrawn.length) logger.info({ vehicles: withdrawn.length }, "set inactive the vehicles of requester-only companies");
     },
     isEmpty: async () => db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM (SELECT 1 FROM companies LIMIT 1)").get()!.n === 0,
     close: async () => {

@@ -8,7 +8,7 @@ export function wireRates({ storage, clock }: Wiring, { airports, currencies }: 
   const fx: FxDeps = { store: storage.fxRates, shipped: shippedFxTable(), clock };
   return {
     /** Providers' rate cards (GET|PUT|DELETE /api/company/rates, CLI rates import). */
-    rates: { rateCards: storage.rateCards, fleet: storage.fleet, currencies, airports, clock },
+    rates: { rateCards: storage.rateCards, fleet: storage.fleet, currencies, airports, clock, companies: storage.companies },
     /** The FX table (GET /api/fx, CLI fx import, the network quote's conversion). */
     fx,
   };

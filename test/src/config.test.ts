@@ -146,8 +146,50 @@ describe("production refuses placeholder keys", () => {
     expect(() => loadConfig({ ...production, NODE_ENV: undefined, JWT_SECRET: value })).not.toThrow();
   });
 
-  test("a secret merely containing secret, changeme or example later on passes", () => {
-    expect(loadConfig({ ...production, JWT_SECRET: "k3J9xQ2v-my-secret-L8pR4tY6wN0bZ5mH" }).jwtSecret).toBe("k3J9xQ2v-my-secret-L8pR4tY6wN0bZ5mH");
+  test.each([
+    "your_jwt_secret_here_k3J9xQ2vL8pR4tY6",
+    "k3J9xQ2v-my-secret-L8pR4tY6wN0bZ5mH",
+    "Prod_SECRET_2024_k3J9xQ2vL8pR4tY6wN0b",
+    "<jwt-signing-key-k3J9xQ2vL8pR4tY6wN0b>",
+    "k3J9xQ2vL8pR4tY6wN0b<put the key here>",
+    "REPLACE_ME_k3J9xQ2vL8pR4tY6wN0bZ5mH7c",
+    "k3J9xQ2v-change-me-L8pR4tY6wN0bZ5mH",
+    "k3J9xQ2v_Change_Me_L8pR4tY6wN0bZ5mH",
+    "tripswitch-example-key-k3J9xQ2vL8pR4tY6",
+    "Your-Key-Goes-Here-k3J9xQ2vL8pR4tY6wN0b",
+  ])("JWT_SECRET=%s, a placeholder in another spelling, is refused in production (docs/security.md#placeholder-secrets)", (value) => {
+    expect(() => loadConfig({ ...production, JWT_SECRET: value })).toThrow("JWT_SECRET is too weak for NODE_ENV=production");
+    expect(() => loadConfig({ ...production, METRICS_TOKEN: value })).toThrow("METRICS_TOKEN is too weak for NODE_ENV=production");
+    expect(() => loadConfig({ ...production, NODE_ENV: undefined, JWT_SECRET: value })).not.toThrow();
+    let error: unknown;
+    try {
+      loadConfig({ ...production, JWT_SECRET: value });
+    } catch (e) {
+      error = e;
+    }
+    expect((error as Error).message).not.toContain(value);
+  });
+
+  test("a word that merely holds a placeholder's letters passes (Secretary, yourself, examples)", () => {
+    for (const value of ["k3J9xQ2v-Secretary-L8pR4tY6wN0bZ5mH", "k3J9xQ2vYourselfL8pR4tY6wN0bZ5mH", "k3J9-examples-xQ2vL8pR4tY6wN0bZ5mH"])
+      expect(loadConfig({ ...production, JWT_SECRET: value }).jwtSecret).toBe(value);
+  });
+
+  test("DATABASE_URL's password follows the same rule in production, and the message never repeats it", () => {
+    for (const url of ["postgres://tripswitch:secret@db:5432/tripswitch", "postgres://tripswitch:your_password@db/tripswitch", "postgres://tripswitch:%3Cpassword%3E@db/tripswitch", "postgres:///tripswitch?host=/run/pg&password=CHANGE-ME"]) {
+      let error: unknown;
+      try {
+        loadConfig({ ...production, DATABASE_URL: url });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toContain("DATABASE_URL's password is too weak for NODE_ENV=production");
+      expect((error as Error).message.toLowerCase()).not.toMatch(/your_password|change-me|:secret@/);
+      expect(loadConfig({ ...production, NODE_ENV: undefined, DATABASE_URL: url }).databaseUrl).toBe(url);
+    }
+    const random = "postgres://tripswitch:9f3b7c1e5a2d48b6@db:5432/tripswitch";
+    expect(loadConfig({ ...production, DATABASE_URL: random }).databaseUrl).toBe(random);
   });
 
   test("generated keys pass: 200 of each kind", () => {
@@ -170,6 +212,14 @@ describe("production refuses placeholder keys", () => {
     expect(jwtIo.code).toBe(2);
     expect(jwtIo.stderr).toContain("JWT_SECRET is too weak");
     expect(jwtIo.stderr).not.toContain("a-string-secret-at-least-256-bits-long");
+    // docs/security.md#placeholder-secrets: a template's words in another spelling stop the start as well.
+    const template = await runCli(["serve"], { ...defined(production), DB_PATH: dbPath, JWT_SECRET: "your_jwt_secret_here_k3J9xQ2vL8pR4tY6" });
+    expect(template.code).toBe(2);
+    expect(template.stderr).toContain("JWT_SECRET is too weak");
+    expect(template.stderr).not.toContain("your_jwt_secret_here");
+    const token = await runCli(["serve"], { ...defined(production), DB_PATH: dbPath, METRICS_TOKEN: "<metrics-token-k3J9xQ2vL8pR4tY6>" });
+    expect(token.code).toBe(2);
+    expect(token.stderr).toContain("METRICS_TOKEN is too weak");
     expect(existsSync(dbPath)).toBe(false);
   });
 });

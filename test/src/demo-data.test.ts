@@ -4,7 +4,7 @@ import { postJson, runCli, startServer, tempDir } from "../support/process";
 import { DEMO_LOGIN } from "../../src/demo/seed";
 
 const password = "correct horse battery staple";
-const production = { NODE_ENV: "production", JWT_SECRET: "production-secret-that-is-at-least-32-bytes", SECRETS_KEY: "5c0f9e2a7d41b8366ea2c1f0937b4d58a16e2f9c04b7d3e85a9c61f27e0b4d93", METRICS_TOKEN: "metrics-token-0123456789" };
+const production = { NODE_ENV: "production", JWT_SECRET: "Yq3v9_LkT2w-Rz8pN4xHc6sJ0bFmA7dE", SECRETS_KEY: "5c0f9e2a7d41b8366ea2c1f0937b4d58a16e2f9c04b7d3e85a9c61f27e0b4d93", METRICS_TOKEN: "metrics-token-0123456789" };
 
 describe("demo data", () => {
   test("NODE_ENV=production refuses DEMO_DATA=1 at start and ignores --demo: the published demo login never works", async () => {

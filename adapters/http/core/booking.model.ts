@@ -6,7 +6,9 @@ import { TermsOut } from "./terms.model";
 
 // A booking as the core API shows it (GET /api/reservation, webhooks, GNet reads).
 
-const REQUESTER_EXTRA_EXAMPLE = "e.g. chauffeur, vehicle, location, providerUpdate, providerNote, providerResCode, userid, fromConextId";
+const REQUESTER_EXTRA_EXAMPLE =
+  "e.g. chauffeur, vehicle, location, providerUpdate, providerNote, providerResCode, userid, fromConextId, and the " +
+  "exchange's own acceptBy, offers, reason, terms, finalFare, evidence, eta, arrivedAt (docs/security.md#owned-members)";
 
 const o = () => t.Optional(t.String());
 const anyOut = () => t.Optional(t.Union([t.String(), t.Number(), t.Boolean()]));

@@ -153,7 +153,9 @@ export function coreFleet(deps: ManageFleetDeps, auth: Authenticator) {
         description:
           "Validates every field (400 lists each failing one) and gives the entry a unique slug from netid and " +
           "name (-2, -3… on collision). Search sees it within a second. 403 FLEET_QUOTA_EXCEEDED when your plan's " +
-          "fleet is full (FREE 2,000 entries, PROFESSIONAL 50,000, ENTERPRISE unlimited).",
+          "fleet is full (FREE 2,000 entries, PROFESSIONAL 50,000, ENTERPRISE unlimited). 403 NOT_AN_OPERATOR, " +
+          "nothing saved, when your company is registered to book rides (coType CO): it offers none " +
+          "(docs/security.md#requester-only-companies).",
         security,
       },
     })
@@ -234,7 +236,8 @@ export function coreFleet(deps: ManageFleetDeps, auth: Authenticator) {
             "lists the failures per row as `errors[].field` = `[<row index>].<field>` (e.g. `[12].maxPassengers`; " +
             "at most 1000 listed, the message gives the totals). 403 FLEET_QUOTA_EXCEEDED, nothing saved, when the " +
             "import would take your fleet past your plan's quota (FREE 2,000 entries, PROFESSIONAL 50,000, " +
-            "ENTERPRISE unlimited).",
+            "ENTERPRISE unlimited). 403 NOT_AN_OPERATOR, nothing saved, when your company is registered to book rides " +
+            "(coType CO): it offers none (docs/security.md#requester-only-companies).",
           security,
         },
       },
@@ -253,11 +256,14 @@ export function coreFleet(deps: ManageFleetDeps, auth: Authenticator) {
         params: SlugParams,
         body: FleetEntryInput,
         transform: alongTypeErrors((body) => fleetEntryProblems(deps, body as never, true)),
-        response: { 200: Entry, ...errors(400, 401, 404) },
+        response: { 200: Entry, ...errors(400, 401, 403, 404) },
         detail: {
           tags: ["Fleet"],
           summary: "Change one of your vehicles",
-          description: "Send only the fields to change; the result must satisfy every rule. The slug never changes.",
+          description:
+            "Send only the fields to change; the result must satisfy every rule. The slug never changes. A company " +
+            "registered to book rides (coType CO) may only set a vehicle it has inactive (`active: false`): any other " +
+            "change is 403 NOT_AN_OPERATOR (docs/security.md#requester-only-companies).",
           security,
         },
       },

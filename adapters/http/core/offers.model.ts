@@ -22,7 +22,9 @@ export const FALLBACK = t.Optional(
       maxFee: t.Union([t.String({ maxLength: 16 }), t.Number()], {
         description:
           "The highest fee of an option the booking may move to: in the converted currency when the option booked was shown " +
-          "`converted` (the quote asked for a currency, or your displayCurrency), else in the booked option's currency",
+          "`converted` (the quote asked for a currency, or your displayCurrency), else in the booked option's currency; " +
+          "with at most that currency's decimals (JPY none: `100.5` is 400 naming fallback.maxFee, " +
+          "docs/terms.md#the-cascade-fallback)",
         examples: ["120.00"],
       }),
     },

@@ -5,6 +5,12 @@ const Amount = t.String({
   description:
     "A decimal amount in the card's currency, at most 1,000,000 (its minor unit: USD 2 decimals, JPY 0); a JSON number is also taken",
 });
+/** A surcharge's or extra's name (docs/rates.md#setting-the-card): every company quoted sees it on its breakdown. */
+const LineName = t.String({
+  description:
+    "Shown on each breakdown line: 1–200 characters, no line break or control character (U+2028, BEL, ESC…), nothing " +
+    "that looks blank, no hidden or text-direction character (U+202E)",
+});
 const VehTypes = t.Optional(t.Array(t.String(), { description: "Vehicle types it applies to; absent: every type", examples: [["SEDAN"]] }));
 const Zone = t.Union(
   [
@@ -52,7 +58,7 @@ export const RateCardSchema = t.Object(
       t.Object({
         id: t.String(),
         kind: t.Union([t.Literal("airportPickup"), t.Literal("night"), t.Literal("date")]),
-        name: t.Optional(t.String()),
+        name: t.Optional(LineName),
         airports: t.Optional(t.Array(t.String())),
         from: t.Optional(t.String({ description: "night: local HH:MM" })),
         to: t.Optional(t.String({ description: "night: local HH:MM (before from: the window crosses midnight)" })),
@@ -62,7 +68,7 @@ export const RateCardSchema = t.Object(
       }),
       { description: "Applied in the pickup's own time zone; exactly one of amount or percent" },
     ),
-    extras: t.Array(t.Object({ code: t.String(), name: t.String(), price: Amount, max: t.Optional(t.Integer()) }), {
+    extras: t.Array(t.Object({ code: t.String(), name: LineName, price: Amount, max: t.Optional(t.Integer()) }), {
       description: "What a trip may ask with extras: [{code, quantity}]; price is per unit",
     }),
     updatedAt: t.Optional(t.String({ description: "When the card was last replaced (UTC)" })),

@@ -26,7 +26,7 @@ export function coreRates(deps: RateCardDeps, auth: Authenticator) {
     .put("/company/rates", async ({ caller, body }) => ({ success: true as const, data: await putRateCard(deps, caller.netid, body) }), {
       coreAuth: true,
       body: RateCardBody,
-      response: { 200: RateCardAnswer, ...errors(400, 401, 413) },
+      response: { 200: RateCardAnswer, ...errors(400, 401, 403, 413) },
       detail: {
         tags: ["Rates"],
         summary: "Replace your whole rate card",
@@ -38,7 +38,9 @@ export function coreRates(deps: RateCardDeps, auth: Authenticator) {
           "other kind; polygons closed rings of at most 500 points; no member a part does not have; no distance or hourly " +
           "rule an earlier one always comes before. A bad card is 400 naming each field; nothing is saved. A card takes at most " +
           "1 MiB as sent, whatever MAX_BODY_BYTES allows other bodies: a larger body is 413 PAYLOAD_TOO_LARGE, refused as it " +
-          "arrives, nothing saved (docs/rates.md#setting-the-card).",
+          "arrives, nothing saved (docs/rates.md#setting-the-card). 403 " +
+          "NOT_AN_OPERATOR when your company is registered to book rides (coType CO): it offers none " +
+          "(docs/security.md#requester-only-companies).",
         security: [{ bearer: [] }],
       },
     })

@@ -41,8 +41,10 @@ export const sendTripDoc = {
     "adding new ones), and 400 BOOKING_TOO_MANY_MEMBERS for one that would give the trip or affiliateReservation " +
     "more than 1,000 members no schema names (any object of more than 1,000 members in a body is 400 " +
     "JSON_TOO_WIDE). A member you send under a name the exchange or the provider writes (chauffeur, vehicle, " +
-    "location, providerUpdate, providerNote, providerResCode, providerResNo, userid, fromConextId…) is kept and " +
-    "shown only under `requesterExtra` (in the trip, or in affiliateReservation). Supports `Idempotency-Key`. 429 " +
+    "location, providerUpdate, providerNote, providerResCode, providerResNo, userid, fromConextId…), or one the " +
+    "exchange owns (acceptBy, offers, reason, terms, finalFare, evidence, eta, arrivedAt: " +
+    "docs/security.md#owned-members), in any letter case, is kept and shown only under `requesterExtra` (in the " +
+    "trip, or in affiliateReservation), never as the exchange's. Supports `Idempotency-Key`. 429 " +
     "RATE_LIMITED when your company's sendTrip calls per minute are spent (Retry-After; RateLimit-Limit, " +
     "-Remaining and -Reset on every answer); 429 LIVE_EVENTS_QUOTA (Retry-After, nothing changed) when the change's " +
     "live events would pass your company's 50 MB over the 25 h the event log keeps them.",

@@ -80,7 +80,8 @@ describe("secrets at rest", () => {
   });
 
   test("SECRETS_KEY: required in production, 64 hex characters when given", () => {
-    const production = { NODE_ENV: "production", JWT_SECRET: TEST_JWT_SECRET, METRICS_TOKEN: "metrics-token-0123456789" };
+    // A random-looking secret: TEST_JWT_SECRET holds the word "secret", a placeholder's (docs/security.md#placeholder-secrets).
+    const production = { NODE_ENV: "production", JWT_SECRET: "Yq3v9_LkT2w-Rz8pN4xHc6sJ0bFmA7dE", METRICS_TOKEN: "metrics-token-0123456789" };
     expect(() => loadConfig(production)).toThrow(ConfigError);
     expect(() => loadConfig({ ...production, SECRETS_KEY: "abc" })).toThrow("SECRETS_KEY");
     const key = "5c0f9e2a7d41b8366ea2c1f0937b4d58a16e2f9c04b7d3e85a9c61f27e0b4d93";

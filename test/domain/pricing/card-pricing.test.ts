@@ -115,3 +115,48 @@ describe("the minimum fare", () => {
     expect(seat.units("WAGON", 4000)).toBe(5700);
   });
 });
+
+describe("a fare past 2^53 minor units (docs/rates.md#setting-the-card)", () => {
+  // Every amount within 1,000,000, yet 200 surcharges of 1,000 % on a 4,900 km trip (a 3-decimal currency) add up past 2^53.
+  const card = (percent: number) =>
+    compileCard(
+      validateRateCard(
+        {
+          currency: "KWD",
+          distance: [{ id: "km", base: "0", includedKm: 0, perKm: "1000000" }],
+          surcharges: Array.from({ length: 200 }, (_, i) => ({ id: `s${i}`, kind: "airportPickup", airports: ["JFK"], percent })),
+          extras: [{ code: "CHILD_SEAT", price: "0.001" }],
+        },
+        { ...ctx, minorUnit: () => 3 },
+      ),
+      3,
+      (iata) => airports.lookup(iata),
+    );
+  const far = toMidtown({ dropOff: { lat: 36.084, lon: -115.1537 }, roadKm: 4900, extras: [{ code: "CHILD_SEAT", quantity: 1 }] });
+
+  test("is no price: never offered, the lines never summing to something else than the fee", () => {
+    const quote = cardQuote(card(1000), far);
+    expect(quote.price("SEDAN", 1000)).toEqual({ units: 0, lines: [] });
+    expect(quote.units("SEDAN", 1000)).toBe(0);
+    expect(quote.cardUnits("SEDAN")).toBe(0);
+  });
+
+  test("just below it the fee is exact and its lines sum to it", () => {
+    const quote = cardQuote(card(900), far);
+    const priced = quote.price("SEDAN", 1000);
+    expect(Number.isSafeInteger(priced.units)).toBe(true);
+    expect(priced.units).toBe(quote.units("SEDAN", 1000));
+    const sum = priced.lines.reduce((s, l) => s + BigInt(l.amount.replace(".", "")), 0n);
+    expect(sum).toBe(BigInt(priced.units));
+  });
+});
+
+describe("surcharge and extra names stored before the name rules", () => {
+  test("a name with a control or text-direction character shows the default instead", () => {
+    const stored = validateRateCard({ ...example, surcharges: [], extras: [{ code: "CHILD_SEAT", price: "12.00" }] }, ctx);
+    stored.surcharges = [{ id: "night", kind: "night", from: "22:00", to: "06:00", percent: 20, name: "Night\u202Eeulav" }];
+    stored.extras = [{ code: "CHILD_SEAT", name: "Seat\u0007\u001B[2J", price: "12.00" }];
+    const priced = cardQuote(compileCard(stored, 2, (iata) => airports.lookup(iata)), toMidtown({ localTime: "2027-03-10T23:30", extras: [{ code: "CHILD_SEAT", quantity: 1 }] })).price("SEDAN", 7000);
+    expect(priced.lines.filter((l) => l.kind !== "BASE").map((l) => l.name)).toEqual(["Night surcharge", "CHILD_SEAT"]);
+  });
+});

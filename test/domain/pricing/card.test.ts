@@ -142,3 +142,31 @@ describe("amounts", () => {
     expect(refused({ currency: "JPY", minimumFare: "1000000", extras: [{ code: "X", price: 1000001 }] })).toEqual(["extras[0].price"]);
   });
 });
+
+describe("surcharge and extra names follow the name rules (docs/rates.md#setting-the-card)", () => {
+  const card = (name: unknown) => ({
+    surcharges: [{ id: "night", kind: "night", from: "22:00", to: "06:00", percent: 20, name }],
+    extras: [{ code: "CHILD_SEAT", price: "12.00", name }],
+  });
+
+  test.each([
+    ["a line separator (U+2028)", "Night\u2028rate", "U+2028"],
+    ["a right-to-left override (U+202E)", "Night \u202Eetar", "U+202E"],
+    ["a bell (BEL)", "Night\u0007", "U+0007"],
+    ["an escape sequence (ESC)", "\u001B[31mNight", "U+001B"],
+    ["a braille blank", "\u2800\u2800", "U+2800"],
+    ["a zero-width space", "Ni\u200Bght", "U+200B"],
+  ])("%s is refused, naming each field and the character", (_what, name, character) => {
+    expect(refused(card(name))).toEqual(["surcharges[0].name", "extras[0].name"]);
+    expect(messageOf(card(name), "surcharges[0].name")).toContain(character);
+    expect(messageOf(card(name), "extras[0].name")).toContain(character);
+  });
+
+  test("empty, blank, too long or not text is refused; 1–200 characters after trimming are kept", () => {
+    for (const name of ["", "   ", "x".repeat(201), 42, "..."]) expect(refused(card(name))).toEqual(["surcharges[0].name", "extras[0].name"]);
+    const kept = validateRateCard(card("  Nachtzuschlag 🌙 (22–6 Uhr)  "), ctx);
+    expect(kept.surcharges[0].name).toBe("Nachtzuschlag 🌙 (22–6 Uhr)");
+    expect(kept.extras[0].name).toBe("Nachtzuschlag 🌙 (22–6 Uhr)");
+    expect(validateRateCard(card("x".repeat(200)), ctx).extras[0].name).toHaveLength(200);
+  });
+});

@@ -86,7 +86,8 @@ describe("GET /api/providers/{netid}/record", () => {
     const res = await h.request("GET", `/api/providers/${fresh.netid}/record`, { headers: { token: flaky.token } });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ bookings: 3, acceptedPct: null, medianAcceptSeconds: null, providerCancelPct: null, onTimePct: null });
-    expect((await record(steady, requester.netid)).body.data).toEqual({ bookings: 0, acceptedPct: null, medianAcceptSeconds: null, providerCancelPct: null, onTimePct: null });
+    const idle = await party(h, "REC-IDLE", "IO");
+    expect((await record(steady, idle.netid)).body.data).toEqual({ bookings: 0, acceptedPct: null, medianAcceptSeconds: null, providerCancelPct: null, onTimePct: null });
   });
 
   test("an unknown netid is 404 PROVIDER_NOT_FOUND; without a credential 401", async () => {
@@ -94,6 +95,32 @@ describe("GET /api/providers/{netid}/record", () => {
     expect(res.status).toBe(404);
     expect(res.body.code).toBe("PROVIDER_NOT_FOUND");
     expect((await h.request("GET", `/api/providers/${steady.netid}/record`)).status).toBe(401);
+  });
+
+  test("only a company that offers rides has a record: a requester-only (CO) company answers exactly like an unknown netid (docs/security.md#the-provider-record)", async () => {
+    const co = await record(steady, requester.netid);
+    const unknown = await record(steady, "NO-SUCH-CO");
+    expect(co.status).toBe(404);
+    expect(co.body).toEqual(unknown.body);
+    expect(co.body).toMatchObject({ success: false, code: "PROVIDER_NOT_FOUND" });
+  });
+
+  test("60 reads a minute per calling company, found or not; then 429 RATE_LIMITED with Retry-After, other companies unaffected", async () => {
+    const [reader, other] = await Promise.all([party(h, "REC-READER", "CO"), party(h, "REC-OTHER", "CO")]);
+    for (let i = 0; i < 60; i++) {
+      const res = await record(reader, i % 2 === 0 ? steady.netid : `NO-SUCH-${i}`);
+      expect(res.status).toBe(i % 2 === 0 ? 200 : 404);
+      expect(res.headers.get("ratelimit-limit")).toBe("60");
+    }
+    // The platform token is the same company's budget.
+    for (const res of [await record(reader, steady.netid), await h.request("GET", `/api/providers/NO-SUCH-X/record`, { headers: { token: reader.token } })]) {
+      expect(res.status).toBe(429);
+      expect(res.body.code).toBe("RATE_LIMITED");
+      expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    expect((await record(other, steady.netid)).status).toBe(200);
+    clock.advance(60);
+    expect((await record(reader, steady.netid)).status).toBe(200);
   });
 });
 
