@@ -9,7 +9,7 @@ import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createHarness, FAST_DELIVERY, TEST_JWT_SECRET, type Harness } from "../support/harness";
 import { startReceiver } from "../support/receiver";
-import { party, providerUpdate, regularTrip, quoteTrip, sendTrip, type Party } from "../support/trips";
+import { party, providerUpdate, regularTrip, quoteTrip, sendTrip, soonTrip, type Party } from "../support/trips";
 import { addVehicle } from "../support/fleet";
 import { runCli, tempDir } from "../support/process";
 import { startDatabase, type TestDatabase } from "../support/pg-databases";
@@ -76,7 +76,9 @@ async function buildSqlite(): Promise<void> {
     // Bookings with events (status changes), a quote, an Idempotency-Key, positions with a trail.
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const sent = await sendTrip(h, requester, regularTrip(requester.netid, provider.netid), i === 0 ? { "Idempotency-Key": crypto.randomUUID() } : {});
+      // The first picks up soon: its chauffeur is under way (docs/integration.md#trip-statuses-wait-for-the-trip).
+      const body = i === 0 ? soonTrip(requester.netid, provider.netid) : regularTrip(requester.netid, provider.netid);
+      const sent = await sendTrip(h, requester, body, i === 0 ? { "Idempotency-Key": crypto.randomUUID() } : {});
       expect(sent.status).toBe(200);
       ids.push(sent.body.transactionId);
     }

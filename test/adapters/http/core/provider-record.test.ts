@@ -48,11 +48,11 @@ beforeAll(async () => {
   await insertFleet(h, flaky.netid, [{ slug: "flaky-sedan", type: "SEDAN", maxPassengers: 4, maxLuggage: 4, hourlyRate: "70.00" }]);
   await insertFleet(h, fresh.netid, [{ slug: "fresh-sedan", type: "SEDAN", maxPassengers: 4, maxLuggage: 4, hourlyRate: "60.00" }]);
 
-  // Steady: 10 bookings, each accepted (i + 1) minutes after it was sent, its chauffeur on location: 8 before the
-  // pickup, 2 (picking up in 30 minutes) an hour later — after it.
+  // Steady: 10 bookings picking up within 12 h (the trip's statuses wait for it), each accepted (i + 1) minutes after
+  // it was sent, its chauffeur on location: 8 before the pickup, 2 (picking up in 30 minutes) an hour later — after it.
   for (let i = 0; i < 10; i++) {
     const late = i >= 8;
-    const { id } = await book(steady, late ? 1800 : 2 * 86400);
+    const { id } = await book(steady, late ? 1800 : 6 * 3600);
     clock.advance(60 * (i + 1));
     await move(steady, id, "CONFIRMED");
     if (late) clock.advance(3600);
