@@ -19,6 +19,7 @@ export const RETENTION_JOBS: readonly RetentionJob[] = [
   ["liveEvents", "live_events", "created_at < ?"],
   ["liveEvents", "live_event_bodies", "created_at < ?"],
   ["networkQuotes", "network_quotes", "valid_until < ?"],
+  ["earlierOffers", "earlier_offers", "submit_date < ?"],
 ];
 
 /** Rows deleted per table by one run; undefined when the run was skipped (another instance is doing it). */

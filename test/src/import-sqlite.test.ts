@@ -98,6 +98,8 @@ async function buildSqlite(): Promise<void> {
       expect([200, 429]).toContain(res.status);
       await Bun.sleep(1100);
     }
+    // A booking the cascade moved on to another provider: the trigger keeps the earlier provider's offer.
+    h.db.$client.query("UPDATE bookings SET provider_id = ? WHERE transaction_id = ?").run(other.netid, ids[3]);
     // More audit rows than one INSERT of the import takes (recorded by the service's own audit log).
     h.db.$client.transaction(() => {
       for (let i = 0; i < 4500; i++) h.services.audit.record({ type: "plan.changed", netid: other.netid, detail: `plan change ${i} ‘quoted’ — ünïcode` }, 1_790_000_000 + i);
