@@ -109,7 +109,7 @@ function readLines(lines: readonly ChangeLog[]) {
   return { acceptedAt, onLocationAt, providerEnded, requesterCancelled, convertedAt };
 }
 
-/** The offers one booking made, each with what it came to (the first offer alone for a booking from before the cascade). */
+/** The offers one booking made, each with what it came to (read without its offers: one offer, to its provider). */
 export function offersOf(b: RecordBooking): OfferFacts[] {
   const logs = parsed<ChangeLog>(b.changeLogs) ?? [];
   const stored = parsed<Offer>(b.offers)?.filter((o) => typeof o?.provider === "string");
