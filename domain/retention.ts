@@ -1,3 +1,5 @@
+import { RECORD_WINDOW_SECONDS } from "./partners/provider-record";
+
 /**
  * How long each store keeps a finished row, in seconds: a promise to the companies (a delivered message can be read
  * back for a week, security events for 90 days, an Idempotency-Key replays for a day). Both databases prune by it;
@@ -20,6 +22,8 @@ export interface Retention {
   liveEvents: number;
   /** Network quotes past their validUntil (a booking of one answers 409 QUOTE_EXPIRED meanwhile, 404 after). */
   networkQuotes: number;
+  /** Earlier offers of bookings sent before the provider record's window (docs/terms.md#provider-record): none read them then. */
+  earlierOffers: number;
   /** Event streams closed (or whose instance died) this long ago: no longer a reason to log positions. */
   deadStreams: number;
   /** Rate buckets not used for this long (a full hour's budget has refilled by then). */
@@ -43,6 +47,7 @@ export const RETENTION: Readonly<Retention> = Object.freeze({
   idempotencyKeys: DAY,
   liveEvents: LIVE_EVENT_RETENTION_SECONDS,
   networkQuotes: DAY,
+  earlierOffers: RECORD_WINDOW_SECONDS,
   deadStreams: LIVE_EVENT_RETENTION_SECONDS,
   idleRateBuckets: 3600,
   loginAttempts: 60,

@@ -47,6 +47,7 @@ const DATA_TABLES = [
   "partnerships",
   "partner_vehicle_types",
   "bookings",
+  "earlier_offers",
   "vehicle_holds",
   "idempotency_keys",
   "outbox_messages",

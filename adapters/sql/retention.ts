@@ -23,6 +23,7 @@ export const RETENTION_JOBS: readonly RetentionJob[] = [
   ["networkQuotes", "network_quotes", "valid_until < ?"],
   // An hour of a company's kept quote bytes once every quote made in it is past the cut-off.
   ["networkQuotes", "network_quote_usage", `(bucket + 1) * ${QUOTE_USAGE_BUCKET_SECONDS} + ${NETWORK_QUOTE_VALIDITY_SECONDS} <= ?`],
+  ["earlierOffers", "earlier_offers", "submit_date < ?"],
 ];
 
 /** Rows deleted per table by one run; undefined when the run was skipped (another instance is doing it). */

@@ -164,3 +164,27 @@ export function assertTransition(from: TripStatus, to: TripStatus, actor?: TripA
   const options = allowed.length > 0 ? `allowed next: ${allowed.join(", ")}` : `${from} is final`;
   throw new ConflictError(`Cannot change status ${from} → ${to}; ${options}`, "INVALID_TRANSITION", { from, to, allowed });
 }
+
+/** The statuses of the trip itself (EN_ROUTE and every later one but CANCEL): they wait for the trip. */
+export const TRIP_UNDER_WAY: ReadonlySet<TripStatus> = new Set(["EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD", "NO_SHOW", "STOP", "COMPLETE", "CLOSE"]);
+/** How long before its pickup a trip may be under way at the earliest (s). */
+export const UNDER_WAY_LEAD_SECONDS = 12 * 3600;
+
+/**
+ * Whether `to` must still wait for the trip (docs/integration.md#trip-statuses-wait-for-the-trip): a status of the trip
+ * itself while the pickup is more than 12 h away — a trip run months ahead would close today, and count as on time.
+ */
+export function tooEarlyFor(to: TripStatus, pickupDate: number, now: number): boolean {
+  return TRIP_UNDER_WAY.has(to) && now < pickupDate - UNDER_WAY_LEAD_SECONDS;
+}
+
+/** Throws 409 STATUS_TOO_EARLY, naming the instant it is allowed from, when `to` must still wait for the trip. */
+export function assertTripTime(to: TripStatus, pickupDate: number, now: number): void {
+  if (!tooEarlyFor(to, pickupDate, now)) return;
+  const allowedFrom = new Date((pickupDate - UNDER_WAY_LEAD_SECONDS) * 1000).toISOString().replace(".000Z", "Z");
+  throw new ConflictError(
+    `A trip's status ${to} waits for the trip: it may be sent from 12 h before the pickup, at ${allowedFrom}`,
+    "STATUS_TOO_EARLY",
+    { status: to, allowedFrom },
+  );
+}

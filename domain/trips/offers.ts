@@ -24,7 +24,15 @@ export const NO_PROVIDER_ACCEPTED = "NO_PROVIDER_ACCEPTED";
 
 /** Statuses in which the provider has not accepted yet: the offer lapses at acceptBy (and its vehicle hold with it). */
 export const UNACCEPTED_STATUSES = ["BOOKING_REQUEST", "PENDING"] as const satisfies readonly TripStatus[];
-const AWAITING: ReadonlySet<TripStatus> = new Set(UNACCEPTED_STATUSES);
+export const AWAITING: ReadonlySet<TripStatus> = new Set(UNACCEPTED_STATUSES);
+
+/** How the changeLogs line of a move begins: the provider record tells one offer's lines from the next's by it. */
+const MOVE_LINE = "offer moved from ";
+
+/** Whether a changeLogs line is the exchange's note of a move (docs/terms.md#provider-record reads each offer's lines by it). */
+export function isMoveLine(line: Pick<ChangeLog, "changeSource" | "changeDesc">): boolean {
+  return line.changeSource === "exchange" && typeof line.changeDesc === "string" && line.changeDesc.startsWith(MOVE_LINE);
+}
 
 /**
  * Until when the provider of a new booking may accept (Unix seconds): by the pickup's lead time — within 24 h, 30 min
@@ -167,7 +175,7 @@ export function decideOfferDue(current: Booking | undefined, now: number, next: 
   const lines: ChangeLog[] = [...b.changeLogs];
   const note = (changeDesc: string) => lines.push({ timestamp: at, changeSource: "exchange", changeDesc });
   if (next && mayMove(b) && next.provider.toLowerCase() !== b.providerId.toLowerCase()) {
-    note(`offer moved from ${b.providerId} to ${next.provider} (${cause}): option ${next.code} at ${next.fee} ${next.currency}`);
+    note(`${MOVE_LINE}${b.providerId} to ${next.provider} (${cause}): option ${next.code} at ${next.fee} ${next.currency}`);
     const { deliveryFailure: _f, vehicle: _v, chauffeur: _c, providerNote: _n, providerUpdate: _u, ...kept } = b;
     const booking: Booking = {
       ...kept,

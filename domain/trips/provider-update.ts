@@ -3,7 +3,7 @@ import { amountParts } from "../money";
 import { providerAmountsInCurrency, TWO_DECIMAL_UNITS, type MinorUnits } from "./booking-amounts";
 import type { Booking, BookingEvent, Chauffeur, Fee, ProviderUpdateInfo, Vehicle } from "./booking";
 import { canonicalJson, event, log, requireRole, type ChangeContext } from "./decisions";
-import { allowedNext, assertTransition, parseTripStatus, skippedStates, TRIP_STATUSES, type TripStatus } from "./lifecycle";
+import { allowedNext, assertTransition, assertTripTime, parseTripStatus, skippedStates, TRIP_STATUSES, type TripStatus } from "./lifecycle";
 import type { Decision } from "./decision";
 import { isUuid } from "./send-trip-request";
 import { providerFare, sameAmount } from "./fare-lines";
@@ -139,14 +139,16 @@ function describeMove(from: TripStatus, to: TripStatus): string {
  * The provider moves its booking along the lifecycle (forward skips along the main path included) and may add
  * its reservation number, a note, the price, fees, the vehicle and the chauffeur. Repeating the current status
  * changes only the details (STOP → STOP is a real transition: another stop); nothing changes in a final state.
- * Its amounts take the booking's currency's minor unit (`units`).
- * Answers the booking's status after the update (the caller keeps a position only while the trip is under way).
+ * Its amounts take the booking's currency's minor unit (`units`). The trip's own statuses wait for the trip (409
+ * STATUS_TOO_EARLY more than 12 h before the pickup), unless `simulated` (the sandbox's dispatcher plays a whole trip
+ * in a minute). Answers the booking's status after the update (the caller keeps a position only while the trip is under way).
  */
 export function decideProviderUpdate(
   current: Booking | undefined,
   checked: ProviderUpdate,
   ctx: ChangeContext,
   units: MinorUnits = TWO_DECIMAL_UNITS,
+  simulated = false,
 ): Decision<TripStatus> {
   const b = requireRole(current, ctx.netid, "provider");
   // Amounts in the booking's currency's minor unit (docs/integration.md#what-a-quote-offers-service-area-currency-warnings); too many decimals for it is 400.
@@ -160,6 +162,7 @@ export function decideProviderUpdate(
   if (statusChange) assertTransition(b.status, update.status, "provider");
   const lapsed = statusChange ? lapsedAcceptance(b, update.status, ctx.now) : undefined;
   if (lapsed) throw lapsed;
+  if (statusChange && !simulated) assertTripTime(update.status, b.pickupDate, ctx.now);
 
   const descriptions: string[] = [];
   if (statusChange) descriptions.push(describeMove(b.status, update.status));

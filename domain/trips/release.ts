@@ -6,7 +6,7 @@ import { UNACCEPTED_STATUSES } from "./offers";
 /**
  * A provider releases a requester's pending requests (docs/availability.md#releasing-a-requesters-pending-requests),
  * pure: an unaccepted booking ends REJECT with `reason: "RELEASED"` and frees the vehicle it held — without a REJECT
- * on the provider's record, which leaves released bookings out (domain/partners/provider-record.ts).
+ * on the provider's record, which leaves released bookings out (domain/partners/offer-facts.ts).
  */
 
 /** The booking's `reason` once its provider released it. */

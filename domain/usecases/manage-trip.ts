@@ -24,6 +24,11 @@ export interface ManageTripDeps {
   tracking?: Pick<ChauffeurTracking, "recordFromUpdate"> & Partial<Pick<ChauffeurTracking, "announceMoved">>;
   /** Minor units of currencies: a provider's amounts take its booking's currency's (two decimals without it). */
   currencies?: MinorUnits;
+  /**
+   * The sandbox's simulated dispatcher (docs/operator.md#the-sandbox) plays a whole trip in a minute, whatever its
+   * pickup: its statuses need not wait for the trip (docs/integration.md#trip-statuses-wait-for-the-trip).
+   */
+  simulated?: boolean;
 }
 
 /**
@@ -34,7 +39,8 @@ export interface ManageTripDeps {
 function decideAndKeepPosition(deps: ManageTripDeps, update: ProviderUpdate, ctx: ChangeContext) {
   return (current: Booking | undefined) => {
     // The provider's details replace the stored ones; the booking as a whole stays within one body's limit.
-    const decision = withinBounds(decideProviderUpdate(current, update, ctx, deps.currencies), current, deps.limits ?? DEFAULT_BOOKING_LIMITS);
+    const decided = decideProviderUpdate(current, update, ctx, deps.currencies, deps.simulated);
+    const decision = withinBounds(decided, current, deps.limits ?? DEFAULT_BOOKING_LIMITS);
     if (update.position && !tripEnded(decision.result)) {
       const c = update.chauffeur;
       const name = [c?.firstName, c?.lastName].filter(Boolean).join(" ");

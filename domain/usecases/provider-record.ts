@@ -1,10 +1,14 @@
 import { NotFoundError } from "../errors";
 import type { Clock, CompanyRepository } from "../ports";
 import { offersRides } from "../company/offers";
-import { providerRecordOf, RECORD_WINDOW_SECONDS, type ProviderHistory, type ProviderRecord, type RecordBooking } from "../partners/provider-record";
+import { offersOf, type OfferFacts } from "../partners/offer-facts";
+import { providerRecordOf, RECORD_WINDOW_SECONDS, type ProviderHistory, type ProviderRecord } from "../partners/provider-record";
 
-/** How long a provider's record is reused before it is read again: a network quote asks for many at once. */
-export const RECORD_CACHE_SECONDS = 300;
+/**
+ * How long a provider's record is reused before it is read again (docs/terms.md#provider-record): a network quote asks
+ * for many at once, and the record shows every offer within a minute.
+ */
+export const RECORD_CACHE_SECONDS = 60;
 /** Records kept at most (the oldest read first dropped). */
 const MAX_CACHED = 10_000;
 
@@ -15,8 +19,8 @@ export interface ProviderRecordDeps {
 }
 
 /**
- * Providers' records (docs/terms.md#provider-record), each read from the bookings of the last 90 days and kept 5 minutes: the
- * records a network quote needs that are not kept are read in one query for all of them.
+ * Providers' records (docs/terms.md#provider-record), each read from the offers made to it on the bookings of the last
+ * 90 days and kept a minute: the records a network quote needs that are not kept are read in one query for all of them.
  */
 export class ProviderRecords {
   private readonly kept = new Map<string, { at: number; record: ProviderRecord }>();
@@ -45,9 +49,16 @@ export class ProviderRecords {
       else missing.push(netid);
     }
     if (missing.length === 0) return out;
-    const rows = await this.deps.history.recentBookings(missing, now - RECORD_WINDOW_SECONDS);
-    const byProvider = new Map<string, RecordBooking[]>(missing.map((n) => [n.toLowerCase(), []]));
-    for (const row of rows) byProvider.get(row.providerId.toLowerCase())?.push(row);
+    const since = now - RECORD_WINDOW_SECONDS;
+    const rows = await this.deps.history.recentBookings(missing, since);
+    const byProvider = new Map<string, OfferFacts[]>(missing.map((n) => [n.toLowerCase(), []]));
+    // A booking offered to two of them is read once: each offer goes to its own provider's record.
+    const seen = new Set<string>();
+    for (const row of rows) {
+      if (seen.has(row.transactionId)) continue;
+      seen.add(row.transactionId);
+      for (const offer of offersOf(row)) byProvider.get(offer.provider.toLowerCase())?.push(offer);
+    }
     for (const netid of missing) {
       const record = providerRecordOf(byProvider.get(netid.toLowerCase()) ?? []);
       out.set(netid, record);

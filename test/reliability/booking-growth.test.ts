@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createHarness, databaseEnv, databaseRows, FAST_DELIVERY, type Harness } from "../support/harness";
 import { startReceiver } from "../support/receiver";
 import { postJson, startServer, tempDir, type RunningServer } from "../support/process";
-import { integrate, lookup, nextResNo, party, type Party, providerUpdate, regularTrip, sendTrip } from "../support/trips";
+import { integrate, lookup, nextResNo, party, type Party, providerUpdate, regularTrip, sendTrip, soonTrip } from "../support/trips";
 
 const MAX_BODY_BYTES = 1_048_576;
 
@@ -127,7 +127,7 @@ describe("a booking is bounded as a whole (through HTTP)", () => {
   }, 60_000);
 
   test("changeLogs are capped before the webhook is built from them", async () => {
-    const sent = await sendTrip(h, requester, regularTrip(requester.netid, provider.netid));
+    const sent = await sendTrip(h, requester, soonTrip(requester.netid, provider.netid));
     const id = sent.body.transactionId as string;
     for (const status of ["CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD"]) expect((await providerUpdate(h, provider, id, { status })).status).toBe(200);
     // STOP → STOP is a real move each time: 210 more lines.

@@ -13,7 +13,8 @@ import { startDatabase, type TestDatabase } from "../support/pg-databases";
  * Afterwards every booking has exactly one current provider (THREE, CONFIRMED) and one vehicle hold, its offers read
  * ONE → TWO → THREE, TWO got a CANCEL for each booking it lost, and ONE (which rejected) and THREE got none. After every
  * kill, before the restart, each live booking holds exactly one vehicle, its current provider's: the hold swap is part
- * of the move's transaction. Run on SQLite and on PostgreSQL (a database of its own on the test cluster).
+ * of the move's transaction. Each provider's record counts every offer it was made. Run on SQLite and on PostgreSQL (a
+ * database of its own on the test cluster).
  */
 
 const BOOKINGS = 24;
@@ -237,6 +238,14 @@ export function cascadeCrashTest(kind: "sqlite" | "postgres"): void {
           expect(new Set(sent(names.three, r.id, "NEW").map((m) => m.eventId)).size).toBe(1);
           expect(holds.find((h) => h.id === r.id)).toMatchObject({ n: 1, provider: names.three });
         }
+        // The record counts every offer (docs/terms.md#provider-record): each move left the earlier provider's offer in
+        // its own transaction, kill -9 or not, and each provider is judged by its own answers.
+        const earlier = await store.all<{ id: string; provider: string }>("SELECT transaction_id AS id, provider_id AS provider FROM earlier_offers");
+        for (const r of rows) expect(earlier.filter((e) => e.id === r.id).map((e) => e.provider).sort()).toEqual([names.one, names.two].sort());
+        const record = async (netid: string) => (await (await fetch(`${server.base}/api/providers/${netid}/record`, { headers: bearer })).json()).data;
+        expect(await record(names.one)).toMatchObject({ offers: rows.length, awaiting: 0, acceptedPct: 0, providerCancelPct: 100 });
+        expect(await record(names.two)).toMatchObject({ offers: rows.length, awaiting: 0, acceptedPct: 0, providerCancelPct: 0 });
+        expect(await record(names.three)).toMatchObject({ offers: rows.length, awaiting: 0, acceptedPct: 100, providerCancelPct: 0 });
       } finally {
         answering = false;
         await answerLoop;

@@ -6,6 +6,7 @@ import example from "../../adapters/http/examples/sendtrip-new.json";
 import { startDatabase, type TestDatabase } from "../support/pg-databases";
 import { postJson, registerCompany, startServer, tempDir, type RunningServer } from "../support/process";
 import { SseClient } from "../support/sse";
+import { pickupIn } from "../support/trips";
 
 let cluster: TestDatabase;
 const servers: RunningServer[] = [];
@@ -51,6 +52,8 @@ describe("event streams on two instances of one PostgreSQL", () => {
 
     const trip = structuredClone(example) as any;
     trip.affiliateReservation = { ...trip.affiliateReservation, requesterId: requester.netid, providerId: provider.netid, requesterResNo: `EV-${Date.now()}` };
+    // Soon enough that the trip may be under way (docs/integration.md#trip-statuses-wait-for-the-trip).
+    trip.locations.pickup.time = pickupIn(3);
     const sent = await postJson(`${a.base}/Platform.svc/sendTrip/V1`, trip, { token: requester.token });
     expect(sent.status).toBe(200);
     const id = sent.body.transactionId as string;

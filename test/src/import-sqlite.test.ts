@@ -9,7 +9,7 @@ import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createHarness, FAST_DELIVERY, TEST_JWT_SECRET, type Harness } from "../support/harness";
 import { startReceiver } from "../support/receiver";
-import { party, providerUpdate, regularTrip, quoteTrip, sendTrip, type Party } from "../support/trips";
+import { party, providerUpdate, regularTrip, quoteTrip, sendTrip, soonTrip, type Party } from "../support/trips";
 import { addVehicle } from "../support/fleet";
 import { runCli, tempDir } from "../support/process";
 import { startDatabase, type TestDatabase } from "../support/pg-databases";
@@ -76,7 +76,9 @@ async function buildSqlite(): Promise<void> {
     // Bookings with events (status changes), a quote, an Idempotency-Key, positions with a trail.
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const sent = await sendTrip(h, requester, regularTrip(requester.netid, provider.netid), i === 0 ? { "Idempotency-Key": crypto.randomUUID() } : {});
+      // The first picks up soon: its chauffeur is under way (docs/integration.md#trip-statuses-wait-for-the-trip).
+      const body = i === 0 ? soonTrip(requester.netid, provider.netid) : regularTrip(requester.netid, provider.netid);
+      const sent = await sendTrip(h, requester, body, i === 0 ? { "Idempotency-Key": crypto.randomUUID() } : {});
       expect(sent.status).toBe(200);
       ids.push(sent.body.transactionId);
     }
@@ -96,6 +98,8 @@ async function buildSqlite(): Promise<void> {
       expect([200, 429]).toContain(res.status);
       await Bun.sleep(1100);
     }
+    // A booking the cascade moved on to another provider: the trigger keeps the earlier provider's offer.
+    h.db.$client.query("UPDATE bookings SET provider_id = ? WHERE transaction_id = ?").run(other.netid, ids[3]);
     // More audit rows than one INSERT of the import takes (recorded by the service's own audit log).
     h.db.$client.transaction(() => {
       for (let i = 0; i < 4500; i++) h.services.audit.record({ type: "plan.changed", netid: other.netid, detail: `plan change ${i} ‘quoted’ — ünïcode` }, 1_790_000_000 + i);

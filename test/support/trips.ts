@@ -37,6 +37,24 @@ export function regularTrip(requester: string, provider: string, over: Json = {}
   return { ...body, ...over };
 }
 
+/**
+ * A pickup `hours` after `now` (Unix seconds; default the real clock) as an instant in UTC: within 12 h, the trip's
+ * own statuses (EN_ROUTE and later) may be sent (docs/integration.md#trip-statuses-wait-for-the-trip).
+ */
+export function pickupIn(hours: number, now = Date.now() / 1000): string {
+  return `${new Date(Math.floor(now + hours * 3600) * 1000).toISOString().slice(0, 19)}Z`;
+}
+
+/**
+ * The shared REGULAR example picking up in 3 h (unless `over` names its own locations): a trip its provider may run
+ * through to CLOSE now.
+ */
+export function soonTrip(requester: string, provider: string, over: Json = {}, affiliate: Json = {}, now?: number): Json {
+  const body = regularTrip(requester, provider, over, affiliate);
+  if (over.locations === undefined) body.locations = { ...body.locations, pickup: { ...body.locations.pickup, time: pickupIn(3, now) } };
+  return body;
+}
+
 /** The shared QUOTE example, addressed from `requester` to `provider`, with a fresh requesterResNo and overrides. */
 export function quoteTrip(requester: string, provider: string, over: Json = {}, affiliate: Json = {}): Json {
   const body = structuredClone(quoteExample) as Json;

@@ -208,9 +208,14 @@ export function priceSection(t) {
   );
 }
 
-/** A provider's record beside a network quote option: accepted %, on time %, bookings; "new provider" under 10. */
+/**
+ * A provider's record beside a network quote option (docs/terms.md#provider-record): accepted %, on time %, offers and
+ * from how many companies; "new provider" under 10 answered offers.
+ */
 export function recordText(record) {
-  if (!record || record.acceptedPct == null) return `new provider${record?.bookings ? ` (${count(record.bookings, "booking")})` : ""}`;
+  const offers = record?.offers ?? record?.bookings ?? 0;
+  const from = record?.requesters ? ` from ${count(record.requesters, "company", "companies")}` : "";
+  if (!record || record.acceptedPct == null) return `new provider${offers ? ` (${count(offers, "offer")}${from})` : ""}`;
   const on = record.onTimePct == null ? "on time —" : `${record.onTimePct}% on time`;
-  return `${record.acceptedPct}% accepted · ${on} · ${count(record.bookings, "booking")}`;
+  return `${record.acceptedPct}% accepted · ${on} · ${count(offers, "offer")}${from}`;
 }

@@ -26,7 +26,13 @@ export function coreProviderRecord(records: Pick<ProviderRecords, "recordOf">, a
           { success: t.Literal(true), data: ProviderRecordData },
           {
             examples: [
-              { success: true, data: { bookings: 48, acceptedPct: 95.8, medianAcceptSeconds: 240, providerCancelPct: 2.1, onTimePct: 97.6 } },
+              {
+                success: true,
+                data: {
+                  offers: 48, requesters: 6, awaiting: 0, acceptedPct: 95.8, medianAcceptSeconds: 240, providerCancelPct: 2.1, onTimePct: 97.6,
+                  bookings: 48,
+                },
+              },
             ],
           },
         ),
@@ -36,16 +42,20 @@ export function coreProviderRecord(records: Pick<ProviderRecords, "recordOf">, a
         tags: ["Quotes"],
         summary: "A provider's record over the last 90 days",
         description:
-          "`Authorization: Bearer <core JWT>` or the platform header `token`: any signed-in company. From the status " +
-          "history of every booking (quotes not counted) sent to the provider in the last 90 days: `bookings`; " +
-          "`acceptedPct`, the share it accepted (CONFIRMED or any later status); `medianAcceptSeconds`, from the booking " +
-          "to that acceptance; `providerCancelPct`, the share it rejected or cancelled; `onTimePct`, of those that " +
-          "reached ON_LOCATION, the share that did at or before the pickup time. Percentages have one decimal; every " +
-          "figure but `bookings` is null under 10 bookings. The same record is on each network quote option " +
-          '(`provider.record`), which `sort: "reliability"` ranks by. Read at most every 5 minutes per provider. Only ' +
-          "a company that offers rides (an IO operator) has a record: a netid no company holds and a requester-only " +
-          "(CO) company answer the same 404 PROVIDER_NOT_FOUND. Each company may read 60 records a minute, found or " +
-          "not: then 429 RATE_LIMITED with Retry-After (RateLimit-Limit, -Remaining and -Reset on every answer) " +
+          "`Authorization: Bearer <core JWT>` or the platform header `token`: any signed-in company. Offer by offer, over " +
+          "the bookings (quotes not counted) sent in the last 90 days (docs/terms.md#provider-record): `offers`, every " +
+          "offer made to the provider — a booking the cascade moved on counts for each provider it was offered to, each " +
+          "judged by its own answer — except the provider's bookings with itself and offers the requester cancelled " +
+          "before an answer; `requesters`, from how many companies they came; `awaiting`, those not answered yet. Of " +
+          "the answered offers: `acceptedPct`, the share it accepted (CONFIRMED or any later status); " +
+          "`medianAcceptSeconds`, from the offer to that acceptance; `providerCancelPct`, the share it declined or " +
+          "cancelled after accepting; `onTimePct`, of the accepted ones that reached ON_LOCATION, the share that did at " +
+          "or before the pickup time. Percentages have one decimal; they and the median are null under 10 answered " +
+          "offers. `bookings` is `offers` by its earlier name. The same record is on each network quote option " +
+          '(`provider.record`), which `sort: "reliability"` ranks by. Every offer shows within a minute. A netid no ' +
+          "company holds and a requester-only (CO) company answer the same 404 PROVIDER_NOT_FOUND: only a company that " +
+          "offers rides (an IO operator) has a record. Each company may read 60 records a minute, found or not: then " +
+          "429 RATE_LIMITED with Retry-After (RateLimit-Limit, -Remaining and -Reset on every answer) " +
           "(docs/security.md#the-provider-record).",
         security: [{ bearer: [] }, { platformToken: [] }],
       },

@@ -45,8 +45,9 @@ export const NetworkQuoteBody = t.Object(
       t.String({
         maxLength: 20,
         description:
-          'price (default): cheapest first; reliability: by the provider\'s record (`provider.record`: acceptedPct, then ' +
-          "onTimePct, highest first, providers without figures last), then price. Anything else: 400 naming sort",
+          'price (default): cheapest first; reliability: by the provider\'s record (`provider.record`, offer by offer, ' +
+          "docs/terms.md#provider-record: acceptedPct, then onTimePct, highest first, providers without figures last), " +
+          "then price. Anything else: 400 naming sort",
         examples: ["reliability"],
       }),
     ),

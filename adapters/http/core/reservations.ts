@@ -7,6 +7,7 @@ import {
   skipTargets,
   STATUS_LABELS,
   TERMINAL_STATUSES,
+  tooEarlyFor,
   TRANSITIONS,
   TRIP_STATUSES,
 } from "../../../domain/trips/lifecycle";
@@ -118,8 +119,9 @@ const BookingWithPlaces = t.Object({
   providerNext: t.Array(t.String(), {
     description:
       "Only in this lookup, beside `data`: the statuses the booking's provider may move it to now, one step along " +
-      "the lifecycle (GET /api/trip-states: its `next` without BOOKING_REQUEST, which is the requester's); [] once " +
-      "final. providerUpdateStatus* also takes a forward skip along the main path. The console offers these.",
+      "the lifecycle (GET /api/trip-states: its `next` without BOOKING_REQUEST, which is the requester's, and without " +
+      "EN_ROUTE and later more than 12 h before the pickup: docs/integration.md#trip-statuses-wait-for-the-trip); [] " +
+      "once final. providerUpdateStatus* also takes a forward skip along the main path. The console offers these.",
     examples: [["PENDING", "CONFIRMED", "REJECT", "FAILED", "CANCEL"]],
   }),
 });
@@ -228,7 +230,7 @@ export function coreReservations(
           success: true as const,
           data: { ...(await bookingViewFor(booking, caller, positions)), pickupZone: pickupPlaceZone(booking.trip.locations.pickup, places) },
           places: tripPlaces(booking.trip.locations, places),
-          providerNext: nextSteps(booking.status, "provider"),
+          providerNext: nextSteps(booking.status, "provider").filter((to) => !tooEarlyFor(to, booking.pickupDate, deps.clock.now())),
         };
       },
       {

@@ -75,18 +75,34 @@ export const CancelFeeData = t.Object({
 });
 
 const pct = (what: string) =>
-  t.Union([t.Number(), t.Null()], { description: `${what} (0–100, one decimal); null under 10 bookings`, examples: [96.5] });
+  t.Union([t.Number(), t.Null()], { description: `${what} (0–100, one decimal); null under 10 answered offers`, examples: [96.5] });
 
 export const ProviderRecordData = t.Object(
   {
-    bookings: t.Integer({ description: "Bookings sent to the provider in the last 90 days (quotes not counted)", examples: [48] }),
-    acceptedPct: pct("Share of them the provider accepted (CONFIRMED or any later status)"),
+    offers: t.Integer({
+      description:
+        "Offers made to the provider on the bookings sent in the last 90 days (docs/terms.md#provider-record): a booking the " +
+        "cascade moved on counts for every provider it was offered to; quotes, the provider's bookings with itself and " +
+        "offers the requester cancelled before an answer are not counted",
+      examples: [48],
+    }),
+    requesters: t.Integer({ description: "How many distinct requester companies the counted offers came from", examples: [6] }),
+    awaiting: t.Integer({ description: "Counted offers still awaiting the provider's answer: not yet in the figures", examples: [0] }),
+    acceptedPct: pct("Of the answered offers (accepted, declined, lapsed or undeliverable), the share the provider accepted"),
     medianAcceptSeconds: t.Union([t.Integer(), t.Null()], {
-      description: "Median seconds from the booking to the provider's acceptance; null under 10 bookings or when none was accepted",
+      description: "Median seconds from each offer to the provider's acceptance; null under 10 answered offers or when none was accepted",
       examples: [240],
     }),
-    providerCancelPct: pct("Share the provider rejected or cancelled"),
-    onTimePct: pct("Of those that reached ON_LOCATION, the share that did at or before the pickup time (null also when none did)"),
+    providerCancelPct: pct("Of the answered offers, the share the provider declined (REJECT) or cancelled after accepting"),
+    onTimePct: pct(
+      "Of the accepted offers whose chauffeur reached ON_LOCATION, the share that did at or before the pickup time (null also " +
+        "when none did)",
+    ),
+    bookings: t.Integer({
+      description: "The same number as `offers` (a booking is offered to a provider once), by its earlier name",
+      examples: [48],
+      deprecated: true,
+    }),
   },
-  { description: "The provider's record over the last 90 days, from each booking's status history (docs/terms.md#provider-record)" },
+  { description: "The provider's record over the last 90 days, offer by offer (docs/terms.md#provider-record)" },
 );

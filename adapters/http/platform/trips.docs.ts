@@ -68,9 +68,12 @@ export const providerUpdateStatusDoc = {
     "reservation number; it names at most one of your live bookings (not CLOSE, CANCEL, REJECT or NO_SHOW): a " +
     "number another of your live bookings holds is 409 PROVIDER_RES_NO_IN_USE (`field: \"providerResNo\"`) and " +
     "nothing of the update is kept. 413 BOOKING_TOO_LARGE when the details would grow the booking past " +
-    "MAX_BODY_BYTES. 409 INVALID_TRANSITION lists the `allowed` next states; 409 OFFER_LAPSED when you accept " +
-    "(CONFIRMED or later) after the booking's acceptBy (docs/terms.md#the-acceptance-deadline-acceptby); 403 when the " +
-    "requester calls it; 404 for anyone else or an unknown id. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
+    "MAX_BODY_BYTES. 409 INVALID_TRANSITION lists the `allowed` next states. The trip's own statuses wait for the " +
+    "trip (docs/integration.md#trip-statuses-wait-for-the-trip): EN_ROUTE or a later one (ON_LOCATION, " +
+    "PASSENGER_ON_BOARD, NO_SHOW, STOP, COMPLETE, CLOSE) more than 12 h before the pickup is 409 STATUS_TOO_EARLY " +
+    "naming `allowedFrom`, and nothing of the update is kept. 409 OFFER_LAPSED when you accept (CONFIRMED or later) " +
+    "after the booking's acceptBy (docs/terms.md#the-acceptance-deadline-acceptby). 403 when the requester calls it; 404 for anyone else " +
+    "or an unknown id. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
 };
 
 export const cancelTripDoc = {
@@ -104,7 +107,8 @@ export const providerUpdateStatusByResNoDoc = {
     "which you gave the number `resNo` (its providerResNo/targetResNo; a number a requester sent is never one of " +
     "yours). A number names at most one live booking; should an ended one share it, the live one is updated. Same " +
     "body, rules and answers as providerUpdateStatusByTransactionId. 404 when no booking of yours has that number " +
-    "(or you are not its party); 403 when the requester calls it. Supports `Idempotency-Key`.",
+    "(or you are not its party); 403 when the requester calls it; 409 STATUS_TOO_EARLY for EN_ROUTE or a later " +
+    "status more than 12 h before the pickup. Supports `Idempotency-Key`.",
 };
 
 export const getReservationByReservationIdDoc = {

@@ -54,6 +54,22 @@ export const bookings = sqliteTable(
   ],
 );
 
+/**
+ * The providers a booking was offered to before its current one (docs/terms.md#provider-record): a row per earlier
+ * offer, written by a trigger when the cascade changes a booking's provider_id, so that a provider's record finds the
+ * bookings that moved on from it by its netid. What the offer came to is read from the booking itself.
+ */
+export const earlierOffers = sqliteTable(
+  "earlier_offers",
+  {
+    transactionId: text("transaction_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    /** The booking's, so the record's window narrows this table as it narrows bookings. */
+    submitDate: integer("submit_date").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.transactionId, t.providerId] }), index("earlier_offers_provider_submit").on(t.providerId, t.submitDate)],
+);
+
 /** The index that keeps a provider's reservation number on one live booking. */
 export const PROVIDER_RES_NO_LIVE = "bookings_provider_res_no_live";
 

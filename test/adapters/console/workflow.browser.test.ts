@@ -4,7 +4,7 @@ import { signIn as signInAt, startConsole, type ConsoleFixture } from "../../sup
 import { postJson, type RunningServer } from "../../support/process";
 import { DEMO_LOGIN } from "../../../src/demo/seed";
 import { startReceiver } from "../../support/receiver";
-import { regularTrip } from "../../support/trips";
+import { soonTrip } from "../../support/trips";
 
 // docs/operator.md#console (the console guards the dispatcher) and the console's part of docs/events.md (a revoked stream).
 const PW = DEMO_LOGIN.pw;
@@ -53,7 +53,7 @@ beforeAll(async () => {
   const platform = (await postJson(`${server.base}/Platform.svc/getToken2`, { uid: "DEMO-PLATFORM", pw: PW })).body;
   acme = (await postJson(`${server.base}/Platform.svc/getToken2`, { uid: "ACME-LIMO", pw: PW })).body;
   const send = async (resNo: string) => {
-    const sent = await postJson(`${server.base}/Platform.svc/sendTrip/V1`, regularTrip("DEMO-PLATFORM", "ACME-LIMO", {}, { requesterResNo: resNo }), { token: platform });
+    const sent = await postJson(`${server.base}/Platform.svc/sendTrip/V1`, soonTrip("DEMO-PLATFORM", "ACME-LIMO", {}, { requesterResNo: resNo }), { token: platform });
     expect(sent.status).toBe(200);
     return sent.body.transactionId as string;
   };

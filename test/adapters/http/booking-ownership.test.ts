@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHarness, FAST_DELIVERY, ManualClock, type Harness } from "../../support/harness";
 import { startReceiver } from "../../support/receiver";
-import { integrate, lookup, nextResNo, party, type Party, providerUpdate, regularTrip, sendTrip } from "../../support/trips";
+import { integrate, lookup, nextResNo, party, type Party, providerUpdate, regularTrip, sendTrip, soonTrip } from "../../support/trips";
 
 // Two requesters and one provider: only the provider names its bookings by its own numbers, and a requester's copy of
 // a field the exchange or the provider writes never passes for the real one.
@@ -32,9 +32,9 @@ const grab = (who: Party, body: unknown) => h.request("POST", "/api/GGPS.svc/GPS
 /** A fresh provider number. */
 const number = () => `P1-${nextResNo()}`;
 
-/** A trip `who` sends to the provider (with extra members and affiliateReservation members), answered with its id. */
+/** A trip `who` sends to the provider, picking up soon (with extra members and affiliateReservation members), answered with its id. */
 async function send(who: Party, over: Record<string, unknown> = {}, affiliate: Record<string, unknown> = {}): Promise<string> {
-  const res = await sendTrip(h, who, regularTrip(who.netid, provider.netid, over, affiliate));
+  const res = await sendTrip(h, who, soonTrip(who.netid, provider.netid, over, affiliate, clock.now()));
   expect(res.status).toBe(200);
   return res.body.transactionId;
 }

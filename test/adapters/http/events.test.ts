@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import net from "node:net";
 import { createHarness, FAST_DELIVERY, ManualClock, type Harness } from "../../support/harness";
 import { startReceiver } from "../../support/receiver";
-import { integrate, lookup, parties, type Party, providerUpdate, regularTrip, sendTrip } from "../../support/trips";
+import { integrate, lookup, parties, type Party, providerUpdate, regularTrip, sendTrip, soonTrip } from "../../support/trips";
 import { SseClient } from "../../support/sse";
 
 let h: Harness;
@@ -55,7 +55,7 @@ async function stream(who: Party | { jwt: string }, opts: { lastEventId?: string
 }
 
 async function newTrip(): Promise<string> {
-  const sent = await sendTrip(h, requester, regularTrip(requester.netid, provider.netid));
+  const sent = await sendTrip(h, requester, soonTrip(requester.netid, provider.netid));
   expect(sent.status).toBe(200);
   return sent.body.transactionId;
 }
@@ -185,7 +185,7 @@ describe("GET /api/events", () => {
 
   test("positions are logged only for companies that follow them (an event stream now or lately): no stream, no position rows", async () => {
     const { requester: r, provider: p } = await parties(h, "-FOLLOW");
-    const sent = await sendTrip(h, r, regularTrip(r.netid, p.netid));
+    const sent = await sendTrip(h, r, soonTrip(r.netid, p.netid));
     const id = sent.body.transactionId as string;
     for (const s of ["CONFIRMED", "ASSIGNED", "EN_ROUTE"]) expect((await providerUpdate(h, p, id, { status: s })).status).toBe(200);
     const push = () => h.request("POST", "/api/GGPS.svc/saveGPScache", { body: { transactionId: id, latitude: 40.64, longitude: -73.78 }, headers: { token: p.token } });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHarness, FAST_DELIVERY, ManualClock, type Harness } from "../../support/harness";
 import { startReceiver } from "../../support/receiver";
-import { integrate, lookup, parties, type Party, providerUpdate, regularTrip, sendTrip } from "../../support/trips";
+import { integrate, lookup, parties, type Party, providerUpdate, regularTrip, sendTrip, soonTrip } from "../../support/trips";
 
 let h: Harness;
 let clock: ManualClock;
@@ -24,7 +24,7 @@ afterAll(() => {
 });
 
 async function trip(status = "EN_ROUTE") {
-  const sent = await sendTrip(h, requester, regularTrip(requester.netid, provider.netid));
+  const sent = await sendTrip(h, requester, soonTrip(requester.netid, provider.netid));
   const id = sent.body.transactionId as string;
   for (const s of ["CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD", "COMPLETE"].slice(0, ["CONFIRMED", "ASSIGNED", "EN_ROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD", "COMPLETE"].indexOf(status) + 1)) {
     const res = await providerUpdate(h, provider, id, { status: s, ...(s === "CONFIRMED" ? { providerResNo: `P-${id.slice(-8)}`, chauffeur: { chauffeurId: "CH-12", firstName: "Sam", lastName: "Lee", picURL: "https://acme.example/sam.jpg" } } : {}) });

@@ -43,8 +43,17 @@ describe("retention", () => {
     live.run("old", now - 26 * 3600);
     live.run("new", now - 23 * 3600);
 
+    // An earlier offer is kept while its booking is within the provider record's 90 days (docs/terms.md#provider-record).
+    const earlier = sqlite.query("INSERT INTO earlier_offers (transaction_id, provider_id, submit_date) VALUES (?, 'P', ?)");
+    earlier.run("old", now - 91 * DAY);
+    earlier.run("new", now - 89 * DAY);
+
     const deleted = pruneExpired(sqlite, now);
-    expect(deleted).toEqual({ outbox_messages: 1, audit_events: 1, platform_tokens: 1, revoked_tokens: 1, login_failures: 1, idempotency_keys: 1, live_events: 1, live_event_bodies: 0, network_quotes: 0, network_quote_usage: 0 });
+    expect(deleted).toEqual({
+      outbox_messages: 1, audit_events: 1, platform_tokens: 1, revoked_tokens: 1, login_failures: 1, idempotency_keys: 1, live_events: 1,
+      live_event_bodies: 0, network_quotes: 0, network_quote_usage: 0, earlier_offers: 1,
+    });
+    expect(sqlite.query<{ v: string }, []>("SELECT transaction_id AS v FROM earlier_offers").all().map((r) => r.v)).toEqual(["new"]);
     expect(sqlite.query<{ v: string }, []>("SELECT token_id AS v FROM revoked_tokens").all().map((r) => r.v)).toEqual(["still-valid"]);
     // An event stream resumes for at least 24 h: newer live events stay.
     expect(sqlite.query<{ v: string }, []>("SELECT body AS v FROM live_events").all().map((r) => r.v)).toEqual(["new"]);

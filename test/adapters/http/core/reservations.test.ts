@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createHarness, type Harness } from "../../../support/harness";
-import { lookup, parties, providerUpdate, quoteTrip, regularTrip, sendTrip, type Party } from "../../../support/trips";
+import { lookup, parties, providerUpdate, quoteTrip, regularTrip, sendTrip, soonTrip, type Party } from "../../../support/trips";
 
 let h: Harness;
 let requester: Party, provider: Party, stranger: Party;
@@ -85,7 +85,7 @@ describe("GET /api/reservation/{transactionId}", () => {
   });
 
   test("providerNext: the statuses the provider may move the booking to now, one step at a time, the same for both parties", async () => {
-    const id = (await sendTrip(h, requester, regularTrip(requester.netid, provider.netid))).body.transactionId;
+    const id = (await sendTrip(h, requester, soonTrip(requester.netid, provider.netid))).body.transactionId;
     const next = async () => {
       const [mine, theirs] = [await lookup(h, provider, id), await lookup(h, requester, id)];
       expect(theirs.body.providerNext).toEqual(mine.body.providerNext);

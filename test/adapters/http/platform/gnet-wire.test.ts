@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import gnetExample from "../../../../adapters/http/examples/sendtrip-gnet-style.json";
 import { createHarness, FAST_DELIVERY, type Harness } from "../../../support/harness";
 import { startReceiver, type Received } from "../../../support/receiver";
-import { insertFleet, integrate, lookup, nextResNo, parties, type Party, providerUpdate, regularTrip, sendTrip } from "../../../support/trips";
+import { insertFleet, integrate, lookup, nextResNo, parties, type Party, providerUpdate, regularTrip, sendTrip, soonTrip } from "../../../support/trips";
 import { verifySignature } from "../../../../adapters/delivery/signing";
 
 type Json = Record<string, any>;
@@ -240,7 +240,7 @@ describe("platform paths in any letter case", () => {
 
 describe("provider updates as GNet providers send them", () => {
   async function confirmedTrip() {
-    const sent = await sendTrip(h, requester, regularTrip(requester.netid, provider.netid));
+    const sent = await sendTrip(h, requester, soonTrip(requester.netid, provider.netid));
     const id = sent.body.transactionId as string;
     const resNo = `PRV-${nextResNo()}`;
     expect((await providerUpdate(h, provider, id, { status: "CONFIRMED", providerResNo: resNo })).status).toBe(200);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createHarness, type Harness } from "../../../support/harness";
-import { lookup, parties, providerUpdate, quoteTrip, regularTrip, sendTrip, type Party } from "../../../support/trips";
+import { lookup, parties, pickupIn, providerUpdate, quoteTrip, regularTrip, sendTrip, soonTrip, type Party } from "../../../support/trips";
 
 let h: Harness;
 let requester: Party, provider: Party, stranger: Party;
@@ -10,9 +10,9 @@ beforeAll(async () => {
   ({ requester, provider, stranger } = await parties(h));
 });
 
-/** A fresh booking, moved by the provider along `path` (each step must succeed). */
-async function bookingAt(path: string[]): Promise<string> {
-  const sent = await sendTrip(h, requester, regularTrip(requester.netid, provider.netid));
+/** A fresh booking picking up soon, moved by the provider along `path` (each step must succeed). */
+async function bookingAt(path: string[], body = soonTrip(requester.netid, provider.netid)): Promise<string> {
+  const sent = await sendTrip(h, requester, body);
   const id = sent.body.transactionId as string;
   for (const status of path) {
     const res = await providerUpdate(h, provider, id, { status });
@@ -147,6 +147,45 @@ describe("provider status updates", () => {
     expect(replay.text).toBe('"OK"');
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
     expect((await providerUpdate(h, provider, id, { status: "CLOSE" }, key)).status).toBe(409);
+  });
+});
+
+describe("trip statuses wait for the trip (docs/integration.md#trip-statuses-wait-for-the-trip)", () => {
+  const resNoUpdate = (resNo: string, body: unknown) =>
+    h.request("POST", `/Platform.svc/providerUpdateStatusByResNo/${provider.netid}/${resNo}/V1`, { body, headers: { token: provider.token } });
+
+  test("EN_ROUTE and every later status more than 12 h before the pickup: 409 STATUS_TOO_EARLY naming allowedFrom; nothing kept", async () => {
+    // The example picks up at 18:45 in New York on 2027-12-03 (23:45Z): its trip may be under way from 11:45Z.
+    const id = await bookingAt(["CONFIRMED", "ASSIGNED"], regularTrip(requester.netid, provider.netid));
+    const before = (await lookup(h, requester, id)).body.data;
+    for (const to of ["EN_ROUTE", "ENROUTE", "ON_LOCATION", "PASSENGER_ON_BOARD", "COMPLETE", "CLOSE"]) {
+      const res = await providerUpdate(h, provider, id, { status: to, providerNote: "on our way", lat: "40.64", lon: "-73.77" });
+      expect({ to, status: res.status, code: res.body.code, allowedFrom: res.body.allowedFrom }).toEqual({
+        to, status: 409, code: "STATUS_TOO_EARLY", allowedFrom: "2027-12-03T11:45:00Z",
+      });
+      expect(res.body.message).toContain("2027-12-03T11:45:00Z");
+    }
+    const after = (await lookup(h, requester, id)).body.data;
+    expect(after.lastStatus).toBe("ASSIGNED");
+    expect(after.tripPacket.changeLogs).toEqual(before.tripPacket.changeLogs);
+    expect(after.tripPacket.providerNote).toBe(before.tripPacket.providerNote);
+    // The same through GNet's by-number update; a CANCEL and the details at the same status are not the trip's.
+    expect((await providerUpdate(h, provider, id, { status: "ASSIGNED", providerResNo: "WAIT-1" })).status).toBe(200);
+    const byResNo = await resNoUpdate("WAIT-1", { status: "ON_LOCATION" });
+    expect([byResNo.status, byResNo.body.code]).toEqual([409, "STATUS_TOO_EARLY"]);
+    const core = await h.request("GET", `/api/reservation/${id}`, { headers: { authorization: `Bearer ${provider.jwt}` } });
+    expect(core.body.providerNext).toEqual(["ACKNOWLEDGED", "CANCEL"]);
+    expect((await providerUpdate(h, provider, id, { status: "CANCEL" })).status).toBe(200);
+  });
+
+  test("within 12 h of the pickup the trip may be under way", async () => {
+    const soon = regularTrip(requester.netid, provider.netid);
+    soon.locations.pickup.time = pickupIn(11.9);
+    const id = await bookingAt(["CONFIRMED", "ASSIGNED"], soon);
+    const core = await h.request("GET", `/api/reservation/${id}`, { headers: { authorization: `Bearer ${provider.jwt}` } });
+    expect(core.body.providerNext).toEqual(["ACKNOWLEDGED", "EN_ROUTE", "CANCEL"]);
+    expect((await providerUpdate(h, provider, id, { status: "EN_ROUTE" })).status).toBe(200);
+    expect(await statusOf(id)).toBe("EN_ROUTE");
   });
 });
 
