@@ -65,8 +65,8 @@ beforeAll(async () => {
   // before steady answers (a competitor cannot drive its figures down).
   for (let i = 0; i < 3; i++) {
     const { id } = await book(steady, 1800, steady);
-    clock.advance(3600);
     await move(steady, id, "CONFIRMED");
+    clock.advance(3600);
     await move(steady, id, "ON_LOCATION");
   }
   for (let i = 0; i < 2; i++) expect((await cancel(second, (await book(steady, 86400, second)).id)).status).toBe(200);
