@@ -18,7 +18,8 @@ export const RETENTION_JOBS: readonly RetentionJob[] = [
   ["idempotencyKeys", "idempotency_keys", "created_at < ?"],
   ["liveEvents", "live_events", "created_at < ?"],
   ["liveEvents", "live_event_bodies", "created_at < ?"],
-  ["networkQuotes", "network_quotes", "valid_until < ?"],
+  // Past their validity, and no booking made from them may still move (docs/terms.md#deadlines-within-the-trip).
+  ["networkQuotes", "network_quotes", "kept_until < ?"],
 ];
 
 /** Rows deleted per table by one run; undefined when the run was skipped (another instance is doing it). */

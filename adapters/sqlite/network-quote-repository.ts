@@ -1,4 +1,4 @@
-import { and, count, eq, gte } from "drizzle-orm";
+import { and, count, eq, gte, sql } from "drizzle-orm";
 import type { NetworkQuoteRepository } from "../../domain/pricing/ports";
 import type { NetworkQuote } from "../../domain/pricing/network-quote";
 import type { Db } from "./db";
@@ -39,6 +39,14 @@ export class SqliteNetworkQuoteRepository implements NetworkQuoteRepository {
   /** Whether this connection commits quotes without an fsync (WAL mode with a synchronous setting above NORMAL). */
   get relaxedCommit(): boolean {
     return this.wal && this.synchronous > 1;
+  }
+
+  async keepUntil(quoteId: string, until: number): Promise<void> {
+    this.db
+      .update(networkQuotes)
+      .set({ keptUntil: sql`max(${networkQuotes.keptUntil}, ${until})` })
+      .where(eq(networkQuotes.quoteId, quoteId))
+      .run();
   }
 
   async countSince(makerNetid: string, sinceSeconds: number): Promise<number> {

@@ -7,6 +7,7 @@ import { allowedNext, assertTransition, parseTripStatus, skippedStates, TRIP_STA
 import type { Decision } from "./decision";
 import { isUuid } from "./send-trip-request";
 import { providerFare, sameAmount } from "./fare-lines";
+import { providerCancelOf } from "./offers";
 import { ANY_DECIMALS, checkFees, copyTrimming, extraFields, numberText, readCoordinateField, readPhones } from "./trip-fields";
 
 /**
@@ -161,6 +162,8 @@ export function decideProviderUpdate(
   const descriptions: string[] = [];
   if (statusChange) descriptions.push(describeMove(b.status, update.status));
   const next: Booking = { ...b, status: update.status };
+  // The provider's own CANCEL: a decline before it accepted, a give-back after (docs/terms.md#give-back).
+  if (statusChange && update.status === "CANCEL") next.providerCancelled = providerCancelOf(b.status);
   if (update.providerResNo !== undefined && update.providerResNo !== (b.providerResNo ?? "")) {
     descriptions.push(`providerResNo ${b.providerResNo ?? "(none)"} → ${update.providerResNo}`);
     next.providerResNo = update.providerResNo;

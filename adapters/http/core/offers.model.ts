@@ -25,13 +25,24 @@ export const FALLBACK = t.Optional(
           "`converted` (the quote asked for a currency, or your displayCurrency), else in the booked option's currency",
         examples: ["120.00"],
       }),
+      sameClassOrBetter: t.Optional(
+        // Checked by the use case (400 naming fallback.sameClassOrBetter), so the schema takes text too.
+        t.Union([t.Boolean(), t.String({ maxLength: 8 })], {
+          description:
+            "true: never move the booking to a vehicle of a smaller class than the one booked (SEDAN < EXECUTIVE < SUV < " +
+            "VAN < LIMO < SPRINTER < MINIBUS < BUS; any other type only to the same type). See docs/terms.md#each-provider-its-own-terms.",
+          examples: [true],
+        }),
+      ),
     },
     {
       description:
         "The cascade (a booking made from a network quote only; otherwise 400 naming fallback): when the provider " +
-        "REJECTs, lets acceptBy pass or cannot be delivered to (FAILED), the same transactionId and requesterResNo are " +
-        "offered to the next option of the quote — cheapest first, another provider, available, fee ≤ maxFee — at most " +
-        "5 times; none left: REJECT with reason NO_PROVIDER_ACCEPTED.",
+        "REJECTs, lets acceptBy pass, gives the booking back after accepting it (its own CANCEL) or cannot be delivered " +
+        "to (FAILED), the same transactionId and requesterResNo are offered to the next option of the quote — cheapest " +
+        "first, another provider, available, giving the notice it asks, fee ≤ maxFee — at most 5 times, and never " +
+        "later than 30 min before the pickup; none left: REJECT with reason NO_PROVIDER_ACCEPTED. Yours alone: never " +
+        "shown to a provider. See docs/terms.md#the-cascade-fallback.",
     },
   ),
 );

@@ -26,10 +26,11 @@ import m21 from "./0021_fleet_external_id.sql" with { type: "text" };
 import m22 from "./0022_max_trip_km.sql" with { type: "text" };
 import m23 from "./0023_offer_deadlines.sql" with { type: "text" };
 import m24 from "./0024_live_event_usage.sql" with { type: "text" };
+import m25 from "./0025_network_quote_kept_until.sql" with { type: "text" };
 
 const texts = [
   m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15, m16, m17, m18, m19,
-  m20, m21, m22, m23, m24,
+  m20, m21, m22, m23, m24, m25,
 ];
 
 /** Every migration, oldest first: drizzle-kit's tag and creation time (from its journal), and SQL text. */
