@@ -1,6 +1,6 @@
 import { isRequester, type Booking, type ChangeLog, type Offer } from "./booking";
 import type { TripStatus } from "./lifecycle";
-import { MOVE_LINE } from "./offers";
+import { isGiveBack, MOVE_LINE } from "./offers";
 
 /**
  * Who sees what of a booking the cascade offered to several providers (docs/terms.md#who-sees-what), pure: the
@@ -20,8 +20,7 @@ export function offersView(b: Booking): Offer[] | undefined {
     const shown = shownOffer(o);
     if (i !== last || o.reason !== undefined) return shown;
     // A give-back without a fallback ends the booking as the provider's CANCEL (docs/terms.md#give-back): say so.
-    const gaveBack = b.status === "CANCEL" && b.providerCancelled === "AFTER_ACCEPTANCE";
-    return { ...shown, status: b.status, ...(gaveBack ? { reason: "PROVIDER_GAVE_BACK" } : {}) };
+    return { ...shown, status: b.status, ...(isGiveBack(b) ? { reason: "PROVIDER_GAVE_BACK" } : {}) };
   });
 }
 
