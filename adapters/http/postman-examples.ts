@@ -173,6 +173,8 @@ export const RUN_EXAMPLES: Record<string, RunExample> = {
     test: [keep("tripId", "pm.response.json().transactionId")],
   },
   "GET api/reservations": { query: { role: "requester", limit: "20" } },
+  // The operator's lost offers (docs/terms.md#who-sees-what): none in this run, an empty list.
+  "GET api/reservations/lost": { as: "provider", query: { limit: "25" } },
   "GET api/reservation/:transactionId/cancel-fee": { path: { transactionId: "{{tripId}}" } },
   "GET api/reservation/:transactionId": { path: { transactionId: "{{tripId}}" } },
   "POST Platform.svc/providerUpdateStatusByTransactionId/:transactionId/V1": {

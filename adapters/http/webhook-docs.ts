@@ -31,6 +31,14 @@ const TripMessage = t.Composite(
         }),
       ),
       submitMode: t.Optional(t.String({ description: "As the requester sent it (ASYNC or WAIT)" })),
+      reason: t.Optional(
+        t.String({
+          description:
+            "A CANCEL the exchange sends you: OFFER_LAPSED (acceptBy passed unanswered) or DELIVERY_FAILED (you could not " +
+            "be reached); docs/terms.md#who-sees-what",
+          examples: ["OFFER_LAPSED"],
+        }),
+      ),
       totalAmount: t.Union([t.String(), t.Null()], {
         description:
           "The booked price as a decimal string: for a booked quote, the chosen option's fee (the option is the " +
@@ -103,15 +111,21 @@ const BookingEvent = t.Object(
         "booking.details_changed, booking.provider_reference, booking.delivery_failed (the first failed attempt to " +
         "the provider's endpoint: affiliateReservation.status FAILED while retries go on; again when it fails for " +
         "good), booking.delivery_recovered (a later attempt succeeded: affiliateReservation.status is the " +
-        "booking's status again), booking.delivery_retried, booking.location_changed or booking.reassigned (the " +
-        "cascade moved the booking to another provider: `from`, `to`, `reason`; docs/terms.md#the-cascade-fallback)",
+        "booking's status again), booking.delivery_retried, booking.location_changed, booking.reassigned (to the " +
+        "requester: the cascade moved the booking to another provider — `from`, `to`, `reason`, `priceChange`, " +
+        "`termsChanged`; docs/terms.md#the-cascade-fallback) or booking.withdrawn (to a provider whose offer ended: " +
+        "`reason`, and `data` its own offer as its read shows it; docs/terms.md#who-sees-what)",
       examples: ["booking.status_changed"],
     }),
     createdAt: t.Number({ description: "When the change happened, Unix seconds" }),
     ...reassignedMembers,
     data: BookingData,
   },
-  { description: "The booking's new state after one change, as GET /api/reservation/{transactionId} shows it to you (webhook format `events`, the default)." },
+  {
+    description:
+      "The booking's new state after one change, as GET /api/reservation/{transactionId} shows it to you (webhook format " +
+      "`events`, the default): a provider sees only its own offer, never the requester's fallback.",
+  },
 );
 
 const nullable = <T extends ReturnType<typeof t.Object>>(schema: T) => t.Union([schema, t.Null()]);
@@ -203,7 +217,9 @@ export const webhookDocs = {
       tags: ["Integration"],
       summary: "Your booking changed, POSTed to your webhook URL",
       description:
-        "One message per change of a booking you requested, to the webhook URL of your integration. The body is " +
+        "One message per change of a booking you requested, to the webhook URL of your integration; and, to a " +
+        "provider, `booking.withdrawn` when its offer of a booking ended (it declined, let acceptBy pass, gave the " +
+        "booking back, or the cascade moved the booking on; docs/terms.md#who-sees-what). The body is " +
         "the `events` format (default) or, with `webhookFormat: gnet`, GNet's callback. Signed when you have a " +
         'webhook secret: X-TripSwitch-Signature `t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">,v2=<hex ' +
         'HMAC-SHA256 of "<t>.<X-TripSwitch-Event-Id>.<raw body>">`; check v2 (it also covers the event id, which ' +

@@ -147,6 +147,14 @@ export class PgLiveEventLog implements LiveEventLog, LiveEventUsage {
     return rows.map(toEvent);
   }
 
+  async recent(netid: string, type: string, limit: number): Promise<LiveEvent[]> {
+    const rows: Row[] = await this.db.$client.unsafe(
+      `SELECT ${COLUMNS} FROM ${TABLES} WHERE e.netid = $1 AND e.type = $2 AND e.seq IS NOT NULL ORDER BY e.seq DESC LIMIT $3`,
+      [netid, type, limit],
+    );
+    return rows.map(toEvent);
+  }
+
   async newer(netids: readonly string[], afterId: number, limit: number): Promise<{ events: LiveEvent[]; readTo: number }> {
     // The head first (it numbers what was committed): every number up to it is visible by then, so the rows read next miss none below it.
     const head = await this.head();

@@ -28,6 +28,13 @@ export class PgNetworkQuoteRepository implements NetworkQuoteRepository {
     });
   }
 
+  async keepUntil(quoteId: string, until: number): Promise<void> {
+    await this.db
+      .update(networkQuotes)
+      .set({ keptUntil: sql`greatest(${networkQuotes.keptUntil}, ${until})` })
+      .where(eq(networkQuotes.quoteId, quoteId));
+  }
+
   async countSince(makerNetid: string, sinceSeconds: number): Promise<number> {
     const [row] = await this.db
       .select({ n: count() })

@@ -20,7 +20,8 @@ export const RETENTION_JOBS: readonly RetentionJob[] = [
   ["idempotencyKeys", "idempotency_keys", "created_at < ?"],
   ["liveEvents", "live_events", "created_at < ?"],
   ["liveEvents", "live_event_bodies", "created_at < ?"],
-  ["networkQuotes", "network_quotes", "valid_until < ?"],
+  // Past their validity, and no booking made from them may still move (docs/terms.md#deadlines-within-the-trip).
+  ["networkQuotes", "network_quotes", "kept_until < ?"],
   // An hour of a company's kept quote bytes once every quote made in it is past the cut-off.
   ["networkQuotes", "network_quote_usage", `(bucket + 1) * ${QUOTE_USAGE_BUCKET_SECONDS} + ${NETWORK_QUOTE_VALIDITY_SECONDS} <= ?`],
   ["earlierOffers", "earlier_offers", "submit_date < ?"],

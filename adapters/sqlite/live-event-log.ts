@@ -84,6 +84,13 @@ export class SqliteLiveEventLog implements LiveEventLog, LiveEventUsage {
     return this.afterRows.all(netid, afterId, limit);
   }
 
+  async recent(netid: string, type: string, limit: number): Promise<LiveEvent[]> {
+    this.recentRows ??= this.sqlite.prepare(`SELECT ${COLUMNS} FROM ${TABLES} WHERE e.netid = ? AND e.type = ? ORDER BY e.id DESC LIMIT ?`);
+    return this.recentRows.all(netid, type, limit);
+  }
+
+  private recentRows: Statement<LiveEvent, [string, string, number]> | undefined;
+
   async newer(netids: readonly string[], afterId: number, limit: number): Promise<{ events: LiveEvent[]; readTo: number }> {
     // One read transaction: the head and the rows are of the same moment.
     this.sqlite.exec("BEGIN");

@@ -49,6 +49,14 @@ export class SqliteNetworkQuoteRepository implements NetworkQuoteRepository {
     return this.wal && this.synchronous > 1;
   }
 
+  async keepUntil(quoteId: string, until: number): Promise<void> {
+    this.db
+      .update(networkQuotes)
+      .set({ keptUntil: sql`max(${networkQuotes.keptUntil}, ${until})` })
+      .where(eq(networkQuotes.quoteId, quoteId))
+      .run();
+  }
+
   async countSince(makerNetid: string, sinceSeconds: number): Promise<number> {
     const where = and(eq(networkQuotes.makerNetid, makerNetid), gte(networkQuotes.createdAt, sinceSeconds));
     return this.db.select({ n: count() }).from(networkQuotes).where(where).get()?.n ?? 0;

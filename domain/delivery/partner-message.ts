@@ -13,9 +13,10 @@ import { affiliateParties, RESERVED_TRIP_NAMES, shownExtras } from "../trips/res
  * receiver de-duplicates by. Luggage follows the provider's setting (spec rule 3); the booking is not changed.
  * Everything the requester sent travels: GNet's fields (stops, notes, phones…) and members no schema names.
  * `fees` and `totalAmount` carry the booked price (a converted quote's chosen option).
- * `vehicleType`, when given, is the provider's own code for the requester's preferred vehicle type.
+ * `vehicleType`, when given, is the provider's own code for the requester's preferred vehicle type; `reason`, why the
+ * exchange cancels the provider's offer.
  */
-export function partnerTripMessage(booking: Booking, action: TripAction, luggage: LuggageMode, eventId: string, vehicleType?: string) {
+export function partnerTripMessage(booking: Booking, action: TripAction, luggage: LuggageMode, eventId: string, vehicleType?: string, reason?: string) {
   const { extra, ...trip } = partnerCopy(booking.trip, luggage);
   return {
     // Members no schema names travel with the trip; a requester's copy of a name the exchange or the provider
@@ -38,6 +39,8 @@ export function partnerTripMessage(booking: Booking, action: TripAction, luggage
     transactionId: booking.transactionId,
     // Until when the provider may accept (docs/terms.md#the-acceptance-deadline-acceptby): CONFIRMED by then, or the offer lapses.
     ...(booking.acceptBy !== undefined && action !== "CANCEL" ? { acceptBy: isoAt(booking.acceptBy) } : {}),
+    // Why the exchange took the offer back (docs/terms.md#who-sees-what): OFFER_LAPSED when acceptBy passed.
+    ...(reason !== undefined ? { reason } : {}),
     eventId,
   };
 }

@@ -1,7 +1,7 @@
 import type { Booking, BookingEvent } from "../trips/booking";
 import type { TripActor } from "../trips/lifecycle";
 import { positionView, visiblePosition, type ChauffeurPosition, type PositionLookup } from "../tracking/position";
-import { bookingEventBody } from "../trips/booking-event";
+import { bookingEventBody, providerBodyDiffers, withdrawnEventBody, type EventReader } from "../trips/booking-event";
 import { utf8Bytes } from "./store-bounds";
 
 /**
@@ -71,6 +71,8 @@ export interface LiveEventLog {
   newer(netids: readonly string[], afterId: number, limit: number): Promise<{ events: LiveEvent[]; readTo: number }>;
   /** The newest event id of the whole log (0 when empty). */
   head(): Promise<number>;
+  /** The company's kept events of `type` (lower-case netid), newest first, at most `limit`: a list of what happened lately. */
+  recent(netid: string, type: string, limit: number): Promise<LiveEvent[]>;
   /** Whether the company's event `id` is still kept (a stream resumes after it). */
   kept(netid: string, id: number): Promise<boolean>;
 }
@@ -89,28 +91,45 @@ function parties(b: Pick<Booking, "requesterId" | "providerId">): Array<{ netid:
 /**
  * The live events of one booking change: for each party, the change as its webhook would carry it, with the
  * chauffeur's position as that party may see it. One event: the parties share one body (one `eventId`) unless
- * what they may see differs (a requester sees no position once the trip ended). The change's actor pays for it.
- * A position announcement alone (LOCATION_CHANGED) adds none: positions have their own events.
+ * what they may see differs (a requester sees no position once the trip ended; a provider sees only its own offer,
+ * docs/terms.md#who-sees-what). A provider whose offer ended gets `booking.withdrawn` besides. The change's actor pays
+ * for it. A position announcement alone (LOCATION_CHANGED) adds none: positions have their own events.
  */
 export function bookingLiveEvents(deps: { positions: PositionLookup; newEventId: () => string }, events: BookingEvent[], booking: Booking): NewLiveEvent[] {
   const main = events.filter((e) => e.type !== "LOCATION_CHANGED");
   if (main.length === 0) return [];
   const last = deps.positions.lastSync(booking.transactionId);
   const payer = (main[0].actor === "requester" ? booking.requesterId : booking.providerId).toLowerCase();
-  const bodies = new Map<ChauffeurPosition | undefined, { bodyId: string; body: string; type: string; bytes: number }>();
-  return parties(booking).map(({ netid, role }) => {
-    const shown = visiblePosition(booking.status, role, last);
-    let made = bodies.get(shown);
-    if (!made) {
+  const apart = providerBodyDiffers(main, booking);
+  const bodies = new Map<string, { bodyId: string; body: string; type: string; bytes: number }>();
+  // The one position a party may see is the booking's last one, or none.
+  const made = (reader: EventReader, shown: ChauffeurPosition | undefined) => {
+    const key = `${apart ? reader : "any"}:${shown ? "position" : "none"}`;
+    let body = bodies.get(key);
+    if (!body) {
       const bodyId = deps.newEventId();
-      const body = bookingEventBody(bodyId, main, booking, shown ? positionView(shown) : undefined);
-      const text = JSON.stringify(body);
-      made = { bodyId, body: text, type: body.type, bytes: utf8Bytes(text) };
-      bodies.set(shown, made);
+      const shape = bookingEventBody(bodyId, main, booking, shown ? positionView(shown) : undefined, reader);
+      const text = JSON.stringify(shape);
+      bodies.set(key, (body = { bodyId, body: text, type: shape.type, bytes: utf8Bytes(text) }));
     }
-    const { type, body, bodyId, bytes } = made;
+    return body;
+  };
+  const rows: NewLiveEvent[] = parties(booking).map(({ netid, role }) => {
+    const reader: EventReader = netid === booking.requesterId.toLowerCase() ? "requester" : "provider";
+    const { type, body, bodyId, bytes } = made(reader, visiblePosition(booking.status, role, last));
     return { netid, transactionId: booking.transactionId, kind: "booking", role, type, body, bodyId, payer, bytes, createdAt: main[0].at };
   });
+  for (const e of main) {
+    if (e.type !== "OFFER_WITHDRAWN" || !e.formerProvider) continue;
+    const bodyId = deps.newEventId();
+    const shape = withdrawnEventBody(bodyId, e, booking);
+    const body = JSON.stringify(shape);
+    const netid = e.formerProvider.netid.toLowerCase();
+    const bytes = utf8Bytes(body);
+    const { transactionId } = booking;
+    rows.push({ netid, transactionId, kind: "booking", role: "provider", type: shape.type, body, bodyId, payer, bytes, createdAt: e.at });
+  }
+  return rows;
 }
 
 /** The live events of a chauffeur's position, one per party (the log leaves it out for a requester whose trip ended). */

@@ -60,6 +60,8 @@ export interface NetworkQuote {
   pricedTrip: string;
   options: NetworkQuoteOption[];
   warnings: NetworkQuoteWarning[];
+  /** The quote asked partners only: the cascade moves a booking of it only to a provider still partnered then. */
+  partnersOnly?: boolean;
 }
 
 /** What an option shows of its vehicle's fleet entry (a stored entry, or one read from the geo index). */

@@ -25,6 +25,11 @@ export interface NetworkQuoteRepository {
   save(quote: NetworkQuote, bytes: number): Promise<void>;
   /** The quote with this id, whoever made it (the use case decides who may see it); undefined when unknown. */
   find(quoteId: string): Promise<NetworkQuote | undefined>;
+  /**
+   * Keeps the quote at least until `until` (Unix seconds) — never shorter than it was kept — while a booking made from
+   * it may still move to another of its options (docs/terms.md#deadlines-within-the-trip).
+   */
+  keepUntil(quoteId: string, until: number): Promise<void>;
   /** How many quotes the company (its netid as stored) made since a time (Unix seconds): its per-hour bound. */
   countSince(makerNetid: string, sinceSeconds: number): Promise<number>;
   /**

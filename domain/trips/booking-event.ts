@@ -1,5 +1,6 @@
 import type { Booking, BookingEvent } from "./booking";
 import { bookingView } from "./booking-view";
+import { asCurrentProvider, seenBy } from "./offer-views";
 import type { positionView } from "../tracking/position";
 
 /** The webhook event type the requester receives for each booking event. */
@@ -16,7 +17,7 @@ const WEBHOOK_TYPE: Record<BookingEvent["type"], string> = {
   DELIVERY_RECOVERED: "booking.delivery_recovered",
   LOCATION_CHANGED: "booking.location_changed",
   REASSIGNED: "booking.reassigned",
-  OFFER_WITHDRAWN: "booking.cancelled",
+  OFFER_WITHDRAWN: "booking.withdrawn",
 };
 
 /** Every type a booking event is announced with (webhooks and event streams). */
@@ -27,9 +28,41 @@ export function bookingEventType(events: BookingEvent[]): string {
   return WEBHOOK_TYPE[events[0].type];
 }
 
-/** A change's event as webhooks (and event streams) carry it: the booking's new state, typed by the change. */
-export function bookingEventBody(eventId: string, events: BookingEvent[], booking: Booking, location: ReturnType<typeof positionView> | undefined) {
-  // booking.reassigned says who had the booking, who has it now and why (docs/terms.md#the-cascade-fallback).
+/** Who a change's event body is for: the requester, or the booking's current provider (docs/terms.md#who-sees-what). */
+export type EventReader = "requester" | "provider";
+
+/**
+ * A change's event as webhooks (and event streams) carry it: the booking's new state, typed by the change. The
+ * requester's says who had the booking, who has it now, why, the price before and after and whether the terms changed
+ * (booking.reassigned, docs/terms.md#each-provider-its-own-terms); the provider's shows only its own offer, and a move
+ * to it is a plain booking.created (docs/terms.md#who-sees-what).
+ */
+export function bookingEventBody(
+  eventId: string,
+  events: BookingEvent[],
+  booking: Booking,
+  location: ReturnType<typeof positionView> | undefined,
+  reader: EventReader = "requester",
+) {
   const move = events[0].move;
+  if (reader === "provider") {
+    const type = move ? WEBHOOK_TYPE.TRIP_SENT : bookingEventType(events);
+    return { eventId, type, createdAt: events[0].at, data: bookingView(asCurrentProvider(booking), location) };
+  }
   return { eventId, type: bookingEventType(events), createdAt: events[0].at, ...(move ? move : {}), data: bookingView(booking, location) };
+}
+
+/** Whether the current provider's body of a change differs from the requester's (it hides a move, a fallback or earlier offers). */
+export function providerBodyDiffers(events: BookingEvent[], booking: Booking): boolean {
+  return events[0].move !== undefined || asCurrentProvider(booking) !== booking;
+}
+
+/**
+ * booking.withdrawn (docs/terms.md#who-sees-what): to the provider whose offer `e` ended, on its event stream and
+ * webhook — why, and its own offer as its read shows it (nothing of the provider after it).
+ */
+export function withdrawnEventBody(eventId: string, e: BookingEvent, booking: Booking) {
+  const former = e.formerProvider!;
+  const seen = seenBy(booking, former.netid);
+  return { eventId, type: WEBHOOK_TYPE.OFFER_WITHDRAWN, createdAt: e.at, reason: former.reason, data: bookingView(seen?.booking ?? booking) };
 }

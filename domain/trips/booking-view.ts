@@ -1,4 +1,4 @@
-import { offersView } from "./offers";
+import { offersView, seenBy } from "./offer-views";
 import { isoAt, roleOf, type Booking, type BookingSummary } from "./booking";
 import { STATUS_LABELS } from "./lifecycle";
 import { shownPosition, type PositionStore, type positionView } from "../tracking/position";
@@ -7,9 +7,21 @@ import { affiliateParties, RESERVED_TRIP_NAMES, shownExtras } from "./reserved-n
 /** The chauffeur's position as the viewer may see it (none for a requester once the trip is over). */
 type PositionView = ReturnType<typeof positionView>;
 
-/** The booking as `caller` sees it: with the chauffeur's position when that party may see it. */
+/**
+ * The booking as `caller` sees it (docs/terms.md#who-sees-what): all of it for its requester, its own offer for a
+ * provider (one that lost it included, without any position); with the chauffeur's position when that party may see it.
+ */
 export async function bookingViewFor(b: Booking, caller: { netid: string }, positions: PositionStore) {
-  return bookingView(b, await shownPosition(positions, b, roleOf(b, caller.netid) ?? "requester"));
+  const { booking, location } = await seenWithPosition(b, caller, positions);
+  return bookingView(booking, location);
+}
+
+/** The booking as `caller` sees it, and the chauffeur's position as it may see it (none for a provider that lost it). */
+export async function seenWithPosition(b: Booking, caller: { netid: string }, positions: PositionStore) {
+  const seen = seenBy(b, caller.netid);
+  if (seen?.viewer === "former") return { booking: seen.booking, viewer: seen.viewer, location: undefined };
+  const location = await shownPosition(positions, b, roleOf(b, caller.netid) ?? "requester");
+  return { booking: seen?.booking ?? b, viewer: seen?.viewer ?? "requester", location };
 }
 
 /** GNet's trip fields beyond the spec's table, shown when the trip has them. */

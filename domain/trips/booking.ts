@@ -2,93 +2,11 @@ import type { ConvertedFee } from "../fx/convert";
 import type { BreakdownLine } from "./breakdown-line";
 import type { TripWarning } from "./warnings";
 import type { TripActor, TripStatus } from "./lifecycle";
+import type { ExtraFields, Passenger, Phone, TripAccount, TripLocation, TripLocations, TripNote } from "./trip-parts";
+export type { ExtraFields, FlightInfo, TripLocation, Phone, Passenger, TripAccount, NoteContext, TripNote, TripLocations } from "./trip-parts";
 
 export type ReservationType = "REGULAR" | "ONDEMAND" | "QUOTE";
 export type TripAction = "NEW" | "UPDATE" | "CANCEL";
-
-/**
- * Fields a client sent that no schema of ours names. They are kept verbatim and travel with the trip, so a
- * GNet integration's payload reaches the provider whole.
- */
-export type ExtraFields = Record<string, unknown>;
-
-export interface FlightInfo {
-  airlineCode?: string;
-  flightNumber?: string;
-  [field: string]: unknown;
-}
-
-/**
- * A place of the trip as sent (pickup, drop-off or a stop). lat and lon are stored as strings (spec), whatever
- * JSON type they arrived as; GNet's own fields (address1/2, meetAndGreet, FBO…) and any other field are kept.
- */
-export interface TripLocation {
-  locationType?: string;
-  landmark?: string;
-  lat?: string;
-  lon?: string;
-  address?: string;
-  address1?: string;
-  address2?: string;
-  city?: string;
-  state?: string;
-  zipCode?: string;
-  country?: string;
-  /** Pickup only: ISO 8601 date-time, with or without an offset. */
-  time?: string;
-  flightInfo?: FlightInfo;
-  /** Instructions for this place (GNet's per-location specialInstructions). */
-  specialInstructions?: string;
-  /** GNet sends "True"/"False" strings; booleans are kept as booleans. */
-  meetAndGreet?: string | boolean;
-  FBO?: string | boolean;
-  pointOnLocation?: string;
-  /** Stops only: the stop's order, as sent. */
-  stopNumber?: string | number;
-  [field: string]: unknown;
-}
-
-export interface Phone {
-  number?: string;
-  type?: string;
-  [field: string]: unknown;
-}
-
-export interface Passenger {
-  firstName?: string;
-  lastName?: string;
-  email?: string;
-  phoneNumber?: string;
-  accountNumber?: string;
-  phones?: Phone[];
-  [field: string]: unknown;
-}
-
-export interface TripAccount {
-  accountNumber?: string;
-  accountName?: string;
-  callerName?: string;
-  callerNumber?: string;
-  callerEmail?: string;
-  [field: string]: unknown;
-}
-
-/** Who a trip note is for: the provider's office (AFFILIATE) or the chauffeur (DRIVER). */
-export type NoteContext = "AFFILIATE" | "DRIVER";
-
-export interface TripNote {
-  message: string;
-  context: NoteContext;
-  [field: string]: unknown;
-}
-
-export interface TripLocations {
-  pickup: TripLocation;
-  dropOff?: TripLocation;
-  /** Intermediate stops, in the order sent. */
-  stops?: TripLocation[];
-  [field: string]: unknown;
-}
 
 /** A fee line; on a quote, one vehicle option (spec "Quote vehicle option"). */
 export interface Fee {
@@ -297,8 +215,13 @@ export interface Booking {
   acceptBy?: number;
   /** The requester's own shorter acceptance window, kept for the offers the cascade makes. */
   acceptWithinMinutes?: number;
-  /** The cascade's cap (docs/terms.md#the-cascade-fallback): re-offer to the next option of the network quote at most at this fee. */
-  fallback?: { maxFee: string };
+  /** The cascade (docs/terms.md#the-cascade-fallback): the requester's alone, never shown to a provider (docs/terms.md#who-sees-what). */
+  fallback?: Fallback;
+  /**
+   * The provider cancelled its offer (docs/terms.md#give-back): before it accepted (a decline) or after (a give-back);
+   * the cascade moves a booking with a fallback on, as after a REJECT.
+   */
+  providerCancelled?: "BEFORE_ACCEPTANCE" | "AFTER_ACCEPTANCE";
   /** Every provider the booking was offered to, the current one last (docs/terms.md#the-cascade-fallback). */
   offers?: Offer[];
   /** Why the exchange ended the booking: ACCEPT_TIMEOUT or NO_PROVIDER_ACCEPTED. */
@@ -306,6 +229,12 @@ export interface Booking {
   trip: Trip;
   changeLogs: ChangeLog[];
   transactionErrors: TransactionError[];
+}
+
+/** The cascade's cap: re-offer to the next option of the network quote at most at `maxFee`, never a smaller class when asked. */
+export interface Fallback {
+  maxFee: string;
+  sameClassOrBetter?: boolean;
 }
 
 /** One offer of a booking to a provider (docs/terms.md#the-cascade-fallback); `reason` says why it ended. */
@@ -317,6 +246,15 @@ export interface Offer {
   reason?: string;
   /** UTC ISO instant the offer was made. */
   at: string;
+  /** The terms the provider offered the trip under (docs/terms.md#each-provider-its-own-terms). */
+  terms?: Terms;
+  /** The offered vehicle's type (`fallback.sameClassOrBetter` compares the first one's class); not shown in offers[]. */
+  vehType?: string;
+  /**
+   * Once the offer ended: what the provider's own read shows of it (docs/terms.md#who-sees-what) — its number, fee
+   * lines and deadline, and when it ended (Unix seconds). Never shown in offers[].
+   */
+  ended?: { resNo: string | null; fees: Fee[]; acceptBy?: number; at: number };
 }
 
 /** The quote option a booking was made from: vehicle code (none if partner-priced), network quote, how many first fee `lines` it priced. */
@@ -350,12 +288,26 @@ export interface BookingEvent {
   at: number;
   status: TripStatus;
   previousStatus?: TripStatus;
-  /** OFFER_WITHDRAWN: the provider that loses the booking (it is sent CANCEL for its own copy). */
-  formerProvider?: { netid: string; resNo: string | null; fees: Fee[]; totalAmount: string | null };
-  /** REASSIGNED: who had it, who has it now, and why it moved. */
-  move?: { from: string; to: string; reason: string };
+  /**
+   * OFFER_WITHDRAWN: the provider whose offer ended (docs/terms.md#who-sees-what) and why; `cancel`: it is sent CANCEL
+   * for its own copy (a lapse, a failed delivery; not after its own REJECT or CANCEL).
+   */
+  formerProvider?: { netid: string; reason: string; cancel: boolean };
+  /** REASSIGNED: who had it, who has it now, why it moved, and what changed for the requester. */
+  move?: BookingMove;
   /** The exchange made the change itself (the offer watch): never refused for a company's store bound. */
   byExchange?: true;
+}
+
+/** A cascade move as `booking.reassigned` tells the requester (docs/terms.md#each-provider-its-own-terms). */
+export interface BookingMove {
+  from: string;
+  to: string;
+  reason: string;
+  /** The total before and after (`fromCurrency` when the earlier one was in another currency). */
+  priceChange: { from: string | null; to: string; currency: string; fromCurrency?: string };
+  /** Whether the new provider's terms differ from those the booking had. */
+  termsChanged: boolean;
 }
 
 /** A booking as lists show it: who, which numbers, where it stands and its pickup. */

@@ -143,7 +143,7 @@ function createBooking(req: NewTripRequest, fingerprint: string, facts: NewTripF
     // The quoted lines are fixed from now on (docs/terms.md#the-price-is-the-sum-of-its-lines).
     ...(facts.price?.quoted ? { quoted: { ...facts.price.quoted, lines: trip.fees.length } } : {}),
     ...(!isQuote && facts.terms ? { terms: facts.terms } : {}),
-    ...(isQuote ? {} : offerTerms(req, ctx.now, facts.pickupDate, facts.price?.totalAmount ?? null, trip, facts.providerAcceptWithinMinutes)),
+    ...(isQuote ? {} : offerTerms(req, ctx.now, facts.pickupDate, facts.price?.totalAmount ?? null, trip, facts.providerAcceptWithinMinutes, facts.terms)),
     trip,
     changeLogs: [
       log(
@@ -192,7 +192,7 @@ function convertQuote(quote: Booking, req: NewTripRequest, fingerprint: string, 
     affiliateExtra: req.affiliateExtra ?? quote.affiliateExtra,
     quoted: { ...(chosen?.code ? { code: chosen.code } : {}), lines: trip.fees.length },
     ...(terms ? { terms } : {}),
-    ...offerTerms(req, ctx.now, facts.pickupDate, totalAmount, trip, facts.providerAcceptWithinMinutes),
+    ...offerTerms(req, ctx.now, facts.pickupDate, totalAmount, trip, facts.providerAcceptWithinMinutes, terms),
     trip,
     changeLogs: [
       ...quote.changeLogs,

@@ -5,6 +5,7 @@ import { bookingNotFound } from "./decisions";
 import type { TripActor } from "./lifecycle";
 import type { BookingRepository } from "./ports";
 import { isUuid } from "./send-trip-request";
+import { seenBy } from "./offer-views";
 
 /** Finding a booking as its parties name it: by transactionId, or by a party's netid and reservation number. */
 export interface FindBookingDeps {
@@ -44,5 +45,15 @@ export async function findBookingByResNo(deps: FindBookingDeps, caller: Caller, 
 export async function findBooking(deps: Pick<FindBookingDeps, "bookings">, caller: Caller, transactionId: string): Promise<Booking> {
   const booking = await deps.bookings.findById(requireTransactionId(transactionId));
   if (!booking || !roleOf(booking, caller.netid)) throw bookingNotFound();
+  return booking;
+}
+
+/**
+ * Look up a booking to read it: its parties, and a provider it was offered to whose offer ended (it reads its own offer
+ * only, docs/terms.md#who-sees-what); anyone else gets the same 404 as for an unknown id.
+ */
+export async function findBookingToRead(deps: Pick<FindBookingDeps, "bookings">, caller: Caller, transactionId: string): Promise<Booking> {
+  const booking = await deps.bookings.findById(requireTransactionId(transactionId));
+  if (!booking || !seenBy(booking, caller.netid)) throw bookingNotFound();
   return booking;
 }

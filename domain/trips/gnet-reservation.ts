@@ -1,6 +1,6 @@
-import { isoAt, roleOf, TRIP_MEMBERS, type Booking } from "./booking";
-import { offersView } from "./offers";
-import { bookingView, tripFields, tripPriceAndGnetFields } from "./booking-view";
+import { isoAt, TRIP_MEMBERS, type Booking } from "./booking";
+import { offersView } from "./offer-views";
+import { bookingView, seenWithPosition, tripFields, tripPriceAndGnetFields } from "./booking-view";
 import { gnetAffiliateReservation, gnetVehicle } from "../delivery/gnet-callback";
 import { CaselessNames, EXCHANGE_OWNED_NAMES } from "./reserved-names";
 import { shownPosition, type PositionStore } from "../tracking/position";
@@ -85,6 +85,7 @@ export function gnetReservation(b: Booking, location?: Location) {
  * top level, beside today's `success` and `data` (the booking view), both with the position `caller` may see.
  */
 export async function gnetReadFor(b: Booking, caller: { netid: string }, positions: PositionStore) {
-  const location = await shownPosition(positions, b, roleOf(b, caller.netid) ?? "requester");
-  return { success: true as const, ...gnetReservation(b, location), data: bookingView(b, location) };
+  // Each party sees only what is its own (docs/terms.md#who-sees-what), in both halves of the answer.
+  const { booking, location } = await seenWithPosition(b, caller, positions);
+  return { success: true as const, ...gnetReservation(booking, location), data: bookingView(booking, location) };
 }

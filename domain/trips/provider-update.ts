@@ -7,7 +7,7 @@ import { allowedNext, assertTransition, assertTripTime, parseTripStatus, skipped
 import type { Decision } from "./decision";
 import { isUuid } from "./send-trip-request";
 import { providerFare, sameAmount } from "./fare-lines";
-import { lapsedAcceptance } from "./offers";
+import { lapsedAcceptance, providerCancelOf } from "./offers";
 import { ANY_DECIMALS, checkFees, copyTrimming, extraFields, numberText, readCoordinateField, readPhones } from "./trip-fields";
 
 /**
@@ -167,6 +167,8 @@ export function decideProviderUpdate(
   const descriptions: string[] = [];
   if (statusChange) descriptions.push(describeMove(b.status, update.status));
   const next: Booking = { ...b, status: update.status };
+  // The provider's own CANCEL: a decline before it accepted, a give-back after (docs/terms.md#give-back).
+  if (statusChange && update.status === "CANCEL") next.providerCancelled = providerCancelOf(b.status);
   if (update.providerResNo !== undefined && update.providerResNo !== (b.providerResNo ?? "")) {
     descriptions.push(`providerResNo ${b.providerResNo ?? "(none)"} → ${update.providerResNo}`);
     next.providerResNo = update.providerResNo;

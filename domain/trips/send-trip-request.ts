@@ -1,5 +1,5 @@
 import type { FieldError } from "../errors";
-import { TRIP_MEMBERS, type ExtraFields, type ReservationType, type Trip, type TripAccount } from "./booking";
+import { TRIP_MEMBERS, type ExtraFields, type Fallback, type ReservationType, type Trip, type TripAccount } from "./booking";
 import { readLuggageCount, readPassengerCount } from "./luggage";
 import { parseDateTime } from "./places";
 import { exactAmountsInCurrency, type MinorUnits } from "./booking-amounts";
@@ -113,7 +113,7 @@ export interface NewTripRequest extends Common, NewTrip {
   /** The requester's shorter acceptance window (docs/terms.md#the-acceptance-deadline-acceptby). */
   acceptWithinMinutes?: number;
   /** The cascade's cap (docs/terms.md#the-cascade-fallback), with quoteId only. */
-  fallback?: { maxFee: string };
+  fallback?: Fallback;
 }
 
 /** The trip fields an UPDATE sends; absent fields keep their stored value. */
@@ -215,9 +215,12 @@ export function validateSendTrip(input: SendTripInput, units?: MinorUnits): { ok
 /** A decimal amount as a fee cap may be sent: up to 12 digits and 3 decimals, more than 0. */
 const MAX_FEE = /^\d{1,12}(\.\d{1,3})?$/;
 
-/** `acceptWithinMinutes` (1–1,440) and `fallback: {maxFee}` (a booking from a network quote only) of a NEW, each failing field named. */
-function checkOfferTerms(input: SendTripInput, fromQuote: boolean, fail: Fail): { acceptWithinMinutes?: number; fallback?: { maxFee: string } } {
-  const out: { acceptWithinMinutes?: number; fallback?: { maxFee: string } } = {};
+/**
+ * `acceptWithinMinutes` (1–1,440) and `fallback: {maxFee, sameClassOrBetter?}` (a booking from a network quote only) of
+ * a NEW, each failing field named.
+ */
+function checkOfferTerms(input: SendTripInput, fromQuote: boolean, fail: Fail): { acceptWithinMinutes?: number; fallback?: Fallback } {
+  const out: { acceptWithinMinutes?: number; fallback?: Fallback } = {};
   const minutes = input.acceptWithinMinutes;
   if (minutes !== undefined && minutes !== null) {
     const n = typeof minutes === "string" && /^\d{1,4}$/.test(minutes.trim()) ? Number(minutes) : minutes;
@@ -228,10 +231,12 @@ function checkOfferTerms(input: SendTripInput, fromQuote: boolean, fail: Fail): 
   if (fallback !== undefined && fallback !== null) {
     const maxFee = typeof fallback === "object" && !Array.isArray(fallback) ? (fallback as { maxFee?: unknown }).maxFee : undefined;
     const text = typeof maxFee === "number" && Number.isFinite(maxFee) ? String(maxFee) : typeof maxFee === "string" ? maxFee.trim() : "";
+    const sameClass = typeof fallback === "object" && !Array.isArray(fallback) ? (fallback as { sameClassOrBetter?: unknown }).sameClassOrBetter : undefined;
     if (typeof fallback !== "object" || Array.isArray(fallback)) fail("fallback", "must be an object: {maxFee}");
     else if (!MAX_FEE.test(text) || Number(text) <= 0) fail("fallback.maxFee", "must be an amount more than 0 in the booked option's currency (120.00)");
+    else if (sameClass !== undefined && sameClass !== null && typeof sameClass !== "boolean") fail("fallback.sameClassOrBetter", "must be true or false");
     else if (!fromQuote) fail("fallback", "needs quoteId: only a booking made from a network quote has options to fall back on");
-    else out.fallback = { maxFee: text };
+    else out.fallback = { maxFee: text, ...(sameClass === true ? { sameClassOrBetter: true } : {}) };
   }
   return out;
 }

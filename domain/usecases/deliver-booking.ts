@@ -1,7 +1,9 @@
 import { NotFoundError, TooManyRequestsError } from "../errors";
 import type { Caller, Clock } from "../ports";
 import { roleOf, type Booking, type BookingEvent, type TripAction } from "../trips/booking";
-import { bookingEventBody, bookingEventType } from "../trips/booking-event";
+import { bookingEventBody, bookingEventType, withdrawnEventBody } from "../trips/booking-event";
+import { seenBy } from "../trips/offer-views";
+import { OFFER_LAPSED } from "../trips/offers";
 import { bookingNotFound } from "../trips/decisions";
 import type { BookingRepository, ChangeAnnouncer } from "../trips/ports";
 import { positionView, visiblePosition, type PositionLookup } from "../tracking/position";
@@ -54,17 +56,8 @@ export function announcements(deps: AnnounceDeps, events: BookingEvent[], bookin
       : undefined;
   for (const e of events) {
     const delivery = TO_PROVIDER[e.type];
-    // A provider that lost the booking to the cascade is sent CANCEL for its own copy, and learns nothing of the next.
     if (e.type === "OFFER_WITHDRAWN" && e.formerProvider) {
-      const former = integrations.getSync(e.formerProvider.netid);
-      if (!former?.deliveryUrl) continue;
-      const eventId = deps.newEventId();
-      const { offers: _o, fallback: _f, ...rest } = booking;
-      const { netid, resNo, fees, totalAmount } = e.formerProvider;
-      const copy: Booking = { ...rest, providerId: netid, providerResNo: resNo, status: "CANCEL", action: "CANCEL", totalAmount, trip: { ...rest.trip, fees } };
-      const body = JSON.stringify(partnerTripMessage(copy, "CANCEL", former.luggage, eventId, undefined));
-      const message = { eventId, channel: "delivery" as const, eventType: "trip.cancel", transactionId: booking.transactionId, targetNetid: copy.providerId };
-      out.push({ message: { ...message, url: former.deliveryUrl, body }, at: e.at });
+      out.push(...withdrawnMessages(deps, e, booking));
       continue;
     }
     if (delivery && provider?.deliveryUrl) {
@@ -105,6 +98,33 @@ export function announcements(deps: AnnounceDeps, events: BookingEvent[], bookin
       },
       at: events[0].at,
     });
+  }
+  return out;
+}
+
+/**
+ * What a provider whose offer ended is sent (docs/terms.md#who-sees-what), its own copy only — nothing of the provider
+ * after it: a CANCEL to its delivery endpoint when it lapsed (`reason: OFFER_LAPSED`) or could not be reached, and
+ * `booking.withdrawn` to its webhook.
+ */
+function withdrawnMessages(deps: AnnounceDeps, e: BookingEvent, booking: Booking): AnnouncedMessage[] {
+  const { netid, reason, cancel } = e.formerProvider!;
+  const former = deps.integrations.getSync(netid);
+  const own = seenBy(booking, netid)?.booking;
+  if (!former || !own) return [];
+  const out: AnnouncedMessage[] = [];
+  const to = { transactionId: booking.transactionId, targetNetid: own.providerId };
+  if (cancel && former.deliveryUrl) {
+    const eventId = deps.newEventId();
+    const copy: Booking = { ...own, status: "CANCEL", action: "CANCEL" };
+    const said = reason === "ACCEPT_TIMEOUT" ? OFFER_LAPSED : reason;
+    const body = JSON.stringify(partnerTripMessage(copy, "CANCEL", former.luggage, eventId, undefined, said));
+    out.push({ message: { eventId, channel: "delivery", eventType: "trip.cancel", ...to, url: former.deliveryUrl, body }, at: e.at });
+  }
+  if (former.webhookUrl && former.webhookVerifiedAt !== null) {
+    const eventId = deps.newEventId();
+    const body = JSON.stringify(former.webhookFormat === "gnet" ? gnetCallback(own) : withdrawnEventBody(eventId, e, booking));
+    out.push({ message: { eventId, channel: "webhook", eventType: "booking.withdrawn", ...to, url: former.webhookUrl, body }, at: e.at });
   }
   return out;
 }

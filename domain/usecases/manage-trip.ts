@@ -1,4 +1,5 @@
 import { ValidationError, type FieldError } from "../errors";
+import type { LiveEventLog } from "../events/live-events";
 import type { Caller, Clock, CompanyRepository } from "../ports";
 import type { Booking, BookingSummary } from "../trips/booking";
 import { bookingNotFound, decideCancelTrip, type ChangeContext } from "../trips/decisions";
@@ -12,7 +13,7 @@ import { bookingByResNo, requireTransactionId } from "../trips/find-booking";
 import { parseDateTime } from "../trips/places";
 import { DEFAULT_BOOKING_LIMITS, withinBounds, type BookingLimits } from "../trips/booking-bounds";
 
-export { findBooking, findBookingByResNo, requireTransactionId } from "../trips/find-booking";
+export { findBooking, findBookingByResNo, findBookingToRead, requireTransactionId } from "../trips/find-booking";
 
 export interface ManageTripDeps {
   bookings: BookingRepository;
@@ -29,6 +30,8 @@ export interface ManageTripDeps {
    * pickup: its statuses need not wait for the trip (docs/integration.md#trip-statuses-wait-for-the-trip).
    */
   simulated?: boolean;
+  /** Where a provider's lost offers are read from (docs/terms.md#who-sees-what): its `booking.withdrawn` events. */
+  lostOffers?: Pick<LiveEventLog, "recent">;
 }
 
 /**

@@ -150,6 +150,8 @@ export async function requestNetworkQuote(deps: NetworkQuoteDeps, caller: Caller
     pricedTrip: pricedTripOf(trip),
     options,
     warnings,
+    // A booking of it moves only among partners too (docs/terms.md#deadlines-within-the-trip).
+    ...(ask.partnersOnly ? { partnersOnly: true } : {}),
   };
   // The stored quote is bounded as a whole (the trip with its extra members, the options, the warnings).
   const bytes = utf8Bytes(JSON.stringify(quote));

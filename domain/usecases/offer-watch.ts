@@ -12,14 +12,16 @@ import { DEFAULT_TURNAROUND_MINUTES, holdSpan, type HoldIndex } from "../fleet/h
 import type { NetworkQuoteRepository } from "../pricing/ports";
 import { optionFeeLine, type NetworkQuote, type NetworkQuoteOption } from "../pricing/network-quote";
 import { tripRefusal, type TripAdmissionDeps } from "../partners/admission";
+import { sameClassOrBetter } from "../fleet/vehicle-class";
+import { isAirportPickup, isHourlyTrip, termsFor } from "../trips/terms";
 
 /**
  * The offer watch (docs/terms.md#the-acceptance-deadline-acceptby, docs/terms.md#the-cascade-fallback): every few
- * seconds it claims the bookings whose offer is due — a provider let
- * acceptBy pass, or a booking with a fallback was REJECTed or could not be delivered — and, for each, finds the next
- * option of its network quote (cheapest first, another provider that takes the requester's trips, fee ≤ maxFee, its
- * vehicle free), then decides in ONE booking transaction: move the booking to it — the vehicle hold swapped, the CANCEL
- * to the provider that lost it and a NEW to the next, all in that transaction — or end it as REJECT.
+ * seconds it claims the bookings whose offer is due — a provider let acceptBy pass, or a booking with a fallback was
+ * REJECTed, given back or could not be delivered — and, for each, finds the next option of its network quote (cheapest
+ * first, another provider that takes the requester's trips, fee ≤ maxFee, its notice and vehicle free, all checked at
+ * the move), then decides in ONE booking transaction: move the booking to it — the vehicle hold swapped, the CANCEL to
+ * the provider that lost it and a NEW to the next, all in that transaction — or end it as REJECT.
  */
 export interface OfferWatchDeps {
   bookings: Pick<BookingRepository, "findById" | "change">;
@@ -71,7 +73,7 @@ export async function handleDue(deps: OfferWatchDeps, transactionId: string, now
   if (!b || !moveCause(b, now)) return { kind: "none" };
   const taken = new Set<string>();
   for (;;) {
-    const next = mayMove(b) ? await nextOffer(deps, b, now, taken) : undefined;
+    const next = mayMove(b, now) ? await nextOffer(deps, b, now, taken) : undefined;
     try {
       const outcome = await deps.bookings.change({ transactionId }, (current) =>
         // Changed since it was read (another instance moved it, the provider answered): the next pass sees it afresh.
@@ -90,8 +92,8 @@ export async function handleDue(deps: OfferWatchDeps, transactionId: string, now
   }
 }
 
-/** The booked vehicle's hold span for `provider`'s vehicle: pickup to the estimated end plus its turnaround. */
-async function spanFor(deps: OfferWatchDeps, b: Booking, provider: string): Promise<{ from: number; to: number }> {
+/** The booked vehicle's hold span for a provider's vehicle: pickup to the estimated end plus its turnaround. */
+async function spanFor(deps: OfferWatchDeps, b: Booking, turnaroundMinutes: number | undefined): Promise<{ from: number; to: number }> {
   const minutes = Number(b.trip.totalTripDuration);
   const { locations } = b.trip;
   // Along the stops, as the quote estimated it (docs/rates.md#stops-the-road-runs-through-them).
@@ -103,8 +105,7 @@ async function spanFor(deps: OfferWatchDeps, b: Booking, provider: string): Prom
     pickup: positionOf(b.trip.locations.pickup, deps.airports),
     ...route,
   } as Parameters<typeof quoteQuarterHours>[0]);
-  const turnaround = (await deps.admission.integrations.get(provider))?.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES;
-  return holdSpan(b.pickupDate, quarterHours, turnaround);
+  return holdSpan(b.pickupDate, quarterHours, turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES);
 }
 
 /** The option's fee in `currency` (its own, or the converted one the quote showed), when it can be compared with maxFee. */
@@ -140,28 +141,43 @@ export function cascadeCandidates(quote: NetworkQuote, b: Booking): NetworkQuote
   return priced.sort((x, y) => x.fee - y.fee).map((x) => x.o);
 }
 
-/** The first candidate whose provider takes the requester's trips and whose vehicle is free (not `taken`). */
+/**
+ * The first candidate the booking may move to now (docs/terms.md#deadlines-within-the-trip): of the class booked or a
+ * larger one when `fallback.sameClassOrBetter`, whose provider takes the requester's trips (a partner, when the quote
+ * asked partners only), gives the notice it asks for (`minimumNoticeMinutes`) and whose vehicle is free (not `taken`);
+ * with the terms the provider's policies give the trip now.
+ */
 async function nextOffer(deps: OfferWatchDeps, b: Booking, now: number, taken: ReadonlySet<string>): Promise<NextOffer | undefined> {
   const quote = await deps.networkQuotes.find(b.quoted!.quoteId!);
   if (!quote) return undefined;
+  const booked = b.offers?.[0]?.vehType ?? b.trip.fees[0]?.vehType;
   for (const o of cascadeCandidates(quote, b).slice(0, MAX_TRIED_OPTIONS)) {
     if (taken.has(o.code)) continue;
-    if (await tripRefusal(deps.admission, b.requesterId, o.provider.netid)) continue;
+    if (b.fallback?.sameClassOrBetter && !sameClassOrBetter(booked, o.vehType)) continue;
+    const provider = o.provider.netid;
+    if (await tripRefusal(deps.admission, b.requesterId, provider)) continue;
+    if (quote.partnersOnly && (await deps.admission.partnerships.find(b.requesterId, provider))?.state !== "active") continue;
+    const integration = await deps.admission.integrations.get(provider);
+    if (b.pickupDate - now < (integration?.minimumNoticeMinutes ?? 0) * 60) continue;
     let hold: NextOffer["hold"];
     if (deps.holds) {
-      const span = await spanFor(deps, b, o.provider.netid);
+      const span = await spanFor(deps, b, integration?.turnaroundMinutes);
       const busy = await deps.holds.store.scheduleOf(o.code, span.from, span.to, now);
       if (busy.some((h) => h.transactionId !== b.transactionId)) continue;
-      hold = { slug: o.code, provider: o.provider.netid, requester: b.requesterId, transactionId: b.transactionId, ...span, at: now };
+      hold = { slug: o.code, provider, requester: b.requesterId, transactionId: b.transactionId, ...span, at: now };
     }
-    // The next provider answers within its own time when it set one (docs/terms.md#policies).
-    const answer = (await deps.admission.integrations.get(o.provider.netid))?.policies?.acceptWithinMinutes;
+    // The next provider answers within its own time when it set one, under its own terms (docs/terms.md#policies).
+    const answer = integration?.policies?.acceptWithinMinutes;
+    const pickup = b.trip.locations.pickup;
+    const terms = termsFor(integration?.policies, b.pickupDate, { hourly: isHourlyTrip(b.trip), airport: isAirportPickup(pickup, deps.airports) });
     return {
-      provider: o.provider.netid,
+      provider,
       code: o.code,
       fee: o.fee,
       currency: o.currency,
       fees: [optionFeeLine(o, isoAt(quote.validUntil))],
+      vehType: o.vehType,
+      terms,
       ...(o.converted ? { converted: o.converted } : {}),
       ...(answer !== undefined ? { acceptWithinMinutes: answer } : {}),
       ...(hold ? { hold } : {}),

@@ -209,6 +209,8 @@ async function sendNewTrip(
     const quote = read?.quoteId.toLowerCase() === request.quoteId ? read : await findNetworkQuote({ quotes: deps.networkQuotes }, ctx, request.quoteId);
     quoted = quotedChoice(quote, request, provider.netid, ctx.now, deps.currencies);
     request.trip = { ...request.trip, fees: quoted.fees };
+    // Its other options stay at hand while the booking may still move to one (docs/terms.md#deadlines-within-the-trip).
+    if (request.fallback && !firstRefusal && !quoted.expired) await deps.networkQuotes.keepUntil(quote.quoteId, pickupDate);
   }
 
   const fingerprint = contentFingerprint(request, provider.netid);

@@ -6,9 +6,14 @@ export const DEMO_FLEET_AIRPORTS: Record<string, string[]> = {
   "ACME-LIMO": ["JFK", "LGA", "EWR", "LAX", "SFO", "ORD", "ATL", "DFW", "DEN", "SEA", "MIA", "BOS", "IAD", "LAS", "PHX", "IAH"],
   "BLUE-SKY-CARS": ["LHR", "LGW", "MAN", "DUB", "AMS", "JFK", "YYZ", "SYD", "SIN", "HKG"],
   EUROCHAUFFEUR: ["CDG", "ORY", "FRA", "MUC", "MAD", "BCN", "FCO", "ZRH", "VIE", "IST", "DXB", "DOH", "HND", "NRT", "ICN"],
+  // A second New York operator in dollars, beside Acme: a booking at these airports has another provider to move to.
+  "HUDSON-CARS": ["JFK", "LGA", "EWR"],
 };
 
-const CURRENCY: Record<string, string> = { "ACME-LIMO": "USD", "BLUE-SKY-CARS": "GBP", EUROCHAUFFEUR: "EUR" };
+/** Vehicles per airport, by operator (100 unless named): Hudson is a small local fleet. */
+export const DEMO_FLEET_SIZE: Record<string, number> = { "HUDSON-CARS": 30 };
+
+const CURRENCY: Record<string, string> = { "ACME-LIMO": "USD", "BLUE-SKY-CARS": "GBP", EUROCHAUFFEUR: "EUR", "HUDSON-CARS": "USD" };
 
 /** Vehicle classes: models, capacities and base rates (in the operator's currency). */
 const CLASSES = [

@@ -60,6 +60,11 @@ function flatRoutes(airport: string, to: object, place: string, prices: [number,
   }));
 }
 
+/** Flat fares from the three New York airports to Midtown, per class (SEDAN, SEDAN_LUXURY, SUV, VAN_MINI) at each. */
+function newYorkRoutes(jfk: [number, number, number, number], lga: [number, number, number, number], ewr: [number, number, number, number]) {
+  return [...flatRoutes("JFK", MIDTOWN, "midtown", jfk), ...flatRoutes("LGA", MIDTOWN, "midtown", lga), ...flatRoutes("EWR", MIDTOWN, "midtown", ewr)];
+}
+
 const EXTRAS = (scale: number) => [
   { code: "CHILD_SEAT", name: "Child seat", price: money(12, scale), max: 3 },
   { code: "BOOSTER_SEAT", name: "Booster seat", price: money(8, scale), max: 3 },
@@ -85,9 +90,7 @@ export const DEMO_RATE_CARDS: Record<string, object> = {
     currency: "USD",
     minimumFare: "65.00",
     routes: [
-      ...flatRoutes("JFK", MIDTOWN, "midtown", [95, 135, 145, 155]),
-      ...flatRoutes("LGA", MIDTOWN, "midtown", [75, 110, 120, 130]),
-      ...flatRoutes("EWR", MIDTOWN, "midtown", [105, 145, 155, 165]),
+      ...newYorkRoutes([95, 135, 145, 155], [75, 110, 120, 130], [105, 145, 155, 165]),
       { id: "lga-lower-manhattan", from: { airport: "LGA" }, to: LOWER_MANHATTAN, vehTypes: ["SEDAN", "SUV"], price: "85.00", bothWays: true },
       ...flatRoutes("LAX", { lat: 34.0522, lon: -118.2437, radiusKm: 6 }, "downtown", [110, 150, 160, 170]),
     ],
@@ -117,6 +120,19 @@ export const DEMO_RATE_CARDS: Record<string, object> = {
       { id: "christmas", kind: "date", name: "Christmas and New Year", dates: ["12-25", "12-26", "01-01"], percent: 50 },
     ],
     extras: EXTRAS(0.8),
+  },
+  // Hudson sells New York a little dearer than Acme: a quote at its airports ranks Acme first, Hudson next.
+  "HUDSON-CARS": {
+    currency: "USD",
+    minimumFare: "70.00",
+    routes: newYorkRoutes([105, 145, 155, 165], [85, 120, 130, 140], [115, 155, 165, 175]),
+    ...bands("hudson", 1.1),
+    surcharges: [
+      { id: "airport-fee", kind: "airportPickup", name: "Airport pickup", airports: ["JFK", "LGA", "EWR"], amount: "15.00" },
+      { id: "night", kind: "night", name: "Night (22:00–06:00)", from: "22:00", to: "06:00", percent: 20 },
+      { id: "holidays", kind: "date", name: "Holiday", dates: ["12-25", "01-01", "07-04"], percent: 50 },
+    ],
+    extras: EXTRAS(1.1),
   },
   EUROCHAUFFEUR: {
     currency: "EUR",

@@ -56,7 +56,7 @@ export function wireTrips({ storage, config, clock }: Wiring, { reference, place
       holds,
       rateCards: storage.rateCards,
     },
-    manage: { bookings, companies, clock, tracking, limits, currencies },
+    manage: { bookings, companies, clock, tracking, limits, currencies, lostOffers: storage.liveEvents },
     idempotency: storage.idempotency,
     delivery,
   };

@@ -7,7 +7,7 @@ import * as api from "./api.js";
 import { drawMap, bookingPlaces } from "./map.js";
 import { fullId, zonedText, zonedTime } from "./format.js";
 import * as live from "./live.js";
-import { cancelFeeNow, cancelFeeText, offersHistory, priceSection, termsFacts } from "./offers.js";
+import { cancelFeeNow, cancelFeeText, offerEnded, offersHistory, ownReasonText, priceSection, termsFacts } from "./offers.js";
 
 /** A new request's two answers, shown first; every other next status is "Move to <status>". */
 const LABELS = { CONFIRMED: "Accept", REJECT: "Decline" };
@@ -76,6 +76,8 @@ export async function bookingPage(main, id) {
   if (notice.id === id && Date.now() < notice.until) status.textContent = notice.text;
   const actions = h("div", { class: "toolbar" });
   const current = lc.get(b.lastStatus);
+  // A provider whose offer ended reads it, and may do nothing more with it.
+  const lost = offerEnded(b, netid) && !requester;
 
   const reload = () => bookingPage(main, id);
   const act = async (label, fn) => {
@@ -90,7 +92,15 @@ export async function bookingPage(main, id) {
     }
   };
 
-  if ((provider || requester) && current && !current.terminal && !api.canMoveTrips())
+  if (lost)
+    actions.append(
+      h(
+        "p",
+        { class: "card offer-ended", role: "status" },
+        `Your offer ended: ${ownReasonText(b.offers.find((o) => o.provider === netid).reason)}. Read-only: this booking is no longer yours to serve.`,
+      ),
+    );
+  else if ((provider || requester) && current && !current.terminal && !api.canMoveTrips())
     actions.append(h("p", { class: "muted" }, "Status changes go through the platform API, which this server serves on another port (PLATFORM_PORT)."));
   else if (provider && current && !current.terminal) {
     const targets = (res.providerNext ?? []).filter((s) => OFFERED(s));
@@ -206,7 +216,10 @@ export async function bookingPage(main, id) {
     ),
     actions,
     // What cancelling costs now and why (cancel-fee), beside the terms; the price as its fee lines.
-    termsFacts(b, zone, t.reservationType === "QUOTE" ? null : cancelFeeNow(b.transactionId, zone)),
+    // A lost offer's page says why it ended above, and a cancel is no longer the provider's business.
+    lost
+      ? termsFacts({ ...b, reason: undefined }, zone, null)
+      : termsFacts(b, zone, t.reservationType === "QUOTE" ? null : cancelFeeNow(b.transactionId, zone)),
     priceSection(t),
     h(
       "div",

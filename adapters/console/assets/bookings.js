@@ -5,7 +5,7 @@ import { h, count, field, select, showError } from "./dom.js";
 import * as api from "./api.js";
 import { fullId, zonedTime } from "./format.js";
 import * as live from "./live.js";
-import { AWAITING, countdown } from "./offers.js";
+import { AWAITING, countdown, ownReasonText } from "./offers.js";
 
 const PAGE = 25;
 const filters = { status: "", role: "", requesterResNo: "", from: "", to: "", offset: 0 };
@@ -76,6 +76,31 @@ async function awaitingTable() {
   );
 }
 
+/**
+ * A provider's lost offers (docs/terms.md#who-sees-what): requests whose offer ended — it declined, let acceptBy pass,
+ * gave the trip back, or the cascade moved it to another operator — read-only, each opening its own offer.
+ */
+async function lostTable() {
+  const items = (await api.core("GET", "/api/reservations/lost?limit=25")).data.items;
+  if (!items.length) return null;
+  const caption = `${count(items.length, "offer")} you lost in the last day: declined, not accepted in time, given back or moved on (read-only)`;
+  const rows = items.map((o) =>
+    h(
+      "tr",
+      { "data-lost": o.transactionId },
+      h("td", {}, h("a", { href: `#/bookings/${o.transactionId}`, "aria-label": `Open lost offer ${o.requesterResNo}` }, o.requesterResNo)),
+      h("td", {}, o.requesterId),
+      h("td", { class: "num" }, o.fee != null ? `${o.fee} ${o.currency ?? ""}`.trim() : "—"),
+      h("td", {}, ownReasonText(o.reason)),
+      h("td", {}, zonedTime(o.endedAt, "UTC")),
+    ),
+  );
+  const columns = ["Booking", "Requester", "Your fee", "Why it ended", "Ended"].map((c) => h("th", { scope: "col" }, c));
+  const head = h("thead", {}, h("tr", {}, columns));
+  const table = h("table", { "aria-label": "Lost offers", class: "bookings lost" }, h("caption", {}, caption), head, h("tbody", {}, rows));
+  return h("section", { "aria-labelledby": "lost-h" }, h("h2", { id: "lost-h" }, "Lost offers"), table);
+}
+
 export async function bookingsPage(main) {
   const states = (await api.open("GET", "/api/trip-states")).data.states.map((s) => s.status);
   const status = select("status", [["", "Any status"], ...states], filters.status);
@@ -93,6 +118,7 @@ export async function bookingsPage(main) {
   const to = h("input", { type: "date", name: "to", value: filters.to });
   const list = h("div", { class: "tablebox" });
   const awaiting = h("div", { class: "tablebox" });
+  const lost = h("div", { class: "tablebox" });
 
   async function load() {
     const params = new URLSearchParams({ limit: String(PAGE), offset: String(filters.offset) });
@@ -109,10 +135,14 @@ export async function bookingsPage(main) {
     const { netid } = api.me();
     if (main.isConnected) live.markListSeen();
     // A provider sees the requests awaiting its answer first, by deadline (not while filters narrow the list).
-    if (api.company()?.coType !== "CO" && !filtered())
+    if (api.company()?.coType !== "CO" && !filtered()) {
       awaitingTable()
         .then((t) => awaiting.replaceChildren(...(t ? [t] : [])))
         .catch(() => awaiting.replaceChildren());
+      lostTable()
+        .then((t) => lost.replaceChildren(...(t ? [t] : [])))
+        .catch(() => lost.replaceChildren());
+    }
     if (!items.length) return list.replaceChildren(emptyState());
     list.replaceChildren(
       h(
@@ -167,10 +197,13 @@ export async function bookingsPage(main) {
     );
   }
 
-  // Booking events reload the shown page (a burst of them once); positions change nothing here.
+  // Booking events reload the shown page (a burst of them once); positions change nothing here. A request whose offer
+  // ended leaves the lists at once, before the reload lists it among the lost offers.
   let pending = 0;
-  live.follow(main, (type) => {
+  live.follow(main, (type, body) => {
     if (type === "chauffeur.position") return;
+    const withdrawn = type === "booking.withdrawn" ? body?.data?.transactionId : undefined;
+    if (withdrawn) for (const row of main.querySelectorAll(`[data-awaiting="${withdrawn}"], [data-id="${withdrawn}"]`)) row.remove();
     clearTimeout(pending);
     pending = setTimeout(() => main.isConnected && load(), 250);
   });
@@ -194,6 +227,6 @@ export async function bookingsPage(main) {
     h("button", { type: "submit" }, "Apply filters"),
   );
 
-  main.replaceChildren(h("h1", {}, "Bookings"), awaiting, form, list);
+  main.replaceChildren(h("h1", {}, "Bookings"), awaiting, form, list, lost);
   await load();
 }

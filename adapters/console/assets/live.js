@@ -14,6 +14,10 @@ const BOOKING_EVENTS = [
   "booking.provider_reference",
   "booking.delivery_failed",
   "booking.delivery_retried",
+  "booking.delivery_recovered",
+  "booking.reassigned",
+  // To a provider whose offer ended (docs/terms.md#who-sees-what): its lists drop the request at once.
+  "booking.withdrawn",
 ];
 const POSITION = "chauffeur.position";
 

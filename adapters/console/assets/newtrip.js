@@ -250,6 +250,7 @@ export async function newTripPage(main) {
       "fallback.maxFee",
       h("input", { name: "fallbackMaxFee", inputmode: "decimal", maxlength: 16, size: 8, autocomplete: "off", placeholder: "150.00" }),
     );
+    const sameClass = bound("fallback.sameClassOrBetter", h("input", { type: "checkbox", name: "fallbackSameClass" }));
     const bookProblem = h("div");
     const bookForm = h(
       "form",
@@ -268,8 +269,10 @@ export async function newTripPage(main) {
           field(
             "Fallback: highest fee",
             maxFee,
-            "Optional. If the operator declines or does not accept in time, the next operator up to this fee gets the trip",
+            "Optional. If the operator declines, does not accept in time or gives the trip back, the next operator up to this fee " +
+              "gets it (never later than 30 min before the pickup)",
           ),
+          field("Fallback: same class or better", sameClass, "Never move the trip to a smaller vehicle class than the one you book"),
         ),
       ),
       bookProblem,
@@ -285,7 +288,7 @@ export async function newTripPage(main) {
           quoteOptionId: option.quoteOptionId,
           requesterResNo: resNo.value.trim(),
           passengers: [passenger],
-          ...(maxFee.value.trim() ? { fallback: { maxFee: maxFee.value.trim() } } : {}),
+          ...(maxFee.value.trim() ? { fallback: { maxFee: maxFee.value.trim(), ...(sameClass.checked ? { sameClassOrBetter: true } : {}) } } : {}),
         });
         location.hash = `#/bookings/${booked.transactionId}`;
       } catch (error) {

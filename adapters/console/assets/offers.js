@@ -15,9 +15,19 @@ const REASONS = {
   PROVIDER_REJECTED: "the provider declined",
   ACCEPT_TIMEOUT: "not accepted in time",
   DELIVERY_FAILED: "the provider could not be reached",
+  PROVIDER_GAVE_BACK: "the provider gave it back after accepting",
   NO_PROVIDER_ACCEPTED: "no provider accepted it",
 };
 export const reasonText = (code) => (REASONS[code] ? `${REASONS[code]} (${code})` : code);
+
+/** Why a provider's own offer ended, in its own words (its lost offers, its read-only booking page). */
+const OWN_REASONS = {
+  PROVIDER_REJECTED: "you declined",
+  ACCEPT_TIMEOUT: "you did not accept in time",
+  DELIVERY_FAILED: "you could not be reached",
+  PROVIDER_GAVE_BACK: "you gave it back after accepting",
+};
+export const ownReasonText = (code) => (OWN_REASONS[code] ? `${OWN_REASONS[code]} (${code})` : code);
 
 /** "2 d 3 h left", "1 h 05 min 09 s left", "42 s left" until the ISO instant `iso`; "time is up" once it passed. */
 export function timeLeft(iso, now = Date.now()) {
@@ -78,12 +88,26 @@ export function termsFacts(b, zone, cancelNow) {
     rows.push(row("Free waiting", `${t.freeWaitingMinutes} min`));
   }
   if (cancelNow) rows.push(row("Cancelling now", cancelNow));
-  if (b.fallback) rows.push(row("Fallback", `up to ${b.fallback.maxFee} if the provider does not accept`));
+  // The requester's alone: a provider's read never carries it (docs/terms.md#who-sees-what).
+  if (b.fallback) {
+    const sameClass = b.fallback.sameClassOrBetter ? ", never a smaller vehicle class" : "";
+    rows.push(row("Fallback", `up to ${b.fallback.maxFee} if the provider does not accept or gives the trip back${sameClass}`));
+  }
   if (!rows.length) return null;
   return h("section", { "aria-labelledby": "terms-h" }, h("h2", { id: "terms-h" }, "Terms"), h("dl", { class: "facts terms" }, rows));
 }
 
-/** The offers history: every provider offered the booking, the current one last (null when there is none). */
+/** An offer's terms in a few words: until when cancelling is free, and the fee after ("—" without terms). */
+function offerTerms(t, zone) {
+  if (!t) return "—";
+  const last = t.cancellation?.at(-1);
+  return [t.freeCancellationUntil ? ["free until ", instant(t.freeCancellationUntil, zone)] : "not free", last ? ` · then up to ${last.percent}%` : ""].flat();
+}
+
+/**
+ * The offers history: every provider offered the booking, the current one last, each with the terms it offered (null
+ * when there is none). A provider's read holds its own offer only (docs/terms.md#who-sees-what).
+ */
 export function offersHistory(b, zone) {
   const offers = b.offers ?? [];
   if (!offers.length) return null;
@@ -94,7 +118,7 @@ export function offersHistory(b, zone) {
     h(
       "table",
       { "aria-label": "Offers" },
-      h("thead", {}, h("tr", {}, ["Provider", "Fee", "Status", "Reason", "Offered at"].map((c) => h("th", { scope: "col" }, c)))),
+      h("thead", {}, h("tr", {}, ["Provider", "Fee", "Terms", "Status", "Reason", "Offered at"].map((c) => h("th", { scope: "col" }, c)))),
       h(
         "tbody",
         {},
@@ -104,6 +128,7 @@ export function offersHistory(b, zone) {
             {},
             h("td", {}, o.provider),
             h("td", { class: "num" }, o.fee != null ? `${o.fee} ${o.currency ?? ""}`.trim() : "—"),
+            h("td", { class: "offer-terms" }, offerTerms(o.terms, zone)),
             h("td", {}, h("span", { class: `badge s-${o.status}` }, o.status)),
             h("td", {}, o.reason ? reasonText(o.reason) : ""),
             h("td", {}, instant(o.at, zone)),
@@ -218,4 +243,12 @@ export function recordText(record) {
   if (!record || record.acceptedPct == null) return `new provider${offers ? ` (${count(offers, "offer")}${from})` : ""}`;
   const on = record.onTimePct == null ? "on time —" : `${record.onTimePct}% on time`;
   return `${record.acceptedPct}% accepted · ${on} · ${count(offers, "offer")}${from}`;
+}
+
+/**
+ * Whether the signed-in provider's offer of this booking ended (it declined, let acceptBy pass, gave it back, or the
+ * cascade moved it on): its page is then read-only (docs/terms.md#who-sees-what).
+ */
+export function offerEnded(b, netid) {
+  return b.toConextId === netid && (b.offers ?? []).some((o) => o.provider === netid && o.reason);
 }

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { findBooking, listBookings, type ManageTripDeps } from "../../../domain/usecases/manage-trip";
+import { findBooking, findBookingToRead, listBookings, type ManageTripDeps } from "../../../domain/usecases/manage-trip";
 import {
   LEGACY_STATUSES,
   MAIN_PATH,
@@ -12,7 +12,7 @@ import {
   TRIP_STATUSES,
 } from "../../../domain/trips/lifecycle";
 import { authMacros, type Authenticator } from "../auth";
-import { bookingSummaryView, bookingViewFor } from "../../../domain/trips/booking-view";
+import { bookingSummaryView, bookingView, seenWithPosition } from "../../../domain/trips/booking-view";
 import type { PositionStore } from "../../../domain/tracking/position";
 import { documentedResponses, errors, TransactionIdParams } from "../schemas";
 import { BookingData } from "./booking.model";
@@ -23,6 +23,7 @@ import { Page, Paging } from "../paging";
 import { pickupPlaceZone } from "../../../domain/trips/pickup-place";
 import { cancelFeeNow } from "../../../domain/trips/terms";
 import { CancelFeeData } from "./terms.model";
+import { lostOffers, MAX_LOST_OFFERS } from "../../../domain/usecases/lost-offers";
 
 /** What places a booking's pickup in its time zone. */
 export type PickupZoneDeps = Parameters<typeof pickupPlaceZone>[1];
@@ -126,6 +127,18 @@ const BookingWithPlaces = t.Object({
   }),
 });
 
+const LostOfferItem = t.Object({
+  transactionId: t.String({ format: "uuid" }),
+  requesterId: t.String(),
+  requesterResNo: t.String(),
+  status: t.String({ description: "Your offer's status when it ended: REJECT (you declined), CANCEL (it lapsed or you gave it back), FAILED" }),
+  reason: t.String({ description: "PROVIDER_REJECTED, ACCEPT_TIMEOUT, PROVIDER_GAVE_BACK or DELIVERY_FAILED", examples: ["ACCEPT_TIMEOUT"] }),
+  fee: t.Union([t.String(), t.Null()], { description: "The fee you were offered" }),
+  currency: t.Union([t.String(), t.Null()]),
+  pickupDate: t.Number({ description: "Unix seconds" }),
+  endedAt: t.Number({ description: "When your offer ended, Unix seconds" }),
+});
+
 /** Core booking lookup, the company's bookings list and the published lifecycle. */
 export function coreReservations(
   deps: ManageTripDeps,
@@ -198,6 +211,31 @@ export function coreReservations(
       },
     )
     .get(
+      "/reservations/lost",
+      async ({ caller, query }) => ({
+        success: true as const,
+        data: { items: deps.lostOffers ? await lostOffers(deps.lostOffers, caller, Number(query.limit ?? MAX_LOST_OFFERS)) : [] },
+      }),
+      {
+        coreAuth: true,
+        query: t.Object({
+          limit: t.Optional(t.String({ pattern: "^(100|[1-9][0-9]?)$", maxLength: 3, description: "1–100 (default 100)", examples: ["25"] })),
+        }),
+        response: { 200: t.Object({ success: t.Literal(true), data: t.Object({ items: t.Array(LostOfferItem) }) }), ...errors(400, 401) },
+        detail: {
+          tags: ["Trips"],
+          summary: "The offers your company lost lately",
+          description:
+            "Bookings offered to your company whose offer ended — you declined, let acceptBy pass, gave the booking back " +
+            "after accepting it, or the cascade moved it to another provider — the newest first, from your " +
+            "`booking.withdrawn` events while they are kept (24 h). Read-only: GET /api/reservation/{transactionId} still " +
+            "shows you your own offer (its status and reason), nothing of the provider after you. See " +
+            "docs/terms.md#who-sees-what.",
+          security: [{ bearer: [] }],
+        },
+      },
+    )
+    .get(
       "/reservation/:transactionId/cancel-fee",
       async ({ caller, params }) => ({ success: true as const, data: cancelFeeNow(await findBooking(deps, caller, params.transactionId), deps.clock.now()) }),
       {
@@ -225,12 +263,14 @@ export function coreReservations(
     .get(
       "/reservation/:transactionId",
       async ({ caller, params }) => {
-        const booking = await findBooking(deps, caller, params.transactionId);
+        const booking = await findBookingToRead(deps, caller, params.transactionId);
+        // A provider whose offer ended reads its own offer, and may move it no more (docs/terms.md#who-sees-what).
+        const { booking: seen, viewer, location } = await seenWithPosition(booking, caller, positions);
         return {
           success: true as const,
-          data: { ...(await bookingViewFor(booking, caller, positions)), pickupZone: pickupPlaceZone(booking.trip.locations.pickup, places) },
+          data: { ...bookingView(seen, location), pickupZone: pickupPlaceZone(booking.trip.locations.pickup, places) },
           places: tripPlaces(booking.trip.locations, places),
-          providerNext: nextSteps(booking.status, "provider").filter((to) => !tooEarlyFor(to, booking.pickupDate, deps.clock.now())),
+          providerNext: viewer === "former" ? [] : nextSteps(booking.status, "provider").filter((to) => !tooEarlyFor(to, booking.pickupDate, deps.clock.now())),
         };
       },
       {
@@ -243,7 +283,10 @@ export function coreReservations(
           summary: "Get a booking",
           description:
             "`Authorization: Bearer <core JWT>`, a bare core JWT, or a platform token (with or without Bearer). " +
-            "Only the requester's and the provider's users see it; anyone else and an unknown id get the same 404. " +
+            "Only the requester's and the provider's users see it; anyone else and an unknown id get the same 404. A " +
+            "provider sees only its own offer (never `fallback`, earlier providers, their prices or outcomes); a provider " +
+            "whose offer ended (declined, lapsed, gave back, or the cascade moved the booking on) still reads its own " +
+            "offer: its status and reason, nothing of the provider after it (docs/terms.md#who-sees-what). " +
             "A transactionId that is not a UUID: 400. `pickupZone` names the IANA time zone of the pickup's place " +
             "(its airport's, the one at its coordinates or at its city), in which `locations.pickup.time` is read. " +
             "`places` (beside `data`) says where each place of the trip is (an airport pickup at its airport), for " +

@@ -3,7 +3,7 @@ import { sendTrip, type SendTripDeps } from "../../../domain/usecases/send-trip"
 import {
   cancelTrip,
   cancelTripByResNo,
-  findBooking,
+  findBookingToRead,
   findBookingByResNo,
   providerUpdateStatus,
   providerUpdateStatusByResNo,
@@ -136,7 +136,7 @@ export function platformTrips(deps: PlatformTripDeps) {
       platformRoute("/getReservationByTransactionId/:transactionId", (path, doc) =>
         app.get(
           path,
-          async ({ caller, params }) => gnetReadFor(await findBooking(deps.manage, caller, params.transactionId), caller, deps.positions),
+          async ({ caller, params }) => gnetReadFor(await findBookingToRead(deps.manage, caller, params.transactionId), caller, deps.positions),
           // Documented, not checked: a run-time check would drop the members no schema names.
           tokenOperation(
             doc,

@@ -15,10 +15,15 @@ export const networkQuotes = sqliteTable(
     makerUid: text("maker_uid").notNull(),
     createdAt: integer("created_at").notNull(),
     validUntil: integer("valid_until").notNull(),
+    /**
+     * Kept at least until then (Unix seconds): its validity, or — while a booking made from it with a fallback may
+     * still move to another of its options — that booking's pickup (docs/terms.md#deadlines-within-the-trip).
+     */
+    keptUntil: integer("kept_until").notNull().default(0),
     body: text("body").notNull(),
   },
-  // Retention deletes by validity; the per-company bound counts a maker's quotes of the last hour.
-  (t) => [index("network_quotes_valid_until").on(t.validUntil), index("network_quotes_maker_created").on(t.makerNetid, t.createdAt)],
+  // Retention deletes by what it keeps for; the per-company bound counts a maker's quotes of the last hour.
+  (t) => [index("network_quotes_kept_until").on(t.keptUntil), index("network_quotes_maker_created").on(t.makerNetid, t.createdAt)],
 );
 
 /**
