@@ -279,5 +279,8 @@ export function decideOfferDue(current: Booking | undefined, now: number, next: 
   return { result: { kind: "ended", reason }, write: { booking, events } };
 }
 
-/** How a move's changeLogs line begins: the line that separates one provider's offer from the next one's (the provider record reads each offer's lines by it). */
+/**
+ * How a move's changeLogs line begins: the line that separates one provider's offer from the next one's (the
+ * provider record reads each offer's lines by it).
+ */
 export const MOVE_LINE = "offer moved from ";
