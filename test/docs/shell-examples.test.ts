@@ -239,7 +239,7 @@ const SKIPPED = [
   "docs/terms.md: (an answer at 13:30 UTC on 15 January 2027: test/domain/trips/terms.test.ts reads it here and checks it)",
   "docs/terms.md: (a late cancel's line: test/domain/trips/terms.test.ts reads it here and checks it)",
   "docs/terms.md: (figures of a provider with 48 bookings, which the demo has not: the shell example below shows the members)",
-  "docs/terms.md: (a REJECT and a 15-minute lapse, which the demo's sandbox providers never give: test/adapters/http/core/cascade.test.ts walks it)",
+  "docs/terms.md: (a part of the webhook's data, not a command's answer: test/adapters/http/core/cascade-deadlines.test.ts checks it)",
   "docs/webhooks.md: (it starts a service and a receiver that run until stopped)",
   "docs/webhooks.md: (it needs a message sent to a verified, reachable webhook URL: see Testing on your machine)",
   "docs/webhooks.md: (it needs a verified, reachable webhook URL: see Testing on your machine)",
