@@ -1,23 +1,7 @@
-import {
-  blackoutRefusal,
-  type BLACKOUT_LIMITS,
-  type BlackoutRefusal,
-  type ClaimOutcome,
-  type HoldClaim,
-  type VehicleHold,
-  type VehicleHolds,
-} from "../../domain/fleet/holds";
-import {
-  graceOf,
-  holdCountArgs,
-  holdCountSql,
-  holdOf,
-  liveBlackoutsOf,
-  liveBlackoutsSql,
-  liveHoldSql,
-  overLimit,
-  type HoldRow,
-} from "../sql/hold-sql";
+import { blackoutRefusal, type BLACKOUT_LIMITS, type BlackoutRefusal } from "../../domain/fleet/holds";
+import type { ClaimOutcome, HoldClaim, VehicleHold, VehicleHolds } from "../../domain/fleet/holds";
+import { graceOf, holdCountArgs, holdCountSql, holdOf, liveBlackoutsOf, liveBlackoutsSql, liveHoldSql, overLimit } from "../sql/hold-sql";
+import type { HoldRow } from "../sql/hold-sql";
 import type { PgDb } from "./db";
 
 type CountRow = { n: string; first_ends: string | null };

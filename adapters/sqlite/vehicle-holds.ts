@@ -1,24 +1,7 @@
-import {
-  blackoutRefusal,
-  type BLACKOUT_LIMITS,
-  type BlackoutRefusal,
-  type ClaimOutcome,
-  type HoldClaim,
-  type VehicleHold,
-  type VehicleHolds,
-} from "../../domain/fleet/holds";
-import {
-  graceOf,
-  holdCountArgs,
-  holdCountSql,
-  holdOf,
-  liveBlackoutsOf,
-  liveBlackoutsSql,
-  liveHoldSql,
-  overLimit,
-  PROVIDERS_PER_READ,
-  type HoldRow,
-} from "../sql/hold-sql";
+import { blackoutRefusal, type BLACKOUT_LIMITS, type BlackoutRefusal } from "../../domain/fleet/holds";
+import type { ClaimOutcome, HoldClaim, VehicleHold, VehicleHolds } from "../../domain/fleet/holds";
+import { graceOf, holdCountArgs, holdCountSql, holdOf, liveBlackoutsOf, liveBlackoutsSql, liveHoldSql, overLimit, PROVIDERS_PER_READ } from "../sql/hold-sql";
+import type { HoldRow } from "../sql/hold-sql";
 import type { Db } from "./db";
 
 type CountRow = { n: number; first_ends: number | null };
