@@ -53,8 +53,9 @@ describe("the booking page's price and cancel fee, in a real browser", () => {
 
     await signIn(page, server.base, "DEMO-PLATFORM", { hash: `#/bookings/${id}` });
     const now = page.locator(".cancel-now");
-    await page.locator('.cancel-now[data-reason="NOT_ACCEPTED"]').waitFor();
-    expect(await now.innerText()).toBe("free: the provider has not accepted the booking yet");
+    const free = "free: the provider has not accepted the booking yet";
+    await page.locator('.cancel-now[data-reason="NOT_ACCEPTED"]', { hasText: free }).waitFor({ timeout: 15_000 }).catch(() => undefined);
+    expect(await now.innerText()).toBe(free);
     const lines = page.getByRole("table", { name: "Fee lines" });
     expect(await lines.locator("tbody tr").count()).toBe(1);
     expect(await lines.locator("tbody tr").first().innerText()).toContain("booked");
@@ -78,9 +79,10 @@ describe("the booking page's price and cancel fee, in a real browser", () => {
     // The fee is the booked fare's percent, not the toll's.
     const fee = (await call("DEMO-PLATFORM", "GET", `/api/reservation/${id}/cancel-fee`)).body.data;
     expect(fee).toMatchObject({ reason: "LATE_CANCELLATION", fare: option.fee });
-    expect(await now.innerText()).toBe(
-      `${fee.fee} ${fee.currency} (${fee.percent}% of the quoted fare ${option.fee} ${option.currency}; lines added later are not counted)`,
-    );
+    // The page redraws as live events come in (the fee shows "…" while it is read again): wait for the text itself.
+    const said = `${fee.fee} ${fee.currency} (${fee.percent}% of the quoted fare ${option.fee} ${option.currency}; lines added later are not counted)`;
+    await page.locator(".cancel-now", { hasText: said }).waitFor({ timeout: 15_000 }).catch(() => undefined);
+    expect(await now.innerText()).toBe(said);
     expect(await page.locator("main").innerText()).not.toContain("null");
     await consoleApp.shot("booking");
 
