@@ -137,10 +137,12 @@ export class PgFleetRepository implements FleetRepository {
   async applyImport(netid: string, changes: FleetImportChanges, onProgress?: (done: number) => void, maxEntries?: number): Promise<FleetEntry[]> {
     const entries = changes.inserts;
     try {
+      // Before the transaction, on a connection of its own: a query on the pool from inside a transaction that holds
+      // the import lock could wait forever for a connection held by imports queued on that lock.
+      if (changes.removes.length > 0) await refuseHeld(this.db.$client, changes.removes);
       return await this.db.transaction(async (tx) => {
         await tx.execute(sql`SELECT pg_advisory_xact_lock(${FLEET_INSERT_LOCK_KEY.toString()}::bigint)`);
         if (changes.removes.length > 0) {
-          await refuseHeld(this.db.$client, changes.removes);
           for (let i = 0; i < changes.removes.length; i += INSERT_BATCH)
             await tx.delete(fleetEntries).where(and(eq(fleetEntries.netid, netid), inArray(fleetEntries.slug, changes.removes.slice(i, i + INSERT_BATCH))));
         }
