@@ -26,6 +26,14 @@ export function wireStorage(database: Database, config: ServiceConfig, bounds: S
   liveBudget = new LiveEventBudget(storage.liveEvents, bounds.liveEventBytes, LIVE_EVENT_RETENTION_SECONDS);
   // On SQLite this is done when the call returns; the backend awaits it before serving.
   const started = storage.start();
+  // Whoever serves awaits `started` and hears its failure; a caller that never does (a test harness closing at once)
+  // must not leave the start-up work querying a closed pool: closing waits for it first.
+  started.catch(() => undefined);
+  const close = storage.close.bind(storage);
+  storage.close = async () => {
+    await started.catch(() => undefined);
+    await close();
+  };
   return {
     storage,
     /** Resolves once the storage's start-up work is done (rejects when it failed). */
