@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { parseDateTime, readCoordinate } from "../../../domain/trips/places";
-import { describeTripChanges } from "../../../domain/trips/decisions";
+import { describeTripChanges } from "../../../domain/trips/trip-changes";
 import type { Trip } from "../../../domain/trips/booking";
 
 describe("pickup date-times and positions", () => {
