@@ -19,7 +19,8 @@ afterAll(async () => {
 
 test("the docs UI renders offline under its Content-Security-Policy, with no policy violation, and refuses to be framed", async () => {
   const page = await browser.newPage();
-  page.setDefaultTimeout(15_000);
+  // Swagger UI builds the page from a large document: under a full suite's load that took over 15 s once.
+  page.setDefaultTimeout(60_000);
   const problems: string[] = [];
   // A missing favicon is the browser's own guess, not part of the page.
   page.on("console", (m) => m.type() === "error" && !m.location().url.endsWith("/favicon.ico") && problems.push(`${m.text()} ${m.location().url}`));
@@ -49,4 +50,4 @@ test("the docs UI renders offline under its Content-Security-Policy, with no pol
   expect(rendered).toBe(0);
   await page.close();
   await framing.close();
-}, 60_000);
+}, 120_000);
