@@ -31,7 +31,7 @@ export async function benchNetworkQuoteCards(options: NetworkQuoteCardsOptions =
   const path = spreadOverProviders(await fixtureDatabase(options.size), options.providers);
   const db = openDatabase(path);
   migrate(db);
-  const services = createServices(db, { jwtSecret: "bench-secret-that-is-at-least-32-bytes!", tokenTtlSeconds: 3600, storeBounds: { quotesPerHour: 1_000_000 } });
+  const services = createServices(db, { jwtSecret: "bench-secret-that-is-at-least-32-bytes!", tokenTtlSeconds: 3600, storeBounds: { quotesPerHour: 1_000_000, quoteKeptBytes: 1e12 } });
   const app = buildApp(services, { logger: createLogger("silent"), maxBodyBytes: 1048576, readiness: { ready: true } });
   const checkpointer = await BackgroundCheckpointer.start(db.$client);
   try {
