@@ -12,6 +12,7 @@ import { createLogger } from "../adapters/logging";
 import { buildApp } from "../src/app";
 import { createServices, OFFER_WATCH_INTERVAL_MS, startOfferWatch } from "../src/services";
 import { watchOffers } from "../domain/usecases/offer-watch";
+import { HOLD_LIMITS } from "../domain/fleet/holds";
 import { BENCH_DIR, removeDatabase } from "./fixtures";
 import { median, percentile, printFigure, SMOKE, type Figure } from "./report";
 
@@ -77,6 +78,12 @@ export async function benchOffers(options: OfferBenchOptions = DEFAULT_OFFER_OPT
       if ((await call("POST", "/api/fleet", car, { authorization: `Bearer ${op.jwt}` })).status !== 200) throw new Error("adding a car failed");
     }
     await services.fleetIndex.rebuildNow();
+    // A requester keeps at most its plan's unaccepted holds with one provider (docs/availability.md#hold-limits: 10 on
+    // FREE, else 429 HOLD_LIMIT): the cascade's bookings come from requesters of 10 bookings each, fresh ones every
+    // run, as many companies' traffic does.
+    const perRequester = HOLD_LIMITS.FREE.perProvider;
+    const perRun = Math.ceil(options.cascades / perRequester);
+    const bookers = await inBatches(perRun * options.runs, 8, (k) => register(`OB-BOOK-${k}`, "CO", 100 + k));
     const open = async (n: number, minutes: number) =>
       inBatches(n, 64, async () => {
         const res = await call("POST", "/Platform.svc/sendTrip/V1", trip(req.netid, ops[0].netid, 3 * 86_400, minutes), { token: req.token });
@@ -108,10 +115,11 @@ export async function benchOffers(options: OfferBenchOptions = DEFAULT_OFFER_OPT
       // Cascades: network-quote bookings (each its own hour) with a fallback; their provider REJECTs; one pass moves them.
       const booked = await inBatches(options.cascades, 16, async (i) => {
         const hour = clock.now() + 5 * 86_400 + (run * options.cascades + i) * 4 * 3600;
-        const q = await call("POST", "/api/quotes", { passengerCount: "2", locations: { pickup: { locationType: "airport", address: "JFK", time: new Date(hour * 1000).toISOString() } } }, { authorization: `Bearer ${req.jwt}` });
+        const booker = bookers[run * perRun + Math.floor(i / perRequester)];
+        const q = await call("POST", "/api/quotes", { passengerCount: "2", locations: { pickup: { locationType: "airport", address: "JFK", time: new Date(hour * 1000).toISOString() } } }, { authorization: `Bearer ${booker.jwt}` });
         const option = q.body.data.options.find((o: { provider: { netid: string } }) => o.provider.netid === ops[0].netid);
         const body = { quoteOptionId: option.quoteOptionId, requesterResNo: `OBC-${++resNo}`, passengers: [{ firstName: "A", lastName: "B" }], fallback: { maxFee: "10000" } };
-        const res = await call("POST", `/api/quotes/${q.body.data.quoteId}/book`, body, { authorization: `Bearer ${req.jwt}` });
+        const res = await call("POST", `/api/quotes/${q.body.data.quoteId}/book`, body, { authorization: `Bearer ${booker.jwt}` });
         if (res.status !== 200) throw new Error(`book: ${res.status} ${JSON.stringify(res.body)}`);
         await call("POST", `/Platform.svc/providerUpdateStatusByTransactionId/${res.body.transactionId}/V1`, { status: "REJECT" }, { token: ops[0].token });
         return res.body.transactionId as string;

@@ -48,6 +48,27 @@ describe("benchmark smoke run", () => {
     expect(out).toMatch(/40 blackouts removed and added back by it/);
   });
 
+  test("quote, quote-cards, network-quote, network-quote-cards: the quote paths with and without cards, bounds lifted", async () => {
+    const quote = await runPart("quote");
+    expect(quote).toMatch(/\[quote\] QUOTE latency, provider with 2,000 vehicles everywhere .*: [\d.,]+ ms/);
+    expect(quote).toContain("baseline the same QUOTE to a provider with 50 vehicles");
+    expect(await runPart("quote-cards")).toMatch(/\[quote-cards\] QUOTE latency with a rate card, provider with 2,000 vehicles on the busy airports .*: [\d.,]+ ms/);
+    expect(await runPart("network-quote")).toMatch(/\[network-quote\] POST \/api\/quotes p50 at 2,000 vehicles, 50 providers .*: [\d.,]+ ms/);
+    expect(await runPart("network-quote-cards")).toMatch(/\[network-quote-cards\] POST \/api\/quotes p50 with rate cards at 2,000 vehicles, 50 providers.*: [\d.,]+ ms/);
+  });
+
+  test("offers: lapses and cascades in one watch pass, from requesters within their hold limits", async () => {
+    const out = await runPart("offers");
+    expect(out).toMatch(/\[offers\] lapses per second, one watch pass over 300 open requests past acceptBy: [\d.,]+ lapses\/s/);
+    expect(out).toMatch(/\[offers\] cascades per second .*, 30 bookings: [\d.,]+ moves\/s/);
+    expect(out).toMatch(/\[offers\] delay past acceptBy, watch every 5 s: p99 .*: [\d.,]+ s/);
+  });
+
+  test("booking-race and fair-delivery: one vehicle raced by 8 bookings; a healthy partner beside tarpits", async () => {
+    expect(await runPart("booking-race")).toMatch(/\[booking-race\] 8 concurrent bookings of one vehicle → exactly one booking, per race: [\d.,]+ ms/);
+    expect(await runPart("fair-delivery")).toMatch(/\[fair-delivery\] SQLite: healthy WAIT p99, 16 tarpit companies \(4\.5 s answers\): [\d.,]+ ms/);
+  }, 90_000);
+
   test("startup: time to /readyz and resident memory against an empty fleet", async () => {
     const out = await runPart("startup");
     for (const start of ["first start", "restart"]) {
