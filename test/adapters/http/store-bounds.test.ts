@@ -2,8 +2,9 @@
 // event's body once whichever parties see it, a company's live events and stored network quotes are bounded, and a
 // company past a bound gets 429 with Retry-After and the bound's code while another company's writes go on.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { randomBytes } from "node:crypto";
 import { createHarness, FAST_DELIVERY, ManualClock, type Harness } from "../../support/harness";
-import { party, providerUpdate, regularTrip, sendTrip, type Party } from "../../support/trips";
+import { lookup, party, providerUpdate, regularTrip, sendTrip, type Party } from "../../support/trips";
 import { STORE_BOUNDS } from "../../../domain/events/store-bounds";
 import { loadConfig } from "../../../src/config";
 
@@ -14,7 +15,7 @@ const QUOTE_KEPT_BYTES = 24 * 1024;
 
 let h: Harness;
 const clock = new ManualClock(Math.floor(Date.now() / 1000));
-let flooder: Party, neighbour: Party, provider: Party, keeper: Party;
+let flooder: Party, neighbour: Party, provider: Party, keeper: Party, updater: Party, numbered: Party;
 
 beforeAll(async () => {
   h = createHarness({
@@ -22,11 +23,13 @@ beforeAll(async () => {
     delivery: FAST_DELIVERY,
     storeBounds: { liveEventBytes: LIVE_BYTES, quotesPerHour: QUOTES_PER_HOUR, quoteMaxBytes: QUOTE_MAX_BYTES, quoteKeptBytes: QUOTE_KEPT_BYTES },
   });
-  [flooder, neighbour, provider, keeper] = await Promise.all([
+  [flooder, neighbour, provider, keeper, updater, numbered] = await Promise.all([
     party(h, "SB-FLOOD", "CO"),
     party(h, "SB-NEIGHBOUR", "CO"),
     party(h, "SB-LIMO", "IO"),
     party(h, "SB-KEEPER", "CO"),
+    party(h, "SB-UPDATER", "CO"),
+    party(h, "SB-NUMBERED", "CO"),
   ]);
 });
 
@@ -101,6 +104,50 @@ describe("the live event log", () => {
     const again = await sendTrip(h, flooder, bulkyTrip(flooder, 20_000));
     expect(again.status).toBe(429);
     expect(again.body.code).toBe("LIVE_EVENTS_QUOTA");
+  });
+});
+
+/** Random text of `length` characters: nothing for PostgreSQL to compress, so each stored copy takes its size. */
+const incompressible = (length: number) => randomBytes(Math.ceil((length * 3) / 4)).toString("base64").slice(0, length);
+
+describe("a refused change keeps nothing of itself (docs/postgres.md#a-refused-change-writes-nothing)", () => {
+  const updateOf = (who: Party, transactionId: string, over: Record<string, unknown>) =>
+    sendTrip(h, who, { transactionId, affiliateReservation: { requesterId: who.netid, action: "UPDATE" }, ...over });
+
+  test("UPDATEs of a large booking refused 429 LIVE_EVENTS_QUOTA do not grow the bookings table; the last accepted one stays", async () => {
+    const sent = await sendTrip(h, updater, regularTrip(updater.netid, provider.netid));
+    expect(sent.status).toBe(200);
+    const id = sent.body.transactionId;
+    let kept = "";
+    let refused: Awaited<ReturnType<typeof sendTrip>> | undefined;
+    for (let i = 0; i < 10 && !refused; i++) {
+      const bulk = incompressible(20_000);
+      const res = await updateOf(updater, id, { bulk });
+      if (res.status === 200) kept = bulk;
+      else refused = res;
+    }
+    expect(kept).not.toBe("");
+    expect({ status: refused?.status, code: refused?.body.code }).toEqual({ status: 429, code: "LIVE_EVENTS_QUOTA" });
+    const before = await h.tableBytes("bookings");
+    for (let i = 0; i < 5; i++) expect((await updateOf(updater, id, { bulk: incompressible(20_000) })).status).toBe(429);
+    // On PostgreSQL each of them wrote a 20 KB row version (its TOAST chunks) before it was refused, kept until VACUUM.
+    expect(await h.tableBytes("bookings")).toBe(before);
+    expect((await lookup(h, updater, id)).body.data.tripPacket.bulk).toBe(kept);
+  });
+
+  test("a provider update of a large booking refused 409 PROVIDER_RES_NO_IN_USE does not grow the bookings table", async () => {
+    const resNo = `SB-${Date.now()}`;
+    const small = await sendTrip(h, numbered, regularTrip(numbered.netid, provider.netid));
+    const large = await sendTrip(h, numbered, regularTrip(numbered.netid, provider.netid, { bulk: incompressible(20_000) }));
+    expect([small.status, large.status]).toEqual([200, 200]);
+    expect((await providerUpdate(h, provider, small.body.transactionId, { status: "CONFIRMED", providerResNo: resNo })).status).toBe(200);
+    const before = await h.tableBytes("bookings");
+    for (let i = 0; i < 5; i++) {
+      const taken = await providerUpdate(h, provider, large.body.transactionId, { status: "CONFIRMED", providerResNo: resNo });
+      expect({ status: taken.status, code: taken.body.code }).toEqual({ status: 409, code: "PROVIDER_RES_NO_IN_USE" });
+    }
+    expect(await h.tableBytes("bookings")).toBe(before);
+    expect((await lookup(h, numbered, large.body.transactionId)).body.data.lastStatus).toBe("BOOKING_REQUEST");
   });
 });
 
