@@ -10,7 +10,8 @@ import { TERMINAL_STATUSES_SQL } from "../sql/status-sql";
 import { providerResNoInUse } from "../../domain/trips/provider-update";
 import { TERMINAL_STATUSES } from "../../domain/trips/lifecycle";
 import { historyCapped } from "../../domain/trips/booking-bounds";
-import { mutableValues, toBooking, toRow, type BookingRow } from "./booking-rows";
+import { changedValues, toBooking, toRow, type BookingRow } from "./booking-rows";
+import { replacedBytes } from "../../domain/trips/booking-record";
 import { GroupCommit, TransactionLost } from "./booking-groups";
 import { clientOf, insertNewBooking } from "./booking-insert";
 import { insertLiveEvents } from "./live-event-log";
@@ -32,7 +33,7 @@ async function swapHold(tx: PgTx, hold: NonNullable<BookingWrite["hold"]>): Prom
 }
 
 /** Whether the write gives the booking a provider's number it did not hold. */
-function takesNumber(booking: Booking, row: BookingRow | undefined): boolean {
+function takesNumber(booking: Pick<Booking, "providerResNo">, row: BookingRow | undefined): boolean {
   return booking.providerResNo !== null && booking.providerResNo !== (row?.providerResNo ?? null);
 }
 
@@ -344,9 +345,10 @@ export class PgBookingRepository implements BookingRepository {
     };
     await Promise.all([checks(), this.prefetch([booking, ...moved], !row)]);
     const messages = this.announcer.messages(events, booking);
+    const next = toRow(booking, (row?.version ?? 0) + 1);
     // Live events go in unnumbered; the sequencer numbers them once committed (PgLiveEventLog).
-    const live = this.announcer.live?.(events, booking) ?? [];
-    await this.writeBooking(tx, booking, row);
+    const live = this.announcer.live?.(events, booking, row ? replacedBytes(row, next) : 0) ?? [];
+    await this.writeBooking(tx, next, row);
     if (messages.length > 0) {
       await tx.insert(outboxMessages).values(
         messages.map(({ message, at }) => ({
@@ -362,28 +364,28 @@ export class PgBookingRepository implements BookingRepository {
     return { result: decision.result, announced: messages.length > 0 };
   }
 
-  /** Inserts the booking, or updates its row from the version read (a conflict when it moved since). */
-  private async writeBooking(tx: PgTx, booking: Booking, row: BookingRow | undefined): Promise<void> {
+  /** Inserts the booking's record, or updates its row from the version read (a conflict when it moved since). */
+  private async writeBooking(tx: PgTx, next: BookingRow, row: BookingRow | undefined): Promise<void> {
     const write = async (tx: PgTx) => {
-      if (!row) await tx.insert(bookings).values(toRow(booking, 1));
+      if (!row) await tx.insert(bookings).values(next);
       else {
         const updated = await tx
           .update(bookings)
-          .set(mutableValues(toRow(booking, row.version + 1)))
+          .set(changedValues(next, row))
           .where(and(eq(bookings.transactionId, row.transactionId), eq(bookings.version, row.version)))
           .returning({ version: bookings.version });
-        if (updated.length === 0) throw new BookingConflict(`booking ${booking.transactionId} changed concurrently`);
+        if (updated.length === 0) throw new BookingConflict(`booking ${next.transactionId} changed concurrently`);
       }
     };
     // A write that gives the booking a provider's number may still meet the index that keeps the number on one live
     // booking (another change took it since the check): it runs in a savepoint, so the refusal undoes it alone and
     // the transaction may record something else.
-    if (!takesNumber(booking, row)) return write(tx);
+    if (!takesNumber(next, row)) return write(tx);
     await tx.transaction(async (savepoint) => {
       try {
         await write(savepoint);
       } catch (error) {
-        throw uniqueViolationOf(error) === PROVIDER_RES_NO_LIVE ? providerResNoInUse(booking.providerResNo) : error;
+        throw uniqueViolationOf(error) === PROVIDER_RES_NO_LIVE ? providerResNoInUse(next.providerResNo) : error;
       }
     });
   }

@@ -34,7 +34,10 @@ export interface NewLiveEvent {
   bodyId: string;
   /** The company (lower-case netid) whose change made the event: its stored bytes count towards that company's bound. */
   payer: string;
-  /** The body's size in bytes (UTF-8). */
+  /**
+   * What the body counts towards its payer's bound (docs/security.md#per-company-store-bounds): its size in bytes
+   * (UTF-8), and on the first body of a booking change also the bytes of the booking version the change replaced.
+   */
   bytes: number;
   /** Unix seconds. */
   createdAt: number;
@@ -89,10 +92,16 @@ function parties(b: Pick<Booking, "requesterId" | "providerId">): Array<{ netid:
 /**
  * The live events of one booking change: for each party, the change as its webhook would carry it, with the
  * chauffeur's position as that party may see it. One event: the parties share one body (one `eventId`) unless
- * what they may see differs (a requester sees no position once the trip ended). The change's actor pays for it.
+ * what they may see differs (a requester sees no position once the trip ended). The change's actor pays for it,
+ * and for the `replacedBytes` of the stored booking the change replaced (counted with the first body).
  * A position announcement alone (LOCATION_CHANGED) adds none: positions have their own events.
  */
-export function bookingLiveEvents(deps: { positions: PositionLookup; newEventId: () => string }, events: BookingEvent[], booking: Booking): NewLiveEvent[] {
+export function bookingLiveEvents(
+  deps: { positions: PositionLookup; newEventId: () => string },
+  events: BookingEvent[],
+  booking: Booking,
+  replacedBytes = 0,
+): NewLiveEvent[] {
   const main = events.filter((e) => e.type !== "LOCATION_CHANGED");
   if (main.length === 0) return [];
   const last = deps.positions.lastSync(booking.transactionId);
@@ -105,7 +114,7 @@ export function bookingLiveEvents(deps: { positions: PositionLookup; newEventId:
       const bodyId = deps.newEventId();
       const body = bookingEventBody(bodyId, main, booking, shown ? positionView(shown) : undefined);
       const text = JSON.stringify(body);
-      made = { bodyId, body: text, type: body.type, bytes: utf8Bytes(text) };
+      made = { bodyId, body: text, type: body.type, bytes: utf8Bytes(text) + (bodies.size === 0 ? replacedBytes : 0) };
       bodies.set(shown, made);
     }
     const { type, body, bodyId, bytes } = made;
