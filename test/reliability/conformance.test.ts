@@ -28,13 +28,13 @@ const METRICS_TOKEN = randomBytes(32).toString("hex");
 const STREAM = "GET /api/events";
 /** Generated requests that would end the run's own tokens (the served collection releases them last, and checks it). */
 const RELEASES = ["POST /api/token/release", "GET /Platform.svc/releaseToken/V1", "POST /Platform.svc/releaseToken/V1"];
-/** At most this many fuzz variations of one operation run, so the file stays fast. */
+/** At most this many variations of one operation and kind run, so the file stays fast. */
 const VARIATIONS_PER_OPERATION = 10;
 
 const all = (items: any[]): any[] => items.flatMap((i) => (i.item ? all(i.item) : [i]));
 const operationOf = (item: any) => `${item.request.method} /${item.request.url.path.join("/").replace(/:(\w+)/g, "{$1}")}`;
 const tests = (item: any) => (item.event ?? []).filter((e: any) => e.listen === "test").flatMap((e: any) => e.script.exec).join("\n");
-/** What a request sends besides its path: body, query and headers (a fuzz variation that changed none of them is the request again). */
+/** What a request sends besides its path: body, query, headers and credential. */
 const sent = (item: any) => {
   const raw = item.request.body?.raw ?? "";
   let body = raw;
@@ -44,6 +44,18 @@ const sent = (item: any) => {
   const pairs = (list: any[] = []) => list.filter((p) => !p.disabled).map((p) => `${p.key}=${p.value}`).sort();
   return JSON.stringify([body, pairs(item.request.url.query), pairs(item.request.header), item.request.auth ?? null]);
 };
+
+/**
+ * Whether a variation breaks what it says it breaks: it sends something its request does not, and a "maximum length"
+ * variation of a query parameter or header sends more than nothing (Portman cannot lengthen an empty example: it
+ * only switches the parameter on, and an empty value is a valid one).
+ */
+function breaks(variation: any, request: any): boolean {
+  if (sent(variation) === sent(request)) return false;
+  const field = /\[maximum length ([^\]]+)\]$/.exec(variation.name)?.[1];
+  const named = [...(variation.request.url.query ?? []), ...(variation.request.header ?? [])].find((p: any) => p.key === field && !p.disabled);
+  return named?.value !== "";
+}
 
 /** Runs Portman's CLI on the served document (and a Postman collection to start from) with a configuration of test/conformance/. */
 async function portman(name: string, config: string, localPostman?: unknown): Promise<any> {
@@ -66,20 +78,20 @@ async function portman(name: string, config: string, localPostman?: unknown): Pr
 
 /**
  * The run: the served collection's folders with Portman's contract tests; Portman's own request of each operation;
- * its fuzz variations that change what the request sends (at most VARIATIONS_PER_OPERATION of an operation); then
+ * its variations that break what they say (at most VARIATIONS_PER_OPERATION of an operation and kind); then
  * the served collection's clean-up, which ends the run's bookings and cars and releases its tokens.
  */
 function runOrder(contract: any, fuzz: any): any {
   const variationsFolder = fuzz.item.find((f: any) => f.name === "Variation Tests");
   const generated = all(fuzz.item.filter((f: any) => f !== variationsFolder)).filter((r) => ![STREAM, ...RELEASES].includes(operationOf(r)));
-  const base = new Map(generated.map((r) => [operationOf(r), sent(r)]));
+  const base = new Map(generated.map((r) => [operationOf(r), r]));
   const perKind = new Map<string, number>();
   const variations = all(variationsFolder.item).filter((v: any) => {
     const op = operationOf(v);
     // One operation's variations of one kind (the variation's name in test/conformance/portman-fuzz.json) count together.
     const kind = `${op} ${/\[(fuzz|no credential)\]/.exec(v.name)?.[1]}`;
     const count = perKind.get(kind) ?? 0;
-    if (op === STREAM || !base.has(op) || base.get(op) === sent(v) || count >= VARIATIONS_PER_OPERATION) return false;
+    if (op === STREAM || !base.has(op) || !breaks(v, base.get(op)) || count >= VARIATIONS_PER_OPERATION) return false;
     perKind.set(kind, count + 1);
     return true;
   });
