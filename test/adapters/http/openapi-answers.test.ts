@@ -48,4 +48,34 @@ describe("the OpenAPI document describes the answers as they are sent", () => {
     const record = doc.paths["/api/providers/{netid}/record"].get.responses["200"].content["application/json"].schema.properties.data.properties;
     expect(record.medianAcceptSeconds.anyOf).toEqual([{ type: "integer" }, { type: "null" }]);
   });
+
+  test("every operation lists the edge's answers: 400 for a NUL in the URL, and 413 and 415 where a body may come", async () => {
+    h = createHarness({ maxBodyBytes: 1000 });
+    const doc = (await h.request("GET", "/docs/json")).body;
+    const missing: string[] = [];
+    for (const [path, operations] of Object.entries<Record<string, { responses: Record<string, unknown> }>>(doc.paths))
+      for (const [method, op] of Object.entries(operations)) {
+        const wanted = ["post", "put", "patch", "delete"].includes(method) ? ["400", "413", "415"] : ["400"];
+        for (const status of wanted) if (!op.responses[status]) missing.push(`${method.toUpperCase()} ${path} ${status}`);
+      }
+    expect(missing).toEqual([]);
+    // As answered, by routes that listed none of them before: each answer is one the document describes.
+    const company = await h.registerCompany();
+    const auth = { authorization: `Bearer ${await h.coreToken(company.netid, company.password)}` };
+    const checker = answerChecker(doc);
+    const asked = [
+      ["GET", "/api/company?x=%00", { headers: auth }, 400],
+      ["GET", "/healthz?x=%00", {}, 400],
+      ["POST", "/api/token/release", { headers: { ...auth, "content-type": "text/plain" }, raw: "hello" }, 415],
+      ["POST", "/api/token", { headers: { "content-type": "text/plain" }, raw: "uid=x" }, 415],
+      ["POST", "/api/token", { raw: JSON.stringify({ uid: "x".repeat(2000), pw: "y" }), headers: { "content-type": "application/json" } }, 413],
+      ["DELETE", "/api/fleet/nothing", { headers: { ...auth, "content-type": "application/json" }, raw: "{not json" }, 400],
+    ] as const;
+    for (const [method, path, opts, status] of asked) {
+      const res = await h.request(method, path, opts);
+      expect([path, res.status]).toEqual([path, status]);
+      const answer = { method, path: path.split("?")[0]!, status: res.status, contentType: res.headers.get("content-type") ?? "", body: res.text };
+      expect(checker.problems(answer)).toEqual([]);
+    }
+  });
 });
