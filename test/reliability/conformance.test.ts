@@ -13,10 +13,10 @@ import { BUN, ROOT, startServer, tempDir, type RunningServer } from "../support/
 // Portman writes its contract tests into every request (the status, Content-Type, a JSON body, the body against the
 // response schema). Once alone: Portman makes a request of every operation from the document's examples, and fuzz
 // variations of it (a required member left out, a string past its maxLength or under its minLength, a number past
-// its bounds) with the run's credentials, and one without a credential. newman runs it all against a production
-// service: no answer may be 5xx, every variation is refused (4xx), and every answer, errors included, must be what
-// the document says its operation answers with that status (test/support/openapi-answers.ts). Portman fills what the
-// document gives no example for with random words, so each run sends a little differently.
+// its bounds) with the run's credentials, one without a credential and one sending its body as text. newman runs it
+// all against a production service: no answer may be 5xx, every variation is refused (4xx), and every answer, errors
+// included, must be what the document says its operation answers with that status (test/support/openapi-answers.ts).
+// Portman fills what the document gives no example for with random words, so each run sends a little differently.
 let server: RunningServer;
 let database: TestDatabase | undefined;
 let dir: string;
@@ -86,12 +86,15 @@ function runOrder(contract: any, fuzz: any): any {
   const generated = all(fuzz.item.filter((f: any) => f !== variationsFolder)).filter((r) => ![STREAM, ...RELEASES].includes(operationOf(r)));
   const base = new Map(generated.map((r) => [operationOf(r), r]));
   const perKind = new Map<string, number>();
+  const bodies = new Set(generated.filter((r) => r.request.body?.raw).map(operationOf));
   const variations = all(variationsFolder.item).filter((v: any) => {
     const op = operationOf(v);
     // One operation's variations of one kind (the variation's name in test/conformance/portman-fuzz.json) count together.
-    const kind = `${op} ${/\[(fuzz|no credential)\]/.exec(v.name)?.[1]}`;
+    const kind = `${op} ${/\[(fuzz|no credential|not JSON)\]/.exec(v.name)?.[1]}`;
     const count = perKind.get(kind) ?? 0;
     if (op === STREAM || !base.has(op) || !breaks(v, base.get(op)) || count >= VARIATIONS_PER_OPERATION) return false;
+    // A body sent as text: only where the operation takes a body (a Content-Type alone changes nothing).
+    if (v.name.endsWith("[not JSON]") && !bodies.has(op)) return false;
     perKind.set(kind, count + 1);
     return true;
   });
@@ -164,8 +167,9 @@ describe("conformance: the service answers as the OpenAPI document it serves say
       expect(fuzzed.has(op)).toBe(true);
     }
     expect(variations.filter((v: any) => v.name.includes("[fuzz]")).length).toBeGreaterThanOrEqual(100);
-    // And each operation that wants a credential, sent without one.
+    // And each operation that wants a credential, sent without one; each that takes a body, sent it as text.
     expect(variations.filter((v: any) => v.name.includes("[no credential]")).length).toBeGreaterThanOrEqual(50);
+    expect(variations.filter((v: any) => v.name.includes("[not JSON]")).length).toBeGreaterThanOrEqual(15);
     expect(variations.every((v: any) => tests(v).includes("no server error"))).toBe(true);
   });
 
@@ -183,6 +187,7 @@ describe("conformance: the service answers as the OpenAPI document it serves say
     // credential 401, or 400 where the body is checked first and Portman's example values fail it).
     const variations = new Set(folder("Fuzz variations").map((v: any) => v.id));
     expect(answered.filter((e) => variations.has(e.item.id) && (e.response!.code < 400 || e.response!.code >= 500)).map(named)).toEqual([]);
+    expect(answered.filter((e) => e.item.name.endsWith("[not JSON]") && e.response!.code !== 415).map(named)).toEqual([]);
     const anonymous = answered.filter((e) => e.item.name.endsWith("[no credential]"));
     const bodyFirst = (e: (typeof answered)[number]) => e.response!.code === 400 && JSON.parse(e.response!.stream.toString()).code === "VALIDATION_FAILED";
     expect(anonymous.filter((e) => e.response!.code !== 401 && !bodyFirst(e)).map(named)).toEqual([]);
