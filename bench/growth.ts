@@ -1,8 +1,9 @@
 // `bun bench/index.ts growth`: how much one company can grow the database (docs/security.md#per-company-store-bounds). For 60 s (GROWTH_SECONDS)
 // a company writes as fast as its budgets allow — UPDATEs of one booking carrying ~900 KB each (every one a new live
 // event) and network quotes just under 256 KiB, of random text (nothing for the database to compress) — while another
-// company makes normal bookings. Printed: the database's growth against the flooder's bounds (50 MB of live events +
-// 64 MiB of quotes kept), and the same-run baseline (the neighbour's normal writes alone, before the flood). On SQLite by default; on PostgreSQL with
+// company makes normal bookings. Printed: the database's growth against the flooder's bounds (50 MB of live events, the
+// booking versions its UPDATEs replaced counted with them, + 64 MiB of quotes kept), and the same-run baseline (the
+// neighbour's normal writes alone, before the flood). On SQLite by default; on PostgreSQL with
 // TRIPSWITCH_TEST_DB=postgres (a throwaway cluster, as the test suite's PostgreSQL run): `npm run bench:growth:postgres`.
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -132,9 +133,11 @@ export async function benchGrowth(): Promise<Figure[]> {
   await Promise.all([neighbourLoop, updateLoop, quoteLoop]);
   await Bun.sleep(200);
   const end = await usedBytes(h);
-  const liveSql = "SELECT coalesce(sum(bytes), 0) AS n FROM live_event_bodies WHERE netid = ?";
-  const [live] = await h.rows<{ n: number | string }>(liveSql, flooder.netid.toLowerCase());
+  // What the flooder's changes were charged (its events' bodies and the booking versions they replaced), and the bodies.
+  const liveSql = "SELECT coalesce(sum(bytes), 0) AS n, coalesce(sum(length(body)), 0) AS b FROM live_event_bodies WHERE netid = ?";
+  const [live] = await h.rows<{ n: number | string; b: number | string }>(liveSql, flooder.netid.toLowerCase());
   const flooderLive = Number(live.n);
+  const flooderBodies = Number(live.b);
   const [quotes] = await h.rows<{ n: number | string; q: number | string }>(
     "SELECT coalesce(sum(length(body)), 0) AS n, count(*) AS q FROM network_quotes WHERE maker_netid = ?",
     flooder.netid,
@@ -158,7 +161,8 @@ export async function benchGrowth(): Promise<Figure[]> {
   );
   console.log(
     `[growth] database grew ${fmt(growth / 1e6)} MB (the neighbour's normal writes ≈ ${fmt(neighbourGrowth / 1e6)} MB of it); ` +
-      `flooder's live events ${fmt(flooderLive / 1e6)} MB (bound ${fmt(STORE_BOUNDS.liveEventBytes / 1e6)} MB), ` +
+      `flooder's live events ${fmt(flooderLive / 1e6)} MB (bound ${fmt(STORE_BOUNDS.liveEventBytes / 1e6)} MB: bodies ${fmt(flooderBodies / 1e6)} MB, ` +
+      `replaced booking versions ${fmt((flooderLive - flooderBodies) / 1e6)} MB), ` +
       `stored quotes ${flooderQuotes.q} = ${fmt(flooderQuotes.n / 1e6)} MB (bound ${fmt(quoteBound / 1e6)} MB kept: 64 MiB, under ` +
       `${STORE_BOUNDS.quotesPerHour} × 256 KiB an hour); ` +
       `growth bound ${fmt(bound / 1e6)} MB + one booking`,
@@ -182,7 +186,8 @@ export async function benchGrowth(): Promise<Figure[]> {
         text: `≤ the flooder's bounds (${fmt(bound / 1e6)} MB) + its booking + the neighbour's share`,
       },
       note:
-        `flooder's live events ${fmt(flooderLive / 1e6)} MB of ${fmt(STORE_BOUNDS.liveEventBytes / 1e6)}; ` +
+        `flooder's live events ${fmt(flooderLive / 1e6)} MB of ${fmt(STORE_BOUNDS.liveEventBytes / 1e6)} ` +
+        `(bodies ${fmt(flooderBodies / 1e6)}, replaced versions ${fmt((flooderLive - flooderBodies) / 1e6)}); ` +
         `quotes ${flooderQuotes.q}, ${fmt(flooderQuotes.n / 1e6)} MB of ${fmt(quoteBound / 1e6)} kept; neighbour ${neighbourOk} bookings, ${neighbourRefused} refused`,
     },
   ];

@@ -6,6 +6,7 @@ import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
 import faviconSvg from "./favicon.svg" with { type: "text" };
 import { ERROR_CODES } from "./error-codes";
 import { cleanOpenApi } from "./openapi-clean";
+import { withEdgeAnswers } from "./openapi-edge";
 import { webhookDocs } from "./webhook-docs";
 import { POSTMAN_PATH, postmanCollection, withBaseUrl } from "./postman";
 import { forwardedRequests } from "./request-context";
@@ -102,7 +103,7 @@ export function docs(root?: DocsRoot) {
       .onAfterHandle(({ path, response }) => {
         if (path !== SPEC_PATH || response === null || typeof response !== "object" || response instanceof Response) return;
         let document = cleaned.get(response);
-        if (!document) cleaned.set(response, (document = cleanOpenApi({ ...response, ...EXTRAS })));
+        if (!document) cleaned.set(response, (document = cleanOpenApi(withEdgeAnswers({ ...response, ...EXTRAS }))));
         return document;
       })
       // The service's icon, for /docs, /console and browsers that ask for /favicon.ico.

@@ -22,8 +22,9 @@ const LONG_MEANINGS = {
     "may have (1,000); `limit`, `field` and `members` say which",
   BOOKING_TOO_LARGE: "An UPDATE or provider update would grow the booking past what one request may carry (MAX_BODY_BYTES); " +
     "`limit`, `maxBytes` and `size` say by how much",
-  LIVE_EVENTS_QUOTA: "A booking change would pass your company's bound on stored live events (50 MB of event bodies over the " +
-    "25 h the log keeps them, LIVE_EVENTS_MAX_BYTES): nothing was changed; retry after Retry-After seconds",
+  LIVE_EVENTS_QUOTA: "A booking change would pass your company's bound on stored live events (50 MB over the 25 h the log " +
+    "keeps them, LIVE_EVENTS_MAX_BYTES: event bodies, and the stored booking version each change replaced): nothing was " +
+    "changed; retry after Retry-After seconds",
   QUOTE_STORE_QUOTA: "POST /api/quotes: your company stored its bound of network quotes in the last hour (2,000, QUOTES_PER_HOUR); " +
     "nothing was stored; retry after Retry-After seconds",
   QUOTE_STORE_FULL: "POST /api/quotes: your company keeps its bound of network quote bytes (64 MiB, QUOTES_MAX_KEPT_BYTES, over " +

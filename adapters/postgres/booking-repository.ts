@@ -8,8 +8,10 @@ import { uniqueViolationOf } from "./unique-keys";
 import { bookings, outboxMessages, PROVIDER_RES_NO_LIVE } from "./schema";
 import { TERMINAL_STATUSES_SQL } from "../sql/status-sql";
 import { providerResNoInUse } from "../../domain/trips/provider-update";
+import { TERMINAL_STATUSES } from "../../domain/trips/lifecycle";
 import { historyCapped } from "../../domain/trips/booking-bounds";
-import { mutableValues, toBooking, toRow } from "./booking-rows";
+import { changedValues, toBooking, toRow, type BookingRow } from "./booking-rows";
+import { replacedBytes } from "../../domain/trips/booking-record";
 import { GroupCommit, TransactionLost } from "./booking-groups";
 import { clientOf, insertNewBooking } from "./booking-insert";
 import { insertLiveEvents } from "./live-event-log";
@@ -28,6 +30,21 @@ async function swapHold(tx: PgTx, hold: NonNullable<BookingWrite["hold"]>): Prom
   await client.unsafe(HOLD_SWAP.remove, [hold.transactionId]);
   const inserted = await client.unsafe<unknown[]>(`${HOLD_SWAP.insert} RETURNING id`, [...holdSwapArgs(hold)]);
   if (inserted.length === 0) throw holdTaken(hold);
+}
+
+/** Whether the write gives the booking a provider's number it did not hold. */
+function takesNumber(booking: Pick<Booking, "providerResNo">, row: BookingRow | undefined): boolean {
+  return booking.providerResNo !== null && booking.providerResNo !== (row?.providerResNo ?? null);
+}
+
+/** Whether another live booking of the provider holds the number the booking is about to take (the index's rule). */
+async function numberHeldElsewhere(tx: PgTx, booking: Booking): Promise<boolean> {
+  if (TERMINAL_STATUSES.has(booking.status)) return false;
+  const held = await clientOf(tx).unsafe<unknown[]>(
+    `SELECT 1 FROM bookings WHERE provider_id = $1 AND provider_res_no = $2 AND transaction_id <> $3 AND status NOT IN (${TERMINAL_STATUSES_SQL}) LIMIT 1`,
+    [booking.providerId, booking.providerResNo, booking.transactionId],
+  );
+  return held.length > 0;
 }
 
 export interface PgBookingOptions {
@@ -295,7 +312,13 @@ export class PgBookingRepository implements BookingRepository {
     return { result: decision.result, announced: messages.length > 0 };
   }
 
-  /** Reads the booking under its row lock, decides, and writes the change with its announcements. */
+  /**
+   * Reads the booking under its row lock, decides, and writes the change with its announcements. Whatever may refuse
+   * the change (the hold swap's 409, another live booking's provider number, the live event bound's 429) is asked
+   * before the booking is written: PostgreSQL keeps a written row version and its TOAST chunks until VACUUM even when
+   * the transaction rolls back, so a refused change of a large booking would grow the database by the booking's size
+   * (docs/postgres.md#a-refused-change-writes-nothing).
+   */
   private async readDecideWrite<R>(
     tx: PgTx,
     ref: BookingRef,
@@ -309,38 +332,23 @@ export class PgBookingRepository implements BookingRepository {
     // Capped before the announcer builds anything from the booking.
     const decision = historyCapped(decide(row ? toBooking(row) : undefined));
     if (!decision.write) return { result: decision.result, announced: false };
-    const { booking, events } = decision.write;
-    const write = async (tx: PgTx) => {
-      if (!row) await tx.insert(bookings).values(toRow(booking, 1));
-      else {
-        const updated = await tx
-          .update(bookings)
-          .set(mutableValues(toRow(booking, row.version + 1)))
-          .where(and(eq(bookings.transactionId, row.transactionId), eq(bookings.version, row.version)))
-          .returning({ version: bookings.version });
-        if (updated.length === 0) throw new BookingConflict(`booking ${booking.transactionId} changed concurrently`);
-      }
-    };
-    // A write that gives the booking a provider's number may meet the index that keeps the number on one live
-    // booking: it runs in a savepoint, so the refusal undoes it alone and the transaction may record something else.
-    const takesNumber = booking.providerResNo !== null && booking.providerResNo !== (row?.providerResNo ?? null);
-    const guarded = takesNumber
-      ? () =>
-          tx.transaction(async (savepoint) => {
-            try {
-              await write(savepoint);
-            } catch (error) {
-              throw uniqueViolationOf(error) === PROVIDER_RES_NO_LIVE ? providerResNoInUse(booking.providerResNo) : error;
-            }
-          })
-      : () => write(tx);
-    // The lookups' prefetch reads (what the account cache misses) through the pool while the write runs on the
-    // transaction's connection; a booking created here has no position yet.
-    // A cascade move announces to the provider that lost the booking too (its CANCEL): its integration is read as well.
+    const { booking, events, hold } = decision.write;
+    // The lookups' prefetch reads (what the account cache misses) through the pool while the refusals that need the
+    // transaction run on its connection; a booking created here has no position yet. A cascade move announces to the
+    // provider that lost the booking too (its CANCEL): its integration is read as well.
     const moved = row && row.providerId !== booking.providerId ? [toBooking(row)] : [];
-    await Promise.all([guarded(), this.prefetch([booking, ...moved], !row)]);
-    if (decision.write.hold) await swapHold(tx, decision.write.hold);
+    const checks = async () => {
+      // The number first: it writes nothing, so a caller that goes on after its refusal (the delivery worker) keeps
+      // nothing of this change.
+      if (takesNumber(booking, row) && (await numberHeldElsewhere(tx, booking))) throw providerResNoInUse(booking.providerResNo);
+      if (hold) await swapHold(tx, hold);
+    };
+    await Promise.all([checks(), this.prefetch([booking, ...moved], !row)]);
     const messages = this.announcer.messages(events, booking);
+    const next = toRow(booking, (row?.version ?? 0) + 1);
+    // Live events go in unnumbered; the sequencer numbers them once committed (PgLiveEventLog).
+    const live = this.announcer.live?.(events, booking, row ? replacedBytes(row, next) : 0) ?? [];
+    await this.writeBooking(tx, next, row);
     if (messages.length > 0) {
       await tx.insert(outboxMessages).values(
         messages.map(({ message, at }) => ({
@@ -352,9 +360,33 @@ export class PgBookingRepository implements BookingRepository {
         })),
       );
     }
-    // Live events go in unnumbered; the sequencer numbers them once committed (PgLiveEventLog).
-    const live = this.announcer.live?.(events, booking) ?? [];
     if (live.length > 0) await insertLiveEvents(clientOf(tx), live);
     return { result: decision.result, announced: messages.length > 0 };
+  }
+
+  /** Inserts the booking's record, or updates its row from the version read (a conflict when it moved since). */
+  private async writeBooking(tx: PgTx, next: BookingRow, row: BookingRow | undefined): Promise<void> {
+    const write = async (tx: PgTx) => {
+      if (!row) await tx.insert(bookings).values(next);
+      else {
+        const updated = await tx
+          .update(bookings)
+          .set(changedValues(next, row))
+          .where(and(eq(bookings.transactionId, row.transactionId), eq(bookings.version, row.version)))
+          .returning({ version: bookings.version });
+        if (updated.length === 0) throw new BookingConflict(`booking ${next.transactionId} changed concurrently`);
+      }
+    };
+    // A write that gives the booking a provider's number may still meet the index that keeps the number on one live
+    // booking (another change took it since the check): it runs in a savepoint, so the refusal undoes it alone and
+    // the transaction may record something else.
+    if (!takesNumber(next, row)) return write(tx);
+    await tx.transaction(async (savepoint) => {
+      try {
+        await write(savepoint);
+      } catch (error) {
+        throw uniqueViolationOf(error) === PROVIDER_RES_NO_LIVE ? providerResNoInUse(next.providerResNo) : error;
+      }
+    });
   }
 }

@@ -24,13 +24,15 @@ import {
   INSERT_OUTBOX,
   HOLD_SWAP,
   holdSwapSteps,
-  MUTABLE_COLUMNS,
+  insertArgs,
   toBooking,
   toRow,
   UPDATE_BOOKING,
   UPDATE_BOOKING_SQL,
+  updateArgs,
   type BookingRow,
 } from "./booking-rows";
+import { replacedBytes } from "../../domain/trips/booking-record";
 
 const ph = (name: string) => sql.placeholder(name);
 
@@ -293,15 +295,16 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
           continue;
         }
         const { booking, events, hold } = decision.write;
+        const next = toRow(booking, (row?.version ?? 0) + 1);
         const steps: WriteStep[] = [
           row
-            ? { statement: UPDATE_BOOKING, args: this.updateArgs(booking, row.version), mustChange: true }
-            : { statement: INSERT_BOOKING, args: this.insertArgs(booking) },
+            ? { statement: UPDATE_BOOKING, args: updateArgs(next, row.version), mustChange: true }
+            : { statement: INSERT_BOOKING, args: insertArgs(next) },
         ];
         if (hold) steps.push(...holdSwapSteps(hold));
         const messages = this.announcer.messages(events, booking);
         for (const { message, at } of messages) steps.push({ statement: INSERT_OUTBOX, args: SqliteOutbox.insertArgs(message, at) });
-        const live = this.announcer.live?.(events, booking) ?? [];
+        const live = this.announcer.live?.(events, booking, row ? replacedBytes(row, next) : 0) ?? [];
         for (const args of SqliteLiveEventLog.bodyArgs(live)) steps.push({ statement: INSERT_LIVE_BODY, args });
         for (const row of live) steps.push({ statement: INSERT_LIVE_EVENT, args: SqliteLiveEventLog.insertArgs(row) });
         taken.add(key);
@@ -312,16 +315,6 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
     }
     this.queue = [...waiting, ...this.queue.slice(next)];
     return group;
-  }
-
-  private insertArgs(booking: Booking): SQLQueryBindings[] {
-    const values = toRow(booking, 1);
-    return BOOKING_COLUMNS.map(([key]) => values[key as keyof BookingRow]);
-  }
-
-  private updateArgs(booking: Booking, previousVersion: number): SQLQueryBindings[] {
-    const values = toRow(booking, previousVersion + 1);
-    return [...MUTABLE_COLUMNS.map(([key]) => values[key as keyof BookingRow]), booking.transactionId, previousVersion];
   }
 
   /** Waits (bounded) until no change is queued or committing; for an orderly shutdown. */
@@ -363,10 +356,11 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
     const decision = historyCapped(decide(row ? toBooking(row) : undefined));
     if (!decision.write) return decision.result;
     const { booking, events } = decision.write;
+    const next = toRow(booking, (row?.version ?? 0) + 1);
     let changed = true;
     try {
-      if (!row) this.insertValues.run(...this.insertArgs(booking));
-      else changed = this.updateValues.run(...this.updateArgs(booking, row.version)).changes > 0;
+      if (!row) this.insertValues.run(...insertArgs(next));
+      else changed = this.updateValues.run(...updateArgs(next, row.version)).changes > 0;
     } catch (error) {
       // A failed statement is undone alone (the transaction goes on): the caller may record something else.
       throw writeError(error, booking);
@@ -380,7 +374,7 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
     }
     const messages = this.announcer.messages(events, booking);
     for (const { message, at } of messages) this.insertOutbox.run(...SqliteOutbox.insertArgs(message, at));
-    const live = this.announcer.live?.(events, booking) ?? [];
+    const live = this.announcer.live?.(events, booking, row ? replacedBytes(row, next) : 0) ?? [];
     for (const args of SqliteLiveEventLog.bodyArgs(live)) this.insertLiveBody.run(...args);
     for (const row of live) this.insertLiveEvent.run(...SqliteLiveEventLog.insertArgs(row));
     if (messages.length > 0) this.announcer.wake();

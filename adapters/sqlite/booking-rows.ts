@@ -1,4 +1,5 @@
 import { getTableColumns } from "drizzle-orm";
+import type { SQLQueryBindings } from "bun:sqlite";
 import { bookings } from "./schema";
 import { SqliteOutbox } from "./outbox";
 import { SqliteLiveEventLog } from "./live-event-log";
@@ -15,11 +16,19 @@ export { toBooking, toRow } from "../../domain/trips/booking-record";
 /** The statements the booking writer runs, by index (see BookingWriter). */
 export const BOOKING_COLUMNS = Object.entries(getTableColumns(bookings));
 const IMMUTABLE = new Set(["transactionId", "requesterId", "requesterResNo", "submitDate", "userid"]);
-export const MUTABLE_COLUMNS = BOOKING_COLUMNS.filter(([key]) => !IMMUTABLE.has(key));
+const MUTABLE_COLUMNS = BOOKING_COLUMNS.filter(([key]) => !IMMUTABLE.has(key));
 const INSERTED = BOOKING_COLUMNS.map(([, c]) => `"${c.name}"`);
 export const INSERT_BOOKING_SQL = `INSERT INTO bookings (${INSERTED.join(", ")}) VALUES (${INSERTED.map(() => "?").join(", ")})`;
 const UPDATED = MUTABLE_COLUMNS.map(([, c]) => `"${c.name}" = ?`);
 export const UPDATE_BOOKING_SQL = `UPDATE bookings SET ${UPDATED.join(", ")} WHERE transaction_id = ? AND version = ?`;
+/** INSERT_BOOKING_SQL's arguments for a booking's record. */
+export function insertArgs(record: BookingRow): SQLQueryBindings[] {
+  return BOOKING_COLUMNS.map(([key]) => record[key as keyof BookingRow]);
+}
+/** UPDATE_BOOKING_SQL's arguments: the record's mutable columns, for the row still at `previousVersion`. */
+export function updateArgs(record: BookingRow, previousVersion: number): SQLQueryBindings[] {
+  return [...MUTABLE_COLUMNS.map(([key]) => record[key as keyof BookingRow]), record.transactionId, previousVersion];
+}
 export const [INSERT_BOOKING, UPDATE_BOOKING, INSERT_OUTBOX, INSERT_LIVE_EVENT, INSERT_LIVE_BODY] = [0, 1, 2, 3, 4];
 /** A cascade move's hold swap (docs/terms.md#the-cascade-fallback), in the booking's transaction. */
 export const HOLD_SWAP = holdSwapSql((n) => `?${n}`);

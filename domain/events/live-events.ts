@@ -34,7 +34,10 @@ export interface NewLiveEvent {
   bodyId: string;
   /** The company (lower-case netid) whose change made the event: its stored bytes count towards that company's bound. */
   payer: string;
-  /** The body's size in bytes (UTF-8). */
+  /**
+   * What the body counts towards its payer's bound (docs/security.md#per-company-store-bounds): its size in bytes
+   * (UTF-8), and on the first body of a booking change also the bytes of the booking version the change replaced.
+   */
   bytes: number;
   /** Unix seconds. */
   createdAt: number;
@@ -93,9 +96,15 @@ function parties(b: Pick<Booking, "requesterId" | "providerId">): Array<{ netid:
  * chauffeur's position as that party may see it. One event: the parties share one body (one `eventId`) unless
  * what they may see differs (a requester sees no position once the trip ended; a provider sees only its own offer,
  * docs/terms.md#who-sees-what). A provider whose offer ended gets `booking.withdrawn` besides. The change's actor pays
- * for it. A position announcement alone (LOCATION_CHANGED) adds none: positions have their own events.
+ * for it, and for the `replacedBytes` of the stored booking the change replaced (counted with the first body).
+ * A position announcement alone (LOCATION_CHANGED) adds none: positions have their own events.
  */
-export function bookingLiveEvents(deps: { positions: PositionLookup; newEventId: () => string }, events: BookingEvent[], booking: Booking): NewLiveEvent[] {
+export function bookingLiveEvents(
+  deps: { positions: PositionLookup; newEventId: () => string },
+  events: BookingEvent[],
+  booking: Booking,
+  replacedBytes = 0,
+): NewLiveEvent[] {
   const main = events.filter((e) => e.type !== "LOCATION_CHANGED");
   if (main.length === 0) return [];
   const last = deps.positions.lastSync(booking.transactionId);
@@ -110,7 +119,8 @@ export function bookingLiveEvents(deps: { positions: PositionLookup; newEventId:
       const bodyId = deps.newEventId();
       const shape = bookingEventBody(bodyId, main, booking, shown ? positionView(shown) : undefined, reader);
       const text = JSON.stringify(shape);
-      bodies.set(key, (body = { bodyId, body: text, type: shape.type, bytes: utf8Bytes(text) }));
+      const charged = utf8Bytes(text) + (bodies.size === 0 ? replacedBytes : 0);
+      bodies.set(key, (body = { bodyId, body: text, type: shape.type, bytes: charged }));
     }
     return body;
   };

@@ -35,7 +35,7 @@ export const DEFAULT_BOOKING_LIMITS: BookingLimits = { maxBytes: 1_048_576 };
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /** UTF-8 bytes of a string, without encoding it (one native scan when it is ASCII, as JSON of a trip mostly is). */
-function utf8Length(s: string): number {
+export function utf8Length(s: string): number {
   if (!NON_ASCII.test(s)) return s.length;
   let n = s.length;
   for (let i = 0; i < s.length; i++) {

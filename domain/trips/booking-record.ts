@@ -1,6 +1,7 @@
 import type { Booking, Trip } from "./booking";
 import { offerDue } from "./offers";
 import { capChangeLogs, capTransactionErrors } from "../history-cap";
+import { utf8Length } from "./booking-bounds";
 
 /** The booking's members stored as they are, each in a column of its own. */
 const COLUMNS = [
@@ -63,4 +64,18 @@ export function toRow(b: Booking, version: number): BookingRecord {
     transactionErrors: JSON.stringify(capTransactionErrors(b.transactionErrors)),
     offerDue: offerDue(b),
   };
+}
+
+/** The record's members kept as JSON text: what the parties sent and the booking's history, the ones that may be large. */
+export const JSON_MEMBERS = ["tripPacket", "changeLogs", "transactionErrors"] as const;
+
+/**
+ * The bytes (UTF-8) of `before`'s JSON members that `after` rewrites: what a change of a stored booking replaces.
+ * PostgreSQL keeps a replaced row version until VACUUM, so the change's company is charged it like its live events
+ * (docs/security.md#per-company-store-bounds); a member the change leaves as it was is not rewritten, nor charged.
+ */
+export function replacedBytes(before: BookingRecord, after: BookingRecord): number {
+  let bytes = 0;
+  for (const key of JSON_MEMBERS) if (before[key] !== after[key]) bytes += utf8Length(before[key]);
+  return bytes;
 }

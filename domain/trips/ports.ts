@@ -48,8 +48,11 @@ export interface BookingRepository {
 export interface ChangeAnnouncer {
   messages(events: BookingEvent[], booking: Booking): AnnouncedMessage[];
   wake(): void;
-  /** The change's live events (for event streams), written in its transaction like `messages`. */
-  live?(events: BookingEvent[], booking: Booking): NewLiveEvent[];
+  /**
+   * The change's live events (for event streams), written in its transaction like `messages`. `replacedBytes`: what
+   * the change replaces of the stored booking (domain/trips/booking-record.ts:replacedBytes), charged with them.
+   */
+  live?(events: BookingEvent[], booking: Booking, replacedBytes?: number): NewLiveEvent[];
 }
 
 /** A stored result of a request made under an Idempotency-Key. */

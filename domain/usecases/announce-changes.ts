@@ -15,10 +15,11 @@ const SERVICE_EVENTS = new Set<BookingEvent["type"]>(["DELIVERED", "DELIVERY_FAI
 export function announceChanges(deps: AnnounceDeps, budget?: Pick<LiveEventBudget, "charge">): ChangeAnnouncer {
   return {
     ...changeAnnouncer(deps),
-    live: (events, booking) => {
-      const rows = bookingLiveEvents({ positions: deps.positions, newEventId: deps.newEventId }, events, booking);
-      // A company's change is refused (429 LIVE_EVENTS_QUOTA, nothing written) when its events would pass the payer's
-      // bound; what the service records itself (a delivery's outcome) is counted, never refused.
+    live: (events, booking, replacedBytes = 0) => {
+      const rows = bookingLiveEvents({ positions: deps.positions, newEventId: deps.newEventId }, events, booking, replacedBytes);
+      // A company's change is refused (429 LIVE_EVENTS_QUOTA, nothing written) when its events, with the booking version
+      // it replaces, would pass the payer's bound; what the service records itself (a delivery's outcome) is counted,
+      // never refused.
       if (budget && rows.length > 0) {
         const refuse = !events.some((e) => SERVICE_EVENTS.has(e.type) || e.byExchange);
         budget.charge(rows[0].payer, distinctBodies(rows).reduce((n, r) => n + r.bytes, 0), refuse);

@@ -20,7 +20,7 @@ describe("benchmark smoke run", () => {
   test("growth: one company flooding its stores against its bounds, a neighbour's normal writes as the baseline", async () => {
     const out = await runPart("growth");
     expect(out).toMatch(/database growth while one company floods for 3 s at its budgets.*MB/);
-    expect(out).toMatch(/flooder's live events [\d.,]+ MB \(bound 50\.0 MB\)/);
+    expect(out).toMatch(/flooder's live events [\d.,]+ MB \(bound 50\.0 MB: bodies [\d.,]+ MB, replaced booking versions -?[\d.,]+ MB\)/);
     expect(out).toContain("baseline the neighbour's normal bookings");
   });
 

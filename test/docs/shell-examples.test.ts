@@ -236,6 +236,7 @@ describe("the shell examples of README.md and docs/", () => {
 const SKIPPED = [
   "docs/events.md: (it streams until stopped)",
   "docs/rates.md: (a part of a card: test/domain/pricing/card-pricing.test.ts reads it here, prices it and refuses it swapped)",
+  "docs/security.md: (it is the conformance check itself, which the suite runs: test/reliability/conformance.test.ts)",
   "docs/terms.md: (an answer at 13:30 UTC on 15 January 2027: test/domain/trips/terms.test.ts reads it here and checks it)",
   "docs/terms.md: (a late cancel's line: test/domain/trips/terms.test.ts reads it here and checks it)",
   "docs/terms.md: (figures of a provider with 48 bookings, which the demo has not: the shell example below shows the members)",

@@ -234,6 +234,16 @@ export function createHarness(
     return db.$client.query(sqlText).all(...(params as never[])) as T[];
   }
 
+  /**
+   * Bytes a table takes in the database: on PostgreSQL its files (heap, TOAST and indexes, so row versions not yet
+   * vacuumed included); on SQLite its pages (dbstat; pages it freed are not its own any more).
+   */
+  async function tableBytes(table: string): Promise<number> {
+    const sqlText = pg ? "SELECT pg_total_relation_size(?::regclass) AS n" : "SELECT coalesce(sum(pgsize), 0) AS n FROM dbstat WHERE name = ?";
+    const [row] = await rows<{ n: number | string }>(sqlText, table);
+    return Number(row.n);
+  }
+
   /** How many rows a table holds. */
   async function count(table: string): Promise<number> {
     const [row] = await rows<{ n: number | string }>(`SELECT count(*) AS n FROM ${table}`);
@@ -278,7 +288,7 @@ export function createHarness(
 
   /** The storage as its SQLite classes (for tests that reach below the ports). */
   const storage = services.storage as SqliteStorage;
-  return { db, services, storage, app, request, registerCompany, coreToken, platformToken, indexed, close, rows, count, execUnchecked, enqueue, requeueFailed, cliEnv };
+  return { db, services, storage, app, request, registerCompany, coreToken, platformToken, indexed, close, rows, count, tableBytes, execUnchecked, enqueue, requeueFailed, cliEnv };
 }
 
 export type Harness = ReturnType<typeof createHarness>;

@@ -1,9 +1,9 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import { retryFailedDelivery, type DeliveryDeps } from "../../../domain/usecases/deliver-booking";
 import { authMacros, jsonString, type Authenticator } from "../auth";
 import { platformRoute, tokenOperation } from "../platform-route";
-import { errors } from "../schemas";
-import { TransactionIdParams } from "../schemas";
+import { documentedResponses, errors, TransactionIdParams } from "../schemas";
+import { OK } from "./answer-ok";
 
 /** retryTransaction: a booking's failing or failed deliveries are attempted again now (either party may ask). */
 export function platformDelivery(deps: DeliveryDeps, auth: Authenticator) {
@@ -17,7 +17,8 @@ export function platformDelivery(deps: DeliveryDeps, auth: Authenticator) {
             await retryFailedDelivery(deps, caller, params.transactionId);
             return jsonString("OK");
           },
-          tokenOperation(doc, { params: TransactionIdParams, response: { 200: t.String({ examples: ["OK"] }), ...errors(400, 401, 404, 409) } }, {
+          tokenOperation(doc, { params: TransactionIdParams }, {
+            responses: documentedResponses({ 200: OK, ...errors(400, 401, 404, 409) }),
             tags: ["Trips"],
             summary: "Retry a failing or failed delivery to the provider, now",
             description:

@@ -5,7 +5,8 @@ import type { PlatformTokenRepository } from "../../../domain/ports";
 import { hashPlatformToken, newPlatformToken } from "../../../domain/platform-token";
 import { jsonString, wrongKind } from "../auth";
 import { platformRoute } from "../platform-route";
-import { Credentials, errors } from "../schemas";
+import { Credentials, documentedResponses, errors } from "../schemas";
+import { OK } from "./answer-ok";
 import type { AddressOf } from "../core/accounts";
 
 export interface PlatformTokenDeps {
@@ -33,8 +34,8 @@ export function platformTokens(deps: PlatformTokenDeps, addressOf: AddressOf) {
   };
   const releaseDoc = {
     headers: t.Object({ token: t.Optional(t.String({ description: "The platform token to release" })) }),
-    response: { 200: t.String({ examples: ["OK"] }), ...errors(401) },
     detail: {
+      responses: documentedResponses({ 200: OK, ...errors(401) }),
       tags: ["Platform"],
       summary: "Release a platform token",
       security: [{ platformToken: [] }],
@@ -57,11 +58,16 @@ export function platformTokens(deps: PlatformTokenDeps, addressOf: AddressOf) {
             },
             {
               body: Credentials,
-              response: {
-                200: t.String({ description: "The token (a JSON string). Send it as header `token`; active until released." }),
-                ...errors(400, 401, 429),
+              detail: {
+                responses: documentedResponses({
+                  200: t.String({ description: "The token (a JSON string). Send it as header `token`; active until released." }),
+                  ...errors(400, 401, 429),
+                }),
+                tags: ["Platform"],
+                summary: "Get a platform token",
+                security: [],
+                ...doc,
               },
-              detail: { tags: ["Platform"], summary: "Get a platform token", security: [], ...doc },
             },
           ),
         "",

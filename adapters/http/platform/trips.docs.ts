@@ -47,7 +47,8 @@ export const sendTripDoc = {
     "trip, or in affiliateReservation), never as the exchange's. Supports `Idempotency-Key`. 429 " +
     "RATE_LIMITED when your company's sendTrip calls per minute are spent (Retry-After; RateLimit-Limit, " +
     "-Remaining and -Reset on every answer); 429 LIVE_EVENTS_QUOTA (Retry-After, nothing changed) when the change's " +
-    "live events would pass your company's 50 MB over the 25 h the event log keeps them.",
+    "live events, with the stored booking version an UPDATE replaces, would pass your company's 50 MB over the 25 h " +
+    "the event log keeps them.",
 };
 
 export const providerUpdateStatusDoc = {

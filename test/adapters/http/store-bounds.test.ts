@@ -2,8 +2,9 @@
 // event's body once whichever parties see it, a company's live events and stored network quotes are bounded, and a
 // company past a bound gets 429 with Retry-After and the bound's code while another company's writes go on.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { randomBytes } from "node:crypto";
 import { createHarness, FAST_DELIVERY, ManualClock, type Harness } from "../../support/harness";
-import { party, providerUpdate, regularTrip, sendTrip, type Party } from "../../support/trips";
+import { lookup, party, providerUpdate, regularTrip, sendTrip, type Party } from "../../support/trips";
 import { STORE_BOUNDS } from "../../../domain/events/store-bounds";
 import { loadConfig } from "../../../src/config";
 
@@ -15,6 +16,8 @@ const QUOTE_KEPT_BYTES = 24 * 1024;
 let h: Harness;
 const clock = new ManualClock(Math.floor(Date.now() / 1000));
 let flooder: Party, neighbour: Party, provider: Party, keeper: Party;
+/** Companies of the cases below each spending a budget of their own. */
+let updater: Party, numbered: Party, versions: Party, rewriter: Party, operator: Party, confirmed: Party;
 
 beforeAll(async () => {
   h = createHarness({
@@ -27,6 +30,14 @@ beforeAll(async () => {
     party(h, "SB-NEIGHBOUR", "CO"),
     party(h, "SB-LIMO", "IO"),
     party(h, "SB-KEEPER", "CO"),
+  ]);
+  [updater, numbered, versions, rewriter, operator, confirmed] = await Promise.all([
+    party(h, "SB-UPDATER", "CO"),
+    party(h, "SB-NUMBERED", "CO"),
+    party(h, "SB-VERSIONS", "CO"),
+    party(h, "SB-REWRITER", "CO"),
+    party(h, "SB-OPERATOR", "IO"),
+    party(h, "SB-CONFIRMED", "CO"),
   ]);
 });
 
@@ -101,6 +112,127 @@ describe("the live event log", () => {
     const again = await sendTrip(h, flooder, bulkyTrip(flooder, 20_000));
     expect(again.status).toBe(429);
     expect(again.body.code).toBe("LIVE_EVENTS_QUOTA");
+  });
+});
+
+/** Random text of `length` characters: nothing for PostgreSQL to compress, so each stored copy takes its size. */
+const incompressible = (length: number) => randomBytes(Math.ceil((length * 3) / 4)).toString("base64").slice(0, length);
+
+/** A requester's sendTrip UPDATE of its booking with `over`'s members. */
+const updateOf = (who: Party, transactionId: string, over: Record<string, unknown>) =>
+  sendTrip(h, who, { transactionId, affiliateReservation: { requesterId: who.netid, action: "UPDATE" }, ...over });
+
+describe("a refused change keeps nothing of itself (docs/postgres.md#a-refused-change-writes-nothing)", () => {
+  test("UPDATEs of a large booking refused 429 LIVE_EVENTS_QUOTA do not grow the bookings table; the last accepted one stays", async () => {
+    const sent = await sendTrip(h, updater, regularTrip(updater.netid, provider.netid));
+    expect(sent.status).toBe(200);
+    const id = sent.body.transactionId;
+    let kept = "";
+    let refused: Awaited<ReturnType<typeof sendTrip>> | undefined;
+    for (let i = 0; i < 10 && !refused; i++) {
+      const bulk = incompressible(20_000);
+      const res = await updateOf(updater, id, { bulk });
+      if (res.status === 200) kept = bulk;
+      else refused = res;
+    }
+    expect(kept).not.toBe("");
+    expect({ status: refused?.status, code: refused?.body.code }).toEqual({ status: 429, code: "LIVE_EVENTS_QUOTA" });
+    const before = await h.tableBytes("bookings");
+    for (let i = 0; i < 5; i++) expect((await updateOf(updater, id, { bulk: incompressible(20_000) })).status).toBe(429);
+    // On PostgreSQL each of them wrote a 20 KB row version (its TOAST chunks) before it was refused, kept until VACUUM.
+    expect(await h.tableBytes("bookings")).toBe(before);
+    expect((await lookup(h, updater, id)).body.data.tripPacket.bulk).toBe(kept);
+  });
+
+  test("a provider update of a large booking refused 409 PROVIDER_RES_NO_IN_USE does not grow the bookings table", async () => {
+    const resNo = `SB-${Date.now()}`;
+    const small = await sendTrip(h, numbered, regularTrip(numbered.netid, provider.netid));
+    const large = await sendTrip(h, numbered, regularTrip(numbered.netid, provider.netid, { bulk: incompressible(20_000) }));
+    expect([small.status, large.status]).toEqual([200, 200]);
+    expect((await providerUpdate(h, provider, small.body.transactionId, { status: "CONFIRMED", providerResNo: resNo })).status).toBe(200);
+    const before = await h.tableBytes("bookings");
+    for (let i = 0; i < 5; i++) {
+      const taken = await providerUpdate(h, provider, large.body.transactionId, { status: "CONFIRMED", providerResNo: resNo });
+      expect({ status: taken.status, code: taken.body.code }).toEqual({ status: 409, code: "PROVIDER_RES_NO_IN_USE" });
+    }
+    expect(await h.tableBytes("bookings")).toBe(before);
+    expect((await lookup(h, numbered, large.body.transactionId)).body.data.lastStatus).toBe("BOOKING_REQUEST");
+  });
+});
+
+describe("a change of a stored booking is charged the version it replaces (docs/security.md#per-company-store-bounds)", () => {
+  /** The booking's stored JSON members (trip packet, change log, errors), as the database keeps them. */
+  const stored = async (id: string) => {
+    const [row] = await h.rows<{ trip_packet: string; change_logs: string; transaction_errors: string }>(
+      "SELECT trip_packet, change_logs, transaction_errors FROM bookings WHERE transaction_id = ?",
+      id,
+    );
+    return row;
+  };
+  /** What the booking's events were charged beyond their bodies' own size, newest last. */
+  const charges = async (id: string) => {
+    const rows = await h.rows<{ bytes: number | string; body: string }>(
+      "SELECT b.bytes, b.body FROM live_event_bodies b JOIN (SELECT body_id, min(id) AS first FROM live_events WHERE transaction_id = ? GROUP BY body_id) e " +
+        "ON e.body_id = b.id ORDER BY e.first",
+      id,
+    );
+    return rows.map((r) => Number(r.bytes) - Buffer.byteLength(r.body));
+  };
+
+  test("an UPDATE that rewrites a large trip is charged the trip packet, change log and errors it replaced; a status change the log alone", async () => {
+    const sent = await sendTrip(h, versions, regularTrip(versions.netid, provider.netid, { bulk: incompressible(10_000) }));
+    expect(sent.status).toBe(200);
+    const id = sent.body.transactionId;
+    // A new booking replaces nothing: its event is charged its body alone.
+    expect(await charges(id)).toEqual([0]);
+    const first = await stored(id);
+    const updated = await updateOf(versions, id, { bulk: incompressible(10_000) });
+    expect(updated.status).toBe(200);
+    // The trip packet and the change log were rewritten; the errors ("[]") were not, and are not charged.
+    const second = await stored(id);
+    expect(second.transaction_errors).toBe(first.transaction_errors);
+    const replaced = first.trip_packet.length + first.change_logs.length;
+    expect(replaced).toBeGreaterThan(10_000);
+    expect((await charges(id)).filter((n) => n > 0)).toEqual([replaced]);
+    // The provider's CONFIRMED leaves the trip packet as it was: only the change log is replaced (and charged to it).
+    expect((await providerUpdate(h, provider, id, { status: "CONFIRMED" })).status).toBe(200);
+    const third = await stored(id);
+    expect(third.trip_packet).toBe(second.trip_packet);
+    expect(third.transaction_errors).toBe(second.transaction_errors);
+    expect((await charges(id)).filter((n) => n > 0)).toEqual([replaced, second.change_logs.length]);
+  });
+
+  test("a status change of a large booking does not write its trip again: the bookings table grows by less than the trip", async () => {
+    const sent = await sendTrip(h, confirmed, regularTrip(confirmed.netid, operator.netid, { bulk: incompressible(40_000) }));
+    expect(sent.status).toBe(200);
+    const before = await h.tableBytes("bookings");
+    expect((await providerUpdate(h, operator, sent.body.transactionId, { status: "CONFIRMED" })).status).toBe(200);
+    // PostgreSQL would otherwise keep a second 40 KB copy of the trip packet (its TOAST chunks) until VACUUM.
+    expect(await h.tableBytes("bookings")).toBeLessThan(before + 16 * 1024);
+  });
+
+  test("the bound counts both: UPDATEs of a large booking stop once their events and the versions they replaced reach it", async () => {
+    const sent = await sendTrip(h, rewriter, regularTrip(rewriter.netid, provider.netid));
+    const id = sent.body.transactionId;
+    let accepted = 0;
+    for (let i = 0; i < 10; i++) {
+      const res = await updateOf(rewriter, id, { bulk: incompressible(12_000) });
+      if (res.status !== 200) {
+        expect(res.body.code).toBe("LIVE_EVENTS_QUOTA");
+        break;
+      }
+      accepted++;
+    }
+    const [row] = await h.rows<{ charged: number | string; bodies: number | string }>(
+      "SELECT coalesce(sum(bytes), 0) AS charged, coalesce(sum(length(body)), 0) AS bodies FROM live_event_bodies WHERE netid = ?",
+      rewriter.netid.toLowerCase(),
+    );
+    expect(Number(row.charged)).toBeLessThanOrEqual(LIVE_BYTES);
+    // Each accepted UPDATE after the first replaced a 12 KB trip, so about half the bound went to replaced versions:
+    // 3 or 4 UPDATEs fit, where counting the events alone let 7 in.
+    expect(Number(row.charged) - Number(row.bodies)).toBeGreaterThan((accepted - 1) * 12_000);
+    expect(accepted).toBeGreaterThanOrEqual(2);
+    expect(accepted).toBeLessThanOrEqual(4);
   });
 });
 

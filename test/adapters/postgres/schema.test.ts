@@ -120,6 +120,14 @@ describe("PostgreSQL schema", () => {
     expect(migrated).toEqual(declared);
   });
 
+  test("bookings and its TOAST table are vacuumed early (docs/postgres.md#vacuum-settings-of-bookings)", async () => {
+    const options = async (relation: string) =>
+      ((await sql.unsafe("SELECT reloptions FROM pg_class WHERE oid = $1::regclass", [relation]))[0].reloptions ?? []) as string[];
+    const [toast] = await sql`SELECT reltoastrelid::regclass::text AS name FROM pg_class WHERE oid = 'bookings'::regclass`;
+    expect(await options("bookings")).toEqual(["autovacuum_vacuum_scale_factor=0.05"]);
+    expect(await options(toast.name)).toEqual(["autovacuum_vacuum_scale_factor=0", "autovacuum_vacuum_threshold=8192"]);
+  });
+
   test("(requester_id, requester_res_no) is unique, and a company's fleet entries go with it", async () => {
     const db = openPostgres(cluster.url, { max: 2 });
     try {

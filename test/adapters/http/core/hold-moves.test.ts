@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { randomBytes } from "node:crypto";
 import { createHarness, ManualClock, type Harness } from "../../../support/harness";
 import { party, sendTrip, type Party } from "../../../support/trips";
 
@@ -120,6 +121,22 @@ describe("an UPDATE moves the booking's hold", () => {
       from: "2027-10-01T20:00:00Z",
       to: "2027-10-01T22:30:00Z",
     });
+  });
+});
+
+describe("a refused move keeps nothing of itself (docs/postgres.md#a-refused-change-writes-nothing)", () => {
+  test("UPDATEs of a large booking onto a held hour, 409 VEHICLE_UNAVAILABLE, do not grow the bookings table", async () => {
+    const mine = await bookVehicle(first, "hm-car", "2027-12-01T08:00:00");
+    const theirs = await bookVehicle(second, "hm-car", "2027-12-01T14:00:00");
+    expect([mine.status, theirs.status]).toEqual([200, 200]);
+    // Random text: nothing for PostgreSQL to compress, so a row version written takes its size until VACUUM.
+    const bulk = () => randomBytes(15_000).toString("base64");
+    const before = await h.tableBytes("bookings");
+    for (let i = 0; i < 5; i++) {
+      const moved = await update(first, mine.body.transactionId, { locations: { pickup: pickup("2027-12-01T14:30:00"), dropOff }, bulk: bulk() });
+      expect({ status: moved.status, code: moved.body.code }).toEqual({ status: 409, code: "VEHICLE_UNAVAILABLE" });
+    }
+    expect(await h.tableBytes("bookings")).toBe(before);
   });
 });
 
