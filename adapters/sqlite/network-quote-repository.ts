@@ -1,9 +1,15 @@
-import { and, count, eq, gte, sql } from "drizzle-orm";
+import type { Statement } from "bun:sqlite";
+import { eq, sql } from "drizzle-orm";
 import type { NetworkQuoteRepository } from "../../domain/pricing/ports";
 import type { NetworkQuote } from "../../domain/pricing/network-quote";
 import type { Db } from "./db";
-import { networkQuotes, networkQuoteUsage } from "./schema";
-import { bucketOf, keptQuoteBytesOf, keptQuoteBytesSql, networkQuoteOf, networkQuoteRow } from "../sql/network-quote-rows";
+import { networkQuotes } from "./schema";
+import { bucketOf, keptQuoteBytesOf, keptQuoteBytesSql, networkQuoteOf, networkQuoteRow, type NetworkQuoteRow } from "../sql/network-quote-rows";
+
+interface QuoteStatements {
+  save: (row: NetworkQuoteRow, bytes: number) => void;
+  countSince: Statement<{ n: number }, [string, number]>;
+}
 
 /**
  * Network quotes in SQLite: one row each, written once. A quote is a price list kept a day, not a booking: in WAL
@@ -16,6 +22,7 @@ export class SqliteNetworkQuoteRepository implements NetworkQuoteRepository {
   /** The connection's synchronous setting (0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA) and whether it is in WAL mode. */
   private readonly synchronous: number;
   private readonly wal: boolean;
+  private prepared: QuoteStatements | undefined;
 
   constructor(private readonly db: Db) {
     const client = db.$client;
@@ -30,18 +37,32 @@ export class SqliteNetworkQuoteRepository implements NetworkQuoteRepository {
     const relax = this.wal && this.synchronous > 1 && !client.inTransaction;
     if (relax) client.exec("PRAGMA synchronous = NORMAL");
     try {
-      // The quote and its bytes counted to its maker, in one transaction.
-      client.transaction(() => {
-        this.db.insert(networkQuotes).values(row).run();
-        this.db
-          .insert(networkQuoteUsage)
-          .values({ netid: row.makerNetid, bucket: bucketOf(quote.createdAt), bytes })
-          .onConflictDoUpdate({ target: [networkQuoteUsage.netid, networkQuoteUsage.bucket], set: { bytes: sql`${networkQuoteUsage.bytes} + excluded.bytes` } })
-          .run();
-      })();
+      this.statements().save(row, bytes);
     } finally {
       if (relax) client.exec(`PRAGMA synchronous = ${this.synchronous}`);
     }
+  }
+
+  /**
+   * The quote and its bytes counted to its maker, in one transaction: statements prepared once (the quote path is hot:
+   * building them with the query builder on every quote cost more than running them). Prepared on first use, once
+   * the migrations have made the tables.
+   */
+  private statements(): QuoteStatements {
+    if (this.prepared) return this.prepared;
+    const client = this.db.$client;
+    const insertQuote = client.prepare<unknown, [string, string, string, number, number, number, string]>(
+      "INSERT INTO network_quotes (quote_id, maker_netid, maker_uid, created_at, valid_until, kept_until, body) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    );
+    const countBytes = client.prepare<unknown, [string, number, number]>(
+      "INSERT INTO network_quote_usage (netid, bucket, bytes) VALUES (?1, ?2, ?3) ON CONFLICT (netid, bucket) DO UPDATE SET bytes = bytes + excluded.bytes",
+    );
+    const save = client.transaction((row: NetworkQuoteRow, bytes: number) => {
+      insertQuote.run(row.quoteId, row.makerNetid, row.makerUid, row.createdAt, row.validUntil, row.keptUntil, row.body);
+      countBytes.run(row.makerNetid, bucketOf(row.createdAt), bytes);
+    });
+    const countSince = client.prepare<{ n: number }, [string, number]>("SELECT count(*) AS n FROM network_quotes WHERE maker_netid = ?1 AND created_at >= ?2");
+    return (this.prepared = { save, countSince });
   }
 
   /** Whether this connection commits quotes without an fsync (WAL mode with a synchronous setting above NORMAL). */
@@ -58,8 +79,7 @@ export class SqliteNetworkQuoteRepository implements NetworkQuoteRepository {
   }
 
   async countSince(makerNetid: string, sinceSeconds: number): Promise<number> {
-    const where = and(eq(networkQuotes.makerNetid, makerNetid), gte(networkQuotes.createdAt, sinceSeconds));
-    return this.db.select({ n: count() }).from(networkQuotes).where(where).get()?.n ?? 0;
+    return this.statements().countSince.get(makerNetid, sinceSeconds)?.n ?? 0;
   }
 
   async keptSince(makerNetid: string, sinceSeconds: number): Promise<{ bytes: number; since?: number }> {

@@ -148,18 +148,24 @@ export class HoldIndex {
 
   /** Resolves once each provider's copy is at most `ttlMs` old and was read after this instance last changed it. */
   async ready(providers: readonly string[]): Promise<void> {
+    // A quote asks hundreds of providers whose copies are mostly fresh: nothing is built for those.
     const now = this.nowMs();
-    const waits: Promise<void>[] = [];
-    const stale: string[] = [];
-    for (const p of new Set(providers)) {
+    let waits: Promise<void>[] | undefined;
+    let stale: Set<string> | undefined;
+    for (const p of providers) {
       const copy = this.copies.get(p);
-      if (copy && now - copy.at <= this.ttlMs) continue;
+      if (copy !== undefined && now - copy.at <= this.ttlMs) continue;
       const under = this.reading.get(p);
-      if (under) waits.push(under.done);
-      else stale.push(p);
+      if (under) (waits ??= []).push(under.done);
+      else (stale ??= new Set()).add(p);
     }
-    if (stale.length > 0) waits.push(this.read(stale, now));
-    await Promise.all(waits);
+    if (stale) (waits ??= []).push(this.read([...stale], now));
+    if (waits) await Promise.all(waits);
+  }
+
+  /** Whether the provider's copy holds any vehicle at all (call `ready` first): most hold none. */
+  holdsAny(provider: string): boolean {
+    return (this.copies.get(provider)?.holds.length ?? 0) > 0;
   }
 
   private read(providers: string[], now: number): Promise<void> {

@@ -265,6 +265,7 @@ async function leaveOutUnavailable(
   // Only the holds of the providers this quote may offer (docs/availability.md#what-a-quote-reads).
   await deps.holds.ready(offering.map((k) => netids[k]));
   for (const k of offering) {
+    if (!deps.holds.holdsAny(netids[k])) continue;
     const span = holdSpan(pickupDate, quarterHours, integrations.get(netids[k])?.turnaroundMinutes ?? DEFAULT_TURNAROUND_MINUTES);
     const held = deps.holds.busyNow(netids[k], span.from, span.to);
     if (held.size > 0) {
