@@ -7,6 +7,10 @@
 // files first, by test/timings.json), and beside it the HTTP component suite on PostgreSQL (a throwaway cluster) in
 // one more. The PostgreSQL run's output follows the SQLite run's; then the files that time the service (ALONE) run on
 // their own, and the line counts all three.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
 const args = process.argv.slice(2);
 // The Debian packages the suite drives (wrk, chromium), installed when missing and possible; scripts/pg-cluster.ts
 // installs postgresql the first time a test needs it.
@@ -71,14 +75,18 @@ async function run(testArgs: string[], env: Record<string, string>, printAfter?:
 }
 
 if (import.meta.main) {
+  // What the run makes once and its test processes share (test/support/run-cache.ts), removed when the run ends.
+  const runDir = mkdtempSync(join(tmpdir(), "tripswitch-test-run-"));
+  process.on("exit", () => rmSync(runDir, { recursive: true, force: true }));
+  const shared = { TRIPSWITCH_TEST_RUN_DIR: runDir };
   let runs;
-  if (args.length > 0) runs = [await run(args, {})];
+  if (args.length > 0) runs = [await run(args, shared)];
   else {
-    const sqlite = run(PARALLEL(3), {});
-    const postgres = run(POSTGRES_SUITE, { TRIPSWITCH_TEST_DB: "postgres" }, sqlite.then(() => console.log("\nThe HTTP component suite again, on PostgreSQL:\n")));
+    const sqlite = run(PARALLEL(3), shared);
+    const postgres = run(POSTGRES_SUITE, { ...shared, TRIPSWITCH_TEST_DB: "postgres" }, sqlite.then(() => console.log("\nThe HTTP component suite again, on PostgreSQL:\n")));
     runs = await Promise.all([sqlite, postgres]);
     console.log("\nAlone, the files that time the service:\n");
-    runs.push(await run(ALONE, {}));
+    runs.push(await run(ALONE, shared));
     // Where the wall time went (the first two runs share the machine): what to look at when the suite grows slower.
     const [onSqlite, onPostgres, alone] = runs.map((r) => `${r.seconds.toFixed(0)} s`);
     console.log(`\nwall time: SQLite ${onSqlite}, PostgreSQL ${onPostgres} (at once), then alone ${alone}`);
