@@ -1,9 +1,8 @@
-import { cpSync, existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { DEMO_LOGIN } from "../../src/demo/seed";
-import { postJson, ROOT, runCli, startServer, tempDir, type RunningServer } from "./process";
-import { madeOnce } from "./run-cache";
+import { copyDemoDatabase, postJson, ROOT, startServer, tempDir, type RunningServer } from "./process";
 
 /** Debian's chromium (npm test installs it when missing: scripts/ensure-tools.sh); CHROMIUM_PATH points elsewhere. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -52,26 +51,13 @@ export async function signIn(page: Page, base: string, uid: string, options: { p
 
 /**
  * `serve` (with `env`) on a fresh SQLite file holding the demo data (seeded by the CLI), after the CLI `commands` ran
- * on it (each must exit 0): what the console's browser tests sign in to. The CLI seeds and runs the commands once a
- * run for each list of commands (about 3 s of CPU each time); every server gets its own copy of that database and of
- * the keys kept beside it.
+ * on it (each must exit 0): what the console's browser tests sign in to.
  */
 export async function startDemoServer(env: Record<string, string> = {}, commands: string[][] = [], timeoutMs = 30_000): Promise<RunningServer> {
-  const dir = tempDir();
-  cpSync(await seededDemo(commands), dir, { recursive: true });
+  const dbPath = join(tempDir(), "db.sqlite");
+  await copyDemoDatabase(dbPath, commands);
   // The gazetteer warms as the service starts (GAZETTEER_WARM): New trip places a drop-off given by address by its city.
-  return startServer({ DB_PATH: join(dir, "db.sqlite"), DEMO_DATA: "0", GAZETTEER_WARM: "1", ...env }, { timeoutMs });
-}
-
-/** A directory holding db.sqlite with the demo data and `commands` applied (each exited 0), made once a run. */
-function seededDemo(commands: string[][]): Promise<string> {
-  return madeOnce(`demo-db-${Bun.hash(JSON.stringify(commands)).toString(36)}`, async (dir) => {
-    const dbEnv = { DB_PATH: join(dir, "db.sqlite"), DEMO_DATA: "0", GAZETTEER_WARM: "1" };
-    for (const command of [["seed-demo"], ...commands]) {
-      const r = await runCli(command, dbEnv, { timeoutMs: 120_000 });
-      if (r.code !== 0) throw new Error(`${command.join(" ")} exited with ${r.code}: ${r.stderr}`);
-    }
-  });
+  return startServer({ DB_PATH: dbPath, DEMO_DATA: "0", GAZETTEER_WARM: "1", ...env }, { timeoutMs });
 }
 
 /** A demo server, a signed-in-ready browser page and API tokens: what each console browser test starts with. */
