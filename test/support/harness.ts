@@ -79,7 +79,7 @@ function migrated(db: Db): Db {
 let migratedImage: Uint8Array | undefined;
 /**
  * A new in-memory database as openDatabase(":memory:") and migrate make it: a copy of one this process migrated once
- * (the migrations cost each harness ~15 ms of CPU, a copy a tenth of a millisecond).
+ * (the migrations cost each harness ~8 ms of CPU, a copy a tenth of a millisecond).
  */
 function migratedInMemory(): Db {
   if (!migratedImage) {
@@ -152,7 +152,7 @@ export function createHarness(
   } = {},
 ) {
   // On the suite's PostgreSQL run every harness gets a fresh database of the throwaway cluster; `db` (SQLite) is
-  // then an empty in-memory database nothing uses (not even migrated: that cost each harness ~15 ms of CPU).
+  // then an empty in-memory database nothing uses (not even migrated: that cost each harness ~8 ms of CPU).
   const db: Db = ON_POSTGRES ? openDatabase(":memory:") : options.dbPath ? migrated(openDatabase(options.dbPath)) : migratedInMemory();
   let pg: PostgresStorage | undefined;
   // Test partners listen on 127.0.0.1: the outbound guard is lifted explicitly unless a test checks it.
