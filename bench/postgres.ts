@@ -30,7 +30,7 @@ export interface PostgresBenchOptions {
 }
 
 export const DEFAULT_POSTGRES_OPTIONS: PostgresBenchOptions = SMOKE
-  ? { size: 2_000, stored: [100, 25_000], runs: 1, seconds: 1, connections: 64 }
+  ? { size: 2_000, stored: [100, 2_500], runs: 1, seconds: 1, connections: 64 }
   : { size: 100_000, stored: [1_000, 200_000], runs: 3, seconds: 5, connections: 64 };
 
 /**

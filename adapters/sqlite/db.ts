@@ -22,6 +22,14 @@ export function openDatabase(path: string): Db {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path, { create: true, strict: true });
   if (path !== ":memory:") restrictFiles(path);
+  return configuredDatabase(sqlite);
+}
+
+/**
+ * openDatabase's settings (WAL, synchronous=FULL, the busy timeout, foreign keys) and drizzle on an open connection:
+ * the test harness gives it in-memory copies of a database migrated once (Database.deserialize, strict).
+ */
+export function configuredDatabase(sqlite: Database): Db {
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA synchronous = FULL");
   sqlite.exec("PRAGMA busy_timeout = 5000");

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { READER_PATH, ROOT, startServer, tempDir, type RunningServer } from "../support/process";
+import { copyDemoDatabase, READER_PATH, ROOT, startServer, tempDir, type RunningServer } from "../support/process";
 import { TRIP_STATUSES } from "../../domain/trips/lifecycle";
 
 /** The shell blocks of the README's tour, in order. */
@@ -27,7 +27,9 @@ describe("the README's five-minute tour", () => {
 
   beforeAll(async () => {
     dir = tempDir("tripswitch-tour-");
-    // A fresh service with the demo data, as `npm start` gives it.
+    // A fresh service with the demo data, as `npm start` gives it (the demo database seeded once a run and copied here:
+    // the service started with DEMO_DATA=1 finds it loaded).
+    await copyDemoDatabase(join(dir, "tour.sqlite"));
     server = await startServer({ DB_PATH: join(dir, "tour.sqlite"), DEMO_DATA: "1", OUTBOUND_ALLOW_PRIVATE: "0" }, { timeoutMs: 60_000 });
     // Every block runs as written, in one shell (the variables of one block are the next one's), in order; only the
     // address changes. After each block the shell prints a marker, and at the end the tour's variables.

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { READER_PATH, ROOT, startServer, tempDir, type RunningServer } from "../support/process";
+import { copyDemoDatabase, READER_PATH, ROOT, startServer, tempDir, type RunningServer } from "../support/process";
 import { answerDiffers, lastCommand, shownAnswers, type ShownAnswer } from "../support/shown-answer";
 
 /**
@@ -123,6 +123,9 @@ async function runPage(examples: Example[]) {
   mkdirSync(join(dir, "data"));
   for (const entry of readdirSync(join(ROOT, "data"))) if (!/\.(sqlite|db|key)|-wal$|-shm$/.test(entry)) symlinkSync(join(ROOT, "data", entry), join(dir, "data", entry));
   const dbPath = join(dir, "docs.sqlite");
+  // The demo data as `npm start` loads it into an empty database (seedDemo), seeded once a run and copied here: the
+  // service started with DEMO_DATA=1 finds it loaded.
+  await copyDemoDatabase(dbPath);
   const env = { DB_PATH: dbPath, DEMO_DATA: "1", OUTBOUND_ALLOW_PRIVATE: "0" };
   const server = await startServer(env, { timeoutMs: 90_000 });
   servers.push(server);

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { DEMO_LOGIN } from "../../src/demo/seed";
-import { postJson, ROOT, runCli, startServer, tempDir, type RunningServer } from "./process";
+import { copyDemoDatabase, postJson, ROOT, startServer, tempDir, type RunningServer } from "./process";
 
 /** Debian's chromium (npm test installs it when missing: scripts/ensure-tools.sh); CHROMIUM_PATH points elsewhere. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -11,17 +11,31 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const ARTIFACTS = join(ROOT, "artifacts", "console");
 
 /**
- * A real headless Chromium with a fresh profile and no background traffic. Fails loudly when the browser is
- * missing: the browser tests never skip silently.
+ * A real headless Chromium context with a fresh profile of its own (cookies, storage, cache) and no background
+ * traffic, alone in its Chromium, which its caller closes. The Chromium is kept when the context closes, for the
+ * next context this test process asks for (a worker of the parallel run runs several browser files), where a launch
+ * per file cost about a second of CPU; a context asked for while another is open gets a Chromium of its own, as
+ * before. Playwright stops them when the process exits. Fails loudly when the browser is missing: the browser tests
+ * never skip silently.
  */
 export async function startBrowser(): Promise<BrowserContext> {
   if (!existsSync(CHROMIUM))
     throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's "chromium" package (scripts/ensure-tools.sh does, as root) or set CHROMIUM_PATH`);
   mkdirSync(ARTIFACTS, { recursive: true });
-  return chromium.launchPersistentContext(tempDir("tripswitch-chromium-"), {
+  let browser = idleChromiums.pop();
+  while (browser && !browser.isConnected()) browser = idleChromiums.pop();
+  const chromiumOfContext = browser ?? (await launchChromium());
+  const context = await chromiumOfContext.newContext({ viewport: { width: 1280, height: 900 } });
+  context.once("close", () => void (chromiumOfContext.isConnected() && idleChromiums.push(chromiumOfContext)));
+  return context;
+}
+
+/** This process's Chromiums with no context open. */
+const idleChromiums: Browser[] = [];
+function launchChromium(): Promise<Browser> {
+  return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    viewport: { width: 1280, height: 900 },
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     timeout: 30_000,
   });
@@ -50,17 +64,14 @@ export async function signIn(page: Page, base: string, uid: string, options: { p
 }
 
 /**
- * `serve` on a fresh SQLite file holding the demo data (seeded by the CLI), after the CLI `commands` ran on it (each
- * must exit 0): what the console's browser tests sign in to.
+ * `serve` (with `env`) on a fresh SQLite file holding the demo data (seeded by the CLI), after the CLI `commands` ran
+ * on it (each must exit 0): what the console's browser tests sign in to.
  */
 export async function startDemoServer(env: Record<string, string> = {}, commands: string[][] = [], timeoutMs = 30_000): Promise<RunningServer> {
+  const dbPath = join(tempDir(), "db.sqlite");
+  await copyDemoDatabase(dbPath, commands);
   // The gazetteer warms as the service starts (GAZETTEER_WARM): New trip places a drop-off given by address by its city.
-  const dbEnv = { DB_PATH: join(tempDir(), "db.sqlite"), DEMO_DATA: "0", GAZETTEER_WARM: "1", ...env };
-  for (const command of [["seed-demo"], ...commands]) {
-    const r = await runCli(command, dbEnv, { timeoutMs: 120_000 });
-    if (r.code !== 0) throw new Error(`${command.join(" ")} exited with ${r.code}: ${r.stderr}`);
-  }
-  return startServer(dbEnv, { timeoutMs });
+  return startServer({ DB_PATH: dbPath, DEMO_DATA: "0", GAZETTEER_WARM: "1", ...env }, { timeoutMs });
 }
 
 /** A demo server, a signed-in-ready browser page and API tokens: what each console browser test starts with. */

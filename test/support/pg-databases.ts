@@ -27,9 +27,14 @@ function urlOf(name: string): string {
   return url.toString();
 }
 
+/**
+ * One database copied from the template. FILE_COPY copies the template's files (with two checkpoints, cheap with
+ * fsync off) where the default WAL_LOG writes every page of it through the WAL: about half the cluster's CPU and a
+ * third of the wait for each of the run's thousand copies (PostgreSQL 15, measured on the 2-core machine).
+ */
 async function copyOne(): Promise<void> {
   const name = `t${++made}`;
-  await admin!.unsafe(`CREATE DATABASE ${name} TEMPLATE tripswitch_template`);
+  await admin!.unsafe(`CREATE DATABASE ${name} TEMPLATE tripswitch_template STRATEGY FILE_COPY`);
   ready.push(urlOf(name));
 }
 

@@ -1,6 +1,7 @@
-import { existsSync, mkdtempSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { madeOnce } from "./run-cache";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const BUN = process.execPath;
@@ -119,6 +120,25 @@ export async function startServer(
       return code;
     },
   };
+}
+
+/**
+ * A database at `dbPath` holding the demo data (the CLI's seed-demo), after the CLI `commands` ran on it (each must
+ * exit 0), with the keys the CLI keeps beside it (.jwt-secret, .secrets-key). The CLI seeds and runs the commands
+ * once a run for each list of commands (about 3 s of CPU each time, test/support/run-cache.ts); each caller gets its
+ * own copy.
+ */
+export async function copyDemoDatabase(dbPath: string, commands: string[][] = []): Promise<void> {
+  const seeded = await madeOnce(`demo-db-${Bun.hash(JSON.stringify(commands)).toString(36)}`, async (dir) => {
+    const env = { DB_PATH: join(dir, "db.sqlite"), DEMO_DATA: "0", GAZETTEER_WARM: "1" };
+    for (const command of [["seed-demo"], ...commands]) {
+      const r = await runCli(command, env, { timeoutMs: 120_000 });
+      if (r.code !== 0) throw new Error(`${command.join(" ")} exited with ${r.code}: ${r.stderr}`);
+    }
+  });
+  // The database with whatever the CLI left beside it under its name (a WAL, a saved fleet index), and the keys.
+  for (const entry of readdirSync(seeded))
+    copyFileSync(join(seeded, entry), entry.startsWith("db.sqlite") ? dbPath + entry.slice("db.sqlite".length) : join(dirname(dbPath), entry));
 }
 
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
