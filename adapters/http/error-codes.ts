@@ -28,7 +28,8 @@ const LONG_MEANINGS = {
   QUOTE_STORE_QUOTA: "POST /api/quotes: your company stored its bound of network quotes in the last hour (2,000, QUOTES_PER_HOUR); " +
     "nothing was stored; retry after Retry-After seconds",
   QUOTE_STORE_FULL: "POST /api/quotes: your company keeps its bound of network quote bytes (64 MiB, QUOTES_MAX_KEPT_BYTES, over " +
-    "the 48 h quotes are kept); nothing was stored; retry after Retry-After seconds, when its earliest quotes go",
+    "the 48 h quotes are kept, until the pickup + 24 h for one booked with a fallback); nothing was stored; retry after " +
+    "Retry-After seconds, when its earliest quotes go",
   BLACKOUT_LIMIT: "POST /api/fleet/{slug}/blackouts: the vehicle keeps 200 live blackouts, or your company 10,000 (live: not yet " +
     "ended); nothing was saved; remove one, or retry after Retry-After seconds, when the earliest ends",
   HOLD_LIMIT: "Booking a quote's vehicle while you keep 10 unaccepted bookings holding vehicles with that provider, or 50 in all " +

@@ -3,7 +3,7 @@ import type { NetworkQuoteRepository } from "../../domain/pricing/ports";
 import type { NetworkQuote } from "../../domain/pricing/network-quote";
 import type { PgDb } from "./db";
 import { networkQuotes, networkQuoteUsage } from "./schema";
-import { bucketOf, keptQuoteBytesOf, keptQuoteBytesSql, networkQuoteOf, networkQuoteRow } from "../sql/network-quote-rows";
+import { bucketOf, keptQuoteBytesOf, keptQuoteBytesSql, networkQuoteOf, networkQuoteRow, usageMoveOf } from "../sql/network-quote-rows";
 
 /**
  * Network quotes in PostgreSQL: one row each, written once, read by any instance. A quote is a price list kept a
@@ -28,11 +28,26 @@ export class PgNetworkQuoteRepository implements NetworkQuoteRepository {
     });
   }
 
+  /** Keeps the quote longer and moves its bytes to the hour they now count in, in one transaction (usageMoveOf). */
   async keepUntil(quoteId: string, until: number): Promise<void> {
-    await this.db
-      .update(networkQuotes)
-      .set({ keptUntil: sql`greatest(${networkQuotes.keptUntil}, ${until})` })
-      .where(eq(networkQuotes.quoteId, quoteId));
+    await this.db.transaction(async (tx) => {
+      // FOR UPDATE: two bookings of one quote cannot both move its bytes.
+      const [row] = await tx.select().from(networkQuotes).where(eq(networkQuotes.quoteId, quoteId)).for("update");
+      if (!row || row.keptUntil >= until) return;
+      await tx.update(networkQuotes).set({ keptUntil: until }).where(eq(networkQuotes.quoteId, quoteId));
+      const move = usageMoveOf(row, until);
+      if (!move) return;
+      const { netid, from, to, bytes } = move;
+      const usage = networkQuoteUsage;
+      await tx
+        .update(usage)
+        .set({ bytes: sql`${usage.bytes} - ${bytes}` })
+        .where(and(eq(usage.netid, netid), eq(usage.bucket, from)));
+      await tx
+        .insert(usage)
+        .values({ netid, bucket: to, bytes })
+        .onConflictDoUpdate({ target: [usage.netid, usage.bucket], set: { bytes: sql`${usage.bytes} + excluded.bytes` } });
+    });
   }
 
   async countSince(makerNetid: string, sinceSeconds: number): Promise<number> {

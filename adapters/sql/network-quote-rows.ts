@@ -1,4 +1,5 @@
-import type { NetworkQuote } from "../../domain/pricing/network-quote";
+import { NETWORK_QUOTE_VALIDITY_SECONDS, type NetworkQuote } from "../../domain/pricing/network-quote";
+import { utf8Bytes } from "../../domain/events/store-bounds";
 
 /** A network quote's row, the same in both databases: the columns lookups and retention need, the rest one JSON text. */
 export interface NetworkQuoteRow {
@@ -22,7 +23,10 @@ export function networkQuoteOf(row: Omit<NetworkQuoteRow, "keptUntil">): Network
   return { quoteId: row.quoteId, makerNetid: row.makerNetid, makerUid: row.makerUid, createdAt: row.createdAt, validUntil: row.validUntil, ...rest };
 }
 
-/** The kept bytes are counted per company and hour of making (network_quote_usage.bucket = created_at / this). */
+/**
+ * The kept bytes are counted per company and hour (network_quote_usage.bucket = that hour's start / this): the hour
+ * of making, or for a quote kept past its validity the hour it counts from (usageBucketOf).
+ */
 export const QUOTE_USAGE_BUCKET_SECONDS = 3600;
 
 /**
@@ -40,3 +44,29 @@ export function keptQuoteBytesOf(row: { bytes: number | string; first: number | 
 }
 
 export const bucketOf = (seconds: number) => Math.floor(seconds / QUOTE_USAGE_BUCKET_SECONDS);
+
+/**
+ * The hour a quote kept until `keptUntil` is counted in: its hour of making (kept_until starts at its validity's end),
+ * moved on as a booking keeps it longer, so its bytes are counted, and pruned, as long as the quote is kept
+ * (docs/security.md#per-company-store-bounds).
+ */
+export const usageBucketOf = (keptUntil: number) => bucketOf(keptUntil - NETWORK_QUOTE_VALIDITY_SECONDS);
+
+/** A quote's bytes moving from one hour's count to another's as it is kept longer. */
+export interface UsageMove {
+  netid: string;
+  from: number;
+  to: number;
+  bytes: number;
+}
+
+/**
+ * What keeping the stored quote `row` until `until` moves: undefined when its hour stays (or it is kept that long
+ * already). Its bytes are the use case's count as it stored the quote (its JSON, UTF-8).
+ */
+export function usageMoveOf(row: NetworkQuoteRow, until: number): UsageMove | undefined {
+  const from = usageBucketOf(Math.max(row.keptUntil, row.validUntil));
+  const to = usageBucketOf(until);
+  if (to <= from) return undefined;
+  return { netid: row.makerNetid, from, to, bytes: utf8Bytes(JSON.stringify(networkQuoteOf(row))) };
+}

@@ -1,10 +1,10 @@
 import type { Statement } from "bun:sqlite";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { NetworkQuoteRepository } from "../../domain/pricing/ports";
 import type { NetworkQuote } from "../../domain/pricing/network-quote";
 import type { Db } from "./db";
-import { networkQuotes } from "./schema";
-import { bucketOf, keptQuoteBytesOf, keptQuoteBytesSql, networkQuoteOf, networkQuoteRow, type NetworkQuoteRow } from "../sql/network-quote-rows";
+import { networkQuotes, networkQuoteUsage } from "./schema";
+import { bucketOf, keptQuoteBytesOf, keptQuoteBytesSql, networkQuoteOf, networkQuoteRow, usageMoveOf, type NetworkQuoteRow } from "../sql/network-quote-rows";
 
 interface QuoteStatements {
   save: (row: NetworkQuoteRow, bytes: number) => void;
@@ -70,12 +70,30 @@ export class SqliteNetworkQuoteRepository implements NetworkQuoteRepository {
     return this.wal && this.synchronous > 1;
   }
 
+  /** Keeps the quote longer and moves its bytes to the hour they now count in, in one transaction (usageMoveOf). */
   async keepUntil(quoteId: string, until: number): Promise<void> {
-    this.db
-      .update(networkQuotes)
-      .set({ keptUntil: sql`max(${networkQuotes.keptUntil}, ${until})` })
-      .where(eq(networkQuotes.quoteId, quoteId))
-      .run();
+    // IMMEDIATE: the write lock from the read on, so two bookings of one quote cannot both move its bytes.
+    this.db.$client
+      .transaction(() => {
+        const row = this.db.select().from(networkQuotes).where(eq(networkQuotes.quoteId, quoteId)).get();
+        if (!row || row.keptUntil >= until) return;
+        this.db.update(networkQuotes).set({ keptUntil: until }).where(eq(networkQuotes.quoteId, quoteId)).run();
+        const move = usageMoveOf(row, until);
+        if (!move) return;
+        const { netid, from, to, bytes } = move;
+        const usage = networkQuoteUsage;
+        this.db
+          .update(usage)
+          .set({ bytes: sql`${usage.bytes} - ${bytes}` })
+          .where(and(eq(usage.netid, netid), eq(usage.bucket, from)))
+          .run();
+        this.db
+          .insert(usage)
+          .values({ netid, bucket: to, bytes })
+          .onConflictDoUpdate({ target: [usage.netid, usage.bucket], set: { bytes: sql`${usage.bytes} + excluded.bytes` } })
+          .run();
+      })
+      .immediate();
   }
 
   async countSince(makerNetid: string, sinceSeconds: number): Promise<number> {

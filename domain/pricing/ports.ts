@@ -27,14 +27,16 @@ export interface NetworkQuoteRepository {
   find(quoteId: string): Promise<NetworkQuote | undefined>;
   /**
    * Keeps the quote at least until `until` (Unix seconds) — never shorter than it was kept — while a booking made from
-   * it may still move to another of its options (docs/terms.md#deadlines-within-the-trip).
+   * it may still move to another of its options (docs/terms.md#deadlines-within-the-trip); its bytes count in
+   * keptSince as long (docs/security.md#per-company-store-bounds).
    */
   keepUntil(quoteId: string, until: number): Promise<void>;
   /** How many quotes the company (its netid as stored) made since a time (Unix seconds): its per-hour bound. */
   countSince(makerNetid: string, sinceSeconds: number): Promise<number>;
   /**
-   * The bytes of the quotes the company made since a time (counted per hour: from the hour holding `sinceSeconds`),
-   * and when the earliest counted hour began (absent: none): its kept-bytes bound.
+   * The bytes of the quotes the company made since a time, and of those it made earlier that are kept longer (counted
+   * per hour: from the hour holding `sinceSeconds`), and when the earliest counted hour began (absent: none): its
+   * kept-bytes bound.
    */
   keptSince(makerNetid: string, sinceSeconds: number): Promise<{ bytes: number; since?: number }>;
 }

@@ -61,8 +61,8 @@ export function coreQuotes(deps: NetworkQuoteDeps, auth: Authenticator, idempote
             `locations.stops[i], DROPOFF_NOT_LOCATED; affiliateReservation.providerId must not be sent). Supports \`Idempotency-Key\`. ` +
             `Bounded per company (nothing stored past a bound, 429 with Retry-After): QUOTE_STORE_QUOTA after 2,000 ` +
             `quotes in the last hour, QUOTE_TOO_LARGE for a quote over 256 KiB as stored (trip with its extra members, ` +
-            `options, warnings), QUOTE_STORE_FULL once the quotes it keeps (48 h) would pass 64 MiB ` +
-            `(docs/security.md#per-company-store-bounds).`,
+            `options, warnings), QUOTE_STORE_FULL once the quotes it keeps (48 h; one booked with a fallback, until its ` +
+            `pickup + 24 h) would pass 64 MiB (docs/security.md#per-company-store-bounds).`,
           security: SECURITY,
         },
       },

@@ -29,9 +29,11 @@ export const networkQuotes = pgTable(
 );
 
 /**
- * The bytes of network quotes a company keeps, per hour of making (bucket = created_at / 3600), written with each
+ * The bytes of network quotes a company keeps, per hour of making (bucket = created_at / 3600; a quote kept longer
+ * moves on to the hour it then counts from, see usageBucketOf in adapters/sql/network-quote-rows.ts), written with each
  * quote in its transaction: the kept-bytes bound (docs/security.md#per-company-store-bounds) sums the hours a quote
- * is kept (at most 49 rows), never the quotes. Retention drops an hour once its quotes are gone.
+ * is kept (49 hours, and the hours ahead that kept quotes count from), never the quotes. Retention drops an hour once
+ * its quotes are gone.
  */
 export const networkQuoteUsage = pgTable(
   "network_quote_usage",

@@ -1,16 +1,14 @@
 // The migration that keeps a provider's reservation number on one live booking, run on data written before it:
 // it must not fail on duplicate numbers, and it decides who keeps a number the same way on both databases.
-import { afterAll, describe, expect, test } from "bun:test";
-import { getTableColumns } from "drizzle-orm";
-import { toBooking, toRow } from "../../../domain/trips/booking-record";
+import { describe, expect, test } from "bun:test";
+import { toBooking } from "../../../domain/trips/booking-record";
 import type { Booking } from "../../../domain/trips/booking";
-import { migrate as migrateSqlite, openDatabase } from "../../../adapters/sqlite/db";
+import { migrate as migrateSqlite } from "../../../adapters/sqlite/db";
 import { migrations as sqliteMigrations } from "../../../adapters/sqlite/migrations";
-import * as sqliteSchema from "../../../adapters/sqlite/schema";
-import { migrate as migratePostgres, openPostgres, type PgDb } from "../../../adapters/postgres/db";
+import { migrate as migratePostgres } from "../../../adapters/postgres/db";
 import { migrations as pgMigrations } from "../../../adapters/postgres/migrations";
 import * as pgSchema from "../../../adapters/postgres/schema";
-import { startDatabase, type TestDatabase } from "../../support/pg-databases";
+import { bookingInsert, postgresBefore, sqliteBefore } from "../../support/migrations";
 import { newBooking } from "./trips-fixtures";
 
 const arrow = (from: string, to: string, source = "provider:prov-user") => ({ timestamp: "2026-01-01T00:00:00Z", changeSource: source, changeDesc: `providerResNo ${from} → ${to}` });
@@ -52,25 +50,12 @@ function expectDecided(before: ReturnType<typeof oldData>, after: Loaded): void 
 const NEW_TAG = /provider_res_no_live$/;
 
 /** An INSERT of the booking's row as the database before the migration has it: the columns added later are left out. */
-function oldRowInsert(b: Booking, placeholder: "?" | "$"): [string, unknown[]] {
-  const { offerDue: _later, ...row } = toRow(b, 1);
-  const columns = Object.entries(getTableColumns(sqliteSchema.bookings)).filter(([key]) => key in row);
-  const marks = columns.map((_, i) => (placeholder === "?" ? "?" : `$${i + 1}`));
-  const sql = `INSERT INTO bookings (${columns.map(([, c]) => `"${c.name}"`).join(", ")}) VALUES (${marks.join(", ")})`;
-  return [sql, columns.map(([key]) => row[key as keyof typeof row])];
-}
+const oldRowInsert = (b: Booking, placeholder: "?" | "$") => bookingInsert(b, placeholder, ["offerDue"]);
 
 describe("the provider-number migration on existing data", () => {
   test("SQLite: a requester's number moves to its extras, a reused live number stays on the newest, then the index holds", () => {
-    const db = openDatabase(":memory:");
+    const { db, until } = sqliteBefore(NEW_TAG);
     const sqlite = db.$client;
-    sqlite.exec("CREATE TABLE IF NOT EXISTS __migrations (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");
-    const until = sqliteMigrations.findIndex((m) => NEW_TAG.test(m.tag));
-    expect(until).toBeGreaterThan(0);
-    for (const m of sqliteMigrations.slice(0, until)) {
-      for (const statement of m.sql.split("--> statement-breakpoint")) if (statement.trim()) sqlite.exec(statement);
-      sqlite.query("INSERT INTO __migrations (tag, applied_at) VALUES (?, 0)").run(m.tag);
-    }
     const before = oldData();
     for (const b of Object.values(before)) {
       const [sql, params] = oldRowInsert(b, "?");
@@ -86,26 +71,11 @@ describe("the provider-number migration on existing data", () => {
   });
 
   describe("PostgreSQL", () => {
-    let cluster: TestDatabase | undefined;
-    let db: PgDb | undefined;
-    afterAll(async () => {
-      await db?.$client.close();
-      await cluster?.stop();
-    }, 60_000);
+    const postgres = postgresBefore(NEW_TAG);
 
     test("the same decisions, then the index holds", async () => {
-      cluster = await startDatabase();
-      db = openPostgres(cluster.url, { max: 2 });
+      const { db, until } = await postgres.start();
       const client = db.$client;
-      await client.unsafe("CREATE TABLE IF NOT EXISTS __migrations (tag text PRIMARY KEY, applied_at bigint NOT NULL)").simple();
-      const until = pgMigrations.findIndex((m) => NEW_TAG.test(m.tag));
-      expect(until).toBeGreaterThan(0);
-      for (const m of pgMigrations.slice(0, until)) {
-        await client.begin(async (tx) => {
-          for (const statement of m.sql.split("--> statement-breakpoint")) if (statement.trim()) await tx.unsafe(statement).simple();
-          await tx.unsafe("INSERT INTO __migrations (tag, applied_at) VALUES ($1, 0)", [m.tag]);
-        });
-      }
       const before = oldData();
       for (const b of Object.values(before)) await db.$client.unsafe(...oldRowInsert(b, "$"));
       expect(await migratePostgres(client)).toContain(pgMigrations[until].tag);

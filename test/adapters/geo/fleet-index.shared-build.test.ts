@@ -42,7 +42,7 @@ async function sharedBuild(path: string, nodeSize?: number): Promise<IndexParts>
   try {
     // What a rebuild swaps in; read through the private step so the parts themselves can be compared. The
     // shared build hands its type trees over after the rest (the index serves meanwhile): wait for them.
-    const built = await (index as unknown as { buildParts(): Promise<{ parts: IndexParts; typeTrees?: Promise<IndexParts["typeTrees"]> }> }).buildParts();
+    const built = await (index as unknown as { upkeep: { buildParts(): Promise<{ parts: IndexParts; typeTrees?: Promise<IndexParts["typeTrees"]> }> } }).upkeep.buildParts();
     if (built.typeTrees) {
       expect(built.parts.typeTrees).toEqual([]);
       built.parts.typeTrees = await built.typeTrees;

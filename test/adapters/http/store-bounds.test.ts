@@ -4,7 +4,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { createHarness, FAST_DELIVERY, ManualClock, type Harness } from "../../support/harness";
-import { lookup, party, providerUpdate, regularTrip, sendTrip, type Party } from "../../support/trips";
+import { insertFleet, lookup, party, providerUpdate, regularTrip, sendTrip, type Party } from "../../support/trips";
+import { bookQuoted, iso } from "../../support/jfk";
+import { RETENTION_JOBS } from "../../../adapters/sql/retention";
+import { RETENTION } from "../../../domain/retention";
 import { STORE_BOUNDS } from "../../../domain/events/store-bounds";
 import { loadConfig } from "../../../src/config";
 
@@ -302,6 +305,52 @@ describe("bytes of network quotes kept (docs/security.md#per-company-store-bound
       expect((await quote(keeper, bulky)).status).toBe(200);
     } finally {
       clock.advance(-50 * 3600);
+    }
+  });
+});
+
+describe("a quote a fallback booking keeps (docs/security.md#per-company-store-bounds)", () => {
+  test("its bytes count to its maker as long as the quote is kept, past the 48 h of other quotes; then they go with it", async () => {
+    const [booker, cars] = await Promise.all([party(h, "SB-HOLDER", "CO"), party(h, "SB-CARS", "IO")]);
+    // At SFO: the other tests' quotes (at JFK) offer nothing, so their sizes stay as they are.
+    await insertFleet(h, cars.netid, [{ slug: "sb-cars-1", maxPassengers: 4, maxLuggage: 4 }]);
+    const pickupAt = clock.now() + 5 * 86_400;
+    const sfo = (time: string) => ({ locationType: "airport", address: "SFO", time });
+    const body = { passengerCount: "2", locations: { pickup: sfo(iso(pickupAt)), dropOff: sfo(iso(pickupAt + 3600)) }, bulk: "k".repeat(10_000) };
+    const q = await h.request("POST", "/api/quotes", { headers: bearer(booker), body });
+    expect(q.status).toBe(200);
+    const [option] = q.body.data.options;
+    expect(option.provider.netid).toBe(cars.netid);
+    const booked = await bookQuoted(h, booker, q.body.data.quoteId, option.quoteOptionId, "SB-KEPT-1", { fallback: { maxFee: "1000.00" } });
+    expect(booked.status).toBe(200);
+    const stored = async () =>
+      Number((await h.rows<{ n: number | string }>("SELECT count(*) AS n FROM network_quotes WHERE maker_netid = ?", booker.netid))[0].n);
+    const prune = async () => {
+      for (const [period, table, condition] of RETENTION_JOBS)
+        if (period === "networkQuotes") await h.rows(`DELETE FROM ${table} WHERE ${condition}`, clock.now() - RETENTION.networkQuotes);
+    };
+    // 50 h on, past the 48 h an ordinary quote is kept: the booked one stays, and so do its ~10 KiB in the bound.
+    clock.advance(50 * 3600);
+    try {
+      await prune();
+      expect(await stored()).toBe(1);
+      expect((await quote(booker, { bulk: "k".repeat(10_000) })).status).toBe(200);
+      const full = await quote(booker, { bulk: "k".repeat(10_000) });
+      expect({ status: full.status, code: full.body.code }).toEqual({ status: 429, code: "QUOTE_STORE_FULL" });
+      expect(await stored()).toBe(2);
+    } finally {
+      clock.advance(-50 * 3600);
+    }
+    // A day past the pickup (and the 48 h of the quote made at 50 h) the booked quote is gone, and its bytes with it.
+    const after = pickupAt + 86_400 + 3600 - clock.now();
+    clock.advance(after);
+    try {
+      await prune();
+      expect(await stored()).toBe(0);
+      expect((await quote(booker, { bulk: "k".repeat(10_000) })).status).toBe(200);
+      expect((await quote(booker, { bulk: "k".repeat(10_000) })).status).toBe(200);
+    } finally {
+      clock.advance(-after);
     }
   });
 });

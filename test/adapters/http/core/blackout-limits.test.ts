@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHarness, ManualClock, type Harness } from "../../../support/harness";
+import { ADA, bearer, iso, jfkSedans, jfkTrip } from "../../../support/jfk";
 import { party, sendTrip, type Party } from "../../../support/trips";
 import type { VehicleHolds } from "../../../../domain/fleet/holds";
 
@@ -13,34 +14,7 @@ import type { VehicleHolds } from "../../../../domain/fleet/holds";
 const clock = new ManualClock(Math.floor(Date.now() / 1000));
 let h: Harness;
 let requester: Party, flooder: Party, quiet: Party;
-const JFK = { lat: 40.6413, lon: -73.7781 };
 const DAY = 86_400;
-const iso = (t: number) => new Date(t * 1000).toISOString().replace(".000", "");
-const bearer = (who: Party) => ({ authorization: `Bearer ${who.jwt}` });
-
-async function fleet(netid: string, slugs: string[]) {
-  await h.services.fleet.insertAll(
-    slugs.map((slug, i) => ({
-      slugBase: slug,
-      netid,
-      type: "SEDAN",
-      name: slug,
-      description: "",
-      imageUrl: null,
-      maxPassengers: 4,
-      maxLuggage: 4,
-      lat: JFK.lat,
-      lon: JFK.lon,
-      airports: [],
-      minimumRate: "0",
-      hourlyRate: `${50 + i}.00`,
-      currency: "USD",
-      active: true,
-      createdAt: 0,
-      updatedAt: 0,
-    })),
-  );
-}
 
 /** `n` blackouts of `slug` written straight into the database (a thousand rows a statement), ending `days` from now. */
 async function stored(slug: string, provider: string, n: number, days = 30) {
@@ -69,8 +43,8 @@ beforeAll(async () => {
   h = createHarness({ clock });
   [requester, flooder, quiet] = await Promise.all([party(h, "BL-BOOK", "CO"), party(h, "BL-FLOOD", "IO"), party(h, "BL-QUIET", "IO")]);
   // 55 vehicles: the company limit (10,000) is past what 50 vehicles at 200 each hold.
-  await fleet(flooder.netid, Array.from({ length: 55 }, (_, i) => `bl-flood-${i}`));
-  await fleet(quiet.netid, ["bl-quiet-1", "bl-quiet-2"]);
+  await jfkSedans(h, flooder.netid, Array.from({ length: 55 }, (_, i) => `bl-flood-${i}`));
+  await jfkSedans(h, quiet.netid, ["bl-quiet-1", "bl-quiet-2"]);
   h.services.fleetIndex.fleetChanged();
   await h.indexed();
 }, 60_000);
@@ -167,13 +141,7 @@ describe("a quote reads the holds of the providers it may offer only", () => {
     return seen;
   }
 
-  const trip = (days: number) => ({
-    passengerCount: "2",
-    locations: {
-      pickup: { locationType: "airport", address: "JFK", time: iso(clock.now() + days * DAY).slice(0, 19) },
-      dropOff: { locationType: "address", address: "200 Park Ave, New York, NY", lat: "40.7536", lon: "-73.9767" },
-    },
-  });
+  const trip = (days: number) => jfkTrip(iso(clock.now() + days * DAY).slice(0, 19));
 
   test("beside another provider's 10,000 blackouts, a QUOTE and a network quote of the quiet one read none; its own holds count", async () => {
     // The quiet provider's own blackout over the trip's day: its quotes still leave that vehicle out.
@@ -191,7 +159,7 @@ describe("a quote reads the holds of the providers it may offer only", () => {
       const single = await sendTrip(h, requester, {
         reservationType: "QUOTE",
         ...trip(9),
-        passengers: [{ firstName: "Ada", lastName: "Lovelace" }],
+        passengers: ADA,
         affiliateReservation: { requesterId: requester.netid, requesterResNo: "BL-Q-1", providerId: quiet.netid, action: "NEW" },
       });
       expect(single.status).toBe(200);

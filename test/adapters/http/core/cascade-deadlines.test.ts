@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createHarness, FAST_DELIVERY, ManualClock, type Harness } from "../../../support/harness";
-import { integrate, lookup, party, providerUpdate, sendTrip, type Party } from "../../../support/trips";
+import { ManualClock, type Harness } from "../../../support/harness";
+import { integrate, lookup, providerUpdate, sendTrip, type Party } from "../../../support/trips";
 import { startReceiver } from "../../../support/receiver";
-import { bearer, iso, jfkVehicle } from "./cascade-fixtures";
+import { ADA, bearer, bookQuoted, iso, jfkTrip } from "../../../support/jfk";
+import { cascadeWorld, eventually, logWatchFailure, receivedBy, rewinder, watchUntilClaimed } from "../../../support/cascade";
 import { watchOffers } from "../../../../domain/usecases/offer-watch";
 import { RETENTION_JOBS } from "../../../../adapters/sql/retention";
 import { RETENTION } from "../../../../domain/retention";
@@ -17,24 +18,17 @@ import { RETENTION } from "../../../../domain/retention";
  */
 
 const clock = new ManualClock(Math.floor(Date.now() / 1000));
-const rewind = (seconds: number) => (clock.t = Math.floor(Date.now() / 1000) - seconds);
+const rewind = rewinder(clock);
 let h: Harness;
 let maker: Party, p1: Party, p2: Party, p3: Party;
 const rx = startReceiver();
 let resNo = 0;
 let slot = 0;
 
-const trip = (pickupAt: number) => ({
-  passengerCount: "2",
-  locations: {
-    pickup: { locationType: "airport", address: "JFK", time: iso(pickupAt) },
-    dropOff: { locationType: "address", address: "200 Park Ave, New York, NY", lat: "40.7536", lon: "-73.9767" },
-  },
-});
+const trip = (pickupAt: number) => jfkTrip(iso(pickupAt));
 /** A pickup `seconds` from the clock's now, a few minutes apart from every other test's (each books its vehicles). */
 const pickupIn = (seconds: number) => clock.now() + seconds + ++slot * 7 * 60;
-const received = (path: string, id: string) => rx.received.filter((r) => r.path === path && r.json?.transactionId === id);
-const hooks = (id: string) => rx.received.filter((r) => r.path === "/hooks" && r.json?.data?.transactionId === id);
+const { received, hooks } = receivedBy(rx);
 const read = async (id: string) => (await lookup(h, maker, id)).body.data;
 
 /** A network quote of the trip and p1's option booked with a fallback (and `over`). */
@@ -43,42 +37,24 @@ async function quoteAndBook(pickupAt: number, over: Record<string, unknown> = {}
   expect(q.status).toBe(200);
   const options = q.body.data.options as Array<{ provider: { netid: string }; quoteOptionId: string; fee: string; terms: unknown }>;
   const option = options.find((o) => o.provider.netid === p1.netid)!;
-  const res = await h.request("POST", `/api/quotes/${q.body.data.quoteId}/book`, {
-    headers: bearer(maker),
-    body: { quoteOptionId: option.quoteOptionId, requesterResNo: `DL-${++resNo}`, passengers: [{ firstName: "Ada", lastName: "Lovelace" }], fallback: { maxFee: "1000.00" }, ...over },
-  });
+  const res = await bookQuoted(h, maker, q.body.data.quoteId, option.quoteOptionId, `DL-${++resNo}`, { fallback: { maxFee: "1000.00" }, ...over });
   expect(res.status).toBe(200);
   const of = (who: Party) => options.find((o) => o.provider.netid === who.netid)!;
   return { id: res.body.transactionId as string, quoteId: q.body.data.quoteId as string, of };
 }
-/** One watch pass that found something due (on PostgreSQL a row locked at that moment is left to the next pass). */
-async function watch() {
-  for (let i = 0; ; i++) {
-    const pass = await watchOffers(h.services.offers, (err, id) => console.error("offer watch failed", id, err));
-    if (pass.claimed > 0 || i >= 50) return pass;
-    await Bun.sleep(20);
-  }
-}
-async function until(check: () => boolean, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await Bun.sleep(20);
-  expect(check()).toBe(true);
-}
+/** One watch pass that found something due, tried for up to a second. */
+const watch = () => watchUntilClaimed(h.services.offers, 50, 20, logWatchFailure);
 
 beforeAll(async () => {
-  h = createHarness({ clock, delivery: FAST_DELIVERY });
-  [maker, p1, p2, p3] = await Promise.all([party(h, "DL-BOOK", "CO"), party(h, "DL-ONE", "IO"), party(h, "DL-TWO", "IO"), party(h, "DL-THREE", "IO")]);
-  await jfkVehicle(h, p1.netid, "dl-one-suv", "50.00", "SUV");
-  await jfkVehicle(h, p2.netid, "dl-two-sedan", "60.00", "SEDAN");
-  await jfkVehicle(h, p3.netid, "dl-three-suv", "70.00", "SUV");
-  for (const [who, path] of [[p1, "/p1"], [p2, "/p2"], [p3, "/p3"]] as const) expect((await integrate(h, who, { deliveryUrl: `${rx.url}${path}` })).status).toBe(200);
   // TWO's own terms: free until a day before, then half the fare (ONE keeps the default: free until 1 h before).
   const policies = { cancellation: [{ beforeMinutes: 1440, percent: 0 }, { beforeMinutes: 0, percent: 50 }] };
-  expect((await integrate(h, p2, { policies })).status).toBe(200);
-  expect((await integrate(h, maker, { webhookUrl: `${rx.url}/hooks`, webhookFormat: "events" })).status).toBe(200);
-  h.services.fleetIndex.fleetChanged();
-  await h.indexed();
-  h.services.worker.start();
+  ({ h, maker, p1, p2, p3 } = await cascadeWorld(
+    clock,
+    rx,
+    ["DL-BOOK", "DL-ONE", "DL-TWO", "DL-THREE"],
+    [["dl-one-suv", "50.00", "SUV"], ["dl-two-sedan", "60.00", "SEDAN"], ["dl-three-suv", "70.00", "SUV"]],
+    { webhooks: true, settle: async (harness, [, two]) => expect((await integrate(harness, two, { policies })).status).toBe(200) },
+  ));
 }, 60_000);
 
 afterAll(async () => {
@@ -92,7 +68,7 @@ describe("deadlines within the trip (docs/terms.md#deadlines-within-the-trip)", 
       sendTrip(h, maker, {
         reservationType: "REGULAR",
         ...trip(pickupAt),
-        passengers: [{ firstName: "Ada", lastName: "Lovelace" }],
+        passengers: ADA,
         affiliateReservation: { requesterId: maker.netid, requesterResNo: `DLR-${++resNo}`, providerId: p1.netid, action: "NEW" },
         ...over,
       });
@@ -128,7 +104,7 @@ describe("deadlines within the trip (docs/terms.md#deadlines-within-the-trip)", 
     data = await read(id);
     expect(data).toMatchObject({ lastStatus: "REJECT", reason: "NO_PROVIDER_ACCEPTED", providerId: p2.netid });
     expect(data.offers.map((o: { provider: string }) => o.provider)).toEqual([p1.netid, p2.netid]);
-    await until(() => hooks(id).some((w) => w.json.type === "booking.status_changed" && w.json.data.reason === "NO_PROVIDER_ACCEPTED"));
+    await eventually(() => hooks(id).some((w) => w.json.type === "booking.status_changed" && w.json.data.reason === "NO_PROVIDER_ACCEPTED"));
     expect(received("/p3", id)).toEqual([]);
   });
 
@@ -180,16 +156,16 @@ describe("give-back (docs/terms.md#give-back)", () => {
   test("a provider's CANCEL after it accepted moves a booking with a fallback on, reason PROVIDER_GAVE_BACK; the provider is sent nothing more", async () => {
     rewind(600);
     const { id } = await quoteAndBook(pickupIn(8 * 3600));
-    await until(() => received("/p1", id).length === 1);
+    await eventually(() => received("/p1", id).length === 1);
     expect((await providerUpdate(h, p1, id, { status: "CONFIRMED" })).status).toBe(200);
     expect((await providerUpdate(h, p1, id, { status: "CANCEL" })).status).toBe(200);
     expect((await watch()).moved).toBe(1);
     const data = await read(id);
     expect(data).toMatchObject({ providerId: p2.netid, lastStatus: "BOOKING_REQUEST" });
     expect(data.offers[0]).toMatchObject({ provider: p1.netid, status: "CANCEL", reason: "PROVIDER_GAVE_BACK" });
-    await until(() => hooks(id).some((w) => w.json.type === "booking.reassigned"));
+    await eventually(() => hooks(id).some((w) => w.json.type === "booking.reassigned"));
     expect(hooks(id).find((w) => w.json.type === "booking.reassigned")!.json).toMatchObject({ from: p1.netid, to: p2.netid, reason: "PROVIDER_GAVE_BACK" });
-    await until(() => received("/p2", id).length === 1);
+    await eventually(() => received("/p2", id).length === 1);
     expect(received("/p1", id)).toHaveLength(1);
   });
 
@@ -227,12 +203,12 @@ describe("each provider held to its own terms (docs/terms.md#each-provider-its-o
     expect(data.terms).not.toEqual(before.terms);
     expect(data.terms.cancellation.at(-1).percent).toBe(50);
     expect(data.offers.map((o: { terms: unknown }) => o.terms)).toEqual([of(p1).terms, of(p2).terms]);
-    await until(() => hooks(id).some((w) => w.json.type === "booking.reassigned"));
+    await eventually(() => hooks(id).some((w) => w.json.type === "booking.reassigned"));
     const moved = hooks(id).find((w) => w.json.type === "booking.reassigned")!.json;
     expect(moved).toMatchObject({ priceChange: { from: of(p1).fee, to: of(p2).fee, currency: "USD" }, termsChanged: true });
     expect(moved.priceChange.fromCurrency).toBeUndefined();
     // The next provider's delivery carries its own terms.
-    await until(() => received("/p2", id).length === 1);
+    await eventually(() => received("/p2", id).length === 1);
     expect(received("/p2", id)[0].json.terms).toEqual(of(p2).terms);
     // The cancellation fee follows the terms the booking has now.
     expect((await providerUpdate(h, p2, id, { status: "CONFIRMED" })).status).toBe(200);

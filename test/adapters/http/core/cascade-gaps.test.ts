@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createHarness, FAST_DELIVERY, ManualClock, type Harness } from "../../../support/harness";
-import { integrate, party, providerUpdate, sendTrip, type Party } from "../../../support/trips";
+import { ManualClock, type Harness } from "../../../support/harness";
+import { providerUpdate, sendTrip, type Party } from "../../../support/trips";
 import { startReceiver } from "../../../support/receiver";
-import { bearer, iso, jfkSedan } from "./cascade-fixtures";
-import { watchOffers } from "../../../../domain/usecases/offer-watch";
+import { bearer, bookQuoted, iso, jfkTrip } from "../../../support/jfk";
+import { cascadeWorld, eventually, receivedBy, rewinder, watchUntilClaimed } from "../../../support/cascade";
 import { HoldIndex, type VehicleHolds } from "../../../../domain/fleet/holds";
 
 /**
@@ -14,20 +14,13 @@ import { HoldIndex, type VehicleHolds } from "../../../../domain/fleet/holds";
  */
 
 const clock = new ManualClock(Math.floor(Date.now() / 1000));
-const rewind = (seconds: number) => (clock.t = Math.floor(Date.now() / 1000) - seconds);
+const rewind = rewinder(clock);
 let h: Harness;
 let maker: Party, p1: Party, p2: Party, p3: Party;
 const rx = startReceiver();
 
-const fleet = (netid: string, slug: string, hourly: string) => jfkSedan(h, netid, slug, hourly);
 let day = 0;
-const trip = () => ({
-  passengerCount: "2",
-  locations: {
-    pickup: { locationType: "airport", address: "JFK", time: iso(clock.now() + 6 * 3600 + ++day * 86_400) },
-    dropOff: { locationType: "address", address: "200 Park Ave, New York, NY", lat: "40.7536", lon: "-73.9767" },
-  },
-});
+const trip = () => jfkTrip(iso(clock.now() + 6 * 3600 + ++day * 86_400));
 type Option = { provider: { netid: string }; quoteOptionId: string; code: string; fee: string; currency: string; converted?: { fee: string; currency: string } };
 let resNo = 0;
 
@@ -38,44 +31,25 @@ async function quoteAndBook(maxFee: (options: Option[]) => string, over: Record<
   const options = q.body.data.options as Option[];
   const option = options.find((o) => o.provider.netid === p1.netid)!;
   const requesterResNo = `GAP-${++resNo}`;
-  const res = await h.request("POST", `/api/quotes/${q.body.data.quoteId}/book`, {
-    headers: bearer(maker),
-    body: { quoteOptionId: option.quoteOptionId, requesterResNo, passengers: [{ firstName: "Ada", lastName: "Lovelace" }], fallback: { maxFee: maxFee(options) } },
-  });
+  const res = await bookQuoted(h, maker, q.body.data.quoteId, option.quoteOptionId, requesterResNo, { fallback: { maxFee: maxFee(options) } });
   expect(res.status).toBe(200);
   const of = (who: Party) => options.find((o) => o.provider.netid === who.netid)!;
   return { id: res.body.transactionId as string, requesterResNo, of };
 }
 const holdsOf = (id: string) => h.rows<{ slug: string; provider: string }>("SELECT slug, provider_netid AS provider FROM vehicle_holds WHERE transaction_id = ?", id);
 const read = async (id: string) => (await h.request("GET", `/api/reservation/${id}`, { headers: bearer(maker) })).body.data;
-const received = (path: string, id: string) => rx.received.filter((r) => r.path === path && r.json?.transactionId === id);
-/**
- * One watch pass that found something due: on PostgreSQL the claim skips a row another transaction holds locked at that
- * moment (FOR UPDATE SKIP LOCKED; the delivery worker recording an attempt), and the next pass takes it.
- */
-async function watch(offers = h.services.offers) {
-  for (let i = 0; ; i++) {
-    const pass = await watchOffers(offers);
-    if (pass.claimed > 0 || i >= 100) return pass;
-    await Bun.sleep(20);
-  }
-}
-async function until(check: () => boolean, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await Bun.sleep(20);
-  expect(check()).toBe(true);
-}
+const { received } = receivedBy(rx);
+/** One watch pass that found something due, tried for up to two seconds. */
+const watch = (offers = h.services.offers) => watchUntilClaimed(offers, 100, 20);
 
 beforeAll(async () => {
-  h = createHarness({ clock, delivery: FAST_DELIVERY });
-  [maker, p1, p2, p3] = await Promise.all([party(h, "GAP-BOOK", "CO"), party(h, "GAP-ONE", "IO"), party(h, "GAP-TWO", "IO"), party(h, "GAP-THREE", "IO")]);
-  await fleet(p1.netid, "gap-one-car", "50.00");
-  await fleet(p2.netid, "gap-two-car", "60.00");
-  await fleet(p3.netid, "gap-three-car", "70.00");
-  for (const [who, path] of [[p1, "/p1"], [p2, "/p2"], [p3, "/p3"]] as const) expect((await integrate(h, who, { deliveryUrl: `${rx.url}${path}` })).status).toBe(200);
-  h.services.fleetIndex.fleetChanged();
-  await h.indexed();
-  h.services.worker.start();
+  ({ h, maker, p1, p2, p3 } = await cascadeWorld(
+    clock,
+    rx,
+    ["GAP-BOOK", "GAP-ONE", "GAP-TWO", "GAP-THREE"],
+    [["gap-one-car", "50.00", "SEDAN"], ["gap-two-car", "60.00", "SEDAN"], ["gap-three-car", "70.00", "SEDAN"]],
+    { webhooks: false },
+  ));
 }, 60_000);
 
 afterAll(async () => {
@@ -198,7 +172,7 @@ describe("GNet-shaped reads and the requester's UPDATE after a move", () => {
     expect(update.status).toBe(200);
     const data = await read(id);
     expect(data).toMatchObject({ providerId: p2.netid, tripPacket: { specialInstructions: "Child seat, please" } });
-    await until(() => received("/p2", id).some((m) => m.json.affiliateReservation?.action === "UPDATE"));
+    await eventually(() => received("/p2", id).some((m) => m.json.affiliateReservation?.action === "UPDATE"));
     expect(received("/p1", id).filter((m) => m.json.affiliateReservation?.action === "UPDATE")).toEqual([]);
     // A provider the booking was never offered to is still refused.
     const stranger = await sendTrip(h, maker, {

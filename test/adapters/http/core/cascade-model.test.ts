@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { createHarness, FAST_DELIVERY, ManualClock, type Harness } from "../../../support/harness";
 import { integrate, lookup, party, providerUpdate, sendTrip, type Party } from "../../../support/trips";
-import { bearer, iso, jfkSedan } from "./cascade-fixtures";
+import { bearer, iso, jfkSedan } from "../../../support/jfk";
 import { watchOffers } from "../../../../domain/usecases/offer-watch";
 
 /**

@@ -3,7 +3,7 @@ import { createHarness, FAST_DELIVERY, ManualClock, type Harness } from "../../.
 import { integrate, lookup, party, providerUpdate, type Party } from "../../../support/trips";
 import { startReceiver } from "../../../support/receiver";
 import { SseClient } from "../../../support/sse";
-import { bearer, iso, jfkSedan } from "./cascade-fixtures";
+import { bearer, iso, jfkSedan } from "../../../support/jfk";
 import { watchOffers } from "../../../../domain/usecases/offer-watch";
 
 /**

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createHarness, FAST_DELIVERY, ManualClock, type Harness } from "../../../support/harness";
-import { integrate, lookup, party, providerUpdate, sendTrip, type Party } from "../../../support/trips";
+import { ManualClock, type Harness } from "../../../support/harness";
+import { lookup, providerUpdate, sendTrip, type Party } from "../../../support/trips";
 import { startReceiver } from "../../../support/receiver";
-import { bearer, iso, jfkSedan } from "./cascade-fixtures";
-import { watchOffers } from "../../../../domain/usecases/offer-watch";
+import { ADA, bearer, iso, jfkTrip } from "../../../support/jfk";
+import { cascadeWorld, eventually, logWatchFailure, receivedBy, rewinder, watchUntilClaimed } from "../../../support/cascade";
 import { startOfferWatch } from "../../../../src/services";
 
 /**
@@ -14,63 +14,33 @@ import { startOfferWatch } from "../../../../src/services";
  */
 
 const clock = new ManualClock(Math.floor(Date.now() / 1000));
-/**
- * Sets the clock `seconds` before real time. The outbox sends a message once real time reaches the change's time, so a
- * test books in the past and moves the clock forward, never past real time.
- */
-const rewind = (seconds: number) => (clock.t = Math.floor(Date.now() / 1000) - seconds);
+const rewind = rewinder(clock);
 let h: Harness;
 let maker: Party, p1: Party, p2: Party, p3: Party;
 const rx = startReceiver();
 
-const fleet = (netid: string, slug: string, hourly: string) => jfkSedan(h, netid, slug, hourly);
-const trip = (pickupIn: number) => ({
-  passengerCount: "2",
-  locations: {
-    pickup: { locationType: "airport", address: "JFK", time: iso(clock.now() + pickupIn) },
-    dropOff: { locationType: "address", address: "200 Park Ave, New York, NY", lat: "40.7536", lon: "-73.9767" },
-  },
-});
+const trip = (pickupIn: number) => jfkTrip(iso(clock.now() + pickupIn));
 let resNo = 0;
 const regular = (provider: Party, pickupIn: number, over: Record<string, unknown> = {}) =>
   sendTrip(h, maker, {
     reservationType: "REGULAR",
     ...trip(pickupIn),
-    passengers: [{ firstName: "Ada", lastName: "Lovelace" }],
+    passengers: ADA,
     affiliateReservation: { requesterId: maker.netid, requesterResNo: `CAS-${++resNo}`, providerId: provider.netid, action: "NEW" },
     ...over,
   });
-const received = (path: string, id: string) => rx.received.filter((r) => r.path === path && r.json?.transactionId === id);
-const hooks = (id: string) => rx.received.filter((r) => r.path === "/hooks" && r.json?.data?.transactionId === id);
-/**
- * One pass of the watch, as the service's timer runs it; a pass that claims nothing is tried again for up to a second
- * (on PostgreSQL a booking row another transaction holds at that moment, the delivery worker recording an attempt, is
- * skipped: SKIP LOCKED leaves it to the next pass, which in production comes within OFFER_WATCH_MS).
- */
-async function watch() {
-  for (let i = 0; ; i++) {
-    const pass = await watchOffers(h.services.offers, (err, id) => console.error("offer watch failed", id, err));
-    if (pass.claimed > 0 || i >= 20) return pass;
-    await Bun.sleep(50);
-  }
-}
-async function until(check: () => boolean, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await Bun.sleep(20);
-  expect(check()).toBe(true);
-}
+const { received, hooks } = receivedBy(rx);
+/** One pass of the watch that claimed something, tried for up to a second. */
+const watch = () => watchUntilClaimed(h.services.offers, 20, 50, logWatchFailure);
 
 beforeAll(async () => {
-  h = createHarness({ clock, delivery: FAST_DELIVERY });
-  [maker, p1, p2, p3] = await Promise.all([party(h, "CAS-BOOK", "CO"), party(h, "CAS-ONE", "IO"), party(h, "CAS-TWO", "IO"), party(h, "CAS-THREE", "IO")]);
-  await fleet(p1.netid, "cas-one-car", "50.00");
-  await fleet(p2.netid, "cas-two-car", "60.00");
-  await fleet(p3.netid, "cas-three-car", "70.00");
-  for (const [who, path] of [[p1, "/p1"], [p2, "/p2"], [p3, "/p3"]] as const) expect((await integrate(h, who, { deliveryUrl: `${rx.url}${path}` })).status).toBe(200);
-  expect((await integrate(h, maker, { webhookUrl: `${rx.url}/hooks`, webhookFormat: "events" })).status).toBe(200);
-  h.services.fleetIndex.fleetChanged();
-  await h.indexed();
-  h.services.worker.start();
+  ({ h, maker, p1, p2, p3 } = await cascadeWorld(
+    clock,
+    rx,
+    ["CAS-BOOK", "CAS-ONE", "CAS-TWO", "CAS-THREE"],
+    [["cas-one-car", "50.00", "SEDAN"], ["cas-two-car", "60.00", "SEDAN"], ["cas-three-car", "70.00", "SEDAN"]],
+    { webhooks: true },
+  ));
 }, 60_000);
 
 afterAll(async () => {
@@ -109,7 +79,7 @@ describe("acceptBy (docs/terms.md#the-acceptance-deadline-acceptby)", () => {
     const lapsing = (await regular(p1, 5 * 3600, { acceptWithinMinutes: 1 })).body.transactionId as string;
     const accepted = (await regular(p1, 5 * 3600, { acceptWithinMinutes: 1 })).body.transactionId as string;
     expect((await providerUpdate(h, p1, accepted, { status: "CONFIRMED" })).status).toBe(200);
-    await until(() => received("/p1", lapsing).length === 1);
+    await eventually(() => received("/p1", lapsing).length === 1);
     clock.advance(59);
     await watch();
     expect((await lookup(h, maker, lapsing)).body.data.lastStatus).toBe("BOOKING_REQUEST");
@@ -120,9 +90,9 @@ describe("acceptBy (docs/terms.md#the-acceptance-deadline-acceptby)", () => {
     expect(read).toMatchObject({ lastStatus: "REJECT", reason: "ACCEPT_TIMEOUT" });
     expect(read.offers).toEqual([expect.objectContaining({ provider: p1.netid, status: "CANCEL", reason: "ACCEPT_TIMEOUT" })]);
     expect((await lookup(h, maker, accepted)).body.data.lastStatus).toBe("CONFIRMED");
-    await until(() => received("/p1", lapsing).length === 2);
+    await eventually(() => received("/p1", lapsing).length === 2);
     expect(received("/p1", lapsing)[1].json.affiliateReservation.action).toBe("CANCEL");
-    await until(() => hooks(lapsing).some((w) => w.json.data.reason === "ACCEPT_TIMEOUT"));
+    await eventually(() => hooks(lapsing).some((w) => w.json.data.reason === "ACCEPT_TIMEOUT"));
     expect((await watch()).claimed).toBe(0);
   });
 });
@@ -145,7 +115,7 @@ describe("the cascade (docs/terms.md#the-cascade-fallback)", () => {
   test("REJECT, then a lapse, then none left: the booking moves cheapest first and ends NO_PROVIDER_ACCEPTED", async () => {
     rewind(900);
     const id = await quoteAndBook("1000.00", { acceptWithinMinutes: 2 });
-    await until(() => received("/p1", id).length === 1);
+    await eventually(() => received("/p1", id).length === 1);
     expect((await providerUpdate(h, p1, id, { status: "REJECT" })).status).toBe(200);
     expect((await watch()).moved).toBe(1);
     let read = (await lookup(h, maker, id)).body.data;
@@ -155,16 +125,16 @@ describe("the cascade (docs/terms.md#the-cascade-fallback)", () => {
       [p2.netid, null],
     ]);
     expect(read.tripPacket.changeLogs.at(-1).changeDesc).toContain(`offer moved from ${p1.netid} to ${p2.netid}`);
-    await until(() => hooks(id).some((w) => w.json.type === "booking.reassigned"));
+    await eventually(() => hooks(id).some((w) => w.json.type === "booking.reassigned"));
     expect(hooks(id).find((w) => w.json.type === "booking.reassigned")!.json).toMatchObject({ from: p1.netid, to: p2.netid, reason: "PROVIDER_REJECTED" });
-    await until(() => received("/p2", id).length === 1);
+    await eventually(() => received("/p2", id).length === 1);
     expect(received("/p2", id)[0].json.affiliateReservation).toMatchObject({ action: "NEW", providerId: p2.netid });
     // The one that rejected is not told again; the one that lapses is sent CANCEL, and learns nothing of the next.
     clock.advance(121);
     expect((await watch()).moved).toBe(1);
     read = (await lookup(h, maker, id)).body.data;
     expect(read.providerId).toBe(p3.netid);
-    await until(() => received("/p2", id).length === 2 && received("/p3", id).length === 1);
+    await eventually(() => received("/p2", id).length === 2 && received("/p3", id).length === 1);
     const cancel = received("/p2", id)[1].json;
     expect(cancel.affiliateReservation).toMatchObject({ action: "CANCEL", providerId: p2.netid });
     expect(JSON.stringify(cancel)).not.toContain(p3.netid);
@@ -173,7 +143,7 @@ describe("the cascade (docs/terms.md#the-cascade-fallback)", () => {
     read = (await lookup(h, maker, id)).body.data;
     expect(read).toMatchObject({ lastStatus: "REJECT", reason: "NO_PROVIDER_ACCEPTED", providerId: p3.netid });
     expect(read.offers).toHaveLength(3);
-    await until(() => received("/p3", id).length === 2);
+    await eventually(() => received("/p3", id).length === 2);
     expect(received("/p1", id)).toHaveLength(1);
     // Each vehicle held while offered is released: the last booking's hold ended with it.
     const holds = await h.rows<{ n: number | string }>("SELECT count(*) AS n FROM vehicle_holds WHERE transaction_id = ?", id);
@@ -196,9 +166,9 @@ describe("the cascade (docs/terms.md#the-cascade-fallback)", () => {
       const read = (await lookup(h, maker, id)).body.data;
       expect(read).toMatchObject({ providerId: p2.netid, lastStatus: "BOOKING_REQUEST" });
       expect(read.offers[0]).toMatchObject({ provider: p1.netid, reason: "DELIVERY_FAILED" });
-      await until(() => received("/p2", id).length === 1);
+      await eventually(() => received("/p2", id).length === 1);
       // The CANCEL to the unreachable provider fails too; its failure leaves the moved booking alone.
-      await until(() => received("/p1", id).some((m) => m.json.affiliateReservation.action === "CANCEL"));
+      await eventually(() => received("/p1", id).some((m) => m.json.affiliateReservation.action === "CANCEL"));
       await Bun.sleep(300);
       expect((await lookup(h, maker, id)).body.data).toMatchObject({ providerId: p2.netid, lastStatus: "BOOKING_REQUEST" });
     } finally {

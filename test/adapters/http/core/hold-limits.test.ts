@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHarness, ManualClock, type Harness } from "../../../support/harness";
+import { ADA, bearer, bookQuoted, jfkSedans, jfkTrip, scheduleOn } from "../../../support/jfk";
 import { party, providerUpdate, sendTrip, type Party } from "../../../support/trips";
 
 /**
@@ -12,45 +13,12 @@ import { party, providerUpdate, sendTrip, type Party } from "../../../support/tr
 
 const clock = new ManualClock(Math.floor(Date.now() / 1000));
 let h: Harness;
-const JFK = { lat: 40.6413, lon: -73.7781 };
 let hoarder: Party, racer: Party, wide: Party, other: Party, pro: Party;
 let big: Party, lapse: Party;
 const small: Party[] = [];
 
-async function fleet(netid: string, slugs: string[]) {
-  await h.services.fleet.insertAll(
-    slugs.map((slug, i) => ({
-      slugBase: slug,
-      netid,
-      type: "SEDAN",
-      name: slug,
-      description: "",
-      imageUrl: null,
-      maxPassengers: 4,
-      maxLuggage: 4,
-      lat: JFK.lat,
-      lon: JFK.lon,
-      airports: [],
-      minimumRate: "0",
-      hourlyRate: `${50 + i}.00`,
-      currency: "USD",
-      active: true,
-      createdAt: 0,
-      updatedAt: 0,
-    })),
-  );
-}
-
-const bearer = (who: Party) => ({ authorization: `Bearer ${who.jwt}` });
-const passengers = [{ firstName: "Ada", lastName: "Lovelace" }];
-const trip = (time: string, over: Record<string, unknown> = {}) => ({
-  passengerCount: "2",
-  locations: {
-    pickup: { locationType: "airport", address: "JFK", time },
-    dropOff: { locationType: "address", address: "200 Park Ave, New York, NY", lat: "40.7536", lon: "-73.9767" },
-  },
-  ...over,
-});
+const passengers = ADA;
+const trip = jfkTrip;
 type Option = { quoteOptionId: string; code: string; provider: { netid: string } };
 async function optionsOf(who: Party, time: string, provider: Party): Promise<{ quoteId: string; options: Option[] }> {
   const res = await h.request("POST", "/api/quotes", { headers: bearer(who), body: trip(time) });
@@ -59,10 +27,7 @@ async function optionsOf(who: Party, time: string, provider: Party): Promise<{ q
 }
 let resNo = 0;
 const book = (who: Party, quoteId: string, option: Option, extra: Record<string, unknown> = {}) =>
-  h.request("POST", `/api/quotes/${quoteId}/book`, {
-    headers: bearer(who),
-    body: { quoteOptionId: option.quoteOptionId, requesterResNo: `HL-${++resNo}`, passengers, ...extra },
-  });
+  bookQuoted(h, who, quoteId, option.quoteOptionId, `HL-${++resNo}`, extra);
 /** Books every option of `provider` a quote at `time` offers `who` (at most `max`); the answers' statuses. */
 async function bookAll(who: Party, time: string, provider: Party, max = 5): Promise<number[]> {
   const { quoteId, options } = await optionsOf(who, time, provider);
@@ -70,8 +35,7 @@ async function bookAll(who: Party, time: string, provider: Party, max = 5): Prom
   for (const o of options.slice(0, max)) statuses.push((await book(who, quoteId, o)).status);
   return statuses;
 }
-const schedule = (who: Party, slug: string, day: string) =>
-  h.request("GET", `/api/fleet/${slug}/schedule?from=${day}T00:00:00Z&to=${day}T23:59:59Z`, { headers: bearer(who) });
+const schedule = (who: Party, slug: string, day: string) => scheduleOn(h, who, slug, day);
 
 beforeAll(async () => {
   h = createHarness({ clock });
@@ -85,9 +49,9 @@ beforeAll(async () => {
     party(h, "HL-LAPSE", "IO"),
   ]);
   small.push(...(await Promise.all([1, 2, 3, 4, 5].map((i) => party(h, `HL-SMALL${i}`, "IO")))));
-  await fleet(big.netid, Array.from({ length: 12 }, (_, i) => `hl-big-${i + 1}`));
-  await fleet(lapse.netid, ["hl-lapse-1"]);
-  for (const [i, p] of small.entries()) await fleet(p.netid, [`hl-s${i + 1}-a`, `hl-s${i + 1}-b`]);
+  await jfkSedans(h, big.netid, Array.from({ length: 12 }, (_, i) => `hl-big-${i + 1}`));
+  await jfkSedans(h, lapse.netid, ["hl-lapse-1"]);
+  for (const [i, p] of small.entries()) await jfkSedans(h, p.netid, [`hl-s${i + 1}-a`, `hl-s${i + 1}-b`]);
   await h.services.companies.setPlan(pro.netid, "PROFESSIONAL");
   h.services.fleetIndex.fleetChanged();
   await h.indexed();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { createHarness, ManualClock, type Harness } from "../../../support/harness";
+import { bearer, bookQuoted, jfkPickup, jfkSedans, jfkTrip, PARK_AVE, scheduleOn } from "../../../support/jfk";
 import { party, sendTrip, type Party } from "../../../support/trips";
 
 /**
@@ -12,14 +13,11 @@ import { party, sendTrip, type Party } from "../../../support/trips";
 
 const clock = new ManualClock(Math.floor(Date.now() / 1000));
 let h: Harness;
-const JFK = { lat: 40.6413, lon: -73.7781 };
 let first: Party, second: Party, third: Party, ops: Party;
 
-const bearer = (who: Party) => ({ authorization: `Bearer ${who.jwt}` });
-const passengers = [{ firstName: "Ada", lastName: "Lovelace" }];
-const pickup = (time: string) => ({ locationType: "airport", address: "JFK", time });
-const dropOff = { locationType: "address", address: "200 Park Ave, New York, NY", lat: "40.7536", lon: "-73.9767" };
-const trip = (time: string) => ({ passengerCount: "2", locations: { pickup: pickup(time), dropOff } });
+const pickup = jfkPickup;
+const dropOff = PARK_AVE;
+const trip = (time: string) => jfkTrip(time);
 let resNo = 0;
 
 /** Books `slug` for `who` at `time` (local JFK time) from a fresh network quote; the answer. */
@@ -28,42 +26,19 @@ async function bookVehicle(who: Party, slug: string, time: string) {
   expect(quote.status).toBe(200);
   const option = quote.body.data.options.find((o: { code: string }) => o.code === slug);
   if (!option) return { status: 0, body: { code: "NOT_OFFERED" } } as const;
-  return h.request("POST", `/api/quotes/${quote.body.data.quoteId}/book`, {
-    headers: bearer(who),
-    body: { quoteOptionId: option.quoteOptionId, requesterResNo: `HM-${++resNo}`, passengers },
-  });
+  return bookQuoted(h, who, quote.body.data.quoteId, option.quoteOptionId, `HM-${++resNo}`);
 }
 const update = (who: Party, transactionId: string, body: Record<string, unknown>) =>
   sendTrip(h, who, { ...body, transactionId, affiliateReservation: { requesterId: who.netid, action: "UPDATE" } });
 const holdsOn = async (slug: string, day: string) =>
-  (await h.request("GET", `/api/fleet/${slug}/schedule?from=${day}T00:00:00Z&to=${day}T23:59:59Z`, { headers: bearer(ops) })).body.data.holds.map(
+  (await scheduleOn(h, ops, slug, day)).body.data.holds.map(
     (x: { transactionId: string; from: string; to: string }) => ({ transactionId: x.transactionId, from: x.from, to: x.to }),
   );
 
 beforeAll(async () => {
   h = createHarness({ clock });
   [first, second, third, ops] = await Promise.all([party(h, "HM-ONE", "CO"), party(h, "HM-TWO", "CO"), party(h, "HM-THREE", "CO"), party(h, "HM-OPS", "IO")]);
-  await h.services.fleet.insertAll(
-    ["hm-car", "hm-del", "hm-free"].map((slug) => ({
-      slugBase: slug,
-      netid: ops.netid,
-      type: "SEDAN",
-      name: slug,
-      description: "",
-      imageUrl: null,
-      maxPassengers: 4,
-      maxLuggage: 4,
-      lat: JFK.lat,
-      lon: JFK.lon,
-      airports: [],
-      minimumRate: "0",
-      hourlyRate: "60.00",
-      currency: "USD",
-      active: true,
-      createdAt: 0,
-      updatedAt: 0,
-    })),
-  );
+  await jfkSedans(h, ops.netid, ["hm-car", "hm-del", "hm-free"], () => "60.00");
   h.services.fleetIndex.fleetChanged();
   await h.indexed();
 }, 60_000);

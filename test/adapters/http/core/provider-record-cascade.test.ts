@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHarness, ManualClock, type Harness } from "../../../support/harness";
 import { lookup, party, providerUpdate, sendTrip, type Party } from "../../../support/trips";
-import { bearer, iso, jfkSedan } from "./cascade-fixtures";
+import { bearer, iso, jfkSedan } from "../../../support/jfk";
 import { watchOffers } from "../../../../domain/usecases/offer-watch";
 
 /**
