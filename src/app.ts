@@ -17,6 +17,7 @@ import { platformHelp } from "../adapters/http/platform/help";
 import { platformDelivery } from "../adapters/http/platform/delivery";
 import { coreQuotes } from "../adapters/http/core/quotes";
 import { coreReservations } from "../adapters/http/core/reservations";
+import { coreFlights } from "../adapters/http/core/flights";
 import { coreCompany } from "../adapters/http/core/company";
 import { coreRates } from "../adapters/http/core/rates";
 import { coreFx } from "../adapters/http/core/fx";
@@ -111,6 +112,7 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(coreCompany({ companies: services.companies, sandboxes: services.sandboxes }, auth))
     .use(coreRates(services.rates, auth))
     .use(coreReservations(trips.manage, auth, services.positions, trips.send))
+    .use(coreFlights(trips.flights, auth))
     .use(coreRequesters({ ...trips.manage, holds: trips.send.holds }, auth))
     .use(coreQuotes(services.networkQuotes, auth, trips.idempotency, rateLimiter))
     .use(coreFx(services.fx, auth))

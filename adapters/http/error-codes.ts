@@ -122,7 +122,19 @@ export const ERROR_CODES: readonly ErrorCode[] = [
     status: 409,
     meaning:
       "The quoted vehicle was booked or blocked since the quote (nothing was booked: request a new quote), or an UPDATE would move a " +
-      "booking's hold onto an hour another booking or a blackout holds (nothing changed)",
+      "booking's hold onto an hour another booking or a blackout holds (nothing changed), or a flight status would move the pickup " +
+      "onto such an hour (nothing of the move kept; both parties warned: booking.pickup_move_blocked)",
+  },
+  { code: "NO_FLIGHT", status: 409, meaning: "POST /api/reservation/{id}/flight-status: the booking's pickup names no flight (locations.pickup.flightInfo)" },
+  {
+    code: "FLIGHT_SCHEDULE_UNKNOWN",
+    status: 409,
+    meaning: "POST /api/reservation/{id}/flight-status: no scheduled landing to count the pickup's offset from; send scheduledArrival",
+  },
+  {
+    code: "PICKUP_NOT_MOVABLE",
+    status: 409,
+    meaning: "POST /api/reservation/{id}/flight-status: a quote, or a booking whose passenger is on board or that ended, no longer follows its flight",
   },
   {
     code: "VEHICLES_HELD",

@@ -49,7 +49,13 @@ export function tripBody(reservationType: "QUOTE" | "REGULAR", resNo: string, fe
     ...(fees ? { fees } : {}),
     passengers: [{ firstName: "Ada", lastName: "Lovelace" }],
     locations: {
-      pickup: { locationType: "airport", address: "JFK", time: "2027-01-15T08:00:00" },
+      pickup: {
+        locationType: "airport",
+        address: "JFK",
+        time: "2027-01-15T08:00:00",
+        // The flight the pickup meets: 30 min after its scheduled landing (docs/flights.md#flights).
+        flightInfo: { airlineCode: "BA", flightNumber: "117", scheduledArrival: "2027-01-15T07:30:00" },
+      },
       dropOff: { address: "20 W 34th St, New York", lat: "40.7484", lon: "-73.9857" },
     },
     affiliateReservation: {
@@ -177,6 +183,12 @@ export const RUN_EXAMPLES: Record<string, RunExample> = {
   "GET api/reservations/lost": { as: "provider", query: { limit: "25" } },
   "GET api/reservation/:transactionId/cancel-fee": { path: { transactionId: "{{tripId}}" } },
   "GET api/reservation/:transactionId": { path: { transactionId: "{{tripId}}" } },
+  // The flight lands 20 min late: the pickup follows it (docs/flights.md#the-pickup-follows-the-flight).
+  "POST api/reservation/:transactionId/flight-status": {
+    path: { transactionId: "{{tripId}}" },
+    body: { estimatedArrival: "2027-01-15T07:50:00" },
+    test: [check("the pickup moved", "pm.expect(pm.response.json().data.time).to.eql('2027-01-15T08:20:00');")],
+  },
   "POST Platform.svc/providerUpdateStatusByTransactionId/:transactionId/V1": {
     as: "provider",
     path: { transactionId: "{{tripId}}" },

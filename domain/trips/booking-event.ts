@@ -1,6 +1,7 @@
 import type { Booking, BookingEvent } from "./booking";
 import { bookingView } from "./booking-view";
 import { asCurrentProvider, seenBy } from "./offer-views";
+import { moveView } from "./flights";
 import type { positionView } from "../tracking/position";
 
 /** The webhook event type the requester receives for each booking event. */
@@ -18,6 +19,8 @@ const WEBHOOK_TYPE: Record<BookingEvent["type"], string> = {
   LOCATION_CHANGED: "booking.location_changed",
   REASSIGNED: "booking.reassigned",
   OFFER_WITHDRAWN: "booking.withdrawn",
+  PICKUP_MOVED: "booking.pickup_moved",
+  PICKUP_MOVE_BLOCKED: "booking.pickup_move_blocked",
 };
 
 /** Every type a booking event is announced with (webhooks and event streams). */
@@ -45,11 +48,13 @@ export function bookingEventBody(
   reader: EventReader = "requester",
 ) {
   const move = events[0].move;
+  // A pickup moved by its flight says from what to what and why (docs/flights.md#the-pickup-follows-the-flight), to both parties.
+  const moved = events[0].pickupMove ? moveView(events[0].pickupMove) : {};
   if (reader === "provider") {
     const type = move ? WEBHOOK_TYPE.TRIP_SENT : bookingEventType(events);
-    return { eventId, type, createdAt: events[0].at, data: bookingView(asCurrentProvider(booking), location) };
+    return { eventId, type, createdAt: events[0].at, ...moved, data: bookingView(asCurrentProvider(booking), location) };
   }
-  return { eventId, type: bookingEventType(events), createdAt: events[0].at, ...(move ? move : {}), data: bookingView(booking, location) };
+  return { eventId, type: bookingEventType(events), createdAt: events[0].at, ...(move ? move : {}), ...moved, data: bookingView(booking, location) };
 }
 
 /** Whether the current provider's body of a change differs from the requester's (it hides a move, a fallback or earlier offers). */

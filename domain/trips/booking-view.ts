@@ -1,6 +1,7 @@
 import { offersView, seenBy } from "./offer-views";
 import { isoAt, roleOf, type Booking, type BookingSummary } from "./booking";
 import { STATUS_LABELS } from "./lifecycle";
+import { flightView } from "./flights";
 import { shownPosition, type PositionStore, type positionView } from "../tracking/position";
 import { affiliateParties, RESERVED_TRIP_NAMES, shownExtras } from "./reserved-names";
 
@@ -91,6 +92,8 @@ export function bookingView(b: Booking, location?: PositionView) {
     ...(b.acceptBy !== undefined ? { providerId: b.providerId, acceptBy: isoAt(b.acceptBy), offers: offersView(b) } : {}),
     ...(b.fallback ? { fallback: b.fallback } : {}),
     ...(b.reason !== undefined ? { reason: b.reason } : {}),
+    // The flight the pickup follows (docs/flights.md#flights): where it stands, the offset, the last move.
+    ...(b.flight ? { flight: flightView(b.flight, b.trip.locations.pickup.flightInfo) } : {}),
     tripPacket: {
       // Members no schema names first; reserved names only under requesterExtra, even where the exchange's is absent.
       ...shownExtras(trip.extra, RESERVED_TRIP_NAMES),

@@ -1,6 +1,7 @@
 import type { ConvertedFee } from "../fx/convert";
 import type { BreakdownLine } from "./breakdown-line";
 import type { TripWarning } from "./warnings";
+import type { FlightRecord, PickupMove } from "./flight-record";
 import type { TripActor, TripStatus } from "./lifecycle";
 import type { ExtraFields, Passenger, Phone, TripAccount, TripLocation, TripLocations, TripNote } from "./trip-parts";
 export type { ExtraFields, FlightInfo, TripLocation, Phone, Passenger, TripAccount, NoteContext, TripNote, TripLocations } from "./trip-parts";
@@ -226,6 +227,8 @@ export interface Booking {
   offers?: Offer[];
   /** Why the exchange ended the booking: ACCEPT_TIMEOUT or NO_PROVIDER_ACCEPTED. */
   reason?: string;
+  /** The flight the pickup meets and follows (docs/flights.md#flights): absent when the pickup names none. */
+  flight?: FlightRecord;
   trip: Trip;
   changeLogs: ChangeLog[];
   transactionErrors: TransactionError[];
@@ -281,7 +284,9 @@ export interface BookingEvent {
     | "DELIVERY_RECOVERED"
     | "LOCATION_CHANGED"
     | "REASSIGNED"
-    | "OFFER_WITHDRAWN";
+    | "OFFER_WITHDRAWN"
+    | "PICKUP_MOVED"
+    | "PICKUP_MOVE_BLOCKED";
   transactionId: string;
   actor: TripActor;
   /** Unix seconds. */
@@ -295,6 +300,8 @@ export interface BookingEvent {
   formerProvider?: { netid: string; reason: string; cancel: boolean };
   /** REASSIGNED: who had it, who has it now, why it moved, and what changed for the requester. */
   move?: BookingMove;
+  /** PICKUP_MOVED, PICKUP_MOVE_BLOCKED: the pickup's move by its flight (docs/flights.md#the-pickup-follows-the-flight). */
+  pickupMove?: PickupMove;
   /** The exchange made the change itself (the offer watch): never refused for a company's store bound. */
   byExchange?: true;
 }

@@ -13,6 +13,7 @@ import { offerTerms } from "./offers";
 import { linesAfterQuote, sumOfLines } from "./fare-lines";
 import { timeWarned } from "./pickup-time";
 import { applyChanges, changedKeys, describeMembers, describeTripChanges } from "./trip-changes";
+import type { FlightRecord } from "./flights";
 
 export { canonicalJson, canonicalJsonWalk } from "../shared/canonical-json";
 
@@ -54,6 +55,8 @@ export interface NewTripFacts {
   terms?: Terms;
   /** The provider's own answer time (its `policies.acceptWithinMinutes`): acceptBy is at most this long after the booking. */
   providerAcceptWithinMinutes?: number;
+  /** The flight the pickup meets (docs/flights.md#flights), when it names one. */
+  flight?: FlightRecord;
   sourcePlatform: string;
   targetPlatform: string;
 }
@@ -144,6 +147,7 @@ function createBooking(req: NewTripRequest, fingerprint: string, facts: NewTripF
     // The quoted lines are fixed from now on (docs/terms.md#the-price-is-the-sum-of-its-lines).
     ...(facts.price?.quoted ? { quoted: { ...facts.price.quoted, lines: trip.fees.length } } : {}),
     ...(!isQuote && facts.terms ? { terms: facts.terms } : {}),
+    ...(facts.flight ? { flight: facts.flight } : {}),
     ...(isQuote ? {} : offerTerms(req, ctx.now, facts.pickupDate, facts.price?.totalAmount ?? null, trip, facts.providerAcceptWithinMinutes, facts.terms)),
     trip,
     changeLogs: [
@@ -193,6 +197,7 @@ function convertQuote(quote: Booking, req: NewTripRequest, fingerprint: string, 
     affiliateExtra: req.affiliateExtra ?? quote.affiliateExtra,
     quoted: { ...(chosen?.code ? { code: chosen.code } : {}), lines: trip.fees.length },
     ...(terms ? { terms } : {}),
+    ...(facts.flight ? { flight: facts.flight } : {}),
     ...offerTerms(req, ctx.now, facts.pickupDate, totalAmount, trip, facts.providerAcceptWithinMinutes, terms),
     trip,
     changeLogs: [
@@ -242,7 +247,16 @@ export function requireRole(current: Booking | undefined, netid: string, role: T
 export function decideUpdateTrip(
   current: Booking | undefined,
   changes: TripChanges,
-  extra: { providerId?: string; notes?: string; pickupDate?: number; timeWarnings?: TripWarning[]; affiliateExtra?: ExtraFields; price?: RepricedTrip },
+  extra: {
+    providerId?: string;
+    notes?: string;
+    pickupDate?: number;
+    timeWarnings?: TripWarning[];
+    affiliateExtra?: ExtraFields;
+    price?: RepricedTrip;
+    /** The pickup's flight as the UPDATE sends it (null: none); undefined when it sends no pickup. */
+    flight?: FlightRecord | null;
+  },
   ctx: ChangeContext,
 ): Decision<SendTripResult> {
   const b = requireRole(current, ctx.netid, "requester");
@@ -270,8 +284,12 @@ export function decideUpdateTrip(
   const affiliateExtra = extra.affiliateExtra ? { ...b.affiliateExtra, ...extra.affiliateExtra } : b.affiliateExtra;
   descriptions.push(...describeMembers("affiliateReservation.", changedKeys(b.affiliateExtra, affiliateExtra)));
   if (descriptions.length === 0) return { result: sendTripResult(b) };
+  // A pickup the requester changes sets its flight anew (docs/flights.md#flights); one sent as it was keeps its moves.
+  const { flight: _flight, ...unflown } = b;
+  const pickupChanged = canonicalJson(b.trip.locations.pickup) !== canonicalJson(trip.locations.pickup);
+  const base: Booking = pickupChanged && extra.flight !== undefined ? { ...unflown, ...(extra.flight ? { flight: extra.flight } : {}) } : b;
   const booking: Booking = {
-    ...b,
+    ...base,
     trip,
     notes,
     ...(affiliateExtra ? { affiliateExtra } : {}),

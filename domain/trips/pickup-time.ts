@@ -73,3 +73,16 @@ export function timeWarned(stored: TripWarning[] | undefined, time: TripWarning[
   const warnings = [...(stored ?? []).filter((w) => w.code !== "PICKUP_TIME_ADJUSTED"), ...time];
   return warnings.length > 0 || stored !== undefined ? { warnings } : {};
 }
+
+/**
+ * Reads a flight's landing time as the pickup's own time is read (a wall-clock time at the pickup's place, or an
+ * instant with an offset): Unix seconds, undefined when it is no date-time.
+ */
+export function landingReader(
+  pickup: TripLocation,
+  deps: { airports: AirportDirectory; timeZones: TimeZones },
+  placed: { placed: true; position: Position } | { placed: false },
+): (time: string) => number | undefined {
+  const at = placed.placed ? placed.position : undefined;
+  return (time) => readPickupTime({ ...pickup, time }, deps.airports, deps.timeZones, at)?.at;
+}

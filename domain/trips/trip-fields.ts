@@ -3,6 +3,7 @@ import { amountParts, normaliseTripAmount } from "../money";
 import { sortKeys } from "../shared/sorted-keys";
 import type { ExtraFields, Fee, Passenger, Phone, TripAccount, TripLocation, TripNote } from "./booking";
 import { readCoordinate } from "./places";
+import { checkFlightInfo } from "./flights";
 
 /** Reports one failing field; every reader reports all it finds, so a client sees every problem at once. */
 export type Fail = (field: string, message: string) => void;
@@ -94,7 +95,10 @@ export function readLocation(raw: Json, field: string, fail: Fail, kind: "pickup
     if (text === undefined) delete out[key];
     else out[key] = text;
   }
-  if (isObject(raw.flightInfo)) out.flightInfo = copyTrimming(raw.flightInfo, ["airlineCode", "flightNumber"]);
+  // A pickup's flight is checked (docs/flights.md#flights): the pickup follows it; elsewhere it is kept as sent.
+  if (isObject(raw.flightInfo))
+    out.flightInfo =
+      kind === "pickup" ? checkFlightInfo(raw.flightInfo, `${field}.flightInfo`, fail) : copyTrimming(raw.flightInfo, ["airlineCode", "flightNumber"]);
   for (const flag of ["meetAndGreet", "FBO"] as const) {
     const v = raw[flag];
     if (typeof v === "string") out[flag] = v.trim();

@@ -10,6 +10,8 @@ export type ExtraFields = Record<string, unknown>;
 export interface FlightInfo {
   airlineCode?: string;
   flightNumber?: string;
+  /** The scheduled landing, a wall-clock time at the pickup airport (or an instant): the pickup follows it. */
+  scheduledArrival?: string;
   [field: string]: unknown;
 }
 

@@ -34,7 +34,9 @@ export interface TripWarning {
     // docs/rates.md#never-absurd-the-longest-trip-a-provider-quotes: providers left out, the trip longer than their maxTripKm.
     | "TRIP_TOO_LONG"
     // docs/terms.md#terms-on-every-quote-option-and-every-booking: options already past their free cancellation (counted).
-    | "CANCELLATION_FEE_APPLIES";
+    | "CANCELLATION_FEE_APPLIES"
+    // docs/flights.md#the-pickup-follows-the-flight: a flight moved the pickup to less than 15 minutes from now.
+    | "PICKUP_MOVED_SHORT_NOTICE";
   message: string;
   /** The request field the warning is about, when it is about one. */
   field?: string;

@@ -29,6 +29,8 @@ const TO_PROVIDER: Partial<Record<BookingEvent["type"], { action: TripAction; ev
   TRIP_SENT: { action: "NEW", eventType: "trip.new" },
   QUOTE_REQUESTED: { action: "NEW", eventType: "quote.new" },
   TRIP_UPDATED: { action: "UPDATE", eventType: "trip.update" },
+  // The pickup moved by its flight: the provider is sent the trip with its new time (docs/flights.md#the-pickup-follows-the-flight).
+  PICKUP_MOVED: { action: "UPDATE", eventType: "trip.update" },
   TRIP_CANCELLED: { action: "CANCEL", eventType: "trip.cancel" },
 };
 

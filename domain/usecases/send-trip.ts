@@ -14,7 +14,8 @@ import {
 import { requesterFeesInCurrency } from "../trips/booking-amounts";
 import type { QuoteOption } from "../trips/booking";
 import { pickupCityWarnings, placePickup, type Gazetteer } from "../trips/pickup-place";
-import { pickupTimeRefusal, pickupTimeWarnings, readPickupTime } from "../trips/pickup-time";
+import { landingReader, pickupTimeRefusal, pickupTimeWarnings, readPickupTime } from "../trips/pickup-time";
+import { pickupFlight } from "../trips/flights";
 import { positionOf, type Position, type TimeZones } from "../trips/places";
 import type { BookingRepository, Geocoder } from "../trips/ports";
 import { placeRoute, routePositions, unplacedWarnings, type PlacedRoute } from "../trips/drop-off-place";
@@ -97,6 +98,8 @@ export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTr
   const pickupTime = pickup ? readPickupTime(pickup, deps.airports, deps.timeZones, placed?.placed ? placed.position : undefined) : undefined;
   const pickupDate = pickupTime?.at;
   const timeRefusal = pickupDate !== undefined ? pickupTimeRefusal(pickupDate, ctx.now) : undefined;
+  // A pickup sent again sets its flight again (docs/flights.md#flights): null when it names none now.
+  const flight = pickup && pickupDate !== undefined ? (pickupFlight(pickup.flightInfo, pickupDate, landingReader(pickup, deps, placed!)) ?? null) : undefined;
   const limits = deps.limits ?? DEFAULT_BOOKING_LIMITS;
   // A booking made from a quote is priced again for a changed trip (or 409 REQUOTE_NEEDED), before the transaction.
   const price = await repriceForUpdate({ ...deps, integrations: deps.admission.integrations }, ref, req.changes, ctx, pickupDate);
@@ -108,7 +111,7 @@ export async function sendTrip(deps: SendTripDeps, caller: Caller, input: SendTr
     const changes = fees ? { ...req.changes, fees } : req.changes;
     // A pickup moved into a spring-forward gap is moved forward and warns as a NEW does (docs/places.md#the-pickups-clock).
     const timeWarnings = pickupTime ? pickupTimeWarnings(pickupTime) : undefined;
-    const facts = { providerId: req.providerId, notes: req.notes, pickupDate, timeWarnings, affiliateExtra: req.affiliateExtra, price };
+    const facts = { providerId: req.providerId, notes: req.notes, pickupDate, timeWarnings, affiliateExtra: req.affiliateExtra, price, flight };
     const decision = decideUpdateTrip(current, changes, facts, ctx);
     // Only an UPDATE that moves the pickup is judged on its time: one resending the same pickup is not refused.
     if (timeRefusal && decision.write && pickupDate !== current?.pickupDate) throw timeRefusal;
@@ -138,6 +141,7 @@ async function sendNewTrip(
   const pickupTime = readPickupTime(pickup, deps.airports, deps.timeZones, placed.placed ? placed.position : undefined);
   const pickupDate = pickupTime?.at;
   if (pickupDate === undefined) throw new ValidationError([{ field: "locations.pickup.time", message: "must be an ISO 8601 date-time" }]);
+  const flight = pickupFlight(pickup.flightInfo, pickupDate, landingReader(pickup, deps, placed));
   // A QUOTE must be placed to be priced; a booking is taken all the same (the provider dispatches from the address).
   const refusals = [refusal, pickupTimeRefusal(pickupDate, ctx.now)];
   if (isQuote && !placed.placed)
@@ -222,6 +226,7 @@ async function sendNewTrip(
     pickupDate,
     options,
     warnings,
+    ...(flight ? { flight } : {}),
     sourcePlatform: SOURCE_PLATFORM,
     targetPlatform: TARGET_PLATFORM,
     ...(price ? { price } : {}),

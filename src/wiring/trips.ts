@@ -57,6 +57,8 @@ export function wireTrips({ storage, config, clock }: Wiring, { reference, place
       rateCards: storage.rateCards,
     },
     manage: { bookings, companies, clock, tracking, limits, currencies, lostOffers: storage.liveEvents },
+    // The pickup follows its flight (docs/flights.md#the-pickup-follows-the-flight).
+    flights: { bookings, clock, airports, timeZones: reference.timeZones, gazetteer: reference.gazetteer, holds },
     idempotency: storage.idempotency,
     delivery,
   };

@@ -3,12 +3,13 @@ import { bookingOfferMembers } from "./offers.model";
 import { open } from "../gnet-fields";
 import { FeeOut, TripWarningOut } from "../platform/send-trip.model";
 import { TermsOut } from "./terms.model";
+import { FlightOut } from "./flights.model";
 
 // A booking as the core API shows it (GET /api/reservation, webhooks, GNet reads).
 
 const REQUESTER_EXTRA_EXAMPLE =
   "e.g. chauffeur, vehicle, location, providerUpdate, providerNote, providerResCode, userid, fromConextId, and the " +
-  "exchange's own acceptBy, offers, reason, terms, finalFare, evidence, eta, arrivedAt (docs/security.md#owned-members)";
+  "exchange's own acceptBy, offers, reason, terms, finalFare, evidence, eta, arrivedAt, flight (docs/security.md#owned-members)";
 
 const o = () => t.Optional(t.String());
 const anyOut = () => t.Optional(t.Union([t.String(), t.Number(), t.Boolean()]));
@@ -26,7 +27,7 @@ const locationOut = {
   zipCode: o(),
   country: o(),
   time: o(),
-  flightInfo: t.Optional(t.Object({ airlineCode: o(), flightNumber: o() }, open())),
+  flightInfo: t.Optional(t.Object({ airlineCode: o(), flightNumber: o(), scheduledArrival: o() }, open())),
   specialInstructions: o(),
   meetAndGreet: anyOut(),
   FBO: anyOut(),
@@ -65,6 +66,7 @@ export const BookingData = t.Object({
   ),
   terms: t.Optional(TermsOut),
   ...bookingOfferMembers,
+  flight: t.Optional(FlightOut),
   tripPacket: t.Object(
     {
       reservationType: t.String({ examples: ["REGULAR"], description: "REGULAR, ONDEMAND or QUOTE" }),

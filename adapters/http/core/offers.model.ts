@@ -115,8 +115,25 @@ export const bookingOfferMembers = {
 
 /** booking.reassigned: who had the booking, who has it now, why, and what changed; booking.withdrawn: why. */
 export const reassignedMembers = {
-  from: t.Optional(t.String({ description: "booking.reassigned only: the provider that lost the booking" })),
-  to: t.Optional(t.String({ description: "booking.reassigned only: the provider now offered it" })),
+  from: t.Optional(
+    t.String({
+      description:
+        "booking.reassigned: the provider that lost the booking; booking.pickup_moved and booking.pickup_move_blocked: the " +
+        "pickup before the move (UTC instant)",
+    }),
+  ),
+  to: t.Optional(
+    t.String({
+      description:
+        "booking.reassigned: the provider now offered it; booking.pickup_moved: the pickup after the move; " +
+        "booking.pickup_move_blocked: where the flight would have moved it (UTC instants)",
+    }),
+  ),
+  cause: t.Optional(
+    t.String({
+      description: "booking.pickup_moved and booking.pickup_move_blocked: FLIGHT_DELAY or FLIGHT_EARLY (docs/flights.md#the-pickup-follows-the-flight)",
+    }),
+  ),
   reason: t.Optional(
     t.String({
       description:

@@ -31,7 +31,21 @@ const locationFields = {
   zipCode: str(32),
   country: str(64),
   time: str(64, "Pickup: ISO 8601 date-time. Without an offset it is local time of the pickup place.", "2026-12-03T18:45:00"),
-  flightInfo: t.Optional(t.Object({ airlineCode: str(16), flightNumber: str(16) }, open())),
+  flightInfo: t.Optional(
+    t.Object(
+      {
+        airlineCode: str(16, "Pickup: the airline's 2–3 character code (IATA or ICAO), never TBD", "B6"),
+        flightNumber: numberOrText(16, "Pickup: 1–4 digits with an optional letter (the airline code before it is accepted), never TBD", "1544"),
+        scheduledArrival: str(
+          64,
+          "Pickup: the scheduled landing, a wall-clock time at the pickup airport (or an instant); the booking keeps " +
+            "pickupOffsetMinutes = pickup − landing, and its pickup follows the flight (docs/flights.md#flights)",
+          "2026-12-11T20:40:00",
+        ),
+      },
+      open("The flight a pickup meets (checked on the pickup only: 400 naming the member); members not named here are kept verbatim."),
+    ),
+  ),
   specialInstructions: str(2000, "Instructions for this place (e.g. baggage claim 5)"),
   meetAndGreet: flag("GNet: meet and greet at this place"),
   FBO: flag("GNet: a fixed-base operator (private aviation terminal)"),
@@ -273,6 +287,7 @@ export const TripWarningOut = t.Object(
         t.Literal("UNPRICED_VEHICLES"),
         t.Literal("TRIP_TOO_LONG"),
         t.Literal("CANCELLATION_FEE_APPLIES"),
+        t.Literal("PICKUP_MOVED_SHORT_NOTICE"),
       ],
       {
         description:
@@ -295,6 +310,8 @@ export const TripWarningOut = t.Object(
           "OTHER_CURRENCIES_LEFT_OUT: options priced in other currencies than the quote's were left out (`count`, " +
           "`currencies`). VEHICLES_BUSY: vehicles held by live bookings or blackouts at that time were left out " +
           "(`count`). SHORT_NOTICE: the pickup is sooner than the provider's minimumNoticeMinutes: no options. " +
+          "PICKUP_MOVED_SHORT_NOTICE: a flight status moved the pickup to less than 15 minutes from the move " +
+          "(docs/flights.md#the-pickup-follows-the-flight). " +
           "UNKNOWN_PASSENGER_FIELD: a passenger member GNet does not know (`phone` for `phoneNumber`), named in " +
           "`field` (`passengers[0].phone`): kept as sent, read by no provider. " +
           "EXTRA_NOT_OFFERED: the provider cannot supply an asked extra (its rate card lacks it, or offers fewer; " +

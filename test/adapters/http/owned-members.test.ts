@@ -27,7 +27,7 @@ afterAll(async () => {
   await h.close();
 });
 
-const OWNED = ["acceptBy", "offers", "reason", "terms", "finalFare", "evidence", "eta", "arrivedAt"];
+const OWNED = ["acceptBy", "offers", "reason", "terms", "finalFare", "evidence", "eta", "arrivedAt", "flight"];
 /** A requester's copies of every owned member, spelled as the exchange spells them, and one in another case. */
 const FORGED = {
   acceptBy: "2099-01-01T00:00:00Z",
@@ -38,6 +38,8 @@ const FORGED = {
   evidence: { arrivedAt: "2099-01-01T00:00:00Z", waitedMinutes: 90 },
   eta: { toPickupMinutes: 1, at: "2099-01-01T00:00:00Z" },
   ArrivedAt: "2099-01-01T00:00:00Z",
+  // A "last move" that would waive the give-back recovery (docs/flights.md#a-big-move-lets-the-provider-give-the-booking-back).
+  flight: { originalPickup: "2099-01-01T00:00:00Z", lastMove: { from: "2099-01-01T00:00:00Z", to: "2099-01-01T05:00:00Z", cause: "FLIGHT_DELAY" } },
 };
 const AFFILIATE_FORGED = { acceptBy: "2099-01-02T00:00:00Z", finalFare: { state: "FINAL" } };
 

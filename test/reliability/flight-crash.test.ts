@@ -1,0 +1,3 @@
+import { flightCrashTest } from "./flight-crash";
+
+for (const kind of ["sqlite", "postgres"] as const) flightCrashTest(kind);
