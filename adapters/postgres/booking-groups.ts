@@ -7,12 +7,26 @@ export interface Applied {
   announced: boolean;
 }
 
+/** A change's creation of a new booking, decided before any statement; undefined when it creates none. */
+export type Creation = () => unknown;
+
+/**
+ * Makes a group's creations in one statement: for each, what it applied, or undefined when it created nothing (it
+ * decided no new booking, or its number was taken). Runs in the group's transaction, outside any savepoint.
+ */
+export type CreateMany = (tx: PgTx, creations: Creation[]) => Promise<Array<Applied | undefined>>;
+
 /** A change waiting for a group. */
 interface Queued {
   /** Changes with the same key (one booking) never share a group nor run in two groups at once. */
   key: string;
-  /** `shared`: runs in the group's transaction without a savepoint of its own (it adds one where it may fail). */
-  apply: (tx: PgTx, shared: boolean) => Promise<Applied>;
+  /**
+   * `shared`: runs in the group's transaction without a savepoint of its own (it adds one where it may fail).
+   * `tried`: the group already tried `create` for it, which inserted nothing.
+   */
+  apply: (tx: PgTx, shared: boolean, tried: boolean) => Promise<Applied>;
+  /** For a change that may create a booking: the creation, which the group makes with its other ones at once. */
+  create?: Creation;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
   /** Times it met a concurrent writer and was queued again. */
@@ -65,12 +79,14 @@ export class GroupCommit {
     private readonly isConflict: (error: unknown) => boolean,
     /** Called after a commit that wrote outbox messages. */
     private readonly announced: () => void,
+    /** Makes the group's new bookings at once, before its other changes. */
+    private readonly createMany: CreateMany = async (_tx, creations) => creations.map(() => undefined),
   ) {}
 
   /** Applies a change in the next group; resolves with its result once that group has committed. */
-  submit(key: string, apply: (tx: PgTx, shared: boolean) => Promise<Applied>): Promise<unknown> {
+  submit(key: string, apply: Queued["apply"], create?: Creation): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ key, apply, resolve, reject, conflicts: 0, isolated: false });
+      this.queue.push({ key, apply, resolve, reject, conflicts: 0, isolated: false, create });
       this.flushes.schedule();
     });
   }
@@ -116,19 +132,34 @@ export class GroupCommit {
     let outcomes: Array<{ ok: true; applied: Applied } | { ok: false; error: unknown }>;
     try {
       outcomes = await this.transaction(async (tx) => {
-        const out: typeof outcomes = [];
-        for (const change of group) {
-          // A change that reaches the database only through one statement that cannot fail (a new booking) runs
-          // without a savepoint: two round trips fewer. Any other statement it runs, it runs in a savepoint.
+        const out: typeof outcomes = new Array(group.length);
+        // The group's new bookings first, all in one statement that cannot fail (no savepoint: two round trips fewer
+        // a booking, and one statement for all); a change it created nothing for runs as any other, below.
+        const creating = group.flatMap((change, i) => (change.create && !change.isolated ? [i] : []));
+        if (creating.length > 0) {
+          let made: Array<Applied | undefined>;
           try {
-            out.push({
-              ok: true,
-              applied: change.isolated ? await tx.transaction((savepoint) => change.apply(savepoint, false)) : await change.apply(tx, true),
-            });
+            made = await this.createMany(tx, creating.map((i) => group[i].create!));
+          } catch (error) {
+            throw new TransactionLost("the new bookings' statement failed outside a savepoint", { cause: error });
+          }
+          creating.forEach((i, j) => {
+            const applied = made[j];
+            if (applied) out[i] = { ok: true, applied };
+          });
+        }
+        for (const [i, change] of group.entries()) {
+          if (out[i]) continue;
+          // Any other statement a change runs, it runs in a savepoint.
+          try {
+            const applied = change.isolated
+              ? await tx.transaction((savepoint) => change.apply(savepoint, false, false))
+              : await change.apply(tx, true, change.create !== undefined);
+            out[i] = { ok: true, applied };
           } catch (error) {
             // A statement outside any savepoint failed: roll the transaction back whole (below).
             if (error instanceof TransactionLost) throw error;
-            out.push({ ok: false, error });
+            out[i] = { ok: false, error };
           }
         }
         return out;

@@ -12,8 +12,8 @@ import { TERMINAL_STATUSES } from "../../domain/trips/lifecycle";
 import { historyCapped } from "../../domain/trips/booking-bounds";
 import { changedValues, toBooking, toRow, type BookingRow } from "./booking-rows";
 import { replacedBytes } from "../../domain/trips/booking-record";
-import { GroupCommit, TransactionLost } from "./booking-groups";
-import { clientOf, insertNewBooking } from "./booking-insert";
+import { GroupCommit, TransactionLost, type Applied, type Creation } from "./booking-groups";
+import { clientOf, insertNewBookings, newDecided, type NewDecided } from "./booking-insert";
 import { insertLiveEvents } from "./live-event-log";
 import { holdSwapArgs, holdSwapSql, holdTaken } from "../sql/hold-sql";
 import { vehicleLockKey } from "./vehicle-holds";
@@ -147,6 +147,7 @@ export class PgBookingRepository implements BookingRepository {
         transactions,
         isBookingConflict,
         () => this.announcer.wake(),
+        (tx, creations) => this.createAll(tx, creations as Array<() => NewDecided<unknown> | undefined>),
       );
   }
 
@@ -209,7 +210,10 @@ export class PgBookingRepository implements BookingRepository {
    * commit wrote messages.
    */
   async change<R>(ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): Promise<R> {
-    if (this.groups) return (await this.groups.submit(refKey(ref), (tx, shared) => this.changeWithin(tx, ref, decide, shared))) as R;
+    if (this.groups) {
+      const create: Creation | undefined = "transactionId" in ref ? undefined : () => newDecided(decide);
+      return (await this.groups.submit(refKey(ref), (tx, shared, tried) => this.changeWithin(tx, ref, decide, shared, tried), create)) as R;
+    }
     this.running++;
     try {
       const { result, announced } = await this.oneAtATime(refKey(ref), () =>
@@ -261,18 +265,20 @@ export class PgBookingRepository implements BookingRepository {
    *
    * A change named by the requester's number is first decided as if no booking had it yet: when that creates
    * one (a NEW), the booking and its announcements go in with one statement that inserts nothing if the number is
-   * taken after all (`insertNewBooking`); only then is the booking read, under its row lock, and decided again —
+   * taken after all (`insertNewBookings`); only then is the booking read, under its row lock, and decided again —
    * a resent NEW answers as before. `shared`: `tx` is a transaction other changes share and no savepoint guards
    * this one; the one statement of a new booking cannot fail but for a broken connection or a bug (and then the
    * group runs again with a savepoint each: GroupCommit), everything else runs in a savepoint of its own here.
+   * `tried`: the group already tried to create it (`createAll`), which inserted nothing.
    */
   async changeWithin<R>(
     tx: PgTx,
     ref: BookingRef,
     decide: (current: Booking | undefined) => Decision<R>,
     shared = false,
+    tried = false,
   ): Promise<{ result: R; announced: boolean }> {
-    if (!("transactionId" in ref)) {
+    if (!("transactionId" in ref) && !tried) {
       const created = await this.tryCreate(tx, decide, shared);
       if (created) return created;
     }
@@ -288,28 +294,36 @@ export class PgBookingRepository implements BookingRepository {
     decide: (current: Booking | undefined) => Decision<R>,
     shared: boolean,
   ): Promise<{ result: R; announced: boolean } | undefined> {
-    let decision: Decision<R>;
+    const decided = newDecided(decide);
+    if (!decided) return undefined;
     try {
-      decision = historyCapped(decide(undefined));
-    } catch {
-      // A refusal may not hold for the booking that exists (a resent NEW is never refused): decided on it below.
-      return undefined;
-    }
-    const write = decision.write;
-    // A new booking never carries a provider's number: one that would (none does today) takes the careful path.
-    if (!write || write.booking.providerResNo !== null) return undefined;
-    const { booking, events } = write;
-    await this.prefetch([booking], true);
-    const messages = this.announcer.messages(events, booking);
-    const live = this.announcer.live?.(events, booking) ?? [];
-    let inserted: boolean;
-    try {
-      inserted = await insertNewBooking(tx, toRow(booking, 1), messages, live);
+      const [made] = await this.createAll(tx, [() => decided]);
+      return made as { result: R; announced: boolean } | undefined;
     } catch (error) {
       throw shared ? new TransactionLost("a new booking's statement failed outside a savepoint", { cause: error }) : error;
     }
-    if (!inserted) return undefined;
-    return { result: decision.result, announced: messages.length > 0 };
+  }
+
+  /**
+   * The new bookings `creations` decide, inserted with their announcements in one statement (each unless its number
+   * is taken): what each applied, undefined for one that created nothing.
+   */
+  private async createAll(tx: PgTx, creations: Array<() => NewDecided<unknown> | undefined>): Promise<Array<Applied | undefined>> {
+    const decided = creations.map((create) => create());
+    const made = decided.filter((d): d is NewDecided<unknown> => d !== undefined);
+    if (made.length === 0) return decided.map(() => undefined);
+    await this.prefetch(
+      made.map((d) => d.booking),
+      true,
+    );
+    const rows = made.map(({ booking, events }) => ({
+      row: toRow(booking, 1),
+      messages: this.announcer.messages(events, booking),
+      live: this.announcer.live?.(events, booking) ?? [],
+    }));
+    const inserted = await insertNewBookings(tx, rows);
+    const announced = new Map(made.map((d, i) => [d, rows[i].messages.length > 0]));
+    return decided.map((d) => (d && inserted.has(d.booking.transactionId) ? { result: d.result, announced: announced.get(d)! } : undefined));
   }
 
   /**

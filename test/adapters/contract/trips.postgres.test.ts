@@ -227,6 +227,33 @@ for (const mode of ["single", "grouped"] as const) {
       expect(one.bookings.pendingChanges).toBe(0);
     });
 
+    test("new bookings asked for together, some under numbers already taken and one change by number among them: the new ones are made with their announcements, the others answer on the stored booking", async () => {
+      const number = (i: number) => `MIXED-${mode}-${i}-${process.pid}`;
+      const stored = [newBooking({ requesterResNo: number(1) }), newBooking({ requesterResNo: number(4) }), newBooking({ requesterResNo: number(6) })];
+      for (const b of stored) await two.bookings.change({ requesterId: b.requesterId, requesterResNo: b.requesterResNo }, create(b));
+      const asked = Array.from({ length: 7 }, (_, i) => newBooking({ requesterResNo: number(i) }));
+      const results = await Promise.all(
+        asked.map((b, i) => {
+          const ref = { requesterId: b.requesterId, requesterResNo: b.requesterResNo };
+          // Number 6: a change of the stored booking by its number, asked for with the new ones.
+          return i === 6 ? one.bookings.change<string | number>(ref, appendLog("changed with the new ones", 1_870_000_100)) : one.bookings.change<string | number>(ref, create(b));
+        }),
+      );
+      const takenBy = new Map(stored.map((b) => [b.requesterResNo, b]));
+      for (const [i, b] of asked.entries()) {
+        const before = takenBy.get(b.requesterResNo);
+        if (i === 6) expect(results[i]).toBe(before!.changeLogs.length + 1);
+        else expect(results[i]).toBe((before ?? b).transactionId);
+        // Nothing of a NEW whose number was taken is written; each booking made announces its own two messages.
+        expect(await two.bookings.findById(b.transactionId)).toEqual(before ? undefined : b);
+        expect(await two.outbox.forBooking(b.transactionId)).toHaveLength(before ? 0 : 2);
+      }
+      // The stored ones: unchanged but the one changed by number, which announced its change too.
+      expect(await two.outbox.forBooking(stored[0].transactionId)).toHaveLength(2);
+      expect(await two.outbox.forBooking(stored[2].transactionId)).toHaveLength(4);
+      expect(one.bookings.pendingChanges).toBe(0);
+    });
+
     test("an Idempotency-Key reserved concurrently on two instances is reserved once", async () => {
       for (let round = 0; round < 5; round++) {
         const results = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? one : two).idempotency.reserve("REQ-CO", `k-${mode}-${round}`, `h-${i}`, 1_890_000_000)));

@@ -128,6 +128,27 @@ describe("PostgreSQL schema", () => {
     expect(await options(toast.name)).toEqual(["autovacuum_vacuum_scale_factor=0", "autovacuum_vacuum_threshold=8192"]);
   });
 
+  test("the large texts a booking writes are compressed with lz4, not pglz (docs/postgres.md#settings-for-a-deployment)", async () => {
+    const columns = await sql`SELECT c.relname || '.' || a.attname AS col, a.attcompression AS method
+      FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+      WHERE (c.relname, a.attname) IN (('live_event_bodies', 'body'), ('live_events', 'body'), ('bookings', 'trip_packet'),
+                                       ('bookings', 'change_logs'), ('outbox_messages', 'body'))
+      ORDER BY 1`;
+    expect(columns.map((r: { col: string; method: string }) => `${r.col} ${r.method}`)).toEqual([
+      "bookings.change_logs l",
+      "bookings.trip_packet l",
+      "live_event_bodies.body l",
+      "live_events.body l",
+      "outbox_messages.body l",
+    ]);
+    // A body long enough to be compressed is stored with lz4.
+    const body = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ event: "booking.created", n: i })));
+    await sql`INSERT INTO live_event_bodies (id, netid, bytes, body, created_at) VALUES ('lz4-check', 'x', ${body.length}, ${body}, 1)`;
+    const [stored] = await sql`SELECT pg_column_compression(body) AS method FROM live_event_bodies WHERE id = 'lz4-check'`;
+    await sql`DELETE FROM live_event_bodies WHERE id = 'lz4-check'`;
+    expect(stored.method).toBe("lz4");
+  });
+
   test("(requester_id, requester_res_no) is unique, and a company's fleet entries go with it", async () => {
     const db = openPostgres(cluster.url, { max: 2 });
     try {
