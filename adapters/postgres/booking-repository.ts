@@ -312,10 +312,7 @@ export class PgBookingRepository implements BookingRepository {
     const decided = creations.map((create) => create());
     const made = decided.filter((d): d is NewDecided<unknown> => d !== undefined);
     if (made.length === 0) return decided.map(() => undefined);
-    await this.prefetch(
-      made.map((d) => d.booking),
-      true,
-    );
+    await this.prefetch(made.map((d) => d.booking), true);
     const rows = made.map(({ booking, events }) => ({
       row: toRow(booking, 1),
       messages: this.announcer.messages(events, booking),
@@ -365,13 +362,7 @@ export class PgBookingRepository implements BookingRepository {
     await this.writeBooking(tx, next, row);
     if (messages.length > 0) {
       await tx.insert(outboxMessages).values(
-        messages.map(({ message, at }) => ({
-          ...message,
-          status: "pending",
-          attempts: 0,
-          nextAttemptAt: at,
-          createdAt: Math.floor(at),
-        })),
+        messages.map(({ message, at }) => ({ ...message, status: "pending", attempts: 0, nextAttemptAt: at, createdAt: Math.floor(at) })),
       );
     }
     if (live.length > 0) await insertLiveEvents(clientOf(tx), live);
@@ -383,11 +374,8 @@ export class PgBookingRepository implements BookingRepository {
     const write = async (tx: PgTx) => {
       if (!row) await tx.insert(bookings).values(next);
       else {
-        const updated = await tx
-          .update(bookings)
-          .set(changedValues(next, row))
-          .where(and(eq(bookings.transactionId, row.transactionId), eq(bookings.version, row.version)))
-          .returning({ version: bookings.version });
+        const current = and(eq(bookings.transactionId, row.transactionId), eq(bookings.version, row.version));
+        const updated = await tx.update(bookings).set(changedValues(next, row)).where(current).returning({ version: bookings.version });
         if (updated.length === 0) throw new BookingConflict(`booking ${next.transactionId} changed concurrently`);
       }
     };
