@@ -113,8 +113,9 @@ const BookingEvent = t.Object(
         "good), booking.delivery_recovered (a later attempt succeeded: affiliateReservation.status is the " +
         "booking's status again), booking.delivery_retried, booking.location_changed, booking.reassigned (to the " +
         "requester: the cascade moved the booking to another provider — `from`, `to`, `reason`, `priceChange`, " +
-        "`termsChanged`; docs/terms.md#the-cascade-fallback) or booking.withdrawn (to a provider whose offer ended: " +
-        "`reason`, and `data` its own offer as its read shows it; docs/terms.md#who-sees-what)",
+        "`termsChanged`; docs/terms.md#the-cascade-fallback), booking.arrived (the chauffeur's positions put it at the " +
+        "pickup: `data.arrivedAt`, `data.flags`; docs/flights.md#arrival) or booking.withdrawn (to a provider whose " +
+        "offer ended: `reason`, and `data` its own offer as its read shows it; docs/terms.md#who-sees-what)",
       examples: ["booking.status_changed"],
     }),
     createdAt: t.Number({ description: "When the change happened, Unix seconds" }),

@@ -11,7 +11,7 @@ const COLUMNS = [
 const PACKED = [
   "action", "notes", "providerNote", "vehicle", "chauffeur", "providerUpdate", "affiliateExtra", "submitMode", "deliveryFailure", "warnings", "quoted",
   "terms",
-  "acceptBy", "acceptWithinMinutes", "fallback", "offers", "reason", "providerCancelled",
+  "acceptBy", "acceptWithinMinutes", "fallback", "offers", "reason", "providerCancelled", "clock",
 ] as const;
 
 /**

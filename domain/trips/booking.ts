@@ -226,10 +226,28 @@ export interface Booking {
   offers?: Offer[];
   /** Why the exchange ended the booking: ACCEPT_TIMEOUT or NO_PROVIDER_ACCEPTED. */
   reason?: string;
+  /** The trip's clock: arrival, ON_LOCATION, on board, flags (docs/flights.md#arrival); absent until one is known. */
+  clock?: TripClock;
   trip: Trip;
   changeLogs: ChangeLog[];
   transactionErrors: TransactionError[];
 }
+
+/**
+ * The trip's clock (docs/flights.md#arrival): when the chauffeur arrived by its positions, when the provider said
+ * ON_LOCATION and PASSENGER_ON_BOARD (UTC ISO 8601 instants), and the flags they earn.
+ */
+export interface TripClock {
+  /** The time taken (`locationDateTime`) of the first position within reach of the pickup sent from ASSIGNED on. */
+  arrivedAt?: string;
+  /** When the provider sent ON_LOCATION (or a status past it, skipping it). */
+  onLocationAt?: string;
+  /** When the provider sent PASSENGER_ON_BOARD (or a status past it, skipping it). */
+  onBoardAt?: string;
+  flags?: TripFlag[];
+}
+
+export type TripFlag = "ON_LOCATION_BEFORE_ARRIVAL";
 
 /** The cascade's cap: re-offer to the next option of the network quote at most at `maxFee`, never a smaller class when asked. */
 export interface Fallback {
@@ -281,7 +299,8 @@ export interface BookingEvent {
     | "DELIVERY_RECOVERED"
     | "LOCATION_CHANGED"
     | "REASSIGNED"
-    | "OFFER_WITHDRAWN";
+    | "OFFER_WITHDRAWN"
+    | "ARRIVED";
   transactionId: string;
   actor: TripActor;
   /** Unix seconds. */

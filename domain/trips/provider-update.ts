@@ -8,6 +8,7 @@ import type { Decision } from "./decision";
 import { isUuid } from "./send-trip-request";
 import { providerFare, sameAmount } from "./fare-lines";
 import { lapsedAcceptance, providerCancelOf } from "./offers";
+import { clockAfterMove } from "./trip-clock";
 import { ANY_DECIMALS, checkFees, copyTrimming, extraFields, numberText, readCoordinateField, readPhones } from "./trip-fields";
 
 /**
@@ -167,6 +168,9 @@ export function decideProviderUpdate(
   const descriptions: string[] = [];
   if (statusChange) descriptions.push(describeMove(b.status, update.status));
   const next: Booking = { ...b, status: update.status };
+  // The trip's clock (docs/flights.md#arrival): when ON_LOCATION and PASSENGER_ON_BOARD were reached.
+  const clock = statusChange ? clockAfterMove(b.clock, b.status, update.status, ctx.now) : undefined;
+  if (clock) next.clock = clock;
   // The provider's own CANCEL: a decline before it accepted, a give-back after (docs/terms.md#give-back).
   if (statusChange && update.status === "CANCEL") next.providerCancelled = providerCancelOf(b.status);
   if (update.providerResNo !== undefined && update.providerResNo !== (b.providerResNo ?? "")) {
