@@ -8,7 +8,7 @@ import type { Decision } from "./decision";
 import { isUuid } from "./send-trip-request";
 import { providerFare, sameAmount } from "./fare-lines";
 import { lapsedAcceptance, providerCancelOf } from "./offers";
-import { clockAfterMove } from "./trip-clock";
+import { assertNoShowTime, clockAfterMove } from "./trip-clock";
 import { ANY_DECIMALS, checkFees, copyTrimming, extraFields, numberText, readCoordinateField, readPhones } from "./trip-fields";
 
 /**
@@ -164,6 +164,8 @@ export function decideProviderUpdate(
   const lapsed = statusChange ? lapsedAcceptance(b, update.status, ctx.now) : undefined;
   if (lapsed) throw lapsed;
   if (statusChange && !simulated) assertTripTime(update.status, b.pickupDate, ctx.now);
+  // docs/flights.md#waiting-and-no-show: the chauffeur waits the free minutes before a passenger is a no-show.
+  if (statusChange && update.status === "NO_SHOW" && !simulated) assertNoShowTime(b, ctx.now);
 
   const descriptions: string[] = [];
   if (statusChange) descriptions.push(describeMove(b.status, update.status));

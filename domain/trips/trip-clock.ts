@@ -1,4 +1,5 @@
 import type { AirportDirectory } from "../airports";
+import { ConflictError } from "../errors";
 import { greatCircleKm, type Position } from "../geo";
 import type { TripClock, TripLocation } from "./booking";
 import { skippedStates, type TripStatus } from "./lifecycle";
@@ -80,6 +81,28 @@ export function clockAfterMove(clock: TripClock | undefined, from: TripStatus, t
   if (passed.has("PASSENGER_ON_BOARD") && next.onBoardAt === undefined) next.onBoardAt = toIso(now);
   if (next.onLocationAt === clock?.onLocationAt && next.onBoardAt === clock?.onBoardAt) return undefined;
   return flagged(next);
+}
+
+/**
+ * When a NO_SHOW may be sent (docs/flights.md#waiting-and-no-show), Unix seconds: the free waiting minutes after the
+ * later of the arrival the positions tell and the pickup (the pickup alone without positions).
+ */
+export function noShowAllowedFrom(b: { pickupDate: number; clock?: TripClock; terms?: { freeWaitingMinutes: number } }): number {
+  const arrived = seconds(b.clock?.arrivedAt);
+  return Math.max(arrived ?? b.pickupDate, b.pickupDate) + (b.terms?.freeWaitingMinutes ?? 0) * 60;
+}
+
+/** Throws 409 NO_SHOW_TOO_EARLY, naming the instant it is allowed from, while the chauffeur must still wait. */
+export function assertNoShowTime(b: { pickupDate: number; clock?: TripClock; terms?: { freeWaitingMinutes: number } }, now: number): void {
+  const from = noShowAllowedFrom(b);
+  if (now >= from) return;
+  const allowedFrom = toIso(from);
+  throw new ConflictError(
+    `A NO_SHOW waits for the free waiting minutes (${b.terms?.freeWaitingMinutes ?? 0}) after the chauffeur's arrival or the pickup, ` +
+      `whichever is later: it may be sent from ${allowedFrom}`,
+    "NO_SHOW_TOO_EARLY",
+    { status: "NO_SHOW", allowedFrom },
+  );
 }
 
 /** The clock with the arrival at `arrivedAt` (Unix seconds), flagged when ON_LOCATION came too early. */

@@ -27,7 +27,13 @@ afterAll(() => {
 
 /** A street pickup (150 m reach) at these coordinates; the example's JFK pickup is an airport one (1.5 km). */
 const STREET = { lat: 40.7484, lon: -73.9857 };
-const streetPickup = () => ({ locationType: "address", address: "20 W 34th St, New York, NY 10001", lat: String(STREET.lat), lon: String(STREET.lon), time: pickupIn(3, clock.now()) });
+const streetPickup = (hours = 3) => ({
+  locationType: "address",
+  address: "20 W 34th St, New York, NY 10001",
+  lat: String(STREET.lat),
+  lon: String(STREET.lon),
+  time: pickupIn(hours, clock.now()),
+});
 
 async function booking(statuses: string[], pickup?: Record<string, unknown>) {
   const body = soonTrip(requester.netid, provider.netid, {}, {}, clock.now());
@@ -159,5 +165,39 @@ describe("ETA from the latest position", () => {
     await push(id, STREET, 10_000);
     expect((await read(requester, id)).eta?.toPickupMinutes).toBe(13);
     expect((await integrate(h, provider, { policies: { etaSpeedKmh: null } })).status).toBe(200);
+  });
+});
+
+describe("no-show", () => {
+  const iso = (unix: number) => new Date(unix * 1000).toISOString().replace(".000Z", "Z");
+  const noShow = (id: string) => providerUpdate(h, provider, id, { status: "NO_SHOW" });
+
+  test("409 NO_SHOW_TOO_EARLY until the free minutes after the pickup (the arrival came earlier), naming the instant", async () => {
+    const id = await booking(["CONFIRMED", "ASSIGNED", "EN_ROUTE"], streetPickup(0.1));
+    const pickup = (await read(requester, id)).pickupDate as number;
+    await push(id, STREET, 0);
+    expect((await providerUpdate(h, provider, id, { status: "ON_LOCATION" })).status).toBe(200);
+    const early = await noShow(id);
+    expect(early.status).toBe(409);
+    expect(early.body).toMatchObject({ code: "NO_SHOW_TOO_EARLY", status: "NO_SHOW", allowedFrom: iso(pickup + 15 * 60) });
+    expect((await read(requester, id)).lastStatus).toBe("ON_LOCATION");
+    clock.t = pickup + 15 * 60 - 1;
+    expect((await noShow(id)).status).toBe(409);
+    clock.t = pickup + 15 * 60;
+    expect((await noShow(id)).status).toBe(200);
+    expect((await read(requester, id)).lastStatus).toBe("NO_SHOW");
+  });
+
+  test("a chauffeur that arrived after the pickup waits the free minutes from its arrival", async () => {
+    const id = await booking(["CONFIRMED", "ASSIGNED", "EN_ROUTE"], streetPickup(0.1));
+    const pickup = (await read(requester, id)).pickupDate as number;
+    clock.t = pickup + 10 * 60;
+    const arrived = await push(id, STREET, 0);
+    expect(arrived).toBe(iso(pickup + 10 * 60 + 2));
+    expect((await providerUpdate(h, provider, id, { status: "ON_LOCATION" })).status).toBe(200);
+    clock.t = pickup + 20 * 60;
+    expect((await noShow(id)).body).toMatchObject({ code: "NO_SHOW_TOO_EARLY", allowedFrom: iso(pickup + 10 * 60 + 2 + 15 * 60) });
+    clock.t = pickup + 25 * 60 + 2;
+    expect((await noShow(id)).status).toBe(200);
   });
 });
