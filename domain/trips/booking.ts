@@ -35,6 +35,8 @@ export interface Terms {
   cancellation: Array<{ until: string; percent: number }>;
   /** Minutes the chauffeur waits free at the pickup: the airport figure for an airport pickup, else the other. */
   freeWaitingMinutes: number;
+  /** What waiting beyond them costs, when the provider set it (docs/flights.md#waiting-and-no-show): per started period. */
+  waitingRate?: { amount: string; perMinutes: number };
 }
 
 /** A vehicle option of a quote, as built by the exchange from the provider's fleet. */

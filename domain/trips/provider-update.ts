@@ -9,6 +9,7 @@ import { isUuid } from "./send-trip-request";
 import { providerFare, sameAmount } from "./fare-lines";
 import { lapsedAcceptance, providerCancelOf } from "./offers";
 import { assertNoShowTime, clockAfterMove } from "./trip-clock";
+import { withWaiting } from "./waiting";
 import { ANY_DECIMALS, checkFees, copyTrimming, extraFields, numberText, readCoordinateField, readPhones } from "./trip-fields";
 
 /**
@@ -209,6 +210,14 @@ export function decideProviderUpdate(
   const infoChanged = update.info !== undefined && canonicalJson(update.info) !== canonicalJson(b.providerUpdate ?? {});
   if (update.info) next.providerUpdate = update.info;
 
+  // docs/flights.md#waiting-and-no-show: the passenger on board, the wait beyond the free minutes is charged.
+  if (clock?.onBoardAt !== undefined && b.clock?.onBoardAt === undefined) {
+    const waited = withWaiting(next, units);
+    if (waited.said) {
+      Object.assign(next, { trip: waited.booking.trip, totalAmount: waited.booking.totalAmount });
+      descriptions.push(waited.said);
+    }
+  }
   if (descriptions.length === 0 && !infoChanged) return { result: b.status };
   if (descriptions.length > 0 && !statusChange && allowedNext(b.status).length === 0)
     throw new ConflictError(`A booking in status ${b.status} can no longer change`, "INVALID_TRANSITION", { from: b.status, to: update.status, allowed: [] });

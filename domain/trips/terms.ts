@@ -202,7 +202,7 @@ export function termsFor(policies: Policies | undefined, pickupDate: number, tri
   }
   const view = policiesView(policies);
   const freeWaitingMinutes = trip.airport ? view.freeWaitingMinutes.airport : view.freeWaitingMinutes.other;
-  return { freeCancellationUntil: free, cancellation, freeWaitingMinutes };
+  return { freeCancellationUntil: free, cancellation, freeWaitingMinutes, ...(view.waitingRate ? { waitingRate: view.waitingRate } : {}) };
 }
 
 /** The percent of the fare cancelling at `now` (Unix seconds) costs under `terms`: the first tier not yet past, else the last. */

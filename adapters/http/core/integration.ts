@@ -33,6 +33,15 @@ const PoliciesView = t.Object(
         examples: [20],
       }),
     ),
+    waitingRate: t.Optional(
+      t.Object(
+        {
+          amount: t.String({ description: "A decimal amount above 0 (at most 1,000,000.00), in your fare's currency", examples: ["30.00"] }),
+          perMinutes: t.Integer({ minimum: 1, maximum: 240, description: "Per started period of this many minutes (default 15)", examples: [15] }),
+        },
+        { description: "Waiting beyond the free minutes: one WAITING line per started period (absent: free; docs/flights.md#waiting-and-no-show)" },
+      ),
+    ),
     etaSpeedKmh: t.Integer({
       minimum: 5,
       maximum: 150,
@@ -191,8 +200,10 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
                   "each costing more as the pickup nears — else 400 naming policies.cancellation; null: the default), " +
                   "freeWaitingMinutes: {airport, other} (0–1,440 each; a figure left out is kept, null resets it), " +
                   "acceptWithinMinutes (5–1,440: your own answer time, which shortens acceptBy; null removes it), " +
-                  "etaSpeedKmh (5–150, default 40; null: back to the default)}; null resets every policy; a bad member is " +
-                  "400 naming it (policies.etaSpeedKmh). Bookings keep the terms they were made under.",
+                  "waitingRate: {amount (a decimal above 0, at most 1,000,000.00, your fare's currency), perMinutes (1–240, " +
+                  "default 15)} (null removes it), etaSpeedKmh (5–150, default 40; null: back to the default)}; null " +
+                  "resets every policy; a bad member is 400 naming it (policies.waitingRate.amount). Bookings keep the " +
+                  "terms they were made under.",
                 examples: [
                   {
                     cancellation: [

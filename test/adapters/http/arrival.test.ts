@@ -201,3 +201,36 @@ describe("no-show", () => {
     expect((await noShow(id)).status).toBe(200);
   });
 });
+
+describe("waiting", () => {
+  test("waitingRate is checked (400 naming each bad member)", async () => {
+    const bad = await integrate(h, provider, { policies: { waitingRate: { amount: "1.2345", perMinutes: 0, per: 1 } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      "policies.waitingRate.amount",
+      "policies.waitingRate.per",
+      "policies.waitingRate.perMinutes",
+    ]);
+  });
+
+  test("beyond the free minutes each started period adds a WAITING line to the fees and the total, with its evidence", async () => {
+    const set = await integrate(h, provider, { policies: { waitingRate: { amount: "20" } } });
+    expect(set.body.data.policies.waitingRate).toEqual({ amount: "20", perMinutes: 15 });
+    const id = await booking(["CONFIRMED", "ASSIGNED", "EN_ROUTE"], streetPickup(0.1));
+    expect((await integrate(h, provider, { policies: { waitingRate: null } })).status).toBe(200);
+    const before = await read(requester, id);
+    expect(before.terms.waitingRate).toEqual({ amount: "20", perMinutes: 15 });
+    const pickup = before.pickupDate as number;
+    const arrivedAt = await push(id, STREET, 0);
+    expect((await providerUpdate(h, provider, id, { status: "ON_LOCATION" })).status).toBe(200);
+    // 40 minutes after the pickup: 25 beyond the 15 free, two started periods of 15.
+    clock.t = pickup + 40 * 60;
+    expect((await providerUpdate(h, provider, id, { status: "PASSENGER_ON_BOARD" })).status).toBe(200);
+    const after = await read(requester, id);
+    const evidence = { arrivedAt, onBoardAt: new Date(clock.now() * 1000).toISOString().replace(".000Z", "Z"), waitedMinutes: 40 };
+    const waiting = after.tripPacket.fees.filter((f: { code?: string }) => f.code === "WAITING");
+    expect(waiting).toEqual([1, 2].map((n) => ({ type: "CHARGE", code: "WAITING", name: `Waiting, period ${n} of 2 (15 min)`, fee: "20.00", evidence })));
+    expect(Number(after.tripPacket.totalAmount)).toBeCloseTo(Number(before.tripPacket.totalAmount) + 40, 2);
+    expect((await read(provider, id)).tripPacket.fees.filter((f: { code?: string }) => f.code === "WAITING")).toHaveLength(2);
+  });
+});
