@@ -37,7 +37,7 @@ export function createServices(database: Database, config: ServiceConfig, clock:
   const fleet = wireFleet(base, reference);
   const { fleetIndex, availability: { holds } } = fleet;
   const operations = wireOperations(base, { ...fleet, rateBudgets });
-  const events = wireEvents(base);
+  const events = wireEvents(base, reference);
   const { tracking } = events;
   const delivery = wireDelivery(base, { currencies: reference.currencies, metrics: operations.metrics });
   const integration = wireIntegration(base, { guard: delivery.guard, rateBudgets });

@@ -18,6 +18,8 @@ const LONG_MEANINGS = {
     "names at most one live booking",
   STATUS_TOO_EARLY: "Provider update: EN_ROUTE or a later status of the trip (ON_LOCATION, PASSENGER_ON_BOARD, NO_SHOW, STOP, " +
     "COMPLETE, CLOSE) more than 12 h before the pickup; `allowedFrom` says from when; nothing of the update was kept",
+  NO_SHOW_TOO_EARLY: "Provider update: NO_SHOW before the free waiting minutes (terms.freeWaitingMinutes) have passed after the " +
+    "later of the chauffeur's arrival (arrivedAt) and the pickup; `allowedFrom` says from when; nothing of the update was kept",
   BOOKING_TOO_MANY_MEMBERS: "An UPDATE would give the booking's trip or affiliateReservation more members no schema names than one object " +
     "may have (1,000); `limit`, `field` and `members` say which",
   BOOKING_TOO_LARGE: "An UPDATE or provider update would grow the booking past what one request may carry (MAX_BODY_BYTES); " +
@@ -115,6 +117,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "BOOKING_TOO_LARGE", status: 413, meaning: LONG_MEANINGS.BOOKING_TOO_LARGE },
   { code: "INVALID_TRANSITION", status: 409, meaning: "The status change is not allowed from the booking's status; `allowed` lists the next states" },
   { code: "STATUS_TOO_EARLY", status: 409, meaning: LONG_MEANINGS.STATUS_TOO_EARLY },
+  { code: "NO_SHOW_TOO_EARLY", status: 409, meaning: LONG_MEANINGS.NO_SHOW_TOO_EARLY },
   { code: "NOT_UPDATABLE", status: 409, meaning: "The booking's status no longer allows an UPDATE" },
   { code: "QUOTE_EXPIRED", status: 409, meaning: "The quote's (or network quote's) validity ended; request a new quote" },
   {

@@ -115,7 +115,8 @@ const BookingEvent = t.Object(
         "requester: the cascade moved the booking to another provider — `from`, `to`, `reason`, `priceChange`, " +
         "`termsChanged`; docs/terms.md#the-cascade-fallback), booking.pickup_moved (a flight moved the pickup: `from`, " +
         "`to`, `cause`; docs/flights.md#the-pickup-follows-the-flight), booking.pickup_move_blocked (the move was " +
-        "refused, the vehicle being held at the new hour: the same members) or booking.withdrawn (to a provider whose " +
+        "refused, the vehicle being held at the new hour: the same members), booking.arrived (the chauffeur's positions put it at the " +
+        "pickup: `data.arrivedAt`, `data.flags`; docs/flights.md#arrival) or booking.withdrawn (to a provider whose " +
         "offer ended: `reason`, and `data` its own offer as its read shows it; docs/terms.md#who-sees-what)",
       examples: ["booking.status_changed"],
     }),

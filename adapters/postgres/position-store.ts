@@ -20,6 +20,8 @@ interface Row {
   chfName: string | null;
   phoneNo: string | null;
   griddId: string | null;
+  etaMinutes?: number | null;
+  etaAt?: string | null;
 }
 
 interface Pending {
@@ -36,6 +38,7 @@ const toPosition = (r: Row): ChauffeurPosition => ({
   ...(r.chfName !== null ? { chfName: r.chfName } : {}),
   ...(r.phoneNo !== null ? { phoneNo: r.phoneNo } : {}),
   ...(r.griddId !== null ? { griddID: r.griddId } : {}),
+  ...(r.etaMinutes != null && r.etaAt != null ? { eta: { toPickupMinutes: r.etaMinutes, at: r.etaAt } } : {}),
 });
 
 /** The newest position per booking of `batch`. */
@@ -72,7 +75,7 @@ export class PgPositionStore implements PositionStore, PositionLookup {
     if (unwritten) return unwritten;
     const [row]: Row[] = await this.db.$client`
       SELECT lat, lon, timestamp, received_at AS "receivedAt", chf_id AS "chfId",
-        chf_name AS "chfName", phone_no AS "phoneNo", gridd_id AS "griddId"
+        chf_name AS "chfName", phone_no AS "phoneNo", gridd_id AS "griddId", eta_minutes AS "etaMinutes", eta_at AS "etaAt"
       FROM chauffeur_positions WHERE transaction_id = ${transactionId}`;
     // A position saved while the read was under way is newer than the row.
     return this.unwritten(transactionId) ?? (row ? toPosition(row) : undefined);
@@ -104,7 +107,7 @@ export class PgPositionStore implements PositionStore, PositionLookup {
     if (transactionIds.length === 0) return;
     const rows: Array<Row & { transactionId: string }> = await this.db.$client`
       SELECT transaction_id AS "transactionId", lat, lon, timestamp, received_at AS "receivedAt", chf_id AS "chfId",
-        chf_name AS "chfName", phone_no AS "phoneNo", gridd_id AS "griddId"
+        chf_name AS "chfName", phone_no AS "phoneNo", gridd_id AS "griddId", eta_minutes AS "etaMinutes", eta_at AS "etaAt"
       FROM chauffeur_positions WHERE transaction_id = ANY(${[...transactionIds]}::text[])`;
     if (this.prefetched.size + transactionIds.length > MAX_PREFETCHED) this.prefetched.clear();
     for (const id of transactionIds) this.prefetched.set(id, undefined);
@@ -177,6 +180,8 @@ export class PgPositionStore implements PositionStore, PositionLookup {
       chfName: [] as Array<string | null>,
       phoneNo: [] as Array<string | null>,
       griddId: [] as Array<string | null>,
+      etaMinutes: [] as Array<number | null>,
+      etaAt: [] as Array<string | null>,
     };
     for (const { transactionId, position: p } of batch) {
       const ord = (ordinal.get(transactionId) ?? 0) + 1;
@@ -191,23 +196,28 @@ export class PgPositionStore implements PositionStore, PositionLookup {
       columns.chfName.push(p.chfName ?? null);
       columns.phoneNo.push(p.phoneNo ?? null);
       columns.griddId.push(p.griddID ?? null);
+      columns.etaMinutes.push(p.eta?.toPickupMinutes ?? null);
+      columns.etaAt.push(p.eta?.at ?? null);
     }
     const c = columns;
     await this.db.$client`
       WITH input AS (
         SELECT * FROM unnest(${c.id}::text[], ${c.ord}::int[], ${c.lat}::float8[], ${c.lon}::float8[], ${c.timestamp}::text[],
-          ${c.receivedAt}::float8[], ${c.chfId}::text[], ${c.chfName}::text[], ${c.phoneNo}::text[], ${c.griddId}::text[])
-          AS t(transaction_id, ord, lat, lon, timestamp, received_at, chf_id, chf_name, phone_no, gridd_id)
+          ${c.receivedAt}::float8[], ${c.chfId}::text[], ${c.chfName}::text[], ${c.phoneNo}::text[], ${c.griddId}::text[],
+          ${c.etaMinutes}::int[], ${c.etaAt}::text[])
+          AS t(transaction_id, ord, lat, lon, timestamp, received_at, chf_id, chf_name, phone_no, gridd_id, eta_minutes, eta_at)
       ),
       counts AS (SELECT transaction_id, max(ord) AS n FROM input GROUP BY transaction_id),
       lasts AS (
-        INSERT INTO chauffeur_positions AS p (transaction_id, lat, lon, timestamp, received_at, seq, chf_id, chf_name, phone_no, gridd_id)
-        SELECT i.transaction_id, i.lat, i.lon, i.timestamp, i.received_at, c.n, i.chf_id, i.chf_name, i.phone_no, i.gridd_id
+        INSERT INTO chauffeur_positions AS p (transaction_id, lat, lon, timestamp, received_at, seq, chf_id, chf_name, phone_no, gridd_id,
+          eta_minutes, eta_at)
+        SELECT i.transaction_id, i.lat, i.lon, i.timestamp, i.received_at, c.n, i.chf_id, i.chf_name, i.phone_no, i.gridd_id,
+          i.eta_minutes, i.eta_at
         FROM input i JOIN counts c ON c.transaction_id = i.transaction_id AND c.n = i.ord
         ORDER BY i.transaction_id
         ON CONFLICT (transaction_id) DO UPDATE SET lat = excluded.lat, lon = excluded.lon, timestamp = excluded.timestamp,
           received_at = excluded.received_at, seq = p.seq + excluded.seq, chf_id = excluded.chf_id, chf_name = excluded.chf_name,
-          phone_no = excluded.phone_no, gridd_id = excluded.gridd_id
+          phone_no = excluded.phone_no, gridd_id = excluded.gridd_id, eta_minutes = excluded.eta_minutes, eta_at = excluded.eta_at
         RETURNING transaction_id, seq
       )
       INSERT INTO position_trail AS t (transaction_id, slot, seq, lat, lon, timestamp, received_at)

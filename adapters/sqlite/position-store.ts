@@ -22,6 +22,8 @@ interface Row {
   chfName: string | null;
   phoneNo: string | null;
   griddId: string | null;
+  etaMinutes: number | null;
+  etaAt: string | null;
 }
 
 interface Entry {
@@ -39,6 +41,7 @@ const toPosition = (r: Row): ChauffeurPosition => ({
   ...(r.chfName !== null ? { chfName: r.chfName } : {}),
   ...(r.phoneNo !== null ? { phoneNo: r.phoneNo } : {}),
   ...(r.griddId !== null ? { griddID: r.griddId } : {}),
+  ...(r.etaMinutes !== null && r.etaAt !== null ? { eta: { toPickupMinutes: r.etaMinutes, at: r.etaAt } } : {}),
 });
 
 /**
@@ -62,17 +65,20 @@ export class SqlitePositionStore implements PositionStore, PositionLookup {
     this.sqlite = db.$client;
     const columns = `lat, lon, timestamp, received_at AS receivedAt, seq`;
     this.lastRow = this.sqlite.prepare(
-      `SELECT ${columns}, chf_id AS chfId, chf_name AS chfName, phone_no AS phoneNo, gridd_id AS griddId FROM chauffeur_positions WHERE transaction_id = ?`,
+      `SELECT ${columns}, chf_id AS chfId, chf_name AS chfName, phone_no AS phoneNo, gridd_id AS griddId, eta_minutes AS etaMinutes,
+         eta_at AS etaAt FROM chauffeur_positions WHERE transaction_id = ?`,
     );
     this.trailRows = this.sqlite.prepare(
-      `SELECT ${columns}, NULL AS chfId, NULL AS chfName, NULL AS phoneNo, NULL AS griddId FROM position_trail WHERE transaction_id = ? ORDER BY seq`,
+      `SELECT ${columns}, NULL AS chfId, NULL AS chfName, NULL AS phoneNo, NULL AS griddId, NULL AS etaMinutes, NULL AS etaAt
+       FROM position_trail WHERE transaction_id = ? ORDER BY seq`,
     );
     this.upsertLast = this.sqlite.prepare(
-      `INSERT INTO chauffeur_positions (transaction_id, lat, lon, timestamp, received_at, seq, chf_id, chf_name, phone_no, gridd_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO chauffeur_positions (transaction_id, lat, lon, timestamp, received_at, seq, chf_id, chf_name, phone_no, gridd_id,
+         eta_minutes, eta_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (transaction_id) DO UPDATE SET lat = excluded.lat, lon = excluded.lon, timestamp = excluded.timestamp,
          received_at = excluded.received_at, seq = excluded.seq, chf_id = excluded.chf_id, chf_name = excluded.chf_name,
-         phone_no = excluded.phone_no, gridd_id = excluded.gridd_id`,
+         phone_no = excluded.phone_no, gridd_id = excluded.gridd_id, eta_minutes = excluded.eta_minutes, eta_at = excluded.eta_at`,
     );
     this.upsertTrail = this.sqlite.prepare(
       `INSERT INTO position_trail (transaction_id, slot, seq, lat, lon, timestamp, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -123,6 +129,8 @@ export class SqlitePositionStore implements PositionStore, PositionLookup {
             p.chfName ?? null,
             p.phoneNo ?? null,
             p.griddID ?? null,
+            p.eta?.toPickupMinutes ?? null,
+            p.eta?.at ?? null,
           );
       })();
     } catch (error) {

@@ -70,7 +70,7 @@ export function gnetCallback(b: Booking, location?: { lat: number; lon: number; 
     fees: b.trip.fees,
     ...(b.terms !== undefined ? { terms: b.terms } : {}),
     vehicle: b.vehicle ? gnetVehicle(b.vehicle) : null,
-    location: location ?? null,
+    location: location ? { lat: location.lat, lon: location.lon, timestamp: location.timestamp } : null,
     chauffeur: b.chauffeur ?? null,
     providerNote: b.providerNote ?? "",
   };

@@ -149,11 +149,14 @@ export function positionLiveEvents(
   p: ChauffeurPosition,
 ): NewLiveEvent[] {
   const createdAt = Math.floor(p.receivedAt / 1000);
+  const { eta, ...location } = positionView(p);
   const data = {
     transactionId: booking.transactionId,
-    location: positionView(p),
+    location,
     ...(p.chfId ? { chfId: p.chfId } : {}),
     ...(p.chfName ? { chfName: p.chfName } : {}),
+    // The ETA to the pickup while the booking is ASSIGNED or EN_ROUTE (docs/flights.md#eta).
+    ...(eta ? { eta } : {}),
   };
   const bodyId = newEventId();
   const body = JSON.stringify({ eventId: bodyId, type: POSITION_EVENT, createdAt, data });

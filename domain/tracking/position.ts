@@ -1,6 +1,7 @@
 import { TERMINAL_STATUSES, type TripStatus } from "../trips/lifecycle";
 import type { TripActor } from "../trips/lifecycle";
 import type { Booking } from "../trips/booking";
+import type { Eta } from "./eta";
 
 /** A chauffeur's reported position for one booking. */
 export interface ChauffeurPosition {
@@ -14,6 +15,8 @@ export interface ChauffeurPosition {
   chfName?: string;
   phoneNo?: string;
   griddID?: string;
+  /** The ETA to the pickup from this position (docs/flights.md#eta), when the booking was ASSIGNED or EN_ROUTE. */
+  eta?: Eta;
 }
 
 /** Where positions live: the last one per booking and a bounded trail. */
@@ -54,9 +57,9 @@ export function visiblePosition(status: TripStatus, role: TripActor, position: C
   return role === "requester" && tripEnded(status) ? undefined : position;
 }
 
-/** The position as bookings and webhooks show it. */
-export function positionView(p: ChauffeurPosition): { lat: number; lon: number; timestamp: string } {
-  return { lat: p.lat, lon: p.lon, timestamp: p.timestamp };
+/** The position as bookings and webhooks show it, with the ETA it gave (shown apart, while the booking still heads there). */
+export function positionView(p: ChauffeurPosition): { lat: number; lon: number; timestamp: string; eta?: Eta } {
+  return { lat: p.lat, lon: p.lon, timestamp: p.timestamp, ...(p.eta ? { eta: p.eta } : {}) };
 }
 
 /** The position a booking view shows its `role`. */

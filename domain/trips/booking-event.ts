@@ -21,6 +21,7 @@ const WEBHOOK_TYPE: Record<BookingEvent["type"], string> = {
   OFFER_WITHDRAWN: "booking.withdrawn",
   PICKUP_MOVED: "booking.pickup_moved",
   PICKUP_MOVE_BLOCKED: "booking.pickup_move_blocked",
+  ARRIVED: "booking.arrived",
 };
 
 /** Every type a booking event is announced with (webhooks and event streams). */

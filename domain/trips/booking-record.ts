@@ -12,7 +12,7 @@ const COLUMNS = [
 const PACKED = [
   "action", "notes", "providerNote", "vehicle", "chauffeur", "providerUpdate", "affiliateExtra", "submitMode", "deliveryFailure", "warnings", "quoted",
   "terms",
-  "acceptBy", "acceptWithinMinutes", "fallback", "offers", "reason", "providerCancelled", "flight",
+  "acceptBy", "acceptWithinMinutes", "fallback", "offers", "reason", "providerCancelled", "flight", "clock",
 ] as const;
 
 /**

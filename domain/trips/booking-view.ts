@@ -1,9 +1,12 @@
 import { offersView, seenBy } from "./offer-views";
 import { isoAt, roleOf, type Booking, type BookingSummary } from "./booking";
-import { STATUS_LABELS } from "./lifecycle";
 import { flightView } from "./flights";
+import { STATUS_LABELS, type TripStatus } from "./lifecycle";
 import { shownPosition, type PositionStore, type positionView } from "../tracking/position";
 import { affiliateParties, RESERVED_TRIP_NAMES, shownExtras } from "./reserved-names";
+
+/** The statuses in which a booking shows its ETA: the chauffeur is assigned and not yet at the pickup. */
+export const ETA_STATUSES: ReadonlySet<TripStatus> = new Set(["ASSIGNED", "EN_ROUTE"]);
 
 /** The chauffeur's position as the viewer may see it (none for a requester once the trip is over). */
 type PositionView = ReturnType<typeof positionView>;
@@ -70,8 +73,10 @@ export function tripPriceAndGnetFields(b: Booking) {
  * chauffeur's last position when the viewer may see it. A requester's member named like one the exchange or the
  * provider writes (`chauffeur`, `providerResNo`…) is shown under `requesterExtra`, never in that place.
  */
-export function bookingView(b: Booking, location?: PositionView) {
+export function bookingView(b: Booking, position?: PositionView) {
   const trip = b.trip;
+  const { eta, ...location } = position ?? {};
+  const clock = b.clock;
   return {
     transactionId: b.transactionId,
     fromConextId: b.requesterId,
@@ -94,6 +99,10 @@ export function bookingView(b: Booking, location?: PositionView) {
     ...(b.reason !== undefined ? { reason: b.reason } : {}),
     // The flight the pickup follows (docs/flights.md#flights): where it stands, the offset, the last move.
     ...(b.flight ? { flight: flightView(b.flight, b.trip.locations.pickup.flightInfo) } : {}),
+    // The trip's clock (docs/flights.md#arrival) and the ETA while the chauffeur heads for the pickup (docs/flights.md#eta).
+    ...(clock?.arrivedAt !== undefined ? { arrivedAt: clock.arrivedAt } : {}),
+    ...(clock?.flags?.length ? { flags: clock.flags } : {}),
+    ...(eta !== undefined && ETA_STATUSES.has(b.status) ? { eta } : {}),
     tripPacket: {
       // Members no schema names first; reserved names only under requesterExtra, even where the exchange's is absent.
       ...shownExtras(trip.extra, RESERVED_TRIP_NAMES),
@@ -111,7 +120,7 @@ export function bookingView(b: Booking, location?: PositionView) {
       ...tripPriceAndGnetFields(b),
       ...(b.vehicle !== undefined ? { vehicle: b.vehicle } : {}),
       ...(b.chauffeur !== undefined ? { chauffeur: b.chauffeur } : {}),
-      ...(location !== undefined ? { location } : {}),
+      ...(position !== undefined ? { location } : {}),
       ...(b.providerUpdate !== undefined ? { providerUpdate: b.providerUpdate } : {}),
     },
   };

@@ -36,6 +36,8 @@ export interface Terms {
   cancellation: Array<{ until: string; percent: number }>;
   /** Minutes the chauffeur waits free at the pickup: the airport figure for an airport pickup, else the other. */
   freeWaitingMinutes: number;
+  /** What waiting beyond them costs, when the provider set it (docs/flights.md#waiting-and-no-show): per started period. */
+  waitingRate?: { amount: string; perMinutes: number };
 }
 
 /** A vehicle option of a quote, as built by the exchange from the provider's fleet. */
@@ -229,10 +231,28 @@ export interface Booking {
   reason?: string;
   /** The flight the pickup meets and follows (docs/flights.md#flights): absent when the pickup names none. */
   flight?: FlightRecord;
+  /** The trip's clock: arrival, ON_LOCATION, on board, flags (docs/flights.md#arrival); absent until one is known. */
+  clock?: TripClock;
   trip: Trip;
   changeLogs: ChangeLog[];
   transactionErrors: TransactionError[];
 }
+
+/**
+ * The trip's clock (docs/flights.md#arrival): when the chauffeur arrived by its positions, when the provider said
+ * ON_LOCATION and PASSENGER_ON_BOARD (UTC ISO 8601 instants), and the flags they earn.
+ */
+export interface TripClock {
+  /** The time taken (`locationDateTime`) of the first position within reach of the pickup sent from ASSIGNED on. */
+  arrivedAt?: string;
+  /** When the provider sent ON_LOCATION (or a status past it, skipping it). */
+  onLocationAt?: string;
+  /** When the provider sent PASSENGER_ON_BOARD (or a status past it, skipping it). */
+  onBoardAt?: string;
+  flags?: TripFlag[];
+}
+
+export type TripFlag = "ON_LOCATION_BEFORE_ARRIVAL";
 
 /** The cascade's cap: re-offer to the next option of the network quote at most at `maxFee`, never a smaller class when asked. */
 export interface Fallback {
@@ -286,7 +306,8 @@ export interface BookingEvent {
     | "REASSIGNED"
     | "OFFER_WITHDRAWN"
     | "PICKUP_MOVED"
-    | "PICKUP_MOVE_BLOCKED";
+    | "PICKUP_MOVE_BLOCKED"
+    | "ARRIVED";
   transactionId: string;
   actor: TripActor;
   /** Unix seconds. */

@@ -8,6 +8,8 @@ import type { Decision } from "./decision";
 import { isUuid } from "./send-trip-request";
 import { providerFare, sameAmount } from "./fare-lines";
 import { lapsedAcceptance, providerCancelOf } from "./offers";
+import { assertNoShowTime, clockAfterMove } from "./trip-clock";
+import { withWaiting } from "./waiting";
 import { ANY_DECIMALS, checkFees, copyTrimming, extraFields, numberText, readCoordinateField, readPhones } from "./trip-fields";
 
 /**
@@ -163,10 +165,15 @@ export function decideProviderUpdate(
   const lapsed = statusChange ? lapsedAcceptance(b, update.status, ctx.now) : undefined;
   if (lapsed) throw lapsed;
   if (statusChange && !simulated) assertTripTime(update.status, b.pickupDate, ctx.now);
+  // docs/flights.md#waiting-and-no-show: the chauffeur waits the free minutes before a passenger is a no-show.
+  if (statusChange && update.status === "NO_SHOW" && !simulated) assertNoShowTime(b, ctx.now);
 
   const descriptions: string[] = [];
   if (statusChange) descriptions.push(describeMove(b.status, update.status));
   const next: Booking = { ...b, status: update.status };
+  // The trip's clock (docs/flights.md#arrival): when ON_LOCATION and PASSENGER_ON_BOARD were reached.
+  const clock = statusChange ? clockAfterMove(b.clock, b.status, update.status, ctx.now) : undefined;
+  if (clock) next.clock = clock;
   // The provider's own CANCEL: a decline before it accepted, a give-back after (docs/terms.md#give-back).
   if (statusChange && update.status === "CANCEL") next.providerCancelled = providerCancelOf(b.status);
   if (update.providerResNo !== undefined && update.providerResNo !== (b.providerResNo ?? "")) {
@@ -203,6 +210,14 @@ export function decideProviderUpdate(
   const infoChanged = update.info !== undefined && canonicalJson(update.info) !== canonicalJson(b.providerUpdate ?? {});
   if (update.info) next.providerUpdate = update.info;
 
+  // docs/flights.md#waiting-and-no-show: the passenger on board, the wait beyond the free minutes is charged.
+  if (clock?.onBoardAt !== undefined && b.clock?.onBoardAt === undefined) {
+    const waited = withWaiting(next, units);
+    if (waited.said) {
+      Object.assign(next, { trip: waited.booking.trip, totalAmount: waited.booking.totalAmount });
+      descriptions.push(waited.said);
+    }
+  }
   if (descriptions.length === 0 && !infoChanged) return { result: b.status };
   if (descriptions.length > 0 && !statusChange && allowedNext(b.status).length === 0)
     throw new ConflictError(`A booking in status ${b.status} can no longer change`, "INVALID_TRANSITION", { from: b.status, to: update.status, allowed: [] });

@@ -26,7 +26,7 @@ export class CaselessNames extends Set<string> {
  * final fare, the waiting evidence, the chauffeur's arrival and ETA). A requester's member with one of these names,
  * wherever its body is kept (the trip, affiliateReservation, an UPDATE), is its own text under `requesterExtra`.
  */
-export const EXCHANGE_OWNED_NAMES = ["acceptBy", "offers", "reason", "terms", "finalFare", "evidence", "eta", "arrivedAt", "flight"] as const;
+export const EXCHANGE_OWNED_NAMES = ["acceptBy", "offers", "reason", "terms", "finalFare", "evidence", "eta", "arrivedAt", "flight", "flags"] as const;
 
 /**
  * Names the exchange or the provider writes at the top level of a booking as anyone reads it: the booking view

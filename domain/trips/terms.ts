@@ -7,6 +7,7 @@ import { currencyOfFees } from "./booking-amounts";
 import { cancellableFare } from "./fare-lines";
 import { CANCELLABLE_STATUSES, type TripStatus } from "./lifecycle";
 import type { TripWarning } from "./warnings";
+import { checkTripPolicies, TRIP_POLICY_NAMES, tripPoliciesView, type TripPolicies } from "./trip-policies";
 
 /**
  * A provider's terms (docs/terms.md#policies, docs/terms.md#the-cancellation-fee): its cancellation tiers and free waiting, the terms each quote option and
@@ -20,7 +21,7 @@ export interface CancellationTier {
 }
 
 /** A provider's policies as it set them (integration `policies`); what it did not set takes the default. */
-export interface Policies {
+export interface Policies extends TripPolicies {
   /** Absent: the default (free until 1 h before the pickup, 24 h for an HOURLY trip; then the whole fare). */
   cancellation?: CancellationTier[];
   freeWaitingMinutes?: { airport?: number; other?: number };
@@ -29,7 +30,7 @@ export interface Policies {
 }
 
 /** The policies as the integration settings show them: every default filled in (`acceptWithinMinutes` only when set). */
-export interface PoliciesView {
+export interface PoliciesView extends ReturnType<typeof tripPoliciesView> {
   cancellation: CancellationTier[];
   freeWaitingMinutes: { airport: number; other: number };
   acceptWithinMinutes?: number;
@@ -52,7 +53,7 @@ export const MAX_FREE_WAITING_MINUTES = 1440;
 /** A provider's own answer time (`policies.acceptWithinMinutes`) bounds. */
 export const MIN_PROVIDER_ACCEPT_MINUTES = 5;
 export const MAX_PROVIDER_ACCEPT_MINUTES = 1440;
-const POLICY_NAMES = ["cancellation", "freeWaitingMinutes", "acceptWithinMinutes"];
+const POLICY_NAMES: readonly string[] = ["cancellation", "freeWaitingMinutes", "acceptWithinMinutes", ...TRIP_POLICY_NAMES];
 
 /** The policies with every default filled in (the non-hourly cancellation default). */
 export function policiesView(p: Policies | undefined): PoliciesView {
@@ -63,6 +64,7 @@ export function policiesView(p: Policies | undefined): PoliciesView {
       other: p?.freeWaitingMinutes?.other ?? DEFAULT_FREE_WAITING.other,
     },
     ...(p?.acceptWithinMinutes !== undefined ? { acceptWithinMinutes: p.acceptWithinMinutes } : {}),
+    ...tripPoliciesView(p),
   };
 }
 
@@ -77,7 +79,7 @@ const wholeIn = (v: unknown, min: number, max: number): v is number => typeof v 
 export function checkPolicies(input: unknown, current: Policies | undefined, errors: FieldError[]): Policies | undefined {
   if (input === null) return {};
   if (!isObject(input)) {
-    errors.push({ field: "policies", message: "must be an object {cancellation, freeWaitingMinutes, acceptWithinMinutes} or null" });
+    errors.push({ field: "policies", message: `must be an object {${POLICY_NAMES.join(", ")}} or null` });
     return undefined;
   }
   const next: Policies = { ...current };
@@ -118,6 +120,7 @@ export function checkPolicies(input: unknown, current: Policies | undefined, err
       });
     else next.acceptWithinMinutes = answer;
   }
+  checkTripPolicies(input, next, errors);
   return errors.length > before ? undefined : next;
 }
 
@@ -198,7 +201,8 @@ export function termsFor(policies: Policies | undefined, pickupDate: number, tri
     free = tier.until;
   }
   const view = policiesView(policies);
-  return { freeCancellationUntil: free, cancellation, freeWaitingMinutes: trip.airport ? view.freeWaitingMinutes.airport : view.freeWaitingMinutes.other };
+  const freeWaitingMinutes = trip.airport ? view.freeWaitingMinutes.airport : view.freeWaitingMinutes.other;
+  return { freeCancellationUntil: free, cancellation, freeWaitingMinutes, ...(view.waitingRate ? { waitingRate: view.waitingRate } : {}) };
 }
 
 /** The percent of the fare cancelling at `now` (Unix seconds) costs under `terms`: the first tier not yet past, else the last. */

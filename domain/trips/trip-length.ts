@@ -9,7 +9,7 @@ export const DEFAULT_MAX_TRIP_KM = 800;
 export const MAX_TRIP_KM_LIMIT = 5000;
 
 /** Road distance over the great circle, the usual urban detour (docs/integration.md#the-lifecycle). */
-const ROAD_FACTOR = 1.3;
+export const ROAD_FACTOR = 1.3;
 
 /**
  * The trip's road distance in km (docs/rates.md#stops-the-road-runs-through-them): pickup → each placed stop → drop-off,

@@ -22,7 +22,7 @@ export interface ManageTripDeps {
   /** What one booking may hold as a whole (default: MAX_BODY_BYTES's default). */
   limits?: BookingLimits;
   /** Keeps the chauffeur's position a provider update carries. */
-  tracking?: Pick<ChauffeurTracking, "recordFromUpdate"> & Partial<Pick<ChauffeurTracking, "announceMoved">>;
+  tracking?: Pick<ChauffeurTracking, "recordFromUpdate"> & Partial<Pick<ChauffeurTracking, "announceMoved" | "noteStatus">>;
   /** Minor units of currencies: a provider's amounts take its booking's currency's (two decimals without it). */
   currencies?: MinorUnits;
   /**
@@ -65,7 +65,8 @@ export async function providerUpdateStatus(deps: ManageTripDeps, caller: Caller,
   const id = requireTransactionId(transactionId);
   const update = checkProviderUpdate(input);
   const ctx: ChangeContext = { now: deps.clock.now(), netid: caller.netid, uid: caller.uid };
-  await deps.bookings.change({ transactionId: id }, decideAndKeepPosition(deps, update, ctx));
+  const status = await deps.bookings.change({ transactionId: id }, decideAndKeepPosition(deps, update, ctx));
+  deps.tracking?.noteStatus?.(id, status);
   // The position announced as a pushed one is, once the update is committed (the webhook then carries both).
   if (update.position) await deps.tracking?.announceMoved?.(id);
 }
@@ -82,7 +83,8 @@ export async function providerUpdateStatusByResNo(
   const found = await bookingByResNo(deps, netid, resNo, ["provider"]);
   if (!found) throw bookingNotFound();
   const ctx: ChangeContext = { now: deps.clock.now(), netid: caller.netid, uid: caller.uid };
-  await deps.bookings.change({ transactionId: found.transactionId }, decideAndKeepPosition(deps, update, ctx));
+  const status = await deps.bookings.change({ transactionId: found.transactionId }, decideAndKeepPosition(deps, update, ctx));
+  deps.tracking?.noteStatus?.(found.transactionId, status);
 }
 
 /** Requester cancels a trip named by its own netid and reservation number (GNet's cancelTripByResNo). */

@@ -11,6 +11,8 @@ import { readCoordinateField } from "../trips/trip-fields";
 import { MIN_PUSH_INTERVAL_MS, tripEnded, visiblePosition, type ChauffeurPosition, type PositionStore } from "../tracking/position";
 import { findBooking, findBookingByResNo } from "../trips/find-booking";
 import { positionLiveEvents, type LiveEventLog } from "../events/live-events";
+import type { ArrivalWatch } from "../tracking/arrival-watch";
+import type { TripStatus } from "../trips/lifecycle";
 
 export interface TrackingDeps {
   bookings: BookingRepository;
@@ -22,6 +24,8 @@ export interface TrackingDeps {
   newEventId?: () => string;
   /** Unix milliseconds. */
   nowMs: () => number;
+  /** The arrival and the ETA from positions (docs/flights.md#arrival); none: neither is told. */
+  arrival?: Pick<ArrivalWatch, "withEta" | "seen" | "noteStatus">;
 }
 
 /** One position as a dispatch system pushes it (GNet's saveGPScache body); numbers may come as strings. */
@@ -152,7 +156,14 @@ export class ChauffeurTracking {
    * requester's location webhook, as for a pushed position (the first at once, then at most every 30 s).
    */
   async announceMoved(transactionId: string): Promise<void> {
+    const last = this.deps.arrival ? await this.deps.positions.last(transactionId) : undefined;
+    if (last) await this.deps.arrival?.seen(transactionId, last);
     await this.announce(transactionId, this.deps.nowMs());
+  }
+
+  /** A status the provider set through this instance: the next ETA follows it (docs/flights.md#eta). */
+  noteStatus(transactionId: string, status: TripStatus): void {
+    this.deps.arrival?.noteStatus(transactionId, status);
   }
 
   /** The chauffeur's last position as GNet's getChauffeurLocation answers it; 404 when there is none to show. */
@@ -212,12 +223,15 @@ export class ChauffeurTracking {
     const transactionId = await this.bookingOf(caller, item.ref);
     if (!transactionId) return { status: "not_found" };
     const now = this.deps.nowMs();
+    const { ref: _ref, timestamp, ...fields } = item;
+    const taken: ChauffeurPosition = { ...fields, timestamp: timestamp ?? new Date(now).toISOString(), receivedAt: now };
+    // The ETA is read before the throttle's check, so that nothing awaits between the check and the save.
+    const saved = this.deps.arrival ? await this.deps.arrival.withEta(transactionId, taken) : taken;
     const last = await this.deps.positions.last(transactionId);
     if (last && now - last.receivedAt < MIN_PUSH_INTERVAL_MS) return { status: "throttled", transactionId, retryAfter: 1 };
-    const { ref: _ref, timestamp, ...fields } = item;
-    const saved = { ...fields, timestamp: timestamp ?? new Date(now).toISOString(), receivedAt: now };
     this.deps.positions.save(transactionId, saved);
     await this.streamPosition(transactionId, saved);
+    await this.deps.arrival?.seen(transactionId, saved);
     await this.announce(transactionId, now);
     return { status: "accepted", transactionId };
   }

@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { bookingOfferMembers } from "./offers.model";
+import { tripClockMembers } from "./trip-clock.model";
 import { open } from "../gnet-fields";
 import { FeeOut, TripWarningOut } from "../platform/send-trip.model";
 import { TermsOut } from "./terms.model";
@@ -67,6 +68,7 @@ export const BookingData = t.Object({
   terms: t.Optional(TermsOut),
   ...bookingOfferMembers,
   flight: t.Optional(FlightOut),
+  ...tripClockMembers,
   tripPacket: t.Object(
     {
       reservationType: t.String({ examples: ["REGULAR"], description: "REGULAR, ONDEMAND or QUOTE" }),

@@ -33,6 +33,21 @@ const PoliciesView = t.Object(
         examples: [20],
       }),
     ),
+    waitingRate: t.Optional(
+      t.Object(
+        {
+          amount: t.String({ description: "A decimal amount above 0 (at most 1,000,000.00), in your fare's currency", examples: ["30.00"] }),
+          perMinutes: t.Integer({ minimum: 1, maximum: 240, description: "Per started period of this many minutes (default 15)", examples: [15] }),
+        },
+        { description: "Waiting beyond the free minutes: one WAITING line per started period (absent: free; docs/flights.md#waiting-and-no-show)" },
+      ),
+    ),
+    etaSpeedKmh: t.Integer({
+      minimum: 5,
+      maximum: 150,
+      description: "The speed your chauffeurs' ETA assumes, km/h (default 40; docs/flights.md#eta)",
+      examples: [40],
+    }),
   },
   { description: "Your terms: every quote option and booking of yours carries the terms they give (see docs/terms.md#policies)" },
 );
@@ -184,8 +199,11 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
                   "Your terms: {cancellation: [{beforeMinutes 0–43,200, percent 0–100}] (1–10 tiers, distinct beforeMinutes, " +
                   "each costing more as the pickup nears — else 400 naming policies.cancellation; null: the default), " +
                   "freeWaitingMinutes: {airport, other} (0–1,440 each; a figure left out is kept, null resets it), " +
-                  "acceptWithinMinutes (5–1,440: your own answer time, which shortens acceptBy; null removes it)}; null " +
-                  "resets every policy. Bookings keep the terms they were made under.",
+                  "acceptWithinMinutes (5–1,440: your own answer time, which shortens acceptBy; null removes it), " +
+                  "waitingRate: {amount (a decimal above 0, at most 1,000,000.00, your fare's currency), perMinutes (1–240, " +
+                  "default 15)} (null removes it), etaSpeedKmh (5–150, default 40; null: back to the default)}; null " +
+                  "resets every policy; a bad member is 400 naming it (policies.waitingRate.amount). Bookings keep the " +
+                  "terms they were made under.",
                 examples: [
                   {
                     cancellation: [
@@ -195,6 +213,7 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
                     ],
                     freeWaitingMinutes: { airport: 45, other: 10 },
                     acceptWithinMinutes: 20,
+                    etaSpeedKmh: 40,
                   },
                 ],
               }),

@@ -26,6 +26,19 @@ export const TermsOut = t.Object(
         "IATA code), else its other one",
       examples: [60],
     }),
+    waitingRate: t.Optional(
+      t.Object(
+        {
+          amount: t.String({ description: "A decimal amount in the fare's currency", examples: ["30.00"] }),
+          perMinutes: t.Integer({ minimum: 1, maximum: 240, examples: [15] }),
+        },
+        {
+          description:
+            "What waiting beyond the free minutes costs: one WAITING line of `amount` per started period of `perMinutes` " +
+            "(absent: waiting is free; docs/flights.md#waiting-and-no-show)",
+        },
+      ),
+    ),
   },
   {
     description:

@@ -72,7 +72,9 @@ export const providerUpdateStatusDoc = {
     "MAX_BODY_BYTES. 409 INVALID_TRANSITION lists the `allowed` next states. The trip's own statuses wait for the " +
     "trip (docs/integration.md#trip-statuses-wait-for-the-trip): EN_ROUTE or a later one (ON_LOCATION, " +
     "PASSENGER_ON_BOARD, NO_SHOW, STOP, COMPLETE, CLOSE) more than 12 h before the pickup is 409 STATUS_TOO_EARLY " +
-    "naming `allowedFrom`, and nothing of the update is kept. 409 OFFER_LAPSED when you accept (CONFIRMED or later) " +
+    "naming `allowedFrom`, and nothing of the update is kept; a NO_SHOW before the free waiting minutes " +
+    "(terms.freeWaitingMinutes) after the later of arrivedAt and the pickup is 409 NO_SHOW_TOO_EARLY naming " +
+    "`allowedFrom` (docs/flights.md#waiting-and-no-show). 409 OFFER_LAPSED when you accept (CONFIRMED or later) " +
     "after the booking's acceptBy (docs/terms.md#the-acceptance-deadline-acceptby). 403 when the requester calls it; 404 for anyone else " +
     "or an unknown id. Answers the JSON string \"OK\". Supports `Idempotency-Key`.",
 };
@@ -109,7 +111,8 @@ export const providerUpdateStatusByResNoDoc = {
     "yours). A number names at most one live booking; should an ended one share it, the live one is updated. Same " +
     "body, rules and answers as providerUpdateStatusByTransactionId. 404 when no booking of yours has that number " +
     "(or you are not its party); 403 when the requester calls it; 409 STATUS_TOO_EARLY for EN_ROUTE or a later " +
-    "status more than 12 h before the pickup. Supports `Idempotency-Key`.",
+    "status more than 12 h before the pickup; 409 NO_SHOW_TOO_EARLY for a NO_SHOW before the free waiting minutes " +
+    "after the later of arrivedAt and the pickup (docs/flights.md#waiting-and-no-show). Supports `Idempotency-Key`.",
 };
 
 export const getReservationByReservationIdDoc = {

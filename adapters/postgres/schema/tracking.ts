@@ -15,6 +15,9 @@ export const chauffeurPositions = pgTable("chauffeur_positions", {
   chfName: text("chf_name"),
   phoneNo: text("phone_no"),
   griddId: text("gridd_id"),
+  /** The ETA to the pickup this position gave (docs/flights.md#eta): minutes and the instant; null without one. */
+  etaMinutes: integer("eta_minutes"),
+  etaAt: text("eta_at"),
 });
 
 /** A bounded trail per booking: slot = seq modulo the trail length, so it is overwritten in a ring. */

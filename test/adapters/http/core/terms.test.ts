@@ -127,6 +127,7 @@ describe("policies (integration setting)", () => {
         { beforeMinutes: 0, percent: 100 },
       ],
       freeWaitingMinutes: { airport: 60, other: 15 },
+      etaSpeedKmh: 40,
     });
   });
 
@@ -159,11 +160,16 @@ describe("policies (integration setting)", () => {
         { beforeMinutes: 0, percent: 100 },
       ],
       freeWaitingMinutes: { airport: 60, other: 5 },
+      etaSpeedKmh: 40,
     });
     const merged = await integrate(h, stranger, { policies: { freeWaitingMinutes: { airport: 30 } } });
     expect(merged.body.data.policies.freeWaitingMinutes).toEqual({ airport: 30, other: 5 });
     const reset = await integrate(h, stranger, { policies: null });
-    expect(reset.body.data.policies).toEqual({ cancellation: [{ beforeMinutes: 60, percent: 0 }, { beforeMinutes: 0, percent: 100 }], freeWaitingMinutes: { airport: 60, other: 15 } });
+    expect(reset.body.data.policies).toEqual({
+      cancellation: [{ beforeMinutes: 60, percent: 0 }, { beforeMinutes: 0, percent: 100 }],
+      freeWaitingMinutes: { airport: 60, other: 15 },
+      etaSpeedKmh: 40,
+    });
   });
 });
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createHarness, type Harness } from "../../../support/harness";
-import { lookup, parties, pickupIn, providerUpdate, quoteTrip, regularTrip, sendTrip, soonTrip, type Party } from "../../../support/trips";
+import { integrate, lookup, parties, pickupIn, providerUpdate, quoteTrip, regularTrip, sendTrip, soonTrip, type Party } from "../../../support/trips";
 
 let h: Harness;
 let requester: Party, provider: Party, stranger: Party;
@@ -8,7 +8,16 @@ let requester: Party, provider: Party, stranger: Party;
 beforeAll(async () => {
   h = createHarness();
   ({ requester, provider, stranger } = await parties(h));
+  // No free waiting away from airports: a NO_SHOW of a street pickup already past may be sent at once
+  // (docs/flights.md#waiting-and-no-show).
+  expect((await integrate(h, provider, { policies: { freeWaitingMinutes: { other: 0 } } })).status).toBe(200);
 });
+
+/** A street pickup 10 minutes ago: a NO_SHOW is no longer too early. */
+const pastStreetTrip = () =>
+  soonTrip(requester.netid, provider.netid, {
+    locations: { pickup: { locationType: "address", address: "20 W 34th St", lat: "40.7484", lon: "-73.9857", time: pickupIn(-1 / 6) } },
+  });
 
 /** A fresh booking picking up soon, moved by the provider along `path` (each step must succeed). */
 async function bookingAt(path: string[], body = soonTrip(requester.netid, provider.netid)): Promise<string> {
@@ -51,7 +60,7 @@ describe("provider status updates", () => {
 
   test("each allowed move answers \"OK\" (a JSON string), changes the status and logs it", async () => {
     for (const [path, to] of ROUTES) {
-      const id = await bookingAt(path);
+      const id = await bookingAt(path, to === "NO_SHOW" ? pastStreetTrip() : undefined);
       const from = path.at(-1) ?? "BOOKING_REQUEST";
       const res = await providerUpdate(h, provider, id, { status: to });
       expect({ path, to, status: res.status, text: res.text }).toEqual({ path, to, status: 200, text: '"OK"' });
