@@ -35,6 +35,17 @@ const locationOut = {
 const LocationOut = t.Object(locationOut, open("As sent (lat/lon as strings), with any member no schema names"));
 const PhoneOut = t.Object({ number: o(), type: o() }, open());
 
+/** The final fare (docs/settlement.md#the-final-fare): from the trip's end on. */
+const FinalFareOut = t.Object(
+  {
+    state: t.Union([t.Literal("OPEN"), t.Literal("FINAL")], {
+      description: "OPEN: the provider may still send fee lines (tolls, parking, waiting); FINAL: they no longer change (409 FARE_FINAL)",
+    }),
+    until: t.String({ description: "ISO 8601 UTC: 24 h after COMPLETE (or CLOSE), when the fare becomes FINAL", examples: ["2027-12-04T18:00:00Z"] }),
+  },
+  { description: "The fare's state once the trip has ended (COMPLETE or CLOSE); absent before. docs/settlement.md#the-final-fare" },
+);
+
 export const BookingData = t.Object({
   transactionId: t.String({ format: "uuid" }),
   fromConextId: t.String({ description: "The requester's netid" }),
@@ -121,6 +132,7 @@ export const BookingData = t.Object({
         ),
       ),
       terms: t.Optional(TermsOut),
+      finalFare: t.Optional(FinalFareOut),
       notes: t.Optional(t.Array(t.Object({ message: t.String(), context: t.String({ description: "AFFILIATE or DRIVER" }) }, open()))),
       namesignInstructions: o(),
       eventName: o(),
