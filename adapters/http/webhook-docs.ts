@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { reassignedMembers } from "./core/offers.model";
-import { BookingData } from "./core/booking.model";
+import { BookingData, RecoveryTiersOut } from "./core/booking.model";
 import { FeeSchema, SendTripBody } from "./platform/send-trip.model";
 import { TermsOut } from "./core/terms.model";
 
@@ -46,6 +46,7 @@ const TripMessage = t.Composite(
         examples: ["240.00"],
       }),
       terms: t.Optional(TermsOut),
+      giveBackRecovery: t.Optional(RecoveryTiersOut),
       affiliateReservation: t.Object(
         {
           requesterId: t.String({ examples: ["BOOKWELL"] }),

@@ -59,6 +59,8 @@ export function tripPriceAndGnetFields(b: Booking) {
     ...(b.quoted?.converted !== undefined ? { convertedAmount: b.quoted.converted } : {}),
     // The terms the booking was made under (docs/terms.md#policies), beside its price.
     ...(b.terms !== undefined ? { terms: b.terms } : {}),
+    // What its provider owes on a give-back (docs/settlement.md#give-back-recovery), seen by both parties.
+    ...(b.giveBackRecovery !== undefined ? { giveBackRecovery: b.giveBackRecovery } : {}),
     // Whether the provider may still add lines (docs/settlement.md#the-final-fare), once the trip has ended.
     ...(b.finalFare !== undefined ? { finalFare: finalFareView(b) } : {}),
     ...gnet,

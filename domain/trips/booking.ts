@@ -228,6 +228,11 @@ export interface Booking {
   reason?: string;
   /** The final fare (docs/settlement.md#the-final-fare): open for lines until `until` from the trip's end, then final. */
   finalFare?: FinalFare;
+  /**
+   * The requester's give-back recovery tiers (docs/settlement.md#give-back-recovery), fixed when the booking is made:
+   * what its provider owes if it gives the booking back after accepting. Shown to the provider with every offer.
+   */
+  giveBackRecovery?: RecoveryTier[];
   trip: Trip;
   changeLogs: ChangeLog[];
   transactionErrors: TransactionError[];
@@ -237,6 +242,12 @@ export interface Booking {
 export interface FinalFare {
   until: number;
   final?: true;
+}
+
+/** One give-back recovery tier: a give-back until `beforeMinutes` before the pickup costs the provider `percent` of the fare. */
+export interface RecoveryTier {
+  beforeMinutes: number;
+  percent: number;
 }
 
 /** The cascade's cap: re-offer to the next option of the network quote at most at `maxFee`, never a smaller class when asked. */

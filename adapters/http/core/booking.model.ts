@@ -35,6 +35,20 @@ const locationOut = {
 const LocationOut = t.Object(locationOut, open("As sent (lat/lon as strings), with any member no schema names"));
 const PhoneOut = t.Object({ number: o(), type: o() }, open());
 
+/** Give-back recovery tiers (docs/settlement.md#give-back-recovery), as the settings show them. */
+export const RecoveryTiersOut = t.Array(
+  t.Object({
+    beforeMinutes: t.Integer({ minimum: 0, maximum: 43_200, examples: [120] }),
+    percent: t.Integer({ minimum: 0, maximum: 100, examples: [50] }),
+  }),
+  {
+    description:
+      "What a provider owes you when it gives one of your bookings back after accepting it (a COST_RECOVERY): a give-back " +
+      "until `beforeMinutes` before the pickup owes `percent` of the quoted fare. Default: 0 % until 24 h before, 50 % until " +
+      "2 h before, then 100 %. Each booking keeps the tiers it was made under, and its provider sees them with the offer.",
+  },
+);
+
 /** The final fare (docs/settlement.md#the-final-fare): from the trip's end on. */
 const FinalFareOut = t.Object(
   {
@@ -132,6 +146,7 @@ export const BookingData = t.Object({
         ),
       ),
       terms: t.Optional(TermsOut),
+      giveBackRecovery: t.Optional(RecoveryTiersOut),
       finalFare: t.Optional(FinalFareOut),
       notes: t.Optional(t.Array(t.Object({ message: t.String(), context: t.String({ description: "AFFILIATE or DRIVER" }) }, open()))),
       namesignInstructions: o(),
