@@ -14,9 +14,11 @@ import { GroupCommit, TransactionLost } from "./booking-groups";
 import { clientOf, insertNewBooking } from "./booking-insert";
 import { insertLiveEvents } from "./live-event-log";
 import { holdSwapArgs, holdSwapSql, holdTaken } from "../sql/hold-sql";
+import { recoveryArgs, recoverySql } from "../sql/recovery-sql";
 import { vehicleLockKey } from "./vehicle-holds";
 
 const HOLD_SWAP = holdSwapSql((n, bigint) => `$${n}${bigint ? "::bigint" : ""}`);
+const INSERT_RECOVERY = recoverySql((n) => `$${n}`).insert;
 
 /**
  * A cascade move's hold swap (docs/terms.md#the-cascade-fallback) in the booking's transaction, under the vehicle's advisory lock as
@@ -340,6 +342,8 @@ export class PgBookingRepository implements BookingRepository {
     const moved = row && row.providerId !== booking.providerId ? [toBooking(row)] : [];
     await Promise.all([guarded(), this.prefetch([booking, ...moved], !row)]);
     if (decision.write.hold) await swapHold(tx, decision.write.hold);
+    // A give-back's cost recovery, in this transaction (docs/settlement.md#give-back-recovery).
+    if (decision.write.recovery) await clientOf(tx).unsafe(INSERT_RECOVERY, [...recoveryArgs(decision.write.recovery, (w) => w)]);
     const messages = this.announcer.messages(events, booking);
     if (messages.length > 0) {
       await tx.insert(outboxMessages).values(

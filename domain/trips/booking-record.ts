@@ -13,7 +13,7 @@ const PACKED = [
   "action", "notes", "providerNote", "vehicle", "chauffeur", "providerUpdate", "affiliateExtra", "submitMode", "deliveryFailure", "warnings", "quoted",
   "terms",
   "acceptBy", "acceptWithinMinutes", "fallback", "offers", "reason", "providerCancelled", "finalFare",
-  "giveBackRecovery",
+  "giveBackRecovery", "costRecovery",
 ] as const;
 
 /**

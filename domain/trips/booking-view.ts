@@ -61,6 +61,8 @@ export function tripPriceAndGnetFields(b: Booking) {
     ...(b.terms !== undefined ? { terms: b.terms } : {}),
     // What its provider owes on a give-back (docs/settlement.md#give-back-recovery), seen by both parties.
     ...(b.giveBackRecovery !== undefined ? { giveBackRecovery: b.giveBackRecovery } : {}),
+    // A give-back's recovery, owed by the provider to the requester (docs/settlement.md#give-back-recovery).
+    ...(b.costRecovery !== undefined ? { costRecovery: b.costRecovery } : {}),
     // Whether the provider may still add lines (docs/settlement.md#the-final-fare), once the trip has ended.
     ...(b.finalFare !== undefined ? { finalFare: finalFareView(b) } : {}),
     ...gnet,

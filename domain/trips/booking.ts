@@ -1,6 +1,8 @@
 import type { ConvertedFee } from "../fx/convert";
 import type { BreakdownLine } from "./breakdown-line";
 import type { TripWarning } from "./warnings";
+import type { CostRecovery, FinalFare, RecoveryTier } from "./settlement-terms";
+export type { CostRecovery, CostRecoveryRecord, FinalFare, RecoveryTier } from "./settlement-terms";
 import type { TripActor, TripStatus } from "./lifecycle";
 import type { ExtraFields, Passenger, Phone, TripAccount, TripLocation, TripLocations, TripNote } from "./trip-parts";
 export type { ExtraFields, FlightInfo, TripLocation, Phone, Passenger, TripAccount, NoteContext, TripNote, TripLocations } from "./trip-parts";
@@ -233,21 +235,11 @@ export interface Booking {
    * what its provider owes if it gives the booking back after accepting. Shown to the provider with every offer.
    */
   giveBackRecovery?: RecoveryTier[];
+  /** What its provider owes the requester for giving the booking back (docs/settlement.md#give-back-recovery). */
+  costRecovery?: CostRecovery;
   trip: Trip;
   changeLogs: ChangeLog[];
   transactionErrors: TransactionError[];
-}
-
-/** The fare's state (docs/settlement.md#the-final-fare): open until `until` (Unix seconds), final once the watch said so. */
-export interface FinalFare {
-  until: number;
-  final?: true;
-}
-
-/** One give-back recovery tier: a give-back until `beforeMinutes` before the pickup costs the provider `percent` of the fare. */
-export interface RecoveryTier {
-  beforeMinutes: number;
-  percent: number;
 }
 
 /** The cascade's cap: re-offer to the next option of the network quote at most at `maxFee`, never a smaller class when asked. */

@@ -1,5 +1,8 @@
 import type { FieldError } from "../errors";
-import type { RecoveryTier } from "./booking";
+import type { Booking, CostRecovery, CostRecoveryRecord, RecoveryTier } from "./booking";
+import { cancellableFare } from "./fare-lines";
+import { currencyOfFees } from "./booking-amounts";
+import { percentOf } from "./terms";
 
 /**
  * Give-back recovery tiers (docs/settlement.md#give-back-recovery), pure: a requester's integration setting
@@ -69,4 +72,58 @@ export function recoveryPercentAt(tiers: readonly RecoveryTier[], pickupDate: nu
   const minutesLeft = (pickupDate - now) / 60;
   for (const tier of sorted) if (minutesLeft >= tier.beforeMinutes) return tier.percent;
   return sorted[sorted.length - 1].percent;
+}
+
+/** A flight that moved the pickup by more than this (minutes) waives the recovery. */
+export const FLIGHT_WAIVER_MINUTES = 60;
+/** Why a recovery is waived. */
+export const FLIGHT_MOVED_PICKUP = "FLIGHT_MOVED_PICKUP";
+
+/** How far (minutes) a flight moved the booking's pickup, when one did: the flight condition of the waiver. */
+export type FlightMove = (b: Booking) => number | undefined;
+/** No flight move is known: the flight condition the flight-tracking feature replaces (docs/settlement.md#give-back-recovery). */
+export const NO_FLIGHT_MOVE: FlightMove = () => undefined;
+
+/** Why a give-back owes nothing after all, or undefined: a flight moved the pickup by more than 60 minutes. */
+export function recoveryWaiver(b: Booking, flightMove: FlightMove): string | undefined {
+  const moved = flightMove(b);
+  return moved !== undefined && Math.abs(moved) > FLIGHT_WAIVER_MINUTES ? FLIGHT_MOVED_PICKUP : undefined;
+}
+
+/**
+ * The COST_RECOVERY a provider's give-back at `now` owes the requester (docs/settlement.md#give-back-recovery): the
+ * booking's tier's percent of its quoted fare (never lines added later), rounded half up to the currency's minor
+ * unit; waived when `flightMove` says a flight moved the pickup by more than 60 minutes. Undefined without a price.
+ */
+export function costRecoveryFor(b: Booking, now: number, flightMove: FlightMove): CostRecovery | undefined {
+  const fare = cancellableFare(b);
+  if (fare === null) return undefined;
+  const percent = recoveryPercentAt(recoveryTiersOf(b.giveBackRecovery), b.pickupDate, now);
+  const waived = recoveryWaiver(b, flightMove);
+  return {
+    kind: "COST_RECOVERY",
+    owedBy: b.providerId,
+    owedTo: b.requesterId,
+    percent,
+    amount: percentOf(fare, percent),
+    currency: currencyOfFees(b.trip.fees) ?? null,
+    fare,
+    at: now,
+    ...(waived ? { waived } : {}),
+  };
+}
+
+/** The row statements read a booking's recovery from, in whole minor units ("75.00" → 7500). */
+export function recoveryRecordOf(b: Booking, r: CostRecovery): CostRecoveryRecord {
+  return {
+    transactionId: b.transactionId,
+    requesterId: r.owedTo,
+    providerId: r.owedBy,
+    amountMinor: Number(r.amount.replace(".", "")),
+    currency: r.currency ?? "",
+    percent: r.percent,
+    pickupDate: b.pickupDate,
+    recordedAt: r.at,
+    waived: r.waived !== undefined,
+  };
 }

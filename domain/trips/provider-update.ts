@@ -1,7 +1,7 @@
 import { ConflictError, ValidationError, type FieldError } from "../errors";
 import { amountParts } from "../money";
 import { providerAmountsInCurrency, TWO_DECIMAL_UNITS, type MinorUnits } from "./booking-amounts";
-import type { Booking, BookingEvent, Chauffeur, Fee, ProviderUpdateInfo, Vehicle } from "./booking";
+import { isoAt, type Booking, type BookingEvent, type Chauffeur, type Fee, type ProviderUpdateInfo, type Vehicle } from "./booking";
 import { canonicalJson, event, log, requireRole, type ChangeContext } from "./decisions";
 import { allowedNext, assertTransition, assertTripTime, parseTripStatus, skippedStates, TRIP_STATUSES, type TripStatus } from "./lifecycle";
 import type { Decision } from "./decision";
@@ -9,6 +9,7 @@ import { isUuid } from "./send-trip-request";
 import { providerFare, sameAmount } from "./fare-lines";
 import { lapsedAcceptance, providerCancelOf } from "./offers";
 import { fareFinalError, fareOnMove, isFareFinal, isFareOpen } from "./final-fare";
+import { costRecoveryFor, NO_FLIGHT_MOVE, recoveryRecordOf } from "./give-back-recovery";
 import { ANY_DECIMALS, checkFees, copyTrimming, extraFields, numberText, readCoordinateField, readPhones } from "./trip-fields";
 
 /**
@@ -170,6 +171,14 @@ export function decideProviderUpdate(
   const next: Booking = { ...b, status: update.status };
   // The provider's own CANCEL: a decline before it accepted, a give-back after (docs/terms.md#give-back).
   if (statusChange && update.status === "CANCEL") next.providerCancelled = providerCancelOf(b.status);
+  // A give-back that ends the booking (no fallback to move it on) owes the requester a recovery (docs/settlement.md#give-back-recovery).
+  const recovery = next.providerCancelled === "AFTER_ACCEPTANCE" && !b.fallback ? costRecoveryFor(b, ctx.now, NO_FLIGHT_MOVE) : undefined;
+  let recoveryLine: string | undefined;
+  if (recovery) {
+    next.costRecovery = recovery;
+    const owed = `${recovery.amount}${recovery.currency ? ` ${recovery.currency}` : ""} (${recovery.percent}% of ${recovery.fare})`;
+    recoveryLine = `cost recovery owed by ${recovery.owedBy} to ${recovery.owedTo}: ${owed}${recovery.waived ? `, waived: ${recovery.waived}` : ""}`;
+  }
   if (update.providerResNo !== undefined && update.providerResNo !== (b.providerResNo ?? "")) {
     descriptions.push(`providerResNo ${b.providerResNo ?? "(none)"} → ${update.providerResNo}`);
     next.providerResNo = update.providerResNo;
@@ -222,10 +231,11 @@ export function decideProviderUpdate(
 
   next.updatedAt = ctx.now;
   next.changeLogs = [...b.changeLogs, ...descriptions.map((d) => log(ctx, "provider", d))];
+  if (recoveryLine) next.changeLogs.push({ timestamp: isoAt(ctx.now), changeSource: "exchange", changeDesc: recoveryLine });
   const events: BookingEvent[] = [];
   if (statusChange) events.push(event(next, "STATUS_CHANGED", "provider", ctx, b.status));
   if (descriptions.length > (statusChange ? 1 : 0)) events.push(event(next, "PROVIDER_DETAILS_CHANGED", "provider", ctx));
-  return { result: next.status, write: { booking: next, events } };
+  return { result: next.status, write: { booking: next, events, ...(recovery ? { recovery: recoveryRecordOf(next, recovery) } : {}) } };
 }
 
 /** The code of the conflict when a provider's reservation number is held by another of its live bookings. */

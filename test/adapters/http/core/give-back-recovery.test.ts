@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHarness, FAST_DELIVERY, ManualClock, type Harness } from "../../../support/harness";
 import { startReceiver, type Received } from "../../../support/receiver";
-import { integrate, lookup, nextResNo, party, sendTrip, soonTrip, type Party } from "../../../support/trips";
+import { integrate, lookup, nextResNo, party, providerUpdate, sendTrip, soonTrip, type Party } from "../../../support/trips";
 
 /**
  * Give-back recovery (docs/settlement.md#give-back-recovery), through HTTP: a requester's `giveBackRecovery` tiers
  * (checked, 400 naming each bad field, nothing saved; the default when unset) travel with each offer — in the
- * delivery the provider receives (NEW and UPDATE) and in its read, before it accepts.
+ * delivery the provider receives (NEW and UPDATE) and in its read, before it accepts; a provider's CANCEL after it
+ * accepted records a COST_RECOVERY (the tier's percent of the quoted fare, in minor units) shown in both parties'
+ * reads and the webhook, and stored for statements by requester, provider and pickup month.
  */
 
 type Json = Record<string, any>;
@@ -15,6 +17,7 @@ const clock = new ManualClock(Math.floor(Date.now() / 1000));
 let h: Harness;
 let requester: Party, provider: Party, plain: Party;
 let farmIn: ReturnType<typeof startReceiver>;
+let hooks: ReturnType<typeof startReceiver>;
 
 const DEFAULT_TIERS = [
   { beforeMinutes: 1440, percent: 0 },
@@ -54,12 +57,15 @@ beforeAll(async () => {
   h = createHarness({ clock, delivery: FAST_DELIVERY });
   [requester, provider, plain] = await Promise.all([party(h, "GBR-BOOKWELL", "CO"), party(h, "GBR-ACME", "IO"), party(h, "GBR-PLAIN", "CO")]);
   farmIn = startReceiver();
+  hooks = startReceiver();
   expect((await integrate(h, provider, { deliveryUrl: `${farmIn.url}/farm-in` })).status).toBe(200);
+  expect((await integrate(h, plain, { webhookUrl: `${hooks.url}/hooks`, webhookFormat: "events" })).status).toBe(200);
   h.services.worker.start();
 }, 60_000);
 
 afterAll(async () => {
   farmIn.stop();
+  hooks.stop();
   await h.close();
 });
 
@@ -133,5 +139,76 @@ describe("the tiers travel with each offer", () => {
     const id = await book(plain);
     expect((await delivered(id, "trip.new")).json.giveBackRecovery).toEqual(DEFAULT_TIERS);
     expect((await lookup(h, plain, id)).body.data.tripPacket.giveBackRecovery).toEqual(DEFAULT_TIERS);
+  });
+});
+
+/** The UTC month [start, end) of a pickup (Unix seconds), as a statement's period is. */
+function monthOf(unix: number): [number, number] {
+  const d = new Date(unix * 1000);
+  return [Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / 1000, Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) / 1000];
+}
+
+async function hookFor(id: string, status: string): Promise<Received> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const found = hooks.received.find((r) => r.json?.data?.transactionId === id && r.json?.data?.lastStatus === status);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no webhook with status ${status} for ${id}`);
+    await Bun.sleep(20);
+  }
+}
+
+describe("a give-back records a COST_RECOVERY", () => {
+  test("given back 3 h before the pickup under the default tiers: 50 % of the quoted 150.00 (not of a line added later) is owed", async () => {
+    const id = await book(plain, 3);
+    expect((await providerUpdate(h, provider, id, { status: "CONFIRMED", fees: [BASE, { type: "CHARGE", code: "TOLL", fee: "20.00" }] })).status).toBe(200);
+    const cancel = await providerUpdate(h, provider, id, { status: "CANCEL" });
+    expect(cancel.status).toBe(200);
+    const recovery = { kind: "COST_RECOVERY", owedBy: provider.netid, owedTo: plain.netid, percent: 50, amount: "75.00", currency: "USD", fare: "150.00" };
+    const reads = [
+      (await lookup(h, plain, id)).body.data.tripPacket,
+      (await lookup(h, provider, id)).body.data.tripPacket,
+      (await h.request("GET", `/Platform.svc/getReservationByTransactionId/${id}/V1`, { headers: { token: plain.token } })).body,
+      (await h.request("GET", `/Platform.svc/getReservationByTransactionId/${id}/V1`, { headers: { token: provider.token } })).body,
+    ];
+    for (const read of reads) {
+      expect(read.status).toBe("CANCEL");
+      expect(read.costRecovery).toMatchObject(recovery);
+      expect(read.costRecovery.waived).toBeUndefined();
+    }
+    const logged = (reads[0].changeLogs as Json[]).map((l) => l.changeDesc);
+    expect(logged).toContain(`cost recovery owed by ${provider.netid} to ${plain.netid}: 75.00 USD (50% of 150.00)`);
+    expect((await hookFor(id, "CANCEL")).json.data.tripPacket.costRecovery).toMatchObject(recovery);
+
+    // Stored for statements: whole minor units, by requester, provider and the pickup's month, read both ways.
+    const pickup = (await lookup(h, plain, id)).body.data.pickupDate as number;
+    const [row] = await h.rows("SELECT * FROM cost_recoveries WHERE transaction_id = ?", id);
+    expect({ ...row, waived: Boolean(row.waived), amount_minor: Number(row.amount_minor), pickup_date: Number(row.pickup_date) }).toMatchObject({
+      requester_id: plain.netid,
+      provider_id: provider.netid,
+      amount_minor: 7500,
+      currency: "USD",
+      percent: 50,
+      pickup_date: pickup,
+      waived: false,
+    });
+    const [from, to] = monthOf(pickup);
+    const stored = { transactionId: id, requesterId: plain.netid, providerId: provider.netid, amountMinor: 7500, currency: "USD", percent: 50, pickupDate: pickup, waived: false };
+    const recoveries = h.services.storage.costRecoveries;
+    for (const [a, b] of [[plain.netid, provider.netid], [provider.netid, plain.netid]])
+      expect((await recoveries.between(a, b, from, to)).filter((r) => r.transactionId === id)).toEqual([{ ...stored, recordedAt: expect.any(Number) }]);
+    expect((await recoveries.of(provider.netid, from, to)).map((r) => r.transactionId)).toContain(id);
+    expect(await recoveries.between(plain.netid, provider.netid, to, to + 31 * 86_400)).toEqual([]);
+  });
+
+  test("the requester's own tiers: given back more than 48 h ahead owes 10 %; a decline before accepting records nothing", async () => {
+    const early = await book(requester, 50);
+    expect((await providerUpdate(h, provider, early, { status: "CONFIRMED" })).status).toBe(200);
+    expect((await providerUpdate(h, provider, early, { status: "CANCEL" })).status).toBe(200);
+    expect((await lookup(h, requester, early)).body.data.tripPacket.costRecovery).toMatchObject({ percent: 10, amount: "15.00", fare: "150.00" });
+    const declined = await book(requester, 50);
+    expect((await providerUpdate(h, provider, declined, { status: "CANCEL" })).status).toBe(200);
+    expect((await lookup(h, requester, declined)).body.data.tripPacket.costRecovery).toBeUndefined();
+    expect(await h.rows("SELECT * FROM cost_recoveries WHERE transaction_id = ?", declined)).toEqual([]);
   });
 });
