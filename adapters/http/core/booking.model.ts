@@ -49,6 +49,22 @@ export const RecoveryTiersOut = t.Array(
   },
 );
 
+/** A give-back's cost recovery (docs/settlement.md#give-back-recovery). */
+const CostRecoveryOut = t.Object(
+  {
+    kind: t.Literal("COST_RECOVERY"),
+    owedBy: t.String({ description: "The provider that gave the booking back" }),
+    owedTo: t.String({ description: "The requester" }),
+    percent: t.Integer({ minimum: 0, maximum: 100, description: "The requester's tier at the give-back" }),
+    amount: t.String({ description: "percent of `fare`, rounded half up to the currency's minor unit", examples: ["75.00"] }),
+    currency: t.Union([t.String(), t.Null()]),
+    fare: t.String({ description: "The quoted fare (never lines added later)", examples: ["150.00"] }),
+    at: t.Number({ description: "When the booking was given back, Unix seconds" }),
+    waived: t.Optional(t.String({ description: "FLIGHT_MOVED_PICKUP: a flight moved the pickup by more than 60 minutes; nothing is owed" })),
+  },
+  { description: "What the provider owes the requester for giving the booking back after accepting it; shown to both" },
+);
+
 /** The final fare (docs/settlement.md#the-final-fare): from the trip's end on. */
 const FinalFareOut = t.Object(
   {
@@ -147,6 +163,7 @@ export const BookingData = t.Object({
       ),
       terms: t.Optional(TermsOut),
       giveBackRecovery: t.Optional(RecoveryTiersOut),
+      costRecovery: t.Optional(CostRecoveryOut),
       finalFare: t.Optional(FinalFareOut),
       notes: t.Optional(t.Array(t.Object({ message: t.String(), context: t.String({ description: "AFFILIATE or DRIVER" }) }, open()))),
       namesignInstructions: o(),

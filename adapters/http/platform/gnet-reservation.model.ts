@@ -35,6 +35,7 @@ export const GnetReservationResponse = t.Object(
     convertedAmount: packet.convertedAmount,
     terms: packet.terms,
     giveBackRecovery: packet.giveBackRecovery,
+    costRecovery: packet.costRecovery,
     finalFare: packet.finalFare,
     notes: packet.notes,
     namesignInstructions: packet.namesignInstructions,
