@@ -16,9 +16,11 @@ import { GroupCommit, TransactionLost, type Applied, type Creation } from "./boo
 import { clientOf, insertNewBookings, newDecided, type NewDecided } from "./booking-insert";
 import { insertLiveEvents } from "./live-event-log";
 import { holdSwapArgs, holdSwapSql, holdTaken } from "../sql/hold-sql";
+import { recoveryArgs, recoverySql } from "../sql/recovery-sql";
 import { vehicleLockKey } from "./vehicle-holds";
 
 const HOLD_SWAP = holdSwapSql((n, bigint) => `$${n}${bigint ? "::bigint" : ""}`);
+const INSERT_RECOVERY = recoverySql((n) => `$${n}`).insert;
 
 /**
  * A cascade move's hold swap (docs/terms.md#the-cascade-fallback) in the booking's transaction, under the vehicle's advisory lock as
@@ -355,6 +357,8 @@ export class PgBookingRepository implements BookingRepository {
       if (hold) await swapHold(tx, hold);
     };
     await Promise.all([checks(), this.prefetch([booking, ...moved], !row)]);
+    // A give-back's cost recovery, in this transaction (docs/settlement.md#give-back-recovery).
+    if (decision.write.recovery) await clientOf(tx).unsafe(INSERT_RECOVERY, [...recoveryArgs(decision.write.recovery, (w) => w)]);
     const messages = this.announcer.messages(events, booking);
     const next = toRow(booking, (row?.version ?? 0) + 1);
     // Live events go in unnumbered; the sequencer numbers them once committed (PgLiveEventLog).

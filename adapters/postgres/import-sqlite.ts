@@ -48,6 +48,7 @@ const DATA_TABLES = [
   "partner_vehicle_types",
   "bookings",
   "earlier_offers",
+  "cost_recoveries",
   "vehicle_holds",
   "idempotency_keys",
   "outbox_messages",

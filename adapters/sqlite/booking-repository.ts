@@ -25,6 +25,8 @@ import {
   HOLD_SWAP,
   holdSwapSteps,
   insertArgs,
+  INSERT_RECOVERY_SQL,
+  recoveryStep,
   toBooking,
   toRow,
   UPDATE_BOOKING,
@@ -90,6 +92,7 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
   private readonly savepoint: Statement;
   private readonly removeHold: Statement<unknown, SQLQueryBindings[]>;
   private readonly insertHold: Statement<unknown, SQLQueryBindings[]>;
+  private readonly insertRecovery: Statement<unknown, SQLQueryBindings[]>;
   private readonly release: Statement;
   private readonly rollbackTo: Statement;
 
@@ -119,6 +122,7 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
     this.savepoint = sqlite.prepare("SAVEPOINT booking_change");
     this.removeHold = sqlite.prepare(HOLD_SWAP.remove);
     this.insertHold = sqlite.prepare(HOLD_SWAP.insert);
+    this.insertRecovery = sqlite.prepare(INSERT_RECOVERY_SQL);
     this.release = sqlite.prepare("RELEASE booking_change");
     this.rollbackTo = sqlite.prepare("ROLLBACK TO booking_change");
   }
@@ -302,6 +306,7 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
             : { statement: INSERT_BOOKING, args: insertArgs(next) },
         ];
         if (hold) steps.push(...holdSwapSteps(hold));
+        if (decision.write.recovery) steps.push(recoveryStep(decision.write.recovery));
         const messages = this.announcer.messages(events, booking);
         for (const { message, at } of messages) steps.push({ statement: INSERT_OUTBOX, args: SqliteOutbox.insertArgs(message, at) });
         const live = this.announcer.live?.(events, booking, row ? replacedBytes(row, next) : 0) ?? [];
@@ -372,6 +377,8 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
       this.removeHold.run(hold.transactionId);
       if (this.insertHold.run(...holdSwapArgs(hold)).changes === 0) throw holdTaken(hold);
     }
+    // A give-back's cost recovery, in this transaction (docs/settlement.md#give-back-recovery).
+    if (decision.write.recovery) this.insertRecovery.run(...recoveryStep(decision.write.recovery).args);
     const messages = this.announcer.messages(events, booking);
     for (const { message, at } of messages) this.insertOutbox.run(...SqliteOutbox.insertArgs(message, at));
     const live = this.announcer.live?.(events, booking, row ? replacedBytes(row, next) : 0) ?? [];

@@ -4,6 +4,7 @@ import { bookings } from "./schema";
 import { SqliteOutbox } from "./outbox";
 import { SqliteLiveEventLog } from "./live-event-log";
 import { holdSwapArgs, holdSwapSql } from "../sql/hold-sql";
+import { recoveryArgs, recoverySql } from "../sql/recovery-sql";
 import type { BookingWrite } from "../../domain/trips/decision";
 import type { WriteStep } from "./booking-writer-thread";
 
@@ -40,6 +41,13 @@ export function holdSwapSteps(hold: NonNullable<BookingWrite["hold"]>): WriteSte
     { statement: INSERT_HOLD_IF_FREE, args: [...holdSwapArgs(hold)], mustChange: "hold" },
   ];
 }
+/** A give-back's cost recovery (docs/settlement.md#give-back-recovery), in the booking's transaction. */
+export const INSERT_RECOVERY_SQL = recoverySql((n) => `?${n}`).insert;
+export const INSERT_RECOVERY = 7;
+/** The booking writer's step that stores a cost recovery (SQLite keeps booleans as 0/1). */
+export function recoveryStep(r: NonNullable<BookingWrite["recovery"]>): WriteStep {
+  return { statement: INSERT_RECOVERY, args: [...recoveryArgs(r, (w) => (w ? 1 : 0))] };
+}
 export const BOOKING_WRITER_STATEMENTS = [
   INSERT_BOOKING_SQL,
   UPDATE_BOOKING_SQL,
@@ -48,4 +56,5 @@ export const BOOKING_WRITER_STATEMENTS = [
   SqliteLiveEventLog.BODY_SQL,
   HOLD_SWAP.remove,
   HOLD_SWAP.insert,
+  INSERT_RECOVERY_SQL,
 ];

@@ -22,6 +22,7 @@ const WEBHOOK_TYPE: Record<BookingEvent["type"], string> = {
   PICKUP_MOVED: "booking.pickup_moved",
   PICKUP_MOVE_BLOCKED: "booking.pickup_move_blocked",
   ARRIVED: "booking.arrived",
+  FARE_FINAL: "booking.fare_final",
 };
 
 /** Every type a booking event is announced with (webhooks and event streams). */

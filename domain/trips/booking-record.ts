@@ -1,5 +1,6 @@
 import type { Booking, Trip } from "./booking";
 import { offerDue } from "./offers";
+import { fareDue } from "./final-fare";
 import { capChangeLogs, capTransactionErrors } from "../history-cap";
 import { utf8Length } from "./booking-bounds";
 
@@ -12,7 +13,8 @@ const COLUMNS = [
 const PACKED = [
   "action", "notes", "providerNote", "vehicle", "chauffeur", "providerUpdate", "affiliateExtra", "submitMode", "deliveryFailure", "warnings", "quoted",
   "terms",
-  "acceptBy", "acceptWithinMinutes", "fallback", "offers", "reason", "providerCancelled", "flight", "clock",
+  "acceptBy", "acceptWithinMinutes", "fallback", "offers", "reason", "providerCancelled", "flight", "clock", "finalFare",
+  "giveBackRecovery", "costRecovery",
 ] as const;
 
 /**
@@ -27,7 +29,10 @@ export interface BookingRecord extends Omit<Pick<Booking, (typeof COLUMNS)[numbe
   tripPacket: string;
   changeLogs: string;
   transactionErrors: string;
-  /** When the offer watch must next act (Unix seconds), derived from the booking (domain/trips/offers.ts). */
+  /**
+   * When the offer watch must next act (Unix seconds), derived from the booking: an offer's deadline
+   * (domain/trips/offers.ts), else the end of the fare's window (domain/trips/final-fare.ts).
+   */
   offerDue: number | null;
 }
 
@@ -62,7 +67,7 @@ export function toRow(b: Booking, version: number): BookingRecord {
     // Bounded history: a booking changed forever keeps the newest entries and a count of the rest.
     changeLogs: JSON.stringify(capChangeLogs(b.changeLogs)),
     transactionErrors: JSON.stringify(capTransactionErrors(b.transactionErrors)),
-    offerDue: offerDue(b),
+    offerDue: offerDue(b) ?? fareDue(b),
   };
 }
 

@@ -2,6 +2,8 @@ import type { ConvertedFee } from "../fx/convert";
 import type { BreakdownLine } from "./breakdown-line";
 import type { TripWarning } from "./warnings";
 import type { FlightRecord, PickupMove } from "./flight-record";
+import type { CostRecovery, FinalFare, RecoveryTier } from "./settlement-terms";
+export type { CostRecovery, CostRecoveryRecord, FinalFare, RecoveryTier } from "./settlement-terms";
 import type { TripActor, TripStatus } from "./lifecycle";
 import type { ExtraFields, Passenger, Phone, TripAccount, TripLocation, TripLocations, TripNote } from "./trip-parts";
 export type { ExtraFields, FlightInfo, TripLocation, Phone, Passenger, TripAccount, NoteContext, TripNote, TripLocations } from "./trip-parts";
@@ -233,6 +235,15 @@ export interface Booking {
   flight?: FlightRecord;
   /** The trip's clock: arrival, ON_LOCATION, on board, flags (docs/flights.md#arrival); absent until one is known. */
   clock?: TripClock;
+  /** The final fare (docs/settlement.md#the-final-fare): open for lines until `until` from the trip's end, then final. */
+  finalFare?: FinalFare;
+  /**
+   * The requester's give-back recovery tiers (docs/settlement.md#give-back-recovery), fixed when the booking is made:
+   * what its provider owes if it gives the booking back after accepting. Shown to the provider with every offer.
+   */
+  giveBackRecovery?: RecoveryTier[];
+  /** What its provider owes the requester for giving the booking back (docs/settlement.md#give-back-recovery). */
+  costRecovery?: CostRecovery;
   trip: Trip;
   changeLogs: ChangeLog[];
   transactionErrors: TransactionError[];
@@ -307,7 +318,8 @@ export interface BookingEvent {
     | "OFFER_WITHDRAWN"
     | "PICKUP_MOVED"
     | "PICKUP_MOVE_BLOCKED"
-    | "ARRIVED";
+    | "ARRIVED"
+    | "FARE_FINAL";
   transactionId: string;
   actor: TripActor;
   /** Unix seconds. */

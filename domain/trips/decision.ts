@@ -1,4 +1,4 @@
-import type { Booking, BookingEvent } from "./booking";
+import type { Booking, BookingEvent, CostRecoveryRecord } from "./booking";
 
 /** What a decision writes: the booking's new state and what happened, persisted together or not at all. */
 export interface BookingWrite {
@@ -10,6 +10,11 @@ export interface BookingWrite {
    * the booking's own hold, unless another live hold overlaps — then nothing of the write is kept and the change
    * fails with 409 VEHICLE_UNAVAILABLE.
    */
+  /**
+   * A give-back's cost recovery (docs/settlement.md#give-back-recovery), stored in the same transaction in a table of
+   * its own, so that statements read it by requester, provider and pickup month.
+   */
+  recovery?: CostRecoveryRecord;
   hold?: { slug: string; provider: string; requester: string; transactionId: string; from: number; to: number; at: number };
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { isoAt, isProvider, isRequester, roleOf } from "./booking";
-import type { Booking, BookingEvent, ExtraFields, Fee, QuoteOption, QuotedOrigin, Terms, Trip } from "./booking";
+import type { Booking, BookingEvent, ExtraFields, Fee, QuoteOption, QuotedOrigin, RecoveryTier, Terms, Trip } from "./booking";
 import { pricedDifferences, QUOTE_TIME_TOLERANCE_SECONDS, quoteTripMismatch, repricedFor, type RepricedTrip } from "./quote-binding";
 import { assertTransition, CANCELLABLE_STATUSES, type TripActor, type TripStatus } from "./lifecycle";
 import type { Decision } from "./decision";
@@ -57,6 +57,8 @@ export interface NewTripFacts {
   providerAcceptWithinMinutes?: number;
   /** The flight the pickup meets (docs/flights.md#flights), when it names one. */
   flight?: FlightRecord;
+  /** The requester's give-back recovery tiers now (docs/settlement.md#give-back-recovery): a booking keeps them. */
+  giveBackRecovery?: RecoveryTier[];
   sourcePlatform: string;
   targetPlatform: string;
 }
@@ -148,6 +150,7 @@ function createBooking(req: NewTripRequest, fingerprint: string, facts: NewTripF
     ...(facts.price?.quoted ? { quoted: { ...facts.price.quoted, lines: trip.fees.length } } : {}),
     ...(!isQuote && facts.terms ? { terms: facts.terms } : {}),
     ...(facts.flight ? { flight: facts.flight } : {}),
+    ...(!isQuote && facts.giveBackRecovery ? { giveBackRecovery: facts.giveBackRecovery } : {}),
     ...(isQuote ? {} : offerTerms(req, ctx.now, facts.pickupDate, facts.price?.totalAmount ?? null, trip, facts.providerAcceptWithinMinutes, facts.terms)),
     trip,
     changeLogs: [
@@ -198,6 +201,7 @@ function convertQuote(quote: Booking, req: NewTripRequest, fingerprint: string, 
     quoted: { ...(chosen?.code ? { code: chosen.code } : {}), lines: trip.fees.length },
     ...(terms ? { terms } : {}),
     ...(facts.flight ? { flight: facts.flight } : {}),
+    ...(facts.giveBackRecovery ? { giveBackRecovery: facts.giveBackRecovery } : {}),
     ...offerTerms(req, ctx.now, facts.pickupDate, totalAmount, trip, facts.providerAcceptWithinMinutes, terms),
     trip,
     changeLogs: [

@@ -1,6 +1,6 @@
 import type { AnnouncedMessage } from "../delivery/ports";
 import type { NewLiveEvent } from "../events/live-events";
-import type { Booking, BookingEvent, BookingSummary } from "./booking";
+import type { Booking, BookingEvent, BookingSummary, CostRecoveryRecord } from "./booking";
 import type { TripActor, TripStatus } from "./lifecycle";
 import type { BookingRef } from "./send-trip-request";
 import type { Decision } from "./decision";
@@ -87,6 +87,18 @@ export interface IdempotencyStore {
 export interface OfferDeadlines {
   /** Up to `limit` due bookings' transactionIds, earliest due first, leased for `leaseSeconds`. */
   claimDue(now: number, limit: number, leaseSeconds: number): Promise<string[]>;
+}
+
+/**
+ * Cost recoveries as stored (docs/settlement.md#give-back-recovery), for statements: each is written with the
+ * give-back that owes it; read by company pair or company, for pickups in [from, to) (Unix seconds; a statement's
+ * period is the pickup's UTC month), earliest pickup first.
+ */
+export interface CostRecoveries {
+  /** Between two companies, both directions (either may be the requester). */
+  between(a: string, b: string, from: number, to: number): Promise<CostRecoveryRecord[]>;
+  /** Every recovery `netid` is a party of, as requester or as provider. */
+  of(netid: string, from: number, to: number): Promise<CostRecoveryRecord[]>;
 }
 
 /** A place an address search found (docs/places.md#drop-offs-and-stops). */

@@ -1,7 +1,7 @@
 import { ConflictError, ValidationError, type FieldError } from "../errors";
 import { amountParts } from "../money";
 import { providerAmountsInCurrency, TWO_DECIMAL_UNITS, type MinorUnits } from "./booking-amounts";
-import type { Booking, BookingEvent, Chauffeur, Fee, ProviderUpdateInfo, Vehicle } from "./booking";
+import { isoAt, type Booking, type BookingEvent, type Chauffeur, type Fee, type ProviderUpdateInfo, type Vehicle } from "./booking";
 import { canonicalJson, event, log, requireRole, type ChangeContext } from "./decisions";
 import { allowedNext, assertTransition, assertTripTime, parseTripStatus, skippedStates, TRIP_STATUSES, type TripStatus } from "./lifecycle";
 import type { Decision } from "./decision";
@@ -10,6 +10,9 @@ import { providerFare, sameAmount } from "./fare-lines";
 import { lapsedAcceptance, providerCancelOf } from "./offers";
 import { assertNoShowTime, clockAfterMove } from "./trip-clock";
 import { withWaiting } from "./waiting";
+import { fareFinalError, fareOnMove, isFareFinal, isFareOpen } from "./final-fare";
+import { costRecoveryFor, recoveryRecordOf, type FlightMove } from "./give-back-recovery";
+import { giveBackWaived } from "./flights";
 import { ANY_DECIMALS, checkFees, copyTrimming, extraFields, numberText, readCoordinateField, readPhones } from "./trip-fields";
 
 /**
@@ -176,12 +179,28 @@ export function decideProviderUpdate(
   if (clock) next.clock = clock;
   // The provider's own CANCEL: a decline before it accepted, a give-back after (docs/terms.md#give-back).
   if (statusChange && update.status === "CANCEL") next.providerCancelled = providerCancelOf(b.status);
+  // A give-back that ends the booking (no fallback to move it on) owes the requester a recovery (docs/settlement.md#give-back-recovery).
+  const recovery = next.providerCancelled === "AFTER_ACCEPTANCE" && !b.fallback ? costRecoveryFor(b, ctx.now, flightMoveAt(ctx.now)) : undefined;
+  let recoveryLine: string | undefined;
+  if (recovery) {
+    next.costRecovery = recovery;
+    const owed = `${recovery.amount}${recovery.currency ? ` ${recovery.currency}` : ""} (${recovery.percent}% of ${recovery.fare})`;
+    recoveryLine = `cost recovery owed by ${recovery.owedBy} to ${recovery.owedTo}: ${owed}${recovery.waived ? `, waived: ${recovery.waived}` : ""}`;
+  }
   if (update.providerResNo !== undefined && update.providerResNo !== (b.providerResNo ?? "")) {
     descriptions.push(`providerResNo ${b.providerResNo ?? "(none)"} → ${update.providerResNo}`);
     next.providerResNo = update.providerResNo;
   }
+  // The fare's window opens when the trip ends (docs/settlement.md#the-final-fare).
+  if (statusChange) next.finalFare = fareOnMove(b, update.status, ctx.now);
+  const fareOpen = isFareOpen(b, ctx.now);
+  let fareLines = 0;
   // The price is the sum of its lines (docs/terms.md#the-price-is-the-sum-of-its-lines): quoted lines stay, added ones sum in.
-  if (allowedNext(b.status).length === 0) {
+  if (isFareFinal(b, ctx.now) && (update.fees !== undefined || update.totalAmount !== undefined)) {
+    // A final fare no longer changes (docs/settlement.md#the-final-fare): the same price is nothing, another one 409.
+    const fare = providerFare(b, { totalAmount: update.totalAmount, fees: update.fees });
+    if (fare.errors.length > 0 || fare.described.length > 0) throw fareFinalError(b);
+  } else if (allowedNext(b.status).length === 0 && !fareOpen) {
     // A final booking's price no longer changes: a different one is the 409 below, the same one nothing.
     const priceDiffers =
       (update.totalAmount !== undefined && (b.totalAmount === null || !sameAmount(update.totalAmount, b.totalAmount))) ||
@@ -191,6 +210,7 @@ export function decideProviderUpdate(
     const fare = providerFare(b, { totalAmount: update.totalAmount, fees: update.fees });
     if (fare.errors.length > 0) throw new ValidationError(fare.errors);
     descriptions.push(...fare.described);
+    fareLines = fare.described.length;
     if (fare.totalAmount !== undefined) next.totalAmount = fare.totalAmount;
     if (fare.fees !== undefined && canonicalJson(fare.fees) !== canonicalJson(b.trip.fees)) next.trip = { ...b.trip, fees: fare.fees };
   }
@@ -219,16 +239,19 @@ export function decideProviderUpdate(
     }
   }
   if (descriptions.length === 0 && !infoChanged) return { result: b.status };
-  if (descriptions.length > 0 && !statusChange && allowedNext(b.status).length === 0)
+  // A closed booking whose fare is open takes lines only (repeating CLOSE with `fees`); any other change is refused.
+  const otherChanges = descriptions.length - (fareOpen ? fareLines : 0);
+  if (otherChanges > 0 && !statusChange && allowedNext(b.status).length === 0)
     throw new ConflictError(`A booking in status ${b.status} can no longer change`, "INVALID_TRANSITION", { from: b.status, to: update.status, allowed: [] });
   if (descriptions.length === 0 && allowedNext(b.status).length === 0) return { result: b.status };
 
   next.updatedAt = ctx.now;
   next.changeLogs = [...b.changeLogs, ...descriptions.map((d) => log(ctx, "provider", d))];
+  if (recoveryLine) next.changeLogs.push({ timestamp: isoAt(ctx.now), changeSource: "exchange", changeDesc: recoveryLine });
   const events: BookingEvent[] = [];
   if (statusChange) events.push(event(next, "STATUS_CHANGED", "provider", ctx, b.status));
   if (descriptions.length > (statusChange ? 1 : 0)) events.push(event(next, "PROVIDER_DETAILS_CHANGED", "provider", ctx));
-  return { result: next.status, write: { booking: next, events } };
+  return { result: next.status, write: { booking: next, events, ...(recovery ? { recovery: recoveryRecordOf(next, recovery) } : {}) } };
 }
 
 /** The code of the conflict when a provider's reservation number is held by another of its live bookings. */
@@ -249,4 +272,13 @@ export function providerResNoInUse(resNo: string | null): ConflictError {
 /** Whether `error` is that conflict. */
 export function isProviderResNoInUse(error: unknown): boolean {
   return error instanceof ConflictError && error.code === PROVIDER_RES_NO_IN_USE;
+}
+
+/**
+ * The recovery waiver's flight condition (docs/flights.md#a-big-move-lets-the-provider-give-the-booking-back): how far
+ * (minutes) the flight moved the pickup, when it moved it by more than 60 minutes and the give-back comes within 30
+ * minutes of that move; otherwise no move counts.
+ */
+function flightMoveAt(now: number): FlightMove {
+  return (b) => (b.flight?.lastMove && giveBackWaived(b, now) ? (b.flight.lastMove.to - b.flight.originalPickup) / 60 : undefined);
 }

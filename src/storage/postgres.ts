@@ -13,6 +13,7 @@ import { PgBookingRepository } from "../../adapters/postgres/booking-repository"
 import { PgIdempotencyStore } from "../../adapters/postgres/idempotency-store";
 import { PgVehicleHolds } from "../../adapters/postgres/vehicle-holds";
 import { PgOfferDeadlines } from "../../adapters/postgres/offer-deadlines";
+import { PgCostRecoveries } from "../../adapters/postgres/cost-recoveries";
 import { PgNetworkQuoteRepository } from "../../adapters/postgres/network-quote-repository";
 import { PgFxRateStore } from "../../adapters/postgres/fx-rate-store";
 import { PgProviderHistory } from "../../adapters/postgres/provider-history";
@@ -112,6 +113,7 @@ export function postgresStorage(
     providerHistory: new PgProviderHistory(db),
     vehicleHolds: new PgVehicleHolds(db),
     offerDeadlines: new PgOfferDeadlines(db),
+    costRecoveries: new PgCostRecoveries(db),
     rateCards: new PgRateCardRepository(db),
     fxRates,
     providerFleet: new PgProviderFleet(db),

@@ -15,6 +15,7 @@ import { SqliteBookingRepository } from "../../adapters/sqlite/booking-repositor
 import { SqliteIdempotencyStore } from "../../adapters/sqlite/idempotency-store";
 import { SqliteVehicleHolds } from "../../adapters/sqlite/vehicle-holds";
 import { SqliteOfferDeadlines } from "../../adapters/sqlite/offer-deadlines";
+import { SqliteCostRecoveries } from "../../adapters/sqlite/cost-recoveries";
 import { SqliteNetworkQuoteRepository } from "../../adapters/sqlite/network-quote-repository";
 import { SqliteProviderHistory } from "../../adapters/sqlite/provider-history";
 import { SqliteRateCardRepository } from "../../adapters/sqlite/rate-card-repository";
@@ -66,6 +67,7 @@ export function sqliteStorage(db: Db, secrets: SecretSealer, announcerFor: Annou
     providerHistory: new SqliteProviderHistory(db),
     vehicleHolds: new SqliteVehicleHolds(db),
     offerDeadlines: new SqliteOfferDeadlines(db),
+    costRecoveries: new SqliteCostRecoveries(db),
     rateCards: new SqliteRateCardRepository(db),
     fxRates,
     providerFleet: new SqliteProviderFleet(db),

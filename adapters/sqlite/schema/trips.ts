@@ -86,3 +86,30 @@ export const idempotencyKeys = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.netid, t.key] }), index("idempotency_keys_created_at").on(t.createdAt)],
 );
+
+/**
+ * Cost recoveries (docs/settlement.md#give-back-recovery): what a provider that gave a booking back owes its requester,
+ * one row per booking, written in the give-back's transaction; statements read them by requester, provider and
+ * pickup month (both directions: the two indexes).
+ */
+export const costRecoveries = sqliteTable(
+  "cost_recoveries",
+  {
+    transactionId: text("transaction_id").primaryKey(),
+    requesterId: text("requester_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    /** Whole minor units of `currency` (7500 = 75.00 USD). */
+    amountMinor: integer("amount_minor").notNull(),
+    currency: text("currency").notNull(),
+    percent: integer("percent").notNull(),
+    /** The booking's pickup (Unix seconds): a statement's period is its UTC month. */
+    pickupDate: integer("pickup_date").notNull(),
+    recordedAt: integer("recorded_at").notNull(),
+    /** A flight moved the pickup by more than 60 minutes: nothing is owed. */
+    waived: integer("waived", { mode: "boolean" }).notNull().default(false),
+  },
+  (t) => [
+    index("cost_recoveries_requester_provider_pickup").on(t.requesterId, t.providerId, t.pickupDate),
+    index("cost_recoveries_provider_requester_pickup").on(t.providerId, t.requesterId, t.pickupDate),
+  ],
+);
