@@ -1,6 +1,7 @@
 import type { Booking, Trip } from "./booking";
 import { offerDue } from "./offers";
 import { capChangeLogs, capTransactionErrors } from "../history-cap";
+import { settledAmount } from "./settled-amount";
 
 /** The booking's members stored as they are, each in a column of its own. */
 const COLUMNS = [
@@ -28,6 +29,10 @@ export interface BookingRecord extends Omit<Pick<Booking, (typeof COLUMNS)[numbe
   transactionErrors: string;
   /** When the offer watch must next act (Unix seconds), derived from the booking (domain/trips/offers.ts). */
   offerDue: number | null;
+  /** What the booking leaves owing for statements, in minor units of `currency` (domain/trips/settled-amount.ts). */
+  settleUnits: number | null;
+  /** The currency its fee lines name, upper case; null when none does. */
+  currency: string | null;
 }
 
 /** What the trip_packet JSON column holds: the trip and the PACKED members. */
@@ -62,5 +67,6 @@ export function toRow(b: Booking, version: number): BookingRecord {
     changeLogs: JSON.stringify(capChangeLogs(b.changeLogs)),
     transactionErrors: JSON.stringify(capTransactionErrors(b.transactionErrors)),
     offerDue: offerDue(b),
+    ...settledAmount(b),
   };
 }
