@@ -17,8 +17,8 @@ ALTER TABLE "bookings" ADD COLUMN "currency" text;--> statement-breakpoint
 CREATE INDEX "statement_disputes_requester_period" ON "statement_disputes" USING btree ("requester_id","period");--> statement-breakpoint
 CREATE INDEX "statement_disputes_provider_period" ON "statement_disputes" USING btree ("provider_id","period");--> statement-breakpoint
 CREATE UNIQUE INDEX "statement_disputes_open_line" ON "statement_disputes" USING btree ("transaction_id") WHERE state = 'OPEN';--> statement-breakpoint
-CREATE INDEX "bookings_settle_requester" ON "bookings" USING btree ("requester_id","pickup_date","provider_id") WHERE settle_units IS NOT NULL;--> statement-breakpoint
-CREATE INDEX "bookings_settle_provider" ON "bookings" USING btree ("provider_id","pickup_date","requester_id") WHERE settle_units IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "bookings_settle_requester" ON "bookings" USING btree ("requester_id","pickup_date","provider_id","currency","settle_units") WHERE settle_units IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "bookings_settle_provider" ON "bookings" USING btree ("provider_id","pickup_date","requester_id","currency","settle_units") WHERE settle_units IS NOT NULL;--> statement-breakpoint
 -- Hand-written (keep when renumbering): bookings settled before this migration get their columns as
 -- domain/trips/settled-amount.ts derives them on every write; amounts are stored in the currency's minor unit.
 UPDATE "bookings" SET "currency" = (SELECT upper(trim(f ->> 'currency')) FROM json_array_elements(("trip_packet"::json) -> 'trip' -> 'fees') f

@@ -55,9 +55,9 @@ export const bookings = pgTable(
     index("bookings_provider_status").on(t.providerId, t.status),
     index("bookings_offer_due").on(t.offerDue).where(sql.raw("offer_due IS NOT NULL")),
     // A company's statements read its settled bookings of a month, as requester and as provider
-    // (docs/settlement.md#statements-and-settlement): from these alone, never a scan of all bookings.
-    index("bookings_settle_requester").on(t.requesterId, t.pickupDate, t.providerId).where(sql.raw("settle_units IS NOT NULL")),
-    index("bookings_settle_provider").on(t.providerId, t.pickupDate, t.requesterId).where(sql.raw("settle_units IS NOT NULL")),
+    // (docs/settlement.md#statements-and-settlement): from these alone (the sums from the index itself), never a scan.
+    index("bookings_settle_requester").on(t.requesterId, t.pickupDate, t.providerId, t.currency, t.settleUnits).where(sql.raw("settle_units IS NOT NULL")),
+    index("bookings_settle_provider").on(t.providerId, t.pickupDate, t.requesterId, t.currency, t.settleUnits).where(sql.raw("settle_units IS NOT NULL")),
     // GNet providers name a booking by their own reservation number (providerUpdateStatusByResNo).
     index("bookings_provider_res_no").on(t.providerId, t.providerResNo),
     // A provider's number names at most one live booking (CLOSE, CANCEL, REJECT and NO_SHOW are final): the

@@ -17,8 +17,8 @@ CREATE INDEX `statement_disputes_provider_period` ON `statement_disputes` (`prov
 CREATE UNIQUE INDEX `statement_disputes_open_line` ON `statement_disputes` (`transaction_id`) WHERE state = 'OPEN';--> statement-breakpoint
 ALTER TABLE `bookings` ADD `settle_units` integer;--> statement-breakpoint
 ALTER TABLE `bookings` ADD `currency` text;--> statement-breakpoint
-CREATE INDEX `bookings_settle_requester` ON `bookings` (`requester_id`,`pickup_date`,`provider_id`) WHERE settle_units IS NOT NULL;--> statement-breakpoint
-CREATE INDEX `bookings_settle_provider` ON `bookings` (`provider_id`,`pickup_date`,`requester_id`) WHERE settle_units IS NOT NULL;--> statement-breakpoint
+CREATE INDEX `bookings_settle_requester` ON `bookings` (`requester_id`,`pickup_date`,`provider_id`,`currency`,`settle_units`) WHERE settle_units IS NOT NULL;--> statement-breakpoint
+CREATE INDEX `bookings_settle_provider` ON `bookings` (`provider_id`,`pickup_date`,`requester_id`,`currency`,`settle_units`) WHERE settle_units IS NOT NULL;--> statement-breakpoint
 -- Hand-written (keep when renumbering): bookings settled before this migration get their columns as
 -- domain/trips/settled-amount.ts derives them on every write; amounts are stored in the currency's minor unit.
 UPDATE `bookings` SET `currency` = (SELECT upper(trim(json_extract(f.value, '$.currency'))) FROM json_each(`trip_packet`, '$.trip.fees') f
