@@ -129,6 +129,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   },
   { code: "HOLD_LIMIT", status: 429, meaning: LONG_MEANINGS.HOLD_LIMIT },
   { code: "OFFER_LAPSED", status: 409, meaning: "Provider update: accepting (CONFIRMED or later) after the booking's acceptBy; the offer lapsed" },
+  { code: "FARE_FINAL", status: 409, meaning: "Provider update: a change of the fee lines or total after the final fare (24 h after COMPLETE or CLOSE)" },
   { code: "BLACKOUT_NOT_FOUND", status: 404, meaning: "No blackout with this id on this vehicle of yours" },
   { code: "BLACKOUT_LIMIT", status: 429, meaning: LONG_MEANINGS.BLACKOUT_LIMIT },
   {

@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { reassignedMembers } from "./core/offers.model";
-import { BookingData } from "./core/booking.model";
+import { BookingData, RecoveryTiersOut } from "./core/booking.model";
 import { FeeSchema, SendTripBody } from "./platform/send-trip.model";
 import { TermsOut } from "./core/terms.model";
 
@@ -46,6 +46,7 @@ const TripMessage = t.Composite(
         examples: ["240.00"],
       }),
       terms: t.Optional(TermsOut),
+      giveBackRecovery: t.Optional(RecoveryTiersOut),
       affiliateReservation: t.Object(
         {
           requesterId: t.String({ examples: ["BOOKWELL"] }),
@@ -114,7 +115,9 @@ const BookingEvent = t.Object(
         "booking's status again), booking.delivery_retried, booking.location_changed, booking.reassigned (to the " +
         "requester: the cascade moved the booking to another provider — `from`, `to`, `reason`, `priceChange`, " +
         "`termsChanged`; docs/terms.md#the-cascade-fallback) or booking.withdrawn (to a provider whose offer ended: " +
-        "`reason`, and `data` its own offer as its read shows it; docs/terms.md#who-sees-what)",
+        "`reason`, and `data` its own offer as its read shows it; docs/terms.md#who-sees-what), " +
+        "booking.fare_final (the fare is FINAL: 24 h after COMPLETE or CLOSE no line changes any more, " +
+        "`tripPacket.finalFare.state` FINAL; sent once; docs/settlement.md#the-final-fare)",
       examples: ["booking.status_changed"],
     }),
     createdAt: t.Number({ description: "When the change happened, Unix seconds" }),

@@ -7,7 +7,11 @@ const STATEMENT = statementSql({ p: (n) => `$${n}`, text: (expr) => `(${expr})::
 const DISPUTE = disputeSql({ p: (n) => `$${n}` });
 
 /** Rows as PostgreSQL answers them: 64-bit integers arrive as strings. */
-const settled = (r: SettledRow): SettledRow => ({ ...r, pickupDate: Number(r.pickupDate) });
+const settled = (r: SettledRow): SettledRow => ({
+  ...r,
+  pickupDate: Number(r.pickupDate),
+  fareFinalAt: r.fareFinalAt === null || r.fareFinalAt === undefined ? null : Number(r.fareFinalAt),
+});
 const dispute = (r: Dispute): Dispute => ({ ...r, raisedAt: Number(r.raisedAt), answeredAt: r.answeredAt === null ? null : Number(r.answeredAt) });
 
 /** Statements' reads of settled bookings (docs/settlement.md#statements-and-settlement) on PostgreSQL. */

@@ -6,7 +6,7 @@ export interface StatementDialect {
 
 const ROW =
   'transaction_id AS "transactionId", requester_id AS "requesterId", requester_res_no AS "requesterResNo", provider_id AS "providerId", ' +
-  `pickup_date AS "pickupDate", status, CASE status WHEN 'CLOSE' THEN 'FARE' ELSE 'CANCELLATION_FEE' END AS kind, `;
+  `pickup_date AS "pickupDate", fare_final_at AS "fareFinalAt", status, CASE status WHEN 'CLOSE' THEN 'FARE' ELSE 'CANCELLATION_FEE' END AS kind, `;
 const CURRENCY = `COALESCE(currency, 'XXX')`;
 
 /**

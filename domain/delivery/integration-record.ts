@@ -1,6 +1,7 @@
 import { serviceSettingsOf, type AcceptTripsFrom, type Integration, type LuggageMode, type WebhookFormat } from "./integration";
 import type { SecretSealer } from "./ports";
 import type { Policies } from "../trips/terms";
+import type { RecoveryTier } from "../trips/booking";
 import { DEFAULT_MAX_TRIP_KM } from "../trips/trip-length";
 
 /**
@@ -25,6 +26,8 @@ export interface IntegrationRecord {
   /** The provider's own policies (docs/terms.md#policies) as JSON text; null when it set none. */
   policies: string | null;
   maxTripKm: number;
+  /** The requester's give-back recovery tiers (docs/settlement.md#give-back-recovery) as JSON text; null: the default. */
+  giveBackRecovery: string | null;
   updatedAt: number;
 }
 
@@ -46,6 +49,7 @@ export function integrationRecord(i: Integration, secrets: SecretSealer, at: num
     ...serviceSettingsOf(i),
     displayCurrency: i.displayCurrency ?? null,
     policies: i.policies && Object.keys(i.policies).length > 0 ? JSON.stringify(i.policies) : null,
+    giveBackRecovery: i.giveBackRecovery ? JSON.stringify(i.giveBackRecovery) : null,
     updatedAt: at,
   };
 }
@@ -69,5 +73,6 @@ export function integrationOf(row: IntegrationRecord, secrets: SecretSealer): In
     maxTripKm: row.maxTripKm ?? DEFAULT_MAX_TRIP_KM,
     ...(row.displayCurrency ? { displayCurrency: row.displayCurrency } : {}),
     ...(row.policies ? { policies: JSON.parse(row.policies) as Policies } : {}),
+    ...(row.giveBackRecovery ? { giveBackRecovery: JSON.parse(row.giveBackRecovery) as RecoveryTier[] } : {}),
   };
 }

@@ -1,6 +1,8 @@
 import type { FieldError } from "../errors";
 import { fareCurrencyProblem } from "../currency";
 import { checkPolicies, type Policies } from "../trips/terms";
+import { checkGiveBackRecovery } from "../trips/give-back-recovery";
+import type { RecoveryTier } from "../trips/booking";
 import { DEFAULT_TURNAROUND_MINUTES, MAX_MINIMUM_NOTICE_MINUTES, MAX_TURNAROUND_MINUTES } from "../fleet/holds";
 import { DEFAULT_SERVICE_RADIUS_KM, MAX_SERVICE_RADIUS_KM, MIN_SERVICE_RADIUS_KM } from "../trips/service-radius";
 import { DEFAULT_MAX_TRIP_KM, MAX_TRIP_KM_LIMIT } from "../trips/trip-length";
@@ -28,6 +30,8 @@ export interface IntegrationOptions {
   policies?: Policies;
   /** The longest road distance (km, 1–5,000) the provider quotes (docs/rates.md#never-absurd-the-longest-trip-a-provider-quotes); 800 when unset. */
   maxTripKm?: number;
+  /** What a provider owes this requester when it gives a booking back (docs/settlement.md#give-back-recovery); the default when unset. */
+  giveBackRecovery?: RecoveryTier[];
 }
 
 /** A company's integration settings. Secrets are part of it but never shown after creation. */
@@ -94,6 +98,7 @@ export const INTEGRATION_SETTINGS: readonly string[] = [
   "displayCurrency",
   "policies",
   "maxTripKm",
+  "giveBackRecovery",
 ];
 /** Members the settings' answer shows that the exchange keeps: sent back, they would change nothing. */
 const SHOWN_ONLY = ["webhookSecretSet", "webhookSecret", "webhookVerified", "webhookVerification"];
@@ -144,6 +149,8 @@ export function validateIntegrationPatch(input: {
   policies?: unknown;
   /** null resets it to the default (800). */
   maxTripKm?: number | null;
+  /** null resets it to the default tiers; see checkGiveBackRecovery. */
+  giveBackRecovery?: unknown;
 }, current?: Pick<Integration, "policies">): { ok: true; patch: IntegrationPatch } | { ok: false; errors: FieldError[] } {
   const errors: FieldError[] = unknownIntegrationMembers(input);
   const patch: IntegrationPatch = {};
@@ -214,6 +221,10 @@ export function validateIntegrationPatch(input: {
   if (input.policies !== undefined) {
     const policies = checkPolicies(input.policies, current?.policies, errors);
     if (policies) patch.policies = policies;
+  }
+  if (input.giveBackRecovery !== undefined) {
+    const tiers = checkGiveBackRecovery(input.giveBackRecovery, errors);
+    if (tiers !== undefined) patch.giveBackRecovery = tiers ?? undefined;
   }
   return errors.length ? { ok: false, errors } : { ok: true, patch };
 }

@@ -29,6 +29,8 @@ export function partnerTripMessage(booking: Booking, action: TripAction, luggage
     totalAmount: booking.totalAmount,
     // The terms the booking was made under (docs/terms.md#policies); a late cancel's fee line is among the fees.
     ...(booking.terms !== undefined ? { terms: booking.terms } : {}),
+    // What you would owe the requester if you gave the booking back after accepting (docs/settlement.md#give-back-recovery).
+    ...(booking.giveBackRecovery !== undefined ? { giveBackRecovery: booking.giveBackRecovery } : {}),
     ...(booking.submitMode !== undefined ? { submitMode: booking.submitMode } : {}),
     affiliateReservation: {
       ...affiliateParties(booking),

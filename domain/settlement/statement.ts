@@ -25,8 +25,8 @@ export interface SettledRow {
   /** Whole minor units, as a decimal integer string (exact however large). */
   units: string;
   currency: string;
-  /** FARE lines: whether the fare can no longer change; undefined while the exchange does not say. */
-  fareFinal?: boolean;
+  /** FARE lines: when the fare can no longer change (Unix seconds); null for a fare closed before fares had a window. */
+  fareFinalAt?: number | null;
 }
 
 /** One line as a party reads it. */
@@ -41,6 +41,7 @@ export interface StatementLine {
   currency: string;
   status: string;
   disputed: boolean;
+  /** FARE lines: whether the fare can no longer change (docs/settlement.md#the-final-fare). */
   fareFinal?: boolean;
 }
 
@@ -94,8 +95,8 @@ const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 /** The digits of a currency's minor unit (2 for a code the directory does not know). */
 export const digitsOf = (currency: string) => fareMinorUnit(currency) ?? DEFAULT_MINOR_UNIT;
 
-/** A row as `me` reads it. */
-export function lineOf(row: SettledRow, me: string, disputed: boolean): StatementLine {
+/** A row as `me` reads it at `now`. */
+export function lineOf(row: SettledRow, me: string, disputed: boolean, now: number): StatementLine {
   return {
     transactionId: row.transactionId,
     requesterResNo: row.requesterResNo,
@@ -106,7 +107,7 @@ export function lineOf(row: SettledRow, me: string, disputed: boolean): Statemen
     currency: row.currency,
     status: row.status,
     disputed,
-    ...(row.kind === "FARE" && row.fareFinal !== undefined ? { fareFinal: row.fareFinal } : {}),
+    ...(row.kind === "FARE" ? { fareFinal: row.fareFinalAt === null || row.fareFinalAt === undefined || row.fareFinalAt <= now } : {}),
   };
 }
 
@@ -143,7 +144,12 @@ export class Tally {
  * The lines and totals `me` reads of the rows between it and one counterparty: each row once, earliest pickup first;
  * `disputed` the transactions with an open dispute.
  */
-export function statementLines(rows: readonly SettledRow[], me: string, disputed: ReadonlySet<string>): { lines: StatementLine[]; totals: StatementTotal[] } {
+export function statementLines(
+  rows: readonly SettledRow[],
+  me: string,
+  disputed: ReadonlySet<string>,
+  now: number,
+): { lines: StatementLine[]; totals: StatementTotal[] } {
   const tally = new Tally();
   const seen = new Set<string>();
   const lines: StatementLine[] = [];
@@ -153,7 +159,7 @@ export function statementLines(rows: readonly SettledRow[], me: string, disputed
     if (seen.has(key)) continue;
     seen.add(key);
     tally.add(row.currency, BigInt(row.units), same(debtorOf(row), me));
-    lines.push(lineOf(row, me, disputed.has(row.transactionId)));
+    lines.push(lineOf(row, me, disputed.has(row.transactionId), now));
   }
   return { lines, totals: tally.totals() };
 }

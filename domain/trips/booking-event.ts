@@ -18,6 +18,7 @@ const WEBHOOK_TYPE: Record<BookingEvent["type"], string> = {
   LOCATION_CHANGED: "booking.location_changed",
   REASSIGNED: "booking.reassigned",
   OFFER_WITHDRAWN: "booking.withdrawn",
+  FARE_FINAL: "booking.fare_final",
 };
 
 /** Every type a booking event is announced with (webhooks and event streams). */

@@ -1,5 +1,6 @@
 import type { Booking, Trip } from "./booking";
 import { offerDue } from "./offers";
+import { fareDue } from "./final-fare";
 import { capChangeLogs, capTransactionErrors } from "../history-cap";
 import { settledAmount } from "./settled-amount";
 
@@ -12,7 +13,8 @@ const COLUMNS = [
 const PACKED = [
   "action", "notes", "providerNote", "vehicle", "chauffeur", "providerUpdate", "affiliateExtra", "submitMode", "deliveryFailure", "warnings", "quoted",
   "terms",
-  "acceptBy", "acceptWithinMinutes", "fallback", "offers", "reason", "providerCancelled",
+  "acceptBy", "acceptWithinMinutes", "fallback", "offers", "reason", "providerCancelled", "finalFare",
+  "giveBackRecovery",
 ] as const;
 
 /**
@@ -27,12 +29,17 @@ export interface BookingRecord extends Omit<Pick<Booking, (typeof COLUMNS)[numbe
   tripPacket: string;
   changeLogs: string;
   transactionErrors: string;
-  /** When the offer watch must next act (Unix seconds), derived from the booking (domain/trips/offers.ts). */
+  /**
+   * When the offer watch must next act (Unix seconds), derived from the booking: an offer's deadline
+   * (domain/trips/offers.ts), else the end of the fare's window (domain/trips/final-fare.ts).
+   */
   offerDue: number | null;
   /** What the booking leaves owing for statements, in minor units of `currency` (domain/trips/settled-amount.ts). */
   settleUnits: number | null;
   /** The currency its fee lines name, upper case; null when none does. */
   currency: string | null;
+  /** When its fare can no longer change (Unix seconds); null before the trip ends. */
+  fareFinalAt: number | null;
 }
 
 /** What the trip_packet JSON column holds: the trip and the PACKED members. */
@@ -66,7 +73,7 @@ export function toRow(b: Booking, version: number): BookingRecord {
     // Bounded history: a booking changed forever keeps the newest entries and a count of the rest.
     changeLogs: JSON.stringify(capChangeLogs(b.changeLogs)),
     transactionErrors: JSON.stringify(capTransactionErrors(b.transactionErrors)),
-    offerDue: offerDue(b),
+    offerDue: offerDue(b) ?? fareDue(b),
     ...settledAmount(b),
   };
 }

@@ -1,6 +1,7 @@
 import { offersView, seenBy } from "./offer-views";
 import { isoAt, roleOf, type Booking, type BookingSummary } from "./booking";
 import { STATUS_LABELS } from "./lifecycle";
+import { finalFareView } from "./final-fare";
 import { shownPosition, type PositionStore, type positionView } from "../tracking/position";
 import { affiliateParties, RESERVED_TRIP_NAMES, shownExtras } from "./reserved-names";
 
@@ -58,6 +59,10 @@ export function tripPriceAndGnetFields(b: Booking) {
     ...(b.quoted?.converted !== undefined ? { convertedAmount: b.quoted.converted } : {}),
     // The terms the booking was made under (docs/terms.md#policies), beside its price.
     ...(b.terms !== undefined ? { terms: b.terms } : {}),
+    // What its provider owes on a give-back (docs/settlement.md#give-back-recovery), seen by both parties.
+    ...(b.giveBackRecovery !== undefined ? { giveBackRecovery: b.giveBackRecovery } : {}),
+    // Whether the provider may still add lines (docs/settlement.md#the-final-fare), once the trip has ended.
+    ...(b.finalFare !== undefined ? { finalFare: finalFareView(b) } : {}),
     ...gnet,
     ...(b.submitMode !== undefined ? { submitMode: b.submitMode } : {}),
   };

@@ -226,9 +226,28 @@ export interface Booking {
   offers?: Offer[];
   /** Why the exchange ended the booking: ACCEPT_TIMEOUT or NO_PROVIDER_ACCEPTED. */
   reason?: string;
+  /** The final fare (docs/settlement.md#the-final-fare): open for lines until `until` from the trip's end, then final. */
+  finalFare?: FinalFare;
+  /**
+   * The requester's give-back recovery tiers (docs/settlement.md#give-back-recovery), fixed when the booking is made:
+   * what its provider owes if it gives the booking back after accepting. Shown to the provider with every offer.
+   */
+  giveBackRecovery?: RecoveryTier[];
   trip: Trip;
   changeLogs: ChangeLog[];
   transactionErrors: TransactionError[];
+}
+
+/** The fare's state (docs/settlement.md#the-final-fare): open until `until` (Unix seconds), final once the watch said so. */
+export interface FinalFare {
+  until: number;
+  final?: true;
+}
+
+/** One give-back recovery tier: a give-back until `beforeMinutes` before the pickup costs the provider `percent` of the fare. */
+export interface RecoveryTier {
+  beforeMinutes: number;
+  percent: number;
 }
 
 /** The cascade's cap: re-offer to the next option of the network quote at most at `maxFee`, never a smaller class when asked. */
@@ -281,7 +300,8 @@ export interface BookingEvent {
     | "DELIVERY_RECOVERED"
     | "LOCATION_CHANGED"
     | "REASSIGNED"
-    | "OFFER_WITHDRAWN";
+    | "OFFER_WITHDRAWN"
+    | "FARE_FINAL";
   transactionId: string;
   actor: TripActor;
   /** Unix seconds. */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { isoAt, isProvider, isRequester, roleOf } from "./booking";
-import type { Booking, BookingEvent, ExtraFields, Fee, QuoteOption, QuotedOrigin, Terms, Trip } from "./booking";
+import type { Booking, BookingEvent, ExtraFields, Fee, QuoteOption, QuotedOrigin, RecoveryTier, Terms, Trip } from "./booking";
 import { pricedDifferences, QUOTE_TIME_TOLERANCE_SECONDS, quoteTripMismatch, repricedFor, type RepricedTrip } from "./quote-binding";
 import { assertTransition, CANCELLABLE_STATUSES, type TripActor, type TripStatus } from "./lifecycle";
 import type { Decision } from "./decision";
@@ -54,6 +54,8 @@ export interface NewTripFacts {
   terms?: Terms;
   /** The provider's own answer time (its `policies.acceptWithinMinutes`): acceptBy is at most this long after the booking. */
   providerAcceptWithinMinutes?: number;
+  /** The requester's give-back recovery tiers now (docs/settlement.md#give-back-recovery): a booking keeps them. */
+  giveBackRecovery?: RecoveryTier[];
   sourcePlatform: string;
   targetPlatform: string;
 }
@@ -144,6 +146,7 @@ function createBooking(req: NewTripRequest, fingerprint: string, facts: NewTripF
     // The quoted lines are fixed from now on (docs/terms.md#the-price-is-the-sum-of-its-lines).
     ...(facts.price?.quoted ? { quoted: { ...facts.price.quoted, lines: trip.fees.length } } : {}),
     ...(!isQuote && facts.terms ? { terms: facts.terms } : {}),
+    ...(!isQuote && facts.giveBackRecovery ? { giveBackRecovery: facts.giveBackRecovery } : {}),
     ...(isQuote ? {} : offerTerms(req, ctx.now, facts.pickupDate, facts.price?.totalAmount ?? null, trip, facts.providerAcceptWithinMinutes, facts.terms)),
     trip,
     changeLogs: [
@@ -193,6 +196,7 @@ function convertQuote(quote: Booking, req: NewTripRequest, fingerprint: string, 
     affiliateExtra: req.affiliateExtra ?? quote.affiliateExtra,
     quoted: { ...(chosen?.code ? { code: chosen.code } : {}), lines: trip.fees.length },
     ...(terms ? { terms } : {}),
+    ...(facts.giveBackRecovery ? { giveBackRecovery: facts.giveBackRecovery } : {}),
     ...offerTerms(req, ctx.now, facts.pickupDate, totalAmount, trip, facts.providerAcceptWithinMinutes, terms),
     trip,
     changeLogs: [

@@ -8,6 +8,7 @@ import type { Decision } from "./decision";
 import { isUuid } from "./send-trip-request";
 import { providerFare, sameAmount } from "./fare-lines";
 import { lapsedAcceptance, providerCancelOf } from "./offers";
+import { fareFinalError, fareOnMove, isFareFinal, isFareOpen } from "./final-fare";
 import { ANY_DECIMALS, checkFees, copyTrimming, extraFields, numberText, readCoordinateField, readPhones } from "./trip-fields";
 
 /**
@@ -173,8 +174,16 @@ export function decideProviderUpdate(
     descriptions.push(`providerResNo ${b.providerResNo ?? "(none)"} → ${update.providerResNo}`);
     next.providerResNo = update.providerResNo;
   }
+  // The fare's window opens when the trip ends (docs/settlement.md#the-final-fare).
+  if (statusChange) next.finalFare = fareOnMove(b, update.status, ctx.now);
+  const fareOpen = isFareOpen(b, ctx.now);
+  let fareLines = 0;
   // The price is the sum of its lines (docs/terms.md#the-price-is-the-sum-of-its-lines): quoted lines stay, added ones sum in.
-  if (allowedNext(b.status).length === 0) {
+  if (isFareFinal(b, ctx.now) && (update.fees !== undefined || update.totalAmount !== undefined)) {
+    // A final fare no longer changes (docs/settlement.md#the-final-fare): the same price is nothing, another one 409.
+    const fare = providerFare(b, { totalAmount: update.totalAmount, fees: update.fees });
+    if (fare.errors.length > 0 || fare.described.length > 0) throw fareFinalError(b);
+  } else if (allowedNext(b.status).length === 0 && !fareOpen) {
     // A final booking's price no longer changes: a different one is the 409 below, the same one nothing.
     const priceDiffers =
       (update.totalAmount !== undefined && (b.totalAmount === null || !sameAmount(update.totalAmount, b.totalAmount))) ||
@@ -184,6 +193,7 @@ export function decideProviderUpdate(
     const fare = providerFare(b, { totalAmount: update.totalAmount, fees: update.fees });
     if (fare.errors.length > 0) throw new ValidationError(fare.errors);
     descriptions.push(...fare.described);
+    fareLines = fare.described.length;
     if (fare.totalAmount !== undefined) next.totalAmount = fare.totalAmount;
     if (fare.fees !== undefined && canonicalJson(fare.fees) !== canonicalJson(b.trip.fees)) next.trip = { ...b.trip, fees: fare.fees };
   }
@@ -204,7 +214,9 @@ export function decideProviderUpdate(
   if (update.info) next.providerUpdate = update.info;
 
   if (descriptions.length === 0 && !infoChanged) return { result: b.status };
-  if (descriptions.length > 0 && !statusChange && allowedNext(b.status).length === 0)
+  // A closed booking whose fare is open takes lines only (repeating CLOSE with `fees`); any other change is refused.
+  const otherChanges = descriptions.length - (fareOpen ? fareLines : 0);
+  if (otherChanges > 0 && !statusChange && allowedNext(b.status).length === 0)
     throw new ConflictError(`A booking in status ${b.status} can no longer change`, "INVALID_TRANSITION", { from: b.status, to: update.status, allowed: [] });
   if (descriptions.length === 0 && allowedNext(b.status).length === 0) return { result: b.status };
 

@@ -23,10 +23,13 @@ export class CaselessNames extends Set<string> {
 /**
  * Members the exchange itself writes into a booking's reads, webhooks, events and deliveries (docs/security.md#owned-members):
  * the offer (`acceptBy`, `offers`, `reason`), the terms, and the names kept now for what later reads will carry (the
- * final fare, the waiting evidence, the chauffeur's arrival and ETA). A requester's member with one of these names,
+ * final fare, the waiting evidence, the chauffeur's arrival and ETA), the give-back recovery tiers and a recovery
+ * owed. A requester's member with one of these names,
  * wherever its body is kept (the trip, affiliateReservation, an UPDATE), is its own text under `requesterExtra`.
  */
-export const EXCHANGE_OWNED_NAMES = ["acceptBy", "offers", "reason", "terms", "finalFare", "evidence", "eta", "arrivedAt"] as const;
+export const EXCHANGE_OWNED_NAMES = [
+  "acceptBy", "offers", "reason", "terms", "finalFare", "evidence", "eta", "arrivedAt", "giveBackRecovery", "costRecovery",
+] as const;
 
 /**
  * Names the exchange or the provider writes at the top level of a booking as anyone reads it: the booking view

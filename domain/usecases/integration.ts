@@ -7,6 +7,8 @@ import type { AuditLog, Clock } from "../ports";
 import type { RateBudgets } from "../rate-limit";
 import { DEFAULT_SERVICE_RADIUS_KM } from "../trips/service-radius";
 import { policiesView, type PoliciesView } from "../trips/terms";
+import { recoveryTiersOf } from "../trips/give-back-recovery";
+import type { RecoveryTier } from "../trips/booking";
 
 export interface IntegrationDeps {
   integrations: IntegrationRepository;
@@ -41,6 +43,8 @@ export interface IntegrationView {
   displayCurrency: string | null;
   /** Cancellation tiers and free waiting, every default filled in (docs/terms.md#policies). */
   policies: PoliciesView;
+  /** What a provider owes you when it gives a booking back (docs/settlement.md#give-back-recovery), the default filled in. */
+  giveBackRecovery: RecoveryTier[];
   webhookSecretSet: boolean;
   webhookSecret?: string;
   /** Whether `webhookUrl` answered the signed challenge: until it has, nothing is sent there. */
@@ -78,6 +82,7 @@ export function viewOf(i: Integration, revealSecret = false): IntegrationView {
     ...serviceSettingsOf(i),
     displayCurrency: i.displayCurrency ?? null,
     policies: policiesView(i.policies),
+    giveBackRecovery: recoveryTiersOf(i.giveBackRecovery),
     webhookSecretSet: i.webhookSecret !== null,
     ...(revealSecret && i.webhookSecret ? { webhookSecret: i.webhookSecret } : {}),
     webhookVerified: i.webhookUrl !== null && i.webhookVerifiedAt !== null,

@@ -14,6 +14,7 @@ import { optionFeeLine, type NetworkQuote, type NetworkQuoteOption } from "../pr
 import { tripRefusal, type TripAdmissionDeps } from "../partners/admission";
 import { sameClassOrBetter } from "../fleet/vehicle-class";
 import { isAirportPickup, isHourlyTrip, termsFor } from "../trips/terms";
+import { decideFareFinal, fareDue } from "../trips/final-fare";
 
 /**
  * The offer watch (docs/terms.md#the-acceptance-deadline-acceptby, docs/terms.md#the-cascade-fallback): every few
@@ -41,17 +42,22 @@ export const OFFER_LEASE_SECONDS = 15;
 /** Options of one quote tried for one move at most (each a vehicle claim). */
 const MAX_TRIED_OPTIONS = 20;
 
+/** What the watch did to one booking: an offer's outcome, or its fare made final. */
+export type WatchOutcome = OfferOutcome | { kind: "fare_final" };
+
 /** What one pass did. */
 export interface OfferWatchPass {
   moved: number;
   ended: number;
+  /** Fares made final (docs/settlement.md#the-final-fare). */
+  fareFinal: number;
   /** Due bookings claimed (handled or found not due any more). */
   claimed: number;
 }
 
 /** One pass: handles every booking due now, in batches, until none is left (each booking on its own). */
 export async function watchOffers(deps: OfferWatchDeps, onError: (err: unknown, transactionId: string) => void = () => {}): Promise<OfferWatchPass> {
-  const pass: OfferWatchPass = { moved: 0, ended: 0, claimed: 0 };
+  const pass: OfferWatchPass = { moved: 0, ended: 0, fareFinal: 0, claimed: 0 };
   for (;;) {
     const now = deps.clock.now();
     const due = await deps.deadlines.claimDue(now, OFFER_WATCH_BATCH, OFFER_LEASE_SECONDS);
@@ -59,6 +65,7 @@ export async function watchOffers(deps: OfferWatchDeps, onError: (err: unknown, 
     const outcomes = await Promise.all(due.map((id) => handleDue(deps, id, now).catch((err) => (onError(err, id), { kind: "none" as const }))));
     for (const o of outcomes) if (o.kind === "moved") pass.moved++;
     else if (o.kind === "ended") pass.ended++;
+    else if (o.kind === "fare_final") pass.fareFinal++;
     if (due.length < OFFER_WATCH_BATCH) return pass;
   }
 }
@@ -68,8 +75,13 @@ export async function watchOffers(deps: OfferWatchDeps, onError: (err: unknown, 
  * the booking and swaps its vehicle hold for the next one's (or ends it). When another booking took that vehicle
  * meanwhile, the transaction keeps nothing (VEHICLE_UNAVAILABLE) and the next option is tried.
  */
-export async function handleDue(deps: OfferWatchDeps, transactionId: string, now: number): Promise<OfferOutcome> {
+export async function handleDue(deps: OfferWatchDeps, transactionId: string, now: number): Promise<WatchOutcome> {
   const b = await deps.bookings.findById(transactionId);
+  // The same watch makes a fare final when its window has passed (docs/settlement.md#the-final-fare).
+  if (b && fareDue(b) !== null) {
+    const made = await deps.bookings.change({ transactionId }, (current) => decideFareFinal(current, now));
+    return made ? { kind: "fare_final" } : { kind: "none" };
+  }
   if (!b || !moveCause(b, now)) return { kind: "none" };
   const taken = new Set<string>();
   for (;;) {

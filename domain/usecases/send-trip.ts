@@ -27,6 +27,7 @@ import { bookHolding, type VehicleClaim } from "./availability";
 import { DEFAULT_TURNAROUND_MINUTES, HOLD_LIMITS, holdSpan, type HoldIndex, type HoldLimits } from "../fleet/holds";
 import { quoteQuarterHours } from "../pricing/quote";
 import { cancellationFeeApplies, isAirportPickup, isHourlyTrip, termsFor } from "../trips/terms";
+import { recoveryTiersOf } from "../trips/give-back-recovery";
 import { askedExtras } from "../pricing/trip-extras";
 import { cardFacts } from "../pricing/card-facts";
 import type { NetworkQuoteRepository, ProviderFleet, RateCardRepository } from "../pricing/ports";
@@ -218,6 +219,8 @@ async function sendNewTrip(
   const facts = {
     terms: quoted?.terms ?? terms,
     ...(policies?.acceptWithinMinutes !== undefined ? { providerAcceptWithinMinutes: policies.acceptWithinMinutes } : {}),
+    // What the provider would owe on a give-back travels with the offer (docs/settlement.md#give-back-recovery).
+    giveBackRecovery: recoveryTiersOf((await deps.admission.integrations.get(ctx.netid))?.giveBackRecovery),
     transactionId: deps.newTransactionId(),
     pickupDate,
     options,

@@ -111,7 +111,7 @@ export async function statementOf(deps: StatementDeps, me: string, query: { peri
   ]);
   if (rows.length === 0 && recovered.length === 0 && disputes.length === 0 && !(await deps.source.anyBetween(me, them))) throw notYours();
   const open = disputes.filter((d) => d.state === "OPEN");
-  const { lines, totals } = statementLines([...rows, ...recovered], me, new Set(open.map((d) => d.transactionId)));
+  const { lines, totals } = statementLines([...rows, ...recovered], me, new Set(open.map((d) => d.transactionId)), deps.clock.now());
   const finalAt = await finalAtFor(deps, p, me, them);
   return {
     period: p.period,

@@ -18,6 +18,8 @@ const BOOKING_EVENTS = [
   "booking.reassigned",
   // To a provider whose offer ended (docs/terms.md#who-sees-what): its lists drop the request at once.
   "booking.withdrawn",
+  // The fare is final (docs/settlement.md#the-final-fare): the booking page shows it.
+  "booking.fare_final",
 ];
 const POSITION = "chauffeur.position";
 

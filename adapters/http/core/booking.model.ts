@@ -35,6 +35,31 @@ const locationOut = {
 const LocationOut = t.Object(locationOut, open("As sent (lat/lon as strings), with any member no schema names"));
 const PhoneOut = t.Object({ number: o(), type: o() }, open());
 
+/** Give-back recovery tiers (docs/settlement.md#give-back-recovery), as the settings show them. */
+export const RecoveryTiersOut = t.Array(
+  t.Object({
+    beforeMinutes: t.Integer({ minimum: 0, maximum: 43_200, examples: [120] }),
+    percent: t.Integer({ minimum: 0, maximum: 100, examples: [50] }),
+  }),
+  {
+    description:
+      "What a provider owes you when it gives one of your bookings back after accepting it (a COST_RECOVERY): a give-back " +
+      "until `beforeMinutes` before the pickup owes `percent` of the quoted fare. Default: 0 % until 24 h before, 50 % until " +
+      "2 h before, then 100 %. Each booking keeps the tiers it was made under, and its provider sees them with the offer.",
+  },
+);
+
+/** The final fare (docs/settlement.md#the-final-fare): from the trip's end on. */
+const FinalFareOut = t.Object(
+  {
+    state: t.Union([t.Literal("OPEN"), t.Literal("FINAL")], {
+      description: "OPEN: the provider may still send fee lines (tolls, parking, waiting); FINAL: they no longer change (409 FARE_FINAL)",
+    }),
+    until: t.String({ description: "ISO 8601 UTC: 24 h after COMPLETE (or CLOSE), when the fare becomes FINAL", examples: ["2027-12-04T18:00:00Z"] }),
+  },
+  { description: "The fare's state once the trip has ended (COMPLETE or CLOSE); absent before. docs/settlement.md#the-final-fare" },
+);
+
 export const BookingData = t.Object({
   transactionId: t.String({ format: "uuid" }),
   fromConextId: t.String({ description: "The requester's netid" }),
@@ -121,6 +146,8 @@ export const BookingData = t.Object({
         ),
       ),
       terms: t.Optional(TermsOut),
+      giveBackRecovery: t.Optional(RecoveryTiersOut),
+      finalFare: t.Optional(FinalFareOut),
       notes: t.Optional(t.Array(t.Object({ message: t.String(), context: t.String({ description: "AFFILIATE or DRIVER" }) }, open()))),
       namesignInstructions: o(),
       eventName: o(),

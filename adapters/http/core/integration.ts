@@ -2,6 +2,7 @@ import type { Caller } from "../../../domain/ports";
 import { Elysia, t } from "elysia";
 import { getIntegration, rotateWebhookSecret, updateIntegration, verifyWebhook, type IntegrationDeps } from "../../../domain/usecases/integration";
 import { errors } from "../schemas";
+import { RecoveryTiersOut } from "./booking.model";
 import { alongTypeErrors } from "../body-checks";
 import { unknownIntegrationMembers, validateIntegrationPatch } from "../../../domain/delivery/integration";
 import { ValidationError, type FieldError } from "../../../domain/errors";
@@ -87,6 +88,7 @@ const IntegrationView = t.Object({
     examples: ["EUR"],
   }),
   policies: PoliciesView,
+  giveBackRecovery: RecoveryTiersOut,
   webhookSecretSet: t.Boolean(),
   webhookSecret: t.Optional(t.String({ description: "The signing secret — shown only when created or rotated" })),
   webhookVerified: t.Boolean({
@@ -203,6 +205,21 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
               t.Union([t.Number(), t.Null()], {
                 description: "Whole kilometres, 1–5,000 (null: back to 800): the longest road distance (great circle × 1.3) you quote",
                 examples: [400],
+              }),
+            ),
+            giveBackRecovery: t.Optional(
+              t.Unknown({
+                description:
+                  "As a requester: what a provider owes you when it gives a booking back after accepting it " +
+                  "(docs/settlement.md#give-back-recovery): 1–10 tiers {beforeMinutes 0–43,200 (distinct), percent 0–100}; " +
+                  "each bad field is 400 naming it (giveBackRecovery[1].percent); null: back to the default",
+                examples: [
+                  [
+                    { beforeMinutes: 1440, percent: 0 },
+                    { beforeMinutes: 120, percent: 50 },
+                    { beforeMinutes: 0, percent: 100 },
+                  ],
+                ],
               }),
             ),
           },

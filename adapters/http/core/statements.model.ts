@@ -35,7 +35,7 @@ export const StatementLine = t.Object({
   currency: t.String({ examples: ["USD"] }),
   status: t.String({ description: "The booking's status", examples: ["CLOSE"] }),
   disputed: t.Boolean({ description: "Whether the line has an open dispute" }),
-  fareFinal: t.Optional(t.Boolean({ description: "FARE lines, once the exchange tells: whether the fare can still change" })),
+  fareFinal: t.Optional(t.Boolean({ description: "FARE lines: false while the provider may still add lines (docs/settlement.md#the-final-fare)" })),
 });
 
 export const DisputeView = t.Object({

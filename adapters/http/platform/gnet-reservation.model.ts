@@ -34,6 +34,8 @@ export const GnetReservationResponse = t.Object(
     totalAmount: packet.totalAmount,
     convertedAmount: packet.convertedAmount,
     terms: packet.terms,
+    giveBackRecovery: packet.giveBackRecovery,
+    finalFare: packet.finalFare,
     notes: packet.notes,
     namesignInstructions: packet.namesignInstructions,
     eventName: packet.eventName,

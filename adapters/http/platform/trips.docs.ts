@@ -62,7 +62,9 @@ export const providerUpdateStatusDoc = {
     "(docs/terms.md#the-price-is-the-sum-of-its-lines): `fees` is the whole list — on a booking made from a quote, " +
     "its quoted lines first and unchanged, then lines you add of GNet's types CHARGE, EXPENSE or EXTRA_SERVICE " +
     "(tolls, parking, waiting; each a changeLogs line, announced by the update's webhook) while the booking is not " +
-    "final; `totalAmount`, when sent, must be their sum (left out, it becomes the sum). A quoted line changed or " +
+    "final, and for 24 h from COMPLETE or CLOSE (docs/settlement.md#the-final-fare: repeating CLOSE with `fees` " +
+    "changes only the lines; reads show `finalFare` OPEN, then FINAL, and a later change of the lines or total is " +
+    "409 FARE_FINAL, nothing kept); `totalAmount`, when sent, must be their sum (left out, it becomes the sum). A quoted line changed or " +
     "left out, a total that is not the sum, an added line of another type or currency: 400 naming the field, and " +
     "nothing of the update is kept. Only you, the provider, set your " +
     "reservation number; it names at most one of your live bookings (not CLOSE, CANCEL, REJECT or NO_SHOW): a " +

@@ -30,11 +30,12 @@ import m25 from "./0025_bounds.sql" with { type: "text" };
 import m26 from "./0026_hold_requester.sql" with { type: "text" };
 import m27 from "./0027_earlier_offers.sql" with { type: "text" };
 import m28 from "./0028_network_quote_kept_until.sql" with { type: "text" };
-import m29 from "./0029_statements.sql" with { type: "text" };
+import m29 from "./0029_give_back_recovery.sql" with { type: "text" };
+import m30 from "./0030_statements.sql" with { type: "text" };
 
 const texts = [
   m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15, m16, m17, m18, m19,
-  m20, m21, m22, m23, m24, m25, m26, m27, m28, m29,
+  m20, m21, m22, m23, m24, m25, m26, m27, m28, m29, m30,
 ];
 
 /** Every migration, oldest first: drizzle-kit's tag and creation time (from its journal), and SQL text. */

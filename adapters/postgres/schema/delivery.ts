@@ -31,6 +31,8 @@ export const companyIntegrations = pgTable("company_integrations", {
   policies: text("policies"),
   /** The longest road distance (km, 1–5,000) this provider quotes a trip over (docs/rates.md#never-absurd-the-longest-trip-a-provider-quotes). */
   maxTripKm: integer("max_trip_km").notNull().default(800),
+  /** The requester's give-back recovery tiers (docs/settlement.md#give-back-recovery), JSON; null: the default. */
+  giveBackRecovery: text("give_back_recovery"),
   updatedAt: time("updated_at").notNull(),
 });
 

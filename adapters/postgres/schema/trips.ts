@@ -47,6 +47,8 @@ export const bookings = pgTable(
     settleUnits: bigint("settle_units", { mode: "number" }),
     /** The currency its fee lines name (upper case); null when none does. */
     currency: text("currency"),
+    /** When its fare can no longer change (docs/settlement.md#the-final-fare); null before the trip ends. */
+    fareFinalAt: time("fare_final_at"),
   },
   (t) => [
     uniqueIndex("bookings_requester_res_no").on(t.requesterId, t.requesterResNo),

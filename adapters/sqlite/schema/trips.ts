@@ -45,6 +45,8 @@ export const bookings = sqliteTable(
     settleUnits: integer("settle_units"),
     /** The currency its fee lines name (upper case); null when none does. */
     currency: text("currency"),
+    /** When its fare can no longer change (docs/settlement.md#the-final-fare); null before the trip ends. */
+    fareFinalAt: integer("fare_final_at"),
   },
   (t) => [
     uniqueIndex("bookings_requester_res_no").on(t.requesterId, t.requesterResNo),

@@ -3,6 +3,12 @@ import { join } from "node:path";
 import { createHarness, databaseEnv, databaseRows, type Harness } from "../../support/harness";
 import { runCli, tempDir } from "../../support/process";
 
+/** The give-back recovery tiers a company that set none shows (docs/settlement.md#give-back-recovery). */
+const DEFAULT_RECOVERY = [
+  { beforeMinutes: 1440, percent: 0 },
+  { beforeMinutes: 120, percent: 50 },
+  { beforeMinutes: 0, percent: 100 },
+];
 let h: Harness;
 let token: string;
 let auth: Record<string, string>;
@@ -18,7 +24,7 @@ describe("company integration settings", () => {
   test("defaults: nothing set, luggage as notes", async () => {
     const res = await h.request("GET", "/api/company/integration", { headers: auth });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookFormat: "events", acceptTripsFrom: "anyone", serviceRadiusKm: 50, turnaroundMinutes: 30, minimumNoticeMinutes: 0, maxTripKm: 800, displayCurrency: null, policies: { cancellation: [{ beforeMinutes: 60, percent: 0 }, { beforeMinutes: 0, percent: 100 }], freeWaitingMinutes: { airport: 60, other: 15 } }, webhookSecretSet: false, webhookVerified: false });
+    expect(res.body.data).toEqual({ deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookFormat: "events", acceptTripsFrom: "anyone", serviceRadiusKm: 50, turnaroundMinutes: 30, minimumNoticeMinutes: 0, maxTripKm: 800, displayCurrency: null, policies: { cancellation: [{ beforeMinutes: 60, percent: 0 }, { beforeMinutes: 0, percent: 100 }], freeWaitingMinutes: { airport: 60, other: 15 } }, giveBackRecovery: DEFAULT_RECOVERY, webhookSecretSet: false, webhookVerified: false });
   });
 
   test("serviceRadiusKm: a whole number of km from 1 to 500, null back to 50; anything else 400 naming it", async () => {
@@ -42,7 +48,7 @@ describe("company integration settings", () => {
       body: { deliveryUrl: "https://partner.example/farm-in", deliveryAuth: { username: "tripswitch", password: "s3cret-basic" }, luggage: "native" },
     });
     expect(put.status).toBe(200);
-    expect(put.body.data).toEqual({ deliveryUrl: "https://partner.example/farm-in", deliveryAuth: { username: "tripswitch" }, luggage: "native", webhookUrl: null, webhookFormat: "events", acceptTripsFrom: "anyone", serviceRadiusKm: 50, turnaroundMinutes: 30, minimumNoticeMinutes: 0, maxTripKm: 800, displayCurrency: null, policies: { cancellation: [{ beforeMinutes: 60, percent: 0 }, { beforeMinutes: 0, percent: 100 }], freeWaitingMinutes: { airport: 60, other: 15 } }, webhookSecretSet: false, webhookVerified: false });
+    expect(put.body.data).toEqual({ deliveryUrl: "https://partner.example/farm-in", deliveryAuth: { username: "tripswitch" }, luggage: "native", webhookUrl: null, webhookFormat: "events", acceptTripsFrom: "anyone", serviceRadiusKm: 50, turnaroundMinutes: 30, minimumNoticeMinutes: 0, maxTripKm: 800, displayCurrency: null, policies: { cancellation: [{ beforeMinutes: 60, percent: 0 }, { beforeMinutes: 0, percent: 100 }], freeWaitingMinutes: { airport: 60, other: 15 } }, giveBackRecovery: DEFAULT_RECOVERY, webhookSecretSet: false, webhookVerified: false });
     expect(put.text).not.toContain("s3cret-basic");
     const get = await h.request("GET", "/api/company/integration", { headers: auth });
     expect(get.body.data).toEqual(put.body.data);

@@ -115,6 +115,8 @@ describe("statements", () => {
       [ids.toll, "provider", "FARE", "162.50", "USD", "CLOSE", false],
     ]);
     expect(a.totals).toEqual([{ currency: "USD", youOwe: "0.00", owedToYou: "387.50", net: "387.50" }]);
+    // A CLOSE'd fare is listed at once, while it may still change (docs/settlement.md#the-final-fare).
+    expect(a.lines.map((l: Json) => l.fareFinal)).toEqual([undefined, false, false]);
     const theirs = (await statement(bookwell, `counterparty=${acme.netid.toLowerCase()}&period=2026-03`)).body.data;
     expect(theirs.counterparty).toBe(acme.netid);
     expect(theirs.lines.map((l: Json) => l.transactionId)).toEqual(a.lines.map((l: Json) => l.transactionId));
@@ -139,7 +141,7 @@ describe("statements", () => {
     expect(res.status).toBe(200);
     const row = res.text.trimEnd().split("\r\n")[1];
     expect(row).toStartWith(`${ids.hudson},"'=HYPERLINK(""x"")-`);
-    expect(row).toEndWith(",provider,FARE,40.00,USD,CLOSE,false,");
+    expect(row).toEndWith(",provider,FARE,40.00,USD,CLOSE,false,false");
   });
 
   test("CSV by format=csv or Accept: text/csv: the same lines, a header, a spreadsheet's byte-order mark and CRLF", async () => {
@@ -227,7 +229,9 @@ describe("disputes", () => {
     clock.t = s.finalAt - 1;
     expect((await statement(acme, "period=2026-03")).body.data.map((x: Json) => x.state)).toEqual(["ISSUED", "ISSUED"]);
     clock.t = s.finalAt;
-    expect((await statement(bookwell, `counterparty=${acme.netid}&period=2026-03`)).body.data.state).toBe("FINAL");
+    const final = (await statement(bookwell, `counterparty=${acme.netid}&period=2026-03`)).body.data;
+    expect(final.state).toBe("FINAL");
+    expect(final.lines.map((l: Json) => l.fareFinal)).toEqual([undefined, true, true]);
     const late = await dispute(bookwell, { transactionId: ids.plain, reason: "too late" });
     expect(late.status).toBe(409);
     expect(late.body.code).toBe("STATEMENT_FINAL");

@@ -17,6 +17,7 @@ CREATE INDEX `statement_disputes_provider_period` ON `statement_disputes` (`prov
 CREATE UNIQUE INDEX `statement_disputes_open_line` ON `statement_disputes` (`transaction_id`) WHERE state = 'OPEN';--> statement-breakpoint
 ALTER TABLE `bookings` ADD `settle_units` integer;--> statement-breakpoint
 ALTER TABLE `bookings` ADD `currency` text;--> statement-breakpoint
+ALTER TABLE `bookings` ADD `fare_final_at` integer;--> statement-breakpoint
 CREATE INDEX `bookings_settle_requester` ON `bookings` (`requester_id`,`pickup_date`,`provider_id`,`currency`,`settle_units`) WHERE settle_units IS NOT NULL;--> statement-breakpoint
 CREATE INDEX `bookings_settle_provider` ON `bookings` (`provider_id`,`pickup_date`,`requester_id`,`currency`,`settle_units`) WHERE settle_units IS NOT NULL;--> statement-breakpoint
 -- Hand-written (keep when renumbering): bookings settled before this migration get their columns as
@@ -29,3 +30,5 @@ UPDATE `bookings` SET `settle_units` = CASE WHEN instr(`total_amount`, '.') > 0 
     WHEN `currency` IN ('BHD','IQD','JOD','KWD','LYD','OMR','TND') THEN 1000 WHEN `currency` IN ('CLF','UYW') THEN 10000 ELSE 100 END END
   WHERE `total_amount` GLOB '[0-9]*' AND `total_amount` NOT GLOB '*[^0-9.]*' AND lower(`requester_id`) <> lower(`provider_id`) AND (`status` = 'CLOSE' OR (`status` = 'CANCEL' AND EXISTS (
     SELECT 1 FROM json_each(`trip_packet`, '$.trip.fees') f WHERE json_extract(f.value, '$.type') = 'CANCELLATION' AND json_extract(f.value, '$.code') = 'CANCELLATION_FEE')));
+--> statement-breakpoint
+UPDATE `bookings` SET `fare_final_at` = json_extract(`trip_packet`, '$.finalFare.until') WHERE json_extract(`trip_packet`, '$.finalFare.until') IS NOT NULL;

@@ -14,6 +14,7 @@ CREATE TABLE "statement_disputes" (
 --> statement-breakpoint
 ALTER TABLE "bookings" ADD COLUMN "settle_units" bigint;--> statement-breakpoint
 ALTER TABLE "bookings" ADD COLUMN "currency" text;--> statement-breakpoint
+ALTER TABLE "bookings" ADD COLUMN "fare_final_at" bigint;--> statement-breakpoint
 CREATE INDEX "statement_disputes_requester_period" ON "statement_disputes" USING btree ("requester_id","period");--> statement-breakpoint
 CREATE INDEX "statement_disputes_provider_period" ON "statement_disputes" USING btree ("provider_id","period");--> statement-breakpoint
 CREATE UNIQUE INDEX "statement_disputes_open_line" ON "statement_disputes" USING btree ("transaction_id") WHERE state = 'OPEN';--> statement-breakpoint
@@ -30,3 +31,5 @@ UPDATE "bookings" SET "settle_units" = CASE WHEN strpos("total_amount", '.') > 0
   WHERE "total_amount" ~ '^[0-9]{1,12}(\.[0-9]{1,4})?$' AND lower("requester_id") <> lower("provider_id") AND ("status" = 'CLOSE' OR ("status" = 'CANCEL'
     AND json_typeof(("trip_packet"::json) -> 'trip' -> 'fees') = 'array' AND EXISTS (SELECT 1 FROM json_array_elements(("trip_packet"::json) -> 'trip' -> 'fees') f
       WHERE f ->> 'type' = 'CANCELLATION' AND f ->> 'code' = 'CANCELLATION_FEE')));
+--> statement-breakpoint
+UPDATE "bookings" SET "fare_final_at" = (("trip_packet"::json) -> 'finalFare' ->> 'until')::bigint WHERE ("trip_packet"::json) -> 'finalFare' ->> 'until' IS NOT NULL;

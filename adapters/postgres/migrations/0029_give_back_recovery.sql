@@ -1,0 +1,1 @@
+ALTER TABLE "company_integrations" ADD COLUMN "give_back_recovery" text;
