@@ -3,6 +3,7 @@
 // `bench:tracking`, `bench:postgres`, `bench:events`, `bench:quote`, `bench:growth`, `bun bench/index.ts network-quote`,
 // `bun bench/index.ts fair-delivery`, `bench:quote-cards`, `bench:network-quote-cards` (rate cards, docs/performance.md#rate-cards-issue-35),
 // `bun bench/index.ts places` (drop-offs and stops placed by city, docs/places.md#drop-offs-and-stops),
+// `bench:statements` (a month's statements of a company with 100,000 bookings, docs/settlement.md#statements-and-settlement).
 // `bench:blackout-flood` (another tenant's quotes beside a provider holding 10,000 blackouts, docs/availability.md#what-a-quote-reads).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -24,6 +25,7 @@ import { benchBookingRace } from "./booking-race";
 import { benchOffers } from "./offers";
 import { benchPlaces } from "./places";
 import { benchBlackoutFlood } from "./blackout-flood";
+import { benchStatements } from "./statements";
 import { ROOT, WRK_HELP, wrkPath } from "./load";
 import { markdownTable, SMOKE, type Figure } from "./report";
 
@@ -46,6 +48,7 @@ const PARTS: Record<string, () => Promise<Figure[]>> = {
   offers: () => benchOffers(),
   places: () => benchPlaces(),
   "blackout-flood": () => benchBlackoutFlood(),
+  statements: () => benchStatements(),
 };
 const NEEDS_WRK = new Set(["http", "intake", "freshness", "postgres"]);
 

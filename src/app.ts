@@ -36,6 +36,7 @@ import { metricsRoute } from "../adapters/http/metrics";
 import { consoleApp } from "../adapters/console/routes";
 import type { MapTiles } from "../adapters/console/tiles";
 import { coreEvents } from "../adapters/http/core/events";
+import { coreStatements } from "../adapters/http/core/statements";
 
 import type { Services } from "./services";
 
@@ -118,6 +119,7 @@ function coreRoutes(services: Services, options: AppOptions) {
     .use(coreFx(services.fx, auth))
     .use(corePlaces(services.places, auth, rateLimiter))
     .use(coreProviderRecord(services.providerRecords, auth, rateLimiter))
+    .use(coreStatements(services.statements, auth))
     .use(coreFleet(services.manageFleet, auth))
     .use(coreAvailability(services.availability, auth))
     .use(coreFleetSearch(services.searchFleet, auth, rateLimiter, services.searchAnswers))

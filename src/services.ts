@@ -20,6 +20,7 @@ import { wireRates } from "./wiring/rates";
 import { wireNetwork } from "./wiring/network";
 import { wireSandbox } from "./wiring/sandbox";
 import { wirePlaces } from "./wiring/places";
+import { wireSettlement } from "./wiring/settlement";
 
 export { systemClock, type OutboundSettings, type ServiceConfig, type ServiceOptions } from "./wiring/context";
 
@@ -46,6 +47,7 @@ export function createServices(database: Database, config: ServiceConfig, clock:
   const { rates, fx } = wireRates(base, reference);
   const network = wireNetwork(base, { reference, fleetIndex, holds, trips, fx, bounds });
   const sandbox = wireSandbox(base, { manage: trips.manage, tracking, airports: reference.airports });
+  const settlement = wireSettlement(base, { timeZones: trips.send.timeZones, worker: delivery.worker });
   return {
     logger,
     clock,
@@ -64,6 +66,7 @@ export function createServices(database: Database, config: ServiceConfig, clock:
     fx,
     ...network,
     ...sandbox,
+    ...settlement,
   };
 }
 

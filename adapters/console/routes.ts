@@ -22,6 +22,7 @@ import newtripJs from "./assets/newtrip.js" with { type: "text" };
 import ratesJs from "./assets/rates.js" with { type: "text" };
 import availabilityJs from "./assets/availability.js" with { type: "text" };
 import breakdownJs from "./assets/breakdown.js" with { type: "text" };
+import statementsJs from "./assets/statements.js" with { type: "text" };
 import fieldErrorsJs from "./assets/field-errors.js" with { type: "text" };
 import offersJs from "./assets/offers.js" with { type: "text" };
 import placePickerJs from "./assets/place-picker.js" with { type: "text" };
@@ -57,6 +58,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   "rates.js": { file: ratesJs, type: JS },
   "availability.js": { file: availabilityJs, type: JS },
   "breakdown.js": { file: breakdownJs, type: JS },
+  "statements.js": { file: statementsJs, type: JS },
   "field-errors.js": { file: fieldErrorsJs, type: JS },
   "offers.js": { file: offersJs, type: JS },
   "place-picker.js": { file: placePickerJs, type: JS },

@@ -183,6 +183,12 @@ export function docs(root?: DocsRoot) {
                 name: "Events",
                 description: "Your company's booking events and chauffeur positions as they happen (Server-Sent Events), " + "resumable with Last-Event-ID",
               },
+              {
+                name: "Statements",
+                description:
+                  "What you and each counterparty owe each other for a month: fares, cancellation fees and cost recoveries, " +
+                  "per currency, as JSON or CSV; disputes of a line and their answers (docs/settlement.md)",
+              },
               { name: "Health", description: "Liveness and readiness" },
             ],
             components: {

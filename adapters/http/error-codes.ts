@@ -185,4 +185,29 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { code: "POSITION_PRIVATE", status: 404, meaning: "The trip has ended: its chauffeur's position is shown only to the provider now" },
   { code: "POSITION_THROTTLED", status: 429, meaning: "At most one chauffeur position per booking per second" },
   // Event streams.
+  // Statements (docs/settlement.md#statements-and-settlement).
+  {
+    code: "STATEMENT_NOT_FOUND",
+    status: 404,
+    meaning: "GET /api/statements: you have no settled booking with this counterparty in any month (an unknown netid answers alike)",
+  },
+  {
+    code: "STATEMENT_LINE_NOT_FOUND",
+    status: 404,
+    meaning: "POST /api/statements/disputes: no booking between you and another company has this transactionId",
+  },
+  {
+    code: "NOT_ON_STATEMENT",
+    status: 409,
+    meaning: "POST /api/statements/disputes: this booking of yours is on no statement (no CLOSE'd fare, cancellation fee or cost recovery)",
+  },
+  { code: "STATEMENT_FINAL", status: 409, meaning: "POST /api/statements/disputes: the month's statement is FINAL; its lines can no longer be disputed" },
+  {
+    code: "DISPUTE_OPEN",
+    status: 409,
+    meaning: "POST /api/statements/disputes: this line has an open dispute already; it ends when the other party answers",
+  },
+  { code: "DISPUTE_NOT_FOUND", status: 404, meaning: "No dispute of a line between you and another company has this id" },
+  { code: "NOT_THE_OTHER_PARTY", status: 403, meaning: "Answering a dispute you raised: the other party answers it" },
+  { code: "DISPUTE_ENDED", status: 409, meaning: "Answering a dispute that has been accepted or answered already" },
 ];

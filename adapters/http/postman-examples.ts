@@ -250,6 +250,22 @@ export const RUN_EXAMPLES: Record<string, RunExample> = {
     test: [check("nothing released", "pm.expect(pm.response.json().data.released).to.eql([]);")],
   },
 
+  // Statements (docs/settlement.md#statements-and-settlement): the month of the run's trips; its bookings are never
+  // run to CLOSE, so they are on no statement and a dispute of one is refused.
+  "GET api/statements": {
+    query: { period: "2027-01" },
+    test: [check("no counterparty yet", "pm.expect(pm.response.json().data).to.eql([]);")],
+  },
+  "POST api/statements/disputes": {
+    body: { transactionId: "{{tripId}}", reason: "Tolls were not on the route" },
+    error: { status: 409, code: "NOT_ON_STATEMENT", why: "the run's bookings are never run to CLOSE: they owe nothing" },
+  },
+  "POST api/statements/disputes/:id/answer": {
+    path: { id: "dsp_none" },
+    body: { answer: "The route ran over the bridge" },
+    error: { status: 404, code: "DISPUTE_NOT_FOUND", why: "the run raises no dispute (its bookings are on no statement)" },
+  },
+
   // Rates: the operator's card, set, read and removed.
   "PUT api/company/rates": { as: "provider", runs: "first" },
   "GET api/company/rates": { as: "provider" },

@@ -3,6 +3,7 @@ import { offerDue } from "./offers";
 import { fareDue } from "./final-fare";
 import { capChangeLogs, capTransactionErrors } from "../history-cap";
 import { utf8Length } from "./booking-bounds";
+import { settledAmount } from "./settled-amount";
 
 /** The booking's members stored as they are, each in a column of its own. */
 const COLUMNS = [
@@ -34,6 +35,12 @@ export interface BookingRecord extends Omit<Pick<Booking, (typeof COLUMNS)[numbe
    * (domain/trips/offers.ts), else the end of the fare's window (domain/trips/final-fare.ts).
    */
   offerDue: number | null;
+  /** What the booking leaves owing for statements, in minor units of `currency` (domain/trips/settled-amount.ts). */
+  settleUnits: number | null;
+  /** The currency its fee lines name, upper case; null when none does. */
+  currency: string | null;
+  /** When its fare can no longer change (Unix seconds); null before the trip ends. */
+  fareFinalAt: number | null;
 }
 
 /** What the trip_packet JSON column holds: the trip and the PACKED members. */
@@ -68,6 +75,7 @@ export function toRow(b: Booking, version: number): BookingRecord {
     changeLogs: JSON.stringify(capChangeLogs(b.changeLogs)),
     transactionErrors: JSON.stringify(capTransactionErrors(b.transactionErrors)),
     offerDue: offerDue(b) ?? fareDue(b),
+    ...settledAmount(b),
   };
 }
 

@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import { PgDisputeStore, PgStatementSource } from "../../adapters/postgres/statement-store";
 import type { Logger } from "../../adapters/logging";
 import type { SecretSealer } from "../../domain/delivery/ports";
 import type { PgDb } from "../../adapters/postgres/db";
@@ -111,6 +112,8 @@ export function postgresStorage(
     idempotency: new PgIdempotencyStore(db),
     networkQuotes: new PgNetworkQuoteRepository(db),
     providerHistory: new PgProviderHistory(db),
+    statements: new PgStatementSource(db),
+    disputes: new PgDisputeStore(db),
     vehicleHolds: new PgVehicleHolds(db),
     offerDeadlines: new PgOfferDeadlines(db),
     costRecoveries: new PgCostRecoveries(db),

@@ -1,4 +1,5 @@
 import type { Db } from "../../adapters/sqlite/db";
+import { SqliteDisputeStore, SqliteStatementSource } from "../../adapters/sqlite/statement-store";
 import type { Logger } from "../../adapters/logging";
 import type { SecretSealer } from "../../domain/delivery/ports";
 import {
@@ -65,6 +66,8 @@ export function sqliteStorage(db: Db, secrets: SecretSealer, announcerFor: Annou
     idempotency: new SqliteIdempotencyStore(db),
     networkQuotes: new SqliteNetworkQuoteRepository(db),
     providerHistory: new SqliteProviderHistory(db),
+    statements: new SqliteStatementSource(db),
+    disputes: new SqliteDisputeStore(db),
     vehicleHolds: new SqliteVehicleHolds(db),
     offerDeadlines: new SqliteOfferDeadlines(db),
     costRecoveries: new SqliteCostRecoveries(db),

@@ -1,4 +1,5 @@
 import type { AuditEvent, AuditLog, CompanyRepository, LoginThrottle, PlatformTokenRepository, RevokedTokens, UserRepository } from "../../domain/ports";
+import type { DisputeStore, StatementSource } from "../../domain/settlement/ports";
 import type { IntegrationLookup, IntegrationRepository, Outbox } from "../../domain/delivery/ports";
 import type { BookingRepository, ChangeAnnouncer, IdempotencyStore } from "../../domain/trips/ports";
 import type { FleetRepository } from "../../domain/fleet/ports";
@@ -47,6 +48,9 @@ export interface Storage {
   networkQuotes: NetworkQuoteRepository;
   /** The bookings providers' records are read from (docs/terms.md#provider-record). */
   providerHistory: ProviderHistory;
+  /** Settled bookings read by statements, and disputes of their lines (docs/settlement.md#statements-and-settlement). */
+  statements: StatementSource;
+  disputes: DisputeStore;
   /** Vehicles held by live bookings and blackouts (docs/availability.md). */
   vehicleHolds: VehicleHolds;
   /** Bookings whose offer is due (docs/terms.md#the-acceptance-deadline-acceptby, docs/terms.md#the-cascade-fallback), leased to one instance at a time. */

@@ -112,6 +112,8 @@ describe("the served Postman collection", () => {
       "GET api/webhooks/deliveries/:id: 404 DELIVERY_NOT_FOUND",
       "POST api/webhooks/deliveries/:id/replay: 404 DELIVERY_NOT_FOUND",
       "POST api/webhooks/test: 409 NO_WEBHOOK_URL",
+      "POST api/statements/disputes: 409 NOT_ON_STATEMENT",
+      "POST api/statements/disputes/:id/answer: 404 DISPUTE_NOT_FOUND",
     ]);
   });
 
@@ -187,7 +189,7 @@ describe("the served Postman collection", () => {
     expect(executions.length).toBe(requests.length - 1);
     expect(executions.filter((e) => e.response?.code === 401).map((e) => e.item.name)).toEqual([]);
     // Only the errors shown on purpose are 4xx.
-    expect(executions.filter((e) => (e.response?.code ?? 0) >= 400).length).toBe(5);
+    expect(executions.filter((e) => (e.response?.code ?? 0) >= 400).length).toBe(7);
     expect(summary.run.stats.assertions.total).toBeGreaterThanOrEqual(3 * requests.length);
 
     // Nothing of the run is offered or booked any more: the run's two companies stay, with no car and no live booking.

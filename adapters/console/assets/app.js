@@ -9,6 +9,7 @@ import { partnersPage } from "./partners.js";
 import { newTripPage } from "./newtrip.js";
 import { ratesPage } from "./rates.js";
 import { availabilityPage } from "./availability.js";
+import { statementsPage } from "./statements.js";
 import * as live from "./live.js";
 
 const PAGES = [
@@ -20,6 +21,7 @@ const PAGES = [
   ["integration", "Integration", integrationPage],
   ["deliveries", "Deliveries", deliveriesPage],
   ["partners", "Partners", partnersPage],
+  ["statements", "Statements", statementsPage],
 ];
 
 /** The pages the signed-in company has: a CO (a requester only, no vehicles to run) has no Fleet, Rates or Availability. */

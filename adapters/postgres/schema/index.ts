@@ -11,3 +11,4 @@ export * from "./quotes";
 export * from "./holds";
 export * from "./rates";
 export * from "./fx";
+export * from "./settlement";

@@ -39,6 +39,16 @@ export const bookings = pgTable(
      * every write (domain/trips/offers.ts), leased forward while an instance handles it.
      */
     offerDue: time("offer_due"),
+    /**
+     * What the booking leaves its requester owing its provider, in whole minor units of `currency`: a CLOSE'd fare,
+     * a late cancel's fee; null when nothing (docs/settlement.md#statements-and-settlement). Derived on every write
+     * (domain/trips/settled-amount.ts).
+     */
+    settleUnits: bigint("settle_units", { mode: "number" }),
+    /** The currency its fee lines name (upper case); null when none does. */
+    currency: text("currency"),
+    /** When its fare can no longer change (docs/settlement.md#the-final-fare); null before the trip ends. */
+    fareFinalAt: time("fare_final_at"),
   },
   (t) => [
     uniqueIndex("bookings_requester_res_no").on(t.requesterId, t.requesterResNo),
@@ -46,6 +56,10 @@ export const bookings = pgTable(
     index("bookings_provider_submit").on(t.providerId, t.submitDate),
     index("bookings_provider_status").on(t.providerId, t.status),
     index("bookings_offer_due").on(t.offerDue).where(sql.raw("offer_due IS NOT NULL")),
+    // A company's statements read its settled bookings of a month, as requester and as provider
+    // (docs/settlement.md#statements-and-settlement): from these alone (the sums from the index itself), never a scan.
+    index("bookings_settle_requester").on(t.requesterId, t.pickupDate, t.providerId, t.currency, t.settleUnits).where(sql.raw("settle_units IS NOT NULL")),
+    index("bookings_settle_provider").on(t.providerId, t.pickupDate, t.requesterId, t.currency, t.settleUnits).where(sql.raw("settle_units IS NOT NULL")),
     // GNet providers name a booking by their own reservation number (providerUpdateStatusByResNo).
     index("bookings_provider_res_no").on(t.providerId, t.providerResNo),
     // A provider's number names at most one live booking (CLOSE, CANCEL, REJECT and NO_SHOW are final): the

@@ -201,6 +201,27 @@ describe("a give-back records a COST_RECOVERY", () => {
     expect(await recoveries.between(plain.netid, provider.netid, to, to + 31 * 86_400)).toEqual([]);
   });
 
+  test("the recovery is a COST_RECOVERY line of both parties' statements for the pickup's month, owed by the provider, the nets mirrored", async () => {
+    const id = await book(plain, 3);
+    expect((await providerUpdate(h, provider, id, { status: "CONFIRMED" })).status).toBe(200);
+    expect((await providerUpdate(h, provider, id, { status: "CANCEL" })).status).toBe(200);
+    const pickup = (await lookup(h, plain, id)).body.data.pickupDate as number;
+    const period = new Date(pickup * 1000).toISOString().slice(0, 7);
+    const statement = async (me: Party, them: Party) => {
+      const res = await h.request("GET", `/api/statements?counterparty=${them.netid}&period=${period}`, { headers: auth(me) });
+      expect(res.status).toBe(200);
+      return res.body.data ?? res.body;
+    };
+    const [requesterSide, providerSide] = [await statement(plain, provider), await statement(provider, plain)];
+    const line = (s: Json) => (s.lines as Json[]).find((l) => l.transactionId === id);
+    expect(line(requesterSide)).toMatchObject({ kind: "COST_RECOVERY", role: "requester", amount: "75.00", currency: "USD", status: "CANCEL", disputed: false });
+    expect(line(providerSide)).toMatchObject({ kind: "COST_RECOVERY", role: "provider", amount: "75.00", currency: "USD" });
+    const usd = (s: Json) => (s.totals as Json[]).find((t) => t.currency === "USD")!;
+    expect(Number(usd(requesterSide).owedToYou)).toBeGreaterThanOrEqual(75);
+    expect(usd(requesterSide).net).toBe(usd(providerSide).net.startsWith("-") ? usd(providerSide).net.slice(1) : `-${usd(providerSide).net}`);
+    expect(usd(requesterSide).youOwe).toBe(usd(providerSide).owedToYou);
+  });
+
   test("the requester's own tiers: given back more than 48 h ahead owes 10 %; a decline before accepting records nothing", async () => {
     const early = await book(requester, 50);
     expect((await providerUpdate(h, provider, early, { status: "CONFIRMED" })).status).toBe(200);
