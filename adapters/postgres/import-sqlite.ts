@@ -49,6 +49,7 @@ const DATA_TABLES = [
   "bookings",
   "earlier_offers",
   "cost_recoveries",
+  "statement_disputes",
   "vehicle_holds",
   "idempotency_keys",
   "outbox_messages",

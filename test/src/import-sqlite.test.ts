@@ -100,6 +100,13 @@ async function buildSqlite(): Promise<void> {
     }
     // A booking the cascade moved on to another provider: the trigger keeps the earlier provider's offer.
     h.db.$client.query("UPDATE bookings SET provider_id = ? WHERE transaction_id = ?").run(other.netid, ids[3]);
+    // A give-back's cost recovery and a disputed statement line (docs/settlement.md), as their own tables keep them.
+    h.db.$client
+      .query("INSERT INTO cost_recoveries (transaction_id, requester_id, provider_id, amount_minor, currency, percent, pickup_date, recorded_at, waived) VALUES (?, ?, ?, 7500, 'USD', 50, 1800000000, 1799990000, 0)")
+      .run(ids[2], requester.netid, provider.netid);
+    h.db.$client
+      .query("INSERT INTO statement_disputes (id, transaction_id, requester_id, provider_id, period, raised_by, reason, raised_at, state) VALUES ('d-import', ?, ?, ?, '2027-01', ?, 'the toll was not taken', 1799990100, 'OPEN')")
+      .run(ids[2], requester.netid, provider.netid, requester.netid);
     // More audit rows than one INSERT of the import takes (recorded by the service's own audit log).
     h.db.$client.transaction(() => {
       for (let i = 0; i < 4500; i++) h.services.audit.record({ type: "plan.changed", netid: other.netid, detail: `plan change ${i} ‘quoted’ — ünïcode` }, 1_790_000_000 + i);
