@@ -8,6 +8,9 @@ import { migrations as sqliteMigrations } from "../../../adapters/sqlite/migrati
 import { migrate as migratePostgres } from "../../../adapters/postgres/db";
 import { migrations as pgMigrations } from "../../../adapters/postgres/migrations";
 import { bookingInsert, postgresBefore, sqliteBefore } from "../../support/migrations";
+
+/** A booking's row as the schema before this migration holds it: without the columns the statements added later. */
+const oldRowInsert = (b: Parameters<typeof bookingInsert>[0], placeholder: "?" | "$") => bookingInsert(b, placeholder, ["settleUnits", "currency", "fareFinalAt"]);
 import { newBooking } from "./trips-fixtures";
 
 const NEW_TAG = /earlier_offers$/;
@@ -39,7 +42,7 @@ describe("the earlier offers migration on existing data", () => {
     const { db, until } = sqliteBefore(NEW_TAG);
     const sqlite = db.$client;
     const before = oldData();
-    for (const b of Object.values(before)) sqlite.query(bookingInsert(b, "?")[0]).run(...(bookingInsert(b, "?")[1] as never[]));
+    for (const b of Object.values(before)) sqlite.query(oldRowInsert(b, "?")[0]).run(...(oldRowInsert(b, "?")[1] as never[]));
     expect(migrateSqlite(db)).toContain(sqliteMigrations[until].tag);
     expectBackfilled(before, sqlite.query(EARLIER).all() as never);
 
@@ -57,7 +60,7 @@ describe("the earlier offers migration on existing data", () => {
       const { db, until } = await postgres.start();
       const client = db.$client;
       const before = oldData();
-      for (const b of Object.values(before)) await client.unsafe(...bookingInsert(b, "$"));
+      for (const b of Object.values(before)) await client.unsafe(...oldRowInsert(b, "$"));
       expect(await migratePostgres(client)).toContain(pgMigrations[until].tag);
       expectBackfilled(before, await client.unsafe(EARLIER));
 
