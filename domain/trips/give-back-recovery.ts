@@ -81,7 +81,7 @@ export const FLIGHT_MOVED_PICKUP = "FLIGHT_MOVED_PICKUP";
 
 /** How far (minutes) a flight moved the booking's pickup, when one did: the flight condition of the waiver. */
 export type FlightMove = (b: Booking) => number | undefined;
-/** No flight move is known: the flight condition the flight-tracking feature replaces (docs/settlement.md#give-back-recovery). */
+/** No flight moved the pickup (a give-back is priced in full); a provider's CANCEL asks the booking's flight record instead. */
 export const NO_FLIGHT_MOVE: FlightMove = () => undefined;
 
 /** Why a give-back owes nothing after all, or undefined: a flight moved the pickup by more than 60 minutes. */
