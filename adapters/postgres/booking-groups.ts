@@ -1,4 +1,4 @@
-import type { PgTx } from "./booking-repository";
+import type { PgTx } from "./booking-change";
 import { NextTurn } from "../sql/next-turn";
 
 /** What a change gives back once applied in its savepoint. */

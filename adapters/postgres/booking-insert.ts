@@ -6,7 +6,7 @@ import type { Booking, BookingEvent } from "../../domain/trips/booking";
 import type { Decision } from "../../domain/trips/ports";
 import { historyCapped } from "../../domain/trips/booking-bounds";
 import type { BookingRow } from "./booking-rows";
-import type { PgTx } from "./booking-repository";
+import type { PgTx } from "./booking-change";
 import { bookings } from "./schema";
 import { COUNT_USAGE } from "./live-event-log";
 

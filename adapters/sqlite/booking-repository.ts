@@ -2,39 +2,18 @@ import { count, desc, eq, sql } from "drizzle-orm";
 import type { Booking } from "../../domain/trips/booking";
 import { TERMINAL_STATUSES_SQL as TERMINAL_SQL } from "../sql/status-sql";
 import type { BookingListQuery, BookingRepository, BookingSummary, BookingWrite, ChangeAnnouncer, Decision } from "../../domain/trips/ports";
-import { HOLD_TAKEN, holdSwapArgs, holdTaken } from "../sql/hold-sql";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
-import type { SQLQueryBindings, Statement } from "bun:sqlite";
+import type { Statement } from "bun:sqlite";
 import type { Db } from "./db";
 import { bookingListWhere, bookingSummaryColumns } from "../sql/booking-list";
 import { bookings } from "./schema";
 import type { BookingWriter, WriteStep } from "./booking-writer";
-import { PROVIDER_RES_NO_TAKEN } from "./unique-keys";
-import { providerResNoInUse } from "../../domain/trips/provider-update";
 import { historyCapped } from "../../domain/trips/booking-bounds";
-import { SqliteOutbox, type BookingsInTransaction } from "./outbox";
-import { SqliteLiveEventLog } from "./live-event-log";
+import type { BookingsInTransaction } from "./outbox";
 import { NextTurn } from "../sql/next-turn";
-import {
-  BOOKING_COLUMNS,
-  INSERT_BOOKING,
-  INSERT_BOOKING_SQL,
-  INSERT_LIVE_EVENT,
-  INSERT_LIVE_BODY,
-  INSERT_OUTBOX,
-  HOLD_SWAP,
-  holdSwapSteps,
-  insertArgs,
-  INSERT_RECOVERY_SQL,
-  recoveryStep,
-  toBooking,
-  toRow,
-  UPDATE_BOOKING,
-  UPDATE_BOOKING_SQL,
-  updateArgs,
-  type BookingRow,
-} from "./booking-rows";
-import { replacedBytes } from "../../domain/trips/booking-record";
+import { BOOKING_COLUMNS, BOOKING_WRITER_STATEMENTS, toBooking, type BookingRow } from "./booking-rows";
+import { announcementSteps, bookingSteps, nextRow, runSteps, writeError } from "./booking-steps";
+import { PROVIDER_RES_NO_TAKEN } from "./unique-keys";
 
 const ph = (name: string) => sql.placeholder(name);
 
@@ -65,16 +44,6 @@ type Held = { hold?: BookingWrite["hold"] };
 type WriterGroup = Array<{ change: PendingChange; key: string; result: unknown; steps: WriteStep[]; wake: boolean; providerResNo: string | null } & Held>;
 
 /**
- * What a failed booking write means to its caller: the provider's number held by another live booking is a 409, and so
- * is a cascade move's next vehicle held by another booking (VEHICLE_UNAVAILABLE).
- */
-function writeError(error: unknown, booking: Pick<Booking, "providerResNo">, hold?: BookingWrite["hold"]): unknown {
-  const message = error instanceof Error ? error.message : String(error);
-  if (hold && message === HOLD_TAKEN) return holdTaken(hold);
-  return PROVIDER_RES_NO_TAKEN.test(message) ? providerResNoInUse(booking.providerResNo) : error;
-}
-
-/**
  * Bookings in SQLite: one row per booking, every change decided and written in one IMMEDIATE transaction,
  * with the outbox rows its announcer gives for it.
  */
@@ -84,15 +53,9 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
   // the inserts and updates are the statements the booking writer runs, with the same arguments.
   private readonly rowByResNo: Statement<BookingRow, [string, string]>;
   private readonly rowByProviderResNo: Statement<BookingRow, [string, string]>;
-  private readonly insertValues: Statement<unknown, SQLQueryBindings[]>;
-  private readonly updateValues: Statement<unknown, SQLQueryBindings[]>;
-  private readonly insertOutbox: Statement<unknown, SQLQueryBindings[]>;
-  private readonly insertLiveEvent: Statement<unknown, SQLQueryBindings[]>;
-  private readonly insertLiveBody: Statement<unknown, SQLQueryBindings[]>;
+  /** BOOKING_WRITER_STATEMENTS prepared on this connection, for the changes it writes itself (booking-steps.ts). */
+  private readonly statements: Statement[];
   private readonly savepoint: Statement;
-  private readonly removeHold: Statement<unknown, SQLQueryBindings[]>;
-  private readonly insertHold: Statement<unknown, SQLQueryBindings[]>;
-  private readonly insertRecovery: Statement<unknown, SQLQueryBindings[]>;
   private readonly release: Statement;
   private readonly rollbackTo: Statement;
 
@@ -114,15 +77,8 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
       `SELECT ${list} FROM bookings WHERE provider_id = ? AND provider_res_no = ? ORDER BY status IN (${TERMINAL_SQL}) ASC, submit_date DESC, rowid ` +
         `DESC LIMIT 1`,
     );
-    this.insertValues = sqlite.prepare(INSERT_BOOKING_SQL);
-    this.updateValues = sqlite.prepare(UPDATE_BOOKING_SQL);
-    this.insertOutbox = sqlite.prepare(SqliteOutbox.INSERT_SQL);
-    this.insertLiveEvent = sqlite.prepare(SqliteLiveEventLog.INSERT_SQL);
-    this.insertLiveBody = sqlite.prepare(SqliteLiveEventLog.BODY_SQL);
+    this.statements = BOOKING_WRITER_STATEMENTS.map((text) => sqlite.prepare(text));
     this.savepoint = sqlite.prepare("SAVEPOINT booking_change");
-    this.removeHold = sqlite.prepare(HOLD_SWAP.remove);
-    this.insertHold = sqlite.prepare(HOLD_SWAP.insert);
-    this.insertRecovery = sqlite.prepare(INSERT_RECOVERY_SQL);
     this.release = sqlite.prepare("RELEASE booking_change");
     this.rollbackTo = sqlite.prepare("ROLLBACK TO booking_change");
   }
@@ -298,22 +254,13 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
           change.resolve(decision.result);
           continue;
         }
-        const { booking, events, hold } = decision.write;
-        const next = toRow(booking, (row?.version ?? 0) + 1);
-        const steps: WriteStep[] = [
-          row
-            ? { statement: UPDATE_BOOKING, args: updateArgs(next, row.version), mustChange: true }
-            : { statement: INSERT_BOOKING, args: insertArgs(next) },
-        ];
-        if (hold) steps.push(...holdSwapSteps(hold));
-        if (decision.write.recovery) steps.push(recoveryStep(decision.write.recovery));
-        const messages = this.announcer.messages(events, booking);
-        for (const { message, at } of messages) steps.push({ statement: INSERT_OUTBOX, args: SqliteOutbox.insertArgs(message, at) });
-        const live = this.announcer.live?.(events, booking, row ? replacedBytes(row, next) : 0) ?? [];
-        for (const args of SqliteLiveEventLog.bodyArgs(live)) steps.push({ statement: INSERT_LIVE_BODY, args });
-        for (const row of live) steps.push({ statement: INSERT_LIVE_EVENT, args: SqliteLiveEventLog.insertArgs(row) });
+        const { booking, hold } = decision.write;
+        const next = nextRow(row, booking);
+        const announced = announcementSteps(row, next, decision.write, this.announcer);
+        const steps = [...bookingSteps(row, next, decision.write), ...announced.steps];
+        const wake = announced.wake;
         taken.add(key);
-        group.push({ change, key, result: decision.result, steps, wake: messages.length > 0, providerResNo: booking.providerResNo, hold });
+        group.push({ change, key, result: decision.result, steps, wake, providerResNo: booking.providerResNo, hold });
       } catch (error) {
         change.reject(error);
       }
@@ -360,31 +307,11 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
     const row = "transactionId" in ref ? this.byId.get({ id: ref.transactionId }) : this.rowByResNo.get(ref.requesterId, ref.requesterResNo);
     const decision = historyCapped(decide(row ? toBooking(row) : undefined));
     if (!decision.write) return decision.result;
-    const { booking, events } = decision.write;
-    const next = toRow(booking, (row?.version ?? 0) + 1);
-    let changed = true;
-    try {
-      if (!row) this.insertValues.run(...insertArgs(next));
-      else changed = this.updateValues.run(...updateArgs(next, row.version)).changes > 0;
-    } catch (error) {
-      // A failed statement is undone alone (the transaction goes on): the caller may record something else.
-      throw writeError(error, booking);
-    }
-    if (!changed) throw new Error(`booking ${booking.transactionId} changed concurrently`);
-    const hold = decision.write.hold;
-    if (hold) {
-      // The cascade's hold swap, in this transaction (the savepoint around the change undoes the booking's write too).
-      this.removeHold.run(hold.transactionId);
-      if (this.insertHold.run(...holdSwapArgs(hold)).changes === 0) throw holdTaken(hold);
-    }
-    // A give-back's cost recovery, in this transaction (docs/settlement.md#give-back-recovery).
-    if (decision.write.recovery) this.insertRecovery.run(...recoveryStep(decision.write.recovery).args);
-    const messages = this.announcer.messages(events, booking);
-    for (const { message, at } of messages) this.insertOutbox.run(...SqliteOutbox.insertArgs(message, at));
-    const live = this.announcer.live?.(events, booking, row ? replacedBytes(row, next) : 0) ?? [];
-    for (const args of SqliteLiveEventLog.bodyArgs(live)) this.insertLiveBody.run(...args);
-    for (const row of live) this.insertLiveEvent.run(...SqliteLiveEventLog.insertArgs(row));
-    if (messages.length > 0) this.announcer.wake();
+    const next = nextRow(row, decision.write.booking);
+    runSteps(this.statements, bookingSteps(row, next, decision.write), decision.write);
+    const { steps, wake } = announcementSteps(row, next, decision.write, this.announcer);
+    runSteps(this.statements, steps, decision.write);
+    if (wake) this.announcer.wake();
     return decision.result;
   }
 }
