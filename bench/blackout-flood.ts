@@ -14,7 +14,7 @@ import { createLogger } from "../adapters/logging";
 import { BLACKOUT_LIMITS } from "../domain/fleet/holds";
 import { buildApp } from "../src/app";
 import { createServices } from "../src/services";
-import { BENCH_DIR, removeDatabase } from "./fixtures";
+import { BENCH_DIR, removeDatabase, closeBenchService } from "./fixtures";
 import { median, percentile, printFigure, SMOKE, type Figure } from "./report";
 
 export interface BlackoutFloodOptions {
@@ -194,11 +194,7 @@ export async function benchBlackoutFlood(options: BlackoutFloodOptions = DEFAULT
     for (const f of figures) printFigure(f);
     return figures;
   } finally {
-    await services.worker.stop();
-    await services.positions.close();
-    services.fleetIndex.close();
-    db.$client.close();
-    removeDatabase(path);
+    await closeBenchService(services, db, path);
   }
 }
 

@@ -127,6 +127,19 @@ export function removeDatabase(path: string): void {
   for (const suffix of ["", "-wal", "-shm", ".fleet-index"]) rmSync(path + suffix, { force: true });
 }
 
+/** What a bench's in-process service started: stopped, its database closed and its files removed (`removeDatabase`). */
+export async function closeBenchService(
+  services: { worker: { stop(): Promise<void> }; positions: { close(): void | Promise<void> }; fleetIndex: { close(): void } },
+  db: { $client: { close(): void } },
+  path: string,
+): Promise<void> {
+  await services.worker.stop();
+  await services.positions.close();
+  services.fleetIndex.close();
+  db.$client.close();
+  removeDatabase(path);
+}
+
 /**
  * A copy-free path to a migrated database holding the fixture fleet of `n` entries, built once and reused.
  * It is built by a child process: building leaves the connection's prepared statements behind, which keeps the

