@@ -1,10 +1,10 @@
-import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { expect, test } from "bun:test";
 import { postJson, registerCompany, startServer, tempDir, type RegisteredCompany, type RunningServer } from "../support/process";
 import { startReceiver } from "../support/receiver";
 import { vehicle } from "../support/fleet";
 import { startDatabase, type TestDatabase } from "../support/pg-databases";
+import { pgStore, sqliteStore, type Store } from "./crash-harness";
 
 /**
  * The cascade survives kill -9 (docs/terms.md#the-cascade-fallback): bookings made from network quotes with a fallback move while the real
@@ -21,36 +21,6 @@ const BOOKINGS = 24;
 const JWT_SECRET = "cascade-crash-secret-at-least-32-bytes-long";
 const RELEASING = new Set(["CANCEL", "REJECT", "FAILED", "NO_SHOW", "CLOSE"]);
 
-/** Read access to the service's database from the test (`?` placeholders). */
-interface Store {
-  all<T>(sql: string, ...args: unknown[]): Promise<T[]>;
-  close(): Promise<void>;
-}
-
-function sqliteStore(path: string): Store {
-  return {
-    async all<T>(sql: string, ...args: unknown[]) {
-      const d = new Database(path, { readonly: true });
-      try {
-        return d.query(sql).all(...(args as never[])) as T[];
-      } finally {
-        d.close();
-      }
-    },
-    async close() {},
-  };
-}
-
-function pgStore(url: string): Store {
-  const client = new Bun.SQL(url, { max: 1 });
-  return {
-    async all<T>(sql: string, ...args: unknown[]) {
-      let n = 0;
-      return [...((await client.unsafe(sql.replace(/\?/g, () => `$${++n}`), args)) as T[])];
-    },
-    close: () => client.close(),
-  };
-}
 
 /** Each live booking holds exactly one vehicle, its current provider's (checked while no process runs). */
 async function expectHoldsConsistent(store: Store): Promise<number> {

@@ -241,3 +241,34 @@ export async function runCrashCycles(options: CrashOptions): Promise<CrashReport
     receiver.stop();
   }
 }
+
+/** Read access to the service's database from the test (`?` placeholders). */
+export interface Store {
+  all<T>(sql: string, ...args: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+export function sqliteStore(path: string): Store {
+  return {
+    async all<T>(sql: string, ...args: unknown[]) {
+      const d = new Database(path, { readonly: true });
+      try {
+        return d.query(sql).all(...(args as never[])) as T[];
+      } finally {
+        d.close();
+      }
+    },
+    async close() {},
+  };
+}
+
+export function pgStore(url: string): Store {
+  const client = new Bun.SQL(url, { max: 1 });
+  return {
+    async all<T>(sql: string, ...args: unknown[]) {
+      let n = 0;
+      return [...((await client.unsafe(sql.replace(/\?/g, () => `$${++n}`), args)) as T[])];
+    },
+    close: () => client.close(),
+  };
+}

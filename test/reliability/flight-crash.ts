@@ -1,10 +1,10 @@
-import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { expect, test } from "bun:test";
 import { postJson, registerCompany, startServer, tempDir, type RunningServer } from "../support/process";
 import { startReceiver } from "../support/receiver";
 import { vehicle } from "../support/fleet";
 import { startDatabase, type TestDatabase } from "../support/pg-databases";
+import { pgStore, sqliteStore, type Store } from "./crash-harness";
 
 /**
  * A moved pickup is ONE change (docs/flights.md#the-pickup-follows-the-flight): bookings holding one vehicle have their
@@ -19,35 +19,6 @@ import { startDatabase, type TestDatabase } from "../support/pg-databases";
 const BOOKINGS = 8;
 const JWT_SECRET = "flight-crash-secret-at-least-32-bytes-long";
 
-interface Store {
-  all<T>(sql: string, ...args: unknown[]): Promise<T[]>;
-  close(): Promise<void>;
-}
-
-function sqliteStore(path: string): Store {
-  return {
-    async all<T>(sql: string, ...args: unknown[]) {
-      const d = new Database(path, { readonly: true });
-      try {
-        return d.query(sql).all(...(args as never[])) as T[];
-      } finally {
-        d.close();
-      }
-    },
-    async close() {},
-  };
-}
-
-function pgStore(url: string): Store {
-  const client = new Bun.SQL(url, { max: 1 });
-  return {
-    async all<T>(sql: string, ...args: unknown[]) {
-      let n = 0;
-      return [...((await client.unsafe(sql.replace(/\?/g, () => `$${++n}`), args)) as T[])];
-    },
-    close: () => client.close(),
-  };
-}
 
 interface Row {
   id: string;
