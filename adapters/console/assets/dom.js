@@ -69,6 +69,22 @@ export function statusLine() {
   return h("p", { role: "status", "aria-live": "polite", class: "status" });
 }
 
+/**
+ * A page's action runner: `act(label, fn)` runs `fn`, then says "label: done." in `status` and reloads the page's data
+ * (`reload`), or shows what went wrong there.
+ */
+export function actionRunner(status, reload) {
+  return async (label, fn) => {
+    try {
+      await fn();
+      status.textContent = `${label}: done.`;
+      await reload();
+    } catch (error) {
+      showError(status, error);
+    }
+  };
+}
+
 /** Shows an API error (its message, and each failing field) in `where`. */
 export function showError(where, error) {
   where.replaceChildren(

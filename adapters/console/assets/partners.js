@@ -1,5 +1,5 @@
 // Partners: requests (asked and received), accept, end, and the vehicle-type map of each partnership.
-import { h, count, field, showError, statusLine, submitForm } from "./dom.js";
+import { actionRunner, h, count, field, statusLine, submitForm } from "./dom.js";
 import * as api from "./api.js";
 
 export async function partnersPage(main) {
@@ -8,15 +8,7 @@ export async function partnersPage(main) {
   const list = h("div", { class: "tablebox" });
   const ask = h("input", { name: "partnerNetid" });
 
-  const act = async (label, fn) => {
-    try {
-      await fn();
-      status.textContent = `${label}: done.`;
-      await load();
-    } catch (error) {
-      showError(status, error);
-    }
-  };
+  const act = actionRunner(status, () => load());
 
   function mapEditor(p) {
     const text = h(

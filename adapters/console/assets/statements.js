@@ -1,7 +1,7 @@
 // Statements (#/statements/<YYYY-MM>/<counterparty>): what the company and each counterparty owe each other for a
 // month (GET /api/statements), one statement's lines, totals and disputes, its CSV download, and disputing a line or
 // answering a dispute (POST /api/statements/disputes, …/{id}/answer). docs/settlement.md says what each figure means.
-import { h, field, showError, statusLine, submitForm, when } from "./dom.js";
+import { actionRunner, h, field, showError, statusLine, submitForm, when } from "./dom.js";
 import * as api from "./api.js";
 
 const thisMonth = () => new Date().toISOString().slice(0, 7);
@@ -33,15 +33,7 @@ export async function statementsPage(main) {
   const body = h("div", {});
   main.replaceChildren(h("h1", {}, "Statements"), picker, status, body);
 
-  const act = async (label, fn) => {
-    try {
-      await fn();
-      status.textContent = `${label}: done.`;
-      await load();
-    } catch (error) {
-      showError(status, error);
-    }
-  };
+  const act = actionRunner(status, () => load());
 
   async function list() {
     const items = (await api.core("GET", `/api/statements?period=${encodeURIComponent(period)}`)).data;
