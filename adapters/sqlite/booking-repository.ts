@@ -12,7 +12,7 @@ import { historyCapped } from "../../domain/trips/booking-bounds";
 import type { BookingsInTransaction } from "./outbox";
 import { NextTurn } from "../sql/next-turn";
 import { BOOKING_COLUMNS, BOOKING_WRITER_STATEMENTS, toBooking, type BookingRow } from "./booking-rows";
-import { announcementSteps, bookingSteps, nextRow, runSteps, writeError } from "./booking-steps";
+import { announcementSteps, bookingSteps, nextRow, runSteps, writeError } from "./booking-change";
 import { PROVIDER_RES_NO_TAKEN } from "./unique-keys";
 
 const ph = (name: string) => sql.placeholder(name);
@@ -53,7 +53,7 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
   // the inserts and updates are the statements the booking writer runs, with the same arguments.
   private readonly rowByResNo: Statement<BookingRow, [string, string]>;
   private readonly rowByProviderResNo: Statement<BookingRow, [string, string]>;
-  /** BOOKING_WRITER_STATEMENTS prepared on this connection, for the changes it writes itself (booking-steps.ts). */
+  /** BOOKING_WRITER_STATEMENTS prepared on this connection, for the changes it writes itself (booking-change.ts). */
   private readonly statements: Statement[];
   private readonly savepoint: Statement;
   private readonly release: Statement;
