@@ -157,7 +157,8 @@ async function keepTemplate(db: SQL, resNo: string): Promise<void> {
  * Empties the booking stores and fills them with `n` bookings as a deployment that has been running keeps them:
  * copies of the template with their own ids and numbers, submitted over the last 24 h, most ended (CLOSE, CANCEL,
  * REJECT), some confirmed or assigned (nothing left for the offer watch), each with its live events (numbered, their
- * bodies counted in live_event_usage) and a delivered outbox message; then VACUUM (ANALYZE), as autovacuum would have.
+ * bodies counted in live_event_usage) and a delivered outbox message; then VACUUM (ANALYZE), as autovacuum would have,
+ * and a CHECKPOINT.
  */
 async function seedStore(db: SQL, n: number): Promise<void> {
   // live_event_usage came with migration 0024: a checkout before it (measured with this bench) has none.
@@ -189,6 +190,9 @@ async function seedStore(db: SQL, n: number): Promise<void> {
     .simple();
   // Outside the seeding's transaction (VACUUM cannot run in one): autovacuum would otherwise do it during the runs.
   await db.unsafe("VACUUM (ANALYZE) bookings, outbox_messages, live_events, live_event_bodies").simple();
+  // The seeding's own checkpoint, now: its WAL (hundreds of MB for the large store) would otherwise have PostgreSQL
+  // write the seeded pages back during the measured runs, which a deployment that has been running does not carry.
+  await db.unsafe("CHECKPOINT").simple();
 }
 
 /** CPU time (user + system, ms) of the processes `pids` and, with `children`, of their children (PostgreSQL's backends). */
