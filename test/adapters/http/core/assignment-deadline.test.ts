@@ -204,6 +204,34 @@ describe("the assignment deadline", () => {
     expect(await streamed(provider, b.id, 2)).toHaveLength(2);
   });
 
+  test("a flight that moves the pickup later moves the deadline with it: nothing at the old one, the warning at the new one", async () => {
+    rewind(6 * HOUR);
+    const body = soonTrip(requester.netid, provider.netid, {}, {}, clock.now());
+    const pickup = clock.now() + 3 * HOUR;
+    const flightInfo = { airlineCode: "BA", flightNumber: "117", scheduledArrival: iso(pickup - 30 * MIN) };
+    body.locations.pickup = { ...body.locations.pickup, time: iso(pickup), flightInfo };
+    const sent = await sendTrip(h, requester, body);
+    expect(sent.status).toBe(200);
+    const id = sent.body.transactionId as string;
+    expect((await providerUpdate(h, provider, id, { status: "CONFIRMED" })).status).toBe(200);
+    // Two hours late: the pickup, and with it the deadline, move two hours later.
+    const late = await h.request("POST", `/api/reservation/${id}/flight-status`, {
+      headers: { authorization: `Bearer ${requester.jwt}` },
+      body: { estimatedArrival: iso(pickup - 30 * MIN + 2 * HOUR) },
+    });
+    expect([200, 202]).toContain(late.status);
+    const moved = pickup + 2 * HOUR;
+    expect((await read(provider, id)).terms.assignBy).toBe(iso(moved - 120 * MIN));
+    const control = await booking(["CONFIRMED"]);
+    clock.t = pickup - 120 * MIN + 60;
+    await watch();
+    await warningFor("/requester", control.id);
+    expect(warningsAt("/requester", id)).toHaveLength(0);
+    clock.t = moved - 120 * MIN + 60;
+    await watch();
+    expect(await warningFor("/provider", id)).toMatchObject({ pickupAt: iso(moved), assignBy: iso(moved - 120 * MIN), minutesLeft: 119 });
+  });
+
   test("exactly once across restarts: a deadline passed while the service was down is warned of by the first pass, and never again", async () => {
     rewind(3 * HOUR);
     const b = await booking(["CONFIRMED"]);
