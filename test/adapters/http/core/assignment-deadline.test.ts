@@ -232,6 +232,24 @@ describe("the assignment deadline", () => {
     expect(await warningFor("/provider", id)).toMatchObject({ pickupAt: iso(moved), assignBy: iso(moved - 120 * MIN), minutesLeft: 119 });
   });
 
+  test("a provider whose webhook takes GNet's callbacks gets the warning in that shape, typed in the header", async () => {
+    expect((await integrate(h, provider, { webhookFormat: "gnet" })).status).toBe(200);
+    try {
+      rewind(3 * HOUR);
+      const b = await booking(["CONFIRMED"]);
+      clock.t = b.pickup - 120 * MIN + 60;
+      await watch();
+      const header = (r: Received) => r.path === "/provider" && r.headers["x-tripswitch-event-type"] === WARNING && r.json?.transactionId === b.id;
+      const deadline = Date.now() + 15_000;
+      while (!hooks.received.some(header) && Date.now() < deadline) await Bun.sleep(20);
+      const got = hooks.received.filter(header);
+      expect(got).toHaveLength(1);
+      expect(got[0].json).toMatchObject({ transactionId: b.id, status: "CONFIRMED", terms: { assignBy: iso(b.pickup - 120 * MIN) } });
+    } finally {
+      expect((await integrate(h, provider, { webhookFormat: "events" })).status).toBe(200);
+    }
+  });
+
   test("exactly once across restarts: a deadline passed while the service was down is warned of by the first pass, and never again", async () => {
     rewind(3 * HOUR);
     const b = await booking(["CONFIRMED"]);
