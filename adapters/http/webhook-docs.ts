@@ -120,7 +120,10 @@ const BookingEvent = t.Object(
         "pickup: `data.arrivedAt`, `data.flags`; docs/flights.md#arrival), booking.withdrawn (to a provider whose " +
         "offer ended: `reason`, and `data` its own offer as its read shows it; docs/terms.md#who-sees-what), " +
         "booking.fare_final (the fare is FINAL: 24 h after COMPLETE or CLOSE no line changes any more, " +
-        "`tripPacket.finalFare.state` FINAL; sent once; docs/settlement.md#the-final-fare)",
+        "`tripPacket.finalFare.state` FINAL; sent once; docs/settlement.md#the-final-fare), " +
+        "booking.unassigned_warning (to both parties: an accepted booking has no chauffeur at `terms.assignBy` — " +
+        "`reservationId`, `requesterResNo`, `providerResNo`, `pickupAt`, `assignBy`, `minutesLeft`; sent once per " +
+        "deadline; docs/terms.md#the-assignment-deadline)",
       examples: ["booking.status_changed"],
     }),
     createdAt: t.Number({ description: "When the change happened, Unix seconds" }),

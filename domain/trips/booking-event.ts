@@ -2,6 +2,7 @@ import type { Booking, BookingEvent } from "./booking";
 import { bookingView } from "./booking-view";
 import { asCurrentProvider, seenBy } from "./offer-views";
 import { moveView } from "./flights";
+import { unassignedView } from "./assignment-deadline";
 import type { positionView } from "../tracking/position";
 
 /** The webhook event type the requester receives for each booking event. */
@@ -23,6 +24,7 @@ const WEBHOOK_TYPE: Record<BookingEvent["type"], string> = {
   PICKUP_MOVE_BLOCKED: "booking.pickup_move_blocked",
   ARRIVED: "booking.arrived",
   FARE_FINAL: "booking.fare_final",
+  UNASSIGNED_WARNING: "booking.unassigned_warning",
 };
 
 /** Every type a booking event is announced with (webhooks and event streams). */
@@ -52,11 +54,14 @@ export function bookingEventBody(
   const move = events[0].move;
   // A pickup moved by its flight says from what to what and why (docs/flights.md#the-pickup-follows-the-flight), to both parties.
   const moved = events[0].pickupMove ? moveView(events[0].pickupMove) : {};
+  // No chauffeur by the deadline (docs/terms.md#the-assignment-deadline): the numbers, pickup, deadline, minutes left.
+  const warned = events[0].unassigned ? unassignedView(booking, events[0].unassigned) : {};
   if (reader === "provider") {
     const type = move ? WEBHOOK_TYPE.TRIP_SENT : bookingEventType(events);
-    return { eventId, type, createdAt: events[0].at, ...moved, data: bookingView(asCurrentProvider(booking), location) };
+    return { eventId, type, createdAt: events[0].at, ...moved, ...warned, data: bookingView(asCurrentProvider(booking), location) };
   }
-  return { eventId, type: bookingEventType(events), createdAt: events[0].at, ...(move ? move : {}), ...moved, data: bookingView(booking, location) };
+  const type = bookingEventType(events);
+  return { eventId, type, createdAt: events[0].at, ...(move ? move : {}), ...moved, ...warned, data: bookingView(booking, location) };
 }
 
 /** Whether the current provider's body of a change differs from the requester's (it hides a move, a fallback or earlier offers). */

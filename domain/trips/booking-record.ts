@@ -1,6 +1,7 @@
 import type { Booking, Trip } from "./booking";
 import { offerDue } from "./offers";
 import { fareDue } from "./final-fare";
+import { assignDue } from "./assignment-deadline";
 import { capChangeLogs, capTransactionErrors } from "../history-cap";
 import { utf8Length } from "./booking-bounds";
 import { settledAmount } from "./settled-amount";
@@ -15,7 +16,7 @@ const PACKED = [
   "action", "notes", "providerNote", "vehicle", "chauffeur", "providerUpdate", "affiliateExtra", "submitMode", "deliveryFailure", "warnings", "quoted",
   "terms",
   "acceptBy", "acceptWithinMinutes", "fallback", "offers", "reason", "providerCancelled", "flight", "clock", "finalFare",
-  "giveBackRecovery", "costRecovery",
+  "giveBackRecovery", "costRecovery", "unassignedWarning",
 ] as const;
 
 /**
@@ -32,7 +33,8 @@ export interface BookingRecord extends Omit<Pick<Booking, (typeof COLUMNS)[numbe
   transactionErrors: string;
   /**
    * When the offer watch must next act (Unix seconds), derived from the booking: an offer's deadline
-   * (domain/trips/offers.ts), else the end of the fare's window (domain/trips/final-fare.ts).
+   * (domain/trips/offers.ts), else the end of the fare's window (domain/trips/final-fare.ts), else the assignment
+   * deadline of an accepted booking without a chauffeur (domain/trips/assignment-deadline.ts).
    */
   offerDue: number | null;
   /** What the booking leaves owing for statements, in minor units of `currency` (domain/trips/settled-amount.ts). */
@@ -74,7 +76,7 @@ export function toRow(b: Booking, version: number): BookingRecord {
     // Bounded history: a booking changed forever keeps the newest entries and a count of the rest.
     changeLogs: JSON.stringify(capChangeLogs(b.changeLogs)),
     transactionErrors: JSON.stringify(capTransactionErrors(b.transactionErrors)),
-    offerDue: offerDue(b) ?? fareDue(b),
+    offerDue: offerDue(b) ?? fareDue(b) ?? assignDue(b),
     ...settledAmount(b),
   };
 }

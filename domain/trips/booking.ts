@@ -3,6 +3,7 @@ import type { BreakdownLine } from "./breakdown-line";
 import type { TripWarning } from "./warnings";
 import type { FlightRecord, PickupMove } from "./flight-record";
 import type { CostRecovery, FinalFare, RecoveryTier } from "./settlement-terms";
+import type { UnassignedWarning } from "./assignment-record";
 export type { CostRecovery, CostRecoveryRecord, FinalFare, RecoveryTier } from "./settlement-terms";
 import type { TripActor, TripStatus } from "./lifecycle";
 import type { ExtraFields, Passenger, Phone, TripAccount, TripLocation, TripLocations, TripNote } from "./trip-parts";
@@ -40,6 +41,8 @@ export interface Terms {
   freeWaitingMinutes: number;
   /** What waiting beyond them costs, when the provider set it (docs/flights.md#waiting-and-no-show): per started period. */
   waitingRate?: { amount: string; perMinutes: number };
+  /** A chauffeur is assigned by this instant: the pickup − `assignBeforeMinutes` (docs/terms.md#the-assignment-deadline). */
+  assignBy?: string;
 }
 
 /** A vehicle option of a quote, as built by the exchange from the provider's fleet. */
@@ -244,6 +247,8 @@ export interface Booking {
   giveBackRecovery?: RecoveryTier[];
   /** What its provider owes the requester for giving the booking back (docs/settlement.md#give-back-recovery). */
   costRecovery?: CostRecovery;
+  /** The assignment deadline's warning, once sent (docs/terms.md#the-assignment-deadline). */
+  unassignedWarning?: UnassignedWarning;
   trip: Trip;
   changeLogs: ChangeLog[];
   transactionErrors: TransactionError[];
@@ -319,7 +324,8 @@ export interface BookingEvent {
     | "PICKUP_MOVED"
     | "PICKUP_MOVE_BLOCKED"
     | "ARRIVED"
-    | "FARE_FINAL";
+    | "FARE_FINAL"
+    | "UNASSIGNED_WARNING";
   transactionId: string;
   actor: TripActor;
   /** Unix seconds. */
@@ -335,6 +341,8 @@ export interface BookingEvent {
   move?: BookingMove;
   /** PICKUP_MOVED, PICKUP_MOVE_BLOCKED: the pickup's move by its flight (docs/flights.md#the-pickup-follows-the-flight). */
   pickupMove?: PickupMove;
+  /** UNASSIGNED_WARNING: the deadline that passed without a chauffeur (docs/terms.md#the-assignment-deadline). */
+  unassigned?: UnassignedWarning;
   /** The exchange made the change itself (the offer watch): never refused for a company's store bound. */
   byExchange?: true;
 }

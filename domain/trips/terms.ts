@@ -188,7 +188,7 @@ export function isHourlyTrip(trip: { runType?: string }): boolean {
 
 /**
  * The terms a provider's policies give a trip picked up at `pickupDate` (Unix seconds): each tier's instant, the
- * free window's end, the free waiting minutes. An HOURLY trip without tiers of the provider's own is free until 24 h.
+ * free window's end, the free waiting minutes, the assignment deadline. An HOURLY trip without tiers of the provider's own is free until 24 h.
  */
 export function termsFor(policies: Policies | undefined, pickupDate: number, trip: { hourly: boolean; airport: boolean }): Terms {
   const tiers = [...(policies?.cancellation ?? (trip.hourly ? DEFAULT_HOURLY_CANCELLATION : DEFAULT_CANCELLATION))].sort(
@@ -202,7 +202,10 @@ export function termsFor(policies: Policies | undefined, pickupDate: number, tri
   }
   const view = policiesView(policies);
   const freeWaitingMinutes = trip.airport ? view.freeWaitingMinutes.airport : view.freeWaitingMinutes.other;
-  return { freeCancellationUntil: free, cancellation, freeWaitingMinutes, ...(view.waitingRate ? { waitingRate: view.waitingRate } : {}) };
+  const waitingRate = view.waitingRate ? { waitingRate: view.waitingRate } : {};
+  // docs/terms.md#the-assignment-deadline: a chauffeur is assigned by this instant.
+  const assignBy = isoAt(pickupDate - view.assignBeforeMinutes * 60);
+  return { freeCancellationUntil: free, cancellation, freeWaitingMinutes, ...waitingRate, assignBy };
 }
 
 /** The percent of the fare cancelling at `now` (Unix seconds) costs under `terms`: the first tier not yet past, else the last. */
@@ -344,7 +347,7 @@ export function cancellationFeeApplies(options: ReadonlyArray<{ terms?: Terms }>
   };
 }
 
-/** The same terms for a pickup moved by `seconds`: every instant moved with it (the tiers and waiting unchanged). */
+/** The same terms for a pickup moved by `seconds`: every instant (the tiers', assignBy) moved with it, the rest unchanged. */
 export function movedTerms(terms: Terms, seconds: number): Terms {
   if (seconds === 0) return terms;
   const move = (instant: string) => isoAt(Date.parse(instant) / 1000 + seconds);
@@ -352,5 +355,6 @@ export function movedTerms(terms: Terms, seconds: number): Terms {
     ...terms,
     freeCancellationUntil: terms.freeCancellationUntil === null ? null : move(terms.freeCancellationUntil),
     cancellation: terms.cancellation.map((t) => ({ ...t, until: move(t.until) })),
+    ...(terms.assignBy !== undefined ? { assignBy: move(terms.assignBy) } : {}),
   };
 }

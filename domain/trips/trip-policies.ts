@@ -4,14 +4,16 @@ import { DEFAULT_ETA_SPEED_KMH } from "../tracking/eta";
 
 /**
  * The provider's policies for the trip itself (docs/terms.md#policies, docs/flights.md): what waiting beyond the free
- * minutes costs, and the speed its ETA assumes. Checked here, shown with the
- * other policies.
+ * minutes costs, the speed its ETA assumes, and how long before the pickup a chauffeur is assigned. Checked here,
+ * shown with the other policies.
  */
 export interface TripPolicies {
   /** Waiting beyond the free minutes: `amount` (a decimal string, the fare's currency) per started `perMinutes`. */
   waitingRate?: WaitingRate;
   /** The speed the ETA assumes (km/h, default 40). */
   etaSpeedKmh?: number;
+  /** A chauffeur is assigned this many minutes before the pickup (default 120; docs/terms.md#the-assignment-deadline). */
+  assignBeforeMinutes?: number;
 }
 
 export interface WaitingRate {
@@ -22,9 +24,11 @@ export interface WaitingRate {
 export const DEFAULT_WAITING_PER_MINUTES = 15;
 export const WAITING_PER_MINUTES = { min: 1, max: 240 } as const;
 export const ETA_SPEED_KMH = { min: 5, max: 150 } as const;
+export const DEFAULT_ASSIGN_BEFORE_MINUTES = 120;
+export const ASSIGN_BEFORE_MINUTES = { min: 0, max: 1440 } as const;
 /** A waiting amount is above 0 and at most this (as every card amount), with at most 3 decimals (BHD's). */
 export const MAX_WAITING_AMOUNT = 1_000_000;
-export const TRIP_POLICY_NAMES = ["waitingRate", "etaSpeedKmh"] as const;
+export const TRIP_POLICY_NAMES = ["waitingRate", "etaSpeedKmh", "assignBeforeMinutes"] as const;
 export { DEFAULT_ETA_SPEED_KMH };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -36,6 +40,7 @@ export function tripPoliciesView(p: TripPolicies | undefined) {
   return {
     ...(p?.waitingRate ? { waitingRate: { ...p.waitingRate } } : {}),
     etaSpeedKmh: p?.etaSpeedKmh ?? DEFAULT_ETA_SPEED_KMH,
+    assignBeforeMinutes: p?.assignBeforeMinutes ?? DEFAULT_ASSIGN_BEFORE_MINUTES,
   };
 }
 
@@ -77,7 +82,7 @@ export function checkTripPolicies(input: Record<string, unknown>, next: TripPoli
       if (amount !== undefined && perOk) next.waitingRate = { amount, perMinutes: per };
     }
   }
-  const whole = (name: "etaSpeedKmh", bounds: { min: number; max: number }, unit: string) => {
+  const whole = (name: "etaSpeedKmh" | "assignBeforeMinutes", bounds: { min: number; max: number }, unit: string) => {
     const v = input[name];
     if (v === null) delete next[name];
     else if (v !== undefined) {
@@ -86,4 +91,5 @@ export function checkTripPolicies(input: Record<string, unknown>, next: TripPoli
     }
   };
   whole("etaSpeedKmh", ETA_SPEED_KMH, "km/h");
+  whole("assignBeforeMinutes", ASSIGN_BEFORE_MINUTES, "minutes");
 }

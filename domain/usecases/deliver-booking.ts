@@ -2,7 +2,7 @@ import { NotFoundError, TooManyRequestsError } from "../errors";
 import type { Caller, Clock } from "../ports";
 import { roleOf, type Booking, type BookingEvent, type TripAction } from "../trips/booking";
 import { bookingEventBody, bookingEventType, withdrawnEventBody } from "../trips/booking-event";
-import { seenBy } from "../trips/offer-views";
+import { asCurrentProvider, seenBy } from "../trips/offer-views";
 import { OFFER_LAPSED } from "../trips/offers";
 import { bookingNotFound } from "../trips/decisions";
 import type { BookingRepository, ChangeAnnouncer } from "../trips/ports";
@@ -101,7 +101,22 @@ export function announcements(deps: AnnounceDeps, events: BookingEvent[], bookin
       at: events[0].at,
     });
   }
+  if (events[0].type === "UNASSIGNED_WARNING") out.push(...providerWarning(deps, events, booking));
   return out;
+}
+
+/**
+ * A warning for both parties (docs/terms.md#the-assignment-deadline): the provider's webhook gets it too, its own view
+ * of the booking, when it has a verified webhook URL and is not the requester itself.
+ */
+function providerWarning(deps: AnnounceDeps, events: BookingEvent[], booking: Booking): AnnouncedMessage[] {
+  const provider = deps.integrations.getSync(booking.providerId);
+  if (!provider?.webhookUrl || provider.webhookVerifiedAt === null || roleOf(booking, booking.requesterId) === "provider") return [];
+  const eventId = deps.newEventId();
+  const own = asCurrentProvider(booking);
+  const body = JSON.stringify(provider.webhookFormat === "gnet" ? gnetCallback(own) : bookingEventBody(eventId, events, booking, undefined, "provider"));
+  const to = { transactionId: booking.transactionId, targetNetid: booking.providerId, url: provider.webhookUrl };
+  return [{ message: { eventId, channel: "webhook", eventType: bookingEventType(events), ...to, body }, at: events[0].at }];
 }
 
 /**

@@ -15,6 +15,7 @@ import { tripRefusal, type TripAdmissionDeps } from "../partners/admission";
 import { sameClassOrBetter } from "../fleet/vehicle-class";
 import { isAirportPickup, isHourlyTrip, termsFor } from "../trips/terms";
 import { decideFareFinal, fareDue } from "../trips/final-fare";
+import { assignDue, decideUnassignedWarning } from "../trips/assignment-deadline";
 
 /**
  * The offer watch (docs/terms.md#the-acceptance-deadline-acceptby, docs/terms.md#the-cascade-fallback): every few
@@ -43,7 +44,7 @@ export const OFFER_LEASE_SECONDS = 15;
 const MAX_TRIED_OPTIONS = 20;
 
 /** What the watch did to one booking: an offer's outcome, or its fare made final. */
-export type WatchOutcome = OfferOutcome | { kind: "fare_final" };
+export type WatchOutcome = OfferOutcome | { kind: "fare_final" } | { kind: "unassigned_warning" };
 
 /** What one pass did. */
 export interface OfferWatchPass {
@@ -51,13 +52,15 @@ export interface OfferWatchPass {
   ended: number;
   /** Fares made final (docs/settlement.md#the-final-fare). */
   fareFinal: number;
+  /** Bookings warned of no chauffeur by their deadline (docs/terms.md#the-assignment-deadline). */
+  unassigned: number;
   /** Due bookings claimed (handled or found not due any more). */
   claimed: number;
 }
 
 /** One pass: handles every booking due now, in batches, until none is left (each booking on its own). */
 export async function watchOffers(deps: OfferWatchDeps, onError: (err: unknown, transactionId: string) => void = () => {}): Promise<OfferWatchPass> {
-  const pass: OfferWatchPass = { moved: 0, ended: 0, fareFinal: 0, claimed: 0 };
+  const pass: OfferWatchPass = { moved: 0, ended: 0, fareFinal: 0, unassigned: 0, claimed: 0 };
   for (;;) {
     const now = deps.clock.now();
     const due = await deps.deadlines.claimDue(now, OFFER_WATCH_BATCH, OFFER_LEASE_SECONDS);
@@ -66,6 +69,7 @@ export async function watchOffers(deps: OfferWatchDeps, onError: (err: unknown, 
     for (const o of outcomes) if (o.kind === "moved") pass.moved++;
     else if (o.kind === "ended") pass.ended++;
     else if (o.kind === "fare_final") pass.fareFinal++;
+    else if (o.kind === "unassigned_warning") pass.unassigned++;
     if (due.length < OFFER_WATCH_BATCH) return pass;
   }
 }
@@ -81,6 +85,12 @@ export async function handleDue(deps: OfferWatchDeps, transactionId: string, now
   if (b && fareDue(b) !== null) {
     const made = await deps.bookings.change({ transactionId }, (current) => decideFareFinal(current, now));
     return made ? { kind: "fare_final" } : { kind: "none" };
+  }
+  // And warns both parties of a booking without a chauffeur by its deadline (docs/terms.md#the-assignment-deadline).
+  const assignAt = b ? assignDue(b) : null;
+  if (assignAt !== null && assignAt <= now) {
+    const warned = await deps.bookings.change({ transactionId }, (current) => decideUnassignedWarning(current, now));
+    return warned ? { kind: "unassigned_warning" } : { kind: "none" };
   }
   if (!b || !moveCause(b, now)) return { kind: "none" };
   const taken = new Set<string>();

@@ -50,7 +50,7 @@ describe("CLI", () => {
       const policies = { cancellation: [{ beforeMinutes: 120, percent: 0 }, { beforeMinutes: 0, percent: 100 }] };
       expect((await runCli(["company", "set-integration", "ACME-LIMO", "--policies", JSON.stringify(policies)], env)).code).toBe(0);
       const withPolicies = (await integration()) as unknown as { policies: Record<string, unknown> };
-      expect(withPolicies.policies).toEqual({ ...policies, freeWaitingMinutes: { airport: 60, other: 15 }, etaSpeedKmh: 40 });
+      expect(withPolicies.policies).toEqual({ ...policies, freeWaitingMinutes: { airport: 60, other: 15 }, etaSpeedKmh: 40, assignBeforeMinutes: 120 });
       const wrong = await runCli(["company", "set-integration", "ACME-LIMO", "--policies", '{"cancellation":[{"beforeMinutes":-1,"percent":7}]}'], env);
       expect(wrong.code).toBe(2);
       expect((await runCli(["company", "set-integration", "ACME-LIMO", "--policies", "{not json"], env)).code).not.toBe(0);

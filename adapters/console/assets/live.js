@@ -20,6 +20,8 @@ const BOOKING_EVENTS = [
   "booking.withdrawn",
   // The fare is final (docs/settlement.md#the-final-fare): the booking page shows it.
   "booking.fare_final",
+  // No chauffeur by the assignment deadline (docs/terms.md#the-assignment-deadline): the booking page shows it.
+  "booking.unassigned_warning",
 ];
 const POSITION = "chauffeur.position";
 

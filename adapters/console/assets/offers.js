@@ -86,6 +86,8 @@ export function termsFacts(b, zone, cancelNow) {
       ),
     );
     rows.push(row("Free waiting", `${t.freeWaitingMinutes} min`));
+    // docs/terms.md#the-assignment-deadline: both parties are warned when no chauffeur is assigned by then.
+    if (t.assignBy) rows.push(row("Chauffeur assigned by", instant(t.assignBy, zone)));
   }
   if (cancelNow) rows.push(row("Cancelling now", cancelNow));
   // The requester's alone: a provider's read never carries it (docs/terms.md#who-sees-what).

@@ -49,6 +49,14 @@ const PoliciesView = t.Object(
       description: "The speed your chauffeurs' ETA assumes, km/h (default 40; docs/flights.md#eta)",
       examples: [40],
     }),
+    assignBeforeMinutes: t.Integer({
+      minimum: 0,
+      maximum: 1440,
+      description:
+        "You assign a chauffeur this many minutes before the pickup (default 120): a booking you accepted without one by then " +
+        "warns both parties, booking.unassigned_warning (docs/terms.md#the-assignment-deadline)",
+      examples: [120],
+    }),
   },
   { description: "Your terms: every quote option and booking of yours carries the terms they give (see docs/terms.md#policies)" },
 );
@@ -203,7 +211,9 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
                   "freeWaitingMinutes: {airport, other} (0–1,440 each; a figure left out is kept, null resets it), " +
                   "acceptWithinMinutes (5–1,440: your own answer time, which shortens acceptBy; null removes it), " +
                   "waitingRate: {amount (a decimal above 0, at most 1,000,000.00, your fare's currency), perMinutes (1–240, " +
-                  "default 15)} (null removes it), etaSpeedKmh (5–150, default 40; null: back to the default)}; null " +
+                  "default 15)} (null removes it), etaSpeedKmh (5–150, default 40; null: back to the default), " +
+                  "assignBeforeMinutes (0–1,440, default 120: you assign a chauffeur this long before the pickup; null: back " +
+                  "to the default)}; null " +
                   "resets every policy; a bad member is 400 naming it (policies.waitingRate.amount). Bookings keep the " +
                   "terms they were made under.",
                 examples: [
@@ -216,6 +226,7 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
                     freeWaitingMinutes: { airport: 45, other: 10 },
                     acceptWithinMinutes: 20,
                     etaSpeedKmh: 40,
+                    assignBeforeMinutes: 120,
                   },
                 ],
               }),

@@ -113,7 +113,10 @@ export const bookingOfferMembers = {
   ),
 };
 
-/** booking.reassigned: who had the booking, who has it now, why, and what changed; booking.withdrawn: why. */
+/**
+ * booking.reassigned: who had the booking, who has it now, why, and what changed; booking.withdrawn: why;
+ * booking.pickup_moved: from what to what; booking.unassigned_warning: the deadline that passed without a chauffeur.
+ */
 export const reassignedMembers = {
   from: t.Optional(
     t.String({
@@ -155,4 +158,14 @@ export const reassignedMembers = {
   termsChanged: t.Optional(
     t.Boolean({ description: "booking.reassigned only: whether the new provider's terms differ from those the booking had (`data.terms` are the new ones)" }),
   ),
+  reservationId: t.Optional(
+    t.String({ description: "booking.unassigned_warning: the booking's transactionId (docs/terms.md#the-assignment-deadline)" }),
+  ),
+  requesterResNo: t.Optional(t.String({ description: "booking.unassigned_warning: the requester's reservation number" })),
+  providerResNo: t.Optional(
+    t.Union([t.String(), t.Null()], { description: "booking.unassigned_warning: the provider's reservation number (null until it gave one)" }),
+  ),
+  pickupAt: t.Optional(t.String({ description: "booking.unassigned_warning: the pickup (UTC instant)" })),
+  assignBy: t.Optional(t.String({ description: "booking.unassigned_warning: the deadline that passed without a chauffeur (UTC instant)" })),
+  minutesLeft: t.Optional(t.Integer({ minimum: 0, description: "booking.unassigned_warning: whole minutes from the warning to the pickup" })),
 };

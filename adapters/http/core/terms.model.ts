@@ -39,6 +39,15 @@ export const TermsOut = t.Object(
         },
       ),
     ),
+    assignBy: t.Optional(
+      t.String({
+        description:
+          "ISO 8601 UTC: a chauffeur is assigned by this instant — the pickup − the provider's assignBeforeMinutes; an accepted " +
+          "booking still without one then warns both parties, booking.unassigned_warning (docs/terms.md#the-assignment-deadline). " +
+          "Moves with the pickup; absent on bookings made before it existed",
+        examples: ["2027-01-15T14:00:00Z"],
+      }),
+    ),
   },
   {
     description:

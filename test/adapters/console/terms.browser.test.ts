@@ -112,6 +112,9 @@ describe("terms, acceptance deadlines and the cascade in the console, in a real 
     expect(await terms.innerText()).toContain("Free cancellation until");
     expect(await page.getByRole("list", { name: "Cancellation tiers" }).locator("li").count()).toBe(b.terms.cancellation.length);
     expect(await terms.innerText()).toContain(`${b.terms.freeWaitingMinutes} min`);
+    // The assignment deadline (docs/terms.md#the-assignment-deadline): shown beside the other terms.
+    expect(b.terms.assignBy).toBeDefined();
+    expect(await terms.innerText()).toContain("Chauffeur assigned by");
     expect(await terms.innerText()).toContain("up to 500.00");
     const left = page.getByLabel("Time left to accept");
     const first = await left.innerText();

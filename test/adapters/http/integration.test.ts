@@ -24,7 +24,7 @@ describe("company integration settings", () => {
   test("defaults: nothing set, luggage as notes", async () => {
     const res = await h.request("GET", "/api/company/integration", { headers: auth });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookFormat: "events", acceptTripsFrom: "anyone", serviceRadiusKm: 50, turnaroundMinutes: 30, minimumNoticeMinutes: 0, maxTripKm: 800, displayCurrency: null, policies: { cancellation: [{ beforeMinutes: 60, percent: 0 }, { beforeMinutes: 0, percent: 100 }], freeWaitingMinutes: { airport: 60, other: 15 }, etaSpeedKmh: 40 }, giveBackRecovery: DEFAULT_RECOVERY, webhookSecretSet: false, webhookVerified: false });
+    expect(res.body.data).toEqual({ deliveryUrl: null, deliveryAuth: null, luggage: "notes", webhookUrl: null, webhookFormat: "events", acceptTripsFrom: "anyone", serviceRadiusKm: 50, turnaroundMinutes: 30, minimumNoticeMinutes: 0, maxTripKm: 800, displayCurrency: null, policies: { cancellation: [{ beforeMinutes: 60, percent: 0 }, { beforeMinutes: 0, percent: 100 }], freeWaitingMinutes: { airport: 60, other: 15 }, etaSpeedKmh: 40, assignBeforeMinutes: 120 }, giveBackRecovery: DEFAULT_RECOVERY, webhookSecretSet: false, webhookVerified: false });
   });
 
   test("serviceRadiusKm: a whole number of km from 1 to 500, null back to 50; anything else 400 naming it", async () => {
@@ -48,7 +48,7 @@ describe("company integration settings", () => {
       body: { deliveryUrl: "https://partner.example/farm-in", deliveryAuth: { username: "tripswitch", password: "s3cret-basic" }, luggage: "native" },
     });
     expect(put.status).toBe(200);
-    expect(put.body.data).toEqual({ deliveryUrl: "https://partner.example/farm-in", deliveryAuth: { username: "tripswitch" }, luggage: "native", webhookUrl: null, webhookFormat: "events", acceptTripsFrom: "anyone", serviceRadiusKm: 50, turnaroundMinutes: 30, minimumNoticeMinutes: 0, maxTripKm: 800, displayCurrency: null, policies: { cancellation: [{ beforeMinutes: 60, percent: 0 }, { beforeMinutes: 0, percent: 100 }], freeWaitingMinutes: { airport: 60, other: 15 }, etaSpeedKmh: 40 }, giveBackRecovery: DEFAULT_RECOVERY, webhookSecretSet: false, webhookVerified: false });
+    expect(put.body.data).toEqual({ deliveryUrl: "https://partner.example/farm-in", deliveryAuth: { username: "tripswitch" }, luggage: "native", webhookUrl: null, webhookFormat: "events", acceptTripsFrom: "anyone", serviceRadiusKm: 50, turnaroundMinutes: 30, minimumNoticeMinutes: 0, maxTripKm: 800, displayCurrency: null, policies: { cancellation: [{ beforeMinutes: 60, percent: 0 }, { beforeMinutes: 0, percent: 100 }], freeWaitingMinutes: { airport: 60, other: 15 }, etaSpeedKmh: 40, assignBeforeMinutes: 120 }, giveBackRecovery: DEFAULT_RECOVERY, webhookSecretSet: false, webhookVerified: false });
     expect(put.text).not.toContain("s3cret-basic");
     const get = await h.request("GET", "/api/company/integration", { headers: auth });
     expect(get.body.data).toEqual(put.body.data);

@@ -72,7 +72,10 @@ describe("the served OpenAPI document", () => {
     expect(Object.keys(trip.responses["2XX"].content["application/json"].schema.properties)).toEqual(expect.arrayContaining(["reservationId", "totalAmount", "fees", "success", "message"]));
     const event = doc.webhooks.bookingEvent.post;
     const [events, gnet] = event.requestBody.content["application/json"].schema.anyOf;
-    expect(Object.keys(events.properties)).toEqual(["eventId", "type", "createdAt", "from", "to", "cause", "reason", "priceChange", "termsChanged", "data"]);
+    expect(Object.keys(events.properties)).toEqual([
+      "eventId", "type", "createdAt", "from", "to", "cause", "reason", "priceChange", "termsChanged",
+      "reservationId", "requesterResNo", "providerResNo", "pickupAt", "assignBy", "minutesLeft", "data",
+    ]);
     expect(Object.keys(gnet.properties)).toEqual(expect.arrayContaining(["transactionId", "status", "affiliateReservation", "vehicle", "location", "chauffeur"]));
     expect(event.parameters.map((p: { name: string }) => p.name)).toContain("X-TripSwitch-Signature");
   });

@@ -44,10 +44,12 @@ describe("docs/terms.md's worked example", () => {
         { until: "2027-01-15T16:00:00Z", percent: 100 },
       ],
       freeWaitingMinutes: 45,
+      assignBy: "2027-01-15T14:00:00Z",
     });
     expect(DOC).toContain(`"freeCancellationUntil": "${terms.freeCancellationUntil}"`);
     for (const tier of terms.cancellation) expect(DOC).toContain(`{ "until": "${tier.until}", "percent": ${tier.percent} }`);
-    expect(DOC).toContain(`"freeWaitingMinutes": ${terms.freeWaitingMinutes}\n`);
+    expect(DOC).toContain(`"freeWaitingMinutes": ${terms.freeWaitingMinutes},\n`);
+    expect(DOC).toContain(`"assignBy": "${terms.assignBy}"\n`);
   });
 
   test("the fee at 12:30, 13:30 and 15:30 UTC, and the fee line, are the page's", () => {

@@ -36,6 +36,7 @@ const exampleTerms = (pickup: number) => ({
     { until: iso(pickup), percent: 100 },
   ],
   freeWaitingMinutes: 45,
+  assignBy: iso(pickup - 2 * 3600),
 });
 
 /** Each booking picks up at a time of its own, `hours` ahead of the clock (the default: two days). */
@@ -128,6 +129,7 @@ describe("policies (integration setting)", () => {
       ],
       freeWaitingMinutes: { airport: 60, other: 15 },
       etaSpeedKmh: 40,
+      assignBeforeMinutes: 120,
     });
   });
 
@@ -161,6 +163,7 @@ describe("policies (integration setting)", () => {
       ],
       freeWaitingMinutes: { airport: 60, other: 5 },
       etaSpeedKmh: 40,
+      assignBeforeMinutes: 120,
     });
     const merged = await integrate(h, stranger, { policies: { freeWaitingMinutes: { airport: 30 } } });
     expect(merged.body.data.policies.freeWaitingMinutes).toEqual({ airport: 30, other: 5 });
@@ -169,6 +172,7 @@ describe("policies (integration setting)", () => {
       cancellation: [{ beforeMinutes: 60, percent: 0 }, { beforeMinutes: 0, percent: 100 }],
       freeWaitingMinutes: { airport: 60, other: 15 },
       etaSpeedKmh: 40,
+      assignBeforeMinutes: 120,
     });
   });
 });
@@ -216,6 +220,7 @@ describe("terms on quotes and bookings", () => {
         { until: iso(airport.at), percent: 100 },
       ],
       freeWaitingMinutes: 60,
+      assignBy: iso(airport.at - 2 * 3600),
     });
     // Near the same airport by coordinates, not named an airport: the other figure.
     const street = () => ({ locationType: "address", address: "McDonnell Rd", lat: "37.6213", lon: "-122.379", time: pickup.time });
