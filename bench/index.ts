@@ -5,6 +5,7 @@
 // `bun bench/index.ts places` (drop-offs and stops placed by city, docs/places.md#drop-offs-and-stops),
 // `bench:statements` (a month's statements of a company with 100,000 bookings, docs/settlement.md#statements-and-settlement).
 // `bench:blackout-flood` (another tenant's quotes beside a provider holding 10,000 blackouts, docs/availability.md#what-a-quote-reads).
+// `bench:flights` and `bench:flights:postgres` (a status feed moving 1,000 of 10,000 pickups, docs/flights.md#the-pickup-follows-the-flight).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { benchSearch } from "./search";
@@ -26,6 +27,7 @@ import { benchOffers } from "./offers";
 import { benchPlaces } from "./places";
 import { benchBlackoutFlood } from "./blackout-flood";
 import { benchStatements } from "./statements";
+import { benchFlights } from "./flights";
 import { ROOT, WRK_HELP, wrkPath } from "./load";
 import { markdownTable, SMOKE, type Figure } from "./report";
 
@@ -49,6 +51,7 @@ const PARTS: Record<string, () => Promise<Figure[]>> = {
   places: () => benchPlaces(),
   "blackout-flood": () => benchBlackoutFlood(),
   statements: () => benchStatements(),
+  flights: () => benchFlights(),
 };
 const NEEDS_WRK = new Set(["http", "intake", "freshness", "postgres"]);
 

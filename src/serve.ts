@@ -6,6 +6,7 @@ import { COMPILED } from "../adapters/runtime";
 import { createLogger } from "../adapters/logging";
 import { DEMO_LOGIN, seedDemo } from "./demo/seed";
 import { DEMO_TRIP, startDemoChauffeur } from "./demo/moving-chauffeur";
+import { bookDemoFlight, delaysDemoFlight } from "./demo/delayed-flight";
 import type { Readiness } from "../adapters/http/health";
 import { clientAddress } from "../adapters/http/client-address";
 
@@ -22,7 +23,8 @@ export async function serve(config: Config, demoFlag: boolean): Promise<number> 
   // The demo trip's chauffeur is moved by the demo itself (below), not by the sandbox dispatcher.
   const sandboxSkip = (trip: { requesterId: string; requesterResNo: string }) =>
     trip.requesterId === DEMO_TRIP.requesterId && trip.requesterResNo === DEMO_TRIP.requesterResNo;
-  const backend = await openBackend(config, logger, { sandboxSkip });
+  // The demo's airport pickup: the sandbox reports its flight late (docs/operator.md#a-flight-that-lands-late).
+  const backend = await openBackend(config, logger, { sandboxSkip, sandboxFlightDelay: delaysDemoFlight });
   const { services } = backend;
   if (config.outboundAllowPrivate) {
     logger.warn("OUTBOUND_ALLOW_PRIVATE=1: delivery and webhook URLs may reach this machine and its private network");
@@ -78,6 +80,7 @@ export async function serve(config: Config, demoFlag: boolean): Promise<number> 
   if (seeded) logger.info("demo data loaded");
   // The demo trip's chauffeur moves while the service runs, so the tracking operations answer at once.
   const stopDemoChauffeur = wantDemo ? await startDemoChauffeur(services) : () => {};
+  if (wantDemo) await bookDemoFlight(services);
   await (firstBuild ?? services.fleetIndex.rebuildNow());
   // The build passed its data through this thread (transferred, but with copies of its string tables):
   // collect that garbage now, so the service starts out at its steady resident size.

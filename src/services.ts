@@ -46,7 +46,7 @@ export function createServices(database: Database, config: ServiceConfig, clock:
   const { quoting, trips } = wireTrips(base, { reference, places, fleetIndex, holds, tracking, worker: delivery.worker, rateBudgets });
   const { rates, fx } = wireRates(base, reference);
   const network = wireNetwork(base, { reference, fleetIndex, holds, trips, fx, bounds });
-  const sandbox = wireSandbox(base, { manage: trips.manage, tracking, airports: reference.airports });
+  const sandbox = wireSandbox(base, { manage: trips.manage, flights: trips.flights, tracking, airports: reference.airports });
   const settlement = wireSettlement(base, { timeZones: trips.send.timeZones, worker: delivery.worker });
   return {
     logger,

@@ -4,6 +4,7 @@ import type { Booking } from "../trips/booking";
 import type { TripStatus } from "../trips/lifecycle";
 import { positionOf, type Position } from "../trips/places";
 import type { BookingRepository } from "../trips/ports";
+import { reportFlightStatus, type FollowFlightDeps } from "./follow-flight";
 import { providerUpdateStatus, type ManageTripDeps } from "./manage-trip";
 import type { ChauffeurTracking } from "./track-chauffeur";
 
@@ -22,15 +23,33 @@ export interface SandboxTrips {
   open(limit: number): Promise<SandboxTrip[]>;
 }
 
-/** The simulated dispatcher's pace: one status move per `stepMs`; while en route, `positions` pushes `positionMs` apart. */
+/**
+ * The simulated dispatcher's pace: one status move per `stepMs`; while en route, `positions` pushes `positionMs` apart.
+ * A trip whose flight it reports late (`SandboxDeps.flights`) waits confirmed `flightDelayMs`, then its flight is
+ * reported `flightDelayMinutes` late, and the trip plays on.
+ */
 export interface SandboxSchedule {
   stepMs: number;
   positionMs: number;
   positions: number;
+  flightDelayMs: number;
+  flightDelayMinutes: number;
 }
 
-/** Confirms within 4 s and closes the trip in under a minute (7 moves of 4 s, 8 positions 3 s apart). */
-export const DEFAULT_SANDBOX_SCHEDULE: SandboxSchedule = { stepMs: 4000, positionMs: 3000, positions: 8 };
+/**
+ * Confirms within 4 s and closes the trip in under a minute (7 moves of 4 s, 8 positions 3 s apart); a flight it
+ * reports late is reported 45 min late two minutes after the trip was confirmed.
+ */
+export const DEFAULT_SANDBOX_SCHEDULE: SandboxSchedule = { stepMs: 4000, positionMs: 3000, positions: 8, flightDelayMs: 120_000, flightDelayMinutes: 45 };
+
+/**
+ * The sandbox's simulated flight status (docs/operator.md#a-flight-that-lands-late): the trips whose flight it reports
+ * late, and the use case a party's flight status goes through (the route's own).
+ */
+export interface SandboxFlights {
+  follow: FollowFlightDeps;
+  delays(trip: SandboxTrip): boolean;
+}
 
 /** The move the sandbox makes from each status it answers (the main path of the lifecycle). */
 export const SANDBOX_NEXT: Readonly<Partial<Record<TripStatus, TripStatus>>> = {
@@ -58,6 +77,8 @@ export interface SandboxDeps {
   schedule: SandboxSchedule;
   /** Bookings the sandbox leaves alone (the demo trip, whose chauffeur the demo moves itself). */
   skip?: (trip: SandboxTrip) => boolean;
+  /** Trips whose flight the sandbox reports late (the demo's airport pickup). */
+  flights?: SandboxFlights;
   onError?: (error: unknown, trip: SandboxTrip) => void;
 }
 
@@ -146,6 +167,7 @@ export class SandboxDispatcher {
       if (trip.status === "BOOKING_REQUEST" || trip.status === "PENDING") await this.acknowledge(trip);
       return;
     }
+    if (await this.delayFlight(trip, p, now)) return;
     const next = SANDBOX_NEXT[trip.status];
     if (!next) return;
     if (trip.status === "EN_ROUTE") {
@@ -182,6 +204,26 @@ export class SandboxDispatcher {
     const caller = await this.deps.callerOf(trip.providerId);
     if (!caller) return;
     await providerUpdateStatus(this.deps.manage, caller, trip.transactionId, { status: trip.status, providerResNo: sandboxResNo(trip.transactionId) });
+  }
+
+  /**
+   * A confirmed trip whose flight the sandbox reports late waits `flightDelayMs` for its flight's news, then the
+   * sandbox, as its provider, reports the landing `flightDelayMinutes` after the scheduled one — through the flight
+   * status use case the route calls, so the pickup moves as a real status moves it. True while the trip waits (or was
+   * moved this tick); false once its flight has news (after a restart too: the news is stored) or it has no schedule.
+   */
+  private async delayFlight(trip: SandboxTrip, p: Progress, now: number): Promise<boolean> {
+    const flights = this.deps.flights;
+    if (!flights || trip.status !== "CONFIRMED" || !flights.delays(trip)) return false;
+    const flight = (await this.deps.bookings.findById(trip.transactionId))?.flight;
+    if (flight?.scheduledLanding === undefined || flight.estimatedLanding !== undefined || flight.landedAt !== undefined) return false;
+    if (now - p.sinceMs < this.deps.schedule.flightDelayMs) return true;
+    const caller = await this.deps.callerOf(trip.providerId);
+    if (!caller) return true;
+    const landing = flight.scheduledLanding + this.deps.schedule.flightDelayMinutes * 60;
+    await reportFlightStatus(flights.follow, caller, trip.transactionId, { estimatedArrival: `${new Date(landing * 1000).toISOString().slice(0, 19)}Z` });
+    p.sinceMs = now;
+    return true;
   }
 
   private routeOf(booking: Booking): Position[] | undefined {

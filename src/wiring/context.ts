@@ -26,6 +26,8 @@ export interface ServiceOptions {
   sandbox?: Partial<SandboxSchedule>;
   /** Bookings the sandbox dispatcher leaves alone. */
   sandboxSkip?: (trip: SandboxTrip) => boolean;
+  /** Bookings whose flight the sandbox dispatcher reports late (the demo's airport pickup). */
+  sandboxFlightDelay?: (trip: SandboxTrip) => boolean;
   /** Event stream tuning (tests make the heartbeat and the bounds small). */
   events?: Partial<LiveHubOptions>;
 }

@@ -64,6 +64,15 @@ describe("benchmark smoke run", () => {
     expect(out).toMatch(/\[offers\] delay past acceptBy, watch every 5 s: p99 .*: [\d.,]+ s/);
   });
 
+  test("flights: a status feed moving pickups, each UPDATE delivered to the provider's endpoint, against requester UPDATEs", async () => {
+    const out = await runPart("flights");
+    expect(out).toMatch(/\[flights\] SQLite: flight statuses answered per second, each moving a pickup \(40 of 300 bookings with flights\): [\d.,]+ moves\/s/);
+    expect(out).toMatch(/\[flights\] SQLite: moved pickups' UPDATEs delivered per second .*: [\d.,]+ moves\/s/);
+    expect(out).toMatch(/\[flights\] SQLite: status POST → provider's UPDATE delivered, p99 \(median \d+ ms\) of 40: [\d.,]+ ms/);
+    expect(out).toContain("baseline requester UPDATEs moving the pickup (sendTrip), same store, same delivery");
+    expect(out).toContain("0 deliveries missing");
+  });
+
   test("booking-race and fair-delivery: one vehicle raced by 8 bookings; a healthy partner beside tarpits", async () => {
     expect(await runPart("booking-race")).toMatch(/\[booking-race\] 8 concurrent bookings of one vehicle → exactly one booking, per race: [\d.,]+ ms/);
     expect(await runPart("fair-delivery")).toMatch(/\[fair-delivery\] SQLite: healthy WAIT p99, 16 tarpit companies \(4\.5 s answers\): [\d.,]+ ms/);

@@ -13,7 +13,7 @@ import type { Clock } from "../../domain/ports";
 import type { RateLimits } from "../../adapters/http/rate-limit";
 import type { WorkerOptions } from "../../adapters/delivery/worker";
 import type { Resolver } from "../../adapters/delivery/outbound-guard";
-import type { SandboxSchedule } from "../../domain/usecases/sandbox-dispatch";
+import type { SandboxSchedule, SandboxTrip } from "../../domain/usecases/sandbox-dispatch";
 import type { Channel, NewOutboxMessage } from "../../domain/delivery/ports";
 import type { LiveHubOptions } from "../../adapters/events/live-hub";
 
@@ -141,6 +141,8 @@ export function createHarness(
     passwordHashCost?: "owasp" | "test";
     metricsToken?: string;
     sandbox?: Partial<SandboxSchedule>;
+    /** Bookings whose flight the sandbox dispatcher reports late (the demo's airport pickup). */
+    sandboxFlightDelay?: (trip: SandboxTrip) => boolean;
     events?: Partial<LiveHubOptions>;
     /** Challenge webhook URLs on loopback too (they are trusted without one otherwise). */
     challengePrivateWebhooks?: boolean;
@@ -170,6 +172,7 @@ export function createHarness(
     delivery: options.delivery,
     resolver: options.resolver,
     sandbox: options.sandbox,
+    sandboxFlightDelay: options.sandboxFlightDelay,
     events: options.events,
     challengePrivateWebhooks: options.challengePrivateWebhooks,
   });
