@@ -4,7 +4,7 @@ import { startFlightPoller } from "../../../src/services";
 import { aeroFlight, startFakeAeroApi } from "../../support/fake-aeroapi";
 import { createHarness, FAST_DELIVERY, ManualClock, type Harness } from "../../support/harness";
 import { startReceiver } from "../../support/receiver";
-import { integrate, lookup, nextResNo, party, sendTrip, type Party } from "../../support/trips";
+import { insertFleet, integrate, lookup, nextResNo, party, sendTrip, type Party } from "../../support/trips";
 
 /**
  * The flight-status poller through HTTP (docs/flights.md#the-flight-status-poller), against a fake AeroAPI on
@@ -157,6 +157,46 @@ describe("a flight that moves", () => {
     await pass();
     expect(aero.asked("UA900")).toHaveLength(1);
     expect((await read(late.id)).tripPacket.locations.pickup.time).toBe(late.pickup);
+  });
+});
+
+describe("a move onto a held hour", () => {
+  test("is refused as the route refuses it: logged, the booking warned once, not again while the flight says the same", async () => {
+    await insertFleet(h, provider.netid, [{ slug: "fp-car", maxPassengers: 4, maxLuggage: 4, lat: 40.6413, lon: -73.7781, airports: [], hourlyRate: "60.00" }]);
+    const dropOff = { locationType: "address", address: "200 Park Ave, New York, NY", lat: "40.7536", lon: "-73.9767" };
+    const bookVehicle = async (ident: string, landsIn: number) => {
+      const landing = at(landsIn);
+      const [, airlineCode, flightNumber] = ident.match(/^([A-Z0-9]{2})(\d+)$/)!;
+      const pickup = { locationType: "airport", address: "JFK", time: plus(landing, 30), flightInfo: { airlineCode, flightNumber, scheduledArrival: landing } };
+      const auth = { authorization: `Bearer ${requester.jwt}` };
+      const quote = await h.request("POST", "/api/quotes", { headers: auth, body: { passengerCount: "2", locations: { pickup, dropOff } } });
+      const option = quote.body.data.options.find((o: { code: string }) => o.code === "fp-car");
+      const booked = await h.request("POST", `/api/quotes/${quote.body.data.quoteId}/book`, {
+        headers: auth,
+        body: { quoteOptionId: option.quoteOptionId, requesterResNo: nextResNo(), passengers: [{ firstName: "Ada", lastName: "Lovelace" }] },
+      });
+      expect(booked.status).toBe(200);
+      return { id: booked.body.transactionId as string, landing };
+    };
+    const mine = await bookVehicle("AF22", 120);
+    await bookVehicle("AF24", 300);
+    const was = await read(mine.id);
+    aero.flights.set("AF22", [aeroFlight("AF22", { scheduledOn: mine.landing, estimatedOn: plus(mine.landing, 170) })]);
+    clock.advance(61);
+    const logged = lines.length;
+    expect(await pass()).toMatchObject({ moved: 0 });
+    const said = lines.slice(logged).map((l) => JSON.parse(l));
+    expect(said).toContainEqual(expect.objectContaining({ msg: "flight status: a pickup could not follow its flight", transactionId: mine.id }));
+    const now = await read(mine.id);
+    expect({ time: now.tripPacket.locations.pickup.time, pickupDate: now.pickupDate }).toEqual({ time: was.tripPacket.locations.pickup.time, pickupDate: was.pickupDate });
+    const blocked = (b: { tripPacket: { transactionErrors: Array<{ errCode: string }> } }) =>
+      b.tripPacket.transactionErrors.filter((e) => e.errCode === "PICKUP_MOVE_VEHICLE_UNAVAILABLE");
+    expect(blocked(now)).toHaveLength(1);
+    // The booking keeps the estimate: the same answer an interval later is no news, and nobody is warned again.
+    clock.advance(61);
+    await pass();
+    expect(aero.asked("AF22")).toHaveLength(2);
+    expect(blocked(await read(mine.id))).toHaveLength(1);
   });
 });
 
