@@ -1,6 +1,6 @@
 import type { RateBudgets } from "../rate-limit";
 import type { Booking } from "../trips/booking";
-import { flightKey, flightQuery, LANDING_GRACE_MINUTES, newsFor, type FlightQuery } from "../trips/flight-watch";
+import { flightKey, flightQuery, LANDING_GRACE_MINUTES, newsFor, type FlightQuery, type FlightStatusAnswer } from "../trips/flight-watch";
 import type { FlightStatus, LandingsDue } from "../trips/ports";
 import { applyFlightStatus, type FollowFlightDeps } from "./follow-flight";
 
@@ -87,7 +87,7 @@ export function flightPoller(deps: FlightPollDeps) {
     }
   }
 
-  async function follow(bookings: Booking[], answer: NonNullable<Awaited<ReturnType<FlightStatus["statusOf"]>>>): Promise<number> {
+  async function follow(bookings: Booking[], answer: FlightStatusAnswer): Promise<number> {
     let moved = 0;
     for (const b of bookings) {
       const report = newsFor(b, answer);
