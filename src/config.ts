@@ -65,6 +65,21 @@ export interface Config {
    */
   geocoderUrl: string | undefined;
   geocoderTimeoutMs: number;
+  /**
+   * FLIGHT_STATUS_KEY (an AeroAPI key) turns on the flight-status poller (docs/flights.md#the-flight-status-poller);
+   * unset: off. FLIGHT_STATUS_URL, _WINDOW_HOURS, _PER_MINUTE, _INTERVAL_SECONDS and _TIMEOUT_MS tune it.
+   */
+  flightStatus: FlightStatusConfig | undefined;
+}
+
+/** The flight-status poller's settings (docs/flights.md#the-flight-status-poller). */
+export interface FlightStatusConfig {
+  url: string;
+  apiKey: string;
+  windowHours: number;
+  perMinute: number;
+  intervalSeconds: number;
+  timeoutMs: number;
 }
 
 /** A configuration problem; the process exits with its message, which names the variable. */
@@ -185,22 +200,37 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...{ idleTimeoutSeconds, trustProxy, production, outboundAllowPrivate, secretsKey, metricsToken, metricsPublic },
     ...{ databaseUrl, deliveryLeaseSeconds, offerWatchMs, mapTiles, reusePort, storeBounds, passwordHashCost },
     gazetteerWarm: flag(env, "GAZETTEER_WARM", true),
-    geocoderUrl: geocoderUrl(env.GEOCODER_URL),
+    geocoderUrl: httpUrl("GEOCODER_URL", env.GEOCODER_URL, "of a /search endpoint (https://photon.example/api)"),
     geocoderTimeoutMs: integer(env, "GEOCODER_TIMEOUT_MS", 2000, 100, 10_000),
+    flightStatus: flightStatusConfig(env),
   };
 }
 
-/** GEOCODER_URL checked: an absolute http(s) URL. The message never repeats it: its query may carry a key. */
-function geocoderUrl(raw: string | undefined): string | undefined {
+/** The flight-status poller's settings, when FLIGHT_STATUS_KEY is set; the key never appears in a message. */
+function flightStatusConfig(env: Record<string, string | undefined>): FlightStatusConfig | undefined {
+  const apiKey = env.FLIGHT_STATUS_KEY?.trim();
+  if (!apiKey) return undefined;
+  return {
+    url: httpUrl("FLIGHT_STATUS_URL", env.FLIGHT_STATUS_URL, "(AeroAPI's base)") ?? "https://aeroapi.flightaware.com/aeroapi",
+    apiKey,
+    windowHours: integer(env, "FLIGHT_STATUS_WINDOW_HOURS", 6, 1, 48),
+    perMinute: integer(env, "FLIGHT_STATUS_PER_MINUTE", 10, 1, 6000),
+    intervalSeconds: integer(env, "FLIGHT_STATUS_INTERVAL_SECONDS", 600, 1, 86_400),
+    timeoutMs: integer(env, "FLIGHT_STATUS_TIMEOUT_MS", 5000, 100, 60_000),
+  };
+}
+
+/** An optional absolute http(s) URL, checked. The message never repeats it: its query may carry a key. */
+function httpUrl(name: string, raw: string | undefined, what: string): string | undefined {
   const value = raw?.trim();
   if (!value) return undefined;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigError("GEOCODER_URL must be an absolute http or https URL of a /search endpoint (https://photon.example/api)");
+    throw new ConfigError(`${name} must be an absolute http or https URL ${what}`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError("GEOCODER_URL must be an http or https URL");
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(`${name} must be an http or https URL`);
   return value;
 }
 

@@ -1,6 +1,6 @@
 import type { Config } from "./config";
 import { buildApp, buildCoreApp, buildPlatformApp } from "./app";
-import { startOfferWatch, startSandboxDispatcher } from "./services";
+import { startFlightPoller, startOfferWatch, startSandboxDispatcher } from "./services";
 import { openBackend } from "./backend";
 import { COMPILED } from "../adapters/runtime";
 import { createLogger } from "../adapters/logging";
@@ -97,6 +97,8 @@ export async function serve(config: Config, demoFlag: boolean): Promise<number> 
   const stopSandbox = startSandboxDispatcher(services);
   // Acceptance deadlines and the cascade: a first pass now handles deadlines that passed while the service was down.
   const stopOfferWatch = startOfferWatch(services, config.offerWatchMs);
+  // Flights landing soon move their pickups (FLIGHT_STATUS_KEY; off without it).
+  const stopFlightPoller = startFlightPoller(services);
   readiness.ready = true;
   // The gazetteer's places (a 32 MB GeoNames file, seconds to index) are read in a Worker now, so the first
   // city pickup finds them ready and the event loop is never held while they load (docs/places.md).
@@ -128,6 +130,7 @@ export async function serve(config: Config, demoFlag: boolean): Promise<number> 
   stopDemoChauffeur();
   stopSandbox();
   await stopOfferWatch();
+  await stopFlightPoller();
   // Open event streams end now (their clients reconnect, to another instance or after the restart).
   services.liveHub.close();
   await Promise.all(apps.map((a) => a.stop()));

@@ -21,6 +21,7 @@ import { wireNetwork } from "./wiring/network";
 import { wireSandbox } from "./wiring/sandbox";
 import { wirePlaces } from "./wiring/places";
 import { wireSettlement } from "./wiring/settlement";
+import { wireFlights } from "./wiring/flights";
 
 export { systemClock, type OutboundSettings, type ServiceConfig, type ServiceOptions } from "./wiring/context";
 
@@ -44,6 +45,7 @@ export function createServices(database: Database, config: ServiceConfig, clock:
   const integration = wireIntegration(base, { guard: delivery.guard, rateBudgets });
   const { places } = wirePlaces(base, { reference, guard: delivery.guard });
   const { quoting, trips } = wireTrips(base, { reference, places, fleetIndex, holds, tracking, worker: delivery.worker, rateBudgets });
+  const { flightPoll } = wireFlights(base, { trips, guard: delivery.guard, rateBudgets });
   const { rates, fx } = wireRates(base, reference);
   const network = wireNetwork(base, { reference, fleetIndex, holds, trips, fx, bounds });
   const sandbox = wireSandbox(base, { manage: trips.manage, flights: trips.flights, tracking, airports: reference.airports });
@@ -62,6 +64,7 @@ export function createServices(database: Database, config: ServiceConfig, clock:
     places,
     quoting,
     trips,
+    flightPoll,
     rates,
     fx,
     ...network,
@@ -111,16 +114,39 @@ export const OFFER_WATCH_INTERVAL_MS = 5000;
  * down), then every `intervalMs`; one pass at a time. Returns a stop function that awaits the pass under way.
  */
 export function startOfferWatch(services: Services, intervalMs = OFFER_WATCH_INTERVAL_MS): () => Promise<void> {
+  const onError = (err: unknown, transactionId: string) => services.logger.warn({ err, transactionId }, "offer watch: handling a due booking failed; retried");
+  return repeatPasses(
+    () => watchOffers(services.offers, onError).catch((err) => services.logger.error({ err }, "offer watch pass failed; trying again")),
+    intervalMs,
+  );
+}
+
+/** How often the flight-status poller looks for flights to ask about by default (ms); each flight waits its interval. */
+export const FLIGHT_POLL_TICK_MS = 15_000;
+
+/**
+ * Runs the flight-status poller on a timer (docs/flights.md#the-flight-status-poller), when FLIGHT_STATUS_KEY set
+ * one up: a pass at start, then every `tickMs` (at most FLIGHT_POLL_TICK_MS, and no longer than a flight's interval);
+ * one pass at a time. Returns a stop function that awaits the pass under way.
+ */
+export function startFlightPoller(services: Services, tickMs?: number): () => Promise<void> {
+  const poll = services.flightPoll;
+  if (!poll) return async () => {};
+  return repeatPasses(
+    () =>
+      poll.pass().catch((err) => services.logger.error({ err: err instanceof Error ? err.message : String(err) }, "flight status pass failed; trying again")),
+    tickMs ?? Math.min(FLIGHT_POLL_TICK_MS, poll.intervalSeconds * 1000),
+  );
+}
+
+/** `pass` now, then `intervalMs` after each pass ends; the stop function awaits the pass under way. */
+function repeatPasses(pass: () => Promise<unknown>, intervalMs: number): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
-  const onError = (err: unknown, transactionId: string) => services.logger.warn({ err, transactionId }, "offer watch: handling a due booking failed; retried");
-  const pass = () => {
-    if (stopped) return;
-    running = watchOffers(services.offers, onError).catch((err) => services.logger.error({ err }, "offer watch pass failed; trying again"));
-  };
   let timer: ReturnType<typeof setTimeout>;
   const loop = async () => {
-    pass();
+    if (stopped) return;
+    running = pass();
     await running;
     if (!stopped) timer = setTimeout(() => void loop(), intervalMs);
   };

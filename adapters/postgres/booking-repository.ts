@@ -1,6 +1,6 @@
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, lte, sql } from "drizzle-orm";
 import type { Booking } from "../../domain/trips/booking";
-import type { BookingListQuery, BookingRepository, BookingSummary, ChangeAnnouncer, Decision } from "../../domain/trips/ports";
+import type { BookingListQuery, BookingRepository, BookingSummary, ChangeAnnouncer, Decision, LandingsDue } from "../../domain/trips/ports";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
 import type { PgDb } from "./db";
 import { bookingListWhere, bookingSummaryColumns } from "../sql/booking-list";
@@ -72,7 +72,7 @@ export async function retryingConflicts<T>(attempt: () => Promise<T>): Promise<T
  * index, so a change that lost a race with another writer is decided again on the fresh state. With
  * `groupCommit`, the changes of one event-loop turn share a transaction (see GroupCommit).
  */
-export class PgBookingRepository implements BookingRepository {
+export class PgBookingRepository implements BookingRepository, LandingsDue {
   private running = 0;
   /** The last change queued per booking key: this instance runs one change of a booking at a time. */
   private readonly tails = new Map<string, Promise<void>>();
@@ -120,6 +120,12 @@ export class PgBookingRepository implements BookingRepository {
   async findById(transactionId: string): Promise<Booking | undefined> {
     const [row] = await this.db.select().from(bookings).where(eq(bookings.transactionId, transactionId)).limit(1);
     return row ? toBooking(row) : undefined;
+  }
+
+  /** LandingsDue: bookings whose flight lands soon (docs/flights.md#the-flight-status-poller), by `flight_due`'s index. */
+  async landingBetween(from: number, to: number, limit: number): Promise<Booking[]> {
+    const due = and(gte(bookings.flightDue, from), lte(bookings.flightDue, to));
+    return (await this.db.select().from(bookings).where(due).orderBy(asc(bookings.flightDue)).limit(limit)).map(toBooking);
   }
 
   async findByResNo(side: "requester" | "provider", netid: string, resNo: string): Promise<Booking | undefined> {

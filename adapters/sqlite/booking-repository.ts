@@ -1,7 +1,7 @@
-import { count, desc, eq, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, lte, sql } from "drizzle-orm";
 import type { Booking } from "../../domain/trips/booking";
 import { TERMINAL_STATUSES_SQL as TERMINAL_SQL } from "../sql/status-sql";
-import type { BookingListQuery, BookingRepository, BookingSummary, BookingWrite, ChangeAnnouncer, Decision } from "../../domain/trips/ports";
+import type { BookingListQuery, BookingRepository, BookingSummary, BookingWrite, ChangeAnnouncer, Decision, LandingsDue } from "../../domain/trips/ports";
 import type { BookingRef } from "../../domain/trips/send-trip-request";
 import type { Statement } from "bun:sqlite";
 import type { Db } from "./db";
@@ -47,7 +47,7 @@ type WriterGroup = Array<{ change: PendingChange; key: string; result: unknown; 
  * Bookings in SQLite: one row per booking, every change decided and written in one IMMEDIATE transaction,
  * with the outbox rows its announcer gives for it.
  */
-export class SqliteBookingRepository implements BookingRepository, BookingsInTransaction {
+export class SqliteBookingRepository implements BookingRepository, LandingsDue, BookingsInTransaction {
   private readonly byId;
   // The group commit's hot path in plain prepared bun:sqlite statements (drizzle's row mapping costs on every call);
   // the inserts and updates are the statements the booking writer runs, with the same arguments.
@@ -90,6 +90,12 @@ export class SqliteBookingRepository implements BookingRepository, BookingsInTra
   async findByResNo(side: "requester" | "provider", netid: string, resNo: string): Promise<Booking | undefined> {
     const row = side === "requester" ? this.rowByResNo.get(netid, resNo) : this.rowByProviderResNo.get(netid, resNo);
     return row ? toBooking(row) : undefined;
+  }
+
+  /** LandingsDue: bookings whose flight lands soon (docs/flights.md#the-flight-status-poller), by `flight_due`'s index. */
+  async landingBetween(from: number, to: number, limit: number): Promise<Booking[]> {
+    const due = and(gte(bookings.flightDue, from), lte(bookings.flightDue, to));
+    return (await this.db.select().from(bookings).where(due).orderBy(asc(bookings.flightDue)).limit(limit)).map(toBooking);
   }
 
   /** For use inside a synchronous transaction. */

@@ -5,6 +5,7 @@ import { assignDue } from "./assignment-deadline";
 import { capChangeLogs, capTransactionErrors } from "../history-cap";
 import { utf8Length } from "./booking-bounds";
 import { settledAmount } from "./settled-amount";
+import { flightDue } from "./flights";
 
 /** The booking's members stored as they are, each in a column of its own. */
 const COLUMNS = [
@@ -43,6 +44,8 @@ export interface BookingRecord extends Omit<Pick<Booking, (typeof COLUMNS)[numbe
   currency: string | null;
   /** When its fare can no longer change (Unix seconds); null before the trip ends. */
   fareFinalAt: number | null;
+  /** When its flight is expected to land while the booking follows it (domain/trips/flights.ts:flightDue); else null. */
+  flightDue: number | null;
 }
 
 /** What the trip_packet JSON column holds: the trip and the PACKED members. */
@@ -78,6 +81,7 @@ export function toRow(b: Booking, version: number): BookingRecord {
     transactionErrors: JSON.stringify(capTransactionErrors(b.transactionErrors)),
     offerDue: offerDue(b) ?? fareDue(b) ?? assignDue(b),
     ...settledAmount(b),
+    flightDue: flightDue(b),
   };
 }
 

@@ -2,7 +2,8 @@ import type { FlightInfo } from "./trip-parts";
 import type { FlightRecord, PickupMove } from "./flight-record";
 import { parseDateTime } from "./places";
 import { ValidationError } from "../errors";
-import { isoAt } from "./booking";
+import { isoAt, type Booking } from "./booking";
+import { CANCELLABLE_STATUSES } from "./lifecycle";
 
 export type { FlightRecord, MoveCause, PickupMove } from "./flight-record";
 
@@ -140,4 +141,17 @@ export function flightView(f: FlightRecord, info: FlightInfo | undefined) {
 /** A move as events and reads carry it: `from` and `to` as UTC ISO 8601 instants, and why. */
 export function moveView(m: PickupMove) {
   return { from: isoAt(m.from), to: isoAt(m.to), cause: m.cause };
+}
+
+/**
+ * When the booking's flight is expected to land (its latest estimate, else its schedule), while the booking still
+ * follows it: a live booking (not a quote, the passenger not on board, not ended) whose pickup names a flight with a
+ * known schedule that has not landed. Null otherwise: what the `flight_due` column stores, for the flight-status
+ * poller to find it (docs/flights.md#the-flight-status-poller).
+ */
+export function flightDue(b: Booking): number | null {
+  const f = b.flight;
+  if (!f || f.landedAt !== undefined || f.scheduledLanding === undefined) return null;
+  if (b.status === "QUOTE" || !CANCELLABLE_STATUSES.has(b.status) || !namesFlight(b.trip.locations.pickup.flightInfo)) return null;
+  return f.estimatedLanding ?? f.scheduledLanding;
 }

@@ -4,6 +4,7 @@ import type { Booking, BookingEvent, BookingSummary, CostRecoveryRecord } from "
 import type { TripActor, TripStatus } from "./lifecycle";
 import type { BookingRef } from "./send-trip-request";
 import type { Decision } from "./decision";
+import type { FlightQuery, FlightStatusAnswer } from "./flight-watch";
 
 export type { BookingWrite, Decision } from "./decision";
 export type { BookingSummary } from "./booking";
@@ -121,4 +122,19 @@ export interface Geocoder {
    * nothing matches or the geocoder cannot answer now (slow, down, refused by the outbound guard).
    */
   search(text: string, limit: number): Promise<GeocodedPlace[]>;
+}
+
+/**
+ * A flight-data API (docs/flights.md#the-flight-status-poller): what it knows of a flight's landing. Undefined when it
+ * knows no such flight; a failure (down, slow, refused, an answer that is not its JSON) throws an Error whose message
+ * names no secret (never the key), for the poller to log and back off.
+ */
+export interface FlightStatus {
+  statusOf(flight: FlightQuery): Promise<FlightStatusAnswer | undefined>;
+}
+
+/** Bookings whose flight is expected to land between two instants (Unix seconds, both included) and that still follow it. */
+export interface LandingsDue {
+  /** At most `limit`, the soonest landing first (the `flight_due` column, domain/trips/flights.ts:flightDue). */
+  landingBetween(from: number, to: number, limit: number): Promise<Booking[]>;
 }

@@ -109,6 +109,7 @@ export function postgresStorage(
     integrations,
     outbox,
     bookings,
+    landingsDue: bookings,
     idempotency: new PgIdempotencyStore(db),
     networkQuotes: new PgNetworkQuoteRepository(db),
     providerHistory: new PgProviderHistory(db),

@@ -63,6 +63,7 @@ export function sqliteStorage(db: Db, secrets: SecretSealer, announcerFor: Annou
     integrations,
     outbox: new SqliteOutbox(db, { bookings, integrations }),
     bookings,
+    landingsDue: bookings,
     idempotency: new SqliteIdempotencyStore(db),
     networkQuotes: new SqliteNetworkQuoteRepository(db),
     providerHistory: new SqliteProviderHistory(db),

@@ -13,7 +13,7 @@ import type { LiveEventUsage } from "../../domain/events/store-bounds";
 import type { NetworkQuoteRepository, ProviderFleet, RateCardRepository } from "../../domain/pricing/ports";
 import type { ProviderHistory } from "../../domain/partners/provider-record";
 import type { VehicleHolds } from "../../domain/fleet/holds";
-import type { CostRecoveries, OfferDeadlines } from "../../domain/trips/ports";
+import type { CostRecoveries, LandingsDue, OfferDeadlines } from "../../domain/trips/ports";
 import type { FxRateStore } from "../../domain/fx/ports";
 
 /** What a booking change's messages are built from: the storage's synchronous lookups. */
@@ -55,6 +55,8 @@ export interface Storage {
   vehicleHolds: VehicleHolds;
   /** Bookings whose offer is due (docs/terms.md#the-acceptance-deadline-acceptby, docs/terms.md#the-cascade-fallback), leased to one instance at a time. */
   offerDeadlines: OfferDeadlines;
+  /** Bookings whose flight lands soon, for the flight-status poller (docs/flights.md#the-flight-status-poller). */
+  landingsDue: LandingsDue;
   /** Give-backs' cost recoveries, for statements (docs/settlement.md#give-back-recovery). */
   costRecoveries: CostRecoveries;
   /** Providers' rate cards (docs/rates.md#setting-the-card). */

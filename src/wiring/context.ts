@@ -37,7 +37,7 @@ export type OutboundSettings = Partial<Pick<Config, "outboundAllowPrivate" | "pr
 
 /** What the services read of the configuration (tests and the CLI give only some of it). */
 export type ServiceConfig = Pick<Config, "jwtSecret" | "tokenTtlSeconds"> &
-  Partial<Pick<Config, "maxBodyBytes" | "passwordHashCost" | "geocoderUrl" | "geocoderTimeoutMs">> & {
+  Partial<Pick<Config, "maxBodyBytes" | "passwordHashCost" | "geocoderUrl" | "geocoderTimeoutMs" | "flightStatus">> & {
     rateLimits?: RateLimits;
     secretsKey?: string;
     storeBounds?: Partial<StoreBounds>;

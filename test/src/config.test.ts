@@ -361,3 +361,44 @@ describe("CONSOLE_MAP_TILES", () => {
     }
   });
 });
+
+describe("FLIGHT_STATUS_KEY", () => {
+  test("unset or blank: the flight-status poller is off; set: AeroAPI with the defaults of docs/flights.md#the-flight-status-poller", () => {
+    expect(loadConfig({ JWT_SECRET: secret }).flightStatus).toBeUndefined();
+    expect(loadConfig({ JWT_SECRET: secret, FLIGHT_STATUS_KEY: "  " }).flightStatus).toBeUndefined();
+    expect(loadConfig({ JWT_SECRET: secret, FLIGHT_STATUS_KEY: "k-123" }).flightStatus).toEqual({
+      url: "https://aeroapi.flightaware.com/aeroapi",
+      apiKey: "k-123",
+      windowHours: 6,
+      perMinute: 10,
+      intervalSeconds: 600,
+      timeoutMs: 5000,
+    });
+  });
+
+  test("each setting within its bounds, the URL an http(s) one; a message names the variable and never the key", () => {
+    const env = { JWT_SECRET: secret, FLIGHT_STATUS_KEY: "secret-flight-key" };
+    const tuned = { FLIGHT_STATUS_URL: "http://127.0.0.1:9999/aeroapi", FLIGHT_STATUS_WINDOW_HOURS: "12", FLIGHT_STATUS_PER_MINUTE: "100" };
+    expect(loadConfig({ ...env, ...tuned }).flightStatus).toMatchObject({ url: "http://127.0.0.1:9999/aeroapi", windowHours: 12, perMinute: 100 });
+    for (const bad of [
+      { FLIGHT_STATUS_URL: "aeroapi.example" },
+      { FLIGHT_STATUS_URL: "ftp://aeroapi.example" },
+      { FLIGHT_STATUS_WINDOW_HOURS: "0" },
+      { FLIGHT_STATUS_WINDOW_HOURS: "49" },
+      { FLIGHT_STATUS_PER_MINUTE: "0" },
+      { FLIGHT_STATUS_INTERVAL_SECONDS: "soon" },
+      { FLIGHT_STATUS_TIMEOUT_MS: "50" },
+    ]) {
+      const [name] = Object.keys(bad);
+      let error: unknown;
+      try {
+        loadConfig({ ...env, ...bad });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toContain(name);
+      expect((error as Error).message).not.toContain("secret-flight-key");
+    }
+  });
+});

@@ -8,7 +8,7 @@ import { openPostgres } from "../../adapters/postgres/db";
 import { ON_POSTGRES, takeDatabase } from "./pg-databases";
 import { developmentSecretsKey } from "../../src/config";
 import { configuredDatabase, migrate, openDatabase, type Db } from "../../adapters/sqlite/db";
-import { createLogger } from "../../adapters/logging";
+import { createLogger, type Logger } from "../../adapters/logging";
 import type { Clock } from "../../domain/ports";
 import type { RateLimits } from "../../adapters/http/rate-limit";
 import type { WorkerOptions } from "../../adapters/delivery/worker";
@@ -149,6 +149,10 @@ export function createHarness(
     /** GEOCODER_URL and GEOCODER_TIMEOUT_MS (docs/places.md#the-geocoder): a geocoder the test serves on loopback. */
     geocoderUrl?: string;
     geocoderTimeoutMs?: number;
+    /** FLIGHT_STATUS_* (docs/flights.md#the-flight-status-poller): a flight-status API the test serves on loopback. */
+    flightStatus?: ServiceConfig["flightStatus"];
+    /** Where the service logs (silent by default). */
+    logger?: Logger;
     /** On PostgreSQL: the pool's connections (default 4) and the outbox lease (default 5 s); benches pass production's. */
     postgres?: { pool?: number; leaseSeconds?: number };
   } = {},
@@ -168,7 +172,8 @@ export function createHarness(
           leaseSeconds: options.postgres?.leaseSeconds ?? 5,
         }))
     : db;
-  const services: Services = createServices(database, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, maxBodyBytes: options.maxBodyBytes, rateLimits: options.rateLimits, storeBounds: options.storeBounds, outboundAllowPrivate, secretsKey, production: options.production, passwordHashCost: options.passwordHashCost ?? "test", geocoderUrl: options.geocoderUrl, geocoderTimeoutMs: options.geocoderTimeoutMs }, options.clock, {
+  const services: Services = createServices(database, { jwtSecret: TEST_JWT_SECRET, tokenTtlSeconds: 3600, maxBodyBytes: options.maxBodyBytes, rateLimits: options.rateLimits, storeBounds: options.storeBounds, outboundAllowPrivate, secretsKey, production: options.production, passwordHashCost: options.passwordHashCost ?? "test", geocoderUrl: options.geocoderUrl, geocoderTimeoutMs: options.geocoderTimeoutMs, flightStatus: options.flightStatus }, options.clock, {
+    logger: options.logger,
     delivery: options.delivery,
     resolver: options.resolver,
     sandbox: options.sandbox,

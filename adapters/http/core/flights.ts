@@ -32,7 +32,9 @@ export function coreFlights(deps: FollowFlightDeps, auth: Authenticator) {
           "PICKUP_MOVE_VEHICLE_UNAVAILABLE), NO_FLIGHT (the pickup names no flight), FLIGHT_SCHEDULE_UNKNOWN (no " +
           "scheduled landing to count the offset from: send `scheduledArrival`), PICKUP_NOT_MOVABLE (a quote, or a " +
           "booking whose passenger is on board or that ended). A move by more than 60 min lets the provider give the " +
-          "booking back without recovery for 30 min (docs/flights.md#a-big-move-lets-the-provider-give-the-booking-back).",
+          "booking back without recovery for 30 min (docs/flights.md#a-big-move-lets-the-provider-give-the-booking-back). " +
+          "A service with a flight-data API (FLIGHT_STATUS_KEY) makes the same change itself for the bookings landing " +
+          "within hours, its changeLogs source `exchange:flight-status` (docs/flights.md#the-flight-status-poller).",
         security: [{ bearer: [] }, { platformToken: [] }],
       },
     },

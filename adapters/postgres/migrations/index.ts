@@ -35,10 +35,11 @@ import m30 from "./0030_lz4_bodies.sql" with { type: "text" };
 import m31 from "./0031_position_eta.sql" with { type: "text" };
 import m32 from "./0032_give_back_recovery.sql" with { type: "text" };
 import m33 from "./0033_statements.sql" with { type: "text" };
+import m34 from "./0034_flight_due.sql" with { type: "text" };
 
 const texts = [
   m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15, m16, m17, m18, m19,
-  m20, m21, m22, m23, m24, m25, m26, m27, m28, m29, m30, m31, m32, m33,
+  m20, m21, m22, m23, m24, m25, m26, m27, m28, m29, m30, m31, m32, m33, m34,
 ];
 
 /** Every migration, oldest first: drizzle-kit's tag and creation time (from its journal), and SQL text. */

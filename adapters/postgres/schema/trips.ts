@@ -49,6 +49,12 @@ export const bookings = pgTable(
     currency: text("currency"),
     /** When its fare can no longer change (docs/settlement.md#the-final-fare); null before the trip ends. */
     fareFinalAt: time("fare_final_at"),
+    /**
+     * When the booking's flight is expected to land while the booking follows it, for the flight-status poller
+     * (docs/flights.md#the-flight-status-poller); null when it meets no flight, the flight landed or the booking ended.
+     * Derived on every write (domain/trips/flights.ts:flightDue).
+     */
+    flightDue: time("flight_due"),
   },
   (t) => [
     uniqueIndex("bookings_requester_res_no").on(t.requesterId, t.requesterResNo),
@@ -56,6 +62,7 @@ export const bookings = pgTable(
     index("bookings_provider_submit").on(t.providerId, t.submitDate),
     index("bookings_provider_status").on(t.providerId, t.status),
     index("bookings_offer_due").on(t.offerDue).where(sql.raw("offer_due IS NOT NULL")),
+    index("bookings_flight_due").on(t.flightDue).where(sql.raw("flight_due IS NOT NULL")),
     // A company's statements read its settled bookings of a month, as requester and as provider
     // (docs/settlement.md#statements-and-settlement): from these alone (the sums from the index itself), never a scan.
     index("bookings_settle_requester").on(t.requesterId, t.pickupDate, t.providerId, t.currency, t.settleUnits).where(sql.raw("settle_units IS NOT NULL")),

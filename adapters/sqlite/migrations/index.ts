@@ -42,11 +42,12 @@ import m37 from "./0037_network_quote_kept_until.sql" with { type: "text" };
 import m38 from "./0038_position_eta.sql" with { type: "text" };
 import m39 from "./0039_give_back_recovery.sql" with { type: "text" };
 import m40 from "./0040_statements.sql" with { type: "text" };
+import m41 from "./0041_flight_due.sql" with { type: "text" };
 
 const texts = [
   m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15, m16, m17, m18, m19,
   m20, m21, m22, m23, m24, m25, m26, m27, m28, m29, m30, m31, m32, m33, m34, m35, m36, m37, m38, m39,
-  m40,
+  m40, m41,
 ];
 
 /** Every migration, oldest first: drizzle-kit's tag and creation time (from its journal), and SQL text. */

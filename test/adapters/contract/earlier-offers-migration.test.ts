@@ -10,7 +10,7 @@ import { migrations as pgMigrations } from "../../../adapters/postgres/migration
 import { bookingInsert, postgresBefore, sqliteBefore } from "../../support/migrations";
 
 /** A booking's row as the schema before this migration holds it: without the columns the statements added later. */
-const oldRowInsert = (b: Parameters<typeof bookingInsert>[0], placeholder: "?" | "$") => bookingInsert(b, placeholder, ["settleUnits", "currency", "fareFinalAt"]);
+const oldRowInsert = (b: Parameters<typeof bookingInsert>[0], placeholder: "?" | "$") => bookingInsert(b, placeholder, ["settleUnits", "currency", "fareFinalAt", "flightDue"]);
 import { newBooking } from "./trips-fixtures";
 
 const NEW_TAG = /earlier_offers$/;

@@ -50,7 +50,7 @@ function expectDecided(before: ReturnType<typeof oldData>, after: Loaded): void 
 const NEW_TAG = /provider_res_no_live$/;
 
 /** An INSERT of the booking's row as the database before the migration has it: the columns added later are left out. */
-const oldRowInsert = (b: Booking, placeholder: "?" | "$") => bookingInsert(b, placeholder, ["offerDue", "settleUnits", "currency", "fareFinalAt"]);
+const oldRowInsert = (b: Booking, placeholder: "?" | "$") => bookingInsert(b, placeholder, ["offerDue", "settleUnits", "currency", "fareFinalAt", "flightDue"]);
 
 describe("the provider-number migration on existing data", () => {
   test("SQLite: a requester's number moves to its extras, a reused live number stays on the newest, then the index holds", () => {

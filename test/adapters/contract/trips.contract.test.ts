@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import type { Integration } from "../../../domain/delivery/integration";
 import type { IntegrationLookup, IntegrationRepository, Outbox, OutboxMessage, OutstandingDeliveries } from "../../../domain/delivery/ports";
 import type { Booking } from "../../../domain/trips/booking";
-import type { BookingRepository, IdempotencyStore } from "../../../domain/trips/ports";
+import type { BookingRepository, IdempotencyStore, LandingsDue } from "../../../domain/trips/ports";
 import type { ProviderFleet } from "../../../domain/pricing/ports";
 import type { Company } from "../../../domain/company/registration";
 import type { CompanyRepository } from "../../../domain/ports";
@@ -37,7 +37,7 @@ import { describeOnBoth } from "./databases";
 const secrets = new SecretBox("ab".repeat(32));
 
 interface Trips {
-  bookings: BookingRepository & { pendingChanges: number; drain(): Promise<void> };
+  bookings: BookingRepository & LandingsDue & { pendingChanges: number; drain(): Promise<void> };
   outbox: Outbox;
   idempotency: IdempotencyStore;
   integrations: IntegrationRepository & IntegrationLookup;
@@ -254,6 +254,31 @@ describeOnBoth("trips repositories", [sqliteAdapter, postgresAdapter(false), pos
       // Once the holder ended, the number is free for another booking.
       await a.bookings.change({ transactionId: first.transactionId }, (current) => ({ result: 1, write: { booking: { ...current!, status: "CLOSE" as const }, events: [] } }));
       expect(await a.bookings.change({ transactionId: second.transactionId }, giveNumber("ONE-LIVE"))).toBe(1);
+    });
+
+    test("landingBetween: live bookings whose flight lands in the span, soonest first; a landing or an end leaves it", async () => {
+      const L = 1_900_000_000;
+      const withFlight = (flight: NonNullable<Booking["flight"]>, over: Partial<Booking> = {}) => {
+        const b = newBooking(over);
+        const pickup = { address: "JFK", flightInfo: { airlineCode: "BA", flightNumber: "117" } };
+        return { ...b, trip: { ...b.trip, locations: { pickup } }, flight } satisfies Booking;
+      };
+      const scheduled = (at: number) => ({ scheduledLanding: at, pickupOffsetMinutes: 45, originalPickup: at + 2700 });
+      const later = withFlight(scheduled(L + 100));
+      const estimated = withFlight({ ...scheduled(L - 3600), estimatedLanding: L + 50 });
+      const outside = withFlight(scheduled(L + 5000));
+      const landed = withFlight({ ...scheduled(L + 10), landedAt: L + 20 });
+      const ended = withFlight(scheduled(L + 30), { status: "CANCEL" });
+      // Written without events: no outbox messages for the other tests' due queries to meet.
+      const write = (change: (b: Booking | undefined) => Booking) => (current: Booking | undefined) => ({ result: 1, write: { booking: change(current), events: [] } });
+      for (const b of [later, estimated, outside, landed, ended]) await a.bookings.change({ transactionId: b.transactionId }, write(() => b));
+      const due = async (limit = 10) => (await a.bookings.landingBetween(L, L + 1000, limit)).map((b) => b.transactionId);
+      expect(await due()).toEqual([estimated.transactionId, later.transactionId]);
+      expect(await due(1)).toEqual([estimated.transactionId]);
+      expect((await a.bookings.landingBetween(L, L + 1000, 10))[0]).toEqual(estimated);
+      await a.bookings.change({ transactionId: estimated.transactionId }, write((b) => ({ ...b!, flight: { ...b!.flight!, landedAt: L + 40 } })));
+      await a.bookings.change({ transactionId: later.transactionId }, write((b) => ({ ...b!, status: "PASSENGER_ON_BOARD" })));
+      expect(await due()).toEqual([]);
     });
 
     test("a change decides on the stored booking and writes what it returns; a decision without a write writes nothing", async () => {
