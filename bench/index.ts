@@ -3,7 +3,8 @@
 // `bench:tracking`, `bench:postgres`, `bench:events`, `bench:quote`, `bench:growth`, `bun bench/index.ts network-quote`,
 // `bun bench/index.ts fair-delivery`, `bench:quote-cards`, `bench:network-quote-cards` (rate cards, docs/performance.md#rate-cards-issue-35),
 // `bun bench/index.ts places` (drop-offs and stops placed by city, docs/places.md#drop-offs-and-stops),
-// `bench:statements` (a month's statements of a company with 100,000 bookings, docs/settlement.md#statements-and-settlement).
+// `bench:statements` and `bench:statements:postgres` (a month's statements of a company with 100,000 bookings, on SQLite or
+// PostgreSQL, docs/settlement.md#statements-and-settlement).
 // `bench:blackout-flood` (another tenant's quotes beside a provider holding 10,000 blackouts, docs/availability.md#what-a-quote-reads).
 // `bench:flights` and `bench:flights:postgres` (a status feed moving 1,000 of 10,000 pickups, docs/flights.md#the-pickup-follows-the-flight).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";

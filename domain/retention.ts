@@ -24,6 +24,11 @@ export interface Retention {
   networkQuotes: number;
   /** Earlier offers of bookings sent before the provider record's window (docs/terms.md#provider-record): none read them then. */
   earlierOffers: number;
+  /**
+   * Statements' own records (docs/settlement.md#how-long-statements-keep-their-records): a give-back's cost recovery
+   * past its pickup, a dispute past its answer. An open dispute stays while it is open.
+   */
+  settlementRecords: number;
   /** Event streams closed (or whose instance died) this long ago: no longer a reason to log positions. */
   deadStreams: number;
   /** Rate buckets not used for this long (a full hour's budget has refilled by then). */
@@ -48,6 +53,7 @@ export const RETENTION: Readonly<Retention> = Object.freeze({
   liveEvents: LIVE_EVENT_RETENTION_SECONDS,
   networkQuotes: DAY,
   earlierOffers: RECORD_WINDOW_SECONDS,
+  settlementRecords: 400 * DAY,
   deadStreams: LIVE_EVENT_RETENTION_SECONDS,
   idleRateBuckets: 3600,
   loginAttempts: 60,

@@ -14,6 +14,15 @@ export interface CoreStep {
   example: RunExample;
 }
 
+/**
+ * The booking company's give-back recovery in the core flow: 10 % until 30 days before the pickup (the longest tier
+ * allowed; the run's trip is further off), all of it after.
+ */
+const GIVE_BACK_TIERS = [
+  { beforeMinutes: 43200, percent: 10 },
+  { beforeMinutes: 0, percent: 100 },
+];
+
 const login = (uid: string) => ({ uid: `{{${uid}}}`, pw: "{{pw}}" });
 const capture = (variable: string, value: string) => [keep(variable, value)];
 const registered = (variable: string) => [
@@ -165,6 +174,63 @@ export const CORE_STEPS: CoreStep[] = [
     name: "13. Cancel the booking (nothing stays booked)",
     copies: "POST Platform.svc/cancelTripByTransactionId/:transactionId/V1",
     example: { path: { transactionId: "{{transactionId}}" } },
+  },
+  // Give-back recovery (docs/settlement.md#give-back-recovery): the booking company names what a give-back costs; the
+  // operator accepts a second booking and gives it back, and its read shows the recovery owed. It ends CANCEL.
+  {
+    name: "13a. The booking company names what a give-back costs the operator",
+    copies: "PUT api/company/integration",
+    example: {
+      body: { giveBackRecovery: GIVE_BACK_TIERS },
+      test: [
+        `pm.test("the tiers are saved", function () { pm.expect(pm.response.json().data.giveBackRecovery).to.eql(${JSON.stringify(GIVE_BACK_TIERS)}); });`,
+      ],
+    },
+  },
+  {
+    name: "13b. Another trip to the operator, quoted",
+    copies: "POST Platform.svc/sendTrip/V1",
+    example: {
+      prerequest: newResNo("giveBackResNo", "PM-GIVEBACK"),
+      body: tripBody("QUOTE", "giveBackResNo"),
+      test: [keep("giveBackId", "pm.response.json().transactionId"), keep("giveBackOption", "pm.response.json().fees[0].code")],
+    },
+  },
+  {
+    name: "13c. Booked, for the operator to give back",
+    copies: "POST Platform.svc/sendTrip/V1",
+    example: { body: tripBody("REGULAR", "giveBackResNo", [{ code: "{{giveBackOption}}" }]) },
+  },
+  {
+    name: "13d. The operator accepts it",
+    copies: "POST Platform.svc/providerUpdateStatusByTransactionId/:transactionId/V1",
+    example: { as: "provider", path: { transactionId: "{{giveBackId}}" }, body: { status: "CONFIRMED" } },
+  },
+  {
+    name: "13e. The operator gives it back",
+    copies: "POST Platform.svc/providerUpdateStatusByTransactionId/:transactionId/V1",
+    example: { as: "provider", path: { transactionId: "{{giveBackId}}" }, body: { status: "CANCEL" } },
+  },
+  {
+    name: "13f. Read it: the cost recovery the operator owes",
+    copies: "GET api/reservation/:transactionId",
+    example: {
+      path: { transactionId: "{{giveBackId}}" },
+      test: [
+        "var b = pm.response.json().data;",
+        "var r = b.tripPacket.costRecovery;",
+        'pm.test("a COST_RECOVERY owed by the operator: 10 % of the quoted fare", function () {',
+        '  pm.expect(b.lastStatus).to.eql("CANCEL");',
+        '  pm.expect(r.kind).to.eql("COST_RECOVERY");',
+        '  pm.expect(r.owedBy).to.eql(pm.variables.get("providerUid"));',
+        '  pm.expect(r.owedTo).to.eql(pm.variables.get("uid"));',
+        "  pm.expect(r.percent).to.eql(10);",
+        "  // In whole cents: 10 % of the fare, rounded half up.",
+        '  var cents = function (x) { return parseInt(x.replace(".", ""), 10); };',
+        "  pm.expect(cents(r.amount)).to.eql(Math.floor((cents(r.fare) * 10 + 50) / 100));",
+        "});",
+      ],
+    },
   },
   {
     name: "14. The operator deletes its car (nothing stays offered)",

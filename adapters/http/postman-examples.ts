@@ -250,20 +250,25 @@ export const RUN_EXAMPLES: Record<string, RunExample> = {
     test: [check("nothing released", "pm.expect(pm.response.json().data.released).to.eql([]);")],
   },
 
-  // Statements (docs/settlement.md#statements-and-settlement): the month of the run's trips; its bookings are never
-  // run to CLOSE, so they are on no statement and a dispute of one is refused.
+  // Statements (docs/settlement.md#statements-and-settlement): the month of the run's trips. The core flow's give-back
+  // left the operator owing the booking company a cost recovery: one counterparty, one line, which the booking
+  // company disputes and the operator answers.
   "GET api/statements": {
     query: { period: "2027-01" },
-    test: [check("no counterparty yet", "pm.expect(pm.response.json().data).to.eql([]);")],
+    test: [
+      "var list = pm.response.json().data;",
+      check("the operator, owing its give-back", 'pm.expect(list.map(function (c) { return c.counterparty; })).to.eql([pm.variables.get("providerUid")]);'),
+    ],
   },
   "POST api/statements/disputes": {
-    body: { transactionId: "{{tripId}}", reason: "Tolls were not on the route" },
-    error: { status: 409, code: "NOT_ON_STATEMENT", why: "the run's bookings are never run to CLOSE: they owe nothing" },
+    body: { transactionId: "{{giveBackId}}", reason: "The give-back cost us a dearer car" },
+    test: [keep("disputeId", "pm.response.json().data.id")],
   },
   "POST api/statements/disputes/:id/answer": {
-    path: { id: "dsp_none" },
-    body: { answer: "The route ran over the bridge" },
-    error: { status: 404, code: "DISPUTE_NOT_FOUND", why: "the run raises no dispute (its bookings are on no statement)" },
+    as: "provider",
+    path: { id: "{{disputeId}}" },
+    body: { answer: "We gave it back 30 days ahead: 10 % is what the tiers say" },
+    test: [check("answered", 'pm.expect(pm.response.json().data.state).to.eql("ANSWERED");')],
   },
 
   // Rates: the operator's card, set, read and removed.

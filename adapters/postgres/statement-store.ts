@@ -1,7 +1,11 @@
-import type { CounterpartySum, Dispute, DisputeStore, StatementSource } from "../../domain/settlement/ports";
+import type { CounterpartySum, Dispute, DisputeNotice, DisputeStore, StatementSource } from "../../domain/settlement/ports";
 import type { SettledRow } from "../../domain/settlement/statement";
 import { disputeSql, statementSql } from "../sql/statement-sql";
 import type { PgDb } from "./db";
+import { clientOf } from "./booking-insert";
+import { insertLiveEvents } from "./live-event-log";
+import type { PgTx } from "./booking-change";
+import { outboxMessages } from "./schema";
 
 const STATEMENT = statementSql({ p: (n) => `$${n}`, text: (expr) => `(${expr})::text` });
 const DISPUTE = disputeSql({ p: (n) => `$${n}` });
@@ -52,9 +56,25 @@ export class PgStatementSource implements StatementSource {
 export class PgDisputeStore implements DisputeStore {
   constructor(private readonly db: PgDb) {}
 
-  async raise(d: Dispute): Promise<boolean> {
+  async raise(d: Dispute, notice: DisputeNotice): Promise<boolean> {
     const args = [d.id, d.transactionId, d.requesterId, d.providerId, d.period, d.raisedBy, d.reason, d.raisedAt];
-    return (await this.db.$client.unsafe(`${DISPUTE.insert} RETURNING 1`, args)).length === 1;
+    return this.step(`${DISPUTE.insert} RETURNING 1`, args, notice);
+  }
+
+  /**
+   * A dispute's step and its notice (its webhook and live event) in one transaction, as a booking change writes its
+   * own: false, nothing written, when the step's statement changed no row.
+   */
+  private step(sqlText: string, args: unknown[], { message, live }: DisputeNotice): Promise<boolean> {
+    return this.db.transaction(async (tx: PgTx) => {
+      if ((await clientOf(tx).unsafe(sqlText, args)).length !== 1) return false;
+      if (message) {
+        const { at } = message;
+        await tx.insert(outboxMessages).values({ ...message.message, status: "pending", attempts: 0, nextAttemptAt: at, createdAt: Math.floor(at) });
+      }
+      if (live.length > 0) await insertLiveEvents(clientOf(tx), live);
+      return true;
+    });
   }
 
   async get(id: string): Promise<Dispute | undefined> {
@@ -62,8 +82,8 @@ export class PgDisputeStore implements DisputeStore {
     return found && dispute(found);
   }
 
-  async end(id: string, state: "ACCEPTED" | "ANSWERED", answer: string | null, at: number): Promise<boolean> {
-    return (await this.db.$client.unsafe(`${DISPUTE.end} RETURNING 1`, [id, state, answer, at])).length === 1;
+  async end(id: string, state: "ACCEPTED" | "ANSWERED", answer: string | null, at: number, notice: DisputeNotice): Promise<boolean> {
+    return this.step(`${DISPUTE.end} RETURNING 1`, [id, state, answer, at], notice);
   }
 
   async between(a: string, b: string, period: string): Promise<Dispute[]> {

@@ -25,6 +25,9 @@ export const RETENTION_JOBS: readonly RetentionJob[] = [
   // An hour of a company's kept quote bytes once every quote made in it is past the cut-off.
   ["networkQuotes", "network_quote_usage", `(bucket + 1) * ${QUOTE_USAGE_BUCKET_SECONDS} + ${NETWORK_QUOTE_VALIDITY_SECONDS} <= ?`],
   ["earlierOffers", "earlier_offers", "submit_date < ?"],
+  // A year of statements and the month being closed stay whole (docs/settlement.md#how-long-statements-keep-their-records).
+  ["settlementRecords", "cost_recoveries", "pickup_date < ?"],
+  ["settlementRecords", "statement_disputes", "state <> 'OPEN' AND answered_at < ?"],
 ];
 
 /** Rows deleted per table by one run; undefined when the run was skipped (another instance is doing it). */

@@ -1,7 +1,9 @@
-import type { CounterpartySum, Dispute, DisputeStore, StatementSource } from "../../domain/settlement/ports";
+import type { CounterpartySum, Dispute, DisputeNotice, DisputeStore, StatementSource } from "../../domain/settlement/ports";
 import type { SettledRow } from "../../domain/settlement/statement";
 import { disputeSql, statementSql } from "../sql/statement-sql";
 import type { Db } from "./db";
+import { SqliteLiveEventLog } from "./live-event-log";
+import { SqliteOutbox } from "./outbox";
 
 const STATEMENT = statementSql({ p: (n) => `?${n}`, text: (expr) => `CAST(${expr} AS TEXT)` });
 const DISPUTE = disputeSql({ p: (n) => `?${n}` });
@@ -39,17 +41,26 @@ export class SqliteStatementSource implements StatementSource {
 export class SqliteDisputeStore implements DisputeStore {
   constructor(private readonly db: Db) {}
 
-  async raise(d: Dispute): Promise<boolean> {
+  async raise(d: Dispute, notice: DisputeNotice): Promise<boolean> {
     const args = [d.id, d.transactionId, d.requesterId, d.providerId, d.period, d.raisedBy, d.reason, d.raisedAt] as const;
-    return this.db.$client.query(DISPUTE.insert).run(...args).changes === 1;
+    return this.db.$client.transaction(() => this.db.$client.query(DISPUTE.insert).run(...args).changes === 1 && this.tell(notice))();
+  }
+
+  /** Writes a step's notice (its webhook and live event) inside the step's transaction, as a booking change writes its own. */
+  private tell({ message, live }: DisputeNotice): true {
+    const sqlite = this.db.$client;
+    if (message) sqlite.query(SqliteOutbox.INSERT_SQL).run(...SqliteOutbox.insertArgs(message.message, message.at));
+    for (const args of SqliteLiveEventLog.bodyArgs(live)) sqlite.query(SqliteLiveEventLog.BODY_SQL).run(...args);
+    for (const row of live) sqlite.query(SqliteLiveEventLog.INSERT_SQL).run(...SqliteLiveEventLog.insertArgs(row));
+    return true;
   }
 
   async get(id: string): Promise<Dispute | undefined> {
     return this.db.$client.query<Dispute, [string]>(DISPUTE.get).get(id) ?? undefined;
   }
 
-  async end(id: string, state: "ACCEPTED" | "ANSWERED", answer: string | null, at: number): Promise<boolean> {
-    return this.db.$client.query(DISPUTE.end).run(id, state, answer, at).changes === 1;
+  async end(id: string, state: "ACCEPTED" | "ANSWERED", answer: string | null, at: number, notice: DisputeNotice): Promise<boolean> {
+    return this.db.$client.transaction(() => this.db.$client.query(DISPUTE.end).run(id, state, answer, at).changes === 1 && this.tell(notice))();
   }
 
   async between(a: string, b: string, period: string): Promise<Dispute[]> {

@@ -1,3 +1,5 @@
+import type { AnnouncedMessage } from "../delivery/ports";
+import type { NewLiveEvent } from "../events/live-events";
 import type { SettledRow } from "./statement";
 
 /** What one company's settled bookings with one counterparty sum to in a month, one direction and currency. */
@@ -51,12 +53,22 @@ export interface Dispute {
   answeredAt: number | null;
 }
 
+/**
+ * What a dispute's step tells the other party: its webhook (when it has a webhook URL) and its live event, written in
+ * the step's own transaction so that neither is lost nor sent for a step that was not saved
+ * (docs/settlement.md#states-and-disputes).
+ */
+export interface DisputeNotice {
+  message?: AnnouncedMessage;
+  live: NewLiveEvent[];
+}
+
 export interface DisputeStore {
-  /** Saves an OPEN dispute; false (nothing saved) when the line has one open already. */
-  raise(d: Dispute): Promise<boolean>;
+  /** Saves an OPEN dispute and its notice in one transaction; false (nothing saved) when the line has one open already. */
+  raise(d: Dispute, notice: DisputeNotice): Promise<boolean>;
   get(id: string): Promise<Dispute | undefined>;
-  /** Ends an OPEN dispute; false when it was not open any more. */
-  end(id: string, state: Exclude<DisputeState, "OPEN">, answer: string | null, at: number): Promise<boolean>;
+  /** Ends an OPEN dispute and saves its notice in one transaction; false (nothing saved) when it was not open any more. */
+  end(id: string, state: Exclude<DisputeState, "OPEN">, answer: string | null, at: number, notice: DisputeNotice): Promise<boolean>;
   /** Every dispute of a month's lines between `a` and `b`, oldest first. */
   between(a: string, b: string, period: string): Promise<Dispute[]>;
   /** The open disputes of a month's lines `me` is a party of. */

@@ -1,14 +1,14 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
-import type { IntegrationRepository, Outbox } from "../delivery/ports";
-import type { LiveEventLog } from "../events/live-events";
-import type { Dispute } from "../settlement/ports";
+import type { IntegrationRepository } from "../delivery/ports";
+import type { NewLiveEvent } from "../events/live-events";
+import type { Dispute, DisputeNotice } from "../settlement/ports";
 import { periodOf, readPeriod } from "../settlement/statement";
 import { pairState, type DisputeView, type StatementDeps } from "./statements";
 
 /**
  * Disputes of statement lines (docs/settlement.md#states-and-disputes): either party of a settled booking marks its
  * line (and so the month's statement) DISPUTED with a reason; the other party ends the dispute by accepting it or by
- * answering it. Each step is told to the other party (webhook and live event).
+ * answering it. Each step is told to the other party (webhook and live event), in the step's own transaction.
  */
 
 /** The longest reason or answer, in characters. */
@@ -18,10 +18,8 @@ export const DISPUTE_ANSWERED = "statement.dispute_answered";
 
 export interface DisputeDeps extends StatementDeps {
   integrations: Pick<IntegrationRepository, "get">;
-  outbox: Pick<Outbox, "enqueue">;
   /** Wakes the delivery worker for a message just queued. */
   runner: { wake(): void };
-  liveEvents: Pick<LiveEventLog, "append">;
   newId: () => string;
 }
 
@@ -39,22 +37,27 @@ function text(field: string, value: unknown): string {
 
 const view = ({ requesterId: _r, providerId: _p, period: _m, ...v }: Dispute): DisputeView => v;
 
-/** Tells `to` of a dispute's step: a live event, and a webhook when it has a webhook URL. */
-async function tell(deps: DisputeDeps, d: Dispute, to: string, type: string): Promise<void> {
+/** What telling `to` of a dispute's step writes with it: a live event, and a webhook when `to` has a webhook URL. */
+async function notice(deps: DisputeDeps, d: Dispute, to: string, type: string): Promise<DisputeNotice> {
   const createdAt = deps.clock.now();
   const eventId = deps.newId();
   const body = JSON.stringify({ eventId, type, createdAt, data: { ...view(d), counterparty: same(to, d.requesterId) ? d.providerId : d.requesterId } });
   const role = same(to, d.requesterId) ? "requester" : "provider";
-  deps.liveEvents.append([
+  const live: NewLiveEvent[] = [
     {
       netid: to.toLowerCase(), transactionId: d.transactionId, kind: "booking", role, type, body, bodyId: eventId, payer: to.toLowerCase(),
       bytes: Buffer.byteLength(body), createdAt,
     },
-  ]);
+  ];
   const url = (await deps.integrations.get(to))?.webhookUrl;
-  if (!url) return;
-  await deps.outbox.enqueue({ eventId, channel: "webhook", eventType: type, transactionId: d.transactionId, targetNetid: to, url, body }, createdAt);
-  deps.runner.wake();
+  if (!url) return { live };
+  const message = { eventId, channel: "webhook" as const, eventType: type, transactionId: d.transactionId, targetNetid: to, url, body };
+  return { live, message: { message, at: createdAt } };
+}
+
+/** Wakes the delivery worker once a step that queued a webhook has committed. */
+function told(deps: DisputeDeps, n: DisputeNotice): void {
+  if (n.message) deps.runner.wake();
 }
 
 /**
@@ -78,9 +81,10 @@ export async function raiseDispute(deps: DisputeDeps, me: string, input: { trans
     id: `dsp_${deps.newId()}`, transactionId, requesterId: parties.requesterId, providerId: parties.providerId, period: p.period, raisedBy: me, reason,
     raisedAt: deps.clock.now(), state: "OPEN", answer: null, answeredAt: null,
   };
-  if (!(await deps.disputes.raise(dispute)))
+  const raised = await notice(deps, dispute, them, DISPUTE_RAISED);
+  if (!(await deps.disputes.raise(dispute, raised)))
     throw new ConflictError("This line has an open dispute already: it ends when the other party answers it", "DISPUTE_OPEN");
-  await tell(deps, dispute, them, DISPUTE_RAISED);
+  told(deps, raised);
   return view(dispute);
 }
 
@@ -99,8 +103,9 @@ export async function answerDispute(deps: DisputeDeps, me: string, id: string, i
   const answer = accepted ? null : text("answer", input.answer);
   const state = accepted ? "ACCEPTED" : "ANSWERED";
   const at = deps.clock.now();
-  if (!(await deps.disputes.end(d.id, state, answer, at))) throw new ConflictError("This dispute has been answered already", "DISPUTE_ENDED");
   const ended: Dispute = { ...d, state, answer, answeredAt: at };
-  await tell(deps, ended, d.raisedBy, DISPUTE_ANSWERED);
+  const answered = await notice(deps, ended, d.raisedBy, DISPUTE_ANSWERED);
+  if (!(await deps.disputes.end(d.id, state, answer, at, answered))) throw new ConflictError("This dispute has been answered already", "DISPUTE_ENDED");
+  told(deps, answered);
   return view(ended);
 }

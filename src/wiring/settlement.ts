@@ -41,9 +41,7 @@ export function wireSettlement({ storage, clock }: Wiring, parts: { timeZones: T
     zones: parts.timeZones,
     clock,
     integrations: storage.integrations,
-    outbox: storage.outbox,
     runner: parts.worker,
-    liveEvents: storage.liveEvents,
     newId: newEventId,
   };
   return { statements };

@@ -7,7 +7,7 @@ import * as api from "./api.js";
 import { drawMap, bookingPlaces } from "./map.js";
 import { fullId, zonedText, zonedTime } from "./format.js";
 import * as live from "./live.js";
-import { cancelFeeNow, cancelFeeText, offerEnded, offersHistory, ownReasonText, priceSection, termsFacts } from "./offers.js";
+import { cancelFeeNow, cancelFeeText, offerEnded, offersHistory, ownReasonText, priceSection, settlementFacts, termsFacts } from "./offers.js";
 
 /** A new request's two answers, shown first; every other next status is "Move to <status>". */
 const LABELS = { CONFIRMED: "Accept", REJECT: "Decline" };
@@ -221,6 +221,7 @@ export async function bookingPage(main, id) {
       ? termsFacts({ ...b, reason: undefined }, zone, null)
       : termsFacts(b, zone, t.reservationType === "QUOTE" ? null : cancelFeeNow(b.transactionId, zone)),
     priceSection(t),
+    settlementFacts(t, zone) ?? "",
     h(
       "div",
       { class: "cols" },

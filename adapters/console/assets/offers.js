@@ -203,6 +203,42 @@ function lineKind(f) {
 }
 
 /** The booking's price: each fee line (a booked option with its breakdown), and the total — their sum. Null without any. */
+/**
+ * Money after the trip (docs/settlement.md): the fare's state once the trip ended — OPEN (the provider may still add
+ * lines) until when, or FINAL since when — and a give-back's cost recovery, or its waiver. Null when neither applies.
+ */
+export function settlementFacts(t, zone) {
+  const fare = t.finalFare;
+  const r = t.costRecovery;
+  if (!fare && !r) return null;
+  const until = fare ? zonedTime(Math.floor(Date.parse(fare.until) / 1000), zone) : null;
+  const recovery = !r
+    ? null
+    : r.waived
+      ? `Waived (${r.waived === "FLIGHT_MOVED_PICKUP" ? "a flight moved the pickup by more than 60 minutes" : r.waived}): ${r.owedBy} owes nothing.`
+      : `${r.owedBy} owes ${r.owedTo} ${money(r.amount, r.currency)} (${r.percent}% of the quoted fare ${money(r.fare, r.currency)})` +
+        " for giving the booking back.";
+  return h(
+    "dl",
+    { class: "facts settlement", "aria-label": "Settlement" },
+    fare
+      ? h(
+          "div",
+          {},
+          h("dt", {}, "Final fare"),
+          h(
+            "dd",
+            { class: "final-fare" },
+            h("span", { class: `badge fare-${fare.state.toLowerCase()}` }, fare.state),
+            fare.state === "OPEN" ? " — the provider may add lines (tolls, parking, waiting) until " : " — no more changes since ",
+            until,
+          ),
+        )
+      : null,
+    recovery ? h("div", {}, h("dt", {}, "Cost recovery"), h("dd", { class: "cost-recovery" }, recovery)) : null,
+  );
+}
+
 export function priceSection(t) {
   const lines = t.fees ?? [];
   if (!lines.length && t.totalAmount == null) return null;

@@ -61,9 +61,12 @@ export async function integrationPage(main) {
   const maxTripKm = h("input", { name: "maxTripKm", type: "number", min: "1", max: "5000", step: "1", value: String(v.maxTripKm ?? "") });
   const policies = h("textarea", { name: "policies", rows: "6", spellcheck: "false" });
   policies.value = JSON.stringify(v.policies ?? null, null, 2);
-  const inputs = { displayCurrency, maxTripKm, policies };
+  // What a provider that gives your booking back owes you (docs/settlement.md#give-back-recovery), as the tiers.
+  const recovery = h("textarea", { name: "giveBackRecovery", rows: "5", spellcheck: "false" });
+  recovery.value = JSON.stringify(v.giveBackRecovery ?? null, null, 2);
+  const inputs = { displayCurrency, maxTripKm, policies, giveBackRecovery: recovery };
   // Only what was changed is sent: an untouched default stays a default (not stored as a figure).
-  let shown = { maxTripKm: maxTripKm.value, policies: policies.value };
+  let shown = { maxTripKm: maxTripKm.value, policies: policies.value, recovery: recovery.value };
   /** Marks the inputs a 400 names (`policies.cancellation[0].percent` marks Policies) and clears the others. */
   const markInvalid = (errors) => {
     for (const [name, input] of Object.entries(inputs)) {
@@ -79,14 +82,17 @@ export async function integrationPage(main) {
       "aria-label": "Integration settings",
     },
     async () => {
-      let policyBody;
-      try {
-        policyBody = JSON.parse(policies.value.trim() || "null");
-      } catch {
-        markInvalid([{ field: "policies" }]);
-        showError(status, { message: "Policies must be JSON", errors: [{ field: "policies", message: "is not valid JSON" }] });
-        return;
-      }
+      const json = (input, name, label) => {
+        try {
+          return { value: JSON.parse(input.value.trim() || "null") };
+        } catch {
+          markInvalid([{ field: name }]);
+          showError(status, { message: `${label} must be JSON`, errors: [{ field: name, message: "is not valid JSON" }] });
+        }
+      };
+      const policyBody = json(policies, "policies", "Policies");
+      const recoveryBody = policyBody && json(recovery, "giveBackRecovery", "Give-back recovery");
+      if (!recoveryBody) return;
       const body = {
         deliveryUrl: deliveryUrl.value.trim() || null,
         luggage: luggage.value,
@@ -97,7 +103,8 @@ export async function integrationPage(main) {
         displayCurrency: displayCurrency.value.trim() || null,
       };
       if (maxTripKm.value !== shown.maxTripKm) body.maxTripKm = maxTripKm.value.trim() === "" ? null : Number(maxTripKm.value);
-      if (policies.value !== shown.policies) body.policies = policyBody;
+      if (policies.value !== shown.policies) body.policies = policyBody.value;
+      if (recovery.value !== shown.recovery) body.giveBackRecovery = recoveryBody.value;
       if (!user.value.trim()) body.deliveryAuth = null;
       else if (pass.value) body.deliveryAuth = { username: user.value.trim(), password: pass.value };
       try {
@@ -107,7 +114,8 @@ export async function integrationPage(main) {
         markInvalid([]);
         maxTripKm.value = String(saved.maxTripKm ?? "");
         policies.value = JSON.stringify(saved.policies ?? null, null, 2);
-        shown = { maxTripKm: maxTripKm.value, policies: policies.value };
+        recovery.value = JSON.stringify(saved.giveBackRecovery ?? null, null, 2);
+        shown = { maxTripKm: maxTripKm.value, policies: policies.value, recovery: recovery.value };
         showVerification(saved);
         secret.replaceChildren(saved.webhookSecret ? secretBox(saved.webhookSecret) : "");
       } catch (error) {
@@ -141,6 +149,13 @@ export async function integrationPage(main) {
         policies,
         'Cancellation tiers (each costing more as the pickup nears), free waiting and your answer time, e.g. ' +
           '{"cancellation":[{"beforeMinutes":120,"percent":0},{"beforeMinutes":0,"percent":100}],"acceptWithinMinutes":20}; null = defaults',
+      ),
+      field(
+        "Give-back recovery (JSON)",
+        recovery,
+        "What a provider that accepted your booking and then gives it back owes you: percent of the quoted fare by how " +
+          'long before the pickup, e.g. [{"beforeMinutes":1440,"percent":0},{"beforeMinutes":120,"percent":50},{"beforeMinutes":0,"percent":100}]; ' +
+          "null = that default",
       ),
     ),
     h(

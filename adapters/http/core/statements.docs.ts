@@ -24,7 +24,7 @@ export const STATEMENT_DESCRIPTION = [
 export const RAISE_DESCRIPTION = [
   "Either party of a statement line disputes it (docs/settlement.md#states-and-disputes): the line is `disputed` and",
   "the month's statement DISPUTED until the other party answers. The other party hears `statement.disputed` (webhook",
-  "and live event). `reason`: 1 to 1,000 characters. 404 STATEMENT_LINE_NOT_FOUND for a transaction not between you",
+  "and live event, written in the dispute's own transaction). `reason`: 1 to 1,000 characters. 404 STATEMENT_LINE_NOT_FOUND for a transaction not between you",
   "and another company; 409 NOT_ON_STATEMENT for a booking of yours on no statement; 409 STATEMENT_FINAL once the",
   "month's statement is FINAL; 409 DISPUTE_OPEN while the line's dispute is open.",
 ].join("\n");
@@ -32,6 +32,6 @@ export const RAISE_DESCRIPTION = [
 export const ANSWER_DESCRIPTION = [
   "The other party ends a line's dispute (docs/settlement.md#states-and-disputes): `{\"accept\": true}` (the line is to",
   "be put right) or `{\"answer\": \"…\"}` (why it stands, 1 to 1,000 characters), not both. The party that raised it",
-  "hears `statement.dispute_answered`. 404 DISPUTE_NOT_FOUND for a dispute not between you and another company; 403",
+  "hears `statement.dispute_answered` (written in the answer's transaction). 404 DISPUTE_NOT_FOUND for a dispute not between you and another company; 403",
   "NOT_THE_OTHER_PARTY for the party that raised it; 409 DISPUTE_ENDED once answered.",
 ].join("\n");

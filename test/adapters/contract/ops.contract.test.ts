@@ -5,6 +5,7 @@ import { describe, expect, test } from "bun:test";
 import type { AuditEvent, CompanyRepository } from "../../../domain/ports";
 import type { ChauffeurPosition } from "../../../domain/tracking/position";
 import { takeToken, type Bucket, type RateBudgets, type RateDecision } from "../../../domain/rate-limit";
+import { RETENTION } from "../../../domain/retention";
 import { SqliteCompanyRepository } from "../../../adapters/sqlite/account-repositories";
 import { SqlitePositionStore, TRAIL_LENGTH } from "../../../adapters/sqlite/position-store";
 import { SqliteAuditLog } from "../../../adapters/sqlite/audit-log";
@@ -237,6 +238,35 @@ describeOnBoth("operational stores", [sqliteAdapter, postgresAdapter], (o) => {
       expect(await col("SELECT key AS v FROM idempotency_keys WHERE netid = ?", netid)).toEqual(["new"]);
       // A second run finds nothing more.
       expect(Object.values((await o.prune(now))!).every((n) => n === 0)).toBe(true);
+    });
+
+    test("keeps a cost recovery 400 days past its pickup and an ended dispute 400 days past its answer; an open dispute stays", async () => {
+      const tag = `Settle-${++serial}`;
+      const now = 1_800_000_000;
+      await o.prune(now);
+      const recovery = (id: string, pickupDate: number) =>
+        o.run(
+          "INSERT INTO cost_recoveries (transaction_id, requester_id, provider_id, amount_minor, currency, percent, pickup_date, recorded_at) VALUES (?, 'R', 'P', 7500, 'USD', 50, ?, ?)",
+          `${tag}-${id}`, pickupDate, pickupDate - DAY,
+        );
+      await recovery("old", now - 401 * DAY);
+      await recovery("new", now - 399 * DAY);
+      const dispute = (id: string, state: string, raisedAt: number, answeredAt: number | null) =>
+        o.run(
+          "INSERT INTO statement_disputes (id, transaction_id, requester_id, provider_id, period, raised_by, reason, raised_at, state, answer, answered_at) " +
+            "VALUES (?, ?, 'R', 'P', '2025-01', 'R', 'Too much', ?, ?, ?, ?)",
+          `${tag}-${id}`, `${tag}-${id}`, raisedAt, state, answeredAt === null ? null : "It stands", answeredAt,
+        );
+      await dispute("old-answered", "ANSWERED", now - 500 * DAY, now - 401 * DAY);
+      await dispute("old-accepted", "ACCEPTED", now - 500 * DAY, now - 402 * DAY);
+      await dispute("new-answered", "ANSWERED", now - 500 * DAY, now - 399 * DAY);
+      await dispute("old-open", "OPEN", now - 500 * DAY, null);
+
+      expect(await o.prune(now)).toMatchObject({ cost_recoveries: 1, statement_disputes: 2 });
+      const col = async (statement: string) => (await o.run(statement, `${tag}-%`)).map((r) => r.v);
+      expect(await col("SELECT transaction_id AS v FROM cost_recoveries WHERE transaction_id LIKE ?")).toEqual([`${tag}-new`]);
+      expect(await col("SELECT id AS v FROM statement_disputes WHERE id LIKE ? ORDER BY id")).toEqual([`${tag}-new-answered`, `${tag}-old-open`]);
+      expect(RETENTION.settlementRecords).toBe(400 * DAY);
     });
   });
 

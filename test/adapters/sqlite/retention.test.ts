@@ -51,7 +51,7 @@ describe("retention", () => {
     const deleted = pruneExpired(sqlite, now);
     expect(deleted).toEqual({
       outbox_messages: 1, audit_events: 1, platform_tokens: 1, revoked_tokens: 1, login_failures: 1, idempotency_keys: 1, live_events: 1,
-      live_event_bodies: 0, network_quotes: 0, network_quote_usage: 0, earlier_offers: 1,
+      live_event_bodies: 0, network_quotes: 0, network_quote_usage: 0, earlier_offers: 1, cost_recoveries: 0, statement_disputes: 0,
     });
     expect(sqlite.query<{ v: string }, []>("SELECT transaction_id AS v FROM earlier_offers").all().map((r) => r.v)).toEqual(["new"]);
     expect(sqlite.query<{ v: string }, []>("SELECT token_id AS v FROM revoked_tokens").all().map((r) => r.v)).toEqual(["still-valid"]);
