@@ -27,7 +27,10 @@ const TripMessage = t.Composite(
       acceptBy: t.Optional(
         t.String({
           format: "date-time",
-          description: "NEW and UPDATE: until when you may accept (CONFIRMED or a later status); past it the exchange sends CANCEL and the offer is gone",
+          description:
+            "NEW and UPDATE: until when you may accept (CONFIRMED or a later status); past it the exchange " +
+            "sends CANCEL and the offer is gone. An UPDATE moving the pickup earlier may bring it sooner " +
+            "(docs/terms.md#a-moved-pickup-pulls-acceptby-in)",
         }),
       ),
       submitMode: t.Optional(t.String({ description: "As the requester sent it (ASYNC or WAIT)" })),

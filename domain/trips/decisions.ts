@@ -9,7 +9,7 @@ import type { NewTripRequest, TripChanges } from "./send-trip-request";
 import type { TripWarning } from "./warnings";
 import { canonicalJson } from "../shared/canonical-json";
 import { lateCancelFee, movedTerms } from "./terms";
-import { offerTerms } from "./offers";
+import { acceptByFollowingPickup, offerTerms } from "./offers";
 import { linesAfterQuote, sumOfLines } from "./fare-lines";
 import { timeWarned } from "./pickup-time";
 import { applyChanges, changedKeys, describeMembers, describeTripChanges } from "./trip-changes";
@@ -292,7 +292,7 @@ export function decideUpdateTrip(
   const { flight: _flight, ...unflown } = b;
   const pickupChanged = canonicalJson(b.trip.locations.pickup) !== canonicalJson(trip.locations.pickup);
   const base: Booking = pickupChanged && extra.flight !== undefined ? { ...unflown, ...(extra.flight ? { flight: extra.flight } : {}) } : b;
-  const booking: Booking = {
+  const updated: Booking = {
     ...base,
     trip,
     notes,
@@ -306,6 +306,8 @@ export function decideUpdateTrip(
     ...(b.terms && extra.pickupDate !== undefined ? { terms: movedTerms(b.terms, extra.pickupDate - b.pickupDate) } : {}),
     changeLogs: [...b.changeLogs, ...descriptions.map((d) => log(ctx, "requester", d))],
   };
+  // An earlier pickup pulls an unaccepted offer's deadline in with it (docs/terms.md#a-moved-pickup-pulls-acceptby-in).
+  const booking = acceptByFollowingPickup(b, updated, ctx.now);
   // A moved trip moves its vehicle hold in the same transaction (docs/availability.md#an-update-moves-the-hold), or 409.
   const hold = repriced?.hold ? { hold: repriced.hold } : {};
   return { result: sendTripResult(booking), write: { booking, events: [event(booking, "TRIP_UPDATED", "requester", ctx)], ...hold } };

@@ -5,6 +5,7 @@ import { bookingNotFound } from "./decisions";
 import { flightName, flightView, moveView, namesFlight, SHORT_NOTICE_MINUTES } from "./flights";
 import type { FlightRecord, PickupMove } from "./flight-record";
 import { CANCELLABLE_STATUSES, type TripActor } from "./lifecycle";
+import { acceptByFollowingPickup } from "./offers";
 import { movedTerms } from "./terms";
 import type { TripWarning } from "./warnings";
 
@@ -116,7 +117,7 @@ export function decideFlightMove(
       field: "locations.pickup.time",
       message: `Flight ${name} moved the pickup to ${text} (${isoAt(to)}), less than ${SHORT_NOTICE_MINUTES} minutes from the move`,
     });
-  const booking: Booking = {
+  const moved: Booking = {
     ...b,
     trip: { ...b.trip, locations: { ...b.trip.locations, pickup: { ...b.trip.locations.pickup, time: text } } },
     pickupDate: to,
@@ -134,6 +135,8 @@ export function decideFlightMove(
       },
     ],
   };
+  // An earlier pickup pulls an unaccepted offer's deadline in with it.
+  const booking = acceptByFollowingPickup(b, moved, now);
   const event: BookingEvent = {
     type: "PICKUP_MOVED",
     transactionId: b.transactionId,

@@ -56,6 +56,21 @@ export function acceptByFor(now: number, pickupDate: number, withinMinutes?: num
   return Math.min(now + window, latest);
 }
 
+/**
+ * The booking `moved` (its pickup moved from `before`'s, at `now`) with its acceptance deadline kept within the trip
+ * (docs/terms.md#a-moved-pickup-pulls-acceptby-in): while the provider has not accepted, acceptBy becomes
+ * min(acceptBy, max(new pickup − 30 min, now + 5 min)) — never later than promised, never sooner than 5 min from the
+ * move — with an exchange's changeLogs line when it moves; `moved` as it is otherwise.
+ */
+export function acceptByFollowingPickup(before: Booking, moved: Booking, now: number): Booking {
+  const was = before.acceptBy;
+  if (was === undefined || !AWAITING.has(before.status) || moved.pickupDate >= before.pickupDate) return moved;
+  const acceptBy = Math.min(was, Math.max(lastOfferAt(moved.pickupDate), now + MIN_ANSWER_SECONDS));
+  if (acceptBy === was) return moved;
+  const changeDesc = `acceptBy moved from ${isoAt(was)} to ${isoAt(acceptBy)}: the pickup moved to ${isoAt(moved.pickupDate)}`;
+  return { ...moved, acceptBy, changeLogs: [...moved.changeLogs, { timestamp: isoAt(now), changeSource: "exchange", changeDesc }] };
+}
+
 /** The last moment (Unix seconds) an offer of a trip picked up at `pickupDate` may be made: 30 min before it. */
 export function lastOfferAt(pickupDate: number): number {
   return pickupDate - LAST_OFFER_BEFORE_PICKUP_SECONDS;

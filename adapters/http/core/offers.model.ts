@@ -80,7 +80,9 @@ export const bookingOfferMembers = {
   acceptBy: t.Optional(
     t.String({
       format: "date-time",
-      description: "Until when the current provider may accept (CONFIRMED or a later status); past it the offer lapses",
+      description:
+        "Until when the current provider may accept (CONFIRMED or a later status); past it the offer lapses. " +
+        "A pickup moved earlier before acceptance pulls it in (docs/terms.md#a-moved-pickup-pulls-acceptby-in)",
     }),
   ),
   offers: t.Optional(
