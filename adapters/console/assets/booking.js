@@ -7,6 +7,7 @@ import * as api from "./api.js";
 import { drawMap, bookingPlaces } from "./map.js";
 import { fullId, zonedText, zonedTime } from "./format.js";
 import * as live from "./live.js";
+import { airportTrip } from "./flight.js";
 import { cancelFeeNow, cancelFeeText, offerEnded, offersHistory, ownReasonText, priceSection, termsFacts } from "./offers.js";
 
 /** A new request's two answers, shown first; every other next status is "Move to <status>". */
@@ -83,8 +84,8 @@ export async function bookingPage(main, id) {
   const act = async (label, fn) => {
     status.textContent = `${label}…`;
     try {
-      await fn();
-      status.textContent = `${label}: done.`;
+      const said = await fn();
+      status.textContent = typeof said === "string" ? said : `${label}: done.`;
       notice = { id, text: status.textContent, until: Date.now() + 5000 };
       await reload();
     } catch (error) {
@@ -221,6 +222,7 @@ export async function bookingPage(main, id) {
       ? termsFacts({ ...b, reason: undefined }, zone, null)
       : termsFacts(b, zone, t.reservationType === "QUOTE" ? null : cancelFeeNow(b.transactionId, zone)),
     priceSection(t),
+    airportTrip(b, zone, { party: (provider || requester) && !lost, act }),
     h(
       "div",
       { class: "cols" },
