@@ -81,11 +81,12 @@ export async function bookingPage(main, id) {
   const lost = offerEnded(b, netid) && !requester;
 
   const reload = () => bookingPage(main, id);
-  const act = async (label, fn) => {
+  /** Runs `fn`, then says "label: done." (or what `describe` makes of its answer) and draws the booking again. */
+  const act = async (label, fn, describe) => {
     status.textContent = `${label}…`;
     try {
-      const said = await fn();
-      status.textContent = typeof said === "string" ? said : `${label}: done.`;
+      const answer = await fn();
+      status.textContent = describe ? describe(answer) : `${label}: done.`;
       notice = { id, text: status.textContent, until: Date.now() + 5000 };
       await reload();
     } catch (error) {

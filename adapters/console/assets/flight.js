@@ -122,6 +122,12 @@ function clockFacts(b, zone) {
   return rows.length ? h("dl", { class: "facts trip-clock", "aria-label": "Arrival and waiting" }, rows) : null;
 }
 
+/** What a flight status answered, in words: where the pickup is now, and any short-notice warning. */
+function reported({ data: r }) {
+  const said = r.move ? `the pickup moved to ${r.time} (${r.move.cause})` : `the pickup stays at ${r.time}`;
+  return [`Flight status reported: ${said}.`, ...(r.warnings ?? []).map((w) => ` ${w.code}: ${w.message}`)].join("");
+}
+
 /** The report form: the landing's kind and its time (local at the airport), sent through `act`. */
 function reportForm(b, act) {
   const kind = select("kind", [
@@ -129,13 +135,10 @@ function reportForm(b, act) {
     ["actualArrival", "Landed at"],
   ]);
   const at = h("input", { name: "arrival", type: "datetime-local", step: "60", required: true });
-  const send = () =>
-    act("Report flight status", async () => {
-      const value = at.value.length === 16 ? `${at.value}:00` : at.value;
-      const r = (await api.core("POST", `/api/reservation/${encodeURIComponent(b.transactionId)}/flight-status`, { [kind.value]: value })).data;
-      const said = r.move ? `the pickup moved to ${r.time} (${r.move.cause})` : `the pickup stays at ${r.time}`;
-      return [`Flight status reported: ${said}.`, ...(r.warnings ?? []).map((w) => ` ${w.code}: ${w.message}`)].join("");
-    });
+  // datetime-local gives minutes; the exchange reads a local time with seconds like the pickup's own.
+  const value = () => (at.value.length === 16 ? `${at.value}:00` : at.value);
+  const path = `/api/reservation/${encodeURIComponent(b.transactionId)}/flight-status`;
+  const send = () => act("Report flight status", () => api.core("POST", path, { [kind.value]: value() }), reported);
   return submitForm(
     { class: "flight-report", "aria-label": "Report flight status" },
     send,

@@ -134,6 +134,8 @@ describe("the airport trip on the booking page, in a real browser", () => {
 
     // It reaches the airport 95 minutes ago (by its positions) and says ON_LOCATION.
     await providerUpdate(id, "EN_ROUTE");
+    // A booking's positions are taken at most once a second (429 sooner).
+    await Bun.sleep(1100);
     await position(id, 200, at(-95));
     await providerUpdate(id, "ON_LOCATION");
     expect((await read(id)).arrivedAt).toBe(isoZ(at(-95)));
@@ -174,6 +176,7 @@ describe("the airport trip on the booking page, in a real browser", () => {
 
     // On board: the WAITING lines and their sum, as the booking's evidence says.
     await page.getByRole("button", { name: "Move to PASSENGER_ON_BOARD" }).click();
+    await page.getByText("Move to PASSENGER_ON_BOARD: done.").waitFor();
     await page.locator(".waiting-charge").waitFor();
     const b = await read(id);
     const waiting = b.tripPacket.fees.filter((f: { code?: string }) => f.code === "WAITING");
