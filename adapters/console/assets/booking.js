@@ -223,7 +223,8 @@ export async function bookingPage(main, id) {
       ? termsFacts({ ...b, reason: undefined }, zone, null)
       : termsFacts(b, zone, t.reservationType === "QUOTE" ? null : cancelFeeNow(b.transactionId, zone)),
     priceSection(t),
-    airportTrip(b, zone, { party: (provider || requester) && !lost, act }),
+    // replaceChildren writes a null as the text "null": a booking with no airport section adds nothing.
+    airportTrip(b, zone, { party: (provider || requester) && !lost, act }) ?? "",
     h(
       "div",
       { class: "cols" },
