@@ -25,6 +25,7 @@ import breakdownJs from "./assets/breakdown.js" with { type: "text" };
 import statementsJs from "./assets/statements.js" with { type: "text" };
 import fieldErrorsJs from "./assets/field-errors.js" with { type: "text" };
 import offersJs from "./assets/offers.js" with { type: "text" };
+import flightJs from "./assets/flight.js" with { type: "text" };
 import placePickerJs from "./assets/place-picker.js" with { type: "text" };
 // The map library (Leaflet, and its marker clustering), from node_modules, embedded the same way.
 import leafletJs from "leaflet/dist/leaflet.js" with { type: "text" };
@@ -61,6 +62,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   "statements.js": { file: statementsJs, type: JS },
   "field-errors.js": { file: fieldErrorsJs, type: JS },
   "offers.js": { file: offersJs, type: JS },
+  "flight.js": { file: flightJs, type: JS },
   "place-picker.js": { file: placePickerJs, type: JS },
   "leaflet.js": { file: noSourceMap(leafletJs), type: JS },
   "leaflet.css": { file: leafletCss, type: CSS },

@@ -37,7 +37,8 @@ export interface RunExample {
 /** A script line keeping a value of the answer in a collection variable. */
 export const keep = (variable: string, expression: string) =>
   `pm.collectionVariables.set(${JSON.stringify(variable)}, ${expression});`;
-const check = (name: string, assertion: string) => `pm.test(${JSON.stringify(name)}, function () { ${assertion} });`;
+/** A named test line of a request's script. */
+export const check = (name: string, assertion: string) => `pm.test(${JSON.stringify(name)}, function () { ${assertion} });`;
 
 /** The trip the run sends: from JFK into Manhattan, from the booking company to the operator. */
 export function tripBody(reservationType: "QUOTE" | "REGULAR", resNo: string, fees?: unknown[]) {

@@ -1,3 +1,4 @@
+import { AIRPORT_STEPS, AIRPORT_TRIP, AIRPORT_VARIABLES } from "./postman-airport-trip";
 import { CORE_STEPS, SPARE_TRIP } from "./postman-core-flow";
 import { RUN_EXAMPLES, keep } from "./postman-examples";
 import {
@@ -16,7 +17,8 @@ import {
  * (`openapi-to-postmanv2`), then given what Postman users need to run it at once: collection variables, the
  * credentials filled in from them, test scripts that capture the tokens and check every answer, and a "Core flow"
  * folder that registers an operator and a booking company, lists the operator's car, finds, quotes and books it,
- * reads the booking, then cancels it and deletes the car (newman runs it in the suite). The whole collection runs
+ * reads the booking, then cancels it and deletes the car (newman runs it in the suite); an "Airport trip" folder
+ * (postman-airport-trip.ts) runs a flight, arrival, waiting and an early NO_SHOW. The whole collection runs
  * too, against any service (a production one included), and leaves nothing offered or booked behind.
  */
 
@@ -108,6 +110,15 @@ export async function postmanCollection(openapi: unknown): Promise<Json> {
       "booking company finds it, quotes and books it; the folder ends by cancelling the booking and deleting the car.",
     item: CORE_STEPS.map((s) => copyOf(pristine, s.copies, s.name, s.example)),
   };
+  const airport: PostmanItem = {
+    name: AIRPORT_TRIP,
+    description:
+      "Runs after the other folders (it needs the operator's car and both companies' tokens): an airport booking " +
+      "whose flight lands early, the chauffeur's ETA and arrival from its positions, a NO_SHOW refused as too early " +
+      "(409 NO_SHOW_TOO_EARLY), and the WAITING lines once the passenger is on board; it ends CLOSE'd " +
+      "(docs/flights.md).",
+    item: AIRPORT_STEPS.map((s) => copyOf(pristine, s.copies, s.name, s.example)),
+  };
   signInAsTheBookingCompany(items);
   useRunExamples(items, RUN_EXAMPLES);
   const { kept, cleanUp } = orderForRuns(items, RUN_EXAMPLES);
@@ -115,7 +126,7 @@ export async function postmanCollection(openapi: unknown): Promise<Json> {
   const spare = copyOf(pristine, SPARE_TRIP.copies, SPARE_TRIP.name, SPARE_TRIP.example);
   const byNumber = cleanUp.findIndex((i) => i.request?.method === "POST" && pathOf(i).startsWith("Platform.svc/cancelTripByResNo"));
   cleanUp.splice(byNumber < 0 ? cleanUp.length : byNumber, 0, spare);
-  collection.item = signOutLast([core, ...kept], cleanUp);
+  collection.item = signOutLast([core, ...kept, airport], cleanUp);
   testEveryRequest(collection.item);
   skipStreamsInRuns(collection.item);
   collection.variable = VARIABLES.map(([key, description, value = ""]) => ({
@@ -142,7 +153,7 @@ const VARIABLES: Array<[string, string, string?]> = [
   ...[
     ...["requesterResNo", "transactionId", "optionCode", "quotedAmount", "coreVehicleSlug", "vehicleSlug"],
     ...["blackoutId", "tripId", "tripResNo", "providerResNo", "quoteId", "quoteOptionId", "bookedResNo"],
-    ...["spareResNo", "now", "dryPhone"],
+    ...["spareResNo", "now", "dryPhone", ...AIRPORT_VARIABLES],
   ].map((key): [string, string] => [key, "Set by the run"]),
   ["followEvents", '"true": the event stream request runs (it never ends)', "false"],
 ];

@@ -10,7 +10,7 @@ import { postJson, registerCompany, startServer, tempDir, type RunningServer } f
 // (NODE_ENV=production: no demo companies, real password hashing, /metrics behind METRICS_TOKEN). Its "Core flow"
 // registers an operator and a booking company, lists the operator's car, finds, quotes, books and reads it, then
 // cancels the booking and deletes the car; the whole collection sends every other operation with the run's own
-// values. Every request checks its answer (2xx, or the error it shows on purpose), and a run leaves nothing offered
+// values, then runs an airport trip to CLOSE (a NO_SHOW refused as too early, the WAITING lines). Every request checks its answer (2xx, or the error it shows on purpose), and a run leaves nothing offered
 // or booked: the database is read after each run.
 let server: RunningServer;
 let dir: string;
@@ -112,6 +112,7 @@ describe("the served Postman collection", () => {
       "GET api/webhooks/deliveries/:id: 404 DELIVERY_NOT_FOUND",
       "POST api/webhooks/deliveries/:id/replay: 404 DELIVERY_NOT_FOUND",
       "POST api/webhooks/test: 409 NO_WEBHOOK_URL",
+      "POST Platform.svc/providerUpdateStatusByTransactionId/:transactionId/V1: 409 NO_SHOW_TOO_EARLY",
     ]);
   });
 
@@ -193,7 +194,13 @@ describe("the served Postman collection", () => {
     expect(executions.length).toBe(requests.length - 1);
     expect(executions.filter((e) => e.response?.code === 401).map((e) => e.item.name)).toEqual([]);
     // Only the errors shown on purpose are 4xx.
-    expect(executions.filter((e) => (e.response?.code ?? 0) >= 400).length).toBe(5);
+    expect(executions.filter((e) => (e.response?.code ?? 0) >= 400).length).toBe(6);
+    // The airport trip (docs/flights.md): every step answered as it shows, its own checks of the ETA, the arrival,
+    // the refused NO_SHOW, the moved pickup and the WAITING lines passed (failuresOf is empty), and it ends CLOSE'd.
+    const airport = collection.item.find((f: any) => f.name === "Airport trip: flight, arrival, waiting");
+    const names = new Set(all(airport.item).map((r: any) => r.name));
+    const airportRun = executions.filter((e) => names.has(e.item.name)).map((e) => `${e.item.name.split(".")[0]} → ${e.response?.code}`);
+    expect(airportRun).toEqual([...Array(16).keys()].map((i) => `${i + 1} → ${i === 9 ? 409 : 200}`));
     expect(summary.run.stats.assertions.total).toBeGreaterThanOrEqual(3 * requests.length);
 
     // Nothing of the run is offered or booked any more: the run's two companies stay, with no car and no live booking.

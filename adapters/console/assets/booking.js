@@ -7,6 +7,7 @@ import * as api from "./api.js";
 import { drawMap, bookingPlaces } from "./map.js";
 import { fullId, zonedText, zonedTime } from "./format.js";
 import * as live from "./live.js";
+import { airportTrip } from "./flight.js";
 import { cancelFeeNow, cancelFeeText, offerEnded, offersHistory, ownReasonText, priceSection, settlementFacts, termsFacts } from "./offers.js";
 
 /** A new request's two answers, shown first; every other next status is "Move to <status>". */
@@ -80,11 +81,12 @@ export async function bookingPage(main, id) {
   const lost = offerEnded(b, netid) && !requester;
 
   const reload = () => bookingPage(main, id);
-  const act = async (label, fn) => {
+  /** Runs `fn`, then says "label: done." (or what `describe` makes of its answer) and draws the booking again. */
+  const act = async (label, fn, describe) => {
     status.textContent = `${label}…`;
     try {
-      await fn();
-      status.textContent = `${label}: done.`;
+      const answer = await fn();
+      status.textContent = describe ? describe(answer) : `${label}: done.`;
       notice = { id, text: status.textContent, until: Date.now() + 5000 };
       await reload();
     } catch (error) {
@@ -222,6 +224,8 @@ export async function bookingPage(main, id) {
       : termsFacts(b, zone, t.reservationType === "QUOTE" ? null : cancelFeeNow(b.transactionId, zone)),
     priceSection(t),
     settlementFacts(t, zone) ?? "",
+    // replaceChildren writes a null as the text "null": a booking with no airport section adds nothing.
+    airportTrip(b, zone, { party: (provider || requester) && !lost, act }) ?? "",
     h(
       "div",
       { class: "cols" },

@@ -37,7 +37,7 @@ describe("the console's files", () => {
     }
     expect([...seen].sort()).toEqual([
       "api.js", "app.js", "availability.js", "booking.js", "bookings.js", "breakdown.js", "csv.js", "deliveries.js", "dom.js", "field-errors.js",
-      "fleet-forms.js", "fleet.js", "format.js", "live.js", "map.js", "newtrip.js", "offers.js", "partners.js", "place-picker.js", "rates.js", "settings.js",
+      "fleet-forms.js", "fleet.js", "flight.js", "format.js", "live.js", "map.js", "newtrip.js", "offers.js", "partners.js", "place-picker.js", "rates.js", "settings.js",
       "statements.js",
     ]);
     expect((await h.request("GET", "/console/assets/style.css")).headers.get("content-type")).toContain("text/css");
