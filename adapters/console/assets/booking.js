@@ -220,8 +220,8 @@ export async function bookingPage(main, id) {
     // What cancelling costs now and why (cancel-fee), beside the terms; the price as its fee lines.
     // A lost offer's page says why it ended above, and a cancel is no longer the provider's business.
     lost
-      ? termsFacts({ ...b, reason: undefined }, zone, null)
-      : termsFacts(b, zone, t.reservationType === "QUOTE" ? null : cancelFeeNow(b.transactionId, zone)),
+      ? (termsFacts({ ...b, reason: undefined }, zone, null) ?? "")
+      : (termsFacts(b, zone, t.reservationType === "QUOTE" ? null : cancelFeeNow(b.transactionId, zone)) ?? ""),
     priceSection(t),
     settlementFacts(t, zone) ?? "",
     // replaceChildren writes a null as the text "null": a booking with no airport section adds nothing.
@@ -307,7 +307,7 @@ export async function bookingPage(main, id) {
         logs.map((l) => h("li", {}, stamp(l.timestamp, zone), " ", h("span", { class: "muted" }, l.changeSource), " — ", l.changeDesc)),
       ),
     ),
-    offersHistory(b, zone),
+    offersHistory(b, zone) ?? "",
     h(
       "section",
       { "aria-labelledby": "errors-h" },

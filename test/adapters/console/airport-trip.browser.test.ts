@@ -218,4 +218,24 @@ describe("the airport trip on the booking page, in a real browser", () => {
     // No flight: nothing to report.
     expect(await page.getByRole("form", { name: "Report flight status" }).count()).toBe(0);
   }, 120_000);
+
+  test("a QUOTE's page (no offers, no terms) shows no stray \"null\" either", async () => {
+    // A QUOTE has no offer to accept, so its page has neither an offer history nor terms to show.
+    const platform = (await postJson(`${server.base}/Platform.svc/getToken2`, { uid: "DEMO-PLATFORM", pw: DEMO_LOGIN.pw })).body;
+    const trip = {
+      reservationType: "QUOTE",
+      runType: "Airport",
+      passengerCount: "2",
+      locations: { pickup: { locationType: "airport", address: "JFK", time: jfk(at(600)) }, dropOff: { address: "20 W 34th St, New York", lat: "40.7484", lon: "-73.9857" } },
+      passengers: [{ firstName: "Ada", lastName: "King" }],
+      affiliateReservation: { requesterId: "DEMO-PLATFORM", requesterResNo: `QUOTE-${Date.now()}`, providerId: "ACME-LIMO", action: "NEW" },
+    };
+    const sent = await postJson(`${server.base}/Platform.svc/sendTrip/V1`, trip, { token: platform });
+    expect(sent.status).toBe(200);
+    const id = sent.body.transactionId;
+    expect((await read(id)).offers).toBeUndefined();
+    await signInAs("DEMO-PLATFORM", id);
+    await page.getByRole("heading", { name: "Timeline" }).waitFor();
+    expect(await page.locator("main").innerText()).not.toContain("null");
+  }, 60_000);
 });
