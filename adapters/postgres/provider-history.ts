@@ -1,11 +1,12 @@
 import type { ProviderHistory, RecordBooking } from "../../domain/partners/provider-record";
-import { recordBookingsSql } from "../sql/record-sql";
+import { recordBooking, recordBookingsSql, type RecordRow } from "../sql/record-sql";
 import type { PgDb } from "./db";
 
 const RECORD_SQL = recordBookingsSql({
   providers: "= ANY($1::text[])",
   since: "$2",
   offers: (packet) => `(${packet}::json -> 'offers')::text`,
+  arrivedAt: (packet) => `(${packet}::json -> 'clock' ->> 'arrivedAt')`,
 });
 
 /**
@@ -18,10 +19,10 @@ export class PgProviderHistory implements ProviderHistory {
 
   async recentBookings(netids: readonly string[], since: number): Promise<RecordBooking[]> {
     if (netids.length === 0) return [];
-    const rows: Array<RecordBooking & { submitDate: string | number; pickupDate: string | number }> = await this.db.$client.unsafe(RECORD_SQL, [
+    const rows: Array<RecordRow & { submitDate: string | number; pickupDate: string | number }> = await this.db.$client.unsafe(RECORD_SQL, [
       netids as string[],
       since,
     ]);
-    return rows.map((r) => ({ ...r, submitDate: Number(r.submitDate), pickupDate: Number(r.pickupDate) }));
+    return rows.map((r) => recordBooking({ ...r, submitDate: Number(r.submitDate), pickupDate: Number(r.pickupDate) }));
   }
 }

@@ -1,3 +1,5 @@
+import type { RecordBooking } from "../../domain/partners/provider-record";
+
 /** How each dialect writes the parts of the record's query that differ. */
 export interface RecordDialect {
   /** The condition on a provider_id column naming the providers asked (`IN (?1, ?2)`, `= ANY($1::text[])`). */
@@ -6,6 +8,18 @@ export interface RecordDialect {
   since: string;
   /** The booking's offers (JSON text) from its trip_packet column. */
   offers: (packet: string) => string;
+  /** The chauffeur's arrival by positions (the clock's `arrivedAt`, an ISO instant) from its trip_packet column. */
+  arrivedAt: (packet: string) => string;
+}
+
+/** A row of recordBookingsSql: the arrival as stored (an ISO instant), or null. */
+export type RecordRow = Omit<RecordBooking, "arrivedAt"> & { arrivedAt: string | null };
+
+/** The booking the record reads from a row of recordBookingsSql: the arrival in Unix seconds, when positions told it. */
+export function recordBooking(row: RecordRow): RecordBooking {
+  const { arrivedAt, ...rest } = row;
+  const ms = arrivedAt === null ? Number.NaN : Date.parse(arrivedAt);
+  return Number.isFinite(ms) ? { ...rest, arrivedAt: Math.floor(ms / 1000) } : rest;
 }
 
 const COLUMNS =
@@ -20,10 +34,12 @@ const COLUMNS =
  */
 export function recordBookingsSql(d: RecordDialect): string {
   const moved = "EXISTS (SELECT 1 FROM earlier_offers m WHERE m.transaction_id = b.transaction_id)";
+  // On time is measured from the arrival by positions where they tell it (docs/terms.md#provider-record).
+  const columns = `${COLUMNS}, ${d.arrivedAt("b.trip_packet")} AS "arrivedAt"`;
   return (
-    `SELECT ${COLUMNS}, CASE WHEN ${moved} THEN ${d.offers("b.trip_packet")} END AS offers FROM bookings b ` +
+    `SELECT ${columns}, CASE WHEN ${moved} THEN ${d.offers("b.trip_packet")} END AS offers FROM bookings b ` +
     `WHERE b.provider_id ${d.providers} AND b.submit_date >= ${d.since} AND b.reservation_type <> 'QUOTE' ` +
-    `UNION ALL SELECT ${COLUMNS}, ${d.offers("b.trip_packet")} AS offers FROM earlier_offers e ` +
+    `UNION ALL SELECT ${columns}, ${d.offers("b.trip_packet")} AS offers FROM earlier_offers e ` +
     `JOIN bookings b ON b.transaction_id = e.transaction_id ` +
     `WHERE e.provider_id ${d.providers} AND e.submit_date >= ${d.since} AND b.reservation_type <> 'QUOTE'`
   );

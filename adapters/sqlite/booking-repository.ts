@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, lte, sql } from "drizzle-orm";
+import { and, asc, count, desc, gte, lte, sql } from "drizzle-orm";
 import type { Booking } from "../../domain/trips/booking";
 import { TERMINAL_STATUSES_SQL as TERMINAL_SQL } from "../sql/status-sql";
 import type { BookingListQuery, BookingRepository, BookingSummary, BookingWrite, ChangeAnnouncer, Decision, LandingsDue } from "../../domain/trips/ports";
@@ -15,7 +15,6 @@ import { BOOKING_COLUMNS, BOOKING_WRITER_STATEMENTS, toBooking, type BookingRow 
 import { announcementSteps, bookingSteps, nextRow, runSteps, writeError } from "./booking-change";
 import { PROVIDER_RES_NO_TAKEN } from "./unique-keys";
 
-const ph = (name: string) => sql.placeholder(name);
 
 /** A change waiting for the next group commit. */
 interface PendingChange {
@@ -48,9 +47,9 @@ type WriterGroup = Array<{ change: PendingChange; key: string; result: unknown; 
  * with the outbox rows its announcer gives for it.
  */
 export class SqliteBookingRepository implements BookingRepository, LandingsDue, BookingsInTransaction {
-  private readonly byId;
   // The group commit's hot path in plain prepared bun:sqlite statements (drizzle's row mapping costs on every call);
   // the inserts and updates are the statements the booking writer runs, with the same arguments.
+  private readonly byId: Statement<BookingRow, [string]>;
   private readonly rowByResNo: Statement<BookingRow, [string, string]>;
   private readonly rowByProviderResNo: Statement<BookingRow, [string, string]>;
   /** BOOKING_WRITER_STATEMENTS prepared on this connection, for the changes it writes itself (booking-change.ts). */
@@ -63,14 +62,11 @@ export class SqliteBookingRepository implements BookingRepository, LandingsDue, 
     private readonly db: Db,
     private readonly announcer: ChangeAnnouncer = { messages: () => [], wake: () => {} },
   ) {
-    this.byId = db
-      .select()
-      .from(bookings)
-      .where(eq(bookings.transactionId, ph("id")))
-      .prepare();
     // Every column is plain TEXT or INTEGER, so raw rows aliased to the property names are what drizzle returns.
     const sqlite = db.$client;
     const list = BOOKING_COLUMNS.map(([key, column]) => `"${column.name}" AS "${key}"`).join(", ");
+    // Read twice per change the offer watch makes (its look, then the change's own read): plain, like the group commit's.
+    this.byId = sqlite.prepare(`SELECT ${list} FROM bookings WHERE transaction_id = ?`);
     this.rowByResNo = sqlite.prepare(`SELECT ${list} FROM bookings WHERE requester_id = ? AND requester_res_no = ?`);
     // The live booking holding the number (at most one), else the newest of the ended ones.
     this.rowByProviderResNo = sqlite.prepare(
@@ -100,7 +96,7 @@ export class SqliteBookingRepository implements BookingRepository, LandingsDue, 
 
   /** For use inside a synchronous transaction. */
   findByIdSync(transactionId: string): Booking | undefined {
-    const row = this.byId.get({ id: transactionId });
+    const row = this.byId.get(transactionId);
     return row ? toBooking(row) : undefined;
   }
 
@@ -252,7 +248,7 @@ export class SqliteBookingRepository implements BookingRepository, LandingsDue, 
       try {
         const row =
           "transactionId" in change.ref
-            ? this.byId.get({ id: change.ref.transactionId })
+            ? this.byId.get(change.ref.transactionId)
             : this.rowByResNo.get(change.ref.requesterId, change.ref.requesterResNo);
         const decision = historyCapped(change.decide(row ? toBooking(row) : undefined));
         // Nothing to write (a repeated request): the booking it answers from is committed, so it is answered now.
@@ -310,7 +306,7 @@ export class SqliteBookingRepository implements BookingRepository, LandingsDue, 
   }
 
   private decideAndWrite<R>(ref: BookingRef, decide: (current: Booking | undefined) => Decision<R>): R {
-    const row = "transactionId" in ref ? this.byId.get({ id: ref.transactionId }) : this.rowByResNo.get(ref.requesterId, ref.requesterResNo);
+    const row = "transactionId" in ref ? this.byId.get(ref.transactionId) : this.rowByResNo.get(ref.requesterId, ref.requesterResNo);
     const decision = historyCapped(decide(row ? toBooking(row) : undefined));
     if (!decision.write) return decision.result;
     const next = nextRow(row, decision.write.booking);

@@ -9,6 +9,8 @@ import { bucketOf, keptQuoteBytesOf, keptQuoteBytesSql, networkQuoteOf, networkQ
 interface QuoteStatements {
   save: (row: NetworkQuoteRow, bytes: number) => void;
   countSince: Statement<{ n: number }, [string, number]>;
+  /** A quote by id: the offer watch looks one up for every cascade move. */
+  byId: Statement<Omit<NetworkQuoteRow, "keptUntil">, [string]>;
 }
 
 /**
@@ -62,7 +64,11 @@ export class SqliteNetworkQuoteRepository implements NetworkQuoteRepository {
       countBytes.run(row.makerNetid, bucketOf(row.createdAt), bytes);
     });
     const countSince = client.prepare<{ n: number }, [string, number]>("SELECT count(*) AS n FROM network_quotes WHERE maker_netid = ?1 AND created_at >= ?2");
-    return (this.prepared = { save, countSince });
+    const byId = client.prepare<Omit<NetworkQuoteRow, "keptUntil">, [string]>(
+      'SELECT quote_id AS "quoteId", maker_netid AS "makerNetid", maker_uid AS "makerUid", created_at AS "createdAt", ' +
+        'valid_until AS "validUntil", body FROM network_quotes WHERE quote_id = ?1',
+    );
+    return (this.prepared = { save, countSince, byId });
   }
 
   /** Whether this connection commits quotes without an fsync (WAL mode with a synchronous setting above NORMAL). */
@@ -106,7 +112,7 @@ export class SqliteNetworkQuoteRepository implements NetworkQuoteRepository {
   }
 
   async find(quoteId: string): Promise<NetworkQuote | undefined> {
-    const row = this.db.select().from(networkQuotes).where(eq(networkQuotes.quoteId, quoteId)).get();
+    const row = this.statements().byId.get(quoteId);
     return row ? networkQuoteOf(row) : undefined;
   }
 }

@@ -1,5 +1,5 @@
 import type { ProviderHistory, RecordBooking } from "../../domain/partners/provider-record";
-import { recordBookingsSql } from "../sql/record-sql";
+import { recordBooking, recordBookingsSql, type RecordRow } from "../sql/record-sql";
 import type { Db } from "./db";
 
 /** Netids asked in one statement at most (SQLite's bound on parameters is far above it). */
@@ -21,8 +21,9 @@ export class SqliteProviderHistory implements ProviderHistory {
         providers: `IN (${part.map((_, n) => `?${n + 1}`).join(", ")})`,
         since: `?${part.length + 1}`,
         offers: (packet) => `json_extract(${packet}, '$.offers')`,
+        arrivedAt: (packet) => `json_extract(${packet}, '$.clock.arrivedAt')`,
       });
-      out.push(...this.db.$client.query<RecordBooking, Array<string | number>>(sqlText).all(...part, since));
+      out.push(...this.db.$client.query<RecordRow, Array<string | number>>(sqlText).all(...part, since).map(recordBooking));
     }
     return out;
   }

@@ -1,7 +1,8 @@
 import type { Booking, BookingEvent } from "../trips/booking";
 import type { TripActor } from "../trips/lifecycle";
 import { positionView, visiblePosition, type ChauffeurPosition, type PositionLookup } from "../tracking/position";
-import { bookingEventBody, providerBodyDiffers, withdrawnEventBody, type EventReader } from "../trips/booking-event";
+import { bookingEventHead, eventBooking, providerBodyDiffers, withdrawnBooking, withdrawnEventHead, type EventReader } from "../trips/booking-event";
+import { bookingView } from "../trips/booking-view";
 import { utf8Bytes } from "./store-bounds";
 
 /**
@@ -111,16 +112,17 @@ export function bookingLiveEvents(
   const payer = (main[0].actor === "requester" ? booking.requesterId : booking.providerId).toLowerCase();
   const apart = providerBodyDiffers(main, booking);
   const bodies = new Map<string, { bodyId: string; body: string; type: string; bytes: number }>();
+  const json = viewJson();
   // The one position a party may see is the booking's last one, or none.
   const made = (reader: EventReader, shown: ChauffeurPosition | undefined) => {
     const key = `${apart ? reader : "any"}:${shown ? "position" : "none"}`;
     let body = bodies.get(key);
     if (!body) {
       const bodyId = deps.newEventId();
-      const shape = bookingEventBody(bodyId, main, booking, shown ? positionView(shown) : undefined, reader);
-      const text = JSON.stringify(shape);
+      const head = bookingEventHead(bodyId, main, reader, booking);
+      const text = json(head, eventBooking(booking, reader), shown ? positionView(shown) : undefined);
       const charged = utf8Bytes(text) + (bodies.size === 0 ? replacedBytes : 0);
-      bodies.set(key, (body = { bodyId, body: text, type: shape.type, bytes: charged }));
+      bodies.set(key, (body = { bodyId, body: text, type: head.type, bytes: charged }));
     }
     return body;
   };
@@ -132,14 +134,32 @@ export function bookingLiveEvents(
   for (const e of main) {
     if (e.type !== "OFFER_WITHDRAWN" || !e.formerProvider) continue;
     const bodyId = deps.newEventId();
-    const shape = withdrawnEventBody(bodyId, e, booking);
-    const body = JSON.stringify(shape);
+    const head = withdrawnEventHead(bodyId, e);
+    const body = json(head, withdrawnBooking(e, booking), undefined);
     const netid = e.formerProvider.netid.toLowerCase();
     const bytes = utf8Bytes(body);
     const { transactionId } = booking;
-    rows.push({ netid, transactionId, kind: "booking", role: "provider", type: shape.type, body, bodyId, payer, bytes, createdAt: e.at });
+    rows.push({ netid, transactionId, kind: "booking", role: "provider", type: head.type, body, bodyId, payer, bytes, createdAt: e.at });
   }
   return rows;
+}
+
+/**
+ * An event body's JSON text, `head`'s members then `data`: the view of `shown` (with the position a party may see).
+ * A view without a position is serialised once per booking object: a lapse shows the lapsed provider the same booking
+ * in booking.withdrawn as in the change's own event, and the watch ends thousands of offers in one pass.
+ */
+function viewJson() {
+  const views = new Map<Booking, string>();
+  return (head: object, shown: Booking, location: ReturnType<typeof positionView> | undefined): string => {
+    let data = location ? undefined : views.get(shown);
+    if (data === undefined) {
+      data = JSON.stringify(bookingView(shown, location));
+      if (!location) views.set(shown, data);
+    }
+    // The head is a non-empty object: its JSON ends with "}", and `data` goes last as JSON.stringify would put it.
+    return `${JSON.stringify(head).slice(0, -1)},"data":${data}}`;
+  };
 }
 
 /** The live events of a chauffeur's position, one per party (the log leaves it out for a requester whose trip ended). */

@@ -21,7 +21,7 @@ export interface RecordBooking {
   changeLogs: string;
   /** The booking's `offers` (JSON text); null when it was offered to its provider alone (the store need not read them). */
   offers: string | null;
-  /** When positions tell it (a later step fills it in): the current provider's chauffeur's arrival at the pickup. */
+  /** When positions tell it (the trip clock's arrivedAt, Unix seconds): the current provider's chauffeur at the pickup. */
   arrivedAt?: number;
 }
 
@@ -143,7 +143,8 @@ export function offersOf(b: RecordBooking): OfferFacts[] {
       ...(read.acceptedAt !== undefined && Number.isFinite(read.acceptedAt) ? { acceptedAt: read.acceptedAt } : {}),
       providerEnded,
       ...(read.onLocationAt !== undefined ? { onLocationAt: read.onLocationAt } : {}),
-      ...(current && b.arrivedAt !== undefined ? { arrivedAt: b.arrivedAt } : {}),
+      // The arrival is the current offer's when it came after the offer was made (not one of a provider that gave it back).
+      ...(current && b.arrivedAt !== undefined && b.arrivedAt >= offeredAt ? { arrivedAt: b.arrivedAt } : {}),
     };
   });
 }

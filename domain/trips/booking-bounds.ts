@@ -32,15 +32,18 @@ export const MAX_OBJECT_MEMBERS = 1000;
 /** MAX_BODY_BYTES's default. */
 export const DEFAULT_BOOKING_LIMITS: BookingLimits = { maxBytes: 1_048_576 };
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[^\x00-\x7f]/g;
 
-/** UTF-8 bytes of a string, without encoding it (one native scan when it is ASCII, as JSON of a trip mostly is). */
+/**
+ * UTF-8 bytes of a string, without encoding it: a native scan finds the characters past ASCII (a trip's JSON has few,
+ * a history's arrows), and only those are looked at.
+ */
 export function utf8Length(s: string): number {
-  if (!NON_ASCII.test(s)) return s.length;
   let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x80) n += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : 1;
+  NON_ASCII.lastIndex = 0;
+  for (let m = NON_ASCII.exec(s); m !== null; m = NON_ASCII.exec(s)) {
+    const c = s.charCodeAt(m.index);
+    n += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : 1;
   }
   return n;
 }

@@ -51,17 +51,23 @@ export function bookingEventBody(
   location: ReturnType<typeof positionView> | undefined,
   reader: EventReader = "requester",
 ) {
+  return { ...bookingEventHead(eventId, events, reader, booking), data: bookingView(eventBooking(booking, reader), location) };
+}
+
+/** The booking a reader's body of a change shows (bookingEventBody's `data`, before its view). */
+export function eventBooking(booking: Booking, reader: EventReader): Booking {
+  return reader === "provider" ? asCurrentProvider(booking) : booking;
+}
+
+/** bookingEventBody without its `data` (which comes last): the members a reader's body of a change starts with. */
+export function bookingEventHead(eventId: string, events: BookingEvent[], reader: EventReader, booking: Booking) {
   const move = events[0].move;
   // A pickup moved by its flight says from what to what and why (docs/flights.md#the-pickup-follows-the-flight), to both parties.
   const moved = events[0].pickupMove ? moveView(events[0].pickupMove) : {};
   // No chauffeur by the deadline (docs/terms.md#the-assignment-deadline): the numbers, pickup, deadline, minutes left.
   const warned = events[0].unassigned ? unassignedView(booking, events[0].unassigned) : {};
-  if (reader === "provider") {
-    const type = move ? WEBHOOK_TYPE.TRIP_SENT : bookingEventType(events);
-    return { eventId, type, createdAt: events[0].at, ...moved, ...warned, data: bookingView(asCurrentProvider(booking), location) };
-  }
-  const type = bookingEventType(events);
-  return { eventId, type, createdAt: events[0].at, ...(move ? move : {}), ...moved, ...warned, data: bookingView(booking, location) };
+  if (reader === "provider") return { eventId, type: move ? WEBHOOK_TYPE.TRIP_SENT : bookingEventType(events), createdAt: events[0].at, ...moved, ...warned };
+  return { eventId, type: bookingEventType(events), createdAt: events[0].at, ...(move ? move : {}), ...moved, ...warned };
 }
 
 /** Whether the current provider's body of a change differs from the requester's (it hides a move, a fallback or earlier offers). */
@@ -74,7 +80,15 @@ export function providerBodyDiffers(events: BookingEvent[], booking: Booking): b
  * webhook — why, and its own offer as its read shows it (nothing of the provider after it).
  */
 export function withdrawnEventBody(eventId: string, e: BookingEvent, booking: Booking) {
-  const former = e.formerProvider!;
-  const seen = seenBy(booking, former.netid);
-  return { eventId, type: WEBHOOK_TYPE.OFFER_WITHDRAWN, createdAt: e.at, reason: former.reason, data: bookingView(seen?.booking ?? booking) };
+  return { ...withdrawnEventHead(eventId, e), data: bookingView(withdrawnBooking(e, booking)) };
+}
+
+/** withdrawnEventBody without its `data` (which comes last). */
+export function withdrawnEventHead(eventId: string, e: BookingEvent) {
+  return { eventId, type: WEBHOOK_TYPE.OFFER_WITHDRAWN, createdAt: e.at, reason: e.formerProvider!.reason };
+}
+
+/** The booking booking.withdrawn shows the provider whose offer `e` ended: its own offer, as its read shows it. */
+export function withdrawnBooking(e: BookingEvent, booking: Booking): Booking {
+  return seenBy(booking, e.formerProvider!.netid)?.booking ?? booking;
 }

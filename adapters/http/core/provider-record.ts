@@ -49,8 +49,9 @@ export function coreProviderRecord(records: Pick<ProviderRecords, "recordOf">, a
           "before an answer; `requesters`, from how many companies they came; `awaiting`, those not answered yet. Of " +
           "the answered offers: `acceptedPct`, the share it accepted (CONFIRMED or any later status); " +
           "`medianAcceptSeconds`, from the offer to that acceptance; `providerCancelPct`, the share it declined or " +
-          "cancelled after accepting; `onTimePct`, of the accepted ones that reached ON_LOCATION, the share that did at " +
-          "or before the pickup time. Percentages have one decimal; they and the median are null under 10 answered " +
+          "cancelled after accepting; `onTimePct`, of the accepted ones whose chauffeur is known to have reached the " +
+          "pickup, the share that did at or before the pickup time — by its arrival from positions (`arrivedAt`) where " +
+          "they tell it, else by ON_LOCATION. Percentages have one decimal; they and the median are null under 10 answered " +
           "offers. `bookings` is `offers` by its earlier name. The same record is on each network quote option " +
           '(`provider.record`), which `sort: "reliability"` ranks by. Every offer shows within a minute. A netid no ' +
           "company holds and a requester-only (CO) company answer the same 404 PROVIDER_NOT_FOUND: only a company that " +

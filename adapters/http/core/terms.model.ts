@@ -117,8 +117,9 @@ export const ProviderRecordData = t.Object(
     }),
     providerCancelPct: pct("Of the answered offers, the share the provider declined (REJECT) or cancelled after accepting"),
     onTimePct: pct(
-      "Of the accepted offers whose chauffeur reached ON_LOCATION, the share that did at or before the pickup time (null also " +
-        "when none did)",
+      "Of the accepted offers whose chauffeur is known to have reached the pickup, the share that did at or before the " +
+        "pickup time: by its arrival from positions (arrivedAt) where they tell it, else by ON_LOCATION (null also when " +
+        "none is known; docs/terms.md#provider-record)",
     ),
     bookings: t.Integer({
       description: "The same number as `offers` (a booking is offered to a provider once), by its earlier name",

@@ -158,6 +158,14 @@ describe("on time", () => {
     expect(onTime(1000, 1010, 1000)).toBe(true);
     expect(onTime(1000)).toBeUndefined();
   });
+
+  test("the arrival counts for the current offer only when it came after that offer was made", () => {
+    const { booking, offeredAt } = run(["reject", "accept"]);
+    const facts = (arrivedAt: number) => offersOf({ ...asRead(booking), arrivedAt }).map((f) => f.arrivedAt);
+    expect(facts(offeredAt[1] + 100)).toEqual([undefined, offeredAt[1] + 100]);
+    // An arrival before the move (the chauffeur of a provider that gave the booking back) is not the next provider's.
+    expect(facts(offeredAt[1] - 1)).toEqual([undefined, undefined]);
+  });
 });
 
 describe("the record agrees with the offers made (property)", () => {
