@@ -1,10 +1,11 @@
-import { and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { alreadyRegistered, companyFromStored, type Company, type UniqueField } from "../../domain/company/registration";
 import { companyNames } from "../../domain/company/names";
 import type { Plan } from "../../domain/company/plan";
 import type { Caller, CompanyRepository, LoginAttemptsSeen, LoginThrottle } from "../../domain/ports";
 import type { PlatformTokenRepository, RevokedTokens, User, UserRepository } from "../../domain/ports";
 import { AccountCache } from "./account-cache";
+import { inList } from "./in-list";
 import { preparedByKey, type Db } from "./db";
 import { companies, loginFailures, platformTokens, revokedTokens, users } from "./schema";
 
@@ -47,8 +48,12 @@ export class SqliteCompanyRepository implements CompanyRepository {
 
   namesOf(netids: readonly string[]): Promise<Map<string, string>> {
     const cache = AccountCache.of(this.db).fresh();
-    const named = { netidLower: companies.netidLower, name: companies.name };
-    const read = async (keys: string[]) => this.db.select(named).from(companies).where(inArray(companies.netidLower, keys)).all();
+    // One statement text per size class of the list (a quote names the providers of its options): prepared once each.
+    const read = async (keys: string[]) => {
+      const { placeholders, args } = inList(keys, 1);
+      const text = `SELECT netid_lower AS netidLower, name FROM companies WHERE netid_lower IN (${placeholders})`;
+      return this.db.$client.query<{ netidLower: string; name: string }, string[]>(text).all(...args);
+    };
     return companyNames(netids, (key) => cache.companies.get(key), read);
   }
 

@@ -1,5 +1,6 @@
 import { blackoutRefusal, type BLACKOUT_LIMITS, type BlackoutRefusal } from "../../domain/fleet/holds";
 import type { ClaimOutcome, HoldClaim, VehicleHold, VehicleHolds } from "../../domain/fleet/holds";
+import { inList } from "./in-list";
 import { graceOf, holdCountArgs, holdCountSql, holdOf, liveBlackoutsOf, liveBlackoutsSql, liveHoldSql, overLimit, PROVIDERS_PER_READ } from "../sql/hold-sql";
 import type { HoldRow } from "../sql/hold-sql";
 import type { Db } from "./db";
@@ -54,8 +55,7 @@ export class SqliteVehicleHolds implements VehicleHolds {
     const rows: Array<{ provider: string; slug: string; from: number; to: number }> = [];
     // By provider (the provider_ends index): a quote reads only the providers it may offer.
     for (let i = 0; i < providers.length; i += PROVIDERS_PER_READ) {
-      const some = providers.slice(i, i + PROVIDERS_PER_READ);
-      const list = some.map((_, k) => `?${k + 4}`).join(", ");
+      const { placeholders: list, args: some } = inList(providers.slice(i, i + PROVIDERS_PER_READ), 4, PROVIDERS_PER_READ);
       rows.push(
         ...client
           .query<{ provider: string; slug: string; from: number; to: number }, Array<string | number>>(

@@ -4,6 +4,7 @@ import { postJson, registerCompany, startServer, tempDir, type RegisteredCompany
 import { startReceiver } from "../support/receiver";
 import { vehicle } from "../support/fleet";
 import { startDatabase, type TestDatabase } from "../support/pg-databases";
+import { clockAhead } from "../support/clock-ahead";
 import { pgStore, sqliteStore, type Store } from "./crash-harness";
 
 /**
@@ -35,7 +36,8 @@ async function expectHoldsConsistent(store: Store): Promise<number> {
 
 /**
  * The test on one database. cascade-crash.test.ts runs both at once (each its own server, receiver and database):
- * most of their ~80 s is spent waiting for acceptance deadlines to lapse, not on a core.
+ * most of their time is spent waiting on the service, not on a core; the minute TWO's offers take to lapse is skipped
+ * by restarting the service with its clock ahead (test/support/clock-ahead.ts).
  */
 export function cascadeCrashTest(kind: "sqlite" | "postgres"): void {
   test.concurrent(
@@ -44,7 +46,9 @@ export function cascadeCrashTest(kind: "sqlite" | "postgres"): void {
       const dir = tempDir("tripswitch-cascade-crash-");
       const dbPath = join(dir, "db.sqlite");
       let pg: TestDatabase | undefined;
-      const where: Record<string, string> = kind === "sqlite" ? { DB_PATH: dbPath } : { DATABASE_URL: (pg = await startDatabase()).url, DB_PATH: join(dir, "index.db") };
+      // On PostgreSQL a killed process's claimed deliveries pass to the next one when their lease ends: a short lease.
+      const where: Record<string, string> =
+        kind === "sqlite" ? { DB_PATH: dbPath } : { DATABASE_URL: (pg = await startDatabase()).url, DB_PATH: join(dir, "index.db"), DELIVERY_LEASE_SECONDS: "2" };
       const store = kind === "sqlite" ? sqliteStore(dbPath) : pgStore(pg!.url);
       const env = { ...where, DEMO_DATA: "0", JWT_SECRET, RATE_LIMIT_SENDTRIP_PER_MIN: "0", RATE_LIMIT_WRITES_PER_MIN: "0", OFFER_WATCH_MS: "100" };
       const checked: number[] = [];
@@ -53,6 +57,8 @@ export function cascadeCrashTest(kind: "sqlite" | "postgres"): void {
         await server.proc.exited;
         checked.push(await expectHoldsConsistent(store));
       };
+      // When each phase ended (the log line says how long each took).
+      const phases: Array<[string, number]> = [["started", Date.now()]];
       let server: RunningServer = await startServer(env, { timeoutMs: 60_000 });
       const names = { one: "CC-ONE", two: "CC-TWO", three: "CC-THREE" };
       const got = new Map<string, Array<{ action: string; id: string; eventId: string }>>();
@@ -158,17 +164,33 @@ export function cascadeCrashTest(kind: "sqlite" | "postgres"): void {
           server = await startServer(env, { timeoutMs: 60_000 });
         }
         await load;
+        phases.push(["booked", Date.now()]);
         const firstLapse = async () => {
           const [row] = await store.all<{ due: number | string | null }>("SELECT min(offer_due) AS due FROM bookings WHERE status = 'BOOKING_REQUEST'");
           return row?.due === null || row?.due === undefined ? null : Number(row.due);
         };
+        // Every booking offered to TWO (ONE's REJECTs answered and moved): the offers whose deadline the clock skips.
+        const allWithTwo = async () =>
+          (await store.all<{ provider: string }>("SELECT provider_id AS provider FROM bookings")).every((r) => r.provider === names.two);
+        for (let i = 0; !(await allWithTwo()) && i < 300; i++) await Bun.sleep(100);
         let due = await firstLapse();
         for (let i = 0; due === null && i < 100; i++) await Bun.sleep(100), (due = await firstLapse());
         expect(due).not.toBeNull();
-        await Bun.sleep(Math.max(0, due! * 1000 - Date.now()) + 150);
+        // TWO's offers lapse a minute after they were made (acceptWithinMinutes 1). Rather than wait that minute, the
+        // service is killed now (before any lapses) and restarted with its clock ahead (test/support/clock-ahead.ts), as
+        // if it had been down until a second before the first lapse: it lapses and moves them as it starts or once
+        // running, and is killed 150 ms after the first lapse (or after it is ready, when later), into those moves.
+        await kill();
+        phases.push(["offered to TWO", Date.now()]);
+        const ahead = clockAhead(Math.max(0, due! * 1000 - Date.now() - 1000));
+        const aheadMs = Number(ahead.env.TRIPSWITCH_TEST_CLOCK_AHEAD_MS);
+        const skewed = { ...env, ...ahead.env };
+        server = await startServer(skewed, { command: ahead.command, timeoutMs: 60_000 });
+        await Bun.sleep(Math.max(0, due! * 1000 - (Date.now() + aheadMs)) + 150);
         await kill();
         await Bun.sleep(1000); // more offers lapse while the service is down: the start handles them
-        server = await startServer(env, { timeoutMs: 60_000 });
+        server = await startServer(skewed, { command: ahead.command, timeoutMs: 60_000 });
+        phases.push(["lapsed", Date.now()]);
 
         // Every booking ends with THREE, CONFIRMED.
         const settled = () =>
@@ -182,6 +204,7 @@ export function cascadeCrashTest(kind: "sqlite" | "postgres"): void {
         const cancelled = () => rows.every((r) => (got.get(names.two) ?? []).some((m) => m.id === r.id && m.action === "CANCEL"));
         while (Date.now() < end + 30_000 && !cancelled()) await Bun.sleep(250);
         await Bun.sleep(500);
+        phases.push(["settled", Date.now()]);
         const holds = (
           await store.all<{ id: string; n: number | string; provider: string }>(
             "SELECT transaction_id AS id, count(*) AS n, max(provider_netid) AS provider FROM vehicle_holds WHERE kind = 'BOOKING' GROUP BY transaction_id",
@@ -189,7 +212,8 @@ export function cascadeCrashTest(kind: "sqlite" | "postgres"): void {
         ).map((r) => ({ ...r, n: Number(r.n) }));
         console.log(
           `cascade crash (${kind}): ${rows.length} bookings (${booked.length} acknowledged), ${got.get(names.two)?.length ?? 0} messages to TWO, ` +
-            `live bookings checked at the kills: ${checked.join(", ")}`,
+            `live bookings checked at the kills: ${checked.join(", ")}; ` +
+            phases.slice(1).map(([what, at], k) => `${what} after ${((at - phases[k][1]) / 1000).toFixed(1)} s`).join(", "),
         );
 
         expect(rows.length).toBeGreaterThanOrEqual(BOOKINGS);
