@@ -19,6 +19,8 @@ const DIALECT_ONLY: Record<"sqlite" | "postgres", readonly string[]> = {
     "checkpoint-thread.ts",
     // Bun's text imports of the embedded .sql files (the types only).
     "sql-text.d.ts",
+    // IN lists padded to a few sizes, so each size is one prepared statement; PostgreSQL binds one array (= ANY).
+    "in-list.ts",
   ],
   postgres: [
     // Group commit over many connections, and the one-statement insert of a new booking it runs.
