@@ -183,7 +183,12 @@ export function createHarness(
   });
   const app = buildApp(services, { logger: createLogger("silent"), maxBodyBytes: options.maxBodyBytes ?? 1048576, readiness: { ready: true }, metricsToken: options.metricsToken });
 
+  // A served instance answers only once its storage has started (src/backend.ts awaits it; on PostgreSQL that is the
+  // fleet mirror's first read): requests through the harness wait for it too, so none races the start-up.
+  const startedUp = services.started.catch(() => undefined);
+
   async function request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {
+    await startedUp;
     const headers: Record<string, string> = { ...opts.headers };
     let body: BodyInit | undefined = opts.raw;
     if (opts.body !== undefined) {
