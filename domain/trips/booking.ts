@@ -1,10 +1,11 @@
 import type { ConvertedFee } from "../fx/convert";
 import type { BreakdownLine } from "./breakdown-line";
 import type { TripWarning } from "./warnings";
-import type { FlightRecord, PickupMove } from "./flight-record";
-import type { CostRecovery, FinalFare, RecoveryTier } from "./settlement-terms";
+import type { FlightRecord } from "./flight-record";
 import type { UnassignedWarning } from "./assignment-record";
+import type { CostRecovery, FinalFare, RecoveryTier } from "./settlement-terms";
 export type { CostRecovery, CostRecoveryRecord, FinalFare, RecoveryTier } from "./settlement-terms";
+export type { BookingEvent, BookingMove } from "./booking-changes";
 import type { TripActor, TripStatus } from "./lifecycle";
 import type { ExtraFields, Passenger, Phone, TripAccount, TripLocation, TripLocations, TripNote } from "./trip-parts";
 export type { ExtraFields, FlightInfo, TripLocation, Phone, Passenger, TripAccount, NoteContext, TripNote, TripLocations } from "./trip-parts";
@@ -303,59 +304,6 @@ export interface QuotedOrigin {
   /** The option's fee as the network quote showed it converted (docs/fx.md#what-a-network-quote-shows): a record; the provider's fee is the contract. */
   converted?: ConvertedFee;
   lines?: number;
-}
-
-/** Something that happened to a booking, persisted in the change's transaction: the outbox drives deliveries and webhooks from it. */
-export interface BookingEvent {
-  type:
-    | "TRIP_SENT"
-    | "QUOTE_REQUESTED"
-    | "TRIP_UPDATED"
-    | "TRIP_CANCELLED"
-    | "STATUS_CHANGED"
-    | "PROVIDER_DETAILS_CHANGED"
-    | "DELIVERED"
-    | "DELIVERY_FAILED"
-    | "DELIVERY_RETRIED"
-    | "DELIVERY_RECOVERED"
-    | "LOCATION_CHANGED"
-    | "REASSIGNED"
-    | "OFFER_WITHDRAWN"
-    | "PICKUP_MOVED"
-    | "PICKUP_MOVE_BLOCKED"
-    | "ARRIVED"
-    | "FARE_FINAL"
-    | "UNASSIGNED_WARNING";
-  transactionId: string;
-  actor: TripActor;
-  /** Unix seconds. */
-  at: number;
-  status: TripStatus;
-  previousStatus?: TripStatus;
-  /**
-   * OFFER_WITHDRAWN: the provider whose offer ended (docs/terms.md#who-sees-what) and why; `cancel`: it is sent CANCEL
-   * for its own copy (a lapse, a failed delivery; not after its own REJECT or CANCEL).
-   */
-  formerProvider?: { netid: string; reason: string; cancel: boolean };
-  /** REASSIGNED: who had it, who has it now, why it moved, and what changed for the requester. */
-  move?: BookingMove;
-  /** PICKUP_MOVED, PICKUP_MOVE_BLOCKED: the pickup's move by its flight (docs/flights.md#the-pickup-follows-the-flight). */
-  pickupMove?: PickupMove;
-  /** UNASSIGNED_WARNING: the deadline that passed without a chauffeur (docs/terms.md#the-assignment-deadline). */
-  unassigned?: UnassignedWarning;
-  /** The exchange made the change itself (the offer watch): never refused for a company's store bound. */
-  byExchange?: true;
-}
-
-/** A cascade move as `booking.reassigned` tells the requester (docs/terms.md#each-provider-its-own-terms). */
-export interface BookingMove {
-  from: string;
-  to: string;
-  reason: string;
-  /** The total before and after (`fromCurrency` when the earlier one was in another currency). */
-  priceChange: { from: string | null; to: string; currency: string; fromCurrency?: string };
-  /** Whether the new provider's terms differ from those the booking had. */
-  termsChanged: boolean;
 }
 
 /** A booking as lists show it: who, which numbers, where it stands and its pickup. */
