@@ -5,7 +5,7 @@ import { startReceiver } from "../support/receiver";
 import { vehicle } from "../support/fleet";
 import { startDatabase, type TestDatabase } from "../support/pg-databases";
 import { clockAhead } from "../support/clock-ahead";
-import { pgStore, sqliteStore, type Store } from "./crash-harness";
+import { endCrashRun, pgStore, sqliteStore, type Store } from "./crash-harness";
 
 /**
  * The cascade survives kill -9 (docs/terms.md#the-cascade-fallback): bookings made from network quotes with a fallback move while the real
@@ -243,11 +243,7 @@ export function cascadeCrashTest(kind: "sqlite" | "postgres"): void {
       } finally {
         answering = false;
         await answerLoop;
-        if (server.proc.exitCode === null) server.proc.kill("SIGKILL");
-        await server.proc.exited;
-        rx.stop();
-        await store.close();
-        await pg?.stop();
+        await endCrashRun(server, rx, store, pg);
       }
     },
     240_000,

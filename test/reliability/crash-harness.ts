@@ -272,3 +272,12 @@ export function pgStore(url: string): Store {
     close: () => client.close(),
   };
 }
+
+/** The end of a crash test's run: the service killed if it still runs, the receiver stopped, the store and the cluster closed. */
+export async function endCrashRun(server: RunningServer, receiver: { stop(): void }, store: Store, pg?: { stop(): Promise<unknown> }): Promise<void> {
+  if (server.proc.exitCode === null) server.proc.kill("SIGKILL");
+  await server.proc.exited;
+  receiver.stop();
+  await store.close();
+  await pg?.stop();
+}

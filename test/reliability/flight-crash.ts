@@ -4,7 +4,7 @@ import { postJson, registerCompany, startServer, tempDir, type RunningServer } f
 import { startReceiver } from "../support/receiver";
 import { vehicle } from "../support/fleet";
 import { startDatabase, type TestDatabase } from "../support/pg-databases";
-import { pgStore, sqliteStore, type Store } from "./crash-harness";
+import { endCrashRun, pgStore, sqliteStore, type Store } from "./crash-harness";
 
 /**
  * A moved pickup is ONE change (docs/flights.md#the-pickup-follows-the-flight): bookings holding one vehicle have their
@@ -162,11 +162,7 @@ export function flightCrashTest(kind: "sqlite" | "postgres"): void {
         console.log(`flight crash (${kind}): ${BOOKINGS} bookings, moved at the kills: ${checked.join(", ")}`);
         for (const id of ids) expect({ id, sent: got.get(id)?.includes(local.get(id)!) }).toEqual({ id, sent: true });
       } finally {
-        if (server.proc.exitCode === null) server.proc.kill("SIGKILL");
-        await server.proc.exited;
-        rx.stop();
-        await store.close();
-        await pg?.stop();
+        await endCrashRun(server, rx, store, pg);
       }
     },
     240_000,
