@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { acceptByFollowingPickup, acceptByFor, offerDue } from "../../../domain/trips/offers";
 import type { Booking } from "../../../domain/trips/booking";
+import { bookingFixture } from "../../support/booking-fixture";
 
 // A moved pickup pulls acceptBy in (docs/terms.md#a-moved-pickup-pulls-acceptby-in), pure: min(acceptBy,
 // max(new pickup − 30 min, the move + 5 min)) while unaccepted; never later, never within 5 min of the move.
@@ -9,21 +10,7 @@ const MIN = 60;
 const BOOKED = Date.parse("2027-01-15T10:00:00Z") / 1000;
 const PICKUP = BOOKED + 3 * 3600;
 const booking = (over: Partial<Booking> = {}): Booking =>
-  ({
-    transactionId: "t-1",
-    requesterId: "REQ",
-    providerId: "OPS",
-    requesterResNo: "R-1",
-    providerResNo: null,
-    status: "BOOKING_REQUEST",
-    pickupDate: PICKUP,
-    updatedAt: BOOKED,
-    acceptBy: acceptByFor(BOOKED, PICKUP),
-    trip: { reservationType: "REGULAR", passengerCount: "1", locations: { pickup: {} }, passengers: [], fees: [] },
-    changeLogs: [],
-    transactionErrors: [],
-    ...over,
-  }) as Booking;
+  bookingFixture({ status: "BOOKING_REQUEST", pickupDate: PICKUP, updatedAt: BOOKED, acceptBy: acceptByFor(BOOKED, PICKUP), ...over });
 /** `b` with its pickup moved to `to`, then the rule applied at `now`. */
 const move = (b: Booking, to: number, now: number) => acceptByFollowingPickup(b, { ...b, pickupDate: to }, now);
 

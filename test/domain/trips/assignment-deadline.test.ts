@@ -2,27 +2,14 @@ import { describe, expect, test } from "bun:test";
 import { assignDue, decideUnassignedWarning, unassignedView } from "../../../domain/trips/assignment-deadline";
 import { movedTerms, termsFor } from "../../../domain/trips/terms";
 import type { Booking } from "../../../domain/trips/booking";
+import { bookingFixture } from "../../support/booking-fixture";
 
 // The assignment deadline's rule (docs/terms.md#the-assignment-deadline), pure: when it is due, once, re-armed.
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 const PICKUP = at("2027-01-15T16:00:00Z");
 const booking = (over: Partial<Booking> = {}): Booking =>
-  ({
-    transactionId: "t-1",
-    requesterId: "REQ",
-    providerId: "OPS",
-    requesterResNo: "R-1",
-    providerResNo: null,
-    status: "CONFIRMED",
-    pickupDate: PICKUP,
-    updatedAt: 0,
-    terms: termsFor({ assignBeforeMinutes: 90 }, PICKUP, { hourly: false, airport: false }),
-    trip: { reservationType: "REGULAR", passengerCount: "1", locations: { pickup: {} }, passengers: [], fees: [] },
-    changeLogs: [],
-    transactionErrors: [],
-    ...over,
-  }) as Booking;
+  bookingFixture({ status: "CONFIRMED", pickupDate: PICKUP, terms: termsFor({ assignBeforeMinutes: 90 }, PICKUP, { hourly: false, airport: false }), ...over });
 
 describe("the assignment deadline", () => {
   test("terms carry assignBy = pickup − assignBeforeMinutes (120 by default), moved with the pickup", () => {
