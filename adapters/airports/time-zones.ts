@@ -28,6 +28,15 @@ export class PackagedTimeZones implements TimeZones {
     }
   }
 
+  readWallClock(local: string, zone: string): { at: number; wallClock: string } | undefined {
+    try {
+      const at = this.temporal.PlainDateTime.from(local).toZonedDateTime(zone, { disambiguation: "compatible" });
+      return { at: Math.floor(at.epochMilliseconds / 1000), wallClock: at.toPlainDateTime().toString() };
+    } catch {
+      return undefined;
+    }
+  }
+
   wallClockAt(at: number, zone: string): string | undefined {
     try {
       // Whole seconds: the default form is `YYYY-MM-DDTHH:mm:ss`, without a fraction.

@@ -1,23 +1,28 @@
 import type { AirportDirectory } from "../airports";
 import type { Trip } from "../trips/booking";
 import type { PlacedPickup } from "../trips/pickup-place";
+import type { PickupTime } from "../trips/pickup-time";
 import { airportOf, pickupZone, type TimeZones } from "../trips/places";
 import type { CardTripFacts } from "./priced-quote";
 import { localWallClock } from "./card-pricing";
 import type { AskedExtra } from "./trip-extras";
 
-/** What a rate card reads of a trip besides positions: its airports, whether it is hourly, the pickup's local clock, its extras. */
+/**
+ * What a rate card reads of a trip besides positions: its airports, whether it is hourly, the pickup's local clock, its
+ * extras. `pickup`: the pickup's instant, with its wall clock when readPickupTime read it in the pickup's zone (the
+ * clock is then taken as read, not converted back from the instant).
+ */
 export function cardFacts(
   trip: Trip,
   placed: PlacedPickup,
   asked: { extras: AskedExtra[]; stops: number },
-  pickupAt: number,
+  pickup: Pick<PickupTime, "at" | "clock">,
   deps: { airports: AirportDirectory; timeZones: TimeZones },
 ): CardTripFacts {
-  const pickup = trip.locations.pickup;
-  const zone = pickupZone(pickup ?? {}, deps.airports, deps.timeZones, placed.position);
   const dropAirport = trip.locations.dropOff ? airportOf(trip.locations.dropOff, deps.airports)?.iata : undefined;
-  const localTime = localWallClock(pickupAt, zone);
+  const localTime = pickup.clock
+    ? pickup.clock.local.slice(0, 16)
+    : localWallClock(pickup.at, pickupZone(trip.locations.pickup ?? {}, deps.airports, deps.timeZones, placed.position));
   return {
     ...(placed.airport ? { pickupAirport: placed.airport.iata.toUpperCase() } : {}),
     ...(dropAirport ? { dropOffAirport: dropAirport.toUpperCase() } : {}),

@@ -129,7 +129,7 @@ export function indexNetworkPricing(deps: NetworkPricingDeps): NetworkPricing {
       // What a rate card reads of the trip besides positions (its extras were checked with the request).
       const trip = req.trip as unknown as { extra?: { extras?: unknown }; extras?: unknown } & Parameters<typeof askedExtras>[0];
       const asked = askedExtras({ locations: trip.locations, extras: trip.extra?.extras ?? trip.extras });
-      const facts = cardFacts(req.trip, placed, asked, pickupDate ?? now, deps);
+      const facts = cardFacts(req.trip, placed, asked, pickupTime ?? { at: now }, deps);
       const { dropOff, stops } = routePositions(route);
       const met: Met = {
         ...{ now, pickupDate, req, position, dropOff, stops, country: placed.country, iata },

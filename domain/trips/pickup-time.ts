@@ -32,6 +32,11 @@ export interface PickupTime {
   at: number;
   /** The wall-clock time sent fell in a spring-forward gap: `sent` and `used` (`YYYY-MM-DDTHH:mm:ss`) in `zone`. */
   adjusted?: { sent: string; used: string; zone: string };
+  /**
+   * The pickup's wall clock at `at` (`YYYY-MM-DDTHH:mm:ss`) in the pickup place's `zone`, when the time was read there
+   * (sent without an offset): what a rate card's hours read, known without converting `at` back.
+   */
+  clock?: { zone: string; local: string };
 }
 
 /**
@@ -44,12 +49,13 @@ export function readPickupTime(pickup: TripLocation, airports: AirportDirectory,
   if (!parts) return undefined;
   if (parts.offsetMinutes !== null) return { at: parts.naiveUnix - parts.offsetMinutes * 60 };
   const zone = pickupZone(pickup, airports, zones, placed);
-  if (zone === "UTC") return { at: parts.naiveUnix };
-  const at = zones.localToUnix(parts.local, zone);
-  if (at === undefined) return { at: parts.naiveUnix };
+  if (zone === "UTC") return { at: parts.naiveUnix, clock: { zone, local: parts.local } };
+  const read = zones.readWallClock(parts.local, zone);
+  if (read === undefined) return { at: parts.naiveUnix };
   // Only a skipped time reads back as another wall-clock time; a repeated one reads back as sent.
-  const used = zones.wallClockAt(at, zone);
-  return used !== undefined && used !== parts.local ? { at, adjusted: { sent: parts.local, used, zone } } : { at };
+  const { at, wallClock } = read;
+  const clock = { zone, local: wallClock };
+  return wallClock !== parts.local ? { at, adjusted: { sent: parts.local, used: wallClock, zone }, clock } : { at, clock };
 }
 
 /** PICKUP_TIME_ADJUSTED when the pickup's wall-clock time does not exist in its zone, saying what was sent and what is used. */

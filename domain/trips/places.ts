@@ -14,6 +14,11 @@ export interface TimeZones {
   localToUnix(local: string, zone: string): number | undefined;
   /** The wall-clock time `YYYY-MM-DDTHH:mm:ss` in `zone` at Unix second `at`; undefined for an unknown zone. */
   wallClockAt(at: number, zone: string): string | undefined;
+  /**
+   * localToUnix and wallClockAt of its answer in one reading: the instant of a wall-clock time in `zone`, and the
+   * wall-clock time that instant is (another than `local` only for a skipped time). Undefined for an unknown zone.
+   */
+  readWallClock(local: string, zone: string): { at: number; wallClock: string } | undefined;
 }
 
 export interface Position {

@@ -107,7 +107,7 @@ export async function repriceForUpdate(
       ? quoteWithCard(
           [vehicle],
           build,
-          cardFacts(trip, placed, cardExtras(trip), at ?? ctx.now, { airports: deps.airports, timeZones: deps.timeZones }),
+          cardFacts(trip, placed, cardExtras(trip), { at: at ?? ctx.now }, { airports: deps.airports, timeZones: deps.timeZones }),
           compiledCard(stored, deps.currencies, deps.airports),
           deps.currencies,
         )

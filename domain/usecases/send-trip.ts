@@ -140,8 +140,8 @@ async function sendNewTrip(
   const isQuote = request.trip.reservationType === "QUOTE";
   const placed = placePickup(pickup, deps);
   const pickupTime = readPickupTime(pickup, deps.airports, deps.timeZones, placed.placed ? placed.position : undefined);
-  const pickupDate = pickupTime?.at;
-  if (pickupDate === undefined) throw new ValidationError([{ field: "locations.pickup.time", message: "must be an ISO 8601 date-time" }]);
+  if (pickupTime === undefined) throw new ValidationError([{ field: "locations.pickup.time", message: "must be an ISO 8601 date-time" }]);
+  const pickupDate = pickupTime.at;
   const flight = pickupFlight(pickup.flightInfo, pickupDate, landingReader(pickup, deps, placed));
   // A QUOTE must be placed to be priced; a booking is taken all the same (the provider dispatches from the address).
   const refusals = [refusal, pickupTimeRefusal(pickupDate, ctx.now)];
@@ -199,7 +199,7 @@ async function sendNewTrip(
         preferredVehType: await providerVehicleType(deps.admission, ctx.netid, provider.netid, request.trip.preferredVehicleType),
       },
       pickupDate,
-      cardFacts(request.trip, placed, asked, pickupDate, deps),
+      cardFacts(request.trip, placed, asked, pickupTime, deps),
     );
     options = quote.options.map((o) => ({ ...o, terms }));
     warnings.push(...quote.warnings);

@@ -86,6 +86,8 @@ describe.each([
         const want = oracle(local, change.zone);
         const at = zones.localToUnix(local, change.zone);
         expect(at).toBe(want.at);
+        // One reading gives both: the instant, and the wall clock it shows.
+        expect(zones.readWallClock(local, change.zone)).toEqual({ at: want.at, wallClock: intlWallClock(want.at, change.zone) });
         if (want.skipped) {
           // Moved forward by the gap: the wall clock shown is the one sent plus (after − before).
           expect(intlWallClock(at!, change.zone)).toBe(wallClockOf(unix(`${local}Z`) + change.after - change.before));
@@ -143,6 +145,7 @@ describe.each([
 
   test("an unknown zone reads as nothing", () => {
     expect(zones.localToUnix("2027-03-14T02:30:00", "Not/AZone")).toBeUndefined();
+    expect(zones.readWallClock("2027-03-14T02:30:00", "Not/AZone")).toBeUndefined();
     expect(zones.wallClockAt(0, "Not/AZone")).toBeUndefined();
   });
 });
