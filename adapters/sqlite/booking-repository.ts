@@ -40,6 +40,8 @@ function refKey(ref: BookingRef): string {
 
 /** Changes decided for one writer transaction: each with its statements and what to answer once committed. */
 type Held = { hold?: BookingWrite["hold"] };
+/** What one change of a group came to: its result, or the error its caller gets. */
+type ChangeOutcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 type WriterGroup = Array<{ change: PendingChange; key: string; result: unknown; steps: WriteStep[]; wake: boolean; providerResNo: string | null } & Held>;
 
 /**
@@ -57,6 +59,11 @@ export class SqliteBookingRepository implements BookingRepository, LandingsDue, 
   private readonly savepoint: Statement;
   private readonly release: Statement;
   private readonly rollbackTo: Statement;
+  /**
+   * A group's IMMEDIATE transaction, made once: bun:sqlite's transaction wrapper (not drizzle's, which builds a
+   * database object with a query builder per table on every call) around the group's savepoints.
+   */
+  private readonly groupTransaction: { immediate(group: PendingChange[], outcomes: ChangeOutcome[]): void };
 
   constructor(
     private readonly db: Db,
@@ -77,6 +84,9 @@ export class SqliteBookingRepository implements BookingRepository, LandingsDue, 
     this.savepoint = sqlite.prepare("SAVEPOINT booking_change");
     this.release = sqlite.prepare("RELEASE booking_change");
     this.rollbackTo = sqlite.prepare("ROLLBACK TO booking_change");
+    this.groupTransaction = sqlite.transaction((group: PendingChange[], outcomes: ChangeOutcome[]) => {
+      for (const change of group) outcomes.push(this.inSavepoint(change));
+    });
   }
 
   async findById(transactionId: string): Promise<Booking | undefined> {
@@ -161,14 +171,9 @@ export class SqliteBookingRepository implements BookingRepository, LandingsDue, 
     const group = this.queue.splice(0, MAX_GROUP);
     if (group.length === 0) return;
     if (this.queue.length > 0) this.flushes.schedule();
-    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    const outcomes: ChangeOutcome[] = [];
     try {
-      this.db.transaction(
-        () => {
-          for (const change of group) outcomes.push(this.inSavepoint(change));
-        },
-        { behavior: "immediate" },
-      );
+      this.groupTransaction.immediate(group, outcomes);
     } catch (error) {
       // BEGIN or COMMIT failed: nothing of the group is durable, so no caller is told otherwise.
       for (const change of group) change.reject(error);
@@ -277,7 +282,7 @@ export class SqliteBookingRepository implements BookingRepository, LandingsDue, 
     while ((this.queue.length > 0 || this.inFlight.size > 0) && Date.now() < deadline) await Bun.sleep(5);
   }
 
-  private inSavepoint(change: PendingChange): { ok: true; value: unknown } | { ok: false; error: unknown } {
+  private inSavepoint(change: PendingChange): ChangeOutcome {
     // One retry covers a writer in another process taking the same requesterResNo between our read and write.
     for (let attempt = 0; ; attempt++) {
       this.savepoint.run();
