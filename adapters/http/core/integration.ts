@@ -157,15 +157,15 @@ export function coreIntegration(auth: Authenticator, deps: IntegrationDeps, addr
       async ({ caller, body, request }) => ({ success: true as const, data: await updateIntegration(deps, caller.netid, body, actor(caller, request)) }),
       {
         coreAuth: true,
-        transform: (ctx) => {
+        transform: ({ request, body }) => {
           // Members no setting names are dropped by the schema before the handler: refused here, naming each
           // (docs/integration.md#integration-settings), with every other failing field.
-          const unknown = unknownIntegrationMembers(ctx.body);
-          if (unknown.length > 0) throw new ValidationError([...unknown, ...otherProblems(ctx.body, unknown)]);
-          alongTypeErrors((body) => {
-            const checked = validateIntegrationPatch(body as never);
+          const unknown = unknownIntegrationMembers(body);
+          if (unknown.length > 0) throw new ValidationError([...unknown, ...otherProblems(body, unknown)]);
+          alongTypeErrors((sent) => {
+            const checked = validateIntegrationPatch(sent as never);
             return checked.ok ? [] : checked.errors;
-          })(ctx);
+          })({ request, body });
         },
         body: t.Object(
           {

@@ -29,17 +29,19 @@ export function answeringOk(store: IdempotencyStore, clock: Clock) {
       await change();
       return "OK";
     });
+  // The handlers name the members they read: Elysia reads a handler's source to decide what each request parses, and
+  // a context handed on whole makes it parse everything (cookies, query) on every request (docs/performance.md).
   return {
     /** A change that takes no body: the key is bound to the operation alone. */
     handler:
       <Params>(name: OperationName<Params>, change: (caller: Caller, params: Params) => Promise<unknown>) =>
-      (context: ChangeContext<Params, unknown>) =>
-        answer(context, name(context.params), null, () => change(context.caller, context.params)),
+      ({ caller, params, body, request, set }: ChangeContext<Params, unknown>) =>
+        answer({ caller, params, body, request, set }, name(params), null, () => change(caller, params)),
     /** A change with a body: the key is bound to the operation and the body. */
     handlerWithBody:
       <Params, Body>(name: OperationName<Params>, change: (caller: Caller, params: Params, body: Body) => Promise<unknown>) =>
-      (context: ChangeContext<Params, Body>) =>
-        answer(context, name(context.params), context.body, () => change(context.caller, context.params, context.body)),
+      ({ caller, params, body, request, set }: ChangeContext<Params, Body>) =>
+        answer({ caller, params, body, request, set }, name(params), body, () => change(caller, params, body)),
     /** The route's hook: the token, its `schemas` (params, body…), the Idempotency-Key header and its documentation. */
     hook: <const Schemas extends object>(doc: PlatformDoc, schemas: Schemas, statuses: number[], prose: OperationDetail) =>
       tokenOperation(doc, { ...schemas, headers: IdempotencyHeaders }, { responses: documentedResponses({ 200: OK, ...errors(...statuses) }), ...prose }),

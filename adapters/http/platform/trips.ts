@@ -46,9 +46,10 @@ type ProviderUpdate = Static<typeof ProviderUpdateBody>;
 /** A provider update's wrong-typed fields and the fields breaking its rules are named together (docs/integration.md#errors). */
 const providerUpdateAlongTypeErrors = alongTypeErrors((body) => thrownFieldErrors(() => checkProviderUpdate(body as never)));
 const updateBody = {
-  transform: (ctx: { request: Request; body: unknown }) => {
-    dropNullOptionals(ProviderUpdateBody, ctx.body);
-    providerUpdateAlongTypeErrors(ctx);
+  // The members read named (as every hook here): a context handed on whole makes Elysia parse cookies and the query.
+  transform: ({ request, body }: { request: Request; body: unknown }) => {
+    dropNullOptionals(ProviderUpdateBody, body);
+    providerUpdateAlongTypeErrors({ request, body });
   },
   body: ProviderUpdateBody,
 };
@@ -96,9 +97,9 @@ export function platformTrips(deps: PlatformTripDeps) {
           tokenOperation(
             doc,
             {
-              transform: (ctx: { request: Request; body: unknown }) => {
-                dropNullOptionals(SendTripBody, ctx.body);
-                sendTripAlongTypeErrors(ctx);
+              transform: ({ request, body }: { request: Request; body: unknown }) => {
+                dropNullOptionals(SendTripBody, body);
+                sendTripAlongTypeErrors({ request, body });
               },
               body: SendTripBody,
               headers: IdempotencyHeaders,
