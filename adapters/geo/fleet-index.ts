@@ -103,7 +103,7 @@ export class KdFleetSearchIndex implements FleetSearchIndex {
     return this.upkeep.rebuildNow();
   }
 
-  /** Resolves once every change made before the call is visible to search. */
+  /** Resolves once every change told (`fleetChanged`) before the call is visible to search. */
   whenFresh(): Promise<void> {
     return this.upkeep.whenFresh();
   }

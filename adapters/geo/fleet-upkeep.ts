@@ -54,6 +54,11 @@ export class FleetIndexUpkeep {
   private fullWanted = 0;
   private baseSeq = 0;
   private viewSeq = 0;
+  /**
+   * A mirroring source holds every change marked up to this (a refresh that began after the mark has ended); a
+   * change marked while a refresh ran may have been committed after that refresh read the store.
+   */
+  private mirroredSeq = 0;
   /** Slugs changed since the base was read, with the change count of their latest change. */
   private readonly dirty = new Map<string, number>();
   /** The current rows of dirty slugs as last read (null: gone or inactive), and the slugs changed since. */
@@ -140,7 +145,7 @@ export class FleetIndexUpkeep {
     await this.whenFresh();
   }
 
-  /** Resolves once every change made before the call is visible to search. */
+  /** Resolves once every change told (`fleetChanged`) before the call is visible to search. */
   async whenFresh(): Promise<void> {
     const target = this.seq;
     let fullTarget = this.fullWanted;
@@ -218,9 +223,18 @@ export class FleetIndexUpkeep {
    * read fresh. Whatever it found changed is a change here too (another instance's, not yet told by the feed).
    */
   private async catchUpSource(): Promise<void> {
+    const before = this.seq;
     const slugs = await this.options.source.refresh?.();
     if (this.closed) return;
+    // Marked by others while it read (a request's own change, the feed): perhaps committed after its read.
+    const markedMeanwhile = this.seq > before;
     if (slugs === undefined || slugs.length > 0) this.fleetChanged(slugs);
+    this.mirroredSeq = Math.max(this.mirroredSeq, markedMeanwhile ? before : this.seq);
+  }
+
+  /** Every change marked up to this is in the source's rows: all of them for a source read directly. */
+  private readable(): number {
+    return this.options.source.refresh ? Math.min(this.seq, this.mirroredSeq) : this.seq;
   }
 
   /**
@@ -228,11 +242,13 @@ export class FleetIndexUpkeep {
    * the rows read and the view swapped in belong to the same moment.
    */
   private compose(base: FleetSnapshot): void {
-    const seq = this.seq;
+    const seq = this.readable();
     // Only slugs changed since the last read are read again; the others' rows are still current.
     for (const slug of this.overlayRows.keys()) if (!this.dirty.has(slug)) this.overlayRows.delete(slug);
     const stale = [...this.stale].filter((slug) => this.dirty.has(slug));
     this.stale.clear();
+    // A change the mirror may not hold yet is read now and again after its next refresh (scheduled below).
+    for (const slug of stale) if (this.dirty.get(slug)! > seq) this.stale.add(slug);
     // Where the changed entries were (the current view, when the base stays) and, below, where they now are.
     const extent = base === this.slot.currentBase() ? new ChangeExtent(base) : undefined;
     extent?.add(stale, this.overlayRows);
@@ -259,6 +275,7 @@ export class FleetIndexUpkeep {
     extent?.add(stale, this.overlayRows);
     this.viewSeq = seq;
     this.slot.swap(new FleetView(base, base.exclusions(excluded), overlay, unlocated), extent?.change);
+    if (this.stale.size > 0) this.scheduleOverlay();
   }
 
   /** Queues one build after any running one; it reads the fleet afresh and swaps the view in whole. */
@@ -282,7 +299,7 @@ export class FleetIndexUpkeep {
       await this.catchUpSource();
       if (this.closed) return;
     }
-    const generation = this.seq;
+    const generation = this.readable();
     if (this.compactTimer) {
       clearTimeout(this.compactTimer);
       this.compactTimer = undefined;

@@ -119,13 +119,22 @@ export class PgOutbox implements Outbox {
     }
   }
 
-  /** Moves this instance's claims forward by a lease (only those it still holds). */
+  /**
+   * Moves this instance's claims forward by a lease (only those it still holds). A claim whose attempt is being
+   * recorded is skipped, never waited for: the recording transaction holds its row (and clears the claim), and may
+   * itself wait for a pooled connection (its prefetch) that a renewal blocked on its row would hold for good.
+   */
   private async renew(): Promise<void> {
     if (this.held.size === 0) return;
+    const unlocked = this.db
+      .select({ id: outboxMessages.id })
+      .from(outboxMessages)
+      .where(and(inArray(outboxMessages.id, [...this.held]), eq(outboxMessages.leaseOwner, this.owner)))
+      .for("update", { skipLocked: true });
     await this.db
       .update(outboxMessages)
       .set({ leaseUntil: this.clockBase.at + (Date.now() - this.clockBase.wallMs) / 1000 + this.leaseSeconds })
-      .where(and(inArray(outboxMessages.id, [...this.held]), eq(outboxMessages.leaseOwner, this.owner)));
+      .where(inArray(outboxMessages.id, unlocked));
   }
 
   /** Stops renewing claims (the instance is stopping; what it still holds passes to others after the lease). */

@@ -163,6 +163,32 @@ for (const mode of ["single", "grouped"] as const) {
       b.close();
     });
 
+    test("a renewal never waits for a claim whose attempt is being recorded: the record's reads through the pool find a connection", async () => {
+      // Two connections: the recording transaction's, and the one its prefetch reads through (as a booking change's does).
+      const pool = openPostgres(cluster.url, { max: 2 });
+      const outbox = new PgOutbox(pool, { owner: `recording-${mode}`, leaseSeconds: 0.6, bookings: one.bookings });
+      const at = () => Date.now() / 1000;
+      const [booking] = await bookingsDueAt([one, two], 1, at() - 1);
+      const [recording, waiting] = mine(await outbox.due(at(), 1000), [booking]);
+      try {
+        const answered = await pool.$client.begin(async (tx) => {
+          // The record's transaction holds its message's row, while renewals run every 200 ms.
+          await tx`UPDATE outbox_messages SET attempts = attempts WHERE id = ${recording.id}`;
+          await Bun.sleep(700);
+          const read = pool.$client`SELECT 1 AS one`.then(() => "read");
+          return Promise.race([read, Bun.sleep(5000).then(() => "no connection")]);
+        });
+        expect(answered).toBe("read");
+        // The other claim was renewed meanwhile: still this owner's, past the first lease.
+        const [row] = await pool.$client`SELECT lease_owner AS owner, lease_until AS until FROM outbox_messages WHERE id = ${waiting.id}`;
+        expect(row.owner).toBe(`recording-${mode}`);
+        expect(Number(row.until)).toBeGreaterThan(at());
+      } finally {
+        outbox.close();
+        await pool.$client.close({ timeout: 1 });
+      }
+    });
+
     test("released and put-off messages are claimable at once by the other owner", async () => {
       const now = 1_870_000_000;
       const [b] = await bookingsDueAt([one, two], 1, now);

@@ -4,7 +4,8 @@ import { addVehicle, company } from "../../support/fleet";
 import { slugBase } from "../../../domain/fleet/slug";
 import type { NewFleetEntry } from "../../../domain/fleet/ports";
 import { KdFleetSearchIndex } from "../../../adapters/geo/fleet-index";
-import { rowsSource } from "./sources";
+import type { IndexRow } from "../../../domain/fleet/source";
+import { mirrorSource, rowsSource } from "./sources";
 
 let h: Harness;
 afterEach(() => h?.close());
@@ -94,6 +95,59 @@ describe("fleet index build fallback", () => {
       const result = index.search({ centres: [{ lat: 40.64, lon: -73.78 }], radiusKm: 100, types: undefined, words: [], offset: 0, limit: 5 } as never);
       expect(result.total).toBe(500);
       expect(result.hits).toHaveLength(5);
+    } finally {
+      index.close();
+    }
+  });
+});
+
+describe("fleet index freshness over a mirroring source (PostgreSQL's)", () => {
+  const car = (slug: string, lat: number): IndexRow => ({
+    slug,
+    netid: "MIRROR",
+    type: "SEDAN",
+    name: slug,
+    description: "",
+    imageUrl: null,
+    maxPassengers: 3,
+    maxLuggage: null,
+    lat,
+    lon: 10,
+    airports: [],
+    minimumRate: "10.00",
+    hourlyRate: "10.00",
+    currency: "USD",
+  });
+  const near = (index: KdFleetSearchIndex, lat: number) =>
+    index.search({ centres: [{ lat, lon: 10 }], radiusKm: 1, types: undefined, words: [], offset: 0, limit: 10 }).hits.map((h) => h.entry.slug);
+
+  test("a change told while a refresh that read the store before its commit runs is visible once whenFresh resolves", async () => {
+    const m = mirrorSource();
+    const index = new KdFleetSearchIndex({ source: m.source, useWorker: false, overlayDelayMs: 1, compactAfterMs: 60_000 });
+    try {
+      m.commit(car("early", 1));
+      index.fleetChanged(["early"]);
+      await index.whenFresh();
+      expect(near(index, 1)).toEqual(["early"]);
+
+      // The overlay's refresh for `second` reads the store; `late` is committed and told before that refresh ends.
+      const reading = m.hold();
+      m.commit(car("second", 2));
+      index.fleetChanged(["second"]);
+      const release = await reading;
+      m.commit(car("late", 3));
+      index.fleetChanged(["late"]);
+      const composed = new Promise<void>((resolve) => {
+        const stop = index.onChange(() => {
+          stop();
+          resolve();
+        });
+      });
+      release();
+      await composed;
+      await index.whenFresh();
+      expect(near(index, 2)).toEqual(["second"]);
+      expect(near(index, 3)).toEqual(["late"]);
     } finally {
       index.close();
     }

@@ -38,3 +38,60 @@ export function sqliteSource(db: Database, without: { bySlug?: false; changesSin
     watchCommits: () => s.watchCommits(),
   };
 }
+
+/**
+ * A mirroring fleet source, as PgFleetSource is: reads answer from a mirror that `refresh` brings up to the store
+ * (`commit` writes there). Refreshes run one at a time in call order; each reads the store when it starts and
+ * ends later. `hold()` keeps the next refresh from ending (after it has read) until `release()`, so a test can
+ * commit a change between its read and its end.
+ */
+export function mirrorSource() {
+  const store = new Map<string, IndexRow>();
+  const changed = new Set<string>();
+  let mirror = new Map<string, IndexRow>();
+  let loaded = false;
+  let queue: Promise<unknown> = Promise.resolve();
+  let held: { read: () => void; release: Promise<void> } | undefined;
+
+  async function catchUp(): Promise<readonly string[] | undefined> {
+    const read = new Map(store);
+    const slugs = loaded ? [...changed] : undefined;
+    changed.clear();
+    const gate = held;
+    held = undefined;
+    if (gate) {
+      gate.read();
+      await gate.release;
+    }
+    mirror = read;
+    loaded = true;
+    return slugs;
+  }
+
+  const source: FleetSource = {
+    ...rowsSource(() => mirror.values()),
+    activeRowsBySlug: (slugs) => slugs.flatMap((slug) => mirror.get(slug) ?? []),
+    refresh() {
+      const run = queue.then(catchUp);
+      queue = run.catch(() => {});
+      return run;
+    },
+  };
+  return {
+    source,
+    /** Writes `row` to the store. */
+    commit(row: IndexRow) {
+      store.set(row.slug, row);
+      changed.add(row.slug);
+    },
+    /** The next refresh waits after its read; resolves once it has read, with the function that lets it end. */
+    hold(): Promise<() => void> {
+      let read!: () => void;
+      let end!: () => void;
+      const readDone = new Promise<void>((resolve) => (read = resolve));
+      const release = new Promise<void>((resolve) => (end = resolve));
+      held = { read, release };
+      return readDone.then(() => end);
+    },
+  };
+}
