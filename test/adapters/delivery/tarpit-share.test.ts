@@ -62,6 +62,10 @@ describe("sixteen tarpit companies (4.5 s answers) and one healthy partner", () 
     while (most.some((m) => m === 0) && Date.now() < deadline + 6000) await Bun.sleep(20);
     await Bun.sleep(1100);
     const waits: number[] = [];
+    // Behind the tarpits, the healthy delivery would wait for one of their 4.5 s attempts to end (every worker held,
+    // dozens of their messages queued before it). 2 s leaves the WAIT's own work room on a loaded machine (both
+    // suites at once on 2 cores, PostgreSQL's pool shared with 8 workers' records: 1.2–1.5 s seen there).
+    const AT_ONCE_MS = 2000;
     for (const pause of [0, 1500, 1500]) {
       await Bun.sleep(pause);
       arrivedAt = 0;
@@ -71,9 +75,9 @@ describe("sixteen tarpit companies (4.5 s answers) and one healthy partner", () 
       console.log(`WAIT ${waits.length}: ${Math.round(waits.at(-1)!)} ms, arrived after ${Math.round(arrivedAt - sentAt)} ms, tarpit attempts open ${slowOpen}`);
       expect(sent.status).toBe(200);
       expect(sent.body.reservationId).toBe(`FINE-${waits.length}`);
-      expect(arrivedAt - sentAt).toBeLessThan(1000);
+      expect(arrivedAt - sentAt).toBeLessThan(AT_ONCE_MS);
     }
-    expect(Math.max(...waits)).toBeLessThan(1000);
+    expect(Math.max(...waits)).toBeLessThan(AT_ONCE_MS);
     const answeredMs = Math.max(...waits);
     // No company ever had more than ceil(8 / 4) = 2 attempts open, its deliveries and webhooks together.
     expect(Math.max(...most)).toBeLessThanOrEqual(2);
