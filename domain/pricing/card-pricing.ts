@@ -229,6 +229,8 @@ class TripCard implements CardQuote {
   private roadKm: number | undefined;
   /** The surcharges that apply to the trip. */
   private surcharges: CompiledCard["surcharges"] = [];
+  /** Prices made, by type and own formula: a quote's options share a few (the lines shared too, never changed). */
+  private readonly priced = new Map<string, { units: number; lines: BreakdownLine[] }>();
 
   constructor(
     private readonly card: CompiledCard,
@@ -296,6 +298,13 @@ class TripCard implements CardQuote {
   }
 
   price(type: string, fallbackUnits: number): { units: number; lines: BreakdownLine[] } {
+    const key = `${type}\u0000${fallbackUnits}`;
+    let priced = this.priced.get(key);
+    if (!priced) this.priced.set(key, (priced = this.priceOf(type, fallbackUnits)));
+    return priced;
+  }
+
+  private priceOf(type: string, fallbackUnits: number): { units: number; lines: BreakdownLine[] } {
     const { card, trip } = this;
     const fmt = (u: number) => formatUnits(u, card.digits);
     const base = this.base(type);

@@ -149,3 +149,21 @@ describe.each([
     expect(zones.wallClockAt(0, "Not/AZone")).toBeUndefined();
   });
 });
+
+test("readWallClock keeps its readings: the same time read again is the same answer, and the memo stays bounded", () => {
+  const zones = new PackagedTimeZones();
+  const first = zones.readWallClock("2027-03-14T02:30:00", "America/New_York");
+  expect(first).toEqual({ at: unix("2027-03-14T07:30:00Z"), wallClock: "2027-03-14T03:30:00" });
+  // Kept, and kept unchangeable: a caller cannot alter what the next one reads.
+  expect(zones.readWallClock("2027-03-14T02:30:00", "America/New_York")).toBe(first!);
+  expect(Object.isFrozen(first)).toBe(true);
+  expect(zones.readWallClock("2027-03-14T02:30:00", "Not/AZone")).toBeUndefined();
+  expect(zones.readWallClock("2027-03-14T02:30:00", "Not/AZone")).toBeUndefined();
+  // Thousands of distinct times (a minute each over four days): each read right, the memo never past its bound.
+  const memo = (zones as unknown as { readings: Map<string, unknown> }).readings;
+  for (let m = 0; m < 6000; m++) {
+    const local = new Date(Date.UTC(2027, 10, 5) + m * 60_000).toISOString().slice(0, 19);
+    expect(zones.readWallClock(local, "Europe/London")?.at).toBe(zones.localToUnix(local, "Europe/London"));
+    expect(memo.size).toBeLessThanOrEqual(4096);
+  }
+});
