@@ -19,8 +19,8 @@ interface SnapshotTables {
   /** Scratch per entry: 1 while it is taken from the circle by the running collectServing. */
   taken: Uint8Array;
   /**
-   * Per entry: its slug's place among its company's slugs, for the companies `ranked` marks (each ranked on its
-   * first comparison): two codes of one company compare as two numbers.
+   * Per entry: its slug's place among its company's slugs, for the companies `ranked` marks 1 (each ranked on its
+   * first comparison; 2: too few entries to be worth it): two codes of one company compare as two numbers.
    */
   slugRank: Int32Array;
   ranked: Uint8Array;
@@ -61,12 +61,20 @@ function compareInSnapshot(snapshot: FleetSnapshot, t: SnapshotTables, a: number
   const owner = netidId[a];
   if (owner !== netidId[b]) return snapshot.compareSlugs(a, b);
   if (t.ranked[owner] === 0) rankSlugs(snapshot, t, owner);
-  return t.slugRank[a] - t.slugRank[b];
+  // A company too small to be ranked (ranked[owner] 2) compares its few ties as text: no sort on its first quote.
+  return t.ranked[owner] === 1 ? t.slugRank[a] - t.slugRank[b] : snapshot.compareSlugs(a, b);
 }
+
+/** The located entries a company needs in a snapshot before its slugs are ranked. */
+export const RANK_SLUGS_FROM = 512;
 
 /** Ranks the slugs of one company's located entries (slugs are unique, so no two ranks are equal). */
 function rankSlugs(snapshot: FleetSnapshot, t: SnapshotTables, owner: number): void {
   t.byOwner ??= listsByOwner(snapshot.parts.netidId, snapshot.parts.size, snapshot.parts.netids.length);
+  if (t.byOwner[owner].length < RANK_SLUGS_FROM) {
+    t.ranked[owner] = 2;
+    return;
+  }
   const ids = Array.from(t.byOwner[owner]);
   ids.sort((a, b) => snapshot.compareSlugs(a, b));
   for (let r = 0; r < ids.length; r++) t.slugRank[ids[r]] = r;

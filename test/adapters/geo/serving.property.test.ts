@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { distance } from "geokdbush";
 import { KdFleetSearchIndex } from "../../../adapters/geo/fleet-index";
 import type { IndexRow } from "../../../domain/fleet/source";
+import { RANK_SLUGS_FROM } from "../../../adapters/geo/search/serving";
 import { rowsSource } from "./sources";
 
 // FleetSearchIndex.serving (a provider's entries serving a pickup, as columns, from the base less its changed entries
@@ -123,5 +124,42 @@ describe("fleet index: a provider's serving set", () => {
       }),
       { numRuns: 120 },
     );
+  });
+});
+
+describe("fleet index: a large company's codes", () => {
+  test(`a company of ${RANK_SLUGS_FROM * 3} entries sharing a long prefix (ranked) and a small one beside it: every pair of its serving set compares as the codes' text`, async () => {
+    const fleet = new Map<string, IndexRow>();
+    const base: Spec = { hub: 0, dLat: 0, dLon: 0, located: true, type: "SEDAN", netid: "OP-A", airports: ["JFK"], seats: 4, luggage: 2, rate: ["75.00", "65.00", "USD"] };
+    // Shuffled against their order: the ids the index gives follow insertion, the ranks must follow the text.
+    for (let k = 0; k < RANK_SLUGS_FROM * 3; k++) {
+      const n = (k * 7919) % (RANK_SLUGS_FROM * 3);
+      const slug = `acme-limousine-services-of-new-york-${n % 3 === 0 ? "z" : ""}${n}`;
+      fleet.set(slug, row(slug, { ...base, dLat: (k % 40) / 100 }));
+    }
+    for (let k = 0; k < 30; k++) fleet.set(`small-op-${(k * 13) % 30}`, row(`small-op-${(k * 13) % 30}`, { ...base, netid: "OP-B" }));
+    const index = new KdFleetSearchIndex({ source: rowsSource(() => [...fleet.values()], (slugs) => slugs.flatMap((s) => (fleet.has(s) ? [fleet.get(s)!] : []))), useWorker: false, nodeSize: 8, compactAfterMs: 60_000 });
+    try {
+      await index.rebuildNow();
+      // A change after the build: its entry is in the overlay, compared with the base's as text.
+      const late = "acme-limousine-services-of-new-york-late";
+      fleet.set(late, row(late, base));
+      index.fleetChanged([late]);
+      await index.whenFresh();
+      for (const netid of ["OP-A", "OP-B"]) {
+        const set = index.serving(netid, { position: HUBS[0], radiusKm: 100 });
+        const codes = Array.from({ length: set.size }, (_, i) => set.code(i));
+        expect(codes.length).toBe(netid === "OP-A" ? RANK_SLUGS_FROM * 3 + 1 : 30);
+        const wrong: string[] = [];
+        for (let i = 0; i < set.size; i++)
+          for (let j = i % 7; j < set.size; j += 7) {
+            const want = codes[i] < codes[j] ? -1 : codes[i] > codes[j] ? 1 : 0;
+            if (Math.sign(set.compareCodes(i, j)) !== want) wrong.push(`${codes[i]} vs ${codes[j]}`);
+          }
+        expect(wrong.slice(0, 3)).toEqual([]);
+      }
+    } finally {
+      index.close();
+    }
   });
 });
