@@ -4,7 +4,6 @@ import type { PlacedPickup } from "../trips/pickup-place";
 import type { PickupTime } from "../trips/pickup-time";
 import { airportOf, pickupZone, type TimeZones } from "../trips/places";
 import type { CardTripFacts } from "./priced-quote";
-import { localWallClock } from "./card-pricing";
 import type { AskedExtra } from "./trip-extras";
 
 /**
@@ -32,3 +31,20 @@ export function cardFacts(
     stops: asked.stops,
   };
 }
+
+/** The pickup's wall clock `YYYY-MM-DDTHH:mm` in `zone` at Unix second `at`. */
+export function localWallClock(at: number, zone: string): string | undefined {
+  try {
+    let f = clocks.get(zone);
+    if (!f) {
+      const two = "2-digit" as const;
+      f = new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: two, day: two, hour: two, minute: two, hourCycle: "h23" });
+      clocks.set(zone, f);
+    }
+    const p = Object.fromEntries(f.formatToParts(new Date(at * 1000)).map((x) => [x.type, x.value]));
+    return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}`;
+  } catch {
+    return undefined;
+  }
+}
+const clocks = new Map<string, Intl.DateTimeFormat>();
