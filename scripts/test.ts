@@ -56,7 +56,7 @@ export const ALONE = ["test/reliability/booking-growth.test.ts"];
 const PARALLEL = (workers: number) => [`--parallel=${workers}`, "--no-isolate", "--timings=test/timings.json", ...ALONE.map((f) => `--path-ignore-patterns=${f}`)];
 
 /** One `bun test` run; its output goes to `out` as it comes, or is kept and printed whole once `printAfter` resolves. */
-async function run(testArgs: string[], env: Record<string, string>, printAfter?: Promise<unknown>): Promise<{ code: number; passed: number; failed: number; seconds: number }> {
+async function run(testArgs: string[], env: Record<string, string>, printAfter?: Promise<unknown>): Promise<{ code: number; passed: number; failed: number; seconds: number; failures: string[] }> {
   const started = performance.now();
   const proc = Bun.spawn([process.execPath, "test", ...timeout, ...testArgs], {
     stdout: "pipe",
@@ -66,13 +66,16 @@ async function run(testArgs: string[], env: Record<string, string>, printAfter?:
   });
   let tail = "";
   const held: Array<[NodeJS.WriteStream, string]> = [];
+  const failures: string[] = [];
   async function pump(stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream) {
     const decoder = new TextDecoder();
+    const lines = new FailureLines(failures);
     for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
       const text = decoder.decode(chunk, { stream: true });
       if (printAfter) held.push([out, text]);
       else out.write(text);
       tail = (tail + text).slice(-4096);
+      lines.read(text);
     }
   }
   await Promise.all([pump(proc.stdout, process.stdout), pump(proc.stderr, process.stderr)]);
@@ -83,7 +86,37 @@ async function run(testArgs: string[], env: Record<string, string>, printAfter?:
     for (const [out, text] of held) out.write(text);
   }
   const count = (word: string) => Number(/^\s*(\d+) (?:pass|fail)\s*$/m.exec(tail.split("\n").filter((l) => new RegExp(`^\\s*\\d+ ${word}\\s*$`).test(l)).pop() ?? "")?.[1] ?? 0);
-  return { code, passed: count("pass"), failed: count("fail"), seconds };
+  return { code, passed: count("pass"), failed: count("fail"), seconds, failures };
+}
+
+/**
+ * Keeps each failed test's "(fail)" line with what bun printed before it (the error and its diff), so the end of a
+ * long run shows what failed: a CI log is often read from its tail only. At most MAX_SHOWN failures are kept whole.
+ */
+export class FailureLines {
+  static readonly BEFORE = 40;
+  static readonly MAX_SHOWN = 5;
+  private recent: string[] = [];
+  private partial = "";
+  constructor(private readonly failures: string[]) {}
+  read(text: string): void {
+    const lines = (this.partial + text).split("\n");
+    this.partial = lines.pop() ?? "";
+    for (const line of lines) {
+      if (/^\(fail\) /.test(line)) {
+        // bun lists the failures again at the end of a run ("N tests failed:"): a line already kept is not kept twice.
+        const name = line.replace(/ \[[\d.]+m?s\]$/, "");
+        if (!this.failures.some((f) => f.slice(f.lastIndexOf("\n") + 1).replace(/ \[[\d.]+m?s\]$/, "") === name)) {
+          const shown = this.failures.length < FailureLines.MAX_SHOWN ? this.recent.join("\n") + "\n" : "";
+          this.failures.push(shown + line);
+        }
+        this.recent = [];
+      } else {
+        this.recent.push(line);
+        if (this.recent.length > FailureLines.BEFORE) this.recent.shift();
+      }
+    }
+  }
 }
 
 if (import.meta.main) {
@@ -106,6 +139,8 @@ if (import.meta.main) {
     const [onSqlite, onPostgres, alone] = runs.map((r) => `${r.seconds.toFixed(0)} s`);
     console.log(`\nwall time: SQLite ${onSqlite}, PostgreSQL ${onPostgres} (at once), then alone ${alone}`);
   }
+  const failures = runs.flatMap((r) => r.failures);
+  if (failures.length > 0) console.log(`\nWhat failed (${failures.length}), each with what bun printed before it:\n\n${failures.join("\n\n")}\n`);
   const passed = runs.reduce((n, r) => n + r.passed, 0);
   const failed = runs.reduce((n, r) => n + r.failed, 0);
   console.log(`${passed} passed, ${failed} failed`);
