@@ -19,9 +19,9 @@ export function cardFacts(
   deps: { airports: AirportDirectory; timeZones: TimeZones },
 ): CardTripFacts {
   const dropAirport = trip.locations.dropOff ? airportOf(trip.locations.dropOff, deps.airports)?.iata : undefined;
-  const localTime = pickup.clock
-    ? pickup.clock.local.slice(0, 16)
-    : localWallClock(pickup.at, pickupZone(trip.locations.pickup ?? {}, deps.airports, deps.timeZones, placed.position));
+  const zone = () => pickupZone(trip.locations.pickup ?? {}, deps.airports, deps.timeZones, placed.position);
+  // `YYYY-MM-DDTHH:mm`, as the card's hours are written.
+  const localTime = (pickup.clock?.local ?? deps.timeZones.wallClockAt(pickup.at, zone()))?.slice(0, 16);
   return {
     ...(placed.airport ? { pickupAirport: placed.airport.iata.toUpperCase() } : {}),
     ...(dropAirport ? { dropOffAirport: dropAirport.toUpperCase() } : {}),
@@ -31,20 +31,3 @@ export function cardFacts(
     stops: asked.stops,
   };
 }
-
-/** The pickup's wall clock `YYYY-MM-DDTHH:mm` in `zone` at Unix second `at`. */
-export function localWallClock(at: number, zone: string): string | undefined {
-  try {
-    let f = clocks.get(zone);
-    if (!f) {
-      const two = "2-digit" as const;
-      f = new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: two, day: two, hour: two, minute: two, hourCycle: "h23" });
-      clocks.set(zone, f);
-    }
-    const p = Object.fromEntries(f.formatToParts(new Date(at * 1000)).map((x) => [x.type, x.value]));
-    return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}`;
-  } catch {
-    return undefined;
-  }
-}
-const clocks = new Map<string, Intl.DateTimeFormat>();
