@@ -29,13 +29,7 @@ export class PackagedTimeZones implements TimeZones {
   }
 
   localToUnix(local: string, zone: string): number | undefined {
-    try {
-      // "compatible": a repeated time is the earlier instant, a skipped one moves forward by the gap.
-      const at = this.temporal.PlainDateTime.from(local).toZonedDateTime(zone, { disambiguation: "compatible" });
-      return Math.floor(at.epochMilliseconds / 1000);
-    } catch {
-      return undefined;
-    }
+    return this.readWallClock(local, zone)?.at;
   }
 
   readWallClock(local: string, zone: string): { at: number; wallClock: string } | undefined {
@@ -44,6 +38,7 @@ export class PackagedTimeZones implements TimeZones {
     if (kept !== undefined) return kept ?? undefined;
     let reading: Readonly<{ at: number; wallClock: string }> | null = null;
     try {
+      // "compatible": a repeated time is the earlier instant, a skipped one moves forward by the gap.
       const at = this.temporal.PlainDateTime.from(local).toZonedDateTime(zone, { disambiguation: "compatible" });
       reading = Object.freeze({ at: Math.floor(at.epochMilliseconds / 1000), wallClock: at.toPlainDateTime().toString() });
     } catch {}
